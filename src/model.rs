@@ -1,0 +1,822 @@
+//! The typed scenario model: compact ids, flat adjacency arrays for the engine's
+//! hot paths, and a petgraph graph for whole-map queries.
+//!
+//! Building is lenient: items with unknown names are skipped and reported as
+//! findings, so the validator and the editor can show everything wrong at once.
+
+use std::collections::{BTreeMap, HashMap};
+
+use petgraph::graph::UnGraph;
+use serde::Serialize;
+
+use crate::format::{
+    BlockKind, DeploymentDoc, Event, Initiative, LinkClass, ResolvedScenario, Side, SourceFile,
+    SpaceKind,
+};
+use crate::names;
+use crate::validate::{Finding, Severity};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SpaceId(pub u16);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct LinkId(pub u16);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct BlockId(pub u8);
+
+impl SpaceId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+impl LinkId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+impl BlockId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Space {
+    pub name: String,
+    pub kind: SpaceKind,
+    pub vp: u8,
+    pub pos: (f32, f32),
+    pub island: Option<String>,
+    pub aliases: Vec<String>,
+}
+
+impl Space {
+    /// 8.4: three blocks plus the city's value.
+    pub fn winter_supply(&self, base: u8) -> u8 {
+        base.saturating_add(self.vp)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    pub a: SpaceId,
+    pub b: SpaceId,
+    pub class: LinkClass,
+    /// Straits are named (4.32).
+    pub name: Option<String>,
+}
+
+impl Link {
+    pub fn other(&self, from: SpaceId) -> SpaceId {
+        if self.a == from { self.b } else { self.a }
+    }
+}
+
+/// One entry of a space's adjacency list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Adjacent {
+    pub to: SpaceId,
+    pub link: LinkId,
+    pub class: LinkClass,
+}
+
+/// The map: spaces, links and precomputed adjacency.
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub spaces: Vec<Space>,
+    pub links: Vec<Link>,
+    adjacency_start: Vec<u32>,
+    adjacency: Vec<Adjacent>,
+    graph: UnGraph<SpaceId, LinkId>,
+    by_name: HashMap<String, SpaceId>,
+}
+
+/// A name that matches no space (or block), with the nearest known name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} \"{name}\"{suggestion}")]
+pub struct UnknownName {
+    pub what: &'static str,
+    pub name: String,
+    pub suggestion: String,
+}
+
+impl Board {
+    /// Builds a board from spaces and (already resolved) links.
+    pub fn new(spaces: Vec<Space>, links: Vec<Link>) -> Board {
+        let n = spaces.len();
+        let mut lists: Vec<Vec<Adjacent>> = vec![Vec::new(); n];
+        let mut graph = UnGraph::with_capacity(n, links.len());
+        for i in 0..n {
+            graph.add_node(SpaceId(i as u16));
+        }
+        for (i, link) in links.iter().enumerate() {
+            let id = LinkId(i as u16);
+            lists[link.a.index()].push(Adjacent {
+                to: link.b,
+                link: id,
+                class: link.class,
+            });
+            if link.a != link.b {
+                lists[link.b.index()].push(Adjacent {
+                    to: link.a,
+                    link: id,
+                    class: link.class,
+                });
+            }
+            graph.add_edge(
+                petgraph::graph::NodeIndex::new(link.a.index()),
+                petgraph::graph::NodeIndex::new(link.b.index()),
+                id,
+            );
+        }
+        let mut adjacency_start = Vec::with_capacity(n + 1);
+        let mut adjacency = Vec::new();
+        for list in &mut lists {
+            list.sort_by_key(|a| (a.class, a.to));
+            adjacency_start.push(adjacency.len() as u32);
+            adjacency.extend_from_slice(list);
+        }
+        adjacency_start.push(adjacency.len() as u32);
+        let mut by_name = HashMap::new();
+        for (i, space) in spaces.iter().enumerate() {
+            for alias in &space.aliases {
+                by_name
+                    .entry(names::normalise(alias))
+                    .or_insert(SpaceId(i as u16));
+            }
+        }
+        // Map names win over aliases.
+        for (i, space) in spaces.iter().enumerate() {
+            by_name.insert(names::normalise(&space.name), SpaceId(i as u16));
+        }
+        Board {
+            spaces,
+            links,
+            adjacency_start,
+            adjacency,
+            graph,
+            by_name,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spaces.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.spaces.is_empty()
+    }
+    pub fn ids(&self) -> impl Iterator<Item = SpaceId> + '_ {
+        (0..self.spaces.len()).map(|i| SpaceId(i as u16))
+    }
+    pub fn space(&self, id: SpaceId) -> &Space {
+        &self.spaces[id.index()]
+    }
+    pub fn link(&self, id: LinkId) -> &Link {
+        &self.links[id.index()]
+    }
+    pub fn name(&self, id: SpaceId) -> &str {
+        &self.spaces[id.index()].name
+    }
+    pub fn graph(&self) -> &UnGraph<SpaceId, LinkId> {
+        &self.graph
+    }
+
+    /// Every link at a space, roads first, sorted by class then neighbour.
+    pub fn neighbours(&self, id: SpaceId) -> &[Adjacent] {
+        let start = self.adjacency_start[id.index()] as usize;
+        let end = self.adjacency_start[id.index() + 1] as usize;
+        &self.adjacency[start..end]
+    }
+
+    pub fn neighbours_by(
+        &self,
+        id: SpaceId,
+        class: LinkClass,
+    ) -> impl Iterator<Item = SpaceId> + '_ {
+        self.neighbours(id)
+            .iter()
+            .filter(move |a| a.class == class)
+            .map(|a| a.to)
+    }
+
+    /// Cities one road (major, minor or strait) away.
+    pub fn road_neighbours(&self, id: SpaceId) -> impl Iterator<Item = &Adjacent> + '_ {
+        self.neighbours(id).iter().filter(|a| a.class.is_road())
+    }
+
+    /// The seas a port borders (4.42).
+    pub fn seas_of(&self, port: SpaceId) -> impl Iterator<Item = SpaceId> + '_ {
+        self.neighbours(port)
+            .iter()
+            .filter(|a| a.class == LinkClass::Sea && self.space(a.to).kind == SpaceKind::Sea)
+            .map(|a| a.to)
+    }
+
+    /// The ports on a sea.
+    pub fn ports_of(&self, sea: SpaceId) -> impl Iterator<Item = SpaceId> + '_ {
+        self.neighbours(sea)
+            .iter()
+            .filter(|a| a.class == LinkClass::Sea && self.space(a.to).kind.is_port())
+            .map(|a| a.to)
+    }
+
+    /// Seas bordering a sea.
+    pub fn adjacent_seas(&self, sea: SpaceId) -> impl Iterator<Item = SpaceId> + '_ {
+        self.neighbours(sea)
+            .iter()
+            .filter(|a| a.class == LinkClass::Sea && self.space(a.to).kind == SpaceKind::Sea)
+            .map(|a| a.to)
+    }
+
+    pub fn link_between(&self, a: SpaceId, b: SpaceId) -> Option<LinkId> {
+        self.neighbours(a)
+            .iter()
+            .find(|adj| adj.to == b)
+            .map(|adj| adj.link)
+    }
+
+    /// A strait by its name (4.32), e.g. "Herculeum".
+    pub fn strait(&self, name: &str) -> Option<LinkId> {
+        let wanted = names::normalise(name);
+        self.links
+            .iter()
+            .position(|l| {
+                l.class == LinkClass::Strait
+                    && l.name.as_deref().map(names::normalise) == Some(wanted.clone())
+            })
+            .map(|i| LinkId(i as u16))
+    }
+
+    /// Playable islands (4.41) and their cities.
+    pub fn islands(&self) -> BTreeMap<&str, Vec<SpaceId>> {
+        let mut out: BTreeMap<&str, Vec<SpaceId>> = BTreeMap::new();
+        for id in self.ids() {
+            if let Some(island) = &self.space(id).island {
+                out.entry(island.as_str()).or_default().push(id);
+            }
+        }
+        out
+    }
+
+    /// Resolves a map name or an alias (case-insensitive).
+    pub fn find(&self, name: &str) -> Option<SpaceId> {
+        self.by_name.get(&names::normalise(name)).copied()
+    }
+
+    /// Resolves a name, or explains it with the nearest known name.
+    pub fn resolve(&self, name: &str) -> Result<SpaceId, UnknownName> {
+        self.find(name).ok_or_else(|| UnknownName {
+            what: "space",
+            name: name.to_string(),
+            suggestion: names::did_you_mean(name, self.all_names()),
+        })
+    }
+
+    fn all_names(&self) -> impl Iterator<Item = &str> {
+        self.spaces.iter().flat_map(|s| {
+            std::iter::once(s.name.as_str()).chain(s.aliases.iter().map(String::as_str))
+        })
+    }
+
+    /// Connected groups of spaces over all links (land and sea), largest first.
+    pub fn components(&self) -> Vec<Vec<SpaceId>> {
+        let mut sets = petgraph::unionfind::UnionFind::<usize>::new(self.len());
+        for edge in self.graph.raw_edges() {
+            sets.union(edge.source().index(), edge.target().index());
+        }
+        let mut groups: BTreeMap<usize, Vec<SpaceId>> = BTreeMap::new();
+        for id in self.ids() {
+            groups.entry(sets.find(id.index())).or_default().push(id);
+        }
+        let mut out: Vec<Vec<SpaceId>> = groups.into_values().collect();
+        out.sort_by_key(|g| std::cmp::Reverse(g.len()));
+        out
+    }
+
+    /// Spaces reachable from `from` in `steps` moves along roads, not counting
+    /// `from` itself (6.1 move examples).
+    pub fn within_road_moves(&self, from: SpaceId, steps: usize) -> Vec<SpaceId> {
+        let mut dist = vec![usize::MAX; self.len()];
+        dist[from.index()] = 0;
+        let mut frontier = vec![from];
+        for step in 1..=steps {
+            let mut next = Vec::new();
+            for s in frontier {
+                for adj in self.road_neighbours(s) {
+                    if dist[adj.to.index()] == usize::MAX {
+                        dist[adj.to.index()] = step;
+                        next.push(adj.to);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        self.ids()
+            .filter(|id| *id != from && dist[id.index()] <= steps)
+            .collect()
+    }
+
+    pub fn total_vp(&self) -> u32 {
+        self.spaces.iter().map(|s| s.vp as u32).sum()
+    }
+}
+
+// ------------------------------------------------------------------ roster
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub side: Side,
+    pub name: String,
+    pub kind: BlockKind,
+    pub initiative: Initiative,
+    pub attacking_initiative: Option<Initiative>,
+    pub firepower: u8,
+    pub max_steps: u8,
+    pub levy_city: Option<SpaceId>,
+}
+
+impl Block {
+    /// 7.42: the ballista is B defending, D attacking.
+    pub fn initiative(&self, attacking: bool) -> Initiative {
+        match (attacking, self.attacking_initiative) {
+            (true, Some(att)) => att,
+            _ => self.initiative,
+        }
+    }
+    /// Printed strength at full steps (7.41: the elephant is IV).
+    pub fn max_strength(&self) -> u8 {
+        self.max_steps.saturating_mul(self.kind.strength_per_step())
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Roster {
+    pub blocks: Vec<Block>,
+}
+
+impl Roster {
+    pub fn ids(&self) -> impl Iterator<Item = BlockId> + '_ {
+        (0..self.blocks.len()).map(|i| BlockId(i as u8))
+    }
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.index()]
+    }
+    pub fn of_side(&self, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+        self.ids().filter(move |id| self.block(*id).side == side)
+    }
+    pub fn find(&self, side: Side, name: &str) -> Option<BlockId> {
+        let wanted = names::normalise(name);
+        self.of_side(side)
+            .find(|id| names::normalise(&self.block(*id).name) == wanted)
+    }
+    pub fn resolve(&self, side: Side, name: &str) -> Result<BlockId, UnknownName> {
+        self.find(side, name).ok_or_else(|| UnknownName {
+            what: match side {
+                Side::Caesar => "Caesar block",
+                Side::Pompey => "Pompey block",
+            },
+            name: name.to_string(),
+            suggestion: names::did_you_mean(
+                name,
+                self.of_side(side).map(|id| self.block(id).name.as_str()),
+            ),
+        })
+    }
+}
+
+// -------------------------------------------------------------------- deck
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CardFace {
+    Event(Event),
+    Command { moves: u8, levy: u8 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Card {
+    /// 1-based, events first, as the published cards are numbered.
+    pub number: u8,
+    pub face: CardFace,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Deck {
+    pub cards: Vec<Card>,
+}
+
+impl Deck {
+    pub fn events(&self) -> impl Iterator<Item = Event> + '_ {
+        self.cards.iter().filter_map(|c| match c.face {
+            CardFace::Event(e) => Some(e),
+            CardFace::Command { .. } => None,
+        })
+    }
+}
+
+// -------------------------------------------------------------- deployment
+
+/// Blocks on the map at the start; everything else is in the levy pool (5.2).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Setup {
+    pub placements: Vec<(BlockId, SpaceId)>,
+}
+
+impl Setup {
+    pub fn location(&self, block: BlockId) -> Option<SpaceId> {
+        self.placements
+            .iter()
+            .find(|(b, _)| *b == block)
+            .map(|(_, s)| *s)
+    }
+    /// Blocks of `side` per city.
+    pub fn counts(&self, roster: &Roster, side: Side) -> BTreeMap<SpaceId, usize> {
+        let mut out = BTreeMap::new();
+        for (b, s) in &self.placements {
+            if roster.block(*b).side == side {
+                *out.entry(*s).or_insert(0) += 1;
+            }
+        }
+        out
+    }
+    /// Victory points each side holds (1.2): cities occupied by one side only.
+    pub fn vp(&self, board: &Board, roster: &Roster) -> [u32; 2] {
+        let mut owners: HashMap<SpaceId, [bool; 2]> = HashMap::new();
+        for (b, s) in &self.placements {
+            owners.entry(*s).or_default()[roster.block(*b).side.index()] = true;
+        }
+        let mut vp = [0, 0];
+        for (s, present) in owners {
+            match present {
+                [true, false] => vp[0] += board.space(s).vp as u32,
+                [false, true] => vp[1] += board.space(s).vp as u32,
+                _ => {}
+            }
+        }
+        vp
+    }
+}
+
+// ---------------------------------------------------------------- scenario
+
+/// A scenario with every name resolved.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: String,
+    pub board: Board,
+    pub roster: Roster,
+    pub deck: Deck,
+    /// 5.1: the historical order of battle.
+    pub order_of_battle: Setup,
+    /// 5.3: a free deployment, if the scenario defines one.
+    pub free_deployment: Option<Setup>,
+}
+
+impl Scenario {
+    /// The deployment a game starts from: the free deployment if any, else 5.1.
+    pub fn starting_setup(&self) -> &Setup {
+        self.free_deployment
+            .as_ref()
+            .unwrap_or(&self.order_of_battle)
+    }
+
+    /// Builds the model, skipping items whose names do not resolve. The
+    /// findings explain every skipped item and every duplicate.
+    pub fn build(doc: &ResolvedScenario) -> (Scenario, Vec<Finding>) {
+        let mut findings = Vec::new();
+        let board = build_board(doc, &mut findings);
+        let roster = build_roster(doc, &board, &mut findings);
+        let deck = build_deck(doc);
+        let order_of_battle = build_setup(
+            &doc.order_of_battle,
+            &doc.sources.order_of_battle,
+            "order_of_battle",
+            &board,
+            &roster,
+            &mut findings,
+        );
+        let free_deployment = match (&doc.free_deployment, &doc.sources.free_deployment) {
+            (Some(d), Some(src)) => Some(build_setup(
+                d,
+                src,
+                "free_deployment",
+                &board,
+                &roster,
+                &mut findings,
+            )),
+            _ => None,
+        };
+        (
+            Scenario {
+                name: doc.name.clone(),
+                board,
+                roster,
+                deck,
+                order_of_battle,
+                free_deployment,
+            },
+            findings,
+        )
+    }
+}
+
+fn error(
+    code: &'static str,
+    message: String,
+    location: Option<crate::format::Location>,
+) -> Finding {
+    Finding {
+        severity: Severity::Error,
+        code,
+        message,
+        location,
+    }
+}
+
+fn build_board(doc: &ResolvedScenario, findings: &mut Vec<Finding>) -> Board {
+    let src = &doc.sources.map;
+    let mut spaces: Vec<Space> = Vec::new();
+    let mut seen: HashMap<String, String> = HashMap::new();
+    for s in &doc.map.spaces {
+        let key = names::normalise(&s.name);
+        if let Some(first) = seen.get(&key) {
+            findings.push(error(
+                "duplicate-name",
+                format!(
+                    "space \"{}\" is defined twice (the name is already used by \"{first}\")",
+                    s.name
+                ),
+                // Spaces come first in a map section, so the second
+                // occurrence is the duplicate definition.
+                locate_nth(src, &format!("name: {:?}", s.name), 1),
+            ));
+            continue;
+        }
+        seen.insert(key, s.name.clone());
+        spaces.push(Space {
+            name: s.name.clone(),
+            kind: s.kind,
+            vp: s.vp,
+            pos: s.at,
+            island: s.island.clone(),
+            aliases: s.aliases.clone(),
+        });
+    }
+    for s in &spaces {
+        for alias in &s.aliases {
+            let key = names::normalise(alias);
+            match seen.get(&key) {
+                Some(owner) if owner != &s.name => findings.push(error(
+                    "duplicate-name",
+                    format!(
+                        "alias \"{alias}\" of \"{}\" is already the name or alias of \"{owner}\"",
+                        s.name
+                    ),
+                    src.locate("spaces", &[alias]),
+                )),
+                _ => {
+                    seen.insert(key, s.name.clone());
+                }
+            }
+        }
+    }
+    let space_board = Board::new(spaces.clone(), Vec::new());
+    let mut links = Vec::new();
+    let mut link_seen: HashMap<(SpaceId, SpaceId), usize> = HashMap::new();
+    for link in &doc.map.links {
+        let (a_name, b_name) = link.ends();
+        let location = src.locate("links", &[a_name, b_name]);
+        let mut ends = [None, None];
+        for (slot, name) in [a_name, b_name].into_iter().enumerate() {
+            match space_board.resolve(name) {
+                Ok(id) => ends[slot] = Some(id),
+                Err(e) => findings.push(error(
+                    "unknown-name",
+                    format!("{} {a_name} - {b_name}: {e}", link.class().label()),
+                    location.clone(),
+                )),
+            }
+        }
+        let [Some(a), Some(b)] = ends else { continue };
+        if a == b {
+            findings.push(error(
+                "self-link",
+                format!(
+                    "{} links \"{}\" to itself",
+                    link.class().label(),
+                    space_board.name(a)
+                ),
+                location,
+            ));
+            continue;
+        }
+        let key = (a.min(b), a.max(b));
+        if let Some(&first) = link_seen.get(&key) {
+            let first: &Link = &links[first];
+            findings.push(error(
+                "duplicate-link",
+                format!(
+                    "\"{}\" and \"{}\" are linked twice ({} and {})",
+                    space_board.name(a),
+                    space_board.name(b),
+                    first.class.label(),
+                    link.class().label()
+                ),
+                location,
+            ));
+            continue;
+        }
+        link_seen.insert(key, links.len());
+        links.push(Link {
+            a,
+            b,
+            class: link.class(),
+            name: link.name().map(str::to_string),
+        });
+    }
+    Board::new(spaces, links)
+}
+
+/// Location of the `n`th (0-based) occurrence of `needle` in a source file.
+fn locate_nth(src: &SourceFile, needle: &str, n: usize) -> Option<crate::format::Location> {
+    src.text
+        .match_indices(needle)
+        .nth(n)
+        .map(|(at, _)| src.location_of(at))
+}
+
+/// Location of the `n`th definition of a side's block: the `name:` field whose
+/// enclosing item mentions the side.
+fn locate_block(
+    src: &SourceFile,
+    side: Side,
+    name: &str,
+    n: usize,
+) -> Option<crate::format::Location> {
+    let needle = format!("name: {name:?}");
+    src.text
+        .match_indices(&needle)
+        .filter(|(at, _)| {
+            let item_start = src.text[..*at].rfind('(').unwrap_or(0);
+            src.text[item_start..*at].contains(side.label())
+        })
+        .nth(n)
+        .map(|(at, _)| src.location_of(at))
+}
+
+fn build_roster(doc: &ResolvedScenario, board: &Board, findings: &mut Vec<Finding>) -> Roster {
+    let src = &doc.sources.roster;
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut counts: HashMap<(Side, String), usize> = HashMap::new();
+    for b in &doc.roster.blocks {
+        let key = (b.side, names::normalise(&b.name));
+        let occurrence = *counts.entry(key.clone()).or_insert(0);
+        *counts.get_mut(&key).unwrap_or(&mut 0) += 1;
+        let location = locate_block(src, b.side, &b.name, occurrence);
+        if occurrence > 0 {
+            findings.push(error(
+                "duplicate-name",
+                format!("{} block \"{}\" is defined twice", b.side, b.name),
+                location,
+            ));
+            continue;
+        }
+        if blocks.len() >= u8::MAX as usize {
+            findings.push(error(
+                "too-many-blocks",
+                format!(
+                    "the roster holds more than {} blocks; \"{}\" and later are ignored",
+                    u8::MAX,
+                    b.name
+                ),
+                location,
+            ));
+            break;
+        }
+        let levy_city = match &b.levy {
+            None => None,
+            Some(name) => match board.resolve(name) {
+                Ok(id) if board.space(id).kind.is_city() => Some(id),
+                Ok(id) => {
+                    findings.push(error(
+                        "bad-levy-city",
+                        format!(
+                            "{} block \"{}\" has levy city \"{}\", which is a sea, not a city",
+                            b.side,
+                            b.name,
+                            board.name(id)
+                        ),
+                        location.clone(),
+                    ));
+                    None
+                }
+                Err(e) => {
+                    findings.push(error(
+                        "bad-levy-city",
+                        format!(
+                            "{} block \"{}\": levy city is not a city of the map: {e}",
+                            b.side, b.name
+                        ),
+                        location.clone(),
+                    ));
+                    None
+                }
+            },
+        };
+        blocks.push(Block {
+            side: b.side,
+            name: b.name.clone(),
+            kind: b.kind,
+            initiative: b.initiative,
+            attacking_initiative: b.attacking_initiative,
+            firepower: b.firepower,
+            max_steps: b.steps,
+            levy_city,
+        });
+    }
+    Roster { blocks }
+}
+
+fn build_deck(doc: &ResolvedScenario) -> Deck {
+    let mut cards = Vec::new();
+    let mut number = 0u8;
+    for e in &doc.deck.events {
+        number = number.saturating_add(1);
+        cards.push(Card {
+            number,
+            face: CardFace::Event(*e),
+        });
+    }
+    for c in &doc.deck.commands {
+        for _ in 0..c.copies {
+            number = number.saturating_add(1);
+            cards.push(Card {
+                number,
+                face: CardFace::Command {
+                    moves: c.moves,
+                    levy: c.levy,
+                },
+            });
+        }
+    }
+    Deck { cards }
+}
+
+fn build_setup(
+    doc: &DeploymentDoc,
+    src: &SourceFile,
+    section: &str,
+    board: &Board,
+    roster: &Roster,
+    findings: &mut Vec<Finding>,
+) -> Setup {
+    let mut placements: Vec<(BlockId, SpaceId)> = Vec::new();
+    let anchor = format!("{section}:");
+    for side in Side::BOTH {
+        for (space_name, block_names) in doc.side(side) {
+            let location = src.locate(&anchor, &[space_name]);
+            let space = match board.resolve(space_name) {
+                Ok(id) => id,
+                Err(e) => {
+                    findings.push(error(
+                        "unknown-name",
+                        format!("{section}, {side}: {e}"),
+                        location,
+                    ));
+                    continue;
+                }
+            };
+            for name in block_names {
+                let block_location = src
+                    .locate(&anchor, &[space_name, name])
+                    .or(location.clone());
+                let block = match roster.resolve(side, name) {
+                    Ok(id) => id,
+                    Err(e) => {
+                        findings.push(error(
+                            "unknown-name",
+                            format!("{section}, {}: {e}", board.name(space)),
+                            block_location,
+                        ));
+                        continue;
+                    }
+                };
+                if let Some(&(_, first)) = placements.iter().find(|(b, _)| *b == block) {
+                    findings.push(error(
+                        "deployed-twice",
+                        format!(
+                            "{section}: {side} block \"{}\" is deployed twice (in \"{}\" and \"{}\")",
+                            roster.block(block).name,
+                            board.name(first),
+                            board.name(space)
+                        ),
+                        block_location,
+                    ));
+                    continue;
+                }
+                placements.push((block, space));
+            }
+        }
+    }
+    Setup { placements }
+}

@@ -1,0 +1,334 @@
+//! Rule sets as data: every difference between the 1.1 and 2.0 rulebooks is a
+//! named switch, and every number a designer might change is a field.
+//!
+//! A variant file may `extends` another and set only what it changes; the
+//! fields it sets are checked (unknown fields are errors with file:line:column).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::{LoadError, parse_ron, read_text};
+
+/// Per-player, per-turn block limits on one road (6.11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoadLimits {
+    pub major: u8,
+    pub minor: u8,
+    pub strait: u8,
+    /// 4.32: one land block when the city across the strait is defended.
+    pub strait_attacking: u8,
+}
+
+/// 6.12 / 7.3: which road of a multi-road attack is the main attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MainAttack {
+    /// 1.1: the attacker declares it.
+    AttackerChooses,
+    /// 2.0: the first road or border used.
+    FirstRoadUsed,
+}
+
+/// Jupiter: how the defecting block is picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JupiterTarget {
+    /// 1.1: the card's player picks one enemy block adjacent to a friendly city.
+    ChosenBlock,
+    /// 2.0: a die roll picks a block among the enemy blocks of one city.
+    RandomInCity,
+}
+
+/// Vulcan: which city may be designated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VulcanTarget {
+    /// 1.1: any city.
+    AnyCity,
+    /// 2.0: an enemy city.
+    EnemyCity,
+}
+
+/// 7.62: where attacking blocks may retreat to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AttackerRetreat {
+    /// 1.1: one adjacent vacant city by a road used to attack, or friendly cities.
+    OneCityByAttackRoad,
+    /// 2.0: any adjacent vacant cities by roads used, or friendly cities; blocks may split.
+    AnyCitiesByAttackRoads,
+}
+
+/// Apollo on the first turn of a year: what "last turn's card" is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ApolloFirstTurn {
+    /// Apollo copies nothing on a year's first turn: it acts as a 0-move card.
+    NoEffect,
+    /// Apollo copies the opponent's last card of the previous year.
+    CopiesPreviousYear,
+}
+
+/// Where a block that defects to the Jupiter player goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JupiterDefection {
+    /// It changes sides where it stands; its city becomes contested (a battle).
+    InPlace,
+    /// It moves to the adjacent friendly city of the card's player.
+    ToAdjacentFriendlyCity,
+}
+
+macro_rules! rule_set {
+    ($( $(#[$doc:meta])* $field:ident : $ty:ty ),* $(,)?) => {
+        /// A complete rule set. Load one with [`RuleSet::load`] or [`RuleSet::builtin`].
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        pub struct RuleSet {
+            pub name: String,
+            $( $(#[$doc])* pub $field: $ty, )*
+        }
+
+        /// A variant file: every field optional, applied over what it extends.
+        #[derive(Debug, Clone, Default, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct RuleSetPatch {
+            #[serde(default)]
+            pub name: Option<String>,
+            #[serde(default)]
+            pub extends: Option<String>,
+            $( #[serde(default)] pub $field: Option<$ty>, )*
+        }
+
+        impl RuleSetPatch {
+            /// Applies `self` over `base`.
+            fn apply(self, mut base: RuleSet) -> RuleSet {
+                if let Some(v) = self.name { base.name = v; }
+                $( if let Some(v) = self.$field { base.$field = v; } )*
+                base
+            }
+            /// A complete rule set, or the first field the chain never set.
+            fn complete(self) -> Result<RuleSet, &'static str> {
+                Ok(RuleSet {
+                    name: self.name.unwrap_or_default(),
+                    $( $field: self.$field.ok_or(stringify!($field))?, )*
+                })
+            }
+        }
+    };
+}
+
+rule_set! {
+    /// 1.2: years in a game.
+    years: u8,
+    /// 2.0: game turns (cards played) per year.
+    turns_per_year: u8,
+    /// 2.1: cards dealt to each player each year.
+    hand_size: u8,
+    /// 2.1: cards each player discards unseen.
+    discards: u8,
+    /// 1.2: VP needed to win after a year.
+    vp_to_win: u8,
+    /// 7.51: VP for each enemy leader killed.
+    vp_per_leader_killed: u8,
+    /// 6.11 road limits.
+    road_limits: RoadLimits,
+    /// 7.61: land blocks per battle round across a strait.
+    strait_retreat_limit: u8,
+    /// 7.64: land blocks per player per battle round retreating by sea.
+    sea_retreat_limit: u8,
+    /// 7.2: battle rounds; the attacker retreats in the last.
+    battle_rounds: u8,
+    /// 8.4: blocks any city supplies in winter, before adding its VP value.
+    winter_supply_base: u8,
+    /// 2.1 (2.0): Caesar is Player 1 on the first turn of the game.
+    caesar_player1_first_turn: bool,
+    /// Apollo (2.0): the copied card decides Player 1 (1.1: the Apollo player is Player 1).
+    apollo_copy_decides_player1: bool,
+    /// Apollo (2.0): copying a God card does not cancel the turn.
+    apollo_copied_event_cancels: bool,
+    /// Apollo on a year's first turn.
+    apollo_first_turn: ApolloFirstTurn,
+    /// Jupiter: chosen block (1.1) or random block in a city (2.0).
+    jupiter_target: JupiterTarget,
+    /// Jupiter (1.1): a navis at sea may be taken.
+    jupiter_navis_at_sea: bool,
+    /// Jupiter (2.0): Cleopatra may defect.
+    jupiter_cleopatra_defects: bool,
+    /// Jupiter: where the defected block goes.
+    jupiter_defection: JupiterDefection,
+    /// Mars (2.0): the card also gives one group move (land units).
+    mars_group_move: bool,
+    /// Mercury (2.0): only land blocks take the extra move.
+    mercury_land_only: bool,
+    /// Pluto (2.0): raised limits apply to attacks only, land units only.
+    pluto_attacks_only: bool,
+    /// Pluto's raised road limits.
+    pluto_road_limits: RoadLimits,
+    /// Vulcan's target city.
+    vulcan_target: VulcanTarget,
+    /// Vulcan (2.0): Cleopatra at strength I is not reduced.
+    vulcan_spares_cleopatra: bool,
+    /// 6.12 / 7.3 main attack.
+    main_attack: MainAttack,
+    /// 6.14 (2.0): responding blocks do not change which blocks are pinned.
+    response_keeps_pinning: bool,
+    /// 6.4 (2.0): blocks that moved may take steps in a friendly city.
+    levy_on_moved_blocks: bool,
+    /// 7.31 (2.0): defending reserves are disrupted too.
+    disrupt_defending_reserves: bool,
+    /// 7.62 attacker retreat destinations.
+    attacker_retreat: AttackerRetreat,
+    /// House rule: cards removed from the deck, by name ("Jupiter", "3/1").
+    removed_cards: Vec<String>,
+    /// House rule: at most this many event cards in a hand (redealt otherwise);
+    /// a value of at least `hand_size` means no cap.
+    max_events_per_hand: u8,
+}
+
+/// The variant files shipped in `variants/`, built into the binary.
+pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
+    ("rules-1.1", include_str!("../variants/rules-1.1.ron")),
+    ("rules-2.0", include_str!("../variants/rules-2.0.ron")),
+    (
+        "rules-2.0-no-first-turn-exception",
+        include_str!("../variants/rules-2.0-no-first-turn-exception.ron"),
+    ),
+    (
+        "house-2.0-max-2-events",
+        include_str!("../variants/house-2.0-max-2-events.ron"),
+    ),
+];
+
+pub const DEFAULT_VARIANT: &str = "rules-2.0";
+
+/// A variant given by the user: a file path, or the name of a built-in one.
+fn variant_source(spec: &str, relative_to: Option<&Path>) -> Result<(PathBuf, String), LoadError> {
+    let as_path = match relative_to {
+        Some(dir) => dir.join(spec),
+        None => PathBuf::from(spec),
+    };
+    if as_path.is_file() {
+        return Ok((as_path.clone(), read_text(&as_path)?));
+    }
+    let mut with_ext = as_path.clone().into_os_string();
+    with_ext.push(".ron");
+    let with_ext = PathBuf::from(with_ext);
+    if with_ext.is_file() {
+        return Ok((with_ext.clone(), read_text(&with_ext)?));
+    }
+    let file_name = Path::new(spec)
+        .file_name()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let stem = file_name.strip_suffix(".ron").unwrap_or(&file_name);
+    if let Some((name, text)) = BUILTIN_VARIANTS.iter().find(|(name, _)| *name == stem) {
+        return Ok((
+            PathBuf::from(format!("variants/{name}.ron")),
+            text.to_string(),
+        ));
+    }
+    Err(LoadError::Io {
+        path: as_path,
+        source: std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!(
+                "no such variant file, and no built-in variant named \"{stem}\"{}",
+                crate::names::did_you_mean(&stem, BUILTIN_VARIANTS.iter().map(|(n, _)| *n))
+            ),
+        ),
+    })
+}
+
+impl RuleSet {
+    /// Loads a variant by path or built-in name, following `extends`.
+    pub fn load(spec: &str) -> Result<RuleSet, LoadError> {
+        let mut patches = Vec::new();
+        let mut seen = HashSet::new();
+        let (mut path, mut text) = variant_source(spec, None)?;
+        loop {
+            if !seen.insert(path.clone()) {
+                let mut chain: Vec<PathBuf> = seen.into_iter().collect();
+                chain.sort();
+                return Err(LoadError::ExtendsCycle { path, chain });
+            }
+            let patch: RuleSetPatch = parse_ron(&path, &text)?;
+            let parent = patch.extends.clone();
+            patches.push((path.clone(), patch));
+            match parent {
+                None => break,
+                Some(parent) => {
+                    let dir = path.parent().map(Path::to_path_buf);
+                    (path, text) = variant_source(&parent, dir.as_deref())?;
+                }
+            }
+        }
+        let (root_path, root) = patches.pop().expect("at least one variant file");
+        let mut rules = root.complete().map_err(|field| LoadError::Parse {
+            location: crate::format::Location {
+                file: root_path,
+                line: 1,
+                column: 1,
+            },
+            message: format!(
+                "field `{field}` is not set, and the variant extends no other variant to take it from"
+            ),
+        })?;
+        while let Some((_, patch)) = patches.pop() {
+            rules = patch.apply(rules);
+        }
+        Ok(rules)
+    }
+
+    /// A built-in variant by name; panics only if the shipped files are broken,
+    /// which the test suite rules out.
+    pub fn builtin(name: &str) -> RuleSet {
+        RuleSet::load(name).unwrap_or_else(|e| panic!("built-in variant {name}: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_variant_loads() {
+        for (name, _) in BUILTIN_VARIANTS {
+            let rules = RuleSet::load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!rules.name.is_empty(), "{name} has a name");
+        }
+    }
+
+    #[test]
+    fn rule_2_1_first_turn_exception_differs_between_versions() {
+        assert!(!RuleSet::builtin("rules-1.1").caesar_player1_first_turn);
+        assert!(RuleSet::builtin("rules-2.0").caesar_player1_first_turn);
+        assert!(!RuleSet::builtin("rules-2.0-no-first-turn-exception").caesar_player1_first_turn);
+    }
+
+    #[test]
+    fn a_variant_overrides_only_what_it_sets() {
+        let base = RuleSet::builtin("rules-2.0");
+        let house = RuleSet::builtin("house-2.0-max-2-events");
+        assert_eq!(house.max_events_per_hand, 2);
+        assert_eq!(house.road_limits, base.road_limits);
+        assert_eq!(house.main_attack, base.main_attack);
+    }
+
+    #[test]
+    fn misspelled_field_is_reported_with_position_and_suggestion() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.ron");
+        std::fs::write(
+            &path,
+            "(\n    extends: \"rules-2.0\",\n    hand_sise: 7,\n)\n",
+        )
+        .unwrap();
+        let err = RuleSet::load(path.to_str().unwrap()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("bad.ron:3:"), "{text}");
+        assert!(text.contains("hand_size"), "{text}");
+    }
+
+    #[test]
+    fn unknown_variant_name_suggests_nearest() {
+        let err = RuleSet::load("rules-2.1").unwrap_err().to_string();
+        assert!(err.contains("did you mean"), "{err}");
+    }
+}

@@ -1,0 +1,183 @@
+//! The command line: exit codes and messages.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn cli() -> Command {
+    Command::cargo_bin("caesar-workbench").unwrap()
+}
+
+#[test]
+fn validate_builtin_scenario_exits_0() {
+    cli()
+        .args(["validate"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("0 errors, 0 warnings"))
+        .stdout(predicate::str::contains(
+            "76 spaces (67 cities, 9 seas), 163 links, 63 blocks, 27 cards",
+        ));
+}
+
+#[test]
+fn validate_shipped_files_under_each_rulebook_exits_0() {
+    for variant in [
+        "rules-1.1",
+        "rules-2.0",
+        "variants/house-2.0-max-2-events.ron",
+    ] {
+        for file in [
+            "scenarios/historical.ron",
+            "scenarios/free-deployment-example.ron",
+        ] {
+            cli()
+                .args(["validate", file, "--variant", variant])
+                .assert()
+                .code(0);
+        }
+    }
+}
+
+#[test]
+fn validate_with_errors_exits_1_and_names_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.ron");
+    let text = std::fs::read_to_string("scenarios/historical.ron")
+        .unwrap()
+        .replace("Major(\"Genua\", \"Roma\")", "Major(\"Genua\", \"Romaa\")");
+    std::fs::write(&path, text).unwrap();
+    cli()
+        .args(["validate", path.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("error[unknown-name]"))
+        .stdout(predicate::str::contains("did you mean \"Roma\""))
+        .stdout(predicate::str::contains("bad.ron:"));
+}
+
+#[test]
+fn warnings_alone_exit_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rich-genua.ron");
+    let text = std::fs::read_to_string("scenarios/historical.ron")
+        .unwrap()
+        .replace(
+            "(name: \"Genua\", kind: Port,",
+            "(name: \"Genua\", kind: Port, vp: 1,",
+        );
+    std::fs::write(&path, text).unwrap();
+    cli()
+        .args(["validate", path.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("warning[vp-total]"))
+        .stdout(predicate::str::contains("0 errors, 1 warning"));
+}
+
+#[test]
+fn parse_error_exits_2_with_file_line_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.ron");
+    std::fs::write(&path, "Scenario(\n    name: \"x\",\n    mapp: (),\n)\n").unwrap();
+    cli()
+        .args(["validate", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("broken.ron:3:"))
+        .stderr(predicate::str::contains("unknown field `mapp`"))
+        .stderr(predicate::str::contains("did you mean `map`"));
+}
+
+#[test]
+fn missing_file_exits_2() {
+    cli()
+        .args(["validate", "no/such/file.ron"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/file.ron"));
+}
+
+#[test]
+fn binary_garbage_exits_2_without_panicking() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("garbage.ron");
+    std::fs::write(&path, [0xff, 0xfe, 0x00, 0x28, 0x29]).unwrap();
+    cli()
+        .args(["validate", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not UTF-8"));
+}
+
+#[test]
+fn unknown_variant_exits_2_with_suggestion() {
+    cli()
+        .args(["validate", "--variant", "rules-2.1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean"));
+}
+
+#[test]
+fn json_report_has_findings_and_counts() {
+    let out = cli()
+        .args([
+            "validate",
+            "scenarios/free-deployment-example.ron",
+            "--json",
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["errors"], 0);
+    assert_eq!(v["warnings"], 0);
+    assert_eq!(v["valid"], true);
+    assert!(v["findings"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn json_report_for_errors_lists_code_and_location() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("twice.ron");
+    std::fs::write(
+        &path,
+        "Scenario(\n    extends: \"historical.ron\",\n    free_deployment: (caesar: [(\"Ravenna\", [\"Caesar\", \"Caesar\"])]),\n)\n",
+    )
+    .unwrap();
+    let out = cli()
+        .args(["validate", path.to_str().unwrap(), "--json"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let codes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"deployed-twice"), "{codes:?}");
+    assert!(codes.contains(&"free-deployment-count"), "{codes:?}");
+    let located = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "deployed-twice")
+        .unwrap();
+    assert_eq!(located["location"]["line"], 3);
+}
+
+#[test]
+fn variants_lists_the_built_in_rule_sets() {
+    cli()
+        .arg("variants")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("rules-1.1"))
+        .stdout(predicate::str::contains("Rules 2.0 (2023)"));
+}

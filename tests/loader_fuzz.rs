@@ -1,0 +1,120 @@
+//! The loader never panics: byte-level mutations and truncations of the
+//! shipped files end in a value or an error.
+
+use std::path::Path;
+
+use caesar_workbench::format;
+use caesar_workbench::rules::RuleSet;
+use caesar_workbench::validate::validate;
+use proptest::prelude::*;
+
+const FILES: &[(&str, &str)] = &[
+    (
+        "historical.ron",
+        include_str!("../scenarios/historical.ron"),
+    ),
+    (
+        "free.ron",
+        include_str!("../scenarios/free-deployment-example.ron"),
+    ),
+    ("rules-1.1.ron", include_str!("../variants/rules-1.1.ron")),
+    ("rules-2.0.ron", include_str!("../variants/rules-2.0.ron")),
+];
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    Truncate(usize),
+    Replace(usize, u8),
+    Insert(usize, u8),
+    Delete(usize, usize),
+    Duplicate(usize, usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    // Bytes that matter to RON's grammar are more likely than random ones.
+    let byte = prop_oneof![
+        4 => prop::sample::select(b"()[]{},:\"'/\\*#!0123456789-.eE rSN\n".to_vec()),
+        1 => any::<u8>(),
+    ];
+    prop_oneof![
+        any::<usize>().prop_map(Mutation::Truncate),
+        (any::<usize>(), byte.clone()).prop_map(|(i, b)| Mutation::Replace(i, b)),
+        (any::<usize>(), byte).prop_map(|(i, b)| Mutation::Insert(i, b)),
+        (any::<usize>(), 1usize..40).prop_map(|(i, n)| Mutation::Delete(i, n)),
+        (any::<usize>(), 1usize..80).prop_map(|(i, n)| Mutation::Duplicate(i, n)),
+    ]
+}
+
+fn apply(bytes: &mut Vec<u8>, m: &Mutation) {
+    let len = bytes.len().max(1);
+    match *m {
+        Mutation::Truncate(i) => bytes.truncate(i % len),
+        Mutation::Replace(i, b) => {
+            if !bytes.is_empty() {
+                bytes[i % len] = b;
+            }
+        }
+        Mutation::Insert(i, b) => bytes.insert(i % (bytes.len() + 1), b),
+        Mutation::Delete(i, n) => {
+            let at = i % len;
+            let end = (at + n).min(bytes.len());
+            bytes.drain(at.min(end)..end);
+        }
+        Mutation::Duplicate(i, n) => {
+            let at = i % len;
+            let end = (at + n).min(bytes.len());
+            let piece = bytes[at.min(end)..end].to_vec();
+            bytes.splice(at.min(end)..at.min(end), piece);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_files_load_or_fail_cleanly(
+        file in 0..FILES.len(),
+        mutations in prop::collection::vec(mutation(), 1..6),
+    ) {
+        let (name, text) = FILES[file];
+        let mut bytes = text.as_bytes().to_vec();
+        for m in &mutations {
+            apply(&mut bytes, m);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        if name.starts_with("rules") {
+            if let Err(e) = RuleSet::load(path.to_str().unwrap()) {
+                prop_assert!(!e.to_string().is_empty());
+            }
+        } else {
+            match format::load_scenario(&path) {
+                // Whatever parses must also validate without panicking.
+                Ok(doc) => { let _ = validate(&doc, &RuleSet::builtin("rules-2.0")); }
+                Err(e) => {
+                    let msg = e.to_string();
+                    prop_assert!(msg.contains(name), "{}", msg);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parse_errors_carry_a_position_inside_the_text(cut in 0usize..20_000) {
+        let text = FILES[0].1;
+        let cut = cut % text.len();
+        let cut = (0..=cut).rev().find(|i| text.is_char_boundary(*i)).unwrap_or(0);
+        let truncated = &text[..cut];
+        match format::scenario_from_str(Path::new("t.ron"), truncated) {
+            Ok(_) => {}
+            Err(e) => {
+                if let Some(loc) = e.location() {
+                    prop_assert!(loc.line >= 1 && loc.line <= truncated.lines().count() + 1);
+                    prop_assert!(loc.column >= 1);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,495 @@
+//! Every validator rule: one test that triggers it, and the shipped scenario,
+//! which triggers none (`shipped_scenario_triggers_nothing`), for the other half.
+
+use caesar_workbench::format::{
+    BlockKind, DeploymentDoc, LinkDoc, ResolvedScenario, Side, SpaceDoc, SpaceKind,
+};
+use caesar_workbench::rules::RuleSet;
+use caesar_workbench::validate::{Report, Severity, validate};
+
+fn base() -> ResolvedScenario {
+    caesar_workbench::historical()
+}
+
+fn check(doc: &ResolvedScenario) -> Report {
+    validate(doc, &RuleSet::builtin("rules-2.0"))
+}
+
+/// Asserts that `code` fires with `severity`, and returns its message.
+fn fires(doc: &ResolvedScenario, code: &str, severity: Severity) -> String {
+    let report = check(doc);
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.code == code)
+        .unwrap_or_else(|| panic!("{code} did not fire: {:#?}", report.findings));
+    assert_eq!(f.severity, severity, "{f}");
+    f.to_string()
+}
+
+fn space_mut<'a>(doc: &'a mut ResolvedScenario, name: &str) -> &'a mut SpaceDoc {
+    doc.map.spaces.iter_mut().find(|s| s.name == name).unwrap()
+}
+
+fn free_copy_of_history(doc: &mut ResolvedScenario) -> &mut DeploymentDoc {
+    doc.free_deployment = Some(doc.order_of_battle.clone());
+    doc.sources.free_deployment = Some(doc.sources.order_of_battle.clone());
+    doc.free_deployment.as_mut().unwrap()
+}
+
+#[test]
+fn shipped_scenario_triggers_nothing() {
+    let report = check(&base());
+    assert_eq!(report.findings, vec![]);
+    assert_eq!((report.errors(), report.warnings()), (0, 0));
+}
+
+#[test]
+fn unknown_link_end_is_an_error_with_suggestion_and_location() {
+    let mut doc = base();
+    doc.map
+        .links
+        .push(LinkDoc::Major("Genua".into(), "Romaa".into()));
+    let msg = fires(&doc, "unknown-name", Severity::Error);
+    assert!(
+        msg.contains("\"Romaa\"") && msg.contains("did you mean \"Roma\""),
+        "{msg}"
+    );
+}
+
+#[test]
+fn error_locations_point_at_the_offending_line() {
+    let text = caesar_workbench::HISTORICAL_SCENARIO.replace(
+        "Minor(\"Ravenna\", \"Roma\")",
+        "Minor(\"Ravenna\", \"Romulus\")",
+    );
+    let line = text.lines().position(|l| l.contains("Romulus")).unwrap() + 1;
+    let doc = caesar_workbench::format::scenario_from_str("edited.ron".as_ref(), &text).unwrap();
+    let msg = fires(&doc, "unknown-name", Severity::Error);
+    assert!(
+        msg.starts_with(&format!("edited.ron:{line}:19: error[unknown-name]")),
+        "{msg}"
+    );
+}
+
+#[test]
+fn unknown_block_in_deployment_is_an_error() {
+    let mut doc = base();
+    doc.order_of_battle.caesar[0].1.push("Legio 99".into());
+    let msg = fires(&doc, "unknown-name", Severity::Error);
+    assert!(msg.contains("Caesar block \"Legio 99\""), "{msg}");
+}
+
+#[test]
+fn unknown_deployment_space_is_an_error() {
+    let mut doc = base();
+    doc.order_of_battle.pompey[0].0 = "Neapoli".into();
+    let msg = fires(&doc, "unknown-name", Severity::Error);
+    assert!(msg.contains("did you mean \"Neapolis\""), "{msg}");
+}
+
+#[test]
+fn duplicate_space_is_an_error() {
+    let mut doc = base();
+    let copy = doc.map.spaces[0].clone();
+    doc.map.spaces.push(copy);
+    fires(&doc, "duplicate-name", Severity::Error);
+}
+
+#[test]
+fn alias_clashing_with_a_name_is_an_error() {
+    let mut doc = base();
+    space_mut(&mut doc, "Genua").aliases.push("Roma".into());
+    fires(&doc, "duplicate-name", Severity::Error);
+}
+
+#[test]
+fn duplicate_block_within_a_side_is_an_error_but_not_across_sides() {
+    let mut doc = base();
+    let copy = doc.roster.blocks[5].clone();
+    doc.roster.blocks.push(copy);
+    fires(&doc, "duplicate-name", Severity::Error);
+    // Both sides have an "Equitatus 1" in the shipped roster, which is fine.
+    assert!(!check(&base()).has("duplicate-name"));
+}
+
+#[test]
+fn duplicate_link_is_an_error() {
+    let mut doc = base();
+    doc.map
+        .links
+        .push(LinkDoc::Minor("Roma".into(), "Genua".into()));
+    fires(&doc, "duplicate-link", Severity::Error);
+}
+
+#[test]
+fn self_link_is_an_error() {
+    let mut doc = base();
+    doc.map
+        .links
+        .push(LinkDoc::Minor("Roma".into(), "Rome".into()));
+    fires(&doc, "self-link", Severity::Error);
+}
+
+#[test]
+fn road_touching_a_sea_is_an_error() {
+    let mut doc = base();
+    doc.map
+        .links
+        .push(LinkDoc::Major("Lugdunum".into(), "Mare Hispanum".into()));
+    fires(&doc, "road-touches-sea", Severity::Error);
+}
+
+#[test]
+fn sea_border_between_cities_is_an_error() {
+    let mut doc = base();
+    doc.map
+        .links
+        .push(LinkDoc::Sea("Genua".into(), "Massilia".into()));
+    fires(&doc, "sea-border-between-cities", Severity::Error);
+}
+
+#[test]
+fn inland_city_on_a_sea_is_an_error() {
+    let mut doc = base();
+    doc.map
+        .links
+        .push(LinkDoc::Sea("Lugdunum".into(), "Mare Hispanum".into()));
+    fires(&doc, "inland-city-on-sea", Severity::Error);
+}
+
+#[test]
+fn port_without_sea_is_an_error() {
+    let mut doc = base();
+    space_mut(&mut doc, "Lugdunum").kind = SpaceKind::Port;
+    fires(&doc, "port-without-sea", Severity::Error);
+}
+
+#[test]
+fn sea_with_vp_is_an_error() {
+    let mut doc = base();
+    space_mut(&mut doc, "Propontis").vp = 1;
+    fires(&doc, "sea-with-vp", Severity::Error);
+}
+
+#[test]
+fn land_block_at_sea_is_an_error() {
+    let mut doc = base();
+    doc.order_of_battle
+        .caesar
+        .push(("Mare Hispanum".into(), vec!["Legio 17".into()]));
+    fires(&doc, "land-block-at-sea", Severity::Error);
+}
+
+#[test]
+fn navis_in_an_inland_city_is_an_error() {
+    let mut doc = base();
+    doc.order_of_battle
+        .caesar
+        .push(("Lugdunum".into(), vec!["Navis 3".into()]));
+    fires(&doc, "navis-inland", Severity::Error);
+}
+
+#[test]
+fn navis_at_sea_or_in_port_is_fine() {
+    let mut doc = base();
+    doc.order_of_battle
+        .caesar
+        .push(("Mare Hispanum".into(), vec!["Navis 3".into()]));
+    let report = check(&doc);
+    assert!(!report.has("navis-inland") && !report.has("land-block-at-sea"));
+}
+
+#[test]
+fn block_deployed_twice_is_an_error() {
+    let mut doc = base();
+    doc.order_of_battle
+        .caesar
+        .push(("Roma".into(), vec!["Legio 13".into()]));
+    let msg = fires(&doc, "deployed-twice", Severity::Error);
+    assert!(msg.contains("Ravenna") && msg.contains("Roma"), "{msg}");
+}
+
+#[test]
+fn levy_city_that_is_a_sea_or_unknown_is_an_error() {
+    let mut doc = base();
+    doc.roster
+        .blocks
+        .iter_mut()
+        .find(|b| b.name == "Legio 13")
+        .unwrap()
+        .levy = Some("Mare Hadriaticum".into());
+    fires(&doc, "bad-levy-city", Severity::Error);
+    let mut doc = base();
+    doc.roster
+        .blocks
+        .iter_mut()
+        .find(|b| b.name == "Legio 13")
+        .unwrap()
+        .levy = Some("Ravena".into());
+    let msg = fires(&doc, "bad-levy-city", Severity::Error);
+    assert!(msg.contains("did you mean \"Ravenna\""), "{msg}");
+}
+
+#[test]
+fn legion_without_levy_city_is_an_error() {
+    let mut doc = base();
+    doc.roster
+        .blocks
+        .iter_mut()
+        .find(|b| b.name == "Legio 13")
+        .unwrap()
+        .levy = None;
+    fires(&doc, "bad-levy-city", Severity::Error);
+}
+
+#[test]
+fn impossible_ratings_are_errors() {
+    let mut doc = base();
+    doc.roster.blocks[3].firepower = 7;
+    fires(&doc, "bad-rating", Severity::Error);
+    let mut doc = base();
+    let elephant = doc
+        .roster
+        .blocks
+        .iter_mut()
+        .find(|b| b.kind == BlockKind::Elephant)
+        .unwrap();
+    elephant.steps = 3; // VI
+    fires(&doc, "bad-rating", Severity::Error);
+}
+
+#[test]
+fn roster_without_a_sides_leaders_is_an_error() {
+    let mut doc = base();
+    doc.roster
+        .blocks
+        .retain(|b| !(b.side == Side::Pompey && b.kind == BlockKind::Leader));
+    doc.order_of_battle
+        .pompey
+        .iter_mut()
+        .for_each(|(_, blocks)| {
+            blocks.retain(|b| b != "Pompey" && b != "Scipio");
+        });
+    let msg = fires(&doc, "missing-leader", Severity::Error);
+    assert!(msg.contains("Pompey"), "{msg}");
+}
+
+#[test]
+fn deck_smaller_than_two_hands_is_an_error() {
+    let mut doc = base();
+    doc.deck.commands.clear();
+    fires(&doc, "deck-too-small", Severity::Error);
+}
+
+#[test]
+fn duplicate_event_card_is_an_error() {
+    let mut doc = base();
+    doc.deck
+        .events
+        .push(caesar_workbench::format::Event::Jupiter);
+    fires(&doc, "duplicate-name", Severity::Error);
+}
+
+#[test]
+fn rule_5_3_free_deployment_copying_history_is_valid() {
+    let mut doc = base();
+    free_copy_of_history(&mut doc);
+    assert_eq!(check(&doc).findings, vec![]);
+}
+
+#[test]
+fn rule_5_3_free_deployment_must_keep_city_counts() {
+    let mut doc = base();
+    let free = free_copy_of_history(&mut doc);
+    // Move Legio 13 from Ravenna to Genua: Ravenna 2, Genua 4.
+    free.caesar[0].1.retain(|b| b != "Legio 13");
+    free.caesar[1].1.push("Legio 13".into());
+    let msg = fires(&doc, "free-deployment-count", Severity::Error);
+    assert!(msg.contains("Ravenna") || msg.contains("Genua"), "{msg}");
+}
+
+#[test]
+fn rule_5_3_free_deployment_may_not_substitute_pool_blocks() {
+    let mut doc = base();
+    let free = free_copy_of_history(&mut doc);
+    free.caesar[0].1.retain(|b| b != "Legio 13");
+    free.caesar[0].1.push("Legio 17".into());
+    fires(&doc, "free-deployment-substitution", Severity::Error);
+    fires(&doc, "free-deployment-missing", Severity::Error);
+}
+
+#[test]
+fn rule_5_3_free_deployment_may_swap_blocks_between_cities() {
+    let mut doc = base();
+    let free = free_copy_of_history(&mut doc);
+    free.caesar[0].1[1] = "Legio 8".into(); // Ravenna: Caesar, Legio 8, Navis 2
+    free.caesar[1].1[1] = "Legio 13".into(); // Genua: Antonius, Legio 13, Legio 12
+    assert_eq!(check(&doc).findings, vec![]);
+}
+
+#[test]
+fn vp_total_other_than_13_in_11_cities_warns() {
+    let mut doc = base();
+    space_mut(&mut doc, "Genua").vp = 1;
+    fires(&doc, "vp-total", Severity::Warning);
+}
+
+#[test]
+fn sea_count_warns() {
+    let mut doc = base();
+    doc.map.spaces.push(SpaceDoc {
+        name: "Mare Balearicum".into(),
+        kind: SpaceKind::Sea,
+        vp: 0,
+        at: (700.0, 600.0),
+        island: None,
+        aliases: vec![],
+    });
+    doc.map.links.push(LinkDoc::Sea(
+        "Mare Balearicum".into(),
+        "Mare Hispanum".into(),
+    ));
+    fires(&doc, "sea-count", Severity::Warning);
+}
+
+#[test]
+fn ports_sidebar_mismatch_warns() {
+    let mut doc = base();
+    doc.map
+        .links
+        .retain(|l| l.ends() != ("Mare Hadriaticum", "Salona"));
+    let msg = fires(&doc, "sea-ports", Severity::Warning);
+    assert!(
+        msg.contains("Mare Hadriaticum") && msg.contains("Salona"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn straits_mismatch_warns() {
+    let mut doc = base();
+    for link in &mut doc.map.links {
+        if let LinkDoc::Strait { name, .. } = link
+            && name == "Bosphorus"
+        {
+            *name = "Bosporus".into();
+        }
+    }
+    fires(&doc, "straits", Severity::Warning);
+}
+
+#[test]
+fn utica_not_on_three_seas_warns() {
+    let mut doc = base();
+    doc.map
+        .links
+        .retain(|l| l.ends() != ("Mare Tyrrhenum", "Utica"));
+    fires(&doc, "three-sea-ports", Severity::Warning);
+}
+
+#[test]
+fn pergamum_as_a_port_warns() {
+    let mut doc = base();
+    space_mut(&mut doc, "Pergamum").kind = SpaceKind::Port;
+    doc.map
+        .links
+        .push(LinkDoc::Sea("Pergamum".into(), "Mare Aegaeum".into()));
+    fires(&doc, "pergamum-port", Severity::Warning);
+}
+
+#[test]
+fn unreachable_spaces_warn() {
+    let mut doc = base();
+    doc.map.spaces.push(SpaceDoc {
+        name: "Thule".into(),
+        kind: SpaceKind::City,
+        vp: 0,
+        at: (600.0, 10.0),
+        island: None,
+        aliases: vec![],
+    });
+    let msg = fires(&doc, "unreachable", Severity::Warning);
+    assert!(msg.contains("Thule"), "{msg}");
+}
+
+#[test]
+fn island_reachable_by_road_warns() {
+    let mut doc = base();
+    doc.map
+        .links
+        .push(LinkDoc::Minor("Aleria".into(), "Genua".into()));
+    fires(&doc, "island-by-land", Severity::Warning);
+}
+
+#[test]
+fn published_island_not_marked_warns() {
+    let mut doc = base();
+    space_mut(&mut doc, "Salamis").island = None;
+    fires(&doc, "islands", Severity::Warning);
+}
+
+#[test]
+fn deployment_over_winter_supply_warns() {
+    let mut doc = base();
+    // Genua (0 VP) supplies 3; the order of battle already has 3 there.
+    doc.order_of_battle.caesar[1].1.push("Legio 17".into());
+    let msg = fires(&doc, "winter-supply", Severity::Warning);
+    assert!(msg.contains("Genua") && msg.contains("supplies 3"), "{msg}");
+}
+
+#[test]
+fn winter_supply_follows_the_variant() {
+    let mut doc = base();
+    doc.order_of_battle.caesar[1].1.push("Legio 17".into());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("generous.ron");
+    std::fs::write(&path, "(extends: \"rules-2.0\", winter_supply_base: 4)").unwrap();
+    let rules = RuleSet::load(path.to_str().unwrap()).unwrap();
+    assert!(!validate(&doc, &rules).has("winter-supply"));
+}
+
+#[test]
+fn unnamed_strait_warns() {
+    let mut doc = base();
+    for link in &mut doc.map.links {
+        if let LinkDoc::Strait { name, .. } = link {
+            name.clear();
+        }
+    }
+    fires(&doc, "unnamed-strait", Severity::Warning);
+}
+
+#[test]
+fn deck_composition_warns() {
+    let mut doc = base();
+    doc.deck
+        .events
+        .retain(|e| *e != caesar_workbench::format::Event::Vulcan);
+    fires(&doc, "deck-composition", Severity::Warning);
+}
+
+#[test]
+fn empty_command_card_warns() {
+    let mut doc = base();
+    doc.deck
+        .commands
+        .push(caesar_workbench::format::CommandDoc {
+            moves: 0,
+            levy: 0,
+            copies: 1,
+        });
+    fires(&doc, "empty-command-card", Severity::Warning);
+}
+
+#[test]
+fn findings_list_errors_before_warnings() {
+    let mut doc = base();
+    space_mut(&mut doc, "Genua").vp = 1;
+    doc.map
+        .links
+        .push(LinkDoc::Minor("Roma".into(), "Roma".into()));
+    let report = check(&doc);
+    assert_eq!(report.findings.first().unwrap().severity, Severity::Error);
+    assert_eq!(report.findings.last().unwrap().severity, Severity::Warning);
+}
