@@ -271,7 +271,7 @@ fn rule_4_41_islands_are_reached_only_by_sea_except_sicilia_by_strait() {
 #[test]
 fn rule_4_42_utica_and_creta_border_three_seas() {
     let s = published();
-    for id in s.board.ids() {
+    for id in s.board.ids().filter(|id| s.board.space(*id).kind.is_port()) {
         let n = s.board.seas_of(id).count();
         let name = s.board.name(id);
         if name == "Utica" || name == "Creta" {

@@ -145,7 +145,7 @@ fn sea_border_between_cities_is_an_error() {
     let mut doc = base();
     doc.map
         .links
-        .push(LinkDoc::Sea("Genua".into(), "Massilia".into()));
+        .push(LinkDoc::Sea("Roma".into(), "Aleria".into()));
     fires(&doc, "sea-border-between-cities", Severity::Error);
 }
 
