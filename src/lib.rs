@@ -5,6 +5,8 @@
 //! Data flows one way: files ([`format`]) → model ([`model`]) → validation
 //! ([`validate`]) → engine → simulation → reports.
 
+pub mod ai;
+pub mod engine;
 pub mod format;
 pub mod model;
 pub mod names;

@@ -1,0 +1,708 @@
+//! Battles (7.0): order of battle turns, fire, hits, reserves and disruption,
+//! retreats, regroups, navis battles and shore combat.
+
+use rand::RngExt;
+
+use super::{Action, Game, Log, NO_LINK, Phase, State, flag, log};
+use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::model::{BlockId, LinkId, SpaceId};
+use crate::rules::{AttackerRetreat, MainAttack};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sub {
+    /// Mars/Neptune: the attacker decides whether to use the surprise here.
+    Surprise,
+    /// 7.3 (1.1): the attacker names the main attack road.
+    MainAttack,
+    /// A block's battle turn: fire, retreat or pass.
+    Turn,
+    /// The owner picks which tied block takes the next hit.
+    Hit { side: Side, hits: u8 },
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Battle {
+    space: SpaceId,
+    attacker: Side,
+    round: u8,
+    order: Vec<BlockId>,
+    next: usize,
+    surprise: bool,
+    sub: Sub,
+    /// Blocks retreating across each link this round (7.61), per side.
+    retreat_use: Vec<(u16, [u8; 2])>,
+    sea_retreats: [u8; 2],
+    /// 7.62 (1.1): the one vacant city attackers retreat to, once chosen.
+    attacker_retreat_city: Option<SpaceId>,
+}
+
+impl Battle {
+    pub(super) fn decider(&self, state: &State) -> Side {
+        match self.sub {
+            Sub::Surprise | Sub::MainAttack => self.attacker,
+            Sub::Turn => state.side(self.order[self.next]),
+            Sub::Hit { side, .. } => side,
+        }
+    }
+
+    pub(super) fn actions(state: &State, game: &Game, out: &mut Vec<Action>) {
+        let Some(battle) = &state.battle else {
+            return;
+        };
+        match battle.sub {
+            Sub::Surprise => {
+                out.push(Action::Surprise(true));
+                out.push(Action::Surprise(false));
+            }
+            Sub::MainAttack => {
+                if let Some(c) = state.contests.iter().find(|c| c.space == battle.space) {
+                    out.extend(c.attack_links.iter().map(|l| Action::MainAttack(*l)));
+                }
+            }
+            Sub::Turn => {
+                let b = battle.order[battle.next];
+                let must_retreat = battle.must_retreat(state, game, b);
+                if !must_retreat {
+                    out.push(Action::Fire);
+                }
+                if battle.round >= 2 {
+                    battle.retreats(state, game, b, |to| out.push(Action::Retreat(to)));
+                }
+                if !must_retreat {
+                    out.push(Action::Pass);
+                }
+            }
+            Sub::Hit { side, .. } => {
+                for b in battle.strongest_targets(state, game, side) {
+                    out.push(Action::TakeHit(b));
+                }
+            }
+        }
+    }
+
+    pub(super) fn apply(state: &mut State, game: &Game, action: Action, log: &mut impl Log) {
+        let Some(mut battle) = state.battle.take() else {
+            return;
+        };
+        match (battle.sub, action) {
+            (Sub::Surprise, Action::Surprise(yes)) => {
+                if yes {
+                    battle.surprise = true;
+                    state.surprise = None;
+                    log!(log, "{} springs a surprise attack", battle.attacker);
+                }
+                battle.sub = Sub::Turn;
+                battle.start_round(state, game, log);
+            }
+            (Sub::MainAttack, Action::MainAttack(link)) => {
+                battle.set_main_attack(state, link);
+                battle.after_setup(state, game, log);
+            }
+            (Sub::Turn, Action::Fire) => {
+                let b = battle.order[battle.next];
+                battle.fire(state, game, b, log);
+                if matches!(battle.sub, Sub::Turn) {
+                    battle.advance(state, game, log);
+                }
+            }
+            (Sub::Turn, Action::Retreat(to)) => {
+                let b = battle.order[battle.next];
+                battle.retreat(state, game, b, to, log);
+                battle.advance(state, game, log);
+            }
+            (Sub::Turn, Action::Pass) => battle.advance(state, game, log),
+            (Sub::Hit { side, hits }, Action::TakeHit(b)) => {
+                state.hit(game, b, log);
+                battle.assign_hits(state, game, side, hits - 1, log);
+                if matches!(battle.sub, Sub::Turn) {
+                    battle.advance(state, game, log);
+                }
+            }
+            _ => {}
+        }
+        if state.phase == Phase::Battle && state.battle.is_none() {
+            state.battle = Some(battle);
+        }
+    }
+
+    fn is_attacker(&self, state: &State, b: BlockId) -> bool {
+        state.side(b) == self.attacker
+    }
+
+    fn in_battle(&self, state: &State, b: BlockId) -> bool {
+        state.blocks[b.index()].loc == self.space.0
+    }
+
+    fn is_reserve(&self, state: &State, b: BlockId) -> bool {
+        state.blocks[b.index()].has(flag::RESERVE)
+    }
+
+    /// Attackers must retreat in the last round (7.2).
+    fn must_retreat(&self, state: &State, game: &Game, b: BlockId) -> bool {
+        self.round >= game.rules.battle_rounds && self.is_attacker(state, b)
+    }
+
+    fn set_main_attack(&self, state: &mut State, link: LinkId) {
+        let space = self.space.0;
+        for s in &mut state.blocks {
+            if s.loc == space && s.side == self.attacker && !s.has(flag::RESPONDED) {
+                if s.entered_via == link.0 {
+                    s.flags &= !flag::RESERVE;
+                } else if s.entered_via != NO_LINK {
+                    s.flags |= flag::RESERVE;
+                }
+            }
+        }
+        if let Some(c) = state.contests.iter_mut().find(|c| c.space == self.space) {
+            c.main = link.0;
+        }
+    }
+
+    fn after_setup(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
+        let land = game.board().space(self.space).kind != SpaceKind::Sea;
+        let navis_attack = state
+            .blocks_at(self.space, self.attacker)
+            .any(|b| game.roster().block(b).kind == BlockKind::Navis);
+        // Mars: a land battle; Neptune: a sea battle or a shore attack.
+        let offered = match state.surprise {
+            Some((side, Event::Mars)) => side == self.attacker && land,
+            Some((side, Event::Neptune)) => side == self.attacker && (!land || navis_attack),
+            _ => false,
+        };
+        if offered {
+            self.sub = Sub::Surprise;
+        } else {
+            self.sub = Sub::Turn;
+            self.start_round(state, game, log);
+        }
+    }
+
+    fn start_round(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
+        self.round += 1;
+        self.retreat_use.clear();
+        self.sea_retreats = [0, 0];
+        if self.round == 2 {
+            self.reserves_arrive(state, game, log);
+            if self.finished(state) {
+                self.finish(state, game, log);
+                return;
+            }
+        }
+        let roster = game.roster();
+        let attacker = self.attacker;
+        let surprise = self.surprise && self.round == 1;
+        let mut order: Vec<BlockId> = (0..state.blocks.len() as u8)
+            .map(BlockId)
+            .filter(|b| self.in_battle(state, *b) && !self.is_reserve(state, *b))
+            .collect();
+        // 7.2: A before B before C before D, defenders first on ties; Mars and
+        // Neptune: in round 1 all attackers fire first.
+        order.sort_by_key(|b| {
+            let attacking = state.side(*b) == attacker;
+            let letter = roster.block(*b).initiative(attacking);
+            if surprise {
+                (!attacking, letter, false, b.0)
+            } else {
+                (false, letter, attacking, b.0)
+            }
+        });
+        log!(log, "  Round {}", self.round);
+        self.order = order;
+        self.next = 0;
+        self.skip_to_valid_turn(state, game, log);
+    }
+
+    /// 7.3 / 7.31: reserves arrive in round 2; a side whose main force died in
+    /// round 1 has its reserves disrupted.
+    fn reserves_arrive(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
+        for side in [self.attacker, self.attacker.other()] {
+            let defending = side != self.attacker;
+            if defending && !game.rules.disrupt_defending_reserves {
+                continue;
+            }
+            let (mut main, mut reserves) = (0, Vec::new());
+            for b in state.blocks_at(self.space, side) {
+                if self.is_reserve(state, b) {
+                    reserves.push(b);
+                } else {
+                    main += 1;
+                }
+            }
+            if main == 0 && !reserves.is_empty() {
+                log!(log, "  {side}'s reserves are disrupted");
+                for b in reserves {
+                    state.reduce(game, b, log);
+                }
+                if defending {
+                    // 7.31: the attacker becomes the defender.
+                    self.attacker = side;
+                    log!(log, "  {side} becomes the attacker");
+                }
+            }
+        }
+        for s in &mut state.blocks {
+            if s.loc == self.space.0 {
+                s.flags &= !flag::RESERVE;
+            }
+        }
+    }
+
+    /// Moves `next` to the next block that can act; ends rounds and the battle.
+    fn advance(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
+        if self.finished(state) {
+            self.finish(state, game, log);
+            return;
+        }
+        self.next += 1;
+        self.skip_to_valid_turn(state, game, log);
+    }
+
+    fn skip_to_valid_turn(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
+        loop {
+            if self.finished(state) {
+                self.finish(state, game, log);
+                return;
+            }
+            if self.next >= self.order.len() {
+                if self.round >= game.rules.battle_rounds {
+                    // Attackers still here could not retreat: eliminated (7.6).
+                    let stuck: Vec<BlockId> = state.blocks_at(self.space, self.attacker).collect();
+                    for b in stuck {
+                        state.eliminate(game, b, log);
+                    }
+                    self.finish(state, game, log);
+                    return;
+                }
+                self.start_round(state, game, log);
+                return;
+            }
+            let b = self.order[self.next];
+            if !self.in_battle(state, b) || self.is_reserve(state, b) {
+                self.next += 1;
+                continue;
+            }
+            if self.must_retreat(state, game, b) {
+                let mut any = false;
+                self.retreats(state, game, b, |_| any = true);
+                if !any {
+                    log!(
+                        log,
+                        "  {} cannot retreat and is eliminated",
+                        game.block_name(b)
+                    );
+                    state.eliminate(game, b, log);
+                    self.next += 1;
+                    continue;
+                }
+            }
+            return;
+        }
+    }
+
+    fn finished(&self, state: &State) -> bool {
+        let o = state.occupied(self.space);
+        !(o[0] && o[1])
+    }
+
+    fn finish(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
+        let o = state.occupied(self.space);
+        let winner = match o {
+            [true, false] => Some(Side::Caesar),
+            [false, true] => Some(Side::Pompey),
+            _ => None,
+        };
+        for s in &mut state.blocks {
+            if s.loc == self.space.0 {
+                s.flags &= !flag::RESERVE;
+            }
+        }
+        match winner {
+            Some(w) => log!(
+                log,
+                "  {w} wins the battle of {}",
+                game.space_name(self.space)
+            ),
+            None => log!(
+                log,
+                "  The battle of {} leaves it empty",
+                game.space_name(self.space)
+            ),
+        }
+        state.regroup_use.clear();
+        state.regroup_space = Some(self.space);
+        self.sub = Sub::Turn;
+        state.battle = None;
+        match winner {
+            Some(w) if state.has_regroup(game, w) => state.phase = Phase::Regroup(w),
+            _ => state.after_battle(game, log),
+        }
+    }
+
+    fn fire(&mut self, state: &mut State, game: &Game, b: BlockId, log: &mut impl Log) {
+        let dice = state.strength(game, b);
+        let firepower = game.roster().block(b).firepower;
+        let mut hits = 0u8;
+        let mut rolls = String::new();
+        for _ in 0..dice {
+            let roll: u8 = state.rng.random_range(1..=6);
+            if log.enabled() {
+                rolls.push_str(&format!("{roll} "));
+            }
+            if roll <= firepower {
+                hits += 1;
+            }
+        }
+        log!(
+            log,
+            "  {} {} fires: {}-> {hits} hit(s)",
+            state.side(b),
+            game.block_name(b),
+            rolls
+        );
+        let target = state.side(b).other();
+        self.assign_hits(state, game, target, hits, log);
+    }
+
+    /// Enemy blocks that may take hits now, the strongest ones.
+    fn strongest_targets(&self, state: &State, game: &Game, side: Side) -> Vec<BlockId> {
+        let mut best = 0;
+        let mut out = Vec::new();
+        for b in state.blocks_at(self.space, side) {
+            if self.round == 1 && self.is_reserve(state, b) {
+                continue; // 7.3: reserves take no hits in round 1
+            }
+            let s = state.strength(game, b);
+            if s > best {
+                best = s;
+                out.clear();
+            }
+            if s == best {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    /// 7.4: each hit to the strongest block; the owner breaks ties.
+    fn assign_hits(
+        &mut self,
+        state: &mut State,
+        game: &Game,
+        side: Side,
+        mut hits: u8,
+        log: &mut impl Log,
+    ) {
+        while hits > 0 {
+            let targets = self.strongest_targets(state, game, side);
+            match targets.len() {
+                0 => break, // surplus hits are lost
+                1 => {
+                    state.hit(game, targets[0], log);
+                    hits -= 1;
+                }
+                _ => {
+                    self.sub = Sub::Hit { side, hits };
+                    return;
+                }
+            }
+        }
+        self.sub = Sub::Turn;
+    }
+
+    /// Calls `f` with each place the block may retreat to this turn.
+    fn retreats(&self, state: &State, game: &Game, b: BlockId, mut f: impl FnMut(SpaceId)) {
+        let board = game.board();
+        let side = state.side(b);
+        let attacking = side == self.attacker;
+        let contest = state.contests.iter().find(|c| c.space == self.space);
+        let attack_links: &[LinkId] = match contest {
+            Some(c) if c.attacker == self.attacker => &c.attack_links,
+            _ => &[],
+        };
+        let kind = game.roster().block(b).kind;
+        let free = |to: SpaceId| !state.has_enemy(to, side);
+        if kind == BlockKind::Navis {
+            // 7.82.
+            let came_from = state.blocks[b.index()].entered_via;
+            for adj in board.neighbours(self.space) {
+                if adj.class != LinkClass::Sea || !free(adj.to) {
+                    continue;
+                }
+                let friendly = state.is_friendly(adj.to, side);
+                let to_sea = board.space(adj.to).kind == SpaceKind::Sea;
+                let ok = if attacking {
+                    friendly || adj.link.0 == came_from
+                } else if to_sea {
+                    friendly || !attack_links.contains(&adj.link)
+                } else {
+                    friendly
+                };
+                if ok {
+                    f(adj.to);
+                }
+            }
+            return;
+        }
+        let mut seen: [Option<SpaceId>; 16] = [None; 16];
+        let mut n = 0;
+        for adj in board.neighbours(self.space) {
+            if !adj.class.is_road() || !free(adj.to) {
+                continue;
+            }
+            let friendly = state.is_friendly(adj.to, side);
+            let allowed = if attacking {
+                // 7.62: vacant cities only by roads used to attack.
+                friendly
+                    || (attack_links.contains(&adj.link)
+                        && match (game.rules.attacker_retreat, self.attacker_retreat_city) {
+                            (AttackerRetreat::OneCityByAttackRoad, Some(city)) => city == adj.to,
+                            _ => true,
+                        })
+            } else {
+                // 7.63: not along roads the attacker used.
+                !attack_links.contains(&adj.link)
+            };
+            if !allowed {
+                continue;
+            }
+            let limit = match adj.class {
+                LinkClass::Major => game.rules.road_limits.major,
+                LinkClass::Minor => game.rules.road_limits.minor,
+                LinkClass::Strait => game.rules.strait_retreat_limit,
+                LinkClass::Sea => u8::MAX,
+            };
+            if self.retreat_used(adj.link, side) >= limit {
+                continue;
+            }
+            if n < seen.len() {
+                seen[n] = Some(adj.to);
+                n += 1;
+            }
+            f(adj.to);
+        }
+        // 7.64: by sea, one block per round, to a friendly port on a friendly sea.
+        if self.sea_retreats[side.index()] < game.rules.sea_retreat_limit
+            && board.space(self.space).kind.is_port()
+        {
+            for sea in board.seas_of(self.space) {
+                if !state.is_friendly(sea, side) {
+                    continue;
+                }
+                for port in board.ports_of(sea) {
+                    if port != self.space
+                        && state.is_friendly(port, side)
+                        && !seen[..n].contains(&Some(port))
+                    {
+                        seen[n.min(15)] = Some(port);
+                        n = (n + 1).min(16);
+                        f(port);
+                    }
+                }
+            }
+        }
+    }
+
+    fn retreat_used(&self, link: LinkId, side: Side) -> u8 {
+        self.retreat_use
+            .iter()
+            .find(|(l, _)| *l == link.0)
+            .map_or(0, |(_, u)| u[side.index()])
+    }
+
+    fn retreat(
+        &mut self,
+        state: &mut State,
+        game: &Game,
+        b: BlockId,
+        to: SpaceId,
+        log: &mut impl Log,
+    ) {
+        let board = game.board();
+        let side = state.side(b);
+        let by_road = board
+            .neighbours(self.space)
+            .iter()
+            .find(|a| a.to == to)
+            .filter(|a| a.class.is_road() || a.class == LinkClass::Sea);
+        match by_road {
+            Some(adj) if adj.class.is_road() => {
+                match self.retreat_use.iter_mut().find(|(l, _)| *l == adj.link.0) {
+                    Some((_, u)) => u[side.index()] += 1,
+                    None => {
+                        let mut u = [0, 0];
+                        u[side.index()] = 1;
+                        self.retreat_use.push((adj.link.0, u));
+                    }
+                }
+                if side == self.attacker && state.is_vacant(to) {
+                    self.attacker_retreat_city.get_or_insert(to);
+                }
+            }
+            Some(_) => {}
+            None => self.sea_retreats[side.index()] += 1,
+        }
+        state.blocks[b.index()].loc = to.0;
+        log!(
+            log,
+            "  {} {} retreats to {}",
+            side,
+            game.block_name(b),
+            game.space_name(to)
+        );
+    }
+}
+
+impl State {
+    /// 7.1: Player 1 has picked a battle.
+    pub(super) fn start_battle(&mut self, game: &Game, space: SpaceId, log: &mut impl Log) {
+        let Some(contest) = self.contests.iter().find(|c| c.space == space) else {
+            return;
+        };
+        self.stats.battles += 1;
+        log!(
+            log,
+            "Battle of {}: {} attacks {}",
+            game.space_name(space),
+            contest.attacker,
+            contest.attacker.other()
+        );
+        let choose_main =
+            game.rules.main_attack == MainAttack::AttackerChooses && contest.attack_links.len() > 1;
+        let mut battle = Battle {
+            space,
+            attacker: contest.attacker,
+            round: 0,
+            order: Vec::new(),
+            next: 0,
+            surprise: false,
+            sub: Sub::Turn,
+            retreat_use: Vec::new(),
+            sea_retreats: [0, 0],
+            attacker_retreat_city: None,
+        };
+        self.phase = Phase::Battle;
+        if choose_main {
+            battle.sub = Sub::MainAttack;
+            self.battle = Some(battle);
+        } else {
+            battle.after_setup(self, game, log);
+            if self.phase == Phase::Battle {
+                self.battle = Some(battle);
+            }
+        }
+    }
+
+    /// One hit on a block (7.4).
+    fn hit(&mut self, game: &Game, b: BlockId, log: &mut impl Log) {
+        let eliminated = self.reduce(game, b, log);
+        if !eliminated && log.enabled() {
+            log!(
+                log,
+                "    {} drops to {}",
+                game.block_name(b),
+                self.strength(game, b)
+            );
+        }
+    }
+
+    /// After a battle and its regroup: the next battle, or the end of the turn.
+    pub(super) fn after_battle(&mut self, game: &Game, log: &mut impl Log) {
+        if let Some(space) = self.regroup_space.take() {
+            self.contests.retain(|c| c.space != space);
+        }
+        self.begin_battles(game, log);
+    }
+
+    fn regroup_targets(&self, game: &Game, b: BlockId, mut f: impl FnMut(SpaceId)) {
+        let Some(space) = self.regroup_space else {
+            return;
+        };
+        if self.blocks[b.index()].loc != space.0 {
+            return;
+        }
+        let board = game.board();
+        let side = self.side(b);
+        let navis = game.roster().block(b).kind == BlockKind::Navis;
+        for adj in board.neighbours(space) {
+            if navis != (adj.class == LinkClass::Sea) {
+                continue;
+            }
+            // 7.7 / 7.83: to friendly or vacant spaces.
+            if self.has_enemy(adj.to, side) {
+                continue;
+            }
+            if !navis {
+                let limit = match adj.class {
+                    LinkClass::Major => game.rules.road_limits.major,
+                    LinkClass::Minor => game.rules.road_limits.minor,
+                    _ => game.rules.road_limits.strait,
+                };
+                let used = self
+                    .regroup_use
+                    .iter()
+                    .find(|(l, _)| *l == adj.link.0)
+                    .map_or(0, |(_, n)| *n);
+                if used >= limit {
+                    continue;
+                }
+            }
+            f(adj.to);
+        }
+        // 7.83: navis on a sea may also regroup to a port on it.
+    }
+
+    pub(super) fn has_regroup(&self, game: &Game, side: Side) -> bool {
+        let Some(space) = self.regroup_space else {
+            return false;
+        };
+        let mut any = false;
+        for b in self.blocks_at(space, side) {
+            self.regroup_targets(game, b, |_| any = true);
+            if any {
+                break;
+            }
+        }
+        any
+    }
+
+    pub(super) fn regroup_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        let Phase::Regroup(side) = self.phase else {
+            return;
+        };
+        if let Some(space) = self.regroup_space {
+            for b in self.blocks_at(space, side) {
+                self.regroup_targets(game, b, |to| out.push(Action::Regroup { block: b, to }));
+            }
+        }
+        out.push(Action::EndRegroup);
+    }
+
+    pub(super) fn regroup_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        match action {
+            Action::Regroup { block, to } => {
+                let from = self.regroup_space.expect("regrouping after a battle");
+                if let Some(link) = game.board().link_between(from, to)
+                    && game.board().link(link).class.is_road()
+                {
+                    match self.regroup_use.iter_mut().find(|(l, _)| *l == link.0) {
+                        Some((_, n)) => *n += 1,
+                        None => self.regroup_use.push((link.0, 1)),
+                    }
+                }
+                self.blocks[block.index()].loc = to.0;
+                log!(
+                    log,
+                    "  {} regroups to {}",
+                    game.block_name(block),
+                    game.space_name(to)
+                );
+                let side = self.side(block);
+                if !self.has_regroup(game, side) {
+                    self.after_battle(game, log);
+                }
+            }
+            Action::EndRegroup => self.after_battle(game, log),
+            _ => {}
+        }
+    }
+}

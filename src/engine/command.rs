@@ -1,0 +1,766 @@
+//! The command phase (6.0): group moves, navis and amphibious moves, levies,
+//! and the event cards that replace a command.
+
+use super::{
+    Action, CommandState, CommandStep, Contest, Game, Log, NO_LINK, Orders, POOL, Phase, Place,
+    State, flag, log,
+};
+use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::model::{BlockId, LinkId, SpaceId};
+use crate::rules::{JupiterDefection, JupiterTarget, VulcanTarget};
+
+impl State {
+    pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
+        let side = self.order[slot as usize];
+        self.phase = Phase::Command(slot);
+        let rules = &game.rules;
+        let mut cmd = CommandState {
+            step: CommandStep::Moves,
+            mp: 0,
+            lp: 0,
+            group: None,
+            moved_by_land: false,
+            event: None,
+        };
+        match self.orders[slot as usize] {
+            Orders::Command { moves, levy } => {
+                cmd.mp = moves;
+                cmd.lp = levy;
+                log!(
+                    log,
+                    "-- {side} (Player {}): {moves} moves, {levy} levies",
+                    slot + 1
+                );
+            }
+            Orders::Nothing => {
+                log!(log, "-- {side} (Player {}): no orders", slot + 1);
+            }
+            Orders::Event(e) => {
+                log!(log, "-- {side} (Player {}): event {e:?}", slot + 1);
+                cmd.event = Some(e);
+                match e {
+                    Event::Jupiter | Event::Vulcan => cmd.step = CommandStep::EventTarget,
+                    Event::Mars | Event::Neptune => {
+                        self.surprise = Some((side, e));
+                        // 2.0: Mars also makes one (land) group move; Neptune,
+                        // "a Mars card for ships", one navis group move.
+                        cmd.mp = u8::from(rules.mars_group_move);
+                    }
+                    Event::Mercury | Event::Pluto => cmd.mp = 1,
+                    Event::Apollo => {}
+                }
+            }
+        }
+        self.command = cmd;
+        self.skip_empty_command_steps(game, log);
+    }
+
+    /// Moves past steps with nothing to decide.
+    fn skip_empty_command_steps(&mut self, game: &Game, log: &mut impl Log) {
+        if self.command.step == CommandStep::Moves
+            && self.command.mp == 0
+            && self.command.group.is_none()
+        {
+            self.command.step = CommandStep::Levy;
+        }
+        if self.command.step == CommandStep::Levy && self.command.lp == 0 {
+            self.finish_command(game, log);
+        }
+    }
+
+    fn finish_command(&mut self, game: &Game, log: &mut impl Log) {
+        let Phase::Command(slot) = self.phase else {
+            return;
+        };
+        for b in &mut self.blocks {
+            b.flags &= !flag::GROUP;
+        }
+        if slot == 0 {
+            self.begin_command(game, 1, log);
+        } else {
+            self.begin_battles(game, log);
+        }
+    }
+
+    fn side_now(&self) -> Side {
+        match self.phase {
+            Phase::Command(slot) => self.order[slot as usize],
+            _ => self.order[0],
+        }
+    }
+
+    pub(super) fn command_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        let side = self.side_now();
+        match self.command.step {
+            CommandStep::EventTarget => self.event_target_actions(game, side, out),
+            CommandStep::Moves => match self.command.group {
+                Some(_) => {
+                    for (i, b) in self.blocks.iter().enumerate() {
+                        if b.has(flag::GROUP) {
+                            self.block_steps(game, BlockId(i as u8), |to| {
+                                out.push(Action::Step {
+                                    block: BlockId(i as u8),
+                                    to,
+                                })
+                            });
+                        }
+                    }
+                    out.push(Action::EndGroup);
+                }
+                None => {
+                    if self.command.mp > 0 {
+                        let mut seen = Vec::new();
+                        for (i, b) in self.blocks.iter().enumerate() {
+                            if !b.on_map() || b.side != side || b.has(flag::MOVED | flag::ANCHORED)
+                            {
+                                continue;
+                            }
+                            let at = SpaceId(b.loc);
+                            if seen.contains(&at) {
+                                continue;
+                            }
+                            let mut any = false;
+                            if self.may_join_group(game, BlockId(i as u8)) {
+                                self.block_steps(game, BlockId(i as u8), |_| any = true);
+                            }
+                            if any {
+                                seen.push(at);
+                                out.push(Action::Group(at));
+                            }
+                        }
+                        if !self.command.moved_by_land && self.command.event.is_none() {
+                            self.sea_move_actions(game, side, out);
+                        }
+                    }
+                    out.push(Action::EndMoves);
+                }
+            },
+            CommandStep::Levy => {
+                self.levy_actions(game, side, out);
+                out.push(Action::EndLevy);
+            }
+        }
+    }
+
+    pub(super) fn command_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        let side = self.side_now();
+        match action {
+            Action::Group(at) => {
+                self.command.mp -= 1;
+                self.command.group = Some(at);
+                self.command.moved_by_land = true;
+                for i in 0..self.blocks.len() {
+                    let b = self.blocks[i];
+                    if b.loc == at.0
+                        && b.side == side
+                        && !b.has(flag::MOVED | flag::ANCHORED)
+                        && self.may_join_group(game, BlockId(i as u8))
+                    {
+                        self.blocks[i].flags |= flag::GROUP;
+                        self.blocks[i].moved_steps = 0;
+                    }
+                }
+                log!(log, "{side} moves a group from {}", game.space_name(at));
+            }
+            Action::Step { block, to } => self.step(game, side, block, to, log),
+            Action::SeaMove { block, to } => self.sea_move(game, side, block, to, log),
+            Action::EndGroup => {
+                self.command.group = None;
+                for b in &mut self.blocks {
+                    b.flags &= !flag::GROUP;
+                }
+                self.skip_empty_command_steps(game, log);
+            }
+            Action::EndMoves => {
+                self.command.group = None;
+                self.command.step = CommandStep::Levy;
+                self.skip_empty_command_steps(game, log);
+            }
+            Action::Levy { block, at } => {
+                self.command.lp -= 1;
+                self.set_loc(block, at.0);
+                self.blocks[block.index()].steps = 1;
+                self.blocks[block.index()].side = side;
+                self.blocks[block.index()].came_from = at.0;
+                log!(
+                    log,
+                    "{side} levies {} in {}",
+                    game.block_name(block),
+                    game.space_name(at)
+                );
+                self.skip_empty_command_steps(game, log);
+            }
+            Action::AddStep(block) => {
+                self.command.lp -= 1;
+                self.blocks[block.index()].steps += 1;
+                log!(
+                    log,
+                    "{side} adds a step to {} (now {})",
+                    game.block_name(block),
+                    self.strength(game, block)
+                );
+                self.skip_empty_command_steps(game, log);
+            }
+            Action::EndLevy => self.finish_command(game, log),
+            Action::JupiterBlock(b) => {
+                self.jupiter_strike(game, side, b, log);
+                self.finish_command(game, log);
+            }
+            Action::JupiterCity(city) => {
+                use rand::RngExt;
+                let enemies: Vec<BlockId> = self.blocks_at(city, side.other()).collect();
+                let pick = enemies[self.rng.random_range(0..enemies.len())];
+                log!(
+                    log,
+                    "Jupiter's roll in {} picks a block",
+                    game.space_name(city)
+                );
+                self.jupiter_strike(game, side, pick, log);
+                self.finish_command(game, log);
+            }
+            Action::VulcanCity(city) => {
+                self.vulcan(game, side, city, log);
+                self.finish_command(game, log);
+            }
+            Action::PassEvent => {
+                log!(log, "{side}'s event has no effect");
+                self.finish_command(game, log);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a block may move in the group now being formed or moved
+    /// (event groups are restricted to land or navis, 2.0).
+    fn may_join_group(&self, game: &Game, b: BlockId) -> bool {
+        let land = game.roster().block(b).kind.is_land();
+        match self.command.event {
+            Some(Event::Mars) if game.rules.mars_group_move => land,
+            Some(Event::Neptune) => !land,
+            _ => true,
+        }
+    }
+
+    fn road_limit(&self, game: &Game, b: BlockId, class: LinkClass, attacking: bool) -> u8 {
+        let rules = &game.rules;
+        let pluto = self.command.event == Some(Event::Pluto)
+            && self.blocks[b.index()].has(flag::GROUP)
+            && (!rules.pluto_attacks_only || attacking);
+        let limits = if pluto {
+            &rules.pluto_road_limits
+        } else {
+            &rules.road_limits
+        };
+        match class {
+            LinkClass::Major => limits.major,
+            LinkClass::Minor => limits.minor,
+            // 4.32: one land block when the city across is defended.
+            LinkClass::Strait if attacking => limits.strait_attacking,
+            LinkClass::Strait => limits.strait,
+            LinkClass::Sea => u8::MAX,
+        }
+    }
+
+    /// Calls `f` with every space the block may step to now.
+    fn block_steps(&self, game: &Game, b: BlockId, mut f: impl FnMut(SpaceId)) {
+        let s = self.blocks[b.index()];
+        if s.has(flag::STOPPED | flag::ANCHORED | flag::BY_SEA) || !s.on_map() {
+            return;
+        }
+        let kind = game.roster().block(b).kind;
+        let land = kind.is_land();
+        let mercury =
+            self.command.event == Some(Event::Mercury) && (land || !game.rules.mercury_land_only);
+        // 6.1: two spaces, attacking only on the first; Mercury one more.
+        let max_steps = if mercury { 3 } else { 2 };
+        let attack_until = if mercury { 2 } else { 1 };
+        let k = s.moved_steps;
+        if k >= max_steps {
+            return;
+        }
+        let at = SpaceId(s.loc);
+        let side = s.side;
+        // 6.13: leaving a contested space needs an unpinned block, and not by a
+        // road or border the enemy used.
+        let contest = if k == 0 {
+            self.contests.iter().find(|c| c.space == at)
+        } else {
+            None
+        };
+        if let Some(c) = contest
+            && !self.may_leave_contest(game, c, side)
+        {
+            return;
+        }
+        for adj in game.board().neighbours(at) {
+            if land != adj.class.is_road() {
+                continue;
+            }
+            if let Some(c) = contest
+                && c.attack_links.contains(&adj.link)
+            {
+                continue;
+            }
+            let to = adj.to;
+            let attacking = self.has_enemy(to, side);
+            if attacking && k >= attack_until {
+                continue;
+            }
+            if land {
+                let used = self.road_use[adj.link.index()][side.index()];
+                if used >= self.road_limit(game, b, adj.class, attacking) {
+                    continue;
+                }
+            }
+            f(to);
+        }
+    }
+
+    /// 6.13: defenders may leave while as many stay as there are attacking
+    /// (non-reserve) blocks; the defender chooses who, so any block may go.
+    fn may_leave_contest(&self, game: &Game, c: &Contest, side: Side) -> bool {
+        if c.attacker == side {
+            return false;
+        }
+        let _ = game;
+        let staying = self
+            .blocks
+            .iter()
+            .filter(|b| b.loc == c.space.0 && b.side == side && !b.has(flag::MOVED))
+            .count();
+        let responders = self
+            .blocks
+            .iter()
+            .filter(|b| b.loc == c.space.0 && b.side == side && b.has(flag::RESPONDED))
+            .count();
+        let pinned = if game.rules.response_keeps_pinning {
+            c.pinning as usize
+        } else {
+            (c.pinning as usize).saturating_sub(responders)
+        };
+        staying > pinned
+    }
+
+    fn step(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
+        let from = SpaceId(self.blocks[b.index()].loc);
+        let link = game
+            .board()
+            .link_between(from, to)
+            .expect("a legal step follows a link");
+        let class = game.board().link(link).class;
+        let enemy_there = self.has_enemy(to, side);
+        if class.is_road() {
+            self.road_use[link.index()][side.index()] += 1;
+        }
+        {
+            let s = &mut self.blocks[b.index()];
+            s.loc = to.0;
+            s.moved_steps += 1;
+            s.flags |= flag::MOVED;
+            s.entered_via = link.0;
+        }
+        if enemy_there {
+            self.blocks[b.index()].flags |= flag::STOPPED;
+            self.join_contest(side, b, to, link);
+        }
+        log!(
+            log,
+            "  {} {} -> {}{}",
+            game.block_name(b),
+            game.space_name(from),
+            game.space_name(to),
+            if enemy_there { " (attack)" } else { "" }
+        );
+    }
+
+    /// Registers a block entering a space that holds enemy blocks.
+    fn join_contest(&mut self, side: Side, b: BlockId, to: SpaceId, link: LinkId) {
+        match self.contests.iter_mut().find(|c| c.space == to) {
+            None => {
+                self.contests.push(Contest {
+                    space: to,
+                    attacker: side,
+                    main: link.0,
+                    attack_links: vec![link],
+                    pinning: 1,
+                });
+            }
+            Some(c) if c.attacker == side => {
+                if !c.attack_links.contains(&link) {
+                    c.attack_links.push(link);
+                }
+                if c.main == link.0 || c.main == NO_LINK {
+                    c.main = link.0;
+                    c.pinning += 1;
+                } else {
+                    self.blocks[b.index()].flags |= flag::RESERVE;
+                }
+            }
+            // 6.14: Player 2 reinforcing a battle Player 1 started.
+            Some(_) => self.blocks[b.index()].flags |= flag::RESERVE | flag::RESPONDED,
+        }
+    }
+
+    // ------------------------------------------------------- amphibious 6.3
+
+    /// Seas reachable from a port across friendly seas, with BFS parents.
+    fn friendly_sea_paths(
+        &self,
+        game: &Game,
+        side: Side,
+        port: SpaceId,
+    ) -> Vec<(SpaceId, SpaceId)> {
+        let board = game.board();
+        let mut reached: Vec<(SpaceId, SpaceId)> = Vec::new();
+        let mut queue: Vec<SpaceId> = Vec::new();
+        for sea in board.seas_of(port) {
+            if self.is_friendly(sea, side) {
+                reached.push((sea, sea));
+                queue.push(sea);
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let sea = queue[head];
+            head += 1;
+            for next in board.adjacent_seas(sea) {
+                if self.is_friendly(next, side) && !reached.iter().any(|(s, _)| *s == next) {
+                    reached.push((next, sea));
+                    queue.push(next);
+                }
+            }
+        }
+        reached
+    }
+
+    fn sea_move_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
+        let board = game.board();
+        for (i, b) in self.blocks.iter().enumerate() {
+            let id = BlockId(i as u8);
+            if !b.on_map() || b.side != side || b.has(flag::MOVED) {
+                continue;
+            }
+            if !game.roster().block(id).kind.is_land() {
+                continue;
+            }
+            let at = SpaceId(b.loc);
+            if !board.space(at).kind.is_port() {
+                continue;
+            }
+            if let Some(c) = self.contests.iter().find(|c| c.space == at)
+                && !self.may_leave_contest(game, c, side)
+            {
+                continue;
+            }
+            let seas = self.friendly_sea_paths(game, side, at);
+            let mut ports: Vec<SpaceId> = Vec::new();
+            for (sea, _) in &seas {
+                for port in board.ports_of(*sea) {
+                    // 6.3: never to enemy or contested ports.
+                    if port != at && !self.has_enemy(port, side) && !ports.contains(&port) {
+                        ports.push(port);
+                    }
+                }
+            }
+            for to in ports {
+                out.push(Action::SeaMove { block: id, to });
+            }
+        }
+    }
+
+    fn sea_move(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
+        let board = game.board();
+        let from = SpaceId(self.blocks[b.index()].loc);
+        let paths = self.friendly_sea_paths(game, side, from);
+        // The shortest chain of seas ending at a sea of the destination port.
+        let last = paths
+            .iter()
+            .find(|(sea, _)| board.ports_of(*sea).any(|p| p == to))
+            .map(|(s, _)| *s);
+        let mut chain = Vec::new();
+        let mut cur = last;
+        while let Some(sea) = cur {
+            chain.push(sea);
+            let parent = paths.iter().find(|(s, _)| *s == sea).map(|(_, p)| *p);
+            cur = parent.filter(|p| *p != sea);
+        }
+        // 6.3: one navis stays in each sea crossed for the command phase.
+        for sea in &chain {
+            let anchored = self
+                .blocks
+                .iter()
+                .any(|x| x.loc == sea.0 && x.side == side && x.has(flag::ANCHORED));
+            if !anchored
+                && let Some(i) = self
+                    .blocks
+                    .iter()
+                    .position(|x| x.loc == sea.0 && x.side == side && !x.has(flag::MOVED))
+                    .or_else(|| {
+                        self.blocks
+                            .iter()
+                            .position(|x| x.loc == sea.0 && x.side == side)
+                    })
+            {
+                self.blocks[i].flags |= flag::ANCHORED;
+            }
+        }
+        self.command.mp -= 1;
+        let s = &mut self.blocks[b.index()];
+        s.loc = to.0;
+        s.flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
+        log!(
+            log,
+            "  {} sails {} -> {} across {}",
+            game.block_name(b),
+            game.space_name(from),
+            game.space_name(to),
+            chain
+                .iter()
+                .rev()
+                .map(|s| game.space_name(*s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        self.skip_empty_command_steps(game, log);
+    }
+
+    // -------------------------------------------------------------- levy 6.4
+
+    fn levy_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
+        let board = game.board();
+        let roster = game.roster();
+        let friendly_city = |s: SpaceId| board.space(s).kind.is_city() && self.is_friendly(s, side);
+        let mut friendly: Vec<SpaceId> = Vec::new();
+        for b in &self.blocks {
+            if b.on_map() && b.side == side {
+                let s = SpaceId(b.loc);
+                if !friendly.contains(&s) && friendly_city(s) {
+                    friendly.push(s);
+                }
+            }
+        }
+        for id in roster.of_side(side) {
+            let s = self.blocks[id.index()];
+            if s.loc != POOL {
+                continue;
+            }
+            let block = roster.block(id);
+            if game.reserve_leader[id.index()] && !self.leader_died[side.index()] {
+                continue; // 7.51
+            }
+            match block.kind {
+                BlockKind::Legion | BlockKind::Equitatus | BlockKind::Elephant => {
+                    if let Some(city) = block.levy_city
+                        && friendly.contains(&city)
+                    {
+                        out.push(Action::Levy {
+                            block: id,
+                            at: city,
+                        });
+                    }
+                }
+                BlockKind::Navis => {
+                    for &city in &friendly {
+                        if board.space(city).kind == SpaceKind::MajorPort {
+                            out.push(Action::Levy {
+                                block: id,
+                                at: city,
+                            });
+                        }
+                    }
+                }
+                _ => {
+                    for &city in &friendly {
+                        out.push(Action::Levy {
+                            block: id,
+                            at: city,
+                        });
+                    }
+                }
+            }
+        }
+        for (i, s) in self.blocks.iter().enumerate() {
+            let id = BlockId(i as u8);
+            if !s.on_map() || s.side != side || s.steps >= roster.block(id).max_steps {
+                continue;
+            }
+            if !game.rules.levy_on_moved_blocks && s.has(flag::MOVED) {
+                continue;
+            }
+            // Steps in friendly cities only, never at sea (navis in port).
+            if friendly_city(SpaceId(s.loc)) {
+                out.push(Action::AddStep(id));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------- events
+
+    fn event_target_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
+        let board = game.board();
+        match self.command.event {
+            Some(Event::Jupiter) => {
+                let near_friendly = |s: SpaceId| {
+                    board
+                        .neighbours(s)
+                        .iter()
+                        .any(|a| a.class.is_road() && self.is_friendly(a.to, side))
+                };
+                match game.rules.jupiter_target {
+                    JupiterTarget::ChosenBlock => {
+                        for (i, b) in self.blocks.iter().enumerate() {
+                            let id = BlockId(i as u8);
+                            if !b.on_map() || b.side == side {
+                                continue;
+                            }
+                            let at = SpaceId(b.loc);
+                            let kind = game.roster().block(id).kind;
+                            if kind == BlockKind::Cleopatra && !game.rules.jupiter_cleopatra_defects
+                            {
+                                continue;
+                            }
+                            let eligible = if board.space(at).kind == SpaceKind::Sea {
+                                // 1.1: a navis at sea next to a friendly port.
+                                game.rules.jupiter_navis_at_sea
+                                    && board.ports_of(at).any(|p| self.is_friendly(p, side))
+                            } else {
+                                near_friendly(at)
+                            };
+                            if eligible {
+                                out.push(Action::JupiterBlock(id));
+                            }
+                        }
+                    }
+                    JupiterTarget::RandomInCity => {
+                        for city in board.ids() {
+                            if board.space(city).kind.is_city()
+                                && self.has_enemy(city, side)
+                                && near_friendly(city)
+                            {
+                                out.push(Action::JupiterCity(city));
+                            }
+                        }
+                    }
+                }
+            }
+            Some(Event::Vulcan) => {
+                for city in board.ids() {
+                    if !board.space(city).kind.is_city() {
+                        continue;
+                    }
+                    let target = match game.rules.vulcan_target {
+                        VulcanTarget::AnyCity => !self.is_vacant(city),
+                        VulcanTarget::EnemyCity => self.is_friendly(city, side.other()),
+                    };
+                    if target {
+                        out.push(Action::VulcanCity(city));
+                    }
+                }
+            }
+            _ => {}
+        }
+        if out.is_empty() {
+            out.push(Action::PassEvent);
+        }
+    }
+
+    /// Jupiter: a leader or navis loses a step; any other block defects.
+    fn jupiter_strike(&mut self, game: &Game, side: Side, b: BlockId, log: &mut impl Log) {
+        let kind = game.roster().block(b).kind;
+        let at = SpaceId(self.blocks[b.index()].loc);
+        if matches!(kind, BlockKind::Leader | BlockKind::Navis) {
+            log!(
+                log,
+                "Jupiter: {} does not defect and loses a step",
+                game.block_name(b)
+            );
+            self.reduce(game, b, log);
+            return;
+        }
+        if kind == BlockKind::Cleopatra && !game.rules.jupiter_cleopatra_defects {
+            return;
+        }
+        log!(
+            log,
+            "Jupiter: {} defects to {side} in {}",
+            game.block_name(b),
+            game.space_name(at)
+        );
+        self.blocks[b.index()].side = side;
+        match game.rules.jupiter_defection {
+            JupiterDefection::InPlace => {}
+            JupiterDefection::ToAdjacentFriendlyCity => {
+                if let Some(adj) = game
+                    .board()
+                    .neighbours(at)
+                    .iter()
+                    .find(|a| a.class.is_road() && self.is_friendly(a.to, side))
+                {
+                    self.blocks[b.index()].loc = adj.to.0;
+                }
+            }
+        }
+        self.mark_contest_after_event(side, SpaceId(self.blocks[b.index()].loc));
+    }
+
+    /// A space an event left holding both sides is fought, the card's player attacking.
+    fn mark_contest_after_event(&mut self, side: Side, at: SpaceId) {
+        if self.is_contested(at) && !self.contests.iter().any(|c| c.space == at) {
+            self.contests.push(Contest {
+                space: at,
+                attacker: side,
+                main: NO_LINK,
+                attack_links: Vec::new(),
+                pinning: 0,
+            });
+        }
+    }
+
+    /// Vulcan: every block in the city loses a step.
+    fn vulcan(&mut self, game: &Game, side: Side, city: SpaceId, log: &mut impl Log) {
+        log!(log, "Vulcan strikes {}", game.space_name(city));
+        let victims: Vec<BlockId> = (0..self.blocks.len() as u8)
+            .map(BlockId)
+            .filter(|b| self.blocks[b.index()].loc == city.0)
+            .collect();
+        for b in victims {
+            let cleopatra = game.roster().block(b).kind == BlockKind::Cleopatra;
+            if cleopatra && game.rules.vulcan_spares_cleopatra && self.blocks[b.index()].steps == 1
+            {
+                continue;
+            }
+            self.reduce(game, b, log);
+        }
+        self.mark_contest_after_event(side, city);
+    }
+
+    /// 2.3: the battle phase, or the next turn if there is nothing to fight.
+    pub(super) fn begin_battles(&mut self, game: &Game, log: &mut impl Log) {
+        self.contests.retain(|c| {
+            let mut o = [false, false];
+            for b in &self.blocks {
+                if b.loc == c.space.0 {
+                    o[b.side.index()] = true;
+                }
+            }
+            o == [true, true]
+        });
+        match self.contests.len() {
+            0 => self.end_turn(game, log),
+            1 => {
+                let space = self.contests[0].space;
+                self.start_battle(game, space, log);
+            }
+            _ => self.phase = Phase::ChooseBattle,
+        }
+    }
+
+    /// Blocks in the pool that `side` could levy at all (for views and tests).
+    pub fn pool(&self, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+        self.blocks
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.place() == Place::Pool && b.side == side)
+            .map(|(i, _)| BlockId(i as u8))
+    }
+}

@@ -1,0 +1,1009 @@
+//! The rules engine, in the style of OpenSpiel's game state: an immutable
+//! [`Game`] (board, roster, deck, rule set) and a small, cheap-to-clone
+//! [`State`] driven by fine-grained [`Action`]s. Chance is drawn from a seeded
+//! ChaCha RNG carried in the state, so a seed and a list of actions replay the
+//! same game on every machine.
+//!
+//! Decisions the rulebooks leave open are documented in `docs/rules-notes.md`.
+
+mod battle;
+mod command;
+mod winter;
+
+use std::fmt;
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::format::{BlockKind, Event, Side, SpaceKind};
+use crate::model::{BlockId, CardFace, LinkId, Scenario, SpaceId};
+use crate::rules::RuleSet;
+
+/// Where a block is. Spaces are their ids; the rest are off-map boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Place {
+    Map(SpaceId),
+    /// In the levy pool, available.
+    Pool,
+    /// In the levy pool face-up: eliminated this year (5.2).
+    Eliminated,
+    /// A dead leader, held by the enemy as a 1 VP trophy (7.51).
+    Trophy,
+}
+
+const POOL: u16 = u16::MAX;
+const ELIMINATED: u16 = u16::MAX - 1;
+const TROPHY: u16 = u16::MAX - 2;
+const NO_LINK: u16 = u16::MAX;
+
+/// Per-block flags for the current game turn.
+mod flag {
+    pub const MOVED: u8 = 1;
+    /// In the group being moved.
+    pub const GROUP: u8 = 2;
+    /// Entered an enemy space this turn and must stop.
+    pub const STOPPED: u8 = 4;
+    /// A reserve in the coming battle (7.3).
+    pub const RESERVE: u8 = 8;
+    /// Moved by sea this turn (6.3): no land move.
+    pub const BY_SEA: u8 = 16;
+    /// A navis that must stay at sea for an amphibious move (6.3).
+    pub const ANCHORED: u8 = 32;
+    /// Responded to a battle (6.14).
+    pub const RESPONDED: u8 = 64;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BlockState {
+    loc: u16,
+    steps: u8,
+    side: Side,
+    flags: u8,
+    /// Steps taken in the current group move.
+    moved_steps: u8,
+    /// The link it last entered by this turn (for main attack and retreats).
+    entered_via: u16,
+    /// Where it was before this turn's move (7.82: navis retreat where they came from).
+    came_from: u16,
+}
+
+impl BlockState {
+    fn place(&self) -> Place {
+        match self.loc {
+            POOL => Place::Pool,
+            ELIMINATED => Place::Eliminated,
+            TROPHY => Place::Trophy,
+            s => Place::Map(SpaceId(s)),
+        }
+    }
+    fn on_map(&self) -> bool {
+        self.loc < TROPHY
+    }
+    fn has(&self, f: u8) -> bool {
+        self.flags & f != 0
+    }
+}
+
+/// Immutable game definition shared by all states.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub scenario: Arc<Scenario>,
+    pub rules: Arc<RuleSet>,
+    /// Cards in play after the variant's removals (indices into the deck).
+    deck: Vec<u8>,
+    /// Blocks that start in the pool and wait for a leader's death (7.51).
+    reserve_leader: Vec<bool>,
+    rome: Option<SpaceId>,
+    alexandria: Option<SpaceId>,
+    cleopatra: Option<BlockId>,
+}
+
+/// Why an action was refused by [`State::try_apply`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal action {action} in {phase}")]
+pub struct IllegalAction {
+    pub action: String,
+    pub phase: String,
+}
+
+impl Game {
+    pub fn new(scenario: Arc<Scenario>, rules: Arc<RuleSet>) -> Game {
+        let mut deck: Vec<u8> = (0..scenario.deck.cards.len() as u8).collect();
+        for removed in &rules.removed_cards {
+            let name = crate::names::normalise(removed);
+            if let Some(pos) = deck.iter().position(|&i| {
+                card_name(&scenario.deck.cards[i as usize].face).to_lowercase() == name
+            }) {
+                deck.remove(pos);
+            }
+        }
+        let setup = scenario.starting_setup();
+        let reserve_leader = scenario
+            .roster
+            .ids()
+            .map(|b| {
+                scenario.roster.block(b).kind == BlockKind::Leader && setup.location(b).is_none()
+            })
+            .collect();
+        let rome = scenario.board.find("Roma");
+        let alexandria = scenario.board.find("Alexandria");
+        let cleopatra = scenario
+            .roster
+            .ids()
+            .find(|b| scenario.roster.block(*b).kind == BlockKind::Cleopatra);
+        Game {
+            scenario,
+            rules,
+            deck,
+            reserve_leader,
+            rome,
+            alexandria,
+            cleopatra,
+        }
+    }
+
+    /// The published game under a built-in rule set.
+    pub fn published(variant: &str) -> Game {
+        let doc = crate::historical();
+        let rules = RuleSet::builtin(variant);
+        let report = crate::validate::validate(&doc, &rules);
+        Game::new(Arc::new(report.scenario), Arc::new(rules))
+    }
+
+    pub fn board(&self) -> &crate::model::Board {
+        &self.scenario.board
+    }
+    pub fn roster(&self) -> &crate::model::Roster {
+        &self.scenario.roster
+    }
+    pub fn card(&self, index: u8) -> CardFace {
+        self.scenario.deck.cards[index as usize].face
+    }
+    pub fn card_label(&self, index: u8) -> String {
+        card_name(&self.card(index))
+    }
+    pub fn block_name(&self, b: BlockId) -> &str {
+        &self.roster().block(b).name
+    }
+    pub fn space_name(&self, s: SpaceId) -> &str {
+        self.board().name(s)
+    }
+}
+
+/// "Jupiter" or "3/1".
+pub fn card_name(face: &CardFace) -> String {
+    match face {
+        CardFace::Event(e) => format!("{e:?}"),
+        CardFace::Command { moves, levy } => format!("{moves}/{levy}"),
+    }
+}
+
+/// One decision. Indices are compact ids of the scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// 2.1: discard a card (deck index) from the hand, unseen.
+    Discard(u8),
+    /// 2.1: play a card (deck index) face-down.
+    Play(u8),
+    /// 6.1: start a group move from a location (1 MP).
+    Group(SpaceId),
+    /// Move one block of the current group one space along a link.
+    Step {
+        block: BlockId,
+        to: SpaceId,
+    },
+    /// 6.3: move a land block by sea to a port (1 MP).
+    SeaMove {
+        block: BlockId,
+        to: SpaceId,
+    },
+    /// Finish the current group.
+    EndGroup,
+    /// Finish moving; go on to levies.
+    EndMoves,
+    /// 6.4: deploy a block from the pool at minimum strength.
+    Levy {
+        block: BlockId,
+        at: SpaceId,
+    },
+    /// 6.4: add a step to a block on the map.
+    AddStep(BlockId),
+    /// Finish levying.
+    EndLevy,
+    /// Jupiter (1.1): the enemy block to take.
+    JupiterBlock(BlockId),
+    /// Jupiter (2.0): the city whose blocks the roll picks from.
+    JupiterCity(SpaceId),
+    /// Vulcan: the city to strike.
+    VulcanCity(SpaceId),
+    /// An event with no target, or declined.
+    PassEvent,
+    /// 7.1: Player 1 picks the next battle.
+    Battle(SpaceId),
+    /// Mars/Neptune: surprise this battle (or not).
+    Surprise(bool),
+    /// 7.3 (1.1): the attacker declares the main attack road.
+    MainAttack(LinkId),
+    /// 7.2: the block whose turn it is fires.
+    Fire,
+    /// 7.6: the block whose turn it is retreats there.
+    Retreat(SpaceId),
+    /// 7.2: the block whose turn it is passes.
+    Pass,
+    /// 7.4: the owner picks which of the tied strongest blocks takes a hit.
+    TakeHit(BlockId),
+    /// 7.7: a victorious block regroups.
+    Regroup {
+        block: BlockId,
+        to: SpaceId,
+    },
+    EndRegroup,
+    /// 8.3: a navis goes to a friendly port on its sea.
+    NavisToPort {
+        block: BlockId,
+        to: SpaceId,
+    },
+    /// 8.4 / 8.5: disband a block to the pool.
+    Disband(BlockId),
+    /// Finish the winter step.
+    EndWinter,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum EndReason {
+    /// 1.2: a player had 10 VP at a winter check.
+    SuddenDeath,
+    /// 1.2: after year 5, the higher VP.
+    VictoryPoints,
+    /// 1.2: tied VP, the player holding Rome.
+    RomeTieBreak,
+    Draw,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Outcome {
+    pub winner: Option<Side>,
+    pub how: EndReason,
+    /// VP of Caesar and Pompey at the end.
+    pub vp: [u32; 2],
+    /// The year (1-based) whose winter ended the game.
+    pub year: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Discard(Side),
+    PlayCard(Side),
+    /// The command phase of one player (0 = Player 1).
+    Command(u8),
+    ChooseBattle,
+    Battle,
+    Regroup(Side),
+    WinterNavis(Side),
+    WinterSupply(Side),
+    Over,
+}
+
+/// What a player does in their command phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Orders {
+    Command { moves: u8, levy: u8 },
+    Event(Event),
+    Nothing,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CommandStep {
+    /// Choose event targets first.
+    EventTarget,
+    Moves,
+    Levy,
+}
+
+/// The command phase in progress.
+#[derive(Debug, Clone, Copy)]
+struct CommandState {
+    step: CommandStep,
+    mp: u8,
+    lp: u8,
+    group: Option<SpaceId>,
+    /// 6.3: amphibious moves only before any other move.
+    moved_by_land: bool,
+    /// The event shaping this command phase's group, if any.
+    event: Option<Event>,
+}
+
+/// A space where both sides met this turn.
+#[derive(Debug, Clone)]
+struct Contest {
+    space: SpaceId,
+    attacker: Side,
+    /// 7.3 main attack link (2.0: the first used).
+    main: u16,
+    /// Links the attacker used to attack or reinforce.
+    attack_links: Vec<LinkId>,
+    /// Attacking non-reserve blocks that entered (6.13 pinning).
+    pinning: u8,
+}
+
+/// The seeded, cheap-to-clone game state.
+#[derive(Debug, Clone)]
+pub struct State {
+    rng: ChaCha8Rng,
+    year: u8,
+    turn: u8,
+    phase: Phase,
+    blocks: Vec<BlockState>,
+    /// Cards in each hand (deck indices).
+    hands: [Vec<u8>; 2],
+    played: [Option<u8>; 2],
+    /// The card each side played last turn (for Apollo), cleared each year.
+    last_played: [Option<u8>; 2],
+    /// Player 1 and Player 2 this turn.
+    order: [Side; 2],
+    orders: [Orders; 2],
+    command: CommandState,
+    /// Blocks moved across each link this turn, per side (6.11).
+    road_use: Vec<[u8; 2]>,
+    contests: Vec<Contest>,
+    battle: Option<battle::Battle>,
+    /// The space of the battle just won, during its regroup (7.7).
+    regroup_space: Option<SpaceId>,
+    /// Blocks regrouped along each link in this battle (7.7: limits per battle).
+    regroup_use: Vec<(u16, u8)>,
+    /// Mars/Neptune: the side holding an unused surprise this turn, and the kind.
+    surprise: Option<(Side, Event)>,
+    /// 7.51: a leader of this side has died.
+    leader_died: [bool; 2],
+    trophies: [u8; 2],
+    outcome: Option<Outcome>,
+    /// Counters for reports.
+    pub stats: GameStats,
+}
+
+/// What happened in a game, for simulation reports.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct GameStats {
+    pub battles: u32,
+    pub steps_lost: [u32; 2],
+    pub blocks_eliminated: [u32; 2],
+    pub leaders_killed: [u32; 2],
+    pub events_played: [u32; 7],
+    pub events_cancelled: u32,
+    pub first_turn_player1: Option<Side>,
+    /// VP of each side after each winter.
+    pub vp_by_year: Vec<[u32; 2]>,
+    pub actions: u32,
+}
+
+/// Receives the game record. The fast path uses [`NoLog`].
+pub trait Log {
+    fn enabled(&self) -> bool;
+    fn line(&mut self, text: String);
+}
+
+/// Discards the record.
+pub struct NoLog;
+impl Log for NoLog {
+    #[inline]
+    fn enabled(&self) -> bool {
+        false
+    }
+    #[inline]
+    fn line(&mut self, _: String) {}
+}
+
+impl Log for Vec<String> {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn line(&mut self, text: String) {
+        self.push(text);
+    }
+}
+
+macro_rules! log {
+    ($log:expr, $($arg:tt)*) => {
+        if $log.enabled() {
+            $log.line(format!($($arg)*));
+        }
+    };
+}
+pub(crate) use log;
+
+impl State {
+    /// A new game from the scenario's starting deployment, the first year dealt.
+    pub fn new(game: &Game, seed: u64) -> State {
+        State::new_logged(game, seed, &mut NoLog)
+    }
+
+    pub fn new_logged(game: &Game, seed: u64, log: &mut impl Log) -> State {
+        let roster = game.roster();
+        let setup = game.scenario.starting_setup();
+        let blocks = roster
+            .ids()
+            .map(|b| {
+                let block = roster.block(b);
+                let loc = setup.location(b).map_or(POOL, |s| s.0);
+                BlockState {
+                    loc,
+                    steps: block.max_steps,
+                    side: block.side,
+                    flags: 0,
+                    moved_steps: 0,
+                    entered_via: NO_LINK,
+                    came_from: loc,
+                }
+            })
+            .collect();
+        let mut state = State {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            year: 1,
+            turn: 1,
+            phase: Phase::Discard(Side::Caesar),
+            blocks,
+            hands: [Vec::new(), Vec::new()],
+            played: [None, None],
+            last_played: [None, None],
+            order: [Side::Caesar, Side::Pompey],
+            orders: [Orders::Nothing, Orders::Nothing],
+            command: CommandState {
+                step: CommandStep::Moves,
+                mp: 0,
+                lp: 0,
+                group: None,
+                moved_by_land: false,
+                event: None,
+            },
+            road_use: vec![[0, 0]; game.board().links.len()],
+            contests: Vec::new(),
+            battle: None,
+            regroup_space: None,
+            regroup_use: Vec::new(),
+            surprise: None,
+            leader_died: [false, false],
+            trophies: [0, 0],
+            outcome: None,
+            stats: GameStats::default(),
+        };
+        state.deal(game, log);
+        state
+    }
+
+    pub fn year(&self) -> u8 {
+        self.year
+    }
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    /// Player 1 of the current turn.
+    pub fn player1(&self) -> Side {
+        self.order[0]
+    }
+
+    /// Who decides now (`None` once the game is over).
+    pub fn current_player(&self) -> Option<Side> {
+        Some(match self.phase {
+            Phase::Discard(s) | Phase::PlayCard(s) => s,
+            Phase::Command(i) => self.order[i as usize],
+            Phase::ChooseBattle => self.order[0],
+            Phase::Battle => self.battle.as_ref()?.decider(self),
+            Phase::Regroup(s) | Phase::WinterNavis(s) | Phase::WinterSupply(s) => s,
+            Phase::Over => return None,
+        })
+    }
+
+    pub fn place(&self, b: BlockId) -> Place {
+        self.blocks[b.index()].place()
+    }
+    pub fn location(&self, b: BlockId) -> Option<SpaceId> {
+        match self.place(b) {
+            Place::Map(s) => Some(s),
+            _ => None,
+        }
+    }
+    /// Current strength in steps.
+    pub fn steps(&self, b: BlockId) -> u8 {
+        self.blocks[b.index()].steps
+    }
+    /// The side a block fights for now (Cleopatra and Jupiter may change it).
+    pub fn side(&self, b: BlockId) -> Side {
+        self.blocks[b.index()].side
+    }
+    pub fn hand(&self, side: Side) -> &[u8] {
+        &self.hands[side.index()]
+    }
+    pub fn trophies(&self, side: Side) -> u8 {
+        self.trophies[side.index()]
+    }
+
+    /// Blocks of `side` at `space`.
+    pub fn blocks_at(&self, space: SpaceId, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+        self.blocks
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.loc == space.0 && b.side == side)
+            .map(|(i, _)| BlockId(i as u8))
+    }
+
+    fn occupied(&self, space: SpaceId) -> [bool; 2] {
+        let mut out = [false, false];
+        for b in &self.blocks {
+            if b.loc == space.0 {
+                out[b.side.index()] = true;
+            }
+        }
+        out
+    }
+
+    /// 4.21 / 4.4: friendly to `side` (occupied by it alone).
+    pub fn is_friendly(&self, space: SpaceId, side: Side) -> bool {
+        let o = self.occupied(space);
+        o[side.index()] && !o[side.other().index()]
+    }
+    pub fn is_vacant(&self, space: SpaceId) -> bool {
+        self.occupied(space) == [false, false]
+    }
+    pub fn is_contested(&self, space: SpaceId) -> bool {
+        self.occupied(space) == [true, true]
+    }
+    /// Holds enemy blocks (enemy or contested).
+    fn has_enemy(&self, space: SpaceId, side: Side) -> bool {
+        self.occupied(space)[side.other().index()]
+    }
+
+    /// 1.2: city VP held plus leaders killed.
+    pub fn vp(&self, game: &Game) -> [u32; 2] {
+        let board = game.board();
+        let mut vp = [
+            self.trophies[0] as u32 * game.rules.vp_per_leader_killed as u32,
+            self.trophies[1] as u32 * game.rules.vp_per_leader_killed as u32,
+        ];
+        for id in board.ids() {
+            let v = board.space(id).vp as u32;
+            if v == 0 {
+                continue;
+            }
+            match self.occupied(id) {
+                [true, false] => vp[0] += v,
+                [false, true] => vp[1] += v,
+                _ => {}
+            }
+        }
+        vp
+    }
+
+    /// Every legal action now, into `out` (cleared first). Never empty unless
+    /// the game is over.
+    pub fn legal_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Discard(side) | Phase::PlayCard(side) => {
+                let play = matches!(self.phase, Phase::PlayCard(_));
+                let hand = &self.hands[side.index()];
+                for (i, &card) in hand.iter().enumerate() {
+                    // Identical cards are one choice.
+                    if hand[..i].iter().any(|&c| game.card(c) == game.card(card)) {
+                        continue;
+                    }
+                    out.push(if play {
+                        Action::Play(card)
+                    } else {
+                        Action::Discard(card)
+                    });
+                }
+            }
+            Phase::Command(_) => self.command_actions(game, out),
+            Phase::ChooseBattle => {
+                for c in &self.contests {
+                    out.push(Action::Battle(c.space));
+                }
+            }
+            Phase::Battle => battle::Battle::actions(self, game, out),
+            Phase::Regroup(_) => self.regroup_actions(game, out),
+            Phase::WinterNavis(_) => self.winter_navis_actions(game, out),
+            Phase::WinterSupply(_) => self.winter_supply_actions(game, out),
+            Phase::Over => {}
+        }
+        debug_assert!(
+            self.is_over() || !out.is_empty(),
+            "no legal action in {:?}",
+            self.phase
+        );
+    }
+
+    /// Applies a legal action. Applying an illegal one is a logic error: use
+    /// [`State::try_apply`] for untrusted input.
+    pub fn apply(&mut self, game: &Game, action: Action) {
+        self.apply_logged(game, action, &mut NoLog);
+    }
+
+    pub fn apply_logged(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        self.stats.actions += 1;
+        match self.phase {
+            Phase::Discard(side) => self.discard(game, side, action, log),
+            Phase::PlayCard(side) => self.play_card(game, side, action, log),
+            Phase::Command(_) => self.command_apply(game, action, log),
+            Phase::ChooseBattle => {
+                if let Action::Battle(space) = action {
+                    self.start_battle(game, space, log);
+                }
+            }
+            Phase::Battle => battle::Battle::apply(self, game, action, log),
+            Phase::Regroup(_) => self.regroup_apply(game, action, log),
+            Phase::WinterNavis(_) => self.winter_navis_apply(game, action, log),
+            Phase::WinterSupply(_) => self.winter_supply_apply(game, action, log),
+            Phase::Over => {}
+        }
+    }
+
+    /// Applies an action after checking it is legal.
+    pub fn try_apply(&mut self, game: &Game, action: Action) -> Result<(), IllegalAction> {
+        let mut legal = Vec::new();
+        self.legal_actions(game, &mut legal);
+        if !legal.contains(&action) {
+            return Err(IllegalAction {
+                action: action.to_string(),
+                phase: format!("{:?}", self.phase),
+            });
+        }
+        self.apply(game, action);
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ card phase
+
+    fn deal(&mut self, game: &Game, log: &mut impl Log) {
+        use rand::seq::SliceRandom;
+        let hand_size = game.rules.hand_size as usize;
+        let cap = game.rules.max_events_per_hand as usize;
+        let mut deck = game.deck.clone();
+        let is_event = |c: &u8| matches!(game.card(*c), CardFace::Event(_));
+        // House rule: redeal until no hand holds more events than the cap, as
+        // long as the deck can satisfy it at all.
+        let commands = deck.iter().filter(|c| !is_event(c)).count();
+        let cap_possible = commands >= 2 * hand_size.saturating_sub(cap);
+        loop {
+            deck.shuffle(&mut self.rng);
+            let n = hand_size.min(deck.len() / 2);
+            self.hands = [deck[..n].to_vec(), deck[n..2 * n].to_vec()];
+            let over = self
+                .hands
+                .iter()
+                .any(|h| h.iter().filter(|c| is_event(c)).count() > cap);
+            if !over || !cap_possible {
+                break;
+            }
+        }
+        for side in Side::BOTH {
+            log!(
+                log,
+                "Year {}: {side} is dealt {}",
+                self.year,
+                self.hands[side.index()]
+                    .iter()
+                    .map(|&c| game.card_label(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        self.phase = if game.rules.discards > 0 {
+            Phase::Discard(Side::Caesar)
+        } else {
+            Phase::PlayCard(Side::Caesar)
+        };
+    }
+
+    fn discard(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
+        let Action::Discard(card) = action else {
+            return;
+        };
+        let hand = &mut self.hands[side.index()];
+        if let Some(pos) = hand.iter().position(|&c| c == card) {
+            hand.remove(pos);
+        }
+        log!(log, "{side} discards {} (unseen)", game.card_label(card));
+        let discarded = game.rules.hand_size as usize - self.hands[side.index()].len();
+        self.phase = if discarded < game.rules.discards as usize {
+            Phase::Discard(side)
+        } else if side == Side::Caesar {
+            Phase::Discard(Side::Pompey)
+        } else {
+            Phase::PlayCard(Side::Caesar)
+        };
+    }
+
+    fn play_card(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
+        let Action::Play(card) = action else {
+            return;
+        };
+        let hand = &mut self.hands[side.index()];
+        if let Some(pos) = hand.iter().position(|&c| c == card) {
+            hand.remove(pos);
+        }
+        self.played[side.index()] = Some(card);
+        if side == Side::Caesar {
+            self.phase = Phase::PlayCard(Side::Pompey);
+        } else {
+            self.reveal_cards(game, log);
+        }
+    }
+
+    /// 2.1: reveal, resolve Apollo, decide Player 1, cancel two events.
+    fn reveal_cards(&mut self, game: &Game, log: &mut impl Log) {
+        let rules = &game.rules;
+        let played = [
+            self.played[0].expect("Caesar played"),
+            self.played[1].expect("Pompey played"),
+        ];
+        // What each card does, Apollo resolved into the card it copies.
+        let mut effect = [game.card(played[0]), game.card(played[1])];
+        let mut apollo = [false, false];
+        for side in Side::BOTH {
+            let i = side.index();
+            if effect[i] == CardFace::Event(Event::Apollo) {
+                apollo[i] = true;
+                let copied = match rules.apollo_first_turn {
+                    _ if self.turn > 1 => self.last_played[side.other().index()],
+                    crate::rules::ApolloFirstTurn::CopiesPreviousYear => {
+                        self.last_played[side.other().index()]
+                    }
+                    crate::rules::ApolloFirstTurn::NoEffect => None,
+                };
+                if let Some(c) = copied {
+                    effect[i] = game.card(c);
+                }
+            }
+        }
+        let printed_event = |i: usize| matches!(game.card(played[i]), CardFace::Event(_));
+        let effect_event = |i: usize| matches!(effect[i], CardFace::Event(_));
+        // 2.1: two event cards cancel the turn. 2.0 Apollo: a copied event
+        // does not cancel, only two printed God cards do.
+        let counts_as_event = |i: usize| {
+            if apollo[i] && rules.apollo_copied_event_cancels {
+                effect_event(i) || printed_event(i)
+            } else {
+                printed_event(i)
+            }
+        };
+        log!(
+            log,
+            "== Year {} turn {}: Caesar plays {}, Pompey plays {}",
+            self.year,
+            self.turn,
+            game.card_label(played[0]),
+            game.card_label(played[1])
+        );
+        for side in Side::BOTH {
+            let i = side.index();
+            if apollo[i] && effect[i] != CardFace::Event(Event::Apollo) {
+                log!(log, "{side}'s Apollo copies {}", card_name(&effect[i]));
+            }
+            if let CardFace::Event(e) = game.card(played[i]) {
+                self.stats.events_played[e as usize] += 1;
+            }
+        }
+        self.last_played = [Some(played[0]), Some(played[1])];
+        let first_turn = self.year == 1 && self.turn == 1;
+        if counts_as_event(0) && counts_as_event(1) {
+            self.stats.events_cancelled += 1;
+            if first_turn {
+                self.stats.first_turn_player1 = Some(Side::Caesar);
+            }
+            log!(
+                log,
+                "Both play event cards: both are cancelled and the turn ends"
+            );
+            self.end_turn(game, log);
+            return;
+        }
+        // Who is Player 1.
+        let moves = |i: usize| match effect[i] {
+            CardFace::Command { moves, .. } => moves,
+            CardFace::Event(_) => 0,
+        };
+        let decides_event = |i: usize| {
+            if apollo[i] && !rules.apollo_copy_decides_player1 {
+                true
+            } else {
+                effect_event(i)
+            }
+        };
+        let player1 = if first_turn && rules.caesar_player1_first_turn {
+            Side::Caesar
+        } else if decides_event(0) && !decides_event(1) {
+            Side::Caesar
+        } else if decides_event(1) && !decides_event(0) {
+            Side::Pompey
+        } else if moves(1) > moves(0) {
+            Side::Pompey
+        } else {
+            Side::Caesar
+        };
+        if first_turn {
+            self.stats.first_turn_player1 = Some(player1);
+        }
+        log!(
+            log,
+            "Player 1 is {player1}, Player 2 is {}",
+            player1.other()
+        );
+        self.order = [player1, player1.other()];
+        for (slot, side) in self.order.into_iter().enumerate() {
+            self.orders[slot] = match effect[side.index()] {
+                CardFace::Command { moves, levy } => Orders::Command { moves, levy },
+                CardFace::Event(Event::Apollo) => Orders::Nothing,
+                CardFace::Event(e) => Orders::Event(e),
+            };
+        }
+        self.begin_command(game, 0, log);
+    }
+
+    /// After the battles: next turn, or winter.
+    fn end_turn(&mut self, game: &Game, log: &mut impl Log) {
+        for b in &mut self.blocks {
+            b.flags = 0;
+            b.moved_steps = 0;
+            b.entered_via = NO_LINK;
+            b.came_from = b.loc;
+        }
+        self.road_use.iter_mut().for_each(|u| *u = [0, 0]);
+        self.contests.clear();
+        self.surprise = None;
+        self.played = [None, None];
+        let hands_left = self.hands[0].len().min(self.hands[1].len());
+        if self.turn >= game.rules.turns_per_year || hands_left == 0 {
+            self.begin_winter(game, log);
+        } else {
+            self.turn += 1;
+            self.phase = Phase::PlayCard(Side::Caesar);
+        }
+    }
+
+    // ------------------------------------------------------------- helpers
+
+    fn set_loc(&mut self, b: BlockId, loc: u16) {
+        self.blocks[b.index()].loc = loc;
+    }
+
+    /// Removes a block from play (7.5): leaders become trophies, Cleopatra
+    /// changes sides at strength I (7.52), the rest go face-up to the pool.
+    /// Returns true if the block left the map.
+    fn eliminate(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
+        let block = game.roster().block(b);
+        let side = self.blocks[b.index()].side;
+        if block.kind == BlockKind::Cleopatra {
+            self.blocks[b.index()].side = side.other();
+            self.blocks[b.index()].steps = 1;
+            log!(log, "Cleopatra joins {} at strength I", side.other());
+            return false;
+        }
+        self.stats.blocks_eliminated[side.index()] += 1;
+        if block.kind == BlockKind::Leader {
+            self.set_loc(b, TROPHY);
+            self.trophies[side.other().index()] += 1;
+            self.leader_died[side.index()] = true;
+            self.stats.leaders_killed[side.index()] += 1;
+            log!(
+                log,
+                "{side} leader {} is killed: a trophy for {}",
+                block.name,
+                side.other()
+            );
+        } else {
+            self.set_loc(b, ELIMINATED);
+            self.blocks[b.index()].steps = 0;
+            log!(log, "{side} {} is eliminated", block.name);
+        }
+        self.blocks[b.index()].flags = 0;
+        // A block that dies returns to its printed owner's pool.
+        if block.kind != BlockKind::Leader {
+            self.blocks[b.index()].side = block.side;
+        }
+        true
+    }
+
+    /// Takes one step from a block, eliminating it below strength I.
+    fn reduce(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
+        let side = self.blocks[b.index()].side;
+        self.stats.steps_lost[side.index()] += 1;
+        let s = &mut self.blocks[b.index()];
+        if s.steps > 1 {
+            s.steps -= 1;
+            false
+        } else {
+            self.eliminate(game, b, log)
+        }
+    }
+
+    /// Printed strength (7.41: elephant steps count double).
+    pub fn strength(&self, game: &Game, b: BlockId) -> u8 {
+        self.blocks[b.index()].steps * game.roster().block(b).kind.strength_per_step()
+    }
+
+    /// Checks invariants; used by tests. Returns a description of the first
+    /// broken one.
+    pub fn check_invariants(&self, game: &Game) -> Result<(), String> {
+        let roster = game.roster();
+        for b in roster.ids() {
+            let s = self.blocks[b.index()];
+            let block = roster.block(b);
+            if let Place::Map(space) = s.place() {
+                if space.index() >= game.board().len() {
+                    return Err(format!("{} off the board", block.name));
+                }
+                if !(1..=block.max_steps).contains(&s.steps) {
+                    return Err(format!("{} has {} steps", block.name, s.steps));
+                }
+                let kind = game.board().space(space).kind;
+                if block.kind.is_land() && kind == SpaceKind::Sea {
+                    return Err(format!("{} at sea", block.name));
+                }
+                if block.kind == BlockKind::Navis && kind == SpaceKind::City {
+                    return Err(format!("navis {} inland", block.name));
+                }
+            }
+            if s.place() == Place::Trophy && block.kind != BlockKind::Leader {
+                return Err(format!("{} is a trophy", block.name));
+            }
+        }
+        if self.phase != Phase::Battle && self.phase != Phase::ChooseBattle {
+            if let Phase::Command(_) = self.phase {
+            } else if let Phase::Regroup(_) = self.phase {
+            } else if self.battle.is_none() {
+                for id in game.board().ids() {
+                    if self.is_contested(id) && !self.contests.iter().any(|c| c.space == id) {
+                        return Err(format!("{} contested outside battles", game.space_name(id)));
+                    }
+                }
+            }
+        }
+        let trophies: usize = self.blocks.iter().filter(|b| b.loc == TROPHY).count();
+        if trophies != (self.trophies[0] + self.trophies[1]) as usize {
+            return Err("trophy count differs from dead leaders".into());
+        }
+        Ok(())
+    }
+
+    /// A short text of the position, for records and debugging.
+    pub fn describe(&self, game: &Game) -> String {
+        let mut out = String::new();
+        for id in game.board().ids() {
+            let here: Vec<String> = game
+                .roster()
+                .ids()
+                .filter(|b| self.blocks[b.index()].loc == id.0)
+                .map(|b| {
+                    format!(
+                        "{}{} {}",
+                        if self.side(b) == Side::Caesar {
+                            "C:"
+                        } else {
+                            "P:"
+                        },
+                        game.block_name(b),
+                        self.strength(game, b)
+                    )
+                })
+                .collect();
+            if !here.is_empty() {
+                out.push_str(&format!("{}: {}\n", game.space_name(id), here.join(", ")));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,241 @@
+//! The winter turn (8.0): Cleopatra goes home, victory, navis to port, supply,
+//! disbanding, and the year reset.
+
+use super::{Action, ELIMINATED, EndReason, Game, Log, Outcome, POOL, Phase, State, log};
+use crate::format::{BlockKind, Side, SpaceKind};
+use crate::model::{BlockId, SpaceId};
+use crate::rules::ApolloFirstTurn;
+
+impl State {
+    pub(super) fn begin_winter(&mut self, game: &Game, log: &mut impl Log) {
+        log!(log, "== Winter of year {}", self.year);
+        // 8.1: Cleopatra goes home; she joins whoever holds Alexandria.
+        if let (Some(cleo), Some(alex)) = (game.cleopatra, game.alexandria)
+            && self.blocks[cleo.index()].on_map()
+        {
+            let side = self.blocks[cleo.index()].side;
+            if self.is_friendly(alex, side.other()) {
+                self.blocks[cleo.index()].side = side.other();
+                log!(
+                    log,
+                    "Cleopatra returns to Alexandria and joins {}",
+                    side.other()
+                );
+            } else if self.blocks[cleo.index()].loc != alex.0 {
+                log!(log, "Cleopatra returns to Alexandria");
+            }
+            self.blocks[cleo.index()].loc = alex.0;
+        }
+        // 8.2 / 1.2: victory.
+        let vp = self.vp(game);
+        self.stats.vp_by_year.push(vp);
+        log!(log, "VP: Caesar {}, Pompey {}", vp[0], vp[1]);
+        let target = game.rules.vp_to_win as u32;
+        let leader = match vp[0].cmp(&vp[1]) {
+            std::cmp::Ordering::Greater => Some(Side::Caesar),
+            std::cmp::Ordering::Less => Some(Side::Pompey),
+            std::cmp::Ordering::Equal => None,
+        };
+        if vp[0].max(vp[1]) >= target && leader.is_some() {
+            return self.end_game(leader, EndReason::SuddenDeath, vp, log);
+        }
+        if self.year >= game.rules.years {
+            return match leader {
+                Some(w) => self.end_game(Some(w), EndReason::VictoryPoints, vp, log),
+                None => {
+                    let rome = game
+                        .rome
+                        .and_then(|r| Side::BOTH.into_iter().find(|s| self.is_friendly(r, *s)));
+                    match rome {
+                        Some(w) => self.end_game(Some(w), EndReason::RomeTieBreak, vp, log),
+                        None => self.end_game(None, EndReason::Draw, vp, log),
+                    }
+                }
+            };
+        }
+        self.phase = Phase::WinterNavis(Side::Caesar);
+        self.settle_winter_navis(game, log);
+    }
+
+    fn end_game(&mut self, winner: Option<Side>, how: EndReason, vp: [u32; 2], log: &mut impl Log) {
+        self.outcome = Some(Outcome {
+            winner,
+            how,
+            vp,
+            year: self.year,
+        });
+        self.phase = Phase::Over;
+        match winner {
+            Some(w) => log!(
+                log,
+                "Game over: {w} wins ({how:?}), VP {} - {}",
+                vp[0],
+                vp[1]
+            ),
+            None => log!(log, "Game over: draw, VP {} - {}", vp[0], vp[1]),
+        }
+    }
+
+    /// The first navis of the side still at sea, and the friendly ports it may reach.
+    fn navis_at_sea(&self, game: &Game, side: Side) -> Option<(BlockId, Vec<SpaceId>)> {
+        let board = game.board();
+        for (i, b) in self.blocks.iter().enumerate() {
+            if b.side != side || !b.on_map() {
+                continue;
+            }
+            let at = SpaceId(b.loc);
+            if board.space(at).kind != SpaceKind::Sea {
+                continue;
+            }
+            let ports = board
+                .ports_of(at)
+                .filter(|p| self.is_friendly(*p, side))
+                .collect();
+            return Some((BlockId(i as u8), ports));
+        }
+        None
+    }
+
+    /// 8.3: navis with no friendly port are disbanded; one port moves at once.
+    fn settle_winter_navis(&mut self, game: &Game, log: &mut impl Log) {
+        loop {
+            let Phase::WinterNavis(side) = self.phase else {
+                return;
+            };
+            match self.navis_at_sea(game, side) {
+                Some((b, ports)) if ports.is_empty() => {
+                    log!(
+                        log,
+                        "{side} {} finds no friendly port and is disbanded",
+                        game.block_name(b)
+                    );
+                    self.disband(b);
+                }
+                Some((b, ports)) if ports.len() == 1 => {
+                    log!(
+                        log,
+                        "{side} {} winters in {}",
+                        game.block_name(b),
+                        game.space_name(ports[0])
+                    );
+                    self.blocks[b.index()].loc = ports[0].0;
+                }
+                Some(_) => return,
+                None if side == Side::Caesar => self.phase = Phase::WinterNavis(Side::Pompey),
+                None => {
+                    self.phase = Phase::WinterSupply(Side::Caesar);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn disband(&mut self, b: BlockId) {
+        self.blocks[b.index()].loc = POOL;
+        self.blocks[b.index()].steps = 0;
+        self.blocks[b.index()].flags = 0;
+    }
+
+    pub(super) fn winter_navis_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        let Phase::WinterNavis(side) = self.phase else {
+            return;
+        };
+        if let Some((b, ports)) = self.navis_at_sea(game, side) {
+            out.extend(
+                ports
+                    .into_iter()
+                    .map(|to| Action::NavisToPort { block: b, to }),
+            );
+        }
+    }
+
+    pub(super) fn winter_navis_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        if let Action::NavisToPort { block, to } = action {
+            log!(
+                log,
+                "{} winters in {}",
+                game.block_name(block),
+                game.space_name(to)
+            );
+            self.blocks[block.index()].loc = to.0;
+            self.settle_winter_navis(game, log);
+        }
+    }
+
+    /// 8.4: cities holding more of the side's blocks than they supply.
+    fn oversupplied(&self, game: &Game, side: Side) -> Vec<SpaceId> {
+        let board = game.board();
+        let mut counts = vec![0u8; board.len()];
+        for b in &self.blocks {
+            if b.on_map() && b.side == side {
+                counts[b.loc as usize] = counts[b.loc as usize].saturating_add(1);
+            }
+        }
+        board
+            .ids()
+            .filter(|s| {
+                let space = board.space(*s);
+                space.kind.is_city()
+                    && counts[s.index()] > space.winter_supply(game.rules.winter_supply_base)
+            })
+            .collect()
+    }
+
+    pub(super) fn winter_supply_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        let Phase::WinterSupply(side) = self.phase else {
+            return;
+        };
+        let over = self.oversupplied(game, side);
+        for (i, b) in self.blocks.iter().enumerate() {
+            let id = BlockId(i as u8);
+            if b.side != side || !b.on_map() {
+                continue;
+            }
+            if game.roster().block(id).kind == BlockKind::Cleopatra {
+                continue; // never disbanded
+            }
+            // 8.4 first; then 8.5 lets any block be disbanded.
+            if over.is_empty() || over.contains(&SpaceId(b.loc)) {
+                out.push(Action::Disband(id));
+            }
+        }
+        if over.is_empty() || out.is_empty() {
+            out.push(Action::EndWinter);
+        }
+    }
+
+    pub(super) fn winter_supply_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        let Phase::WinterSupply(side) = self.phase else {
+            return;
+        };
+        match action {
+            Action::Disband(b) => {
+                log!(log, "{side} disbands {}", game.block_name(b));
+                self.disband(b);
+            }
+            Action::EndWinter => {
+                if side == Side::Caesar {
+                    self.phase = Phase::WinterSupply(Side::Pompey);
+                } else {
+                    self.new_year(game, log);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// 8.6: face-up blocks return to the pools; shuffle and deal.
+    fn new_year(&mut self, game: &Game, log: &mut impl Log) {
+        for b in &mut self.blocks {
+            if b.loc == ELIMINATED {
+                b.loc = POOL;
+            }
+        }
+        self.year += 1;
+        self.turn = 1;
+        if game.rules.apollo_first_turn == ApolloFirstTurn::NoEffect {
+            self.last_played = [None, None];
+        }
+        self.deal(game, log);
+    }
+}
