@@ -48,6 +48,24 @@ enum Command {
     },
     /// List the built-in rule sets.
     Variants,
+    /// Play one whole game between AI players and print its record.
+    Play {
+        /// Rule set: a variant file or a built-in name.
+        #[arg(long, default_value = DEFAULT_VARIANT)]
+        variant: String,
+        /// Scenario file; the built-in published game when left out.
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        /// Seed for the game's dice and shuffles (and the players).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Caesar's player.
+        #[arg(long, default_value = "random")]
+        caesar_ai: String,
+        /// Pompey's player.
+        #[arg(long, default_value = "random")]
+        pompey_ai: String,
+    },
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -59,6 +77,13 @@ pub fn run(cli: Cli) -> ExitCode {
             variant,
             json,
         }) => validate_command(scenario, &variant, json),
+        Some(Command::Play {
+            variant,
+            scenario,
+            seed,
+            caesar_ai,
+            pompey_ai,
+        }) => play_command(&variant, scenario, seed, &caesar_ai, &pompey_ai),
         Some(Command::Variants) => {
             for (name, _) in caesar_workbench::rules::BUILTIN_VARIANTS {
                 match RuleSet::load(name) {
@@ -167,4 +192,86 @@ fn print_json(path: &std::path::Path, rules: &RuleSet, report: &Report) {
         "{}",
         serde_json::to_string_pretty(&value).unwrap_or_default()
     );
+}
+
+/// Loads a scenario and rule set into a game, refusing scenarios with errors.
+fn load_game(
+    scenario: Option<PathBuf>,
+    variant: &str,
+) -> Result<caesar_workbench::engine::Game, ExitCode> {
+    let rules = RuleSet::load(variant).map_err(|e| load_error(&e, false))?;
+    let doc =
+        caesar_workbench::load_scenario(scenario.as_deref()).map_err(|e| load_error(&e, false))?;
+    let report = validate(&doc, &rules);
+    if report.errors() > 0 {
+        for f in report
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+        {
+            eprintln!("{f}");
+        }
+        eprintln!("error: the scenario has errors; fix them first (caesar-workbench validate)");
+        return Err(ExitCode::from(1));
+    }
+    Ok(caesar_workbench::engine::Game::new(
+        std::sync::Arc::new(report.scenario),
+        std::sync::Arc::new(rules),
+    ))
+}
+
+fn make_player(name: &str, seed: u64) -> Result<Box<dyn caesar_workbench::ai::Player>, ExitCode> {
+    match name {
+        "random" => Ok(Box::new(caesar_workbench::ai::RandomPlayer::new(seed))),
+        other => {
+            eprintln!(
+                "error: unknown player \"{other}\"{}",
+                caesar_workbench::names::did_you_mean(other, ["random"])
+            );
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+fn play_command(
+    variant: &str,
+    scenario: Option<PathBuf>,
+    seed: u64,
+    caesar_ai: &str,
+    pompey_ai: &str,
+) -> ExitCode {
+    let game = match load_game(scenario, variant) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let mut players = match (
+        make_player(caesar_ai, seed.wrapping_mul(2).wrapping_add(1)),
+        make_player(pompey_ai, seed.wrapping_mul(2).wrapping_add(2)),
+    ) {
+        (Ok(c), Ok(p)) => [c, p],
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    println!(
+        "{} under {}, seed {seed}: Caesar {caesar_ai} vs Pompey {pompey_ai}",
+        game.scenario.name, game.rules.name
+    );
+    let mut record = PrintLog;
+    let state = caesar_workbench::ai::play_game(&game, seed, &mut players, &mut record);
+    let s = &state.stats;
+    println!(
+        "Battles {}, steps lost Caesar {} Pompey {}, leaders killed Caesar {} Pompey {}",
+        s.battles, s.steps_lost[0], s.steps_lost[1], s.leaders_killed[0], s.leaders_killed[1]
+    );
+    ExitCode::SUCCESS
+}
+
+/// Prints the record as it is written.
+struct PrintLog;
+impl caesar_workbench::engine::Log for PrintLog {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn line(&mut self, text: String) {
+        println!("{text}");
+    }
 }

@@ -61,7 +61,8 @@ pub enum AttackerRetreat {
 /// Apollo on the first turn of a year: what "last turn's card" is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ApolloFirstTurn {
-    /// Apollo copies nothing on a year's first turn: it acts as a 0-move card.
+    /// Apollo copies nothing on a year's first turn: no moves or levies, but
+    /// its player is Player 1 as an event player.
     NoEffect,
     /// Apollo copies the opponent's last card of the previous year.
     CopiesPreviousYear,
@@ -141,8 +142,6 @@ rule_set! {
     caesar_player1_first_turn: bool,
     /// Apollo (2.0): the copied card decides Player 1 (1.1: the Apollo player is Player 1).
     apollo_copy_decides_player1: bool,
-    /// Apollo (2.0): copying a God card does not cancel the turn.
-    apollo_copied_event_cancels: bool,
     /// Apollo on a year's first turn.
     apollo_first_turn: ApolloFirstTurn,
     /// Jupiter: chosen block (1.1) or random block in a city (2.0).

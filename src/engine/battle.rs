@@ -110,7 +110,11 @@ impl Battle {
                 battle.retreat(state, game, b, to, log);
                 battle.advance(state, game, log);
             }
-            (Sub::Turn, Action::Pass) => battle.advance(state, game, log),
+            (Sub::Turn, Action::Pass) => {
+                let b = battle.order[battle.next];
+                log!(log, "  {} {} passes", state.side(b), game.block_name(b));
+                battle.advance(state, game, log)
+            }
             (Sub::Hit { side, hits }, Action::TakeHit(b)) => {
                 state.hit(game, b, log);
                 battle.assign_hits(state, game, side, hits - 1, log);

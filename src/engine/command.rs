@@ -42,9 +42,10 @@ impl State {
                     Event::Jupiter | Event::Vulcan => cmd.step = CommandStep::EventTarget,
                     Event::Mars | Event::Neptune => {
                         self.surprise = Some((side, e));
-                        // 2.0: Mars also makes one (land) group move; Neptune,
-                        // "a Mars card for ships", one navis group move.
-                        cmd.mp = u8::from(rules.mars_group_move);
+                        // 2.0: one group move (Mars land, Neptune navis); 1.1:
+                        // one group's attack (see attack_only_target).
+                        let _ = rules;
+                        cmd.mp = 1;
                     }
                     Event::Mercury | Event::Pluto => cmd.mp = 1,
                     Event::Apollo => {}
@@ -241,6 +242,19 @@ impl State {
         }
     }
 
+    /// 1.1 Mars/Neptune: the card's group move is the surprise attack itself,
+    /// on one adjacent enemy location (docs/rules-notes.md, Mars).
+    fn attack_only_target(&self, game: &Game) -> Option<Option<SpaceId>> {
+        let attack_only = matches!(self.command.event, Some(Event::Mars | Event::Neptune))
+            && !game.rules.mars_group_move;
+        attack_only.then(|| {
+            self.blocks
+                .iter()
+                .find(|b| b.has(flag::GROUP) && b.has(flag::MOVED))
+                .map(|b| SpaceId(b.loc))
+        })
+    }
+
     fn road_limit(&self, game: &Game, b: BlockId, class: LinkClass, attacking: bool) -> u8 {
         let rules = &game.rules;
         let pluto = self.command.event == Some(Event::Pluto)
@@ -292,8 +306,14 @@ impl State {
         {
             return;
         }
+        let attack_only = self.attack_only_target(game);
         for adj in game.board().neighbours(at) {
             if land != adj.class.is_road() {
+                continue;
+            }
+            if let Some(target) = attack_only
+                && (!self.has_enemy(adj.to, side) || target.is_some_and(|t| t != adj.to))
+            {
                 continue;
             }
             if let Some(c) = contest
@@ -619,6 +639,9 @@ impl State {
                             {
                                 continue;
                             }
+                            if !self.is_friendly(at, side.other()) {
+                                continue; // enemy locations only, not contested ones
+                            }
                             let eligible = if board.space(at).kind == SpaceKind::Sea {
                                 // 1.1: a navis at sea next to a friendly port.
                                 game.rules.jupiter_navis_at_sea
@@ -634,7 +657,7 @@ impl State {
                     JupiterTarget::RandomInCity => {
                         for city in board.ids() {
                             if board.space(city).kind.is_city()
-                                && self.has_enemy(city, side)
+                                && self.is_friendly(city, side.other())
                                 && near_friendly(city)
                             {
                                 out.push(Action::JupiterCity(city));

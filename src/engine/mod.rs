@@ -345,8 +345,9 @@ pub struct State {
     /// Cards in each hand (deck indices).
     hands: [Vec<u8>; 2],
     played: [Option<u8>; 2],
-    /// The card each side played last turn (for Apollo), cleared each year.
-    last_played: [Option<u8>; 2],
+    /// What each side's card did last turn (for Apollo; an Apollo that copied
+    /// a card counts as that card).
+    last_played: [Option<CardFace>; 2],
     /// Player 1 and Player 2 this turn.
     order: [Side; 2],
     orders: [Orders; 2],
@@ -765,21 +766,15 @@ impl State {
                     crate::rules::ApolloFirstTurn::NoEffect => None,
                 };
                 if let Some(c) = copied {
-                    effect[i] = game.card(c);
+                    effect[i] = c;
                 }
             }
         }
         let printed_event = |i: usize| matches!(game.card(played[i]), CardFace::Event(_));
         let effect_event = |i: usize| matches!(effect[i], CardFace::Event(_));
-        // 2.1: two event cards cancel the turn. 2.0 Apollo: a copied event
-        // does not cancel, only two printed God cards do.
-        let counts_as_event = |i: usize| {
-            if apollo[i] && rules.apollo_copied_event_cancels {
-                effect_event(i) || printed_event(i)
-            } else {
-                printed_event(i)
-            }
-        };
+        // 2.1: two event cards played together cancel the turn; Apollo is an
+        // event card whatever it copies (docs/rules-notes.md).
+        let counts_as_event = printed_event;
         log!(
             log,
             "== Year {} turn {}: Caesar plays {}, Pompey plays {}",
@@ -797,7 +792,7 @@ impl State {
                 self.stats.events_played[e as usize] += 1;
             }
         }
-        self.last_played = [Some(played[0]), Some(played[1])];
+        self.last_played = [Some(effect[0]), Some(effect[1])];
         let first_turn = self.year == 1 && self.turn == 1;
         if counts_as_event(0) && counts_as_event(1) {
             self.stats.events_cancelled += 1;
