@@ -645,9 +645,7 @@ impl SourceFile {
                 let quoted = format!("{needle:?}");
                 // Skip separators, labels such as `b:` and opening brackets.
                 let rest = &self.text[cursor..];
-                let skipped = rest
-                    .find(|c: char| c == '"' || c == ')' || c == ']')
-                    .unwrap_or(rest.len());
+                let skipped = rest.find(['"', ')', ']']).unwrap_or(rest.len());
                 if rest[skipped..].starts_with(&quoted) {
                     cursor += skipped + quoted.len();
                 } else {

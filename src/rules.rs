@@ -229,7 +229,7 @@ fn variant_source(spec: &str, relative_to: Option<&Path>) -> Result<(PathBuf, St
             std::io::ErrorKind::NotFound,
             format!(
                 "no such variant file, and no built-in variant named \"{stem}\"{}",
-                crate::names::did_you_mean(&stem, BUILTIN_VARIANTS.iter().map(|(n, _)| *n))
+                crate::names::did_you_mean(stem, BUILTIN_VARIANTS.iter().map(|(n, _)| *n))
             ),
         ),
     })

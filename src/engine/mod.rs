@@ -820,14 +820,17 @@ impl State {
         };
         let player1 = if first_turn && rules.caesar_player1_first_turn {
             Side::Caesar
-        } else if decides_event(0) && !decides_event(1) {
-            Side::Caesar
-        } else if decides_event(1) && !decides_event(0) {
-            Side::Pompey
+        } else if decides_event(0) != decides_event(1) {
+            // The event player is Player 1.
+            if decides_event(0) {
+                Side::Caesar
+            } else {
+                Side::Pompey
+            }
         } else if moves(1) > moves(0) {
             Side::Pompey
         } else {
-            Side::Caesar
+            Side::Caesar // higher move, Caesar on ties
         };
         if first_turn {
             self.stats.first_turn_player1 = Some(player1);
