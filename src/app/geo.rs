@@ -116,8 +116,9 @@ const MEDITERRANEAN: Outline = &[
     (1250.0, 225.0),
     (1265.0, 250.0),
     (1290.0, 275.0),
-    (1325.0, 305.0),
-    (1370.0, 345.0),
+    (1318.0, 312.0),
+    (1345.0, 338.0),
+    (1380.0, 360.0),
     (1420.0, 385.0),
     (1470.0, 425.0),
     (1505.0, 460.0),
@@ -221,9 +222,9 @@ const MEDITERRANEAN: Outline = &[
 const PROPONTIS: Outline = &[
     (1888.0, 495.0),
     (1910.0, 478.0),
-    (1945.0, 455.0),
-    (1985.0, 440.0),
-    (2030.0, 432.0),
+    (1945.0, 452.0),
+    (1985.0, 431.0),
+    (2030.0, 429.0),
     (2055.0, 440.0),
     (2040.0, 455.0),
     (2000.0, 468.0),
@@ -333,7 +334,22 @@ const MALLORCA: Outline = &[
     (706.0, 657.0),
 ];
 
-const WATER: &[Outline] = &[ATLANTIC, MEDITERRANEAN, PROPONTIS, BLACK_SEA, NILE_DELTA];
+/// The Bosphorus, joining the Propontis to the Black Sea.
+const BOSPHORUS: Outline = &[
+    (2003.0, 398.0),
+    (2024.0, 402.0),
+    (2022.0, 436.0),
+    (2000.0, 436.0),
+];
+
+const WATER: &[Outline] = &[
+    ATLANTIC,
+    MEDITERRANEAN,
+    PROPONTIS,
+    BLACK_SEA,
+    BOSPHORUS,
+    NILE_DELTA,
+];
 const ISLANDS: &[Outline] = &[CORSICA, SARDINIA, SICILY, CRETE, CYPRUS, MALLORCA];
 
 fn to_pos(p: &(f32, f32)) -> Pos2 {
@@ -359,6 +375,167 @@ fn contains(outline: Outline, p: Pos2) -> bool {
         }
     }
     inside
+}
+
+/// Grid cell size, in canvas units, for routing lines over water.
+const CELL: f32 = 8.0;
+
+/// A water mask of the canvas, built once per process: routing sea borders
+/// needs thousands of water tests, which the outlines answer slowly.
+struct WaterGrid {
+    w: usize,
+    h: usize,
+    water: Vec<bool>,
+}
+
+fn grid() -> &'static WaterGrid {
+    static GRID: std::sync::OnceLock<WaterGrid> = std::sync::OnceLock::new();
+    GRID.get_or_init(|| {
+        let (w, h) = (
+            (CANVAS.0 / CELL).ceil() as usize,
+            (CANVAS.1 / CELL).ceil() as usize,
+        );
+        let mut water = Vec::with_capacity(w * h);
+        for y in 0..h {
+            for x in 0..w {
+                water.push(is_water(WaterGrid::centre_of(x, y)));
+            }
+        }
+        WaterGrid { w, h, water }
+    })
+}
+
+impl WaterGrid {
+    fn centre_of(x: usize, y: usize) -> Pos2 {
+        pos2((x as f32 + 0.5) * CELL, (y as f32 + 0.5) * CELL)
+    }
+    fn cell(&self, p: Pos2) -> Option<(usize, usize)> {
+        let (x, y) = ((p.x / CELL).floor(), (p.y / CELL).floor());
+        (x >= 0.0 && y >= 0.0 && (x as usize) < self.w && (y as usize) < self.h)
+            .then_some((x as usize, y as usize))
+    }
+    fn wet(&self, p: Pos2) -> bool {
+        self.cell(p)
+            .is_some_and(|(x, y)| self.water[y * self.w + x])
+    }
+    /// Is the segment over water, sampled every half cell?
+    fn clear(&self, a: Pos2, b: Pos2) -> bool {
+        let steps = (a.distance(b) / (CELL * 0.5)).ceil().max(1.0) as usize;
+        (0..=steps).all(|k| self.wet(a.lerp(b, k as f32 / steps as f32)))
+    }
+    /// The water cell nearest to `p`, within `reach` canvas units.
+    fn nearest_water(&self, p: Pos2, reach: f32) -> Option<usize> {
+        let (cx, cy) = self.cell(p)?;
+        let r = (reach / CELL).ceil() as isize;
+        let mut best: Option<(f32, usize)> = None;
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let (x, y) = (cx as isize + dx, cy as isize + dy);
+                if x < 0 || y < 0 || x as usize >= self.w || y as usize >= self.h {
+                    continue;
+                }
+                let i = y as usize * self.w + x as usize;
+                let d = WaterGrid::centre_of(x as usize, y as usize).distance(p);
+                if self.water[i] && d <= reach && best.is_none_or(|(bd, _)| d < bd) {
+                    best = Some((d, i));
+                }
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+}
+
+/// A line from `a` to `b` that stays at sea: straight when it can be, else
+/// the shortest way round through the water, straightened. `a` and `b` may
+/// be ports on land near a coast. `None` when the water does not connect them.
+pub fn water_route(a: Pos2, b: Pos2) -> Option<Vec<Pos2>> {
+    let g = grid();
+    // Ports sit just inland; only the part of the line past the coast counts.
+    let margin = 20.0_f32.min(a.distance(b) * 0.25);
+    let dir = (b - a).normalized();
+    if g.clear(a + dir * margin, b - dir * margin) {
+        return Some(vec![a, b]);
+    }
+    let start = g.nearest_water(a, 60.0)?;
+    let goal = g.nearest_water(b, 60.0)?;
+    let cells = shortest_path(g, start, goal)?;
+    let points: Vec<Pos2> = cells
+        .iter()
+        .map(|&i| WaterGrid::centre_of(i % g.w, i / g.w))
+        .collect();
+    // String pulling: jump to the farthest point still in sight.
+    let mut route = vec![a, points[0]];
+    let mut i = 0;
+    while i + 1 < points.len() {
+        let mut j = points.len() - 1;
+        while j > i + 1 && !g.clear(points[i], points[j]) {
+            j -= 1;
+        }
+        route.push(points[j]);
+        i = j;
+    }
+    route.push(b);
+    route.dedup();
+    Some(route)
+}
+
+/// A* over the water cells, 8-connected.
+fn shortest_path(g: &WaterGrid, start: usize, goal: usize) -> Option<Vec<usize>> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let n = g.water.len();
+    let centre = |i: usize| WaterGrid::centre_of(i % g.w, i / g.w);
+    let h = |i: usize| centre(i).distance(centre(goal));
+    let mut cost = vec![f32::INFINITY; n];
+    let mut from = vec![usize::MAX; n];
+    let mut open = BinaryHeap::new();
+    cost[start] = 0.0;
+    // Costs as integer hundredths keep the heap ordering total.
+    open.push(Reverse(((h(start) * 100.0) as u64, start)));
+    while let Some(Reverse((_, i))) = open.pop() {
+        if i == goal {
+            let mut path = vec![goal];
+            let mut k = goal;
+            while k != start {
+                k = from[k];
+                path.push(k);
+            }
+            path.reverse();
+            return Some(path);
+        }
+        let (x, y) = ((i % g.w) as isize, (i / g.w) as isize);
+        for (dx, dy) in [
+            (-1, 0),
+            (1, 0),
+            (0, -1),
+            (0, 1),
+            (-1, -1),
+            (1, -1),
+            (-1, 1),
+            (1, 1),
+        ] {
+            let (nx, ny) = (x + dx, y + dy);
+            if nx < 0 || ny < 0 || nx as usize >= g.w || ny as usize >= g.h {
+                continue;
+            }
+            let j = ny as usize * g.w + nx as usize;
+            if !g.water[j] {
+                continue;
+            }
+            let step = if dx != 0 && dy != 0 {
+                CELL * std::f32::consts::SQRT_2
+            } else {
+                CELL
+            };
+            let c = cost[i] + step;
+            if c < cost[j] {
+                cost[j] = c;
+                from[j] = i;
+                open.push(Reverse((((c + h(j)) * 100.0) as u64, j)));
+            }
+        }
+    }
+    None
 }
 
 /// Distance from a point to the nearest coast (any outline edge).
@@ -398,12 +575,15 @@ pub fn fits_board(board: &Board) -> bool {
     agree * 4 >= board.len() * 3
 }
 
-/// The backdrop as two meshes in canvas coordinates, built once: water, then
-/// islands on top. Coastlines are returned as closed outlines for stroking.
+/// The backdrop as meshes in canvas coordinates, built once. Paint order:
+/// water coasts, water, island coasts, islands. Each fill hides the inner half
+/// of its coast stroke, so the seams where two water outlines meet (the
+/// straits) vanish and only the land side of each coast shows.
 pub struct Backdrop {
     pub water: Mesh,
     pub islands: Mesh,
-    pub coasts: Vec<Vec<Pos2>>,
+    pub water_coasts: Vec<Vec<Pos2>>,
+    pub island_coasts: Vec<Vec<Pos2>>,
     pub nile: Vec<Pos2>,
 }
 
@@ -417,18 +597,14 @@ impl Backdrop {
         for o in ISLANDS {
             fill(&mut island_mesh, o, land);
         }
-        // The sea outlines' straight canvas-edge runs are not coasts; they are
-        // hidden by the frame, so stroking them whole is harmless.
-        let coasts = WATER
-            .iter()
-            .filter(|o| o.len() > 3)
-            .chain(ISLANDS)
-            .map(|o| o.iter().map(to_pos).collect())
-            .collect();
+        let outlines = |set: &[Outline]| -> Vec<Vec<Pos2>> {
+            set.iter().map(|o| o.iter().map(to_pos).collect()).collect()
+        };
         Backdrop {
             water: water_mesh,
             islands: island_mesh,
-            coasts,
+            water_coasts: outlines(WATER),
+            island_coasts: outlines(ISLANDS),
             nile: NILE.iter().map(to_pos).collect(),
         }
     }

@@ -5,7 +5,6 @@
 //! egui) and shapes are made. Label placement is redone only when the zoom
 //! changes, since panning moves every label together.
 
-use std::f32::consts::TAU;
 use std::sync::Arc;
 
 use egui::emath::TSTransform;
@@ -78,8 +77,9 @@ pub struct MapModel {
     bounds: Rect,
     positions: Vec<Pos2>,
     seas: Vec<Option<SeaArea>>,
-    /// Sea borders as canvas segments; `None` when nothing sensible can be drawn.
-    sea_paths: Vec<Option<[Pos2; 2]>>,
+    /// Sea borders as canvas polylines routed over water, per link; `None`
+    /// for other links and when nothing sensible can be drawn.
+    sea_paths: Vec<Option<Vec<Pos2>>>,
     /// Starting blocks per space, Caesar's first.
     blocks: Vec<Vec<BlockId>>,
     placement: Placement,
@@ -98,8 +98,9 @@ pub struct MapModel {
 struct Placement {
     key: Option<(f32, f32)>,
     spaces: Vec<Vec2>,
-    /// Indexed like `MapModel::strait_galleys`.
-    straits: Vec<Vec2>,
+    /// Indexed like `MapModel::strait_galleys`. `None` hides a name that has no free spot at this zoom (the tooltip
+    /// and a closer zoom still show it).
+    straits: Vec<Option<Vec2>>,
 }
 
 /// Sizes in screen points at a zoom: markers grow slower than the map so the
@@ -115,8 +116,8 @@ impl Metrics {
             u: (zoom / 0.5).sqrt().clamp(0.7, 2.6),
         }
     }
-    fn radius(self, kind: SpaceKind, vp: u8) -> f32 {
-        let _ = kind;
+    /// Cities that score are drawn a little larger.
+    fn radius(self, vp: u8) -> f32 {
         5.0 * self.u * if vp > 0 { 1.15 } else { 1.0 }
     }
     fn label_font(self, vp: u8) -> FontId {
@@ -124,11 +125,13 @@ impl Metrics {
         // Half-point steps keep egui's galley cache warm while zooming.
         FontId::proportional((size * 2.0).round() / 2.0)
     }
-    fn sea_font(self) -> FontId {
-        FontId::proportional(((12.5 * self.u) * 2.0).round() / 2.0)
+    /// Small seas (the Propontis) get smaller letters.
+    fn sea_font(self, sea: SeaArea) -> FontId {
+        let size = if sea.radius.x < 60.0 { 10.0 } else { 12.5 };
+        FontId::proportional(((size * self.u) * 2.0).round() / 2.0)
     }
     fn block(self) -> f32 {
-        6.0 * self.u
+        6.5 * self.u
     }
     fn vp_radius(self) -> f32 {
         4.6 * self.u
@@ -145,10 +148,17 @@ impl MapModel {
             .collect();
         let backdrop = geo::fits_board(board).then(|| Backdrop::new(WATER, LAND));
 
-        let canvas = Rect::from_min_size(Pos2::ZERO, vec2(geo::CANVAS.0, geo::CANVAS.1));
-        let bounds = positions.iter().fold(canvas, |r, p| {
-            r.union(Rect::from_center_size(*p, Vec2::splat(80.0)))
+        // The published map shows its whole canvas; a custom map is framed
+        // around its own spaces, wherever on the canvas they are.
+        let around_spaces = positions.iter().fold(Rect::NOTHING, |r, p| {
+            r.union(Rect::from_center_size(*p, Vec2::splat(160.0)))
         });
+        let canvas = Rect::from_min_size(Pos2::ZERO, vec2(geo::CANVAS.0, geo::CANVAS.1));
+        let bounds = match (&backdrop, around_spaces.is_positive()) {
+            (Some(_), _) => canvas.union(around_spaces),
+            (None, true) => around_spaces,
+            (None, false) => canvas,
+        };
 
         let seas: Vec<Option<SeaArea>> = board
             .ids()
@@ -160,7 +170,18 @@ impl MapModel {
                         .filter(|o| board.space(*o).kind.is_city())
                         .map(|o| positions[o.index()].distance(positions[id.index()]))
                         .fold(f32::INFINITY, f32::min);
-                    let r = (nearest * 0.72).clamp(30.0, 105.0);
+                    let mut r = (nearest * 0.72).clamp(30.0, 105.0);
+                    // Over the coastline, shrink the area until it is all water.
+                    let centre = positions[id.index()];
+                    let wet = |r: f32| {
+                        (0..24).all(|k| {
+                            let a = k as f32 * std::f32::consts::TAU / 24.0;
+                            geo::is_water(centre + vec2(a.cos() * r, a.sin() * r * 0.6))
+                        })
+                    };
+                    while backdrop.is_some() && r > 22.0 && !wet(r) {
+                        r -= 4.0;
+                    }
                     SeaArea {
                         radius: vec2(r, r * 0.6),
                     }
@@ -176,17 +197,20 @@ impl MapModel {
                     return None;
                 }
                 let (a, b) = (positions[link.a.index()], positions[link.b.index()]);
-                match (seas[link.a.index()], seas[link.b.index()]) {
-                    (Some(sa), Some(sb)) => {
-                        let (pa, pb) = (rim(a, sa, b), rim(b, sb, a));
-                        ((pb - pa).dot(b - a) > 0.0).then_some([pa, pb])
-                    }
-                    (None, Some(sea)) => port_to_sea(a, b, sea, backdrop.is_some()),
-                    (Some(sea), None) => port_to_sea(b, a, sea, backdrop.is_some()),
-                    // Two ports joined by a sea border: a model error the
-                    // validator reports; draw it plainly.
-                    (None, None) => Some([a, b]),
+                let mut path = match backdrop {
+                    Some(_) => geo::water_route(a, b).unwrap_or_else(|| vec![a, b]),
+                    None => vec![a, b],
+                };
+                // Stop at the edge of a sea's area, so names stay clear.
+                if let Some(sea) = seas[link.a.index()] {
+                    trim_start(&mut path, a, sea);
                 }
+                if let Some(sea) = seas[link.b.index()] {
+                    path.reverse();
+                    trim_start(&mut path, b, sea);
+                    path.reverse();
+                }
+                (path.len() >= 2).then_some(path)
             })
             .collect();
 
@@ -264,7 +288,7 @@ impl MapModel {
     // ----------------------------------------------------------- geometry
 
     fn marker_rect(&self, board_kind: SpaceKind, vp: u8, i: usize, m: Metrics) -> Rect {
-        let r = m.radius(board_kind, vp)
+        let r = m.radius(vp)
             + if board_kind == SpaceKind::MajorPort {
                 2.5 * m.u
             } else {
@@ -285,7 +309,7 @@ impl MapModel {
         m: Metrics,
     ) -> impl Iterator<Item = Rect> + '_ {
         let s = &scenario.board.spaces[i];
-        let r = m.radius(s.kind, s.vp);
+        let r = m.radius(s.vp);
         let (b, gap) = (m.block(), 1.5 * m.u);
         let n = self.blocks[i].len() as f32;
         let width = n * b + (n - 1.0).max(0.0) * gap;
@@ -315,13 +339,15 @@ impl MapModel {
 
     fn layout_labels(&mut self, painter: &Painter, scenario: &Scenario, m: Metrics) {
         self.galleys.clear();
-        for s in &scenario.board.spaces {
-            let galley = if s.kind == SpaceKind::Sea {
+        for (i, s) in scenario.board.spaces.iter().enumerate() {
+            let galley = if let Some(sea) = self.seas[i] {
                 // Seas in italics on two lines, as map seas are lettered.
-                let mut job = LayoutJob::default();
-                job.halign = Align::Center;
+                let mut job = LayoutJob {
+                    halign: Align::Center,
+                    ..Default::default()
+                };
                 let format = TextFormat {
-                    font_id: m.sea_font(),
+                    font_id: m.sea_font(sea),
                     color: SEA_TEXT,
                     italics: true,
                     extra_letter_spacing: 0.6 * m.u,
@@ -365,19 +391,18 @@ impl MapModel {
         let n = board.len();
         let mut obstacles: Vec<Rect> = Vec::with_capacity(n * 4);
         let mut segments: Vec<[Pos2; 2]> = Vec::with_capacity(board.links.len());
+        let scaled = |p: Pos2| pos2(p.x * zoom, p.y * zoom);
         for (k, link) in board.links.iter().enumerate() {
-            let seg = match (link.class, self.sea_paths[k]) {
-                (LinkClass::Sea, Some([a, b])) => [a, b],
-                (LinkClass::Sea, None) => continue,
-                _ => [
-                    self.positions[link.a.index()],
-                    self.positions[link.b.index()],
-                ],
-            };
-            segments.push([
-                pos2(seg[0].x * zoom, seg[0].y * zoom),
-                pos2(seg[1].x * zoom, seg[1].y * zoom),
-            ]);
+            match &self.sea_paths[k] {
+                Some(path) => {
+                    segments.extend(path.windows(2).map(|w| [scaled(w[0]), scaled(w[1])]));
+                }
+                None if link.class == LinkClass::Sea => {}
+                None => segments.push([
+                    scaled(self.positions[link.a.index()]),
+                    scaled(self.positions[link.b.index()]),
+                ]),
+            }
         }
         // Positions relative to the canvas origin: placement is pan-invariant.
         let origin = self.frame.translation.to_pos2();
@@ -391,7 +416,7 @@ impl MapModel {
             let marker = self.marker_rect(s.kind, s.vp, i, m).expand(1.0);
             obstacles.push(rel(marker));
             if s.vp > 0 {
-                let c = self.vp_centre(i, m.radius(s.kind, s.vp));
+                let c = self.vp_centre(i, m.radius(s.vp));
                 obstacles.push(rel(Rect::from_center_size(
                     c,
                     Vec2::splat(2.0 * m.vp_radius()),
@@ -406,23 +431,6 @@ impl MapModel {
         }
 
         let anchor = |i: usize| (self.screen[i] - origin).to_pos2();
-        // Straits first: they have only two good spots.
-        self.placement.straits.clear();
-        for (k, galley) in &self.strait_galleys {
-            let link = &board.links[*k];
-            let (a, b) = (anchor(link.a.index()), anchor(link.b.index()));
-            let mid = a + (b - a) * 0.5;
-            let normal = (b - a).normalized().rot90();
-            let size = galley.size();
-            let candidates = [normal, -normal, normal * 2.2, -normal * 2.2].map(|nrm| {
-                let c = mid + nrm * (size.y * 0.5 + 4.0 * m.u + (nrm.x.abs() * size.x * 0.5));
-                Rect::from_center_size(c, size)
-            });
-            let best = pick(&candidates, &obstacles, &segments, &[0.0, 0.0, 10.0, 10.0]);
-            obstacles.push(candidates[best]);
-            self.placement.straits.push(candidates[best].min - mid);
-        }
-
         // Crowded spaces first, so they get the good spots.
         let mut order: Vec<usize> = (0..n)
             .filter(|i| board.spaces[*i].kind != SpaceKind::Sea)
@@ -443,7 +451,7 @@ impl MapModel {
         for i in order {
             let s = &board.spaces[i];
             let p = anchor(i);
-            let r = m.radius(s.kind, s.vp) + 1.5 * m.u;
+            let r = m.radius(s.vp) + 1.5 * m.u;
             let size = self.galleys[i].size();
             let row_h = if self.blocks[i].is_empty() {
                 0.0
@@ -471,6 +479,39 @@ impl MapModel {
             obstacles.push(candidates[best]);
             self.placement.spaces[i] = candidates[best].min - p;
         }
+        // Strait names last, beside their crossing, avoiding the city labels.
+        self.placement.straits.clear();
+        for (k, galley) in &self.strait_galleys {
+            let link = &board.links[*k];
+            let (a, b) = (anchor(link.a.index()), anchor(link.b.index()));
+            let mid = a + (b - a) * 0.5;
+            let along = (b - a).normalized();
+            let normal = along.rot90();
+            let size = galley.size();
+            // Far enough along the normal that the label's box clears the line.
+            let clear = size.y * 0.5 * normal.y.abs() + size.x * 0.5 * normal.x.abs() + 3.0 * m.u;
+            let candidates = [
+                mid + normal * clear,
+                mid - normal * clear,
+                mid + normal * (clear + size.y),
+                mid - normal * (clear + size.y),
+            ]
+            .map(|c| Rect::from_center_size(c, size));
+            let best =
+                candidates[pick(&candidates, &obstacles, &segments, &[0.0, 2.0, 14.0, 16.0])];
+            let covered: f32 = obstacles
+                .iter()
+                .map(|o| best.intersect(*o))
+                .filter(|r| r.is_positive())
+                .map(|r| r.area())
+                .sum();
+            if covered > 0.15 * best.area() {
+                self.placement.straits.push(None);
+            } else {
+                obstacles.push(best);
+                self.placement.straits.push(Some(best.min - mid));
+            }
+        }
     }
 
     // -------------------------------------------------------------- hover
@@ -483,7 +524,7 @@ impl MapModel {
                 continue;
             }
             let d = self.screen[i].distance(p);
-            if d <= m.radius(s.kind, s.vp) + 4.0 && best.is_none_or(|(bd, _)| d < bd) {
+            if d <= m.radius(s.vp) + 4.0 && best.is_none_or(|(bd, _)| d < bd) {
                 best = Some((d, i));
             }
         }
@@ -511,30 +552,37 @@ impl MapModel {
 
     fn paint_backdrop(&self, painter: &Painter, view: &MapView) {
         let t = view.transform();
-        let canvas = Rect::from_min_size(Pos2::ZERO, vec2(geo::CANVAS.0, geo::CANVAS.1));
+        let canvas = match self.backdrop {
+            Some(_) => Rect::from_min_size(Pos2::ZERO, vec2(geo::CANVAS.0, geo::CANVAS.1)),
+            None => self.bounds,
+        };
         painter.rect_filled(painter.clip_rect(), 0.0, OUTSIDE);
         let canvas_screen =
             Rect::from_min_max(view.to_screen(canvas.min), view.to_screen(canvas.max));
         painter.rect_filled(canvas_screen, 0.0, LAND);
         if let Some(b) = &self.backdrop {
+            let coast = Stroke::new(2.4, COAST);
+            let stroke_all = |outlines: &[Vec<Pos2>]| {
+                for outline in outlines {
+                    painter.add(Shape::closed_line(
+                        outline.iter().map(|p| t * *p).collect(),
+                        coast,
+                    ));
+                }
+            };
+            stroke_all(&b.water_coasts);
             let mut water: Mesh = b.water.clone();
             water.transform(t);
             painter.add(Shape::mesh(water));
-            let width = (1.5 * view.zoom()).clamp(1.5, 6.0);
+            let width = (2.4 * view.zoom()).clamp(1.5, 10.0);
             painter.add(Shape::line(
-                b.nile.iter().map(|p| view.to_screen(*p)).collect(),
-                Stroke::new(width * 1.6, WATER),
+                b.nile.iter().map(|p| t * *p).collect(),
+                Stroke::new(width, WATER),
             ));
+            stroke_all(&b.island_coasts);
             let mut islands: Mesh = b.islands.clone();
             islands.transform(t);
             painter.add(Shape::mesh(islands));
-            let coast = Stroke::new(1.2, COAST);
-            for outline in &b.coasts {
-                painter.add(Shape::closed_line(
-                    outline.iter().map(|p| view.to_screen(*p)).collect(),
-                    coast,
-                ));
-            }
             // The canvas edge frames the map (and hides water runs along it).
             painter.rect_stroke(
                 canvas_screen,
@@ -553,7 +601,13 @@ impl MapModel {
         for (i, sea) in self.seas.iter().enumerate() {
             if let Some(sea) = sea {
                 let radius = sea.radius * view.zoom();
-                painter.add(Shape::ellipse_filled(self.screen[i], radius, SEA_AREA));
+                // Without a coastline the sea area is the only water drawn.
+                let fill = if self.backdrop.is_some() {
+                    SEA_AREA
+                } else {
+                    WATER
+                };
+                painter.add(Shape::ellipse_filled(self.screen[i], radius, fill));
                 painter.add(Shape::ellipse_stroke(
                     self.screen[i],
                     radius,
@@ -572,6 +626,7 @@ impl MapModel {
     ) {
         let board = &scenario.board;
         let u = m.u;
+        let clip = painter.clip_rect().expand(10.0);
         let mut shapes = std::mem::take(&mut self.shapes);
         shapes.clear();
         let t = self.frame;
@@ -580,11 +635,12 @@ impl MapModel {
             if link.class != LinkClass::Sea {
                 continue;
             }
-            if let Some([a, b]) = self.sea_paths[k] {
+            if let Some(path) = &self.sea_paths[k] {
                 dotted(
                     &mut shapes,
-                    t * a,
-                    t * b,
+                    path,
+                    t,
+                    clip,
                     SEA_LINK,
                     5.0 * u.min(1.4),
                     0.9 * u.min(1.6),
@@ -597,28 +653,32 @@ impl MapModel {
                 LinkClass::Major => {
                     shapes.push(Shape::line_segment([a, b], Stroke::new(2.8 * u, MAJOR)))
                 }
-                LinkClass::Minor => Shape::dashed_line_many(
-                    &[a, b],
+                LinkClass::Minor => dashed(
+                    &mut shapes,
+                    a,
+                    b,
+                    clip,
                     Stroke::new(1.8 * u, MINOR),
                     6.0 * u,
                     4.0 * u,
-                    &mut shapes,
                 ),
                 LinkClass::Strait => strait(&mut shapes, board, link.a, link.b, a, b, m),
                 LinkClass::Sea => {}
             }
         }
         if let Some(h) = hovered {
+            let glow = Stroke::new(5.0 * u, HIGHLIGHT.gamma_multiply(0.55));
             for adj in board.neighbours(h) {
-                let [a, b] = match (adj.class, self.sea_paths[adj.link.index()]) {
-                    (LinkClass::Sea, Some([p, q])) => [t * p, t * q],
-                    (LinkClass::Sea, None) => continue,
-                    _ => [self.screen[h.index()], self.screen[adj.to.index()]],
-                };
-                shapes.push(Shape::line_segment(
-                    [a, b],
-                    Stroke::new(5.0 * u, HIGHLIGHT.gamma_multiply(0.55)),
-                ));
+                match &self.sea_paths[adj.link.index()] {
+                    Some(path) => {
+                        shapes.push(Shape::line(path.iter().map(|p| t * *p).collect(), glow));
+                    }
+                    None if adj.class == LinkClass::Sea => {}
+                    None => shapes.push(Shape::line_segment(
+                        [self.screen[h.index()], self.screen[adj.to.index()]],
+                        glow,
+                    )),
+                }
             }
         }
         painter.extend(shapes.drain(..));
@@ -641,23 +701,23 @@ impl MapModel {
         };
         for (i, s) in board.spaces.iter().enumerate() {
             let p = self.screen[i];
-            if !visible.contains(p) || s.kind == SpaceKind::Sea {
-                if s.kind == SpaceKind::Sea
-                    && (hovered == Some(SpaceId(i as u16)) || neighbour_of_hovered(i))
-                {
-                    if let Some(sea) = self.seas[i] {
-                        let radius = sea.radius * self.frame.scaling;
-                        painter.add(Shape::ellipse_stroke(
-                            p,
-                            radius,
-                            Stroke::new(2.5, HIGHLIGHT),
-                        ));
-                    }
+            let lit = hovered == Some(SpaceId(i as u16)) || neighbour_of_hovered(i);
+            if let Some(sea) = self.seas[i] {
+                if lit {
+                    let radius = sea.radius * self.frame.scaling;
+                    painter.add(Shape::ellipse_stroke(
+                        p,
+                        radius,
+                        Stroke::new(2.5, HIGHLIGHT),
+                    ));
                 }
                 continue;
             }
-            let r = m.radius(s.kind, s.vp);
-            if hovered == Some(SpaceId(i as u16)) || neighbour_of_hovered(i) {
+            if !visible.contains(p) {
+                continue;
+            }
+            let r = m.radius(s.vp);
+            if lit {
                 painter.circle_filled(p, r + 4.0 * u, HIGHLIGHT.gamma_multiply(0.8));
             }
             match s.kind {
@@ -667,39 +727,15 @@ impl MapModel {
                 SpaceKind::Port => {
                     painter.circle(p, r, CITY_FILL, Stroke::new(2.2 * u, PORT_RING));
                 }
-                SpaceKind::MajorPort => {
-                    // The Navis symbol: a double blue ring with a hub.
-                    painter.circle_stroke(p, r + 2.5 * u, Stroke::new(1.3 * u, PORT_RING));
-                    painter.circle(p, r, CITY_FILL, Stroke::new(2.2 * u, PORT_RING));
-                    painter.circle_filled(p, r * 0.38, PORT_RING);
-                }
+                SpaceKind::MajorPort => major_port(painter, p, r, m),
                 SpaceKind::Sea => {}
             }
             if s.vp > 0 {
-                let c = self.vp_centre(i, r);
-                painter.circle(c, m.vp_radius(), VP_FILL, Stroke::new(1.0, VP_EDGE));
-                painter.text(
-                    c,
-                    egui::Align2::CENTER_CENTER,
-                    s.vp.to_string(),
-                    FontId::monospace(((7.5 * u) * 2.0).round() / 2.0),
-                    Color32::from_rgb(40, 28, 8),
-                );
+                vp_badge(painter, self.vp_centre(i, r), s.vp, m);
             }
             for (k, rect) in self.block_rects(scenario, i, m).enumerate() {
-                let block = scenario.roster.block(self.blocks[i][k]);
-                let (fill, edge) = block_colours(block.side, block.kind);
-                painter.rect(
-                    rect,
-                    CornerRadius::same(1),
-                    fill,
-                    Stroke::new(1.0 * u, edge),
-                    StrokeKind::Inside,
-                );
-                if block.kind == BlockKind::Leader {
-                    // Leaders carry a gold pip so the commanders stand out.
-                    painter.circle_filled(rect.center(), rect.width() * 0.18, VP_FILL);
-                }
+                let b = scenario.roster.block(self.blocks[i][k]);
+                block(painter, rect, b.side, b.kind, m);
             }
         }
     }
@@ -718,8 +754,8 @@ impl MapModel {
             let l = &board.links[*link];
             let mid = self.screen[l.a.index()]
                 + (self.screen[l.b.index()] - self.screen[l.a.index()]) * 0.5;
-            if visible.contains(mid) {
-                let at = mid + self.placement.straits[k];
+            if let (true, Some(offset)) = (visible.contains(mid), self.placement.straits[k]) {
+                let at = mid + offset;
                 painter.rect_filled(
                     Rect::from_min_size(at, galley.size()).expand(1.0),
                     2.0,
@@ -828,8 +864,13 @@ fn pick(
     best.1
 }
 
-/// Liang-Barsky: does the segment touch the rectangle?
 fn segment_hits_rect(a: Pos2, b: Pos2, r: Rect) -> bool {
+    visible_span(a, b, r).is_some()
+}
+
+/// Liang-Barsky: the part of the segment inside the rectangle, as a range of
+/// the parameter along a→b.
+fn visible_span(a: Pos2, b: Pos2, r: Rect) -> Option<(f32, f32)> {
     let d = b - a;
     let (mut t0, mut t1) = (0.0f32, 1.0f32);
     for (p, q) in [
@@ -840,7 +881,7 @@ fn segment_hits_rect(a: Pos2, b: Pos2, r: Rect) -> bool {
     ] {
         if p == 0.0 {
             if q < 0.0 {
-                return false;
+                return None;
             }
         } else {
             let t = q / p;
@@ -850,72 +891,145 @@ fn segment_hits_rect(a: Pos2, b: Pos2, r: Rect) -> bool {
                 t1 = t1.min(t);
             }
             if t0 > t1 {
-                return false;
+                return None;
             }
         }
     }
-    true
+    Some((t0, t1))
 }
 
-/// Where the line from a sea's centre towards `toward` leaves its area.
-fn rim(centre: Pos2, sea: SeaArea, toward: Pos2) -> Pos2 {
-    let d = toward - centre;
-    if d == Vec2::ZERO {
-        return centre;
-    }
-    let scale = 1.0 / ((d.x / sea.radius.x).powi(2) + (d.y / sea.radius.y).powi(2)).sqrt();
-    centre + d * scale.min(1.0)
+fn inside(p: Pos2, centre: Pos2, sea: SeaArea) -> bool {
+    let d = p - centre;
+    (d.x / sea.radius.x).powi(2) + (d.y / sea.radius.y).powi(2) < 1.0
 }
 
-/// A port's sea border: straight to the sea's area if that runs over water,
-/// else a short stub out to open water, so no line crosses a country.
-fn port_to_sea(port: Pos2, sea_centre: Pos2, sea: SeaArea, coastline: bool) -> Option<[Pos2; 2]> {
-    let end = rim(sea_centre, sea, port);
-    if !coastline {
-        return Some([port, end]);
+/// Cuts the start of a polyline that begins at a sea's centre where it
+/// leaves the sea's area; empties it if it never does.
+fn trim_start(path: &mut Vec<Pos2>, centre: Pos2, sea: SeaArea) {
+    while path.len() >= 2 && inside(path[1], centre, sea) {
+        path.remove(0);
     }
-    let length = port.distance(end);
-    let dir = (end - port).normalized();
-    let over_water = (0..)
-        .map(|k| 20.0 + 8.0 * k as f32)
-        .take_while(|t| *t < length)
-        .all(|t| geo::is_water(port + dir * t));
-    if over_water {
-        return Some([port, end]);
-    }
-    let mut best: Option<(f32, Vec2, f32)> = None;
-    for k in 0..48 {
-        let angle = k as f32 * TAU / 48.0;
-        let d = vec2(angle.cos(), angle.sin());
-        let run = (0..)
-            .map(|s| 16.0 + 4.0 * s as f32)
-            .take_while(|t| *t <= 70.0 && geo::is_water(port + d * *t))
-            .last()
-            .unwrap_or(0.0);
-        if run < 40.0 {
-            continue;
-        }
-        let score = run + 30.0 * d.dot(dir);
-        if best.is_none_or(|(s, _, _)| score > s) {
-            best = Some((score, d, run));
-        }
-    }
-    best.map(|(_, d, run)| [port, port + d * run.min(60.0)])
-}
-
-fn dotted(shapes: &mut Vec<Shape>, a: Pos2, b: Pos2, color: Color32, spacing: f32, radius: f32) {
-    let length = a.distance(b);
-    if length < 1.0 || spacing <= 0.0 {
+    if path.len() < 2 {
+        path.clear();
         return;
     }
-    let steps = (length / spacing).floor() as usize;
+    if inside(path[0], centre, sea) {
+        // Bisect for the crossing of the area's edge.
+        let (mut lo, mut hi) = (path[0], path[1]);
+        for _ in 0..24 {
+            let mid = lo.lerp(hi, 0.5);
+            if inside(mid, centre, sea) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        path[0] = hi;
+    }
+}
+
+/// Dots along a canvas polyline, spaced evenly across its corners; only
+/// those inside `clip` are made, so a zoomed-in map stays cheap.
+fn dotted(
+    shapes: &mut Vec<Shape>,
+    path: &[Pos2],
+    t: TSTransform,
+    clip: Rect,
+    color: Color32,
+    spacing: f32,
+    radius: f32,
+) {
+    if spacing <= 0.0 {
+        return;
+    }
+    // Distance from the segment's start to its first dot.
+    let mut first = 0.0;
+    for w in path.windows(2) {
+        let (a, b) = (t * w[0], t * w[1]);
+        let length = a.distance(b);
+        if length < 0.01 {
+            continue;
+        }
+        let d = (b - a) / length;
+        if let Some((t0, t1)) = visible_span(a, b, clip) {
+            let k0 = ((t0 * length - first) / spacing).ceil().max(0.0) as usize;
+            let k1 = ((t1 * length - first) / spacing).floor();
+            if k1 >= 0.0 {
+                for k in k0..=k1 as usize {
+                    let at = first + k as f32 * spacing;
+                    shapes.push(Shape::circle_filled(a + d * at, radius, color));
+                }
+            }
+        }
+        let dots = if first <= length {
+            ((length - first) / spacing).floor() + 1.0
+        } else {
+            0.0
+        };
+        first = first + dots * spacing - length;
+    }
+}
+
+/// A dashed segment, cut to `clip` first; the cut starts on a whole dash
+/// period so the dashes stay put while panning.
+fn dashed(
+    shapes: &mut Vec<Shape>,
+    a: Pos2,
+    b: Pos2,
+    clip: Rect,
+    stroke: Stroke,
+    dash: f32,
+    gap: f32,
+) {
+    let length = a.distance(b);
+    let Some((t0, t1)) = visible_span(a, b, clip) else {
+        return;
+    };
+    if length < 0.01 {
+        return;
+    }
+    let period = dash + gap;
+    let start = ((t0 * length) / period).floor() * period;
     let d = (b - a) / length;
-    for k in 0..=steps {
-        shapes.push(Shape::circle_filled(
-            a + d * (k as f32 * spacing),
-            radius,
-            color,
-        ));
+    Shape::dashed_line_many(
+        &[a + d * start, a + d * (t1 * length)],
+        stroke,
+        dash,
+        gap,
+        shapes,
+    );
+}
+
+/// The Navis symbol: a double blue ring with a hub.
+fn major_port(painter: &Painter, p: Pos2, r: f32, m: Metrics) {
+    painter.circle_stroke(p, r + 2.5 * m.u, Stroke::new(1.3 * m.u, PORT_RING));
+    painter.circle(p, r, CITY_FILL, Stroke::new(2.2 * m.u, PORT_RING));
+    painter.circle_filled(p, r * 0.38, PORT_RING);
+}
+
+fn vp_badge(painter: &Painter, c: Pos2, vp: u8, m: Metrics) {
+    painter.circle(c, m.vp_radius(), VP_FILL, Stroke::new(1.0, VP_EDGE));
+    painter.text(
+        c,
+        egui::Align2::CENTER_CENTER,
+        vp.to_string(),
+        FontId::monospace(((7.5 * m.u) * 2.0).round() / 2.0),
+        Color32::from_rgb(40, 28, 8),
+    );
+}
+
+fn block(painter: &Painter, rect: Rect, side: Side, kind: BlockKind, m: Metrics) {
+    let (fill, edge) = block_colours(side, kind);
+    painter.rect(
+        rect,
+        CornerRadius::same(1),
+        fill,
+        Stroke::new(m.u, edge),
+        StrokeKind::Inside,
+    );
+    if kind == BlockKind::Leader {
+        // Leaders carry a gold pip so the commanders stand out.
+        painter.circle_filled(rect.center(), rect.width() * 0.18, VP_FILL);
     }
 }
 
@@ -935,10 +1049,14 @@ fn strait(
     }
     let d = (b - a) / length;
     let (ra, rb) = (
-        m.radius(board.space(from).kind, board.space(from).vp) + 2.0 * m.u,
-        m.radius(board.space(to).kind, board.space(to).vp) + 2.0 * m.u,
+        m.radius(board.space(from).vp) + 2.0 * m.u,
+        m.radius(board.space(to).vp) + 2.0 * m.u,
     );
-    let (a, b) = (a + d * ra, b - d * rb);
+    strait_arrow(shapes, a + d * ra, b - d * rb, m);
+}
+
+fn strait_arrow(shapes: &mut Vec<Shape>, a: Pos2, b: Pos2, m: Metrics) {
+    let d = (b - a).normalized();
     let stroke = Stroke::new(2.2 * m.u, STRAIT);
     shapes.push(Shape::line_segment([a, b], stroke));
     let head = 5.0 * m.u;
@@ -956,9 +1074,128 @@ fn strait(
     }
 }
 
+/// The map's symbols, for the side panel.
+pub fn legend(ui: &mut Ui) {
+    #[derive(Clone, Copy)]
+    enum Sample {
+        Major,
+        Minor,
+        Strait,
+        Sea,
+        City,
+        Port,
+        MajorPort,
+        Vp,
+        Block(Side, BlockKind),
+    }
+    let items = [
+        (Sample::Major, "Major road"),
+        (Sample::Minor, "Minor road"),
+        (Sample::Strait, "Strait"),
+        (Sample::Sea, "Sea border"),
+        (Sample::City, "Inland city"),
+        (Sample::Port, "Port"),
+        (Sample::MajorPort, "Major port (Navis)"),
+        (Sample::Vp, "Victory points"),
+        (
+            Sample::Block(Side::Caesar, BlockKind::Legion),
+            "Caesar block",
+        ),
+        (
+            Sample::Block(Side::Pompey, BlockKind::Legion),
+            "Pompey block",
+        ),
+        (
+            Sample::Block(Side::Pompey, BlockKind::Cleopatra),
+            "Cleopatra",
+        ),
+        (
+            Sample::Block(Side::Caesar, BlockKind::Leader),
+            "Leader (gold pip)",
+        ),
+    ];
+    let m = Metrics { u: 1.2 };
+    egui::Grid::new("legend")
+        .num_columns(4)
+        .spacing([6.0, 4.0])
+        .show(ui, |ui| {
+            for (k, (sample, text)) in items.iter().enumerate() {
+                let (rect, _) = ui.allocate_exact_size(vec2(34.0, 14.0), Sense::hover());
+                let p = ui.painter_at(rect.expand(4.0));
+                let (l, r, c) = (rect.left_center(), rect.right_center(), rect.center());
+                match *sample {
+                    Sample::Major => {
+                        p.line_segment([l, r], Stroke::new(2.8 * m.u, MAJOR));
+                    }
+                    Sample::Minor => {
+                        p.extend(Shape::dashed_line(
+                            &[l, r],
+                            Stroke::new(1.8 * m.u, MINOR),
+                            6.0,
+                            4.0,
+                        ));
+                    }
+                    Sample::Strait => {
+                        let mut shapes = Vec::new();
+                        strait_arrow(&mut shapes, l, r, m);
+                        p.extend(shapes);
+                    }
+                    Sample::Sea => {
+                        let mut shapes = Vec::new();
+                        dotted(
+                            &mut shapes,
+                            &[l, r],
+                            TSTransform::IDENTITY,
+                            Rect::EVERYTHING,
+                            SEA_LINK,
+                            5.0,
+                            1.1,
+                        );
+                        p.extend(shapes);
+                    }
+                    Sample::City => {
+                        p.circle(c, 5.0 * m.u, CITY_FILL, Stroke::new(1.6 * m.u, CITY_EDGE));
+                    }
+                    Sample::Port => {
+                        p.circle(c, 5.0 * m.u, CITY_FILL, Stroke::new(2.2 * m.u, PORT_RING));
+                    }
+                    Sample::MajorPort => major_port(&p, c, 5.0 * m.u, m),
+                    Sample::Vp => vp_badge(&p, c, 1, m),
+                    Sample::Block(side, kind) => {
+                        block(
+                            &p,
+                            Rect::from_center_size(c, Vec2::splat(m.block())),
+                            side,
+                            kind,
+                            m,
+                        );
+                    }
+                }
+                ui.label(*text);
+                if k % 2 == 1 {
+                    ui.end_row();
+                }
+            }
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dots_are_evenly_spaced_and_clipped() {
+        let mut shapes = Vec::new();
+        let path = [pos2(0.0, 0.0), pos2(10.0, 0.0), pos2(10.0, 10.0)];
+        let t = TSTransform::IDENTITY;
+        dotted(&mut shapes, &path, t, Rect::EVERYTHING, SEA_LINK, 4.0, 1.0);
+        // 0, 4, 8 on the first leg; 12, 16, 20 (at 2, 6, 10 down) on the second.
+        assert_eq!(shapes.len(), 6);
+        shapes.clear();
+        let clip = Rect::from_min_max(pos2(-1.0, -1.0), pos2(5.0, 1.0));
+        dotted(&mut shapes, &path, t, clip, SEA_LINK, 4.0, 1.0);
+        assert_eq!(shapes.len(), 2);
+    }
 
     #[test]
     fn segments_and_rects() {
@@ -969,18 +1206,33 @@ mod tests {
     }
 
     #[test]
-    fn published_sea_borders_avoid_land() {
+    fn published_sea_borders_stay_at_sea() {
         let (scenario, _) = Scenario::build(&crate::historical());
         let model = MapModel::new(&scenario);
         assert!(model.has_backdrop());
-        for (k, link) in scenario.board.links.iter().enumerate() {
-            if link.class == LinkClass::Sea {
-                assert!(
-                    model.sea_paths[k].is_some(),
-                    "{} - {} has no drawing",
-                    scenario.board.name(link.a),
-                    scenario.board.name(link.b)
-                );
+        let board = &scenario.board;
+        for (k, link) in board.links.iter().enumerate() {
+            if link.class != LinkClass::Sea {
+                continue;
+            }
+            let what = format!("{} - {}", board.name(link.a), board.name(link.b));
+            let path = model.sea_paths[k]
+                .as_ref()
+                .unwrap_or_else(|| panic!("{what} is not drawn"));
+            let ports: Vec<Pos2> = [link.a, link.b]
+                .into_iter()
+                .filter(|id| board.space(*id).kind.is_port())
+                .map(|id| model.positions[id.index()])
+                .collect();
+            for w in path.windows(2) {
+                for s in 0..=20 {
+                    let p = w[0].lerp(w[1], s as f32 / 20.0);
+                    // Ports sit just inland of their coast.
+                    if ports.iter().any(|q| q.distance(p) < 26.0) {
+                        continue;
+                    }
+                    assert!(geo::is_water(p), "{what} crosses land at {p:?}");
+                }
             }
         }
     }
