@@ -48,6 +48,64 @@ enum Command {
     },
     /// List the built-in rule sets.
     Variants,
+    /// Play many games between AI players and report the statistics.
+    Simulate {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Rule set: a variant file or a built-in name.
+        #[arg(long, default_value = DEFAULT_VARIANT)]
+        variant: String,
+        /// Write one CSV row per game to this file.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
+    /// Play two rule sets over the same seeds and report the differences.
+    Compare {
+        #[command(flatten)]
+        run: RunArgs,
+        /// The two rule sets (give --variant twice).
+        #[arg(long, num_args = 1, required = true)]
+        variant: Vec<String>,
+    },
+    /// Combine the JSON reports of the shards of one run (simulate or compare).
+    Merge {
+        /// Report files written with --json.
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        /// Print a JSON report instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Exact odds of one battle (no sampling).
+    Battle {
+        /// Rule set: a variant file or a built-in name.
+        #[arg(long, default_value = DEFAULT_VARIANT)]
+        variant: String,
+        /// Scenario file (for its roster); the built-in game when left out.
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        /// The attacking side: caesar or pompey.
+        #[arg(long)]
+        attacker: String,
+        /// Attacking blocks, as "Legio 13=3,Caesar=3" (strength as printed).
+        #[arg(long)]
+        attacking: String,
+        /// Defending blocks, as "Legio 1=4".
+        #[arg(long)]
+        defending: String,
+        /// Attacking reserves (arrive in round 2).
+        #[arg(long, default_value = "")]
+        attacking_reserves: String,
+        /// Defending reserves (response moves, arrive in round 2).
+        #[arg(long, default_value = "")]
+        defending_reserves: String,
+        /// Mars or Neptune: the attackers fire first in round 1.
+        #[arg(long)]
+        surprise: bool,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play one whole game between AI players and print its record.
     Play {
         /// Rule set: a variant file or a built-in name.
@@ -59,13 +117,45 @@ enum Command {
         /// Seed for the game's dice and shuffles (and the players).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Caesar's player.
-        #[arg(long, default_value = "random")]
+        /// Caesar's player: random, heuristic, search or search:PLAYOUTS.
+        #[arg(long, default_value = "heuristic")]
         caesar_ai: String,
         /// Pompey's player.
-        #[arg(long, default_value = "random")]
+        #[arg(long, default_value = "heuristic")]
         pompey_ai: String,
     },
+}
+
+/// Options shared by `simulate` and `compare`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RunArgs {
+    /// Scenario file; the built-in published game when left out.
+    #[arg(long)]
+    pub(crate) scenario: Option<PathBuf>,
+    /// Games to play (per variant).
+    #[arg(long, default_value_t = 1000)]
+    pub(crate) games: u64,
+    /// Base seed: game i uses a seed derived from it and i.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Caesar's player: random, heuristic, search or search:PLAYOUTS.
+    #[arg(long, default_value = "heuristic")]
+    pub(crate) caesar_ai: String,
+    /// Pompey's player.
+    #[arg(long, default_value = "heuristic")]
+    pub(crate) pompey_ai: String,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+    /// Players see everything (no fog of war).
+    #[arg(long)]
+    pub(crate) omniscient: bool,
+    /// Run only part i of n of the games (1-based), for `merge` later.
+    #[arg(long)]
+    pub(crate) shard: Option<String>,
+    /// Print a JSON report instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 pub fn run(cli: Cli) -> ExitCode {
@@ -84,6 +174,32 @@ pub fn run(cli: Cli) -> ExitCode {
             caesar_ai,
             pompey_ai,
         }) => play_command(&variant, scenario, seed, &caesar_ai, &pompey_ai),
+        Some(Command::Simulate { run, variant, csv }) => {
+            crate::runs::simulate_command(&run, &variant, csv.as_deref())
+        }
+        Some(Command::Compare { run, variant }) => crate::runs::compare_command(&run, &variant),
+        Some(Command::Merge { reports, json }) => crate::runs::merge_command(&reports, json),
+        Some(Command::Battle {
+            variant,
+            scenario,
+            attacker,
+            attacking,
+            defending,
+            attacking_reserves,
+            defending_reserves,
+            surprise,
+            json,
+        }) => crate::runs::battle_command(crate::runs::BattleArgs {
+            variant: &variant,
+            scenario,
+            attacker: &attacker,
+            attacking: &attacking,
+            defending: &defending,
+            attacking_reserves: &attacking_reserves,
+            defending_reserves: &defending_reserves,
+            surprise,
+            json,
+        }),
         Some(Command::Variants) => {
             for (name, _) in caesar_workbench::rules::BUILTIN_VARIANTS {
                 match RuleSet::load(name) {
@@ -195,7 +311,7 @@ fn print_json(path: &std::path::Path, rules: &RuleSet, report: &Report) {
 }
 
 /// Loads a scenario and rule set into a game, refusing scenarios with errors.
-fn load_game(
+pub(crate) fn load_game(
     scenario: Option<PathBuf>,
     variant: &str,
 ) -> Result<caesar_workbench::engine::Game, ExitCode> {
@@ -220,14 +336,15 @@ fn load_game(
     ))
 }
 
-fn make_player(name: &str, seed: u64) -> Result<Box<dyn caesar_workbench::ai::Player>, ExitCode> {
-    match name {
-        "random" => Ok(Box::new(caesar_workbench::ai::RandomPlayer::new(seed))),
-        other => {
-            eprintln!(
-                "error: unknown player \"{other}\"{}",
-                caesar_workbench::names::did_you_mean(other, ["random"])
-            );
+fn make_player(
+    name: &str,
+    side: caesar_workbench::format::Side,
+    seed: u64,
+) -> Result<Box<dyn caesar_workbench::ai::Player>, ExitCode> {
+    match name.parse::<caesar_workbench::sim::AiSpec>() {
+        Ok(spec) => Ok(spec.player(side, seed, false)),
+        Err(e) => {
+            eprintln!("error: {e}");
             Err(ExitCode::from(2))
         }
     }
@@ -245,8 +362,16 @@ fn play_command(
         Err(code) => return code,
     };
     let mut players = match (
-        make_player(caesar_ai, seed.wrapping_mul(2).wrapping_add(1)),
-        make_player(pompey_ai, seed.wrapping_mul(2).wrapping_add(2)),
+        make_player(
+            caesar_ai,
+            caesar_workbench::format::Side::Caesar,
+            seed.wrapping_mul(2).wrapping_add(1),
+        ),
+        make_player(
+            pompey_ai,
+            caesar_workbench::format::Side::Pompey,
+            seed.wrapping_mul(2).wrapping_add(2),
+        ),
     ) {
         (Ok(c), Ok(p)) => [c, p],
         (Err(code), _) | (_, Err(code)) => return code,

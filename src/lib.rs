@@ -10,7 +10,9 @@ pub mod engine;
 pub mod format;
 pub mod model;
 pub mod names;
+pub mod odds;
 pub mod rules;
+pub mod sim;
 pub mod validate;
 
 use std::path::Path;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod cli;
+mod runs;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();

@@ -1,10 +1,16 @@
-//! Players that choose actions for a side.
+//! Players that choose actions for a side: [`RandomPlayer`],
+//! [`HeuristicPlayer`] and [`SearchPlayer`].
+
+mod heuristic;
 
 use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::engine::{Action, Game, State};
+use crate::model::BlockId;
+
+pub use heuristic::HeuristicPlayer;
 
 /// Something that picks one of the legal actions.
 pub trait Player: Send {
@@ -30,6 +36,26 @@ impl Player for RandomPlayer {
     }
 }
 
+/// 7.4 default policy when the owner must pick which of several equally
+/// strong blocks takes a hit (docs/rules-notes.md): the lowest firepower,
+/// then the later initiative, then the lower roster index.
+pub fn default_hit_victim(game: &Game, state: &State, candidates: &[BlockId]) -> BlockId {
+    let attacker = state.battle_info().map(|b| b.attacker);
+    let roster = game.roster();
+    *candidates
+        .iter()
+        .min_by_key(|b| {
+            let block = roster.block(**b);
+            let attacking = Some(state.side(**b)) == attacker;
+            (
+                block.firepower,
+                std::cmp::Reverse(block.initiative(attacking)),
+                b.0,
+            )
+        })
+        .expect("a hit always has a candidate")
+}
+
 /// Plays a whole game; `players` are Caesar's and Pompey's.
 pub fn play_game(
     game: &Game,
@@ -37,7 +63,17 @@ pub fn play_game(
     players: &mut [Box<dyn Player>; 2],
     log: &mut impl crate::engine::Log,
 ) -> State {
-    let mut state = State::new_logged(game, seed, log);
+    let state = State::new_logged(game, seed, log);
+    play_on(game, state, players, log)
+}
+
+/// Plays `state` on to the end.
+pub fn play_on(
+    game: &Game,
+    mut state: State,
+    players: &mut [Box<dyn Player>; 2],
+    log: &mut impl crate::engine::Log,
+) -> State {
     let mut legal = Vec::new();
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);

@@ -710,3 +710,29 @@ impl State {
         }
     }
 }
+
+/// What players may see of the battle being fought (all its blocks are revealed, 7.0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleInfo {
+    pub space: SpaceId,
+    pub attacker: Side,
+    pub round: u8,
+    /// The block whose battle turn it is, if a block is to act.
+    pub acting: Option<BlockId>,
+}
+
+impl State {
+    /// The battle being fought, if any.
+    pub fn battle_info(&self) -> Option<BattleInfo> {
+        let b = self.battle.as_ref()?;
+        Some(BattleInfo {
+            space: b.space,
+            attacker: b.attacker,
+            round: b.round,
+            acting: match b.sub {
+                Sub::Turn => b.order.get(b.next).copied(),
+                _ => None,
+            },
+        })
+    }
+}

@@ -9,6 +9,7 @@
 mod battle;
 mod command;
 mod winter;
+pub use battle::BattleInfo;
 
 use std::fmt;
 use std::sync::Arc;

@@ -1,0 +1,556 @@
+//! A rule-based player: cheap, fast priorities rather than search.
+//!
+//! Each decision scores the legal actions with a picture of the board built
+//! once per decision ([`Picture`]). The picture respects fog of war: enemy
+//! blocks count only as numbers per location (with an assumed average
+//! strength), except in a battle being fought (revealed, 7.0) or when the
+//! player is omniscient.
+
+use rand::RngExt;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{Player, default_hit_victim};
+use crate::engine::{Action, Game, State};
+use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::model::{BlockId, CardFace, SpaceId};
+
+/// Strength assumed for an unseen enemy block.
+const UNSEEN_STRENGTH: f32 = 2.5;
+/// Attack when our strength is at least this multiple of the defender's.
+const ATTACK_RATIO: f32 = 1.4;
+const FAR: u8 = u8::MAX;
+
+pub struct HeuristicPlayer {
+    side: Side,
+    omniscient: bool,
+    rng: ChaCha8Rng,
+    /// Road distances between spaces (land blocks), computed on first use.
+    dist: Vec<u8>,
+    spaces: usize,
+    /// The current group move's objective.
+    target: Option<SpaceId>,
+}
+
+/// What the player sees of the board at one decision.
+struct Picture {
+    own_str: Vec<f32>,
+    own_cnt: Vec<u8>,
+    enemy_str: Vec<f32>,
+    enemy_cnt: Vec<u8>,
+    /// Enemy strength that could reach each space (itself and road neighbours).
+    threat: Vec<f32>,
+}
+
+impl HeuristicPlayer {
+    pub fn new(side: Side, seed: u64, omniscient: bool) -> HeuristicPlayer {
+        HeuristicPlayer {
+            side,
+            omniscient,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            dist: Vec::new(),
+            spaces: 0,
+            target: None,
+        }
+    }
+
+    fn distances(&mut self, game: &Game) {
+        let board = game.board();
+        let n = board.len();
+        if self.spaces == n {
+            return;
+        }
+        self.spaces = n;
+        self.dist = vec![FAR; n * n];
+        let mut queue = std::collections::VecDeque::new();
+        for from in board.ids() {
+            let row = from.index() * n;
+            self.dist[row + from.index()] = 0;
+            queue.clear();
+            queue.push_back(from);
+            while let Some(s) = queue.pop_front() {
+                let d = self.dist[row + s.index()];
+                for adj in board.road_neighbours(s) {
+                    if self.dist[row + adj.to.index()] == FAR {
+                        self.dist[row + adj.to.index()] = d + 1;
+                        queue.push_back(adj.to);
+                    }
+                }
+            }
+        }
+    }
+
+    fn dist(&self, a: SpaceId, b: SpaceId) -> u8 {
+        self.dist[a.index() * self.spaces + b.index()]
+    }
+
+    fn picture(&self, game: &Game, state: &State) -> Picture {
+        let n = game.board().len();
+        let mut p = Picture {
+            own_str: vec![0.0; n],
+            own_cnt: vec![0; n],
+            enemy_str: vec![0.0; n],
+            enemy_cnt: vec![0; n],
+            threat: vec![0.0; n],
+        };
+        let revealed = state.battle_info().map(|b| b.space);
+        for b in game.roster().ids() {
+            let Some(at) = state.location(b) else {
+                continue;
+            };
+            let i = at.index();
+            if state.side(b) == self.side {
+                p.own_str[i] += state.strength(game, b) as f32;
+                p.own_cnt[i] += 1;
+            } else {
+                let seen = self.omniscient || revealed == Some(at);
+                p.enemy_str[i] += if seen {
+                    state.strength(game, b) as f32
+                } else {
+                    UNSEEN_STRENGTH
+                };
+                p.enemy_cnt[i] += 1;
+            }
+        }
+        let board = game.board();
+        for s in board.ids() {
+            let mut t = p.enemy_str[s.index()];
+            for adj in board.neighbours(s) {
+                if adj.class != LinkClass::Sea || board.space(s).kind == SpaceKind::Sea {
+                    t += p.enemy_str[adj.to.index()];
+                }
+            }
+            p.threat[s.index()] = t;
+        }
+        p
+    }
+
+    fn card_value(&self, game: &Game, card: u8) -> f32 {
+        match game.card(card) {
+            CardFace::Command { moves, levy } => moves as f32 + 0.6 * levy as f32,
+            CardFace::Event(e) => match e {
+                Event::Jupiter | Event::Mars | Event::Mercury | Event::Pluto => 3.3,
+                Event::Vulcan => 3.0,
+                Event::Apollo => 2.5,
+                Event::Neptune => 1.5,
+            },
+        }
+    }
+
+    /// How much the side wants to be at `s` with `strength` more.
+    fn space_value(&self, game: &Game, state: &State, p: &Picture, s: SpaceId) -> f32 {
+        let space = game.board().space(s);
+        if space.kind == SpaceKind::Sea {
+            return 0.0;
+        }
+        let vp = space.vp as f32;
+        let i = s.index();
+        if p.enemy_cnt[i] > 0 {
+            vp * 10.0 + 4.0 + p.enemy_str[i]
+        } else if p.own_cnt[i] == 0 {
+            if state.is_vacant(s) {
+                vp * 9.0 + 1.0
+            } else {
+                0.0
+            }
+        } else {
+            // Own city: reinforce when threatened.
+            let gap = p.threat[i] - p.own_str[i];
+            if gap > 0.0 && vp > 0.0 {
+                vp * 6.0 + gap
+            } else {
+                0.0
+            }
+        }
+    }
+
+    /// Score of activating a group at `at`, and its objective.
+    fn plan_group(
+        &self,
+        game: &Game,
+        state: &State,
+        p: &Picture,
+        at: SpaceId,
+    ) -> Option<(f32, SpaceId)> {
+        let board = game.board();
+        let mobile = self.mobile_strength(game, state, p, at);
+        if mobile <= 0.0 {
+            return None;
+        }
+        let mut best: Option<(f32, SpaceId)> = None;
+        for t in board.ids() {
+            let d = self.dist(at, t);
+            if d == 0 || d > 3 {
+                continue;
+            }
+            let i = t.index();
+            let mut value = self.space_value(game, state, p, t);
+            if value <= 0.0 {
+                continue;
+            }
+            if p.enemy_cnt[i] > 0 {
+                let need = p.enemy_str[i] * ATTACK_RATIO - p.own_str[i];
+                if mobile < need || d > 1 {
+                    // Close in on it instead, if that is safe.
+                    value *= 0.15;
+                }
+            } else if p.threat[i] > mobile + p.own_str[i] {
+                value *= 0.3;
+            }
+            let score = value / d as f32;
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, t));
+            }
+        }
+        best
+    }
+
+    /// Strength that may leave `at` without abandoning a threatened city.
+    fn mobile_strength(&self, game: &Game, state: &State, p: &Picture, at: SpaceId) -> f32 {
+        let i = at.index();
+        let space = game.board().space(at);
+        let keep = if space.vp > 0 && state.is_friendly(at, self.side) {
+            (p.threat[i] * 0.8).min(p.own_str[i] - 1.0).max(0.0)
+        } else {
+            0.0
+        };
+        p.own_str[i] - keep
+    }
+
+    fn choose_step(&mut self, game: &Game, state: &State, p: &Picture, legal: &[Action]) -> Action {
+        let Some(target) = self.target else {
+            return Action::EndGroup;
+        };
+        let mut best = (0.0f32, Action::EndGroup);
+        for &a in legal {
+            let Action::Step { block, to } = a else {
+                continue;
+            };
+            let Some(from) = state.location(block) else {
+                continue;
+            };
+            let kind = game.roster().block(block).kind;
+            if kind == BlockKind::Navis {
+                continue;
+            }
+            let (d_from, d_to) = (self.dist(from, target), self.dist(to, target));
+            if d_to >= d_from {
+                continue;
+            }
+            // Keep a garrison in a threatened friendly city.
+            let strength = state.strength(game, block) as f32;
+            let fi = from.index();
+            let remaining = p.own_str[fi] - strength;
+            let vp = game.board().space(from).vp;
+            if vp > 0 && p.threat[fi] > 0.0 && remaining < (p.threat[fi] * 0.6).min(3.0) {
+                continue;
+            }
+            // Do not walk alone into an enemy space we cannot beat.
+            let ti = to.index();
+            if p.enemy_cnt[ti] > 0 {
+                let mobile = self.mobile_strength(game, state, p, from);
+                if mobile + p.own_str[ti] < p.enemy_str[ti] * ATTACK_RATIO {
+                    continue;
+                }
+            }
+            let mut score = 10.0 - d_to as f32 + strength * 0.1;
+            if kind == BlockKind::Leader {
+                score += 0.5;
+            }
+            if score > best.0 {
+                best = (score, a);
+            }
+        }
+        best.1
+    }
+
+    fn choose_group(
+        &mut self,
+        game: &Game,
+        state: &State,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Action {
+        let mut best: Option<(f32, Action, SpaceId)> = None;
+        for &a in legal {
+            if let Action::Group(at) = a
+                && let Some((score, t)) = self.plan_group(game, state, p, at)
+                && best.is_none_or(|(b, ..)| score > b)
+            {
+                best = Some((score, a, t));
+            }
+        }
+        match best {
+            Some((score, a, t)) if score > 0.5 => {
+                self.target = Some(t);
+                a
+            }
+            _ => {
+                self.target = None;
+                if legal.contains(&Action::EndMoves) {
+                    Action::EndMoves
+                } else {
+                    legal[self.rng.random_range(0..legal.len())]
+                }
+            }
+        }
+    }
+
+    fn choose_levy(&self, game: &Game, state: &State, p: &Picture, legal: &[Action]) -> Action {
+        let board = game.board();
+        let roster = game.roster();
+        let supply_room = |s: SpaceId| {
+            let space = board.space(s);
+            space.winter_supply(game.rules.winter_supply_base) as i32 - p.own_cnt[s.index()] as i32
+        };
+        let front = |s: SpaceId| 1.0 + p.threat[s.index()] * 0.3;
+        let mut best = (0.0f32, None);
+        for &a in legal {
+            let score = match a {
+                Action::AddStep(b) => {
+                    let Some(at) = state.location(b) else {
+                        continue;
+                    };
+                    let block = roster.block(b);
+                    let missing = block.max_steps.saturating_sub(state.steps(b));
+                    if missing == 0 {
+                        continue;
+                    }
+                    front(at) * (block.firepower as f32 * 0.5 + 1.0)
+                }
+                Action::Levy { block, at } => {
+                    if supply_room(at) <= 0 {
+                        continue;
+                    }
+                    let b = roster.block(block);
+                    let base = match b.kind {
+                        BlockKind::Navis => 0.6,
+                        _ => 1.2 + b.firepower as f32 * 0.4,
+                    };
+                    front(at) * base
+                }
+                _ => continue,
+            };
+            if score > best.0 {
+                best = (score, Some(a));
+            }
+        }
+        best.1.unwrap_or(Action::EndLevy)
+    }
+
+    fn choose_battle_turn(
+        &self,
+        game: &Game,
+        state: &State,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Action {
+        let retreats: Vec<SpaceId> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Retreat(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        let can_fire = legal.contains(&Action::Fire);
+        if !retreats.is_empty()
+            && let Some(info) = state.battle_info()
+        {
+            let i = info.space.index();
+            let (ours, theirs) = (p.own_str[i], p.enemy_str[i]);
+            let acting = info.acting;
+            let leader = acting.is_some_and(|b| game.roster().block(b).kind == BlockKind::Leader);
+            let losing = ours * 1.5 < theirs || (leader && ours < theirs);
+            if !can_fire || losing {
+                // Safest place: friendly, least threatened.
+                let best = retreats.iter().copied().max_by(|a, b| {
+                    let score = |s: SpaceId| {
+                        (state.is_friendly(s, self.side) as u8 as f32) * 5.0 + p.own_str[s.index()]
+                            - p.threat[s.index()]
+                    };
+                    score(*a).total_cmp(&score(*b))
+                });
+                if let Some(to) = best {
+                    return Action::Retreat(to);
+                }
+            }
+        }
+        if can_fire { Action::Fire } else { legal[0] }
+    }
+
+    fn choose_event_target(
+        &self,
+        game: &Game,
+        state: &State,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Action {
+        let mut best = (f32::MIN, Action::PassEvent);
+        for &a in legal {
+            let score = match a {
+                Action::JupiterBlock(b) => {
+                    let at = state.location(b).map_or(0.0, |s| p.enemy_str[s.index()]);
+                    if self.omniscient {
+                        state.strength(game, b) as f32 * 10.0 + at
+                    } else {
+                        at
+                    }
+                }
+                Action::JupiterCity(s) | Action::VulcanCity(s) => {
+                    p.enemy_str[s.index()] * 2.0 - p.own_str[s.index()] * 3.0
+                        + game.board().space(s).vp as f32
+                }
+                Action::PassEvent => 0.0,
+                _ => continue,
+            };
+            if score > best.0 {
+                best = (score, a);
+            }
+        }
+        best.1
+    }
+}
+
+impl Player for HeuristicPlayer {
+    fn choose(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        self.distances(game);
+        let first = legal[0];
+        match first {
+            Action::Discard(_) | Action::Play(_) => {
+                let value = |a: &Action| match a {
+                    Action::Discard(c) | Action::Play(c) => self.card_value(game, *c),
+                    _ => 0.0,
+                };
+                let pick = if matches!(first, Action::Discard(_)) {
+                    legal.iter().min_by(|a, b| value(a).total_cmp(&value(b)))
+                } else {
+                    legal.iter().max_by(|a, b| value(a).total_cmp(&value(b)))
+                };
+                return *pick.unwrap_or(&first);
+            }
+            Action::TakeHit(_) => {
+                let candidates: Vec<BlockId> = legal
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::TakeHit(b) => Some(*b),
+                        _ => None,
+                    })
+                    .collect();
+                return Action::TakeHit(default_hit_victim(game, state, &candidates));
+            }
+            Action::Surprise(_) => return Action::Surprise(true),
+            Action::MainAttack(_) => return first,
+            _ => {}
+        }
+        let p = self.picture(game, state);
+        if legal
+            .iter()
+            .any(|a| matches!(a, Action::Fire | Action::Retreat(_) | Action::Pass))
+        {
+            return self.choose_battle_turn(game, state, &p, legal);
+        }
+        if legal.iter().any(|a| matches!(a, Action::Step { .. }))
+            || legal.contains(&Action::EndGroup)
+        {
+            return self.choose_step(game, state, &p, legal);
+        }
+        if legal
+            .iter()
+            .any(|a| matches!(a, Action::Group(_) | Action::SeaMove { .. }))
+            || legal.contains(&Action::EndMoves)
+        {
+            return self.choose_group(game, state, &p, legal);
+        }
+        if legal.iter().any(|a| {
+            matches!(
+                a,
+                Action::Levy { .. } | Action::AddStep(_) | Action::EndLevy
+            )
+        }) {
+            return self.choose_levy(game, state, &p, legal);
+        }
+        if legal.iter().any(|a| {
+            matches!(
+                a,
+                Action::JupiterBlock(_)
+                    | Action::JupiterCity(_)
+                    | Action::VulcanCity(_)
+                    | Action::PassEvent
+            )
+        }) {
+            return self.choose_event_target(game, state, &p, legal);
+        }
+        if let Action::Battle(_) = first {
+            // Fight first where we are relatively strongest.
+            return *legal
+                .iter()
+                .max_by(|a, b| {
+                    let edge = |x: &Action| match x {
+                        Action::Battle(s) => p.own_str[s.index()] - p.enemy_str[s.index()],
+                        _ => f32::MIN,
+                    };
+                    edge(a).total_cmp(&edge(b))
+                })
+                .unwrap_or(&first);
+        }
+        if legal.iter().any(|a| matches!(a, Action::Regroup { .. })) {
+            // Take a vacant VP city next to the battlefield, if it is safe.
+            let mut best = (0.0f32, Action::EndRegroup);
+            for &a in legal {
+                if let Action::Regroup { block, to } = a {
+                    let space = game.board().space(to);
+                    let i = to.index();
+                    if state.is_vacant(to) && space.vp > 0 && p.own_cnt[i] == 0 {
+                        let str = state.strength(game, block) as f32;
+                        let score = space.vp as f32 * 2.0 + str - p.threat[i] * 0.5;
+                        if score > best.0 {
+                            best = (score, a);
+                        }
+                    }
+                }
+            }
+            return best.1;
+        }
+        if legal
+            .iter()
+            .any(|a| matches!(a, Action::NavisToPort { .. }))
+        {
+            return *legal
+                .iter()
+                .max_by_key(|a| match a {
+                    Action::NavisToPort { to, .. } => {
+                        game.board()
+                            .space(*to)
+                            .winter_supply(game.rules.winter_supply_base)
+                            as i32
+                            - p.own_cnt[to.index()] as i32
+                    }
+                    _ => i32::MIN,
+                })
+                .unwrap_or(&first);
+        }
+        if legal.iter().any(|a| matches!(a, Action::Disband(_))) {
+            if legal.contains(&Action::EndWinter) {
+                return Action::EndWinter;
+            }
+            // 8.4: over supply: the weakest, never a leader if avoidable.
+            return *legal
+                .iter()
+                .min_by_key(|a| match a {
+                    Action::Disband(b) => {
+                        let leader = game.roster().block(*b).kind == BlockKind::Leader;
+                        (leader, state.strength(game, *b))
+                    }
+                    _ => (true, u8::MAX),
+                })
+                .unwrap_or(&first);
+        }
+        if legal.contains(&Action::EndWinter) {
+            return Action::EndWinter;
+        }
+        legal[self.rng.random_range(0..legal.len())]
+    }
+}

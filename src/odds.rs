@@ -1,0 +1,650 @@
+//! Exact battle odds (7.0–7.5), by dynamic programming over the blocks'
+//! steps, the round and the battle turn — not sampled.
+//!
+//! Assumptions, as the `battle` command documents: nobody retreats by
+//! choice; attackers retreat on their turns in the last round (7.2) and can
+//! always find somewhere to go; hits go to the strongest eligible block and
+//! ties follow the engine's default policy ([`crate::ai::default_hit_victim`]:
+//! lowest firepower, then later initiative, then lower roster index);
+//! reserves arrive in round 2 with disruption (7.31, including the
+//! attacker/defender swap when the defender is disrupted and the rule set
+//! says so); Mars/Neptune surprise lets every attacker fire first in round 1.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Game;
+use crate::format::{BlockKind, Initiative, Side};
+use crate::model::BlockId;
+
+/// A battle to evaluate. Strengths are as printed (the elephant's IV or II).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleSpec {
+    pub attacker: Side,
+    pub attacking: Vec<(BlockId, u8)>,
+    pub attacking_reserves: Vec<(BlockId, u8)>,
+    pub defending: Vec<(BlockId, u8)>,
+    pub defending_reserves: Vec<(BlockId, u8)>,
+    pub surprise: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OddsError {
+    #[error("{block} fights for {owner}, not for {wanted}")]
+    WrongSide {
+        block: String,
+        owner: Side,
+        wanted: Side,
+    },
+    #[error("{block} cannot be at strength {strength}: {why}")]
+    ImpossibleStrength {
+        block: String,
+        strength: u8,
+        why: String,
+    },
+    #[error("{0} is listed twice")]
+    Duplicate(String),
+    #[error("the {0} side has no block in the battle")]
+    Empty(&'static str),
+    #[error("at most {max} blocks in one battle (got {got})")]
+    TooMany { max: usize, got: usize },
+    #[error(
+        "Cleopatra changes sides when eliminated (7.52); the exact calculator does not model that"
+    )]
+    Cleopatra,
+}
+
+/// The exact outcome distribution.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleOdds {
+    /// Every defending block eliminated (the attacker holds the space).
+    pub attacker_wins: f64,
+    /// Some defending block is still there when the battle ends.
+    pub defender_holds: f64,
+    /// Both sides gone at once (possible only through disruption).
+    pub both_eliminated: f64,
+    /// Expected steps lost by the attacking and the defending side.
+    pub expected_steps_lost: ExpectedLosses,
+    /// Probability that the battle ends in round 1, 2, 3, 4.
+    pub ends_in_round: Vec<f64>,
+    /// Probability that each block is eliminated, by name.
+    pub eliminated: Vec<BlockRisk>,
+    /// Dynamic-programming states evaluated.
+    pub states: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ExpectedLosses {
+    pub attacker: f64,
+    pub defender: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BlockRisk {
+    pub block: String,
+    pub side: Side,
+    pub eliminated: f64,
+}
+
+/// The largest battle the calculator takes (4 bits per block in the key).
+pub const MAX_BLOCKS: usize = 12;
+
+#[derive(Debug, Clone, Copy)]
+struct Fighter {
+    /// Of the original attacking side.
+    attacking_side: bool,
+    reserve: bool,
+    steps: u8,
+    per_step: u8,
+    firepower: u8,
+    initiative: Initiative,
+    attacking_initiative: Initiative,
+    roster_index: u8,
+}
+
+/// The battle's position between two battle turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Pos {
+    steps: [u8; MAX_BLOCKS],
+    /// Blocks that retreated (gone, steps kept).
+    gone: u16,
+    round: u8,
+    /// Index into this round's turn order.
+    next: u8,
+    /// 7.31: the original defender has become the attacker.
+    swapped: bool,
+}
+
+/// Sums over outcomes, weighted by probability.
+#[derive(Debug, Clone, Copy, Default)]
+struct Value {
+    attacker_wins: f64,
+    defender_holds: f64,
+    both: f64,
+    lost: [f64; 2],
+    round: [f64; 4],
+    eliminated: [f64; MAX_BLOCKS],
+}
+
+impl Value {
+    fn add_scaled(&mut self, o: &Value, w: f64) {
+        self.attacker_wins += o.attacker_wins * w;
+        self.defender_holds += o.defender_holds * w;
+        self.both += o.both * w;
+        for i in 0..2 {
+            self.lost[i] += o.lost[i] * w;
+        }
+        for i in 0..4 {
+            self.round[i] += o.round[i] * w;
+        }
+        for i in 0..MAX_BLOCKS {
+            self.eliminated[i] += o.eliminated[i] * w;
+        }
+    }
+}
+
+struct Solver<'a> {
+    fighters: Vec<Fighter>,
+    rounds: u8,
+    surprise: bool,
+    disrupt_defending_reserves: bool,
+    memo: HashMap<Pos, Value>,
+    binomial: &'a [[f64; 32]; 7],
+}
+
+/// Exact odds of `spec` under `game`'s rule set.
+pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsError> {
+    let roster = game.roster();
+    let defender = spec.attacker.other();
+    let mut fighters = Vec::new();
+    let mut ids: Vec<BlockId> = Vec::new();
+    let groups = [
+        (&spec.attacking, spec.attacker, true, false),
+        (&spec.attacking_reserves, spec.attacker, true, true),
+        (&spec.defending, defender, false, false),
+        (&spec.defending_reserves, defender, false, true),
+    ];
+    for (list, side, attacking_side, reserve) in groups {
+        for &(id, strength) in list.iter() {
+            let block = roster.block(id);
+            if block.side != side {
+                return Err(OddsError::WrongSide {
+                    block: block.name.clone(),
+                    owner: block.side,
+                    wanted: side,
+                });
+            }
+            if ids.contains(&id) {
+                return Err(OddsError::Duplicate(block.name.clone()));
+            }
+            if block.kind == BlockKind::Cleopatra {
+                return Err(OddsError::Cleopatra);
+            }
+            let per_step = block.kind.strength_per_step();
+            let impossible = |why: String| OddsError::ImpossibleStrength {
+                block: block.name.clone(),
+                strength,
+                why,
+            };
+            if strength == 0 || strength > block.max_strength() {
+                return Err(impossible(format!(
+                    "its strength is 1 to {}",
+                    block.max_strength()
+                )));
+            }
+            if strength % per_step != 0 {
+                return Err(impossible(
+                    "the elephant fights at IV or II (7.41)".to_string(),
+                ));
+            }
+            ids.push(id);
+            fighters.push(Fighter {
+                attacking_side,
+                reserve,
+                steps: strength / per_step,
+                per_step,
+                firepower: block.firepower,
+                initiative: block.initiative,
+                attacking_initiative: block.initiative(true),
+                roster_index: id.0,
+            });
+        }
+    }
+    if fighters.len() > MAX_BLOCKS {
+        return Err(OddsError::TooMany {
+            max: MAX_BLOCKS,
+            got: fighters.len(),
+        });
+    }
+    if !fighters.iter().any(|f| f.attacking_side) {
+        return Err(OddsError::Empty("attacking"));
+    }
+    if !fighters.iter().any(|f| !f.attacking_side) {
+        return Err(OddsError::Empty("defending"));
+    }
+    let binomial = binomial_table();
+    let mut solver = Solver {
+        fighters,
+        rounds: game.rules.battle_rounds.max(1),
+        surprise: spec.surprise,
+        disrupt_defending_reserves: game.rules.disrupt_defending_reserves,
+        memo: HashMap::new(),
+        binomial: &binomial,
+    };
+    let mut start = Pos {
+        steps: [0; MAX_BLOCKS],
+        gone: 0,
+        round: 1,
+        next: 0,
+        swapped: false,
+    };
+    for (i, f) in solver.fighters.iter().enumerate() {
+        start.steps[i] = f.steps;
+    }
+    let v = solver.value(start);
+    let eliminated = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| BlockRisk {
+            block: roster.block(*id).name.clone(),
+            side: roster.block(*id).side,
+            eliminated: v.eliminated[i],
+        })
+        .collect();
+    let rounds = solver.rounds as usize;
+    Ok(BattleOdds {
+        attacker_wins: v.attacker_wins,
+        defender_holds: v.defender_holds,
+        both_eliminated: v.both,
+        expected_steps_lost: ExpectedLosses {
+            attacker: v.lost[0],
+            defender: v.lost[1],
+        },
+        ends_in_round: v.round[..rounds.min(4)].to_vec(),
+        eliminated,
+        states: solver.memo.len(),
+    })
+}
+
+/// `table[fp][n * ...]`: P(k hits | n dice, firepower fp), flattened as
+/// index n * (n + 1) / 2 + k for n up to 6 dice... kept simple: n ≤ 6.
+fn binomial_table() -> [[f64; 32]; 7] {
+    let mut t = [[0.0; 32]; 7];
+    for (fp, row) in t.iter_mut().enumerate() {
+        let p = fp as f64 / 6.0;
+        for n in 0..=6usize {
+            for k in 0..=n {
+                let c = (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64);
+                row[n * (n + 1) / 2 + k] = c * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32);
+            }
+        }
+    }
+    t
+}
+
+impl Solver<'_> {
+    fn present(&self, pos: &Pos, i: usize) -> bool {
+        pos.steps[i] > 0 && pos.gone & (1 << i) == 0
+    }
+
+    /// Whether block `i` now fights on the attacking side.
+    fn attacking_now(&self, pos: &Pos, i: usize) -> bool {
+        self.fighters[i].attacking_side != pos.swapped
+    }
+
+    fn strength(&self, pos: &Pos, i: usize) -> u8 {
+        pos.steps[i] * self.fighters[i].per_step
+    }
+
+    fn letter(&self, pos: &Pos, i: usize) -> Initiative {
+        let f = &self.fighters[i];
+        if self.attacking_now(pos, i) {
+            f.attacking_initiative
+        } else {
+            f.initiative
+        }
+    }
+
+    fn side_present(&self, pos: &Pos, original_attacker: bool) -> bool {
+        (0..self.fighters.len())
+            .any(|i| self.present(pos, i) && self.fighters[i].attacking_side == original_attacker)
+    }
+
+    fn is_reserve(&self, pos: &Pos, i: usize) -> bool {
+        self.fighters[i].reserve && pos.round == 1
+    }
+
+    /// This round's battle turns (7.2).
+    fn order(&self, pos: &Pos) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.fighters.len())
+            .filter(|&i| self.present(pos, i) && !self.is_reserve(pos, i))
+            .collect();
+        let surprise = self.surprise && pos.round == 1;
+        order.sort_by_key(|&i| {
+            let attacking = self.attacking_now(pos, i);
+            let letter = self.letter(pos, i);
+            let index = self.fighters[i].roster_index;
+            if surprise {
+                (!attacking, letter, false, index)
+            } else {
+                (false, letter, attacking, index)
+            }
+        });
+        order
+    }
+
+    fn terminal(&self, pos: &Pos) -> Value {
+        let mut v = Value::default();
+        let att = self.side_present(pos, true);
+        let def = self.side_present(pos, false);
+        match (att, def) {
+            (_, true) => v.defender_holds = 1.0,
+            (true, false) => v.attacker_wins = 1.0,
+            (false, false) => v.both = 1.0,
+        }
+        for (i, f) in self.fighters.iter().enumerate() {
+            let lost = f.steps - pos.steps[i];
+            v.lost[!f.attacking_side as usize] += lost as f64;
+            if pos.steps[i] == 0 {
+                v.eliminated[i] = 1.0;
+            }
+        }
+        v.round[(pos.round.clamp(1, 4) - 1) as usize] = 1.0;
+        v
+    }
+
+    fn finished(&self, pos: &Pos) -> bool {
+        !(self.side_present(pos, true) && self.side_present(pos, false))
+    }
+
+    fn value(&mut self, pos: Pos) -> Value {
+        if let Some(v) = self.memo.get(&pos) {
+            return *v;
+        }
+        let v = self.evaluate(pos);
+        self.memo.insert(pos, v);
+        v
+    }
+
+    fn evaluate(&mut self, mut pos: Pos) -> Value {
+        if self.finished(&pos) {
+            return self.terminal(&pos);
+        }
+        let order = self.order(&pos);
+        // Skip blocks that are gone; start the next round when the order is done.
+        loop {
+            let Some(&i) = order.get(pos.next as usize) else {
+                if pos.round >= self.rounds {
+                    // Attackers that could not retreat (none, by assumption).
+                    return self.terminal(&pos);
+                }
+                let mut next = pos;
+                next.round += 1;
+                next.next = 0;
+                if next.round == 2 {
+                    self.reserves_arrive(&mut next);
+                    if self.finished(&next) {
+                        return self.terminal(&next);
+                    }
+                }
+                return self.value(next);
+            };
+            if !self.present(&pos, i) {
+                pos.next += 1;
+                continue;
+            }
+            if pos.round >= self.rounds && self.attacking_now(&pos, i) {
+                // 7.2: the attacker retreats in the last round.
+                let mut next = pos;
+                next.gone |= 1 << i;
+                next.next += 1;
+                return self.value(next);
+            }
+            return self.fire(pos, i);
+        }
+    }
+
+    fn fire(&mut self, pos: Pos, shooter: usize) -> Value {
+        let dice = self.strength(&pos, shooter) as usize;
+        let fp = self.fighters[shooter].firepower.min(6) as usize;
+        let mut total = Value::default();
+        for k in 0..=dice.min(6) {
+            let p = self.binomial[fp][dice * (dice + 1) / 2 + k];
+            if p == 0.0 {
+                continue;
+            }
+            let mut next = pos;
+            next.next += 1;
+            let target_side = !self.attacking_now(&pos, shooter);
+            for _ in 0..k {
+                match self.strongest(&next, target_side) {
+                    Some(t) => next.steps[t] -= 1,
+                    None => break,
+                }
+            }
+            let v = if self.finished(&next) {
+                self.terminal(&next)
+            } else {
+                self.value(next)
+            };
+            total.add_scaled(&v, p);
+        }
+        total
+    }
+
+    /// 7.4: the strongest eligible block of the side now attacking (or
+    /// not); ties by the default policy.
+    fn strongest(&self, pos: &Pos, attacking: bool) -> Option<usize> {
+        (0..self.fighters.len())
+            .filter(|&i| {
+                self.present(pos, i)
+                    && self.attacking_now(pos, i) == attacking
+                    && !self.is_reserve(pos, i)
+            })
+            .max_by_key(|&i| {
+                let f = &self.fighters[i];
+                (
+                    self.strength(pos, i),
+                    std::cmp::Reverse(f.firepower),
+                    self.letter(pos, i),
+                    std::cmp::Reverse(f.roster_index),
+                )
+            })
+    }
+
+    /// 7.3 / 7.31, as the engine does it at the start of round 2.
+    fn reserves_arrive(&self, pos: &mut Pos) {
+        let attacker_now_original = !pos.swapped;
+        for original_attacking in [attacker_now_original, !attacker_now_original] {
+            let defending = original_attacking != attacker_now_original;
+            if defending && !self.disrupt_defending_reserves {
+                continue;
+            }
+            let mut main = 0;
+            let mut reserves = Vec::new();
+            for i in 0..self.fighters.len() {
+                if self.present(pos, i) && self.fighters[i].attacking_side == original_attacking {
+                    if self.fighters[i].reserve {
+                        reserves.push(i);
+                    } else {
+                        main += 1;
+                    }
+                }
+            }
+            if main == 0 && !reserves.is_empty() {
+                for i in reserves {
+                    pos.steps[i] -= 1;
+                }
+                if defending {
+                    pos.swapped = !pos.swapped;
+                }
+            }
+        }
+    }
+}
+
+/// Parses `"Legio 13=3,Caesar=3"`: roster names of `side` with their
+/// strengths as printed (digits or I–IV). Names resolve like the map's
+/// (aliases, case-insensitive) and unknown ones get a did-you-mean.
+pub fn parse_blocks(game: &Game, side: Side, text: &str) -> Result<Vec<(BlockId, u8)>, String> {
+    let roster = game.roster();
+    let mut out = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (name, strength) = match item.rsplit_once('=') {
+            Some((n, s)) => (n.trim(), Some(s.trim())),
+            None => (item, None),
+        };
+        let id = match roster.resolve(side, name) {
+            Ok(id) => id,
+            Err(e) => {
+                let other = roster.find(side.other(), name);
+                return Err(match other {
+                    Some(_) => format!("{name} is a block of {}, not of {side}", side.other()),
+                    None => e.to_string(),
+                });
+            }
+        };
+        let block = roster.block(id);
+        let strength = match strength {
+            None => block.max_strength(),
+            Some(s) => parse_strength(s).ok_or_else(|| {
+                format!("\"{s}\" is not a strength for {name}: expected a number such as 3 or a numeral such as III")
+            })?,
+        };
+        out.push((id, strength));
+    }
+    Ok(out)
+}
+
+fn parse_strength(text: &str) -> Option<u8> {
+    if let Ok(n) = text.parse::<u8>() {
+        return Some(n);
+    }
+    match text.to_ascii_uppercase().as_str() {
+        "I" => Some(1),
+        "II" => Some(2),
+        "III" => Some(3),
+        "IV" => Some(4),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> Game {
+        Game::published("rules-2.0")
+    }
+
+    fn block(game: &Game, side: Side, name: &str) -> BlockId {
+        game.roster().resolve(side, name).unwrap()
+    }
+
+    #[test]
+    fn binomials_sum_to_one() {
+        let t = binomial_table();
+        for row in &t {
+            for n in 0..=6usize {
+                let s: f64 = (0..=n).map(|k| row[n * (n + 1) / 2 + k]).sum();
+                assert!((s - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn probabilities_are_a_distribution() {
+        let g = game();
+        let spec = BattleSpec {
+            attacker: Side::Caesar,
+            attacking: vec![(block(&g, Side::Caesar, "Caesar"), 3)],
+            attacking_reserves: vec![],
+            defending: vec![(block(&g, Side::Pompey, "Pompey"), 3)],
+            defending_reserves: vec![],
+            surprise: false,
+        };
+        let odds = battle_odds(&g, &spec).unwrap();
+        let total = odds.attacker_wins + odds.defender_holds + odds.both_eliminated;
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+        let rounds: f64 = odds.ends_in_round.iter().sum();
+        assert!((rounds - 1.0).abs() < 1e-9);
+        assert!(odds.attacker_wins > 0.0 && odds.defender_holds > 0.0);
+    }
+
+    #[test]
+    fn one_step_each_hand_computed() {
+        // A 1-step attacker against a 1-step defender: round 1 the defender
+        // (first on equal letters) fires one die. Compute both at the same
+        // letter and firepower.
+        let g = game();
+        let roster = g.roster();
+        let att = roster
+            .of_side(Side::Caesar)
+            .find(|b| roster.block(*b).kind == BlockKind::Legion)
+            .unwrap();
+        let letter = roster.block(att).initiative;
+        let fp = roster.block(att).firepower as f64 / 6.0;
+        let def = roster
+            .of_side(Side::Pompey)
+            .find(|b| {
+                let x = roster.block(*b);
+                x.kind == BlockKind::Legion && x.initiative == letter
+            })
+            .unwrap();
+        let fd = roster.block(def).firepower as f64 / 6.0;
+        let spec = BattleSpec {
+            attacker: Side::Caesar,
+            attacking: vec![(att, 1)],
+            attacking_reserves: vec![],
+            defending: vec![(def, 1)],
+            defending_reserves: vec![],
+            surprise: false,
+        };
+        let odds = battle_odds(&g, &spec).unwrap();
+        // Rounds 1–3: defender fires, then attacker; round 4: defender fires,
+        // attacker retreats.
+        let miss = (1.0 - fd) * (1.0 - fp);
+        let mut win = 0.0;
+        let mut reach = 1.0;
+        for _ in 0..3 {
+            win += reach * (1.0 - fd) * fp;
+            reach *= miss;
+        }
+        assert!(
+            (odds.attacker_wins - win).abs() < 1e-12,
+            "{} vs {win}",
+            odds.attacker_wins
+        );
+        let mut spec_surprise = spec.clone();
+        spec_surprise.surprise = true;
+        let surprised = battle_odds(&g, &spec_surprise).unwrap();
+        assert!(surprised.attacker_wins > odds.attacker_wins);
+    }
+
+    #[test]
+    fn bad_specs_are_errors() {
+        let g = game();
+        let caesar = block(&g, Side::Caesar, "Caesar");
+        let pompey = block(&g, Side::Pompey, "Pompey");
+        let mut spec = BattleSpec {
+            attacker: Side::Caesar,
+            attacking: vec![(caesar, 9)],
+            attacking_reserves: vec![],
+            defending: vec![(pompey, 3)],
+            defending_reserves: vec![],
+            surprise: false,
+        };
+        assert!(matches!(
+            battle_odds(&g, &spec),
+            Err(OddsError::ImpossibleStrength { .. })
+        ));
+        spec.attacking = vec![(pompey, 3)];
+        assert!(matches!(
+            battle_odds(&g, &spec),
+            Err(OddsError::WrongSide { .. })
+        ));
+        spec.attacking = vec![];
+        assert!(matches!(battle_odds(&g, &spec), Err(OddsError::Empty(_))));
+    }
+}

@@ -1,0 +1,422 @@
+//! Monte Carlo simulation of whole games between AI players.
+//!
+//! Game `i` of a run always uses the seed [`game_seed`]`(seed, i)`, whatever
+//! the thread count or shard, and every statistic is accumulated in integers
+//! (counts and histograms), so a run's report is the same on one thread or
+//! many, on one machine or merged from shards.
+
+pub mod report;
+pub mod stats;
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::ai::{self, Player};
+use crate::engine::{EndReason, Game, NoLog};
+use crate::format::Side;
+
+pub use report::{Accumulator, CompareReport, PairedAccumulator, SimReport};
+
+/// Which AI plays a side, and its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AiSpec {
+    /// Uniform over legal actions.
+    Random,
+    /// Rule-based priorities.
+    Heuristic,
+    /// Looks ahead with this many playouts per decision it searches.
+    Search { playouts: u32 },
+}
+
+impl AiSpec {
+    pub const NAMES: [&'static str; 3] = ["random", "heuristic", "search"];
+    pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
+
+    pub fn player(self, side: Side, seed: u64, omniscient: bool) -> Box<dyn Player> {
+        match self {
+            AiSpec::Random => Box::new(ai::RandomPlayer::new(seed)),
+            AiSpec::Heuristic => Box::new(ai::HeuristicPlayer::new(side, seed, omniscient)),
+            AiSpec::Search { playouts } => {
+                let _ = playouts;
+                Box::new(ai::HeuristicPlayer::new(side, seed, omniscient))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for AiSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AiSpec::Random => f.write_str("random"),
+            AiSpec::Heuristic => f.write_str("heuristic"),
+            AiSpec::Search { playouts } => write!(f, "search:{playouts}"),
+        }
+    }
+}
+
+impl FromStr for AiSpec {
+    type Err = String;
+
+    /// `random`, `heuristic`, `search` or `search:PLAYOUTS`.
+    fn from_str(text: &str) -> Result<AiSpec, String> {
+        let (name, budget) = match text.split_once(':') {
+            Some((n, b)) => (n, Some(b)),
+            None => (text, None),
+        };
+        match (name, budget) {
+            ("random", None) => Ok(AiSpec::Random),
+            ("heuristic", None) => Ok(AiSpec::Heuristic),
+            ("search", None) => Ok(AiSpec::Search {
+                playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+            }),
+            ("search", Some(b)) => match b.parse::<u32>() {
+                Ok(p) if p > 0 => Ok(AiSpec::Search { playouts: p }),
+                _ => Err(format!(
+                    "\"{b}\" is not a playout budget: expected a positive whole number, as in search:64"
+                )),
+            },
+            ("random" | "heuristic", Some(_)) => Err(format!("\"{name}\" takes no budget")),
+            _ => Err(format!(
+                "unknown AI \"{text}\"{}; expected random, heuristic, search or search:N",
+                crate::names::did_you_mean(name, AiSpec::NAMES)
+            )),
+        }
+    }
+}
+
+/// Part `index` (0-based) of `count` equal parts of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// The game indices of this shard: contiguous, so shards concatenate.
+    pub fn range(self, games: u64) -> std::ops::Range<u64> {
+        let (i, n) = (self.index as u64, self.count as u64);
+        (games * i / n)..(games * (i + 1) / n)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// `i/n`, 1-based: `1/4` is the first quarter.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("\"{text}\" is not a shard: expected i/n with 1 <= i <= n, as in 2/8");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (i, n): (u32, u32) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || i == 0 || i > n {
+            return Err(bad());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+/// What to simulate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimOptions {
+    pub games: u64,
+    pub seed: u64,
+    pub caesar: AiSpec,
+    pub pompey: AiSpec,
+    /// Players see everything (no fog of war).
+    pub omniscient: bool,
+    pub shard: Option<Shard>,
+}
+
+impl SimOptions {
+    pub fn game_range(&self) -> std::ops::Range<u64> {
+        match self.shard {
+            Some(s) => s.range(self.games),
+            None => 0..self.games,
+        }
+    }
+}
+
+/// Shared with whoever watches a run: games done, and a cancel switch.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: AtomicU64,
+    cancel: AtomicBool,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+    pub fn done(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+    fn tick(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The run was cancelled before it finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the simulation was cancelled")]
+pub struct Cancelled;
+
+/// Seed of game `index` of a run seeded with `seed` (SplitMix64 of both).
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    splitmix64(seed ^ splitmix64(index.wrapping_add(0x5EED)))
+}
+
+fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One finished game, as reports and CSV rows see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub index: u64,
+    pub seed: u64,
+    pub winner: Option<Side>,
+    pub how: EndReason,
+    /// The year whose winter ended the game.
+    pub year: u8,
+    pub vp: [u32; 2],
+    pub vp_by_year: Vec<[u32; 2]>,
+    pub battles: u32,
+    pub steps_lost: [u32; 2],
+    pub blocks_eliminated: [u32; 2],
+    pub leaders_killed: [u32; 2],
+    pub events_played: [u32; 7],
+    pub events_cancelled: u32,
+    pub first_turn_player1: Option<Side>,
+    pub actions: u32,
+}
+
+impl GameRecord {
+    pub const CSV_HEADER: &'static str = "game,seed,winner,how,year,caesar_vp,pompey_vp,battles,\
+caesar_steps_lost,pompey_steps_lost,caesar_blocks_eliminated,pompey_blocks_eliminated,\
+caesar_leaders_killed,pompey_leaders_killed,apollo,jupiter,mars,mercury,neptune,pluto,vulcan,\
+events_cancelled,first_turn_player1,actions,vp_by_year";
+
+    pub fn csv_row(&self) -> String {
+        let side = |s: Option<Side>| s.map_or("none".to_string(), |s| s.to_string());
+        let by_year: Vec<String> = self
+            .vp_by_year
+            .iter()
+            .map(|[c, p]| format!("{c}-{p}"))
+            .collect();
+        let e = self.events_played;
+        format!(
+            "{},{},{},{:?},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            self.index,
+            self.seed,
+            side(self.winner),
+            self.how,
+            self.year,
+            self.vp[0],
+            self.vp[1],
+            self.battles,
+            self.steps_lost[0],
+            self.steps_lost[1],
+            self.blocks_eliminated[0],
+            self.blocks_eliminated[1],
+            self.leaders_killed[0],
+            self.leaders_killed[1],
+            e[0],
+            e[1],
+            e[2],
+            e[3],
+            e[4],
+            e[5],
+            e[6],
+            self.events_cancelled,
+            side(self.first_turn_player1),
+            self.actions,
+            by_year.join(" ")
+        )
+    }
+}
+
+/// Plays game `index` of a run to the end.
+pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
+    let seed = game_seed(options.seed, index);
+    let mut players: [Box<dyn Player>; 2] = [
+        options
+            .caesar
+            .player(Side::Caesar, splitmix64(seed ^ 0xCAE5), options.omniscient),
+        options
+            .pompey
+            .player(Side::Pompey, splitmix64(seed ^ 0x9039), options.omniscient),
+    ];
+    let state = ai::play_game(game, seed, &mut players, &mut NoLog);
+    let outcome = state
+        .outcome()
+        .expect("play_game returns only finished games");
+    let s = &state.stats;
+    GameRecord {
+        index,
+        seed,
+        winner: outcome.winner,
+        how: outcome.how,
+        year: outcome.year,
+        vp: outcome.vp,
+        vp_by_year: s.vp_by_year.clone(),
+        battles: s.battles,
+        steps_lost: s.steps_lost,
+        blocks_eliminated: s.blocks_eliminated,
+        leaders_killed: s.leaders_killed,
+        events_played: s.events_played,
+        events_cancelled: s.events_cancelled,
+        first_turn_player1: s.first_turn_player1,
+        actions: s.actions,
+    }
+}
+
+/// Games are played in chunks: in parallel within a chunk, folded in order
+/// between chunks, so memory stays flat and CSV rows come out in order.
+const CHUNK: u64 = 512;
+
+/// Runs the games of `options` on the current rayon pool. `on_game` sees
+/// every record in game order (for CSV rows).
+pub fn simulate(
+    game: &Game,
+    variant: &str,
+    options: &SimOptions,
+    progress: &Progress,
+    mut on_game: impl FnMut(&GameRecord),
+) -> Result<SimReport, Cancelled> {
+    let started = Instant::now();
+    let mut acc = Accumulator::new(game.rules.years);
+    let range = options.game_range();
+    let mut start = range.start;
+    while start < range.end {
+        let end = (start + CHUNK).min(range.end);
+        let records: Vec<Option<GameRecord>> = (start..end)
+            .into_par_iter()
+            .map(|i| {
+                if progress.is_cancelled() {
+                    return None;
+                }
+                let r = play_one(game, options, i);
+                progress.tick();
+                Some(r)
+            })
+            .collect();
+        for r in records {
+            let r = r.ok_or(Cancelled)?;
+            on_game(&r);
+            acc.add(&r);
+        }
+        start = end;
+    }
+    acc.elapsed_seconds = started.elapsed().as_secs_f64();
+    Ok(SimReport::new(variant, options, acc))
+}
+
+/// Plays both rule sets with the same game seeds (common random numbers).
+pub fn compare(
+    games: [&Game; 2],
+    variants: [&str; 2],
+    options: &SimOptions,
+    progress: &Progress,
+) -> Result<CompareReport, Cancelled> {
+    let started = Instant::now();
+    let mut accs = [
+        Accumulator::new(games[0].rules.years),
+        Accumulator::new(games[1].rules.years),
+    ];
+    let mut paired = PairedAccumulator::default();
+    let range = options.game_range();
+    let mut start = range.start;
+    while start < range.end {
+        let end = (start + CHUNK).min(range.end);
+        let records: Vec<Option<[GameRecord; 2]>> = (start..end)
+            .into_par_iter()
+            .map(|i| {
+                if progress.is_cancelled() {
+                    return None;
+                }
+                let pair = [
+                    play_one(games[0], options, i),
+                    play_one(games[1], options, i),
+                ];
+                progress.tick();
+                progress.tick();
+                Some(pair)
+            })
+            .collect();
+        for r in records {
+            let [a, b] = r.ok_or(Cancelled)?;
+            accs[0].add(&a);
+            accs[1].add(&b);
+            paired.add(&a, &b);
+        }
+        start = end;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    for acc in &mut accs {
+        acc.elapsed_seconds = elapsed / 2.0;
+    }
+    let [a, b] = accs;
+    Ok(CompareReport::new(variants, options, a, b, paired))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ai_specs_parse_and_print() {
+        assert_eq!("random".parse::<AiSpec>(), Ok(AiSpec::Random));
+        assert_eq!("heuristic".parse::<AiSpec>(), Ok(AiSpec::Heuristic));
+        assert_eq!(
+            "search:64".parse::<AiSpec>(),
+            Ok(AiSpec::Search { playouts: 64 })
+        );
+        assert_eq!(AiSpec::Search { playouts: 64 }.to_string(), "search:64");
+        let err = "heuristc".parse::<AiSpec>().unwrap_err();
+        assert!(err.contains("did you mean \"heuristic\""), "{err}");
+        assert!("search:0".parse::<AiSpec>().is_err());
+        assert!("random:3".parse::<AiSpec>().is_err());
+    }
+
+    #[test]
+    fn shards_partition_the_games() {
+        let shards: Vec<Shard> = (1..=3).map(|i| format!("{i}/3").parse().unwrap()).collect();
+        let ranges: Vec<_> = shards.iter().map(|s| s.range(10)).collect();
+        assert_eq!(ranges, vec![0..3, 3..6, 6..10]);
+        assert!("0/3".parse::<Shard>().is_err());
+        assert!("4/3".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+        assert_eq!(shards[1].to_string(), "2/3");
+    }
+
+    #[test]
+    fn game_seeds_differ_and_repeat() {
+        assert_eq!(game_seed(7, 3), game_seed(7, 3));
+        assert_ne!(game_seed(7, 3), game_seed(7, 4));
+        assert_ne!(game_seed(7, 3), game_seed(8, 3));
+    }
+}
