@@ -30,6 +30,13 @@ pub struct HeuristicPlayer {
     spaces: usize,
     /// The current group move's objective.
     target: Option<SpaceId>,
+    /// Steps taken in the current group.
+    group_steps: u8,
+    /// Locations whose group found nothing useful to do this command phase,
+    /// stamped with (year, turn).
+    idle_groups: Vec<SpaceId>,
+    idle_stamp: (u8, u8),
+    current_group: Option<SpaceId>,
 }
 
 /// What the player sees of the board at one decision.
@@ -51,6 +58,10 @@ impl HeuristicPlayer {
             dist: Vec::new(),
             spaces: 0,
             target: None,
+            group_steps: 0,
+            idle_groups: Vec::new(),
+            idle_stamp: (0, 0),
+            current_group: None,
         }
     }
 
@@ -180,7 +191,7 @@ impl HeuristicPlayer {
         let mut best: Option<(f32, SpaceId)> = None;
         for t in board.ids() {
             let d = self.dist(at, t);
-            if d == 0 || d > 3 {
+            if d == 0 || d == FAR {
                 continue;
             }
             let i = t.index();
@@ -197,7 +208,7 @@ impl HeuristicPlayer {
             } else if p.threat[i] > mobile + p.own_str[i] {
                 value *= 0.3;
             }
-            let score = value / d as f32;
+            let score = value / (d as f32 * d as f32);
             if best.is_none_or(|(b, _)| score > b) {
                 best = Some((score, t));
             }
@@ -205,16 +216,19 @@ impl HeuristicPlayer {
         best
     }
 
+    /// Strength that must stay to hold a threatened friendly VP city.
+    fn garrison(&self, game: &Game, state: &State, p: &Picture, at: SpaceId) -> f32 {
+        let i = at.index();
+        let vp = game.board().space(at).vp as f32;
+        if vp == 0.0 || p.threat[i] <= p.enemy_str[i] || !state.is_friendly(at, self.side) {
+            return 0.0;
+        }
+        ((p.threat[i] - p.enemy_str[i]) * 0.5).min(2.0 + vp)
+    }
+
     /// Strength that may leave `at` without abandoning a threatened city.
     fn mobile_strength(&self, game: &Game, state: &State, p: &Picture, at: SpaceId) -> f32 {
-        let i = at.index();
-        let space = game.board().space(at);
-        let keep = if space.vp > 0 && state.is_friendly(at, self.side) {
-            (p.threat[i] * 0.8).min(p.own_str[i] - 1.0).max(0.0)
-        } else {
-            0.0
-        };
-        p.own_str[i] - keep
+        (p.own_str[at.index()] - self.garrison(game, state, p, at)).max(0.0)
     }
 
     fn choose_step(&mut self, game: &Game, state: &State, p: &Picture, legal: &[Action]) -> Action {
@@ -240,9 +254,7 @@ impl HeuristicPlayer {
             // Keep a garrison in a threatened friendly city.
             let strength = state.strength(game, block) as f32;
             let fi = from.index();
-            let remaining = p.own_str[fi] - strength;
-            let vp = game.board().space(from).vp;
-            if vp > 0 && p.threat[fi] > 0.0 && remaining < (p.threat[fi] * 0.6).min(3.0) {
+            if p.own_str[fi] - strength < self.garrison(game, state, p, from) {
                 continue;
             }
             // Do not walk alone into an enemy space we cannot beat.
@@ -261,6 +273,16 @@ impl HeuristicPlayer {
                 best = (score, a);
             }
         }
+        if best.1 == Action::EndGroup {
+            if self.group_steps == 0
+                && let Some(g) = self.current_group
+            {
+                self.idle_groups.push(g);
+            }
+            self.current_group = None;
+        } else {
+            self.group_steps += 1;
+        }
         best.1
     }
 
@@ -271,9 +293,15 @@ impl HeuristicPlayer {
         p: &Picture,
         legal: &[Action],
     ) -> Action {
+        let stamp = (state.year(), state.turn());
+        if stamp != self.idle_stamp {
+            self.idle_stamp = stamp;
+            self.idle_groups.clear();
+        }
         let mut best: Option<(f32, Action, SpaceId)> = None;
         for &a in legal {
             if let Action::Group(at) = a
+                && !self.idle_groups.contains(&at)
                 && let Some((score, t)) = self.plan_group(game, state, p, at)
                 && best.is_none_or(|(b, ..)| score > b)
             {
@@ -281,8 +309,12 @@ impl HeuristicPlayer {
             }
         }
         match best {
-            Some((score, a, t)) if score > 0.5 => {
+            Some((score, a, t)) if score > 0.05 => {
                 self.target = Some(t);
+                self.group_steps = 0;
+                if let Action::Group(at) = a {
+                    self.current_group = Some(at);
+                }
                 a
             }
             _ => {
