@@ -18,7 +18,7 @@ use crate::model::{BlockId, CardFace, SpaceId};
 /// Strength assumed for an unseen enemy block.
 const UNSEEN_STRENGTH: f32 = 2.5;
 /// Attack when our strength is at least this multiple of the defender's.
-const ATTACK_RATIO: f32 = 1.4;
+const ATTACK_RATIO: f32 = 1.25;
 const FAR: u8 = u8::MAX;
 
 pub struct HeuristicPlayer {
@@ -165,13 +165,23 @@ impl HeuristicPlayer {
                 0.0
             }
         } else {
-            // Own city: reinforce when threatened.
+            // Own city: reinforce when threatened, or mass there to attack a
+            // neighbouring enemy city too strong for what is there now.
             let gap = p.threat[i] - p.own_str[i];
-            if gap > 0.0 && vp > 0.0 {
+            let defend = if gap > 0.0 && vp > 0.0 {
                 vp * 6.0 + gap
             } else {
                 0.0
+            };
+            let mut stage = 0.0f32;
+            for adj in game.board().road_neighbours(s) {
+                let t = adj.to.index();
+                if p.enemy_cnt[t] > 0 && p.own_str[i] < p.enemy_str[t] * ATTACK_RATIO {
+                    let target_vp = game.board().space(adj.to).vp as f32;
+                    stage = stage.max(target_vp * 4.0);
+                }
             }
+            defend.max(stage)
         }
     }
 
@@ -201,9 +211,14 @@ impl HeuristicPlayer {
             }
             if p.enemy_cnt[i] > 0 {
                 let need = p.enemy_str[i] * ATTACK_RATIO - p.own_str[i];
-                if mobile < need || d > 1 {
-                    // Close in on it instead, if that is safe.
+                if mobile < need {
+                    if d == 1 {
+                        continue; // too strong from here: mass first
+                    }
+                    // Close in on it, if that is safe.
                     value *= 0.15;
+                } else if d > 1 {
+                    value *= 0.3;
                 }
             } else if p.threat[i] > mobile + p.own_str[i] {
                 value *= 0.3;
