@@ -1,0 +1,53 @@
+//! Simulation throughput per AI pairing, and the exact battle calculator.
+
+use caesar_workbench::engine::Game;
+use caesar_workbench::format::Side;
+use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
+use caesar_workbench::sim::{self, AiSpec, SimOptions};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn games(c: &mut Criterion) {
+    let game = Game::published("rules-2.0");
+    for (caesar, pompey) in [
+        (AiSpec::Random, AiSpec::Random),
+        (AiSpec::Heuristic, AiSpec::Random),
+        (AiSpec::Heuristic, AiSpec::Heuristic),
+    ] {
+        let opts = SimOptions {
+            games: u64::MAX,
+            seed: 1,
+            caesar,
+            pompey,
+            omniscient: false,
+            shard: None,
+        };
+        let mut group = c.benchmark_group(format!("game/{caesar}_vs_{pompey}"));
+        group.throughput(Throughput::Elements(1));
+        let mut i = 0u64;
+        group.bench_function("one_thread", |b| {
+            b.iter(|| {
+                i += 1;
+                sim::play_one(&game, &opts, i)
+            })
+        });
+        group.finish();
+    }
+}
+
+fn battles(c: &mut Criterion) {
+    let game = Game::published("rules-2.0");
+    let spec = BattleSpec {
+        attacker: Side::Caesar,
+        attacking: parse_blocks(&game, Side::Caesar, "Caesar=4,Legio 13=4,Legio 8=3").unwrap(),
+        attacking_reserves: parse_blocks(&game, Side::Caesar, "Legio 12=3").unwrap(),
+        defending: parse_blocks(&game, Side::Pompey, "Pompey=4,Legio 1=4,Ballista=2").unwrap(),
+        defending_reserves: parse_blocks(&game, Side::Pompey, "Legio 2=3").unwrap(),
+        surprise: false,
+    };
+    c.bench_function("battle_odds/4_vs_4_with_reserves", |b| {
+        b.iter(|| battle_odds(&game, &spec).unwrap())
+    });
+}
+
+criterion_group!(benches, games, battles);
+criterion_main!(benches);
