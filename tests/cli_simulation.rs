@@ -277,3 +277,19 @@ fn simulate_rejects_unknown_ai_and_bad_shard() {
         .code(2)
         .stderr(predicate::str::contains("not a shard"));
 }
+
+#[test]
+fn play_prints_a_game_record_that_repeats_with_its_seed() {
+    let run = || {
+        cli()
+            .args(["play", "--seed", "11", "--variant", "rules-1.1"])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("Player 1 is"))
+            .stdout(predicate::str::contains("Winter of year 1"))
+            .get_output()
+            .stdout
+            .clone()
+    };
+    assert_eq!(run(), run());
+}

@@ -480,6 +480,12 @@ impl State {
         state
     }
 
+    /// Replaces the chance stream: the same position with different future
+    /// dice and shuffles (for search playouts).
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
     pub fn year(&self) -> u8 {
         self.year
     }
