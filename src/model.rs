@@ -90,6 +90,8 @@ pub struct Board {
     adjacency: Vec<Adjacent>,
     graph: UnGraph<SpaceId, LinkId>,
     by_name: HashMap<String, SpaceId>,
+    /// Road moves between every pair of spaces (`u8::MAX`: unreachable).
+    road_distance: Vec<u8>,
 }
 
 /// A name that matches no space (or block), with the nearest known name.
@@ -150,13 +152,47 @@ impl Board {
         for (i, space) in spaces.iter().enumerate() {
             by_name.insert(names::normalise(&space.name), SpaceId(i as u16));
         }
-        Board {
+        let mut board = Board {
             spaces,
             links,
             adjacency_start,
             adjacency,
             graph,
             by_name,
+            road_distance: Vec::new(),
+        };
+        board.road_distance = board.all_road_distances();
+        board
+    }
+
+    fn all_road_distances(&self) -> Vec<u8> {
+        let n = self.len();
+        let mut dist = vec![u8::MAX; n * n];
+        let mut queue = std::collections::VecDeque::new();
+        for from in self.ids() {
+            let row = from.index() * n;
+            dist[row + from.index()] = 0;
+            queue.clear();
+            queue.push_back(from);
+            while let Some(s) = queue.pop_front() {
+                let d = dist[row + s.index()];
+                for adj in self.road_neighbours(s) {
+                    if dist[row + adj.to.index()] == u8::MAX {
+                        dist[row + adj.to.index()] = d.saturating_add(1);
+                        queue.push_back(adj.to);
+                    }
+                }
+            }
+        }
+        dist
+    }
+
+    /// Fewest road moves from `a` to `b`, ignoring enemies and limits;
+    /// `None` when no road path exists (islands, seas).
+    pub fn road_distance(&self, a: SpaceId, b: SpaceId) -> Option<u8> {
+        match self.road_distance[a.index() * self.len() + b.index()] {
+            u8::MAX => None,
+            d => Some(d),
         }
     }
 

@@ -356,3 +356,29 @@ fn free_deployment_example_differs_from_history_and_keeps_counts() {
         );
     }
 }
+
+#[test]
+fn road_distances_follow_the_move_examples() {
+    // 6.1 sidebar: from Massilia one move reaches Narbo, Lugdunum, Genua; a
+    // second reaches Tarraco, Burdigala, Cenabum, Treviri, Ravenna, Roma.
+    let s = published();
+    let b = &s.board;
+    let id = |n: &str| b.find(n).unwrap();
+    let massilia = id("Massilia");
+    for near in ["Narbo", "Lugdunum", "Genua"] {
+        assert_eq!(b.road_distance(massilia, id(near)), Some(1), "{near}");
+    }
+    for far in [
+        "Tarraco",
+        "Burdigala",
+        "Cenabum",
+        "Treviri",
+        "Ravenna",
+        "Roma",
+    ] {
+        assert_eq!(b.road_distance(massilia, id(far)), Some(2), "{far}");
+    }
+    assert_eq!(b.road_distance(massilia, massilia), Some(0));
+    // Corsica is reached only by sea.
+    assert_eq!(b.road_distance(massilia, id("Aleria")), None);
+}

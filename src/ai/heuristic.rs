@@ -25,9 +25,6 @@ pub struct HeuristicPlayer {
     side: Side,
     omniscient: bool,
     rng: ChaCha8Rng,
-    /// Road distances between spaces (land blocks), computed on first use.
-    dist: Vec<u8>,
-    spaces: usize,
     /// The current group move's objective.
     target: Option<SpaceId>,
     /// Steps taken in the current group.
@@ -55,8 +52,6 @@ impl HeuristicPlayer {
             side,
             omniscient,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            dist: Vec::new(),
-            spaces: 0,
             target: None,
             group_steps: 0,
             idle_groups: Vec::new(),
@@ -65,34 +60,8 @@ impl HeuristicPlayer {
         }
     }
 
-    fn distances(&mut self, game: &Game) {
-        let board = game.board();
-        let n = board.len();
-        if self.spaces == n {
-            return;
-        }
-        self.spaces = n;
-        self.dist = vec![FAR; n * n];
-        let mut queue = std::collections::VecDeque::new();
-        for from in board.ids() {
-            let row = from.index() * n;
-            self.dist[row + from.index()] = 0;
-            queue.clear();
-            queue.push_back(from);
-            while let Some(s) = queue.pop_front() {
-                let d = self.dist[row + s.index()];
-                for adj in board.road_neighbours(s) {
-                    if self.dist[row + adj.to.index()] == FAR {
-                        self.dist[row + adj.to.index()] = d + 1;
-                        queue.push_back(adj.to);
-                    }
-                }
-            }
-        }
-    }
-
-    fn dist(&self, a: SpaceId, b: SpaceId) -> u8 {
-        self.dist[a.index() * self.spaces + b.index()]
+    fn dist(&self, game: &Game, a: SpaceId, b: SpaceId) -> u8 {
+        game.board().road_distance(a, b).unwrap_or(FAR)
     }
 
     fn picture(&self, game: &Game, state: &State) -> Picture {
@@ -200,7 +169,7 @@ impl HeuristicPlayer {
         }
         let mut best: Option<(f32, SpaceId)> = None;
         for t in board.ids() {
-            let d = self.dist(at, t);
+            let d = self.dist(game, at, t);
             if d == 0 || d == FAR {
                 continue;
             }
@@ -262,7 +231,7 @@ impl HeuristicPlayer {
             if kind == BlockKind::Navis {
                 continue;
             }
-            let (d_from, d_to) = (self.dist(from, target), self.dist(to, target));
+            let (d_from, d_to) = (self.dist(game, from, target), self.dist(game, to, target));
             if d_to >= d_from {
                 continue;
             }
@@ -463,7 +432,6 @@ impl Player for HeuristicPlayer {
         if legal.len() == 1 {
             return legal[0];
         }
-        self.distances(game);
         let first = legal[0];
         match first {
             Action::Discard(_) | Action::Play(_) => {
