@@ -110,6 +110,8 @@ struct Pos {
     /// Blocks that retreated (gone, steps kept).
     gone: u16,
     round: u8,
+    /// The blocks that take turns this round (fixed when it starts, 7.2).
+    in_order: u16,
     /// Index into this round's turn order.
     next: u8,
     /// 7.31: the original defender has become the attacker.
@@ -236,12 +238,14 @@ pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsErr
         steps: [0; MAX_BLOCKS],
         gone: 0,
         round: 1,
+        in_order: 0,
         next: 0,
         swapped: false,
     };
     for (i, f) in solver.fighters.iter().enumerate() {
         start.steps[i] = f.steps;
     }
+    start.in_order = solver.round_members(&start);
     let v = solver.value(start);
     let eliminated = ids
         .iter()
@@ -315,10 +319,18 @@ impl Solver<'_> {
         self.fighters[i].reserve && pos.round == 1
     }
 
-    /// This round's battle turns (7.2).
+    /// The blocks that take turns in a round starting at `pos`.
+    fn round_members(&self, pos: &Pos) -> u16 {
+        (0..self.fighters.len())
+            .filter(|&i| self.present(pos, i) && !self.is_reserve(pos, i))
+            .fold(0, |mask, i| mask | 1 << i)
+    }
+
+    /// This round's battle turns (7.2), including blocks eliminated since
+    /// the round began (they are skipped).
     fn order(&self, pos: &Pos) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.fighters.len())
-            .filter(|&i| self.present(pos, i) && !self.is_reserve(pos, i))
+            .filter(|&i| pos.in_order & (1 << i) != 0)
             .collect();
         let surprise = self.surprise && pos.round == 1;
         order.sort_by_key(|&i| {
@@ -388,6 +400,7 @@ impl Solver<'_> {
                         return self.terminal(&next);
                     }
                 }
+                next.in_order = self.round_members(&next);
                 return self.value(next);
             };
             if !self.present(&pos, i) {
