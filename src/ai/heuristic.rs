@@ -36,6 +36,16 @@ pub struct HeuristicPlayer {
     current_group: Option<SpaceId>,
 }
 
+impl Picture {
+    /// 4.21: only own blocks there.
+    fn friendly(&self, s: SpaceId) -> bool {
+        self.own_cnt[s.index()] > 0 && self.enemy_cnt[s.index()] == 0
+    }
+    fn vacant(&self, s: SpaceId) -> bool {
+        self.own_cnt[s.index()] == 0 && self.enemy_cnt[s.index()] == 0
+    }
+}
+
 /// What the player sees of the board at one decision.
 struct Picture {
     own_str: Vec<f32>,
@@ -118,7 +128,7 @@ impl HeuristicPlayer {
     }
 
     /// How much the side wants to be at `s` with `strength` more.
-    fn space_value(&self, game: &Game, state: &State, p: &Picture, s: SpaceId) -> f32 {
+    fn space_value(&self, game: &Game, p: &Picture, s: SpaceId) -> f32 {
         let space = game.board().space(s);
         if space.kind == SpaceKind::Sea {
             return 0.0;
@@ -128,11 +138,7 @@ impl HeuristicPlayer {
         if p.enemy_cnt[i] > 0 {
             vp * 10.0 + 4.0 + p.enemy_str[i]
         } else if p.own_cnt[i] == 0 {
-            if state.is_vacant(s) {
-                vp * 9.0 + 1.0
-            } else {
-                0.0
-            }
+            if p.vacant(s) { vp * 9.0 + 1.0 } else { 0.0 }
         } else {
             // Own city: reinforce when threatened, or mass there to attack a
             // neighbouring enemy city too strong for what is there now.
@@ -158,12 +164,12 @@ impl HeuristicPlayer {
     fn plan_group(
         &self,
         game: &Game,
-        state: &State,
         p: &Picture,
+        values: &[f32],
         at: SpaceId,
     ) -> Option<(f32, SpaceId)> {
         let board = game.board();
-        let mobile = self.mobile_strength(game, state, p, at);
+        let mobile = self.mobile_strength(game, p, at);
         if mobile <= 0.0 {
             return None;
         }
@@ -174,7 +180,7 @@ impl HeuristicPlayer {
                 continue;
             }
             let i = t.index();
-            let mut value = self.space_value(game, state, p, t);
+            let mut value = values[t.index()];
             if value <= 0.0 {
                 continue;
             }
@@ -201,18 +207,18 @@ impl HeuristicPlayer {
     }
 
     /// Strength that must stay to hold a threatened friendly VP city.
-    fn garrison(&self, game: &Game, state: &State, p: &Picture, at: SpaceId) -> f32 {
+    fn garrison(&self, game: &Game, p: &Picture, at: SpaceId) -> f32 {
         let i = at.index();
         let vp = game.board().space(at).vp as f32;
-        if vp == 0.0 || p.threat[i] <= p.enemy_str[i] || !state.is_friendly(at, self.side) {
+        if vp == 0.0 || p.threat[i] <= p.enemy_str[i] || !p.friendly(at) {
             return 0.0;
         }
         ((p.threat[i] - p.enemy_str[i]) * 0.5).min(2.0 + vp)
     }
 
     /// Strength that may leave `at` without abandoning a threatened city.
-    fn mobile_strength(&self, game: &Game, state: &State, p: &Picture, at: SpaceId) -> f32 {
-        (p.own_str[at.index()] - self.garrison(game, state, p, at)).max(0.0)
+    fn mobile_strength(&self, game: &Game, p: &Picture, at: SpaceId) -> f32 {
+        (p.own_str[at.index()] - self.garrison(game, p, at)).max(0.0)
     }
 
     fn choose_step(&mut self, game: &Game, state: &State, p: &Picture, legal: &[Action]) -> Action {
@@ -238,13 +244,13 @@ impl HeuristicPlayer {
             // Keep a garrison in a threatened friendly city.
             let strength = state.strength(game, block) as f32;
             let fi = from.index();
-            if p.own_str[fi] - strength < self.garrison(game, state, p, from) {
+            if p.own_str[fi] - strength < self.garrison(game, p, from) {
                 continue;
             }
             // Do not walk alone into an enemy space we cannot beat.
             let ti = to.index();
             if p.enemy_cnt[ti] > 0 {
-                let mobile = self.mobile_strength(game, state, p, from);
+                let mobile = self.mobile_strength(game, p, from);
                 if mobile + p.own_str[ti] < p.enemy_str[ti] * ATTACK_RATIO {
                     continue;
                 }
@@ -282,11 +288,16 @@ impl HeuristicPlayer {
             self.idle_stamp = stamp;
             self.idle_groups.clear();
         }
+        let values: Vec<f32> = game
+            .board()
+            .ids()
+            .map(|t| self.space_value(game, p, t))
+            .collect();
         let mut best: Option<(f32, Action, SpaceId)> = None;
         for &a in legal {
             if let Action::Group(at) = a
                 && !self.idle_groups.contains(&at)
-                && let Some((score, t)) = self.plan_group(game, state, p, at)
+                && let Some((score, t)) = self.plan_group(game, p, &values, at)
                 && best.is_none_or(|(b, ..)| score > b)
             {
                 best = Some((score, a, t));
@@ -381,7 +392,7 @@ impl HeuristicPlayer {
                 // Safest place: friendly, least threatened.
                 let best = retreats.iter().copied().max_by(|a, b| {
                     let score = |s: SpaceId| {
-                        (state.is_friendly(s, self.side) as u8 as f32) * 5.0 + p.own_str[s.index()]
+                        (p.friendly(s) as u8 as f32) * 5.0 + p.own_str[s.index()]
                             - p.threat[s.index()]
                     };
                     score(*a).total_cmp(&score(*b))
@@ -460,6 +471,10 @@ impl Player for HeuristicPlayer {
             Action::MainAttack(_) => return first,
             _ => {}
         }
+        // Round 1 (no retreat yet): always fire.
+        if legal.contains(&Action::Fire) && !legal.iter().any(|a| matches!(a, Action::Retreat(_))) {
+            return Action::Fire;
+        }
         let p = self.picture(game, state);
         if legal
             .iter()
@@ -518,7 +533,7 @@ impl Player for HeuristicPlayer {
                 if let Action::Regroup { block, to } = a {
                     let space = game.board().space(to);
                     let i = to.index();
-                    if state.is_vacant(to) && space.vp > 0 && p.own_cnt[i] == 0 {
+                    if p.vacant(to) && space.vp > 0 {
                         let str = state.strength(game, block) as f32;
                         let score = space.vp as f32 * 2.0 + str - p.threat[i] * 0.5;
                         if score > best.0 {
