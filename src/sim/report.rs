@@ -763,13 +763,21 @@ impl CompareReport {
     }
 }
 
+fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".to_string()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
 fn signed(d: &Difference, scale: f64, unit: &str) -> String {
     format!(
-        "{:+.2}{unit} (95% CI {:+.2} to {:+.2}{unit}, p = {:.3}{})",
+        "{:+.2}{unit} (95% CI {:+.2} to {:+.2}{unit}, {}{})",
         d.estimate * scale,
         d.ci95[0] * scale,
         d.ci95[1] * scale,
-        d.p_value,
+        p_text(d.p_value),
         if d.significant {
             ""
         } else {
