@@ -77,6 +77,20 @@ fn with_progress<T: Send>(total: u64, work: impl FnOnce(&Progress) -> T + Send) 
     result
 }
 
+/// Prints a finished report as text or JSON; a failed run is an error.
+fn print_report<T, E>(report: Result<T, E>, json: bool) -> ExitCode
+where
+    T: serde::Serialize + std::fmt::Display,
+    E: std::fmt::Display,
+{
+    match report {
+        Ok(r) if json => print_json(&r),
+        Ok(r) => println!("{r}"),
+        Err(e) => return fail(e),
+    }
+    ExitCode::SUCCESS
+}
+
 fn print_json<T: serde::Serialize>(value: &T) {
     match serde_json::to_string_pretty(value) {
         Ok(text) => println!("{text}"),
@@ -129,16 +143,7 @@ pub fn simulate_command(run: &RunArgs, variant: &str, csv: Option<&Path>) -> Exi
     if let Some(e) = csv_error {
         return fail(format!("cannot write the CSV file: {e}"));
     }
-    let report = match report {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
-    if run.json {
-        print_json(&report);
-    } else {
-        println!("{report}");
-    }
-    ExitCode::SUCCESS
+    print_report(report, run.json)
 }
 
 fn open_csv(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, ExitCode> {
@@ -184,16 +189,7 @@ pub fn compare_command(run: &RunArgs, variants: &[String]) -> ExitCode {
             )
         })
     });
-    let report = match report {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
-    if run.json {
-        print_json(&report);
-    } else {
-        println!("{report}");
-    }
-    ExitCode::SUCCESS
+    print_report(report, run.json)
 }
 
 pub fn merge_command(paths: &[PathBuf], json: bool) -> ExitCode {
@@ -224,35 +220,18 @@ pub fn merge_command(paths: &[PathBuf], json: bool) -> ExitCode {
         return fail("cannot merge simulate reports with compare reports");
     }
     if !compares.is_empty() {
-        return match CompareReport::merge(&compares) {
-            Ok(r) if json => {
-                print_json(&r);
-                ExitCode::SUCCESS
-            }
-            Ok(r) => {
-                println!("{r}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(e),
-        };
+        return print_report(CompareReport::merge(&compares), json);
     }
-    match SimReport::merge(&sims) {
-        Ok(r) => {
-            if !r.is_complete() {
-                eprintln!(
-                    "warning: the shards cover {} of the run's {} games",
-                    r.games, r.run_games
-                );
-            }
-            if json {
-                print_json(&r);
-            } else {
-                println!("{r}");
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => fail(e),
+    let merged = SimReport::merge(&sims);
+    if let Ok(r) = &merged
+        && !r.is_complete()
+    {
+        eprintln!(
+            "warning: the shards cover {} of the run's {} games",
+            r.games, r.run_games
+        );
     }
+    print_report(merged, json)
 }
 
 pub struct BattleArgs<'a> {
