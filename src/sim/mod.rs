@@ -16,8 +16,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::{self, Player};
-use crate::engine::{EndReason, Game, NoLog};
+use crate::engine::{Action, EndReason, Game, State};
 use crate::format::Side;
+use crate::model::CardFace;
 
 pub use report::{Accumulator, CompareReport, PairedAccumulator, SimReport};
 
@@ -209,6 +210,8 @@ pub struct GameRecord {
     pub blocks_eliminated: [u32; 2],
     pub leaders_killed: [u32; 2],
     pub events_played: [u32; 7],
+    /// Event cards each side played ([Caesar, Pompey], `Event::ALL` order).
+    pub events_by_side: [[u8; 7]; 2],
     pub events_cancelled: u32,
     pub first_turn_player1: Option<Side>,
     pub actions: u32,
@@ -270,7 +273,20 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
             .pompey
             .player(Side::Pompey, splitmix64(seed ^ 0x9039), options.omniscient),
     ];
-    let state = ai::play_game(game, seed, &mut players, &mut NoLog);
+    let mut events_by_side = [[0u8; 7]; 2];
+    let mut state = State::new(game, seed);
+    let mut legal = Vec::new();
+    while let Some(side) = state.current_player() {
+        state.legal_actions(game, &mut legal);
+        let action = players[side.index()].choose(game, &state, &legal);
+        if let Action::Play(card) = action
+            && let CardFace::Event(e) = game.card(card)
+        {
+            let slot = &mut events_by_side[side.index()][e as usize];
+            *slot = slot.saturating_add(1);
+        }
+        state.apply(game, action);
+    }
     let outcome = state
         .outcome()
         .expect("play_game returns only finished games");
@@ -288,6 +304,7 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
         blocks_eliminated: s.blocks_eliminated,
         leaders_killed: s.leaders_killed,
         events_played: s.events_played,
+        events_by_side,
         events_cancelled: s.events_cancelled,
         first_turn_player1: s.first_turn_player1,
         actions: s.actions,

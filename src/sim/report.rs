@@ -42,6 +42,10 @@ pub struct Accumulator {
     pub leaders_killed: [Histogram; 2],
     /// Event cards played, in `Event::ALL` order.
     pub events_played: [u64; 7],
+    /// Per side and event: games in which the side played it, and of
+    /// those, games the side won.
+    pub event_games: [[u64; 7]; 2],
+    pub event_wins: [[u64; 7]; 2],
     pub events_cancelled: u64,
     pub first_turn_player1_caesar: u64,
     pub actions: u64,
@@ -100,6 +104,17 @@ impl Accumulator {
         for (a, b) in self.events_played.iter_mut().zip(r.events_played) {
             *a += b as u64;
         }
+        for side in [Side::Caesar, Side::Pompey] {
+            let i = side.index();
+            for e in 0..7 {
+                if r.events_by_side[i][e] > 0 {
+                    self.event_games[i][e] += 1;
+                    if r.winner == Some(side) {
+                        self.event_wins[i][e] += 1;
+                    }
+                }
+            }
+        }
         self.events_cancelled += r.events_cancelled as u64;
         if r.first_turn_player1 == Some(Side::Caesar) {
             self.first_turn_player1_caesar += 1;
@@ -146,6 +161,12 @@ impl Accumulator {
         self.battles.merge(&o.battles);
         for (a, b) in self.events_played.iter_mut().zip(o.events_played) {
             *a += b;
+        }
+        for i in 0..2 {
+            for e in 0..7 {
+                self.event_games[i][e] += o.event_games[i][e];
+                self.event_wins[i][e] += o.event_wins[i][e];
+            }
         }
         self.events_cancelled += o.events_cancelled;
         self.first_turn_player1_caesar += o.first_turn_player1_caesar;
@@ -229,6 +250,22 @@ pub struct EventFigures {
     pub card: String,
     pub played: u64,
     pub per_game: f64,
+    /// How the card went for each side.
+    pub caesar: EventEffect,
+    pub pompey: EventEffect,
+}
+
+/// A side's results in the games where it played an event card, against
+/// its results overall: a crude measure of the card's effect (the games
+/// where a card is played are not a random sample).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct EventEffect {
+    /// Share of games in which the side played the card.
+    pub played_in: f64,
+    /// The side's win rate in those games.
+    pub win_rate_when_played: Estimate,
+    /// That win rate minus the side's overall win rate.
+    pub win_rate_difference: f64,
 }
 
 /// The report of one run (or of merged shards of one run).
@@ -371,11 +408,28 @@ impl SimReport {
             leaders_killed: SideSummaries::of(&acc.leaders_killed),
             events: Event::ALL
                 .iter()
-                .zip(acc.events_played)
-                .map(|(e, played)| EventFigures {
-                    card: format!("{e:?}"),
-                    played,
-                    per_game: share(played, n),
+                .enumerate()
+                .map(|(i, e)| {
+                    let effect = |side: Side, overall: f64| {
+                        let s = side.index();
+                        let when = Estimate::of(acc.event_wins[s][i], acc.event_games[s][i]);
+                        EventEffect {
+                            played_in: share(acc.event_games[s][i], n),
+                            win_rate_when_played: when,
+                            win_rate_difference: if acc.event_games[s][i] == 0 {
+                                0.0
+                            } else {
+                                when.estimate - overall
+                            },
+                        }
+                    };
+                    EventFigures {
+                        card: format!("{e:?}"),
+                        played: acc.events_played[i],
+                        per_game: share(acc.events_played[i], n),
+                        caesar: effect(Side::Caesar, caesar.estimate),
+                        pompey: effect(Side::Pompey, pompey.estimate),
+                    }
                 })
                 .collect(),
             events_cancelled_per_game: share(acc.events_cancelled, n),
@@ -568,12 +622,22 @@ impl fmt::Display for SimReport {
             "  leaders killed   Caesar's {:.2}   Pompey's {:.2}",
             self.leaders_killed.caesar.mean, self.leaders_killed.pompey.mean
         )?;
-        let events: Vec<String> = self
-            .events
-            .iter()
-            .map(|e| format!("{} {:.2}", e.card, e.per_game))
-            .collect();
-        writeln!(f, "  events played    {}", events.join(", "))?;
+        writeln!(
+            f,
+            "Event cards: played per game; each side's win rate in games it played the card (vs overall)"
+        )?;
+        for e in &self.events {
+            writeln!(
+                f,
+                "  {:<8} {:4.2}   Caesar {:5.1}% ({:+5.1})   Pompey {:5.1}% ({:+5.1})",
+                e.card,
+                e.per_game,
+                e.caesar.win_rate_when_played.estimate * 100.0,
+                e.caesar.win_rate_difference * 100.0,
+                e.pompey.win_rate_when_played.estimate * 100.0,
+                e.pompey.win_rate_difference * 100.0,
+            )?;
+        }
         writeln!(
             f,
             "  turns cancelled by two events {:.2}",
