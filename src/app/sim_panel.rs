@@ -365,12 +365,23 @@ impl SimPanel {
             Some(Ok(Outcome::Compare(c))) => {
                 export_buttons(ui, &serde_json::to_string_pretty(c), None);
                 let d = &c.caesar_win_rate_difference;
-                ui.label(format!(
-                    "Caesar's win rate, {} minus {}: {}",
-                    c.a.variant,
-                    c.b.variant,
-                    serde_json::to_string(d).unwrap_or_default()
-                ));
+                ui.label(
+                    RichText::new(format!(
+                        "Caesar's win rate, {} minus {}: {:+.1} points (95%: {:+.1} to {:+.1}), p = {:.3}, {} (paired over the same seeds)",
+                        c.a.variant,
+                        c.b.variant,
+                        d.estimate * 100.0,
+                        d.ci95[0] * 100.0,
+                        d.ci95[1] * 100.0,
+                        d.p_value,
+                        if d.significant {
+                            "significant"
+                        } else {
+                            "not significant"
+                        }
+                    ))
+                    .strong(),
+                );
                 summary(ui, &c.a);
                 summary(ui, &c.b);
                 charts(ui, &[&c.a, &c.b]);
@@ -395,7 +406,7 @@ impl SimPanel {
             let l = ui.label(label);
             ui.add(
                 egui::TextEdit::singleline(text)
-                    .hint_text("Legio 13=3, Caesar")
+                    .hint_text("name=strength, name, ...")
                     .desired_width(300.0),
             )
             .labelled_by(l.id);
@@ -467,13 +478,32 @@ impl SimPanel {
                     })
                     .collect();
                 Plot::new("odds")
-                    .height(160.0)
+                    .height(170.0)
                     .y_axis_label("%")
+                    .include_y(-12.0)
+                    .include_y(100.0)
+                    .show_x(false)
+                    .x_axis_formatter(|_, _| String::new())
                     .allow_zoom(false)
                     .allow_drag(false)
                     .allow_scroll(false)
                     .show(ui, |p| {
                         p.bar_chart(BarChart::new("outcome", bars).width(0.8));
+                        for (x, label) in [
+                            (0.0, "takes"),
+                            (1.0, "holds"),
+                            (2.0, "both"),
+                            (4.0, "R1"),
+                            (5.0, "R2"),
+                            (6.0, "R3"),
+                            (7.0, "R4"),
+                        ] {
+                            p.text(egui_plot::Text::new(
+                                label,
+                                egui_plot::PlotPoint::new(x, -7.0),
+                                RichText::new(label).small(),
+                            ));
+                        }
                         p.bar_chart(
                             BarChart::new("ends in round 1-4", rounds)
                                 .width(0.8)
@@ -574,10 +604,32 @@ fn boxed(s: &sim::stats::Summary) -> BoxSpread {
 fn charts(ui: &mut Ui, reports: &[&SimReport]) {
     let n = reports.len() as f64;
     ui.label(RichText::new("Win rates with 95% intervals").strong());
+    let names: Vec<String> = reports.iter().map(|r| r.variant.clone()).collect();
+    let group = n + 2.0;
     Plot::new("win_rates")
         .height(200.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
         .legend(Legend::default())
         .y_axis_label("% of games")
+        .include_y(0.0)
+        .include_y(100.0)
+        .x_axis_formatter(move |mark, _| {
+            // Each variant's group: Caesar, Pompey, draw.
+            let v = mark.value;
+            if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+                return String::new();
+            }
+            let k = (v / group).floor();
+            let within = (v - k * group).round() as usize;
+            match (names.get(k as usize), within) {
+                (Some(name), 0..=2) => {
+                    format!("{}\n{name}", ["Caesar", "Pompey", "draw"][within])
+                }
+                _ => String::new(),
+            }
+        })
         .show(ui, |p| {
             for (side, colour, pick) in [
                 ("Caesar", CAESAR, 0usize),
@@ -592,7 +644,7 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                         let (lo, m, hi) =
                             (e.ci95[0] * 100.0, e.estimate * 100.0, e.ci95[1] * 100.0);
                         BoxElem::new(
-                            k as f64 * (n + 2.0) + pick as f64,
+                            k as f64 * group + pick as f64,
                             BoxSpread::new(lo, m, m, m, hi),
                         )
                         .name(format!("{side}, {}", r.variant))
@@ -605,12 +657,21 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
     ui.label(RichText::new("VP by year: mean and quartiles").strong());
     Plot::new("vp_by_year")
         .height(200.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
         .legend(Legend::default())
         .x_axis_label("year")
         .y_axis_label("VP")
         .show(ui, |p| {
-            for r in reports {
+            for (k, r) in reports.iter().enumerate() {
                 for (side, colour) in [(Side::Caesar, CAESAR), (Side::Pompey, POMPEY)] {
+                    // The second variant is drawn dashed over a lighter band.
+                    let (style, band) = if k == 0 {
+                        (egui_plot::LineStyle::Solid, 0.25)
+                    } else {
+                        (egui_plot::LineStyle::dashed_loose(), 0.12)
+                    };
                     let s = |y: &sim::report::YearVp| match side {
                         Side::Caesar => y.caesar,
                         Side::Pompey => y.pompey,
@@ -621,20 +682,23 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                     let name = format!("{side}, {}", r.variant);
                     p.add(
                         FilledArea::new(name.clone(), &xs, &lo, &hi)
-                            .fill_color(colour.gamma_multiply(0.25)),
+                            .fill_color(colour.gamma_multiply(band)),
                     );
                     let mean: Vec<[f64; 2]> = r
                         .vp_by_year
                         .iter()
                         .map(|y| [y.year as f64, s(y).mean])
                         .collect();
-                    p.line(Line::new(name, mean).color(colour).width(2.0));
+                    p.line(Line::new(name, mean).color(colour).width(2.0).style(style));
                 }
             }
         });
     ui.label(RichText::new("How and when games end").strong());
     Plot::new("endings")
         .height(200.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
         .legend(Legend::default())
         .x_axis_label("year of a sudden-death win; last bars: on VP after the last year, draws")
         .show(ui, |p| {
@@ -670,6 +734,9 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
     ui.label(RichText::new("Battles and losses per game (min, quartiles, max)").strong());
     Plot::new("battles")
         .height(200.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
         .legend(Legend::default())
         .x_axis_label("battles · steps lost (Caesar, Pompey) · blocks eliminated (Caesar, Pompey)")
         .show(ui, |p| {
