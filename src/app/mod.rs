@@ -187,7 +187,7 @@ impl WorkbenchApp {
                 Report { scenario, findings }
             }
         };
-        self.map = Some(map::MapModel::new(&report.scenario));
+        self.map = Some(map::MapModel::rebuild(&report.scenario, self.map.take()));
         self.report = Some(report);
         self.resolved = Some(resolved);
     }
