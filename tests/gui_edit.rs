@@ -551,3 +551,47 @@ fn the_battle_calculator_shows_exact_odds_as_you_type() {
     h.get_by_label(&second);
     h.get_by_label_contains("Legio 2 (Pompey) eliminated");
 }
+
+fn commands(h: &Harness<'_, WorkbenchApp>) -> Vec<egui::ViewportCommand> {
+    h.output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .map(|v| v.commands.clone())
+        .unwrap_or_default()
+}
+
+fn request_close(h: &mut Harness<'_, WorkbenchApp>) {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+}
+
+#[test]
+fn quitting_with_unsaved_changes_asks_first() {
+    let mut h = built_in();
+    request_close(&mut h);
+    assert!(
+        h.state().pending().is_none(),
+        "nothing to lose: it just closes"
+    );
+    assert!(!commands(&h).contains(&egui::ViewportCommand::CancelClose));
+
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.run();
+    request_close(&mut h);
+    assert!(commands(&h).contains(&egui::ViewportCommand::CancelClose));
+    assert_eq!(h.state().pending(), Some(&Pending::Quit));
+    h.run();
+    h.get_by_label("Discard").click();
+    h.step();
+    assert!(commands(&h).contains(&egui::ViewportCommand::Close));
+}
