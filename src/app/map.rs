@@ -206,10 +206,6 @@ impl Metrics {
 }
 
 impl MapModel {
-    pub fn new(scenario: &Scenario) -> MapModel {
-        MapModel::rebuild(scenario, None)
-    }
-
     /// Builds the drawing of an edited scenario, reusing the previous one's
     /// sea routes where both ends stayed put (routing is the slow part).
     pub fn rebuild(scenario: &Scenario, previous: Option<MapModel>) -> MapModel {
@@ -1637,7 +1633,7 @@ mod tests {
     #[test]
     fn published_sea_borders_stay_at_sea() {
         let (scenario, _) = Scenario::build(&crate::historical());
-        let model = MapModel::new(&scenario);
+        let model = MapModel::rebuild(&scenario, None);
         assert!(model.has_backdrop());
         let board = &scenario.board;
         for (k, link) in board.links.iter().enumerate() {
