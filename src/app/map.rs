@@ -1,7 +1,7 @@
 //! The map panel: backdrop, links, spaces, starting blocks, labels, hover.
 //!
 //! Everything that depends only on the scenario is computed once in
-//! [`MapModel::new`]; per frame only screen positions, galleys (cached by
+//! [`MapModel::rebuild`]; per frame only screen positions, galleys (cached by
 //! egui) and shapes are made. Label placement is redone only when the zoom
 //! changes, since panning moves every label together.
 
