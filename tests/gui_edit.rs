@@ -595,3 +595,34 @@ fn quitting_with_unsaved_changes_asks_first() {
     h.step();
     assert!(commands(&h).contains(&egui::ViewportCommand::Close));
 }
+
+#[test]
+fn shift_click_links_the_selected_space_to_another() {
+    let mut h = built_in();
+    h.get_by_label("Treviri").click();
+    h.run();
+    let at = marker_of(&h, "Genua");
+    h.hover_at(at);
+    h.run();
+    // Shift is held (as the window reports it) while clicking.
+    h.event(Event::ModifiersChanged(Modifiers::SHIFT));
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos: at,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::SHIFT,
+        });
+    }
+    h.run();
+    let w = h.state().document().unwrap().working();
+    let k = w.link_index("Treviri", "Genua").expect("linked");
+    assert_eq!(
+        w.map.links[k].class(),
+        caesar_workbench::format::LinkClass::Major
+    );
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run();
+    assert_eq!(h.state().selection(), Some(&Item::Space("Treviri".into())));
+    h.get_by_label_contains("164: 44 major");
+}

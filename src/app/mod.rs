@@ -771,7 +771,9 @@ impl WorkbenchApp {
                 ui.colored_label(if *is_error { ERROR } else { GOOD }, s);
             } else {
                 let hint = match self.tab {
-                    Tab::Map => "Click a space or link to edit it; drag a space to move it.",
+                    Tab::Map => {
+                        "Click a space or link to edit it; drag a space to move it; shift+click another space to link it."
+                    }
                     Tab::Deployment => {
                         "Drag blocks between cities and the pools; click a block to select it."
                     }
@@ -1034,13 +1036,28 @@ impl WorkbenchApp {
             let block = scenario.roster.block(b);
             self.deploy.dragging = Some((block.side, block.name.clone()));
         }
+        let mut edit = None;
         if let Some(click) = out.clicked {
-            self.selection = click.map(|hit| hit_item(scenario, hit));
+            let item = click.map(|hit| hit_item(scenario, hit));
+            let shift = ui.input(|i| i.modifiers.shift);
+            // Map editor: shift+click a second space links it to the selected one.
+            if let (true, Tab::Map, Some(Item::Space(from)), Some(Item::Space(to))) =
+                (shift, self.tab, &self.selection, &item)
+            {
+                let class = self.inspector.link_class().unwrap_or(LinkClass::Major);
+                let link = crate::format::LinkDoc::new(class, from.clone(), to.clone(), None);
+                edit = Some(Edit::AddLink(link));
+            } else {
+                self.selection = item;
+            }
         }
         if let Some((id, at)) = out.moved_space {
             let name = scenario.board.name(id).to_string();
             let to = (at.x.round(), at.y.round());
-            let _ = self.apply(Edit::MoveSpace { space: name, to });
+            edit = Some(Edit::MoveSpace { space: name, to });
+        }
+        if let Some(e) = edit {
+            let _ = self.apply(e);
         }
     }
 
