@@ -10,9 +10,9 @@
 
 use std::hash::{Hash, Hasher};
 
-use rand::Rng;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 
 use super::{BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
@@ -223,7 +223,11 @@ impl State {
             },
             _ => Slot::Pool,
         };
-        let slots: Vec<BlockState> = hidden.iter().map(|b| self.blocks[b.index()]).collect();
+        // The positions in an order the viewer can know (where, and how they
+        // moved), never by identity or strength, so that the sample depends
+        // only on the view and the rng.
+        let mut slots: Vec<BlockState> = hidden.iter().map(|b| self.blocks[b.index()]).collect();
+        slots.sort_by_key(|s| (s.loc, s.flags, s.moved_steps, s.entered_via, s.came_from));
         let mut free: Vec<usize> = (0..slots.len()).collect();
         free.shuffle(rng);
         let kind = |b: BlockId| roster.block(b).kind;
@@ -288,13 +292,16 @@ impl State {
         if assigned.len() != hidden.len() {
             return; // unreachable with a consistent state: keep the real one
         }
+        // Hidden strengths are redrawn too: uniformly on the map, full in
+        // the pool (strength there is not used until a levy resets it).
+        assigned.sort_by_key(|(b, _)| b.0);
         for (b, i) in assigned {
             let mut s = slots[i];
-            let max = roster.block(b).max_steps;
+            let max = roster.block(b).max_steps.max(1);
             s.steps = if s.on_map() {
-                s.steps.clamp(1, max)
+                rng.random_range(1..=max)
             } else {
-                s.steps.min(max)
+                max
             };
             self.blocks[b.index()] = s;
         }
