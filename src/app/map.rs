@@ -18,7 +18,7 @@ use egui::{
 use super::geo::{self, Backdrop};
 use super::view::MapView;
 use crate::format::{BlockKind, LinkClass, Side, SpaceKind};
-use crate::model::{BlockId, Scenario, SpaceId};
+use crate::model::{BlockId, LinkId, Scenario, SpaceId};
 use crate::rules::RuleSet;
 
 // ------------------------------------------------------------------ colours
@@ -71,8 +71,66 @@ struct SeaArea {
     radius: Vec2,
 }
 
+/// How the map answers the pointer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapMode {
+    /// Look only: dragging pans.
+    View,
+    /// Clicks select spaces and links; dragging a space moves it.
+    EditMap,
+    /// Blocks are drawn large; dragging one moves it (the app drops it).
+    Deploy,
+}
+
+/// Something on the map, by model id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapHit {
+    Space(SpaceId),
+    Link(LinkId),
+    Block(BlockId),
+}
+
+/// What the app tells the map each frame.
+pub struct MapInput<'a> {
+    pub mode: MapMode,
+    pub selected: Option<MapHit>,
+    /// 8.4: the winter supply base, when supply is shown.
+    pub supply: Option<u8>,
+    /// 5.3: a side's surplus (+) or shortfall (-) of blocks per city.
+    pub balance: &'a [(SpaceId, Side, i64)],
+    /// A block being dragged is drawn at the pointer, not in its city.
+    pub dragging: Option<BlockId>,
+}
+
+/// What the pointer did on the map this frame.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct MapOutput {
+    pub hovered: Option<SpaceId>,
+    /// A click: on something, or (`Some(None)`) on empty ground.
+    pub clicked: Option<Option<MapHit>>,
+    /// A space was dragged and dropped here (canvas units).
+    pub moved_space: Option<(SpaceId, Pos2)>,
+    /// A block was picked up.
+    pub block_grabbed: Option<BlockId>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Drag {
+    None,
+    Pan,
+    Space { id: SpaceId, grab: Vec2 },
+    Block,
+}
+
+const SELECTED: Color32 = Color32::from_rgb(24, 110, 250);
+const OVER: Color32 = Color32::from_rgb(214, 56, 48);
+const UNDER: Color32 = Color32::from_rgb(222, 150, 20);
+
 /// Per-scenario drawing data, built once.
 pub struct MapModel {
+    drag: Drag,
+    /// The last frame's sizes, for hit tests between frames.
+    metrics: Option<Metrics>,
     backdrop: Option<Backdrop>,
     bounds: Rect,
     positions: Vec<Pos2>,
@@ -96,7 +154,7 @@ pub struct MapModel {
 /// one zoom level.
 #[derive(Default)]
 struct Placement {
-    key: Option<(f32, f32)>,
+    key: Option<(f32, f32, bool)>,
     spaces: Vec<Vec2>,
     /// Indexed like `MapModel::strait_galleys`. `None` hides a name that has no free spot at this zoom (the tooltip
     /// and a closer zoom still show it).
@@ -108,12 +166,15 @@ struct Placement {
 #[derive(Clone, Copy)]
 struct Metrics {
     u: f32,
+    /// The deployment editor draws blocks large enough to read and grab.
+    big_blocks: bool,
 }
 
 impl Metrics {
     fn new(zoom: f32) -> Metrics {
         Metrics {
             u: (zoom / 0.5).sqrt().clamp(0.7, 2.6),
+            big_blocks: false,
         }
     }
     /// Cities that score are drawn a little larger.
@@ -131,7 +192,11 @@ impl Metrics {
         FontId::proportional(((size * self.u) * 2.0).round() / 2.0)
     }
     fn block(self) -> f32 {
-        6.5 * self.u
+        if self.big_blocks {
+            14.0 * self.u
+        } else {
+            6.5 * self.u
+        }
     }
     fn vp_radius(self) -> f32 {
         4.6 * self.u
@@ -225,6 +290,8 @@ impl MapModel {
         }
 
         MapModel {
+            drag: Drag::None,
+            metrics: None,
             backdrop,
             bounds,
             positions,
@@ -245,44 +312,190 @@ impl MapModel {
         self.backdrop.is_some()
     }
 
-    /// Draws the map in the remaining space of `ui`, handles pan and zoom,
-    /// and returns the space under the pointer.
+    /// Draws the map in the remaining space of `ui`, handles pan, zoom,
+    /// clicks and drags, and reports what the pointer did.
     pub fn show(
         &mut self,
         ui: &mut Ui,
         scenario: &Scenario,
         rules: Option<&RuleSet>,
         view: &mut MapView,
-    ) -> Option<SpaceId> {
+        input: &MapInput<'_>,
+    ) -> MapOutput {
+        let mut out = MapOutput::default();
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         let area = response.rect;
         view.set_area(area, self.bounds);
-        handle_input(ui, &response, view);
 
-        let m = Metrics::new(view.zoom());
+        let mut m = Metrics::new(view.zoom());
+        m.big_blocks = input.mode == MapMode::Deploy;
         self.frame = view.transform();
-        self.screen.clear();
-        self.screen
-            .extend(self.positions.iter().map(|p| view.to_screen(*p)));
+        self.update_screen(view);
 
         self.layout_labels(&painter, scenario, m);
-        if self.placement.key != Some((view.zoom(), ui.pixels_per_point())) {
+        let key = (view.zoom(), ui.pixels_per_point(), m.big_blocks);
+        if self.placement.key != Some(key) {
             self.place_labels(scenario, m);
-            self.placement.key = Some((view.zoom(), ui.pixels_per_point()));
+            self.placement.key = Some(key);
+        }
+
+        // Drags: a block (deployment), a space (map editing), or the map itself.
+        if response.drag_started()
+            && let Some(origin) = ui.input(|i| i.pointer.press_origin())
+        {
+            self.drag = match input.mode {
+                MapMode::Deploy => match self.block_at(scenario, m, origin) {
+                    Some(b) => {
+                        out.block_grabbed = Some(b);
+                        Drag::Block
+                    }
+                    None => Drag::Pan,
+                },
+                MapMode::EditMap => match self.marker_at(scenario, m, origin) {
+                    Some(id) => Drag::Space {
+                        id,
+                        grab: view.to_map(origin) - self.positions[id.index()],
+                    },
+                    None => Drag::Pan,
+                },
+                MapMode::View => Drag::Pan,
+            };
+        }
+        if response.dragged() {
+            match self.drag {
+                Drag::Pan => view.pan(response.drag_delta()),
+                Drag::Space { id, grab } => {
+                    if let Some(p) = ui.input(|i| i.pointer.interact_pos()) {
+                        self.positions[id.index()] = view.to_map(p) - grab;
+                        self.update_screen(view);
+                    }
+                }
+                Drag::Block | Drag::None => {}
+            }
+        }
+        if response.drag_stopped() {
+            if let Drag::Space { id, .. } = self.drag {
+                out.moved_space = Some((id, self.positions[id.index()]));
+            }
+            self.drag = Drag::None;
+        }
+        handle_zoom(ui, &response, view);
+        self.frame = view.transform();
+        self.update_screen(view);
+
+        if response.clicked()
+            && let Some(p) = ui.input(|i| i.pointer.interact_pos())
+        {
+            out.clicked = Some(self.pick(scenario, m, p, input.mode));
         }
 
         let hovered = ui
             .input(|i| i.pointer.hover_pos())
             .filter(|p| ui.rect_contains_pointer(area) && area.contains(*p))
             .and_then(|p| self.hit(scenario, m, p));
+        out.hovered = hovered;
+        self.metrics = Some(m);
 
         self.paint_backdrop(&painter, view);
         self.paint_links(&painter, scenario, m, hovered);
-        self.paint_spaces(&painter, scenario, m, hovered, area);
+        self.paint_selected_link(&painter, scenario, m, input.selected);
+        self.paint_spaces(&painter, scenario, m, hovered, area, input);
         self.paint_labels(&painter, scenario, m, area);
 
         self.register_spaces(ui, scenario, rules, m, area);
-        hovered
+        if input.mode == MapMode::Deploy {
+            self.register_blocks(ui, scenario, m, area);
+        }
+        out
+    }
+
+    fn update_screen(&mut self, view: &MapView) {
+        self.screen.clear();
+        self.screen
+            .extend(self.positions.iter().map(|p| view.to_screen(*p)));
+    }
+
+    /// The space whose marker (or whose label) is at a screen point, as of
+    /// the last frame drawn: where a dragged block would be dropped.
+    pub fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
+        let m = self.metrics?;
+        if self.screen.len() != scenario.board.len() {
+            return None;
+        }
+        self.block_space_at(scenario, m, p)
+            .or_else(|| self.hit(scenario, m, p))
+    }
+
+    fn block_at(&self, scenario: &Scenario, m: Metrics, p: Pos2) -> Option<BlockId> {
+        (0..self.blocks.len()).find_map(|i| {
+            self.block_rects(scenario, i, m)
+                .position(|r| r.expand(1.0).contains(p))
+                .map(|k| self.blocks[i][k])
+        })
+    }
+
+    /// The space whose row of blocks is under `p`.
+    fn block_space_at(&self, scenario: &Scenario, m: Metrics, p: Pos2) -> Option<SpaceId> {
+        (0..self.blocks.len())
+            .find(|&i| {
+                self.block_rects(scenario, i, m)
+                    .any(|r| r.expand(1.0).contains(p))
+            })
+            .map(|i| SpaceId(i as u16))
+    }
+
+    fn marker_at(&self, scenario: &Scenario, m: Metrics, p: Pos2) -> Option<SpaceId> {
+        let board = &scenario.board;
+        let mut best: Option<(f32, usize)> = None;
+        for (i, s) in board.spaces.iter().enumerate() {
+            let d = self.screen[i].distance(p);
+            let reach = if s.kind == SpaceKind::Sea {
+                12.0
+            } else {
+                m.radius(s.vp) + 4.0
+            };
+            if d <= reach && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, i));
+            }
+        }
+        best.map(|(_, i)| SpaceId(i as u16))
+    }
+
+    /// The link drawn within a few points of `p`.
+    fn link_at(&self, scenario: &Scenario, p: Pos2) -> Option<LinkId> {
+        let mut best: Option<(f32, usize)> = None;
+        for (k, link) in scenario.board.links.iter().enumerate() {
+            let d = match &self.sea_paths[k] {
+                Some(path) => path
+                    .windows(2)
+                    .map(|w| distance_to_segment(p, self.frame * w[0], self.frame * w[1]))
+                    .fold(f32::INFINITY, f32::min),
+                None => {
+                    distance_to_segment(p, self.screen[link.a.index()], self.screen[link.b.index()])
+                }
+            };
+            if d <= 5.0 && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, k));
+            }
+        }
+        best.map(|(_, k)| LinkId(k as u16))
+    }
+
+    /// What a click at `p` selects: a block, a space's marker, a link, then
+    /// a label or a sea's area.
+    fn pick(&self, scenario: &Scenario, m: Metrics, p: Pos2, mode: MapMode) -> Option<MapHit> {
+        if mode == MapMode::Deploy
+            && let Some(b) = self.block_at(scenario, m, p)
+        {
+            return Some(MapHit::Block(b));
+        }
+        if let Some(id) = self.marker_at(scenario, m, p) {
+            return Some(MapHit::Space(id));
+        }
+        if let Some(l) = self.link_at(scenario, p) {
+            return Some(MapHit::Link(l));
+        }
+        self.hit(scenario, m, p).map(MapHit::Space)
     }
 
     // ----------------------------------------------------------- geometry
@@ -692,6 +905,7 @@ impl MapModel {
         m: Metrics,
         hovered: Option<SpaceId>,
         area: Rect,
+        input: &MapInput<'_>,
     ) {
         let board = &scenario.board;
         let u = m.u;
@@ -733,9 +947,133 @@ impl MapModel {
             if s.vp > 0 {
                 vp_badge(painter, self.vp_centre(i, r), s.vp, m);
             }
+            let id = SpaceId(i as u16);
+            if input.selected == Some(MapHit::Space(id)) {
+                painter.circle_stroke(p, r + 4.5 * u, Stroke::new(3.0 * u, SELECTED));
+            }
             for (k, rect) in self.block_rects(scenario, i, m).enumerate() {
-                let b = scenario.roster.block(self.blocks[i][k]);
+                let bid = self.blocks[i][k];
+                if input.dragging == Some(bid) {
+                    painter.rect_stroke(
+                        rect,
+                        1.0,
+                        Stroke::new(1.0, Color32::GRAY),
+                        StrokeKind::Inside,
+                    );
+                    continue;
+                }
+                let b = scenario.roster.block(bid);
                 block(painter, rect, b.side, b.kind, m);
+                if m.big_blocks {
+                    block_text(painter, rect, b);
+                }
+                if input.selected == Some(MapHit::Block(bid)) {
+                    painter.rect_stroke(
+                        rect.expand(2.0),
+                        2.0,
+                        Stroke::new(2.5, SELECTED),
+                        StrokeKind::Outside,
+                    );
+                }
+            }
+            // 5.3: a side's surplus or shortfall in this city.
+            let mut below = p.y + r + 3.0 * u;
+            for (_, side, surplus) in input.balance.iter().filter(|(c, _, _)| *c == id) {
+                let text = format!("{} {:+}", side.label(), surplus);
+                let colour = if *surplus > 0 { OVER } else { UNDER };
+                let g = painter.layout_no_wrap(text, FontId::proportional(11.0), Color32::WHITE);
+                let rect = Rect::from_center_size(pos2(p.x, below + g.size().y / 2.0), g.size())
+                    .expand2(vec2(3.0, 1.0));
+                painter.rect_filled(rect, 3.0, colour);
+                painter.galley(rect.min + vec2(3.0, 1.0), g, Color32::WHITE);
+                painter.circle_stroke(p, r + 3.0 * u, Stroke::new(2.5 * u, colour));
+                below = rect.max.y + 1.0;
+            }
+            // 8.4: blocks here / blocks the city supplies in winter.
+            if let Some(base) = input.supply {
+                let n = self.blocks[i].len();
+                let cap = s.winter_supply(base) as usize;
+                let over = n > cap;
+                let text = if n > 0 {
+                    format!("{n}/{cap}")
+                } else {
+                    format!("{cap}")
+                };
+                let g = painter.layout_no_wrap(
+                    text,
+                    FontId::monospace(10.0),
+                    if over { Color32::WHITE } else { LABEL },
+                );
+                let rect = Rect::from_center_size(
+                    pos2(p.x - r - g.size().x / 2.0 - 3.0, p.y + r),
+                    g.size(),
+                )
+                .expand2(vec2(2.0, 0.5));
+                painter.rect_filled(
+                    rect,
+                    2.0,
+                    if over {
+                        OVER
+                    } else {
+                        Color32::from_rgb(200, 228, 200)
+                    },
+                );
+                painter.galley(rect.min + vec2(2.0, 0.5), g, LABEL);
+            }
+        }
+    }
+
+    fn paint_selected_link(
+        &self,
+        painter: &Painter,
+        scenario: &Scenario,
+        m: Metrics,
+        selected: Option<MapHit>,
+    ) {
+        let Some(MapHit::Link(l)) = selected else {
+            return;
+        };
+        let Some(link) = scenario.board.links.get(l.index()) else {
+            return;
+        };
+        let stroke = Stroke::new(5.0 * m.u, SELECTED.gamma_multiply(0.8));
+        match &self.sea_paths[l.index()] {
+            Some(path) => {
+                painter.add(Shape::line(
+                    path.iter().map(|p| self.frame * *p).collect(),
+                    stroke,
+                ));
+            }
+            None => {
+                painter.line_segment(
+                    [self.screen[link.a.index()], self.screen[link.b.index()]],
+                    stroke,
+                );
+            }
+        }
+    }
+
+    /// One accessibility node per block on the map, named after the block,
+    /// so screen readers and the tests find them.
+    fn register_blocks(&self, ui: &mut Ui, scenario: &Scenario, m: Metrics, area: Rect) {
+        for i in 0..self.blocks.len() {
+            for (k, rect) in self.block_rects(scenario, i, m).enumerate() {
+                if !area.contains_rect(rect) {
+                    continue;
+                }
+                let b = scenario.roster.block(self.blocks[i][k]);
+                let id = ui.scope_id().with(("block", self.blocks[i][k].0));
+                let response = ui.interact(rect, id, Sense::hover());
+                let label = format!("{} ({})", b.name, b.side);
+                response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &label));
+                let _: Response = response.on_hover_text(format!(
+                    "{} — {} {}, {}, strength {}",
+                    b.name,
+                    b.side,
+                    b.kind.label(),
+                    short_rating(b),
+                    roman(b.max_strength())
+                ));
             }
         }
     }
@@ -811,10 +1149,7 @@ impl MapModel {
     }
 }
 
-fn handle_input(ui: &Ui, response: &Response, view: &mut MapView) {
-    if response.dragged() {
-        view.pan(response.drag_delta());
-    }
+fn handle_zoom(ui: &Ui, response: &Response, view: &mut MapView) {
     if !ui.rect_contains_pointer(response.rect) {
         return;
     }
@@ -827,6 +1162,36 @@ fn handle_input(ui: &Ui, response: &Response, view: &mut MapView) {
         view.zoom_around(factor, pointer);
         ui.ctx().input_mut(|i| i.smooth_scroll_delta = Vec2::ZERO);
     }
+}
+
+fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
+    let ab = b - a;
+    let t = if ab.length_sq() > 0.0 {
+        ((p - a).dot(ab) / ab.length_sq()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(a + ab * t)
+}
+
+/// A short name that fits on a block: "L13" for Legio 13, "N2" for Navis 2,
+/// the first letters otherwise.
+pub fn short_name(name: &str) -> String {
+    let mut words = name.split_whitespace();
+    let first = words.next().unwrap_or("");
+    match words.last() {
+        Some(n) if n.chars().all(|c| c.is_ascii_digit()) => {
+            format!("{}{n}", first.chars().next().unwrap_or('?'))
+        }
+        _ => first.chars().take(3).collect(),
+    }
+}
+
+fn roman(n: u8) -> &'static str {
+    ["0", "I", "II", "III", "IV", "V", "VI"]
+        .get(n as usize)
+        .copied()
+        .unwrap_or("+")
 }
 
 /// Index of the cheapest candidate: overlap area with obstacles, road
@@ -1018,6 +1383,49 @@ fn vp_badge(painter: &Painter, c: Pos2, vp: u8, m: Metrics) {
     );
 }
 
+/// Combat rating as printed: "C3", the ballista "B4/D4".
+pub fn short_rating(b: &crate::model::Block) -> String {
+    match b.attacking_initiative {
+        Some(att) => format!(
+            "{}{}/{}{}",
+            b.initiative.letter(),
+            b.firepower,
+            att.letter(),
+            b.firepower
+        ),
+        None => format!("{}{}", b.initiative.letter(), b.firepower),
+    }
+}
+
+/// A block's short name, and its strength in the corner.
+pub fn block_text(painter: &Painter, rect: Rect, b: &crate::model::Block) {
+    let size = (rect.height() * 0.42).clamp(6.0, 14.0);
+    painter.text(
+        rect.center() - vec2(0.0, rect.height() * 0.12),
+        egui::Align2::CENTER_CENTER,
+        short_name(&b.name),
+        FontId::proportional(size),
+        Color32::WHITE,
+    );
+    painter.text(
+        rect.center_bottom() - vec2(0.0, 1.0),
+        egui::Align2::CENTER_BOTTOM,
+        roman(b.max_strength()),
+        FontId::proportional(size * 0.75),
+        Color32::from_rgb(255, 236, 180),
+    );
+}
+
+/// A block as the levy pool draws it: the map's square, its name and strength.
+pub fn pool_block(painter: &Painter, rect: Rect, b: &crate::model::Block) {
+    let m = Metrics {
+        u: rect.width() / 14.0,
+        big_blocks: true,
+    };
+    block(painter, rect, b.side, b.kind, m);
+    block_text(painter, rect, b);
+}
+
 fn block(painter: &Painter, rect: Rect, side: Side, kind: BlockKind, m: Metrics) {
     let (fill, edge) = block_colours(side, kind);
     painter.rect(
@@ -1114,7 +1522,10 @@ pub fn legend(ui: &mut Ui) {
             "Leader (gold pip)",
         ),
     ];
-    let m = Metrics { u: 1.2 };
+    let m = Metrics {
+        u: 1.2,
+        big_blocks: false,
+    };
     egui::Grid::new("legend")
         .num_columns(4)
         .spacing([6.0, 4.0])

@@ -61,6 +61,12 @@ impl MapView {
         self.refit();
     }
 
+    /// Puts a canvas point in the middle of the area, keeping the zoom.
+    pub fn centre_on(&mut self, canvas: Pos2) {
+        self.offset = self.area.size() * 0.5 - canvas.to_vec2() * self.zoom;
+        self.fitted = false;
+    }
+
     fn fit_zoom(&self) -> f32 {
         let usable = self.area.size() * (1.0 - 2.0 * FIT_MARGIN);
         let size = self.bounds.size().max(Vec2::splat(1.0));
@@ -131,6 +137,14 @@ mod tests {
             Rect::from_min_size(Pos2::ZERO, Vec2::new(2500.0, 1250.0)),
         );
         v
+    }
+
+    #[test]
+    fn centre_on_puts_the_point_in_the_middle() {
+        let mut v = view();
+        v.centre_on(pos2(400.0, 900.0));
+        assert!((v.to_screen(pos2(400.0, 900.0)) - v.area().center()).length() < 1e-3);
+        assert!(!v.is_fitted());
     }
 
     #[test]

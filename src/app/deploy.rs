@@ -1,0 +1,317 @@
+//! The deployment editor: the levy pools beside the map, block drags between
+//! cities and pools, historical (5.1) and free (5.3) modes, winter supply.
+
+use egui::{Color32, Id, LayerId, Order, Rect, RichText, Role, Sense, Ui, Vec2, WidgetInfo};
+
+use super::{GOOD, WARNING, WorkbenchApp, map, mode_label};
+use crate::edit::{DeploymentMode, Edit, Item, free_deployment_balance};
+use crate::format::Side;
+
+/// The deployment editor's own state.
+#[derive(Default)]
+pub struct DeployState {
+    /// The block being dragged (from the map or a pool).
+    pub dragging: Option<(Side, String)>,
+    /// 8.4: show each city's winter supply on the map.
+    pub show_supply: bool,
+    /// Where the map and the pools were drawn this frame, for drops.
+    pub map_rect: Option<Rect>,
+    pub pool_rects: [Option<Rect>; 2],
+}
+
+const POOL_BLOCK: f32 = 34.0;
+
+impl WorkbenchApp {
+    pub(super) fn deployment_tools(&mut self, ui: &mut Ui) {
+        let Some(report) = &self.report else { return };
+        let Some(doc) = &self.doc else { return };
+        let mut edits = Vec::new();
+        let mode = doc.working().mode();
+        ui.label(RichText::new("Deployment editor").strong());
+        ui.horizontal(|ui| {
+            for m in [DeploymentMode::Historical, DeploymentMode::Free] {
+                let hover = match m {
+                    DeploymentMode::Historical => {
+                        "Edit the order of battle (5.1); a free deployment is removed (undo brings it back)"
+                    }
+                    DeploymentMode::Free => {
+                        "Each side moves its deployed blocks among its deployment cities; each city keeps its number of blocks (5.3)"
+                    }
+                };
+                if ui
+                    .radio(mode == m, mode_label(m))
+                    .on_hover_text(hover)
+                    .clicked()
+                    && mode != m
+                {
+                    edits.push(Edit::SetMode(m));
+                }
+            }
+        });
+        if mode == DeploymentMode::Free {
+            let balance = free_deployment_balance(&report.scenario);
+            if balance.is_empty() {
+                ui.colored_label(
+                    GOOD,
+                    "5.3: every city holds as many blocks of each side as in the order of battle.",
+                );
+            } else {
+                ui.colored_label(
+                    WARNING,
+                    "5.3: each city must keep its number of each side's blocks:",
+                );
+                for b in &balance {
+                    let what = if b.surplus() > 0 {
+                        format!("{} too many", b.surplus())
+                    } else {
+                        format!("{} too few", -b.surplus())
+                    };
+                    ui.label(format!(
+                        "{} in {}: {} of {} ({what})",
+                        b.side, b.city, b.placed, b.wanted
+                    ));
+                }
+            }
+        }
+        ui.checkbox(
+            &mut self.deploy.show_supply,
+            "Show winter supply (8.4: 3 + VP)",
+        );
+        ui.label(
+            RichText::new("Blocks start at full strength (5.1).")
+                .weak()
+                .small(),
+        );
+        ui.separator();
+
+        let scenario = &report.scenario;
+        match &self.selection {
+            Some(Item::Block(side, name)) => {
+                if let Some(id) = scenario.roster.find(*side, name) {
+                    let b = scenario.roster.block(id);
+                    ui.label(RichText::new(&b.name).heading());
+                    ui.label(format!(
+                        "{} {} · {} · strength {}",
+                        b.side,
+                        b.kind.label(),
+                        super::map::short_rating(b),
+                        b.max_strength()
+                    ));
+                    match scenario.starting_setup().location(id) {
+                        Some(s) => {
+                            ui.label(format!("In {}", scenario.board.name(s)));
+                            if ui.button("Send to the levy pool").clicked() {
+                                edits.push(Edit::MoveBlock {
+                                    side: b.side,
+                                    block: b.name.clone(),
+                                    to: None,
+                                });
+                            }
+                        }
+                        None => {
+                            ui.label("In the levy pool (5.2)");
+                        }
+                    }
+                    if let Some(levy) = b.levy_city {
+                        ui.label(format!("Levied in {} (6.4)", scenario.board.name(levy)));
+                    }
+                }
+            }
+            Some(Item::Space(name)) => {
+                if let Some(id) = scenario.board.find(name) {
+                    ui.label(RichText::new(scenario.board.name(id)).heading());
+                    let here: Vec<_> = scenario
+                        .starting_setup()
+                        .placements
+                        .iter()
+                        .filter(|(_, s)| *s == id)
+                        .map(|(b, _)| scenario.roster.block(*b))
+                        .collect();
+                    if here.is_empty() {
+                        ui.label(RichText::new("No blocks here.").weak());
+                    }
+                    for b in here {
+                        ui.horizontal(|ui| {
+                            ui.label(format!("{} ({})", b.name, b.side));
+                            if ui.small_button("to pool").clicked() {
+                                edits.push(Edit::MoveBlock {
+                                    side: b.side,
+                                    block: b.name.clone(),
+                                    to: None,
+                                });
+                            }
+                        });
+                    }
+                }
+            }
+            _ => {
+                ui.label(
+                    RichText::new(
+                        "Drag blocks between cities and the pools; click one to select it.",
+                    )
+                    .weak(),
+                );
+            }
+        }
+        for e in edits {
+            let _ = self.apply(e);
+        }
+    }
+
+    /// Each side's levy pool: the blocks not on the map (5.2).
+    pub(super) fn pools(&mut self, ui: &mut Ui) {
+        let Some(report) = &self.report else { return };
+        let scenario = &report.scenario;
+        let setup = scenario.starting_setup();
+        let mut grabbed = None;
+        let mut clicked = None;
+        let pointer = ui.input(|i| i.pointer.latest_pos());
+        for side in Side::BOTH {
+            let pool: Vec<_> = scenario
+                .roster
+                .of_side(side)
+                .filter(|b| setup.location(*b).is_none())
+                .collect();
+            ui.add_space(4.0);
+            ui.label(RichText::new(format!("{side}'s levy pool ({})", pool.len())).strong());
+            let frame = egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.set_min_size(Vec2::new(ui.available_width(), POOL_BLOCK * 1.5));
+                ui.horizontal_wrapped(|ui| {
+                    for id in &pool {
+                        let b = scenario.roster.block(*id);
+                        let (rect, response) = ui
+                            .allocate_exact_size(Vec2::splat(POOL_BLOCK), Sense::click_and_drag());
+                        let label = format!("{} ({})", b.name, b.side);
+                        response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &label));
+                        let dragged_here = self
+                            .deploy
+                            .dragging
+                            .as_ref()
+                            .is_some_and(|(s, n)| *s == b.side && *n == b.name);
+                        if dragged_here {
+                            ui.painter().rect_stroke(
+                                rect,
+                                2.0,
+                                egui::Stroke::new(1.0, Color32::GRAY),
+                                egui::StrokeKind::Inside,
+                            );
+                        } else {
+                            map::pool_block(ui.painter(), rect, b);
+                        }
+                        if self.selection == Some(Item::Block(b.side, b.name.clone())) {
+                            ui.painter().rect_stroke(
+                                rect.expand(2.0),
+                                2.0,
+                                egui::Stroke::new(2.5, Color32::from_rgb(24, 110, 250)),
+                                egui::StrokeKind::Outside,
+                            );
+                        }
+                        if response.drag_started() {
+                            grabbed = Some((b.side, b.name.clone()));
+                        }
+                        if response.clicked() {
+                            clicked = Some(Item::Block(b.side, b.name.clone()));
+                        }
+                        let _ = response.on_hover_text(format!(
+                            "{} — {} {}, {}, strength {}",
+                            b.name,
+                            b.side,
+                            b.kind.label(),
+                            map::short_rating(b),
+                            b.max_strength()
+                        ));
+                    }
+                    if pool.is_empty() {
+                        ui.label(RichText::new("empty").weak());
+                    }
+                });
+            });
+            let rect = frame.response.rect;
+            self.deploy.pool_rects[side.index()] = Some(rect);
+            if self
+                .deploy
+                .dragging
+                .as_ref()
+                .is_some_and(|(s, _)| *s == side)
+                && pointer.is_some_and(|p| rect.contains(p))
+            {
+                ui.painter().rect_stroke(
+                    rect,
+                    4.0,
+                    egui::Stroke::new(2.0, GOOD),
+                    egui::StrokeKind::Inside,
+                );
+            }
+        }
+        ui.add_space(6.0);
+        ui.label(
+            RichText::new("Drag a block onto a city to deploy it, or back here to return it.")
+                .weak()
+                .small(),
+        );
+        if let Some(g) = grabbed {
+            self.deploy.dragging = Some(g);
+        }
+        if let Some(c) = clicked {
+            self.selection = Some(c);
+        }
+    }
+
+    /// Draws the dragged block at the pointer and drops it on release: on a
+    /// city (refused with a reason when illegal) or on its side's pool.
+    pub(super) fn finish_block_drag(&mut self, ui: &mut Ui) {
+        let Some((side, name)) = self.deploy.dragging.clone() else {
+            return;
+        };
+        let (pos, released, down) = ui.input(|i| {
+            (
+                i.pointer.latest_pos(),
+                i.pointer.any_released(),
+                i.pointer.any_down(),
+            )
+        });
+        let Some(report) = &self.report else {
+            self.deploy.dragging = None;
+            return;
+        };
+        let scenario = &report.scenario;
+        if let (Some(p), Some(id)) = (pos, scenario.roster.find(side, &name)) {
+            let painter = ui
+                .ctx()
+                .layer_painter(LayerId::new(Order::Tooltip, Id::unique("dragged_block")));
+            map::pool_block(
+                &painter,
+                Rect::from_center_size(p, Vec2::splat(POOL_BLOCK * 0.8)),
+                scenario.roster.block(id),
+            );
+        }
+        if !released && down {
+            return;
+        }
+        self.deploy.dragging = None;
+        let Some(p) = pos else { return };
+        let edit = if self.deploy.pool_rects[side.index()].is_some_and(|r| r.contains(p)) {
+            Some(Edit::MoveBlock {
+                side,
+                block: name.clone(),
+                to: None,
+            })
+        } else if self.deploy.map_rect.is_some_and(|r| r.contains(p)) {
+            self.map
+                .as_ref()
+                .and_then(|m| m.space_at(scenario, p))
+                .map(|s| Edit::MoveBlock {
+                    side,
+                    block: name.clone(),
+                    to: Some(scenario.board.name(s).to_string()),
+                })
+        } else {
+            None
+        };
+        if let Some(e) = edit
+            && self.apply(e).is_ok()
+        {
+            self.selection = Some(Item::Block(side, name));
+        }
+    }
+}

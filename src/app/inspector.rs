@@ -1,0 +1,383 @@
+//! The map editor's inspector: the selected space or link, as controls.
+
+use egui::{RichText, Ui};
+
+use super::WorkbenchApp;
+use crate::edit::{Edit, Item};
+use crate::format::{LinkClass, LinkDoc, SpaceDoc, SpaceKind};
+
+/// Text being typed into the inspector, committed on Enter or leaving the field.
+#[derive(Default)]
+pub struct Buffers {
+    /// The item the texts belong to; another selection refills them.
+    item: Option<Item>,
+    name: String,
+    aliases: String,
+    strait_name: String,
+    link_to: String,
+    link_class: Option<LinkClass>,
+}
+
+const KINDS: [SpaceKind; 4] = [
+    SpaceKind::City,
+    SpaceKind::Port,
+    SpaceKind::MajorPort,
+    SpaceKind::Sea,
+];
+const CLASSES: [LinkClass; 4] = [
+    LinkClass::Major,
+    LinkClass::Minor,
+    LinkClass::Strait,
+    LinkClass::Sea,
+];
+
+impl WorkbenchApp {
+    pub(super) fn map_tools(&mut self, ui: &mut Ui) {
+        let mut edits: Vec<Edit> = Vec::new();
+        let mut select: Option<Option<Item>> = None;
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Map editor").strong());
+            if ui
+                .button("Add space")
+                .on_hover_text("A new inland city in the middle of the map view")
+                .clicked()
+                && let Some(doc) = &self.doc
+            {
+                let w = doc.working();
+                let name = (1..)
+                    .map(|k| {
+                        if k == 1 {
+                            "New space".to_string()
+                        } else {
+                            format!("New space {k}")
+                        }
+                    })
+                    .find(|n| w.space_index(n).is_none())
+                    .unwrap_or_default();
+                let at = self.view.to_map(self.view.area().center());
+                edits.push(Edit::AddSpace(SpaceDoc {
+                    name: name.clone(),
+                    kind: SpaceKind::City,
+                    vp: 0,
+                    at: (at.x.round(), at.y.round()),
+                    island: None,
+                    aliases: Vec::new(),
+                }));
+                select = Some(Some(Item::Space(name)));
+            }
+        });
+        if self.inspector.item.as_ref() != self.selection.as_ref() {
+            self.inspector = Buffers {
+                item: self.selection.clone(),
+                link_class: self.inspector.link_class,
+                ..Default::default()
+            };
+            self.fill_buffers();
+        }
+        match self.selection.clone() {
+            None => {
+                ui.label(RichText::new("Click a space or a link on the map to edit it.").weak());
+            }
+            Some(Item::Space(name)) => self.space_inspector(ui, &name, &mut edits, &mut select),
+            Some(Item::Link(a, b)) => self.link_inspector(ui, &a, &b, &mut edits, &mut select),
+            Some(Item::Block(side, name)) => {
+                ui.label(format!("{side} block {name}"));
+                ui.label(RichText::new("Blocks are moved in the Deployment tab.").weak());
+            }
+        }
+        for e in edits {
+            let _ = self.apply(e);
+        }
+        if let Some(s) = select {
+            self.selection = s;
+        }
+    }
+
+    fn fill_buffers(&mut self) {
+        let Some(doc) = &self.doc else { return };
+        let w = doc.working();
+        match &self.inspector.item {
+            Some(Item::Space(name)) => {
+                if let Some(i) = w.space_index(name) {
+                    let s = &w.map.spaces[i];
+                    self.inspector.name = s.name.clone();
+                    self.inspector.aliases = s.aliases.join(", ");
+                }
+            }
+            Some(Item::Link(a, b)) => {
+                if let Some(k) = w.link_index(a, b) {
+                    self.inspector.strait_name =
+                        w.map.links[k].name().unwrap_or_default().to_string();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn space_inspector(
+        &mut self,
+        ui: &mut Ui,
+        name: &str,
+        edits: &mut Vec<Edit>,
+        select: &mut Option<Option<Item>>,
+    ) {
+        let Some(doc) = &self.doc else { return };
+        let w = doc.working();
+        let Some(i) = w.space_index(name) else {
+            *select = Some(None);
+            return;
+        };
+        let space = w.map.spaces[i].clone();
+        let winter = self.rules.as_ref().map_or(3, |r| r.winter_supply_base);
+        let b = &mut self.inspector;
+        ui.label(RichText::new(&space.name).heading());
+        egui::Grid::new("space_inspector")
+            .num_columns(2)
+            .spacing([10.0, 4.0])
+            .show(ui, |ui| {
+                let l = ui.label("Name");
+                let r = ui
+                    .add(egui::TextEdit::singleline(&mut b.name).desired_width(200.0))
+                    .labelled_by(l.id);
+                if r.lost_focus() && b.name.trim() != space.name {
+                    edits.push(Edit::RenameSpace {
+                        space: space.name.clone(),
+                        name: b.name.clone(),
+                    });
+                }
+                ui.end_row();
+
+                let l = ui.label("Kind");
+                let mut kind = space.kind;
+                egui::ComboBox::from_id_salt("space_kind")
+                    .selected_text(kind.label())
+                    .show_ui(ui, |ui| {
+                        for k in KINDS {
+                            ui.selectable_value(&mut kind, k, k.label());
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+                if kind != space.kind {
+                    edits.push(Edit::SetKind {
+                        space: space.name.clone(),
+                        kind,
+                    });
+                }
+                ui.end_row();
+
+                let l = ui.label("VP");
+                let mut vp = space.vp;
+                let r = ui
+                    .add(egui::DragValue::new(&mut vp).range(0..=9))
+                    .labelled_by(l.id)
+                    .on_hover_text("Victory points (4.2); a city's winter supply is 3 + VP (8.4)");
+                if r.changed() && vp != space.vp {
+                    edits.push(Edit::SetVp {
+                        space: space.name.clone(),
+                        vp,
+                    });
+                }
+                ui.end_row();
+
+                ui.label("Position");
+                let (mut x, mut y) = space.at;
+                let changed = ui
+                    .horizontal(|ui| {
+                        let a = ui.add(egui::DragValue::new(&mut x).prefix("x ").speed(1.0));
+                        let b = ui.add(egui::DragValue::new(&mut y).prefix("y ").speed(1.0));
+                        a.changed() || b.changed()
+                    })
+                    .inner;
+                if changed {
+                    edits.push(Edit::MoveSpace {
+                        space: space.name.clone(),
+                        to: (x, y),
+                    });
+                }
+                ui.end_row();
+
+                let l = ui.label("Aliases");
+                let r = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut b.aliases)
+                            .hint_text("other names, comma separated")
+                            .desired_width(200.0),
+                    )
+                    .labelled_by(l.id);
+                if r.lost_focus() {
+                    let aliases: Vec<String> = b
+                        .aliases
+                        .split(',')
+                        .map(|a| a.trim().to_string())
+                        .filter(|a| !a.is_empty())
+                        .collect();
+                    if aliases != space.aliases {
+                        edits.push(Edit::SetAliases {
+                            space: space.name.clone(),
+                            aliases,
+                        });
+                    }
+                }
+                ui.end_row();
+
+                if let Some(island) = &space.island {
+                    ui.label("Island");
+                    ui.label(format!("{island} (4.41: reached only by sea)"));
+                    ui.end_row();
+                }
+                if space.kind.is_city() {
+                    ui.label("Winter supply");
+                    ui.label(format!(
+                        "{} blocks ({winter} + {} VP, 8.4)",
+                        winter.saturating_add(space.vp),
+                        space.vp
+                    ));
+                    ui.end_row();
+                }
+            });
+
+        ui.add_space(4.0);
+        ui.label(RichText::new("Links").strong());
+        let mut any = false;
+        for link in &w.map.links {
+            let (a, x) = link.ends();
+            let other = if w.space_index(a) == Some(i) {
+                x
+            } else if w.space_index(x) == Some(i) {
+                a
+            } else {
+                continue;
+            };
+            any = true;
+            let text = match link.name() {
+                Some(n) => format!("{} to {other} (the {n})", link.class().label()),
+                None => format!("{} to {other}", link.class().label()),
+            };
+            if ui.link(text).clicked() {
+                *select = Some(Some(Item::Link(space.name.clone(), other.to_string())));
+            }
+        }
+        if !any {
+            ui.label(RichText::new("none").weak());
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label("Link to");
+            ui.add(
+                egui::TextEdit::singleline(&mut b.link_to)
+                    .hint_text("space name")
+                    .desired_width(120.0),
+            )
+            .labelled_by(l.id);
+            let class = b.link_class.get_or_insert(LinkClass::Major);
+            egui::ComboBox::from_id_salt("new_link_class")
+                .selected_text(class.label())
+                .show_ui(ui, |ui| {
+                    for c in CLASSES {
+                        ui.selectable_value(class, c, c.label());
+                    }
+                });
+            if ui.button("Add link").clicked() && !b.link_to.trim().is_empty() {
+                edits.push(Edit::AddLink(LinkDoc::new(
+                    *class,
+                    space.name.clone(),
+                    b.link_to.trim().to_string(),
+                    None,
+                )));
+                b.link_to.clear();
+            }
+        });
+        ui.add_space(4.0);
+        if ui
+            .button("Delete space")
+            .on_hover_text("Removes the space and its links; its blocks go to the levy pools")
+            .clicked()
+        {
+            edits.push(Edit::DeleteSpace {
+                space: space.name.clone(),
+            });
+        }
+    }
+
+    fn link_inspector(
+        &mut self,
+        ui: &mut Ui,
+        a: &str,
+        b: &str,
+        edits: &mut Vec<Edit>,
+        select: &mut Option<Option<Item>>,
+    ) {
+        let Some(doc) = &self.doc else { return };
+        let w = doc.working();
+        let Some(k) = w.link_index(a, b) else {
+            *select = Some(None);
+            return;
+        };
+        let link = w.map.links[k].clone();
+        let (x, y) = link.ends();
+        ui.label(RichText::new(format!("{x} – {y}")).heading());
+        ui.horizontal(|ui| {
+            for end in [x, y] {
+                if ui.link(end).clicked() {
+                    *select = Some(Some(Item::Space(end.to_string())));
+                }
+            }
+        });
+        let buf = &mut self.inspector;
+        egui::Grid::new("link_inspector")
+            .num_columns(2)
+            .spacing([10.0, 4.0])
+            .show(ui, |ui| {
+                let l = ui.label("Class");
+                let mut class = link.class();
+                egui::ComboBox::from_id_salt("link_class")
+                    .selected_text(class.label())
+                    .show_ui(ui, |ui| {
+                        for c in CLASSES {
+                            ui.selectable_value(&mut class, c, c.label());
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+                if class != link.class() {
+                    edits.push(Edit::SetLinkClass {
+                        a: x.to_string(),
+                        b: y.to_string(),
+                        class,
+                        name: None,
+                    });
+                }
+                ui.end_row();
+                if link.class() == LinkClass::Strait {
+                    let l = ui.label("Strait name");
+                    let r = ui
+                        .text_edit_singleline(&mut buf.strait_name)
+                        .labelled_by(l.id);
+                    if r.lost_focus() && Some(buf.strait_name.as_str()) != link.name() {
+                        edits.push(Edit::SetLinkClass {
+                            a: x.to_string(),
+                            b: y.to_string(),
+                            class: LinkClass::Strait,
+                            name: Some(buf.strait_name.trim().to_string()),
+                        });
+                    }
+                    ui.end_row();
+                }
+            });
+        let rule = match link.class() {
+            LinkClass::Major => "4.31: four blocks per player per turn",
+            LinkClass::Minor => "4.31: two blocks per player per turn",
+            LinkClass::Strait => "4.32: two land blocks, one into a defended city",
+            LinkClass::Sea => {
+                "A port and a sea, or two seas: Navis, amphibious moves, sea retreats"
+            }
+        };
+        ui.label(RichText::new(rule).weak());
+        if ui.button("Delete link").clicked() {
+            edits.push(Edit::DeleteLink {
+                a: x.to_string(),
+                b: y.to_string(),
+            });
+        }
+    }
+}

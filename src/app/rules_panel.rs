@@ -1,0 +1,477 @@
+//! The rule-set panel: every switch and number of a [`RuleSet`] as a control
+//! with its rule number and a one-line explanation, a side-by-side view of
+//! what two variants set differently, and saving the switches as a variant.
+
+use egui::{Color32, RichText, Ui};
+
+use crate::edit::rule_differences;
+use crate::rules::{
+    ApolloFirstTurn, AttackerRetreat, JupiterDefection, JupiterTarget, MainAttack, RoadLimits,
+    RuleSet, VulcanTarget,
+};
+
+/// A field of [`RuleSet`]: its rule and what it decides (docs/rules-notes.md).
+pub struct FieldInfo {
+    pub name: &'static str,
+    pub rule: &'static str,
+    pub explain: &'static str,
+}
+
+const fn f(name: &'static str, rule: &'static str, explain: &'static str) -> FieldInfo {
+    FieldInfo {
+        name,
+        rule,
+        explain,
+    }
+}
+
+/// Every field, in the order `RuleSet` declares them.
+pub const FIELDS: &[FieldInfo] = &[
+    f("years", "1.2", "Years in a game."),
+    f(
+        "turns_per_year",
+        "2.0",
+        "Game turns (cards played) per year.",
+    ),
+    f("hand_size", "2.1", "Cards dealt to each player each year."),
+    f("discards", "2.1", "Cards each player discards unseen."),
+    f("vp_to_win", "1.2", "VP that win the game after a year."),
+    f(
+        "vp_per_leader_killed",
+        "7.51",
+        "VP for each enemy leader killed.",
+    ),
+    f(
+        "road_limits",
+        "6.11, 4.32",
+        "Blocks per player per turn on a major road, minor road, strait, and a strait into a defended city.",
+    ),
+    f(
+        "strait_retreat_limit",
+        "7.61",
+        "Land blocks per battle round that may retreat across a strait.",
+    ),
+    f(
+        "sea_retreat_limit",
+        "7.64",
+        "Land blocks per side per battle round that may retreat by sea.",
+    ),
+    f(
+        "battle_rounds",
+        "7.2",
+        "Battle rounds; the attacker retreats in the last.",
+    ),
+    f(
+        "winter_supply_base",
+        "8.4",
+        "Blocks every city supplies in winter, before adding its VP.",
+    ),
+    f(
+        "caesar_player1_first_turn",
+        "2.1",
+        "2.0: Caesar is Player 1 on the game's first turn, whatever the cards.",
+    ),
+    f(
+        "apollo_copy_decides_player1",
+        "Apollo",
+        "2.0: the copied card decides Player 1 (1.1: the Apollo player is).",
+    ),
+    f(
+        "apollo_first_turn",
+        "Apollo",
+        "What Apollo copies on a year's first turn.",
+    ),
+    f(
+        "jupiter_target",
+        "Jupiter",
+        "1.1: the player picks the block; 2.0: a roll picks one in a city.",
+    ),
+    f(
+        "jupiter_navis_at_sea",
+        "Jupiter",
+        "1.1: a Navis at sea may be taken.",
+    ),
+    f(
+        "jupiter_cleopatra_defects",
+        "Jupiter",
+        "Cleopatra may defect (both texts).",
+    ),
+    f(
+        "jupiter_defection",
+        "Jupiter",
+        "Where a defecting block goes: it stays, or moves to a friendly city.",
+    ),
+    f(
+        "mars_group_move",
+        "Mars, Neptune",
+        "2.0: the card also gives one group move.",
+    ),
+    f(
+        "mercury_land_only",
+        "Mercury",
+        "2.0: only land blocks take the extra move.",
+    ),
+    f(
+        "pluto_attacks_only",
+        "Pluto",
+        "2.0: raised limits for attacks only, land units only.",
+    ),
+    f("pluto_road_limits", "Pluto", "Pluto's raised road limits."),
+    f(
+        "vulcan_target",
+        "Vulcan",
+        "1.1: any city; 2.0: an enemy city.",
+    ),
+    f(
+        "vulcan_spares_cleopatra",
+        "Vulcan",
+        "2.0: Cleopatra at strength I is not reduced.",
+    ),
+    f(
+        "main_attack",
+        "6.12, 7.3",
+        "1.1: the attacker declares the main attack; 2.0: the first road used.",
+    ),
+    f(
+        "response_keeps_pinning",
+        "6.13, 6.14",
+        "2.0: responding blocks do not free pinned blocks.",
+    ),
+    f(
+        "levy_on_moved_blocks",
+        "6.4",
+        "2.0: blocks that moved may levy steps in a friendly city.",
+    ),
+    f(
+        "disrupt_defending_reserves",
+        "7.31",
+        "Defending reserves are disrupted too.",
+    ),
+    f(
+        "attacker_retreat",
+        "7.62",
+        "1.1: retreating attackers go to one vacant city; 2.0: to any, splitting.",
+    ),
+    f(
+        "removed_cards",
+        "House rule",
+        "Cards taken out of the deck: events by name, commands as \"3/1\".",
+    ),
+    f(
+        "max_events_per_hand",
+        "House rule",
+        "At most this many events in a hand (redealt otherwise); hand size or more means no cap.",
+    ),
+];
+
+fn choice<T: PartialEq + Copy + std::fmt::Debug>(
+    ui: &mut Ui,
+    id: &str,
+    value: &mut T,
+    options: &[T],
+) -> bool {
+    let mut changed = false;
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(format!("{value:?}"))
+        .show_ui(ui, |ui| {
+            for o in options {
+                changed |= ui.selectable_value(value, *o, format!("{o:?}")).changed();
+            }
+        });
+    changed
+}
+
+fn number(ui: &mut Ui, value: &mut u8, max: u8) -> bool {
+    ui.add(egui::DragValue::new(value).range(0..=max)).changed()
+}
+
+fn limits(ui: &mut Ui, l: &mut RoadLimits) -> bool {
+    let mut changed = false;
+    for (label, v) in [
+        ("major", &mut l.major),
+        ("minor", &mut l.minor),
+        ("strait", &mut l.strait),
+        ("defended", &mut l.strait_attacking),
+    ] {
+        ui.label(RichText::new(label).small());
+        changed |= number(ui, v, 20);
+    }
+    changed
+}
+
+/// The control of one field; true when the user changed it.
+fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String) -> bool {
+    match name {
+        "years" => number(ui, &mut r.years, 20),
+        "turns_per_year" => number(ui, &mut r.turns_per_year, 20),
+        "hand_size" => number(ui, &mut r.hand_size, 20),
+        "discards" => number(ui, &mut r.discards, 20),
+        "vp_to_win" => number(ui, &mut r.vp_to_win, 50),
+        "vp_per_leader_killed" => number(ui, &mut r.vp_per_leader_killed, 10),
+        "road_limits" => ui.horizontal(|ui| limits(ui, &mut r.road_limits)).inner,
+        "strait_retreat_limit" => number(ui, &mut r.strait_retreat_limit, 20),
+        "sea_retreat_limit" => number(ui, &mut r.sea_retreat_limit, 20),
+        "battle_rounds" => number(ui, &mut r.battle_rounds, 10),
+        "winter_supply_base" => number(ui, &mut r.winter_supply_base, 20),
+        "caesar_player1_first_turn" => ui.checkbox(&mut r.caesar_player1_first_turn, "").changed(),
+        "apollo_copy_decides_player1" => ui
+            .checkbox(&mut r.apollo_copy_decides_player1, "")
+            .changed(),
+        "apollo_first_turn" => choice(
+            ui,
+            name,
+            &mut r.apollo_first_turn,
+            &[
+                ApolloFirstTurn::NoEffect,
+                ApolloFirstTurn::CopiesPreviousYear,
+            ],
+        ),
+        "jupiter_target" => choice(
+            ui,
+            name,
+            &mut r.jupiter_target,
+            &[JupiterTarget::ChosenBlock, JupiterTarget::RandomInCity],
+        ),
+        "jupiter_navis_at_sea" => ui.checkbox(&mut r.jupiter_navis_at_sea, "").changed(),
+        "jupiter_cleopatra_defects" => ui.checkbox(&mut r.jupiter_cleopatra_defects, "").changed(),
+        "jupiter_defection" => choice(
+            ui,
+            name,
+            &mut r.jupiter_defection,
+            &[
+                JupiterDefection::InPlace,
+                JupiterDefection::ToAdjacentFriendlyCity,
+            ],
+        ),
+        "mars_group_move" => ui.checkbox(&mut r.mars_group_move, "").changed(),
+        "mercury_land_only" => ui.checkbox(&mut r.mercury_land_only, "").changed(),
+        "pluto_attacks_only" => ui.checkbox(&mut r.pluto_attacks_only, "").changed(),
+        "pluto_road_limits" => {
+            ui.horizontal(|ui| limits(ui, &mut r.pluto_road_limits))
+                .inner
+        }
+        "vulcan_target" => choice(
+            ui,
+            name,
+            &mut r.vulcan_target,
+            &[VulcanTarget::AnyCity, VulcanTarget::EnemyCity],
+        ),
+        "vulcan_spares_cleopatra" => ui.checkbox(&mut r.vulcan_spares_cleopatra, "").changed(),
+        "main_attack" => choice(
+            ui,
+            name,
+            &mut r.main_attack,
+            &[MainAttack::AttackerChooses, MainAttack::FirstRoadUsed],
+        ),
+        "response_keeps_pinning" => ui.checkbox(&mut r.response_keeps_pinning, "").changed(),
+        "levy_on_moved_blocks" => ui.checkbox(&mut r.levy_on_moved_blocks, "").changed(),
+        "disrupt_defending_reserves" => {
+            ui.checkbox(&mut r.disrupt_defending_reserves, "").changed()
+        }
+        "attacker_retreat" => choice(
+            ui,
+            name,
+            &mut r.attacker_retreat,
+            &[
+                AttackerRetreat::OneCityByAttackRoad,
+                AttackerRetreat::AnyCitiesByAttackRoads,
+            ],
+        ),
+        "removed_cards" => {
+            let response = ui.add(
+                egui::TextEdit::singleline(cards)
+                    .hint_text("e.g. Jupiter, 3/1")
+                    .desired_width(180.0),
+            );
+            if response.lost_focus() || response.changed() {
+                let list: Vec<String> = cards
+                    .split(',')
+                    .map(|c| c.trim().to_string())
+                    .filter(|c| !c.is_empty())
+                    .collect();
+                if list != r.removed_cards {
+                    r.removed_cards = list;
+                    return true;
+                }
+            }
+            false
+        }
+        "max_events_per_hand" => number(ui, &mut r.max_events_per_hand, 20),
+        other => {
+            ui.colored_label(Color32::RED, format!("no control for {other}"));
+            false
+        }
+    }
+}
+
+/// The panel's own state.
+#[derive(Default)]
+pub struct RulesPanel {
+    /// The variant shown beside the current one.
+    pub compare_with: String,
+    /// Name for "Save as variant".
+    pub new_name: String,
+    /// The text of `removed_cards` while it is typed.
+    pub(super) cards: Option<String>,
+}
+
+/// What the user asked for.
+pub enum RulesAction {
+    None,
+    Changed,
+    Reset,
+    SaveVariant,
+}
+
+impl RulesPanel {
+    /// Draws the panel; `rules` is edited in place.
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        variant: &str,
+        rules: &mut RuleSet,
+        base: &RuleSet,
+    ) -> RulesAction {
+        let mut action = RulesAction::None;
+        let changed_fields = rule_differences(base, rules);
+        ui.horizontal(|ui| {
+            ui.heading(&rules.name);
+            ui.label(RichText::new(format!("from {variant}")).weak());
+        });
+        ui.horizontal(|ui| {
+            if changed_fields.is_empty() {
+                ui.label(format!("As in {variant}."));
+            } else {
+                ui.colored_label(
+                    super::WARNING,
+                    format!(
+                        "{} changed from {variant}",
+                        if changed_fields.len() == 1 {
+                            "1 field".to_string()
+                        } else {
+                            format!("{} fields", changed_fields.len())
+                        }
+                    ),
+                );
+                if ui.button("Reset").clicked() {
+                    action = RulesAction::Reset;
+                }
+            }
+            ui.separator();
+            ui.label("New variant name");
+            ui.add(egui::TextEdit::singleline(&mut self.new_name).desired_width(200.0));
+            if ui
+                .button("Save as variant…")
+                .on_hover_text(format!(
+                    "Write a variant file that extends {variant} and sets only what differs"
+                ))
+                .clicked()
+            {
+                action = RulesAction::SaveVariant;
+            }
+        });
+        ui.separator();
+        let cards = self
+            .cards
+            .get_or_insert_with(|| rules.removed_cards.join(", "));
+        egui::ScrollArea::vertical()
+            .id_salt("rules")
+            .max_height(ui.available_height() * 0.62)
+            .show(ui, |ui| {
+                egui::Grid::new("rule_fields")
+                    .num_columns(4)
+                    .striped(true)
+                    .spacing([14.0, 5.0])
+                    .show(ui, |ui| {
+                        ui.label(RichText::new("Field").strong());
+                        ui.label(RichText::new("Rule").strong());
+                        ui.label(RichText::new("Value").strong());
+                        ui.label(RichText::new("What it decides").strong());
+                        ui.end_row();
+                        for field in FIELDS {
+                            let changed = changed_fields.iter().any(|(k, _, _)| k == field.name);
+                            let name = RichText::new(field.name).monospace();
+                            ui.label(if changed {
+                                name.color(super::WARNING).strong()
+                            } else {
+                                name
+                            });
+                            ui.label(field.rule);
+                            if control(ui, rules, field.name, cards) {
+                                action = RulesAction::Changed;
+                            }
+                            ui.label(field.explain);
+                            ui.end_row();
+                        }
+                    });
+            });
+        if matches!(action, RulesAction::Reset) {
+            self.cards = None;
+        }
+        action
+    }
+
+    /// The side-by-side view: only the fields the two rule sets set differently.
+    pub fn differences(
+        &mut self,
+        ui: &mut Ui,
+        mine: (&str, &RuleSet),
+        other: Result<&RuleSet, &str>,
+    ) {
+        let other = match other {
+            Ok(o) => o,
+            Err(e) => {
+                ui.colored_label(super::ERROR, e);
+                return;
+            }
+        };
+        let diff = rule_differences(mine.1, other);
+        if diff.is_empty() {
+            ui.label(format!(
+                "{} and {} set every field the same.",
+                mine.0, self.compare_with
+            ));
+            return;
+        }
+        egui::ScrollArea::vertical().id_salt("diff").show(ui, |ui| {
+            egui::Grid::new("rule_diff")
+                .num_columns(4)
+                .striped(true)
+                .spacing([14.0, 4.0])
+                .show(ui, |ui| {
+                    ui.label(RichText::new("Field").strong());
+                    ui.label(RichText::new("Rule").strong());
+                    ui.label(RichText::new(mine.0).strong());
+                    ui.label(RichText::new(self.compare_with.as_str()).strong());
+                    ui.end_row();
+                    for (field, a, b) in &diff {
+                        let rule = FIELDS
+                            .iter()
+                            .find(|f| f.name == field)
+                            .map_or("", |f| f.rule);
+                        ui.label(RichText::new(field).monospace());
+                        ui.label(rule);
+                        ui.label(RichText::new(a).monospace());
+                        ui.label(RichText::new(b).monospace());
+                        ui.end_row();
+                    }
+                });
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_set_field_has_a_rule_and_an_explanation() {
+        let fields = crate::edit::rule_fields(&RuleSet::builtin("rules-1.1"));
+        let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+        let table: Vec<&str> = FIELDS.iter().map(|f| f.name).collect();
+        assert_eq!(names, table);
+        for f in FIELDS {
+            assert!(!f.rule.is_empty() && !f.explain.is_empty(), "{}", f.name);
+        }
+    }
+}

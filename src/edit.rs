@@ -1,0 +1,1251 @@
+//! The document the workbench edits: a scenario's sections, the file they
+//! came from, edit commands with undo and redo, and saving.
+//!
+//! Every edit is a command ([`Edit`]) applied to the working sections; the
+//! state before it goes on the undo stack, so undo and redo restore exactly
+//! what was there. Edits that would make an impossible scenario (a Navis
+//! inland, a land block at sea, a link to nowhere) are refused with a reason;
+//! everything else is allowed and judged by the validator, which the caller
+//! runs after each edit ([`Document::validate`]).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::format::{
+    self, BlockKind, DeckDoc, DeploymentDoc, LinkClass, LinkDoc, LoadError, Location, MapDoc,
+    ResolvedScenario, RosterDoc, ScenarioDoc, Sections, Side, SourceFile, SpaceDoc, SpaceKind,
+};
+use crate::model::Scenario;
+use crate::names::normalise;
+use crate::rules::RuleSet;
+use crate::validate::{Report, validate};
+
+/// Why an edit was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EditError(pub String);
+
+fn refuse<T>(message: impl Into<String>) -> Result<T, EditError> {
+    Err(EditError(message.into()))
+}
+
+/// Which deployment the deployment editor changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeploymentMode {
+    /// 5.1: the order of battle.
+    Historical,
+    /// 5.3: a free deployment, checked against the order of battle.
+    Free,
+}
+
+/// One edit command. Spaces are named by their map name (or an alias), as in
+/// the file; links by their two ends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    MoveSpace {
+        space: String,
+        to: (f32, f32),
+    },
+    /// Renames a space and every link, deployment and levy city that uses the old name.
+    RenameSpace {
+        space: String,
+        name: String,
+    },
+    SetKind {
+        space: String,
+        kind: SpaceKind,
+    },
+    SetVp {
+        space: String,
+        vp: u8,
+    },
+    SetAliases {
+        space: String,
+        aliases: Vec<String>,
+    },
+    AddSpace(SpaceDoc),
+    /// Deletes a space with its links; its blocks go back to the levy pool.
+    DeleteSpace {
+        space: String,
+    },
+    AddLink(LinkDoc),
+    DeleteLink {
+        a: String,
+        b: String,
+    },
+    /// Changes a link's class; a strait keeps (or is given) `name`.
+    SetLinkClass {
+        a: String,
+        b: String,
+        class: LinkClass,
+        name: Option<String>,
+    },
+    /// Moves a block of the current deployment to a city, or to its side's
+    /// levy pool (`to: None`).
+    MoveBlock {
+        side: Side,
+        block: String,
+        to: Option<String>,
+    },
+    /// Historical edits the order of battle; free starts a free deployment
+    /// from it (5.3) when there is none, and historical removes it.
+    SetMode(DeploymentMode),
+}
+
+impl Edit {
+    /// A few words for the undo history.
+    pub fn label(&self) -> String {
+        match self {
+            Edit::MoveSpace { space, .. } => format!("move {space}"),
+            Edit::RenameSpace { space, name } => format!("rename {space} to {name}"),
+            Edit::SetKind { space, kind } => format!("make {space} a {}", kind.label()),
+            Edit::SetVp { space, vp } => format!("{space}: {vp} VP"),
+            Edit::SetAliases { space, .. } => format!("aliases of {space}"),
+            Edit::AddSpace(s) => format!("add {}", s.name),
+            Edit::DeleteSpace { space } => format!("delete {space}"),
+            Edit::AddLink(l) => {
+                let (a, b) = l.ends();
+                format!("add {} {a} - {b}", l.class().label())
+            }
+            Edit::DeleteLink { a, b } => format!("delete link {a} - {b}"),
+            Edit::SetLinkClass { a, b, class, .. } => {
+                format!("make {a} - {b} a {}", class.label())
+            }
+            Edit::MoveBlock { block, to, .. } => match to {
+                Some(city) => format!("move {block} to {city}"),
+                None => format!("move {block} to the pool"),
+            },
+            Edit::SetMode(DeploymentMode::Historical) => "historical deployment".into(),
+            Edit::SetMode(DeploymentMode::Free) => "free deployment".into(),
+        }
+    }
+}
+
+/// The scenario's sections as they are being edited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Working {
+    pub name: String,
+    pub map: MapDoc,
+    pub roster: RosterDoc,
+    pub deck: DeckDoc,
+    pub order_of_battle: DeploymentDoc,
+    pub free_deployment: Option<DeploymentDoc>,
+}
+
+impl Working {
+    fn from_resolved(r: &ResolvedScenario) -> Working {
+        Working {
+            name: r.name.clone(),
+            map: r.map.clone(),
+            roster: r.roster.clone(),
+            deck: r.deck.clone(),
+            order_of_battle: r.order_of_battle.clone(),
+            free_deployment: r.free_deployment.clone(),
+        }
+    }
+
+    /// Index of a space by name or alias.
+    pub fn space_index(&self, name: &str) -> Option<usize> {
+        let key = normalise(name);
+        self.map
+            .spaces
+            .iter()
+            .position(|s| normalise(&s.name) == key)
+            .or_else(|| {
+                self.map
+                    .spaces
+                    .iter()
+                    .position(|s| s.aliases.iter().any(|a| normalise(a) == key))
+            })
+    }
+
+    fn space(&self, name: &str) -> Result<usize, EditError> {
+        self.space_index(name)
+            .ok_or_else(|| EditError(format!("there is no space \"{name}\"")))
+    }
+
+    /// Index of the link between two spaces, in either direction.
+    pub fn link_index(&self, a: &str, b: &str) -> Option<usize> {
+        let (a, b) = (self.space_index(a)?, self.space_index(b)?);
+        self.map.links.iter().position(|l| {
+            let (x, y) = l.ends();
+            let (x, y) = (self.space_index(x), self.space_index(y));
+            (x, y) == (Some(a), Some(b)) || (x, y) == (Some(b), Some(a))
+        })
+    }
+
+    /// The deployment a mode edits.
+    pub fn deployment(&self, mode: DeploymentMode) -> Option<&DeploymentDoc> {
+        match mode {
+            DeploymentMode::Historical => Some(&self.order_of_battle),
+            DeploymentMode::Free => self.free_deployment.as_ref(),
+        }
+    }
+
+    /// The mode the scenario is in: free when it has a free deployment.
+    pub fn mode(&self) -> DeploymentMode {
+        if self.free_deployment.is_some() {
+            DeploymentMode::Free
+        } else {
+            DeploymentMode::Historical
+        }
+    }
+
+    /// Where a block stands in the current deployment (`None`: the pool).
+    pub fn block_location(&self, side: Side, block: &str) -> Option<&str> {
+        let key = normalise(block);
+        self.deployment(self.mode())?
+            .side(side)
+            .iter()
+            .find(|(_, blocks)| blocks.iter().any(|b| normalise(b) == key))
+            .map(|(city, _)| city.as_str())
+    }
+
+    fn apply(&mut self, edit: &Edit) -> Result<(), EditError> {
+        match edit {
+            Edit::MoveSpace { space, to } => {
+                if !(to.0.is_finite() && to.1.is_finite()) {
+                    return refuse("a position must be a finite number");
+                }
+                let i = self.space(space)?;
+                self.map.spaces[i].at = *to;
+            }
+            Edit::RenameSpace { space, name } => self.rename(space, name)?,
+            Edit::SetKind { space, kind } => {
+                let i = self.space(space)?;
+                self.map.spaces[i].kind = *kind;
+            }
+            Edit::SetVp { space, vp } => {
+                let i = self.space(space)?;
+                self.map.spaces[i].vp = *vp;
+            }
+            Edit::SetAliases { space, aliases } => {
+                let i = self.space(space)?;
+                let aliases: Vec<String> = aliases
+                    .iter()
+                    .map(|a| a.trim().to_string())
+                    .filter(|a| !a.is_empty())
+                    .collect();
+                for alias in &aliases {
+                    if let Some(j) = self.space_index(alias)
+                        && j != i
+                    {
+                        return refuse(format!(
+                            "\"{alias}\" already names \"{}\"",
+                            self.map.spaces[j].name
+                        ));
+                    }
+                }
+                self.map.spaces[i].aliases = aliases;
+            }
+            Edit::AddSpace(space) => {
+                let name = space.name.trim();
+                if name.is_empty() {
+                    return refuse("a space needs a name");
+                }
+                if let Some(j) = self.space_index(name) {
+                    return refuse(format!(
+                        "\"{name}\" already names \"{}\"",
+                        self.map.spaces[j].name
+                    ));
+                }
+                self.map.spaces.push(SpaceDoc {
+                    name: name.to_string(),
+                    ..space.clone()
+                });
+            }
+            Edit::DeleteSpace { space } => {
+                let i = self.space(space)?;
+                let removed = self.map.spaces[i].clone();
+                let is_removed = |n: &str| {
+                    let k = normalise(n);
+                    normalise(&removed.name) == k
+                        || removed.aliases.iter().any(|a| normalise(a) == k)
+                };
+                self.map.links.retain(|l| {
+                    let (a, b) = l.ends();
+                    !is_removed(a) && !is_removed(b)
+                });
+                let mut deployments = vec![&mut self.order_of_battle];
+                deployments.extend(self.free_deployment.as_mut());
+                for d in deployments {
+                    for side in Side::BOTH {
+                        d.side_mut(side).retain(|(city, _)| !is_removed(city));
+                    }
+                }
+                self.map.spaces.remove(i);
+            }
+            Edit::AddLink(link) => {
+                let (a, b) = link.ends();
+                let (ia, ib) = (self.space(a)?, self.space(b)?);
+                if ia == ib {
+                    return refuse(format!(
+                        "a link joins two different spaces, not {a} to itself"
+                    ));
+                }
+                if self.link_index(a, b).is_some() {
+                    return refuse(format!("{a} and {b} are already linked"));
+                }
+                self.map.links.push(link.clone());
+            }
+            Edit::DeleteLink { a, b } => {
+                let k = self
+                    .link_index(a, b)
+                    .ok_or_else(|| EditError(format!("{a} and {b} are not linked")))?;
+                self.map.links.remove(k);
+            }
+            Edit::SetLinkClass { a, b, class, name } => {
+                let k = self
+                    .link_index(a, b)
+                    .ok_or_else(|| EditError(format!("{a} and {b} are not linked")))?;
+                let old = &self.map.links[k];
+                let (x, y) = old.ends();
+                let name = name.clone().or_else(|| old.name().map(str::to_string));
+                self.map.links[k] = LinkDoc::new(*class, x.to_string(), y.to_string(), name);
+            }
+            Edit::MoveBlock { side, block, to } => self.move_block(*side, block, to.as_deref())?,
+            Edit::SetMode(mode) => match mode {
+                DeploymentMode::Historical => self.free_deployment = None,
+                DeploymentMode::Free => {
+                    if self.free_deployment.is_none() {
+                        self.free_deployment = Some(self.order_of_battle.clone());
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+
+    fn rename(&mut self, space: &str, name: &str) -> Result<(), EditError> {
+        let i = self.space(space)?;
+        let name = name.trim();
+        if name.is_empty() {
+            return refuse("a space needs a name");
+        }
+        if let Some(j) = self.space_index(name)
+            && j != i
+        {
+            return refuse(format!(
+                "\"{name}\" already names \"{}\"",
+                self.map.spaces[j].name
+            ));
+        }
+        let old = normalise(&self.map.spaces[i].name);
+        let fix = |s: &mut String| {
+            if normalise(s) == old {
+                *s = name.to_string();
+            }
+        };
+        for link in &mut self.map.links {
+            match link {
+                LinkDoc::Major(a, b) | LinkDoc::Minor(a, b) | LinkDoc::Sea(a, b) => {
+                    fix(a);
+                    fix(b);
+                }
+                LinkDoc::Strait { a, b, .. } => {
+                    fix(a);
+                    fix(b);
+                }
+            }
+        }
+        for block in &mut self.roster.blocks {
+            if let Some(levy) = &mut block.levy {
+                fix(levy);
+            }
+        }
+        let mut deployments = vec![&mut self.order_of_battle];
+        deployments.extend(self.free_deployment.as_mut());
+        for d in deployments {
+            for side in Side::BOTH {
+                for (city, _) in d.side_mut(side).iter_mut() {
+                    fix(city);
+                }
+            }
+        }
+        self.map.spaces[i].name = name.to_string();
+        Ok(())
+    }
+
+    fn move_block(&mut self, side: Side, block: &str, to: Option<&str>) -> Result<(), EditError> {
+        let key = normalise(block);
+        let Some(doc) = self
+            .roster
+            .blocks
+            .iter()
+            .find(|b| b.side == side && normalise(&b.name) == key)
+        else {
+            return refuse(format!("{side} has no block \"{block}\""));
+        };
+        let (name, kind) = (doc.name.clone(), doc.kind);
+        let target = match to {
+            None => None,
+            Some(city) => {
+                let space = &self.map.spaces[self.space(city)?];
+                // 4.1 / 4.4: Navis stay at sea or in ports; land blocks stay on land.
+                if kind == BlockKind::Navis && space.kind == SpaceKind::City {
+                    return refuse(format!(
+                        "{name} is a Navis: it cannot stand in the inland city {} (4.1: Navis stay at sea or in ports)",
+                        space.name
+                    ));
+                }
+                if kind.is_land() && space.kind == SpaceKind::Sea {
+                    return refuse(format!(
+                        "{name} is a land block: it cannot stand in the sea {} (4.4: only Navis may be at sea)",
+                        space.name
+                    ));
+                }
+                Some(space.name.clone())
+            }
+        };
+        let mode = self.mode();
+        let deployment = match mode {
+            DeploymentMode::Historical => &mut self.order_of_battle,
+            DeploymentMode::Free => self
+                .free_deployment
+                .as_mut()
+                .expect("mode() is Free only with a free deployment"),
+        };
+        let entries = deployment.side_mut(side);
+        for (_, blocks) in entries.iter_mut() {
+            blocks.retain(|b| normalise(b) != key);
+        }
+        entries.retain(|(_, blocks)| !blocks.is_empty());
+        if let Some(city) = target {
+            let ck = normalise(&city);
+            match entries.iter_mut().find(|(c, _)| normalise(c) == ck) {
+                Some((_, blocks)) => blocks.push(name),
+                None => entries.push((city, vec![name])),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which sections the opened file wrote itself (the rest it inherits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Own {
+    map: bool,
+    roster: bool,
+    deck: bool,
+    order_of_battle: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Step {
+    label: String,
+    state: Working,
+    revision: u64,
+}
+
+/// A scenario being edited, with its file and its history.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Where it is saved; `None` for the built-in game until "Save as".
+    path: Option<PathBuf>,
+    /// The file's `extends`, kept when saving.
+    extends: Option<String>,
+    own: Own,
+    /// The sections as loaded, to tell inherited sections that changed.
+    loaded: Working,
+    /// The resolved file as loaded: its findings point into the real file.
+    original: ResolvedScenario,
+    work: Working,
+    revision: u64,
+    next_revision: u64,
+    saved_revision: Option<u64>,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
+}
+
+impl Document {
+    /// The published game, built into the program (not yet saved anywhere).
+    pub fn builtin() -> Document {
+        Document::from_resolved(crate::historical(), None, None, true)
+    }
+
+    /// Opens a scenario file and what it extends.
+    pub fn open(path: &Path) -> Result<Document, LoadError> {
+        let resolved = format::load_scenario(path)?;
+        let text = format::read_text(path)?;
+        let file: ScenarioDoc = format::parse_ron(path, &text)?;
+        let mut doc =
+            Document::from_resolved(resolved, Some(path.to_path_buf()), file.extends, false);
+        doc.own = Own {
+            map: file.map.is_some(),
+            roster: file.roster.is_some(),
+            deck: file.deck.is_some(),
+            order_of_battle: file.order_of_battle.is_some(),
+        };
+        Ok(doc)
+    }
+
+    fn from_resolved(
+        resolved: ResolvedScenario,
+        path: Option<PathBuf>,
+        extends: Option<String>,
+        own_all: bool,
+    ) -> Document {
+        let work = Working::from_resolved(&resolved);
+        Document {
+            path,
+            extends,
+            own: Own {
+                map: own_all,
+                roster: own_all,
+                deck: own_all,
+                order_of_battle: own_all,
+            },
+            loaded: work.clone(),
+            original: resolved,
+            work,
+            revision: 0,
+            next_revision: 1,
+            saved_revision: Some(0),
+            undo: Vec::new(),
+            redo: Vec::new(),
+        }
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    pub fn working(&self) -> &Working {
+        &self.work
+    }
+
+    /// Unsaved changes (the built-in game counts as saved until edited).
+    pub fn is_dirty(&self) -> bool {
+        self.saved_revision != Some(self.revision)
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// What undo would take back.
+    pub fn undo_label(&self) -> Option<&str> {
+        self.undo.last().map(|s| s.label.as_str())
+    }
+
+    pub fn redo_label(&self) -> Option<&str> {
+        self.redo.last().map(|s| s.label.as_str())
+    }
+
+    /// Applies an edit; a refused edit changes nothing.
+    pub fn apply(&mut self, edit: Edit) -> Result<(), EditError> {
+        let mut next = self.work.clone();
+        next.apply(&edit)?;
+        if next == self.work {
+            return Ok(());
+        }
+        let before = std::mem::replace(&mut self.work, next);
+        self.undo.push(Step {
+            label: edit.label(),
+            state: before,
+            revision: self.revision,
+        });
+        self.redo.clear();
+        self.revision = self.next_revision;
+        self.next_revision += 1;
+        Ok(())
+    }
+
+    /// Takes back the last edit; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(step) = self.undo.pop() else {
+            return false;
+        };
+        let after = std::mem::replace(&mut self.work, step.state);
+        self.redo.push(Step {
+            label: step.label,
+            state: after,
+            revision: self.revision,
+        });
+        self.revision = step.revision;
+        true
+    }
+
+    /// Does again what undo took back; false when there is nothing.
+    pub fn redo(&mut self) -> bool {
+        let Some(step) = self.redo.pop() else {
+            return false;
+        };
+        let before = std::mem::replace(&mut self.work, step.state);
+        self.undo.push(Step {
+            label: step.label,
+            state: before,
+            revision: self.revision,
+        });
+        self.revision = step.revision;
+        true
+    }
+
+    /// The file as it would be saved: its `extends`, and every section it
+    /// wrote itself or that was changed from what it inherits.
+    pub fn to_file(&self) -> ScenarioDoc {
+        let (w, l, own) = (&self.work, &self.loaded, self.own);
+        let keep = |own: bool, changed: bool| own || changed || self.extends.is_none();
+        ScenarioDoc {
+            name: w.name.clone(),
+            extends: self.extends.clone(),
+            map: keep(own.map, w.map != l.map).then(|| w.map.clone()),
+            roster: keep(own.roster, w.roster != l.roster).then(|| w.roster.clone()),
+            deck: keep(own.deck, w.deck != l.deck).then(|| w.deck.clone()),
+            order_of_battle: keep(own.order_of_battle, w.order_of_battle != l.order_of_battle)
+                .then(|| w.order_of_battle.clone()),
+            free_deployment: w.free_deployment.clone(),
+        }
+    }
+
+    /// The RON text [`Document::save`] writes.
+    pub fn to_ron(&self) -> String {
+        format::scenario_to_ron(&self.to_file())
+    }
+
+    /// Saves atomically to the document's own file (keeping `<name>.bak`).
+    pub fn save(&mut self) -> std::io::Result<()> {
+        let path = self.path.clone().ok_or_else(|| {
+            std::io::Error::other("the built-in scenario has no file: use Save as")
+        })?;
+        self.save_as(&path)
+    }
+
+    /// Saves atomically to `path`, which becomes the document's file. A file
+    /// that `extends` another by a relative path keeps pointing at the same
+    /// file only when saved in the same folder, so elsewhere every section is
+    /// written out and `extends` dropped.
+    pub fn save_as(&mut self, path: &Path) -> std::io::Result<()> {
+        let same_dir = self.path.as_deref().and_then(Path::parent) == path.parent();
+        if self.extends.is_some() && !same_dir {
+            self.extends = None;
+        }
+        format::save_atomically(path, &self.to_ron())?;
+        if self.path.as_deref() != Some(path) {
+            self.path = Some(path.to_path_buf());
+        }
+        self.saved_revision = Some(self.revision);
+        Ok(())
+    }
+
+    /// The scenario as the validator and the map see it. Before any edit the
+    /// findings point into the real file; afterwards into the text the editor
+    /// would save (every section written out).
+    pub fn resolved(&self) -> ResolvedScenario {
+        if self.work == self.loaded {
+            return self.original.clone();
+        }
+        let full = ScenarioDoc {
+            name: self.work.name.clone(),
+            extends: None,
+            map: Some(self.work.map.clone()),
+            roster: Some(self.work.roster.clone()),
+            deck: Some(self.work.deck.clone()),
+            order_of_battle: Some(self.work.order_of_battle.clone()),
+            free_deployment: self.work.free_deployment.clone(),
+        };
+        let path = self
+            .path
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(crate::HISTORICAL_PATH));
+        let source = SourceFile {
+            path: path.clone(),
+            text: format::scenario_to_ron(&full),
+        };
+        ResolvedScenario {
+            name: self.work.name.clone(),
+            path,
+            map: self.work.map.clone(),
+            roster: self.work.roster.clone(),
+            deck: self.work.deck.clone(),
+            order_of_battle: self.work.order_of_battle.clone(),
+            free_deployment: self.work.free_deployment.clone(),
+            sources: Sections {
+                map: source.clone(),
+                roster: source.clone(),
+                deck: source.clone(),
+                order_of_battle: source.clone(),
+                free_deployment: self.work.free_deployment.as_ref().map(|_| source),
+            },
+        }
+    }
+
+    /// Validates the working scenario under `rules`.
+    pub fn validate(&self, rules: &RuleSet) -> Report {
+        validate(&self.resolved(), rules)
+    }
+}
+
+// ------------------------------------------------------------ deployment
+
+/// 5.3: one city where a side's free deployment holds a different number of
+/// blocks than the order of battle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CityBalance {
+    pub side: Side,
+    pub city: String,
+    /// Blocks of the side there in the order of battle.
+    pub wanted: usize,
+    /// Blocks of the side there in the free deployment.
+    pub placed: usize,
+}
+
+impl CityBalance {
+    /// Positive: too many blocks; negative: too few.
+    pub fn surplus(&self) -> i64 {
+        self.placed as i64 - self.wanted as i64
+    }
+}
+
+/// 5.3: every city whose count of a side's blocks differs from the order of
+/// battle, Caesar's first; empty without a free deployment.
+pub fn free_deployment_balance(scenario: &Scenario) -> Vec<CityBalance> {
+    let Some(free) = &scenario.free_deployment else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for side in Side::BOTH {
+        let want = scenario.order_of_battle.counts(&scenario.roster, side);
+        let have = free.counts(&scenario.roster, side);
+        let mut cities: BTreeMap<_, (usize, usize)> = BTreeMap::new();
+        for (c, n) in &want {
+            cities.entry(*c).or_default().0 = *n;
+        }
+        for (c, n) in &have {
+            cities.entry(*c).or_default().1 = *n;
+        }
+        for (city, (wanted, placed)) in cities {
+            if wanted != placed {
+                out.push(CityBalance {
+                    side,
+                    city: scenario.board.name(city).to_string(),
+                    wanted,
+                    placed,
+                });
+            }
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------- findings
+
+/// A map item a finding is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    Space(String),
+    Link(String, String),
+    Block(Side, String),
+}
+
+/// The item at a finding's location: the line it points to, read in the
+/// section it lies in (a space's definition, a link, a deployment's city, a
+/// roster entry). `None` when the location is not in `resolved`'s sources or
+/// points at a whole section.
+pub fn item_at(resolved: &ResolvedScenario, location: &Location) -> Option<Item> {
+    let s = &resolved.sources;
+    let sources = [&s.map, &s.roster, &s.deck, &s.order_of_battle]
+        .into_iter()
+        .chain(s.free_deployment.as_ref());
+    let src = sources.into_iter().find(|f| f.path == location.file)?;
+    let line_start: usize = src
+        .text
+        .split_inclusive('\n')
+        .take(location.line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let line = src.text[line_start..].lines().next()?;
+    let before = &src.text[..line_start];
+    let section = [
+        "spaces:",
+        "links:",
+        "blocks:",
+        "order_of_battle:",
+        "free_deployment:",
+    ]
+    .into_iter()
+    .filter_map(|h| before.rfind(h).map(|at| (at, h)))
+    .max()
+    .map(|(_, h)| h)?;
+    let quoted = quoted_strings(line);
+    match section {
+        "spaces:" => quoted.first().map(|n| Item::Space(n.clone())),
+        "links:" => {
+            // A strait's name comes first: its ends are the last two.
+            (quoted.len() >= 2).then(|| {
+                let n = quoted.len();
+                Item::Link(quoted[n - 2].clone(), quoted[n - 1].clone())
+            })
+        }
+        "blocks:" => {
+            let side = if line.contains("Pompey") {
+                Side::Pompey
+            } else {
+                Side::Caesar
+            };
+            quoted.first().map(|n| Item::Block(side, n.clone()))
+        }
+        _ => quoted.first().map(|n| Item::Space(n.clone())),
+    }
+}
+
+/// The `"..."` strings of a line, unescaped for the simple cases names use.
+fn quoted_strings(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('"') else { break };
+        out.push(after[..end].to_string());
+        rest = &after[end + 1..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::Severity;
+
+    fn rules() -> RuleSet {
+        RuleSet::builtin("rules-2.0")
+    }
+
+    fn vp(doc: &Document, name: &str) -> u8 {
+        let w = doc.working();
+        w.map.spaces[w.space_index(name).unwrap()].vp
+    }
+
+    #[test]
+    fn undo_and_redo_round_trip_every_edit() {
+        let mut doc = Document::builtin();
+        let start = doc.working().clone();
+        let edits = vec![
+            Edit::SetVp {
+                space: "Roma".into(),
+                vp: 3,
+            },
+            Edit::MoveSpace {
+                space: "Rome".into(),
+                to: (1100.0, 400.0),
+            },
+            Edit::RenameSpace {
+                space: "Genua".into(),
+                name: "Genova".into(),
+            },
+            Edit::SetKind {
+                space: "Lugdunum".into(),
+                kind: SpaceKind::Port,
+            },
+            Edit::SetAliases {
+                space: "Roma".into(),
+                aliases: vec!["Rome".into(), "Urbs".into()],
+            },
+            Edit::AddSpace(SpaceDoc {
+                name: "Nova".into(),
+                kind: SpaceKind::City,
+                vp: 0,
+                at: (500.0, 500.0),
+                island: None,
+                aliases: vec![],
+            }),
+            Edit::AddLink(LinkDoc::Minor("Nova".into(), "Roma".into())),
+            Edit::SetLinkClass {
+                a: "Roma".into(),
+                b: "Nova".into(),
+                class: LinkClass::Major,
+                name: None,
+            },
+            Edit::DeleteLink {
+                a: "Genova".into(),
+                b: "Roma".into(),
+            },
+            Edit::DeleteSpace {
+                space: "Ravenna".into(),
+            },
+            Edit::SetMode(DeploymentMode::Free),
+            Edit::MoveBlock {
+                side: Side::Caesar,
+                block: "Legio 8".into(),
+                to: None,
+            },
+        ];
+        let mut states = vec![start.clone()];
+        for e in edits {
+            let label = e.label();
+            doc.apply(e).unwrap_or_else(|err| panic!("{label}: {err}"));
+            states.push(doc.working().clone());
+        }
+        assert!(doc.is_dirty());
+        for state in states.iter().rev().skip(1) {
+            assert!(doc.undo());
+            assert_eq!(doc.working(), state);
+        }
+        assert!(!doc.undo(), "nothing left to undo");
+        assert!(!doc.is_dirty(), "back at the saved state");
+        for state in states.iter().skip(1) {
+            assert!(doc.redo());
+            assert_eq!(doc.working(), state);
+        }
+        assert!(!doc.redo());
+    }
+
+    #[test]
+    fn a_new_edit_clears_redo_and_a_no_op_is_not_recorded() {
+        let mut doc = Document::builtin();
+        doc.apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+        doc.undo();
+        assert!(doc.can_redo());
+        doc.apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 4,
+        })
+        .unwrap();
+        assert!(!doc.can_redo());
+        assert_eq!(vp(&doc, "Roma"), 4);
+        doc.apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 4,
+        })
+        .unwrap();
+        doc.undo();
+        assert_eq!(vp(&doc, "Roma"), 2, "the no-op left no undo step");
+    }
+
+    #[test]
+    fn renaming_a_space_renames_its_links_deployments_and_levies() {
+        let mut doc = Document::builtin();
+        doc.apply(Edit::RenameSpace {
+            space: "Ravenna".into(),
+            name: "Ravenna Nova".into(),
+        })
+        .unwrap();
+        let report = doc.validate(&rules());
+        assert_eq!(report.errors(), 0, "{:?}", report.findings);
+        let w = doc.working();
+        assert!(
+            w.roster
+                .blocks
+                .iter()
+                .any(|b| b.levy.as_deref() == Some("Ravenna Nova"))
+        );
+        assert_eq!(
+            w.block_location(Side::Caesar, "Legio 13"),
+            Some("Ravenna Nova")
+        );
+        assert!(
+            doc.apply(Edit::RenameSpace {
+                space: "Roma".into(),
+                name: "Genua".into()
+            })
+            .is_err(),
+            "a name in use is refused"
+        );
+    }
+
+    #[test]
+    fn rule_4_1_navis_inland_and_4_4_land_block_at_sea_are_refused() {
+        let mut doc = Document::builtin();
+        let before = doc.working().clone();
+        let err = doc
+            .apply(Edit::MoveBlock {
+                side: Side::Caesar,
+                block: "Navis 2".into(),
+                to: Some("Lugdunum".into()),
+            })
+            .unwrap_err();
+        assert!(err.0.contains("4.1"), "{err}");
+        let err = doc
+            .apply(Edit::MoveBlock {
+                side: Side::Caesar,
+                block: "Legio 13".into(),
+                to: Some("Mare Tyrrhenum".into()),
+            })
+            .unwrap_err();
+        assert!(err.0.contains("4.4"), "{err}");
+        assert_eq!(doc.working(), &before);
+        assert!(!doc.can_undo());
+        // A Navis may stand at sea.
+        doc.apply(Edit::MoveBlock {
+            side: Side::Caesar,
+            block: "Navis 2".into(),
+            to: Some("Mare Tyrrhenum".into()),
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn rule_5_3_free_deployment_balance_shows_over_and_under() {
+        let mut doc = Document::builtin();
+        doc.apply(Edit::SetMode(DeploymentMode::Free)).unwrap();
+        let report = doc.validate(&rules());
+        assert!(free_deployment_balance(&report.scenario).is_empty());
+        assert!(!report.has("free-deployment-count"));
+        // Legio 13 from Ravenna (3 blocks) to Genua (3 blocks).
+        doc.apply(Edit::MoveBlock {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+            to: Some("Genua".into()),
+        })
+        .unwrap();
+        let report = doc.validate(&rules());
+        assert!(report.has("free-deployment-count"));
+        let balance = free_deployment_balance(&report.scenario);
+        assert_eq!(balance.len(), 2, "{balance:?}");
+        let genua = balance.iter().find(|b| b.city == "Genua").unwrap();
+        assert_eq!((genua.wanted, genua.placed, genua.surplus()), (3, 4, 1));
+        let ravenna = balance.iter().find(|b| b.city == "Ravenna").unwrap();
+        assert_eq!(ravenna.surplus(), -1);
+        // The order of battle is untouched in free mode.
+        assert_eq!(
+            doc.working().order_of_battle,
+            crate::historical().order_of_battle
+        );
+        // Swapping two blocks keeps every count (5.3).
+        doc.apply(Edit::MoveBlock {
+            side: Side::Caesar,
+            block: "Legio 8".into(),
+            to: Some("Ravenna".into()),
+        })
+        .unwrap();
+        let report = doc.validate(&rules());
+        assert!(free_deployment_balance(&report.scenario).is_empty());
+        assert_eq!(report.errors(), 0, "{:?}", report.findings);
+    }
+
+    #[test]
+    fn links_to_nowhere_self_links_and_duplicates_are_refused() {
+        let mut doc = Document::builtin();
+        assert!(
+            doc.apply(Edit::AddLink(LinkDoc::Major("Roma".into(), "Romaa".into())))
+                .is_err()
+        );
+        assert!(
+            doc.apply(Edit::AddLink(LinkDoc::Major("Roma".into(), "Rome".into())))
+                .is_err()
+        );
+        assert!(
+            doc.apply(Edit::AddLink(LinkDoc::Minor("Roma".into(), "Genua".into())))
+                .is_err()
+        );
+        assert!(!doc.can_undo());
+    }
+
+    #[test]
+    fn every_edit_is_judged_by_the_validator() {
+        let mut doc = Document::builtin();
+        doc.apply(Edit::SetVp {
+            space: "Mare Tyrrhenum".into(),
+            vp: 1,
+        })
+        .unwrap();
+        let report = doc.validate(&rules());
+        let f = report
+            .findings
+            .iter()
+            .find(|f| f.code == "sea-with-vp")
+            .expect("sea-with-vp");
+        assert_eq!(f.severity, Severity::Error);
+        // The finding leads back to the sea.
+        let loc = f.location.as_ref().expect("located");
+        assert_eq!(
+            item_at(&doc.resolved(), loc),
+            Some(Item::Space("Mare Tyrrhenum".into()))
+        );
+    }
+
+    #[test]
+    fn findings_lead_to_links_and_deployment_cities() {
+        let text = crate::HISTORICAL_SCENARIO.replace(
+            r#"Major("Genua", "Roma"),"#,
+            r#"Major("Genua", "Roma"), Major("Roma", "Mare Tyrrhenum"),"#,
+        );
+        let r = format::scenario_from_str(Path::new("x.ron"), &text).unwrap();
+        let report = validate(&r, &rules());
+        let f = report
+            .findings
+            .iter()
+            .find(|f| f.code == "road-touches-sea")
+            .unwrap();
+        // Two links share the line: the last pair on it is reported.
+        assert_eq!(
+            item_at(&r, f.location.as_ref().unwrap()),
+            Some(Item::Link("Roma".into(), "Mare Tyrrhenum".into()))
+        );
+        let loc = r
+            .sources
+            .order_of_battle
+            .locate("order_of_battle:", &["Ravenna"])
+            .unwrap();
+        assert_eq!(item_at(&r, &loc), Some(Item::Space("Ravenna".into())));
+    }
+
+    #[test]
+    fn save_is_atomic_keeps_a_backup_and_reloads_equal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.ron");
+        let mut doc = Document::builtin();
+        assert!(doc.save().is_err(), "the built-in game needs Save as");
+        doc.save_as(&path).unwrap();
+        assert!(!doc.is_dirty());
+        let first = std::fs::read_to_string(&path).unwrap();
+        doc.apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 5,
+        })
+        .unwrap();
+        assert!(doc.is_dirty());
+        doc.save().unwrap();
+        assert!(!doc.is_dirty());
+        let bak = std::fs::read_to_string(dir.path().join("mine.ron.bak")).unwrap();
+        assert_eq!(bak, first, "the previous version is kept");
+        let again = Document::open(&path).unwrap();
+        assert_eq!(again.working(), doc.working());
+        // No temporary files are left behind.
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        // Undo past the save makes the document dirty again.
+        doc.undo();
+        assert!(doc.is_dirty());
+    }
+
+    #[test]
+    fn a_file_that_extends_writes_only_what_it_owns_or_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("free.ron");
+        std::fs::write(
+            &path,
+            "Scenario(name: \"Small\", extends: \"historical.ron\")\n",
+        )
+        .unwrap();
+        let mut doc = Document::open(&path).unwrap();
+        let file = doc.to_file();
+        assert!(file.map.is_none() && file.roster.is_none());
+        doc.apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+        let file = doc.to_file();
+        assert!(file.map.is_some(), "the changed map is written");
+        assert!(file.roster.is_none(), "the roster is still inherited");
+        doc.save().unwrap();
+        let again = Document::open(&path).unwrap();
+        assert_eq!(again.working(), doc.working());
+    }
+}
+
+// ------------------------------------------------------------- variants
+
+/// Every field of a rule set but its name, as `(field, RON text)` in the
+/// order `RuleSet` declares them.
+pub fn rule_fields(rules: &RuleSet) -> Vec<(String, String)> {
+    // One field per line: nested values (road limits, card lists) stay inline.
+    let config = ron::ser::PrettyConfig::new().depth_limit(1);
+    let text = format::ron_options()
+        .to_string_pretty(rules, config)
+        .unwrap_or_default();
+    text.lines()
+        .filter_map(|line| {
+            let (key, value) = line.trim().split_once(':')?;
+            let value = value.trim().trim_end_matches(',').trim();
+            (key != "name" && !key.is_empty()).then(|| (key.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// The fields where two rule sets differ: `(field, in a, in b)`.
+pub fn rule_differences(a: &RuleSet, b: &RuleSet) -> Vec<(String, String, String)> {
+    rule_fields(a)
+        .into_iter()
+        .zip(rule_fields(b))
+        .filter(|((_, x), (_, y))| x != y)
+        .map(|((k, x), (_, y))| (k, x, y))
+        .collect()
+}
+
+/// A variant file that `extends` the variant `base` was loaded from and sets
+/// only what `rules` changes; loading it gives `rules` back (named `name`).
+pub fn variant_file(rules: &RuleSet, name: &str, extends: &str, base: &RuleSet) -> String {
+    let mut out = format!(
+        "// Made in the workbench from {extends}: only what differs is set.\n(\n    name: {name:?},\n    extends: {extends:?},\n"
+    );
+    for (field, _, value) in rule_differences(base, rules) {
+        out.push_str(&format!("    {field}: {value},\n"));
+    }
+    out.push_str(")\n");
+    out
+}
+
+#[cfg(test)]
+mod variant_tests {
+    use super::*;
+
+    #[test]
+    fn rule_fields_list_every_field_once() {
+        let fields = rule_fields(&RuleSet::builtin("rules-1.1"));
+        assert_eq!(fields.len(), 31, "{fields:?}");
+        assert!(fields.contains(&("main_attack".into(), "AttackerChooses".into())));
+        let limits = &fields.iter().find(|(k, _)| k == "road_limits").unwrap().1;
+        assert!(
+            limits.starts_with('(') && limits.contains("strait_attacking"),
+            "{limits}"
+        );
+    }
+
+    #[test]
+    fn the_1_1_and_2_0_differences_are_the_switch_table() {
+        let diff = rule_differences(
+            &RuleSet::builtin("rules-1.1"),
+            &RuleSet::builtin("rules-2.0"),
+        );
+        let names: Vec<&str> = diff.iter().map(|(k, _, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "caesar_player1_first_turn",
+                "apollo_copy_decides_player1",
+                "jupiter_target",
+                "jupiter_navis_at_sea",
+                "mars_group_move",
+                "mercury_land_only",
+                "pluto_attacks_only",
+                "vulcan_target",
+                "vulcan_spares_cleopatra",
+                "main_attack",
+                "response_keeps_pinning",
+                "levy_on_moved_blocks",
+                "attacker_retreat",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_saved_variant_extends_its_base_and_loads_back_equal() {
+        let base = RuleSet::builtin("rules-2.0");
+        let mut mine = base.clone();
+        mine.hand_size = 7;
+        mine.road_limits.major = 5;
+        mine.removed_cards = vec!["Jupiter".into()];
+        mine.attacker_retreat = crate::rules::AttackerRetreat::OneCityByAttackRoad;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.ron");
+        let text = variant_file(&mine, "Mine", "rules-2.0", &base);
+        assert_eq!(text.matches('\n').count(), 9, "{text}");
+        std::fs::write(&path, &text).unwrap();
+        let loaded = RuleSet::load(path.to_str().unwrap()).unwrap();
+        mine.name = "Mine".into();
+        assert_eq!(loaded, mine);
+    }
+}
