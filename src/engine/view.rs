@@ -113,8 +113,11 @@ impl State {
     ///   eliminated, not a dead leader, not a third leader still locked,
     ///   7.51). Their identities are redistributed over the same positions:
     ///   every position (a space, or the pool) keeps its count, and each
-    ///   moved-in block takes over the position's state — steps, moves and
-    ///   battle roles made this turn — with steps clamped to its own maximum.
+    ///   moved-in block takes over the position's moves and battle roles made
+    ///   this turn. Hidden strengths are redrawn, uniformly from 1 to the
+    ///   block's maximum on the map (full in the pool), and positions are
+    ///   taken in an order the viewer can know, so the sample is a function
+    ///   of the view and `rng` alone.
     ///   Navis only go to seas, ports or the pool; land blocks never to sea;
     ///   Cleopatra only to a map position. Sea positions draw from the navis,
     ///   then Cleopatra a city or port position, then inland cities from the
