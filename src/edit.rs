@@ -648,10 +648,17 @@ impl Document {
             order_of_battle: Some(self.work.order_of_battle.clone()),
             free_deployment: self.work.free_deployment.clone(),
         };
-        let path = self
+        // The lines are those of the text the editor would write with every
+        // section out; say so unless that is exactly the saved file.
+        let file = self
             .path
             .clone()
             .unwrap_or_else(|| PathBuf::from(crate::HISTORICAL_PATH));
+        let path = if self.is_dirty() || self.path.is_none() || self.extends.is_some() {
+            PathBuf::from(format!("{} (edited)", file.display()))
+        } else {
+            file
+        };
         let source = SourceFile {
             path: path.clone(),
             text: format::scenario_to_ron(&full),

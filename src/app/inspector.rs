@@ -270,13 +270,16 @@ impl WorkbenchApp {
             )
             .labelled_by(l.id);
             let class = b.link_class.get_or_insert(LinkClass::Major);
+            let as_label = ui.label("as");
             egui::ComboBox::from_id_salt("new_link_class")
                 .selected_text(class.label())
                 .show_ui(ui, |ui| {
                     for c in CLASSES {
                         ui.selectable_value(class, c, c.label());
                     }
-                });
+                })
+                .response
+                .labelled_by(as_label.id);
             if ui.button("Add link").clicked() && !b.link_to.trim().is_empty() {
                 edits.push(Edit::AddLink(LinkDoc::new(
                     *class,

@@ -1435,7 +1435,7 @@ fn block(painter: &Painter, rect: Rect, side: Side, kind: BlockKind, m: Metrics)
         Stroke::new(m.u, edge),
         StrokeKind::Inside,
     );
-    if kind == BlockKind::Leader {
+    if kind == BlockKind::Leader && !m.big_blocks {
         // Leaders carry a gold pip so the commanders stand out.
         painter.circle_filled(rect.center(), rect.width() * 0.18, VP_FILL);
     }

@@ -1040,7 +1040,7 @@ impl WorkbenchApp {
         ui.separator();
         ui.horizontal(|ui| {
             ui.label(RichText::new("Differences").strong());
-            ui.label("Compare with");
+            let l = ui.label("Compare with");
             let mut chosen = self.rules_panel.compare_with.clone();
             if chosen.is_empty() {
                 chosen = if self.variant == "rules-1.1" {
@@ -1055,7 +1055,9 @@ impl WorkbenchApp {
                     for (name, _) in BUILTIN_VARIANTS {
                         ui.selectable_value(&mut chosen, (*name).to_string(), *name);
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
             self.rules_panel.compare_with = chosen;
         });
         let other = load_rules(&self.rules_panel.compare_with);

@@ -169,6 +169,7 @@ fn choice<T: PartialEq + Copy + std::fmt::Debug>(
     id: &str,
     value: &mut T,
     options: &[T],
+    label: egui::Id,
 ) -> bool {
     let mut changed = false;
     egui::ComboBox::from_id_salt(id)
@@ -177,12 +178,16 @@ fn choice<T: PartialEq + Copy + std::fmt::Debug>(
             for o in options {
                 changed |= ui.selectable_value(value, *o, format!("{o:?}")).changed();
             }
-        });
+        })
+        .response
+        .labelled_by(label);
     changed
 }
 
-fn number(ui: &mut Ui, value: &mut u8, max: u8) -> bool {
-    ui.add(egui::DragValue::new(value).range(0..=max)).changed()
+fn number(ui: &mut Ui, value: &mut u8, max: u8, label: egui::Id) -> bool {
+    ui.add(egui::DragValue::new(value).range(0..=max))
+        .labelled_by(label)
+        .changed()
 }
 
 fn limits(ui: &mut Ui, l: &mut RoadLimits) -> bool {
@@ -193,29 +198,33 @@ fn limits(ui: &mut Ui, l: &mut RoadLimits) -> bool {
         ("strait", &mut l.strait),
         ("defended", &mut l.strait_attacking),
     ] {
-        ui.label(RichText::new(label).small());
-        changed |= number(ui, v, 20);
+        let l = ui.label(RichText::new(label).small());
+        changed |= number(ui, v, 20, l.id);
     }
     changed
 }
 
 /// The control of one field; true when the user changed it.
-fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String) -> bool {
+fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String, label: egui::Id) -> bool {
     match name {
-        "years" => number(ui, &mut r.years, 20),
-        "turns_per_year" => number(ui, &mut r.turns_per_year, 20),
-        "hand_size" => number(ui, &mut r.hand_size, 20),
-        "discards" => number(ui, &mut r.discards, 20),
-        "vp_to_win" => number(ui, &mut r.vp_to_win, 50),
-        "vp_per_leader_killed" => number(ui, &mut r.vp_per_leader_killed, 10),
+        "years" => number(ui, &mut r.years, 20, label),
+        "turns_per_year" => number(ui, &mut r.turns_per_year, 20, label),
+        "hand_size" => number(ui, &mut r.hand_size, 20, label),
+        "discards" => number(ui, &mut r.discards, 20, label),
+        "vp_to_win" => number(ui, &mut r.vp_to_win, 50, label),
+        "vp_per_leader_killed" => number(ui, &mut r.vp_per_leader_killed, 10, label),
         "road_limits" => ui.horizontal(|ui| limits(ui, &mut r.road_limits)).inner,
-        "strait_retreat_limit" => number(ui, &mut r.strait_retreat_limit, 20),
-        "sea_retreat_limit" => number(ui, &mut r.sea_retreat_limit, 20),
-        "battle_rounds" => number(ui, &mut r.battle_rounds, 10),
-        "winter_supply_base" => number(ui, &mut r.winter_supply_base, 20),
-        "caesar_player1_first_turn" => ui.checkbox(&mut r.caesar_player1_first_turn, "").changed(),
+        "strait_retreat_limit" => number(ui, &mut r.strait_retreat_limit, 20, label),
+        "sea_retreat_limit" => number(ui, &mut r.sea_retreat_limit, 20, label),
+        "battle_rounds" => number(ui, &mut r.battle_rounds, 10, label),
+        "winter_supply_base" => number(ui, &mut r.winter_supply_base, 20, label),
+        "caesar_player1_first_turn" => ui
+            .checkbox(&mut r.caesar_player1_first_turn, "")
+            .labelled_by(label)
+            .changed(),
         "apollo_copy_decides_player1" => ui
             .checkbox(&mut r.apollo_copy_decides_player1, "")
+            .labelled_by(label)
             .changed(),
         "apollo_first_turn" => choice(
             ui,
@@ -225,15 +234,23 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String) -> bool
                 ApolloFirstTurn::NoEffect,
                 ApolloFirstTurn::CopiesPreviousYear,
             ],
+            label,
         ),
         "jupiter_target" => choice(
             ui,
             name,
             &mut r.jupiter_target,
             &[JupiterTarget::ChosenBlock, JupiterTarget::RandomInCity],
+            label,
         ),
-        "jupiter_navis_at_sea" => ui.checkbox(&mut r.jupiter_navis_at_sea, "").changed(),
-        "jupiter_cleopatra_defects" => ui.checkbox(&mut r.jupiter_cleopatra_defects, "").changed(),
+        "jupiter_navis_at_sea" => ui
+            .checkbox(&mut r.jupiter_navis_at_sea, "")
+            .labelled_by(label)
+            .changed(),
+        "jupiter_cleopatra_defects" => ui
+            .checkbox(&mut r.jupiter_cleopatra_defects, "")
+            .labelled_by(label)
+            .changed(),
         "jupiter_defection" => choice(
             ui,
             name,
@@ -242,10 +259,20 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String) -> bool
                 JupiterDefection::InPlace,
                 JupiterDefection::ToAdjacentFriendlyCity,
             ],
+            label,
         ),
-        "mars_group_move" => ui.checkbox(&mut r.mars_group_move, "").changed(),
-        "mercury_land_only" => ui.checkbox(&mut r.mercury_land_only, "").changed(),
-        "pluto_attacks_only" => ui.checkbox(&mut r.pluto_attacks_only, "").changed(),
+        "mars_group_move" => ui
+            .checkbox(&mut r.mars_group_move, "")
+            .labelled_by(label)
+            .changed(),
+        "mercury_land_only" => ui
+            .checkbox(&mut r.mercury_land_only, "")
+            .labelled_by(label)
+            .changed(),
+        "pluto_attacks_only" => ui
+            .checkbox(&mut r.pluto_attacks_only, "")
+            .labelled_by(label)
+            .changed(),
         "pluto_road_limits" => {
             ui.horizontal(|ui| limits(ui, &mut r.pluto_road_limits))
                 .inner
@@ -255,19 +282,31 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String) -> bool
             name,
             &mut r.vulcan_target,
             &[VulcanTarget::AnyCity, VulcanTarget::EnemyCity],
+            label,
         ),
-        "vulcan_spares_cleopatra" => ui.checkbox(&mut r.vulcan_spares_cleopatra, "").changed(),
+        "vulcan_spares_cleopatra" => ui
+            .checkbox(&mut r.vulcan_spares_cleopatra, "")
+            .labelled_by(label)
+            .changed(),
         "main_attack" => choice(
             ui,
             name,
             &mut r.main_attack,
             &[MainAttack::AttackerChooses, MainAttack::FirstRoadUsed],
+            label,
         ),
-        "response_keeps_pinning" => ui.checkbox(&mut r.response_keeps_pinning, "").changed(),
-        "levy_on_moved_blocks" => ui.checkbox(&mut r.levy_on_moved_blocks, "").changed(),
-        "disrupt_defending_reserves" => {
-            ui.checkbox(&mut r.disrupt_defending_reserves, "").changed()
-        }
+        "response_keeps_pinning" => ui
+            .checkbox(&mut r.response_keeps_pinning, "")
+            .labelled_by(label)
+            .changed(),
+        "levy_on_moved_blocks" => ui
+            .checkbox(&mut r.levy_on_moved_blocks, "")
+            .labelled_by(label)
+            .changed(),
+        "disrupt_defending_reserves" => ui
+            .checkbox(&mut r.disrupt_defending_reserves, "")
+            .labelled_by(label)
+            .changed(),
         "attacker_retreat" => choice(
             ui,
             name,
@@ -276,13 +315,16 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String) -> bool
                 AttackerRetreat::OneCityByAttackRoad,
                 AttackerRetreat::AnyCitiesByAttackRoads,
             ],
+            label,
         ),
         "removed_cards" => {
-            let response = ui.add(
-                egui::TextEdit::singleline(cards)
-                    .hint_text("e.g. Jupiter, 3/1")
-                    .desired_width(180.0),
-            );
+            let response = ui
+                .add(
+                    egui::TextEdit::singleline(cards)
+                        .hint_text("e.g. Jupiter, 3/1")
+                        .desired_width(180.0),
+                )
+                .labelled_by(label);
             if response.lost_focus() || response.changed() {
                 let list: Vec<String> = cards
                     .split(',')
@@ -296,7 +338,7 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String) -> bool
             }
             false
         }
-        "max_events_per_hand" => number(ui, &mut r.max_events_per_hand, 20),
+        "max_events_per_hand" => number(ui, &mut r.max_events_per_hand, 20, label),
         other => {
             ui.colored_label(Color32::RED, format!("no control for {other}"));
             false
@@ -358,8 +400,9 @@ impl RulesPanel {
                 }
             }
             ui.separator();
-            ui.label("New variant name");
-            ui.add(egui::TextEdit::singleline(&mut self.new_name).desired_width(200.0));
+            let l = ui.label("New variant name");
+            ui.add(egui::TextEdit::singleline(&mut self.new_name).desired_width(200.0))
+                .labelled_by(l.id);
             if ui
                 .button("Save as variant…")
                 .on_hover_text(format!(
@@ -391,13 +434,13 @@ impl RulesPanel {
                         for field in FIELDS {
                             let changed = changed_fields.iter().any(|(k, _, _)| k == field.name);
                             let name = RichText::new(field.name).monospace();
-                            ui.label(if changed {
+                            let label = ui.label(if changed {
                                 name.color(super::WARNING).strong()
                             } else {
                                 name
                             });
                             ui.label(field.rule);
-                            if control(ui, rules, field.name, cards) {
+                            if control(ui, rules, field.name, cards, label.id) {
                                 action = RulesAction::Changed;
                             }
                             ui.label(field.explain);

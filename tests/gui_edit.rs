@@ -1,0 +1,458 @@
+//! The workbench as an editor, driven headless with egui_kittest: select and
+//! change, undo, drag blocks, free deployment (5.3), rules, files.
+
+use std::path::PathBuf;
+
+use caesar_workbench::app::{Answer, Pending, Tab, WorkbenchApp};
+use caesar_workbench::edit::{Edit, Item};
+use caesar_workbench::format::Side;
+use caesar_workbench::rules::RuleSet;
+use egui::accesskit::Role;
+use egui::{Event, Key, Modifiers, PointerButton, Pos2, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn harness(app: WorkbenchApp) -> Harness<'static, WorkbenchApp> {
+    let mut h = Harness::builder()
+        .with_size(vec2(1500.0, 900.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    h
+}
+
+fn built_in() -> Harness<'static, WorkbenchApp> {
+    harness(WorkbenchApp::new(None, "rules-2.0"))
+}
+
+fn vp(h: &Harness<'_, WorkbenchApp>, space: &str) -> u8 {
+    let w = h.state().document().expect("open").working();
+    w.map.spaces[w.space_index(space).expect("space")].vp
+}
+
+/// Presses at `from`, moves to `to` over a few frames, releases there.
+fn drag(h: &mut Harness<'_, WorkbenchApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.run();
+    h.event(Event::PointerButton {
+        pos: from,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    for k in 1..=6 {
+        h.event(Event::PointerMoved(from + (to - from) * (k as f32 / 6.0)));
+        h.run();
+    }
+    h.event(Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run();
+    h.run();
+}
+
+fn centre_of(h: &Harness<'_, WorkbenchApp>, label: &str) -> Pos2 {
+    h.get_by_label(label).rect().center()
+}
+
+/// The middle of a city's marker: its node spans marker and name, and the
+/// marker is the end away from the name.
+fn marker_of(h: &Harness<'_, WorkbenchApp>, city: &str) -> Pos2 {
+    let report = h.state().report().expect("loaded");
+    let board = &report.scenario.board;
+    let pos = board.space(board.find(city).expect("city")).pos;
+    h.state().view().to_screen(egui::pos2(pos.0, pos.1))
+}
+
+#[test]
+fn select_a_city_change_its_vp_and_undo() {
+    let mut h = built_in();
+    h.get_by_label("Roma").click();
+    h.run();
+    assert_eq!(h.state().selection(), Some(&Item::Space("Roma".into())));
+    h.get_by_role_and_label(Role::SpinButton, "VP")
+        .set_value_accesskit(3.0);
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 3);
+    h.get_by_label("unsaved");
+    // 4.2: the published map has 13 VP; now it has 14.
+    h.get_by_label("1 warning");
+    h.get_by_label_contains("carry 14 VP");
+    assert!(h.state().window_title().ends_with('•'));
+
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 2);
+    h.get_by_label("0 warnings");
+    assert!(h.query_by_label("unsaved").is_none());
+    assert!(!h.state().window_title().ends_with('•'));
+    h.get_by_label("Redo").click();
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 3);
+}
+
+#[test]
+fn ctrl_z_undoes_and_ctrl_shift_z_redoes() {
+    let mut h = built_in();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 4,
+        })
+        .unwrap();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 2);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 4);
+}
+
+#[test]
+fn dragging_a_space_moves_it_and_undo_puts_it_back() {
+    let mut h = built_in();
+    let before = h
+        .state()
+        .document()
+        .unwrap()
+        .working()
+        .map
+        .spaces
+        .iter()
+        .find(|s| s.name == "Lugdunum")
+        .unwrap()
+        .at;
+    let from = marker_of(&h, "Lugdunum");
+    drag(&mut h, from, from + vec2(40.0, 30.0));
+    let w = h.state().document().unwrap().working();
+    let after = w.map.spaces[w.space_index("Lugdunum").unwrap()].at;
+    let zoom = h.state().view().zoom();
+    assert!(
+        ((after.0 - before.0) * zoom - 40.0).abs() < 12.0
+            && ((after.1 - before.1) * zoom - 30.0).abs() < 12.0,
+        "{before:?} -> {after:?} at zoom {zoom}"
+    );
+    assert!(h.state_mut().undo());
+    let w = h.state().document().unwrap().working();
+    assert_eq!(w.map.spaces[w.space_index("Lugdunum").unwrap()].at, before);
+}
+
+#[test]
+fn rule_5_3_moving_a_block_in_free_deployment_shows_the_count_warning() {
+    let mut h = built_in();
+    h.get_by_label("Deployment").click();
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Deployment);
+    h.get_by_label("Free (5.3)").click();
+    h.run();
+    h.get_by_label_contains("every city holds as many blocks");
+    assert!(!h.state().report().unwrap().has("free-deployment-count"));
+
+    let from = centre_of(&h, "Legio 13 (Caesar)");
+    let to = marker_of(&h, "Genua");
+    drag(&mut h, from, to);
+    let doc = h.state().document().unwrap();
+    assert_eq!(
+        doc.working().block_location(Side::Caesar, "Legio 13"),
+        Some("Genua")
+    );
+    assert!(h.state().report().unwrap().has("free-deployment-count"));
+    h.get_by_label("Caesar in Genua: 4 of 3 (1 too many)");
+    h.get_by_label("Caesar in Ravenna: 2 of 3 (1 too few)");
+    assert_eq!(
+        h.query_all_by_label("error[free-deployment-count]").count(),
+        2
+    );
+    // The order of battle itself is untouched.
+    assert_eq!(
+        doc.working()
+            .order_of_battle
+            .caesar
+            .iter()
+            .find(|(c, _)| c == "Ravenna")
+            .map(|(_, b)| b.len()),
+        Some(3)
+    );
+}
+
+#[test]
+fn rule_4_1_a_navis_dropped_inland_is_refused_with_a_reason() {
+    let mut h = built_in();
+    h.state_mut().set_tab(Tab::Deployment);
+    h.run();
+    let before = h.state().document().unwrap().working().clone();
+    let from = centre_of(&h, "Navis 2 (Caesar)");
+    let to = marker_of(&h, "Lugdunum");
+    drag(&mut h, from, to);
+    assert_eq!(h.state().document().unwrap().working(), &before);
+    let status = h.state().status().expect("a reason").to_string();
+    assert!(status.contains("inland city Lugdunum"), "{status}");
+    assert!(status.contains("4.1"), "{status}");
+    h.get_by_label_contains("Navis stay at sea or in ports");
+}
+
+#[test]
+fn a_block_dragged_to_its_pool_leaves_the_map() {
+    let mut h = built_in();
+    h.state_mut().set_tab(Tab::Deployment);
+    h.run();
+    h.get_by_label("Caesar's levy pool (17)");
+    let from = centre_of(&h, "Legio 13 (Caesar)");
+    // The first block of the pool lies inside the pool's frame.
+    let to = centre_of(&h, "Octavian (Caesar)");
+    drag(&mut h, from, to);
+    h.get_by_label("Caesar's levy pool (18)");
+    assert_eq!(
+        h.state()
+            .document()
+            .unwrap()
+            .working()
+            .block_location(Side::Caesar, "Legio 13"),
+        None
+    );
+    // And from the pool back onto the map.
+    let from = centre_of(&h, "Legio 13 (Caesar)");
+    let to = marker_of(&h, "Ravenna");
+    drag(&mut h, from, to);
+    h.get_by_label("Caesar's levy pool (17)");
+}
+
+#[test]
+fn switching_rules_1_1_and_2_0_and_changing_a_switch() {
+    let mut h = built_in();
+    h.get_by_label("Variant").click();
+    h.run();
+    h.get_by_label("rules-1.1").click();
+    h.run();
+    assert_eq!(h.state().variant(), "rules-1.1");
+    h.get_by_label("Rules").click();
+    h.run();
+    h.get_by_label("Rules 1.1 (2010)");
+    // Compared with 2.0 by default: only the 13 switches that differ.
+    h.get_by_label("FirstRoadUsed");
+    h.get_by_label("AnyCitiesByAttackRoads");
+    assert_eq!(
+        h.query_all_by_label("6.12, 7.3").count(),
+        2,
+        "table and difference"
+    );
+    assert_eq!(
+        h.query_all_by_label("1.2").count(),
+        2,
+        "years and vp_to_win: table only"
+    );
+    h.state_mut().set_variant("rules-2.0");
+    h.run();
+    h.get_by_label("Rules 2.0 (2023)");
+    h.state_mut().set_variant("rules-1.1");
+    h.run();
+    assert!(!h.state().rules().unwrap().caesar_player1_first_turn);
+
+    h.get_by_role_and_label(Role::CheckBox, "caesar_player1_first_turn")
+        .click();
+    h.run();
+    assert!(h.state().rules().unwrap().caesar_player1_first_turn);
+    h.get_by_label("1 field changed from rules-1.1");
+    h.get_by_role_and_label(Role::SpinButton, "hand_size")
+        .set_value_accesskit(3.0);
+    h.run();
+    // 2.1: a deck of 27 is enough for hands of 3; still no error.
+    assert_eq!(h.state().rules().unwrap().hand_size, 3);
+    h.get_by_label("2 fields changed from rules-1.1");
+    h.get_by_label("Reset").click();
+    h.run();
+    assert_eq!(h.state().rules().unwrap(), &RuleSet::builtin("rules-1.1"));
+}
+
+#[test]
+fn a_rule_change_revalidates_the_scenario() {
+    let mut h = built_in();
+    let mut rules = RuleSet::builtin("rules-2.0");
+    rules.hand_size = 14;
+    h.state_mut().set_rules(rules);
+    h.run();
+    // 2.1: 27 cards cannot deal two hands of 14.
+    assert!(h.state().report().unwrap().has("deck-too-small"));
+    h.get_by_label("1 error");
+}
+
+#[test]
+fn the_switches_save_as_a_variant_that_extends_the_base() {
+    let mut h = built_in();
+    let mut rules = RuleSet::builtin("rules-2.0");
+    rules.battle_rounds = 3;
+    h.state_mut().set_rules(rules.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("three-rounds.ron");
+    h.state_mut()
+        .save_variant_to(&path, "Three battle rounds")
+        .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("extends: \"rules-2.0\""), "{text}");
+    assert!(text.contains("battle_rounds: 3"), "{text}");
+    let fields = text.lines().filter(|l| l.starts_with("    ")).count();
+    assert_eq!(fields, 3, "name, extends and only what differs: {text}");
+    let loaded = RuleSet::load(path.to_str().unwrap()).unwrap();
+    rules.name = "Three battle rounds".into();
+    assert_eq!(loaded, rules);
+}
+
+#[test]
+fn clicking_a_finding_selects_and_centres_its_item() {
+    let mut h = built_in();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Mare Tyrrhenum".into(),
+            vp: 1,
+        })
+        .unwrap();
+    h.run();
+    h.get_by_label("error[sea-with-vp]");
+    h.get_by_label_contains("sea \"Mare Tyrrhenum\" has 1 VP")
+        .click();
+    h.run();
+    assert_eq!(
+        h.state().selection(),
+        Some(&Item::Space("Mare Tyrrhenum".into()))
+    );
+    let centre = marker_of(&h, "Mare Tyrrhenum");
+    let area = h.state().view().area();
+    assert!(
+        (centre - area.center()).length() < 2.0,
+        "{centre:?} vs {area:?}"
+    );
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn a_file_that_fails_to_open_leaves_the_work_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(
+        &dir,
+        "bad.ron",
+        "Scenario(\n    name: \"Bad\",\n    mapp: (),\n)\n",
+    );
+    let mut h = built_in();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.state_mut().open(&bad);
+    h.run();
+    // Unsaved changes: asked first.
+    assert_eq!(h.state().pending(), Some(&Pending::Open(bad.clone())));
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Discard").click();
+    h.run();
+    let error = h.state().file_error().expect("the failure is shown");
+    assert!(error.contains("bad.ron:3:"), "{error}");
+    assert!(error.contains("did you mean `map`"), "{error}");
+    h.get_by_label_contains("bad.ron:3:");
+    assert_eq!(vp(&h, "Roma"), 3, "the edit is still there");
+    assert!(h.state().document().unwrap().is_dirty());
+    assert!(h.state().document().unwrap().path().is_none());
+}
+
+#[test]
+fn opening_with_unsaved_changes_asks_and_cancel_keeps_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(
+        &dir,
+        "small.ron",
+        "Scenario(name: \"Small change\", extends: \"historical.ron\")\n",
+    );
+    let mut h = built_in();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.state_mut().open(&good);
+    h.run();
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(h.state().pending().is_none());
+    assert_eq!(vp(&h, "Roma"), 3);
+    h.state_mut().open(&good);
+    h.run();
+    h.state_mut().resolve_pending(Answer::Discard);
+    h.run();
+    assert_eq!(h.state().document().unwrap().path(), Some(good.as_path()));
+    assert!(h.query_all_by_label("Small change").count() >= 2);
+    assert_eq!(vp(&h, "Roma"), 2);
+}
+
+#[test]
+fn save_as_writes_atomically_and_clears_the_unsaved_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.ron");
+    let mut h = built_in();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.run();
+    assert!(h.state_mut().save_as(&path));
+    h.run();
+    assert!(h.query_by_label("unsaved").is_none());
+    assert_eq!(h.state().window_title(), "Caesar Workbench — mine.ron");
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 4,
+        })
+        .unwrap();
+    assert!(h.state_mut().save());
+    assert!(dir.path().join("mine.ron.bak").exists());
+    let reopened = WorkbenchApp::new(Some(path), "rules-2.0");
+    let w = reopened.document().unwrap().working();
+    assert_eq!(w.map.spaces[w.space_index("Roma").unwrap()].vp, 4);
+}
+
+#[test]
+fn a_link_is_selected_by_clicking_it_and_can_be_reclassed() {
+    let mut h = built_in();
+    // Midway along the major road Genua - Roma.
+    let (a, b) = (marker_of(&h, "Genua"), marker_of(&h, "Roma"));
+    let at = a + (b - a) * 0.5;
+    h.hover_at(at);
+    h.run();
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos: at,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run();
+    let sel = h.state().selection().cloned();
+    assert!(
+        matches!(&sel, Some(Item::Link(x, y)) if [x.as_str(), y.as_str()] == ["Genua", "Roma"] || [x.as_str(), y.as_str()] == ["Roma", "Genua"]),
+        "{sel:?}"
+    );
+    h.state_mut()
+        .apply(Edit::SetLinkClass {
+            a: "Genua".into(),
+            b: "Roma".into(),
+            class: caesar_workbench::format::LinkClass::Minor,
+            name: None,
+        })
+        .unwrap();
+    h.run();
+    h.get_by_label_contains("163: 42 major, 48 minor");
+}
