@@ -456,3 +456,142 @@ fn a_link_is_selected_by_clicking_it_and_can_be_reclassed() {
     h.run();
     h.get_by_label_contains("163: 42 major, 48 minor");
 }
+
+#[test]
+fn a_small_simulation_runs_in_the_background_and_reports_win_rates() {
+    let mut h = built_in();
+    h.get_by_label("Simulate").click();
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Simulation);
+    h.get_by_role_and_label(Role::SpinButton, "Games")
+        .set_value_accesskit(12.0);
+    h.run();
+    h.get_by_label("Run").click();
+    h.run();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    let report = match &h.state_mut().sim_panel().result {
+        Some(Ok(caesar_workbench::app::Outcome::Single { report, csv })) => {
+            assert_eq!(csv.lines().count(), 13, "header and one row per game");
+            report.clone()
+        }
+        _ => panic!("no report"),
+    };
+    assert_eq!(report.games, 12);
+    assert_eq!(report.caesar_wins + report.pompey_wins + report.draws, 12);
+    // The number on the panel is the report's.
+    let shown = format!(
+        "{:.1}% ({:.1}–{:.1}%)",
+        report.caesar_win_rate.estimate * 100.0,
+        report.caesar_win_rate.ci95[0] * 100.0,
+        report.caesar_win_rate.ci95[1] * 100.0
+    );
+    h.get_by_label("Caesar wins");
+    assert!(h.query_all_by_label(&shown).count() >= 1, "{shown}");
+}
+
+#[test]
+fn a_simulation_can_be_cancelled() {
+    let mut h = built_in();
+    h.state_mut().set_tab(Tab::Simulation);
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, "Games")
+        .set_value_accesskit(100000.0);
+    h.run();
+    h.get_by_label("Run").click();
+    h.run();
+    assert!(h.state_mut().sim_panel().is_running());
+    h.get_by_label("Cancel").click();
+    h.run();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    assert!(matches!(&h.state_mut().sim_panel().result, Some(Err(e)) if e == "cancelled"));
+    h.get_by_label("The run stopped: cancelled");
+}
+
+/// The calculator's headline for a battle, computed by the library.
+fn odds_line(defending: &str) -> String {
+    use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
+    let (scenario, _) = caesar_workbench::model::Scenario::build(&caesar_workbench::historical());
+    let game = caesar_workbench::engine::Game::new(
+        std::sync::Arc::new(scenario),
+        std::sync::Arc::new(RuleSet::builtin("rules-2.0")),
+    );
+    let spec = BattleSpec {
+        attacker: Side::Caesar,
+        attacking: parse_blocks(&game, Side::Caesar, "Caesar, Legio 13").unwrap(),
+        attacking_reserves: vec![],
+        defending: parse_blocks(&game, Side::Pompey, defending).unwrap(),
+        defending_reserves: vec![],
+        surprise: false,
+    };
+    let o = battle_odds(&game, &spec).unwrap();
+    format!(
+        "Attacker takes it: {:.1}%  ·  Defender holds: {:.1}%",
+        o.attacker_wins * 100.0,
+        o.defender_holds * 100.0
+    )
+}
+
+#[test]
+fn the_battle_calculator_shows_exact_odds_as_you_type() {
+    let mut h = built_in();
+    h.state_mut().set_tab(Tab::Simulation);
+    h.run();
+    let first = odds_line("Pompey, Legio 1=2");
+    h.get_by_label(&first);
+    let field = h.get_by_role_and_label(Role::TextInput, "Defending blocks");
+    field.focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Defending blocks")
+        .type_text(", Legio 2");
+    h.run();
+    let second = odds_line("Pompey, Legio 1=2, Legio 2");
+    assert_ne!(first, second, "a second defender changes the odds");
+    h.get_by_label(&second);
+    h.get_by_label_contains("Legio 2 (Pompey) eliminated");
+}
+
+fn commands(h: &Harness<'_, WorkbenchApp>) -> Vec<egui::ViewportCommand> {
+    h.output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .map(|v| v.commands.clone())
+        .unwrap_or_default()
+}
+
+fn request_close(h: &mut Harness<'_, WorkbenchApp>) {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+}
+
+#[test]
+fn quitting_with_unsaved_changes_asks_first() {
+    let mut h = built_in();
+    request_close(&mut h);
+    assert!(
+        h.state().pending().is_none(),
+        "nothing to lose: it just closes"
+    );
+    assert!(!commands(&h).contains(&egui::ViewportCommand::CancelClose));
+
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.run();
+    request_close(&mut h);
+    assert!(commands(&h).contains(&egui::ViewportCommand::CancelClose));
+    assert_eq!(h.state().pending(), Some(&Pending::Quit));
+    h.run();
+    h.get_by_label("Discard").click();
+    h.step();
+    assert!(commands(&h).contains(&egui::ViewportCommand::Close));
+}

@@ -1,7 +1,7 @@
 //! The map panel: backdrop, links, spaces, starting blocks, labels, hover.
 //!
 //! Everything that depends only on the scenario is computed once in
-//! [`MapModel::new`]; per frame only screen positions, galleys (cached by
+//! [`MapModel::rebuild`]; per frame only screen positions, galleys (cached by
 //! egui) and shapes are made. Label placement is redone only when the zoom
 //! changes, since panning moves every label together.
 
@@ -128,6 +128,8 @@ const UNDER: Color32 = Color32::from_rgb(222, 150, 20);
 
 /// Per-scenario drawing data, built once.
 pub struct MapModel {
+    /// Water routes between two canvas points, kept across edits.
+    routes: std::collections::HashMap<[u32; 4], Option<Vec<Pos2>>>,
     drag: Drag,
     /// The last frame's sizes, for hit tests between frames.
     metrics: Option<Metrics>,
@@ -204,7 +206,10 @@ impl Metrics {
 }
 
 impl MapModel {
-    pub fn new(scenario: &Scenario) -> MapModel {
+    /// Builds the drawing of an edited scenario, reusing the previous one's
+    /// sea routes where both ends stayed put (routing is the slow part).
+    pub fn rebuild(scenario: &Scenario, previous: Option<MapModel>) -> MapModel {
+        let mut routes = previous.map(|m| m.routes).unwrap_or_default();
         let board = &scenario.board;
         let positions: Vec<Pos2> = board
             .spaces
@@ -263,7 +268,11 @@ impl MapModel {
                 }
                 let (a, b) = (positions[link.a.index()], positions[link.b.index()]);
                 let mut path = match backdrop {
-                    Some(_) => geo::water_route(a, b).unwrap_or_else(|| vec![a, b]),
+                    Some(_) => routes
+                        .entry(route_key(a, b))
+                        .or_insert_with(|| geo::water_route(a, b))
+                        .clone()
+                        .unwrap_or_else(|| vec![a, b]),
                     None => vec![a, b],
                 };
                 // Stop at the edge of a sea's area, so names stay clear.
@@ -290,6 +299,7 @@ impl MapModel {
         }
 
         MapModel {
+            routes,
             drag: Drag::None,
             metrics: None,
             backdrop,
@@ -1164,6 +1174,10 @@ fn handle_zoom(ui: &Ui, response: &Response, view: &mut MapView) {
     }
 }
 
+fn route_key(a: Pos2, b: Pos2) -> [u32; 4] {
+    [a.x.to_bits(), a.y.to_bits(), b.x.to_bits(), b.y.to_bits()]
+}
+
 fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
     let ab = b - a;
     let t = if ab.length_sq() > 0.0 {
@@ -1619,7 +1633,7 @@ mod tests {
     #[test]
     fn published_sea_borders_stay_at_sea() {
         let (scenario, _) = Scenario::build(&crate::historical());
-        let model = MapModel::new(&scenario);
+        let model = MapModel::rebuild(&scenario, None);
         assert!(model.has_backdrop());
         let board = &scenario.board;
         for (k, link) in board.links.iter().enumerate() {

@@ -13,6 +13,7 @@ mod geo;
 mod inspector;
 mod map;
 mod rules_panel;
+mod sim_panel;
 mod tooltip;
 mod view;
 
@@ -27,6 +28,7 @@ use crate::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::validate::{Finding, Report, Severity, validate};
 
 pub use files::Recent;
+pub use sim_panel::{Outcome, SimPanel};
 pub use view::MapView;
 
 const ERROR: Color32 = Color32::from_rgb(214, 56, 48);
@@ -66,6 +68,8 @@ pub enum Tab {
     Deployment,
     /// Rule-set switches and variant differences.
     Rules,
+    /// Simulations, plots and the battle calculator.
+    Simulation,
 }
 
 /// An action that would lose unsaved changes, waiting for the user's answer.
@@ -101,6 +105,7 @@ pub struct WorkbenchApp {
     inspector: inspector::Buffers,
     deploy: deploy::DeployState,
     rules_panel: rules_panel::RulesPanel,
+    sim: SimPanel,
     pending: Option<Pending>,
     recent: Recent,
     /// Set once the user agreed to quit with unsaved changes.
@@ -142,6 +147,7 @@ impl WorkbenchApp {
             inspector: inspector::Buffers::default(),
             deploy: deploy::DeployState::default(),
             rules_panel: rules_panel::RulesPanel::default(),
+            sim: SimPanel::default(),
             pending: None,
             recent: Recent::default(),
             allow_close: false,
@@ -181,7 +187,7 @@ impl WorkbenchApp {
                 Report { scenario, findings }
             }
         };
-        self.map = Some(map::MapModel::new(&report.scenario));
+        self.map = Some(map::MapModel::rebuild(&report.scenario, self.map.take()));
         self.report = Some(report);
         self.resolved = Some(resolved);
     }
@@ -276,6 +282,11 @@ impl WorkbenchApp {
 
     pub fn set_tab(&mut self, tab: Tab) {
         self.tab = tab;
+    }
+
+    /// The simulation panel (its settings, run and result).
+    pub fn sim_panel(&mut self) -> &mut SimPanel {
+        &mut self.sim
     }
 
     /// The selected space, link or block.
@@ -493,6 +504,20 @@ impl WorkbenchApp {
             Tab::Rules => {
                 egui::CentralPanel::default().show(ui, |ui| self.rules_tab(ui));
             }
+            Tab::Simulation => match &self.report {
+                Some(report) => self.sim.show(
+                    ui,
+                    &report.scenario,
+                    report.errors(),
+                    self.rules.as_ref().ok(),
+                    &self.variant,
+                ),
+                None => {
+                    egui::CentralPanel::default().show(ui, |ui| {
+                        ui.label("Open a scenario to simulate it.");
+                    });
+                }
+            },
             Tab::Map | Tab::Deployment => {
                 egui::Panel::right("side_panel")
                     .default_size(380.0)
@@ -610,6 +635,7 @@ impl WorkbenchApp {
                 (Tab::Map, "Map"),
                 (Tab::Deployment, "Deployment"),
                 (Tab::Rules, "Rules"),
+                (Tab::Simulation, "Simulate"),
             ] {
                 if ui.selectable_label(self.tab == tab, label).clicked() {
                     self.tab = tab;
@@ -651,7 +677,7 @@ impl WorkbenchApp {
             if chosen != self.variant {
                 self.set_variant(&chosen);
             }
-            if self.tab != Tab::Rules {
+            if matches!(self.tab, Tab::Map | Tab::Deployment) {
                 ui.separator();
                 if ui
                     .button("Fit")
@@ -750,6 +776,9 @@ impl WorkbenchApp {
                         "Drag blocks between cities and the pools; click a block to select it."
                     }
                     Tab::Rules => "Every change revalidates the scenario.",
+                    Tab::Simulation => {
+                        "Runs go on in the background; the battle calculator updates as you type."
+                    }
                 };
                 ui.label(RichText::new(hint).weak());
             }
@@ -830,7 +859,7 @@ impl WorkbenchApp {
         match self.tab {
             Tab::Map => self.map_tools(ui),
             Tab::Deployment => self.deployment_tools(ui),
-            Tab::Rules => {}
+            Tab::Rules | Tab::Simulation => {}
         }
         ui.separator();
         self.findings(ui);
@@ -963,7 +992,7 @@ impl WorkbenchApp {
         let mode = match self.tab {
             Tab::Map => map::MapMode::EditMap,
             Tab::Deployment => map::MapMode::Deploy,
-            Tab::Rules => map::MapMode::View,
+            Tab::Rules | Tab::Simulation => map::MapMode::View,
         };
         let selected = selection_hit(scenario, self.selection.as_ref());
         let balance: Vec<(SpaceId, Side, i64)> = if self.tab == Tab::Deployment {

@@ -1,0 +1,759 @@
+//! Simulations in the background with plots of the report, and the exact
+//! battle calculator. The games run on their own thread (and rayon pool) so
+//! the window stays responsive; the panel only polls the shared progress.
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::{Duration, Instant};
+
+use egui::{Color32, RichText, Ui};
+use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, FilledArea, Legend, Line, Plot};
+
+use crate::engine::Game;
+use crate::format::Side;
+use crate::model::Scenario;
+use crate::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
+use crate::rules::{BUILTIN_VARIANTS, RuleSet};
+use crate::sim::{self, AiSpec, CompareReport, GameRecord, Progress, SimOptions, SimReport};
+
+const CAESAR: Color32 = Color32::from_rgb(196, 64, 44);
+const POMPEY: Color32 = Color32::from_rgb(70, 130, 72);
+const DRAW: Color32 = Color32::from_rgb(140, 140, 150);
+
+/// What a finished run produced.
+pub enum Outcome {
+    Single {
+        report: Box<SimReport>,
+        /// One CSV row per game, with the header.
+        csv: String,
+    },
+    Compare(Box<CompareReport>),
+}
+
+struct Running {
+    progress: Arc<Progress>,
+    total: u64,
+    started: Instant,
+    rx: Receiver<Result<Outcome, String>>,
+}
+
+/// The simulation panel's settings, the run in progress and the last result.
+pub struct SimPanel {
+    pub caesar: AiSpec,
+    pub pompey: AiSpec,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    /// Compare the rule set in force with this variant (same seeds).
+    pub compare_with: Option<String>,
+    running: Option<Running>,
+    pub result: Option<Result<Outcome, String>>,
+    battle: BattleInput,
+}
+
+impl Default for SimPanel {
+    fn default() -> Self {
+        SimPanel {
+            caesar: AiSpec::Heuristic,
+            pompey: AiSpec::Heuristic,
+            games: 200,
+            seed: 1,
+            // One core stays free for the window.
+            threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            compare_with: None,
+            running: None,
+            result: None,
+            battle: BattleInput::default(),
+        }
+    }
+}
+
+/// The battle calculator's inputs, as typed.
+struct BattleInput {
+    attacker: Side,
+    attacking: String,
+    attacking_reserves: String,
+    defending: String,
+    defending_reserves: String,
+    surprise: bool,
+    /// The inputs the cached odds belong to.
+    key: String,
+    odds: Option<Result<BattleOdds, String>>,
+}
+
+impl Default for BattleInput {
+    fn default() -> Self {
+        BattleInput {
+            attacker: Side::Caesar,
+            attacking: "Caesar, Legio 13".into(),
+            attacking_reserves: String::new(),
+            defending: "Pompey, Legio 1=2".into(),
+            defending_reserves: String::new(),
+            surprise: false,
+            key: String::new(),
+            odds: None,
+        }
+    }
+}
+
+impl SimPanel {
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Games finished so far of the run in progress.
+    pub fn progress(&self) -> Option<(u64, u64)> {
+        self.running.as_ref().map(|r| (r.progress.done(), r.total))
+    }
+
+    /// Starts a run in the background. Refused (with a reason) while one
+    /// runs, or when the scenario has errors.
+    pub fn start(&mut self, scenario: &Scenario, errors: usize, rules: &RuleSet, variant: &str) {
+        if self.running.is_some() {
+            return;
+        }
+        if errors > 0 {
+            self.result = Some(Err(format!(
+                "The scenario has {errors} error(s); fix them before simulating."
+            )));
+            return;
+        }
+        let scenario = Arc::new(scenario.clone());
+        let options = SimOptions {
+            games: self.games.max(1),
+            seed: self.seed,
+            caesar: self.caesar,
+            pompey: self.pompey,
+            omniscient: false,
+            shard: None,
+        };
+        let other = match &self.compare_with {
+            Some(v) => match RuleSet::load(v) {
+                Ok(r) => Some((v.clone(), r)),
+                Err(e) => {
+                    self.result = Some(Err(e.to_string()));
+                    return;
+                }
+            },
+            None => None,
+        };
+        let progress = Arc::new(Progress::new());
+        let total = options.games * if other.is_some() { 2 } else { 1 };
+        let (tx, rx) = channel();
+        let threads = self.threads.max(1);
+        let rules = Arc::new(rules.clone());
+        let variant = variant.to_string();
+        let shared = progress.clone();
+        std::thread::spawn(move || {
+            let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = tx.send(Err(format!("cannot start {threads} threads: {e}")));
+                    return;
+                }
+            };
+            let game = Game::new(scenario.clone(), rules);
+            let result = pool.install(|| match other {
+                None => {
+                    let mut csv = format!("{}\n", GameRecord::CSV_HEADER);
+                    sim::simulate(&game, &variant, &options, &shared, |r| {
+                        csv.push_str(&r.csv_row());
+                        csv.push('\n');
+                    })
+                    .map(|report| Outcome::Single {
+                        report: Box::new(report),
+                        csv,
+                    })
+                }
+                Some((name, rules_b)) => {
+                    let game_b = Game::new(scenario, Arc::new(rules_b));
+                    sim::compare([&game, &game_b], [&variant, &name], &options, &shared)
+                        .map(|r| Outcome::Compare(Box::new(r)))
+                }
+            });
+            let _ = tx.send(result.map_err(|_| "cancelled".to_string()));
+        });
+        self.result = None;
+        self.running = Some(Running {
+            progress,
+            total,
+            started: Instant::now(),
+            rx,
+        });
+    }
+
+    /// Asks the run to stop; it ends within a game or so per thread.
+    pub fn cancel(&mut self) {
+        if let Some(r) = &self.running {
+            r.progress.cancel();
+        }
+    }
+
+    /// Picks up a finished run; true while one is still going.
+    pub fn poll(&mut self) -> bool {
+        let Some(r) = &self.running else {
+            return false;
+        };
+        match r.rx.try_recv() {
+            Ok(result) => {
+                self.result = Some(result);
+                self.running = None;
+                false
+            }
+            Err(TryRecvError::Empty) => true,
+            Err(TryRecvError::Disconnected) => {
+                self.result = Some(Err("the simulation thread stopped unexpectedly".into()));
+                self.running = None;
+                false
+            }
+        }
+    }
+
+    /// Blocks until the run in progress ends (for tests and shutdown).
+    pub fn wait(&mut self) {
+        while self.poll() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        scenario: &Scenario,
+        errors: usize,
+        rules: Option<&RuleSet>,
+        variant: &str,
+    ) {
+        if self.poll() {
+            ui.ctx().request_repaint_after(Duration::from_millis(100));
+        }
+        egui::Panel::left("sim_controls")
+            .default_size(330.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.controls(ui, scenario, errors, rules, variant);
+                    ui.separator();
+                    self.battle_calculator(ui, scenario, rules);
+                });
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| self.results(ui));
+        });
+    }
+
+    fn controls(
+        &mut self,
+        ui: &mut Ui,
+        scenario: &Scenario,
+        errors: usize,
+        rules: Option<&RuleSet>,
+        variant: &str,
+    ) {
+        ui.heading("Simulate");
+        egui::Grid::new("sim_options")
+            .num_columns(2)
+            .spacing([10.0, 4.0])
+            .show(ui, |ui| {
+                for (side, ai) in [
+                    (Side::Caesar, &mut self.caesar),
+                    (Side::Pompey, &mut self.pompey),
+                ] {
+                    let l = ui.label(format!("{side} AI"));
+                    egui::ComboBox::from_id_salt(("ai", side.index()))
+                        .selected_text(ai.to_string())
+                        .show_ui(ui, |ui| {
+                            ui.selectable_value(ai, AiSpec::Random, "random");
+                            ui.selectable_value(ai, AiSpec::Heuristic, "heuristic");
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.end_row();
+                }
+                let l = ui.label("Games");
+                ui.add(egui::DragValue::new(&mut self.games).range(1..=1_000_000))
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Seed");
+                ui.add(egui::DragValue::new(&mut self.seed))
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Threads");
+                ui.add(egui::DragValue::new(&mut self.threads).range(1..=256))
+                    .labelled_by(l.id);
+                ui.end_row();
+                let mut compare = self.compare_with.is_some();
+                let l = ui.label("Compare");
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut compare, "").labelled_by(l.id);
+                    if compare {
+                        let other = self
+                            .compare_with
+                            .get_or_insert_with(|| "rules-1.1".to_string());
+                        egui::ComboBox::from_id_salt("sim_compare")
+                            .selected_text(other.as_str())
+                            .show_ui(ui, |ui| {
+                                for (name, _) in BUILTIN_VARIANTS {
+                                    ui.selectable_value(other, (*name).to_string(), *name);
+                                }
+                            })
+                            .response
+                            .labelled_by(l.id);
+                    }
+                });
+                if !compare {
+                    self.compare_with = None;
+                }
+                ui.end_row();
+            });
+        ui.label(
+            RichText::new(format!(
+                "Rule set: {variant}{}",
+                self.compare_with
+                    .as_ref()
+                    .map(|o| format!(" against {o}, same seeds"))
+                    .unwrap_or_default()
+            ))
+            .weak(),
+        );
+        ui.horizontal(|ui| {
+            let can_run = rules.is_some() && self.running.is_none();
+            if ui.add_enabled(can_run, egui::Button::new("Run")).clicked()
+                && let Some(rules) = rules
+            {
+                self.start(scenario, errors, rules, variant);
+            }
+            if ui
+                .add_enabled(self.running.is_some(), egui::Button::new("Cancel"))
+                .clicked()
+            {
+                self.cancel();
+            }
+        });
+        if let Some(r) = &self.running {
+            let done = r.progress.done();
+            let fraction = done as f32 / r.total.max(1) as f32;
+            ui.add(egui::ProgressBar::new(fraction).text(format!(
+                "{done} / {} games, {:.0} s",
+                r.total,
+                r.started.elapsed().as_secs_f32()
+            )));
+        }
+    }
+
+    fn results(&mut self, ui: &mut Ui) {
+        match &self.result {
+            None if self.running.is_none() => {
+                ui.label(
+                    RichText::new(
+                        "Run a simulation to see win rates, VP by year, how games end, and battles.",
+                    )
+                    .weak(),
+                );
+            }
+            None => {
+                ui.label("Running…");
+            }
+            Some(Err(e)) => {
+                ui.colored_label(super::ERROR, format!("The run stopped: {e}"));
+            }
+            Some(Ok(Outcome::Single { report, csv })) => {
+                export_buttons(ui, &serde_json::to_string_pretty(report), Some(csv));
+                summary(ui, report);
+                charts(ui, &[report.as_ref()]);
+            }
+            Some(Ok(Outcome::Compare(c))) => {
+                export_buttons(ui, &serde_json::to_string_pretty(c), None);
+                let d = &c.caesar_win_rate_difference;
+                ui.label(
+                    RichText::new(format!(
+                        "Caesar's win rate, {} minus {}: {:+.1} points (95%: {:+.1} to {:+.1}), p = {:.3}, {} (paired over the same seeds)",
+                        c.a.variant,
+                        c.b.variant,
+                        d.estimate * 100.0,
+                        d.ci95[0] * 100.0,
+                        d.ci95[1] * 100.0,
+                        d.p_value,
+                        if d.significant {
+                            "significant"
+                        } else {
+                            "not significant"
+                        }
+                    ))
+                    .strong(),
+                );
+                summary(ui, &c.a);
+                summary(ui, &c.b);
+                charts(ui, &[&c.a, &c.b]);
+            }
+        }
+    }
+
+    fn battle_calculator(&mut self, ui: &mut Ui, scenario: &Scenario, rules: Option<&RuleSet>) {
+        ui.heading("Battle calculator");
+        let b = &mut self.battle;
+        ui.horizontal(|ui| {
+            ui.label("Attacker");
+            ui.radio_value(&mut b.attacker, Side::Caesar, "Caesar");
+            ui.radio_value(&mut b.attacker, Side::Pompey, "Pompey");
+        });
+        for (label, text) in [
+            ("Attacking blocks", &mut b.attacking),
+            ("Attacking reserves", &mut b.attacking_reserves),
+            ("Defending blocks", &mut b.defending),
+            ("Defending reserves", &mut b.defending_reserves),
+        ] {
+            let l = ui.label(label);
+            ui.add(
+                egui::TextEdit::singleline(text)
+                    .hint_text("name=strength, name, ...")
+                    .desired_width(300.0),
+            )
+            .labelled_by(l.id);
+        }
+        ui.checkbox(&mut b.surprise, "Surprise attack (Mars, Neptune)");
+        let key = format!(
+            "{:?}|{}|{}|{}|{}|{}|{:?}",
+            b.attacker,
+            b.attacking,
+            b.attacking_reserves,
+            b.defending,
+            b.defending_reserves,
+            b.surprise,
+            rules
+        );
+        if key != b.key {
+            b.key = key;
+            b.odds = rules.map(|rules| {
+                let game = Game::new(Arc::new(scenario.clone()), Arc::new(rules.clone()));
+                let (att, def) = (b.attacker, b.attacker.other());
+                let spec = BattleSpec {
+                    attacker: att,
+                    attacking: parse_blocks(&game, att, &b.attacking)?,
+                    attacking_reserves: parse_blocks(&game, att, &b.attacking_reserves)?,
+                    defending: parse_blocks(&game, def, &b.defending)?,
+                    defending_reserves: parse_blocks(&game, def, &b.defending_reserves)?,
+                    surprise: b.surprise,
+                };
+                battle_odds(&game, &spec).map_err(|e| e.to_string())
+            });
+        }
+        match &b.odds {
+            None => {
+                ui.label("No rule set is loaded.");
+            }
+            Some(Err(e)) => {
+                ui.colored_label(super::ERROR, e);
+            }
+            Some(Ok(o)) => {
+                ui.label(
+                    RichText::new(format!(
+                        "Attacker takes it: {:.1}%  ·  Defender holds: {:.1}%",
+                        o.attacker_wins * 100.0,
+                        o.defender_holds * 100.0
+                    ))
+                    .strong(),
+                );
+                ui.label(format!(
+                    "Expected steps lost: attacker {:.2}, defender {:.2}",
+                    o.expected_steps_lost.attacker, o.expected_steps_lost.defender
+                ));
+                let bars = vec![
+                    Bar::new(0.0, o.attacker_wins * 100.0)
+                        .name("attacker takes it")
+                        .fill(side_colour(b.attacker)),
+                    Bar::new(1.0, o.defender_holds * 100.0)
+                        .name("defender holds")
+                        .fill(side_colour(b.attacker.other())),
+                    Bar::new(2.0, o.both_eliminated * 100.0)
+                        .name("both gone")
+                        .fill(DRAW),
+                ];
+                let rounds: Vec<Bar> = o
+                    .ends_in_round
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| {
+                        Bar::new(4.0 + k as f64, p * 100.0).name(format!("ends in round {}", k + 1))
+                    })
+                    .collect();
+                Plot::new("odds")
+                    .height(170.0)
+                    .y_axis_label("%")
+                    .include_y(-12.0)
+                    .include_y(100.0)
+                    .show_x(false)
+                    .x_axis_formatter(|_, _| String::new())
+                    .allow_zoom(false)
+                    .allow_drag(false)
+                    .allow_scroll(false)
+                    .show(ui, |p| {
+                        p.bar_chart(BarChart::new("outcome", bars).width(0.8));
+                        for (x, label) in [
+                            (0.0, "takes"),
+                            (1.0, "holds"),
+                            (2.0, "both"),
+                            (4.0, "R1"),
+                            (5.0, "R2"),
+                            (6.0, "R3"),
+                            (7.0, "R4"),
+                        ] {
+                            p.text(egui_plot::Text::new(
+                                label,
+                                egui_plot::PlotPoint::new(x, -7.0),
+                                RichText::new(label).small(),
+                            ));
+                        }
+                        p.bar_chart(
+                            BarChart::new("ends in round 1-4", rounds)
+                                .width(0.8)
+                                .color(Color32::from_rgb(90, 120, 200)),
+                        );
+                    });
+                for risk in &o.eliminated {
+                    ui.label(format!(
+                        "{} ({}) eliminated: {:.1}%",
+                        risk.block,
+                        risk.side,
+                        risk.eliminated * 100.0
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn side_colour(side: Side) -> Color32 {
+    match side {
+        Side::Caesar => CAESAR,
+        Side::Pompey => POMPEY,
+    }
+}
+
+fn export_buttons(ui: &mut Ui, json: &serde_json::Result<String>, csv: Option<&String>) {
+    ui.horizontal(|ui| {
+        if let Ok(json) = json
+            && ui.button("Export JSON…").clicked()
+            && let Some(p) = rfd::FileDialog::new()
+                .add_filter("JSON", &["json"])
+                .set_file_name("report.json")
+                .save_file()
+        {
+            let _ = crate::format::save_atomically(&p, json);
+        }
+        if let Some(csv) = csv
+            && ui.button("Export CSV…").clicked()
+            && let Some(p) = rfd::FileDialog::new()
+                .add_filter("CSV", &["csv"])
+                .set_file_name("games.csv")
+                .save_file()
+        {
+            let _ = crate::format::save_atomically(&p, csv);
+        }
+    });
+}
+
+fn pct(e: &sim::stats::Estimate) -> String {
+    format!(
+        "{:.1}% ({:.1}–{:.1}%)",
+        e.estimate * 100.0,
+        e.ci95[0] * 100.0,
+        e.ci95[1] * 100.0
+    )
+}
+
+fn summary(ui: &mut Ui, r: &SimReport) {
+    ui.label(
+        RichText::new(format!(
+            "{}: {} games, {} vs {}",
+            r.variant, r.games, r.caesar_ai, r.pompey_ai
+        ))
+        .strong(),
+    );
+    egui::Grid::new(("summary", r.variant.as_str()))
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("Caesar wins");
+            ui.label(pct(&r.caesar_win_rate));
+            ui.end_row();
+            ui.label("Pompey wins");
+            ui.label(pct(&r.pompey_win_rate));
+            ui.end_row();
+            ui.label("Draws");
+            ui.label(pct(&r.draw_rate));
+            ui.end_row();
+            ui.label("Battles per game");
+            ui.label(format!("{:.1}", r.battles_per_game.mean));
+            ui.end_row();
+            ui.label("Speed");
+            ui.label(format!("{:.0} games/s", r.games_per_second));
+            ui.end_row();
+        });
+}
+
+fn boxed(s: &sim::stats::Summary) -> BoxSpread {
+    BoxSpread::new(
+        s.min as f64,
+        s.q1 as f64,
+        s.median as f64,
+        s.q3 as f64,
+        s.max as f64,
+    )
+}
+
+fn charts(ui: &mut Ui, reports: &[&SimReport]) {
+    let n = reports.len() as f64;
+    ui.label(RichText::new("Win rates with 95% intervals").strong());
+    let names: Vec<String> = reports.iter().map(|r| r.variant.clone()).collect();
+    let group = n + 2.0;
+    Plot::new("win_rates")
+        .height(200.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .y_axis_label("% of games")
+        .include_y(0.0)
+        .include_y(100.0)
+        .x_axis_formatter(move |mark, _| {
+            // Each variant's group: Caesar, Pompey, draw.
+            let v = mark.value;
+            if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+                return String::new();
+            }
+            let k = (v / group).floor();
+            let within = (v - k * group).round() as usize;
+            match (names.get(k as usize), within) {
+                (Some(name), 0..=2) => {
+                    format!("{}\n{name}", ["Caesar", "Pompey", "draw"][within])
+                }
+                _ => String::new(),
+            }
+        })
+        .show(ui, |p| {
+            for (side, colour, pick) in [
+                ("Caesar", CAESAR, 0usize),
+                ("Pompey", POMPEY, 1),
+                ("draw", DRAW, 2),
+            ] {
+                let boxes: Vec<BoxElem> = reports
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| {
+                        let e = [&r.caesar_win_rate, &r.pompey_win_rate, &r.draw_rate][pick];
+                        let (lo, m, hi) =
+                            (e.ci95[0] * 100.0, e.estimate * 100.0, e.ci95[1] * 100.0);
+                        BoxElem::new(
+                            k as f64 * group + pick as f64,
+                            BoxSpread::new(lo, m, m, m, hi),
+                        )
+                        .name(format!("{side}, {}", r.variant))
+                        .box_width(0.6)
+                    })
+                    .collect();
+                p.box_plot(BoxPlot::new(side, boxes).color(colour));
+            }
+        });
+    ui.label(RichText::new("VP by year: mean and quartiles").strong());
+    Plot::new("vp_by_year")
+        .height(200.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .x_axis_label("year")
+        .y_axis_label("VP")
+        .show(ui, |p| {
+            for (k, r) in reports.iter().enumerate() {
+                for (side, colour) in [(Side::Caesar, CAESAR), (Side::Pompey, POMPEY)] {
+                    // The second variant is drawn dashed over a lighter band.
+                    let (style, band) = if k == 0 {
+                        (egui_plot::LineStyle::Solid, 0.25)
+                    } else {
+                        (egui_plot::LineStyle::dashed_loose(), 0.12)
+                    };
+                    let s = |y: &sim::report::YearVp| match side {
+                        Side::Caesar => y.caesar,
+                        Side::Pompey => y.pompey,
+                    };
+                    let xs: Vec<f64> = r.vp_by_year.iter().map(|y| y.year as f64).collect();
+                    let lo: Vec<f64> = r.vp_by_year.iter().map(|y| s(y).q1 as f64).collect();
+                    let hi: Vec<f64> = r.vp_by_year.iter().map(|y| s(y).q3 as f64).collect();
+                    let name = format!("{side}, {}", r.variant);
+                    p.add(
+                        FilledArea::new(name.clone(), &xs, &lo, &hi)
+                            .fill_color(colour.gamma_multiply(band)),
+                    );
+                    let mean: Vec<[f64; 2]> = r
+                        .vp_by_year
+                        .iter()
+                        .map(|y| [y.year as f64, s(y).mean])
+                        .collect();
+                    p.line(Line::new(name, mean).color(colour).width(2.0).style(style));
+                }
+            }
+        });
+    ui.label(RichText::new("How and when games end").strong());
+    Plot::new("endings")
+        .height(200.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .x_axis_label("year of a sudden-death win; last bars: on VP after the last year, draws")
+        .show(ui, |p| {
+            for (k, r) in reports.iter().enumerate() {
+                let shift = k as f64 * 0.4 - 0.2 * (n - 1.0);
+                let e = &r.endings;
+                let mut caesar: Vec<Bar> = Vec::new();
+                let mut pompey: Vec<Bar> = Vec::new();
+                for (y, c) in e.sudden_death_by_year.iter().enumerate() {
+                    caesar.push(Bar::new(y as f64 + 1.0 + shift, c.caesar as f64));
+                    pompey.push(Bar::new(y as f64 + 1.0 + shift, c.pompey as f64));
+                }
+                let last = e.sudden_death_by_year.len() as f64 + 2.0 + shift;
+                caesar.push(Bar::new(last, e.on_vp_after_last_year.caesar as f64));
+                pompey.push(Bar::new(last, e.on_vp_after_last_year.pompey as f64));
+                let draws = vec![Bar::new(last + 1.0, e.draws as f64)];
+                let caesar_chart = BarChart::new(format!("Caesar, {}", r.variant), caesar)
+                    .width(0.35)
+                    .color(CAESAR);
+                let pompey_chart = BarChart::new(format!("Pompey, {}", r.variant), pompey)
+                    .width(0.35)
+                    .color(POMPEY)
+                    .stack_on(&[&caesar_chart]);
+                p.bar_chart(caesar_chart);
+                p.bar_chart(pompey_chart);
+                p.bar_chart(
+                    BarChart::new(format!("draws, {}", r.variant), draws)
+                        .width(0.35)
+                        .color(DRAW),
+                );
+            }
+        });
+    ui.label(RichText::new("Battles and losses per game (min, quartiles, max)").strong());
+    Plot::new("battles")
+        .height(200.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .x_axis_label("battles · steps lost (Caesar, Pompey) · blocks eliminated (Caesar, Pompey)")
+        .show(ui, |p| {
+            for (k, r) in reports.iter().enumerate() {
+                let x = |i: f64| i * (n + 1.0) + k as f64;
+                let items = [
+                    (x(0.0), &r.battles_per_game),
+                    (x(1.0), &r.steps_lost.caesar),
+                    (x(2.0), &r.steps_lost.pompey),
+                    (x(3.0), &r.blocks_eliminated.caesar),
+                    (x(4.0), &r.blocks_eliminated.pompey),
+                ];
+                let boxes = items
+                    .iter()
+                    .map(|(x, s)| BoxElem::new(*x, boxed(s)).box_width(0.7))
+                    .collect();
+                p.box_plot(BoxPlot::new(r.variant.clone(), boxes));
+            }
+        });
+}
