@@ -38,10 +38,10 @@ fn battles(c: &mut Criterion) {
     let game = Game::published("rules-2.0");
     let spec = BattleSpec {
         attacker: Side::Caesar,
-        attacking: parse_blocks(&game, Side::Caesar, "Caesar=4,Legio 13=4,Legio 8=3").unwrap(),
-        attacking_reserves: parse_blocks(&game, Side::Caesar, "Legio 12=3").unwrap(),
-        defending: parse_blocks(&game, Side::Pompey, "Pompey=4,Legio 1=4,Ballista=2").unwrap(),
-        defending_reserves: parse_blocks(&game, Side::Pompey, "Legio 2=3").unwrap(),
+        attacking: parse_blocks(&game, Side::Caesar, "Caesar,Legio 13,Legio 8").unwrap(),
+        attacking_reserves: parse_blocks(&game, Side::Caesar, "Legio 12").unwrap(),
+        defending: parse_blocks(&game, Side::Pompey, "Pompey,Legio 1,Ballista").unwrap(),
+        defending_reserves: parse_blocks(&game, Side::Pompey, "Legio 2").unwrap(),
         surprise: false,
     };
     c.bench_function("battle_odds/4_vs_4_with_reserves", |b| {

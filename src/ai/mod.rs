@@ -2,6 +2,7 @@
 //! [`HeuristicPlayer`] and [`SearchPlayer`].
 
 mod heuristic;
+mod search;
 
 use rand::RngExt;
 use rand::SeedableRng;
@@ -11,6 +12,7 @@ use crate::engine::{Action, Game, State};
 use crate::model::BlockId;
 
 pub use heuristic::HeuristicPlayer;
+pub use search::SearchPlayer;
 
 /// Something that picks one of the legal actions.
 pub trait Player: Send {

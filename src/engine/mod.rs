@@ -8,8 +8,10 @@
 
 mod battle;
 mod command;
+mod view;
 mod winter;
 pub use battle::BattleInfo;
+pub use view::{CardSet, KnownBlock, SideView};
 
 use std::fmt;
 use std::sync::Arc;
@@ -346,6 +348,10 @@ pub struct State {
     /// Cards in each hand (deck indices).
     hands: [Vec<u8>; 2],
     played: [Option<u8>; 2],
+    /// Cards each side discarded this year (seen only by their owner).
+    discarded: [CardSet; 2],
+    /// Cards revealed this year by either side (2.1: played face up).
+    year_played: CardSet,
     /// What each side's card did last turn (for Apollo; an Apollo that copied
     /// a card counts as that card).
     last_played: [Option<CardFace>; 2],
@@ -454,6 +460,8 @@ impl State {
             blocks,
             hands: [Vec::new(), Vec::new()],
             played: [None, None],
+            discarded: [CardSet::EMPTY; 2],
+            year_played: CardSet::EMPTY,
             last_played: [None, None],
             order: [Side::Caesar, Side::Pompey],
             orders: [Orders::Nothing, Orders::Nothing],
@@ -689,6 +697,8 @@ impl State {
             deck.shuffle(&mut self.rng);
             let n = hand_size.min(deck.len() / 2);
             self.hands = [deck[..n].to_vec(), deck[n..2 * n].to_vec()];
+            self.discarded = [CardSet::EMPTY; 2];
+            self.year_played = CardSet::EMPTY;
             let over = self
                 .hands
                 .iter()
@@ -724,6 +734,7 @@ impl State {
         if let Some(pos) = hand.iter().position(|&c| c == card) {
             hand.remove(pos);
         }
+        self.discarded[side.index()].insert(card);
         log!(log, "{side} discards {} (unseen)", game.card_label(card));
         let discarded = game.rules.hand_size as usize - self.hands[side.index()].len();
         self.phase = if discarded < game.rules.discards as usize {
@@ -800,6 +811,8 @@ impl State {
             }
         }
         self.last_played = [Some(effect[0]), Some(effect[1])];
+        self.year_played.insert(played[0]);
+        self.year_played.insert(played[1]);
         let first_turn = self.year == 1 && self.turn == 1;
         if counts_as_event(0) && counts_as_event(1) {
             self.stats.events_cancelled += 1;

@@ -109,7 +109,7 @@ impl State {
                         "{side} {} finds no friendly port and is disbanded",
                         game.block_name(b)
                     );
-                    self.disband(b);
+                    self.disband(game, b);
                 }
                 Some((b, ports)) if ports.len() == 1 => {
                     log!(
@@ -130,7 +130,9 @@ impl State {
         }
     }
 
-    fn disband(&mut self, b: BlockId) {
+    /// 8.3–8.5: back to the printed owner's pool (a Jupiter defector too).
+    fn disband(&mut self, game: &Game, b: BlockId) {
+        self.blocks[b.index()].side = game.roster().block(b).side;
         self.blocks[b.index()].loc = POOL;
         self.blocks[b.index()].steps = 0;
         self.blocks[b.index()].flags = 0;
@@ -211,7 +213,7 @@ impl State {
         match action {
             Action::Disband(b) => {
                 log!(log, "{side} disbands {}", game.block_name(b));
-                self.disband(b);
+                self.disband(game, b);
             }
             Action::EndWinter => {
                 if side == Side::Caesar {

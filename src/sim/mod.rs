@@ -42,8 +42,7 @@ impl AiSpec {
             AiSpec::Random => Box::new(ai::RandomPlayer::new(seed)),
             AiSpec::Heuristic => Box::new(ai::HeuristicPlayer::new(side, seed, omniscient)),
             AiSpec::Search { playouts } => {
-                let _ = playouts;
-                Box::new(ai::HeuristicPlayer::new(side, seed, omniscient))
+                Box::new(ai::SearchPlayer::new(side, seed, omniscient, playouts))
             }
         }
     }

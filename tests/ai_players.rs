@@ -1,0 +1,108 @@
+//! AI players: legal, reproducible, and blind to what their side cannot see.
+
+use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer};
+use caesar_workbench::engine::{Action, Game, State};
+use caesar_workbench::format::Side;
+use caesar_workbench::sim::{self, AiSpec, SimOptions};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Plays `moves` decisions with heuristic players from a seed.
+fn position(game: &Game, seed: u64, moves: usize) -> State {
+    let mut state = State::new(game, seed);
+    let mut players = [
+        HeuristicPlayer::new(Side::Caesar, 1, false),
+        HeuristicPlayer::new(Side::Pompey, 2, false),
+    ];
+    let mut legal = Vec::new();
+    for _ in 0..moves {
+        let Some(side) = state.current_player() else {
+            break;
+        };
+        state.legal_actions(game, &mut legal);
+        let a = players[side.index()].choose(game, &state, &legal);
+        state.apply(game, a);
+    }
+    state
+}
+
+/// The legal actions now, and what a fresh player picks among them.
+fn decision(
+    game: &Game,
+    state: &State,
+    make: &dyn Fn() -> Box<dyn Player>,
+) -> (Vec<Action>, Action) {
+    let mut legal = Vec::new();
+    state.legal_actions(game, &mut legal);
+    let mut player = make();
+    let pick = player.choose(game, state, &legal);
+    (legal, pick)
+}
+
+/// Over many positions of a few games: how often `make`'s decision changes
+/// when the hidden information is redrawn; and how many positions were tried.
+fn differences(make: &dyn Fn(Side) -> Box<dyn Player>, only_card_plays: bool) -> (u32, u32) {
+    let game = Game::published("rules-2.0");
+    let (mut differ, mut tried) = (0, 0);
+    for seed in 1..=3u64 {
+        for moves in (10..600).step_by(7) {
+            let state = position(&game, seed, moves);
+            let Some(side) = state.current_player() else {
+                break;
+            };
+            let mut legal = Vec::new();
+            state.legal_actions(&game, &mut legal);
+            if legal.len() < 2 || (only_card_plays && !matches!(legal[0], Action::Play(_))) {
+                continue;
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(moves as u64);
+            let other = state.determinize(&game, side, &mut rng);
+            assert_eq!(state.view(side, false), other.view(side, false));
+            let a = decision(&game, &state, &|| make(side));
+            let b = decision(&game, &other, &|| make(side));
+            assert_eq!(a.0, b.0, "the legal actions differ");
+            tried += 1;
+            differ += (a.1 != b.1) as u32;
+        }
+    }
+    (differ, tried)
+}
+
+#[test]
+fn heuristic_decides_the_same_in_worlds_its_side_cannot_tell_apart() {
+    let (differ, tried) = differences(&|s| Box::new(HeuristicPlayer::new(s, 9, false)), false);
+    assert!(tried > 100, "{tried}");
+    assert_eq!(
+        differ, 0,
+        "{differ} of {tried} decisions used hidden information"
+    );
+    // The check has teeth: an omniscient heuristic does look.
+    let (differ, _) = differences(&|s| Box::new(HeuristicPlayer::new(s, 9, true)), false);
+    assert!(differ > 0);
+}
+
+#[test]
+fn search_decides_the_same_in_worlds_its_side_cannot_tell_apart() {
+    let (differ, tried) = differences(&|s| Box::new(SearchPlayer::new(s, 9, false, 4)), true);
+    assert!(tried >= 5, "{tried}");
+    assert_eq!(
+        differ, 0,
+        "{differ} of {tried} card plays used hidden information"
+    );
+}
+
+#[test]
+fn search_plays_whole_legal_games_reproducibly() {
+    let game = Game::published("rules-1.1");
+    let opts = SimOptions {
+        games: 2,
+        seed: 8,
+        caesar: AiSpec::Search { playouts: 3 },
+        pompey: AiSpec::Heuristic,
+        omniscient: false,
+        shard: None,
+    };
+    let first = sim::play_one(&game, &opts, 1);
+    assert_eq!(first, sim::play_one(&game, &opts, 1));
+    assert!(first.year >= 1);
+}
