@@ -626,3 +626,28 @@ fn shift_click_links_the_selected_space_to_another() {
     assert_eq!(h.state().selection(), Some(&Item::Space("Treviri".into())));
     h.get_by_label_contains("164: 44 major");
 }
+
+#[test]
+fn a_variant_saved_beside_its_base_file_extends_it_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = write(
+        &dir,
+        "house.ron",
+        "(name: \"House\", extends: \"rules-2.0\", max_events_per_hand: 2)\n",
+    );
+    let mut h = harness(WorkbenchApp::new(None, base.to_str().unwrap()));
+    assert!(h.state().rules_error().is_none());
+    let mut rules = h.state().rules().unwrap().clone();
+    rules.vp_to_win = 12;
+    h.state_mut().set_rules(rules.clone());
+    let path = dir.path().join("house-12.ron");
+    h.state_mut()
+        .save_variant_to(&path, "House, 12 VP")
+        .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("extends: \"house.ron\""), "{text}");
+    assert!(!text.contains("max_events_per_hand"), "inherited: {text}");
+    let loaded = RuleSet::load(path.to_str().unwrap()).unwrap();
+    rules.name = "House, 12 VP".into();
+    assert_eq!(loaded, rules);
+}
