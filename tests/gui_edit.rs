@@ -651,3 +651,37 @@ fn a_variant_saved_beside_its_base_file_extends_it_by_name() {
     rules.name = "House, 12 VP".into();
     assert_eq!(loaded, rules);
 }
+
+#[test]
+fn undo_takes_back_rule_changes_and_scenario_edits_in_order() {
+    let mut h = built_in();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.get_by_label("Rules").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "jupiter_navis_at_sea")
+        .click();
+    h.run();
+    assert!(h.state().rules().unwrap().jupiter_navis_at_sea);
+    h.get_by_label("1 field changed from rules-2.0");
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(
+        !h.state().rules().unwrap().jupiter_navis_at_sea,
+        "the switch first"
+    );
+    assert_eq!(vp(&h, "Roma"), 3);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 2, "then the edit");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 3);
+    assert!(h.state().rules().unwrap().jupiter_navis_at_sea);
+}
