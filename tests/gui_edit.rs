@@ -685,3 +685,21 @@ fn undo_takes_back_rule_changes_and_scenario_edits_in_order() {
     assert_eq!(vp(&h, "Roma"), 3);
     assert!(h.state().rules().unwrap().jupiter_navis_at_sea);
 }
+
+#[test]
+fn the_delete_key_removes_the_selected_space_and_undo_brings_it_back() {
+    let mut h = built_in();
+    h.get_by_label("Treviri").click();
+    h.run();
+    h.key_press(Key::Delete);
+    h.run();
+    let w = h.state().document().unwrap().working();
+    assert!(w.space_index("Treviri").is_none());
+    assert!(h.state().selection().is_none());
+    h.get_by_label_contains("75: 18 cities");
+    h.get_by_label_contains("161: 43 major, 45 minor");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    h.get_by_label_contains("76: 19 cities");
+    h.get_by_label("Treviri");
+}

@@ -635,6 +635,23 @@ impl WorkbenchApp {
         } else if ui.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::Z))) {
             self.undo();
         }
+        // Delete removes the selected space or link in the map editor.
+        if self.tab == Tab::Map
+            && ui.input_mut(|i| {
+                i.consume_key(Modifiers::NONE, Key::Delete)
+                    || i.consume_key(Modifiers::NONE, Key::Backspace)
+            })
+        {
+            match self.selection.clone() {
+                Some(Item::Space(space)) => {
+                    let _ = self.apply(Edit::DeleteSpace { space });
+                }
+                Some(Item::Link(a, b)) => {
+                    let _ = self.apply(Edit::DeleteLink { a, b });
+                }
+                _ => {}
+            }
+        }
         if ui.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::S))) {
             self.save_or_ask();
         }
@@ -845,7 +862,7 @@ impl WorkbenchApp {
             } else {
                 let hint = match self.tab {
                     Tab::Map => {
-                        "Click a space or link to edit it; drag a space to move it; shift+click another space to link it."
+                        "Click a space or link to edit it; drag a space to move it; shift+click another space to link it; Delete removes it."
                     }
                     Tab::Deployment => {
                         "Drag blocks between cities and the pools; click a block to select it."
