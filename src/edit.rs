@@ -164,13 +164,17 @@ impl Working {
             .ok_or_else(|| EditError(format!("there is no space \"{name}\"")))
     }
 
-    /// Index of the link between two spaces, in either direction.
+    /// Index of the link between two spaces, in either direction. An end
+    /// that names no space (a typo the validator reports) matches by its
+    /// text, so such a link can still be selected, fixed or deleted.
     pub fn link_index(&self, a: &str, b: &str) -> Option<usize> {
-        let (a, b) = (self.space_index(a)?, self.space_index(b)?);
+        let same = |x: &str, y: &str| match (self.space_index(x), self.space_index(y)) {
+            (Some(i), Some(j)) => i == j,
+            _ => normalise(x) == normalise(y),
+        };
         self.map.links.iter().position(|l| {
             let (x, y) = l.ends();
-            let (x, y) = (self.space_index(x), self.space_index(y));
-            (x, y) == (Some(a), Some(b)) || (x, y) == (Some(b), Some(a))
+            (same(x, a) && same(y, b)) || (same(x, b) && same(y, a))
         })
     }
 
@@ -1049,6 +1053,24 @@ mod tests {
                 .is_err()
         );
         assert!(!doc.can_undo());
+    }
+
+    #[test]
+    fn a_link_to_an_unknown_space_can_be_selected_and_deleted() {
+        let text = crate::HISTORICAL_SCENARIO
+            .replace(r#"Major("Genua", "Roma"),"#, r#"Major("Genua", "Romaa"),"#);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("typo.ron");
+        std::fs::write(&path, text).unwrap();
+        let mut doc = Document::open(&path).unwrap();
+        assert!(doc.validate(&rules()).has("unknown-name"));
+        assert!(doc.working().link_index("Romaa", "Genua").is_some());
+        doc.apply(Edit::DeleteLink {
+            a: "Genua".into(),
+            b: "Romaa".into(),
+        })
+        .unwrap();
+        assert!(!doc.validate(&rules()).has("unknown-name"));
     }
 
     #[test]

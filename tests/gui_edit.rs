@@ -703,3 +703,22 @@ fn the_delete_key_removes_the_selected_space_and_undo_brings_it_back() {
     h.get_by_label_contains("76: 19 cities");
     h.get_by_label("Treviri");
 }
+
+#[test]
+fn a_misspelt_link_is_reached_from_its_finding_and_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = caesar_workbench::HISTORICAL_SCENARIO
+        .replace(r#"Major("Genua", "Roma"),"#, r#"Major("Genua", "Romaa"),"#);
+    let path = write(&dir, "typo.ron", &text);
+    let mut h = harness(WorkbenchApp::new(Some(path), "rules-2.0"));
+    h.get_by_label_contains("unknown space \"Romaa\"").click();
+    h.run();
+    assert_eq!(
+        h.state().selection(),
+        Some(&Item::Link("Genua".into(), "Romaa".into()))
+    );
+    h.get_by_label("Delete link").click();
+    h.run();
+    h.get_by_label("0 errors");
+    assert!(h.state().document().unwrap().is_dirty());
+}

@@ -1041,7 +1041,9 @@ impl WorkbenchApp {
                     let (p, q) = (board.space(a).pos, board.space(b).pos);
                     Some(((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0))
                 }
-                _ => None,
+                // A link with a misspelt end: show the end that exists.
+                (Some(a), None) | (None, Some(a)) => Some(board.space(a).pos),
+                (None, None) => None,
             },
             Item::Block(side, name) => report
                 .scenario
