@@ -527,6 +527,11 @@ impl Document {
         !self.redo.is_empty()
     }
 
+    /// How many edits undo can take back.
+    pub fn undo_depth(&self) -> usize {
+        self.undo.len()
+    }
+
     /// What undo would take back.
     pub fn undo_label(&self) -> Option<&str> {
         self.undo.last().map(|s| s.label.as_str())

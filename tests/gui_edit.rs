@@ -595,3 +595,93 @@ fn quitting_with_unsaved_changes_asks_first() {
     h.step();
     assert!(commands(&h).contains(&egui::ViewportCommand::Close));
 }
+
+#[test]
+fn shift_click_links_the_selected_space_to_another() {
+    let mut h = built_in();
+    h.get_by_label("Treviri").click();
+    h.run();
+    let at = marker_of(&h, "Genua");
+    h.hover_at(at);
+    h.run();
+    // Shift is held (as the window reports it) while clicking.
+    h.event(Event::ModifiersChanged(Modifiers::SHIFT));
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos: at,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::SHIFT,
+        });
+    }
+    h.run();
+    let w = h.state().document().unwrap().working();
+    let k = w.link_index("Treviri", "Genua").expect("linked");
+    assert_eq!(
+        w.map.links[k].class(),
+        caesar_workbench::format::LinkClass::Major
+    );
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run();
+    assert_eq!(h.state().selection(), Some(&Item::Space("Treviri".into())));
+    h.get_by_label_contains("164: 44 major");
+}
+
+#[test]
+fn a_variant_saved_beside_its_base_file_extends_it_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = write(
+        &dir,
+        "house.ron",
+        "(name: \"House\", extends: \"rules-2.0\", max_events_per_hand: 2)\n",
+    );
+    let mut h = harness(WorkbenchApp::new(None, base.to_str().unwrap()));
+    assert!(h.state().rules_error().is_none());
+    let mut rules = h.state().rules().unwrap().clone();
+    rules.vp_to_win = 12;
+    h.state_mut().set_rules(rules.clone());
+    let path = dir.path().join("house-12.ron");
+    h.state_mut()
+        .save_variant_to(&path, "House, 12 VP")
+        .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("extends: \"house.ron\""), "{text}");
+    assert!(!text.contains("max_events_per_hand"), "inherited: {text}");
+    let loaded = RuleSet::load(path.to_str().unwrap()).unwrap();
+    rules.name = "House, 12 VP".into();
+    assert_eq!(loaded, rules);
+}
+
+#[test]
+fn undo_takes_back_rule_changes_and_scenario_edits_in_order() {
+    let mut h = built_in();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.get_by_label("Rules").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "jupiter_navis_at_sea")
+        .click();
+    h.run();
+    assert!(h.state().rules().unwrap().jupiter_navis_at_sea);
+    h.get_by_label("1 field changed from rules-2.0");
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert!(
+        !h.state().rules().unwrap().jupiter_navis_at_sea,
+        "the switch first"
+    );
+    assert_eq!(vp(&h, "Roma"), 3);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 2, "then the edit");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(vp(&h, "Roma"), 3);
+    assert!(h.state().rules().unwrap().jupiter_navis_at_sea);
+}

@@ -18,6 +18,13 @@ pub struct Buffers {
     link_class: Option<LinkClass>,
 }
 
+impl Buffers {
+    /// The class a new link gets ("Link to", shift+click).
+    pub fn link_class(&self) -> Option<LinkClass> {
+        self.link_class
+    }
+}
+
 const KINDS: [SpaceKind; 4] = [
     SpaceKind::City,
     SpaceKind::Port,

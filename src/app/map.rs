@@ -130,6 +130,8 @@ const UNDER: Color32 = Color32::from_rgb(222, 150, 20);
 pub struct MapModel {
     /// Water routes between two canvas points, kept across edits.
     routes: std::collections::HashMap<[u32; 4], Option<Vec<Pos2>>>,
+    /// Sea area radii by centre and starting radius, kept across edits.
+    sea_radii: std::collections::HashMap<[u32; 4], f32>,
     drag: Drag,
     /// The last frame's sizes, for hit tests between frames.
     metrics: Option<Metrics>,
@@ -209,14 +211,18 @@ impl MapModel {
     /// Builds the drawing of an edited scenario, reusing the previous one's
     /// sea routes where both ends stayed put (routing is the slow part).
     pub fn rebuild(scenario: &Scenario, previous: Option<MapModel>) -> MapModel {
-        let mut routes = previous.map(|m| m.routes).unwrap_or_default();
+        let (mut routes, mut sea_radii, old_backdrop) = match previous {
+            Some(m) => (m.routes, m.sea_radii, m.backdrop),
+            None => Default::default(),
+        };
         let board = &scenario.board;
         let positions: Vec<Pos2> = board
             .spaces
             .iter()
             .map(|s| pos2(s.pos.0, s.pos.1))
             .collect();
-        let backdrop = geo::fits_board(board).then(|| Backdrop::new(WATER, LAND));
+        let backdrop = geo::fits_board(board)
+            .then(|| old_backdrop.unwrap_or_else(|| Backdrop::new(WATER, LAND)));
 
         // The published map shows its whole canvas; a custom map is framed
         // around its own spaces, wherever on the canvas they are.
@@ -240,7 +246,7 @@ impl MapModel {
                         .filter(|o| board.space(*o).kind.is_city())
                         .map(|o| positions[o.index()].distance(positions[id.index()]))
                         .fold(f32::INFINITY, f32::min);
-                    let mut r = (nearest * 0.72).clamp(30.0, 105.0);
+                    let start = (nearest * 0.72).clamp(30.0, 105.0);
                     // Over the coastline, shrink the area until it is all water.
                     let centre = positions[id.index()];
                     let wet = |r: f32| {
@@ -249,9 +255,15 @@ impl MapModel {
                             geo::is_water(centre + vec2(a.cos() * r, a.sin() * r * 0.6))
                         })
                     };
-                    while backdrop.is_some() && r > 22.0 && !wet(r) {
-                        r -= 4.0;
-                    }
+                    let key =
+                        route_key(centre, pos2(start, f32::from(u8::from(backdrop.is_some()))));
+                    let r = *sea_radii.entry(key).or_insert_with(|| {
+                        let mut r = start;
+                        while backdrop.is_some() && r > 22.0 && !wet(r) {
+                            r -= 4.0;
+                        }
+                        r
+                    });
                     SeaArea {
                         radius: vec2(r, r * 0.6),
                     }
@@ -300,6 +312,7 @@ impl MapModel {
 
         MapModel {
             routes,
+            sea_radii,
             drag: Drag::None,
             metrics: None,
             backdrop,

@@ -80,8 +80,19 @@ pub enum Pending {
     Quit,
 }
 
+/// One step of the window's history: a scenario edit (the document keeps
+/// its state) or a change of the rule switches (the switches before it).
+#[derive(Debug, Clone)]
+enum Step {
+    Doc,
+    Rules(Box<RuleSet>),
+}
+
 /// The workbench: one scenario document, one rule set, the map and the findings.
 pub struct WorkbenchApp {
+    /// Undo and redo over scenario edits and rule changes, newest last.
+    undo_steps: Vec<Step>,
+    redo_steps: Vec<Step>,
     doc: Option<Document>,
     /// Why the scenario given at start could not be loaded (no document then).
     load_error: Option<String>,
@@ -128,6 +139,8 @@ impl WorkbenchApp {
         };
         let rules = load_rules(variant);
         let mut app = WorkbenchApp {
+            undo_steps: Vec::new(),
+            redo_steps: Vec::new(),
             doc,
             load_error,
             file_error: None,
@@ -161,6 +174,9 @@ impl WorkbenchApp {
     pub fn set_variant(&mut self, variant: &str) {
         self.variant = variant.to_string();
         self.rules = load_rules(variant);
+        // Switch changes belong to the variant they were made to.
+        self.undo_steps.retain(|s| matches!(s, Step::Doc));
+        self.redo_steps.retain(|s| matches!(s, Step::Doc));
         self.base_rules = self.rules.as_ref().ok().cloned();
         self.rules_panel = rules_panel::RulesPanel {
             compare_with: std::mem::take(&mut self.rules_panel.compare_with),
@@ -203,8 +219,18 @@ impl WorkbenchApp {
 
     /// Changes the rule set in force (as the rules panel does) and revalidates.
     pub fn set_rules(&mut self, rules: RuleSet) {
-        self.rules = Ok(rules);
+        if let Ok(before) = std::mem::replace(&mut self.rules, Ok(rules)) {
+            self.record_rules(before);
+        }
         self.revalidate();
+    }
+
+    /// Records a change of the switches (from `before`) for undo.
+    fn record_rules(&mut self, before: RuleSet) {
+        if self.rules.as_ref().ok() != Some(&before) {
+            self.undo_steps.push(Step::Rules(Box::new(before)));
+            self.redo_steps.clear();
+        }
     }
 
     /// The validation report, when the scenario loaded.
@@ -311,7 +337,12 @@ impl WorkbenchApp {
             return Err("no scenario is open".into());
         };
         let label = edit.label();
+        let depth = doc.undo_depth();
         let result = doc.apply(edit.clone()).map_err(|e| e.to_string());
+        if doc.undo_depth() > depth {
+            self.undo_steps.push(Step::Doc);
+            self.redo_steps.clear();
+        }
         match &result {
             Ok(()) => {
                 self.status = None;
@@ -334,22 +365,65 @@ impl WorkbenchApp {
         result
     }
 
-    /// Takes back the last edit.
+    /// Takes back the last edit (of the scenario or of the rule switches).
     pub fn undo(&mut self) -> bool {
-        let done = self.doc.as_mut().is_some_and(Document::undo);
-        if done {
-            self.revalidate();
-        }
-        done
+        let Some(step) = self.undo_steps.pop() else {
+            return false;
+        };
+        let back = self.step(step, true);
+        self.redo_steps.push(back);
+        self.revalidate();
+        true
     }
 
     /// Does again what undo took back.
     pub fn redo(&mut self) -> bool {
-        let done = self.doc.as_mut().is_some_and(Document::redo);
-        if done {
-            self.revalidate();
+        let Some(step) = self.redo_steps.pop() else {
+            return false;
+        };
+        let back = self.step(step, false);
+        self.undo_steps.push(back);
+        self.revalidate();
+        true
+    }
+
+    /// Undoes (or redoes) one step; returns the step that reverses it.
+    fn step(&mut self, step: Step, undo: bool) -> Step {
+        match step {
+            Step::Doc => {
+                if let Some(doc) = &mut self.doc {
+                    if undo {
+                        doc.undo();
+                    } else {
+                        doc.redo();
+                    }
+                }
+                Step::Doc
+            }
+            Step::Rules(rules) => match std::mem::replace(&mut self.rules, Ok(*rules)) {
+                Ok(now) => Step::Rules(Box::new(now)),
+                Err(_) => Step::Doc,
+            },
         }
-        done
+    }
+
+    /// What undo or redo would change, for the buttons' tooltips.
+    fn step_label(&self, undo: bool) -> Option<String> {
+        let (steps, label) = if undo {
+            (
+                &self.undo_steps,
+                self.doc.as_ref().and_then(Document::undo_label),
+            )
+        } else {
+            (
+                &self.redo_steps,
+                self.doc.as_ref().and_then(Document::redo_label),
+            )
+        };
+        match steps.last()? {
+            Step::Doc => label.map(str::to_string),
+            Step::Rules(_) => Some("a change of the rule switches".to_string()),
+        }
     }
 
     fn dirty(&self) -> bool {
@@ -389,6 +463,9 @@ impl WorkbenchApp {
 
     fn replace_document(&mut self, doc: Document) {
         self.doc = Some(doc);
+        // The new document's history starts empty.
+        self.undo_steps.retain(|s| matches!(s, Step::Rules(_)));
+        self.redo_steps.retain(|s| matches!(s, Step::Rules(_)));
         self.load_error = None;
         self.file_error = None;
         self.selection = None;
@@ -598,19 +675,15 @@ impl WorkbenchApp {
     fn top_bar(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             ui.menu_button("File", |ui| self.file_menu(ui));
-            let can_undo = self.doc.as_ref().is_some_and(Document::can_undo);
-            let can_redo = self.doc.as_ref().is_some_and(Document::can_redo);
+            let can_undo = !self.undo_steps.is_empty();
+            let can_redo = !self.redo_steps.is_empty();
             let undo_tip = self
-                .doc
-                .as_ref()
-                .and_then(Document::undo_label)
+                .step_label(true)
                 .map_or("Nothing to undo".to_string(), |l| {
                     format!("Undo {l} (Ctrl+Z)")
                 });
             let redo_tip = self
-                .doc
-                .as_ref()
-                .and_then(Document::redo_label)
+                .step_label(false)
                 .map_or("Nothing to redo".to_string(), |l| {
                     format!("Redo {l} (Ctrl+Shift+Z)")
                 });
@@ -771,7 +844,9 @@ impl WorkbenchApp {
                 ui.colored_label(if *is_error { ERROR } else { GOOD }, s);
             } else {
                 let hint = match self.tab {
-                    Tab::Map => "Click a space or link to edit it; drag a space to move it.",
+                    Tab::Map => {
+                        "Click a space or link to edit it; drag a space to move it; shift+click another space to link it."
+                    }
                     Tab::Deployment => {
                         "Drag blocks between cities and the pools; click a block to select it."
                     }
@@ -1034,13 +1109,28 @@ impl WorkbenchApp {
             let block = scenario.roster.block(b);
             self.deploy.dragging = Some((block.side, block.name.clone()));
         }
+        let mut edit = None;
         if let Some(click) = out.clicked {
-            self.selection = click.map(|hit| hit_item(scenario, hit));
+            let item = click.map(|hit| hit_item(scenario, hit));
+            let shift = ui.input(|i| i.modifiers.shift);
+            // Map editor: shift+click a second space links it to the selected one.
+            if let (true, Tab::Map, Some(Item::Space(from)), Some(Item::Space(to))) =
+                (shift, self.tab, &self.selection, &item)
+            {
+                let class = self.inspector.link_class().unwrap_or(LinkClass::Major);
+                let link = crate::format::LinkDoc::new(class, from.clone(), to.clone(), None);
+                edit = Some(Edit::AddLink(link));
+            } else {
+                self.selection = item;
+            }
         }
         if let Some((id, at)) = out.moved_space {
             let name = scenario.board.name(id).to_string();
             let to = (at.x.round(), at.y.round());
-            let _ = self.apply(Edit::MoveSpace { space: name, to });
+            edit = Some(Edit::MoveSpace { space: name, to });
+        }
+        if let Some(e) = edit {
+            let _ = self.apply(e);
         }
     }
 
@@ -1056,13 +1146,17 @@ impl WorkbenchApp {
             );
             return;
         };
+        let before = rules.clone();
         let action = self.rules_panel.show(ui, &self.variant, rules, base);
         match action {
             rules_panel::RulesAction::None => {}
-            rules_panel::RulesAction::Changed => self.revalidate(),
-            rules_panel::RulesAction::Reset => {
-                self.rules = Ok(base.clone());
+            rules_panel::RulesAction::Changed => {
+                self.record_rules(before);
                 self.revalidate();
+            }
+            rules_panel::RulesAction::Reset => {
+                let base = base.clone();
+                self.set_rules(base);
             }
             rules_panel::RulesAction::SaveVariant => self.save_variant_dialog(),
         }

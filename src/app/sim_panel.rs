@@ -265,10 +265,28 @@ impl SimPanel {
                         .show_ui(ui, |ui| {
                             ui.selectable_value(ai, AiSpec::Random, "random");
                             ui.selectable_value(ai, AiSpec::Heuristic, "heuristic");
+                            if !matches!(ai, AiSpec::Search { .. }) {
+                                ui.selectable_value(
+                                    ai,
+                                    AiSpec::Search {
+                                        playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+                                    },
+                                    "search",
+                                );
+                            }
                         })
                         .response
                         .labelled_by(l.id);
                     ui.end_row();
+                    if let AiSpec::Search { playouts } = ai {
+                        let l = ui.label(format!("{side} playouts"));
+                        ui.add(egui::DragValue::new(playouts).range(1..=4096))
+                            .labelled_by(l.id)
+                            .on_hover_text(
+                                "Playouts per searched decision: more is stronger and slower",
+                            );
+                        ui.end_row();
+                    }
                 }
                 let l = ui.label("Games");
                 ui.add(egui::DragValue::new(&mut self.games).range(1..=1_000_000))
