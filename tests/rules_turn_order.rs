@@ -1,0 +1,187 @@
+//! 2.1 card phase (who is Player 1, events, the 2.0 first-turn exception)
+//! and 1.2 victory, through the public engine interface on dealt hands.
+
+use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer};
+use caesar_workbench::engine::{Action, EndReason, Game, State};
+use caesar_workbench::format::{Event, Side};
+use caesar_workbench::model::CardFace;
+
+fn moves(game: &Game, card: u8) -> Option<u8> {
+    match game.card(card) {
+        CardFace::Command { moves, .. } => Some(moves),
+        CardFace::Event(_) => None,
+    }
+}
+
+fn is_event(game: &Game, card: u8, event: Option<Event>) -> bool {
+    match (game.card(card), event) {
+        (CardFace::Event(e), Some(want)) => e == want,
+        (CardFace::Event(_), None) => true,
+        _ => false,
+    }
+}
+
+/// Finds a deal where Caesar can play a card matching `caesar` and Pompey
+/// one matching `pompey` (after each discards another card), plays them on
+/// the first turn, and returns the state after the reveal.
+fn first_turn(
+    variant: &str,
+    caesar: impl Fn(&Game, u8) -> bool,
+    pompey: impl Fn(&Game, u8) -> bool,
+) -> (Game, State) {
+    let game = Game::published(variant);
+    for seed in 0..2000 {
+        let state = State::new(&game, seed);
+        let pick = |side: Side, want: &dyn Fn(&Game, u8) -> bool| {
+            state.hand(side).iter().copied().find(|c| want(&game, *c))
+        };
+        let (Some(c), Some(p)) = (pick(Side::Caesar, &caesar), pick(Side::Pompey, &pompey)) else {
+            continue;
+        };
+        let mut s = state.clone();
+        for (side, keep) in [(Side::Caesar, c), (Side::Pompey, p)] {
+            let discard = s.hand(side).iter().copied().find(|x| *x != keep).unwrap();
+            s.try_apply(&game, Action::Discard(discard)).unwrap();
+        }
+        s.try_apply(&game, Action::Play(c)).unwrap();
+        s.try_apply(&game, Action::Play(p)).unwrap();
+        return (game, s);
+    }
+    panic!("no deal in 2000 seeds gives the wanted cards");
+}
+
+#[test]
+fn rule_2_1_the_higher_move_value_is_player_1() {
+    let (_, s) = first_turn(
+        "rules-1.1",
+        |g, c| moves(g, c) == Some(1),
+        |g, c| moves(g, c) == Some(3),
+    );
+    assert_eq!(s.player1(), Side::Pompey);
+    let (_, s) = first_turn(
+        "rules-1.1",
+        |g, c| moves(g, c) == Some(3),
+        |g, c| moves(g, c) == Some(2),
+    );
+    assert_eq!(s.player1(), Side::Caesar);
+}
+
+#[test]
+fn rule_2_1_caesar_is_player_1_on_equal_moves() {
+    let (_, s) = first_turn(
+        "rules-1.1",
+        |g, c| moves(g, c) == Some(2),
+        |g, c| moves(g, c) == Some(2),
+    );
+    assert_eq!(s.player1(), Side::Caesar);
+}
+
+#[test]
+fn rule_2_1_the_event_player_is_player_1() {
+    let (_, s) = first_turn(
+        "rules-1.1",
+        |g, c| moves(g, c) == Some(3),
+        |g, c| is_event(g, c, Some(Event::Vulcan)),
+    );
+    assert_eq!(s.player1(), Side::Pompey);
+}
+
+#[test]
+fn rule_2_1_two_events_cancel_the_turn() {
+    let (_, s) = first_turn(
+        "rules-1.1",
+        |g, c| is_event(g, c, Some(Event::Mars)),
+        |g, c| is_event(g, c, Some(Event::Jupiter)),
+    );
+    assert_eq!(s.stats.events_cancelled, 1);
+    assert_eq!(s.turn(), 2, "the turn ends at once");
+    assert!(matches!(
+        {
+            let mut legal = Vec::new();
+            s.legal_actions(&Game::published("rules-1.1"), &mut legal);
+            legal[0]
+        },
+        Action::Play(_)
+    ));
+}
+
+#[test]
+fn rule_2_1_in_2_0_caesar_is_player_1_on_the_first_turn_whatever_the_cards() {
+    let higher_pompey = |v| {
+        first_turn(
+            v,
+            |g, c| moves(g, c) == Some(1),
+            |g, c| moves(g, c) == Some(3),
+        )
+        .1
+        .player1()
+    };
+    assert_eq!(higher_pompey("rules-2.0"), Side::Caesar);
+    assert_eq!(higher_pompey("rules-1.1"), Side::Pompey);
+    assert_eq!(
+        higher_pompey("rules-2.0-no-first-turn-exception"),
+        Side::Pompey
+    );
+    // Even against an event card.
+    let (_, s) = first_turn(
+        "rules-2.0",
+        |g, c| moves(g, c) == Some(2),
+        |g, c| is_event(g, c, Some(Event::Pluto)),
+    );
+    assert_eq!(s.player1(), Side::Caesar);
+}
+
+#[test]
+fn rule_1_2_outcomes_agree_with_the_victory_points() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let game = Game::published(variant);
+        let mut seen = [false; 3];
+        for seed in 0..150u64 {
+            let mut players: [Box<dyn Player>; 2] = if seed % 2 == 0 {
+                [
+                    Box::new(HeuristicPlayer::new(Side::Caesar, seed, false)),
+                    Box::new(RandomPlayer::new(seed)),
+                ]
+            } else {
+                [
+                    Box::new(RandomPlayer::new(seed)),
+                    Box::new(HeuristicPlayer::new(Side::Pompey, seed, false)),
+                ]
+            };
+            let end = caesar_workbench::ai::play_game(
+                &game,
+                seed,
+                &mut players,
+                &mut caesar_workbench::engine::NoLog,
+            );
+            let o = end.outcome().unwrap();
+            assert_eq!(o.vp, end.vp(&game), "final VP are the scored VP");
+            let w = |s: Side| o.vp[s.index()];
+            match (o.how, o.winner) {
+                (EndReason::SuddenDeath, Some(s)) => {
+                    assert!(w(s) >= game.rules.vp_to_win as u32);
+                    assert!(o.year <= game.rules.years);
+                    seen[0] = true;
+                }
+                (EndReason::VictoryPoints, Some(s)) => {
+                    assert_eq!(o.year, game.rules.years);
+                    assert!(w(s) > w(s.other()));
+                    seen[1] = true;
+                }
+                (EndReason::RomeTieBreak, Some(s)) => {
+                    assert_eq!(w(s), w(s.other()));
+                    let roma = game.board().find("Roma").unwrap();
+                    assert!(end.is_friendly(roma, s));
+                }
+                (EndReason::Draw, None) => {
+                    assert_eq!(o.vp[0], o.vp[1]);
+                    seen[2] = true;
+                }
+                other => panic!("inconsistent outcome {other:?}"),
+            }
+            assert_eq!(end.stats.vp_by_year.len(), o.year as usize);
+            assert_eq!(end.stats.vp_by_year.last(), Some(&o.vp));
+        }
+        assert!(seen[0] && seen[1], "both sudden death and VP wins occur");
+    }
+}
