@@ -1,0 +1,195 @@
+//! A battlefield for tests: a custom deployment puts the attackers next to
+//! the defenders (Genua and Ravenna against Roma), the attacker moves in, and
+//! the battle is fought by a fixed policy: fire always, retreat only when
+//! forced, hits by the default policy.
+
+#![allow(dead_code)] // each test file uses part of it
+
+use std::sync::Arc;
+
+use caesar_workbench::ai::default_hit_victim;
+use caesar_workbench::engine::{Action, Game, State};
+use caesar_workbench::format::Side;
+use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
+use caesar_workbench::odds::{BattleSpec, parse_blocks};
+
+pub struct Field {
+    pub game: Game,
+    pub from: SpaceId,
+    /// Where the attacking reserves come from, by another road (7.3).
+    pub reserve_from: SpaceId,
+    pub to: SpaceId,
+    pub attackers: Vec<BlockId>,
+    pub defenders: Vec<BlockId>,
+}
+
+pub fn field(
+    variant: &str,
+    attacking: &str,
+    reserves: &str,
+    defending: &str,
+) -> (Field, BattleSpec) {
+    let base = Game::published(variant);
+    let attackers: Vec<BlockId> = parse_blocks(&base, Side::Caesar, attacking)
+        .unwrap()
+        .into_iter()
+        .map(|(b, _)| b)
+        .collect();
+    let reserve_blocks: Vec<BlockId> = parse_blocks(&base, Side::Caesar, reserves)
+        .unwrap()
+        .into_iter()
+        .map(|(b, _)| b)
+        .collect();
+    let defenders: Vec<BlockId> = parse_blocks(&base, Side::Pompey, defending)
+        .unwrap()
+        .into_iter()
+        .map(|(b, _)| b)
+        .collect();
+    let board = base.board();
+    // Genua–Roma is a major road: four blocks may attack along it (6.11).
+    // Genua–Roma is a major road: four blocks may attack along it (6.11);
+    // Ravenna–Roma a minor one, for up to two reserves.
+    let (from, to) = (board.find("Genua").unwrap(), board.find("Roma").unwrap());
+    let reserve_from = board.find("Ravenna").unwrap();
+    let mut scenario = (*base.scenario).clone();
+    scenario.free_deployment = None;
+    scenario.order_of_battle = Setup {
+        placements: attackers
+            .iter()
+            .map(|b| (*b, from))
+            .chain(reserve_blocks.iter().map(|b| (*b, reserve_from)))
+            .chain(defenders.iter().map(|b| (*b, to)))
+            .collect(),
+    };
+    let game = Game::new(Arc::new(scenario), Arc::clone(&base.rules));
+    let full = |ids: &[BlockId]| -> Vec<(BlockId, u8)> {
+        ids.iter()
+            .map(|b| (*b, game.roster().block(*b).max_strength()))
+            .collect()
+    };
+    let spec = BattleSpec {
+        attacker: Side::Caesar,
+        attacking: full(&attackers),
+        attacking_reserves: full(&reserve_blocks),
+        defending: full(&defenders),
+        defending_reserves: vec![],
+        surprise: false,
+    };
+    (
+        Field {
+            game,
+            from,
+            reserve_from,
+            to,
+            attackers: attackers.into_iter().chain(reserve_blocks).collect(),
+            defenders,
+        },
+        spec,
+    )
+}
+
+/// Fights one battle; `None` when the deal gives a side no command card.
+pub fn fight(f: &Field, seed: u64) -> Option<(bool, [u32; 2])> {
+    fight_watched(f, seed, &mut |_, _| {})
+}
+
+/// As [`fight`], showing `watch` every battle decision before it is taken.
+pub fn fight_watched(
+    f: &Field,
+    seed: u64,
+    watch: &mut dyn FnMut(&State, &[Action]),
+) -> Option<(bool, [u32; 2])> {
+    let game = &f.game;
+    let mut state = State::new(game, seed);
+    let mut legal = Vec::new();
+    let mut grouped = 0;
+    let mut fought = false;
+    loop {
+        let side = state.current_player()?;
+        if fought && state.battle_info().is_none() {
+            break;
+        }
+        state.legal_actions(game, &mut legal);
+        let command = |a: &Action| match a {
+            Action::Play(c) | Action::Discard(c) => {
+                matches!(game.card(*c), CardFace::Command { .. })
+            }
+            _ => false,
+        };
+        let main_attack = legal.iter().find(|a| match a {
+            // 7.3 (1.1): the main attack is the road from `from`.
+            Action::MainAttack(l) => {
+                let link = game.board().link(*l);
+                link.a == f.from || link.b == f.from
+            }
+            _ => false,
+        });
+        let action = if let Some(main) = main_attack {
+            *main
+        } else if state.battle_info().is_some() {
+            fought = true;
+            watch(&state, &legal);
+            if legal.contains(&Action::Fire) {
+                Action::Fire
+            } else if let Some(b) = legal.iter().find_map(|a| match a {
+                Action::TakeHit(_) => Some(
+                    legal
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::TakeHit(b) => Some(*b),
+                            _ => None,
+                        })
+                        .collect::<Vec<_>>(),
+                ),
+                _ => None,
+            }) {
+                Action::TakeHit(default_hit_victim(game, &state, &b))
+            } else {
+                // Forced retreat in the last round.
+                *legal.iter().find(|a| matches!(a, Action::Retreat(_)))?
+            }
+        } else if matches!(legal[0], Action::Discard(_)) {
+            *legal.iter().find(|a| !command(a)).unwrap_or(&legal[0])
+        } else if matches!(legal[0], Action::Play(_)) {
+            // Two moves at least: the main attack and the reserves.
+            *legal.iter().find(|a| match a {
+                Action::Play(c) => {
+                    matches!(game.card(*c), CardFace::Command { moves, .. } if moves >= 2)
+                }
+                _ => false,
+            })?
+        } else if side == Side::Caesar && grouped == 0 && legal.contains(&Action::Group(f.from)) {
+            grouped = 1;
+            Action::Group(f.from)
+        } else if side == Side::Caesar
+            && grouped == 1
+            && legal.contains(&Action::Group(f.reserve_from))
+        {
+            grouped = 2;
+            Action::Group(f.reserve_from)
+        } else if let Some(step) = legal
+            .iter()
+            .find(|a| matches!(a, Action::Step { to, .. } if *to == f.to))
+        {
+            *step
+        } else if let Some(battle) = legal.iter().find(|a| matches!(a, Action::Battle(_))) {
+            *battle
+        } else {
+            *legal
+                .iter()
+                .find(|a| matches!(a, Action::EndGroup | Action::EndMoves | Action::EndLevy))?
+        };
+        state.apply(game, action);
+    }
+    let won = !f.defenders.iter().any(|b| state.location(*b) == Some(f.to));
+    let lost = |ids: &[BlockId]| -> u32 {
+        ids.iter()
+            .map(|b| {
+                let max = game.roster().block(*b).max_steps as u32;
+                let left = state.location(*b).map_or(0, |_| state.steps(*b) as u32);
+                max - left
+            })
+            .sum()
+    };
+    Some((won, [lost(&f.attackers), lost(&f.defenders)]))
+}

@@ -1,0 +1,120 @@
+//! 7.2 battle turns and 7.3 reserves, watched over many engine battles.
+
+mod common;
+
+use caesar_workbench::engine::{Action, State};
+use caesar_workbench::format::Side;
+use caesar_workbench::model::BlockId;
+use common::{Field, field, fight_watched};
+
+type Decision = (u64, u8, Option<BlockId>, Vec<Action>);
+
+/// Every battle decision of `battles` battles: (battle, round, acting block, legal).
+fn watch(f: &Field, battles: u64) -> Vec<Decision> {
+    let mut seen = Vec::new();
+    for seed in 0..battles {
+        fight_watched(f, seed, &mut |state: &State, legal: &[Action]| {
+            let info = state.battle_info().unwrap();
+            seen.push((seed, info.round, info.acting, legal.to_vec()));
+        });
+    }
+    assert!(!seen.is_empty(), "no battle was fought");
+    seen
+}
+
+#[test]
+fn rule_7_2_nobody_retreats_in_round_1() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let (f, _) = field(variant, "Legio 13,Legio 8", "", "Legio 1,Legio 3");
+        for (_, round, _, legal) in watch(&f, 200) {
+            if round == 1 {
+                assert!(!legal.iter().any(|a| matches!(a, Action::Retreat(_))));
+            }
+        }
+    }
+}
+
+#[test]
+fn rule_7_2_attackers_must_retreat_in_the_last_round_defenders_may_stay() {
+    let (f, _) = field("rules-2.0", "Legio 13", "", "Legio 1");
+    let mut attacker_turns = 0;
+    for (_, round, acting, legal) in watch(&f, 400) {
+        let Some(b) = acting else { continue };
+        if round == 4 {
+            if f.attackers.contains(&b) {
+                attacker_turns += 1;
+                assert!(!legal.is_empty());
+                assert!(
+                    legal.iter().all(|a| matches!(a, Action::Retreat(_))),
+                    "{legal:?}"
+                );
+            } else {
+                assert!(legal.contains(&Action::Fire));
+            }
+        } else if round > 1 {
+            // 7.6: from round 2 a block may fire, retreat or pass.
+            assert!(legal.contains(&Action::Fire) && legal.contains(&Action::Pass));
+        }
+    }
+    assert!(attacker_turns > 0, "some battles reach round 4");
+}
+
+#[test]
+fn rule_7_2_a_before_b_before_c_and_the_defender_first_on_equal_letters() {
+    // Caesar (A) and Legio 13 (C) attack Pompey (B) and Legio 1 (C).
+    let (f, _) = field("rules-2.0", "Caesar,Legio 13", "", "Pompey,Legio 1");
+    let game = &f.game;
+    let name = |b: BlockId| game.roster().block(b).name.clone();
+    let mut rounds_checked = 0;
+    let mut last = (u64::MAX, 0);
+    let mut order: Vec<String> = Vec::new();
+    let check = |order: &[String]| {
+        // Blocks act at most once per round, in this order.
+        let expected = ["Caesar", "Pompey", "Legio 1", "Legio 13"];
+        let mut at = 0;
+        for n in order {
+            let pos = expected.iter().position(|e| e == n).unwrap();
+            assert!(pos >= at, "{order:?}");
+            at = pos + 1;
+        }
+    };
+    for (battle, round, acting, _) in watch(&f, 300) {
+        let Some(b) = acting else { continue };
+        if (battle, round) != last {
+            check(&order);
+            rounds_checked += 1;
+            order.clear();
+            last = (battle, round);
+        }
+        if order.last() != Some(&name(b)) {
+            order.push(name(b));
+        }
+    }
+    check(&order);
+    assert!(rounds_checked > 300);
+}
+
+#[test]
+fn rule_7_3_reserves_neither_fire_nor_take_hits_in_round_1() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let (f, _) = field(variant, "Legio 13", "Legio 8,Legio 10", "Legio 1,Legio 3");
+        let reserves: Vec<BlockId> = ["Legio 8", "Legio 10"]
+            .iter()
+            .map(|n| f.game.roster().find(Side::Caesar, n).unwrap())
+            .collect();
+        let mut reserve_turns_later = 0;
+        for (_, round, acting, legal) in watch(&f, 300) {
+            if round == 1 {
+                assert!(!acting.is_some_and(|b| reserves.contains(&b)));
+                for a in legal {
+                    if let Action::TakeHit(b) = a {
+                        assert!(!reserves.contains(&b));
+                    }
+                }
+            } else if acting.is_some_and(|b| reserves.contains(&b)) {
+                reserve_turns_later += 1;
+            }
+        }
+        assert!(reserve_turns_later > 0, "reserves fight from round 2");
+    }
+}
