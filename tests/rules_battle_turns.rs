@@ -2,10 +2,10 @@
 
 mod common;
 
-use caesar_workbench::engine::{Action, State};
+use caesar_workbench::engine::{Action, Place, State};
 use caesar_workbench::format::Side;
 use caesar_workbench::model::BlockId;
-use common::{Field, field, fight_watched};
+use common::{Field, battle_end, field, fight_watched};
 
 type Decision = (u64, u8, Option<BlockId>, Vec<Action>);
 
@@ -117,4 +117,114 @@ fn rule_7_3_reserves_neither_fire_nor_take_hits_in_round_1() {
         }
         assert!(reserve_turns_later > 0, "reserves fight from round 2");
     }
+}
+
+#[test]
+fn rule_7_31_a_main_force_destroyed_in_round_1_disrupts_its_reserves() {
+    // A lone auxilia against two legions is often destroyed in round 1.
+    let (f, _) = field(
+        "rules-2.0",
+        "Auxilia 1",
+        "Legio 8,Legio 10",
+        "Legio 1,Legio 3",
+    );
+    let game = &f.game;
+    let main = game.roster().find(Side::Caesar, "Auxilia 1").unwrap();
+    let reserves: Vec<BlockId> = ["Legio 8", "Legio 10"]
+        .iter()
+        .map(|n| game.roster().find(Side::Caesar, n).unwrap())
+        .collect();
+    let mut disrupted = 0;
+    for seed in 0..300 {
+        let mut checked = false;
+        fight_watched(&f, seed, &mut |state: &State, _: &[Action]| {
+            let info = state.battle_info().unwrap();
+            if info.round == 2 && !checked {
+                checked = true;
+                if state.location(main) != Some(f.to) {
+                    disrupted += 1;
+                    for r in &reserves {
+                        let max = game.roster().block(*r).max_steps;
+                        let steps = state.location(*r).map_or(0, |_| state.steps(*r));
+                        assert_eq!(steps, max - 1, "each reserve loses one step");
+                    }
+                }
+            }
+        });
+    }
+    assert!(disrupted > 10, "{disrupted}");
+}
+
+#[test]
+fn rule_7_4_hits_go_to_the_strongest_and_the_owner_picks_among_equals() {
+    let (f, _) = field(
+        "rules-1.1",
+        "Caesar,Legio 13,Legio 8",
+        "",
+        "Pompey,Legio 1,Legio 3",
+    );
+    let game = &f.game;
+    let mut choices = 0;
+    for (_, _, _, legal) in watch(&f, 300) {
+        let tied: Vec<BlockId> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::TakeHit(b) => Some(*b),
+                _ => None,
+            })
+            .collect();
+        if tied.is_empty() {
+            continue;
+        }
+        choices += 1;
+        assert!(tied.len() >= 2, "a choice only among equals");
+        let side = game.roster().block(tied[0]).side;
+        assert!(tied.iter().all(|b| game.roster().block(*b).side == side));
+    }
+    assert!(choices > 0);
+    // Strengths at the moment of choice, from a replayed battle.
+    for seed in 0..100 {
+        fight_watched(&f, seed, &mut |state: &State, legal: &[Action]| {
+            let tied: Vec<BlockId> = legal
+                .iter()
+                .filter_map(|a| match a {
+                    Action::TakeHit(b) => Some(*b),
+                    _ => None,
+                })
+                .collect();
+            if let Some(first) = tied.first() {
+                let side = state.side(*first);
+                let strongest = state
+                    .blocks_at(f.to, side)
+                    .map(|b| state.strength(game, b))
+                    .max()
+                    .unwrap();
+                for b in &tied {
+                    assert_eq!(state.strength(game, *b), strongest);
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn rule_7_51_a_killed_leader_is_a_trophy_worth_a_victory_point() {
+    let (f, _) = field("rules-2.0", "Caesar,Legio 13,Legio 8", "", "Pompey");
+    let game = &f.game;
+    let pompey = game.roster().find(Side::Pompey, "Pompey").unwrap();
+    let mut kills = 0;
+    for seed in 0..100 {
+        let Some(end) = battle_end(&f, seed, &mut |_, _| {}) else {
+            continue;
+        };
+        if end.place(pompey) == Place::Trophy {
+            kills += 1;
+            assert_eq!(end.trophies(Side::Caesar), 1);
+            // 1.2: VP = friendly cities + leaders killed. Roma (2) is Caesar's now.
+            assert_eq!(end.vp(game)[0], 2 + game.rules.vp_per_leader_killed as u32);
+        } else {
+            assert_eq!(end.trophies(Side::Caesar), 0);
+        }
+    }
+    assert!(kills > 50, "{kills}");
 }

@@ -99,6 +99,12 @@ pub fn fight_watched(
     seed: u64,
     watch: &mut dyn FnMut(&State, &[Action]),
 ) -> Option<(bool, [u32; 2])> {
+    let state = battle_end(f, seed, watch)?;
+    Some(battle_end_result(f, &state))
+}
+
+/// The state just after the battle.
+pub fn battle_end(f: &Field, seed: u64, watch: &mut dyn FnMut(&State, &[Action])) -> Option<State> {
     let game = &f.game;
     let mut state = State::new(game, seed);
     let mut legal = Vec::new();
@@ -181,6 +187,11 @@ pub fn fight_watched(
         };
         state.apply(game, action);
     }
+    Some(state)
+}
+
+fn battle_end_result(f: &Field, state: &State) -> (bool, [u32; 2]) {
+    let game = &f.game;
     let won = !f.defenders.iter().any(|b| state.location(*b) == Some(f.to));
     let lost = |ids: &[BlockId]| -> u32 {
         ids.iter()
@@ -191,5 +202,5 @@ pub fn fight_watched(
             })
             .sum()
     };
-    Some((won, [lost(&f.attackers), lost(&f.defenders)]))
+    (won, [lost(&f.attackers), lost(&f.defenders)])
 }
