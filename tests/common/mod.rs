@@ -204,3 +204,26 @@ fn battle_end_result(f: &Field, state: &State) -> (bool, [u32; 2]) {
     };
     (won, [lost(&f.attackers), lost(&f.defenders)])
 }
+
+/// The first turn under `f`'s rules, played up to Caesar's first group
+/// decision with a card of at least two moves (2.0: Caesar is Player 1).
+pub fn caesar_to_move(f: &Field, seed: u64) -> Option<State> {
+    let game = &f.game;
+    let mut state = State::new(game, seed);
+    let mut legal = Vec::new();
+    loop {
+        state.current_player()?;
+        state.legal_actions(game, &mut legal);
+        let action = match legal[0] {
+            Action::Discard(_) => *legal
+                .iter()
+                .find(|a| matches!(a, Action::Discard(c) if !matches!(game.card(*c), CardFace::Command { moves, .. } if moves >= 2)))
+                .unwrap_or(&legal[0]),
+            Action::Play(_) => *legal.iter().find(|a| {
+                matches!(a, Action::Play(c) if matches!(game.card(*c), CardFace::Command { moves, .. } if moves >= 2))
+            })?,
+            _ => return Some(state),
+        };
+        state.apply(game, action);
+    }
+}

@@ -1,0 +1,115 @@
+//! 6.1 group moves, 6.11 road limits and 4.21 control, on the first turn
+//! with blocks placed next to a vacant Roma.
+
+mod common;
+
+use caesar_workbench::engine::{Action, State};
+use caesar_workbench::format::Side;
+use caesar_workbench::model::SpaceId;
+use common::{caesar_to_move, field};
+
+/// Moves blocks of the active group into `to` one by one while the engine
+/// allows it; returns how many entered.
+fn pour_into(game: &caesar_workbench::engine::Game, state: &mut State, to: SpaceId) -> usize {
+    let mut legal = Vec::new();
+    let mut entered = 0;
+    loop {
+        state.legal_actions(game, &mut legal);
+        let Some(step) = legal
+            .iter()
+            .find(|a| matches!(a, Action::Step { to: t, .. } if *t == to))
+        else {
+            return entered;
+        };
+        state.apply(game, *step);
+        entered += 1;
+    }
+}
+
+#[test]
+fn rule_6_11_a_major_road_takes_four_blocks_a_minor_road_two() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        // Five blocks at Genua (major road to Roma), three at Ravenna (minor).
+        let (f, _) = field(
+            variant,
+            "Legio 7,Legio 8,Legio 9,Legio 10,Legio 11",
+            "Legio 12,Legio 13,Legio 14",
+            "",
+        );
+        let game = &f.game;
+        let mut tried = 0;
+        for seed in 0..40 {
+            let Some(mut state) = caesar_to_move(&f, seed) else {
+                continue;
+            };
+            if state.current_player() != Some(Side::Caesar) {
+                continue;
+            }
+            state.try_apply(game, Action::Group(f.from)).unwrap();
+            assert_eq!(
+                pour_into(game, &mut state, f.to),
+                4,
+                "{variant}: major road"
+            );
+            state.try_apply(game, Action::EndGroup).unwrap();
+            state
+                .try_apply(game, Action::Group(f.reserve_from))
+                .unwrap();
+            assert_eq!(
+                pour_into(game, &mut state, f.to),
+                2,
+                "{variant}: minor road"
+            );
+            tried += 1;
+        }
+        assert!(tried > 5, "{variant}: {tried}");
+    }
+}
+
+#[test]
+fn rule_4_21_control_changes_as_soon_as_a_block_enters() {
+    let (f, _) = field("rules-2.0", "Legio 8", "", "");
+    let game = &f.game;
+    let mut state = (0..40).find_map(|s| caesar_to_move(&f, s)).unwrap();
+    assert!(state.is_vacant(f.to));
+    state.try_apply(game, Action::Group(f.from)).unwrap();
+    assert_eq!(pour_into(game, &mut state, f.to), 1);
+    assert!(state.is_friendly(f.to, Side::Caesar), "friendly at once");
+    assert!(
+        state.is_vacant(f.from),
+        "and the city left behind is vacant"
+    );
+}
+
+#[test]
+fn rule_6_1_a_group_moves_one_or_two_spaces_not_three() {
+    let (f, _) = field("rules-2.0", "Legio 8", "", "");
+    let game = &f.game;
+    let board = game.board();
+    let mut state = (0..40).find_map(|s| caesar_to_move(&f, s)).unwrap();
+    state.try_apply(game, Action::Group(f.from)).unwrap();
+    let legio = game.roster().find(Side::Caesar, "Legio 8").unwrap();
+    let mut legal = Vec::new();
+    let mut steps = 0;
+    loop {
+        state.legal_actions(game, &mut legal);
+        let here = state.location(legio).unwrap();
+        // Always onward, away from where it started.
+        let Some(next) = legal.iter().find(|a| match a {
+            Action::Step { block, to } => {
+                *block == legio
+                    && board.road_distance(f.from, *to) > board.road_distance(f.from, here)
+            }
+            _ => false,
+        }) else {
+            break;
+        };
+        state.apply(game, *next);
+        steps += 1;
+    }
+    assert_eq!(steps, 2);
+    assert_eq!(
+        board.road_distance(f.from, state.location(legio).unwrap()),
+        Some(2)
+    );
+}
