@@ -113,3 +113,36 @@ fn rule_6_1_a_group_moves_one_or_two_spaces_not_three() {
         Some(2)
     );
 }
+
+#[test]
+fn rule_6_4_legions_levy_in_their_city_and_the_third_leader_waits() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        // Caesar holds Genua and Ravenna; Legio 13 (levied at Ravenna) is in the pool.
+        let (f, _) = field(variant, "Legio 8", "Antonius", "");
+        let game = &f.game;
+        let roster = game.roster();
+        let legio = roster.find(Side::Caesar, "Legio 13").unwrap();
+        let octavian = roster.find(Side::Caesar, "Octavian").unwrap();
+        let ravenna = game.board().find("Ravenna").unwrap();
+        let mut state = (0..40).find_map(|s| caesar_to_move(&f, s)).unwrap();
+        state.try_apply(game, Action::EndMoves).unwrap();
+        let mut legal = Vec::new();
+        state.legal_actions(game, &mut legal);
+        let levies: Vec<(caesar_workbench::model::BlockId, SpaceId)> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Levy { block, at } => Some((*block, *at)),
+                _ => None,
+            })
+            .collect();
+        assert!(levies.contains(&(legio, ravenna)), "{variant}");
+        assert!(
+            levies.iter().all(|(b, at)| *b != legio || *at == ravenna),
+            "{variant}: a legion only in its levy city"
+        );
+        assert!(
+            levies.iter().all(|(b, _)| *b != octavian),
+            "{variant}: 7.51 Octavian only after a leader of his side died"
+        );
+    }
+}
