@@ -185,3 +185,48 @@ fn rule_1_2_outcomes_agree_with_the_victory_points() {
         assert!(seen[0] && seen[1], "both sudden death and VP wins occur");
     }
 }
+
+#[test]
+fn rule_8_3_and_8_4_after_each_winter_no_navis_at_sea_and_no_city_over_supply() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let game = Game::published(variant);
+        let board = game.board();
+        let mut winters = 0;
+        for seed in 0..120u64 {
+            let mut state = State::new(&game, seed);
+            let mut players: [Box<dyn Player>; 2] = [
+                Box::new(RandomPlayer::new(seed * 2)),
+                Box::new(HeuristicPlayer::new(Side::Pompey, seed, false)),
+            ];
+            let mut legal = Vec::new();
+            let mut year = state.year();
+            while let Some(side) = state.current_player() {
+                if state.year() != year {
+                    year = state.year();
+                    winters += 1;
+                    for space in board.ids() {
+                        let here = board.space(space);
+                        for s in [Side::Caesar, Side::Pompey] {
+                            let blocks: Vec<_> = state.blocks_at(space, s).collect();
+                            if here.kind == caesar_workbench::format::SpaceKind::Sea {
+                                assert!(
+                                    blocks.is_empty(),
+                                    "8.3: navis wintered at sea in {}",
+                                    here.name
+                                );
+                            } else {
+                                let cap =
+                                    here.winter_supply(game.rules.winter_supply_base) as usize;
+                                assert!(blocks.len() <= cap, "8.4: {} over supply", here.name);
+                            }
+                        }
+                    }
+                }
+                state.legal_actions(&game, &mut legal);
+                let a = players[side.index()].choose(&game, &state, &legal);
+                state.apply(&game, a);
+            }
+        }
+        assert!(winters > 60, "{variant}: only {winters} winters");
+    }
+}
