@@ -230,3 +230,66 @@ fn rule_8_3_and_8_4_after_each_winter_no_navis_at_sea_and_no_city_over_supply() 
         assert!(winters > 60, "{variant}: only {winters} winters");
     }
 }
+
+fn event_targets(variant: &str, event: Event) -> (Game, State, Vec<Action>) {
+    let (game, state) = first_turn(
+        variant,
+        |g, c| is_event(g, c, Some(event)),
+        |g, c| moves(g, c).is_some(),
+    );
+    assert_eq!(
+        state.player1(),
+        Side::Caesar,
+        "the event player is Player 1"
+    );
+    let mut legal = Vec::new();
+    state.legal_actions(&game, &mut legal);
+    (game, state, legal)
+}
+
+#[test]
+fn rule_vulcan_strikes_any_city_in_1_1_and_an_enemy_city_in_2_0() {
+    let (_, state, legal) = event_targets("rules-2.0", Event::Vulcan);
+    let cities: Vec<_> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::VulcanCity(s) => Some(*s),
+            _ => None,
+        })
+        .collect();
+    assert!(!cities.is_empty());
+    assert!(
+        cities.iter().all(|s| state.is_friendly(*s, Side::Pompey)),
+        "2.0: enemy cities only"
+    );
+    let (_, state, legal) = event_targets("rules-1.1", Event::Vulcan);
+    assert!(
+        legal
+            .iter()
+            .any(|a| matches!(a, Action::VulcanCity(s) if !state.is_friendly(*s, Side::Pompey))),
+        "1.1: any city"
+    );
+}
+
+#[test]
+fn rule_jupiter_takes_a_chosen_block_in_1_1_and_rolls_in_a_city_in_2_0() {
+    let (_, state, legal) = event_targets("rules-1.1", Event::Jupiter);
+    assert!(legal.iter().any(|a| matches!(a, Action::JupiterBlock(_))));
+    assert!(!legal.iter().any(|a| matches!(a, Action::JupiterCity(_))));
+    for a in &legal {
+        if let Action::JupiterBlock(b) = a {
+            assert_eq!(state.side(*b), Side::Pompey, "an enemy block");
+        }
+    }
+    let (_, state, legal) = event_targets("rules-2.0", Event::Jupiter);
+    assert!(legal.iter().any(|a| matches!(a, Action::JupiterCity(_))));
+    assert!(!legal.iter().any(|a| matches!(a, Action::JupiterBlock(_))));
+    for a in &legal {
+        if let Action::JupiterCity(s) = a {
+            assert!(
+                state.blocks_at(*s, Side::Pompey).next().is_some(),
+                "a city with enemy blocks"
+            );
+        }
+    }
+}
