@@ -1,0 +1,74 @@
+//! Property tests of engine invariants over random seeds and players.
+
+use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer};
+use caesar_workbench::engine::{Game, Place, State};
+use caesar_workbench::format::Side;
+use proptest::prelude::*;
+
+fn players(kinds: (bool, bool), seed: u64) -> [Box<dyn Player>; 2] {
+    let make = |heuristic: bool, side: Side, s: u64| -> Box<dyn Player> {
+        if heuristic {
+            Box::new(HeuristicPlayer::new(side, s, false))
+        } else {
+            Box::new(RandomPlayer::new(s))
+        }
+    };
+    [
+        make(kinds.0, Side::Caesar, seed ^ 1),
+        make(kinds.1, Side::Pompey, seed ^ 2),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_game_keeps_its_invariants_and_ends(
+        seed in any::<u64>(),
+        v2 in any::<bool>(),
+        kinds in (any::<bool>(), any::<bool>()),
+    ) {
+        let game = Game::published(if v2 { "rules-2.0" } else { "rules-1.1" });
+        let mut players = players(kinds, seed);
+        let mut state = State::new(&game, seed);
+        let mut legal = Vec::new();
+        let blocks = game.roster().blocks.len();
+        let mut steps = 0u32;
+        while let Some(side) = state.current_player() {
+            state.legal_actions(&game, &mut legal);
+            prop_assert!(!legal.is_empty(), "no legal action before the end");
+            let a = players[side.index()].choose(&game, &state, &legal);
+            state.apply(&game, a);
+            steps += 1;
+            prop_assert!(steps < 200_000, "the game does not end");
+            if steps % 16 == 0 {
+                prop_assert_eq!(state.check_invariants(&game), Ok(()));
+                // Every block is somewhere, at a strength it can have.
+                for b in game.roster().ids() {
+                    if let Place::Map(_) = state.place(b) {
+                        let max = game.roster().block(b).max_steps;
+                        prop_assert!((1..=max).contains(&state.steps(b)));
+                    }
+                }
+                prop_assert_eq!(game.roster().ids().count(), blocks);
+                prop_assert!(state.year() <= game.rules.years);
+            }
+        }
+        prop_assert!(state.is_over());
+        let outcome = state.outcome().unwrap();
+        prop_assert!(outcome.year >= 1 && outcome.year <= game.rules.years);
+        prop_assert_eq!(outcome.vp, state.vp(&game));
+    }
+
+    #[test]
+    fn the_same_seed_and_players_replay_the_same_game(seed in any::<u64>()) {
+        let game = Game::published("rules-2.0");
+        let run = || {
+            let mut p = players((true, false), seed);
+            caesar_workbench::ai::play_game(&game, seed, &mut p, &mut caesar_workbench::engine::NoLog)
+        };
+        let (a, b) = (run(), run());
+        prop_assert_eq!(a.outcome(), b.outcome());
+        prop_assert_eq!(&a.stats, &b.stats);
+    }
+}
