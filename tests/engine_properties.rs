@@ -41,7 +41,7 @@ proptest! {
             state.apply(&game, a);
             steps += 1;
             prop_assert!(steps < 200_000, "the game does not end");
-            if steps % 16 == 0 {
+            if steps.is_multiple_of(16) {
                 prop_assert_eq!(state.check_invariants(&game), Ok(()));
                 // Every block is somewhere, at a strength it can have.
                 for b in game.roster().ids() {
