@@ -193,58 +193,19 @@ fn battle_prints_exact_odds() {
 
 #[test]
 fn battle_errors_name_the_problem() {
-    cli()
-        .args([
-            "battle",
-            "--attacker",
-            "caesar",
-            "--attacking",
-            "Legio 31=3",
-            "--defending",
-            "Legio 1",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("did you mean"));
-    cli()
-        .args([
-            "battle",
-            "--attacker",
-            "caesar",
-            "--attacking",
-            "Caesar=7",
-            "--defending",
-            "Legio 1",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cannot be at strength 7"));
-    cli()
-        .args([
-            "battle",
-            "--attacker",
-            "caesar",
-            "--attacking",
-            "Pompey",
-            "--defending",
-            "Legio 1",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("is a block of Pompey"));
-    cli()
-        .args([
-            "battle",
-            "--attacker",
-            "brutus",
-            "--attacking",
-            "Caesar",
-            "--defending",
-            "Pompey",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("caesar or pompey"));
+    for (attacker, attacking, expected) in [
+        ("caesar", "Legio 31=3", "did you mean"),
+        ("caesar", "Caesar=7", "cannot be at strength 7"),
+        ("caesar", "Pompey", "is a block of Pompey"),
+        ("brutus", "Caesar", "caesar or pompey"),
+    ] {
+        cli()
+            .args(["battle", "--attacker", attacker, "--attacking", attacking])
+            .args(["--defending", "Legio 1"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(expected));
+    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 mod common;
 
+use caesar_workbench::ai::hit_candidates;
 use caesar_workbench::engine::{Action, Place, State};
 use caesar_workbench::format::Side;
 use caesar_workbench::model::BlockId;
@@ -166,13 +167,7 @@ fn rule_7_4_hits_go_to_the_strongest_and_the_owner_picks_among_equals() {
     let game = &f.game;
     let mut choices = 0;
     for (_, _, _, legal) in watch(&f, 300) {
-        let tied: Vec<BlockId> = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::TakeHit(b) => Some(*b),
-                _ => None,
-            })
-            .collect();
+        let tied = hit_candidates(&legal);
         if tied.is_empty() {
             continue;
         }
@@ -185,13 +180,7 @@ fn rule_7_4_hits_go_to_the_strongest_and_the_owner_picks_among_equals() {
     // Strengths at the moment of choice, from a replayed battle.
     for seed in 0..100 {
         fight_watched(&f, seed, &mut |state: &State, legal: &[Action]| {
-            let tied: Vec<BlockId> = legal
-                .iter()
-                .filter_map(|a| match a {
-                    Action::TakeHit(b) => Some(*b),
-                    _ => None,
-                })
-                .collect();
+            let tied = hit_candidates(legal);
             if let Some(first) = tied.first() {
                 let side = state.side(*first);
                 let strongest = state

@@ -10,10 +10,10 @@ use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Player, default_hit_victim};
+use super::{Player, default_hit_victim, hit_candidates};
 use crate::engine::{Action, Game, State};
 use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::model::{BlockId, CardFace, SpaceId};
+use crate::model::{CardFace, SpaceId};
 
 /// Strength assumed for an unseen enemy block.
 const UNSEEN_STRENGTH: f32 = 2.5;
@@ -458,14 +458,7 @@ impl Player for HeuristicPlayer {
                 return *pick.unwrap_or(&first);
             }
             Action::TakeHit(_) => {
-                let candidates: Vec<BlockId> = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::TakeHit(b) => Some(*b),
-                        _ => None,
-                    })
-                    .collect();
-                return Action::TakeHit(default_hit_victim(game, state, &candidates));
+                return Action::TakeHit(default_hit_victim(game, state, &hit_candidates(legal)));
             }
             Action::Surprise(_) => return Action::Surprise(true),
             Action::MainAttack(_) => return first,

@@ -38,6 +38,17 @@ impl Player for RandomPlayer {
     }
 }
 
+/// The blocks offered by `TakeHit` actions (7.4: the tied strongest).
+pub fn hit_candidates(legal: &[Action]) -> Vec<BlockId> {
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::TakeHit(b) => Some(*b),
+            _ => None,
+        })
+        .collect()
+}
+
 /// 7.4 default policy when the owner must pick which of several equally
 /// strong blocks takes a hit (docs/rules-notes.md): the lowest firepower,
 /// then the later initiative, then the lower roster index.

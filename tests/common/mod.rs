@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use caesar_workbench::ai::default_hit_victim;
+use caesar_workbench::ai::{default_hit_victim, hit_candidates};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::format::Side;
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
@@ -137,19 +137,8 @@ pub fn battle_end(f: &Field, seed: u64, watch: &mut dyn FnMut(&State, &[Action])
             watch(&state, &legal);
             if legal.contains(&Action::Fire) {
                 Action::Fire
-            } else if let Some(b) = legal.iter().find_map(|a| match a {
-                Action::TakeHit(_) => Some(
-                    legal
-                        .iter()
-                        .filter_map(|a| match a {
-                            Action::TakeHit(b) => Some(*b),
-                            _ => None,
-                        })
-                        .collect::<Vec<_>>(),
-                ),
-                _ => None,
-            }) {
-                Action::TakeHit(default_hit_victim(game, &state, &b))
+            } else if !hit_candidates(&legal).is_empty() {
+                Action::TakeHit(default_hit_victim(game, &state, &hit_candidates(&legal)))
             } else {
                 // Forced retreat in the last round.
                 *legal.iter().find(|a| matches!(a, Action::Retreat(_)))?
