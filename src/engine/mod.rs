@@ -375,6 +375,22 @@ pub struct State {
     outcome: Option<Outcome>,
     /// Counters for reports.
     pub stats: GameStats,
+    /// Occupancy per space, valid only while `legal_actions` runs (it does
+    /// not move blocks): the hot path asks "who is here?" thousands of times.
+    occupancy: OccupancyCache,
+}
+
+/// See [`State::occupancy`]. Cloning gives an invalid cache.
+#[derive(Debug, Default)]
+struct OccupancyCache {
+    valid: std::cell::Cell<bool>,
+    sides: std::cell::RefCell<Vec<[bool; 2]>>,
+}
+
+impl Clone for OccupancyCache {
+    fn clone(&self) -> Self {
+        OccupancyCache::default()
+    }
 }
 
 /// What happened in a game, for simulation reports.
@@ -483,6 +499,7 @@ impl State {
             trophies: [0, 0],
             outcome: None,
             stats: GameStats::default(),
+            occupancy: OccupancyCache::default(),
         };
         state.deal(game, log);
         state
@@ -557,6 +574,9 @@ impl State {
     }
 
     fn occupied(&self, space: SpaceId) -> [bool; 2] {
+        if self.occupancy.valid.get() {
+            return self.occupancy.sides.borrow()[space.index()];
+        }
         let mut out = [false, false];
         for b in &self.blocks {
             if b.loc == space.0 {
@@ -606,6 +626,24 @@ impl State {
     /// Every legal action now, into `out` (cleared first). Never empty unless
     /// the game is over.
     pub fn legal_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        self.fill_occupancy(game);
+        self.legal_actions_uncached(game, out);
+        self.occupancy.valid.set(false);
+    }
+
+    fn fill_occupancy(&self, game: &Game) {
+        let mut sides = self.occupancy.sides.borrow_mut();
+        sides.clear();
+        sides.resize(game.board().len(), [false, false]);
+        for b in &self.blocks {
+            if let Some(slot) = sides.get_mut(b.loc as usize) {
+                slot[b.side.index()] = true;
+            }
+        }
+        self.occupancy.valid.set(true);
+    }
+
+    fn legal_actions_uncached(&self, game: &Game, out: &mut Vec<Action>) {
         out.clear();
         match self.phase {
             Phase::Discard(side) | Phase::PlayCard(side) => {
