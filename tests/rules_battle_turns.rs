@@ -217,3 +217,27 @@ fn rule_7_51_a_killed_leader_is_a_trophy_worth_a_victory_point() {
     }
     assert!(kills > 50, "{kills}");
 }
+
+#[test]
+fn rule_7_62_and_7_63_retreats_attackers_back_the_way_they_came_defenders_not_that_way() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let (f, _) = field(variant, "Legio 13,Legio 8", "", "Legio 1,Legio 3");
+        let (mut attacker_retreats, mut defender_retreats) = (0, 0);
+        for (_, _, acting, legal) in watch(&f, 300) {
+            let Some(b) = acting else { continue };
+            for a in &legal {
+                let Action::Retreat(to) = a else { continue };
+                if f.attackers.contains(&b) {
+                    // Vacant cities only by the road used to attack; nothing
+                    // else around Roma is friendly to Caesar here.
+                    assert_eq!(*to, f.from, "{variant}");
+                    attacker_retreats += 1;
+                } else {
+                    assert_ne!(*to, f.from, "{variant}: not along the attacker's road");
+                    defender_retreats += 1;
+                }
+            }
+        }
+        assert!(attacker_retreats > 0 && defender_retreats > 0);
+    }
+}
