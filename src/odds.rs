@@ -271,8 +271,8 @@ pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsErr
     })
 }
 
-/// `table[fp][n * ...]`: P(k hits | n dice, firepower fp), flattened as
-/// index n * (n + 1) / 2 + k for n up to 6 dice... kept simple: n ≤ 6.
+/// `table[fp][n * (n + 1) / 2 + k]` = P(k hits | n dice at firepower fp),
+/// for up to 6 dice (the strongest block has 4).
 fn binomial_table() -> [[f64; 32]; 7] {
     let mut t = [[0.0; 32]; 7];
     for (fp, row) in t.iter_mut().enumerate() {
