@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::format::{
-    self, BlockKind, DeckDoc, DeploymentDoc, LinkClass, LinkDoc, LoadError, Location, MapDoc,
-    ResolvedScenario, RosterDoc, ScenarioDoc, Sections, Side, SourceFile, SpaceDoc, SpaceKind,
+    self, BlockDoc, BlockKind, DeckDoc, DeploymentDoc, LinkClass, LinkDoc, LoadError, Location,
+    MapDoc, ResolvedScenario, RosterDoc, ScenarioDoc, Sections, Side, SourceFile, SpaceDoc,
+    SpaceKind,
 };
 use crate::model::Scenario;
 use crate::names::normalise;
@@ -87,6 +88,13 @@ pub enum Edit {
         block: String,
         to: Option<String>,
     },
+    /// Sets a deployed block's starting strength as printed (`None`: full
+    /// strength, as the published game starts every block, 5.1).
+    SetStrength {
+        side: Side,
+        block: String,
+        strength: Option<u8>,
+    },
     /// Historical edits the order of battle; free starts a free deployment
     /// from it (5.3) when there is none, and historical removes it.
     SetMode(DeploymentMode),
@@ -114,6 +122,12 @@ impl Edit {
             Edit::MoveBlock { block, to, .. } => match to {
                 Some(city) => format!("move {block} to {city}"),
                 None => format!("move {block} to the pool"),
+            },
+            Edit::SetStrength {
+                block, strength, ..
+            } => match strength {
+                Some(s) => format!("{block} at strength {s}"),
+                None => format!("{block} at full strength"),
             },
             Edit::SetMode(DeploymentMode::Historical) => "historical deployment".into(),
             Edit::SetMode(DeploymentMode::Free) => "free deployment".into(),
@@ -205,6 +219,22 @@ impl Working {
             .map(|(city, _)| city.as_str())
     }
 
+    /// A deployed block's starting strength as printed in the current
+    /// deployment (full unless set lower); `None` for a block in the pool.
+    pub fn block_strength(&self, side: Side, block: &str) -> Option<u8> {
+        self.block_location(side, block)?;
+        let doc = self.roster_block(side, block).ok()?;
+        let key = normalise(block);
+        let set = self
+            .deployment(self.mode())?
+            .strengths
+            .side(side)
+            .iter()
+            .find(|(b, _)| normalise(b) == key)
+            .map(|(_, s)| *s);
+        Some(set.unwrap_or(doc.steps.saturating_mul(doc.kind.strength_per_step())))
+    }
+
     fn apply(&mut self, edit: &Edit) -> Result<(), EditError> {
         match edit {
             Edit::MoveSpace { space, to } => {
@@ -274,7 +304,19 @@ impl Working {
                 deployments.extend(self.free_deployment.as_mut());
                 for d in deployments {
                     for side in Side::BOTH {
-                        d.side_mut(side).retain(|(city, _)| !is_removed(city));
+                        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(d.side_mut(side))
+                            .into_iter()
+                            .partition(|(city, _)| is_removed(city));
+                        *d.side_mut(side) = kept;
+                        // Blocks sent back to the pool lose their strength (6.4).
+                        let pooled: Vec<String> = gone
+                            .into_iter()
+                            .flat_map(|(_, blocks)| blocks)
+                            .map(|b| normalise(&b))
+                            .collect();
+                        d.strengths
+                            .side_mut(side)
+                            .retain(|(b, _)| !pooled.contains(&normalise(b)));
                     }
                 }
                 self.map.spaces.remove(i);
@@ -308,6 +350,11 @@ impl Working {
                 self.map.links[k] = LinkDoc::new(*class, x.to_string(), y.to_string(), name);
             }
             Edit::MoveBlock { side, block, to } => self.move_block(*side, block, to.as_deref())?,
+            Edit::SetStrength {
+                side,
+                block,
+                strength,
+            } => self.set_strength(*side, block, *strength)?,
             Edit::SetMode(mode) => match mode {
                 DeploymentMode::Historical => self.free_deployment = None,
                 DeploymentMode::Free => {
@@ -370,16 +417,63 @@ impl Working {
         Ok(())
     }
 
-    fn move_block(&mut self, side: Side, block: &str, to: Option<&str>) -> Result<(), EditError> {
+    fn roster_block(&self, side: Side, block: &str) -> Result<&BlockDoc, EditError> {
         let key = normalise(block);
-        let Some(doc) = self
-            .roster
+        self.roster
             .blocks
             .iter()
             .find(|b| b.side == side && normalise(&b.name) == key)
-        else {
-            return refuse(format!("{side} has no block \"{block}\""));
-        };
+            .ok_or_else(|| EditError(format!("{side} has no block \"{block}\"")))
+    }
+
+    /// The deployment the current mode edits.
+    fn current_deployment_mut(&mut self) -> &mut DeploymentDoc {
+        match self.mode() {
+            DeploymentMode::Historical => &mut self.order_of_battle,
+            DeploymentMode::Free => self
+                .free_deployment
+                .as_mut()
+                .expect("mode() is Free only with a free deployment"),
+        }
+    }
+
+    fn set_strength(
+        &mut self,
+        side: Side,
+        block: &str,
+        strength: Option<u8>,
+    ) -> Result<(), EditError> {
+        let doc = self.roster_block(side, block)?;
+        let name = doc.name.clone();
+        let per_step = doc.kind.strength_per_step().max(1);
+        let full = doc.steps.saturating_mul(per_step);
+        if self.block_location(side, &name).is_none() {
+            return refuse(format!(
+                "{name} is in the levy pool: a block gets its strength when it is levied (6.4)"
+            ));
+        }
+        if let Some(s) = strength
+            && (s == 0 || s > full || s % per_step != 0)
+        {
+            let allowed = (1..=full)
+                .filter(|v| v % per_step == 0)
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            return refuse(format!("{name} can stand at strength {allowed}, not {s}"));
+        }
+        let key = normalise(&name);
+        let list = self.current_deployment_mut().strengths.side_mut(side);
+        list.retain(|(b, _)| normalise(b) != key);
+        if let Some(s) = strength.filter(|s| *s < full) {
+            list.push((name, s));
+        }
+        Ok(())
+    }
+
+    fn move_block(&mut self, side: Side, block: &str, to: Option<&str>) -> Result<(), EditError> {
+        let key = normalise(block);
+        let doc = self.roster_block(side, block)?;
         let (name, kind) = (doc.name.clone(), doc.kind);
         let target = match to {
             None => None,
@@ -401,14 +495,14 @@ impl Working {
                 Some(space.name.clone())
             }
         };
-        let mode = self.mode();
-        let deployment = match mode {
-            DeploymentMode::Historical => &mut self.order_of_battle,
-            DeploymentMode::Free => self
-                .free_deployment
-                .as_mut()
-                .expect("mode() is Free only with a free deployment"),
-        };
+        let deployment = self.current_deployment_mut();
+        if target.is_none() {
+            // A block in the pool has no strength until it is levied (6.4).
+            deployment
+                .strengths
+                .side_mut(side)
+                .retain(|(b, _)| normalise(b) != key);
+        }
         let entries = deployment.side_mut(side);
         for (_, blocks) in entries.iter_mut() {
             blocks.retain(|b| normalise(b) != key);
@@ -996,6 +1090,92 @@ mod tests {
             to: Some("Mare Tyrrhenum".into()),
         })
         .unwrap();
+    }
+
+    #[test]
+    fn a_deployed_block_can_start_below_full_strength_and_undo_restores_it() {
+        let mut doc = Document::builtin();
+        let strength = |doc: &Document| doc.working().block_strength(Side::Caesar, "Legio 13");
+        assert_eq!(strength(&doc), Some(3));
+        doc.apply(Edit::SetStrength {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+            strength: Some(2),
+        })
+        .unwrap();
+        assert_eq!(strength(&doc), Some(2));
+        let report = doc.validate(&rules());
+        assert_eq!(report.errors(), 0, "{:?}", report.findings);
+        assert!(report.has("reduced-strength"));
+        let scenario = &report.scenario;
+        let legio = scenario.roster.find(Side::Caesar, "Legio 13").unwrap();
+        assert_eq!(
+            scenario.starting_setup().strength(&scenario.roster, legio),
+            2
+        );
+        // Back to full strength leaves nothing in the file.
+        doc.apply(Edit::SetStrength {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+            strength: Some(3),
+        })
+        .unwrap();
+        assert!(doc.working().order_of_battle.strengths.is_empty());
+        doc.undo();
+        assert_eq!(strength(&doc), Some(2));
+        doc.undo();
+        assert_eq!(strength(&doc), Some(3));
+        assert!(!doc.validate(&rules()).has("reduced-strength"));
+    }
+
+    #[test]
+    fn rule_6_4_pool_blocks_have_no_strength_and_impossible_strengths_are_refused() {
+        let mut doc = Document::builtin();
+        let set = |doc: &mut Document, side, block: &str, s| {
+            doc.apply(Edit::SetStrength {
+                side,
+                block: block.into(),
+                strength: Some(s),
+            })
+        };
+        // Octavian waits in the pool (5.1).
+        let err = set(&mut doc, Side::Caesar, "Octavian", 2).unwrap_err();
+        assert!(err.0.contains("levy pool"), "{err}");
+        let err = set(&mut doc, Side::Caesar, "Legio 13", 4).unwrap_err();
+        assert!(err.0.contains("1, 2, 3"), "{err}");
+        assert!(set(&mut doc, Side::Caesar, "Legio 13", 0).is_err());
+        assert!(!doc.can_undo(), "refused edits leave no undo step");
+        // A block sent to the pool loses its strength.
+        set(&mut doc, Side::Caesar, "Legio 13", 1).unwrap();
+        doc.apply(Edit::MoveBlock {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+            to: None,
+        })
+        .unwrap();
+        assert!(doc.working().order_of_battle.strengths.is_empty());
+        assert_eq!(doc.working().block_strength(Side::Caesar, "Legio 13"), None);
+    }
+
+    #[test]
+    fn starting_strengths_survive_saving_and_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("weak.ron");
+        let mut doc = Document::builtin();
+        doc.apply(Edit::SetStrength {
+            side: Side::Pompey,
+            block: "Legio 1".into(),
+            strength: Some(1),
+        })
+        .unwrap();
+        doc.save_as(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("strengths"), "{text}");
+        let reopened = Document::open(&path).unwrap();
+        assert_eq!(
+            reopened.working().block_strength(Side::Pompey, "Legio 1"),
+            Some(1)
+        );
     }
 
     #[test]

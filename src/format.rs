@@ -41,6 +41,15 @@ pub enum LoadError {
     Parse { location: Location, message: String },
     #[error("{}: `extends` forms a cycle: {}", path.display(), chain.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> "))]
     ExtendsCycle { path: PathBuf, chain: Vec<PathBuf> },
+    #[error("{location}: `extends` names \"{target}\", which cannot be read: {source}{suggestion}")]
+    ExtendsMissing {
+        location: Location,
+        target: String,
+        #[source]
+        source: std::io::Error,
+        /// " (did you mean ...?)" when a file of a similar name sits beside it.
+        suggestion: String,
+    },
     #[error("{}: no {section} section, and no `extends` file to take it from", path.display())]
     MissingSection {
         path: PathBuf,
@@ -52,7 +61,9 @@ impl LoadError {
     /// Where the error is, when it points into a file.
     pub fn location(&self) -> Option<&Location> {
         match self {
-            LoadError::Parse { location, .. } => Some(location),
+            LoadError::Parse { location, .. } | LoadError::ExtendsMissing { location, .. } => {
+                Some(location)
+            }
             _ => None,
         }
     }
@@ -467,6 +478,39 @@ pub struct DeploymentDoc {
     pub caesar: Vec<(String, Vec<String>)>,
     #[serde(default)]
     pub pompey: Vec<(String, Vec<String>)>,
+    /// Deployed blocks that start below full strength (custom setups; the
+    /// published game starts every block at full strength, 5.1): strength as
+    /// printed, e.g. `caesar: [("Legio 13", 3)]`.
+    #[serde(default, skip_serializing_if = "Strengths::is_empty")]
+    pub strengths: Strengths,
+}
+
+/// Starting strengths per side, by block name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Strengths {
+    #[serde(default)]
+    pub caesar: Vec<(String, u8)>,
+    #[serde(default)]
+    pub pompey: Vec<(String, u8)>,
+}
+
+impl Strengths {
+    pub fn is_empty(&self) -> bool {
+        self.caesar.is_empty() && self.pompey.is_empty()
+    }
+    pub fn side(&self, side: Side) -> &Vec<(String, u8)> {
+        match side {
+            Side::Caesar => &self.caesar,
+            Side::Pompey => &self.pompey,
+        }
+    }
+    pub fn side_mut(&mut self, side: Side) -> &mut Vec<(String, u8)> {
+        match side {
+            Side::Caesar => &mut self.caesar,
+            Side::Pompey => &mut self.pompey,
+        }
+    }
 }
 
 impl DeploymentDoc {
@@ -542,6 +586,18 @@ pub fn load_scenario(path: &Path) -> Result<ResolvedScenario, LoadError> {
             {
                 crate::HISTORICAL_SCENARIO.to_string()
             }
+            // The file that names a missing parent is the one to fix: point at
+            // its `extends` line rather than at a path that does not exist.
+            Err(LoadError::Io { source, .. }) if !chain.is_empty() => {
+                let (parent_path, parent_doc, parent_text) = &chain[chain.len() - 1];
+                return Err(missing_parent(
+                    parent_path,
+                    parent_doc,
+                    parent_text,
+                    &current,
+                    source,
+                ));
+            }
             other => other?,
         };
         let doc: ScenarioDoc = parse_ron(&current, &text)?;
@@ -552,6 +608,41 @@ pub fn load_scenario(path: &Path) -> Result<ResolvedScenario, LoadError> {
         chain.push((current, doc, text));
     }
     resolve(path, chain)
+}
+
+fn missing_parent(
+    referrer: &Path,
+    doc: &ScenarioDoc,
+    text: &str,
+    missing: &Path,
+    source: std::io::Error,
+) -> LoadError {
+    let target = doc.extends.clone().unwrap_or_default();
+    let src = SourceFile {
+        path: referrer.to_path_buf(),
+        text: text.to_string(),
+    };
+    let at = text.find("extends").unwrap_or(0);
+    let siblings: Vec<String> = missing
+        .parent()
+        .and_then(|dir| std::fs::read_dir(dir).ok())
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".ron"))
+        .chain(std::iter::once("historical.ron".to_string()))
+        .collect();
+    let wanted = missing
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let suggestion = crate::names::did_you_mean(&wanted, siblings.iter().map(String::as_str));
+    LoadError::ExtendsMissing {
+        location: src.location_of(at),
+        target,
+        source,
+        suggestion,
+    }
 }
 
 /// Parses a scenario from text alone (no `extends` allowed), for tests and the GUI.
@@ -659,6 +750,14 @@ impl SourceFile {
             from = at + first.len();
         }
         None
+    }
+
+    /// Where a deployment section gives `name` a starting strength.
+    pub fn locate_strength(&self, section: &str, name: &str) -> Option<Location> {
+        let start = self.text.find(&format!("{section}:"))?;
+        let list = start + self.text[start..].find("strengths:")?;
+        let at = list + self.text[list..].find(&format!("{name:?}"))?;
+        Some(self.location_of(at))
     }
 
     pub fn location_of(&self, byte_offset: usize) -> Location {

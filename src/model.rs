@@ -456,9 +456,26 @@ impl Deck {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Setup {
     pub placements: Vec<(BlockId, SpaceId)>,
+    /// Deployed blocks starting below full strength, as printed.
+    pub strengths: Vec<(BlockId, u8)>,
 }
 
 impl Setup {
+    /// Starting steps of a deployed block: its given strength, else full.
+    pub fn steps(&self, roster: &Roster, block: BlockId) -> u8 {
+        let b = roster.block(block);
+        self.strengths
+            .iter()
+            .find(|(id, _)| *id == block)
+            .map_or(b.max_steps, |(_, s)| s / b.kind.strength_per_step().max(1))
+    }
+
+    /// Starting strength of a deployed block as printed (the elephant's IV/II).
+    pub fn strength(&self, roster: &Roster, block: BlockId) -> u8 {
+        self.steps(roster, block)
+            .saturating_mul(roster.block(block).kind.strength_per_step())
+    }
+
     pub fn location(&self, block: BlockId) -> Option<SpaceId> {
         self.placements
             .iter()
@@ -854,5 +871,53 @@ fn build_setup(
             }
         }
     }
-    Setup { placements }
+    let mut strengths: Vec<(BlockId, u8)> = Vec::new();
+    for side in Side::BOTH {
+        for (name, strength) in doc.strengths.side(side) {
+            let location = src
+                .locate_strength(section, name)
+                .or_else(|| src.locate(&anchor, &[]));
+            let block = match roster.resolve(side, name) {
+                Ok(id) => id,
+                Err(e) => {
+                    findings.push(error(
+                        "unknown-name",
+                        format!("{section}, strengths: {e}"),
+                        location,
+                    ));
+                    continue;
+                }
+            };
+            let b = roster.block(block);
+            let per_step = b.kind.strength_per_step().max(1);
+            let problem = if !placements.iter().any(|(id, _)| *id == block) {
+                Some(
+                    "it is not deployed (blocks in the pool have no strength yet, 6.4)".to_string(),
+                )
+            } else if *strength == 0 || *strength > b.max_strength() {
+                Some(format!("its strength is 1 to {}", b.max_strength()))
+            } else if strength % per_step != 0 {
+                Some("the elephant fights at IV or II (7.41)".to_string())
+            } else if strengths.iter().any(|(id, _)| *id == block) {
+                Some("its strength is given twice".to_string())
+            } else {
+                None
+            };
+            match problem {
+                Some(why) => findings.push(error(
+                    "bad-strength",
+                    format!(
+                        "{section}: {side} block \"{}\" cannot start at strength {strength}: {why}",
+                        b.name
+                    ),
+                    location,
+                )),
+                None => strengths.push((block, *strength)),
+            }
+        }
+    }
+    Setup {
+        placements,
+        strengths,
+    }
 }

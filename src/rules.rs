@@ -254,7 +254,22 @@ impl RuleSet {
                 None => break,
                 Some(parent) => {
                     let dir = path.parent().map(Path::to_path_buf);
-                    (path, text) = variant_source(&parent, dir.as_deref())?;
+                    let referrer = crate::format::SourceFile {
+                        path: path.clone(),
+                        text: std::mem::take(&mut text),
+                    };
+                    (path, text) =
+                        variant_source(&parent, dir.as_deref()).map_err(|e| match e {
+                            // Point at the `extends` line of the file that names the missing parent.
+                            LoadError::Io { source, .. } => LoadError::ExtendsMissing {
+                                location: referrer
+                                    .location_of(referrer.text.find("extends").unwrap_or(0)),
+                                target: parent.clone(),
+                                source,
+                                suggestion: String::new(),
+                            },
+                            other => other,
+                        })?;
                 }
             }
         }

@@ -397,6 +397,23 @@ impl Ctx<'_> {
                 ));
             }
         }
+        // 5.1: the published game starts every block at full strength.
+        for &(block_id, strength) in &setup.strengths {
+            let block = roster.block(block_id);
+            if strength < block.max_strength() {
+                out.push(finding(
+                    Severity::Warning,
+                    "reduced-strength",
+                    format!(
+                        "{section}: {} \"{}\" starts at strength {strength} of {}; the published game starts every block at full strength (5.1)",
+                        block.side,
+                        block.name,
+                        block.max_strength()
+                    ),
+                    src.locate_strength(section, &block.name),
+                ));
+            }
+        }
         // 8.4: more blocks than a city supplies are disbanded at the first winter.
         let mut per_space: BTreeMap<SpaceId, usize> = BTreeMap::new();
         for (_, s) in &setup.placements {

@@ -98,6 +98,42 @@ fn missing_file_exits_2() {
 }
 
 #[test]
+fn a_misspelt_extends_points_at_the_referring_line_and_suggests_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("base.ron"),
+        "Scenario(extends: \"historical.ron\")\n",
+    )
+    .unwrap();
+    let path = dir.path().join("mine.ron");
+    std::fs::write(
+        &path,
+        "// my setup\nScenario(\n    extends: \"bsae.ron\",\n)\n",
+    )
+    .unwrap();
+    cli()
+        .args(["validate", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("mine.ron:3:5"))
+        .stderr(predicate::str::contains("`extends` names \"bsae.ron\""))
+        .stderr(predicate::str::contains("did you mean \"base.ron\""));
+}
+
+#[test]
+fn a_variant_extending_a_missing_file_points_at_its_extends_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.ron");
+    std::fs::write(&path, "(\n  extends: \"rulez-2.0\",\n)\n").unwrap();
+    cli()
+        .args(["validate", "--variant", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("mine.ron:2:3"))
+        .stderr(predicate::str::contains("did you mean \"rules-2.0\""));
+}
+
+#[test]
 fn binary_garbage_exits_2_without_panicking() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("garbage.ron");

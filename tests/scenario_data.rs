@@ -382,3 +382,32 @@ fn road_distances_follow_the_move_examples() {
     // Corsica is reached only by sea.
     assert_eq!(b.road_distance(massilia, id("Aleria")), None);
 }
+
+#[test]
+fn rule_5_1_custom_starting_strengths_reach_the_engine() {
+    use caesar_workbench::engine::{Game, State};
+    use std::sync::Arc;
+    let rules = RuleSet::builtin("rules-2.0");
+    let mut doc = caesar_workbench::historical();
+    doc.order_of_battle
+        .strengths
+        .caesar
+        .push(("Legio 13".into(), 1));
+    doc.order_of_battle
+        .strengths
+        .pompey
+        .push(("Cleopatra".into(), 2));
+    let report = validate(&doc, &rules);
+    assert_eq!(report.errors(), 0, "{:?}", report.findings);
+    let roster = report.scenario.roster.clone();
+    let game = Game::new(Arc::new(report.scenario), Arc::new(rules));
+    let state = State::new(&game, 11);
+    let id = |side, name| roster.find(side, name).unwrap();
+    assert_eq!(state.steps(id(Side::Caesar, "Legio 13")), 1);
+    assert_eq!(state.steps(id(Side::Pompey, "Cleopatra")), 2);
+    assert_eq!(
+        state.steps(id(Side::Caesar, "Legio 8")),
+        3,
+        "unlisted blocks start full"
+    );
+}

@@ -493,3 +493,73 @@ fn findings_list_errors_before_warnings() {
     assert_eq!(report.findings.first().unwrap().severity, Severity::Error);
     assert_eq!(report.findings.last().unwrap().severity, Severity::Warning);
 }
+
+#[test]
+fn starting_strengths_below_full_warn_and_impossible_ones_are_errors() {
+    let mut doc = base();
+    doc.order_of_battle
+        .strengths
+        .caesar
+        .push(("Legio 13".into(), 2));
+    let msg = fires(&doc, "reduced-strength", Severity::Warning);
+    assert!(msg.contains("Legio 13") && msg.contains("5.1"), "{msg}");
+    assert_eq!(check(&doc).errors(), 0);
+
+    for (block, strength, why) in [
+        ("Legio 13", 4, "1 to 3"),
+        ("Legio 13", 0, "1 to 3"),
+        ("Octavian", 1, "not deployed"),
+    ] {
+        let mut doc = base();
+        doc.order_of_battle
+            .strengths
+            .caesar
+            .push((block.into(), strength));
+        let msg = fires(&doc, "bad-strength", Severity::Error);
+        assert!(msg.contains(block) && msg.contains(why), "{msg}");
+    }
+    let mut doc = base();
+    doc.order_of_battle
+        .strengths
+        .pompey
+        .push(("Legio 99".into(), 1));
+    let msg = fires(&doc, "unknown-name", Severity::Error);
+    assert!(msg.contains("Legio 9"), "{msg}");
+}
+
+#[test]
+fn rule_7_41_an_elephant_starts_at_iv_or_ii_only() {
+    let mut doc = base();
+    // Put the elephant on the board in Utica, its levy city.
+    let (_, blocks) = doc
+        .order_of_battle
+        .pompey
+        .iter_mut()
+        .find(|(c, _)| c == "Utica")
+        .unwrap();
+    blocks.push("Elephant".into());
+    doc.order_of_battle
+        .strengths
+        .pompey
+        .push(("Elephant".into(), 3));
+    let msg = fires(&doc, "bad-strength", Severity::Error);
+    assert!(msg.contains("7.41"), "{msg}");
+    doc.order_of_battle.strengths.pompey[0].1 = 2;
+    let report = check(&doc);
+    assert!(!report.has("bad-strength"), "{:?}", report.findings);
+}
+
+#[test]
+fn a_bad_starting_strength_points_at_its_line_in_the_strengths_list() {
+    let text = caesar_workbench::HISTORICAL_SCENARIO.replace(
+        "            (\"Tarraco\", [\"Legio 5\", \"Legio 6\", \"Equitatus 1\"]),\n        ],\n",
+        "            (\"Tarraco\", [\"Legio 5\", \"Legio 6\", \"Equitatus 1\"]),\n        ],\n        strengths: (pompey: [(\"Legio 6\", 9)]),\n",
+    );
+    let line = text.lines().position(|l| l.contains("strengths:")).unwrap() + 1;
+    let doc = caesar_workbench::format::scenario_from_str("weak.ron".as_ref(), &text).unwrap();
+    let msg = fires(&doc, "bad-strength", Severity::Error);
+    assert!(
+        msg.starts_with(&format!("weak.ron:{line}:")),
+        "{msg} (expected line {line})"
+    );
+}

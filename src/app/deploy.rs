@@ -78,9 +78,11 @@ impl WorkbenchApp {
             "Show winter supply (8.4: 3 + VP)",
         );
         ui.label(
-            RichText::new("Blocks start at full strength (5.1).")
-                .weak()
-                .small(),
+            RichText::new(
+                "The published game starts every block at full strength (5.1); select a deployed block to start it lower.",
+            )
+            .weak()
+            .small(),
         );
         ui.separator();
 
@@ -91,7 +93,7 @@ impl WorkbenchApp {
                     let b = scenario.roster.block(id);
                     ui.label(RichText::new(&b.name).heading());
                     ui.label(format!(
-                        "{} {} · {} · strength {}",
+                        "{} {} · {} · full strength {}",
                         b.side,
                         b.kind.label(),
                         super::map::short_rating(b),
@@ -100,6 +102,31 @@ impl WorkbenchApp {
                     match scenario.starting_setup().location(id) {
                         Some(s) => {
                             ui.label(format!("In {}", scenario.board.name(s)));
+                            let current = doc.working().block_strength(b.side, &b.name);
+                            ui.horizontal(|ui| {
+                                ui.label("Starts at");
+                                let per_step = b.kind.strength_per_step().max(1);
+                                for strength in (1..=b.max_strength()).filter(|v| v % per_step == 0)
+                                {
+                                    let text = super::map::strength_text(b, strength);
+                                    let chosen = current == Some(strength);
+                                    if ui
+                                        .selectable_label(chosen, super::map::roman(strength))
+                                        .on_hover_text(format!(
+                                            "{} starts the game at strength {text}",
+                                            b.name
+                                        ))
+                                        .clicked()
+                                        && !chosen
+                                    {
+                                        edits.push(Edit::SetStrength {
+                                            side: b.side,
+                                            block: b.name.clone(),
+                                            strength: Some(strength),
+                                        });
+                                    }
+                                }
+                            });
                             if ui.button("Send to the levy pool").clicked() {
                                 edits.push(Edit::MoveBlock {
                                     side: b.side,

@@ -988,7 +988,8 @@ impl MapModel {
                 let b = scenario.roster.block(bid);
                 block(painter, rect, b.side, b.kind, m);
                 if m.big_blocks {
-                    block_text(painter, rect, b);
+                    let strength = scenario.starting_setup().strength(&scenario.roster, bid);
+                    block_text(painter, rect, b, strength);
                 }
                 if input.selected == Some(MapHit::Block(bid)) {
                     painter.rect_stroke(
@@ -1095,7 +1096,12 @@ impl MapModel {
                     b.side,
                     b.kind.label(),
                     short_rating(b),
-                    roman(b.max_strength())
+                    strength_text(
+                        b,
+                        scenario
+                            .starting_setup()
+                            .strength(&scenario.roster, self.blocks[i][k])
+                    )
                 ));
             }
         }
@@ -1214,7 +1220,7 @@ pub fn short_name(name: &str) -> String {
     }
 }
 
-fn roman(n: u8) -> &'static str {
+pub fn roman(n: u8) -> &'static str {
     ["0", "I", "II", "III", "IV", "V", "VI"]
         .get(n as usize)
         .copied()
@@ -1424,8 +1430,17 @@ pub fn short_rating(b: &crate::model::Block) -> String {
     }
 }
 
+/// "III", or "II of IV" for a block deployed below full strength.
+pub fn strength_text(b: &crate::model::Block, strength: u8) -> String {
+    if strength < b.max_strength() {
+        format!("{} of {}", roman(strength), roman(b.max_strength()))
+    } else {
+        roman(strength).to_string()
+    }
+}
+
 /// A block's short name, and its strength in the corner.
-pub fn block_text(painter: &Painter, rect: Rect, b: &crate::model::Block) {
+pub fn block_text(painter: &Painter, rect: Rect, b: &crate::model::Block, strength: u8) {
     let size = (rect.height() * 0.42).clamp(6.0, 14.0);
     painter.text(
         rect.center() - vec2(0.0, rect.height() * 0.12),
@@ -1437,7 +1452,7 @@ pub fn block_text(painter: &Painter, rect: Rect, b: &crate::model::Block) {
     painter.text(
         rect.center_bottom() - vec2(0.0, 1.0),
         egui::Align2::CENTER_BOTTOM,
-        roman(b.max_strength()),
+        roman(strength),
         FontId::proportional(size * 0.75),
         Color32::from_rgb(255, 236, 180),
     );
@@ -1450,7 +1465,7 @@ pub fn pool_block(painter: &Painter, rect: Rect, b: &crate::model::Block) {
         big_blocks: true,
     };
     block(painter, rect, b.side, b.kind, m);
-    block_text(painter, rect, b);
+    block_text(painter, rect, b, b.max_strength());
 }
 
 fn block(painter: &Painter, rect: Rect, side: Side, kind: BlockKind, m: Metrics) {

@@ -459,7 +459,11 @@ impl State {
                 let loc = setup.location(b).map_or(POOL, |s| s.0);
                 BlockState {
                     loc,
-                    steps: block.max_steps,
+                    steps: if loc == POOL {
+                        block.max_steps
+                    } else {
+                        setup.steps(roster, b)
+                    },
                     side: block.side,
                     flags: 0,
                     moved_steps: 0,

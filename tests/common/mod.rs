@@ -60,6 +60,7 @@ pub fn field(
             .chain(reserve_blocks.iter().map(|b| (*b, reserve_from)))
             .chain(defenders.iter().map(|b| (*b, to)))
             .collect(),
+        strengths: Vec::new(),
     };
     let game = Game::new(Arc::new(scenario), Arc::clone(&base.rules));
     let full = |ids: &[BlockId]| -> Vec<(BlockId, u8)> {
