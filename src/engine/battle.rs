@@ -570,8 +570,10 @@ impl State {
             contest.attacker,
             contest.attacker.other()
         );
-        let choose_main =
-            game.rules.main_attack == MainAttack::AttackerChooses && contest.attack_links.len() > 1;
+        // 1.1: normally declared at the end of the attacker's moves already.
+        let choose_main = game.rules.main_attack == MainAttack::AttackerChooses
+            && contest.attack_links.len() > 1
+            && !contest.declared;
         let mut battle = Battle {
             space,
             attacker: contest.attacker,

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, LinkId, SpaceId};
-use crate::rules::{JupiterDefection, JupiterTarget, VulcanTarget};
+use crate::rules::{JupiterDefection, JupiterTarget, MainAttack, VulcanTarget};
 
 impl State {
     pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
@@ -62,6 +62,9 @@ impl State {
             && self.command.mp == 0
             && self.command.group.is_none()
         {
+            self.command.step = CommandStep::MainAttack;
+        }
+        if self.command.step == CommandStep::MainAttack && self.undeclared_attack(game).is_none() {
             self.command.step = CommandStep::Levy;
         }
         if self.command.step == CommandStep::Levy && self.command.lp == 0 {
@@ -136,6 +139,16 @@ impl State {
                     out.push(Action::EndMoves);
                 }
             },
+            CommandStep::MainAttack => {
+                if let Some(i) = self.undeclared_attack(game) {
+                    out.extend(
+                        self.contests[i]
+                            .attack_links
+                            .iter()
+                            .map(|l| Action::MainAttack(*l)),
+                    );
+                }
+            }
             CommandStep::Levy => {
                 self.levy_actions(game, side, out);
                 out.push(Action::EndLevy);
@@ -174,7 +187,7 @@ impl State {
             }
             Action::EndMoves => {
                 self.command.group = None;
-                self.command.step = CommandStep::Levy;
+                self.command.step = CommandStep::MainAttack;
                 self.skip_empty_command_steps(game, log);
             }
             Action::Levy { block, at } => {
@@ -200,6 +213,18 @@ impl State {
                     game.block_name(block),
                     self.strength(game, block)
                 );
+                self.skip_empty_command_steps(game, log);
+            }
+            Action::MainAttack(link) => {
+                if let Some(i) = self.undeclared_attack(game) {
+                    self.declare_main_attack(i, link);
+                    log!(
+                        log,
+                        "{side} declares the main attack on {} from {}",
+                        game.space_name(self.contests[i].space),
+                        game.space_name(game.board().link(link).other(self.contests[i].space))
+                    );
+                }
                 self.skip_empty_command_steps(game, log);
             }
             Action::EndLevy => self.finish_command(game, log),
@@ -240,6 +265,38 @@ impl State {
             Some(Event::Neptune) => !land,
             _ => true,
         }
+    }
+
+    /// 6.12 (1.1): the first battle the moving player attacked by two or more
+    /// roads whose main attack he has not declared yet.
+    fn undeclared_attack(&self, game: &Game) -> Option<usize> {
+        if game.rules.main_attack != MainAttack::AttackerChooses {
+            return None;
+        }
+        let side = self.side_now();
+        self.contests
+            .iter()
+            .position(|c| c.attacker == side && !c.declared && c.attack_links.len() > 1)
+    }
+
+    /// 6.12 / 6.13 (1.1): blocks that entered by `link` are the main force and
+    /// pin; those by other roads are reserves.
+    fn declare_main_attack(&mut self, contest: usize, link: LinkId) {
+        let c = &mut self.contests[contest];
+        let mut pinning = 0;
+        for s in &mut self.blocks {
+            if s.loc == c.space.0 && s.side == c.attacker && !s.has(flag::RESPONDED) {
+                if s.entered_via == link.0 {
+                    s.flags &= !flag::RESERVE;
+                    pinning += 1;
+                } else if s.entered_via != NO_LINK {
+                    s.flags |= flag::RESERVE;
+                }
+            }
+        }
+        c.main = link.0;
+        c.pinning = pinning;
+        c.declared = true;
     }
 
     /// 1.1 Mars/Neptune: the card's group move is the surprise attack itself,
@@ -403,6 +460,7 @@ impl State {
                     main: link.0,
                     attack_links: vec![link],
                     pinning: 1,
+                    declared: false,
                 });
             }
             Some(c) if c.attacker == side => {
@@ -735,6 +793,7 @@ impl State {
                 main: NO_LINK,
                 attack_links: Vec::new(),
                 pinning: 0,
+                declared: false,
             });
         }
     }

@@ -308,6 +308,9 @@ enum CommandStep {
     /// Choose event targets first.
     EventTarget,
     Moves,
+    /// 6.12 (1.1): after his moves the attacker declares the main attack of
+    /// each battle he entered by two or more roads (pinning depends on it).
+    MainAttack,
     Levy,
 }
 
@@ -335,6 +338,8 @@ struct Contest {
     attack_links: Vec<LinkId>,
     /// Attacking non-reserve blocks that entered (6.13 pinning).
     pinning: u8,
+    /// 6.12 (1.1): the attacker has declared the main attack.
+    declared: bool,
 }
 
 /// The seeded, cheap-to-clone game state.
