@@ -97,7 +97,7 @@ impl WorkbenchApp {
                         b.side,
                         b.kind.label(),
                         super::map::short_rating(b),
-                        b.max_strength()
+                        super::map::roman(b.max_strength())
                     ));
                     match scenario.starting_setup().location(id) {
                         Some(s) => {

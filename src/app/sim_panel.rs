@@ -7,7 +7,9 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use egui::{Color32, RichText, Ui};
-use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, FilledArea, Legend, Line, Plot};
+use egui_plot::{
+    Bar, BarChart, BoxElem, BoxPlot, BoxSpread, FilledArea, Legend, Line, Plot, uniform_grid_spacer,
+};
 
 use crate::engine::Game;
 use crate::format::Side;
@@ -712,13 +714,32 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
             }
         });
     ui.label(RichText::new("How and when games end").strong());
+    let years = reports
+        .iter()
+        .map(|r| r.endings.sudden_death_by_year.len())
+        .max()
+        .unwrap_or(0);
     Plot::new("endings")
         .height(200.0)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
         .legend(Legend::default())
-        .x_axis_label("year of a sudden-death win; last bars: on VP after the last year, draws")
+        .x_axis_label("sudden death (1.2) in each year's winter, then the end of the last year")
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .x_axis_formatter(move |mark, _| {
+            let v = mark.value;
+            if (v - v.round()).abs() > 1e-6 || v < 1.0 {
+                return String::new();
+            }
+            let v = v.round() as usize;
+            match v {
+                _ if v <= years => format!("year {v}"),
+                _ if v == years + 2 => "on VP".to_string(),
+                _ if v == years + 3 => "draw".to_string(),
+                _ => String::new(),
+            }
+        })
         .show(ui, |p| {
             for (k, r) in reports.iter().enumerate() {
                 let shift = k as f64 * 0.4 - 0.2 * (n - 1.0);
@@ -756,7 +777,26 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
         .allow_drag(false)
         .allow_scroll(false)
         .legend(Legend::default())
-        .x_axis_label("battles · steps lost (Caesar, Pompey) · blocks eliminated (Caesar, Pompey)")
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .x_axis_formatter(move |mark, _| {
+            let v = mark.value;
+            if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+                return String::new();
+            }
+            let (i, k) = ((v / (n + 1.0)).floor(), v.round() % (n + 1.0));
+            if k != 0.0 {
+                return String::new();
+            }
+            [
+                "battles",
+                "steps lost\nCaesar",
+                "steps lost\nPompey",
+                "blocks lost\nCaesar",
+                "blocks lost\nPompey",
+            ]
+            .get(i as usize)
+            .map_or(String::new(), |s| s.to_string())
+        })
         .show(ui, |p| {
             for (k, r) in reports.iter().enumerate() {
                 let x = |i: f64| i * (n + 1.0) + k as f64;
