@@ -167,9 +167,12 @@ impl Battle {
         let navis_attack = state
             .blocks_at(self.space, self.attacker)
             .any(|b| game.roster().block(b).kind == BlockKind::Navis);
-        // Mars: a land battle; Neptune: a sea battle or a shore attack.
+        // Mars: a land battle (1.1: the card's attack, navis included);
+        // Neptune: a sea battle or a shore attack.
         let offered = match state.surprise {
-            Some((side, Event::Mars)) => side == self.attacker && land,
+            Some((side, Event::Mars)) => {
+                side == self.attacker && (land || !game.rules.mars_group_move)
+            }
             Some((side, Event::Neptune)) => side == self.attacker && (!land || navis_attack),
             _ => false,
         };

@@ -262,6 +262,9 @@ impl State {
         let land = game.roster().block(b).kind.is_land();
         match self.command.event {
             Some(Event::Mars) if game.rules.mars_group_move => land,
+            // 2.0: "The land blocks in 1 Group" / "Land units only".
+            Some(Event::Mercury) if game.rules.mercury_land_only => land,
+            Some(Event::Pluto) if game.rules.pluto_attacks_only => land,
             Some(Event::Neptune) => !land,
             _ => true,
         }
@@ -784,15 +787,18 @@ impl State {
         self.mark_contest_after_event(side, SpaceId(self.blocks[b.index()].loc));
     }
 
-    /// A space an event left holding both sides is fought, the card's player attacking.
+    /// A space an event left holding both sides is fought, `side` (the side
+    /// the changed block joined) attacking; its blocks there are its main
+    /// force and pin as many enemy blocks (6.13).
     fn mark_contest_after_event(&mut self, side: Side, at: SpaceId) {
         if self.is_contested(at) && !self.contests.iter().any(|c| c.space == at) {
+            let pinning = self.blocks_at(at, side).count() as u8;
             self.contests.push(Contest {
                 space: at,
                 attacker: side,
                 main: NO_LINK,
                 attack_links: Vec::new(),
-                pinning: 0,
+                pinning,
                 declared: false,
             });
         }
@@ -805,6 +811,9 @@ impl State {
             .map(BlockId)
             .filter(|b| self.blocks[b.index()].loc == city.0)
             .collect();
+        // 1.1: Cleopatra at I changes sides; her new side attacks (even when
+        // the city struck was the card player's own).
+        let mut attacker = side;
         for b in victims {
             let cleopatra = game.roster().block(b).kind == BlockKind::Cleopatra;
             if cleopatra && game.rules.vulcan_spares_cleopatra && self.blocks[b.index()].steps == 1
@@ -812,8 +821,11 @@ impl State {
                 continue;
             }
             self.reduce(game, b, log);
+            if cleopatra {
+                attacker = self.blocks[b.index()].side;
+            }
         }
-        self.mark_contest_after_event(side, city);
+        self.mark_contest_after_event(attacker, city);
     }
 
     /// 2.3: the battle phase, or the next turn if there is nothing to fight.
