@@ -1497,3 +1497,44 @@ fn rule_house_event_cap_is_ignored_when_the_deck_cannot_meet_it() {
     }
     assert!(with_events > 0);
 }
+
+#[test]
+fn rule_pluto_raises_strait_limits_too() {
+    // Messana–Rhegium strait: 2 (1 into a defended city) normally; Pluto's
+    // raised limits are 3 (2 attacking).
+    let counts = |variant: &str, defended: bool, card: Want| {
+        let mut blocks: Vec<Placed> = ["Legio 19", "Legio 11", "Legio 12", "Legio 13"]
+            .into_iter()
+            .map(|n| (C, n, "Messana", 0))
+            .collect();
+        blocks.push((P, "Legio 38", "Alexandria", 0));
+        if defended {
+            blocks.push((P, "Legio 1", "Rhegium", 0));
+        }
+        let game = position(variant, &blocks);
+        let mut s = first_turn(&game, card, Want::Command);
+        s.try_apply(&game, Action::Group(space(&game, "Messana")))
+            .unwrap();
+        pour_into(&game, &mut s, space(&game, "Rhegium"))
+    };
+    let pluto = Want::Event(Event::Pluto);
+    assert_eq!(counts("rules-1.1", false, pluto), 3);
+    assert_eq!(counts("rules-1.1", true, pluto), 2);
+    assert_eq!(counts("rules-2.0", false, pluto), 2, "2.0: not an attack");
+    assert_eq!(counts("rules-2.0", true, pluto), 2);
+    assert_eq!(counts("rules-2.0", true, Want::Moves(2)), 1);
+}
+
+#[test]
+fn rule_apollo_2_0_the_first_turn_exception_overrides_apollo() {
+    // 2.1 (2.0): Caesar is Player 1 on the game's first turn, even against
+    // Apollo; Apollo copies nothing then.
+    let game = position("rules-2.0", APOLLO_MAP);
+    let s = first_turn(&game, Want::Moves(1), Want::Event(Event::Apollo));
+    assert_eq!(s.player1(), C);
+    assert_eq!(groups_left(&game, &s), 1, "Caesar moves first");
+    let game = position("rules-2.0-no-first-turn-exception", APOLLO_MAP);
+    let s = first_turn(&game, Want::Moves(1), Want::Event(Event::Apollo));
+    assert_eq!(s.player1(), P, "without the exception the Apollo player");
+    assert_eq!(s.current_player(), Some(C), "Apollo gave Pompey no orders");
+}
