@@ -441,7 +441,37 @@ pub struct Deck {
     pub cards: Vec<Card>,
 }
 
+impl CardFace {
+    /// "Jupiter" or "3/1": how variants name a card.
+    pub fn name(&self) -> String {
+        match self {
+            CardFace::Event(e) => format!("{e:?}"),
+            CardFace::Command { moves, levy } => format!("{moves}/{levy}"),
+        }
+    }
+}
+
 impl Deck {
+    /// The cards (indices) left after a variant's house-rule removals, one
+    /// copy per mention, and the mentions that found no card left to remove.
+    pub fn without<'a>(&self, removed: &'a [String]) -> (Vec<u8>, Vec<&'a str>) {
+        let mut left: Vec<u8> = (0..self.cards.len().min(u8::MAX as usize) as u8).collect();
+        let mut unmatched = Vec::new();
+        for name in removed {
+            let key = crate::names::normalise(name);
+            match left
+                .iter()
+                .position(|&i| self.cards[i as usize].face.name().to_lowercase() == key)
+            {
+                Some(pos) => {
+                    left.remove(pos);
+                }
+                None => unmatched.push(name.as_str()),
+            }
+        }
+        (left, unmatched)
+    }
+
     pub fn events(&self) -> impl Iterator<Item = Event> + '_ {
         self.cards.iter().filter_map(|c| match c.face {
             CardFace::Event(e) => Some(e),

@@ -334,6 +334,43 @@ impl Ctx<'_> {
                 src.locate("deck", &[]),
             ));
         }
+        // House rules: every removed card must name a card of this deck, and
+        // the deck left must still deal two hands (2.1).
+        let (left, unmatched) = deck.without(&self.rules.removed_cards);
+        let names: Vec<String> = deck.cards.iter().map(|c| c.face.name()).collect();
+        for name in unmatched {
+            let why = if names.iter().any(|n| n.eq_ignore_ascii_case(name.trim())) {
+                "more mentions than the deck has copies".to_string()
+            } else {
+                format!(
+                    "no card is named so{}",
+                    crate::names::did_you_mean(name, names.iter().map(String::as_str))
+                )
+            };
+            out.push(finding(
+                Severity::Error,
+                "bad-removed-card",
+                format!(
+                    "{}: removed_cards names \"{name}\": {why} (cards are named \"Jupiter\" or \"3/1\")",
+                    self.rules.name
+                ),
+                None,
+            ));
+        }
+        if left.len() < needed && left.len() != deck.cards.len() {
+            out.push(finding(
+                Severity::Error,
+                "deck-too-small",
+                format!(
+                    "{} removes {} cards and leaves {}; dealing {} to each player (2.1) needs {needed}",
+                    self.rules.name,
+                    deck.cards.len() - left.len(),
+                    left.len(),
+                    self.rules.hand_size
+                ),
+                None,
+            ));
+        }
         let mut seen = BTreeSet::new();
         for e in deck.events() {
             if !seen.insert(e) {

@@ -722,3 +722,29 @@ fn a_misspelt_link_is_reached_from_its_finding_and_deleted() {
     h.get_by_label("0 errors");
     assert!(h.state().document().unwrap().is_dirty());
 }
+
+#[test]
+fn a_deployed_block_is_set_below_full_strength_from_the_inspector_and_undone() {
+    let mut h = built_in();
+    h.state_mut().set_tab(Tab::Deployment);
+    h.run();
+    h.get_by_label("Legio 13 (Caesar)").click();
+    h.run();
+    h.get_by_label_contains("full strength III");
+    h.get_by_label("II").click();
+    h.run();
+    let strength = |h: &Harness<'_, WorkbenchApp>| {
+        h.state()
+            .document()
+            .unwrap()
+            .working()
+            .block_strength(Side::Caesar, "Legio 13")
+    };
+    assert_eq!(strength(&h), Some(2));
+    assert!(h.state().report().unwrap().has("reduced-strength"));
+    h.get_by_label("warning[reduced-strength]");
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(strength(&h), Some(3));
+    assert!(!h.state().report().unwrap().has("reduced-strength"));
+}

@@ -563,3 +563,42 @@ fn a_bad_starting_strength_points_at_its_line_in_the_strengths_list() {
         "{msg} (expected line {line})"
     );
 }
+
+#[test]
+fn house_rule_removals_must_name_cards_the_deck_holds_and_leave_two_hands() {
+    let with = |removed: &[&str]| {
+        let mut rules = RuleSet::builtin("rules-2.0");
+        rules.removed_cards = removed.iter().map(|s| s.to_string()).collect();
+        validate(&base(), &rules)
+    };
+    let report = with(&["Jupiter", "Vulcan", "4/1", "3/1"]);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+
+    let report = with(&["Jupitr"]);
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.code == "bad-removed-card")
+        .unwrap();
+    assert_eq!(f.severity, Severity::Error);
+    assert!(f.message.contains("did you mean \"Jupiter\""), "{f}");
+
+    // 4/1 is printed once.
+    let report = with(&["4/1", "4/1"]);
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.code == "bad-removed-card")
+        .unwrap();
+    assert!(f.message.contains("more mentions than"), "{f}");
+
+    // 27 cards less 16 leaves 11: not two hands of six.
+    let sixteen = [
+        "Apollo", "Jupiter", "Mars", "Mercury", "Neptune", "Pluto", "Vulcan", "2/3", "2/3", "2/3",
+        "2/3", "2/2", "2/2", "2/2", "2/2", "1/3",
+    ];
+    let report = with(&sixteen);
+    assert!(report.has("deck-too-small"), "{:?}", report.findings);
+    assert!(!report.has("bad-removed-card"));
+    assert!(!with(&sixteen[..15]).has("deck-too-small"));
+}

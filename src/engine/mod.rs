@@ -112,15 +112,8 @@ pub struct IllegalAction {
 
 impl Game {
     pub fn new(scenario: Arc<Scenario>, rules: Arc<RuleSet>) -> Game {
-        let mut deck: Vec<u8> = (0..scenario.deck.cards.len() as u8).collect();
-        for removed in &rules.removed_cards {
-            let name = crate::names::normalise(removed);
-            if let Some(pos) = deck.iter().position(|&i| {
-                card_name(&scenario.deck.cards[i as usize].face).to_lowercase() == name
-            }) {
-                deck.remove(pos);
-            }
-        }
+        // House rules; names that match no card are the validator's to report.
+        let (deck, _) = scenario.deck.without(&rules.removed_cards);
         let setup = scenario.starting_setup();
         let reserve_leader = scenario
             .roster
@@ -176,10 +169,7 @@ impl Game {
 
 /// "Jupiter" or "3/1".
 pub fn card_name(face: &CardFace) -> String {
-    match face {
-        CardFace::Event(e) => format!("{e:?}"),
-        CardFace::Command { moves, levy } => format!("{moves}/{levy}"),
-    }
+    face.name()
 }
 
 /// One decision. Indices are compact ids of the scenario.
