@@ -382,6 +382,10 @@ impl State {
                 continue;
             }
             let to = adj.to;
+            // 6.1: a block may not end its move where it started.
+            if k > 0 && to.0 == s.came_from {
+                continue;
+            }
             let attacking = self.has_enemy(to, side);
             if attacking && k >= attack_until {
                 continue;
@@ -434,6 +438,10 @@ impl State {
         }
         {
             let s = &mut self.blocks[b.index()];
+            if s.moved_steps == 0 {
+                // Where this move started (winter moves leave it stale).
+                s.came_from = from.0;
+            }
             s.loc = to.0;
             s.moved_steps += 1;
             s.flags |= flag::MOVED;
