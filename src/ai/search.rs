@@ -1,12 +1,14 @@
 //! A player that looks ahead: flat Monte Carlo over its card choices.
 //!
-//! At each card play it tries every distinct card in its hand in sampled
-//! worlds — the hidden parts (the opponent's hand and unseen blocks, and all
-//! future dice) redrawn consistently with what this side knows
-//! ([`State::determinize`]) — and plays each world out to the end of the game
-//! with heuristic players. Playouts go to the candidates round-robin; the card
-//! with the best mean result (win 1, draw ½, plus a small VP-margin term) is
-//! played. Every other decision is the heuristic's.
+//! At each card play and each yearly discard it tries every distinct card of
+//! its hand in sampled worlds — the hidden parts (the opponent's hand and
+//! unseen blocks, and all future dice) redrawn consistently with what this
+//! side knows ([`State::determinize`]) — and plays each world out to the end
+//! of the game with heuristic players. Every candidate is played in the same
+//! worlds with the same dice and playout players (common random numbers), so
+//! the comparison between cards is not drowned in the noise between worlds.
+//! The card with the best mean result (win 1, draw ½, plus a small VP-margin
+//! term) is chosen. Every other decision is the heuristic's.
 
 use rand::RngExt;
 use rand::SeedableRng;
@@ -48,17 +50,23 @@ impl SearchPlayer {
         }
     }
 
-    fn playout_value(&mut self, game: &Game, mut world: State, action: Action) -> f64 {
+    fn playout_value(
+        &self,
+        game: &Game,
+        mut world: State,
+        action: Action,
+        player_seeds: [u64; 2],
+    ) -> f64 {
         world.apply(game, action);
         let mut players: [Box<dyn Player>; 2] = [
             Box::new(HeuristicPlayer::new(
                 Side::Caesar,
-                self.rng.random(),
+                player_seeds[0],
                 self.omniscient,
             )),
             Box::new(HeuristicPlayer::new(
                 Side::Pompey,
-                self.rng.random(),
+                player_seeds[1],
                 self.omniscient,
             )),
         ];
@@ -79,19 +87,18 @@ impl SearchPlayer {
     fn search(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
         let n = legal.len();
         let mut total = vec![0.0f64; n];
-        let mut count = vec![0u32; n];
-        let rounds = self.playouts.max(n as u32);
-        for k in 0..rounds {
-            let i = k as usize % n;
+        // The budget is shared out in whole rounds: each round is one world
+        // in which every candidate is played.
+        let rounds = (self.playouts / n as u32).max(1);
+        for _ in 0..rounds {
             let world = self.sample_world(game, state);
-            total[i] += self.playout_value(game, world, legal[i]);
-            count[i] += 1;
+            let seeds = [self.rng.random(), self.rng.random()];
+            for (i, action) in legal.iter().enumerate() {
+                total[i] += self.playout_value(game, world.clone(), *action, seeds);
+            }
         }
         let best = (0..n)
-            .max_by(|&a, &b| {
-                let mean = |i: usize| total[i] / count[i].max(1) as f64;
-                mean(a).total_cmp(&mean(b))
-            })
+            .max_by(|&a, &b| total[a].total_cmp(&total[b]))
             .unwrap_or(0);
         legal[best]
     }
@@ -99,7 +106,7 @@ impl SearchPlayer {
 
 impl Player for SearchPlayer {
     fn choose(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
-        if legal.len() > 1 && matches!(legal[0], Action::Play(_)) {
+        if legal.len() > 1 && matches!(legal[0], Action::Play(_) | Action::Discard(_)) {
             return self.search(game, state, legal);
         }
         self.heuristic.choose(game, state, legal)
