@@ -1597,3 +1597,83 @@ fn rule_7_81_shore_combat_navis_attack_a_port_from_the_sea_and_fight_as_d() {
         assert!(navis_hit_choices > 3, "{navis_hit_choices}");
     }
 }
+
+// --------------------------------------------------- 7.31 disruption swap
+
+#[test]
+fn rule_7_31_after_the_swap_the_new_attacker_retreats_by_its_responders_road() {
+    for variant in BOTH {
+        // Legio 1 at I holds Roma alone; Legio 5 responds from Neapolis. When
+        // Legio 1 dies in round 1, Legio 5 is disrupted and Pompey attacks.
+        let game = setup(
+            variant,
+            &[
+                (C, "Caesar", "Genua"),
+                (C, "Legio 13", "Genua"),
+                (C, "Legio 8", "Genua"),
+                (P, "Legio 1", "Roma"),
+                (P, "Legio 5", "Neapolis"),
+            ],
+            &[(P, "Legio 1", 1)],
+        );
+        let (roma, neapolis) = (space(&game, "Roma"), space(&game, "Neapolis"));
+        let legio5 = block(&game, P, "Legio 5");
+        let (mut swapped, mut pompey_checked, mut caesar_checked) = (0, 0, 0);
+        for seed in 0..60 {
+            let mut state = command_phase(&game, seed * 1000, C, [1, 1]);
+            group(
+                &game,
+                &mut state,
+                "Genua",
+                &[
+                    ("Caesar", "Roma"),
+                    ("Legio 13", "Roma"),
+                    ("Legio 8", "Roma"),
+                ],
+            );
+            end_command(&game, &mut state, None);
+            group(&game, &mut state, "Neapolis", &[("Legio 5", "Roma")]);
+            end_command(&game, &mut state, None);
+            let mut this_swapped = false;
+            fight(&game, &mut state, |state, legal, _| {
+                let info = state.battle_info().unwrap();
+                if info.round >= 2 && info.attacker == P {
+                    this_swapped = true;
+                    let options = retreats(legal);
+                    match info.acting {
+                        // 7.62: back by the road it came, to the vacant Neapolis.
+                        Some(b) if b == legio5 && !options.is_empty() => {
+                            assert_eq!(options, spaces(&game, &["Neapolis"]), "{variant}");
+                            pompey_checked += 1;
+                        }
+                        // 7.63: the new defender may not use the new attacker's road.
+                        Some(b) if state.side(b) == C && !options.is_empty() => {
+                            assert!(!options.contains(&neapolis), "{variant}: {options:?}");
+                            assert!(options.contains(&space(&game, "Genua")), "{variant}");
+                            caesar_checked += 1;
+                        }
+                        _ => {}
+                    }
+                }
+                // Caesar fires in round 1 only, so that Legio 5 lives to act.
+                if info.round == 1 {
+                    fire_for(C)(state, legal, &[])
+                } else {
+                    pass_all(state, legal, &[])
+                }
+            });
+            if this_swapped {
+                swapped += 1;
+                assert_ne!(
+                    state.location(legio5),
+                    Some(roma),
+                    "{variant}: Legio 5 gone"
+                );
+            }
+        }
+        assert!(
+            swapped > 3 && pompey_checked > 0 && caesar_checked > 0,
+            "{variant}: {swapped} swaps, {pompey_checked} / {caesar_checked} retreat checks"
+        );
+    }
+}

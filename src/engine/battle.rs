@@ -424,7 +424,10 @@ impl Battle {
         let contest = state.contests.iter().find(|c| c.space == self.space);
         let attack_links: &[LinkId] = match contest {
             Some(c) if c.attacker == self.attacker => &c.attack_links,
-            _ => &[],
+            // 7.31: after a disruption swap the new attacker is the old
+            // defender, and its attacking roads are those its responders used.
+            Some(c) => &c.response_links,
+            None => &[],
         };
         let kind = game.roster().block(b).kind;
         let free = |to: SpaceId| !state.has_enemy(to, side);

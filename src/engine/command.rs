@@ -472,6 +472,7 @@ impl State {
                     attack_links: vec![link],
                     pinning: 1,
                     declared: false,
+                    response_links: Vec::new(),
                 });
             }
             Some(c) if c.attacker == side => {
@@ -486,7 +487,12 @@ impl State {
                 }
             }
             // 6.14: Player 2 reinforcing a battle Player 1 started.
-            Some(_) => self.blocks[b.index()].flags |= flag::RESERVE | flag::RESPONDED,
+            Some(c) => {
+                if !c.response_links.contains(&link) {
+                    c.response_links.push(link);
+                }
+                self.blocks[b.index()].flags |= flag::RESERVE | flag::RESPONDED;
+            }
         }
     }
 
@@ -808,6 +814,7 @@ impl State {
                 attack_links: Vec::new(),
                 pinning,
                 declared: false,
+                response_links: Vec::new(),
             });
         }
     }

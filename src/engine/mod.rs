@@ -330,6 +330,9 @@ struct Contest {
     pinning: u8,
     /// 6.12 (1.1): the attacker has declared the main attack.
     declared: bool,
+    /// 6.14: links the defender's responders came by; after a disruption
+    /// swap (7.31) they are the new attacker's roads for 7.62 / 7.63.
+    response_links: Vec<LinkId>,
 }
 
 /// The seeded, cheap-to-clone game state.
