@@ -3,6 +3,8 @@
 //! deployment, the first turn's cards chosen so that the wanted player is
 //! Player 1, scripted moves, then battles driven decision by decision.
 
+mod common;
+use common::{block, space};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -33,18 +35,6 @@ fn setup(variant: &str, blocks: &[(Side, &str, &str)], strengths: &[(Side, &str,
             .collect(),
     };
     Game::new(Arc::new(scenario), Arc::clone(&base.rules))
-}
-
-fn block(game: &Game, side: Side, name: &str) -> BlockId {
-    game.roster()
-        .find(side, name)
-        .unwrap_or_else(|| panic!("no block {side:?} {name}"))
-}
-
-fn space(game: &Game, name: &str) -> SpaceId {
-    game.board()
-        .find(name)
-        .unwrap_or_else(|| panic!("no space {name}"))
 }
 
 fn name(game: &Game, b: BlockId) -> String {

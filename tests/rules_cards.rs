@@ -3,6 +3,8 @@
 //! rules on the deal. The engine's reading of each card is in
 //! docs/rules-notes.md; each test names the rule it checks.
 
+mod common;
+use common::{block, space};
 use std::sync::Arc;
 
 use caesar_workbench::ai::{Player, RandomPlayer, default_hit_victim, hit_candidates};
@@ -49,16 +51,6 @@ fn position_with(rules: RuleSet, blocks: &[Placed]) -> Game {
 
 fn position(variant: &str, blocks: &[Placed]) -> Game {
     position_with(RuleSet::builtin(variant), blocks)
-}
-
-fn block(game: &Game, side: Side, name: &str) -> BlockId {
-    game.roster()
-        .find(side, name)
-        .expect("a block of the roster")
-}
-
-fn space(game: &Game, name: &str) -> SpaceId {
-    game.board().find(name).expect("a space of the map")
 }
 
 fn legal(game: &Game, s: &State) -> Vec<Action> {

@@ -5,6 +5,8 @@
 //! Positions are custom deployments of the published game; the turns are
 //! driven through the public engine interface, other turns being passed.
 
+mod common;
+use common::{block, space};
 use std::sync::Arc;
 
 use caesar_workbench::engine::{Action, EndReason, Game, Place, State};
@@ -52,18 +54,6 @@ fn position_with(
     let mut rules = (*base.rules).clone();
     tweak(&mut rules);
     Game::new(Arc::new(scenario), Arc::new(rules))
-}
-
-fn block(game: &Game, side: Side, name: &str) -> BlockId {
-    game.roster()
-        .find(side, name)
-        .unwrap_or_else(|| panic!("no {side} block {name}"))
-}
-
-fn space(game: &Game, name: &str) -> SpaceId {
-    game.board()
-        .find(name)
-        .unwrap_or_else(|| panic!("no space {name}"))
 }
 
 fn is_event(game: &Game, card: u8) -> bool {

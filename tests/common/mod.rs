@@ -217,3 +217,17 @@ pub fn caesar_to_move(f: &Field, seed: u64) -> Option<State> {
         state.apply(game, action);
     }
 }
+
+/// A block by name; panics with the name when the roster has none.
+pub fn block(game: &Game, side: Side, name: &str) -> BlockId {
+    game.roster()
+        .find(side, name)
+        .unwrap_or_else(|| panic!("no {side} block {name}"))
+}
+
+/// A space by name or alias; panics with the name when the map has none.
+pub fn space(game: &Game, name: &str) -> SpaceId {
+    game.board()
+        .find(name)
+        .unwrap_or_else(|| panic!("no space {name}"))
+}
