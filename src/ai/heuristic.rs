@@ -34,6 +34,8 @@ pub struct HeuristicPlayer {
     idle_groups: Vec<SpaceId>,
     idle_stamp: (u8, u8),
     current_group: Option<SpaceId>,
+    /// Reused between decisions so that each one does not allocate it anew.
+    picture: Picture,
 }
 
 impl Picture {
@@ -47,6 +49,7 @@ impl Picture {
 }
 
 /// What the player sees of the board at one decision.
+#[derive(Default)]
 struct Picture {
     own_str: Vec<f32>,
     own_cnt: Vec<u8>,
@@ -67,6 +70,7 @@ impl HeuristicPlayer {
             idle_groups: Vec::new(),
             idle_stamp: (0, 0),
             current_group: None,
+            picture: Picture::default(),
         }
     }
 
@@ -74,15 +78,16 @@ impl HeuristicPlayer {
         game.board().road_distance(a, b).unwrap_or(FAR)
     }
 
-    fn picture(&self, game: &Game, state: &State) -> Picture {
+    fn fill_picture(&self, game: &Game, state: &State, p: &mut Picture) {
         let n = game.board().len();
-        let mut p = Picture {
-            own_str: vec![0.0; n],
-            own_cnt: vec![0; n],
-            enemy_str: vec![0.0; n],
-            enemy_cnt: vec![0; n],
-            threat: vec![0.0; n],
-        };
+        for v in [&mut p.own_str, &mut p.enemy_str, &mut p.threat] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        for v in [&mut p.own_cnt, &mut p.enemy_cnt] {
+            v.clear();
+            v.resize(n, 0);
+        }
         let revealed = state.battle_info().map(|b| b.space);
         for b in game.roster().ids() {
             let Some(at) = state.location(b) else {
@@ -105,14 +110,14 @@ impl HeuristicPlayer {
         let board = game.board();
         for s in board.ids() {
             let mut t = p.enemy_str[s.index()];
+            let at_sea = board.space(s).kind == SpaceKind::Sea;
             for adj in board.neighbours(s) {
-                if adj.class != LinkClass::Sea || board.space(s).kind == SpaceKind::Sea {
+                if at_sea || adj.class != LinkClass::Sea {
                     t += p.enemy_str[adj.to.index()];
                 }
             }
             p.threat[s.index()] = t;
         }
-        p
     }
 
     fn card_value(&self, game: &Game, card: u8) -> f32 {
@@ -175,13 +180,13 @@ impl HeuristicPlayer {
         }
         let mut best: Option<(f32, SpaceId)> = None;
         for t in board.ids() {
-            let d = self.dist(game, at, t);
-            if d == 0 || d == FAR {
+            let i = t.index();
+            let mut value = values[i];
+            if value <= 0.0 {
                 continue;
             }
-            let i = t.index();
-            let mut value = values[t.index()];
-            if value <= 0.0 {
+            let d = self.dist(game, at, t);
+            if d == 0 || d == FAR {
                 continue;
             }
             if p.enemy_cnt[i] > 0 {
@@ -468,24 +473,41 @@ impl Player for HeuristicPlayer {
         if legal.contains(&Action::Fire) && !legal.iter().any(|a| matches!(a, Action::Retreat(_))) {
             return Action::Fire;
         }
-        let p = self.picture(game, state);
+        let mut p = std::mem::take(&mut self.picture);
+        self.fill_picture(game, state, &mut p);
+        let action = self.choose_with_picture(game, state, &p, legal);
+        self.picture = p;
+        action
+    }
+}
+
+impl HeuristicPlayer {
+    /// The decisions that need the picture of the board.
+    fn choose_with_picture(
+        &mut self,
+        game: &Game,
+        state: &State,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Action {
+        let first = legal[0];
         if legal
             .iter()
             .any(|a| matches!(a, Action::Fire | Action::Retreat(_) | Action::Pass))
         {
-            return self.choose_battle_turn(game, state, &p, legal);
+            return self.choose_battle_turn(game, state, p, legal);
         }
         if legal.iter().any(|a| matches!(a, Action::Step { .. }))
             || legal.contains(&Action::EndGroup)
         {
-            return self.choose_step(game, state, &p, legal);
+            return self.choose_step(game, state, p, legal);
         }
         if legal
             .iter()
             .any(|a| matches!(a, Action::Group(_) | Action::SeaMove { .. }))
             || legal.contains(&Action::EndMoves)
         {
-            return self.choose_group(game, state, &p, legal);
+            return self.choose_group(game, state, p, legal);
         }
         if legal.iter().any(|a| {
             matches!(
@@ -493,7 +515,7 @@ impl Player for HeuristicPlayer {
                 Action::Levy { .. } | Action::AddStep(_) | Action::EndLevy
             )
         }) {
-            return self.choose_levy(game, state, &p, legal);
+            return self.choose_levy(game, state, p, legal);
         }
         if legal.iter().any(|a| {
             matches!(
@@ -504,7 +526,7 @@ impl Player for HeuristicPlayer {
                     | Action::PassEvent
             )
         }) {
-            return self.choose_event_target(game, state, &p, legal);
+            return self.choose_event_target(game, state, p, legal);
         }
         if let Action::Battle(_) = first {
             // Fight first where we are relatively strongest.
