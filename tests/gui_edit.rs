@@ -488,6 +488,9 @@ fn a_small_simulation_runs_in_the_background_and_reports_win_rates() {
     );
     h.get_by_label("Caesar wins");
     assert!(h.query_all_by_label(&shown).count() >= 1, "{shown}");
+    // The window times its own frames while the run goes on, and says so.
+    assert!(h.state_mut().sim_panel().slowest_frame().is_some());
+    h.get_by_label_contains("Slowest window frame during the run");
 }
 
 #[test]

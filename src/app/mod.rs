@@ -573,6 +573,12 @@ impl WorkbenchApp {
 
     /// Draws the whole window into `ui`.
     pub fn show(&mut self, ui: &mut Ui) {
+        let frame_started = std::time::Instant::now();
+        self.show_frame(ui);
+        self.sim.note_frame(frame_started.elapsed());
+    }
+
+    fn show_frame(&mut self, ui: &mut Ui) {
         self.shortcuts(ui);
         self.close_request(ui);
         egui::Panel::top("top_bar").show(ui, |ui| self.top_bar(ui));

@@ -51,6 +51,9 @@ pub struct SimPanel {
     running: Option<Running>,
     pub result: Option<Result<Outcome, String>>,
     battle: BattleInput,
+    /// The longest the window took to build a frame while the last run went
+    /// on: the run must never make the window stutter.
+    slowest_frame: Option<Duration>,
 }
 
 impl Default for SimPanel {
@@ -67,6 +70,7 @@ impl Default for SimPanel {
             running: None,
             result: None,
             battle: BattleInput::default(),
+            slowest_frame: None,
         }
     }
 }
@@ -177,12 +181,25 @@ impl SimPanel {
             let _ = tx.send(result.map_err(|_| "cancelled".to_string()));
         });
         self.result = None;
+        self.slowest_frame = None;
         self.running = Some(Running {
             progress,
             total,
             started: Instant::now(),
             rx,
         });
+    }
+
+    /// Records how long the window took to build a frame during a run.
+    pub fn note_frame(&mut self, took: Duration) {
+        if self.running.is_some() {
+            self.slowest_frame = Some(self.slowest_frame.map_or(took, |d| d.max(took)));
+        }
+    }
+
+    /// The slowest frame of the window during the current or last run.
+    pub fn slowest_frame(&self) -> Option<Duration> {
+        self.slowest_frame
     }
 
     /// Asks the run to stop; it ends within a game or so per thread.
@@ -358,6 +375,19 @@ impl SimPanel {
                 r.total,
                 r.started.elapsed().as_secs_f32()
             )));
+        }
+        if let Some(slowest) = self.slowest_frame {
+            ui.label(
+                RichText::new(format!(
+                    "Slowest window frame during the run: {:.1} ms to build",
+                    slowest.as_secs_f64() * 1000.0
+                ))
+                .weak()
+                .small(),
+            )
+            .on_hover_text(
+                "The longest the window took to lay out one frame (before painting) while the simulation ran in the background",
+            );
         }
     }
 
