@@ -108,15 +108,20 @@ impl HeuristicPlayer {
             }
         }
         let board = game.board();
-        for s in board.ids() {
-            let mut t = p.enemy_str[s.index()];
-            let at_sea = board.space(s).kind == SpaceKind::Sea;
-            for adj in board.neighbours(s) {
-                if at_sea || adj.class != LinkClass::Sea {
-                    t += p.enemy_str[adj.to.index()];
+        // A space's threat is the enemy there and next door (by road, or by
+        // sea for a sea). Scattered from the few enemy-held spaces rather
+        // than gathered at every space; links are listed at both ends.
+        p.threat.copy_from_slice(&p.enemy_str);
+        for from in board.ids() {
+            let enemy = p.enemy_str[from.index()];
+            if enemy == 0.0 {
+                continue;
+            }
+            for adj in board.neighbours(from) {
+                if adj.class != LinkClass::Sea || board.space(adj.to).kind == SpaceKind::Sea {
+                    p.threat[adj.to.index()] += enemy;
                 }
             }
-            p.threat[s.index()] = t;
         }
     }
 
