@@ -157,7 +157,7 @@ impl Game {
         self.scenario.deck.cards[index as usize].face
     }
     pub fn card_label(&self, index: u8) -> String {
-        card_name(&self.card(index))
+        self.card(index).name()
     }
     pub fn block_name(&self, b: BlockId) -> &str {
         &self.roster().block(b).name
@@ -165,11 +165,6 @@ impl Game {
     pub fn space_name(&self, s: SpaceId) -> &str {
         self.board().name(s)
     }
-}
-
-/// "Jupiter" or "3/1".
-pub fn card_name(face: &CardFace) -> String {
-    face.name()
 }
 
 /// One decision. Indices are compact ids of the scenario.
@@ -844,7 +839,7 @@ impl State {
         for side in Side::BOTH {
             let i = side.index();
             if apollo[i] && effect[i] != CardFace::Event(Event::Apollo) {
-                log!(log, "{side}'s Apollo copies {}", card_name(&effect[i]));
+                log!(log, "{side}'s Apollo copies {}", effect[i].name());
             }
             if let CardFace::Event(e) = game.card(played[i]) {
                 self.stats.events_played[e as usize] += 1;
