@@ -445,18 +445,18 @@ impl Working {
     ) -> Result<(), EditError> {
         let doc = self.roster_block(side, block)?;
         let name = doc.name.clone();
-        let per_step = doc.kind.strength_per_step().max(1);
-        let full = doc.steps.saturating_mul(per_step);
+        let full = doc.steps.saturating_mul(doc.kind.strength_per_step());
         if self.block_location(side, &name).is_none() {
             return refuse(format!(
                 "{name} is in the levy pool: a block gets its strength when it is levied (6.4)"
             ));
         }
         if let Some(s) = strength
-            && (s == 0 || s > full || s % per_step != 0)
+            && !doc.kind.strengths(doc.steps).any(|v| v == s)
         {
-            let allowed = (1..=full)
-                .filter(|v| v % per_step == 0)
+            let allowed = doc
+                .kind
+                .strengths(doc.steps)
                 .map(|v| v.to_string())
                 .collect::<Vec<_>>()
                 .join(", ");

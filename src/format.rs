@@ -347,6 +347,10 @@ impl BlockKind {
     pub fn strength_per_step(self) -> u8 {
         if self == BlockKind::Elephant { 2 } else { 1 }
     }
+    /// The strengths, as printed, a block of `steps` full steps may stand at.
+    pub fn strengths(self, steps: u8) -> impl Iterator<Item = u8> {
+        (1..=steps).map(move |k| k.saturating_mul(self.strength_per_step()))
+    }
     pub fn label(self) -> &'static str {
         match self {
             BlockKind::Leader => "leader",

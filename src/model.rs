@@ -919,14 +919,13 @@ fn build_setup(
                 }
             };
             let b = roster.block(block);
-            let per_step = b.kind.strength_per_step().max(1);
             let problem = if !placements.iter().any(|(id, _)| *id == block) {
                 Some(
                     "it is not deployed (blocks in the pool have no strength yet, 6.4)".to_string(),
                 )
             } else if *strength == 0 || *strength > b.max_strength() {
                 Some(format!("its strength is 1 to {}", b.max_strength()))
-            } else if strength % per_step != 0 {
+            } else if !b.kind.strengths(b.max_steps).any(|v| v == *strength) {
                 Some("the elephant fights at IV or II (7.41)".to_string())
             } else if strengths.iter().any(|(id, _)| *id == block) {
                 Some("its strength is given twice".to_string())

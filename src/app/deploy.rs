@@ -105,9 +105,7 @@ impl WorkbenchApp {
                             let current = doc.working().block_strength(b.side, &b.name);
                             ui.horizontal(|ui| {
                                 ui.label("Starts at");
-                                let per_step = b.kind.strength_per_step().max(1);
-                                for strength in (1..=b.max_strength()).filter(|v| v % per_step == 0)
-                                {
+                                for strength in b.kind.strengths(b.max_steps) {
                                     let text = super::map::strength_text(b, strength);
                                     let chosen = current == Some(strength);
                                     if ui
