@@ -551,7 +551,7 @@ impl Battle {
             Some(_) => {}
             None => self.sea_retreats[side.index()] += 1,
         }
-        state.blocks[b.index()].loc = to.0;
+        state.set_loc(b, to.0);
         log!(
             log,
             "  {} {} retreats to {}",
@@ -701,7 +701,7 @@ impl State {
                         None => self.regroup_use.push((link.0, 1)),
                     }
                 }
-                self.blocks[block.index()].loc = to.0;
+                self.set_loc(block, to.0);
                 log!(
                     log,
                     "  {} regroups to {}",

@@ -1,9 +1,11 @@
 //! The command phase (6.0): group moves, navis and amphibious moves, levies,
 //! and the event cards that replace a command.
 
+use std::ops::ControlFlow;
+
 use super::{
-    Action, CommandState, CommandStep, Contest, Game, Log, NO_LINK, Orders, POOL, Phase, Place,
-    State, flag, log,
+    Action, CommandState, CommandStep, Contest, Game, Log, NO_LINK, Orders, Phase, Place, State,
+    flag, log,
 };
 use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, LinkId, SpaceId};
@@ -99,13 +101,11 @@ impl State {
             CommandStep::EventTarget => self.event_target_actions(game, side, out),
             CommandStep::Moves => match self.command.group {
                 Some(_) => {
-                    for (i, b) in self.blocks.iter().enumerate() {
-                        if b.has(flag::GROUP) {
-                            self.block_steps(game, BlockId(i as u8), |to| {
-                                out.push(Action::Step {
-                                    block: BlockId(i as u8),
-                                    to,
-                                })
+                    for id in self.on_map[side.index()].iter() {
+                        if self.blocks[id.index()].has(flag::GROUP) {
+                            let _ = self.block_steps(game, id, |to| {
+                                out.push(Action::Step { block: id, to });
+                                ControlFlow::Continue(())
                             });
                         }
                     }
@@ -114,20 +114,20 @@ impl State {
                 None => {
                     if self.command.mp > 0 {
                         let mut seen = Vec::new();
-                        for (i, b) in self.blocks.iter().enumerate() {
-                            if !b.on_map() || b.side != side || b.has(flag::MOVED | flag::ANCHORED)
-                            {
+                        for id in self.on_map[side.index()].iter() {
+                            let b = self.blocks[id.index()];
+                            if b.has(flag::MOVED | flag::ANCHORED) {
                                 continue;
                             }
                             let at = SpaceId(b.loc);
                             if seen.contains(&at) {
                                 continue;
                             }
-                            let mut any = false;
-                            if self.may_join_group(game, BlockId(i as u8)) {
-                                self.block_steps(game, BlockId(i as u8), |_| any = true);
-                            }
-                            if any {
+                            if self.may_join_group(game, id)
+                                && self
+                                    .block_steps(game, id, |_| ControlFlow::Break(()))
+                                    .is_break()
+                            {
                                 seen.push(at);
                                 out.push(Action::Group(at));
                             }
@@ -194,7 +194,7 @@ impl State {
                 self.command.lp -= 1;
                 self.set_loc(block, at.0);
                 self.blocks[block.index()].steps = 1;
-                self.blocks[block.index()].side = side;
+                self.set_side(block, side);
                 self.blocks[block.index()].came_from = at.0;
                 log!(
                     log,
@@ -335,11 +335,16 @@ impl State {
         }
     }
 
-    /// Calls `f` with every space the block may step to now.
-    fn block_steps(&self, game: &Game, b: BlockId, mut f: impl FnMut(SpaceId)) {
+    /// Calls `f` with every space the block may step to now, until it breaks.
+    fn block_steps(
+        &self,
+        game: &Game,
+        b: BlockId,
+        mut f: impl FnMut(SpaceId) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let s = self.blocks[b.index()];
         if s.has(flag::STOPPED | flag::ANCHORED | flag::BY_SEA) || !s.on_map() {
-            return;
+            return ControlFlow::Continue(());
         }
         let kind = game.roster().block(b).kind;
         let land = kind.is_land();
@@ -350,7 +355,7 @@ impl State {
         let attack_until = if mercury { 2 } else { 1 };
         let k = s.moved_steps;
         if k >= max_steps {
-            return;
+            return ControlFlow::Continue(());
         }
         let at = SpaceId(s.loc);
         let side = s.side;
@@ -364,7 +369,7 @@ impl State {
         if let Some(c) = contest
             && !self.may_leave_contest(game, c, side)
         {
-            return;
+            return ControlFlow::Continue(());
         }
         let attack_only = self.attack_only_target(game);
         for adj in game.board().neighbours(at) {
@@ -396,8 +401,9 @@ impl State {
                     continue;
                 }
             }
-            f(to);
+            f(to)?;
         }
+        ControlFlow::Continue(())
     }
 
     /// 6.13: defenders may leave while as many stay as there are attacking
@@ -407,16 +413,14 @@ impl State {
             return false;
         }
         let _ = game;
-        let staying = self
-            .blocks
-            .iter()
-            .filter(|b| b.loc == c.space.0 && b.side == side && !b.has(flag::MOVED))
-            .count();
-        let responders = self
-            .blocks
-            .iter()
-            .filter(|b| b.loc == c.space.0 && b.side == side && b.has(flag::RESPONDED))
-            .count();
+        let here = || {
+            self.on_map[side.index()]
+                .iter()
+                .map(|id| self.blocks[id.index()])
+                .filter(|b| b.loc == c.space.0)
+        };
+        let staying = here().filter(|b| !b.has(flag::MOVED)).count();
+        let responders = here().filter(|b| b.has(flag::RESPONDED)).count();
         let pinned = if game.rules.response_keeps_pinning {
             c.pinning as usize
         } else {
@@ -442,11 +446,11 @@ impl State {
                 // Where this move started (winter moves leave it stale).
                 s.came_from = from.0;
             }
-            s.loc = to.0;
             s.moved_steps += 1;
             s.flags |= flag::MOVED;
             s.entered_via = link.0;
         }
+        self.set_loc(b, to.0);
         if enemy_there {
             self.blocks[b.index()].flags |= flag::STOPPED;
             self.join_contest(side, b, to, link);
@@ -530,35 +534,47 @@ impl State {
 
     fn sea_move_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
         let board = game.board();
-        for (i, b) in self.blocks.iter().enumerate() {
-            let id = BlockId(i as u8);
-            if !b.on_map() || b.side != side || b.has(flag::MOVED) {
-                continue;
-            }
-            if !game.roster().block(id).kind.is_land() {
+        // Blocks in the same port share their destinations: (port, range in `dests`).
+        let mut dests: Vec<SpaceId> = Vec::new();
+        let mut done: Vec<(SpaceId, usize, usize)> = Vec::new();
+        for id in self.on_map[side.index()].iter() {
+            let b = self.blocks[id.index()];
+            if b.has(flag::MOVED) {
                 continue;
             }
             let at = SpaceId(b.loc);
-            if !board.space(at).kind.is_port() {
+            if !board.space(at).kind.is_port() || !game.roster().block(id).kind.is_land() {
                 continue;
             }
-            if let Some(c) = self.contests.iter().find(|c| c.space == at)
-                && !self.may_leave_contest(game, c, side)
-            {
-                continue;
-            }
-            let seas = self.friendly_sea_paths(game, side, at);
-            let mut ports: Vec<SpaceId> = Vec::new();
-            for (sea, _) in &seas {
-                for port in board.ports_of(*sea) {
-                    // 6.3: never to enemy or contested ports.
-                    if port != at && !self.has_enemy(port, side) && !ports.contains(&port) {
-                        ports.push(port);
-                    }
+            let (start, end) = match done.iter().find(|(p, ..)| *p == at) {
+                Some(&(_, start, end)) => (start, end),
+                None => {
+                    let start = dests.len();
+                    self.sea_destinations(game, side, at, &mut dests);
+                    done.push((at, start, dests.len()));
+                    (start, dests.len())
                 }
-            }
-            for to in ports {
+            };
+            for &to in &dests[start..end] {
                 out.push(Action::SeaMove { block: id, to });
+            }
+        }
+    }
+
+    /// 6.3: the ports a land block in `at` may sail to, appended to `dests`.
+    fn sea_destinations(&self, game: &Game, side: Side, at: SpaceId, dests: &mut Vec<SpaceId>) {
+        if let Some(c) = self.contests.iter().find(|c| c.space == at)
+            && !self.may_leave_contest(game, c, side)
+        {
+            return;
+        }
+        let start = dests.len();
+        for (sea, _) in self.friendly_sea_paths(game, side, at) {
+            for port in game.board().ports_of(sea) {
+                // 6.3: never to enemy or contested ports.
+                if port != at && !self.has_enemy(port, side) && !dests[start..].contains(&port) {
+                    dests.push(port);
+                }
             }
         }
     }
@@ -600,9 +616,8 @@ impl State {
             }
         }
         self.command.mp -= 1;
-        let s = &mut self.blocks[b.index()];
-        s.loc = to.0;
-        s.flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
+        self.set_loc(b, to.0);
+        self.blocks[b.index()].flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
         log!(
             log,
             "  {} sails {} -> {} across {}",
@@ -621,32 +636,39 @@ impl State {
 
     // -------------------------------------------------------------- levy 6.4
 
+    /// 4.21: the side's friendly cities, in the order of their first block.
+    fn friendly_cities(&self, game: &Game, side: Side) -> Vec<SpaceId> {
+        let mut list = Vec::new();
+        for id in self.on_map[side.index()].iter() {
+            let s = SpaceId(self.blocks[id.index()].loc);
+            if !list.contains(&s)
+                && game.board().space(s).kind.is_city()
+                && self.is_friendly(s, side)
+            {
+                list.push(s);
+            }
+        }
+        list
+    }
+
     fn levy_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
         let board = game.board();
         let roster = game.roster();
         let friendly_city = |s: SpaceId| board.space(s).kind.is_city() && self.is_friendly(s, side);
-        let mut friendly: Vec<SpaceId> = Vec::new();
-        for b in &self.blocks {
-            if b.on_map() && b.side == side {
-                let s = SpaceId(b.loc);
-                if !friendly.contains(&s) && friendly_city(s) {
-                    friendly.push(s);
-                }
-            }
-        }
-        for id in roster.of_side(side) {
-            let s = self.blocks[id.index()];
-            if s.loc != POOL {
-                continue;
-            }
+        // Built only when a block that may levy in any city asks for it.
+        let mut friendly: Option<Vec<SpaceId>> = None;
+        for id in self.pooled[side.index()].iter() {
             let block = roster.block(id);
+            if block.side != side {
+                continue; // a defector waits in its printed owner's pool
+            }
             if game.reserve_leader[id.index()] && !self.leader_died[side.index()] {
                 continue; // 7.51
             }
             match block.kind {
                 BlockKind::Legion | BlockKind::Equitatus | BlockKind::Elephant => {
                     if let Some(city) = block.levy_city
-                        && friendly.contains(&city)
+                        && friendly_city(city)
                     {
                         out.push(Action::Levy {
                             block: id,
@@ -655,7 +677,8 @@ impl State {
                     }
                 }
                 BlockKind::Navis => {
-                    for &city in &friendly {
+                    let friendly = friendly.get_or_insert_with(|| self.friendly_cities(game, side));
+                    for &city in friendly.iter() {
                         if board.space(city).kind == SpaceKind::MajorPort {
                             out.push(Action::Levy {
                                 block: id,
@@ -665,7 +688,8 @@ impl State {
                     }
                 }
                 _ => {
-                    for &city in &friendly {
+                    let friendly = friendly.get_or_insert_with(|| self.friendly_cities(game, side));
+                    for &city in friendly.iter() {
                         out.push(Action::Levy {
                             block: id,
                             at: city,
@@ -674,9 +698,9 @@ impl State {
                 }
             }
         }
-        for (i, s) in self.blocks.iter().enumerate() {
-            let id = BlockId(i as u8);
-            if !s.on_map() || s.side != side || s.steps >= roster.block(id).max_steps {
+        for id in self.on_map[side.index()].iter() {
+            let s = self.blocks[id.index()];
+            if s.steps >= roster.block(id).max_steps {
                 continue;
             }
             if !game.rules.levy_on_moved_blocks && s.has(flag::MOVED) {
@@ -784,7 +808,7 @@ impl State {
             game.block_name(b),
             game.space_name(at)
         );
-        self.blocks[b.index()].side = side;
+        self.set_side(b, side);
         match game.rules.jupiter_defection {
             JupiterDefection::InPlace => {}
             JupiterDefection::ToAdjacentFriendlyCity => {
@@ -794,7 +818,7 @@ impl State {
                     .iter()
                     .find(|a| a.class.is_road() && self.is_friendly(a.to, side))
                 {
-                    self.blocks[b.index()].loc = adj.to.0;
+                    self.set_loc(b, adj.to.0);
                 }
             }
         }

@@ -88,6 +88,31 @@ impl BlockState {
     }
 }
 
+/// A set of blocks by id (a [`BlockId`] is a `u8`), iterated in id order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct BlockSet([u64; 4]);
+
+impl BlockSet {
+    fn insert(&mut self, b: usize) {
+        self.0[b / 64] |= 1 << (b % 64);
+    }
+    fn remove(&mut self, b: usize) {
+        self.0[b / 64] &= !(1 << (b % 64));
+    }
+    fn iter(self) -> impl Iterator<Item = BlockId> {
+        (0..4usize).flat_map(move |w| {
+            let mut bits = self.0[w];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    BlockId((w * 64 + b) as u8)
+                })
+            })
+        })
+    }
+}
+
 /// Immutable game definition shared by all states.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -368,22 +393,14 @@ pub struct State {
     outcome: Option<Outcome>,
     /// Counters for reports.
     pub stats: GameStats,
-    /// Occupancy per space, valid only while `legal_actions` runs (it does
-    /// not move blocks): the hot path asks "who is here?" thousands of times.
-    occupancy: OccupancyCache,
-}
-
-/// See [`State::occupancy`]. Cloning gives an invalid cache.
-#[derive(Debug, Default)]
-struct OccupancyCache {
-    valid: std::cell::Cell<bool>,
-    sides: std::cell::RefCell<Vec<[bool; 2]>>,
-}
-
-impl Clone for OccupancyCache {
-    fn clone(&self) -> Self {
-        OccupancyCache::default()
-    }
+    /// Blocks of each side in each space, kept in step with every block's
+    /// place and side by [`State::set_loc`] and [`State::set_side`]: the hot
+    /// path asks "who is here?" thousands of times per game.
+    occupancy: Vec<[u8; 2]>,
+    /// Each side's blocks on the map, and in the pool (face-down, ready to
+    /// levy), kept like `occupancy`.
+    on_map: [BlockSet; 2],
+    pooled: [BlockSet; 2],
 }
 
 /// What happened in a game, for simulation reports.
@@ -496,8 +513,11 @@ impl State {
             trophies: [0, 0],
             outcome: None,
             stats: GameStats::default(),
-            occupancy: OccupancyCache::default(),
+            occupancy: Vec::new(),
+            on_map: [BlockSet::default(); 2],
+            pooled: [BlockSet::default(); 2],
         };
+        state.recount_occupancy(game);
         state.deal(game, log);
         state
     }
@@ -571,16 +591,24 @@ impl State {
     }
 
     fn occupied(&self, space: SpaceId) -> [bool; 2] {
-        if self.occupancy.valid.get() {
-            return self.occupancy.sides.borrow()[space.index()];
-        }
-        let mut out = [false, false];
-        for b in &self.blocks {
-            if b.loc == space.0 {
-                out[b.side.index()] = true;
+        let [c, p] = self.occupancy[space.index()];
+        [c > 0, p > 0]
+    }
+
+    /// Rebuilds [`State::occupancy`] from the blocks.
+    fn recount_occupancy(&mut self, game: &Game) {
+        self.occupancy.clear();
+        self.occupancy.resize(game.board().len(), [0, 0]);
+        self.on_map = [BlockSet::default(); 2];
+        self.pooled = [BlockSet::default(); 2];
+        for (i, b) in self.blocks.iter().enumerate() {
+            if b.on_map() {
+                self.occupancy[b.loc as usize][b.side.index()] += 1;
+                self.on_map[b.side.index()].insert(i);
+            } else if b.loc == POOL {
+                self.pooled[b.side.index()].insert(i);
             }
         }
-        out
     }
 
     /// 4.21 / 4.4: friendly to `side` (occupied by it alone).
@@ -623,24 +651,6 @@ impl State {
     /// Every legal action now, into `out` (cleared first). Never empty unless
     /// the game is over.
     pub fn legal_actions(&self, game: &Game, out: &mut Vec<Action>) {
-        self.fill_occupancy(game);
-        self.legal_actions_uncached(game, out);
-        self.occupancy.valid.set(false);
-    }
-
-    fn fill_occupancy(&self, game: &Game) {
-        let mut sides = self.occupancy.sides.borrow_mut();
-        sides.clear();
-        sides.resize(game.board().len(), [false, false]);
-        for b in &self.blocks {
-            if let Some(slot) = sides.get_mut(b.loc as usize) {
-                slot[b.side.index()] = true;
-            }
-        }
-        self.occupancy.valid.set(true);
-    }
-
-    fn legal_actions_uncached(&self, game: &Game, out: &mut Vec<Action>) {
         out.clear();
         match self.phase {
             Phase::Discard(side) | Phase::PlayCard(side) => {
@@ -699,6 +709,16 @@ impl State {
             Phase::WinterNavis(_) => self.winter_navis_apply(game, action, log),
             Phase::WinterSupply(_) => self.winter_supply_apply(game, action, log),
             Phase::Over => {}
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut recounted = self.clone();
+            recounted.recount_occupancy(game);
+            debug_assert_eq!(
+                (&self.occupancy, self.on_map, self.pooled),
+                (&recounted.occupancy, recounted.on_map, recounted.pooled),
+                "occupancy out of step after {action:?}"
+            );
         }
     }
 
@@ -929,8 +949,40 @@ impl State {
 
     // ------------------------------------------------------------- helpers
 
+    /// Moves a block (on or off the map). Every change of place goes
+    /// through here so that [`State::occupancy`] stays true.
     fn set_loc(&mut self, b: BlockId, loc: u16) {
-        self.blocks[b.index()].loc = loc;
+        let block = &mut self.blocks[b.index()];
+        let side = block.side.index();
+        if block.on_map() {
+            self.occupancy[block.loc as usize][side] -= 1;
+            self.on_map[side].remove(b.index());
+        }
+        self.pooled[side].remove(b.index());
+        block.loc = loc;
+        if block.on_map() {
+            self.occupancy[loc as usize][side] += 1;
+            self.on_map[side].insert(b.index());
+        } else if loc == POOL {
+            self.pooled[side].insert(b.index());
+        }
+    }
+
+    /// Changes the side a block fights for (Cleopatra, Jupiter, a return to
+    /// the printed owner's pool), keeping [`State::occupancy`] true.
+    fn set_side(&mut self, b: BlockId, side: Side) {
+        let block = &mut self.blocks[b.index()];
+        if block.on_map() {
+            let counts = &mut self.occupancy[block.loc as usize];
+            counts[block.side.index()] -= 1;
+            counts[side.index()] += 1;
+            self.on_map[block.side.index()].remove(b.index());
+            self.on_map[side.index()].insert(b.index());
+        } else if block.loc == POOL {
+            self.pooled[block.side.index()].remove(b.index());
+            self.pooled[side.index()].insert(b.index());
+        }
+        block.side = side;
     }
 
     /// Removes a block from play (7.5): leaders become trophies, Cleopatra
@@ -940,7 +992,7 @@ impl State {
         let block = game.roster().block(b);
         let side = self.blocks[b.index()].side;
         if block.kind == BlockKind::Cleopatra {
-            self.blocks[b.index()].side = side.other();
+            self.set_side(b, side.other());
             self.blocks[b.index()].steps = 1;
             log!(log, "Cleopatra joins {} at strength I", side.other());
             return false;
@@ -965,7 +1017,7 @@ impl State {
         self.blocks[b.index()].flags = 0;
         // A block that dies returns to its printed owner's pool.
         if block.kind != BlockKind::Leader {
-            self.blocks[b.index()].side = block.side;
+            self.set_side(b, block.side);
         }
         true
     }

@@ -308,6 +308,7 @@ impl State {
             };
             self.blocks[b.index()] = s;
         }
+        self.recount_occupancy(game);
     }
 }
 

@@ -15,7 +15,7 @@ impl State {
         {
             let side = self.blocks[cleo.index()].side;
             if self.is_friendly(alex, side.other()) {
-                self.blocks[cleo.index()].side = side.other();
+                self.set_side(cleo, side.other());
                 log!(
                     log,
                     "Cleopatra returns to Alexandria and joins {}",
@@ -24,7 +24,7 @@ impl State {
             } else if self.blocks[cleo.index()].loc != alex.0 {
                 log!(log, "Cleopatra returns to Alexandria");
             }
-            self.blocks[cleo.index()].loc = alex.0;
+            self.set_loc(cleo, alex.0);
         }
         // 8.2 / 1.2: victory.
         let vp = self.vp(game);
@@ -118,7 +118,7 @@ impl State {
                         game.block_name(b),
                         game.space_name(ports[0])
                     );
-                    self.blocks[b.index()].loc = ports[0].0;
+                    self.set_loc(b, ports[0].0);
                 }
                 Some(_) => return,
                 None if side == Side::Caesar => self.phase = Phase::WinterNavis(Side::Pompey),
@@ -132,8 +132,8 @@ impl State {
 
     /// 8.3–8.5: back to the printed owner's pool (a Jupiter defector too).
     fn disband(&mut self, game: &Game, b: BlockId) {
-        self.blocks[b.index()].side = game.roster().block(b).side;
-        self.blocks[b.index()].loc = POOL;
+        self.set_loc(b, POOL);
+        self.set_side(b, game.roster().block(b).side);
         self.blocks[b.index()].steps = 0;
         self.blocks[b.index()].flags = 0;
     }
@@ -159,49 +159,35 @@ impl State {
                 game.block_name(block),
                 game.space_name(to)
             );
-            self.blocks[block.index()].loc = to.0;
+            self.set_loc(block, to.0);
             self.settle_winter_navis(game, log);
         }
     }
 
-    /// 8.4: cities holding more of the side's blocks than they supply.
-    fn oversupplied(&self, game: &Game, side: Side) -> Vec<SpaceId> {
-        let board = game.board();
-        let mut counts = vec![0u8; board.len()];
-        for b in &self.blocks {
-            if b.on_map() && b.side == side {
-                counts[b.loc as usize] = counts[b.loc as usize].saturating_add(1);
-            }
-        }
-        board
-            .ids()
-            .filter(|s| {
-                let space = board.space(*s);
-                space.kind.is_city()
-                    && counts[s.index()] > space.winter_supply(game.rules.winter_supply_base)
-            })
-            .collect()
+    /// 8.4: a city holding more of the side's blocks than it supplies.
+    fn oversupplied(&self, game: &Game, side: Side, city: SpaceId) -> bool {
+        let space = game.board().space(city);
+        space.kind.is_city()
+            && self.occupancy[city.index()][side.index()]
+                > space.winter_supply(game.rules.winter_supply_base)
     }
 
     pub(super) fn winter_supply_actions(&self, game: &Game, out: &mut Vec<Action>) {
         let Phase::WinterSupply(side) = self.phase else {
             return;
         };
-        let over = self.oversupplied(game, side);
-        for (i, b) in self.blocks.iter().enumerate() {
-            let id = BlockId(i as u8);
-            if b.side != side || !b.on_map() {
-                continue;
-            }
+        let any_over = game.board().ids().any(|s| self.oversupplied(game, side, s));
+        for id in self.on_map[side.index()].iter() {
+            let b = self.blocks[id.index()];
             if game.roster().block(id).kind == BlockKind::Cleopatra {
                 continue; // never disbanded
             }
             // 8.4 first; then 8.5 lets any block be disbanded.
-            if over.is_empty() || over.contains(&SpaceId(b.loc)) {
+            if !any_over || self.oversupplied(game, side, SpaceId(b.loc)) {
                 out.push(Action::Disband(id));
             }
         }
-        if over.is_empty() || out.is_empty() {
+        if !any_over || out.is_empty() {
             out.push(Action::EndWinter);
         }
     }
@@ -228,9 +214,9 @@ impl State {
 
     /// 8.6: face-up blocks return to the pools; shuffle and deal.
     fn new_year(&mut self, game: &Game, log: &mut impl Log) {
-        for b in &mut self.blocks {
-            if b.loc == ELIMINATED {
-                b.loc = POOL;
+        for i in 0..self.blocks.len() {
+            if self.blocks[i].loc == ELIMINATED {
+                self.set_loc(BlockId(i as u8), POOL);
             }
         }
         self.year += 1;
