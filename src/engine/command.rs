@@ -510,22 +510,20 @@ impl State {
         port: SpaceId,
     ) -> Vec<(SpaceId, SpaceId)> {
         let board = game.board();
+        // In breadth-first order, so it is its own queue.
         let mut reached: Vec<(SpaceId, SpaceId)> = Vec::new();
-        let mut queue: Vec<SpaceId> = Vec::new();
         for sea in board.seas_of(port) {
             if self.is_friendly(sea, side) {
                 reached.push((sea, sea));
-                queue.push(sea);
             }
         }
         let mut head = 0;
-        while head < queue.len() {
-            let sea = queue[head];
+        while head < reached.len() {
+            let sea = reached[head].0;
             head += 1;
             for next in board.adjacent_seas(sea) {
                 if self.is_friendly(next, side) && !reached.iter().any(|(s, _)| *s == next) {
                     reached.push((next, sea));
-                    queue.push(next);
                 }
             }
         }

@@ -176,7 +176,9 @@ impl State {
         let Phase::WinterSupply(side) = self.phase else {
             return;
         };
-        let any_over = game.board().ids().any(|s| self.oversupplied(game, side, s));
+        let any_over = self.on_map[side.index()]
+            .iter()
+            .any(|b| self.oversupplied(game, side, SpaceId(self.blocks[b.index()].loc)));
         for id in self.on_map[side.index()].iter() {
             let b = self.blocks[id.index()];
             if game.roster().block(id).kind == BlockKind::Cleopatra {
