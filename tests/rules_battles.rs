@@ -1171,6 +1171,37 @@ fn rule_7_64_one_sea_retreat_per_round_to_a_friendly_port_across_a_friendly_sea(
 }
 
 #[test]
+fn rule_7_64_a_port_reached_by_sea_once_its_road_is_full_uses_the_sea_retreat() {
+    for variant in BOTH {
+        // Neapolis is a major road (four blocks a round, 7.61) from Roma and
+        // across Mare Tyrrhenum, which Pompey holds: a fifth block may go by
+        // sea (7.64), a sixth must wait for the next round.
+        let game = setup(
+            variant,
+            &[
+                (C, "Legio 13", "Genua"),
+                (P, "Legio 1", "Roma"),
+                (P, "Legio 2", "Roma"),
+                (P, "Legio 3", "Roma"),
+                (P, "Legio 4", "Roma"),
+                (P, "Legio 5", "Roma"),
+                (P, "Legio 6", "Roma"),
+                (P, "Legio 32", "Neapolis"),
+                (P, "Navis 1", "Mare Tyrrhenum"),
+            ],
+            &[],
+        );
+        let mut state = command_phase(&game, 0, C, [1, 0]);
+        group(&game, &mut state, "Genua", &[("Legio 13", "Roma")]);
+        end_command(&game, &mut state, None);
+        end_command(&game, &mut state, None);
+        let neapolis = space(&game, "Neapolis");
+        let per_round = retreats_to(&game, &mut state, P, neapolis, |_, _| {});
+        assert_eq!(per_round, [0, 0, 5, 1, 0], "{variant}");
+    }
+}
+
+#[test]
 fn rule_7_64_both_sides_may_sea_retreat_utica_example() {
     for variant in BOTH {
         let game = setup(

@@ -5,7 +5,7 @@ use rand::RngExt;
 
 use super::{Action, Game, Log, NO_LINK, Phase, State, flag, log};
 use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::model::{BlockId, LinkId, SpaceId};
+use crate::model::{Adjacent, BlockId, LinkId, SpaceId};
 use crate::rules::{AttackerRetreat, MainAttack};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -416,19 +416,51 @@ impl Battle {
         self.sub = Sub::Turn;
     }
 
-    /// Calls `f` with each place the block may retreat to this turn.
-    fn retreats(&self, state: &State, game: &Game, b: BlockId, mut f: impl FnMut(SpaceId)) {
-        let board = game.board();
-        let side = state.side(b);
-        let attacking = side == self.attacker;
-        let contest = state.contests.iter().find(|c| c.space == self.space);
-        let attack_links: &[LinkId] = match contest {
+    /// The roads the attacker used into this battle (7.62 / 7.63).
+    fn attack_links<'s>(&self, state: &'s State) -> &'s [LinkId] {
+        match state.contests.iter().find(|c| c.space == self.space) {
             Some(c) if c.attacker == self.attacker => &c.attack_links,
             // 7.31: after a disruption swap the new attacker is the old
             // defender, and its attacking roads are those its responders used.
             Some(c) => &c.response_links,
             None => &[],
+        }
+    }
+
+    /// Whether a land block of `side` may retreat along `adj` now: 7.62 /
+    /// 7.63 and the road and strait limits (7.61).
+    fn road_retreat_allowed(&self, state: &State, game: &Game, side: Side, adj: &Adjacent) -> bool {
+        if !adj.class.is_road() || state.has_enemy(adj.to, side) {
+            return false;
+        }
+        let attack_links = self.attack_links(state);
+        let allowed = if side == self.attacker {
+            // 7.62: vacant cities only by roads used to attack.
+            state.is_friendly(adj.to, side)
+                || (attack_links.contains(&adj.link)
+                    && match (game.rules.attacker_retreat, self.attacker_retreat_city) {
+                        (AttackerRetreat::OneCityByAttackRoad, Some(city)) => city == adj.to,
+                        _ => true,
+                    })
+        } else {
+            // 7.63: not along roads the attacker used.
+            !attack_links.contains(&adj.link)
         };
+        let limit = match adj.class {
+            LinkClass::Major => game.rules.road_limits.major,
+            LinkClass::Minor => game.rules.road_limits.minor,
+            LinkClass::Strait => game.rules.strait_retreat_limit,
+            LinkClass::Sea => u8::MAX,
+        };
+        allowed && self.retreat_used(adj.link, side) < limit
+    }
+
+    /// Calls `f` with each place the block may retreat to this turn.
+    fn retreats(&self, state: &State, game: &Game, b: BlockId, mut f: impl FnMut(SpaceId)) {
+        let board = game.board();
+        let side = state.side(b);
+        let attacking = side == self.attacker;
+        let attack_links = self.attack_links(state);
         let kind = game.roster().block(b).kind;
         let free = |to: SpaceId| !state.has_enemy(to, side);
         if kind == BlockKind::Navis {
@@ -456,32 +488,7 @@ impl Battle {
         let mut seen: [Option<SpaceId>; 16] = [None; 16];
         let mut n = 0;
         for adj in board.neighbours(self.space) {
-            if !adj.class.is_road() || !free(adj.to) {
-                continue;
-            }
-            let friendly = state.is_friendly(adj.to, side);
-            let allowed = if attacking {
-                // 7.62: vacant cities only by roads used to attack.
-                friendly
-                    || (attack_links.contains(&adj.link)
-                        && match (game.rules.attacker_retreat, self.attacker_retreat_city) {
-                            (AttackerRetreat::OneCityByAttackRoad, Some(city)) => city == adj.to,
-                            _ => true,
-                        })
-            } else {
-                // 7.63: not along roads the attacker used.
-                !attack_links.contains(&adj.link)
-            };
-            if !allowed {
-                continue;
-            }
-            let limit = match adj.class {
-                LinkClass::Major => game.rules.road_limits.major,
-                LinkClass::Minor => game.rules.road_limits.minor,
-                LinkClass::Strait => game.rules.strait_retreat_limit,
-                LinkClass::Sea => u8::MAX,
-            };
-            if self.retreat_used(adj.link, side) >= limit {
+            if !self.road_retreat_allowed(state, game, side, adj) {
                 continue;
             }
             if n < seen.len() {
@@ -529,13 +536,17 @@ impl Battle {
     ) {
         let board = game.board();
         let side = state.side(b);
+        // A port that is both a road neighbour and across a friendly sea is
+        // reached by road when the road is open, else by sea (7.64: then it
+        // uses up the round's sea retreat).
         let by_road = board
             .neighbours(self.space)
             .iter()
-            .find(|a| a.to == to)
-            .filter(|a| a.class.is_road() || a.class == LinkClass::Sea);
+            .find(|a| a.to == to && self.road_retreat_allowed(state, game, side, a));
+        let navis = game.roster().block(b).kind == BlockKind::Navis;
         match by_road {
-            Some(adj) if adj.class.is_road() => {
+            _ if navis => {}
+            Some(adj) => {
                 match self.retreat_use.iter_mut().find(|(l, _)| *l == adj.link.0) {
                     Some((_, u)) => u[side.index()] += 1,
                     None => {
@@ -548,7 +559,6 @@ impl Battle {
                     self.attacker_retreat_city.get_or_insert(to);
                 }
             }
-            Some(_) => {}
             None => self.sea_retreats[side.index()] += 1,
         }
         state.set_loc(b, to.0);
