@@ -913,6 +913,45 @@ fn rule_pluto_limits_do_not_apply_to_regroups() {
     }
 }
 
+#[test]
+fn rule_pluto_limits_do_not_apply_to_retreats() {
+    // Six blocks attack Roma by the major road under Pluto; when they retreat
+    // along it only four may go each round (7.61 uses the usual limits).
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let mut blocks: Vec<Placed> = [
+            "Caesar", "Antonius", "Legio 11", "Legio 12", "Legio 13", "Legio 14",
+        ]
+        .into_iter()
+        .map(|n| (C, n, "Genua", 0))
+        .collect();
+        blocks.push((P, "Legio 1", "Roma", 0));
+        let game = position(variant, &blocks);
+        let (genua, roma) = (space(&game, "Genua"), space(&game, "Roma"));
+        let (start, c, p) = deal(&game, &[Want::Event(Event::Pluto)], &[Want::Command]);
+        let mut s = start;
+        play(&game, &mut s, c[0], p[0]);
+        s.try_apply(&game, Action::Group(genua)).unwrap();
+        assert_eq!(pour_into(&game, &mut s, roma), 6, "{variant}");
+        s.try_apply(&game, Action::EndGroup).unwrap();
+        idle(&game, &mut s, P);
+        // Nobody fires; every Caesar block retreats to Genua when it may.
+        let mut per_round = [0; 5];
+        while let Some(info) = s.battle_info() {
+            let l = legal(&game, &s);
+            let a = match info.acting {
+                Some(b) if s.side(b) == C && l.contains(&Action::Retreat(genua)) => {
+                    per_round[info.round as usize] += 1;
+                    Action::Retreat(genua)
+                }
+                _ if l.contains(&Action::Pass) => Action::Pass,
+                _ => l[0],
+            };
+            s.apply(&game, a);
+        }
+        assert_eq!(per_round, [0, 0, 4, 2, 0], "{variant}");
+    }
+}
+
 // -------------------------------------------------------------------- Vulcan
 
 #[test]
