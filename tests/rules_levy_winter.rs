@@ -287,6 +287,31 @@ fn cross(game: &Game, s: &mut State, from: SpaceId, to: SpaceId, blocks: &[Block
 }
 
 #[test]
+fn rule_4_32_strait_crossings_count_in_both_directions() {
+    // Two land blocks a turn cross the Messana strait, whichever way they go.
+    for variant in BOTH {
+        let game = position(
+            variant,
+            &[
+                (Caesar, "Legio 17", "Rhegium"),
+                (Caesar, "Legio 18", "Rhegium"),
+                (Caesar, "Legio 20", "Messana"),
+            ],
+            &[],
+        );
+        let (rh, me) = (space(&game, "Rhegium"), space(&game, "Messana"));
+        let [l17, l18, l20] =
+            ["Legio 17", "Legio 18", "Legio 20"].map(|name| block(&game, Caesar, name));
+        let mut s = with_some_seed("a 3-move card", |seed| {
+            caesar_first(&game, seed, |m, _| m >= 3)
+        });
+        assert_eq!(cross(&game, &mut s, rh, me, &[l17]), 1, "{variant}");
+        assert_eq!(cross(&game, &mut s, me, rh, &[l20]), 1, "{variant}");
+        assert_eq!(cross(&game, &mut s, rh, me, &[l18]), 0, "{variant}");
+    }
+}
+
+#[test]
 fn rule_4_32_two_land_blocks_cross_a_strait_one_when_the_far_city_is_enemy_or_contested() {
     for variant in BOTH {
         let rhegium = [
