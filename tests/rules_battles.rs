@@ -1202,6 +1202,65 @@ fn rule_7_64_a_port_reached_by_sea_once_its_road_is_full_uses_the_sea_retreat() 
 }
 
 #[test]
+fn rule_6_3_unpinned_blocks_in_a_contested_port_may_leave_by_a_friendly_sea() {
+    for variant in BOTH {
+        let sea_moves = |attackers: &[&str]| -> Vec<Vec<String>> {
+            let mut blocks: Vec<(Side, &str, &str)> =
+                attackers.iter().map(|b| (C, *b, "Genua")).collect();
+            blocks.extend([
+                (P, "Legio 1", "Roma"),
+                (P, "Legio 3", "Roma"),
+                (P, "Navis 1", "Mare Tyrrhenum"),
+            ]);
+            let game = setup(variant, &blocks, &[]);
+            let mut state = command_phase(&game, 0, C, [1, 2]);
+            let steps: Vec<(&str, &str)> = attackers.iter().map(|b| (*b, "Roma")).collect();
+            group(&game, &mut state, "Genua", &steps);
+            end_command(&game, &mut state, None);
+            // Pompey, Player 2, sails from contested Roma while he may.
+            let mut sailed = Vec::new();
+            loop {
+                let movers: Vec<String> = legal(&game, &state)
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::SeaMove { block, .. } => Some(name(&game, *block)),
+                        _ => None,
+                    })
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                sailed.push(movers.clone());
+                let Some(first) = movers.first() else {
+                    break;
+                };
+                let to = space(&game, "Aleria");
+                act(
+                    &game,
+                    &mut state,
+                    Action::SeaMove {
+                        block: block(&game, P, first),
+                        to,
+                    },
+                );
+            }
+            sailed
+        };
+        // One attacker pins one of the two: the other may sail, then none.
+        assert_eq!(
+            sea_moves(&["Legio 13"]),
+            [vec!["Legio 1".to_string(), "Legio 3".to_string()], vec![]],
+            "{variant}"
+        );
+        // Two attackers pin both.
+        assert_eq!(
+            sea_moves(&["Legio 13", "Legio 8"]),
+            [Vec::<String>::new()],
+            "{variant}"
+        );
+    }
+}
+
+#[test]
 fn rule_7_64_both_sides_may_sea_retreat_utica_example() {
     for variant in BOTH {
         let game = setup(
