@@ -39,20 +39,40 @@ fn decision(
     (legal, pick)
 }
 
+/// Which decisions a check looks at.
+#[derive(Clone, Copy, PartialEq)]
+enum Decisions {
+    All,
+    CardPlays,
+    /// The first move decision of a command phase, where the search picks
+    /// its style of moving.
+    CommandStarts,
+}
+
 /// Over many positions of a few games: how often `make`'s decision changes
 /// when the hidden information is redrawn; and how many positions were tried.
-fn differences(make: &dyn Fn(Side) -> Box<dyn Player>, only_card_plays: bool) -> (u32, u32) {
+fn differences(make: &dyn Fn(Side) -> Box<dyn Player>, which: Decisions) -> (u32, u32) {
     let game = Game::published("rules-2.0");
     let (mut differ, mut tried) = (0, 0);
+    let step = if which == Decisions::CommandStarts {
+        23
+    } else {
+        7
+    };
     for seed in 1..=3u64 {
-        for moves in (10..600).step_by(7) {
+        for moves in (10..600).step_by(step) {
             let state = position(&game, seed, moves);
             let Some(side) = state.current_player() else {
                 break;
             };
             let mut legal = Vec::new();
             state.legal_actions(&game, &mut legal);
-            if legal.len() < 2 || (only_card_plays && !matches!(legal[0], Action::Play(_))) {
+            let wanted = match which {
+                Decisions::All => true,
+                Decisions::CardPlays => matches!(legal[0], Action::Play(_)),
+                Decisions::CommandStarts => legal.contains(&Action::EndMoves),
+            };
+            if legal.len() < 2 || !wanted {
                 continue;
             }
             let mut rng = ChaCha8Rng::seed_from_u64(moves as u64);
@@ -70,24 +90,38 @@ fn differences(make: &dyn Fn(Side) -> Box<dyn Player>, only_card_plays: bool) ->
 
 #[test]
 fn heuristic_decides_the_same_in_worlds_its_side_cannot_tell_apart() {
-    let (differ, tried) = differences(&|s| Box::new(HeuristicPlayer::new(s, 9, false)), false);
+    let (differ, tried) = differences(
+        &|s| Box::new(HeuristicPlayer::new(s, 9, false)),
+        Decisions::All,
+    );
     assert!(tried > 100, "{tried}");
     assert_eq!(
         differ, 0,
         "{differ} of {tried} decisions used hidden information"
     );
     // The check has teeth: an omniscient heuristic does look.
-    let (differ, _) = differences(&|s| Box::new(HeuristicPlayer::new(s, 9, true)), false);
+    let (differ, _) = differences(
+        &|s| Box::new(HeuristicPlayer::new(s, 9, true)),
+        Decisions::All,
+    );
     assert!(differ > 0);
 }
 
 #[test]
 fn search_decides_the_same_in_worlds_its_side_cannot_tell_apart() {
-    let (differ, tried) = differences(&|s| Box::new(SearchPlayer::new(s, 9, false, 4)), true);
+    let search = |s| Box::new(SearchPlayer::new(s, 9, false, 4)) as Box<dyn Player>;
+    let (differ, tried) = differences(&search, Decisions::CardPlays);
     assert!(tried >= 5, "{tried}");
     assert_eq!(
         differ, 0,
         "{differ} of {tried} card plays used hidden information"
+    );
+    // The style of moving is searched at the start of each command phase.
+    let (differ, tried) = differences(&search, Decisions::CommandStarts);
+    assert!(tried >= 3, "{tried}");
+    assert_eq!(
+        differ, 0,
+        "{differ} of {tried} command phases used hidden information"
     );
 }
 

@@ -17,9 +17,33 @@ use crate::model::{CardFace, SpaceId};
 
 /// Strength assumed for an unseen enemy block.
 const UNSEEN_STRENGTH: f32 = 2.5;
-/// Attack when our strength is at least this multiple of the defender's.
-const ATTACK_RATIO: f32 = 1.25;
 const FAR: u8 = u8::MAX;
+
+/// How boldly the player moves: the knobs a search may turn for one game
+/// turn ([`HeuristicPlayer::set_turn_style`]) while the priorities stay put.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Style {
+    /// Attack when our strength is at least this multiple of the defender's.
+    pub attack_ratio: f32,
+    /// Scales the garrison kept in threatened friendly VP cities.
+    pub garrison: f32,
+}
+
+impl Style {
+    pub const STEADY: Style = Style {
+        attack_ratio: 1.25,
+        garrison: 1.0,
+    };
+    pub const BOLD: Style = Style {
+        attack_ratio: 0.9,
+        garrison: 0.5,
+    };
+    pub const CAUTIOUS: Style = Style {
+        attack_ratio: 1.8,
+        garrison: 1.6,
+    };
+    pub const ALL: [Style; 3] = [Style::STEADY, Style::BOLD, Style::CAUTIOUS];
+}
 
 pub struct HeuristicPlayer {
     side: Side,
@@ -36,6 +60,10 @@ pub struct HeuristicPlayer {
     current_group: Option<SpaceId>,
     /// Reused between decisions so that each one does not allocate it anew.
     picture: Picture,
+    /// A style for one game turn, (year, turn), set by a search.
+    turn_style: Option<(Style, (u8, u8))>,
+    /// The style of the decision being made.
+    style: Style,
 }
 
 impl Picture {
@@ -71,7 +99,15 @@ impl HeuristicPlayer {
             idle_stamp: (0, 0),
             current_group: None,
             picture: Picture::default(),
+            turn_style: None,
+            style: Style::STEADY,
         }
+    }
+
+    /// Plays `style` for the rest of game turn `turn` of year `year`, then
+    /// goes back to [`Style::STEADY`].
+    pub fn set_turn_style(&mut self, style: Style, year: u8, turn: u8) {
+        self.turn_style = Some((style, (year, turn)));
     }
 
     fn dist(&self, game: &Game, a: SpaceId, b: SpaceId) -> u8 {
@@ -161,7 +197,7 @@ impl HeuristicPlayer {
             let mut stage = 0.0f32;
             for adj in game.board().road_neighbours(s) {
                 let t = adj.to.index();
-                if p.enemy_cnt[t] > 0 && p.own_str[i] < p.enemy_str[t] * ATTACK_RATIO {
+                if p.enemy_cnt[t] > 0 && p.own_str[i] < p.enemy_str[t] * self.style.attack_ratio {
                     let target_vp = game.board().space(adj.to).vp as f32;
                     stage = stage.max(target_vp * 4.0);
                 }
@@ -195,7 +231,7 @@ impl HeuristicPlayer {
                 continue;
             }
             if p.enemy_cnt[i] > 0 {
-                let need = p.enemy_str[i] * ATTACK_RATIO - p.own_str[i];
+                let need = p.enemy_str[i] * self.style.attack_ratio - p.own_str[i];
                 if mobile < need {
                     if d == 1 {
                         continue; // too strong from here: mass first
@@ -223,7 +259,7 @@ impl HeuristicPlayer {
         if vp == 0.0 || p.threat[i] <= p.enemy_str[i] || !p.friendly(at) {
             return 0.0;
         }
-        ((p.threat[i] - p.enemy_str[i]) * 0.5).min(2.0 + vp)
+        ((p.threat[i] - p.enemy_str[i]) * 0.5).min(2.0 + vp) * self.style.garrison
     }
 
     /// Strength that may leave `at` without abandoning a threatened city.
@@ -261,7 +297,7 @@ impl HeuristicPlayer {
             let ti = to.index();
             if p.enemy_cnt[ti] > 0 {
                 let mobile = self.mobile_strength(game, p, from);
-                if mobile + p.own_str[ti] < p.enemy_str[ti] * ATTACK_RATIO {
+                if mobile + p.own_str[ti] < p.enemy_str[ti] * self.style.attack_ratio {
                     continue;
                 }
             }
@@ -453,6 +489,10 @@ impl Player for HeuristicPlayer {
         if legal.len() == 1 {
             return legal[0];
         }
+        self.style = match self.turn_style {
+            Some((style, when)) if when == (state.year(), state.turn()) => style,
+            _ => Style::STEADY,
+        };
         let first = legal[0];
         match first {
             Action::Discard(_) | Action::Play(_) => {
@@ -602,5 +642,72 @@ impl HeuristicPlayer {
             return Action::EndWinter;
         }
         legal[self.rng.random_range(0..legal.len())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays heuristic games from `seed` until `stop` holds, returning the
+    /// state and the legal actions then.
+    fn play_until(game: &Game, seed: u64, stop: impl Fn(&State) -> bool) -> (State, Vec<Action>) {
+        let mut state = State::new(game, seed);
+        let mut players = Side::BOTH.map(|side| HeuristicPlayer::new(side, seed, false));
+        let mut legal = Vec::new();
+        while let Some(side) = state.current_player() {
+            state.legal_actions(game, &mut legal);
+            if stop(&state) && legal.len() > 1 {
+                break;
+            }
+            let a = players[side.index()].choose(game, &state, &legal);
+            state.apply(game, a);
+        }
+        (state, legal)
+    }
+
+    #[test]
+    fn a_turn_style_lasts_for_its_game_turn_only() {
+        let game = Game::published("rules-2.0");
+        let (state, legal) = play_until(&game, 3, |s| s.turn() == 2);
+        let side = state
+            .current_player()
+            .expect("the game goes on into turn 2");
+        let mut player = HeuristicPlayer::new(side, 1, false);
+        player.set_turn_style(Style::BOLD, state.year(), 2);
+        player.choose(&game, &state, &legal);
+        assert_eq!(player.style, Style::BOLD);
+        player.set_turn_style(Style::BOLD, state.year(), 1);
+        player.choose(&game, &state, &legal);
+        assert_eq!(player.style, Style::STEADY);
+    }
+
+    #[test]
+    fn a_bold_style_keeps_smaller_garrisons_and_attacks_at_worse_odds() {
+        let game = Game::published("rules-2.0");
+        let roma = game.board().find("Roma").unwrap();
+        let mut p = Picture::default();
+        let n = game.board().len();
+        p.own_str = vec![0.0; n];
+        p.own_cnt = vec![0; n];
+        p.enemy_str = vec![0.0; n];
+        p.enemy_cnt = vec![0; n];
+        p.threat = vec![0.0; n];
+        p.own_str[roma.index()] = 4.0;
+        p.own_cnt[roma.index()] = 2;
+        p.threat[roma.index()] = 6.0;
+        let mut player = HeuristicPlayer::new(Side::Caesar, 1, false);
+        let steady = player.garrison(&game, &p, roma);
+        player.style = Style::BOLD;
+        let bold = player.garrison(&game, &p, roma);
+        player.style = Style::CAUTIOUS;
+        let cautious = player.garrison(&game, &p, roma);
+        assert!(steady > 0.0);
+        assert!(
+            bold < steady && steady < cautious,
+            "{bold} {steady} {cautious}"
+        );
+        assert!(Style::BOLD.attack_ratio < Style::STEADY.attack_ratio);
+        assert!(Style::STEADY.attack_ratio < Style::CAUTIOUS.attack_ratio);
     }
 }

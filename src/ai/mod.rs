@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::engine::{Action, Game, State};
 use crate::model::BlockId;
 
-pub use heuristic::HeuristicPlayer;
+pub use heuristic::{HeuristicPlayer, Style};
 pub use search::SearchPlayer;
 
 /// Something that picks one of the legal actions.

@@ -1,20 +1,29 @@
-//! A player that looks ahead: flat Monte Carlo over its card choices.
+//! A player that looks ahead: flat Monte Carlo over its card choices and over
+//! how boldly it moves each turn.
 //!
-//! At each card play and each yearly discard it tries every distinct card of
-//! its hand in sampled worlds — the hidden parts (the opponent's hand and
-//! unseen blocks, and all future dice) redrawn consistently with what this
-//! side knows ([`State::determinize`]) — and plays each world out to the end
-//! of the game with heuristic players. Every candidate is played in the same
-//! worlds with the same dice and playout players (common random numbers), so
-//! the comparison between cards is not drowned in the noise between worlds.
-//! The card with the best mean result (win 1, draw ½, plus a small VP-margin
-//! term) is chosen. Every other decision is the heuristic's.
+//! Two kinds of decision are searched:
+//! - each card play and each yearly discard: every distinct card of the hand;
+//! - the start of each of its command phases: the [`Style`] its heuristic
+//!   moves in for the rest of the game turn (steady, bold or cautious). A
+//!   style is a coherent plan for every group, so a playout judges it as it
+//!   will be played; searching single groups instead fared no better than
+//!   the heuristic, which plays a group it did not pick poorly.
+//!
+//! Candidates are tried in sampled worlds — the hidden parts (the opponent's
+//! hand and unseen blocks, and all future dice) redrawn consistently with what
+//! this side knows ([`State::determinize`]) — played out to the end of the game
+//! by heuristic players. Every candidate is played in the same worlds with the
+//! same dice and playout players (common random numbers). The score is win 1,
+//! draw ½, plus 0.01 per VP of final margin. The heuristic's own choice is
+//! kept unless another candidate beats it by more than one standard error of
+//! the paired difference, so that ties and noise never replace a sensible
+//! move by an arbitrary one. Every other decision is the heuristic's.
 
 use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{HeuristicPlayer, Player, play_on};
+use super::{HeuristicPlayer, Player, Style, play_on};
 use crate::engine::{Action, Game, NoLog, State};
 use crate::format::Side;
 
@@ -24,6 +33,8 @@ pub struct SearchPlayer {
     playouts: u32,
     rng: ChaCha8Rng,
     heuristic: HeuristicPlayer,
+    /// The (year, turn) whose command-phase style was last chosen.
+    styled: Option<(u8, u8)>,
 }
 
 impl SearchPlayer {
@@ -36,6 +47,7 @@ impl SearchPlayer {
             playouts: playouts.max(1),
             rng,
             heuristic,
+            styled: None,
         }
     }
 
@@ -50,26 +62,24 @@ impl SearchPlayer {
         }
     }
 
+    /// Plays `world` to the end with heuristic players (Caesar's and
+    /// Pompey's seeds given; this side's player in `style` for this turn)
+    /// and scores the end for this side.
     fn playout_value(
         &self,
         game: &Game,
-        mut world: State,
-        action: Action,
+        world: State,
         player_seeds: [u64; 2],
+        style: Style,
     ) -> f64 {
-        world.apply(game, action);
-        let mut players: [Box<dyn Player>; 2] = [
-            Box::new(HeuristicPlayer::new(
-                Side::Caesar,
-                player_seeds[0],
-                self.omniscient,
-            )),
-            Box::new(HeuristicPlayer::new(
-                Side::Pompey,
-                player_seeds[1],
-                self.omniscient,
-            )),
-        ];
+        let mut players: [Box<dyn Player>; 2] = Side::BOTH.map(|side| {
+            let mut player =
+                HeuristicPlayer::new(side, player_seeds[side.index()], self.omniscient);
+            if side == self.side && style != Style::STEADY {
+                player.set_turn_style(style, world.year(), world.turn());
+            }
+            Box::new(player) as Box<dyn Player>
+        });
         let end = play_on(game, world, &mut players, &mut NoLog);
         let Some(outcome) = end.outcome() else {
             return 0.5;
@@ -84,30 +94,88 @@ impl SearchPlayer {
         result + 0.01 * margin.clamp(-10.0, 10.0)
     }
 
-    fn search(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
-        let n = legal.len();
-        let mut total = vec![0.0f64; n];
+    /// Which of `n` candidates plays best: each is tried in the same sampled
+    /// worlds with the same dice and playout players (common random
+    /// numbers), `play` applying candidate `i` to a world and playing it out.
+    /// The heuristic's own candidate `anchor` is kept unless another beats
+    /// it clearly over the shared worlds: ties and noise keep the sensible
+    /// move.
+    fn compare(
+        &mut self,
+        game: &Game,
+        state: &State,
+        n: usize,
+        anchor: usize,
+        play: impl Fn(&Self, State, usize, [u64; 2]) -> f64,
+    ) -> usize {
         // The budget is shared out in whole rounds: each round is one world
         // in which every candidate is played.
-        let rounds = (self.playouts / n as u32).max(1);
-        for _ in 0..rounds {
+        let rounds = (self.playouts as usize / n).max(2);
+        let mut values = vec![0.0f64; n * rounds];
+        for r in 0..rounds {
             let world = self.sample_world(game, state);
             let seeds = [self.rng.random(), self.rng.random()];
-            for (i, action) in legal.iter().enumerate() {
-                total[i] += self.playout_value(game, world.clone(), *action, seeds);
+            for i in 0..n {
+                values[i * rounds + r] = play(self, world.clone(), i, seeds);
             }
         }
+        let of = |i: usize| &values[i * rounds..(i + 1) * rounds];
+        let mean = |i: usize| of(i).iter().sum::<f64>() / rounds as f64;
         let best = (0..n)
-            .max_by(|&a, &b| total[a].total_cmp(&total[b]))
-            .unwrap_or(0);
-        legal[best]
+            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)))
+            .unwrap_or(anchor);
+        if best == anchor {
+            return anchor;
+        }
+        let diffs: Vec<f64> = of(best)
+            .iter()
+            .zip(of(anchor))
+            .map(|(b, a)| b - a)
+            .collect();
+        let d_mean = diffs.iter().sum::<f64>() / rounds as f64;
+        let variance =
+            diffs.iter().map(|d| (d - d_mean).powi(2)).sum::<f64>() / (rounds - 1) as f64;
+        let stderr = (variance / rounds as f64).sqrt();
+        if d_mean > stderr { best } else { anchor }
+    }
+
+    /// A card to play or discard.
+    fn choose_card(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
+        let heuristic = self.heuristic.choose(game, state, legal);
+        let anchor = legal.iter().position(|a| *a == heuristic).unwrap_or(0);
+        let i = self.compare(
+            game,
+            state,
+            legal.len(),
+            anchor,
+            |me, mut world, i, seeds| {
+                world.apply(game, legal[i]);
+                me.playout_value(game, world, seeds, Style::STEADY)
+            },
+        );
+        legal[i]
+    }
+
+    /// How boldly to move this command phase.
+    fn choose_style(&mut self, game: &Game, state: &State) -> Style {
+        let i = self.compare(game, state, Style::ALL.len(), 0, |me, world, i, seeds| {
+            me.playout_value(game, world, seeds, Style::ALL[i])
+        });
+        Style::ALL[i]
     }
 }
 
 impl Player for SearchPlayer {
     fn choose(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
         if legal.len() > 1 && matches!(legal[0], Action::Play(_) | Action::Discard(_)) {
-            return self.search(game, state, legal);
+            return self.choose_card(game, state, legal);
+        }
+        // The first move decision of this side's command phase.
+        let now = (state.year(), state.turn());
+        if legal.len() > 1 && legal.contains(&Action::EndMoves) && self.styled != Some(now) {
+            self.styled = Some(now);
+            let style = self.choose_style(game, state);
+            self.heuristic.set_turn_style(style, now.0, now.1);
         }
         self.heuristic.choose(game, state, legal)
     }
