@@ -683,7 +683,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bold_style_keeps_smaller_garrisons_and_attacks_at_worse_odds() {
+    fn a_bold_style_keeps_smaller_garrisons_a_cautious_one_larger() {
         let game = Game::published("rules-2.0");
         let roma = game.board().find("Roma").unwrap();
         let mut p = Picture::default();
@@ -707,7 +707,5 @@ mod tests {
             bold < steady && steady < cautious,
             "{bold} {steady} {cautious}"
         );
-        assert!(Style::BOLD.attack_ratio < Style::STEADY.attack_ratio);
-        assert!(Style::STEADY.attack_ratio < Style::CAUTIOUS.attack_ratio);
     }
 }
