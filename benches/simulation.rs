@@ -1,6 +1,7 @@
 //! Simulation throughput per AI pairing, and the exact battle calculator.
 
-use caesar_workbench::engine::Game;
+use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer};
+use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::format::Side;
 use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
 use caesar_workbench::sim::{self, AiSpec, SimOptions};
@@ -34,6 +35,38 @@ fn games(c: &mut Criterion) {
     }
 }
 
+/// One searched decision at the default budget: the first discard of the
+/// game, and the style of Caesar's first command phase.
+fn search_decisions(c: &mut Criterion) {
+    let game = Game::published("rules-2.0");
+    let mut state = State::new(&game, 1);
+    let mut legal = Vec::new();
+    state.legal_actions(&game, &mut legal);
+    let discard = (state.clone(), legal.clone());
+    let mut players = Side::BOTH.map(|side| HeuristicPlayer::new(side, 1, false));
+    while !(state.current_player() == Some(Side::Caesar) && legal.contains(&Action::EndMoves)) {
+        let side = state
+            .current_player()
+            .expect("Caesar commands before the game ends");
+        let a = players[side.index()].choose(&game, &state, &legal);
+        state.apply(&game, a);
+        state.legal_actions(&game, &mut legal);
+    }
+    let command = (state, legal);
+    let mut group = c.benchmark_group("search_decision/32_playouts");
+    group.sample_size(10);
+    for (name, (state, legal)) in [("discard", &discard), ("command_style", &command)] {
+        let mut seed = 0;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                SearchPlayer::new(Side::Caesar, seed, false, 32).choose(&game, state, legal)
+            })
+        });
+    }
+    group.finish();
+}
+
 fn battles(c: &mut Criterion) {
     let game = Game::published("rules-2.0");
     let spec = BattleSpec {
@@ -49,5 +82,5 @@ fn battles(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, games, battles);
+criterion_group!(benches, games, search_decisions, battles);
 criterion_main!(benches);
