@@ -855,30 +855,45 @@ fn rule_pluto_2_0_raises_limits_for_attacks_only() {
     );
 }
 
+/// Six of Caesar's blocks at Genua, a major road from Roma, where Pompey's
+/// `defender` stands (strength 0: full); and the first turn dealt with
+/// Pluto for Caesar and a command card for Pompey.
+fn six_against_roma(variant: &str, defender: (&str, u8)) -> (Game, State, [u8; 2]) {
+    let mut blocks: Vec<Placed> = [
+        "Caesar", "Antonius", "Legio 11", "Legio 12", "Legio 13", "Legio 14",
+    ]
+    .into_iter()
+    .map(|n| (C, n, "Genua", 0))
+    .collect();
+    blocks.push((P, defender.0, "Roma", defender.1));
+    let game = position(variant, &blocks);
+    let (start, c, p) = deal(&game, &[Want::Event(Event::Pluto)], &[Want::Command]);
+    (game, start, [c[0], p[0]])
+}
+
+/// Plays `cards` (Caesar's Pluto, Pompey's command), pours all six into Roma
+/// under Pluto, and lets Pompey do nothing: the battle for Roma comes next.
+fn pluto_six_into_roma(game: &Game, s: &mut State, cards: [u8; 2], variant: &str) {
+    play(game, s, cards[0], cards[1]);
+    s.try_apply(game, Action::Group(space(game, "Genua")))
+        .unwrap();
+    assert_eq!(pour_into(game, s, space(game, "Roma")), 6, "{variant}");
+    s.try_apply(game, Action::EndGroup).unwrap();
+    idle(game, s, P);
+}
+
 #[test]
 fn rule_pluto_limits_do_not_apply_to_regroups() {
     // Six blocks attack Roma by the major road under Pluto and win; only four
     // may regroup back along that road (7.7 uses the usual limits).
     for variant in ["rules-1.1", "rules-2.0"] {
-        let mut blocks: Vec<Placed> = [
-            "Caesar", "Antonius", "Legio 11", "Legio 12", "Legio 13", "Legio 14",
-        ]
-        .into_iter()
-        .map(|n| (C, n, "Genua", 0))
-        .collect();
-        blocks.push((P, "Auxilia 3", "Roma", 1));
-        let game = position(variant, &blocks);
+        let (game, start, cards) = six_against_roma(variant, ("Auxilia 3", 1));
         let (genua, roma) = (space(&game, "Genua"), space(&game, "Roma"));
-        let (start, c, p) = deal(&game, &[Want::Event(Event::Pluto)], &[Want::Command]);
         let mut checked = false;
         for seed in 0..20 {
             let mut s = start.clone();
             s.reseed(seed);
-            play(&game, &mut s, c[0], p[0]);
-            s.try_apply(&game, Action::Group(genua)).unwrap();
-            assert_eq!(pour_into(&game, &mut s, roma), 6, "{variant}");
-            s.try_apply(&game, Action::EndGroup).unwrap();
-            idle(&game, &mut s, P);
+            pluto_six_into_roma(&game, &mut s, cards, variant);
             // Fight without the final regroup.
             loop {
                 let l = legal(&game, &s);
@@ -918,22 +933,9 @@ fn rule_pluto_limits_do_not_apply_to_retreats() {
     // Six blocks attack Roma by the major road under Pluto; when they retreat
     // along it only four may go each round (7.61 uses the usual limits).
     for variant in ["rules-1.1", "rules-2.0"] {
-        let mut blocks: Vec<Placed> = [
-            "Caesar", "Antonius", "Legio 11", "Legio 12", "Legio 13", "Legio 14",
-        ]
-        .into_iter()
-        .map(|n| (C, n, "Genua", 0))
-        .collect();
-        blocks.push((P, "Legio 1", "Roma", 0));
-        let game = position(variant, &blocks);
-        let (genua, roma) = (space(&game, "Genua"), space(&game, "Roma"));
-        let (start, c, p) = deal(&game, &[Want::Event(Event::Pluto)], &[Want::Command]);
-        let mut s = start;
-        play(&game, &mut s, c[0], p[0]);
-        s.try_apply(&game, Action::Group(genua)).unwrap();
-        assert_eq!(pour_into(&game, &mut s, roma), 6, "{variant}");
-        s.try_apply(&game, Action::EndGroup).unwrap();
-        idle(&game, &mut s, P);
+        let (game, mut s, cards) = six_against_roma(variant, ("Legio 1", 0));
+        let genua = space(&game, "Genua");
+        pluto_six_into_roma(&game, &mut s, cards, variant);
         // Nobody fires; every Caesar block retreats to Genua when it may.
         let mut per_round = [0; 5];
         while let Some(info) = s.battle_info() {
