@@ -983,6 +983,8 @@ fn rule_7_52_cleopatra_eliminated_joins_the_other_side_at_strength_i() {
         let cleo = block(&game, P, "Cleopatra");
         let roma = space(&game, "Roma");
         let (mut switched, mut fought_for_caesar) = (0, 0);
+        // Turned before her turn of a round, she still takes it, once.
+        let mut same_round = 0;
         for seed in 0..40 {
             let mut state = command_phase(&game, seed * 1000, C, [1, 0]);
             group(
@@ -994,14 +996,29 @@ fn rule_7_52_cleopatra_eliminated_joins_the_other_side_at_strength_i() {
             end_command(&game, &mut state, None);
             end_command(&game, &mut state, None);
             let mut turned = false;
+            let mut turned_in: Option<u8> = None;
+            let mut acted_in: Vec<u8> = Vec::new();
             fight(&game, &mut state, |state, legal, _| {
+                let info = state.battle_info().unwrap();
                 if state.side(cleo) == C && !turned {
                     turned = true;
                     switched += 1;
                     assert_eq!(state.steps(cleo), 1);
                     assert_eq!(state.location(cleo), Some(roma));
+                    if !acted_in.contains(&info.round) {
+                        turned_in = Some(info.round);
+                    }
                 }
-                let acting = state.battle_info().unwrap().acting;
+                let acting = info.acting;
+                if acting == Some(cleo) && legal.iter().any(|a| matches!(a, Action::Fire)) {
+                    // 7.52: at most one battle turn per round, whichever side.
+                    assert!(
+                        !acted_in.contains(&info.round),
+                        "{variant}: twice in a round"
+                    );
+                    acted_in.push(info.round);
+                    same_round += (turned_in == Some(info.round)) as u32;
+                }
                 if turned && acting == Some(cleo) {
                     assert_eq!(state.side(cleo), C);
                     fought_for_caesar += 1;
@@ -1022,8 +1039,8 @@ fn rule_7_52_cleopatra_eliminated_joins_the_other_side_at_strength_i() {
             }
         }
         assert!(
-            switched > 10 && fought_for_caesar > 0,
-            "{switched} {fought_for_caesar}"
+            switched > 10 && fought_for_caesar > 0 && same_round > 0,
+            "{switched} {fought_for_caesar} {same_round}"
         );
     }
 }
