@@ -858,7 +858,7 @@ fn rule_pluto_2_0_raises_limits_for_attacks_only() {
 /// Six of Caesar's blocks at Genua, a major road from Roma, where Pompey's
 /// `defender` stands (strength 0: full); and the first turn dealt with
 /// Pluto for Caesar and a command card for Pompey.
-fn six_against_roma(variant: &str, defender: (&str, u8)) -> (Game, State, [u8; 2]) {
+fn six_against_roma(variant: &str, defender: (&'static str, u8)) -> (Game, State, [u8; 2]) {
     let mut blocks: Vec<Placed> = [
         "Caesar", "Antonius", "Legio 11", "Legio 12", "Legio 13", "Legio 14",
     ]
