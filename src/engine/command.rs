@@ -412,7 +412,6 @@ impl State {
         if c.attacker == side {
             return false;
         }
-        let _ = game;
         let here = || {
             self.on_map[side.index()]
                 .iter()

@@ -583,11 +583,9 @@ impl State {
 
     /// Blocks of `side` at `space`.
     pub fn blocks_at(&self, space: SpaceId, side: Side) -> impl Iterator<Item = BlockId> + '_ {
-        self.blocks
+        self.on_map[side.index()]
             .iter()
-            .enumerate()
-            .filter(move |(_, b)| b.loc == space.0 && b.side == side)
-            .map(|(i, _)| BlockId(i as u8))
+            .filter(move |b| self.blocks[b.index()].loc == space.0)
     }
 
     fn occupied(&self, space: SpaceId) -> [bool; 2] {
@@ -958,8 +956,9 @@ impl State {
         if block.on_map() {
             self.occupancy[block.loc as usize][side] -= 1;
             self.on_map[side].remove(b.index());
+        } else if block.loc == POOL {
+            self.pooled[side].remove(b.index());
         }
-        self.pooled[side].remove(b.index());
         block.loc = loc;
         if block.on_map() {
             self.occupancy[loc as usize][side] += 1;
