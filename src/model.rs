@@ -16,6 +16,9 @@ use crate::format::{
 use crate::names;
 use crate::validate::{Finding, Severity};
 
+/// The most spaces a map may have (the engine's space sets hold 256).
+pub const MAX_SPACES: usize = 256;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct SpaceId(pub u16);
 
@@ -634,6 +637,18 @@ fn build_board(doc: &ResolvedScenario, findings: &mut Vec<Finding>) -> Board {
                 locate_nth(src, &format!("name: {:?}", s.name), 1),
             ));
             continue;
+        }
+        // The engine keeps spaces in 256-bit sets.
+        if spaces.len() >= MAX_SPACES {
+            findings.push(error(
+                "too-many-spaces",
+                format!(
+                    "the map holds more than {MAX_SPACES} spaces; \"{}\" and later are ignored",
+                    s.name
+                ),
+                src.locate("spaces", &[&s.name]),
+            ));
+            break;
         }
         seen.insert(key, s.name.clone());
         spaces.push(Space {

@@ -97,6 +97,35 @@ fn duplicate_space_is_an_error() {
 }
 
 #[test]
+fn a_map_of_more_than_256_spaces_is_an_error_and_the_rest_are_ignored() {
+    let mut doc = base();
+    let template = doc.map.spaces[0].clone();
+    let shipped = doc.map.spaces.len();
+    for i in 0..(caesar_workbench::model::MAX_SPACES + 5 - shipped) {
+        let mut extra = template.clone();
+        extra.name = format!("Extra {i}");
+        extra.aliases.clear();
+        doc.map.spaces.push(extra);
+    }
+    let msg = fires(&doc, "too-many-spaces", Severity::Error);
+    assert!(msg.contains("more than 256 spaces"), "{msg}");
+    let report = check(&doc);
+    assert_eq!(
+        report.scenario.board.len(),
+        caesar_workbench::model::MAX_SPACES
+    );
+    // The engine still runs on what was kept.
+    let game = caesar_workbench::engine::Game::new(
+        std::sync::Arc::new(report.scenario),
+        std::sync::Arc::new(RuleSet::builtin("rules-2.0")),
+    );
+    let state = caesar_workbench::engine::State::new(&game, 1);
+    let mut legal = Vec::new();
+    state.legal_actions(&game, &mut legal);
+    assert!(!legal.is_empty());
+}
+
+#[test]
 fn alias_clashing_with_a_name_is_an_error() {
     let mut doc = base();
     space_mut(&mut doc, "Genua").aliases.push("Roma".into());

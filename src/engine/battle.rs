@@ -3,7 +3,7 @@
 
 use rand::RngExt;
 
-use super::{Action, Game, Log, NO_LINK, Phase, State, flag, log};
+use super::{Action, Game, Log, NO_LINK, Phase, SpaceSet, State, flag, log};
 use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{Adjacent, BlockId, LinkId, SpaceId};
 use crate::rules::{AttackerRetreat, MainAttack};
@@ -485,16 +485,12 @@ impl Battle {
             }
             return;
         }
-        let mut seen: [Option<SpaceId>; 16] = [None; 16];
-        let mut n = 0;
+        let mut seen = SpaceSet::default();
         for adj in board.neighbours(self.space) {
             if !self.road_retreat_allowed(state, game, side, adj) {
                 continue;
             }
-            if n < seen.len() {
-                seen[n] = Some(adj.to);
-                n += 1;
-            }
+            seen.insert(adj.to);
             f(adj.to);
         }
         // 7.64: by sea, one block per round, to a friendly port on a friendly sea.
@@ -506,12 +502,8 @@ impl Battle {
                     continue;
                 }
                 for port in board.ports_of(sea) {
-                    if port != self.space
-                        && state.is_friendly(port, side)
-                        && !seen[..n].contains(&Some(port))
-                    {
-                        seen[n.min(15)] = Some(port);
-                        n = (n + 1).min(16);
+                    if port != self.space && state.is_friendly(port, side) && !seen.contains(port) {
+                        seen.insert(port);
                         f(port);
                     }
                 }

@@ -4,12 +4,12 @@
 use std::ops::ControlFlow;
 
 use super::{
-    Action, CommandState, CommandStep, Contest, Game, Log, NO_LINK, Orders, Phase, Place, State,
-    flag, log,
+    Action, CommandState, CommandStep, Contest, Game, Log, NO_LINK, Orders, Phase, Place, SpaceSet,
+    State, flag, log,
 };
 use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, LinkId, SpaceId};
-use crate::rules::{JupiterDefection, JupiterTarget, MainAttack, VulcanTarget};
+use crate::rules::{JupiterDefection, JupiterTarget, MainAttack, RoadLimits, VulcanTarget};
 
 impl State {
     pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
@@ -113,14 +113,18 @@ impl State {
                 }
                 None => {
                     if self.command.mp > 0 {
-                        let mut seen = Vec::new();
+                        let mut offered = SpaceSet::default();
+                        // An unmoved block's first step depends only on where
+                        // it is and whether it is a land block or a navis.
+                        let mut stuck = [SpaceSet::default(); 2];
                         for id in self.on_map[side.index()].iter() {
                             let b = self.blocks[id.index()];
                             if b.has(flag::MOVED | flag::ANCHORED) {
                                 continue;
                             }
                             let at = SpaceId(b.loc);
-                            if seen.contains(&at) {
+                            let land = game.land_blocks.contains(id) as usize;
+                            if offered.contains(at) || stuck[land].contains(at) {
                                 continue;
                             }
                             if self.may_join_group(game, id)
@@ -128,8 +132,10 @@ impl State {
                                     .block_steps(game, id, |_| ControlFlow::Break(()))
                                     .is_break()
                             {
-                                seen.push(at);
+                                offered.insert(at);
                                 out.push(Action::Group(at));
+                            } else if !b.has(flag::STOPPED | flag::BY_SEA) {
+                                stuck[land].insert(at);
                             }
                         }
                         if !self.command.moved_by_land && self.command.event.is_none() {
@@ -163,15 +169,15 @@ impl State {
                 self.command.mp -= 1;
                 self.command.group = Some(at);
                 self.command.moved_by_land = true;
-                for i in 0..self.blocks.len() {
-                    let b = self.blocks[i];
+                for id in self.on_map[side.index()].iter() {
+                    let b = self.blocks[id.index()];
                     if b.loc == at.0
-                        && b.side == side
                         && !b.has(flag::MOVED | flag::ANCHORED)
-                        && self.may_join_group(game, BlockId(i as u8))
+                        && self.may_join_group(game, id)
                     {
-                        self.blocks[i].flags |= flag::GROUP;
-                        self.blocks[i].moved_steps = 0;
+                        let b = &mut self.blocks[id.index()];
+                        b.flags |= flag::GROUP;
+                        b.moved_steps = 0;
                     }
                 }
                 log!(log, "{side} moves a group from {}", game.space_name(at));
@@ -259,7 +265,7 @@ impl State {
     /// Whether a block may move in the group now being formed or moved
     /// (event groups are restricted to land or navis, 2.0).
     fn may_join_group(&self, game: &Game, b: BlockId) -> bool {
-        let land = game.roster().block(b).kind.is_land();
+        let land = game.land_blocks.contains(b);
         match self.command.event {
             Some(Event::Mars) if game.rules.mars_group_move => land,
             // 2.0: "The land blocks in 1 Group" / "Land units only".
@@ -315,16 +321,20 @@ impl State {
         })
     }
 
-    fn road_limit(&self, game: &Game, b: BlockId, class: LinkClass, attacking: bool) -> u8 {
+    /// 6.11: the road limits for a block's step, not attacking and attacking
+    /// (Pluto raises them for its group, in 2.0 only when attacking).
+    fn road_limits<'g>(&self, game: &'g Game, b: BlockId) -> [&'g RoadLimits; 2] {
         let rules = &game.rules;
-        let pluto = self.command.event == Some(Event::Pluto)
-            && self.blocks[b.index()].has(flag::GROUP)
-            && (!rules.pluto_attacks_only || attacking);
-        let limits = if pluto {
-            &rules.pluto_road_limits
-        } else {
-            &rules.road_limits
-        };
+        let pluto =
+            self.command.event == Some(Event::Pluto) && self.blocks[b.index()].has(flag::GROUP);
+        match (pluto, rules.pluto_attacks_only) {
+            (false, _) => [&rules.road_limits; 2],
+            (true, false) => [&rules.pluto_road_limits; 2],
+            (true, true) => [&rules.road_limits, &rules.pluto_road_limits],
+        }
+    }
+
+    fn road_limit(limits: &RoadLimits, class: LinkClass, attacking: bool) -> u8 {
         match class {
             LinkClass::Major => limits.major,
             LinkClass::Minor => limits.minor,
@@ -346,8 +356,7 @@ impl State {
         if s.has(flag::STOPPED | flag::ANCHORED | flag::BY_SEA) || !s.on_map() {
             return ControlFlow::Continue(());
         }
-        let kind = game.roster().block(b).kind;
-        let land = kind.is_land();
+        let land = game.land_blocks.contains(b);
         let mercury =
             self.command.event == Some(Event::Mercury) && (land || !game.rules.mercury_land_only);
         // 6.1: two spaces, attacking only on the first; Mercury one more.
@@ -372,12 +381,15 @@ impl State {
             return ControlFlow::Continue(());
         }
         let attack_only = self.attack_only_target(game);
+        let enemy = self.occupied[side.other().index()];
+        let limits = self.road_limits(game, b);
         for adj in game.board().neighbours(at) {
             if land != adj.class.is_road() {
                 continue;
             }
+            let attacking = enemy.contains(adj.to);
             if let Some(target) = attack_only
-                && (!self.has_enemy(adj.to, side) || target.is_some_and(|t| t != adj.to))
+                && (!attacking || target.is_some_and(|t| t != adj.to))
             {
                 continue;
             }
@@ -391,13 +403,12 @@ impl State {
             if k > 0 && to.0 == s.came_from {
                 continue;
             }
-            let attacking = self.has_enemy(to, side);
             if attacking && k >= attack_until {
                 continue;
             }
             if land {
                 let used = self.road_use[adj.link.index()][side.index()];
-                if used >= self.road_limit(game, b, adj.class, attacking) {
+                if used >= Self::road_limit(limits[attacking as usize], adj.class, attacking) {
                     continue;
                 }
             }
@@ -509,11 +520,17 @@ impl State {
         port: SpaceId,
     ) -> Vec<(SpaceId, SpaceId)> {
         let board = game.board();
+        let friendly = self.friendly_spaces(side);
         // In breadth-first order, so it is its own queue.
         let mut reached: Vec<(SpaceId, SpaceId)> = Vec::new();
+        if friendly.and(game.sea_borders[port.index()]) == SpaceSet::default() {
+            return reached;
+        }
+        let mut seen = SpaceSet::default();
         for sea in board.seas_of(port) {
-            if self.is_friendly(sea, side) {
+            if friendly.contains(sea) {
                 reached.push((sea, sea));
+                seen.insert(sea);
             }
         }
         let mut head = 0;
@@ -521,8 +538,9 @@ impl State {
             let sea = reached[head].0;
             head += 1;
             for next in board.adjacent_seas(sea) {
-                if self.is_friendly(next, side) && !reached.iter().any(|(s, _)| *s == next) {
+                if friendly.contains(next) && !seen.contains(next) {
                     reached.push((next, sea));
+                    seen.insert(next);
                 }
             }
         }
@@ -635,13 +653,12 @@ impl State {
 
     /// 4.21: the side's friendly cities, in the order of their first block.
     fn friendly_cities(&self, game: &Game, side: Side) -> Vec<SpaceId> {
+        let mut left = self.friendly_spaces(side).and(game.cities);
         let mut list = Vec::new();
         for id in self.on_map[side.index()].iter() {
             let s = SpaceId(self.blocks[id.index()].loc);
-            if !list.contains(&s)
-                && game.board().space(s).kind.is_city()
-                && self.is_friendly(s, side)
-            {
+            if left.contains(s) {
+                left.remove(s);
                 list.push(s);
             }
         }
@@ -649,23 +666,23 @@ impl State {
     }
 
     fn levy_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
-        let board = game.board();
         let roster = game.roster();
-        let friendly_city = |s: SpaceId| board.space(s).kind.is_city() && self.is_friendly(s, side);
+        let friendly_cities = self.friendly_spaces(side).and(game.cities);
         // Built only when a block that may levy in any city asks for it.
         let mut friendly: Option<Vec<SpaceId>> = None;
+        let reserves_wait = !self.leader_died[side.index()];
         for id in self.pooled[side.index()].iter() {
             let block = roster.block(id);
             if block.side != side {
                 continue; // a defector waits in its printed owner's pool
             }
-            if game.reserve_leader[id.index()] && !self.leader_died[side.index()] {
+            if reserves_wait && game.reserve_leader[id.index()] {
                 continue; // 7.51
             }
             match block.kind {
                 BlockKind::Legion | BlockKind::Equitatus | BlockKind::Elephant => {
                     if let Some(city) = block.levy_city
-                        && friendly_city(city)
+                        && friendly_cities.contains(city)
                     {
                         out.push(Action::Levy {
                             block: id,
@@ -676,7 +693,7 @@ impl State {
                 BlockKind::Navis => {
                     let friendly = friendly.get_or_insert_with(|| self.friendly_cities(game, side));
                     for &city in friendly.iter() {
-                        if board.space(city).kind == SpaceKind::MajorPort {
+                        if game.major_ports.contains(city) {
                             out.push(Action::Levy {
                                 block: id,
                                 at: city,
@@ -695,16 +712,14 @@ impl State {
                 }
             }
         }
+        let moved_may_levy = game.rules.levy_on_moved_blocks;
         for id in self.on_map[side.index()].iter() {
             let s = self.blocks[id.index()];
-            if s.steps >= roster.block(id).max_steps {
-                continue;
-            }
-            if !game.rules.levy_on_moved_blocks && s.has(flag::MOVED) {
-                continue;
-            }
             // Steps in friendly cities only, never at sea (navis in port).
-            if friendly_city(SpaceId(s.loc)) {
+            if s.steps < roster.block(id).max_steps
+                && (moved_may_levy || !s.has(flag::MOVED))
+                && friendly_cities.contains(SpaceId(s.loc))
+            {
                 out.push(Action::AddStep(id));
             }
         }
@@ -866,15 +881,8 @@ impl State {
 
     /// 2.3: the battle phase, or the next turn if there is nothing to fight.
     pub(super) fn begin_battles(&mut self, game: &Game, log: &mut impl Log) {
-        self.contests.retain(|c| {
-            let mut o = [false, false];
-            for b in &self.blocks {
-                if b.loc == c.space.0 {
-                    o[b.side.index()] = true;
-                }
-            }
-            o == [true, true]
-        });
+        let both = self.occupied[0].and(self.occupied[1]);
+        self.contests.retain(|c| both.contains(c.space));
         match self.contests.len() {
             0 => self.end_turn(game, log),
             1 => {

@@ -8,9 +8,12 @@
 
 mod battle;
 mod command;
+mod sets;
 mod view;
 mod winter;
 pub use battle::BattleInfo;
+pub use sets::SET_CAPACITY;
+use sets::{BlockSet, SpaceSet};
 pub use view::{CardSet, KnownBlock, SideView};
 
 use std::fmt;
@@ -19,7 +22,7 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::format::{BlockKind, Event, Side, SpaceKind};
+use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, CardFace, LinkId, Scenario, SpaceId};
 use crate::rules::RuleSet;
 
@@ -88,31 +91,6 @@ impl BlockState {
     }
 }
 
-/// A set of blocks by id (a [`BlockId`] is a `u8`), iterated in id order.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct BlockSet([u64; 4]);
-
-impl BlockSet {
-    fn insert(&mut self, b: usize) {
-        self.0[b / 64] |= 1 << (b % 64);
-    }
-    fn remove(&mut self, b: usize) {
-        self.0[b / 64] &= !(1 << (b % 64));
-    }
-    fn iter(self) -> impl Iterator<Item = BlockId> {
-        (0..4usize).flat_map(move |w| {
-            let mut bits = self.0[w];
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    BlockId((w * 64 + b) as u8)
-                })
-            })
-        })
-    }
-}
-
 /// Immutable game definition shared by all states.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -125,6 +103,13 @@ pub struct Game {
     rome: Option<SpaceId>,
     alexandria: Option<SpaceId>,
     cleopatra: Option<BlockId>,
+    /// 4.1: cities (ports included), and major ports (navis levies, 6.4).
+    cities: SpaceSet,
+    major_ports: SpaceSet,
+    /// Blocks that move by road (all but navis).
+    land_blocks: BlockSet,
+    /// The seas bordering each space (6.2, 6.3).
+    sea_borders: Vec<SpaceSet>,
 }
 
 /// Why an action was refused by [`State::try_apply`].
@@ -153,14 +138,45 @@ impl Game {
             .roster
             .ids()
             .find(|b| scenario.roster.block(*b).kind == BlockKind::Cleopatra);
+        let board = &scenario.board;
+        let cities = board
+            .ids()
+            .filter(|s| board.space(*s).kind.is_city())
+            .collect();
+        let major_ports = board
+            .ids()
+            .filter(|s| board.space(*s).kind == SpaceKind::MajorPort)
+            .collect();
+        let land_blocks = scenario
+            .roster
+            .ids()
+            .filter(|b| scenario.roster.block(*b).kind.is_land())
+            .collect();
+        let sea_borders = board
+            .ids()
+            .map(|s| {
+                board
+                    .neighbours(s)
+                    .iter()
+                    .filter(|a| {
+                        a.class == LinkClass::Sea && board.space(a.to).kind == SpaceKind::Sea
+                    })
+                    .map(|a| a.to)
+                    .collect()
+            })
+            .collect();
         Game {
-            scenario,
-            rules,
+            sea_borders,
+            land_blocks,
             deck,
             reserve_leader,
             rome,
             alexandria,
             cleopatra,
+            cities,
+            major_ports,
+            scenario,
+            rules,
         }
     }
 
@@ -397,6 +413,8 @@ pub struct State {
     /// place and side by [`State::set_loc`] and [`State::set_side`]: the hot
     /// path asks "who is here?" thousands of times per game.
     occupancy: Vec<[u8; 2]>,
+    /// The spaces where each side has blocks, kept like `occupancy`.
+    occupied: [SpaceSet; 2],
     /// Each side's blocks on the map, and in the pool (face-down, ready to
     /// levy), kept like `occupancy`.
     on_map: [BlockSet; 2],
@@ -514,6 +532,7 @@ impl State {
             outcome: None,
             stats: GameStats::default(),
             occupancy: Vec::new(),
+            occupied: [SpaceSet::default(); 2],
             on_map: [BlockSet::default(); 2],
             pooled: [BlockSet::default(); 2],
         };
@@ -589,30 +608,41 @@ impl State {
     }
 
     fn occupied(&self, space: SpaceId) -> [bool; 2] {
-        let [c, p] = self.occupancy[space.index()];
-        [c > 0, p > 0]
+        [
+            self.occupied[0].contains(space),
+            self.occupied[1].contains(space),
+        ]
     }
 
-    /// Rebuilds [`State::occupancy`] and the block sets from the blocks.
+    /// Spaces friendly to `side` (4.21: its blocks alone).
+    fn friendly_spaces(&self, side: Side) -> SpaceSet {
+        self.occupied[side.index()].without(self.occupied[side.other().index()])
+    }
+
+    /// Rebuilds [`State::occupancy`] and the block and space sets from the blocks.
     fn recount_occupancy(&mut self, game: &Game) {
-        (self.occupancy, self.on_map, self.pooled) = self.counted(game);
+        (self.occupancy, self.occupied, self.on_map, self.pooled) = self.counted(game);
     }
 
-    /// Occupancy per space and each side's blocks on the map and in the pool,
-    /// counted afresh from the blocks.
-    fn counted(&self, game: &Game) -> (Vec<[u8; 2]>, [BlockSet; 2], [BlockSet; 2]) {
+    /// Occupancy per space, the spaces each side occupies, and each side's
+    /// blocks on the map and in the pool, counted afresh from the blocks.
+    #[allow(clippy::type_complexity)]
+    fn counted(&self, game: &Game) -> (Vec<[u8; 2]>, [SpaceSet; 2], [BlockSet; 2], [BlockSet; 2]) {
         let mut occupancy = vec![[0, 0]; game.board().len()];
+        let mut occupied = [SpaceSet::default(); 2];
         let mut on_map = [BlockSet::default(); 2];
         let mut pooled = [BlockSet::default(); 2];
         for (i, b) in self.blocks.iter().enumerate() {
+            let id = BlockId(i as u8);
             if b.on_map() {
                 occupancy[b.loc as usize][b.side.index()] += 1;
-                on_map[b.side.index()].insert(i);
+                occupied[b.side.index()].insert(SpaceId(b.loc));
+                on_map[b.side.index()].insert(id);
             } else if b.loc == POOL {
-                pooled[b.side.index()].insert(i);
+                pooled[b.side.index()].insert(id);
             }
         }
-        (occupancy, on_map, pooled)
+        (occupancy, occupied, on_map, pooled)
     }
 
     /// 4.21 / 4.4: friendly to `side` (occupied by it alone).
@@ -715,7 +745,12 @@ impl State {
             Phase::Over => {}
         }
         debug_assert_eq!(
-            (self.occupancy.clone(), self.on_map, self.pooled),
+            (
+                self.occupancy.clone(),
+                self.occupied,
+                self.on_map,
+                self.pooled
+            ),
             self.counted(game),
             "occupancy out of step after {action:?}"
         );
@@ -951,38 +986,53 @@ impl State {
     /// Moves a block (on or off the map). Every change of place goes
     /// through here so that [`State::occupancy`] stays true.
     fn set_loc(&mut self, b: BlockId, loc: u16) {
-        let block = &mut self.blocks[b.index()];
-        let side = block.side.index();
+        let block = self.blocks[b.index()];
+        let side = block.side;
         if block.on_map() {
-            self.occupancy[block.loc as usize][side] -= 1;
-            self.on_map[side].remove(b.index());
+            self.leave_space(block.loc, side);
+            self.on_map[side.index()].remove(b);
         } else if block.loc == POOL {
-            self.pooled[side].remove(b.index());
+            self.pooled[side.index()].remove(b);
         }
-        block.loc = loc;
-        if block.on_map() {
-            self.occupancy[loc as usize][side] += 1;
-            self.on_map[side].insert(b.index());
+        self.blocks[b.index()].loc = loc;
+        if self.blocks[b.index()].on_map() {
+            self.enter_space(loc, side);
+            self.on_map[side.index()].insert(b);
         } else if loc == POOL {
-            self.pooled[side].insert(b.index());
+            self.pooled[side.index()].insert(b);
+        }
+    }
+
+    fn enter_space(&mut self, loc: u16, side: Side) {
+        let count = &mut self.occupancy[loc as usize][side.index()];
+        *count += 1;
+        if *count == 1 {
+            self.occupied[side.index()].insert(SpaceId(loc));
+        }
+    }
+
+    fn leave_space(&mut self, loc: u16, side: Side) {
+        let count = &mut self.occupancy[loc as usize][side.index()];
+        *count -= 1;
+        if *count == 0 {
+            self.occupied[side.index()].remove(SpaceId(loc));
         }
     }
 
     /// Changes the side a block fights for (Cleopatra, Jupiter, a return to
     /// the printed owner's pool), keeping [`State::occupancy`] true.
     fn set_side(&mut self, b: BlockId, side: Side) {
-        let block = &mut self.blocks[b.index()];
+        let block = self.blocks[b.index()];
         if block.on_map() {
-            let counts = &mut self.occupancy[block.loc as usize];
-            counts[block.side.index()] -= 1;
-            counts[side.index()] += 1;
-            self.on_map[block.side.index()].remove(b.index());
-            self.on_map[side.index()].insert(b.index());
+            self.leave_space(block.loc, block.side);
+            self.enter_space(block.loc, side);
+            self.on_map[block.side.index()].remove(b);
+            self.on_map[side.index()].insert(b);
         } else if block.loc == POOL {
-            self.pooled[block.side.index()].remove(b.index());
-            self.pooled[side.index()].insert(b.index());
+            self.pooled[block.side.index()].remove(b);
+            self.pooled[side.index()].insert(b);
         }
-        block.side = side;
+        self.blocks[b.index()].side = side;
     }
 
     /// Removes a block from play (7.5): leaders become trophies, Cleopatra

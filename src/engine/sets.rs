@@ -1,0 +1,160 @@
+//! Fixed 256-bit sets of blocks and spaces. Ids are below 256 (the validator
+//! refuses bigger rosters and maps), so a set is four words: cheap to copy,
+//! to clone with the state, and to combine ("friendly cities" is one AND).
+
+use std::marker::PhantomData;
+
+use crate::model::{BlockId, SpaceId};
+
+/// Ids a set can hold.
+pub(super) trait SetId: Copy {
+    fn from_index(i: usize) -> Self;
+    fn to_index(self) -> usize;
+}
+
+impl SetId for BlockId {
+    #[inline]
+    fn from_index(i: usize) -> Self {
+        BlockId(i as u8)
+    }
+    #[inline]
+    fn to_index(self) -> usize {
+        self.index()
+    }
+}
+
+impl SetId for SpaceId {
+    #[inline]
+    fn from_index(i: usize) -> Self {
+        SpaceId(i as u16)
+    }
+    #[inline]
+    fn to_index(self) -> usize {
+        self.index()
+    }
+}
+
+/// The most ids a set holds.
+pub const SET_CAPACITY: usize = 256;
+
+/// A set of ids, iterated in id order.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct IdSet<T> {
+    words: [u64; 4],
+    id: PhantomData<T>,
+}
+
+pub(super) type BlockSet = IdSet<BlockId>;
+pub(super) type SpaceSet = IdSet<SpaceId>;
+
+impl<T> Clone for IdSet<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for IdSet<T> {}
+impl<T> Default for IdSet<T> {
+    fn default() -> Self {
+        IdSet {
+            words: [0; 4],
+            id: PhantomData,
+        }
+    }
+}
+
+impl<T: SetId> IdSet<T> {
+    #[inline]
+    pub(super) fn insert(&mut self, id: T) {
+        let i = id.to_index();
+        self.words[i / 64] |= 1 << (i % 64);
+    }
+    #[inline]
+    pub(super) fn remove(&mut self, id: T) {
+        let i = id.to_index();
+        self.words[i / 64] &= !(1 << (i % 64));
+    }
+    #[inline]
+    pub(super) fn contains(&self, id: T) -> bool {
+        let i = id.to_index();
+        i < SET_CAPACITY && self.words[i / 64] & (1 << (i % 64)) != 0
+    }
+    /// Members of both.
+    #[inline]
+    pub(super) fn and(self, other: Self) -> Self {
+        let mut words = self.words;
+        for (w, o) in words.iter_mut().zip(other.words) {
+            *w &= o;
+        }
+        IdSet {
+            words,
+            id: PhantomData,
+        }
+    }
+    /// Members of `self` not in `other`.
+    #[inline]
+    pub(super) fn without(self, other: Self) -> Self {
+        let mut words = self.words;
+        for (w, o) in words.iter_mut().zip(other.words) {
+            *w &= !o;
+        }
+        IdSet {
+            words,
+            id: PhantomData,
+        }
+    }
+    #[inline]
+    pub(super) fn iter(self) -> impl Iterator<Item = T> {
+        (0..4usize).flat_map(move |w| {
+            let mut bits = self.words[w];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    T::from_index(w * 64 + b)
+                })
+            })
+        })
+    }
+}
+
+impl<T: SetId> FromIterator<T> for IdSet<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(ids: I) -> Self {
+        let mut set = IdSet::default();
+        for id in ids {
+            set.insert(id);
+        }
+        set
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_iterate_in_id_order_across_words() {
+        let set: SpaceSet = [200, 3, 64, 63, 255].map(SpaceId).into_iter().collect();
+        let ids: Vec<u16> = set.iter().map(|s| s.0).collect();
+        assert_eq!(ids, [3, 63, 64, 200, 255]);
+        assert!(set.contains(SpaceId(64)) && !set.contains(SpaceId(65)));
+        assert!(
+            !set.contains(SpaceId(300)),
+            "ids past the capacity are never members"
+        );
+    }
+
+    #[test]
+    fn and_and_without_combine_word_by_word() {
+        let a: BlockSet = [1, 70, 130].map(BlockId).into_iter().collect();
+        let b: BlockSet = [70, 130, 131].map(BlockId).into_iter().collect();
+        let both: Vec<u8> = a.and(b).iter().map(|b| b.0).collect();
+        let only_a: Vec<u8> = a.without(b).iter().map(|b| b.0).collect();
+        assert_eq!(both, [70, 130]);
+        assert_eq!(only_a, [1]);
+        let mut c = a;
+        c.remove(BlockId(1));
+        c.remove(BlockId(70));
+        c.remove(BlockId(130));
+        assert_eq!(c, BlockSet::default());
+    }
+}
