@@ -95,6 +95,8 @@ pub struct Board {
     by_name: HashMap<String, SpaceId>,
     /// Road moves between every pair of spaces (`u8::MAX`: unreachable).
     road_distance: Vec<u8>,
+    /// Navis moves (along sea borders, 6.2) between every pair of spaces.
+    sea_distance: Vec<u8>,
 }
 
 /// A name that matches no space (or block), with the nearest known name.
@@ -163,12 +165,16 @@ impl Board {
             graph,
             by_name,
             road_distance: Vec::new(),
+            sea_distance: Vec::new(),
         };
-        board.road_distance = board.all_road_distances();
+        board.road_distance = board.all_distances(|class| class.is_road());
+        board.sea_distance = board.all_distances(|class| class == LinkClass::Sea);
         board
     }
 
-    fn all_road_distances(&self) -> Vec<u8> {
+    /// Fewest moves along links of the classes `by` accepts, between every
+    /// pair of spaces.
+    fn all_distances(&self, by: impl Fn(LinkClass) -> bool) -> Vec<u8> {
         let n = self.len();
         let mut dist = vec![u8::MAX; n * n];
         let mut queue = std::collections::VecDeque::new();
@@ -179,7 +185,7 @@ impl Board {
             queue.push_back(from);
             while let Some(s) = queue.pop_front() {
                 let d = dist[row + s.index()];
-                for adj in self.road_neighbours(s) {
+                for adj in self.neighbours(s).iter().filter(|a| by(a.class)) {
                     if dist[row + adj.to.index()] == u8::MAX {
                         dist[row + adj.to.index()] = d.saturating_add(1);
                         queue.push_back(adj.to);
@@ -194,6 +200,15 @@ impl Board {
     /// `None` when no road path exists (islands, seas).
     pub fn road_distance(&self, a: SpaceId, b: SpaceId) -> Option<u8> {
         match self.road_distance[a.index() * self.len() + b.index()] {
+            u8::MAX => None,
+            d => Some(d),
+        }
+    }
+
+    /// Fewest navis moves from `a` to `b` along sea borders (port to sea,
+    /// sea to sea, 6.2), ignoring enemies; `None` when no sea path exists.
+    pub fn sea_distance(&self, a: SpaceId, b: SpaceId) -> Option<u8> {
+        match self.sea_distance[a.index() * self.len() + b.index()] {
             u8::MAX => None,
             d => Some(d),
         }

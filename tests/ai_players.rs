@@ -1,8 +1,11 @@
 //! AI players: legal, reproducible, and blind to what their side cannot see.
 
+mod common;
+
 use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer};
 use caesar_workbench::engine::{Action, Game, State};
-use caesar_workbench::format::Side;
+use caesar_workbench::format::{BlockKind, Event, Side};
+use caesar_workbench::model::CardFace;
 use caesar_workbench::sim::{self, AiSpec, SimOptions};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -139,4 +142,85 @@ fn search_plays_whole_legal_games_reproducibly() {
     let first = sim::play_one(&game, &opts, 1);
     assert_eq!(first, sim::play_one(&game, &opts, 1));
     assert!(first.year >= 1);
+}
+
+/// Heuristic games, counting the navis steps, amphibious moves and Neptune
+/// plays the players chose.
+fn naval_play(variant: &str, games: u64) -> (u32, u32) {
+    let game = Game::published(variant);
+    let (mut navis_steps, mut amphibious) = (0, 0);
+    let mut legal = Vec::new();
+    for seed in 0..games {
+        let mut state = State::new(&game, seed);
+        let mut players = Side::BOTH.map(|s| HeuristicPlayer::new(s, seed, false));
+        while let Some(side) = state.current_player() {
+            state.legal_actions(&game, &mut legal);
+            let a = players[side.index()].choose(&game, &state, &legal);
+            match a {
+                Action::Step { block, .. }
+                    if game.roster().block(block).kind == BlockKind::Navis =>
+                {
+                    navis_steps += 1
+                }
+                Action::SeaMove { .. } => amphibious += 1,
+                _ => {}
+            }
+            state.apply(&game, a);
+        }
+    }
+    (navis_steps, amphibious)
+}
+
+#[test]
+fn heuristic_moves_navis_and_makes_amphibious_moves() {
+    // Release figures (200 games, rules 2.0): 11.5 navis steps and 2.5
+    // amphibious moves per game. The bounds here are far below that.
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let (navis_steps, amphibious) = naval_play(variant, 12);
+        assert!(navis_steps >= 24, "{variant}: {navis_steps} navis steps");
+        assert!(amphibious >= 3, "{variant}: {amphibious} amphibious moves");
+    }
+}
+
+/// Caesar's first discard in a position with his navis on `caesar_sea` and
+/// a Pompeian navis on Mare Tyrrhenum, from the first deal that gives him
+/// Neptune: (his hand's Neptune, what the heuristic discards).
+fn first_discard_with_neptune(caesar_sea: &str) -> (u8, Action) {
+    use Side::{Caesar, Pompey};
+    let game = common::position(
+        "rules-2.0",
+        &[
+            (Caesar, "Caesar", "Roma"),
+            (Caesar, "Navis 1", caesar_sea),
+            (Pompey, "Pompey", "Alexandria"),
+            (Pompey, "Navis 1", "Mare Tyrrhenum"),
+        ],
+        &[],
+    );
+    for seed in 0..500 {
+        let state = State::new(&game, seed);
+        let Some(neptune) = state
+            .hand(Caesar)
+            .iter()
+            .copied()
+            .find(|c| game.card(*c) == CardFace::Event(Event::Neptune))
+        else {
+            continue;
+        };
+        let (_, pick) = decision(&game, &state, &|| {
+            Box::new(HeuristicPlayer::new(Caesar, 1, false))
+        });
+        return (neptune, pick);
+    }
+    panic!("no deal gives Caesar Neptune");
+}
+
+#[test]
+fn heuristic_keeps_neptune_only_when_its_navis_can_attack() {
+    // Mare Hispanum borders Mare Tyrrhenum: one navis against one.
+    let (neptune, pick) = first_discard_with_neptune("Mare Hispanum");
+    assert_ne!(pick, Action::Discard(neptune));
+    // From Oceanus Atlanticus there is no enemy navis next door.
+    let (neptune, pick) = first_discard_with_neptune("Oceanus Atlanticus");
+    assert_eq!(pick, Action::Discard(neptune));
 }

@@ -6,55 +6,15 @@
 //! driven through the public engine interface, other turns being passed.
 
 mod common;
-use common::{block, space};
-use std::sync::Arc;
+use common::{Placement, block, position, position_with, space};
 
 use caesar_workbench::engine::{Action, EndReason, Game, Place, State};
 use caesar_workbench::format::{Event, Side};
-use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::model::{BlockId, CardFace, SpaceId};
 
 use Side::{Caesar, Pompey};
 
 const BOTH: [&str; 2] = ["rules-1.1", "rules-2.0"];
-
-/// A block on the map: its side, its name and the space it stands in.
-type Placement<'a> = (Side, &'a str, &'a str);
-
-/// The published game under `variant` with only `blocks` on the map
-/// (Cleopatra at Alexandria unless placed), `strengths` as printed.
-fn position(variant: &str, blocks: &[Placement], strengths: &[(Side, &str, u8)]) -> Game {
-    position_with(variant, blocks, strengths, |_| {})
-}
-
-fn position_with(
-    variant: &str,
-    blocks: &[Placement],
-    strengths: &[(Side, &str, u8)],
-    tweak: impl FnOnce(&mut RuleSet),
-) -> Game {
-    let base = Game::published(variant);
-    let mut placements: Vec<(BlockId, SpaceId)> = blocks
-        .iter()
-        .map(|(side, name, at)| (block(&base, *side, name), space(&base, at)))
-        .collect();
-    let cleopatra = block(&base, Pompey, "Cleopatra");
-    if !placements.iter().any(|(b, _)| *b == cleopatra) {
-        placements.push((cleopatra, space(&base, "Alexandria")));
-    }
-    let mut scenario = (*base.scenario).clone();
-    scenario.free_deployment = None;
-    scenario.order_of_battle = Setup {
-        placements,
-        strengths: strengths
-            .iter()
-            .map(|(side, name, s)| (block(&base, *side, name), *s))
-            .collect(),
-    };
-    let mut rules = (*base.rules).clone();
-    tweak(&mut rules);
-    Game::new(Arc::new(scenario), Arc::new(rules))
-}
 
 fn is_event(game: &Game, card: u8) -> bool {
     matches!(game.card(card), CardFace::Event(_))

@@ -559,6 +559,15 @@ impl State {
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
+    /// The event card that replaces the current command phase's command
+    /// card, if any (its group moves are restricted: Mars, Neptune, ...).
+    pub fn command_event(&self) -> Option<Event> {
+        match self.phase {
+            Phase::Command(_) => self.command.event,
+            _ => None,
+        }
+    }
+
     /// Player 1 of the current turn.
     pub fn player1(&self) -> Side {
         self.order[0]

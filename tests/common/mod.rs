@@ -12,6 +12,7 @@ use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::format::Side;
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::odds::{BattleSpec, parse_blocks};
+use caesar_workbench::rules::RuleSet;
 
 pub struct Field {
     pub game: Game,
@@ -230,4 +231,42 @@ pub fn space(game: &Game, name: &str) -> SpaceId {
     game.board()
         .find(name)
         .unwrap_or_else(|| panic!("no space {name}"))
+}
+
+/// A block on the map: its side, its name and the space it stands in.
+pub type Placement<'a> = (Side, &'a str, &'a str);
+
+/// The published game under `variant` with only `blocks` on the map
+/// (Cleopatra at Alexandria unless placed), `strengths` as printed.
+pub fn position(variant: &str, blocks: &[Placement], strengths: &[(Side, &str, u8)]) -> Game {
+    position_with(variant, blocks, strengths, |_| {})
+}
+
+pub fn position_with(
+    variant: &str,
+    blocks: &[Placement],
+    strengths: &[(Side, &str, u8)],
+    tweak: impl FnOnce(&mut RuleSet),
+) -> Game {
+    let base = Game::published(variant);
+    let mut placements: Vec<(BlockId, SpaceId)> = blocks
+        .iter()
+        .map(|(side, name, at)| (block(&base, *side, name), space(&base, at)))
+        .collect();
+    let cleopatra = block(&base, Side::Pompey, "Cleopatra");
+    if !placements.iter().any(|(b, _)| *b == cleopatra) {
+        placements.push((cleopatra, space(&base, "Alexandria")));
+    }
+    let mut scenario = (*base.scenario).clone();
+    scenario.free_deployment = None;
+    scenario.order_of_battle = Setup {
+        placements,
+        strengths: strengths
+            .iter()
+            .map(|(side, name, s)| (block(&base, *side, name), *s))
+            .collect(),
+    };
+    let mut rules = (*base.rules).clone();
+    tweak(&mut rules);
+    Game::new(Arc::new(scenario), Arc::new(rules))
 }
