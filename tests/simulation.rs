@@ -128,3 +128,19 @@ fn csv_rows_come_in_game_order() {
     });
     assert_eq!(rows, (0..20).collect::<Vec<u64>>());
 }
+
+#[test]
+fn the_summary_says_never_played_instead_of_a_win_rate_of_nothing() {
+    let game = Game::published("rules-2.0");
+    let mut report = run(&game, &options(6, AiSpec::Random, AiSpec::Random), 1);
+    report.events[0].caesar.played_in = 0.0;
+    report.events[0].pompey.played_in = 0.5;
+    report.events[0].pompey.win_rate_when_played.estimate = 0.25;
+    let text = report.to_string();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with(&report.events[0].card))
+        .expect("a line per event card");
+    assert!(line.contains("Caesar never played"), "{line}");
+    assert!(line.contains("Pompey  25.0%"), "{line}");
+}

@@ -626,16 +626,26 @@ impl fmt::Display for SimReport {
             f,
             "Event cards: played per game; each side's win rate in games it played the card (vs overall)"
         )?;
+        // A side that never played the card has no win rate to show.
+        let effect = |e: &EventEffect| {
+            if e.played_in > 0.0 {
+                format!(
+                    "{:5.1}% ({:+5.1})",
+                    e.win_rate_when_played.estimate * 100.0,
+                    e.win_rate_difference * 100.0
+                )
+            } else {
+                format!("{:<15}", "never played")
+            }
+        };
         for e in &self.events {
             writeln!(
                 f,
-                "  {:<8} {:4.2}   Caesar {:5.1}% ({:+5.1})   Pompey {:5.1}% ({:+5.1})",
+                "  {:<8} {:4.2}   Caesar {}   Pompey {}",
                 e.card,
                 e.per_game,
-                e.caesar.win_rate_when_played.estimate * 100.0,
-                e.caesar.win_rate_difference * 100.0,
-                e.pompey.win_rate_when_played.estimate * 100.0,
-                e.pompey.win_rate_difference * 100.0,
+                effect(&e.caesar),
+                effect(&e.pompey),
             )?;
         }
         writeln!(
