@@ -1,7 +1,7 @@
 //! The winter turn (8.0): Cleopatra goes home, victory, navis to port, supply,
 //! disbanding, and the year reset.
 
-use super::{Action, ELIMINATED, EndReason, Game, Log, Outcome, POOL, Phase, State, log};
+use super::{Action, ELIMINATED, EndReason, Game, Log, Outcome, POOL, Phase, SpaceSet, State, log};
 use crate::format::{BlockKind, Side, SpaceKind};
 use crate::model::{BlockId, SpaceId};
 use crate::rules::ApolloFirstTurn;
@@ -176,16 +176,18 @@ impl State {
         let Phase::WinterSupply(side) = self.phase else {
             return;
         };
-        let any_over = self.on_map[side.index()]
+        let over: SpaceSet = self.occupied[side.index()]
             .iter()
-            .any(|b| self.oversupplied(game, side, SpaceId(self.blocks[b.index()].loc)));
+            .filter(|s| self.oversupplied(game, side, *s))
+            .collect();
+        let any_over = over != SpaceSet::default();
         for id in self.on_map[side.index()].iter() {
             let b = self.blocks[id.index()];
             if game.roster().block(id).kind == BlockKind::Cleopatra {
                 continue; // never disbanded
             }
             // 8.4 first; then 8.5 lets any block be disbanded.
-            if !any_over || self.oversupplied(game, side, SpaceId(b.loc)) {
+            if !any_over || over.contains(SpaceId(b.loc)) {
                 out.push(Action::Disband(id));
             }
         }
