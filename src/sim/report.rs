@@ -639,14 +639,14 @@ impl fmt::Display for SimReport {
             }
         };
         for e in &self.events {
-            writeln!(
-                f,
+            let line = format!(
                 "  {:<8} {:4.2}   Caesar {}   Pompey {}",
                 e.card,
                 e.per_game,
                 effect(&e.caesar),
                 effect(&e.pompey),
-            )?;
+            );
+            writeln!(f, "{}", line.trim_end())?;
         }
         writeln!(
             f,
