@@ -548,17 +548,19 @@ impl State {
     }
 
     fn sea_move_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
-        let board = game.board();
+        // 6.3: a port with no friendly sea next to it has nowhere to sail.
+        let friendly = self.friendly_spaces(side);
         // Blocks in the same port share their destinations: (port, range in `dests`).
         let mut dests: Vec<SpaceId> = Vec::new();
         let mut done: Vec<(SpaceId, usize, usize)> = Vec::new();
         for id in self.on_map[side.index()].iter() {
             let b = self.blocks[id.index()];
-            if b.has(flag::MOVED) {
+            if b.has(flag::MOVED) || !game.land_blocks.contains(id) {
                 continue;
             }
+            // Land blocks stand in cities, so bordering a sea makes it a port.
             let at = SpaceId(b.loc);
-            if !board.space(at).kind.is_port() || !game.roster().block(id).kind.is_land() {
+            if friendly.and(game.sea_borders[at.index()]) == SpaceSet::default() {
                 continue;
             }
             let (start, end) = match done.iter().find(|(p, ..)| *p == at) {
