@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use super::{Player, default_hit_victim, hit_candidates};
 use crate::engine::{Action, Game, State};
 use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::model::{CardFace, SpaceId};
+use crate::model::{BlockId, CardFace, SpaceId};
 
 /// Strength assumed for an unseen enemy block.
 const UNSEEN_STRENGTH: f32 = 2.5;
@@ -64,6 +64,18 @@ pub struct HeuristicPlayer {
     turn_style: Option<(Style, (u8, u8))>,
     /// The style of the decision being made.
     style: Style,
+}
+
+/// The legal steps, each with its block, where the block stands and where it
+/// would go.
+fn steps_from<'a>(
+    state: &'a State,
+    legal: &'a [Action],
+) -> impl Iterator<Item = (Action, BlockId, SpaceId, SpaceId)> + 'a {
+    legal.iter().filter_map(move |&a| match a {
+        Action::Step { block, to } => Some((a, block, state.location(block)?, to)),
+        _ => None,
+    })
 }
 
 /// Where the current group is going, and who goes.
@@ -328,13 +340,7 @@ impl HeuristicPlayer {
         target: SpaceId,
     ) -> Action {
         let mut best = (0.0f32, Action::EndGroup);
-        for &a in legal {
-            let Action::Step { block, to } = a else {
-                continue;
-            };
-            let Some(from) = state.location(block) else {
-                continue;
-            };
+        for (a, block, from, to) in steps_from(state, legal) {
             let kind = game.roster().block(block).kind;
             if kind == BlockKind::Navis {
                 continue;
@@ -381,13 +387,7 @@ impl HeuristicPlayer {
         let board = game.board();
         let attacking = p.enemy_cnt[target.index()] > 0;
         let mut best = (0.0f32, Action::EndGroup);
-        for &a in legal {
-            let Action::Step { block, to } = a else {
-                continue;
-            };
-            let Some(from) = state.location(block) else {
-                continue;
-            };
+        for (a, block, from, to) in steps_from(state, legal) {
             if game.roster().block(block).kind != BlockKind::Navis {
                 continue;
             }
@@ -493,7 +493,7 @@ impl HeuristicPlayer {
         state: &State,
         p: &Picture,
         values: &[f32],
-        block: crate::model::BlockId,
+        block: BlockId,
         to: SpaceId,
     ) -> Option<f32> {
         let from = state.location(block)?;

@@ -81,21 +81,18 @@ impl<T: SetId> IdSet<T> {
     /// Members of both.
     #[inline]
     pub(super) fn and(self, other: Self) -> Self {
-        let mut words = self.words;
-        for (w, o) in words.iter_mut().zip(other.words) {
-            *w &= o;
-        }
-        IdSet {
-            words,
-            id: PhantomData,
-        }
+        self.word_by_word(other, |a, b| a & b)
     }
     /// Members of `self` not in `other`.
     #[inline]
     pub(super) fn without(self, other: Self) -> Self {
+        self.word_by_word(other, |a, b| a & !b)
+    }
+    #[inline]
+    fn word_by_word(self, other: Self, f: impl Fn(u64, u64) -> u64) -> Self {
         let mut words = self.words;
         for (w, o) in words.iter_mut().zip(other.words) {
-            *w &= !o;
+            *w = f(*w, o);
         }
         IdSet {
             words,
