@@ -386,12 +386,12 @@ impl HeuristicPlayer {
     ) -> Action {
         let board = game.board();
         let attacking = p.enemy_cnt[target.index()] > 0;
+        let far = |s: SpaceId| board.sea_distance(s, target).unwrap_or(FAR);
         let mut best = (0.0f32, Action::EndGroup);
         for (a, block, from, to) in steps_from(state, legal) {
             if game.roster().block(block).kind != BlockKind::Navis {
                 continue;
             }
-            let far = |s: SpaceId| board.sea_distance(s, target).unwrap_or(FAR);
             if far(to) >= far(from) {
                 continue;
             }
@@ -439,21 +439,22 @@ impl HeuristicPlayer {
         at: SpaceId,
     ) -> Option<(f32, SpaceId)> {
         let board = game.board();
-        let navis: Vec<_> = state
+        let (navis, strength) = state
             .blocks_at(at, self.side)
             .filter(|b| game.roster().block(*b).kind == BlockKind::Navis)
-            .collect();
-        if navis.is_empty() {
+            .fold((0usize, 0.0f32), |(n, s), b| {
+                (n + 1, s + state.strength(game, b) as f32)
+            });
+        if navis == 0 {
             return None;
         }
-        let strength: f32 = navis.iter().map(|b| state.strength(game, *b) as f32).sum();
         // Navis that must stay: one in a sea worth holding; all of them in a
         // port they alone hold (leaving would give the city up). Measured:
         // without the port rule Caesar's win rate fell by 5 points.
         let keep = if board.space(at).kind == SpaceKind::Sea {
             usize::from(self.sea_value(game, p, at) > 0.0)
-        } else if p.own_cnt[at.index()] as usize <= navis.len() {
-            navis.len()
+        } else if p.own_cnt[at.index()] as usize <= navis {
+            navis
         } else {
             0
         };
@@ -472,7 +473,7 @@ impl HeuristicPlayer {
                     continue;
                 }
                 2.0 + self.sea_value(game, p, t)
-            } else if p.own_cnt[i] == 0 && navis.len() > keep {
+            } else if p.own_cnt[i] == 0 && navis > keep {
                 self.sea_value(game, p, t)
             } else {
                 continue;
