@@ -4,8 +4,8 @@
 use std::ops::ControlFlow;
 
 use super::{
-    Action, CommandState, CommandStep, Contest, Game, Log, NO_LINK, Orders, Phase, Place, SpaceSet,
-    State, flag, log,
+    Action, BlockSet, CommandState, CommandStep, Contest, Game, LevyRule, Log, NO_LINK, Orders,
+    Phase, Place, SET_CAPACITY, SpaceSet, State, flag, log,
 };
 use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, LinkId, SpaceId};
@@ -21,6 +21,7 @@ impl State {
             mp: 0,
             lp: 0,
             group: None,
+            members: BlockSet::default(),
             moved_by_land: false,
             event: None,
         };
@@ -78,9 +79,7 @@ impl State {
         let Phase::Command(slot) = self.phase else {
             return;
         };
-        for b in &mut self.blocks {
-            b.flags &= !flag::GROUP;
-        }
+        self.command.members = BlockSet::default();
         if slot == 0 {
             self.begin_command(game, 1, log);
         } else {
@@ -101,13 +100,11 @@ impl State {
             CommandStep::EventTarget => self.event_target_actions(game, side, out),
             CommandStep::Moves => match self.command.group {
                 Some(_) => {
-                    for id in self.on_map[side.index()].iter() {
-                        if self.blocks[id.index()].has(flag::GROUP) {
-                            let _ = self.block_steps(game, id, |to| {
-                                out.push(Action::Step { block: id, to });
-                                ControlFlow::Continue(())
-                            });
-                        }
+                    for id in self.command.members.and(self.on_map[side.index()]).iter() {
+                        let _ = self.block_steps(game, id, |to| {
+                            out.push(Action::Step { block: id, to });
+                            ControlFlow::Continue(())
+                        });
                     }
                     out.push(Action::EndGroup);
                 }
@@ -175,9 +172,8 @@ impl State {
                         && !b.has(flag::MOVED | flag::ANCHORED)
                         && self.may_join_group(game, id)
                     {
-                        let b = &mut self.blocks[id.index()];
-                        b.flags |= flag::GROUP;
-                        b.moved_steps = 0;
+                        self.command.members.insert(id);
+                        self.blocks[id.index()].moved_steps = 0;
                     }
                 }
                 log!(log, "{side} moves a group from {}", game.space_name(at));
@@ -186,9 +182,7 @@ impl State {
             Action::SeaMove { block, to } => self.sea_move(game, side, block, to, log),
             Action::EndGroup => {
                 self.command.group = None;
-                for b in &mut self.blocks {
-                    b.flags &= !flag::GROUP;
-                }
+                self.command.members = BlockSet::default();
                 self.skip_empty_command_steps(game, log);
             }
             Action::EndMoves => {
@@ -314,9 +308,11 @@ impl State {
         let attack_only = matches!(self.command.event, Some(Event::Mars | Event::Neptune))
             && !game.rules.mars_group_move;
         attack_only.then(|| {
-            self.blocks
+            self.command
+                .members
                 .iter()
-                .find(|b| b.has(flag::GROUP) && b.has(flag::MOVED))
+                .map(|id| self.blocks[id.index()])
+                .find(|b| b.has(flag::MOVED))
                 .map(|b| SpaceId(b.loc))
         })
     }
@@ -325,8 +321,7 @@ impl State {
     /// (Pluto raises them for its group, in 2.0 only when attacking).
     fn road_limits<'g>(&self, game: &'g Game, b: BlockId) -> [&'g RoadLimits; 2] {
         let rules = &game.rules;
-        let pluto =
-            self.command.event == Some(Event::Pluto) && self.blocks[b.index()].has(flag::GROUP);
+        let pluto = self.command.event == Some(Event::Pluto) && self.command.members.contains(b);
         match (pluto, rules.pluto_attacks_only) {
             (false, _) => [&rules.road_limits; 2],
             (true, false) => [&rules.pluto_road_limits; 2],
@@ -653,72 +648,65 @@ impl State {
 
     // -------------------------------------------------------------- levy 6.4
 
-    /// 4.21: the side's friendly cities, in the order of their first block.
-    fn friendly_cities(&self, game: &Game, side: Side) -> Vec<SpaceId> {
-        let mut left = self.friendly_spaces(side).and(game.cities);
-        let mut list = Vec::new();
+    /// 4.21: the side's friendly cities, in the order of their first block,
+    /// into `list`; returns how many.
+    fn friendly_cities(
+        &self,
+        side: Side,
+        friendly_cities: SpaceSet,
+        list: &mut [SpaceId; SET_CAPACITY],
+    ) -> usize {
+        let mut left = friendly_cities;
+        let mut len = 0;
         for id in self.on_map[side.index()].iter() {
             let s = SpaceId(self.blocks[id.index()].loc);
             if left.contains(s) {
                 left.remove(s);
-                list.push(s);
+                list[len] = s;
+                len += 1;
             }
         }
-        list
+        len
     }
 
     fn levy_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
-        let roster = game.roster();
         let friendly_cities = self.friendly_spaces(side).and(game.cities);
         // Built only when a block that may levy in any city asks for it.
-        let mut friendly: Option<Vec<SpaceId>> = None;
-        let reserves_wait = !self.leader_died[side.index()];
-        for id in self.pooled[side.index()].iter() {
-            let block = roster.block(id);
-            if block.side != side {
-                continue; // a defector waits in its printed owner's pool
-            }
-            if reserves_wait && game.reserve_leader[id.index()] {
-                continue; // 7.51
-            }
-            match block.kind {
-                BlockKind::Legion | BlockKind::Equitatus | BlockKind::Elephant => {
-                    if let Some(city) = block.levy_city
-                        && friendly_cities.contains(city)
-                    {
+        let mut list = [SpaceId(0); SET_CAPACITY];
+        let mut listed: Option<usize> = None;
+        let mut levied = self.pooled[side.index()].and(game.printed[side.index()]);
+        if !self.leader_died[side.index()] {
+            levied = levied.without(game.reserve_leaders); // 7.51
+        }
+        for id in levied.iter() {
+            let anywhere = match game.levy_rule[id.index()] {
+                LevyRule::City(city) => {
+                    if friendly_cities.contains(city) {
                         out.push(Action::Levy {
                             block: id,
                             at: city,
                         });
                     }
+                    continue;
                 }
-                BlockKind::Navis => {
-                    let friendly = friendly.get_or_insert_with(|| self.friendly_cities(game, side));
-                    for &city in friendly.iter() {
-                        if game.major_ports.contains(city) {
-                            out.push(Action::Levy {
-                                block: id,
-                                at: city,
-                            });
-                        }
-                    }
-                }
-                _ => {
-                    let friendly = friendly.get_or_insert_with(|| self.friendly_cities(game, side));
-                    for &city in friendly.iter() {
-                        out.push(Action::Levy {
-                            block: id,
-                            at: city,
-                        });
-                    }
-                }
-            }
+                LevyRule::Never => continue,
+                LevyRule::MajorPort => false,
+                LevyRule::AnyCity => true,
+            };
+            let len = *listed
+                .get_or_insert_with(|| self.friendly_cities(side, friendly_cities, &mut list));
+            out.extend(
+                list[..len]
+                    .iter()
+                    .filter(|city| anywhere || game.major_ports.contains(**city))
+                    .map(|&at| Action::Levy { block: id, at }),
+            );
         }
         let moved_may_levy = game.rules.levy_on_moved_blocks;
         for id in self.on_map[side.index()].iter() {
             let s = self.blocks[id.index()];
             // Steps in friendly cities only, never at sea (navis in port).
-            if s.steps < roster.block(id).max_steps
+            if s.steps < game.roster().block(id).max_steps
                 && (moved_may_levy || !s.has(flag::MOVED))
                 && friendly_cities.contains(SpaceId(s.loc))
             {

@@ -46,8 +46,6 @@ const NO_LINK: u16 = u16::MAX;
 /// Per-block flags for the current game turn.
 mod flag {
     pub const MOVED: u8 = 1;
-    /// In the group being moved.
-    pub const GROUP: u8 = 2;
     /// Entered an enemy space this turn and must stop.
     pub const STOPPED: u8 = 4;
     /// A reserve in the coming battle (7.3).
@@ -100,6 +98,12 @@ pub struct Game {
     deck: Vec<u8>,
     /// Blocks that start in the pool and wait for a leader's death (7.51).
     reserve_leader: Vec<bool>,
+    reserve_leaders: BlockSet,
+    /// Each side's own blocks by the roster (a defector waits in its
+    /// printed owner's pool).
+    printed: [BlockSet; 2],
+    /// Where each block may be levied (6.4).
+    levy_rule: Vec<LevyRule>,
     rome: Option<SpaceId>,
     alexandria: Option<SpaceId>,
     cleopatra: Option<BlockId>,
@@ -110,6 +114,19 @@ pub struct Game {
     land_blocks: BlockSet,
     /// The seas bordering each space (6.2, 6.3).
     sea_borders: Vec<SpaceSet>,
+}
+
+/// 6.4: where a block may be levied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LevyRule {
+    /// Legions, equitatus and elephants: in their own city only.
+    City(SpaceId),
+    /// Navis: in a friendly major port.
+    MajorPort,
+    /// Leaders and the rest: in any friendly city.
+    AnyCity,
+    /// A unit block with no levy city on this map.
+    Never,
 }
 
 /// Why an action was refused by [`State::try_apply`].
@@ -125,7 +142,7 @@ impl Game {
         // House rules; names that match no card are the validator's to report.
         let (deck, _) = scenario.deck.without(&rules.removed_cards);
         let setup = scenario.starting_setup();
-        let reserve_leader = scenario
+        let reserve_leader: Vec<bool> = scenario
             .roster
             .ids()
             .map(|b| {
@@ -165,7 +182,29 @@ impl Game {
                     .collect()
             })
             .collect();
+        let reserve_leaders = scenario
+            .roster
+            .ids()
+            .filter(|b| reserve_leader[b.index()])
+            .collect();
+        let printed =
+            [Side::Caesar, Side::Pompey].map(|side| scenario.roster.of_side(side).collect());
+        let levy_rule = scenario
+            .roster
+            .blocks
+            .iter()
+            .map(|block| match block.kind {
+                BlockKind::Legion | BlockKind::Equitatus | BlockKind::Elephant => {
+                    block.levy_city.map_or(LevyRule::Never, LevyRule::City)
+                }
+                BlockKind::Navis => LevyRule::MajorPort,
+                _ => LevyRule::AnyCity,
+            })
+            .collect();
         Game {
+            reserve_leaders,
+            printed,
+            levy_rule,
             sea_borders,
             land_blocks,
             deck,
@@ -347,6 +386,8 @@ struct CommandState {
     mp: u8,
     lp: u8,
     group: Option<SpaceId>,
+    /// The blocks of the group being moved.
+    members: BlockSet,
     /// 6.3: amphibious moves only before any other move.
     moved_by_land: bool,
     /// The event shaping this command phase's group, if any.
@@ -518,6 +559,7 @@ impl State {
                 mp: 0,
                 lp: 0,
                 group: None,
+                members: BlockSet::default(),
                 moved_by_land: false,
                 event: None,
             },

@@ -229,8 +229,17 @@ impl State {
         // The positions in an order the viewer can know (where, and how they
         // moved), never by identity or strength, so that the sample depends
         // only on the view and the rng.
-        let mut slots: Vec<BlockState> = hidden.iter().map(|b| self.blocks[b.index()]).collect();
-        slots.sort_by_key(|s| (s.loc, s.flags, s.moved_steps, s.entered_via, s.came_from));
+        // A slot keeps its place in the moving group (Pompey may look while
+        // Caesar moves).
+        let mut slots: Vec<(BlockState, bool)> = hidden
+            .iter()
+            .map(|b| (self.blocks[b.index()], self.command.members.contains(*b)))
+            .collect();
+        slots.sort_by_key(|(s, member)| {
+            let flags = s.flags | (*member as u8) << 1;
+            (s.loc, flags, s.moved_steps, s.entered_via, s.came_from)
+        });
+        let (slots, slot_member): (Vec<BlockState>, Vec<bool>) = slots.into_iter().unzip();
         let mut free: Vec<usize> = (0..slots.len()).collect();
         free.shuffle(rng);
         let kind = |b: BlockId| roster.block(b).kind;
@@ -307,6 +316,11 @@ impl State {
                 max
             };
             self.blocks[b.index()] = s;
+            if slot_member[i] {
+                self.command.members.insert(b);
+            } else {
+                self.command.members.remove(b);
+            }
         }
         self.recount_occupancy(game);
     }
@@ -494,7 +508,12 @@ impl<'a> SideView<'a> {
         (s.year, s.turn, s.order, s.leader_died, s.trophies).hash(h);
         format!("{:?}", s.phase).hash(h);
         format!("{:?}", s.orders).hash(h);
-        format!("{:?}", s.command).hash(h);
+        // Group members by identity only where the block is known (below).
+        let command = super::CommandState {
+            members: Default::default(),
+            ..s.command
+        };
+        format!("{command:?}").hash(h);
         format!("{:?}", s.battle).hash(h);
         format!("{:?}", s.contests).hash(h);
         s.surprise.map(|(side, e)| (side, e as u8)).hash(h);
@@ -517,14 +536,15 @@ impl<'a> SideView<'a> {
             s.discarded.hash(h);
         }
         // Known blocks exactly; hidden ones as a multiset of (side, place).
-        let mut hidden: Vec<(Side, u16)> = Vec::new();
+        let mut hidden: Vec<(Side, u16, bool)> = Vec::new();
         for (i, b) in s.blocks.iter().enumerate() {
             let known = self.omniscient || s.visible_to_side_only(self.side, i);
+            let member = s.command.members.contains(BlockId(i as u8));
             if known || self.revealed(i) {
-                (i, b.loc, b.steps, b.side, b.flags, b.moved_steps).hash(h);
+                (i, b.loc, b.steps, b.side, b.flags, b.moved_steps, member).hash(h);
                 (b.entered_via, b.came_from).hash(h);
             } else {
-                hidden.push((b.side, b.loc));
+                hidden.push((b.side, b.loc, member));
             }
         }
         hidden.sort_unstable();
