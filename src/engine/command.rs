@@ -678,15 +678,15 @@ impl State {
         if !self.leader_died[side.index()] {
             levied = levied.without(game.reserve_leaders); // 7.51
         }
-        for id in levied.iter() {
+        // Blocks whose own city is friendly, found city by city.
+        let mut may_levy = game.levied_anywhere;
+        for city in friendly_cities.iter() {
+            may_levy = may_levy.or(game.levied_in[city.index()]);
+        }
+        for id in levied.and(may_levy).iter() {
             let anywhere = match game.levy_rule[id.index()] {
-                LevyRule::City(city) => {
-                    if friendly_cities.contains(city) {
-                        out.push(Action::Levy {
-                            block: id,
-                            at: city,
-                        });
-                    }
+                LevyRule::City(at) => {
+                    out.push(Action::Levy { block: id, at });
                     continue;
                 }
                 LevyRule::Never => continue,

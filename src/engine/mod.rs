@@ -102,8 +102,12 @@ pub struct Game {
     /// Each side's own blocks by the roster (a defector waits in its
     /// printed owner's pool).
     printed: [BlockSet; 2],
-    /// Where each block may be levied (6.4).
+    /// Where each block may be levied (6.4), and the blocks levied in each
+    /// space by its own city.
     levy_rule: Vec<LevyRule>,
+    levied_in: Vec<BlockSet>,
+    /// Blocks levied in any friendly city or major port.
+    levied_anywhere: BlockSet,
     rome: Option<SpaceId>,
     alexandria: Option<SpaceId>,
     cleopatra: Option<BlockId>,
@@ -189,7 +193,7 @@ impl Game {
             .collect();
         let printed =
             [Side::Caesar, Side::Pompey].map(|side| scenario.roster.of_side(side).collect());
-        let levy_rule = scenario
+        let levy_rule: Vec<LevyRule> = scenario
             .roster
             .blocks
             .iter()
@@ -201,7 +205,21 @@ impl Game {
                 _ => LevyRule::AnyCity,
             })
             .collect();
+        let mut levied_in = vec![BlockSet::default(); board.len()];
+        for (i, rule) in levy_rule.iter().enumerate() {
+            if let LevyRule::City(city) = rule {
+                levied_in[city.index()].insert(BlockId(i as u8));
+            }
+        }
+        let levied_anywhere = levy_rule
+            .iter()
+            .enumerate()
+            .filter(|(_, rule)| matches!(rule, LevyRule::AnyCity | LevyRule::MajorPort))
+            .map(|(i, _)| BlockId(i as u8))
+            .collect();
         Game {
+            levied_anywhere,
+            levied_in,
             reserve_leaders,
             printed,
             levy_rule,

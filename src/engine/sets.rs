@@ -83,6 +83,11 @@ impl<T: SetId> IdSet<T> {
     pub(super) fn and(self, other: Self) -> Self {
         self.word_by_word(other, |a, b| a & b)
     }
+    /// Members of either.
+    #[inline]
+    pub(super) fn or(self, other: Self) -> Self {
+        self.word_by_word(other, |a, b| a | b)
+    }
     /// Members of `self` not in `other`.
     #[inline]
     pub(super) fn without(self, other: Self) -> Self {
