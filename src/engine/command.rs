@@ -648,32 +648,8 @@ impl State {
 
     // -------------------------------------------------------------- levy 6.4
 
-    /// 4.21: the side's friendly cities, in the order of their first block,
-    /// into `list`; returns how many.
-    fn friendly_cities(
-        &self,
-        side: Side,
-        friendly_cities: SpaceSet,
-        list: &mut [SpaceId; SET_CAPACITY],
-    ) -> usize {
-        let mut left = friendly_cities;
-        let mut len = 0;
-        for id in self.on_map[side.index()].iter() {
-            let s = SpaceId(self.blocks[id.index()].loc);
-            if left.contains(s) {
-                left.remove(s);
-                list[len] = s;
-                len += 1;
-            }
-        }
-        len
-    }
-
     fn levy_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
         let friendly_cities = self.friendly_spaces(side).and(game.cities);
-        // Built only when a block that may levy in any city asks for it.
-        let mut list = [SpaceId(0); SET_CAPACITY];
-        let mut listed: Option<usize> = None;
         let mut levied = self.pooled[side.index()].and(game.printed[side.index()]);
         if !self.leader_died[side.index()] {
             levied = levied.without(game.reserve_leaders); // 7.51
@@ -683,24 +659,27 @@ impl State {
         for city in friendly_cities.iter() {
             may_levy = may_levy.or(game.levied_in[city.index()]);
         }
+        // Listed only when a block that may levy in any city asks for them.
+        let mut anywhere: Option<FriendlyCities> = None;
         for id in levied.and(may_levy).iter() {
-            let anywhere = match game.levy_rule[id.index()] {
+            let cities = match game.levy_rule[id.index()] {
                 LevyRule::City(at) => {
                     out.push(Action::Levy { block: id, at });
                     continue;
                 }
                 LevyRule::Never => continue,
-                LevyRule::MajorPort => false,
-                LevyRule::AnyCity => true,
+                rule => {
+                    let anywhere = anywhere.get_or_insert_with(|| {
+                        FriendlyCities::list(self, game, side, friendly_cities)
+                    });
+                    if rule == LevyRule::MajorPort {
+                        anywhere.major_ports()
+                    } else {
+                        anywhere.cities()
+                    }
+                }
             };
-            let len = *listed
-                .get_or_insert_with(|| self.friendly_cities(side, friendly_cities, &mut list));
-            out.extend(
-                list[..len]
-                    .iter()
-                    .filter(|city| anywhere || game.major_ports.contains(**city))
-                    .map(|&at| Action::Levy { block: id, at }),
-            );
+            out.extend(cities.iter().map(|&at| Action::Levy { block: id, at }));
         }
         let moved_may_levy = game.rules.levy_on_moved_blocks;
         for id in self.on_map[side.index()].iter() {
@@ -890,5 +869,45 @@ impl State {
             .enumerate()
             .filter(move |(_, b)| b.place() == Place::Pool && b.side == side)
             .map(|(i, _)| BlockId(i as u8))
+    }
+}
+
+/// 4.21: a side's friendly cities and major ports (6.4: navis levies), each
+/// in the order of their first block, without allocating.
+struct FriendlyCities {
+    cities: [SpaceId; SET_CAPACITY],
+    city_count: usize,
+    major_ports: [SpaceId; SET_CAPACITY],
+    port_count: usize,
+}
+
+impl FriendlyCities {
+    fn list(state: &State, game: &Game, side: Side, friendly_cities: SpaceSet) -> FriendlyCities {
+        let mut list = FriendlyCities {
+            cities: [SpaceId(0); SET_CAPACITY],
+            city_count: 0,
+            major_ports: [SpaceId(0); SET_CAPACITY],
+            port_count: 0,
+        };
+        let mut left = friendly_cities;
+        for id in state.on_map[side.index()].iter() {
+            let s = SpaceId(state.blocks[id.index()].loc);
+            if left.contains(s) {
+                left.remove(s);
+                list.cities[list.city_count] = s;
+                list.city_count += 1;
+                if game.major_ports.contains(s) {
+                    list.major_ports[list.port_count] = s;
+                    list.port_count += 1;
+                }
+            }
+        }
+        list
+    }
+    fn cities(&self) -> &[SpaceId] {
+        &self.cities[..self.city_count]
+    }
+    fn major_ports(&self) -> &[SpaceId] {
+        &self.major_ports[..self.port_count]
     }
 }
