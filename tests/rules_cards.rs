@@ -1205,6 +1205,59 @@ fn rule_jupiter_a_defector_among_enemies_pins_one_and_attacks() {
 }
 
 #[test]
+fn rule_jupiter_the_defector_may_not_move_again_this_turn() {
+    // Caesar plays Jupiter as Player 1; the defector stands alone in Roma
+    // next to Pompey's Neapolis. Whatever both sides do for the rest of the
+    // turn (random play over many seeds), no move of it is ever offered.
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let game = position(
+            variant,
+            &[
+                (C, "Legio 11", "Genua", 0),
+                (P, "Legio 1", "Roma", 3),
+                (P, "Legio 3", "Neapolis", 0),
+            ],
+        );
+        let start = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
+        let l1 = block(&game, P, "Legio 1");
+        let pick = if variant == "rules-1.1" {
+            Action::JupiterBlock(l1)
+        } else {
+            Action::JupiterCity(space(&game, "Roma"))
+        };
+        let mut offered_to_others = 0;
+        for seed in 0..30 {
+            let mut s = start.clone();
+            s.reseed(seed);
+            s.try_apply(&game, pick).unwrap();
+            assert_eq!(s.side(l1), C, "{variant}: Legio 1 defects");
+            let turn = s.turn();
+            let mut players = [RandomPlayer::new(seed), RandomPlayer::new(seed + 100)];
+            while let Some(side) = s.current_player()
+                && s.turn() == turn
+            {
+                let l = legal(&game, &s);
+                for a in &l {
+                    match a {
+                        Action::Step { block, .. } | Action::SeaMove { block, .. } => {
+                            assert_ne!(*block, l1, "{variant} seed {seed}: {a:?} offered");
+                            offered_to_others += 1;
+                        }
+                        _ => {}
+                    }
+                }
+                let a = players[side.index()].choose(&game, &s, &l);
+                s.apply(&game, a);
+            }
+        }
+        assert!(
+            offered_to_others > 0,
+            "{variant}: other blocks did move, so the check saw move phases"
+        );
+    }
+}
+
+#[test]
 fn rule_jupiter_2_0_the_roll_picks_any_block_of_the_city() {
     let game = jupiter_front("rules-2.0", 0, &[(P, "Legio 1", "Roma", 0)]);
     let start = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
