@@ -152,7 +152,7 @@ fn search_beats_heuristic_over_both_sides() {
     // symmetry, so a modest sample with a small budget must clear 50%.
     let game = Game::published("rules-2.0");
     let search = AiSpec::Search { playouts: 128 };
-    let as_caesar = run(&game, &options(20, search.clone(), AiSpec::Heuristic), 2);
+    let as_caesar = run(&game, &options(20, search, AiSpec::Heuristic), 2);
     let as_pompey = run(&game, &options(20, AiSpec::Heuristic, search), 2);
     let wins = as_caesar.caesar_wins + as_pompey.pompey_wins;
     assert!(
