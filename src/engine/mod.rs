@@ -114,6 +114,7 @@ pub struct Game {
     /// 4.1: cities (ports included), and major ports (navis levies, 6.4).
     cities: SpaceSet,
     major_ports: SpaceSet,
+    seas: SpaceSet,
     /// Blocks that move by road (all but navis).
     land_blocks: BlockSet,
     /// The seas bordering each space (6.2, 6.3).
@@ -163,6 +164,10 @@ impl Game {
         let cities = board
             .ids()
             .filter(|s| board.space(*s).kind.is_city())
+            .collect();
+        let seas = board
+            .ids()
+            .filter(|s| board.space(*s).kind == SpaceKind::Sea)
             .collect();
         let major_ports = board
             .ids()
@@ -218,6 +223,7 @@ impl Game {
             .map(|(i, _)| BlockId(i as u8))
             .collect();
         Game {
+            seas,
             levied_anywhere,
             levied_in,
             reserve_leaders,

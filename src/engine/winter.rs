@@ -2,7 +2,7 @@
 //! disbanding, and the year reset.
 
 use super::{Action, ELIMINATED, EndReason, Game, Log, Outcome, POOL, Phase, SpaceSet, State, log};
-use crate::format::{BlockKind, Side, SpaceKind};
+use crate::format::{BlockKind, Side};
 use crate::model::{BlockId, SpaceId};
 use crate::rules::ApolloFirstTurn;
 
@@ -78,22 +78,18 @@ impl State {
 
     /// The first navis of the side still at sea, and the friendly ports it may reach.
     fn navis_at_sea(&self, game: &Game, side: Side) -> Option<(BlockId, Vec<SpaceId>)> {
-        let board = game.board();
-        for (i, b) in self.blocks.iter().enumerate() {
-            if b.side != side || !b.on_map() {
-                continue;
-            }
-            let at = SpaceId(b.loc);
-            if board.space(at).kind != SpaceKind::Sea {
-                continue;
-            }
-            let ports = board
-                .ports_of(at)
-                .filter(|p| self.is_friendly(*p, side))
-                .collect();
-            return Some((BlockId(i as u8), ports));
+        if self.occupied[side.index()].and(game.seas) == SpaceSet::default() {
+            return None;
         }
-        None
+        let id = self.on_map[side.index()]
+            .iter()
+            .find(|id| game.seas.contains(SpaceId(self.blocks[id.index()].loc)))?;
+        let ports = game
+            .board()
+            .ports_of(SpaceId(self.blocks[id.index()].loc))
+            .filter(|p| self.is_friendly(*p, side))
+            .collect();
+        Some((id, ports))
     }
 
     /// 8.3: navis with no friendly port are disbanded; one port moves at once.
