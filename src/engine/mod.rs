@@ -97,7 +97,6 @@ pub struct Game {
     /// Cards in play after the variant's removals (indices into the deck).
     deck: Vec<u8>,
     /// Blocks that start in the pool and wait for a leader's death (7.51).
-    reserve_leader: Vec<bool>,
     reserve_leaders: BlockSet,
     /// Each side's own blocks by the roster (a defector waits in its
     /// printed owner's pool).
@@ -147,13 +146,7 @@ impl Game {
         // House rules; names that match no card are the validator's to report.
         let (deck, _) = scenario.deck.without(&rules.removed_cards);
         let setup = scenario.starting_setup();
-        let reserve_leader: Vec<bool> = scenario
-            .roster
-            .ids()
-            .map(|b| {
-                scenario.roster.block(b).kind == BlockKind::Leader && setup.location(b).is_none()
-            })
-            .collect();
+
         let rome = scenario.board.find("Roma");
         let alexandria = scenario.board.find("Alexandria");
         let cleopatra = scenario
@@ -194,7 +187,9 @@ impl Game {
         let reserve_leaders = scenario
             .roster
             .ids()
-            .filter(|b| reserve_leader[b.index()])
+            .filter(|b| {
+                scenario.roster.block(*b).kind == BlockKind::Leader && setup.location(*b).is_none()
+            })
             .collect();
         let printed =
             [Side::Caesar, Side::Pompey].map(|side| scenario.roster.of_side(side).collect());
@@ -232,7 +227,6 @@ impl Game {
             sea_borders,
             land_blocks,
             deck,
-            reserve_leader,
             rome,
             alexandria,
             cleopatra,

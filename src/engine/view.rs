@@ -189,7 +189,7 @@ impl State {
             ELIMINATED | TROPHY => true,
             POOL => {
                 s.side == side
-                    || (game.reserve_leader[b.index()] && !self.leader_died[s.side.index()])
+                    || (game.reserve_leaders.contains(b) && !self.leader_died[s.side.index()])
             }
             loc => s.side == side || self.revealed_space() == Some(SpaceId(loc)),
         }
@@ -236,6 +236,8 @@ impl State {
             .map(|b| (self.blocks[b.index()], self.command.members.contains(*b)))
             .collect();
         slots.sort_by_key(|(s, member)| {
+            // Membership sorts as the group flag bit (2) it replaced did, so
+            // a seed samples the same worlds as before.
             let flags = s.flags | (*member as u8) << 1;
             (s.loc, flags, s.moved_steps, s.entered_via, s.came_from)
         });
