@@ -90,6 +90,8 @@ pub struct Board {
     pub spaces: Vec<Space>,
     pub links: Vec<Link>,
     adjacency_start: Vec<u32>,
+    /// Where each space's sea borders begin within its adjacency.
+    sea_start: Vec<u32>,
     adjacency: Vec<Adjacent>,
     graph: UnGraph<SpaceId, LinkId>,
     by_name: HashMap<String, SpaceId>,
@@ -138,10 +140,13 @@ impl Board {
             );
         }
         let mut adjacency_start = Vec::with_capacity(n + 1);
+        let mut sea_start = Vec::with_capacity(n);
         let mut adjacency = Vec::new();
         for list in &mut lists {
             list.sort_by_key(|a| (a.class, a.to));
             adjacency_start.push(adjacency.len() as u32);
+            let roads = list.iter().take_while(|a| a.class.is_road()).count();
+            sea_start.push((adjacency.len() + roads) as u32);
             adjacency.extend_from_slice(list);
         }
         adjacency_start.push(adjacency.len() as u32);
@@ -161,6 +166,7 @@ impl Board {
             spaces,
             links,
             adjacency_start,
+            sea_start,
             adjacency,
             graph,
             by_name,
@@ -241,6 +247,19 @@ impl Board {
         let start = self.adjacency_start[id.index()] as usize;
         let end = self.adjacency_start[id.index() + 1] as usize;
         &self.adjacency[start..end]
+    }
+
+    /// The road links at a space (`neighbours` sorts them first), or its
+    /// sea borders: what a land block or a navis may move along.
+    pub fn neighbours_for(&self, id: SpaceId, land: bool) -> &[Adjacent] {
+        let start = self.adjacency_start[id.index()] as usize;
+        let seas = self.sea_start[id.index()] as usize;
+        let end = self.adjacency_start[id.index() + 1] as usize;
+        if land {
+            &self.adjacency[start..seas]
+        } else {
+            &self.adjacency[seas..end]
+        }
     }
 
     pub fn neighbours_by(

@@ -304,6 +304,7 @@ impl State {
 
     /// 1.1 Mars/Neptune: the card's group move is the surprise attack itself,
     /// on one adjacent enemy location (docs/rules-notes.md, Mars).
+    #[inline]
     fn attack_only_target(&self, game: &Game) -> Option<Option<SpaceId>> {
         let attack_only = matches!(self.command.event, Some(Event::Mars | Event::Neptune))
             && !game.rules.mars_group_move;
@@ -378,10 +379,7 @@ impl State {
         let attack_only = self.attack_only_target(game);
         let enemy = self.occupied[side.other().index()];
         let limits = self.road_limits(game, b);
-        for adj in game.board().neighbours(at) {
-            if land != adj.class.is_road() {
-                continue;
-            }
+        for adj in game.board().neighbours_for(at, land) {
             let attacking = enemy.contains(adj.to);
             if let Some(target) = attack_only
                 && (!attacking || target.is_some_and(|t| t != adj.to))
@@ -685,7 +683,7 @@ impl State {
         for id in self.on_map[side.index()].iter() {
             let s = self.blocks[id.index()];
             // Steps in friendly cities only, never at sea (navis in port).
-            if s.steps < game.roster().block(id).max_steps
+            if s.steps < game.max_steps[id.index()]
                 && (moved_may_levy || !s.has(flag::MOVED))
                 && friendly_cities.contains(SpaceId(s.loc))
             {
@@ -891,6 +889,9 @@ impl FriendlyCities {
         };
         let mut left = friendly_cities;
         for id in state.on_map[side.index()].iter() {
+            if left == SpaceSet::default() {
+                break;
+            }
             let s = SpaceId(state.blocks[id.index()].loc);
             if left.contains(s) {
                 left.remove(s);

@@ -116,6 +116,8 @@ pub struct Game {
     seas: SpaceSet,
     /// Blocks that move by road (all but navis).
     land_blocks: BlockSet,
+    /// Each block's full strength in steps (the roster's, kept at hand).
+    max_steps: Vec<u8>,
     /// The seas bordering each space (6.2, 6.3).
     sea_borders: Vec<SpaceSet>,
 }
@@ -217,7 +219,9 @@ impl Game {
             .filter(|(_, rule)| matches!(rule, LevyRule::AnyCity | LevyRule::MajorPort))
             .map(|(i, _)| BlockId(i as u8))
             .collect();
+        let max_steps = scenario.roster.blocks.iter().map(|b| b.max_steps).collect();
         Game {
+            max_steps,
             seas,
             levied_anywhere,
             levied_in,
