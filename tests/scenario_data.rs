@@ -411,3 +411,26 @@ fn rule_5_1_custom_starting_strengths_reach_the_engine() {
         "unlisted blocks start full"
     );
 }
+
+#[test]
+fn road_and_sea_neighbours_split_every_space_s_links() {
+    // Land blocks walk the roads, navis the sea borders (6.1, 6.2).
+    let board = published().board;
+    for id in board.ids() {
+        let roads = board.neighbours_for(id, true);
+        let seas = board.neighbours_for(id, false);
+        assert!(roads.iter().all(|a| a.class.is_road()), "{id:?}");
+        assert!(seas.iter().all(|a| a.class == LinkClass::Sea), "{id:?}");
+        assert_eq!(
+            roads.len() + seas.len(),
+            board.neighbours(id).len(),
+            "{id:?}"
+        );
+    }
+    let roma = board.find("Roma").unwrap();
+    assert!(!board.neighbours_for(roma, true).is_empty());
+    assert!(
+        !board.neighbours_for(roma, false).is_empty(),
+        "Roma is a port"
+    );
+}
