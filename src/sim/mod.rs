@@ -22,6 +22,42 @@ use crate::model::CardFace;
 
 pub use report::{Accumulator, CompareReport, PairedAccumulator, SimReport};
 
+/// The games `start..end` of a run (0-based game indices, `end` excluded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct GameRange {
+    pub start: u64,
+    pub end: u64,
+}
+
+impl GameRange {
+    pub fn len(self) -> u64 {
+        self.end.saturating_sub(self.start)
+    }
+    pub fn is_empty(self) -> bool {
+        self.end <= self.start
+    }
+}
+
+impl From<std::ops::Range<u64>> for GameRange {
+    fn from(r: std::ops::Range<u64>) -> GameRange {
+        GameRange {
+            start: r.start,
+            end: r.end,
+        }
+    }
+}
+
+/// "games 10–19", or "game 7": the 0-based indices of the CSV's `game` column.
+impl std::fmt::Display for GameRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.len() {
+            0 => f.write_str("no games"),
+            1 => write!(f, "game {}", self.start),
+            _ => write!(f, "games {}–{}", self.start, self.end - 1),
+        }
+    }
+}
+
 /// Which AI plays a side, and its budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AiSpec {
@@ -97,9 +133,12 @@ pub struct Shard {
 
 impl Shard {
     /// The game indices of this shard: contiguous, so shards concatenate.
+    /// Computed in 128 bits, so any number of games splits without overflow.
     pub fn range(self, games: u64) -> std::ops::Range<u64> {
-        let (i, n) = (self.index as u64, self.count as u64);
-        (games * i / n)..(games * (i + 1) / n)
+        let n = u128::from(self.count.max(1));
+        let i = u128::from(self.index).min(n - 1);
+        let bound = |k: u128| (u128::from(games) * k / n) as u64;
+        bound(i)..bound(i + 1)
     }
 }
 
@@ -143,6 +182,23 @@ pub struct SimOptions {
 }
 
 impl SimOptions {
+    /// Refuses a run that would play no game: no games, or more shards than
+    /// games (some shard would be empty).
+    pub fn check(&self) -> Result<(), String> {
+        if self.games == 0 {
+            return Err("--games must be at least 1".to_string());
+        }
+        if let Some(s) = self.shard
+            && u64::from(s.count) > self.games
+        {
+            return Err(format!(
+                "--shard {s}: a {}-game run splits into at most {} shards, so that some shard would hold no game",
+                self.games, self.games
+            ));
+        }
+        Ok(())
+    }
+
     pub fn game_range(&self) -> std::ops::Range<u64> {
         match self.shard {
             Some(s) => s.range(self.games),
@@ -427,6 +483,34 @@ mod tests {
         assert!("4/3".parse::<Shard>().is_err());
         assert!("x".parse::<Shard>().is_err());
         assert_eq!(shards[1].to_string(), "2/3");
+    }
+
+    #[test]
+    fn shards_of_the_largest_run_do_not_overflow() {
+        let shard: Shard = "2/3".parse().unwrap();
+        let third = u64::MAX / 3;
+        assert_eq!(shard.range(u64::MAX), third..2 * third);
+        let last: Shard = "3/3".parse().unwrap();
+        assert_eq!(last.range(u64::MAX).end, u64::MAX);
+    }
+
+    #[test]
+    fn a_run_with_an_empty_shard_is_refused() {
+        let options = |games, shard: &str| SimOptions {
+            games,
+            seed: 1,
+            caesar: AiSpec::Random,
+            pompey: AiSpec::Random,
+            omniscient: false,
+            shard: Some(shard.parse().unwrap()),
+        };
+        let err = options(20, "1/30").check().unwrap_err();
+        assert!(err.contains("at most 20 shards"), "{err}");
+        assert!(options(20, "20/20").check().is_ok());
+        assert_eq!(options(20, "20/20").game_range(), 19..20);
+        let mut none = options(1, "1/1");
+        none.games = 0;
+        assert!(none.check().is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::stats::{
     Difference, Estimate, Histogram, Summary, paired_mean_difference, paired_proportion_test,
     two_proportion_test,
 };
-use super::{GameRecord, SimOptions};
+use super::{GameRange, GameRecord, Shard, SimOptions};
 use crate::engine::EndReason;
 use crate::format::{Event, Side};
 
@@ -122,11 +122,13 @@ impl Accumulator {
         self.actions += r.actions as u64;
     }
 
-    pub fn merge(&mut self, o: &Accumulator) {
-        self.games += o.games;
-        self.caesar_wins += o.caesar_wins;
-        self.pompey_wins += o.pompey_wins;
-        self.draws += o.draws;
+    /// Adds another run's counts (a shard of the same run). Fails, leaving
+    /// `self` partly added, when a count would overflow.
+    pub fn merge(&mut self, o: &Accumulator) -> Result<(), String> {
+        add_to(&mut self.games, o.games)?;
+        add_to(&mut self.caesar_wins, o.caesar_wins)?;
+        add_to(&mut self.pompey_wins, o.pompey_wins)?;
+        add_to(&mut self.draws, o.draws)?;
         if self.sudden_death_by_year.len() < o.sudden_death_by_year.len() {
             self.sudden_death_by_year
                 .resize(o.sudden_death_by_year.len(), [0, 0]);
@@ -136,20 +138,24 @@ impl Accumulator {
             .iter_mut()
             .zip(&o.sudden_death_by_year)
         {
-            a[0] += b[0];
-            a[1] += b[1];
+            add_to(&mut a[0], b[0])?;
+            add_to(&mut a[1], b[1])?;
         }
         for i in 0..2 {
-            self.on_vp[i] += o.on_vp[i];
-            self.rome_tie_break[i] += o.rome_tie_break[i];
-            self.final_vp[i].merge(&o.final_vp[i]);
-            self.steps_lost[i].merge(&o.steps_lost[i]);
-            self.blocks_eliminated[i].merge(&o.blocks_eliminated[i]);
-            self.leaders_killed[i].merge(&o.leaders_killed[i]);
+            add_to(&mut self.on_vp[i], o.on_vp[i])?;
+            add_to(&mut self.rome_tie_break[i], o.rome_tie_break[i])?;
         }
         if self.vp_by_year.len() < o.vp_by_year.len() {
             self.vp_by_year
                 .resize(o.vp_by_year.len(), Default::default());
+        }
+        // Histograms count games; each count of the sum is at most the games
+        // added up above, so it cannot overflow once those did not.
+        for i in 0..2 {
+            self.final_vp[i].merge(&o.final_vp[i]);
+            self.steps_lost[i].merge(&o.steps_lost[i]);
+            self.blocks_eliminated[i].merge(&o.blocks_eliminated[i]);
+            self.leaders_killed[i].merge(&o.leaders_killed[i]);
         }
         for (a, b) in self.vp_by_year.iter_mut().zip(&o.vp_by_year) {
             a[0].merge(&b[0]);
@@ -160,19 +166,145 @@ impl Accumulator {
         self.years.merge(&o.years);
         self.battles.merge(&o.battles);
         for (a, b) in self.events_played.iter_mut().zip(o.events_played) {
-            *a += b;
+            add_to(a, b)?;
         }
         for i in 0..2 {
             for e in 0..7 {
-                self.event_games[i][e] += o.event_games[i][e];
-                self.event_wins[i][e] += o.event_wins[i][e];
+                add_to(&mut self.event_games[i][e], o.event_games[i][e])?;
+                add_to(&mut self.event_wins[i][e], o.event_wins[i][e])?;
             }
         }
-        self.events_cancelled += o.events_cancelled;
-        self.first_turn_player1_caesar += o.first_turn_player1_caesar;
-        self.actions += o.actions;
+        add_to(&mut self.events_cancelled, o.events_cancelled)?;
+        add_to(
+            &mut self.first_turn_player1_caesar,
+            o.first_turn_player1_caesar,
+        )?;
+        add_to(&mut self.actions, o.actions)?;
         self.elapsed_seconds += o.elapsed_seconds;
+        Ok(())
     }
+
+    /// Checks that these are the counts of `games` games, as [`Accumulator::add`]
+    /// makes them: what a hand-edited or damaged report gets wrong. Histogram
+    /// counts are checked before anything adds them up, so nothing overflows.
+    pub fn check(&self, games: u64) -> Result<(), String> {
+        if self.games != games {
+            return Err(format!(
+                "raw.games is {} but the report holds {games} games",
+                self.games
+            ));
+        }
+        if checked_sum([self.caesar_wins, self.pompey_wins, self.draws]) != Some(games) {
+            return Err(format!(
+                "Caesar's wins ({}), Pompey's wins ({}) and draws ({}) do not add up to its {games} games",
+                self.caesar_wins, self.pompey_wins, self.draws
+            ));
+        }
+        for side in [Side::Caesar, Side::Pompey] {
+            let i = side.index();
+            let wins = [self.caesar_wins, self.pompey_wins][i];
+            let ended = checked_sum(
+                self.sudden_death_by_year
+                    .iter()
+                    .map(|y| y[i])
+                    .chain([self.on_vp[i], self.rome_tie_break[i]]),
+            );
+            if ended.is_none_or(|e| e > wins) {
+                return Err(format!(
+                    "{side}'s wins by sudden death, on VP and on the Rome tie-break come to more than {side}'s {wins} wins"
+                ));
+            }
+        }
+        if self.sudden_death_by_year.len() > u8::MAX as usize
+            || self.vp_by_year.len() > u8::MAX as usize
+        {
+            return Err("raw: more than 255 years".to_string());
+        }
+        let every_game = [
+            ("final_vp[0]", &self.final_vp[0]),
+            ("final_vp[1]", &self.final_vp[1]),
+            ("vp_margin", &self.vp_margin),
+            ("lead_changes", &self.lead_changes),
+            ("years", &self.years),
+            ("battles", &self.battles),
+            ("steps_lost[0]", &self.steps_lost[0]),
+            ("steps_lost[1]", &self.steps_lost[1]),
+            ("blocks_eliminated[0]", &self.blocks_eliminated[0]),
+            ("blocks_eliminated[1]", &self.blocks_eliminated[1]),
+            ("leaders_killed[0]", &self.leaders_killed[0]),
+            ("leaders_killed[1]", &self.leaders_killed[1]),
+        ];
+        for (name, h) in every_game {
+            check_histogram(name, h, games, true)?;
+        }
+        for (y, [caesar, pompey]) in self.vp_by_year.iter().enumerate() {
+            let reached = check_histogram(&format!("vp_by_year[{y}][0]"), caesar, games, false)?;
+            check_histogram(&format!("vp_by_year[{y}][1]"), pompey, reached, true)?;
+        }
+        for (i, side) in ["caesar", "pompey"].iter().enumerate() {
+            for (e, event) in Event::ALL.iter().enumerate() {
+                let (played, won) = (self.event_games[i][e], self.event_wins[i][e]);
+                if played > games || won > played {
+                    return Err(format!(
+                        "raw: {side} played {event:?} in {played} games and won {won} of them, of {games} games"
+                    ));
+                }
+            }
+        }
+        if self.first_turn_player1_caesar > games {
+            return Err(format!(
+                "raw.first_turn_player1_caesar is {}, more than the {games} games",
+                self.first_turn_player1_caesar
+            ));
+        }
+        if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
+            return Err("raw.elapsed_seconds is not a duration".to_string());
+        }
+        Ok(())
+    }
+}
+
+/// Sorted, disjoint ranges with neighbours joined: 0..10 and 10..20 are 0..20.
+fn coalesce(ranges: impl IntoIterator<Item = GameRange>) -> Vec<GameRange> {
+    let mut out: Vec<GameRange> = Vec::new();
+    for r in ranges {
+        match out.last_mut() {
+            Some(last) if last.end == r.start => last.end = r.end,
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// Checks a histogram of `games` games (or at most `games` when `exact`
+/// is false): its counts and the sum of its values fit in 64 bits.
+fn check_histogram(name: &str, h: &Histogram, games: u64, exact: bool) -> Result<u64, String> {
+    let total = h.counts.iter().try_fold(0u64, |a, c| a.checked_add(*c));
+    let sum = h
+        .counts
+        .iter()
+        .enumerate()
+        .try_fold(0u64, |a, (v, c)| (v as u64).checked_mul(*c)?.checked_add(a));
+    let fits = h.counts.len() <= u32::MAX as usize;
+    match total {
+        Some(t) if (t == games || (!exact && t < games)) && sum.is_some() && fits => Ok(t),
+        Some(t) if sum.is_some() && fits => Err(format!(
+            "raw.{name} counts {t} games, {} the report's {games}",
+            if exact { "not" } else { "more than" }
+        )),
+        _ => Err(format!("raw.{name}: counts out of range")),
+    }
+}
+
+fn checked_sum(values: impl IntoIterator<Item = u64>) -> Option<u64> {
+    values.into_iter().try_fold(0u64, u64::checked_add)
+}
+
+fn add_to(a: &mut u64, b: u64) -> Result<(), String> {
+    *a = a
+        .checked_add(b)
+        .ok_or_else(|| "the counts overflow when added up".to_string())?;
+    Ok(())
 }
 
 /// How often the side ahead on VP changed from one year to the next.
@@ -282,6 +414,11 @@ pub struct SimReport {
     pub run_games: u64,
     /// The shards merged into this report ("1/1" for a whole run).
     pub shards: Vec<String>,
+    /// The games of the run this report holds, in order, none twice (merged
+    /// reports may hold several ranges). Reports written before this field
+    /// existed have their ranges worked out from `shards`.
+    #[serde(default)]
+    pub game_ranges: Vec<GameRange>,
     pub caesar_wins: u64,
     pub pompey_wins: u64,
     pub draws: u64,
@@ -336,6 +473,7 @@ impl SimReport {
             options.seed,
             options.games,
             shards,
+            vec![options.game_range().into()],
             acc,
         )
     }
@@ -349,6 +487,7 @@ impl SimReport {
         seed: u64,
         run_games: u64,
         shards: Vec<String>,
+        game_ranges: Vec<GameRange>,
         acc: Accumulator,
     ) -> SimReport {
         let n = acc.games;
@@ -371,6 +510,7 @@ impl SimReport {
             games: n,
             run_games,
             shards,
+            game_ranges,
             caesar_wins: acc.caesar_wins,
             pompey_wins: acc.pompey_wins,
             draws: acc.draws,
@@ -446,11 +586,26 @@ impl SimReport {
     }
 
     /// Combines shard reports of one run into the report of the whole run.
+    /// Errors name the reports as "report 1", "report 2", ...
     pub fn merge(reports: &[SimReport]) -> Result<SimReport, String> {
-        let first = reports.first().ok_or("no reports to merge")?;
+        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
+        let labelled: Vec<(&str, &SimReport)> =
+            labels.iter().map(String::as_str).zip(reports).collect();
+        SimReport::merge_labelled(&labelled)
+    }
+
+    /// Combines shard reports of one run, each with a label (its file name)
+    /// for the errors. Every report is checked first ([`SimReport::check`]);
+    /// reports of different runs, and reports holding the same game twice,
+    /// are refused. The result may still miss games: see
+    /// [`SimReport::missing_games`].
+    pub fn merge_labelled(reports: &[(&str, &SimReport)]) -> Result<SimReport, String> {
+        let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
         let mut acc = Accumulator::default();
-        let mut shards = Vec::new();
-        for r in reports {
+        let mut shards: Vec<String> = Vec::new();
+        let mut ranges: Vec<(GameRange, &str)> = Vec::new();
+        for &(label, r) in reports {
+            r.check().map_err(|e| format!("{label}: {e}"))?;
             let same = r.variant == first.variant
                 && r.caesar_ai == first.caesar_ai
                 && r.pompey_ai == first.pompey_ai
@@ -459,25 +614,39 @@ impl SimReport {
                 && r.run_games == first.run_games;
             if !same {
                 return Err(format!(
-                    "the reports are of different runs: {} vs {}",
+                    "{label} and {first_label} are reports of different runs: {} vs {}",
                     r.run_label(),
                     first.run_label()
                 ));
             }
             for s in &r.shards {
-                if shards.contains(s) {
-                    return Err(format!("shard {s} appears twice"));
+                if !shards.contains(s) {
+                    shards.push(s.clone());
                 }
-                shards.push(s.clone());
             }
-            acc.merge(&r.raw);
+            let own = r.ranges().map_err(|e| format!("{label}: {e}"))?;
+            ranges.extend(own.into_iter().map(|g| (g, label)));
+            acc.merge(&r.raw).map_err(|e| format!("{label}: {e}"))?;
         }
-        if acc.games > first.run_games {
-            return Err(format!(
-                "the shards hold {} games, more than the run's {}",
-                acc.games, first.run_games
-            ));
+        ranges.sort();
+        // Sorted by start, two ranges overlap only if two neighbours do.
+        for pair in ranges.windows(2) {
+            let ((a, la), (b, lb)) = (pair[0], pair[1]);
+            if b.start < a.end {
+                let common = GameRange {
+                    start: b.start,
+                    end: a.end.min(b.end),
+                };
+                return Err(format!(
+                    "{la} ({a}) and {lb} ({b}) overlap in {common}: every game may be counted only once"
+                ));
+            }
         }
+        let covered = coalesce(ranges.iter().map(|(g, _)| *g));
+        // Disjoint ranges of one run: the counts add up to at most run_games,
+        // but sums of values may still overflow.
+        acc.check(acc.games)
+            .map_err(|e| format!("the merged counts are out of range: {e}"))?;
         shards.sort_by_key(|s| {
             let (i, n) = s.split_once('/').unwrap_or(("0", "0"));
             (n.parse::<u32>().unwrap_or(0), i.parse::<u32>().unwrap_or(0))
@@ -493,8 +662,118 @@ impl SimReport {
             first.seed,
             first.run_games,
             shards,
+            covered,
             acc,
         ))
+    }
+
+    /// Checks a report as read from a file: every count consistent with the
+    /// games it holds, its game ranges inside the run, in order and as many
+    /// games as it counts. Says what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        if self.run_games == 0 {
+            return Err("run_games is 0: a run has at least one game".to_string());
+        }
+        if self.games == 0 {
+            return Err("the report holds no games".to_string());
+        }
+        if self.games > self.run_games {
+            return Err(format!(
+                "the report holds {} games, more than its run's {} (run_games)",
+                self.games, self.run_games
+            ));
+        }
+        for (name, shown, counted) in [
+            ("games", self.games, self.raw.games),
+            ("caesar_wins", self.caesar_wins, self.raw.caesar_wins),
+            ("pompey_wins", self.pompey_wins, self.raw.pompey_wins),
+            ("draws", self.draws, self.raw.draws),
+        ] {
+            if shown != counted {
+                return Err(format!(
+                    "{name} is {shown} but the raw counts say {counted} (raw.{name})"
+                ));
+            }
+        }
+        self.raw.check(self.games)?;
+        self.ranges().map(|_| ())
+    }
+
+    /// The game ranges of this report, checked: non-empty, inside the run,
+    /// in order, none overlapping, and holding exactly `games` games. Reports
+    /// written before `game_ranges` existed get theirs from `shards`.
+    pub fn ranges(&self) -> Result<Vec<GameRange>, String> {
+        let ranges = if self.game_ranges.is_empty() {
+            let mut derived = Vec::new();
+            for s in &self.shards {
+                let shard: Shard = s
+                    .parse()
+                    .map_err(|e| format!("no game_ranges, and shards holds {e}"))?;
+                derived.push(GameRange::from(shard.range(self.run_games)));
+            }
+            derived.sort();
+            derived
+        } else {
+            self.game_ranges.clone()
+        };
+        if ranges.is_empty() {
+            return Err("the report names no game ranges (game_ranges) nor shards".to_string());
+        }
+        let mut total: u64 = 0;
+        let mut end_of_last: Option<GameRange> = None;
+        for r in &ranges {
+            if r.is_empty() {
+                return Err(format!(
+                    "the game range {}..{} holds no games",
+                    r.start, r.end
+                ));
+            }
+            if r.end > self.run_games {
+                return Err(format!(
+                    "it holds {r}, outside the run's {} games (0–{})",
+                    self.run_games,
+                    self.run_games - 1
+                ));
+            }
+            if let Some(last) = end_of_last
+                && r.start < last.end
+            {
+                return Err(format!(
+                    "its game ranges overlap or are out of order: {last}, then {r}"
+                ));
+            }
+            total += r.len();
+            end_of_last = Some(*r);
+        }
+        if total != self.games {
+            return Err(format!(
+                "its game ranges hold {total} games but it counts {} games",
+                self.games
+            ));
+        }
+        Ok(ranges)
+    }
+
+    /// The games of the run this report does not hold (none when complete).
+    pub fn missing_games(&self) -> Vec<GameRange> {
+        let mut missing = Vec::new();
+        let mut next = 0;
+        for r in self.ranges().unwrap_or_default() {
+            if r.start > next {
+                missing.push(GameRange {
+                    start: next,
+                    end: r.start,
+                });
+            }
+            next = next.max(r.end);
+        }
+        if next < self.run_games {
+            missing.push(GameRange {
+                start: next,
+                end: self.run_games,
+            });
+        }
+        missing
     }
 
     fn run_label(&self) -> String {
@@ -686,22 +965,28 @@ pub struct PairedSums {
     pub sum_sq: u64,
 }
 
-fn paired_metrics(r: &GameRecord) -> [(&'static str, i64); 8] {
+/// The metrics compared pair by pair, in the order of [`paired_metrics`].
+pub const PAIRED_METRICS: [&str; 8] = [
+    "caesar_final_vp",
+    "pompey_final_vp",
+    "years_played",
+    "battles",
+    "caesar_steps_lost",
+    "pompey_steps_lost",
+    "leaders_killed",
+    "first_turn_player1_caesar",
+];
+
+fn paired_metrics(r: &GameRecord) -> [i64; 8] {
     [
-        ("caesar_final_vp", r.vp[0] as i64),
-        ("pompey_final_vp", r.vp[1] as i64),
-        ("years_played", r.year as i64),
-        ("battles", r.battles as i64),
-        ("caesar_steps_lost", r.steps_lost[0] as i64),
-        ("pompey_steps_lost", r.steps_lost[1] as i64),
-        (
-            "leaders_killed",
-            (r.leaders_killed[0] + r.leaders_killed[1]) as i64,
-        ),
-        (
-            "first_turn_player1_caesar",
-            (r.first_turn_player1 == Some(Side::Caesar)) as i64,
-        ),
+        r.vp[0] as i64,
+        r.vp[1] as i64,
+        r.year as i64,
+        r.battles as i64,
+        r.steps_lost[0] as i64,
+        r.steps_lost[1] as i64,
+        (r.leaders_killed[0] + r.leaders_killed[1]) as i64,
+        (r.first_turn_player1 == Some(Side::Caesar)) as i64,
     ]
 }
 
@@ -721,35 +1006,93 @@ impl PairedAccumulator {
         }
         let (ma, mb) = (paired_metrics(a), paired_metrics(b));
         if self.metrics.is_empty() {
-            self.metrics = ma
+            self.metrics = PAIRED_METRICS
                 .iter()
-                .map(|(name, _)| PairedSums {
+                .map(|name| PairedSums {
                     name: name.to_string(),
                     ..PairedSums::default()
                 })
                 .collect();
         }
-        for (slot, ((_, x), (_, y))) in self.metrics.iter_mut().zip(ma.iter().zip(mb.iter())) {
+        for (slot, (x, y)) in self.metrics.iter_mut().zip(ma.iter().zip(mb.iter())) {
             let d = x - y;
             slot.sum += d;
             slot.sum_sq += (d * d) as u64;
         }
     }
 
-    pub fn merge(&mut self, o: &PairedAccumulator) {
-        self.pairs += o.pairs;
-        self.caesar_only_a += o.caesar_only_a;
-        self.caesar_only_b += o.caesar_only_b;
-        self.pompey_only_a += o.pompey_only_a;
-        self.pompey_only_b += o.pompey_only_b;
+    /// Adds another shard's pairs. Fails when a sum would overflow.
+    pub fn merge(&mut self, o: &PairedAccumulator) -> Result<(), String> {
+        add_to(&mut self.pairs, o.pairs)?;
+        add_to(&mut self.caesar_only_a, o.caesar_only_a)?;
+        add_to(&mut self.caesar_only_b, o.caesar_only_b)?;
+        add_to(&mut self.pompey_only_a, o.pompey_only_a)?;
+        add_to(&mut self.pompey_only_b, o.pompey_only_b)?;
         if self.metrics.is_empty() {
             self.metrics = o.metrics.clone();
         } else {
             for (a, b) in self.metrics.iter_mut().zip(&o.metrics) {
-                a.sum += b.sum;
-                a.sum_sq += b.sum_sq;
+                a.sum = a
+                    .sum
+                    .checked_add(b.sum)
+                    .ok_or("the paired sums overflow when added up")?;
+                add_to(&mut a.sum_sq, b.sum_sq)?;
             }
         }
+        Ok(())
+    }
+
+    /// Checks the pairs of a comparison whose runs hold `games` games, of
+    /// which Caesar won `caesar_wins` and Pompey `pompey_wins` ([A, B]).
+    fn check(
+        &self,
+        games: u64,
+        caesar_wins: [u64; 2],
+        pompey_wins: [u64; 2],
+    ) -> Result<(), String> {
+        if self.pairs != games {
+            return Err(format!(
+                "raw_paired.pairs is {} but the runs hold {games} games",
+                self.pairs
+            ));
+        }
+        for (side, only, wins) in [
+            (
+                "caesar",
+                [self.caesar_only_a, self.caesar_only_b],
+                caesar_wins,
+            ),
+            (
+                "pompey",
+                [self.pompey_only_a, self.pompey_only_b],
+                pompey_wins,
+            ),
+        ] {
+            if only[0] > wins[0] || only[1] > wins[1] || checked_sum(only).is_none_or(|n| n > games)
+            {
+                return Err(format!(
+                    "raw_paired: {side}_only_a ({}) and {side}_only_b ({}) do not fit the wins ({} and {}) of {games} games",
+                    only[0], only[1], wins[0], wins[1]
+                ));
+            }
+        }
+        let names: Vec<&str> = self.metrics.iter().map(|m| m.name.as_str()).collect();
+        if names != PAIRED_METRICS {
+            return Err(format!(
+                "raw_paired.metrics are {names:?}, not {PAIRED_METRICS:?}"
+            ));
+        }
+        if let Some(m) = self
+            .metrics
+            .iter()
+            .find(|m| m.sum_sq < m.sum.unsigned_abs())
+        {
+            return Err(format!(
+                "raw_paired: the squares of {} sum to less than the differences",
+                m.name
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -821,19 +1164,57 @@ impl CompareReport {
         }
     }
 
-    /// Combines shard reports of one comparison.
+    /// Combines shard reports of one comparison; errors name them "report 1", ...
     pub fn merge(reports: &[CompareReport]) -> Result<CompareReport, String> {
-        let a: Vec<SimReport> = reports.iter().map(|r| r.a.clone()).collect();
-        let b: Vec<SimReport> = reports.iter().map(|r| r.b.clone()).collect();
+        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
+        let labelled: Vec<(&str, &CompareReport)> =
+            labels.iter().map(String::as_str).zip(reports).collect();
+        CompareReport::merge_labelled(&labelled)
+    }
+
+    /// Combines shard reports of one comparison, each with a label (its
+    /// file name) for the errors, with the checks of [`SimReport::merge_labelled`].
+    pub fn merge_labelled(reports: &[(&str, &CompareReport)]) -> Result<CompareReport, String> {
         let mut paired = PairedAccumulator::default();
-        for r in reports {
-            paired.merge(&r.raw_paired);
+        for &(label, r) in reports {
+            r.check().map_err(|e| format!("{label}: {e}"))?;
+            paired
+                .merge(&r.raw_paired)
+                .map_err(|e| format!("{label}: {e}"))?;
         }
-        Ok(CompareReport::from_parts(
-            SimReport::merge(&a)?,
-            SimReport::merge(&b)?,
-            paired,
-        ))
+        let side = |pick: fn(&CompareReport) -> &SimReport| -> Vec<(&str, &SimReport)> {
+            reports.iter().map(|&(l, r)| (l, pick(r))).collect()
+        };
+        let a = SimReport::merge_labelled(&side(|r| &r.a)).map_err(|e| format!("A: {e}"))?;
+        let b = SimReport::merge_labelled(&side(|r| &r.b)).map_err(|e| format!("B: {e}"))?;
+        Ok(CompareReport::from_parts(a, b, paired))
+    }
+
+    /// Checks a comparison as read from a file: both runs as
+    /// [`SimReport::check`] does, the same games and players in both, and
+    /// pairs that fit their wins.
+    pub fn check(&self) -> Result<(), String> {
+        self.a.check().map_err(|e| format!("run A: {e}"))?;
+        self.b.check().map_err(|e| format!("run B: {e}"))?;
+        let (a, b) = (&self.a, &self.b);
+        let same = a.caesar_ai == b.caesar_ai
+            && a.pompey_ai == b.pompey_ai
+            && a.omniscient == b.omniscient
+            && a.seed == b.seed
+            && a.run_games == b.run_games
+            && a.ranges() == b.ranges();
+        if !same {
+            return Err(format!(
+                "runs A and B are not played over the same games: {} vs {}",
+                a.run_label(),
+                b.run_label()
+            ));
+        }
+        self.raw_paired.check(
+            a.games,
+            [a.caesar_wins, b.caesar_wins],
+            [a.pompey_wins, b.pompey_wins],
+        )
     }
 }
 
@@ -907,5 +1288,192 @@ mod tests {
         assert_eq!(lead_changes(&[[5, 3], [4, 4], [6, 3]]), 0);
         assert_eq!(lead_changes(&[[5, 3], [3, 5], [6, 3]]), 2);
         assert_eq!(lead_changes(&[]), 0);
+    }
+
+    use crate::sim::AiSpec;
+
+    /// A made-up game: Caesar wins the even ones on VP, Pompey the odd ones
+    /// by sudden death in year 2.
+    fn record(index: u64) -> GameRecord {
+        let caesar = index % 2 == 0;
+        GameRecord {
+            index,
+            seed: index,
+            winner: Some(if caesar { Side::Caesar } else { Side::Pompey }),
+            how: if caesar {
+                EndReason::VictoryPoints
+            } else {
+                EndReason::SuddenDeath
+            },
+            year: if caesar { 5 } else { 2 },
+            vp: if caesar { [7, 5] } else { [2, 10] },
+            vp_by_year: vec![[3, 3], [4, 5]],
+            battles: (index % 5) as u32,
+            steps_lost: [3, 4],
+            blocks_eliminated: [1, 2],
+            leaders_killed: [0, (index % 3 == 0) as u32],
+            events_played: [1, 0, 2, 0, 0, 1, 0],
+            events_by_side: [[1, 0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 1, 0]],
+            events_cancelled: 0,
+            first_turn_player1: Some(Side::Caesar),
+            actions: 300,
+        }
+    }
+
+    fn options(games: u64, shard: Option<&str>) -> SimOptions {
+        SimOptions {
+            games,
+            seed: 9,
+            caesar: AiSpec::Heuristic,
+            pompey: AiSpec::Random,
+            omniscient: false,
+            shard: shard.map(|s| s.parse().unwrap()),
+        }
+    }
+
+    fn report(games: u64, shard: Option<&str>) -> SimReport {
+        let options = options(games, shard);
+        let mut acc = Accumulator::new(5);
+        for i in options.game_range() {
+            acc.add(&record(i));
+        }
+        SimReport::new("Rules 2.0 (2023)", &options, acc)
+    }
+
+    fn timeless(mut r: SimReport) -> SimReport {
+        r.elapsed_seconds = 0.0;
+        r.games_per_second = 0.0;
+        r.raw.elapsed_seconds = 0.0;
+        r
+    }
+
+    #[test]
+    fn a_report_names_its_games() {
+        assert_eq!(
+            report(40, Some("2/4")).game_ranges,
+            vec![GameRange::from(10..20)]
+        );
+        assert_eq!(report(40, None).game_ranges, vec![GameRange::from(0..40)]);
+        assert!(report(40, Some("3/4")).check().is_ok());
+    }
+
+    #[test]
+    fn overlapping_shards_are_refused_with_the_games_they_share() {
+        let parts = [
+            report(40, Some("1/2")),
+            report(40, Some("2/4")),
+            report(40, Some("4/4")),
+        ];
+        let err = SimReport::merge(&parts).unwrap_err();
+        assert!(err.contains("overlap in games 10–19"), "{err}");
+        assert!(err.contains("report 1 (games 0–19)"), "{err}");
+        assert!(err.contains("report 2 (games 10–19)"), "{err}");
+        let twice = SimReport::merge(&[parts[1].clone(), parts[1].clone()]).unwrap_err();
+        assert!(twice.contains("overlap in games 10–19"), "{twice}");
+    }
+
+    #[test]
+    fn a_merge_with_gaps_says_which_games_are_missing() {
+        let parts = [report(40, Some("1/4")), report(40, Some("4/4"))];
+        let merged = SimReport::merge(&parts).unwrap();
+        assert!(!merged.is_complete());
+        assert_eq!(
+            merged.game_ranges,
+            vec![GameRange::from(0..10), GameRange::from(30..40)]
+        );
+        assert_eq!(merged.missing_games(), vec![GameRange::from(10..30)]);
+        // Filling the gap later gives the whole run.
+        let rest = [merged, report(40, Some("2/4")), report(40, Some("3/4"))];
+        let whole = SimReport::merge(&rest).unwrap();
+        assert!(whole.missing_games().is_empty());
+        assert_eq!(whole.game_ranges, vec![GameRange::from(0..40)]);
+        assert_eq!(timeless(whole), timeless(report(40, None)));
+    }
+
+    #[test]
+    fn reports_from_before_game_ranges_get_them_from_their_shards() {
+        let mut old = serde_json::to_value(report(40, Some("2/4"))).unwrap();
+        old.as_object_mut().unwrap().remove("game_ranges");
+        let old: SimReport = serde_json::from_value(old).unwrap();
+        assert!(old.game_ranges.is_empty());
+        assert_eq!(old.ranges(), Ok(vec![GameRange::from(10..20)]));
+        let err = SimReport::merge(&[old, report(40, Some("1/2"))]).unwrap_err();
+        assert!(err.contains("overlap in games 10–19"), "{err}");
+    }
+
+    #[test]
+    fn hand_edited_counts_are_refused() {
+        let edits: [(&str, fn(&mut SimReport)); 9] = [
+            ("do not add up", |r| {
+                r.caesar_wins += 50;
+                r.raw.caesar_wins += 50;
+            }),
+            ("raw counts say", |r| r.caesar_wins = 35),
+            ("raw.games", |r| r.raw.games = 3),
+            ("more than its run's", |r| r.run_games = 5),
+            ("played Apollo in 10 games and won 11", |r| {
+                r.raw.event_wins[0][0] = 11;
+            }),
+            ("raw.battles counts", |r| r.raw.battles.counts[0] += 1),
+            ("out of range", |r| {
+                r.raw.final_vp[0].counts = vec![0; 3].into_iter().chain([u64::MAX]).collect()
+            }),
+            ("outside the run", |r| {
+                r.game_ranges = vec![GameRange::from(35..45)]
+            }),
+            ("hold 5 games", |r| {
+                r.game_ranges = vec![GameRange::from(10..15)]
+            }),
+        ];
+        for (expected, edit) in edits {
+            let mut r = report(40, Some("2/4"));
+            edit(&mut r);
+            let err = r.check().expect_err(expected);
+            assert!(err.contains(expected), "{expected}: {err}");
+            let err = SimReport::merge(&[report(40, Some("1/4")), r]).unwrap_err();
+            assert!(err.starts_with("report 2: "), "{err}");
+        }
+    }
+
+    #[test]
+    fn merged_sums_that_overflow_are_refused_not_wrapped() {
+        let mut a = report(40, Some("1/2"));
+        let mut b = report(40, Some("2/2"));
+        a.raw.actions = u64::MAX - 1;
+        b.raw.actions = 2;
+        let err = SimReport::merge(&[a, b]).unwrap_err();
+        assert!(err.contains("overflow"), "{err}");
+    }
+
+    fn comparison(shard: Option<&str>) -> CompareReport {
+        let options = options(40, shard);
+        let (mut a, mut b) = (Accumulator::new(5), Accumulator::new(5));
+        let mut paired = PairedAccumulator::default();
+        for i in options.game_range() {
+            let (x, y) = (record(i), record(i + 1));
+            a.add(&x);
+            b.add(&y);
+            paired.add(&x, &y);
+        }
+        CompareReport::new(["A", "B"], &options, a, b, paired)
+    }
+
+    #[test]
+    fn comparisons_get_the_same_checks() {
+        let parts = [comparison(Some("1/2")), comparison(Some("2/4"))];
+        let err = CompareReport::merge(&parts).unwrap_err();
+        assert!(err.contains("overlap in games 10–19"), "{err}");
+        let mut edited = comparison(Some("2/2"));
+        edited.raw_paired.pairs = 400;
+        let err = CompareReport::merge(&[comparison(Some("1/2")), edited]).unwrap_err();
+        assert!(err.contains("report 2: raw_paired.pairs"), "{err}");
+        let mut edited = comparison(Some("2/2"));
+        edited.b.seed = 3;
+        assert!(edited.check().unwrap_err().contains("same games"));
+        let whole =
+            CompareReport::merge(&[comparison(Some("2/2")), comparison(Some("1/2"))]).unwrap();
+        let single = comparison(None);
+        assert_eq!(whole.raw_paired, single.raw_paired);
+        assert_eq!(timeless(whole.a), timeless(single.a));
     }
 }
