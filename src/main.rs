@@ -1,14 +1,29 @@
 //! `caesar-workbench`: with no arguments, the workbench window on the built-in
 //! scenario; with a subcommand, the headless CLI.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 
 mod cli;
-mod runs;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
-    cli::run(args)
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            // Help and version go to stdout, mistakes to stderr; a closed
+            // pipe there is no reason to panic.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    match cli::run(args) {
+        Ok(code) => code,
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            e.exit_code()
+        }
+    }
 }

@@ -1,0 +1,214 @@
+//! Argument types shared by the commands, and what they load.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use caesar_workbench::engine::Game;
+use caesar_workbench::format::Side;
+use caesar_workbench::rules::RuleSet;
+use caesar_workbench::sim::{AiSpec, Shard, SimOptions};
+use caesar_workbench::validate::{Severity, validate};
+
+use super::CliError;
+
+/// More worker threads than this is refused: beyond the cores there is
+/// nothing to gain, and thousands of threads only take memory and time.
+pub const MAX_THREADS: usize = 256;
+
+/// Options shared by `simulate` and `compare`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Scenario file; the built-in published game when left out.
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// Games to play (per variant).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Base seed: game i uses a seed derived from it and i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Caesar's player: random, heuristic, search or search:PLAYOUTS.
+    #[arg(long, default_value = "heuristic")]
+    pub caesar_ai: AiSpec,
+    /// Pompey's player.
+    #[arg(long, default_value = "heuristic")]
+    pub pompey_ai: AiSpec,
+    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Players see everything (no fog of war).
+    #[arg(long)]
+    pub omniscient: bool,
+    /// Run only part i of n of the games (1-based), for `merge` later;
+    /// n is at most the number of games.
+    #[arg(long)]
+    pub shard: Option<Shard>,
+    /// Print a JSON report instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl RunArgs {
+    /// The run to play; refuses a shard that would hold no game.
+    pub fn options(&self) -> Result<SimOptions, CliError> {
+        let options = SimOptions {
+            games: self.games,
+            seed: self.seed,
+            caesar: self.caesar_ai,
+            pompey: self.pompey_ai,
+            omniscient: self.omniscient,
+            shard: self.shard,
+        };
+        options.check().map_err(CliError::Usage)?;
+        Ok(options)
+    }
+
+    /// A rayon pool of `--threads` workers (all cores by default).
+    pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
+        let mut builder = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = self.threads {
+            builder = builder.num_threads(t);
+        }
+        builder
+            .build()
+            .map_err(|e| CliError::Usage(format!("cannot start the worker threads: {e}")))
+    }
+}
+
+/// `caesar` or `pompey`, in any case.
+pub fn parse_side(text: &str) -> Result<Side, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "caesar" => Ok(Side::Caesar),
+        "pompey" => Ok(Side::Pompey),
+        other => Err(format!(
+            "a side is caesar or pompey, not \"{other}\"{}",
+            caesar_workbench::names::did_you_mean(other, ["caesar", "pompey"])
+        )),
+    }
+}
+
+/// 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match text.parse::<usize>() {
+        Ok(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
+        Ok(0) => Err("at least 1 worker thread is needed".to_string()),
+        _ => Err(format!(
+            "expected a number of worker threads from 1 to {MAX_THREADS} (this machine has {cores} cores)"
+        )),
+    }
+}
+
+/// A game ready to play, and the files it was read from.
+pub struct Loaded {
+    pub game: Game,
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Loads a scenario and rule set into a game, refusing scenarios with errors.
+pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliError> {
+    let rules = RuleSet::load(variant)?;
+    let doc = caesar_workbench::load_scenario(scenario)?;
+    let mut inputs = variant_file(variant);
+    if scenario.is_some() {
+        let s = &doc.sources;
+        inputs.push(doc.path.clone());
+        inputs.extend(
+            [&s.map, &s.roster, &s.deck, &s.order_of_battle]
+                .into_iter()
+                .chain(&s.free_deployment)
+                .map(|f| f.path.clone()),
+        );
+    }
+    let report = validate(&doc, &rules);
+    if report.errors() > 0 {
+        return Err(CliError::InvalidScenario {
+            findings: report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+                .map(|f| f.to_string())
+                .collect(),
+        });
+    }
+    let game = Game::new(Arc::new(report.scenario), Arc::new(rules));
+    Ok(Loaded { game, inputs })
+}
+
+/// The variant's file, when `--variant` names one rather than a built-in set.
+pub fn variant_file(variant: &str) -> Vec<PathBuf> {
+    let path = Path::new(variant);
+    if path.is_file() {
+        vec![path.to_path_buf()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Whether two paths name the same file (same device and inode on Unix,
+/// the same canonical path elsewhere). A path that does not exist names no
+/// file yet, so it is the same as none.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => same_metadata(&x, &y, a, b),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn same_metadata(x: &std::fs::Metadata, y: &std::fs::Metadata, _: &Path, _: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    x.dev() == y.dev() && x.ino() == y.ino()
+}
+
+#[cfg(not(unix))]
+fn same_metadata(_: &std::fs::Metadata, _: &std::fs::Metadata, a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Refuses to write `output` over one of `inputs`.
+pub fn refuse_overwrite(output: &Path, inputs: &[PathBuf]) -> Result<(), CliError> {
+    match inputs.iter().find(|input| same_file(output, input)) {
+        Some(input) => Err(CliError::OverwritesInput {
+            output: output.display().to_string(),
+            what: "the input file",
+            input: input.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Refuses to run when standard output is redirected into one of `inputs`
+/// (as `merge a.json b.json >> a.json` would append to a report it reads).
+pub fn refuse_stdout_over(inputs: &[PathBuf]) -> Result<(), CliError> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let stdout = std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(std::fs::File::from)
+            .and_then(|f| f.metadata());
+        if let Ok(out) = stdout
+            && out.is_file()
+        {
+            for input in inputs {
+                if let Ok(meta) = std::fs::metadata(input)
+                    && same_metadata(&out, &meta, Path::new(""), input)
+                {
+                    return Err(CliError::OverwritesInput {
+                        output: "the standard output".to_string(),
+                        what: "the input file",
+                        input: input.clone(),
+                    });
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = inputs;
+    Ok(())
+}

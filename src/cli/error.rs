@@ -1,0 +1,70 @@
+//! The one error type of the command line, and the exit code of each error.
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use caesar_workbench::format::LoadError;
+use caesar_workbench::sim::Cancelled;
+
+/// Everything that ends a command early. `main` prints it as
+/// `error: <message>` on stderr and exits with [`CliError::exit_code`],
+/// except a closed pipe ([`CliError::is_broken_pipe`]), which ends quietly.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// An argument that parses but cannot be used.
+    #[error("{0}")]
+    Usage(String),
+    /// A scenario or variant file that cannot be read or parsed.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The scenario loads but the validator finds errors in it.
+    #[error(
+        "the scenario has errors; fix them first (caesar-workbench validate):\n{}",
+        findings.join("\n")
+    )]
+    InvalidScenario { findings: Vec<String> },
+    /// An output file that is also one of the command's inputs.
+    #[error("refusing to write {output} over {what} {input}")]
+    OverwritesInput {
+        output: String,
+        what: &'static str,
+        input: PathBuf,
+    },
+    #[error("cannot read {path}: {source}")]
+    Read { path: PathBuf, source: io::Error },
+    /// A report file that is not a report, or reports that do not merge.
+    #[error("{0}")]
+    Report(String),
+    /// Writing standard output failed.
+    #[error("cannot write the output: {0}")]
+    Output(io::Error),
+    /// Creating or writing the CSV file failed.
+    #[error("cannot write the CSV file {path}: {source}")]
+    Csv { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+    /// The window could not open.
+    #[error("{0}")]
+    Gui(String),
+}
+
+impl CliError {
+    /// 1 for a scenario with errors (as `validate`), 2 for everything else.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::InvalidScenario { .. } => ExitCode::from(1),
+            _ => ExitCode::from(2),
+        }
+    }
+
+    /// Whoever reads the output (or the CSV) closed it: a normal end.
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            CliError::Output(e) | CliError::Csv { source: e, .. } => {
+                e.kind() == io::ErrorKind::BrokenPipe
+            }
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! `merge`: the shard reports of one run, checked and combined.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use caesar_workbench::sim::{CompareReport, GameRange, SimReport};
+
+use super::args::refuse_stdout_over;
+use super::output::warn;
+use super::simulate::print_report;
+use super::{CliError, Output};
+
+/// A report larger than this is not one `simulate` or `compare` wrote
+/// (theirs are tens of kilobytes); reading stops there.
+pub const MAX_REPORT_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Report files written with --json (at most 64 MiB each).
+    #[arg(required = true)]
+    reports: Vec<PathBuf>,
+    /// Print a JSON report instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+enum Parsed {
+    Simulate(SimReport),
+    Compare(CompareReport),
+}
+
+/// Refuses reports that do not check out, overlap or come from different
+/// runs; warns, naming the games, when the reports miss part of the run.
+pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
+    refuse_stdout_over(&args.reports)?;
+    let mut sims = Vec::new();
+    let mut compares = Vec::new();
+    for path in &args.reports {
+        let label = path.display().to_string();
+        match read_report(path)? {
+            Parsed::Simulate(r) => sims.push((label, r)),
+            Parsed::Compare(r) => compares.push((label, r)),
+        }
+    }
+    if let (Some((sim, _)), Some((compare, _))) = (sims.first(), compares.first()) {
+        return Err(CliError::Report(format!(
+            "cannot merge simulate reports with compare reports: {sim} is a simulate report, {compare} a compare report"
+        )));
+    }
+    if !compares.is_empty() {
+        let labelled: Vec<(&str, &CompareReport)> =
+            compares.iter().map(|(l, r)| (l.as_str(), r)).collect();
+        let merged = CompareReport::merge_labelled(&labelled).map_err(CliError::Report)?;
+        warn_missing(&merged.a);
+        print_report(out, &merged, args.json)?;
+    } else {
+        let labelled: Vec<(&str, &SimReport)> = sims.iter().map(|(l, r)| (l.as_str(), r)).collect();
+        let merged = SimReport::merge_labelled(&labelled).map_err(CliError::Report)?;
+        warn_missing(&merged);
+        print_report(out, &merged, args.json)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn warn_missing(report: &SimReport) {
+    const SHOWN: usize = 8;
+    let missing: Vec<GameRange> = report.missing_games();
+    if missing.is_empty() {
+        return;
+    }
+    let mut list: Vec<String> = missing.iter().take(SHOWN).map(|g| g.to_string()).collect();
+    if missing.len() > SHOWN {
+        list.push(format!("and {} more ranges", missing.len() - SHOWN));
+    }
+    warn(format_args!(
+        "warning: the reports hold {} of the run's {} games; missing: {}",
+        report.games,
+        report.run_games,
+        list.join(", ")
+    ));
+}
+
+/// Reads at most [`MAX_REPORT_BYTES`] (so `/dev/zero` ends) and parses a
+/// simulate or compare report, with the file, line and column of a problem.
+fn read_report(path: &Path) -> Result<Parsed, CliError> {
+    let read_error = |source| CliError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(MAX_REPORT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(read_error)?;
+    let name = path.display();
+    if bytes.len() as u64 > MAX_REPORT_BYTES {
+        return Err(CliError::Report(format!(
+            "{name}: larger than {} MiB, so not a report written with --json",
+            MAX_REPORT_BYTES >> 20
+        )));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError::Report(format!("{name}: not UTF-8, so not a JSON report")))?;
+    let not_a_report = |e: serde_json::Error| {
+        CliError::Report(format!(
+            "{name}:{}:{}: not a simulate or compare report written with --json: {e}",
+            e.line(),
+            e.column()
+        ))
+    };
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_report)?;
+    if value.get("raw_paired").is_some() {
+        serde_json::from_str(&text)
+            .map(Parsed::Compare)
+            .map_err(not_a_report)
+    } else {
+        serde_json::from_str(&text)
+            .map(Parsed::Simulate)
+            .map_err(not_a_report)
+    }
+}

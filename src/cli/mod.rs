@@ -1,0 +1,86 @@
+//! The command line: a thin shell over the library, one file per command
+//! over shared argument types ([`args`]), one writer for everything printed
+//! ([`output`]) and one error type ([`CliError`]) that `main` turns into a
+//! message on stderr and an exit code.
+
+mod args;
+mod battle;
+mod error;
+mod gui;
+mod merge;
+mod output;
+mod play;
+mod simulate;
+mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use caesar_workbench::rules::DEFAULT_VARIANT;
+
+pub use error::CliError;
+use output::Output;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "caesar-workbench",
+    version,
+    about = "Map, deployment and rules workbench for Julius Caesar (Columbia Games)",
+    long_about = "With no subcommand, opens the workbench window on the built-in \
+                  Julius Caesar scenario. Subcommands run headless."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Open the workbench window (the default).
+    Gui {
+        /// Scenario file; the built-in published game when left out.
+        scenario: Option<PathBuf>,
+        /// Rule set: a variant file or a built-in name (rules-1.1, rules-2.0, ...).
+        #[arg(long, default_value = DEFAULT_VARIANT)]
+        variant: String,
+    },
+    /// Check a scenario against the rules and against itself.
+    ///
+    /// Exit code 0: no errors (warnings allowed); 1: at least one error;
+    /// 2: a file could not be read or parsed.
+    Validate(validate::ValidateArgs),
+    /// List the built-in rule sets.
+    Variants,
+    /// Play many games between AI players and report the statistics.
+    Simulate(simulate::SimulateArgs),
+    /// Play two rule sets over the same seeds and report the differences.
+    Compare(simulate::CompareArgs),
+    /// Combine the JSON reports of the shards of one run (simulate or compare).
+    Merge(merge::MergeArgs),
+    /// Exact odds of one battle (no sampling).
+    Battle(battle::BattleArgs),
+    /// Play one whole game between AI players and print its record.
+    Play(play::PlayArgs),
+}
+
+/// Runs one command. Everything it prints goes through one writer; a
+/// closed pipe comes back as an error that [`CliError::is_broken_pipe`]
+/// recognises, which `main` treats as a normal end.
+pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    let mut out = Output::stdout();
+    let code = match cli.command {
+        None => gui::open(None, DEFAULT_VARIANT)?,
+        Some(Command::Gui { scenario, variant }) => gui::open(scenario, &variant)?,
+        Some(Command::Validate(args)) => validate::validate(&mut out, args)?,
+        Some(Command::Variants) => validate::variants(&mut out)?,
+        Some(Command::Simulate(args)) => simulate::simulate(&mut out, args)?,
+        Some(Command::Compare(args)) => simulate::compare(&mut out, args)?,
+        Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
+        Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
+        Some(Command::Play(args)) => play::play(&mut out, args)?,
+    };
+    out.flush()?;
+    Ok(code)
+}

@@ -1,0 +1,47 @@
+//! The one writer for everything a command prints on standard output.
+//! Every write returns an error instead of panicking (as `println!` does):
+//! a closed pipe or a full disk becomes a [`CliError::Output`].
+
+use std::fmt::Display;
+use std::io::{self, Write};
+
+use super::CliError;
+
+pub struct Output {
+    inner: Box<dyn Write>,
+}
+
+impl Output {
+    /// Standard output (line-buffered, so `play` shows its record as it goes).
+    pub fn stdout() -> Output {
+        Output {
+            inner: Box::new(io::stdout().lock()),
+        }
+    }
+
+    /// One line of text (a multi-line text gets one final newline).
+    pub fn line(&mut self, text: impl Display) -> Result<(), CliError> {
+        writeln!(self.inner, "{text}").map_err(CliError::Output)
+    }
+
+    /// A value as pretty-printed JSON, then a newline.
+    pub fn json<T: serde::Serialize>(&mut self, value: &T) -> Result<(), CliError> {
+        serde_json::to_writer_pretty(&mut self.inner, value).map_err(|e| {
+            CliError::Output(match e.io_error_kind() {
+                Some(kind) => io::Error::new(kind, e),
+                None => io::Error::other(e),
+            })
+        })?;
+        self.line("")
+    }
+
+    pub fn flush(&mut self) -> Result<(), CliError> {
+        self.inner.flush().map_err(CliError::Output)
+    }
+}
+
+/// A warning or note on stderr. Nothing is done when stderr itself cannot be
+/// written: there is nowhere left to say so.
+pub fn warn(text: impl Display) {
+    let _ = writeln!(io::stderr(), "{text}");
+}

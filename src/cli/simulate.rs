@@ -1,0 +1,185 @@
+//! `simulate` and `compare`: many games between AI players, in parallel.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::sim::{self, GameRecord, Progress};
+
+use super::args::{RunArgs, load_game, refuse_overwrite, refuse_stdout_over};
+use super::output::warn;
+use super::{CliError, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Rule set: a variant file or a built-in name.
+    #[arg(long, default_value = DEFAULT_VARIANT)]
+    variant: String,
+    /// Write one CSV row per game to this file (never over an input file).
+    #[arg(long)]
+    csv: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    run: RunArgs,
+    /// The two rule sets (give --variant twice).
+    #[arg(long, num_args = 1, required = true)]
+    variant: Vec<String>,
+}
+
+/// Plays the run; the report is printed even when the CSV file fails, and
+/// the CSV's error comes after it.
+pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliError> {
+    let run = &args.run;
+    let opts = run.options()?;
+    let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
+    refuse_stdout_over(&loaded.inputs)?;
+    if let Some(path) = &args.csv {
+        refuse_overwrite(path, &loaded.inputs)?;
+    }
+    let game = loaded.game;
+    let pool = run.pool()?;
+    let mut csv = args.csv.as_deref().map(Csv::create).transpose()?;
+    let range = opts.game_range();
+    let report = with_progress(range.end - range.start, |progress| {
+        pool.install(|| {
+            sim::simulate(&game, &game.rules.name, &opts, progress, |r| {
+                if let Some(csv) = csv.as_mut() {
+                    csv.row(r);
+                }
+            })
+        })
+    })?;
+    let printed = print_report(out, &report, run.json);
+    let written = csv.map_or(Ok(()), Csv::finish);
+    match (printed, written) {
+        (Ok(()), Ok(())) => Ok(ExitCode::SUCCESS),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(printing), Err(csv)) => {
+            if !printing.is_broken_pipe() {
+                warn(format_args!("error: {printing}"));
+            }
+            Err(csv)
+        }
+    }
+}
+
+pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError> {
+    let run = &args.run;
+    if args.variant.len() != 2 {
+        return Err(CliError::Usage(format!(
+            "compare takes exactly two --variant options (got {})",
+            args.variant.len()
+        )));
+    }
+    let opts = run.options()?;
+    let a = load_game(run.scenario.as_deref(), &args.variant[0])?;
+    let b = load_game(run.scenario.as_deref(), &args.variant[1])?;
+    refuse_stdout_over(&[a.inputs, b.inputs].concat())?;
+    let games = [a.game, b.game];
+    let pool = run.pool()?;
+    let range = opts.game_range();
+    let names = [games[0].rules.name.clone(), games[1].rules.name.clone()];
+    let report = with_progress(2 * (range.end - range.start), |progress| {
+        pool.install(|| {
+            sim::compare(
+                [&games[0], &games[1]],
+                [&names[0], &names[1]],
+                &opts,
+                progress,
+            )
+        })
+    })?;
+    print_report(out, &report, run.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A report as text or JSON.
+pub fn print_report<T>(out: &mut Output, report: &T, json: bool) -> Result<(), CliError>
+where
+    T: serde::Serialize + std::fmt::Display,
+{
+    if json {
+        out.json(report)
+    } else {
+        out.line(report)
+    }
+}
+
+/// The CSV file: rows in game order; after the first failed write the rest
+/// are dropped and the error kept for the end of the run.
+struct Csv {
+    path: PathBuf,
+    writer: BufWriter<File>,
+    failed: Option<std::io::Error>,
+}
+
+impl Csv {
+    fn create(path: &Path) -> Result<Csv, CliError> {
+        let error = |source| CliError::Csv {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::create(path).map_err(error)?;
+        let mut writer = BufWriter::new(file);
+        writeln!(writer, "{}", GameRecord::CSV_HEADER).map_err(error)?;
+        Ok(Csv {
+            path: path.to_path_buf(),
+            writer,
+            failed: None,
+        })
+    }
+
+    fn row(&mut self, r: &GameRecord) {
+        if self.failed.is_none()
+            && let Err(e) = writeln!(self.writer, "{}", r.csv_row())
+        {
+            self.failed = Some(e);
+        }
+    }
+
+    fn finish(mut self) -> Result<(), CliError> {
+        let flushed = match self.failed.take() {
+            Some(e) => Err(e),
+            None => self.writer.flush(),
+        };
+        flushed.map_err(|source| CliError::Csv {
+            path: self.path,
+            source,
+        })
+    }
+}
+
+/// Runs `work` with a progress bar on stderr (hidden when stderr is not a terminal).
+fn with_progress<T: Send>(total: u64, work: impl FnOnce(&Progress) -> T + Send) -> T {
+    let progress = Arc::new(Progress::new());
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} games ({per_sec}, {eta} left)",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let watcher = {
+        let progress = Arc::clone(&progress);
+        let bar = bar.clone();
+        std::thread::spawn(move || {
+            while !bar.is_finished() {
+                bar.set_position(progress.done());
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    let result = work(&progress);
+    bar.finish_and_clear();
+    let _ = watcher.join();
+    result
+}
