@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 
-use caesar_workbench::app::{Answer, Pending, Tab, WorkbenchApp};
+use caesar_workbench::app::{
+    Action, Answer, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog, Pending, Tab,
+    WorkbenchApp, theme,
+};
 use caesar_workbench::edit::{Edit, Item};
 use caesar_workbench::format::Side;
 use caesar_workbench::rules::RuleSet;
@@ -750,4 +753,315 @@ fn a_deployed_block_is_set_below_full_strength_from_the_inspector_and_undone() {
     h.run();
     assert_eq!(strength(&h), Some(3));
     assert!(!h.state().report().unwrap().has("reduced-strength"));
+}
+
+/// A desktop with no portal and no zenity: the native dialog "answers" at
+/// once with nothing, as rfd does there.
+struct NoPortal;
+
+impl NativeDialog for NoPortal {
+    fn ask(&mut self, _: &FileRequest) -> Option<PathBuf> {
+        None
+    }
+}
+
+/// A desktop dialog where the user picks `0` at once.
+struct Picks(PathBuf);
+
+impl NativeDialog for Picks {
+    fn ask(&mut self, _: &FileRequest) -> Option<PathBuf> {
+        Some(self.0.clone())
+    }
+}
+
+fn without_portal() -> Harness<'static, WorkbenchApp> {
+    harness(
+        WorkbenchApp::new(None, "rules-2.0")
+            .with_file_dialogs(FileDialogs::with_native(Box::new(NoPortal))),
+    )
+}
+
+/// File → Save as… as a user clicks it.
+fn click_save_as(h: &mut Harness<'_, WorkbenchApp>) {
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Save as…").click();
+    h.run();
+}
+
+#[test]
+fn without_a_portal_save_as_writes_the_file_through_the_window_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.ron");
+    let mut h = without_portal();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.run();
+    click_save_as(&mut h);
+    // The desktop's dialog "answered" at once: the window's own is open.
+    assert!(h.state().file_dialogs().is_open());
+    assert!(!h.state().file_dialogs().uses_native());
+    h.get_by_label("Save scenario");
+    h.get_by_label_contains("The window's own file dialog");
+    h.get_by_role_and_label(Role::TextInput, "File name")
+        .set_text_value_accesskit(path.to_str().unwrap());
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Save").click();
+    h.run();
+    assert!(!h.state().file_dialogs().is_open());
+    assert!(path.exists(), "the file is written");
+    assert_eq!(h.state().window_title(), "Caesar Workbench — mine.ron");
+    assert!(h.query_by_label("unsaved").is_none());
+    h.get_by_label_contains("Saved ");
+    let reopened = WorkbenchApp::new(Some(path.clone()), "rules-2.0");
+    let w = reopened.document().unwrap().working();
+    assert_eq!(w.map.spaces[w.space_index("Roma").unwrap()].vp, 3);
+
+    // Again to the same file: asked before it is replaced, and the old one
+    // is kept as .bak.
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 4,
+        })
+        .unwrap();
+    h.run();
+    click_save_as(&mut h);
+    h.get_by_role_and_label(Role::TextInput, "File name")
+        .set_text_value_accesskit("mine");
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Save").click();
+    h.run();
+    h.get_by_label_contains("already exists. Replace it?");
+    h.get_by_label("Replace").click();
+    h.run();
+    assert!(dir.path().join("mine.ron.bak").exists());
+    let reopened = WorkbenchApp::new(Some(path), "rules-2.0");
+    let w = reopened.document().unwrap().working();
+    assert_eq!(w.map.spaces[w.space_index("Roma").unwrap()].vp, 4);
+}
+
+#[test]
+fn without_a_portal_saving_before_quitting_goes_through_the_window_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("before-quit.ron");
+    let mut h = without_portal();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.run();
+    request_close(&mut h);
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Save").click();
+    h.run();
+    // The built-in game has no file: where to save it is asked first.
+    assert!(h.state().file_dialogs().is_open());
+    assert!(!commands(&h).contains(&egui::ViewportCommand::Close));
+    h.get_by_role_and_label(Role::TextInput, "File name")
+        .set_text_value_accesskit(path.to_str().unwrap());
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Save").click();
+    h.step();
+    assert!(path.exists());
+    assert!(commands(&h).contains(&egui::ViewportCommand::Close));
+}
+
+#[test]
+fn a_cancelled_window_dialog_changes_nothing_and_ctrl_s_asks_where() {
+    let mut h = without_portal();
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    h.run();
+    // The built-in game has no file: Ctrl+S asks where.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run();
+    assert!(h.state().file_dialogs().is_open());
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert!(!h.state().file_dialogs().is_open());
+    assert!(h.state().document().unwrap().is_dirty());
+    assert!(h.state().document().unwrap().path().is_none());
+}
+
+#[test]
+fn every_export_error_is_shown_in_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let nowhere = dir.path().join("no-such-folder").join("report.json");
+    let mut h = harness(
+        WorkbenchApp::new(None, "rules-2.0")
+            .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(nowhere)))),
+    );
+    h.state_mut().handle(Action::Choose(FilePurpose::Export {
+        kind: ExportKind::Json,
+        text: "{}".into(),
+    }));
+    h.run();
+    let error = h.state().file_error().expect("the failure is shown");
+    assert!(error.contains("report.json: cannot export"), "{error}");
+    h.get_by_label_contains("cannot export");
+
+    let good = dir.path().join("games.csv");
+    let mut h = harness(
+        WorkbenchApp::new(None, "rules-2.0")
+            .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(good.clone())))),
+    );
+    h.state_mut().handle(Action::Choose(FilePurpose::Export {
+        kind: ExportKind::Csv,
+        text: "a,b\n".into(),
+    }));
+    h.run();
+    assert_eq!(std::fs::read_to_string(&good).unwrap(), "a,b\n");
+    h.get_by_label_contains("Exported ");
+}
+
+#[test]
+fn one_history_undoes_scenario_edits_and_rule_changes_in_the_order_made() {
+    let mut h = built_in();
+    let roma = |h: &Harness<'_, WorkbenchApp>| vp(h, "Roma");
+    let rounds = |h: &Harness<'_, WorkbenchApp>| h.state().rules().unwrap().battle_rounds;
+    let undo_label = |h: &Harness<'_, WorkbenchApp>| {
+        h.state()
+            .app_state()
+            .history()
+            .undo_label()
+            .map(str::to_string)
+    };
+    // Scenario, rules, scenario, rules.
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 3,
+        })
+        .unwrap();
+    let mut rules = h.state().rules().unwrap().clone();
+    rules.battle_rounds = 3;
+    h.state_mut().set_rules(rules.clone());
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 4,
+        })
+        .unwrap();
+    rules.battle_rounds = 2;
+    h.state_mut().set_rules(rules);
+    h.run();
+    assert_eq!((roma(&h), rounds(&h)), (4, 2));
+    assert_eq!(
+        undo_label(&h).as_deref(),
+        Some("the rule switch battle_rounds")
+    );
+
+    // The Undo button walks back through both kinds, newest first.
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        h.get_by_label("Undo").click();
+        h.run();
+        seen.push((roma(&h), rounds(&h)));
+    }
+    assert_eq!(seen, [(4, 3), (3, 3), (3, 4), (2, 4)]);
+    assert!(!h.state().app_state().history().can_undo());
+    assert!(!h.state().document().unwrap().is_dirty());
+
+    // Redo goes forward the same way; a new edit drops what was undone, of both kinds.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!((roma(&h), rounds(&h)), (3, 3));
+    h.state_mut()
+        .apply(Edit::SetVp {
+            space: "Roma".into(),
+            vp: 5,
+        })
+        .unwrap();
+    h.run();
+    assert!(!h.state().app_state().history().can_redo());
+    assert_eq!(undo_label(&h).as_deref(), Some("Roma: 5 VP"));
+
+    // Another variant takes its switches' history with it; the scenario's stays.
+    h.state_mut().set_variant("rules-1.1");
+    h.run();
+    assert!(h.state_mut().undo());
+    assert_eq!(roma(&h), 3);
+    assert!(h.state_mut().undo());
+    assert_eq!(
+        roma(&h),
+        2,
+        "the rule change in between is gone with its variant"
+    );
+    assert!(!h.state_mut().undo());
+}
+
+/// Twice the signed area of the triangle a, b, c on the screen.
+fn turn(a: egui::Pos2, b: egui::Pos2, c: egui::Pos2) -> f32 {
+    (b - a).x * (c - a).y - (b - a).y * (c - a).x
+}
+
+#[test]
+fn the_vp_band_is_drawn_as_convex_quads_between_the_quartile_lines() {
+    let mut h = built_in();
+    h.state_mut().set_tab(Tab::Simulation);
+    h.run();
+    h.get_by_role_and_label(Role::SpinButton, "Games")
+        .set_value_accesskit(16.0);
+    h.run();
+    h.get_by_label("Run").click();
+    h.run();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    let years = match &h.state_mut().sim_panel().result {
+        Some(Ok(caesar_workbench::app::Outcome::Single { report, .. })) => report.vp_by_year.len(),
+        _ => panic!("no report"),
+    };
+    assert!(years >= 2, "{years} years");
+    let band = theme::CAESAR.gamma_multiply(theme::BAND_ALPHA[0]);
+    let quads: Vec<Vec<egui::Pos2>> = h
+        .output()
+        .shapes
+        .iter()
+        .filter_map(|c| match &c.shape {
+            egui::Shape::Path(p) if p.fill == band => Some(p.points.clone()),
+            egui::Shape::Mesh(m) if m.vertices.iter().any(|v| v.color == band) => {
+                panic!("the band is drawn as one mesh")
+            }
+            _ => None,
+        })
+        .collect();
+    // One quad per pair of neighbouring years, and nothing else in its colour.
+    assert_eq!(quads.len(), years - 1, "{quads:?}");
+    for q in &quads {
+        assert_eq!(q.len(), 4, "{q:?}");
+        // Two vertical sides, on neighbouring years, left to right.
+        assert!(
+            (q[0].x - q[3].x).abs() < 0.01 && (q[1].x - q[2].x).abs() < 0.01,
+            "{q:?}"
+        );
+        assert!(q[1].x > q[0].x, "{q:?}");
+        // Each side runs from the lower quartile (below, larger y) up to the upper.
+        assert!(q[0].y >= q[3].y && q[1].y >= q[2].y, "{q:?}");
+        // Convex: every corner turns the same way.
+        let turns: Vec<f32> = (0..4)
+            .map(|k| turn(q[k], q[(k + 1) % 4], q[(k + 2) % 4]))
+            .collect();
+        assert!(
+            turns.iter().all(|t| *t <= 0.01) || turns.iter().all(|t| *t >= -0.01),
+            "not convex: {q:?} {turns:?}"
+        );
+    }
+    // Neighbouring quads meet on their shared year.
+    for pair in quads.windows(2) {
+        assert!((pair[0][1].x - pair[1][0].x).abs() < 0.01);
+        assert!((pair[0][1].y - pair[1][0].y).abs() < 0.01);
+        assert!((pair[0][2].y - pair[1][3].y).abs() < 0.01);
+    }
 }

@@ -1,15 +1,18 @@
 //! The deployment editor: the levy pools beside the map, block drags between
 //! cities and pools, historical (5.1) and free (5.3) modes, winter supply.
 
-use egui::{Color32, Id, LayerId, Order, Rect, RichText, Role, Sense, Ui, Vec2, WidgetInfo};
+use egui::{Id, LayerId, Order, Rect, RichText, Role, Sense, Ui, Vec2, WidgetInfo};
 
-use super::{GOOD, WARNING, WorkbenchApp, map, mode_label};
-use crate::edit::{DeploymentMode, Edit, Item, free_deployment_balance};
+use super::map_panel::MapPanel;
+use super::state::AppState;
+use super::theme::{self, GOOD, POOL_BLOCK, WARNING};
+use super::{Action, map, mode_label};
+use crate::edit::{DeploymentMode, Edit, Item};
 use crate::format::Side;
 
-/// The deployment editor's own state.
+/// The deployment editor's own state: what is dragged, what is shown.
 #[derive(Default)]
-pub struct DeployState {
+pub struct DeployPanel {
     /// The block being dragged (from the map or a pool).
     pub dragging: Option<(Side, String)>,
     /// 8.4: show each city's winter supply on the map.
@@ -19,13 +22,13 @@ pub struct DeployState {
     pub pool_rects: [Option<Rect>; 2],
 }
 
-const POOL_BLOCK: f32 = 34.0;
-
-impl WorkbenchApp {
-    pub(super) fn deployment_tools(&mut self, ui: &mut Ui) {
-        let Some(report) = &self.report else { return };
-        let Some(doc) = &self.doc else { return };
+impl DeployPanel {
+    /// The side panel's tools: the mode, the 5.3 counts, the selected block.
+    pub fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Action> {
         let mut edits = Vec::new();
+        let (Some(report), Some(doc)) = (state.report(), state.document()) else {
+            return Vec::new();
+        };
         let mode = doc.working().mode();
         ui.label(RichText::new("Deployment editor").strong());
         ui.horizontal(|ui| {
@@ -49,7 +52,7 @@ impl WorkbenchApp {
             }
         });
         if mode == DeploymentMode::Free {
-            let balance = free_deployment_balance(&report.scenario);
+            let balance = state.balance();
             if balance.is_empty() {
                 ui.colored_label(
                     GOOD,
@@ -60,7 +63,7 @@ impl WorkbenchApp {
                     WARNING,
                     "5.3: each city must keep its number of each side's blocks:",
                 );
-                for b in &balance {
+                for b in balance {
                     let what = if b.surplus() > 0 {
                         format!("{} too many", b.surplus())
                     } else {
@@ -73,10 +76,7 @@ impl WorkbenchApp {
                 }
             }
         }
-        ui.checkbox(
-            &mut self.deploy.show_supply,
-            "Show winter supply (8.4: 3 + VP)",
-        );
+        ui.checkbox(&mut self.show_supply, "Show winter supply (8.4: 3 + VP)");
         ui.label(
             RichText::new(
                 "The published game starts every block at full strength (5.1); select a deployed block to start it lower.",
@@ -87,7 +87,7 @@ impl WorkbenchApp {
         ui.separator();
 
         let scenario = &report.scenario;
-        match &self.selection {
+        match state.selection() {
             Some(Item::Block(side, name)) => {
                 if let Some(id) = scenario.roster.find(*side, name) {
                     let b = scenario.roster.block(id);
@@ -178,14 +178,14 @@ impl WorkbenchApp {
                 );
             }
         }
-        for e in edits {
-            let _ = self.apply(e);
-        }
+        edits.into_iter().map(Action::Edit).collect()
     }
 
     /// Each side's levy pool: the blocks not on the map (5.2).
-    pub(super) fn pools(&mut self, ui: &mut Ui) {
-        let Some(report) = &self.report else { return };
+    pub fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Action> {
+        let Some(report) = state.report() else {
+            return Vec::new();
+        };
         let scenario = &report.scenario;
         let setup = scenario.starting_setup();
         let mut grabbed = None;
@@ -209,7 +209,6 @@ impl WorkbenchApp {
                         let label = format!("{} ({})", b.name, b.side);
                         response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &label));
                         let dragged_here = self
-                            .deploy
                             .dragging
                             .as_ref()
                             .is_some_and(|(s, n)| *s == b.side && *n == b.name);
@@ -217,17 +216,17 @@ impl WorkbenchApp {
                             ui.painter().rect_stroke(
                                 rect,
                                 2.0,
-                                egui::Stroke::new(1.0, Color32::GRAY),
+                                egui::Stroke::new(1.0, theme::GHOST),
                                 egui::StrokeKind::Inside,
                             );
                         } else {
                             map::pool_block(ui.painter(), rect, b);
                         }
-                        if self.selection == Some(Item::Block(b.side, b.name.clone())) {
+                        if state.selection() == Some(&Item::Block(b.side, b.name.clone())) {
                             ui.painter().rect_stroke(
                                 rect.expand(2.0),
                                 2.0,
-                                egui::Stroke::new(2.5, Color32::from_rgb(24, 110, 250)),
+                                egui::Stroke::new(2.5, theme::SELECTED),
                                 egui::StrokeKind::Outside,
                             );
                         }
@@ -252,12 +251,8 @@ impl WorkbenchApp {
                 });
             });
             let rect = frame.response.rect;
-            self.deploy.pool_rects[side.index()] = Some(rect);
-            if self
-                .deploy
-                .dragging
-                .as_ref()
-                .is_some_and(|(s, _)| *s == side)
+            self.pool_rects[side.index()] = Some(rect);
+            if self.dragging.as_ref().is_some_and(|(s, _)| *s == side)
                 && pointer.is_some_and(|p| rect.contains(p))
             {
                 ui.painter().rect_stroke(
@@ -275,18 +270,19 @@ impl WorkbenchApp {
                 .small(),
         );
         if let Some(g) = grabbed {
-            self.deploy.dragging = Some(g);
+            self.dragging = Some(g);
         }
-        if let Some(c) = clicked {
-            self.selection = Some(c);
-        }
+        clicked
+            .map(|c| Action::Select(Some(c)))
+            .into_iter()
+            .collect()
     }
 
     /// Draws the dragged block at the pointer and drops it on release: on a
     /// city (refused with a reason when illegal) or on its side's pool.
-    pub(super) fn finish_block_drag(&mut self, ui: &mut Ui) {
-        let Some((side, name)) = self.deploy.dragging.clone() else {
-            return;
+    pub fn finish_drag(&mut self, ui: &mut Ui, state: &AppState, map: &MapPanel) -> Vec<Action> {
+        let Some((side, name)) = self.dragging.clone() else {
+            return Vec::new();
         };
         let (pos, released, down) = ui.input(|i| {
             (
@@ -295,9 +291,9 @@ impl WorkbenchApp {
                 i.pointer.any_down(),
             )
         });
-        let Some(report) = &self.report else {
-            self.deploy.dragging = None;
-            return;
+        let Some(report) = state.report() else {
+            self.dragging = None;
+            return Vec::new();
         };
         let scenario = &report.scenario;
         if let (Some(p), Some(id)) = (pos, scenario.roster.find(side, &name)) {
@@ -311,32 +307,29 @@ impl WorkbenchApp {
             );
         }
         if !released && down {
-            return;
+            return Vec::new();
         }
-        self.deploy.dragging = None;
-        let Some(p) = pos else { return };
-        let edit = if self.deploy.pool_rects[side.index()].is_some_and(|r| r.contains(p)) {
+        self.dragging = None;
+        let Some(p) = pos else {
+            return Vec::new();
+        };
+        let edit = if self.pool_rects[side.index()].is_some_and(|r| r.contains(p)) {
             Some(Edit::MoveBlock {
                 side,
                 block: name.clone(),
                 to: None,
             })
-        } else if self.deploy.map_rect.is_some_and(|r| r.contains(p)) {
-            self.map
-                .as_ref()
-                .and_then(|m| m.space_at(scenario, p))
-                .map(|s| Edit::MoveBlock {
-                    side,
-                    block: name.clone(),
-                    to: Some(scenario.board.name(s).to_string()),
-                })
+        } else if self.map_rect.is_some_and(|r| r.contains(p)) {
+            map.space_at(scenario, p).map(|s| Edit::MoveBlock {
+                side,
+                block: name.clone(),
+                to: Some(scenario.board.name(s).to_string()),
+            })
         } else {
             None
         };
-        if let Some(e) = edit
-            && self.apply(e).is_ok()
-        {
-            self.selection = Some(Item::Block(side, name));
-        }
+        edit.map(|e| Action::EditAndSelect(e, Item::Block(side, name)))
+            .into_iter()
+            .collect()
     }
 }

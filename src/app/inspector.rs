@@ -1,14 +1,16 @@
 //! The map editor's inspector: the selected space or link, as controls.
 
-use egui::{RichText, Ui};
+use egui::{Pos2, RichText, Ui};
 
-use super::WorkbenchApp;
-use crate::edit::{Edit, Item};
+use super::state::AppState;
+use super::{Action, theme};
+use crate::edit::{Edit, Item, Working};
 use crate::format::{LinkClass, LinkDoc, SpaceDoc, SpaceKind};
 
-/// Text being typed into the inspector, committed on Enter or leaving the field.
+/// The map editor's inspector. It keeps only the text being typed into it,
+/// committed on Enter or leaving the field.
 #[derive(Default)]
-pub struct Buffers {
+pub struct Inspector {
     /// The item the texts belong to; another selection refills them.
     item: Option<Item>,
     name: String,
@@ -18,10 +20,10 @@ pub struct Buffers {
     link_class: Option<LinkClass>,
 }
 
-impl Buffers {
+impl Inspector {
     /// The class a new link gets ("Link to", shift+click).
-    pub fn link_class(&self) -> Option<LinkClass> {
-        self.link_class
+    pub fn link_class(&self) -> LinkClass {
+        self.link_class.unwrap_or(LinkClass::Major)
     }
 }
 
@@ -38,19 +40,22 @@ const CLASSES: [LinkClass; 4] = [
     LinkClass::Sea,
 ];
 
-impl WorkbenchApp {
-    pub(super) fn map_tools(&mut self, ui: &mut Ui) {
-        let mut edits: Vec<Edit> = Vec::new();
-        let mut select: Option<Option<Item>> = None;
+impl Inspector {
+    /// The editor's tools and the selected item's controls; `centre` is the
+    /// canvas point in the middle of the map, where a new space goes.
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Action> {
+        let mut actions = Vec::new();
+        let Some(doc) = state.document() else {
+            return actions;
+        };
+        let w = doc.working();
         ui.horizontal(|ui| {
             ui.label(RichText::new("Map editor").strong());
             if ui
                 .button("Add space")
                 .on_hover_text("A new inland city in the middle of the map view")
                 .clicked()
-                && let Some(doc) = &self.doc
             {
-                let w = doc.working();
                 let name = (1..)
                     .map(|k| {
                         if k == 1 {
@@ -61,82 +66,78 @@ impl WorkbenchApp {
                     })
                     .find(|n| w.space_index(n).is_none())
                     .unwrap_or_default();
-                let at = self.view.to_map(self.view.area().center());
-                edits.push(Edit::AddSpace(SpaceDoc {
+                let space = SpaceDoc {
                     name: name.clone(),
                     kind: SpaceKind::City,
                     vp: 0,
-                    at: (at.x.round(), at.y.round()),
+                    at: (centre.x.round(), centre.y.round()),
                     island: None,
                     aliases: Vec::new(),
-                }));
-                select = Some(Some(Item::Space(name)));
+                };
+                actions.push(Action::EditAndSelect(
+                    Edit::AddSpace(space),
+                    Item::Space(name),
+                ));
             }
         });
-        if self.inspector.item.as_ref() != self.selection.as_ref() {
-            self.inspector = Buffers {
-                item: self.selection.clone(),
-                link_class: self.inspector.link_class,
+        if self.item.as_ref() != state.selection() {
+            *self = Inspector {
+                item: state.selection().cloned(),
+                link_class: self.link_class,
                 ..Default::default()
             };
-            self.fill_buffers();
+            self.fill(w);
         }
-        match self.selection.clone() {
+        match state.selection() {
             None => {
                 ui.label(RichText::new("Click a space or a link on the map to edit it.").weak());
             }
-            Some(Item::Space(name)) => self.space_inspector(ui, &name, &mut edits, &mut select),
-            Some(Item::Link(a, b)) => self.link_inspector(ui, &a, &b, &mut edits, &mut select),
+            Some(Item::Space(name)) => {
+                let winter = state.rules().map_or(3, |r| r.winter_supply_base);
+                self.space(ui, w, name, winter, &mut actions);
+            }
+            Some(Item::Link(a, b)) => self.link(ui, w, a, b, &mut actions),
             Some(Item::Block(side, name)) => {
                 ui.label(format!("{side} block {name}"));
                 ui.label(RichText::new("Blocks are moved in the Deployment tab.").weak());
             }
         }
-        for e in edits {
-            let _ = self.apply(e);
-        }
-        if let Some(s) = select {
-            self.selection = s;
-        }
+        actions
     }
 
-    fn fill_buffers(&mut self) {
-        let Some(doc) = &self.doc else { return };
-        let w = doc.working();
-        match &self.inspector.item {
+    /// Fills the text fields from the selected item.
+    fn fill(&mut self, w: &Working) {
+        match &self.item {
             Some(Item::Space(name)) => {
                 if let Some(i) = w.space_index(name) {
                     let s = &w.map.spaces[i];
-                    self.inspector.name = s.name.clone();
-                    self.inspector.aliases = s.aliases.join(", ");
+                    self.name = s.name.clone();
+                    self.aliases = s.aliases.join(", ");
                 }
             }
             Some(Item::Link(a, b)) => {
                 if let Some(k) = w.link_index(a, b) {
-                    self.inspector.strait_name =
-                        w.map.links[k].name().unwrap_or_default().to_string();
+                    self.strait_name = w.map.links[k].name().unwrap_or_default().to_string();
                 }
             }
             _ => {}
         }
     }
 
-    fn space_inspector(
+    fn space(
         &mut self,
         ui: &mut Ui,
+        w: &Working,
         name: &str,
-        edits: &mut Vec<Edit>,
-        select: &mut Option<Option<Item>>,
+        winter: u8,
+        actions: &mut Vec<Action>,
     ) {
-        let Some(doc) = &self.doc else { return };
-        let w = doc.working();
         let Some(i) = w.space_index(name) else {
-            *select = Some(None);
+            actions.push(Action::Select(None));
             return;
         };
-        let space = w.map.spaces[i].clone();
-        let winter = self.rules.as_ref().map_or(3, |r| r.winter_supply_base);
-        let b = &mut self.inspector;
+        let space = &w.map.spaces[i];
+        let b = self;
         ui.label(RichText::new(&space.name).heading());
         egui::Grid::new("space_inspector")
             .num_columns(2)
@@ -144,13 +145,13 @@ impl WorkbenchApp {
             .show(ui, |ui| {
                 let l = ui.label("Name");
                 let r = ui
-                    .add(egui::TextEdit::singleline(&mut b.name).desired_width(200.0))
+                    .add(egui::TextEdit::singleline(&mut b.name).desired_width(theme::FIELD_WIDTH))
                     .labelled_by(l.id);
                 if r.lost_focus() && b.name.trim() != space.name {
-                    edits.push(Edit::RenameSpace {
+                    actions.push(Action::Edit(Edit::RenameSpace {
                         space: space.name.clone(),
                         name: b.name.clone(),
-                    });
+                    }));
                 }
                 ui.end_row();
 
@@ -166,10 +167,10 @@ impl WorkbenchApp {
                     .response
                     .labelled_by(l.id);
                 if kind != space.kind {
-                    edits.push(Edit::SetKind {
+                    actions.push(Action::Edit(Edit::SetKind {
                         space: space.name.clone(),
                         kind,
-                    });
+                    }));
                 }
                 ui.end_row();
 
@@ -180,10 +181,10 @@ impl WorkbenchApp {
                     .labelled_by(l.id)
                     .on_hover_text("Victory points (4.2); a city's winter supply is 3 + VP (8.4)");
                 if r.changed() && vp != space.vp {
-                    edits.push(Edit::SetVp {
+                    actions.push(Action::Edit(Edit::SetVp {
                         space: space.name.clone(),
                         vp,
-                    });
+                    }));
                 }
                 ui.end_row();
 
@@ -197,10 +198,10 @@ impl WorkbenchApp {
                     })
                     .inner;
                 if changed {
-                    edits.push(Edit::MoveSpace {
+                    actions.push(Action::Edit(Edit::MoveSpace {
                         space: space.name.clone(),
                         to: (x, y),
-                    });
+                    }));
                 }
                 ui.end_row();
 
@@ -209,7 +210,7 @@ impl WorkbenchApp {
                     .add(
                         egui::TextEdit::singleline(&mut b.aliases)
                             .hint_text("other names, comma separated")
-                            .desired_width(200.0),
+                            .desired_width(theme::FIELD_WIDTH),
                     )
                     .labelled_by(l.id);
                 if r.lost_focus() {
@@ -220,10 +221,10 @@ impl WorkbenchApp {
                         .filter(|a| !a.is_empty())
                         .collect();
                     if aliases != space.aliases {
-                        edits.push(Edit::SetAliases {
+                        actions.push(Action::Edit(Edit::SetAliases {
                             space: space.name.clone(),
                             aliases,
-                        });
+                        }));
                     }
                 }
                 ui.end_row();
@@ -262,7 +263,10 @@ impl WorkbenchApp {
                 None => format!("{} to {other}", link.class().label()),
             };
             if ui.link(text).clicked() {
-                *select = Some(Some(Item::Link(space.name.clone(), other.to_string())));
+                actions.push(Action::Select(Some(Item::Link(
+                    space.name.clone(),
+                    other.to_string(),
+                ))));
             }
         }
         if !any {
@@ -288,12 +292,12 @@ impl WorkbenchApp {
                 .response
                 .labelled_by(as_label.id);
             if ui.button("Add link").clicked() && !b.link_to.trim().is_empty() {
-                edits.push(Edit::AddLink(LinkDoc::new(
+                actions.push(Action::Edit(Edit::AddLink(LinkDoc::new(
                     *class,
                     space.name.clone(),
                     b.link_to.trim().to_string(),
                     None,
-                )));
+                ))));
                 b.link_to.clear();
             }
         });
@@ -303,37 +307,28 @@ impl WorkbenchApp {
             .on_hover_text("Removes the space and its links; its blocks go to the levy pools")
             .clicked()
         {
-            edits.push(Edit::DeleteSpace {
+            actions.push(Action::Edit(Edit::DeleteSpace {
                 space: space.name.clone(),
-            });
+            }));
         }
     }
 
-    fn link_inspector(
-        &mut self,
-        ui: &mut Ui,
-        a: &str,
-        b: &str,
-        edits: &mut Vec<Edit>,
-        select: &mut Option<Option<Item>>,
-    ) {
-        let Some(doc) = &self.doc else { return };
-        let w = doc.working();
+    fn link(&mut self, ui: &mut Ui, w: &Working, a: &str, b: &str, actions: &mut Vec<Action>) {
         let Some(k) = w.link_index(a, b) else {
-            *select = Some(None);
+            actions.push(Action::Select(None));
             return;
         };
-        let link = w.map.links[k].clone();
+        let link = &w.map.links[k];
         let (x, y) = link.ends();
         ui.label(RichText::new(format!("{x} – {y}")).heading());
         ui.horizontal(|ui| {
             for end in [x, y] {
                 if ui.link(end).clicked() {
-                    *select = Some(Some(Item::Space(end.to_string())));
+                    actions.push(Action::Select(Some(Item::Space(end.to_string()))));
                 }
             }
         });
-        let buf = &mut self.inspector;
+        let buf = self;
         egui::Grid::new("link_inspector")
             .num_columns(2)
             .spacing([10.0, 4.0])
@@ -350,12 +345,12 @@ impl WorkbenchApp {
                     .response
                     .labelled_by(l.id);
                 if class != link.class() {
-                    edits.push(Edit::SetLinkClass {
+                    actions.push(Action::Edit(Edit::SetLinkClass {
                         a: x.to_string(),
                         b: y.to_string(),
                         class,
                         name: None,
-                    });
+                    }));
                 }
                 ui.end_row();
                 if link.class() == LinkClass::Strait {
@@ -364,12 +359,12 @@ impl WorkbenchApp {
                         .text_edit_singleline(&mut buf.strait_name)
                         .labelled_by(l.id);
                     if r.lost_focus() && Some(buf.strait_name.as_str()) != link.name() {
-                        edits.push(Edit::SetLinkClass {
+                        actions.push(Action::Edit(Edit::SetLinkClass {
                             a: x.to_string(),
                             b: y.to_string(),
                             class: LinkClass::Strait,
                             name: Some(buf.strait_name.trim().to_string()),
-                        });
+                        }));
                     }
                     ui.end_row();
                 }
@@ -384,10 +379,10 @@ impl WorkbenchApp {
         };
         ui.label(RichText::new(rule).weak());
         if ui.button("Delete link").clicked() {
-            edits.push(Edit::DeleteLink {
+            actions.push(Action::Edit(Edit::DeleteLink {
                 a: x.to_string(),
                 b: y.to_string(),
-            });
+            }));
         }
     }
 }

@@ -23,44 +23,11 @@ use crate::rules::RuleSet;
 
 // ------------------------------------------------------------------ colours
 
-const OUTSIDE: Color32 = Color32::from_rgb(58, 62, 68);
-const LAND: Color32 = Color32::from_rgb(233, 222, 192);
-const WATER: Color32 = Color32::from_rgb(172, 200, 214);
-const COAST: Color32 = Color32::from_rgb(118, 148, 164);
-const SEA_AREA: Color32 = Color32::from_rgba_premultiplied(22, 38, 56, 36);
-const SEA_AREA_EDGE: Color32 = Color32::from_rgba_premultiplied(40, 70, 105, 90);
-const SEA_TEXT: Color32 = Color32::from_rgb(38, 76, 128);
-const MAJOR: Color32 = Color32::from_rgb(118, 70, 34);
-const MINOR: Color32 = Color32::from_rgb(150, 106, 64);
-const STRAIT: Color32 = Color32::from_rgb(28, 92, 190);
-const SEA_LINK: Color32 = Color32::from_rgb(52, 108, 170);
-const CITY_FILL: Color32 = Color32::from_rgb(252, 248, 236);
-const CITY_EDGE: Color32 = Color32::from_rgb(70, 50, 35);
-const PORT_RING: Color32 = Color32::from_rgb(32, 92, 176);
-const VP_FILL: Color32 = Color32::from_rgb(222, 176, 48);
-const VP_EDGE: Color32 = Color32::from_rgb(110, 80, 20);
-const LABEL: Color32 = Color32::from_rgb(44, 32, 22);
-const HALO: Color32 = Color32::from_rgba_premultiplied(200, 190, 164, 205);
-const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 36);
-
-/// Block colours (fill, edge): Caesar red on tan, Pompey green on ochre,
-/// Cleopatra blue, as the published blocks are told apart.
-fn block_colours(side: Side, kind: BlockKind) -> (Color32, Color32) {
-    match (side, kind) {
-        (_, BlockKind::Cleopatra) => (
-            Color32::from_rgb(38, 78, 178),
-            Color32::from_rgb(205, 215, 245),
-        ),
-        (Side::Caesar, _) => (
-            Color32::from_rgb(176, 56, 38),
-            Color32::from_rgb(228, 202, 150),
-        ),
-        (Side::Pompey, _) => (
-            Color32::from_rgb(58, 108, 60),
-            Color32::from_rgb(210, 164, 62),
-        ),
-    }
-}
+use super::theme::{
+    CITY_EDGE, CITY_FILL, COAST, HALO, HIGHLIGHT, LABEL, LAND, MAJOR, MINOR, OUTSIDE, PORT_RING,
+    SEA_AREA, SEA_AREA_EDGE, SEA_LINK, SEA_TEXT, SELECTED, STRAIT, VP_EDGE, VP_FILL, WATER,
+};
+use super::theme::{ERROR as OVER, WARNING as UNDER};
 
 // ------------------------------------------------------------------- model
 
@@ -121,10 +88,6 @@ enum Drag {
     Space { id: SpaceId, grab: Vec2 },
     Block,
 }
-
-const SELECTED: Color32 = Color32::from_rgb(24, 110, 250);
-const OVER: Color32 = Color32::from_rgb(214, 56, 48);
-const UNDER: Color32 = Color32::from_rgb(222, 150, 20);
 
 /// Per-scenario drawing data, built once.
 pub struct MapModel {
@@ -980,7 +943,7 @@ impl MapModel {
                     painter.rect_stroke(
                         rect,
                         1.0,
-                        Stroke::new(1.0, Color32::GRAY),
+                        Stroke::new(1.0, super::theme::GHOST),
                         StrokeKind::Inside,
                     );
                     continue;
@@ -1005,11 +968,15 @@ impl MapModel {
             for (_, side, surplus) in input.balance.iter().filter(|(c, _, _)| *c == id) {
                 let text = format!("{} {:+}", side.label(), surplus);
                 let colour = if *surplus > 0 { OVER } else { UNDER };
-                let g = painter.layout_no_wrap(text, FontId::proportional(11.0), Color32::WHITE);
+                let g = painter.layout_no_wrap(
+                    text,
+                    FontId::proportional(11.0),
+                    super::theme::BLOCK_TEXT,
+                );
                 let rect = Rect::from_center_size(pos2(p.x, below + g.size().y / 2.0), g.size())
                     .expand2(vec2(3.0, 1.0));
                 painter.rect_filled(rect, 3.0, colour);
-                painter.galley(rect.min + vec2(3.0, 1.0), g, Color32::WHITE);
+                painter.galley(rect.min + vec2(3.0, 1.0), g, super::theme::BLOCK_TEXT);
                 painter.circle_stroke(p, r + 3.0 * u, Stroke::new(2.5 * u, colour));
                 below = rect.max.y + 1.0;
             }
@@ -1026,7 +993,11 @@ impl MapModel {
                 let g = painter.layout_no_wrap(
                     text,
                     FontId::monospace(10.0),
-                    if over { Color32::WHITE } else { LABEL },
+                    if over {
+                        super::theme::BLOCK_TEXT
+                    } else {
+                        LABEL
+                    },
                 );
                 let rect = Rect::from_center_size(
                     pos2(p.x - r - g.size().x / 2.0 - 3.0, p.y + r),
@@ -1039,7 +1010,7 @@ impl MapModel {
                     if over {
                         OVER
                     } else {
-                        Color32::from_rgb(200, 228, 200)
+                        super::theme::SUPPLY_TEXT
                     },
                 );
                 painter.galley(rect.min + vec2(2.0, 0.5), g, LABEL);
@@ -1412,7 +1383,7 @@ fn vp_badge(painter: &Painter, c: Pos2, vp: u8, m: Metrics) {
         egui::Align2::CENTER_CENTER,
         vp.to_string(),
         FontId::monospace(((7.5 * m.u) * 2.0).round() / 2.0),
-        Color32::from_rgb(40, 28, 8),
+        super::theme::VP_TEXT,
     );
 }
 
@@ -1447,14 +1418,14 @@ pub fn block_text(painter: &Painter, rect: Rect, b: &crate::model::Block, streng
         egui::Align2::CENTER_CENTER,
         short_name(&b.name),
         FontId::proportional(size),
-        Color32::WHITE,
+        super::theme::BLOCK_TEXT,
     );
     painter.text(
         rect.center_bottom() - vec2(0.0, 1.0),
         egui::Align2::CENTER_BOTTOM,
         roman(strength),
         FontId::proportional(size * 0.75),
-        Color32::from_rgb(255, 236, 180),
+        super::theme::BLOCK_REDUCED,
     );
 }
 
@@ -1469,7 +1440,7 @@ pub fn pool_block(painter: &Painter, rect: Rect, b: &crate::model::Block) {
 }
 
 fn block(painter: &Painter, rect: Rect, side: Side, kind: BlockKind, m: Metrics) {
-    let (fill, edge) = block_colours(side, kind);
+    let (fill, edge) = super::theme::block(side, kind);
     painter.rect(
         rect,
         CornerRadius::same(1),

@@ -2,12 +2,14 @@
 //! with its rule number and a one-line explanation, a side-by-side view of
 //! what two variants set differently, and saving the switches as a variant.
 
-use egui::{Color32, RichText, Ui};
+use egui::{RichText, Ui};
 
+use super::state::{AppState, load_rules};
+use super::{Action, FilePurpose, theme};
 use crate::edit::rule_differences;
 use crate::rules::{
-    ApolloFirstTurn, AttackerRetreat, JupiterDefection, JupiterTarget, MainAttack, RoadLimits,
-    RuleSet, VulcanTarget,
+    ApolloFirstTurn, AttackerRetreat, BUILTIN_VARIANTS, JupiterDefection, JupiterTarget,
+    MainAttack, RoadLimits, RuleSet, VulcanTarget,
 };
 
 /// A field of [`RuleSet`]: its rule and what it decides (docs/rules-notes.md).
@@ -326,11 +328,7 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String, label: 
                 )
                 .labelled_by(label);
             if response.lost_focus() || response.changed() {
-                let list: Vec<String> = cards
-                    .split(',')
-                    .map(|c| c.trim().to_string())
-                    .filter(|c| !c.is_empty())
-                    .collect();
+                let list = card_list(cards);
                 if list != r.removed_cards {
                     r.removed_cards = list;
                     return true;
@@ -340,13 +338,14 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String, label: 
         }
         "max_events_per_hand" => number(ui, &mut r.max_events_per_hand, 20, label),
         other => {
-            ui.colored_label(Color32::RED, format!("no control for {other}"));
+            ui.colored_label(theme::ERROR, format!("no control for {other}"));
             false
         }
     }
 }
 
-/// The panel's own state.
+/// The panel's own state: the text being typed, and what is derived from
+/// the rule sets, kept until they change.
 #[derive(Default)]
 pub struct RulesPanel {
     /// The variant shown beside the current one.
@@ -354,28 +353,109 @@ pub struct RulesPanel {
     /// Name for "Save as variant".
     pub new_name: String,
     /// The text of `removed_cards` while it is typed.
-    pub(super) cards: Option<String>,
+    cards: String,
+    /// The fields changed from the variant, for the rules revision it was made for.
+    changed: Option<(u64, Differences)>,
+    /// The rule set compared with, by name.
+    other: Option<(String, Result<RuleSet, String>)>,
+    /// What the two rule sets set differently, for the rules revision and
+    /// the rule set compared with.
+    diff: Option<((u64, String), Differences)>,
 }
 
-/// What the user asked for.
-pub enum RulesAction {
-    None,
-    Changed,
-    Reset,
-    SaveVariant,
+/// Fields two rule sets set differently: name, one value, the other.
+type Differences = Vec<(String, String, String)>;
+
+/// The list of removed cards as typed.
+fn card_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+        .collect()
 }
 
 impl RulesPanel {
-    /// Draws the panel; `rules` is edited in place.
-    pub fn show(
-        &mut self,
-        ui: &mut Ui,
-        variant: &str,
-        rules: &mut RuleSet,
-        base: &RuleSet,
-    ) -> RulesAction {
-        let mut action = RulesAction::None;
-        let changed_fields = rule_differences(base, rules);
+    /// The Rules tab: every switch, then the differences from another rule set.
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Action> {
+        let mut actions = Vec::new();
+        let (Some(rules), Some(base)) = (state.rules(), state.base_rules()) else {
+            ui.colored_label(
+                theme::ERROR,
+                format!(
+                    "Variant {} could not be loaded: {}",
+                    state.variant(),
+                    state.rules_error().unwrap_or_default()
+                ),
+            );
+            return actions;
+        };
+        let revision = state.rules_revision();
+        if self.changed.as_ref().is_none_or(|(r, _)| *r != revision) {
+            self.changed = Some((revision, rule_differences(base, rules)));
+        }
+        // Undo, reset or another variant put other cards in: show them.
+        if card_list(&self.cards) != rules.removed_cards {
+            self.cards = rules.removed_cards.join(", ");
+        }
+        let mut draft = rules.clone();
+        match self.switches(ui, state.variant(), &mut draft) {
+            Switches::None => {}
+            Switches::Changed => actions.push(Action::SetRules(draft)),
+            Switches::Reset => actions.push(Action::ResetRules),
+            Switches::SaveVariant => actions.push(Action::Choose(FilePurpose::SaveVariant)),
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Differences").strong());
+            let l = ui.label("Compare with");
+            if self.compare_with.is_empty() {
+                self.compare_with = if state.variant() == "rules-1.1" {
+                    "rules-2.0".into()
+                } else {
+                    "rules-1.1".into()
+                };
+            }
+            egui::ComboBox::from_id_salt("compare_with")
+                .selected_text(self.compare_with.as_str())
+                .show_ui(ui, |ui| {
+                    for (name, _) in BUILTIN_VARIANTS {
+                        ui.selectable_value(&mut self.compare_with, (*name).to_string(), *name);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+        });
+        if self
+            .other
+            .as_ref()
+            .is_none_or(|(name, _)| *name != self.compare_with)
+        {
+            let other = load_rules(&self.compare_with);
+            self.other = Some((self.compare_with.clone(), other));
+            self.diff = None;
+        }
+        let key = (revision, self.compare_with.clone());
+        let other = match &self.other {
+            Some((_, Ok(other))) => other,
+            Some((_, Err(e))) => {
+                ui.colored_label(theme::ERROR, e);
+                return actions;
+            }
+            None => return actions,
+        };
+        if self.diff.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.diff = Some((key, rule_differences(rules, other)));
+        }
+        if let Some((_, diff)) = &self.diff {
+            differences(ui, &state.rules_label(), &self.compare_with, diff);
+        }
+        actions
+    }
+
+    /// Every switch as a control; `rules` is changed in place.
+    fn switches(&mut self, ui: &mut Ui, variant: &str, rules: &mut RuleSet) -> Switches {
+        let mut action = Switches::None;
+        let changed_fields = self.changed.as_ref().map_or(&[][..], |(_, d)| d.as_slice());
         ui.horizontal(|ui| {
             ui.heading(&rules.name);
             ui.label(RichText::new(format!("from {variant}")).weak());
@@ -385,7 +465,7 @@ impl RulesPanel {
                 ui.label(format!("As in {variant}."));
             } else {
                 ui.colored_label(
-                    super::WARNING,
+                    theme::WARNING,
                     format!(
                         "{} changed from {variant}",
                         if changed_fields.len() == 1 {
@@ -396,13 +476,15 @@ impl RulesPanel {
                     ),
                 );
                 if ui.button("Reset").clicked() {
-                    action = RulesAction::Reset;
+                    action = Switches::Reset;
                 }
             }
             ui.separator();
             let l = ui.label("New variant name");
-            ui.add(egui::TextEdit::singleline(&mut self.new_name).desired_width(200.0))
-                .labelled_by(l.id);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.new_name).desired_width(theme::FIELD_WIDTH),
+            )
+            .labelled_by(l.id);
             if ui
                 .button("Save as variant…")
                 .on_hover_text(format!(
@@ -410,13 +492,11 @@ impl RulesPanel {
                 ))
                 .clicked()
             {
-                action = RulesAction::SaveVariant;
+                action = Switches::SaveVariant;
             }
         });
         ui.separator();
-        let cards = self
-            .cards
-            .get_or_insert_with(|| rules.removed_cards.join(", "));
+        let cards = &mut self.cards;
         egui::ScrollArea::vertical()
             .id_salt("rules")
             .max_height(ui.available_height() * 0.62)
@@ -435,72 +515,63 @@ impl RulesPanel {
                             let changed = changed_fields.iter().any(|(k, _, _)| k == field.name);
                             let name = RichText::new(field.name).monospace();
                             let label = ui.label(if changed {
-                                name.color(super::WARNING).strong()
+                                name.color(theme::WARNING).strong()
                             } else {
                                 name
                             });
                             ui.label(field.rule);
-                            if control(ui, rules, field.name, cards, label.id) {
-                                action = RulesAction::Changed;
+                            if control(ui, rules, field.name, cards, label.id)
+                                && matches!(action, Switches::None)
+                            {
+                                action = Switches::Changed;
                             }
                             ui.label(field.explain);
                             ui.end_row();
                         }
                     });
             });
-        if matches!(action, RulesAction::Reset) {
-            self.cards = None;
-        }
         action
     }
+}
 
-    /// The side-by-side view: only the fields the two rule sets set differently.
-    pub fn differences(
-        &mut self,
-        ui: &mut Ui,
-        mine: (&str, &RuleSet),
-        other: Result<&RuleSet, &str>,
-    ) {
-        let other = match other {
-            Ok(o) => o,
-            Err(e) => {
-                ui.colored_label(super::ERROR, e);
-                return;
-            }
-        };
-        let diff = rule_differences(mine.1, other);
-        if diff.is_empty() {
-            ui.label(format!(
-                "{} and {} set every field the same.",
-                mine.0, self.compare_with
-            ));
-            return;
-        }
-        egui::ScrollArea::vertical().id_salt("diff").show(ui, |ui| {
-            egui::Grid::new("rule_diff")
-                .num_columns(4)
-                .striped(true)
-                .spacing([14.0, 4.0])
-                .show(ui, |ui| {
-                    ui.label(RichText::new("Field").strong());
-                    ui.label(RichText::new("Rule").strong());
-                    ui.label(RichText::new(mine.0).strong());
-                    ui.label(RichText::new(self.compare_with.as_str()).strong());
-                    ui.end_row();
-                    for (field, a, b) in &diff {
-                        let rule = FIELDS
-                            .iter()
-                            .find(|f| f.name == field)
-                            .map_or("", |f| f.rule);
-                        ui.label(RichText::new(field).monospace());
-                        ui.label(rule);
-                        ui.label(RichText::new(a).monospace());
-                        ui.label(RichText::new(b).monospace());
-                        ui.end_row();
-                    }
-                });
-        });
+/// What the user did with the switches.
+enum Switches {
+    None,
+    Changed,
+    Reset,
+    SaveVariant,
+}
+
+/// The side-by-side view: only the fields the two rule sets set differently.
+fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
+    if diff.is_empty() {
+        ui.label(format!("{mine} and {theirs} set every field the same."));
+        return;
     }
+    egui::ScrollArea::vertical().id_salt("diff").show(ui, |ui| {
+        egui::Grid::new("rule_diff")
+            .num_columns(4)
+            .striped(true)
+            .spacing([14.0, 4.0])
+            .show(ui, |ui| {
+                ui.label(RichText::new("Field").strong());
+                ui.label(RichText::new("Rule").strong());
+                ui.label(RichText::new(mine).strong());
+                ui.label(RichText::new(theirs).strong());
+                ui.end_row();
+                for (field, a, b) in diff {
+                    let rule = FIELDS
+                        .iter()
+                        .find(|f| f.name == field)
+                        .map_or("", |f| f.rule);
+                    ui.label(RichText::new(field).monospace());
+                    ui.label(rule);
+                    ui.label(RichText::new(a).monospace());
+                    ui.label(RichText::new(b).monospace());
+                    ui.end_row();
+                }
+            });
+    });
 }
 
 #[cfg(test)]

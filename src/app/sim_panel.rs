@@ -6,21 +6,19 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
-use egui::{Color32, RichText, Ui};
+use egui::{RichText, Stroke, Ui};
 use egui_plot::{
-    Bar, BarChart, BoxElem, BoxPlot, BoxSpread, FilledArea, Legend, Line, Plot, uniform_grid_spacer,
+    Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Line, Plot, Polygon, uniform_grid_spacer,
 };
 
+use super::theme::{self, CAESAR, DRAW, POMPEY};
+use super::{Action, ExportKind, FilePurpose};
 use crate::engine::Game;
 use crate::format::Side;
 use crate::model::Scenario;
 use crate::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 use crate::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::sim::{self, AiSpec, CompareReport, GameRecord, Progress, SimOptions, SimReport};
-
-const CAESAR: Color32 = Color32::from_rgb(196, 64, 44);
-const POMPEY: Color32 = Color32::from_rgb(70, 130, 72);
-const DRAW: Color32 = Color32::from_rgb(140, 140, 150);
 
 /// What a finished run produced.
 pub enum Outcome {
@@ -50,6 +48,8 @@ pub struct SimPanel {
     pub compare_with: Option<String>,
     running: Option<Running>,
     pub result: Option<Result<Outcome, String>>,
+    /// The result as JSON, made once when the run ends (for export).
+    json: Option<Result<String, String>>,
     battle: BattleInput,
     /// The longest the window took to build a frame while the last run went
     /// on: the run must never make the window stutter.
@@ -69,6 +69,7 @@ impl Default for SimPanel {
             compare_with: None,
             running: None,
             result: None,
+            json: None,
             battle: BattleInput::default(),
             slowest_frame: None,
         }
@@ -181,6 +182,7 @@ impl SimPanel {
             let _ = tx.send(result.map_err(|_| "cancelled".to_string()));
         });
         self.result = None;
+        self.json = None;
         self.slowest_frame = None;
         self.running = Some(Running {
             progress,
@@ -216,6 +218,14 @@ impl SimPanel {
         };
         match r.rx.try_recv() {
             Ok(result) => {
+                self.json = match &result {
+                    Ok(Outcome::Single { report, .. }) => {
+                        Some(serde_json::to_string_pretty(report))
+                    }
+                    Ok(Outcome::Compare(c)) => Some(serde_json::to_string_pretty(c)),
+                    Err(_) => None,
+                }
+                .map(|j| j.map_err(|e| e.to_string()));
                 self.result = Some(result);
                 self.running = None;
                 false
@@ -243,12 +253,13 @@ impl SimPanel {
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
-    ) {
+    ) -> Vec<Action> {
         if self.poll() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
+        let mut actions = Vec::new();
         egui::Panel::left("sim_controls")
-            .default_size(330.0)
+            .default_size(theme::SIM_CONTROLS_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     self.controls(ui, scenario, errors, rules, variant);
@@ -257,8 +268,9 @@ impl SimPanel {
                 });
             });
         egui::CentralPanel::default().show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| self.results(ui));
+            egui::ScrollArea::vertical().show(ui, |ui| actions.extend(self.results(ui)));
         });
+        actions
     }
 
     fn controls(
@@ -391,7 +403,8 @@ impl SimPanel {
         }
     }
 
-    fn results(&mut self, ui: &mut Ui) {
+    fn results(&mut self, ui: &mut Ui) -> Vec<Action> {
+        let mut actions = Vec::new();
         match &self.result {
             None if self.running.is_none() => {
                 ui.label(
@@ -405,15 +418,15 @@ impl SimPanel {
                 ui.label("Running…");
             }
             Some(Err(e)) => {
-                ui.colored_label(super::ERROR, format!("The run stopped: {e}"));
+                ui.colored_label(theme::ERROR, format!("The run stopped: {e}"));
             }
             Some(Ok(Outcome::Single { report, csv })) => {
-                export_buttons(ui, &serde_json::to_string_pretty(report), Some(csv));
+                actions.extend(export_buttons(ui, self.json.as_ref(), Some(csv)));
                 summary(ui, report);
                 charts(ui, &[report.as_ref()]);
             }
             Some(Ok(Outcome::Compare(c))) => {
-                export_buttons(ui, &serde_json::to_string_pretty(c), None);
+                actions.extend(export_buttons(ui, self.json.as_ref(), None));
                 let d = &c.caesar_win_rate_difference;
                 ui.label(
                     RichText::new(format!(
@@ -437,6 +450,7 @@ impl SimPanel {
                 charts(ui, &[&c.a, &c.b]);
             }
         }
+        actions
     }
 
     fn battle_calculator(&mut self, ui: &mut Ui, scenario: &Scenario, rules: Option<&RuleSet>) {
@@ -493,7 +507,7 @@ impl SimPanel {
                 ui.label("No rule set is loaded.");
             }
             Some(Err(e)) => {
-                ui.colored_label(super::ERROR, e);
+                ui.colored_label(theme::ERROR, e);
             }
             Some(Ok(o)) => {
                 ui.label(
@@ -511,10 +525,10 @@ impl SimPanel {
                 let bars = vec![
                     Bar::new(0.0, o.attacker_wins * 100.0)
                         .name("attacker takes it")
-                        .fill(side_colour(b.attacker)),
+                        .fill(theme::side(b.attacker)),
                     Bar::new(1.0, o.defender_holds * 100.0)
                         .name("defender holds")
-                        .fill(side_colour(b.attacker.other())),
+                        .fill(theme::side(b.attacker.other())),
                     Bar::new(2.0, o.both_eliminated * 100.0)
                         .name("both gone")
                         .fill(DRAW),
@@ -528,7 +542,7 @@ impl SimPanel {
                     })
                     .collect();
                 Plot::new("odds")
-                    .height(170.0)
+                    .height(theme::ODDS_CHART_HEIGHT)
                     .y_axis_label("%")
                     .include_y(-12.0)
                     .include_y(100.0)
@@ -557,7 +571,7 @@ impl SimPanel {
                         p.bar_chart(
                             BarChart::new("ends in round 1-4", rounds)
                                 .width(0.8)
-                                .color(Color32::from_rgb(90, 120, 200)),
+                                .color(theme::ROUNDS),
                         );
                     });
                 for risk in &o.eliminated {
@@ -573,34 +587,56 @@ impl SimPanel {
     }
 }
 
-fn side_colour(side: Side) -> Color32 {
-    match side {
-        Side::Caesar => CAESAR,
-        Side::Pompey => POMPEY,
-    }
-}
-
-fn export_buttons(ui: &mut Ui, json: &serde_json::Result<String>, csv: Option<&String>) {
+/// "Export JSON…" and "Export CSV…": ask where, then write (a failure is
+/// shown in the status line).
+fn export_buttons(
+    ui: &mut Ui,
+    json: Option<&Result<String, String>>,
+    csv: Option<&String>,
+) -> Vec<Action> {
+    let mut actions = Vec::new();
     ui.horizontal(|ui| {
-        if let Ok(json) = json
-            && ui.button("Export JSON…").clicked()
-            && let Some(p) = rfd::FileDialog::new()
-                .add_filter("JSON", &["json"])
-                .set_file_name("report.json")
-                .save_file()
-        {
-            let _ = crate::format::save_atomically(&p, json);
+        match json {
+            Some(Ok(json)) if ui.button("Export JSON…").clicked() => {
+                actions.push(Action::Choose(FilePurpose::Export {
+                    kind: ExportKind::Json,
+                    text: json.clone(),
+                }));
+            }
+            Some(Ok(_)) => {}
+            Some(Err(e)) => {
+                ui.colored_label(theme::ERROR, format!("No JSON export: {e}"));
+            }
+            None => {}
         }
         if let Some(csv) = csv
             && ui.button("Export CSV…").clicked()
-            && let Some(p) = rfd::FileDialog::new()
-                .add_filter("CSV", &["csv"])
-                .set_file_name("games.csv")
-                .save_file()
         {
-            let _ = crate::format::save_atomically(&p, csv);
+            actions.push(Action::Choose(FilePurpose::Export {
+                kind: ExportKind::Csv,
+                text: csv.clone(),
+            }));
         }
     });
+    actions
+}
+
+/// The band between two lines (a quartile band) as one quad per segment,
+/// each convex (two vertical sides), counter-clockwise from the lower left:
+/// a plot polygon must be convex, so the whole band cannot be one polygon.
+pub fn band_quads(xs: &[f64], lo: &[f64], hi: &[f64]) -> Vec<[[f64; 2]; 4]> {
+    let n = xs.len().min(lo.len()).min(hi.len());
+    (1..n)
+        .map(|i| {
+            let (a, b) = (i - 1, i);
+            [
+                [xs[a], lo[a].min(hi[a])],
+                [xs[b], lo[b].min(hi[b])],
+                [xs[b], lo[b].max(hi[b])],
+                [xs[a], lo[a].max(hi[a])],
+            ]
+        })
+        .collect()
 }
 
 fn pct(e: &sim::stats::Estimate) -> String {
@@ -657,7 +693,7 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
     let names: Vec<String> = reports.iter().map(|r| r.variant.clone()).collect();
     let group = n + 2.0;
     Plot::new("win_rates")
-        .height(200.0)
+        .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
@@ -706,7 +742,7 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
         });
     ui.label(RichText::new("VP by year: mean and quartiles").strong());
     Plot::new("vp_by_year")
-        .height(200.0)
+        .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
@@ -718,9 +754,9 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                 for (side, colour) in [(Side::Caesar, CAESAR), (Side::Pompey, POMPEY)] {
                     // The second variant is drawn dashed over a lighter band.
                     let (style, band) = if k == 0 {
-                        (egui_plot::LineStyle::Solid, 0.25)
+                        (egui_plot::LineStyle::Solid, theme::BAND_ALPHA[0])
                     } else {
-                        (egui_plot::LineStyle::dashed_loose(), 0.12)
+                        (egui_plot::LineStyle::dashed_loose(), theme::BAND_ALPHA[1])
                     };
                     let s = |y: &sim::report::YearVp| match side {
                         Side::Caesar => y.caesar,
@@ -730,10 +766,14 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                     let lo: Vec<f64> = r.vp_by_year.iter().map(|y| s(y).q1 as f64).collect();
                     let hi: Vec<f64> = r.vp_by_year.iter().map(|y| s(y).q3 as f64).collect();
                     let name = format!("{side}, {}", r.variant);
-                    p.add(
-                        FilledArea::new(name.clone(), &xs, &lo, &hi)
-                            .fill_color(colour.gamma_multiply(band)),
-                    );
+                    for quad in band_quads(&xs, &lo, &hi) {
+                        p.polygon(
+                            Polygon::new(name.clone(), quad.to_vec())
+                                .fill_color(colour.gamma_multiply(band))
+                                .stroke(Stroke::NONE)
+                                .allow_hover(false),
+                        );
+                    }
                     let mean: Vec<[f64; 2]> = r
                         .vp_by_year
                         .iter()
@@ -750,7 +790,7 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
         .max()
         .unwrap_or(0);
     Plot::new("endings")
-        .height(200.0)
+        .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
@@ -802,7 +842,7 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
         });
     ui.label(RichText::new("Battles and losses per game (min, quartiles, max)").strong());
     Plot::new("battles")
-        .height(200.0)
+        .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
@@ -844,4 +884,39 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                 p.box_plot(BoxPlot::new(r.variant.clone(), boxes));
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::band_quads;
+
+    /// Twice the signed area of triangle a, b, c (positive: counter-clockwise
+    /// with y up).
+    fn turn(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+        (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    }
+
+    #[test]
+    fn a_band_is_one_convex_quad_per_segment_between_the_lines() {
+        // Crossing steps as a skewed VP race gives them: the band narrows to
+        // nothing in year 3 and widens again.
+        let xs = [1.0, 2.0, 3.0, 4.0, 5.0];
+        let lo = [0.0, 2.0, 4.0, 1.0, 1.0];
+        let hi = [3.0, 2.5, 4.0, 6.0, 2.0];
+        let quads = band_quads(&xs, &lo, &hi);
+        assert_eq!(quads.len(), 4);
+        for (i, q) in quads.iter().enumerate() {
+            // Two vertical sides on neighbouring years, ends on the lines.
+            assert_eq!([q[0][0], q[3][0]], [xs[i], xs[i]]);
+            assert_eq!([q[1][0], q[2][0]], [xs[i + 1], xs[i + 1]]);
+            assert_eq!([q[0][1], q[3][1]], [lo[i], hi[i]]);
+            assert_eq!([q[1][1], q[2][1]], [lo[i + 1], hi[i + 1]]);
+            // Convex: every corner turns the same way (or not at all).
+            for k in 0..4 {
+                let t = turn(q[k], q[(k + 1) % 4], q[(k + 2) % 4]);
+                assert!(t >= 0.0, "quad {i} turns back at corner {k}: {q:?}");
+            }
+        }
+        assert!(band_quads(&[1.0], &[0.0], &[1.0]).is_empty());
+    }
 }

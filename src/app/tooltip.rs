@@ -1,6 +1,6 @@
 //! The hover card of a space: what a player checks before moving there.
 
-use egui::{Color32, RichText, Ui};
+use egui::{RichText, Ui};
 
 use crate::format::{LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, Scenario, SpaceId};
@@ -98,7 +98,7 @@ pub fn space(
         );
     }
     if board.neighbours(id).is_empty() {
-        ui.colored_label(Color32::from_rgb(200, 120, 0), "Not linked to anything");
+        ui.colored_label(super::theme::WARNING, "Not linked to anything");
     }
 
     if !blocks.is_empty() {

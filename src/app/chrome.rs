@@ -1,0 +1,254 @@
+//! The window's frame around the panels: the top bar with the File menu,
+//! undo and redo, tabs and variant; the status line; the unsaved-changes
+//! question; the keyboard shortcuts. Each returns what the user asked for.
+
+use egui::{Context, Key, KeyboardShortcut, Modifiers, RichText, Ui};
+
+use super::map_panel::MapPanel;
+use super::state::AppState;
+use super::{Action, Answer, FilePurpose, Pending, Tab, theme};
+use crate::edit::{Edit, Item};
+use crate::rules::BUILTIN_VARIANTS;
+
+/// Ctrl+Z, Ctrl+Shift+Z (and Ctrl+Y), Ctrl+S, Ctrl+O, Delete; text fields
+/// keep their own undo while they have the keyboard.
+pub fn shortcuts(ui: &mut Ui, tab: Tab, selection: Option<&Item>) -> Vec<Action> {
+    let mut actions = Vec::new();
+    if ui.ctx().egui_wants_keyboard_input() {
+        return actions;
+    }
+    let cmd = Modifiers::COMMAND;
+    let redo = ui.input_mut(|i| {
+        i.consume_shortcut(&KeyboardShortcut::new(cmd | Modifiers::SHIFT, Key::Z))
+            || i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::Y))
+    });
+    if redo {
+        actions.push(Action::Redo);
+    } else if ui.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::Z))) {
+        actions.push(Action::Undo);
+    }
+    // Delete removes the selected space or link in the map editor.
+    if tab == Tab::Map
+        && ui.input_mut(|i| {
+            i.consume_key(Modifiers::NONE, Key::Delete)
+                || i.consume_key(Modifiers::NONE, Key::Backspace)
+        })
+    {
+        match selection.cloned() {
+            Some(Item::Space(space)) => actions.push(Action::Edit(Edit::DeleteSpace { space })),
+            Some(Item::Link(a, b)) => actions.push(Action::Edit(Edit::DeleteLink { a, b })),
+            _ => {}
+        }
+    }
+    if ui.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::S))) {
+        actions.push(Action::Save);
+    }
+    if ui.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::O))) {
+        actions.push(Action::Choose(FilePurpose::OpenScenario));
+    }
+    actions
+}
+
+pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<Action> {
+    let mut actions = Vec::new();
+    ui.horizontal(|ui| {
+        ui.menu_button("File", |ui| file_menu(ui, state, &mut actions));
+        let history = state.history();
+        let undo_tip = history
+            .undo_label()
+            .map_or("Nothing to undo".to_string(), |l| {
+                format!("Undo {l} (Ctrl+Z)")
+            });
+        let redo_tip = history
+            .redo_label()
+            .map_or("Nothing to redo".to_string(), |l| {
+                format!("Redo {l} (Ctrl+Shift+Z)")
+            });
+        if ui
+            .add_enabled(history.can_undo(), egui::Button::new("Undo"))
+            .on_hover_text(undo_tip)
+            .on_disabled_hover_text("Nothing to undo")
+            .clicked()
+        {
+            actions.push(Action::Undo);
+        }
+        if ui
+            .add_enabled(history.can_redo(), egui::Button::new("Redo"))
+            .on_hover_text(redo_tip)
+            .on_disabled_hover_text("Nothing to redo")
+            .clicked()
+        {
+            actions.push(Action::Redo);
+        }
+        ui.separator();
+        for (t, label) in [
+            (Tab::Map, "Map"),
+            (Tab::Deployment, "Deployment"),
+            (Tab::Rules, "Rules"),
+            (Tab::Simulation, "Simulate"),
+        ] {
+            if ui.selectable_label(tab == t, label).clicked() {
+                actions.push(Action::SetTab(t));
+            }
+        }
+        ui.separator();
+        ui.label(
+            RichText::new(state.scenario_name())
+                .strong()
+                .size(theme::TITLE_SIZE),
+        );
+        if state.dirty() {
+            ui.label(RichText::new("unsaved").color(theme::WARNING))
+                .on_hover_text("The scenario has changes that are not saved");
+        }
+        ui.separator();
+        let label = ui.label("Variant");
+        let variant = state.variant();
+        let mut chosen = variant.to_string();
+        let combo = egui::ComboBox::from_id_salt("variant")
+            .selected_text(state.rules_label())
+            .width(240.0)
+            .show_ui(ui, |ui| {
+                let builtin = BUILTIN_VARIANTS.iter().any(|(n, _)| *n == variant);
+                if !builtin {
+                    // A variant file given on the command line stays selectable.
+                    ui.selectable_value(&mut chosen, variant.to_string(), variant);
+                }
+                for (name, _) in BUILTIN_VARIANTS {
+                    ui.selectable_value(&mut chosen, (*name).to_string(), *name);
+                }
+            });
+        // Screen readers (and the GUI tests) find the selector as "Variant".
+        let _ = combo.response.labelled_by(label.id);
+        if chosen != variant {
+            actions.push(Action::SetVariant(chosen));
+        }
+        if matches!(tab, Tab::Map | Tab::Deployment) {
+            ui.separator();
+            if ui
+                .button("Fit")
+                .on_hover_text("Show the whole map (the wheel zooms, dragging pans)")
+                .clicked()
+            {
+                actions.push(Action::FitMap);
+            }
+            if map.has_model() {
+                ui.label(
+                    RichText::new(format!("zoom {:.0}%", map.view.zoom() * 100.0))
+                        .weak()
+                        .small(),
+                );
+            }
+        }
+    });
+    actions
+}
+
+fn file_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Action>) {
+    if ui.button("Open scenario…").clicked() {
+        actions.push(Action::Choose(FilePurpose::OpenScenario));
+    }
+    if ui.button("Open the published game").clicked() {
+        actions.push(Action::OpenBuiltin);
+    }
+    ui.menu_button("Open recent", |ui| {
+        let recent = state.recent().paths();
+        if recent.is_empty() {
+            ui.label(RichText::new("No recent files").weak());
+        }
+        for p in recent {
+            if ui.button(p.display().to_string()).clicked() {
+                actions.push(Action::Open(p.clone()));
+            }
+        }
+    });
+    ui.separator();
+    if ui
+        .add_enabled(state.path().is_some(), egui::Button::new("Save"))
+        .on_disabled_hover_text("The built-in game has no file: use Save as")
+        .clicked()
+    {
+        actions.push(Action::Save);
+    }
+    if ui
+        .add_enabled(state.document().is_some(), egui::Button::new("Save as…"))
+        .clicked()
+    {
+        actions.push(Action::Choose(FilePurpose::SaveScenario { then: None }));
+    }
+    ui.separator();
+    if ui.button("Open variant…").clicked() {
+        actions.push(Action::Choose(FilePurpose::OpenVariant));
+    }
+    if ui
+        .add_enabled(
+            state.rules().is_some(),
+            egui::Button::new("Save switches as variant…"),
+        )
+        .clicked()
+    {
+        actions.push(Action::Choose(FilePurpose::SaveVariant));
+    }
+}
+
+pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Action> {
+    let mut actions = Vec::new();
+    ui.horizontal(|ui| {
+        if let Some(e) = state.file_error() {
+            ui.colored_label(theme::ERROR, e);
+            if ui.small_button("Dismiss").clicked() {
+                actions.push(Action::DismissFileError);
+            }
+        } else if let Some(s) = state.status() {
+            let colour = if s.is_error {
+                theme::ERROR
+            } else {
+                theme::GOOD
+            };
+            ui.colored_label(colour, &s.text);
+        } else {
+            let hint = match tab {
+                Tab::Map => {
+                    "Click a space or link to edit it; drag a space to move it; shift+click another space to link it; Delete removes it."
+                }
+                Tab::Deployment => {
+                    "Drag blocks between cities and the pools; click a block to select it."
+                }
+                Tab::Rules => "Every change revalidates the scenario.",
+                Tab::Simulation => {
+                    "Runs go on in the background; the battle calculator updates as you type."
+                }
+            };
+            ui.label(RichText::new(hint).weak());
+        }
+    });
+    actions
+}
+
+/// "Save your changes first?" while an action waits for the answer.
+pub fn confirm_dialog(ctx: &Context, pending: &Pending, scenario: &str) -> Option<Action> {
+    let what = match pending {
+        Pending::Open(p) => format!("open {}", p.display()),
+        Pending::OpenBuiltin => "open the published game".to_string(),
+        Pending::Quit => "quit".to_string(),
+    };
+    let mut answer = None;
+    egui::Modal::new(egui::Id::unique("unsaved")).show(ctx, |ui| {
+        ui.heading("Unsaved changes");
+        ui.label(format!(
+            "\"{scenario}\" has changes that are not saved. Save them before you {what}?"
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Save").clicked() {
+                answer = Some(Answer::Save);
+            }
+            if ui.button("Discard").clicked() {
+                answer = Some(Answer::Discard);
+            }
+            if ui.button("Cancel").clicked() {
+                answer = Some(Answer::Cancel);
+            }
+        });
+    });
+    answer.map(Action::Answer)
+}

@@ -1,0 +1,227 @@
+//! The side panel beside the map: the scenario at a glance, the legend, and
+//! the validator's findings (clicking one goes to its item).
+
+use egui::{RichText, Ui};
+
+use super::state::AppState;
+use super::{Action, map, theme};
+use crate::format::{LinkClass, Side, SpaceKind};
+use crate::model::{CardFace, Scenario};
+use crate::validate::{Finding, Severity};
+
+/// The scenario's name, file, variant, counts and legend. False when there
+/// is no scenario to say more about.
+pub fn header(ui: &mut Ui, state: &AppState) -> bool {
+    ui.add_space(4.0);
+    ui.heading(state.scenario_name());
+    let file = match state.path() {
+        Some(p) => p.display().to_string(),
+        None if state.load_error().is_some() => "no file".to_string(),
+        None => format!("built-in ({})", crate::HISTORICAL_PATH),
+    };
+    ui.label(RichText::new(file).weak().small());
+    match (state.rules(), state.rules_error()) {
+        (Some(rules), _) => ui.label(format!("Variant: {} ({})", state.variant(), rules.name)),
+        (None, e) => ui.colored_label(
+            theme::ERROR,
+            format!(
+                "Variant {} could not be loaded: {}",
+                state.variant(),
+                e.unwrap_or_default()
+            ),
+        ),
+    };
+    ui.separator();
+    if let Some(e) = state.load_error() {
+        ui.colored_label(
+            theme::ERROR,
+            RichText::new("The scenario could not be loaded").strong(),
+        );
+        ui.colored_label(theme::ERROR, e);
+        return false;
+    }
+    let Some(scenario) = state.scenario() else {
+        return false;
+    };
+    counts(ui, scenario);
+    egui::CollapsingHeader::new("Legend")
+        .default_open(false)
+        .show(ui, map::legend);
+    ui.separator();
+    true
+}
+
+/// The findings list and its filter.
+pub struct FindingsPanel {
+    show_errors: bool,
+    show_warnings: bool,
+}
+
+impl Default for FindingsPanel {
+    fn default() -> Self {
+        FindingsPanel {
+            show_errors: true,
+            show_warnings: true,
+        }
+    }
+}
+
+impl FindingsPanel {
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState, has_backdrop: bool) -> Vec<Action> {
+        let mut actions = Vec::new();
+        let Some(report) = state.report() else {
+            return actions;
+        };
+        let (errors, warnings) = (report.errors(), report.warnings());
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Findings").strong());
+            ui.colored_label(
+                if errors > 0 {
+                    theme::ERROR
+                } else {
+                    theme::GOOD
+                },
+                plural(errors, "error"),
+            );
+            ui.colored_label(
+                if warnings > 0 {
+                    theme::WARNING
+                } else {
+                    theme::GOOD
+                },
+                plural(warnings, "warning"),
+            );
+        });
+        ui.horizontal(|ui| {
+            ui.label("Show");
+            ui.checkbox(&mut self.show_errors, "Errors");
+            ui.checkbox(&mut self.show_warnings, "Warnings");
+        });
+        if !has_backdrop {
+            ui.label(
+                RichText::new("Positions differ from the published map: no coastline drawn.")
+                    .weak()
+                    .small(),
+            );
+        }
+        ui.add_space(4.0);
+        let (show_errors, show_warnings) = (self.show_errors, self.show_warnings);
+        egui::ScrollArea::vertical()
+            .id_salt("findings")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                let shown = report.findings.iter().filter(|f| match f.severity {
+                    Severity::Error => show_errors,
+                    Severity::Warning => show_warnings,
+                });
+                let mut any = false;
+                for f in shown {
+                    any = true;
+                    if finding(ui, f) {
+                        actions.push(Action::GoToFinding(f.clone()));
+                    }
+                }
+                if report.findings.is_empty() {
+                    ui.label(
+                        RichText::new("No findings: the scenario is playable as written.").weak(),
+                    );
+                } else if !any {
+                    ui.label(RichText::new("All findings are filtered out.").weak());
+                }
+            });
+        actions
+    }
+}
+
+/// One finding; true when its message was clicked (to go to the item).
+fn finding(ui: &mut Ui, f: &Finding) -> bool {
+    let (colour, word) = match f.severity {
+        Severity::Error => (theme::ERROR, "error"),
+        Severity::Warning => (theme::WARNING, "warning"),
+    };
+    ui.label(
+        RichText::new(format!("{word}[{}]", f.code))
+            .color(colour)
+            .strong(),
+    );
+    let clicked = ui
+        .add(egui::Label::new(&f.message).sense(egui::Sense::click()))
+        .on_hover_text("Click to select it on the map")
+        .clicked();
+    if let Some(loc) = &f.location {
+        ui.label(RichText::new(loc.to_string()).weak().small().monospace());
+    }
+    ui.add_space(6.0);
+    clicked
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The scenario at a glance: what the validator counted.
+fn counts(ui: &mut Ui, scenario: &Scenario) {
+    let board = &scenario.board;
+    let kinds = |k: SpaceKind| board.spaces.iter().filter(|s| s.kind == k).count();
+    let links = |c: LinkClass| board.links.iter().filter(|l| l.class == c).count();
+    let side = |s: Side| scenario.roster.of_side(s).count();
+    let events = scenario
+        .deck
+        .cards
+        .iter()
+        .filter(|c| matches!(c.face, CardFace::Event(_)))
+        .count();
+    egui::Grid::new("counts")
+        .num_columns(2)
+        .spacing([12.0, 3.0])
+        .show(ui, |ui| {
+            ui.label("Spaces");
+            ui.label(format!(
+                "{}: {}, {}, {}, {}",
+                board.len(),
+                counted(kinds(SpaceKind::City), "city", "cities"),
+                counted(kinds(SpaceKind::Port), "port", "ports"),
+                counted(kinds(SpaceKind::MajorPort), "major port", "major ports"),
+                counted(kinds(SpaceKind::Sea), "sea", "seas"),
+            ));
+            ui.end_row();
+            ui.label("Links");
+            ui.label(format!(
+                "{}: {} major, {} minor, {}, {} sea",
+                board.links.len(),
+                links(LinkClass::Major),
+                links(LinkClass::Minor),
+                counted(links(LinkClass::Strait), "strait", "straits"),
+                links(LinkClass::Sea)
+            ));
+            ui.end_row();
+            ui.label("Blocks");
+            ui.label(format!(
+                "{}: {} Caesar, {} Pompey; {} on the map at start",
+                scenario.roster.blocks.len(),
+                side(Side::Caesar),
+                side(Side::Pompey),
+                scenario.starting_setup().placements.len()
+            ));
+            ui.end_row();
+            ui.label("Cards");
+            ui.label(format!(
+                "{}: {}, {}",
+                scenario.deck.cards.len(),
+                counted(events, "event", "events"),
+                counted(scenario.deck.cards.len() - events, "command", "commands")
+            ));
+            ui.end_row();
+            ui.label("VP on map");
+            ui.label(board.total_vp().to_string());
+            ui.end_row();
+        });
+}
