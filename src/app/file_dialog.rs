@@ -99,11 +99,12 @@ impl FileRequest {
                 ..
             } => ("Export CSV", "CSV", "csv", true, "games"),
         };
-        let stem: String = file_name
-            .chars()
-            .map(|c| if c.is_alphanumeric() { c } else { '-' })
-            .collect();
-        let stem = stem.trim_matches('-');
+        // "Julius Caesar, 705 (49 BC)" → "Julius-Caesar-705-49-BC".
+        let stem = file_name
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
         FileRequest {
             purpose,
             title: title.to_string(),
@@ -385,7 +386,7 @@ impl WindowDialog {
     /// Draws the dialog; `Some(answer)` once answered (`None` inside: cancelled).
     fn show(&mut self, ctx: &Context) -> Option<Option<PathBuf>> {
         let mut answer = None;
-        let modal = egui::Modal::new(Id::unique("file_dialog")).show(ctx, |ui| {
+        egui::Modal::new(Id::unique("file_dialog")).show(ctx, |ui| {
             ui.set_width(theme::FILE_DIALOG_WIDTH);
             ui.heading(&self.request.title);
             if let Some(note) = &self.note {
@@ -418,7 +419,8 @@ impl WindowDialog {
             egui::ScrollArea::vertical()
                 .id_salt("file_dialog_list")
                 .max_height(theme::FILE_DIALOG_LIST_HEIGHT)
-                .auto_shrink([false, true])
+                .min_scrolled_height(theme::FILE_DIALOG_LIST_HEIGHT)
+                .auto_shrink([false, false])
                 .show(ui, |ui| match &self.listing {
                     Err(e) => {
                         ui.colored_label(theme::ERROR, e);
@@ -515,7 +517,8 @@ impl WindowDialog {
                 }
             }
         });
-        if answer.is_none() && modal.should_close() {
+        // Escape cancels; a stray click beside the dialog does not.
+        if answer.is_none() && ctx.input(|i| i.key_pressed(Key::Escape)) {
             answer = Some(None);
         }
         answer
@@ -598,6 +601,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut d = dialog(dir.path(), true);
         assert_eq!(d.name, "My-game.ron", "a file name is suggested");
+        let named = FileRequest::new(
+            FilePurpose::SaveScenario { then: None },
+            "Julius Caesar, 705 (49 BC)",
+            None,
+        );
+        assert_eq!(named.file_name, "Julius-Caesar-705-49-BC.ron");
         d.name = "mine".into();
         assert_eq!(
             d.confirm(),

@@ -381,6 +381,11 @@ impl WorkbenchApp {
                 "" => "my-variant".to_string(),
                 n => n.to_string(),
             },
+            // Saving again suggests the file's own name.
+            FilePurpose::SaveScenario { .. } => match self.state.path().and_then(Path::file_stem) {
+                Some(stem) => stem.to_string_lossy().into_owned(),
+                None => self.state.scenario_name(),
+            },
             _ => self.state.scenario_name(),
         };
         let folder = self
@@ -462,17 +467,14 @@ impl WorkbenchApp {
 
     /// Selects the item a finding is about and centres the map on it.
     pub fn go_to_finding(&mut self, f: &Finding) {
-        let (Some(resolved), Some(report)) = (self.state.resolved(), self.state.report()) else {
+        let (Some(_), Some(report)) = (self.state.resolved(), self.state.report()) else {
             return;
         };
         let board = &report.scenario.board;
-        let from_location = f
-            .location
-            .as_ref()
-            .and_then(|loc| crate::edit::item_at(resolved, loc));
+        let from_subject = crate::edit::item_for(f);
         // Published-map warnings point at the map as a whole: the first
         // quoted space name in the message stands in.
-        let item = from_location.or_else(|| {
+        let item = from_subject.or_else(|| {
             f.message.split('"').skip(1).step_by(2).find_map(|n| {
                 board
                     .find(n)
