@@ -3,9 +3,51 @@
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn cli() -> Command {
-    Command::cargo_bin("caesar-workbench").unwrap()
+/// The binary under test: this build's, or the one CAESAR_WORKBENCH_BIN
+/// names (to check that a new test fails on an older build).
+fn bin() -> std::path::PathBuf {
+    std::env::var_os("CAESAR_WORKBENCH_BIN")
+        .map_or_else(|| env!("CARGO_BIN_EXE_caesar-workbench").into(), Into::into)
 }
+
+fn cli() -> Command {
+    Command::new(bin())
+}
+
+/// Runs the CLI with its standard output going to `stdout`.
+fn run_into(args: &[&str], stdout: std::process::Stdio) -> std::process::Output {
+    std::process::Command::new(bin())
+        .args(args)
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// Standard output is a pipe whose reader has already gone, so the very
+/// first write fails with a broken pipe.
+fn closed_pipe() -> std::process::Stdio {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    writer.into()
+}
+
+const PRINTING_COMMANDS: [&[&str]; 6] = [
+    &["play", "--seed", "3"],
+    &["validate"],
+    &["validate", "--json"],
+    &["variants"],
+    &[
+        "battle",
+        "--attacker",
+        "caesar",
+        "--attacking",
+        "Caesar=3",
+        "--defending",
+        "Pompey=3",
+    ],
+    &["--help"],
+];
 
 #[test]
 fn validate_builtin_scenario_exits_0() {
@@ -216,4 +258,67 @@ fn variants_lists_the_built_in_rule_sets() {
         .code(0)
         .stdout(predicate::str::contains("rules-1.1"))
         .stdout(predicate::str::contains("Rules 2.0 (2023)"));
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    // As `caesar-workbench play | head -1` once the reader has its line.
+    for args in PRINTING_COMMANDS {
+        let out = run_into(args, closed_pipe());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn output_onto_a_full_disk_is_an_error_with_exit_2() {
+    for args in PRINTING_COMMANDS {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = run_into(args, full.into());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if args == ["--help"] {
+            // clap's own output: its error is clap's to report; no panic.
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: cannot write the output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn the_attacker_is_parsed_as_a_side() {
+    cli()
+        .args(["battle", "--attacker", "Pompy", "--attacking", "Pompey"])
+        .args(["--defending", "Caesar"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("caesar or pompey"))
+        .stderr(predicate::str::contains("did you mean \"pompey\""));
+}
+
+#[test]
+fn a_scenario_with_errors_is_refused_by_play_with_its_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.ron");
+    let text = std::fs::read_to_string("scenarios/historical.ron")
+        .unwrap()
+        .replace("Major(\"Genua\", \"Roma\")", "Major(\"Genua\", \"Romaa\")");
+    std::fs::write(&path, text).unwrap();
+    cli()
+        .args(["play", "--scenario", path.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("the scenario has errors"))
+        .stderr(predicate::str::contains("error[unknown-name]"));
 }

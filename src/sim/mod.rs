@@ -192,7 +192,7 @@ impl SimOptions {
             && u64::from(s.count) > self.games
         {
             return Err(format!(
-                "--shard {s}: a {}-game run splits into at most {} shards, so that some shard would hold no game",
+                "--shard {s}: a {}-game run splits into at most {} shards, so some shard would hold no game",
                 self.games, self.games
             ));
         }

@@ -85,10 +85,19 @@ pub fn two_sided_p(z: f64) -> f64 {
 pub struct Difference {
     /// First minus second.
     pub estimate: f64,
+    /// With fewer than two pairs the interval is unbounded; JSON writes the
+    /// infinite bounds as `null`, read back as infinite.
+    #[serde(deserialize_with = "unbounded_interval")]
     pub ci95: [f64; 2],
     pub p_value: f64,
     /// p < 0.05.
     pub significant: bool,
+}
+
+/// An interval whose missing (`null`) bounds are −∞ and +∞.
+fn unbounded_interval<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f64; 2], D::Error> {
+    let [lo, hi] = <[Option<f64>; 2]>::deserialize(d)?;
+    Ok([lo.unwrap_or(f64::NEG_INFINITY), hi.unwrap_or(f64::INFINITY)])
 }
 
 impl Difference {
@@ -346,5 +355,15 @@ mod tests {
         other_order.merge(&a);
         assert_eq!(other_order, all);
         assert_eq!(Histogram::default().summary().median, 0);
+    }
+
+    #[test]
+    fn an_unbounded_interval_survives_json() {
+        let d = paired_mean_difference(3.0, 9.0, 1);
+        let text = serde_json::to_string(&d).unwrap();
+        assert!(text.contains("null"), "{text}");
+        let back: Difference = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.ci95, [f64::NEG_INFINITY, f64::INFINITY]);
+        assert_eq!(back.estimate, 3.0);
     }
 }
