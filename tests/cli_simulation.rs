@@ -1,11 +1,53 @@
 //! The simulation commands: simulate, compare, merge, battle.
 
+use std::path::{Path, PathBuf};
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
+/// The binary under test: this build's, or the one CAESAR_WORKBENCH_BIN
+/// names (to check that a new test fails on an older build).
+fn bin() -> std::path::PathBuf {
+    std::env::var_os("CAESAR_WORKBENCH_BIN")
+        .map_or_else(|| env!("CARGO_BIN_EXE_caesar-workbench").into(), Into::into)
+}
+
 fn cli() -> Command {
-    Command::cargo_bin("caesar-workbench").unwrap()
+    let mut command = Command::new(bin());
+    // A test that hangs fails instead.
+    command.timeout(std::time::Duration::from_secs(120));
+    command
+}
+
+/// Writes the `--json` report of a random-vs-random run of `games` (`extra` options
+/// added) to `dir/name` and returns its path.
+fn report_file(dir: &Path, name: &str, command: &str, games: &str, extra: &[&str]) -> PathBuf {
+    let mut args = vec![command, "--games", games, "--seed", "1", "--json"];
+    args.extend(["--caesar-ai", "random", "--pompey-ai", "random"]);
+    if command == "compare" {
+        args.extend(["--variant", "rules-1.1", "--variant", "rules-2.0"]);
+    }
+    args.extend(extra);
+    let out = cli()
+        .args(&args)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let path = dir.join(name);
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+fn shard(dir: &Path, command: &str, shard: &str) -> PathBuf {
+    let name = format!("{command}-{}.json", shard.replace('/', "-of-"));
+    report_file(dir, &name, command, "40", &["--shard", shard])
+}
+
+fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
 }
 
 fn json(args: &[&str]) -> Value {
@@ -110,6 +152,11 @@ fn shards_merge_to_the_whole_run() {
     ] {
         assert_eq!(merged[key], whole[key], "{key}");
     }
+    assert_eq!(
+        merged["game_ranges"],
+        serde_json::json!([{"start": 0, "end": 9}])
+    );
+    assert_eq!(merged["game_ranges"], whole["game_ranges"]);
 }
 
 #[test]
@@ -253,4 +300,273 @@ fn play_prints_a_game_record_that_repeats_with_its_seed() {
             .clone()
     };
     assert_eq!(run(), run());
+}
+
+#[test]
+fn merge_refuses_overlapping_shards_and_names_the_games_counted_twice() {
+    // 1/2 holds games 0–19, 2/4 games 10–19, 4/4 games 30–39: once merged
+    // into a "complete" run counting 10–19 twice and missing 20–29.
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["simulate", "compare"] {
+        let files: Vec<PathBuf> = ["1/2", "2/4", "4/4"]
+            .iter()
+            .map(|s| shard(dir.path(), command, s))
+            .collect();
+        let assert = cli().arg("merge").args(&files).assert().code(2).stdout("");
+        let err = stderr_of(&assert);
+        assert!(err.contains("overlap in games 10–19"), "{err}");
+        assert!(
+            err.contains(&format!("{command}-1-of-2.json (games 0–19)")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("{command}-2-of-4.json (games 10–19)")),
+            "{err}"
+        );
+        // The same file twice is the same overlap.
+        cli()
+            .arg("merge")
+            .args([&files[1], &files[1]])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("overlap in games 10–19"));
+    }
+}
+
+#[test]
+fn an_incomplete_merge_names_the_missing_games() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["simulate", "compare"] {
+        let files = [
+            shard(dir.path(), command, "1/4"),
+            shard(dir.path(), command, "4/4"),
+        ];
+        let assert = cli()
+            .arg("merge")
+            .args(&files)
+            .arg("--json")
+            .assert()
+            .code(0);
+        let err = stderr_of(&assert);
+        assert!(
+            err.contains("the reports hold 20 of the run's 40 games; missing: games 10–29"),
+            "{err}"
+        );
+        let merged: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+        let merged = if command == "compare" {
+            &merged["a"]
+        } else {
+            &merged
+        };
+        assert_eq!(
+            merged["game_ranges"],
+            serde_json::json!([{"start": 0, "end": 10}, {"start": 30, "end": 40}])
+        );
+    }
+}
+
+#[test]
+fn compare_shards_of_one_game_merge() {
+    // With one pair the paired intervals are unbounded: written as null.
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<PathBuf> = ["1/2", "2/2"]
+        .iter()
+        .map(|s| {
+            let name = format!("one-{}.json", s.replace('/', "-of-"));
+            report_file(dir.path(), &name, "compare", "2", &["--shard", s])
+        })
+        .collect();
+    let out = cli()
+        .arg("merge")
+        .args(&files)
+        .arg("--json")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let merged: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(merged["raw_paired"]["pairs"], 2);
+}
+
+#[test]
+fn a_shard_that_would_hold_no_game_is_refused() {
+    cli()
+        .args(["simulate", "--games", "20", "--shard", "1/30"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("at most 20 shards"));
+    cli()
+        .args(["simulate", "--games", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--games"));
+}
+
+#[test]
+fn hand_edited_reports_are_refused_with_the_file_and_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = shard(dir.path(), "simulate", "1/2");
+    let second = shard(dir.path(), "simulate", "2/2");
+    let original: Value = serde_json::from_slice(&std::fs::read(&second).unwrap()).unwrap();
+    let edits: [(&str, fn(&mut Value)); 5] = [
+        // More wins than games: once a win rate of over 100%.
+        ("do not add up to its 20 games", |v| {
+            v["caesar_wins"] = 50.into();
+            v["raw"]["caesar_wins"] = 50.into();
+        }),
+        ("the raw counts say", |v| v["pompey_wins"] = 0.into()),
+        ("more than its run's", |v| v["run_games"] = 10.into()),
+        ("outside the run's 40 games", |v| {
+            v["game_ranges"] = serde_json::json!([{"start": 30, "end": 50}]);
+        }),
+        ("raw.battles counts", |v| {
+            let counts = v["raw"]["battles"]["counts"].as_array_mut().unwrap();
+            counts[0] = (counts[0].as_u64().unwrap() + 7).into();
+        }),
+    ];
+    for (expected, edit) in edits {
+        let mut report = original.clone();
+        edit(&mut report);
+        let edited = dir.path().join("edited.json");
+        std::fs::write(&edited, serde_json::to_string(&report).unwrap()).unwrap();
+        let assert = cli()
+            .arg("merge")
+            .args([&first, &edited])
+            .assert()
+            .code(2)
+            .stdout("");
+        let err = stderr_of(&assert);
+        assert!(err.contains("edited.json: "), "{expected}: {err}");
+        assert!(err.contains(expected), "{expected}: {err}");
+    }
+    // A compare report gets the same checks, on either run.
+    let compared = shard(dir.path(), "compare", "2/2");
+    let mut report: Value = serde_json::from_slice(&std::fs::read(&compared).unwrap()).unwrap();
+    report["b"]["draws"] = 99.into();
+    report["b"]["raw"]["draws"] = 99.into();
+    let edited = dir.path().join("edited-compare.json");
+    std::fs::write(&edited, serde_json::to_string(&report).unwrap()).unwrap();
+    cli()
+        .arg("merge")
+        .arg(&edited)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("edited-compare.json: run B: "));
+}
+
+#[cfg(unix)]
+#[test]
+fn merge_reads_no_more_than_a_report_can_be() {
+    cli()
+        .args(["merge", "/dev/zero"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/dev/zero: larger than 64 MiB"));
+}
+
+#[test]
+fn thousands_of_threads_are_refused() {
+    cli()
+        .args(["simulate", "--games", "2", "--threads", "10000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("from 1 to 256"));
+    cli()
+        .args(["simulate", "--games", "2", "--threads", "0"])
+        .assert()
+        .code(2);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_csv_that_cannot_be_written_keeps_the_report() {
+    // 300 rows are more than the CSV's buffer: the writes fail during the run.
+    let assert = cli()
+        .args(["simulate", "--games", "300", "--caesar-ai", "random"])
+        .args(["--pompey-ai", "random", "--csv", "/dev/full", "--json"])
+        .assert()
+        .code(2);
+    let report: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(report["games"], 300);
+    let err = stderr_of(&assert);
+    assert!(
+        err.contains("cannot write the CSV file /dev/full: No space left on device"),
+        "{err}"
+    );
+}
+
+#[test]
+fn no_output_is_written_over_an_input_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("s.ron");
+    std::fs::copy("scenarios/historical.ron", &scenario).unwrap();
+    let variant = dir.path().join("v.ron");
+    std::fs::write(&variant, "(extends: \"rules-2.0\")\n").unwrap();
+    let link = dir.path().join("link.ron");
+    std::fs::hard_link(&scenario, &link).unwrap();
+    let before = std::fs::read(&scenario).unwrap();
+    let variant_before = std::fs::read(&variant).unwrap();
+    for csv in [&scenario, &variant, &link] {
+        cli()
+            .args(["simulate", "--games", "2", "--scenario"])
+            .arg(&scenario)
+            .arg("--variant")
+            .arg(&variant)
+            .arg("--csv")
+            .arg(csv)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("refusing to write"));
+    }
+    assert_eq!(std::fs::read(&scenario).unwrap(), before);
+    assert_eq!(std::fs::read(&variant).unwrap(), variant_before);
+}
+
+#[cfg(unix)]
+#[test]
+fn standard_output_appended_to_an_input_is_refused() {
+    // As `merge part.json other.json >> part.json`.
+    let dir = tempfile::tempdir().unwrap();
+    let part = shard(dir.path(), "simulate", "1/2");
+    let before = std::fs::read(&part).unwrap();
+    let append = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&part)
+        .unwrap();
+    let out = std::process::Command::new(bin())
+        .arg("merge")
+        .arg(&part)
+        .stdout(append)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to write the standard output"));
+    assert_eq!(std::fs::read(&part).unwrap(), before);
+}
+
+#[test]
+fn merge_and_simulate_into_a_closed_pipe_end_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = shard(dir.path(), "simulate", "1/2");
+    let csv_to_stdout: &[&str] = &["simulate", "--games", "20", "--csv", "/dev/stdout"];
+    for args in [
+        &["merge", part.to_str().unwrap()][..],
+        &["simulate", "--games", "4"],
+        csv_to_stdout,
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(bin())
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
 }
