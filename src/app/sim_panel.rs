@@ -774,6 +774,19 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                                 .allow_hover(false),
                         );
                     }
+                    // The quartile lines themselves, thin, so the band reads
+                    // as the area between them where a quartile moves.
+                    for q in [&lo, &hi] {
+                        let points: Vec<[f64; 2]> =
+                            xs.iter().zip(q.iter()).map(|(x, y)| [*x, *y]).collect();
+                        p.line(
+                            Line::new(name.clone(), points)
+                                .color(colour.gamma_multiply(0.6))
+                                .width(1.0)
+                                .style(style)
+                                .allow_hover(false),
+                        );
+                    }
                     let mean: Vec<[f64; 2]> = r
                         .vp_by_year
                         .iter()
