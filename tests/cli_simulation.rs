@@ -410,7 +410,8 @@ fn hand_edited_reports_are_refused_with_the_file_and_the_problem() {
     let first = shard(dir.path(), "simulate", "1/2");
     let second = shard(dir.path(), "simulate", "2/2");
     let original: Value = serde_json::from_slice(&std::fs::read(&second).unwrap()).unwrap();
-    let edits: [(&str, fn(&mut Value)); 5] = [
+    type Edit = fn(&mut Value);
+    let edits: [(&str, Edit); 5] = [
         // More wins than games: once a win rate of over 100%.
         ("do not add up to its 20 games", |v| {
             v["caesar_wins"] = 50.into();

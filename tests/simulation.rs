@@ -64,8 +64,10 @@ fn shards_merge_into_the_single_run() {
         .collect();
     let merged = timeless(SimReport::merge(&parts).unwrap());
     assert_eq!(merged, single);
-    // The same shard twice is refused.
-    assert!(SimReport::merge(&[parts[0].clone(), parts[0].clone()]).is_err());
+    assert_eq!(merged.game_ranges, vec![(0..30).into()]);
+    // The same shard twice is refused, naming the games counted twice.
+    let twice = SimReport::merge(&[parts[0].clone(), parts[0].clone()]).unwrap_err();
+    assert!(twice.contains("overlap in games 0–9"), "{twice}");
 }
 
 #[test]

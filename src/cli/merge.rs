@@ -27,8 +27,8 @@ pub struct MergeArgs {
 }
 
 enum Parsed {
-    Simulate(SimReport),
-    Compare(CompareReport),
+    Simulate(Box<SimReport>),
+    Compare(Box<CompareReport>),
 }
 
 /// Refuses reports that do not check out, overlap or come from different
@@ -40,8 +40,8 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
     for path in &args.reports {
         let label = path.display().to_string();
         match read_report(path)? {
-            Parsed::Simulate(r) => sims.push((label, r)),
-            Parsed::Compare(r) => compares.push((label, r)),
+            Parsed::Simulate(r) => sims.push((label, *r)),
+            Parsed::Compare(r) => compares.push((label, *r)),
         }
     }
     if let (Some((sim, _)), Some((compare, _))) = (sims.first(), compares.first()) {
@@ -112,11 +112,11 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
     let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_report)?;
     if value.get("raw_paired").is_some() {
         serde_json::from_str(&text)
-            .map(Parsed::Compare)
+            .map(|r| Parsed::Compare(Box::new(r)))
             .map_err(not_a_report)
     } else {
         serde_json::from_str(&text)
-            .map(Parsed::Simulate)
+            .map(|r| Parsed::Simulate(Box::new(r)))
             .map_err(not_a_report)
     }
 }

@@ -1295,7 +1295,7 @@ mod tests {
     /// A made-up game: Caesar wins the even ones on VP, Pompey the odd ones
     /// by sudden death in year 2.
     fn record(index: u64) -> GameRecord {
-        let caesar = index % 2 == 0;
+        let caesar = index.is_multiple_of(2);
         GameRecord {
             index,
             seed: index,
@@ -1311,7 +1311,7 @@ mod tests {
             battles: (index % 5) as u32,
             steps_lost: [3, 4],
             blocks_eliminated: [1, 2],
-            leaders_killed: [0, (index % 3 == 0) as u32],
+            leaders_killed: [0, index.is_multiple_of(3) as u32],
             events_played: [1, 0, 2, 0, 0, 1, 0],
             events_by_side: [[1, 0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 1, 0]],
             events_cancelled: 0,
@@ -1403,7 +1403,8 @@ mod tests {
 
     #[test]
     fn hand_edited_counts_are_refused() {
-        let edits: [(&str, fn(&mut SimReport)); 9] = [
+        type Edit = fn(&mut SimReport);
+        let edits: [(&str, Edit); 9] = [
             ("do not add up", |r| {
                 r.caesar_wins += 50;
                 r.raw.caesar_wins += 50;
