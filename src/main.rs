@@ -12,10 +12,15 @@ fn main() -> ExitCode {
     let args = match cli::Cli::try_parse() {
         Ok(args) => args,
         Err(e) => {
-            // Help and version go to stdout, mistakes to stderr; a closed
-            // pipe there is no reason to panic.
-            let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            // Help and version go to stdout, mistakes to stderr: a closed
+            // pipe ends quietly, another write failure is an error.
+            return match e.print() {
+                Err(write) if write.kind() != std::io::ErrorKind::BrokenPipe => {
+                    let _ = writeln!(std::io::stderr(), "error: cannot write the output: {write}");
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)),
+            };
         }
     };
     match cli::run(args) {
