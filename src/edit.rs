@@ -11,10 +11,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::diagnostics::{Finding, Subject};
 use crate::format::{
-    self, BlockDoc, BlockKind, DeckDoc, DeploymentDoc, LinkClass, LinkDoc, LoadError, Location,
-    MapDoc, ResolvedScenario, RosterDoc, ScenarioDoc, Sections, Side, SourceFile, SpaceDoc,
-    SpaceKind,
+    self, BlockDoc, BlockKind, DeckDoc, DeploymentDoc, LinkClass, LinkDoc, LoadError, MapDoc,
+    ResolvedScenario, RosterDoc, ScenarioDoc, Sections, Side, SourceFile, SpaceDoc, SpaceKind,
 };
 use crate::model::Scenario;
 use crate::names::normalise;
@@ -852,68 +852,30 @@ pub enum Item {
     Block(Side, String),
 }
 
-/// The item at a finding's location: the line it points to, read in the
-/// section it lies in (a space's definition, a link, a deployment's city, a
-/// roster entry). `None` when the location is not in `resolved`'s sources or
-/// points at a whole section.
-pub fn item_at(resolved: &ResolvedScenario, location: &Location) -> Option<Item> {
-    let s = &resolved.sources;
-    let sources = [&s.map, &s.roster, &s.deck, &s.order_of_battle]
-        .into_iter()
-        .chain(s.free_deployment.as_ref());
-    let src = sources.into_iter().find(|f| f.path == location.file)?;
-    let line_start: usize = src
-        .text
-        .split_inclusive('\n')
-        .take(location.line.saturating_sub(1))
-        .map(str::len)
-        .sum();
-    let line = src.text[line_start..].lines().next()?;
-    let before = &src.text[..line_start];
-    let section = [
-        "spaces:",
-        "links:",
-        "blocks:",
-        "order_of_battle:",
-        "free_deployment:",
-    ]
-    .into_iter()
-    .filter_map(|h| before.rfind(h).map(|at| (at, h)))
-    .max()
-    .map(|(_, h)| h)?;
-    let quoted = quoted_strings(line);
-    match section {
-        "spaces:" => quoted.first().map(|n| Item::Space(n.clone())),
-        "links:" => {
-            // A strait's name comes first: its ends are the last two.
-            (quoted.len() >= 2).then(|| {
-                let n = quoted.len();
-                Item::Link(quoted[n - 2].clone(), quoted[n - 1].clone())
-            })
-        }
-        "blocks:" => {
-            let side = if line.contains("Pompey") {
-                Side::Pompey
-            } else {
-                Side::Caesar
-            };
-            quoted.first().map(|n| Item::Block(side, n.clone()))
-        }
-        _ => quoted.first().map(|n| Item::Space(n.clone())),
-    }
+/// The map item a finding is about, from its subject (never from the text
+/// of the file): a space, a link, a block; a deployment entry selects its
+/// city. `None` for findings about the map, roster, deck or rule set as a
+/// whole.
+pub fn item_for(finding: &Finding) -> Option<Item> {
+    item_of(finding.subject.as_ref()?)
 }
 
-/// The `"..."` strings of a line, unescaped for the simple cases names use.
-fn quoted_strings(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = line;
-    while let Some(start) = rest.find('"') {
-        let after = &rest[start + 1..];
-        let Some(end) = after.find('"') else { break };
-        out.push(after[..end].to_string());
-        rest = &after[end + 1..];
+/// The map item for a finding's subject (see [`item_for`]).
+pub fn item_of(subject: &Subject) -> Option<Item> {
+    match subject {
+        Subject::Space { name } => Some(Item::Space(name.clone())),
+        Subject::Link { a, b } => Some(Item::Link(a.clone(), b.clone())),
+        Subject::Block { side, name }
+        | Subject::Strength {
+            side, block: name, ..
+        } => Some(Item::Block(*side, name.clone())),
+        Subject::Placement { space, .. } => Some(Item::Space(space.clone())),
+        Subject::Roster { .. }
+        | Subject::Deployment { .. }
+        | Subject::Deck { .. }
+        | Subject::RuleSet { .. }
+        | Subject::Map => None,
     }
-    out
 }
 
 #[cfg(test)]
@@ -1269,37 +1231,48 @@ mod tests {
             .expect("sea-with-vp");
         assert_eq!(f.severity, Severity::Error);
         // The finding leads back to the sea.
-        let loc = f.location.as_ref().expect("located");
-        assert_eq!(
-            item_at(&doc.resolved(), loc),
-            Some(Item::Space("Mare Tyrrhenum".into()))
-        );
+        assert!(f.location.is_some(), "located");
+        assert_eq!(item_for(f), Some(Item::Space("Mare Tyrrhenum".into())));
     }
 
     #[test]
-    fn findings_lead_to_links_and_deployment_cities() {
-        let text = crate::HISTORICAL_SCENARIO.replace(
-            r#"Major("Genua", "Roma"),"#,
-            r#"Major("Genua", "Roma"), Major("Roma", "Mare Tyrrhenum"),"#,
-        );
+    fn findings_lead_to_links_deployment_cities_and_blocks() {
+        let text = crate::HISTORICAL_SCENARIO
+            .replace(
+                r#"Major("Genua", "Roma"),"#,
+                r#"Major("Genua", "Roma"), Major("Roma", "Mare Tyrrhenum"),"#,
+            )
+            .replace(
+                r#"("Lugdunum", ["Legio 16", "Equitatus 1"]),"#,
+                r#"("Lugdunum", ["Legio 16", "Equitatus 1", "Navis 3"]),"#,
+            )
+            .replace(
+                "order_of_battle: (",
+                "order_of_battle: (\n        strengths: (caesar: [(\"Legio 16\", 2)]),",
+            );
         let r = format::scenario_from_str(Path::new("x.ron"), &text).unwrap();
         let report = validate(&r, &rules());
-        let f = report
-            .findings
-            .iter()
-            .find(|f| f.code == "road-touches-sea")
-            .unwrap();
-        // Two links share the line: the last pair on it is reported.
+        let item = |code: &str| {
+            let f = report
+                .findings
+                .iter()
+                .find(|f| f.code == code)
+                .unwrap_or_else(|| panic!("{code}: {:?}", report.findings));
+            item_for(f)
+        };
+        // Two links share the line: the finding knows which one it is about.
         assert_eq!(
-            item_at(&r, f.location.as_ref().unwrap()),
+            item("road-touches-sea"),
             Some(Item::Link("Roma".into(), "Mare Tyrrhenum".into()))
         );
-        let loc = r
-            .sources
-            .order_of_battle
-            .locate("order_of_battle:", &["Ravenna"])
-            .unwrap();
-        assert_eq!(item_at(&r, &loc), Some(Item::Space("Ravenna".into())));
+        // A block in the wrong place selects its city; a starting strength, the block.
+        assert_eq!(item("navis-inland"), Some(Item::Space("Lugdunum".into())));
+        assert_eq!(
+            item("reduced-strength"),
+            Some(Item::Block(Side::Caesar, "Legio 16".into()))
+        );
+        // Published-map warnings about the map as a whole select nothing.
+        assert_eq!(item_of(&Subject::Map), None);
     }
 
     #[test]

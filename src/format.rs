@@ -6,7 +6,6 @@
 //! deployment on the published map, or a new map with the published blocks, is
 //! written without copying everything.
 
-use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -39,16 +38,22 @@ pub enum LoadError {
     NotUtf8 { path: PathBuf, offset: usize },
     #[error("{location}: {message}")]
     Parse { location: Location, message: String },
-    #[error("{}: `extends` forms a cycle: {}", path.display(), chain.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" -> "))]
-    ExtendsCycle { path: PathBuf, chain: Vec<PathBuf> },
-    #[error("{location}: `extends` names \"{target}\", which cannot be read: {source}{suggestion}")]
+    #[error("{location}: `extends` forms a cycle: {}", chain.join(" -> "))]
+    ExtendsCycle {
+        /// The `extends` that closes the cycle.
+        location: Location,
+        /// Every file of the chain, in order, ending with the one reached twice.
+        chain: Vec<String>,
+    },
+    #[error("{location}: `extends` names \"{target}\", which cannot be read: {reason}")]
     ExtendsMissing {
         location: Location,
         target: String,
-        #[source]
-        source: std::io::Error,
-        /// " (did you mean ...?)" when a file of a similar name sits beside it.
-        suggestion: String,
+        /// The path the file was looked for at.
+        looked_for: PathBuf,
+        /// What is missing (the file, or a folder on the way to it), and the
+        /// nearest existing name when one is close: " (did you mean ...?)".
+        reason: String,
     },
     #[error("{}: no {section} section, and no `extends` file to take it from", path.display())]
     MissingSection {
@@ -61,9 +66,9 @@ impl LoadError {
     /// Where the error is, when it points into a file.
     pub fn location(&self) -> Option<&Location> {
         match self {
-            LoadError::Parse { location, .. } | LoadError::ExtendsMissing { location, .. } => {
-                Some(location)
-            }
+            LoadError::Parse { location, .. }
+            | LoadError::ExtendsMissing { location, .. }
+            | LoadError::ExtendsCycle { location, .. } => Some(location),
             _ => None,
         }
     }
@@ -124,15 +129,20 @@ fn explain_ron_error(code: &ron::Error) -> String {
     }
 }
 
-/// Reads a file as UTF-8 text.
+/// Reads a file as UTF-8 text. A byte-order mark (which some Windows editors
+/// write) is dropped here, the one place files are read, so lines and
+/// columns count from the first visible character.
 pub fn read_text(path: &Path) -> Result<String, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+    let mut bytes = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
+    const BOM: &[u8] = "\u{feff}".as_bytes();
+    let bom = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    bytes.drain(..bom);
     String::from_utf8(bytes).map_err(|e| LoadError::NotUtf8 {
         path: path.to_path_buf(),
-        offset: e.utf8_error().valid_up_to(),
+        offset: bom + e.utf8_error().valid_up_to(),
     })
 }
 
@@ -566,87 +576,22 @@ pub struct Sections<T> {
     pub free_deployment: Option<T>,
 }
 
-/// Reads a scenario file and the files it extends.
-pub fn load_scenario(path: &Path) -> Result<ResolvedScenario, LoadError> {
-    let mut chain: Vec<(PathBuf, ScenarioDoc, String)> = Vec::new();
-    let mut seen = HashSet::new();
-    let mut next = Some(path.to_path_buf());
-    while let Some(current) = next.take() {
-        let key = std::fs::canonicalize(&current).unwrap_or_else(|_| current.clone());
-        if !seen.insert(key) {
-            let mut cycle: Vec<PathBuf> = chain.iter().map(|(p, _, _)| p.clone()).collect();
-            cycle.push(current);
-            return Err(LoadError::ExtendsCycle {
-                path: path.to_path_buf(),
-                chain: cycle,
-            });
-        }
-        let text = match read_text(&current) {
-            // A scenario that extends the published game works anywhere, even
-            // without a copy of scenarios/historical.ron beside it.
-            Err(LoadError::Io { .. })
-                if !chain.is_empty()
-                    && current.file_name() == Some(std::ffi::OsStr::new("historical.ron")) =>
-            {
-                crate::HISTORICAL_SCENARIO.to_string()
-            }
-            // The file that names a missing parent is the one to fix: point at
-            // its `extends` line rather than at a path that does not exist.
-            Err(LoadError::Io { source, .. }) if !chain.is_empty() => {
-                let (parent_path, parent_doc, parent_text) = &chain[chain.len() - 1];
-                return Err(missing_parent(
-                    parent_path,
-                    parent_doc,
-                    parent_text,
-                    &current,
-                    source,
-                ));
-            }
-            other => other?,
-        };
-        let doc: ScenarioDoc = parse_ron(&current, &text)?;
-        next = doc
-            .extends
-            .as_ref()
-            .map(|rel| current.parent().unwrap_or_else(|| Path::new(".")).join(rel));
-        chain.push((current, doc, text));
-    }
-    resolve(path, chain)
-}
+/// The scenario built into the program, for `extends: "historical.ron"`.
+const BUILTIN_SCENARIOS: Builtins = Builtins {
+    what: "scenario",
+    files: &[("historical.ron", crate::HISTORICAL_SCENARIO)],
+    path: |_| PathBuf::from(crate::HISTORICAL_PATH),
+};
 
-fn missing_parent(
-    referrer: &Path,
-    doc: &ScenarioDoc,
-    text: &str,
-    missing: &Path,
-    source: std::io::Error,
-) -> LoadError {
-    let target = doc.extends.clone().unwrap_or_default();
-    let src = SourceFile {
-        path: referrer.to_path_buf(),
-        text: text.to_string(),
-    };
-    let at = text.find("extends").unwrap_or(0);
-    let siblings: Vec<String> = missing
-        .parent()
-        .and_then(|dir| std::fs::read_dir(dir).ok())
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|name| name.ends_with(".ron"))
-        .chain(std::iter::once("historical.ron".to_string()))
-        .collect();
-    let wanted = missing
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let suggestion = crate::names::did_you_mean(&wanted, siblings.iter().map(String::as_str));
-    LoadError::ExtendsMissing {
-        location: src.location_of(at),
-        target,
-        source,
-        suggestion,
-    }
+/// Reads a scenario file and the files it extends ([`load_chain`]).
+/// `extends: "historical.ron"` always works: when no such file lies beside
+/// the scenario, the published game built into the program is used.
+pub fn load_scenario(path: &Path) -> Result<ResolvedScenario, LoadError> {
+    let chain = load_chain::<ScenarioDoc>(path, &BUILTIN_SCENARIOS, |d| d.extends.as_deref())?;
+    resolve(
+        path,
+        chain.into_iter().map(|c| (c.path, c.doc, c.text)).collect(),
+    )
 }
 
 /// Parses a scenario from text alone (no `extends` allowed), for tests and the GUI.
@@ -725,45 +670,8 @@ fn resolve(
 }
 
 impl SourceFile {
-    /// Finds where a sequence of quoted strings (e.g. a link's two ends) first
-    /// appears after `anchor`, allowing any whitespace, commas, `(`/`[` and
-    /// field labels between them. Good enough to point an editor at an item.
-    pub fn locate(&self, anchor: &str, needles: &[&str]) -> Option<Location> {
-        let start = self.text.find(anchor).unwrap_or(0);
-        let first = format!("{:?}", needles.first()?);
-        let mut from = start;
-        while let Some(rel) = self.text[from..].find(&first) {
-            let at = from + rel;
-            let mut cursor = at + first.len();
-            let mut all = true;
-            for needle in &needles[1..] {
-                let quoted = format!("{needle:?}");
-                // Skip separators, labels such as `b:` and opening brackets.
-                let rest = &self.text[cursor..];
-                let skipped = rest.find(['"', ')', ']']).unwrap_or(rest.len());
-                if rest[skipped..].starts_with(&quoted) {
-                    cursor += skipped + quoted.len();
-                } else {
-                    all = false;
-                    break;
-                }
-            }
-            if all {
-                return Some(self.location_of(at));
-            }
-            from = at + first.len();
-        }
-        None
-    }
-
-    /// Where a deployment section gives `name` a starting strength.
-    pub fn locate_strength(&self, section: &str, name: &str) -> Option<Location> {
-        let start = self.text.find(&format!("{section}:"))?;
-        let list = start + self.text[start..].find("strengths:")?;
-        let at = list + self.text[list..].find(&format!("{name:?}"))?;
-        Some(self.location_of(at))
-    }
-
+    /// The line and column of a byte offset (for one-off positions; to
+    /// locate many items, build a [`SourceIndex`] once).
     pub fn location_of(&self, byte_offset: usize) -> Location {
         let before = &self.text[..byte_offset.min(self.text.len())];
         let line = before.matches('\n').count() + 1;
@@ -776,6 +684,520 @@ impl SourceFile {
             column,
         }
     }
+}
+
+// ------------------------------------------------------------ extends chains
+
+/// One file of an `extends` chain: where it was read from, its text and
+/// what it says.
+#[derive(Debug, Clone)]
+pub struct Chained<D> {
+    /// The path as reported (the built-in copy's path for built-in files).
+    pub path: PathBuf,
+    pub text: String,
+    pub doc: D,
+}
+
+/// What a chain may extend besides files: the documents built into the
+/// program, by bare name (`"historical.ron"`, `"rules-2.0"`).
+pub struct Builtins<'a> {
+    /// What they are ("scenario", "variant"), for messages.
+    pub what: &'a str,
+    /// The built-in documents' names and texts; a name matches with or
+    /// without `.ron`.
+    pub files: &'a [(&'a str, &'a str)],
+    /// Where a built-in file is reported to come from.
+    pub path: fn(&str) -> PathBuf,
+}
+
+impl Builtins<'_> {
+    fn find(&self, spec: &str) -> Option<(PathBuf, String)> {
+        let stem = |s: &str| s.strip_suffix(".ron").unwrap_or(s).to_string();
+        self.files
+            .iter()
+            .find(|(name, _)| stem(name) == stem(spec))
+            .map(|(name, text)| ((self.path)(name), text.to_string()))
+    }
+
+    fn none_named(&self, spec: &str) -> String {
+        format!(
+            ", and no built-in {} is named \"{}\"",
+            self.what,
+            spec.strip_suffix(".ron").unwrap_or(spec)
+        )
+    }
+}
+
+/// Where a chained file came from, for cycle detection: the canonical path
+/// of a file, or the name of a built-in document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Origin {
+    File(PathBuf),
+    Builtin(PathBuf),
+}
+
+/// Reads `first` and every file it `extends`, in order (the file itself
+/// first). The one resolver of `extends` for scenarios and variants:
+///
+/// - a relative `extends` is taken from the folder of the file that names it
+///   (with or without `.ron`);
+/// - a bare name that is no file there may name a built-in document
+///   (`"historical.ron"`, `"rules-2.0"`); a path with a folder never does, so
+///   a misspelt folder is an error, not the built-in game;
+/// - a file reached twice (compared by canonical path, so `../v/a.ron` from
+///   `v/a.ron` is `v/a.ron`) is a cycle, reported with the whole chain;
+/// - errors point at the `extends` line of the file that names the parent.
+pub fn load_chain<D: serde::de::DeserializeOwned>(
+    first: &Path,
+    builtins: &Builtins,
+    extends: impl Fn(&D) -> Option<&str>,
+) -> Result<Vec<Chained<D>>, LoadError> {
+    let text = read_text(first)?;
+    let origin = Origin::File(std::fs::canonicalize(first).unwrap_or_else(|_| first.into()));
+    chain_from(first.to_path_buf(), text, origin, builtins, extends)
+}
+
+/// [`load_chain`] from a built-in document.
+pub fn load_builtin_chain<D: serde::de::DeserializeOwned>(
+    name: &str,
+    builtins: &Builtins,
+    extends: impl Fn(&D) -> Option<&str>,
+) -> Option<Result<Vec<Chained<D>>, LoadError>> {
+    let (path, text) = builtins.find(name)?;
+    let origin = Origin::Builtin(path.clone());
+    Some(chain_from(path, text, origin, builtins, extends))
+}
+
+fn chain_from<D: serde::de::DeserializeOwned>(
+    mut path: PathBuf,
+    mut text: String,
+    mut origin: Origin,
+    builtins: &Builtins,
+    extends: impl Fn(&D) -> Option<&str>,
+) -> Result<Vec<Chained<D>>, LoadError> {
+    let mut chain: Vec<Chained<D>> = Vec::new();
+    let mut seen: Vec<Origin> = Vec::new();
+    loop {
+        let doc: D = parse_ron(&path, &text)?;
+        let parent = extends(&doc).map(str::to_string);
+        seen.push(origin.clone());
+        chain.push(Chained { path, text, doc });
+        let Some(spec) = parent else {
+            return Ok(chain);
+        };
+        let referrer = chain.last().expect("just pushed");
+        let (next_path, next_text, next_origin) = find_parent(referrer, &origin, &spec, builtins)?;
+        if seen.contains(&next_origin) {
+            let mut names: Vec<String> = seen.iter().map(Origin::display).collect();
+            names.push(next_origin.display());
+            return Err(LoadError::ExtendsCycle {
+                location: extends_location(referrer),
+                chain: names,
+            });
+        }
+        (path, text, origin) = (next_path, next_text, next_origin);
+    }
+}
+
+impl Origin {
+    fn display(&self) -> String {
+        match self {
+            Origin::File(p) => p.display().to_string(),
+            Origin::Builtin(p) => format!("{} (built in)", p.display()),
+        }
+    }
+}
+
+/// Where a file names its parent: its `extends` field (else its start).
+fn extends_location<D>(file: &Chained<D>) -> Location {
+    let src = SourceFile {
+        path: file.path.clone(),
+        text: file.text.clone(),
+    };
+    let at = SourceIndex::new(&file.text).label("extends").unwrap_or(0);
+    src.location_of(at)
+}
+
+/// The file `referrer` extends: read from disk, or built in.
+fn find_parent<D>(
+    referrer: &Chained<D>,
+    referrer_origin: &Origin,
+    spec: &str,
+    builtins: &Builtins,
+) -> Result<(PathBuf, String, Origin), LoadError> {
+    let bare = {
+        let mut parts = Path::new(spec).components();
+        matches!(
+            (parts.next(), parts.next()),
+            (Some(std::path::Component::Normal(_)), None)
+        )
+    };
+    let missing =
+        |looked_for: PathBuf, reason: String, suggestion: String| LoadError::ExtendsMissing {
+            location: extends_location(referrer),
+            target: spec.to_string(),
+            looked_for,
+            reason: reason + &suggestion,
+        };
+    let builtin_names = || {
+        builtins
+            .files
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect::<Vec<_>>()
+    };
+    if let Origin::Builtin(_) = referrer_origin {
+        // A built-in document extends only built-in documents.
+        return match builtins.find(spec).filter(|_| bare) {
+            Some((path, text)) => Ok((path.clone(), text, Origin::Builtin(path))),
+            None => Err(missing(
+                PathBuf::from(spec),
+                "no built-in document has that name".into(),
+                crate::names::did_you_mean(spec, builtin_names().iter().map(String::as_str)),
+            )),
+        };
+    }
+    let dir = referrer
+        .path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."));
+    let candidate = dir.join(spec);
+    let mut with_ext = candidate.clone().into_os_string();
+    with_ext.push(".ron");
+    for path in [candidate.clone(), PathBuf::from(with_ext)] {
+        if path.is_file() {
+            let text = read_text(&path)?;
+            let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            return Ok((path, text, Origin::File(key)));
+        }
+    }
+    if bare && let Some((path, text)) = builtins.find(spec) {
+        return Ok((path.clone(), text, Origin::Builtin(path)));
+    }
+    // Say which part of the path is missing, and suggest the nearest name
+    // that does exist there.
+    let parts: Vec<std::path::Component> = candidate.components().collect();
+    let mut existing = PathBuf::new();
+    for (k, part) in parts.iter().enumerate() {
+        let next = existing.join(part);
+        let is_last = k + 1 == parts.len();
+        if (is_last && next.is_file()) || (!is_last && next.is_dir()) {
+            existing = next;
+            continue;
+        }
+        let folder = if existing.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            existing.clone()
+        };
+        let wanted = part.as_os_str().to_string_lossy().into_owned();
+        let mut known: Vec<String> = std::fs::read_dir(&folder)
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| {
+                let entry = entry.ok()?;
+                let is_dir = entry.file_type().ok()?.is_dir();
+                let name = entry.file_name().into_string().ok()?;
+                let fits = if is_last {
+                    !is_dir && name.ends_with(".ron")
+                } else {
+                    is_dir
+                };
+                fits.then_some(name)
+            })
+            .collect();
+        if is_last && bare {
+            known.extend(builtins.files.iter().map(|(n, _)| n.to_string()));
+        }
+        known.sort();
+        let suggestion = crate::names::did_you_mean(&wanted, known.iter().map(String::as_str));
+        let reason = if !is_last {
+            format!(
+                "there is no folder \"{wanted}\" in {} (looked for {})",
+                folder.display(),
+                candidate.display()
+            )
+        } else if next.is_dir() {
+            format!("{} is a folder, not a file", candidate.display())
+        } else if spec.ends_with(".ron") {
+            format!("there is no file {}", candidate.display())
+        } else {
+            format!(
+                "there is no file {} (nor with .ron){}",
+                candidate.display(),
+                if bare {
+                    builtins.none_named(spec)
+                } else {
+                    String::new()
+                }
+            )
+        };
+        return Err(missing(candidate, reason, suggestion));
+    }
+    // Every part exists after all (it appeared meanwhile): say so plainly.
+    Err(missing(
+        candidate.clone(),
+        format!("{} could not be read", candidate.display()),
+        String::new(),
+    ))
+}
+
+// ------------------------------------------------------------ source index
+
+/// Where a value of a RON text starts, and the `field:` label before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Spot {
+    label: Option<usize>,
+    value: usize,
+}
+
+/// Positions in one RON text, found in a single pass: where every value
+/// starts, by its path (`map.links.3.0` is the first end of the fourth link,
+/// `roster.blocks.5.name` a block's name), and where lines start. Turning a
+/// path into `line:column` is a hash lookup and a binary search, so locating
+/// any number of findings costs one scan of the text.
+#[derive(Debug, Clone, Default)]
+pub struct SourceIndex {
+    /// Byte offset of each line's start.
+    line_starts: Vec<usize>,
+    /// Whether each line is ASCII (columns are then byte differences).
+    ascii_lines: Vec<bool>,
+    spots: std::collections::HashMap<String, Spot>,
+    /// Every string literal, as written (quotes included), and its offsets.
+    strings: std::collections::HashMap<String, Vec<usize>>,
+}
+
+impl SourceIndex {
+    pub fn new(text: &str) -> SourceIndex {
+        let bytes = text.as_bytes();
+        let mut index = SourceIndex {
+            line_starts: vec![0],
+            ..SourceIndex::default()
+        };
+        let mut ascii = true;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                index.line_starts.push(i + 1);
+                index.ascii_lines.push(ascii);
+                ascii = true;
+            } else if !b.is_ascii() {
+                ascii = false;
+            }
+        }
+        index.ascii_lines.push(ascii);
+        index.scan(text);
+        index
+    }
+
+    fn scan(&mut self, text: &str) {
+        /// An open `(`, `[` or `{`: the path of the value it belongs to,
+        /// and the element being read inside it.
+        struct Frame {
+            path: String,
+            index: usize,
+            label: Option<(String, usize)>,
+            started: bool,
+        }
+        fn element_path(frame: &Frame) -> String {
+            let seg = match &frame.label {
+                Some((label, _)) => label.clone(),
+                None => frame.index.to_string(),
+            };
+            if frame.path.is_empty() {
+                seg
+            } else {
+                format!("{}.{seg}", frame.path)
+            }
+        }
+        let bytes = text.as_bytes();
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut i = 0;
+        // Marks the start of a value in the innermost frame; returns its path.
+        let start_value = |frames: &mut Vec<Frame>,
+                           spots: &mut std::collections::HashMap<String, Spot>,
+                           at: usize|
+         -> String {
+            let Some(top) = frames.last_mut() else {
+                return String::new();
+            };
+            let path = element_path(top);
+            if !top.started {
+                top.started = true;
+                let label = top.label.as_ref().map(|(_, l)| *l);
+                spots
+                    .entry(path.clone())
+                    .or_insert(Spot { label, value: at });
+            }
+            path
+        };
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    // RON block comments nest.
+                    let mut depth = 0usize;
+                    while i < bytes.len() {
+                        if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
+                            depth += 1;
+                            i += 2;
+                        } else if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
+                            depth -= 1;
+                            i += 2;
+                            if depth == 0 {
+                                break;
+                            }
+                        } else {
+                            i += 1;
+                        }
+                    }
+                }
+                b'"' => {
+                    let end = skip_string(bytes, i);
+                    start_value(&mut frames, &mut self.spots, i);
+                    self.strings
+                        .entry(text[i..end].to_string())
+                        .or_default()
+                        .push(i);
+                    i = end;
+                }
+                b'\'' => {
+                    start_value(&mut frames, &mut self.spots, i);
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'\'' && bytes[i] != b'\n' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) => {
+                    // A raw string: r"..." or r#"..."#.
+                    let start = i;
+                    i += 1;
+                    let hashes = bytes[i..].iter().take_while(|&&c| c == b'#').count();
+                    i += hashes;
+                    if bytes.get(i) == Some(&b'"') {
+                        start_value(&mut frames, &mut self.spots, start);
+                        i += 1;
+                        while i < bytes.len() {
+                            if bytes[i] == b'"'
+                                && bytes[i + 1..]
+                                    .iter()
+                                    .take(hashes)
+                                    .filter(|&&c| c == b'#')
+                                    .count()
+                                    == hashes
+                            {
+                                i += 1 + hashes;
+                                break;
+                            }
+                            i += 1;
+                        }
+                    }
+                }
+                b'(' | b'[' | b'{' => {
+                    let path = start_value(&mut frames, &mut self.spots, i);
+                    frames.push(Frame {
+                        path,
+                        index: 0,
+                        label: None,
+                        started: false,
+                    });
+                    i += 1;
+                }
+                b')' | b']' | b'}' => {
+                    frames.pop();
+                    i += 1;
+                }
+                b',' => {
+                    if let Some(top) = frames.last_mut() {
+                        top.index += 1;
+                        top.label = None;
+                        top.started = false;
+                    }
+                    i += 1;
+                }
+                _ if b.is_ascii_alphabetic() || b == b'_' => {
+                    let start = i;
+                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
+                    {
+                        i += 1;
+                    }
+                    let mut next = i;
+                    while next < bytes.len() && bytes[next].is_ascii_whitespace() {
+                        next += 1;
+                    }
+                    match frames.last_mut() {
+                        Some(top) if bytes.get(next) == Some(&b':') => {
+                            top.label = Some((text[start..i].to_string(), start));
+                            top.started = false;
+                            i = next + 1;
+                        }
+                        _ => {
+                            start_value(&mut frames, &mut self.spots, start);
+                        }
+                    }
+                }
+                _ if b.is_ascii_whitespace() => i += 1,
+                _ => {
+                    // Numbers, signs, anything else: a value's first byte
+                    // (and never a position inside a UTF-8 sequence).
+                    if b.is_ascii() {
+                        start_value(&mut frames, &mut self.spots, i);
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// Where the value at `path` starts.
+    pub fn value(&self, path: &str) -> Option<usize> {
+        self.spots.get(path).map(|s| s.value)
+    }
+
+    /// Where the `field:` label of the value at `path` starts (else the value).
+    pub fn label(&self, path: &str) -> Option<usize> {
+        self.spots.get(path).map(|s| s.label.unwrap_or(s.value))
+    }
+
+    /// The first string literal equal to `value` at or after `after`.
+    pub fn string_after(&self, value: &str, after: usize) -> Option<usize> {
+        let offsets = self.strings.get(&format!("{value:?}"))?;
+        let at = offsets.partition_point(|&o| o < after);
+        offsets.get(at).copied()
+    }
+
+    /// 1-based line and column (in characters) of a byte offset of `text`,
+    /// the text this index was built from.
+    pub fn line_column(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.line_starts[line - 1];
+        let column = if self.ascii_lines.get(line - 1).copied().unwrap_or(false) {
+            offset - start
+        } else {
+            text.get(start..offset).map_or(0, |s| s.chars().count())
+        };
+        (line, column + 1)
+    }
+}
+
+/// The end (exclusive) of the string literal starting at `start`.
+fn skip_string(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
 }
 
 /// Writes `text` to `path` atomically: a temporary file in the same folder is
@@ -817,4 +1239,101 @@ pub fn scenario_to_ron(doc: &ScenarioDoc) -> String {
     ron_options()
         .to_string_pretty(doc, config)
         .unwrap_or_else(|e| format!("// could not serialise: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = r##"// a comment with "quotes" and (brackets
+Scenario(
+    name: "Ünïcode, (tricky) \"name\"",
+    /* nested /* block */ comment: "x" */
+    map: (
+        spaces: [
+            (name: "Roma", kind: Port, at: (1, 2), aliases: ["Rome", r#"Urbs"#]),
+            (name: "Genua", kind: City, at: (3, 4)),
+        ],
+        links: [
+            Major("Genua", "Roma"),
+            Strait(name: "Messana", a: "Messana", b: "Rhegium"),
+        ],
+    ),
+    deck: (events: [Apollo, Mars], commands: [(move: 2, levy: 1)]),
+)
+"##;
+
+    fn at(index: &SourceIndex, offset: Option<usize>) -> (usize, usize) {
+        index.line_column(TEXT, offset.expect("indexed"))
+    }
+
+    #[test]
+    fn the_index_finds_values_and_labels_by_path() {
+        let index = SourceIndex::new(TEXT);
+        assert_eq!(at(&index, index.label("name")), (3, 5));
+        assert_eq!(at(&index, index.value("name")), (3, 11));
+        assert_eq!(at(&index, index.label("map")), (5, 5));
+        assert_eq!(at(&index, index.value("map.spaces.1.name")), (8, 20));
+        assert_eq!(at(&index, index.label("map.spaces.1.name")), (8, 14));
+        assert_eq!(at(&index, index.value("map.spaces.0.aliases.1")), (7, 70));
+        assert_eq!(at(&index, index.value("map.links.0.0")), (11, 19));
+        assert_eq!(at(&index, index.value("map.links.0.1")), (11, 28));
+        assert_eq!(at(&index, index.value("map.links.1.a")), (12, 40));
+        assert_eq!(at(&index, index.value("deck.events.1")), (15, 29));
+        assert_eq!(at(&index, index.value("deck.commands.0")), (15, 47));
+        // Comments hold nothing.
+        assert_eq!(index.value("comment"), None);
+        assert_eq!(index.value("map.spaces.2"), None);
+        // String search, for documents edited since their text was read.
+        let genua = index.string_after("Genua", 0).unwrap();
+        assert_eq!(at(&index, Some(genua)), (8, 20));
+        let after_links = index.label("map.links").unwrap();
+        let genua = index.string_after("Genua", after_links);
+        assert_eq!(at(&index, genua), (11, 19));
+    }
+
+    #[test]
+    fn columns_count_characters_and_offsets_past_the_end_are_clamped() {
+        let index = SourceIndex::new(TEXT);
+        let text = "(a: \"é\", b: 1)\n(c: 2)";
+        let index2 = SourceIndex::new(text);
+        assert_eq!(
+            index2.line_column(text, index2.label("b").unwrap()),
+            (1, 10)
+        );
+        assert_eq!(
+            index.line_column(TEXT, usize::MAX).0,
+            TEXT.lines().count() + 1
+        );
+    }
+
+    #[test]
+    fn any_bytes_are_indexed_without_panicking() {
+        let samples = [
+            "",
+            "(",
+            ")",
+            "]]]",
+            "\"",
+            "r#",
+            "r#\"",
+            "'",
+            "'\\",
+            "/*",
+            "/* /* */",
+            "(a:",
+            "(a: [1,",
+            "é(é: \"é",
+            "#![enable(implicit_some)]\n(a: 1)",
+            ":::",
+            "(,,,)",
+        ];
+        for text in samples {
+            let index = SourceIndex::new(text);
+            for offset in 0..=text.len() + 1 {
+                let (line, column) = index.line_column(text, offset);
+                assert!(line >= 1 && column >= 1, "{text:?} at {offset}");
+            }
+        }
+    }
 }

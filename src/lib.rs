@@ -6,6 +6,7 @@
 //! ([`validate`]) → engine → simulation → reports.
 
 pub mod ai;
+pub mod diagnostics;
 pub mod edit;
 pub mod engine;
 pub mod format;

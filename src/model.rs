@@ -9,12 +9,12 @@ use std::collections::{BTreeMap, HashMap};
 use petgraph::graph::UnGraph;
 use serde::Serialize;
 
+use crate::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
 use crate::format::{
     BlockKind, DeploymentDoc, Event, Initiative, LinkClass, ResolvedScenario, Side, SourceFile,
-    SpaceKind,
+    SourceIndex, SpaceKind,
 };
 use crate::names;
-use crate::validate::{Finding, Severity};
 
 /// The most spaces a map may have (the engine's space sets hold 256).
 pub const MAX_SPACES: usize = 256;
@@ -603,28 +603,41 @@ impl Scenario {
     /// Builds the model, skipping items whose names do not resolve. The
     /// findings explain every skipped item and every duplicate.
     pub fn build(doc: &ResolvedScenario) -> (Scenario, Vec<Finding>) {
+        let (scenario, findings, _) = Scenario::build_traced(doc, &Locator::new(doc));
+        (scenario, findings)
+    }
+
+    /// [`Scenario::build`], also telling where in the documents each item of
+    /// the model came from (for the validator's locations).
+    pub(crate) fn build_traced(
+        doc: &ResolvedScenario,
+        at: &Locator,
+    ) -> (Scenario, Vec<Finding>, Provenance) {
         let mut findings = Vec::new();
-        let board = build_board(doc, &mut findings);
-        let roster = build_roster(doc, &board, &mut findings);
+        let (board, spaces, links) = build_board(doc, at, &mut findings);
+        let (roster, blocks) = build_roster(doc, at, &board, &mut findings);
         let deck = build_deck(doc);
-        let order_of_battle = build_setup(
+        let (order_of_battle, oob) = build_setup(
             &doc.order_of_battle,
-            &doc.sources.order_of_battle,
-            "order_of_battle",
+            Deployment::OrderOfBattle,
+            at,
             &board,
             &roster,
             &mut findings,
         );
-        let free_deployment = match (&doc.free_deployment, &doc.sources.free_deployment) {
-            (Some(d), Some(src)) => Some(build_setup(
-                d,
-                src,
-                "free_deployment",
-                &board,
-                &roster,
-                &mut findings,
-            )),
-            _ => None,
+        let (free_deployment, free) = match &doc.free_deployment {
+            Some(d) if doc.sources.free_deployment.is_some() => {
+                let (setup, origin) = build_setup(
+                    d,
+                    Deployment::FreeDeployment,
+                    at,
+                    &board,
+                    &roster,
+                    &mut findings,
+                );
+                (Some(setup), Some(origin))
+            }
+            _ => (None, None),
         };
         (
             Scenario {
@@ -636,55 +649,307 @@ impl Scenario {
                 free_deployment,
             },
             findings,
+            Provenance {
+                spaces,
+                links,
+                blocks,
+                order_of_battle: oob,
+                free_deployment: free,
+            },
         )
     }
 }
 
-fn error(
-    code: &'static str,
-    message: String,
-    location: Option<crate::format::Location>,
-) -> Finding {
-    Finding {
-        severity: Severity::Error,
-        code,
-        message,
-        location,
+// ------------------------------------------------------------- provenance
+
+/// Where each item of a built model was written: its position in the
+/// document's lists (the model skips items it cannot resolve, so positions
+/// differ).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Provenance {
+    /// The `map.spaces` entry of each space.
+    pub spaces: Vec<usize>,
+    /// The `map.links` entry of each link.
+    pub links: Vec<usize>,
+    /// The `roster.blocks` entry of each block.
+    pub blocks: Vec<usize>,
+    pub order_of_battle: SetupOrigin,
+    pub free_deployment: Option<SetupOrigin>,
+}
+
+/// Where a setup's placements and strengths were written.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SetupOrigin {
+    /// For each placement: the side's list, the entry in it and the block's
+    /// position in the entry.
+    pub placements: Vec<(Side, usize, usize)>,
+    /// For each strength: the side's list and the entry in it.
+    pub strengths: Vec<(Side, usize)>,
+}
+
+/// Which section of a scenario a position is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Section {
+    Map,
+    Roster,
+    Deck,
+    Deployment(Deployment),
+}
+
+/// Finds where items of a resolved scenario are written, from one
+/// [`SourceIndex`] per source file (built once), so locating a finding is a
+/// lookup, never a search of the text.
+pub struct Locator<'a> {
+    doc: &'a ResolvedScenario,
+    /// Each distinct source file, with its index.
+    files: Vec<(&'a SourceFile, SourceIndex)>,
+    /// The file of each section: map, roster, deck, order of battle, free deployment.
+    section_file: [Option<usize>; 5],
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(doc: &'a ResolvedScenario) -> Locator<'a> {
+        let s = &doc.sources;
+        let sections = [
+            Some(&s.map),
+            Some(&s.roster),
+            Some(&s.deck),
+            Some(&s.order_of_battle),
+            s.free_deployment.as_ref(),
+        ];
+        let mut files: Vec<(&SourceFile, SourceIndex)> = Vec::new();
+        let mut section_file = [None; 5];
+        for (slot, src) in sections.into_iter().enumerate() {
+            let Some(src) = src else { continue };
+            let found = files
+                .iter()
+                .position(|(f, _)| f.path == src.path && f.text.len() == src.text.len());
+            section_file[slot] = Some(found.unwrap_or_else(|| {
+                files.push((src, SourceIndex::new(&src.text)));
+                files.len() - 1
+            }));
+        }
+        Locator {
+            doc,
+            files,
+            section_file,
+        }
+    }
+
+    fn file(&self, section: Section) -> Option<&(&'a SourceFile, SourceIndex)> {
+        let slot = match section {
+            Section::Map => 0,
+            Section::Roster => 1,
+            Section::Deck => 2,
+            Section::Deployment(Deployment::OrderOfBattle) => 3,
+            Section::Deployment(Deployment::FreeDeployment) => 4,
+        };
+        self.files.get(self.section_file[slot]?)
+    }
+
+    fn location(&self, section: Section, offset: usize) -> Option<Location> {
+        let (src, index) = self.file(section)?;
+        let (line, column) = index.line_column(&src.text, offset);
+        Some(Location {
+            file: src.path.clone(),
+            line,
+            column,
+        })
+    }
+
+    /// The string `expected` written at `path`; else (when the document no
+    /// longer matches its text) its first occurrence after the `within` label.
+    fn literal(&self, section: Section, path: &str, expected: &str, within: &str) -> Option<usize> {
+        let (src, index) = self.file(section)?;
+        let quoted = format!("{expected:?}");
+        match index.value(path) {
+            Some(at) if src.text[at..].starts_with(&quoted) => Some(at),
+            _ => index.string_after(expected, index.label(within)?),
+        }
+    }
+
+    /// Where the field at `path` (`"map"`, `"deck.events"`) is written.
+    pub(crate) fn field(&self, section: Section, path: &str) -> Option<Location> {
+        let (_, index) = self.file(section)?;
+        self.location(section, index.label(path)?)
+    }
+
+    /// The start of a section's file.
+    pub(crate) fn start(&self, section: Section) -> Option<Location> {
+        self.location(section, 0)
+    }
+
+    /// The name of the `i`th space of `map.spaces`.
+    pub(crate) fn space(&self, i: usize) -> Option<Location> {
+        let name = &self.doc.map.spaces.get(i)?.name;
+        let path = format!("map.spaces.{i}.name");
+        self.location(
+            Section::Map,
+            self.literal(Section::Map, &path, name, "map.spaces")?,
+        )
+    }
+
+    /// The `name:` label of the `i`th space (a definition, for duplicates).
+    pub(crate) fn space_definition(&self, i: usize) -> Option<Location> {
+        let name = &self.doc.map.spaces.get(i)?.name;
+        let path = format!("map.spaces.{i}.name");
+        let (src, index) = self.file(Section::Map)?;
+        match index.value(&path) {
+            Some(at) if src.text[at..].starts_with(&format!("{name:?}")) => {
+                self.location(Section::Map, index.label(&path)?)
+            }
+            _ => self.space(i),
+        }
+    }
+
+    /// The `k`th alias of the `i`th space.
+    pub(crate) fn alias(&self, i: usize, k: usize) -> Option<Location> {
+        let alias = self.doc.map.spaces.get(i)?.aliases.get(k)?;
+        let path = format!("map.spaces.{i}.aliases.{k}");
+        self.location(
+            Section::Map,
+            self.literal(Section::Map, &path, alias, "map.spaces")?,
+        )
+    }
+
+    /// The first end of the `i`th link of `map.links`.
+    pub(crate) fn link(&self, i: usize) -> Option<Location> {
+        let link = self.doc.map.links.get(i)?;
+        let first = link.ends().0;
+        let (_, index) = self.file(Section::Map)?;
+        let path = match index.value(&format!("map.links.{i}.a")) {
+            Some(_) => format!("map.links.{i}.a"),
+            None => format!("map.links.{i}.0"),
+        };
+        self.location(
+            Section::Map,
+            self.literal(Section::Map, &path, first, "map.links")?,
+        )
+    }
+
+    /// The `name:` label of the `i`th block of `roster.blocks`.
+    pub(crate) fn block(&self, i: usize) -> Option<Location> {
+        let name = &self.doc.roster.blocks.get(i)?.name;
+        let path = format!("roster.blocks.{i}.name");
+        let (src, index) = self.file(Section::Roster)?;
+        let at = match index.value(&path) {
+            Some(at) if src.text[at..].starts_with(&format!("{name:?}")) => index.label(&path)?,
+            _ => index.string_after(name, index.label("roster.blocks")?)?,
+        };
+        self.location(Section::Roster, at)
+    }
+
+    fn deployment(&self, section: Deployment) -> Option<&'a crate::format::DeploymentDoc> {
+        match section {
+            Deployment::OrderOfBattle => Some(&self.doc.order_of_battle),
+            Deployment::FreeDeployment => self.doc.free_deployment.as_ref(),
+        }
+    }
+
+    /// A deployment entry's city (`block: None`) or one of its blocks.
+    pub(crate) fn placement(
+        &self,
+        section: Deployment,
+        side: Side,
+        entry: usize,
+        block: Option<usize>,
+    ) -> Option<Location> {
+        let (city, blocks) = self.deployment(section)?.side(side).get(entry)?;
+        let list = format!("{}.{}", section.field(), side_field(side));
+        let at_city = || {
+            self.literal(
+                Section::Deployment(section),
+                &format!("{list}.{entry}.0"),
+                city,
+                &list,
+            )
+        };
+        let at = match block.and_then(|k| Some((k, blocks.get(k)?))) {
+            Some((k, name)) => {
+                let path = format!("{list}.{entry}.1.{k}");
+                let (src, index) = self.file(Section::Deployment(section))?;
+                match index.value(&path) {
+                    Some(at) if src.text[at..].starts_with(&format!("{name:?}")) => Some(at),
+                    _ => at_city(),
+                }
+            }
+            None => at_city(),
+        };
+        self.location(Section::Deployment(section), at?)
+    }
+
+    /// The `i`th starting strength of a side in a deployment.
+    pub(crate) fn strength(&self, section: Deployment, side: Side, i: usize) -> Option<Location> {
+        let (name, _) = self.deployment(section)?.strengths.side(side).get(i)?;
+        let list = format!("{}.strengths.{}", section.field(), side_field(side));
+        self.location(
+            Section::Deployment(section),
+            self.literal(
+                Section::Deployment(section),
+                &format!("{list}.{i}.0"),
+                name,
+                &format!("{}.strengths", section.field()),
+            )?,
+        )
     }
 }
 
-fn build_board(doc: &ResolvedScenario, findings: &mut Vec<Finding>) -> Board {
-    let src = &doc.sources.map;
+/// A side's list in a deployment section of a file.
+fn side_field(side: Side) -> &'static str {
+    match side {
+        Side::Caesar => "caesar",
+        Side::Pompey => "pompey",
+    }
+}
+
+fn error(code: Code, message: String, location: Option<Location>, subject: Subject) -> Finding {
+    debug_assert_eq!(code.severity(), Severity::Error);
+    Finding::new(code, message).at(location).about(subject)
+}
+
+fn space_subject(name: &str) -> Subject {
+    Subject::Space {
+        name: name.to_string(),
+    }
+}
+
+fn build_board(
+    doc: &ResolvedScenario,
+    at: &Locator,
+    findings: &mut Vec<Finding>,
+) -> (Board, Vec<usize>, Vec<usize>) {
     let mut spaces: Vec<Space> = Vec::new();
+    let mut space_origin: Vec<usize> = Vec::new();
     let mut seen: HashMap<String, String> = HashMap::new();
-    for s in &doc.map.spaces {
+    for (i, s) in doc.map.spaces.iter().enumerate() {
         let key = names::normalise(&s.name);
         if let Some(first) = seen.get(&key) {
             findings.push(error(
-                "duplicate-name",
+                Code::DuplicateName,
                 format!(
                     "space \"{}\" is defined twice (the name is already used by \"{first}\")",
                     s.name
                 ),
-                // Spaces come first in a map section, so the second
-                // occurrence is the duplicate definition.
-                locate_nth(src, &format!("name: {:?}", s.name), 1),
+                at.space_definition(i),
+                space_subject(&s.name),
             ));
             continue;
         }
         // The engine keeps spaces in 256-bit sets.
         if spaces.len() >= MAX_SPACES {
             findings.push(error(
-                "too-many-spaces",
+                Code::TooManySpaces,
                 format!(
                     "the map holds more than {MAX_SPACES} spaces; \"{}\" and later are ignored",
                     s.name
                 ),
-                src.locate("spaces", &[&s.name]),
+                at.space(i),
+                space_subject(&s.name),
             ));
             break;
         }
         seen.insert(key, s.name.clone());
+        space_origin.push(i);
         spaces.push(Space {
             name: s.name.clone(),
             kind: s.kind,
@@ -694,17 +959,18 @@ fn build_board(doc: &ResolvedScenario, findings: &mut Vec<Finding>) -> Board {
             aliases: s.aliases.clone(),
         });
     }
-    for s in &spaces {
-        for alias in &s.aliases {
+    for (s, &i) in spaces.iter().zip(&space_origin) {
+        for (k, alias) in s.aliases.iter().enumerate() {
             let key = names::normalise(alias);
             match seen.get(&key) {
                 Some(owner) if owner != &s.name => findings.push(error(
-                    "duplicate-name",
+                    Code::DuplicateName,
                     format!(
                         "alias \"{alias}\" of \"{}\" is already the name or alias of \"{owner}\"",
                         s.name
                     ),
-                    src.locate("spaces", &[alias]),
+                    at.alias(i, k),
+                    space_subject(&s.name),
                 )),
                 _ => {
                     seen.insert(key, s.name.clone());
@@ -714,31 +980,40 @@ fn build_board(doc: &ResolvedScenario, findings: &mut Vec<Finding>) -> Board {
     }
     let space_board = Board::new(spaces.clone(), Vec::new());
     let mut links = Vec::new();
+    let mut link_origin = Vec::new();
     let mut link_seen: HashMap<(SpaceId, SpaceId), usize> = HashMap::new();
-    for link in &doc.map.links {
+    for (i, link) in doc.map.links.iter().enumerate() {
         let (a_name, b_name) = link.ends();
-        let location = src.locate("links", &[a_name, b_name]);
         let mut ends = [None, None];
         for (slot, name) in [a_name, b_name].into_iter().enumerate() {
             match space_board.resolve(name) {
                 Ok(id) => ends[slot] = Some(id),
                 Err(e) => findings.push(error(
-                    "unknown-name",
+                    Code::UnknownName,
                     format!("{} {a_name} - {b_name}: {e}", link.class().label()),
-                    location.clone(),
+                    at.link(i),
+                    Subject::Link {
+                        a: a_name.to_string(),
+                        b: b_name.to_string(),
+                    },
                 )),
             }
         }
         let [Some(a), Some(b)] = ends else { continue };
+        let subject = Subject::Link {
+            a: space_board.name(a).to_string(),
+            b: space_board.name(b).to_string(),
+        };
         if a == b {
             findings.push(error(
-                "self-link",
+                Code::SelfLink,
                 format!(
                     "{} links \"{}\" to itself",
                     link.class().label(),
                     space_board.name(a)
                 ),
-                location,
+                at.link(i),
+                subject,
             ));
             continue;
         }
@@ -746,7 +1021,7 @@ fn build_board(doc: &ResolvedScenario, findings: &mut Vec<Finding>) -> Board {
         if let Some(&first) = link_seen.get(&key) {
             let first: &Link = &links[first];
             findings.push(error(
-                "duplicate-link",
+                Code::DuplicateLink,
                 format!(
                     "\"{}\" and \"{}\" are linked twice ({} and {})",
                     space_board.name(a),
@@ -754,11 +1029,13 @@ fn build_board(doc: &ResolvedScenario, findings: &mut Vec<Finding>) -> Board {
                     first.class.label(),
                     link.class().label()
                 ),
-                location,
+                at.link(i),
+                subject,
             ));
             continue;
         }
         link_seen.insert(key, links.len());
+        link_origin.push(i);
         links.push(Link {
             a,
             b,
@@ -766,62 +1043,43 @@ fn build_board(doc: &ResolvedScenario, findings: &mut Vec<Finding>) -> Board {
             name: link.name().map(str::to_string),
         });
     }
-    Board::new(spaces, links)
+    (Board::new(spaces, links), space_origin, link_origin)
 }
 
-/// Location of the `n`th (0-based) occurrence of `needle` in a source file.
-fn locate_nth(src: &SourceFile, needle: &str, n: usize) -> Option<crate::format::Location> {
-    src.text
-        .match_indices(needle)
-        .nth(n)
-        .map(|(at, _)| src.location_of(at))
-}
-
-/// Location of the `n`th definition of a side's block: the `name:` field whose
-/// enclosing item mentions the side.
-fn locate_block(
-    src: &SourceFile,
-    side: Side,
-    name: &str,
-    n: usize,
-) -> Option<crate::format::Location> {
-    let needle = format!("name: {name:?}");
-    src.text
-        .match_indices(&needle)
-        .filter(|(at, _)| {
-            let item_start = src.text[..*at].rfind('(').unwrap_or(0);
-            src.text[item_start..*at].contains(side.label())
-        })
-        .nth(n)
-        .map(|(at, _)| src.location_of(at))
-}
-
-fn build_roster(doc: &ResolvedScenario, board: &Board, findings: &mut Vec<Finding>) -> Roster {
-    let src = &doc.sources.roster;
+fn build_roster(
+    doc: &ResolvedScenario,
+    at: &Locator,
+    board: &Board,
+    findings: &mut Vec<Finding>,
+) -> (Roster, Vec<usize>) {
     let mut blocks: Vec<Block> = Vec::new();
-    let mut counts: HashMap<(Side, String), usize> = HashMap::new();
-    for b in &doc.roster.blocks {
-        let key = (b.side, names::normalise(&b.name));
-        let occurrence = *counts.entry(key.clone()).or_insert(0);
-        *counts.get_mut(&key).unwrap_or(&mut 0) += 1;
-        let location = locate_block(src, b.side, &b.name, occurrence);
-        if occurrence > 0 {
+    let mut origin: Vec<usize> = Vec::new();
+    let mut seen: std::collections::HashSet<(Side, String)> = std::collections::HashSet::new();
+    for (i, b) in doc.roster.blocks.iter().enumerate() {
+        let location = at.block(i);
+        let subject = Subject::Block {
+            side: b.side,
+            name: b.name.clone(),
+        };
+        if !seen.insert((b.side, names::normalise(&b.name))) {
             findings.push(error(
-                "duplicate-name",
+                Code::DuplicateName,
                 format!("{} block \"{}\" is defined twice", b.side, b.name),
                 location,
+                subject,
             ));
             continue;
         }
         if blocks.len() >= u8::MAX as usize {
             findings.push(error(
-                "too-many-blocks",
+                Code::TooManyBlocks,
                 format!(
                     "the roster holds more than {} blocks; \"{}\" and later are ignored",
                     u8::MAX,
                     b.name
                 ),
                 location,
+                subject,
             ));
             break;
         }
@@ -831,30 +1089,33 @@ fn build_roster(doc: &ResolvedScenario, board: &Board, findings: &mut Vec<Findin
                 Ok(id) if board.space(id).kind.is_city() => Some(id),
                 Ok(id) => {
                     findings.push(error(
-                        "bad-levy-city",
+                        Code::BadLevyCity,
                         format!(
                             "{} block \"{}\" has levy city \"{}\", which is a sea, not a city",
                             b.side,
                             b.name,
                             board.name(id)
                         ),
-                        location.clone(),
+                        location,
+                        subject,
                     ));
                     None
                 }
                 Err(e) => {
                     findings.push(error(
-                        "bad-levy-city",
+                        Code::BadLevyCity,
                         format!(
                             "{} block \"{}\": levy city is not a city of the map: {e}",
                             b.side, b.name
                         ),
-                        location.clone(),
+                        location,
+                        subject,
                     ));
                     None
                 }
             },
         };
+        origin.push(i);
         blocks.push(Block {
             side: b.side,
             name: b.name.clone(),
@@ -866,7 +1127,7 @@ fn build_roster(doc: &ResolvedScenario, board: &Board, findings: &mut Vec<Findin
             levy_city,
         });
     }
-    Roster { blocks }
+    (Roster { blocks }, origin)
 }
 
 fn build_deck(doc: &ResolvedScenario) -> Deck {
@@ -896,79 +1157,95 @@ fn build_deck(doc: &ResolvedScenario) -> Deck {
 
 fn build_setup(
     doc: &DeploymentDoc,
-    src: &SourceFile,
-    section: &str,
+    section: Deployment,
+    at: &Locator,
     board: &Board,
     roster: &Roster,
     findings: &mut Vec<Finding>,
-) -> Setup {
+) -> (Setup, SetupOrigin) {
     let mut placements: Vec<(BlockId, SpaceId)> = Vec::new();
-    let anchor = format!("{section}:");
+    let mut origin = SetupOrigin::default();
+    // Where each block was first placed (blocks are at most 255).
+    let mut placed: HashMap<BlockId, SpaceId> = HashMap::new();
     for side in Side::BOTH {
-        for (space_name, block_names) in doc.side(side) {
-            let location = src.locate(&anchor, &[space_name]);
+        for (entry, (space_name, block_names)) in doc.side(side).iter().enumerate() {
+            let entry_subject = |block: Option<&str>| Subject::Placement {
+                section,
+                side,
+                space: space_name.clone(),
+                block: block.map(str::to_string),
+            };
             let space = match board.resolve(space_name) {
                 Ok(id) => id,
                 Err(e) => {
                     findings.push(error(
-                        "unknown-name",
+                        Code::UnknownName,
                         format!("{section}, {side}: {e}"),
-                        location,
+                        at.placement(section, side, entry, None),
+                        entry_subject(None),
                     ));
                     continue;
                 }
             };
-            for name in block_names {
-                let block_location = src
-                    .locate(&anchor, &[space_name, name])
-                    .or(location.clone());
+            for (k, name) in block_names.iter().enumerate() {
+                let block_location = || at.placement(section, side, entry, Some(k));
                 let block = match roster.resolve(side, name) {
                     Ok(id) => id,
                     Err(e) => {
                         findings.push(error(
-                            "unknown-name",
+                            Code::UnknownName,
                             format!("{section}, {}: {e}", board.name(space)),
-                            block_location,
+                            block_location(),
+                            entry_subject(Some(name)),
                         ));
                         continue;
                     }
                 };
-                if let Some(&(_, first)) = placements.iter().find(|(b, _)| *b == block) {
+                if let Some(&first) = placed.get(&block) {
                     findings.push(error(
-                        "deployed-twice",
+                        Code::DeployedTwice,
                         format!(
                             "{section}: {side} block \"{}\" is deployed twice (in \"{}\" and \"{}\")",
                             roster.block(block).name,
                             board.name(first),
                             board.name(space)
                         ),
-                        block_location,
+                        block_location(),
+                        entry_subject(Some(name)),
                     ));
                     continue;
                 }
+                placed.insert(block, space);
                 placements.push((block, space));
+                origin.placements.push((side, entry, k));
             }
         }
     }
     let mut strengths: Vec<(BlockId, u8)> = Vec::new();
     for side in Side::BOTH {
-        for (name, strength) in doc.strengths.side(side) {
-            let location = src
-                .locate_strength(section, name)
-                .or_else(|| src.locate(&anchor, &[]));
+        for (i, (name, strength)) in doc.strengths.side(side).iter().enumerate() {
+            let location = at
+                .strength(section, side, i)
+                .or_else(|| at.field(Section::Deployment(section), section.field()));
+            let subject = Subject::Strength {
+                section,
+                side,
+                block: name.clone(),
+            };
             let block = match roster.resolve(side, name) {
                 Ok(id) => id,
                 Err(e) => {
                     findings.push(error(
-                        "unknown-name",
+                        Code::UnknownName,
                         format!("{section}, strengths: {e}"),
                         location,
+                        subject,
                     ));
                     continue;
                 }
             };
             let b = roster.block(block);
-            let problem = if !placements.iter().any(|(id, _)| *id == block) {
+            let problem = if !placed.contains_key(&block) {
                 Some(
                     "it is not deployed (blocks in the pool have no strength yet, 6.4)".to_string(),
                 )
@@ -983,19 +1260,26 @@ fn build_setup(
             };
             match problem {
                 Some(why) => findings.push(error(
-                    "bad-strength",
+                    Code::BadStrength,
                     format!(
                         "{section}: {side} block \"{}\" cannot start at strength {strength}: {why}",
                         b.name
                     ),
                     location,
+                    subject,
                 )),
-                None => strengths.push((block, *strength)),
+                None => {
+                    strengths.push((block, *strength));
+                    origin.strengths.push((side, i));
+                }
             }
         }
     }
-    Setup {
-        placements,
-        strengths,
-    }
+    (
+        Setup {
+            placements,
+            strengths,
+        },
+        origin,
+    )
 }

@@ -4,12 +4,11 @@
 //! A variant file may `extends` another and set only what it changes; the
 //! fields it sets are checked (unknown fields are errors with file:line:column).
 
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{LoadError, parse_ron, read_text};
+use crate::format::{Builtins, Chained, LoadError, load_builtin_chain, load_chain};
 
 /// Per-player, per-turn block limits on one road (6.11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,32 +196,37 @@ pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
 
 pub const DEFAULT_VARIANT: &str = "rules-2.0";
 
-/// A variant given by the user: a file path, or the name of a built-in one.
-fn variant_source(spec: &str, relative_to: Option<&Path>) -> Result<(PathBuf, String), LoadError> {
-    let as_path = match relative_to {
-        Some(dir) => dir.join(spec),
-        None => PathBuf::from(spec),
-    };
-    if as_path.is_file() {
-        return Ok((as_path.clone(), read_text(&as_path)?));
+/// The variants built into the program, for `extends` and `--variant`.
+const BUILTINS: Builtins = Builtins {
+    what: "variant",
+    files: BUILTIN_VARIANTS,
+    path: |name| PathBuf::from(format!("variants/{name}.ron")),
+};
+
+/// Reads the variant the user named and every variant it extends (the
+/// shared `extends` resolver, [`crate::format::load_chain`]): a file path
+/// (with or without `.ron`), else the name of a built-in variant, also when
+/// written as the path it is listed under (`variants/rules-2.0.ron`).
+fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
+    fn extends(p: &RuleSetPatch) -> Option<&str> {
+        p.extends.as_deref()
     }
+    let as_path = PathBuf::from(spec);
     let mut with_ext = as_path.clone().into_os_string();
     with_ext.push(".ron");
-    let with_ext = PathBuf::from(with_ext);
-    if with_ext.is_file() {
-        return Ok((with_ext.clone(), read_text(&with_ext)?));
+    for path in [as_path.clone(), PathBuf::from(with_ext)] {
+        if path.is_file() {
+            return load_chain(&path, &BUILTINS, extends);
+        }
     }
-    let file_name = Path::new(spec)
-        .file_name()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let stem = file_name.strip_suffix(".ron").unwrap_or(&file_name);
-    if let Some((name, text)) = BUILTIN_VARIANTS.iter().find(|(name, _)| *name == stem) {
-        return Ok((
-            PathBuf::from(format!("variants/{name}.ron")),
-            text.to_string(),
-        ));
+    let builtin_name = spec
+        .strip_prefix("variants/")
+        .filter(|rest| !rest.contains(['/', '\\']))
+        .unwrap_or(spec);
+    if let Some(chain) = load_builtin_chain(builtin_name, &BUILTINS, extends) {
+        return chain;
     }
+    let stem = builtin_name.strip_suffix(".ron").unwrap_or(builtin_name);
     Err(LoadError::Io {
         path: as_path,
         source: std::io::Error::new(
@@ -238,45 +242,11 @@ fn variant_source(spec: &str, relative_to: Option<&Path>) -> Result<(PathBuf, St
 impl RuleSet {
     /// Loads a variant by path or built-in name, following `extends`.
     pub fn load(spec: &str) -> Result<RuleSet, LoadError> {
-        let mut patches = Vec::new();
-        let mut seen = HashSet::new();
-        let (mut path, mut text) = variant_source(spec, None)?;
-        loop {
-            if !seen.insert(path.clone()) {
-                let mut chain: Vec<PathBuf> = seen.into_iter().collect();
-                chain.sort();
-                return Err(LoadError::ExtendsCycle { path, chain });
-            }
-            let patch: RuleSetPatch = parse_ron(&path, &text)?;
-            let parent = patch.extends.clone();
-            patches.push((path.clone(), patch));
-            match parent {
-                None => break,
-                Some(parent) => {
-                    let dir = path.parent().map(Path::to_path_buf);
-                    let referrer = crate::format::SourceFile {
-                        path: path.clone(),
-                        text: std::mem::take(&mut text),
-                    };
-                    (path, text) =
-                        variant_source(&parent, dir.as_deref()).map_err(|e| match e {
-                            // Point at the `extends` line of the file that names the missing parent.
-                            LoadError::Io { source, .. } => LoadError::ExtendsMissing {
-                                location: referrer
-                                    .location_of(referrer.text.find("extends").unwrap_or(0)),
-                                target: parent.clone(),
-                                source,
-                                suggestion: String::new(),
-                            },
-                            other => other,
-                        })?;
-                }
-            }
-        }
-        let (root_path, root) = patches.pop().expect("at least one variant file");
-        let mut rules = root.complete().map_err(|field| LoadError::Parse {
+        let mut patches = variant_chain(spec)?;
+        let root = patches.pop().expect("a chain holds at least one file");
+        let mut rules = root.doc.complete().map_err(|field| LoadError::Parse {
             location: crate::format::Location {
-                file: root_path,
+                file: root.path,
                 line: 1,
                 column: 1,
             },
@@ -284,8 +254,8 @@ impl RuleSet {
                 "field `{field}` is not set, and the variant extends no other variant to take it from"
             ),
         })?;
-        while let Some((_, patch)) = patches.pop() {
-            rules = patch.apply(rules);
+        while let Some(patch) = patches.pop() {
+            rules = patch.doc.apply(rules);
         }
         Ok(rules)
     }

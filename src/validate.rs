@@ -1,47 +1,19 @@
 //! The validator: errors make a scenario unplayable; warnings say where it
 //! departs from the published game (which a custom map may do on purpose).
 //!
-//! Every finding has a stable code; `docs/formats.md` lists them all.
+//! Every finding has a stable [`Code`]; `docs/formats.md` lists them all (a
+//! test checks it). Findings are located through the model's
+//! [`Locator`](crate::model::Locator): one index per source file, so the cost
+//! of locating findings does not grow with the size of the text.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
-use serde::Serialize;
-
-use crate::format::{
-    BlockKind, Event, LinkClass, Location, ResolvedScenario, Side, SourceFile, SpaceKind,
+pub use crate::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
+use crate::format::{BlockKind, Event, LinkClass, ResolvedScenario, Side, SpaceKind};
+use crate::model::{
+    Board, LinkId, Locator, Provenance, Scenario, Section, Setup, SetupOrigin, SpaceId,
 };
-use crate::model::{Board, Scenario, Setup, SpaceId};
 use crate::rules::RuleSet;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
-    pub severity: Severity,
-    pub code: &'static str,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<Location>,
-}
-
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let severity = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        if let Some(loc) = &self.location {
-            write!(f, "{loc}: ")?;
-        }
-        write!(f, "{severity}[{}]: {}", self.code, self.message)
-    }
-}
 
 /// Everything the validator found, and the model built along the way.
 #[derive(Debug, Clone)]
@@ -63,31 +35,36 @@ impl Report {
             .filter(|f| f.severity == severity)
             .count()
     }
+    /// Whether any finding has `code` (written `"unknown-name"`).
     pub fn has(&self, code: &str) -> bool {
         self.findings.iter().any(|f| f.code == code)
     }
 }
 
-/// Builds and validates a scenario under a rule set.
+/// Builds and validates a scenario under a rule set. Each check adds its
+/// findings; a new check is one more line here.
 pub fn validate(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
-    let (scenario, mut findings) = Scenario::build(doc);
+    let at = Locator::new(doc);
+    let (scenario, mut findings, origin) = Scenario::build_traced(doc, &at);
     let ctx = Ctx {
         doc,
         scenario: &scenario,
         rules,
+        at: &at,
+        origin: &origin,
     };
     ctx.check_map(&mut findings);
     ctx.check_roster(&mut findings);
     ctx.check_deck(&mut findings);
     ctx.check_setup(
         &scenario.order_of_battle,
-        &doc.sources.order_of_battle,
-        "order_of_battle",
+        &origin.order_of_battle,
+        Deployment::OrderOfBattle,
         &mut findings,
     );
-    if let (Some(free), Some(src)) = (&scenario.free_deployment, &doc.sources.free_deployment) {
-        ctx.check_setup(free, src, "free_deployment", &mut findings);
-        ctx.check_free_deployment(free, src, &mut findings);
+    if let (Some(free), Some(free_origin)) = (&scenario.free_deployment, &origin.free_deployment) {
+        ctx.check_setup(free, free_origin, Deployment::FreeDeployment, &mut findings);
+        ctx.check_free_deployment(free, free_origin, &mut findings);
     }
     ctx.check_published(&mut findings);
     findings.sort_by_key(|f| f.severity);
@@ -98,19 +75,17 @@ struct Ctx<'a> {
     doc: &'a ResolvedScenario,
     scenario: &'a Scenario,
     rules: &'a RuleSet,
+    at: &'a Locator<'a>,
+    origin: &'a Provenance,
 }
 
-fn finding(
-    severity: Severity,
-    code: &'static str,
-    message: String,
-    location: Option<Location>,
-) -> Finding {
-    Finding {
-        severity,
-        code,
-        message,
-        location,
+fn finding(code: Code, message: String, location: Option<Location>, subject: Subject) -> Finding {
+    Finding::new(code, message).at(location).about(subject)
+}
+
+fn space_subject(name: &str) -> Subject {
+    Subject::Space {
+        name: name.to_string(),
     }
 }
 
@@ -119,29 +94,30 @@ impl Ctx<'_> {
         &self.scenario.board
     }
 
-    fn link_location(&self, a: SpaceId, b: SpaceId) -> Option<Location> {
-        let board = self.board();
-        let src = &self.doc.sources.map;
-        src.locate("links", &[board.name(a), board.name(b)])
-            .or_else(|| src.locate("links", &[board.name(b), board.name(a)]))
+    fn link_location(&self, link: LinkId) -> Option<Location> {
+        self.at.link(*self.origin.links.get(link.index())?)
     }
 
     fn space_location(&self, id: SpaceId) -> Option<Location> {
-        self.doc
-            .sources
-            .map
-            .locate("spaces", &[self.board().name(id)])
+        self.at.space(*self.origin.spaces.get(id.index())?)
+    }
+
+    fn link_subject(&self, a: SpaceId, b: SpaceId) -> Subject {
+        Subject::Link {
+            a: self.board().name(a).to_string(),
+            b: self.board().name(b).to_string(),
+        }
     }
 
     fn check_map(&self, out: &mut Vec<Finding>) {
         let board = self.board();
-        for link in &board.links {
+        for (i, link) in board.links.iter().enumerate() {
             let (a, b) = (board.space(link.a), board.space(link.b));
-            let here = || self.link_location(link.a, link.b);
+            let here = || self.link_location(LinkId(i as u16));
+            let subject = || self.link_subject(link.a, link.b);
             if link.class.is_road() && (a.kind == SpaceKind::Sea || b.kind == SpaceKind::Sea) {
                 out.push(finding(
-                    Severity::Error,
-                    "road-touches-sea",
+                    Code::RoadTouchesSea,
                     format!(
                         "{} {} - {} touches a sea; roads join cities (4.3), seas are joined by sea borders",
                         link.class.label(),
@@ -149,38 +125,39 @@ impl Ctx<'_> {
                         b.name
                     ),
                     here(),
+                    subject(),
                 ));
             }
             if link.class == LinkClass::Sea {
                 if a.kind.is_city() && b.kind.is_city() {
                     out.push(finding(
-                        Severity::Error,
-                        "sea-border-between-cities",
+                        Code::SeaBorderBetweenCities,
                         format!(
                             "sea border {} - {} joins two cities; ports reach each other only via a sea (6.2)",
                             a.name, b.name
                         ),
                         here(),
+                        subject(),
                     ));
                 } else if a.kind == SpaceKind::City || b.kind == SpaceKind::City {
                     let inland = if a.kind == SpaceKind::City { a } else { b };
                     out.push(finding(
-                        Severity::Error,
-                        "inland-city-on-sea",
+                        Code::InlandCityOnSea,
                         format!(
                             "\"{}\" is an inland city but borders a sea; make it a port (4.42)",
                             inland.name
                         ),
                         here(),
+                        subject(),
                     ));
                 }
             }
             if link.class == LinkClass::Strait && link.name.as_deref().unwrap_or("").is_empty() {
                 out.push(finding(
-                    Severity::Warning,
-                    "unnamed-strait",
+                    Code::UnnamedStrait,
                     format!("the strait {} - {} has no name", a.name, b.name),
                     here(),
+                    subject(),
                 ));
             }
         }
@@ -188,25 +165,25 @@ impl Ctx<'_> {
             let space = board.space(id);
             if space.kind.is_port() && board.seas_of(id).next().is_none() {
                 out.push(finding(
-                    Severity::Error,
-                    "port-without-sea",
+                    Code::PortWithoutSea,
                     format!(
                         "\"{}\" is a {} but borders no sea",
                         space.name,
                         space.kind.label()
                     ),
                     self.space_location(id),
+                    space_subject(&space.name),
                 ));
             }
             if space.kind == SpaceKind::Sea && space.vp > 0 {
                 out.push(finding(
-                    Severity::Error,
-                    "sea-with-vp",
+                    Code::SeaWithVp,
                     format!(
                         "sea \"{}\" has {} VP; only cities carry VP (4.2)",
                         space.name, space.vp
                     ),
                     self.space_location(id),
+                    space_subject(&space.name),
                 ));
             }
         }
@@ -221,15 +198,15 @@ impl Ctx<'_> {
                 }
                 if board.space(adj.to).island.as_ref() != Some(island) {
                     out.push(finding(
-                        Severity::Warning,
-                        "island-by-land",
+                        Code::IslandByLand,
                         format!(
                             "\"{}\" lies on the island {island} but a {} joins it to \"{}\" (4.41: islands are reached by sea)",
                             board.name(id),
                             adj.class.label(),
                             board.name(adj.to)
                         ),
-                        self.link_location(id, adj.to),
+                        self.link_location(adj.link),
+                        self.link_subject(id, adj.to),
                     ));
                 }
             }
@@ -238,48 +215,45 @@ impl Ctx<'_> {
         for group in components.iter().skip(1) {
             let names: Vec<&str> = group.iter().map(|id| board.name(*id)).collect();
             out.push(finding(
-                Severity::Warning,
-                "unreachable",
+                Code::Unreachable,
                 format!(
                     "{} cannot be reached by land or sea from the rest of the map",
                     quote_list(&names)
                 ),
                 self.space_location(group[0]),
+                space_subject(board.name(group[0])),
             ));
         }
     }
 
     fn check_roster(&self, out: &mut Vec<Finding>) {
         let roster = &self.scenario.roster;
-        let src = &self.doc.sources.roster;
         for side in Side::BOTH {
             if !roster
                 .of_side(side)
                 .any(|id| roster.block(id).kind == BlockKind::Leader)
             {
                 out.push(finding(
-                    Severity::Error,
-                    "missing-leader",
+                    Code::MissingLeader,
                     format!("{side} has no leader in the roster (3.21)"),
-                    src.locate("blocks", &[])
-                        .or_else(|| Some(src.location_of(0))),
+                    self.at
+                        .field(Section::Roster, "roster.blocks")
+                        .or_else(|| self.at.start(Section::Roster)),
+                    Subject::Roster { side },
                 ));
             }
         }
-        for (doc_block, id) in self.doc.roster.blocks.iter().zip(roster.ids()) {
+        for (id, &i) in roster.ids().zip(&self.origin.blocks) {
             let block = roster.block(id);
-            if block.name != doc_block.name {
-                break; // a skipped duplicate shifts the pairing; later blocks were checked by name
-            }
-            let here = || {
-                src.text
-                    .find(&format!("name: {:?}", block.name))
-                    .map(|at| src.location_of(at))
+            let doc_block = &self.doc.roster.blocks[i];
+            let here = || self.at.block(i);
+            let subject = || Subject::Block {
+                side: block.side,
+                name: block.name.clone(),
             };
             if block.kind.needs_levy_city() && doc_block.levy.is_none() {
                 out.push(finding(
-                    Severity::Error,
-                    "bad-levy-city",
+                    Code::BadLevyCity,
                     format!(
                         "{} {} \"{}\" needs a levy city (6.4)",
                         block.side,
@@ -287,23 +261,23 @@ impl Ctx<'_> {
                         block.name
                     ),
                     here(),
+                    subject(),
                 ));
             }
             if !(1..=6).contains(&block.firepower) {
                 out.push(finding(
-                    Severity::Error,
-                    "bad-rating",
+                    Code::BadRating,
                     format!(
                         "{} block \"{}\" has firepower {}; a d6 hits on 1 to 6 (7.4)",
                         block.side, block.name, block.firepower
                     ),
                     here(),
+                    subject(),
                 ));
             }
             if block.max_steps == 0 || block.max_strength() > 4 {
                 out.push(finding(
-                    Severity::Error,
-                    "bad-rating",
+                    Code::BadRating,
                     format!(
                         "{} block \"{}\" has {} steps (strength {}); blocks have strength I to IV (3.11)",
                         block.side,
@@ -312,6 +286,7 @@ impl Ctx<'_> {
                         block.max_strength()
                     ),
                     here(),
+                    subject(),
                 ));
             }
         }
@@ -319,19 +294,22 @@ impl Ctx<'_> {
 
     fn check_deck(&self, out: &mut Vec<Finding>) {
         let deck = &self.scenario.deck;
-        let src = &self.doc.sources.deck;
+        let deck_location = || self.at.field(Section::Deck, "deck");
+        let rule_set = || Subject::RuleSet {
+            name: self.rules.name.clone(),
+        };
         let needed = 2 * self.rules.hand_size as usize;
         if deck.cards.len() < needed {
             out.push(finding(
-                Severity::Error,
-                "deck-too-small",
+                Code::DeckTooSmall,
                 format!(
                     "the deck has {} cards; dealing {} to each player (2.1, {}) needs {needed}",
                     deck.cards.len(),
                     self.rules.hand_size,
                     self.rules.name
                 ),
-                src.locate("deck", &[]),
+                deck_location(),
+                Subject::Deck { card: None },
             ));
         }
         // House rules: every removed card must name a card of this deck, and
@@ -348,19 +326,18 @@ impl Ctx<'_> {
                 )
             };
             out.push(finding(
-                Severity::Error,
-                "bad-removed-card",
+                Code::BadRemovedCard,
                 format!(
                     "{}: removed_cards names \"{name}\": {why} (cards are named \"Jupiter\" or \"3/1\")",
                     self.rules.name
                 ),
                 None,
+                rule_set(),
             ));
         }
         if left.len() < needed && left.len() != deck.cards.len() {
             out.push(finding(
-                Severity::Error,
-                "deck-too-small",
+                Code::DeckTooSmall,
                 format!(
                     "{} removes {} cards and leaves {}; dealing {} to each player (2.1) needs {needed}",
                     self.rules.name,
@@ -369,49 +346,67 @@ impl Ctx<'_> {
                     self.rules.hand_size
                 ),
                 None,
+                rule_set(),
             ));
         }
         let mut seen = BTreeSet::new();
         for e in deck.events() {
             if !seen.insert(e) {
                 out.push(finding(
-                    Severity::Error,
-                    "duplicate-name",
+                    Code::DuplicateName,
                     format!("event card {e:?} appears twice in the deck"),
-                    src.text.find("events").map(|at| src.location_of(at)),
+                    self.at.field(Section::Deck, "deck.events"),
+                    Subject::Deck {
+                        card: Some(format!("{e:?}")),
+                    },
                 ));
             }
         }
-        if let Some(c) = self
+        if let Some((k, c)) = self
             .doc
             .deck
             .commands
             .iter()
-            .find(|c| c.moves == 0 && c.levy == 0)
+            .enumerate()
+            .find(|(_, c)| c.moves == 0 && c.levy == 0)
         {
             out.push(finding(
-                Severity::Warning,
-                "empty-command-card",
+                Code::EmptyCommandCard,
                 format!(
                     "a command card with move {} and levy {} does nothing",
                     c.moves, c.levy
                 ),
-                src.text.find("commands").map(|at| src.location_of(at)),
+                self.at.field(Section::Deck, &format!("deck.commands.{k}")),
+                Subject::Deck {
+                    card: Some(format!("{}/{}", c.moves, c.levy)),
+                },
             ));
         }
     }
 
-    fn check_setup(&self, setup: &Setup, src: &SourceFile, section: &str, out: &mut Vec<Finding>) {
+    fn check_setup(
+        &self,
+        setup: &Setup,
+        origin: &SetupOrigin,
+        section: Deployment,
+        out: &mut Vec<Finding>,
+    ) {
         let (board, roster) = (self.board(), &self.scenario.roster);
-        let anchor = format!("{section}:");
-        for &(block_id, space_id) in &setup.placements {
+        for (&(block_id, space_id), &(side, entry, k)) in
+            setup.placements.iter().zip(&origin.placements)
+        {
             let block = roster.block(block_id);
             let space = board.space(space_id);
-            let here = || src.locate(&anchor, &[&space.name, &block.name]);
+            let here = || self.at.placement(section, side, entry, Some(k));
+            let subject = || Subject::Placement {
+                section,
+                side,
+                space: space.name.clone(),
+                block: Some(block.name.clone()),
+            };
             if block.kind.is_land() && space.kind == SpaceKind::Sea {
                 out.push(finding(
-                    Severity::Error,
-                    "land-block-at-sea",
+                    Code::LandBlockAtSea,
                     format!(
                         "{section}: {} {} \"{}\" is deployed at sea in \"{}\"; only Navis may be at sea (4.4)",
                         block.side,
@@ -420,54 +415,64 @@ impl Ctx<'_> {
                         space.name
                     ),
                     here(),
+                    subject(),
                 ));
             }
             if block.kind == BlockKind::Navis && space.kind == SpaceKind::City {
                 out.push(finding(
-                    Severity::Error,
-                    "navis-inland",
+                    Code::NavisInland,
                     format!(
                         "{section}: {} \"{}\" is deployed in the inland city \"{}\"; Navis stay at sea or in ports (4.1)",
                         block.side, block.name, space.name
                     ),
                     here(),
+                    subject(),
                 ));
             }
         }
         // 5.1: the published game starts every block at full strength.
-        for &(block_id, strength) in &setup.strengths {
+        for (&(block_id, strength), &(side, i)) in setup.strengths.iter().zip(&origin.strengths) {
             let block = roster.block(block_id);
             if strength < block.max_strength() {
                 out.push(finding(
-                    Severity::Warning,
-                    "reduced-strength",
+                    Code::ReducedStrength,
                     format!(
                         "{section}: {} \"{}\" starts at strength {strength} of {}; the published game starts every block at full strength (5.1)",
                         block.side,
                         block.name,
                         block.max_strength()
                     ),
-                    src.locate_strength(section, &block.name),
+                    self.at.strength(section, side, i),
+                    Subject::Strength {
+                        section,
+                        side,
+                        block: block.name.clone(),
+                    },
                 ));
             }
         }
         // 8.4: more blocks than a city supplies are disbanded at the first winter.
-        let mut per_space: BTreeMap<SpaceId, usize> = BTreeMap::new();
-        for (_, s) in &setup.placements {
-            *per_space.entry(*s).or_insert(0) += 1;
+        let mut per_space: BTreeMap<SpaceId, (usize, (Side, usize))> = BTreeMap::new();
+        for (&(_, s), &(side, entry, _)) in setup.placements.iter().zip(&origin.placements) {
+            per_space.entry(s).or_insert((0, (side, entry))).0 += 1;
         }
-        for (s, n) in per_space {
+        for (s, (n, (side, entry))) in per_space {
             let space = board.space(s);
             let limit = space.winter_supply(self.rules.winter_supply_base) as usize;
             if space.kind.is_city() && n > limit {
                 out.push(finding(
-                    Severity::Warning,
-                    "winter-supply",
+                    Code::WinterSupply,
                     format!(
                         "{section}: {n} blocks start in \"{}\", which supplies {limit} in winter (8.4: {} + {} VP); the surplus would be disbanded",
                         space.name, self.rules.winter_supply_base, space.vp
                     ),
-                    src.locate(&anchor, &[&space.name]),
+                    self.at.placement(section, side, entry, None),
+                    Subject::Placement {
+                        section,
+                        side,
+                        space: space.name.clone(),
+                        block: None,
+                    },
                 ));
             }
         }
@@ -475,9 +480,18 @@ impl Ctx<'_> {
 
     /// 5.3: the same blocks as the order of battle, and in every city the
     /// same number of that side's blocks.
-    fn check_free_deployment(&self, free: &Setup, src: &SourceFile, out: &mut Vec<Finding>) {
+    fn check_free_deployment(&self, free: &Setup, origin: &SetupOrigin, out: &mut Vec<Finding>) {
+        const FREE: Deployment = Deployment::FreeDeployment;
         let (board, roster) = (self.board(), &self.scenario.roster);
         let oob = &self.scenario.order_of_battle;
+        let side_list = |side: Side| {
+            self.at
+                .field(
+                    Section::Deployment(FREE),
+                    &format!("free_deployment.{}", side.label().to_lowercase()),
+                )
+                .or_else(|| self.at.field(Section::Deployment(FREE), "free_deployment"))
+        };
         for side in Side::BOTH {
             let want = oob.counts(roster, side);
             let have = free.counts(roster, side);
@@ -488,73 +502,90 @@ impl Ctx<'_> {
                     have.get(&city).copied().unwrap_or(0),
                 );
                 if w != h {
+                    // The side's entry for the city, else the side's list.
+                    let entry = free
+                        .placements
+                        .iter()
+                        .zip(&origin.placements)
+                        .find(|((_, s), (sd, _, _))| *s == city && *sd == side)
+                        .map(|(_, &(_, entry, _))| entry);
                     out.push(finding(
-                        Severity::Error,
-                        "free-deployment-count",
+                        Code::FreeDeploymentCount,
                         format!(
                             "free_deployment: {side} has {h} block(s) in \"{}\" but the order of battle has {w} (5.3: each city keeps its number of blocks)",
                             board.name(city)
                         ),
-                        src.locate("free_deployment:", &[board.name(city)])
-                            .or_else(|| src.locate("free_deployment:", &[])),
+                        entry
+                            .and_then(|e| self.at.placement(FREE, side, e, None))
+                            .or_else(|| side_list(side)),
+                        Subject::Placement {
+                            section: FREE,
+                            side,
+                            space: board.name(city).to_string(),
+                            block: None,
+                        },
                     ));
                 }
             }
-            for &(block, space) in &free.placements {
+            for (&(block, space), &(_, entry, k)) in free.placements.iter().zip(&origin.placements)
+            {
                 if roster.block(block).side == side && oob.location(block).is_none() {
                     out.push(finding(
-                        Severity::Error,
-                        "free-deployment-substitution",
+                        Code::FreeDeploymentSubstitution,
                         format!(
                             "free_deployment: {side} block \"{}\" in \"{}\" starts in the levy pool in the order of battle; pool blocks cannot be substituted (5.3)",
                             roster.block(block).name,
                             board.name(space)
                         ),
-                        src.locate(
-                            "free_deployment:",
-                            &[board.name(space), &roster.block(block).name],
-                        ),
+                        self.at.placement(FREE, side, entry, Some(k)),
+                        Subject::Placement {
+                            section: FREE,
+                            side,
+                            space: board.name(space).to_string(),
+                            block: Some(roster.block(block).name.clone()),
+                        },
                     ));
                 }
             }
             for &(block, _) in &oob.placements {
                 if roster.block(block).side == side && free.location(block).is_none() {
                     out.push(finding(
-                        Severity::Error,
-                        "free-deployment-missing",
+                        Code::FreeDeploymentMissing,
                         format!(
                             "free_deployment: {side} block \"{}\" of the order of battle is not deployed (5.3 swaps blocks; it does not leave them out)",
                             roster.block(block).name
                         ),
-                        src.locate("free_deployment:", &[]),
+                        side_list(side),
+                        Subject::Block {
+                            side,
+                            name: roster.block(block).name.clone(),
+                        },
                     ));
                 }
             }
         }
     }
 
-    /// Departures from the published map, as warnings.
+    /// Departures from the published map, as warnings. They point at the
+    /// start of the map section; their subject is the space concerned, if any.
     fn check_published(&self, out: &mut Vec<Finding>) {
         let board = self.board();
-        let map_start = Some(
-            self.doc
-                .sources
-                .map
-                .location_of(self.doc.sources.map.text.find("map:").unwrap_or(0)),
-        );
-        let warn = |out: &mut Vec<Finding>, code: &'static str, message: String| {
-            out.push(finding(Severity::Warning, code, message, map_start.clone()));
+        let map_start = self.at.field(Section::Map, "map");
+        let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
+            out.push(finding(code, message, map_start.clone(), subject));
         };
+        let space = |id: SpaceId| space_subject(board.name(id));
         // 4.2: eleven cities carry 13 VP.
         let vp_cities = board.spaces.iter().filter(|s| s.vp > 0).count();
         let vp_total = board.total_vp();
         if vp_cities != 11 || vp_total != 13 {
             warn(
                 out,
-                "vp-total",
+                Code::VpTotal,
                 format!(
                     "{vp_cities} cities carry {vp_total} VP; the published map has 13 VP in 11 cities (4.2)"
                 ),
+                Subject::Map,
             );
         }
         // 4.4: nine seas.
@@ -566,8 +597,9 @@ impl Ctx<'_> {
         if seas != published::SEAS.len() {
             warn(
                 out,
-                "sea-count",
+                Code::SeaCount,
                 format!("the map has {seas} seas; the published map has 9 (4.4)"),
+                Subject::Map,
             );
         }
         // Ports sidebar: ports of each sea.
@@ -575,8 +607,9 @@ impl Ctx<'_> {
             let Some(sea) = board.find(sea_name) else {
                 warn(
                     out,
-                    "sea-ports",
+                    Code::SeaPorts,
                     format!("the published sea {sea_name} is not on the map"),
+                    Subject::Map,
                 );
                 continue;
             };
@@ -603,12 +636,13 @@ impl Ctx<'_> {
                 }
                 warn(
                     out,
-                    "sea-ports",
+                    Code::SeaPorts,
                     format!(
                         "{}: its ports differ from the rules' Ports sidebar: {}",
                         board.name(sea),
                         parts.join("; ")
                     ),
+                    space(sea),
                 );
             }
         }
@@ -644,12 +678,13 @@ impl Ctx<'_> {
             };
             warn(
                 out,
-                "straits",
+                Code::Straits,
                 format!(
                     "the straits are [{}]; the published map has [{}] (4.32)",
                     show(&straits),
                     show(&expected)
                 ),
+                Subject::Map,
             );
         }
         // 4.42: Utica and Creta border three seas.
@@ -659,8 +694,9 @@ impl Ctx<'_> {
                 if n != 3 {
                     warn(
                         out,
-                        "three-sea-ports",
+                        Code::ThreeSeaPorts,
                         format!("{name} borders {n} seas; the rules say 3 (4.42)"),
+                        space(id),
                     );
                 }
             }
@@ -670,11 +706,12 @@ impl Ctx<'_> {
             if n > 2 && !published::THREE_SEA_PORTS.contains(&board.name(id)) {
                 warn(
                     out,
-                    "three-sea-ports",
+                    Code::ThreeSeaPorts,
                     format!(
                         "{} borders {n} seas; only Utica and Creta border 3 (4.42)",
                         board.name(id)
                     ),
+                    space(id),
                 );
             }
         }
@@ -684,8 +721,9 @@ impl Ctx<'_> {
         {
             warn(
                 out,
-                "pergamum-port",
+                Code::PergamumPort,
                 "Pergamum is a port; the rules say it is not (Navis move example 2)".to_string(),
+                space(id),
             );
         }
         // 4.41: the playable islands.
@@ -696,8 +734,9 @@ impl Ctx<'_> {
                 {
                     warn(
                         out,
-                        "islands",
+                        Code::Islands,
                         format!("{city} should lie on the island {island} (4.41)"),
+                        space(id),
                     );
                 }
             }
@@ -707,13 +746,13 @@ impl Ctx<'_> {
         let commands = self.scenario.deck.cards.len() - self.scenario.deck.events().count();
         if events.len() != Event::ALL.len() || commands != 20 {
             out.push(finding(
-                Severity::Warning,
-                "deck-composition",
+                Code::DeckComposition,
                 format!(
                     "the deck has {} event and {commands} command cards; the published deck has 7 and 20 (2.1)",
                     events.len()
                 ),
-                self.doc.sources.deck.text.find("deck").map(|at| self.doc.sources.deck.location_of(at)),
+                self.at.field(Section::Deck, "deck"),
+                Subject::Deck { card: None },
             ));
         }
     }

@@ -118,3 +118,139 @@ proptest! {
         }
     }
 }
+
+// ------------------------------------------------ extends chains, BOM, limits
+//
+// Each of these failed before the shared `extends` resolver (issue 12).
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_variant_extending_itself_through_dot_dot_is_a_cycle_not_a_long_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "v/a.ron",
+        "(\n    extends: \"../v/a.ron\",\n)\n",
+    );
+    let err = RuleSet::load(path.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cycle"), "{err}");
+    assert!(err.len() < 600, "the message stays short: {err}");
+    // The error points at the `extends` line that closes the cycle.
+    assert!(err.contains("a.ron:2:5"), "{err}");
+}
+
+#[test]
+fn variants_and_scenarios_report_the_whole_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.ron", "(extends: \"sub/b.ron\")\n");
+    write(dir.path(), "sub/b.ron", "(extends: \"../a.ron\")\n");
+    let err = RuleSet::load(dir.path().join("a.ron").to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cycle"), "{err}");
+    assert!(
+        err.contains("a.ron -> ") && err.contains("b.ron -> "),
+        "{err}"
+    );
+
+    write(dir.path(), "s/x.ron", "Scenario(extends: \"../t/y.ron\")\n");
+    write(
+        dir.path(),
+        "t/y.ron",
+        "Scenario(extends: \"../s/./x.ron\")\n",
+    );
+    let err = format::load_scenario(&dir.path().join("s/x.ron"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cycle"), "{err}");
+    assert!(
+        err.contains("x.ron -> ") && err.contains("y.ron -> "),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted_and_positions_stay_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let bom = "\u{feff}";
+    let path = write(
+        dir.path(),
+        "bom.ron",
+        &format!("{bom}{}", include_str!("../scenarios/historical.ron")),
+    );
+    format::load_scenario(&path).expect("a scenario with a BOM loads");
+    let path = write(
+        dir.path(),
+        "bom-variant.ron",
+        &format!("{bom}(\n    extends: \"rules-2.0\",\n    hand_size: 7,\n)\n"),
+    );
+    assert_eq!(RuleSet::load(path.to_str().unwrap()).unwrap().hand_size, 7);
+    // A misspelt field on line 3, column 5, is still reported there.
+    let path = write(
+        dir.path(),
+        "bom-bad.ron",
+        &format!("{bom}(\n    extends: \"rules-2.0\",\n    hand_sise: 7,\n)\n"),
+    );
+    let err = RuleSet::load(path.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bom-bad.ron:3:5"), "{err}");
+}
+
+#[test]
+fn a_scenario_extending_a_missing_folder_is_an_error_at_its_extends_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("scenarios")).unwrap();
+    let path = write(
+        dir.path(),
+        "mine/setup.ron",
+        "// mine\nScenario(\n    extends: \"../scenarioz/historical.ron\",\n)\n",
+    );
+    let err = format::load_scenario(&path).unwrap_err().to_string();
+    assert!(err.contains("setup.ron:3:5"), "{err}");
+    assert!(
+        err.contains("scenarioz"),
+        "names the path looked for: {err}"
+    );
+    assert!(err.contains("did you mean \"scenarios\""), "{err}");
+    // A bare `historical.ron` still means the published game when no such
+    // file lies beside the scenario.
+    let path = write(
+        dir.path(),
+        "mine/ok.ron",
+        "Scenario(extends: \"historical.ron\")\n",
+    );
+    format::load_scenario(&path).expect("the built-in published game");
+}
+
+#[test]
+fn a_variant_extending_a_missing_folder_is_an_error_at_its_extends_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "house.ron",
+        "(\n    name: \"house\",\n    extends: \"nosuch/rules-2.0.ron\",\n)\n",
+    );
+    let err = RuleSet::load(path.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("house.ron:3:5"), "{err}");
+    assert!(err.contains("nosuch"), "names the path looked for: {err}");
+    // A bare built-in name is fine.
+    let path = write(
+        dir.path(),
+        "ok.ron",
+        "(extends: \"rules-2.0\", hand_size: 7)\n",
+    );
+    assert_eq!(RuleSet::load(path.to_str().unwrap()).unwrap().hand_size, 7);
+}

@@ -5,7 +5,7 @@ use caesar_workbench::format::{
     BlockKind, DeploymentDoc, LinkDoc, ResolvedScenario, Side, SpaceDoc, SpaceKind,
 };
 use caesar_workbench::rules::RuleSet;
-use caesar_workbench::validate::{Report, Severity, validate};
+use caesar_workbench::validate::{Code, Deployment, Report, Severity, Subject, validate};
 
 fn base() -> ResolvedScenario {
     caesar_workbench::historical()
@@ -630,4 +630,256 @@ fn house_rule_removals_must_name_cards_the_deck_holds_and_leave_two_hands() {
     assert!(report.has("deck-too-small"), "{:?}", report.findings);
     assert!(!report.has("bad-removed-card"));
     assert!(!with(&sixteen[..15]).has("deck-too-small"));
+}
+
+// ------------------------------------------------------------------ scale
+
+/// RON text of a scenario whose map is the complete graph of `n` spaces (a
+/// major road between every two), extending the published game for its
+/// roster, deck and deployment. With `seas`, every fourth space is a sea, so
+/// thousands of roads touch a sea and each is a finding to locate.
+fn complete_graph(n: usize, seas: bool) -> String {
+    let mut text = String::from(
+        "Scenario(\n    name: \"complete\",\n    extends: \"historical.ron\",\n    map: (\n        spaces: [\n",
+    );
+    for i in 0..n {
+        let kind = if seas && i % 4 == 2 { "Sea" } else { "City" };
+        text += &format!(
+            "            (name: \"S{i:03}\", kind: {kind}, at: ({}, {})),\n",
+            i * 37 % 2500,
+            i * 53 % 1250
+        );
+    }
+    text += "        ],\n        links: [\n";
+    for i in 0..n {
+        for j in i + 1..n {
+            text += &format!("            Major(\"S{i:03}\", \"S{j:03}\"),\n");
+        }
+    }
+    text + "        ],\n    ),\n)\n"
+}
+
+/// Issue 12: a complete graph of 256 spaces (32,640 links) took 18 s (30 s
+/// in release on a busy machine) because every link was located by
+/// searching the text. Loading, building and validating are now one pass
+/// over the text plus work linear in the links.
+#[test]
+fn a_complete_graph_of_256_spaces_validates_quickly_and_every_finding_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    for seas in [false, true] {
+        let text = complete_graph(256, seas);
+        let path = dir.path().join("complete.ron");
+        std::fs::write(&path, &text).unwrap();
+        let started = std::time::Instant::now();
+        let doc = caesar_workbench::format::load_scenario(&path).unwrap();
+        let report = check(&doc);
+        let took = started.elapsed();
+        assert_eq!(report.scenario.board.links.len(), 256 * 255 / 2);
+        assert!(
+            took.as_secs_f64() < 10.0,
+            "validating 32,640 links took {took:?} (seas: {seas})"
+        );
+        let on_seas = report
+            .findings
+            .iter()
+            .filter(|f| f.code == "road-touches-sea")
+            .count();
+        // Each sea (64) meets every other space (255) by a road, counted once per link.
+        assert_eq!(on_seas, if seas { 64 * 255 - 64 * 63 / 2 } else { 0 });
+        // A link finding points at its own line: S(i)-S(j) is written on the
+        // line of link number i*(511-i)/2 + (j-i-1) of the list.
+        let first_space_line = 6;
+        let first_link_line = first_space_line + 256 + 2;
+        for f in report
+            .findings
+            .iter()
+            .filter(|f| f.code == "road-touches-sea")
+        {
+            let loc = f.location.as_ref().expect("located");
+            let line = text.lines().nth(loc.line - 1).unwrap();
+            assert!(loc.line >= first_link_line, "{f}");
+            assert!(line.contains("Major("), "{f}: {line}");
+            assert_eq!(loc.column, 19, "{f}");
+        }
+    }
+}
+
+// ------------------------------------------------------------ documentation
+
+/// The codes of one table of `docs/formats.md` (the rows after `heading`,
+/// up to the next heading).
+fn documented_codes(docs: &str, heading: &str) -> Vec<String> {
+    let start = docs
+        .find(heading)
+        .unwrap_or_else(|| panic!("docs/formats.md has \"{heading}\""));
+    docs[start + heading.len()..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with('#') && !l.ends_with(':') || l.is_empty())
+        .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_code_is_documented_in_formats_md_under_its_severity() {
+    let docs = std::fs::read_to_string("docs/formats.md").unwrap();
+    let errors = documented_codes(&docs, "Errors (the scenario cannot be played):");
+    let warnings = documented_codes(
+        &docs,
+        "Warnings (the scenario departs from the published game):",
+    );
+    for &code in Code::ALL {
+        let table = match code.severity() {
+            Severity::Error => &errors,
+            Severity::Warning => &warnings,
+        };
+        assert!(
+            table.iter().any(|c| c == code.as_str()),
+            "`{code}` ({}) is not in the {} table of docs/formats.md",
+            code.severity(),
+            code.severity()
+        );
+    }
+    for documented in errors.iter().chain(&warnings) {
+        assert!(
+            Code::parse(documented).is_some(),
+            "docs/formats.md lists `{documented}`, which the validator never reports"
+        );
+    }
+}
+
+// ------------------------------------------------------------------ subjects
+
+/// The subject of the first finding of `code`.
+fn subject_of(doc: &ResolvedScenario, code: &str) -> Subject {
+    let report = check(doc);
+    report
+        .findings
+        .iter()
+        .find(|f| f.code == code)
+        .unwrap_or_else(|| panic!("{code} did not fire: {:#?}", report.findings))
+        .subject
+        .clone()
+        .unwrap_or_else(|| panic!("{code} has no subject"))
+}
+
+#[test]
+fn findings_carry_the_item_they_are_about() {
+    let mut doc = base();
+    doc.map
+        .links
+        .push(LinkDoc::Major("Genua".into(), "Romaa".into()));
+    assert_eq!(
+        subject_of(&doc, "unknown-name"),
+        Subject::Link {
+            a: "Genua".into(),
+            b: "Romaa".into()
+        }
+    );
+
+    let mut doc = base();
+    space_mut(&mut doc, "Mare Tyrrhenum").vp = 1;
+    assert_eq!(
+        subject_of(&doc, "sea-with-vp"),
+        Subject::Space {
+            name: "Mare Tyrrhenum".into()
+        }
+    );
+
+    // Both sides have an "Equitatus 1": the subject says whose.
+    let mut doc = base();
+    let pompey_equitatus = doc
+        .roster
+        .blocks
+        .iter_mut()
+        .find(|b| b.side == Side::Pompey && b.name == "Equitatus 1")
+        .unwrap();
+    pompey_equitatus.firepower = 7;
+    assert_eq!(
+        subject_of(&doc, "bad-rating"),
+        Subject::Block {
+            side: Side::Pompey,
+            name: "Equitatus 1".into()
+        }
+    );
+
+    let mut doc = base();
+    let (city, blocks) = &mut doc.order_of_battle.caesar[0];
+    let (city, first) = (city.clone(), blocks[0].clone());
+    blocks.push(first.clone());
+    assert_eq!(
+        subject_of(&doc, "deployed-twice"),
+        Subject::Placement {
+            section: Deployment::OrderOfBattle,
+            side: Side::Caesar,
+            space: city,
+            block: Some(first)
+        }
+    );
+
+    let mut doc = base();
+    doc.deck.commands[0].copies += 1;
+    assert_eq!(
+        subject_of(&doc, "deck-composition"),
+        Subject::Deck { card: None }
+    );
+
+    let mut doc = base();
+    doc.roster
+        .blocks
+        .retain(|b| b.side != Side::Pompey || b.kind != BlockKind::Leader);
+    assert_eq!(
+        subject_of(&doc, "missing-leader"),
+        Subject::Roster { side: Side::Pompey }
+    );
+
+    let mut rules = RuleSet::builtin("rules-2.0");
+    rules.removed_cards = vec!["Jupitr".into()];
+    let report = validate(&base(), &rules);
+    assert_eq!(
+        report.findings[0].subject,
+        Some(Subject::RuleSet { name: rules.name })
+    );
+}
+
+#[test]
+fn every_finding_of_a_badly_broken_scenario_has_a_subject_and_a_location() {
+    let text = caesar_workbench::HISTORICAL_SCENARIO
+        .replace(
+            r#"Major("Genua", "Roma"),"#,
+            r#"Major("Genua", "Romaa"), Major("Roma", "Mare Tyrrhenum"), Minor("Roma", "Roma"), Sea("Genua", "Roma"), Strait(name: "", a: "Genua", b: "Roma"),"#,
+        )
+        .replace(
+            r#"(name: "Ravenna", kind: MajorPort"#,
+            r#"(name: "Ravenna", kind: City"#,
+        )
+        .replace(
+            r#"("Lugdunum", ["Legio 16", "Equitatus 1"]),"#,
+            r#"("Lugdunum", ["Legio 16", "Equitatus 1", "Legio 16", "Legio 77"]), ("Mare Tyrrhenum", ["Legio 14"]), ("Ravena", ["Legio 15"]),"#,
+        );
+    let doc = caesar_workbench::format::scenario_from_str("broken.ron".as_ref(), &text).unwrap();
+    let report = check(&doc);
+    assert!(report.findings.len() >= 10, "{:#?}", report.findings);
+    for f in &report.findings {
+        assert!(f.subject.is_some(), "{f}");
+        let loc = f
+            .location
+            .as_ref()
+            .unwrap_or_else(|| panic!("{f} is located"));
+        assert!(loc.line >= 1 && loc.line <= text.lines().count(), "{f}");
+    }
+    // Block findings point at the block itself, not just its city's entry.
+    let twice = report
+        .findings
+        .iter()
+        .find(|f| f.code == "deployed-twice")
+        .unwrap();
+    let loc = twice.location.as_ref().unwrap();
+    let line = text.lines().nth(loc.line - 1).unwrap();
+    let at: String = line.chars().skip(loc.column - 1).collect();
+    assert!(
+        at.starts_with("\"Legio 16\", \"Legio 77\""),
+        "{twice}: {at}"
+    );
 }
