@@ -723,7 +723,7 @@ impl<'a> Locator<'a> {
             let Some(src) = src else { continue };
             let found = files
                 .iter()
-                .position(|(f, _)| f.path == src.path && f.text.len() == src.text.len());
+                .position(|(f, _)| f.path == src.path && f.text == src.text);
             section_file[slot] = Some(found.unwrap_or_else(|| {
                 files.push((src, SourceIndex::new(&src.text)));
                 files.len() - 1
