@@ -13,6 +13,7 @@ pub mod format;
 pub mod model;
 pub mod names;
 pub mod odds;
+pub mod playable;
 pub mod rules;
 pub mod sim;
 pub mod validate;

@@ -492,7 +492,10 @@ impl Deck {
     /// The cards (indices) left after a variant's house-rule removals, one
     /// copy per mention, and the mentions that found no card left to remove.
     pub fn without<'a>(&self, removed: &'a [String]) -> (Vec<u8>, Vec<&'a str>) {
-        let mut left: Vec<u8> = (0..self.cards.len().min(u8::MAX as usize) as u8).collect();
+        // A deck over the engine's limit is refused by `playable::check`.
+        let mut left: Vec<u8> = (0..self.cards.len().min(crate::playable::MAX_DECK_CARDS))
+            .map(|i| i as u8)
+            .collect();
         let mut unmatched = Vec::new();
         for name in removed {
             let key = crate::names::normalise(name);

@@ -13,6 +13,7 @@ use crate::format::{BlockKind, Event, LinkClass, ResolvedScenario, Side, SpaceKi
 use crate::model::{
     Board, LinkId, Locator, Provenance, Scenario, Section, Setup, SetupOrigin, SpaceId,
 };
+use crate::playable::Requirement;
 use crate::rules::RuleSet;
 
 /// Everything the validator found, and the model built along the way.
@@ -69,6 +70,19 @@ pub fn validate(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     ctx.check_published(&mut findings);
     findings.sort_by_key(|f| f.severity);
     Report { scenario, findings }
+}
+
+/// The code of an unmet engine requirement ([`crate::playable`]).
+fn requirement_code(requirement: Requirement) -> Code {
+    match requirement {
+        Requirement::AtLeastOneYear => Code::NoYears,
+        Requirement::AtLeastOneTurn => Code::NoTurns,
+        Requirement::CardLeftAfterDiscards => Code::NoCardToPlay,
+        Requirement::DeckDealsBothHands => Code::DeckTooSmall,
+        Requirement::DeckFitsEngine => Code::DeckTooLarge,
+        Requirement::RetreatRoundExists => Code::TooFewBattleRounds,
+        Requirement::EventCapDealable => Code::EventCapUndealable,
+    }
 }
 
 struct Ctx<'a> {
@@ -298,23 +312,23 @@ impl Ctx<'_> {
         let rule_set = || Subject::RuleSet {
             name: self.rules.name.clone(),
         };
-        let needed = 2 * self.rules.hand_size as usize;
-        if deck.cards.len() < needed {
+        // What the engine needs of the deck and rule set is stated once, in
+        // `playable`; each unmet requirement is an error here.
+        for unmet in crate::playable::check(deck, self.rules) {
+            let (location, subject) = if unmet.requirement.concerns_deck() {
+                (deck_location(), Subject::Deck { card: None })
+            } else {
+                (None, rule_set())
+            };
             out.push(finding(
-                Code::DeckTooSmall,
-                format!(
-                    "the deck has {} cards; dealing {} to each player (2.1, {}) needs {needed}",
-                    deck.cards.len(),
-                    self.rules.hand_size,
-                    self.rules.name
-                ),
-                deck_location(),
-                Subject::Deck { card: None },
+                requirement_code(unmet.requirement),
+                unmet.message,
+                location,
+                subject,
             ));
         }
-        // House rules: every removed card must name a card of this deck, and
-        // the deck left must still deal two hands (2.1).
-        let (left, unmatched) = deck.without(&self.rules.removed_cards);
+        // House rules: every removed card must name a card of this deck.
+        let (_, unmatched) = deck.without(&self.rules.removed_cards);
         let names: Vec<String> = deck.cards.iter().map(|c| c.face.name()).collect();
         for name in unmatched {
             let why = if names.iter().any(|n| n.eq_ignore_ascii_case(name.trim())) {
@@ -330,20 +344,6 @@ impl Ctx<'_> {
                 format!(
                     "{}: removed_cards names \"{name}\": {why} (cards are named \"Jupiter\" or \"3/1\")",
                     self.rules.name
-                ),
-                None,
-                rule_set(),
-            ));
-        }
-        if left.len() < needed && left.len() != deck.cards.len() {
-            out.push(finding(
-                Code::DeckTooSmall,
-                format!(
-                    "{} removes {} cards and leaves {}; dealing {} to each player (2.1) needs {needed}",
-                    self.rules.name,
-                    deck.cards.len() - left.len(),
-                    left.len(),
-                    self.rules.hand_size
                 ),
                 None,
                 rule_set(),
@@ -872,4 +872,16 @@ pub mod published {
         ("Creta", &["Creta"]),
         ("Cyprus", &["Salamis"]),
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_engine_requirement_reports_its_own_code() {
+        for requirement in Requirement::ALL {
+            assert_eq!(requirement_code(requirement).as_str(), requirement.code());
+        }
+    }
 }

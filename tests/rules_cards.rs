@@ -1531,7 +1531,7 @@ fn rule_house_removed_cards_are_never_dealt() {
 }
 
 #[test]
-fn rule_house_max_events_per_hand_redeals_hands_over_the_cap() {
+fn rule_house_max_events_per_hand_deals_no_hand_over_the_cap() {
     let capped = Game::published("house-2.0-max-2-events");
     let plain = Game::published("rules-2.0");
     let mut plain_over = 0;
@@ -1564,24 +1564,37 @@ fn rule_house_max_events_per_hand_redeals_hands_over_the_cap() {
 }
 
 #[test]
-fn rule_house_event_cap_is_ignored_when_the_deck_cannot_meet_it() {
-    // 11 command cards left, fewer than the 12 that two hands without events need.
-    let game = with_house(|r| {
-        r.max_events_per_hand = 0;
-        r.removed_cards = [
-            "2/3", "2/3", "2/3", "2/3", "2/2", "2/2", "2/2", "2/2", "2/1",
-        ]
-        .map(String::from)
-        .to_vec();
-    });
-    let mut with_events = 0;
+fn rule_house_event_cap_the_deck_cannot_meet_is_refused() {
+    // 11 command cards left, fewer than the 12 that two hands without events
+    // need: the engine refuses the set (the validator reports it) instead of
+    // quietly dropping the cap.
+    let mut rules = RuleSet::builtin("rules-2.0");
+    rules.max_events_per_hand = 0;
+    rules.removed_cards = [
+        "2/3", "2/3", "2/3", "2/3", "2/2", "2/2", "2/2", "2/2", "2/1",
+    ]
+    .map(String::from)
+    .to_vec();
+    let base = Game::published("rules-2.0");
+    let Err(unmet) = Game::try_new(Arc::clone(&base.scenario), Arc::new(rules.clone())) else {
+        panic!("a cap the deck cannot meet must be refused");
+    };
+    assert_eq!(
+        unmet
+            .iter()
+            .map(|u| u.requirement.code())
+            .collect::<Vec<_>>(),
+        ["event-cap-undealable"]
+    );
+    let report = caesar_workbench::validate::validate(&caesar_workbench::historical(), &rules);
+    assert!(report.has("event-cap-undealable"));
+    // One command card more and it deals, with no event at all.
+    rules.removed_cards.pop();
+    let game = Game::new(Arc::clone(&base.scenario), Arc::new(rules));
     for seed in 0..50 {
         let s = State::new(&game, seed);
-        let n = events_in(&game, s.hand(C)) + events_in(&game, s.hand(P));
-        assert!(n >= 1, "12 cards from 11 commands hold an event");
-        with_events += (n > 1) as u32;
+        assert_eq!(events_in(&game, s.hand(C)) + events_in(&game, s.hand(P)), 0);
     }
-    assert!(with_events > 0);
 }
 
 #[test]

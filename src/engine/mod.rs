@@ -144,9 +144,30 @@ pub struct IllegalAction {
 }
 
 impl Game {
+    /// A game of a validated scenario and rule set.
+    ///
+    /// # Panics
+    /// When the engine cannot play them ([`crate::playable`]); the validator
+    /// reports exactly those cases as errors, so validate first or use
+    /// [`Game::try_new`].
     pub fn new(scenario: Arc<Scenario>, rules: Arc<RuleSet>) -> Game {
-        // House rules; names that match no card are the validator's to report.
-        let (deck, _) = scenario.deck.without(&rules.removed_cards);
+        Game::try_new(scenario, rules).unwrap_or_else(|unmet| {
+            let reasons: Vec<String> = unmet.iter().map(|u| u.to_string()).collect();
+            panic!("the engine cannot play this: {}", reasons.join("; "))
+        })
+    }
+
+    /// A game, or every requirement of the engine ([`crate::playable`]) the
+    /// scenario's deck and the rule set leave unmet.
+    pub fn try_new(
+        scenario: Arc<Scenario>,
+        rules: Arc<RuleSet>,
+    ) -> Result<Game, Vec<crate::playable::Unplayable>> {
+        let unmet = crate::playable::check(&scenario.deck, &rules);
+        if !unmet.is_empty() {
+            return Err(unmet);
+        }
+        let deck = crate::playable::cards_in_play(&scenario.deck, &rules);
         let setup = scenario.starting_setup();
 
         let rome = scenario.board.find("Roma");
@@ -220,7 +241,7 @@ impl Game {
             .map(|(i, _)| BlockId(i as u8))
             .collect();
         let max_steps = scenario.roster.blocks.iter().map(|b| b.max_steps).collect();
-        Game {
+        Ok(Game {
             max_steps,
             seas,
             levied_anywhere,
@@ -238,7 +259,7 @@ impl Game {
             major_ports,
             scenario,
             rules,
-        }
+        })
     }
 
     /// The published game under a built-in rule set.
@@ -266,6 +287,50 @@ impl Game {
     }
     pub fn space_name(&self, s: SpaceId) -> &str {
         self.board().name(s)
+    }
+
+    /// An action in plain words, as game records, errors and the command
+    /// line write it ("Move Legio 13 to Roma"). Distinct legal actions of
+    /// one decision always read differently, so the words name the action.
+    pub fn action_text(&self, action: Action) -> String {
+        let space = |s: SpaceId| self.space_name(s).to_string();
+        let block = |b: BlockId| self.block_name(b).to_string();
+        match action {
+            Action::Discard(c) => format!("Discard {}", self.card_label(c)),
+            Action::Play(c) => format!("Play {}", self.card_label(c)),
+            Action::Group(s) => format!("Group move from {}", space(s)),
+            Action::Step { block: b, to } => format!("Move {} to {}", block(b), space(to)),
+            Action::SeaMove { block: b, to } => {
+                format!("Sea move {} to {}", block(b), space(to))
+            }
+            Action::EndGroup => "End group".into(),
+            Action::EndMoves => "End moves".into(),
+            Action::Levy { block: b, at } => format!("Levy {} in {}", block(b), space(at)),
+            Action::AddStep(b) => format!("Add a step to {}", block(b)),
+            Action::EndLevy => "End levy".into(),
+            Action::JupiterBlock(b) => format!("Jupiter takes {}", block(b)),
+            Action::JupiterCity(s) => format!("Jupiter in {}", space(s)),
+            Action::VulcanCity(s) => format!("Vulcan strikes {}", space(s)),
+            Action::PassEvent => "Pass the event".into(),
+            Action::Battle(s) => format!("Battle in {}", space(s)),
+            Action::Surprise(true) => "Surprise".into(),
+            Action::Surprise(false) => "No surprise".into(),
+            Action::MainAttack(l) => {
+                let link = self.board().link(l);
+                format!("Main attack along {}-{}", space(link.a), space(link.b))
+            }
+            Action::Fire => "Fire".into(),
+            Action::Retreat(s) => format!("Retreat to {}", space(s)),
+            Action::Pass => "Pass".into(),
+            Action::TakeHit(b) => format!("{} takes the hit", block(b)),
+            Action::Regroup { block: b, to } => format!("Regroup {} to {}", block(b), space(to)),
+            Action::EndRegroup => "End regroup".into(),
+            Action::NavisToPort { block: b, to } => {
+                format!("{} winters in {}", block(b), space(to))
+            }
+            Action::Disband(b) => format!("Disband {}", block(b)),
+            Action::EndWinter => "End winter".into(),
+        }
     }
 }
 
@@ -800,7 +865,18 @@ impl State {
         self.apply_logged(game, action, &mut NoLog);
     }
 
+    /// Applies a legal action (checked in debug builds; [`State::try_apply`]
+    /// checks it always).
     pub fn apply_logged(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        #[cfg(debug_assertions)]
+        {
+            debug_assert!(
+                self.is_legal(game, action),
+                "illegal action \"{}\" ({action:?}) in {:?}",
+                game.action_text(action),
+                self.phase
+            );
+        }
         self.stats.actions += 1;
         match self.phase {
             Phase::Discard(side) => self.discard(game, side, action, log),
@@ -829,13 +905,37 @@ impl State {
         );
     }
 
-    /// Applies an action after checking it is legal.
-    pub fn try_apply(&mut self, game: &Game, action: Action) -> Result<(), IllegalAction> {
+    /// Whether `action` is legal now. A card is named by its deck index;
+    /// identical cards are one choice in [`State::legal_actions`], and any
+    /// copy in the hand may be given.
+    pub fn is_legal(&self, game: &Game, action: Action) -> bool {
         let mut legal = Vec::new();
         self.legal_actions(game, &mut legal);
-        if !legal.contains(&action) {
+        if legal.contains(&action) {
+            return true;
+        }
+        let (card, as_action): (u8, fn(u8) -> Action) = match action {
+            Action::Discard(c) => (c, Action::Discard),
+            Action::Play(c) => (c, Action::Play),
+            _ => return false,
+        };
+        let in_hand = self
+            .current_player()
+            .is_some_and(|side| self.hands[side.index()].contains(&card));
+        in_hand
+            && legal.iter().any(|a| {
+                self.hands
+                    .iter()
+                    .flatten()
+                    .any(|&c| *a == as_action(c) && game.card(c) == game.card(card))
+            })
+    }
+
+    /// Applies an action after checking it is legal.
+    pub fn try_apply(&mut self, game: &Game, action: Action) -> Result<(), IllegalAction> {
+        if !self.is_legal(game, action) {
             return Err(IllegalAction {
-                action: action.to_string(),
+                action: game.action_text(action),
                 phase: format!("{:?}", self.phase),
             });
         }
@@ -849,26 +949,19 @@ impl State {
         use rand::seq::SliceRandom;
         let hand_size = game.rules.hand_size as usize;
         let cap = game.rules.max_events_per_hand as usize;
-        let mut deck = game.deck.clone();
-        let is_event = |c: &u8| matches!(game.card(*c), CardFace::Event(_));
-        // House rule: redeal until no hand holds more events than the cap, as
-        // long as the deck can satisfy it at all.
-        let commands = deck.iter().filter(|c| !is_event(c)).count();
-        let cap_possible = commands >= 2 * hand_size.saturating_sub(cap);
-        loop {
+        if cap < hand_size {
+            self.hands = deal_capped(game, hand_size, cap, &mut self.rng);
+        } else {
+            let mut deck = game.deck.clone();
             deck.shuffle(&mut self.rng);
-            let n = hand_size.min(deck.len() / 2);
-            self.hands = [deck[..n].to_vec(), deck[n..2 * n].to_vec()];
-            self.discarded = [CardSet::EMPTY; 2];
-            self.year_played = CardSet::EMPTY;
-            let over = self
-                .hands
-                .iter()
-                .any(|h| h.iter().filter(|c| is_event(c)).count() > cap);
-            if !over || !cap_possible {
-                break;
-            }
+            // `playable::check` guarantees two whole hands.
+            self.hands = [
+                deck[..hand_size].to_vec(),
+                deck[hand_size..2 * hand_size].to_vec(),
+            ];
         }
+        self.discarded = [CardSet::EMPTY; 2];
+        self.year_played = CardSet::EMPTY;
         for side in Side::BOTH {
             log!(
                 log,
@@ -1233,5 +1326,125 @@ impl State {
             }
         }
         out
+    }
+}
+
+/// House rule (`max_events_per_hand` below the hand size): two hands drawn
+/// directly from the deals that respect the cap, each such deal as likely as
+/// in a plain shuffle that happened to respect it. First the number of events
+/// in each hand is drawn with its exact weight, the count of deals that give
+/// it; then which events and commands, uniformly. No redealing, so the time
+/// does not depend on how rare a capped deal is. `playable::check`
+/// guarantees enough commands.
+fn deal_capped(game: &Game, hand: usize, cap: usize, rng: &mut ChaCha8Rng) -> [Vec<u8>; 2] {
+    use rand::RngExt;
+    use rand::seq::SliceRandom;
+    let (mut events, mut commands): (Vec<u8>, Vec<u8>) = game
+        .deck
+        .iter()
+        .partition(|c| matches!(game.card(**c), CardFace::Event(_)));
+    let (e, m) = (events.len(), commands.len());
+    // ln n! for n up to the deck size (at most 256 cards).
+    let mut ln_fact = vec![0.0f64; e + m + 1];
+    for n in 1..ln_fact.len() {
+        ln_fact[n] = ln_fact[n - 1] + (n as f64).ln();
+    }
+    let ln_choose = |n: usize, k: usize| ln_fact[n] - ln_fact[k] - ln_fact[n - k];
+    // Deals with e1 events in the first hand and e2 in the second.
+    let mut counts: Vec<((usize, usize), f64)> = Vec::new();
+    for e1 in 0..=cap.min(e) {
+        for e2 in 0..=cap.min(e - e1) {
+            let (c1, c2) = (hand - e1, hand - e2);
+            if c1 + c2 > m {
+                continue;
+            }
+            let ln =
+                ln_choose(e, e1) + ln_choose(e - e1, e2) + ln_choose(m, c1) + ln_choose(m - c1, c2);
+            counts.push(((e1, e2), ln));
+        }
+    }
+    let top = counts.iter().map(|c| c.1).fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = counts.iter().map(|c| (c.1 - top).exp()).collect();
+    let mut pick = rng.random::<f64>() * weights.iter().sum::<f64>();
+    let mut chosen = counts
+        .last()
+        .expect("playable::check guarantees a capped deal")
+        .0;
+    for (c, w) in counts.iter().zip(&weights) {
+        if pick < *w {
+            chosen = c.0;
+            break;
+        }
+        pick -= w;
+    }
+    let (e1, e2) = chosen;
+    events.shuffle(rng);
+    commands.shuffle(rng);
+    let mut first: Vec<u8> = events[..e1]
+        .iter()
+        .chain(&commands[..hand - e1])
+        .copied()
+        .collect();
+    let mut second: Vec<u8> = events[e1..e1 + e2]
+        .iter()
+        .chain(&commands[hand - e1..2 * hand - e1 - e2])
+        .copied()
+        .collect();
+    first.shuffle(rng);
+    second.shuffle(rng);
+    [first, second]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::seq::SliceRandom;
+
+    fn events_in(game: &Game, hand: &[u8]) -> usize {
+        hand.iter()
+            .filter(|c| matches!(game.card(**c), CardFace::Event(_)))
+            .count()
+    }
+
+    /// The direct draw gives each capped deal the chance a plain shuffle that
+    /// happened to respect the cap would: the event counts of the two hands
+    /// match those of redealing until the cap holds (the engine's old way).
+    #[test]
+    fn capped_deals_are_distributed_as_redealt_ones() {
+        let game = Game::published("house-2.0-max-2-events");
+        let (hand, cap) = (6, 1);
+        let samples = 20_000;
+        let mut direct = [[0u32; 2]; 2];
+        let mut redealt = [[0u32; 2]; 2];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..samples {
+            let [a, b] = deal_capped(&game, hand, cap, &mut rng);
+            assert_eq!((a.len(), b.len()), (hand, hand));
+            let mut all: Vec<u8> = a.iter().chain(&b).copied().collect();
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), 2 * hand, "no card is dealt twice");
+            direct[events_in(&game, &a)][events_in(&game, &b)] += 1;
+            let mut deck = game.deck.clone();
+            loop {
+                deck.shuffle(&mut rng);
+                let (a, b) = (&deck[..hand], &deck[hand..2 * hand]);
+                let (ea, eb) = (events_in(&game, a), events_in(&game, b));
+                if ea <= cap && eb <= cap {
+                    redealt[ea][eb] += 1;
+                    break;
+                }
+            }
+        }
+        for i in 0..2 {
+            for j in 0..2 {
+                let (d, r) = (direct[i][j] as f64, redealt[i][j] as f64);
+                // About four standard errors of a 20,000-sample share.
+                assert!(
+                    (d - r).abs() / samples as f64 <= 0.015,
+                    "{i} and {j} events: direct {d}, redealt {r}"
+                );
+            }
+        }
     }
 }
