@@ -39,4 +39,5 @@ pub fn load_scenario(path: Option<&Path>) -> Result<format::ResolvedScenario, fo
     }
 }
 
+#[cfg(feature = "gui")]
 pub mod app;

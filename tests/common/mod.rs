@@ -3,7 +3,7 @@
 //! the battle is fought by a fixed policy: fire always, retreat only when
 //! forced, hits by the default policy.
 
-#![allow(dead_code)] // each test file uses part of it
+#![allow(dead_code)] // each test binary uses part of it
 
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! 6.1 group moves, 6.11 road limits and 4.21 control, on the first turn
 //! with blocks placed next to a vacant Roma.
 
-mod common;
+use crate::common;
 
 use caesar_workbench::engine::{Action, State};
 use caesar_workbench::format::Side;

@@ -6,7 +6,7 @@
 
 use caesar_workbench::odds::battle_odds;
 
-mod common;
+use crate::common;
 use common::{field, fight};
 
 fn cross_check(variant: &str, attacking: &str, reserves: &str, defending: &str) {

@@ -1,6 +1,6 @@
 //! 7.2 battle turns and 7.3 reserves, watched over many engine battles.
 
-mod common;
+use crate::common;
 
 use caesar_workbench::ai::hit_candidates;
 use caesar_workbench::engine::{Action, Place, State};

@@ -3,7 +3,7 @@
 //! rules on the deal. The engine's reading of each card is in
 //! docs/rules-notes.md; each test names the rule it checks.
 
-mod common;
+use crate::common;
 use common::{block, space};
 use std::sync::Arc;
 

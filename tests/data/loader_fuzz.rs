@@ -11,14 +11,20 @@ use proptest::prelude::*;
 const FILES: &[(&str, &str)] = &[
     (
         "historical.ron",
-        include_str!("../scenarios/historical.ron"),
+        include_str!("../../scenarios/historical.ron"),
     ),
     (
         "free.ron",
-        include_str!("../scenarios/free-deployment-example.ron"),
+        include_str!("../../scenarios/free-deployment-example.ron"),
     ),
-    ("rules-1.1.ron", include_str!("../variants/rules-1.1.ron")),
-    ("rules-2.0.ron", include_str!("../variants/rules-2.0.ron")),
+    (
+        "rules-1.1.ron",
+        include_str!("../../variants/rules-1.1.ron"),
+    ),
+    (
+        "rules-2.0.ron",
+        include_str!("../../variants/rules-2.0.ron"),
+    ),
 ];
 
 #[derive(Debug, Clone)]
@@ -186,7 +192,7 @@ fn a_byte_order_mark_is_accepted_and_positions_stay_right() {
     let path = write(
         dir.path(),
         "bom.ron",
-        &format!("{bom}{}", include_str!("../scenarios/historical.ron")),
+        &format!("{bom}{}", include_str!("../../scenarios/historical.ron")),
     );
     format::load_scenario(&path).expect("a scenario with a BOM loads");
     let path = write(

@@ -5,7 +5,7 @@
 //! Positions are custom deployments of the published game; the turns are
 //! driven through the public engine interface, other turns being passed.
 
-mod common;
+use crate::common;
 use common::{Placement, block, position, position_with, space};
 
 use caesar_workbench::engine::{Action, EndReason, Game, Place, State};

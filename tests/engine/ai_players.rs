@@ -1,6 +1,6 @@
 //! AI players: legal, reproducible, and blind to what their side cannot see.
 
-mod common;
+use crate::common;
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer};
 use caesar_workbench::engine::{Action, Game, State};

@@ -3,7 +3,7 @@
 //! deployment, the first turn's cards chosen so that the wanted player is
 //! Player 1, scripted moves, then battles driven decision by decision.
 
-mod common;
+use crate::common;
 use common::{block, space};
 use std::collections::BTreeSet;
 use std::sync::Arc;

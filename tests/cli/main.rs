@@ -1,0 +1,5 @@
+//! The command line, run as a user would (assert_cmd).
+//! One test binary per area keeps the build short: each binary links the library once.
+
+mod commands;
+mod simulation;

@@ -1,0 +1,5 @@
+//! The window, headless (egui_kittest): editing, files, undo.
+//! One test binary per area keeps the build short: each binary links the library once.
+
+mod edit;
+mod window;
