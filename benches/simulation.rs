@@ -2,7 +2,7 @@
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer};
 use caesar_workbench::engine::{Action, Game, State};
-use caesar_workbench::format::Side;
+use caesar_workbench::model::Side;
 use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
 use caesar_workbench::sim::{self, AiSpec, SimOptions};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

@@ -12,7 +12,7 @@ use std::fmt;
 use serde::Serialize;
 
 pub use crate::format::Location;
-use crate::format::Side;
+use crate::kinds::Side;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostics::{Finding, Subject};
 use crate::format::{
-    self, BlockDoc, BlockKind, DeckDoc, DeploymentDoc, LinkClass, LinkDoc, LoadError, MapDoc,
-    ResolvedScenario, RosterDoc, ScenarioDoc, Sections, Side, SourceFile, SpaceDoc, SpaceKind,
+    self, BlockDoc, DeckDoc, DeploymentDoc, LinkDoc, LoadError, MapDoc, ResolvedScenario,
+    RosterDoc, ScenarioDoc, Sections, SourceFile, SpaceDoc,
 };
 use crate::model::Scenario;
+use crate::model::{BlockKind, LinkClass, Side, SpaceKind};
 use crate::names::normalise;
 use crate::rules::RuleSet;
 use crate::validate::{Report, validate};

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::kinds::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
+
 /// A position in a source file, 1-based, as editors show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Location {
@@ -177,34 +179,6 @@ pub struct MapDoc {
     pub links: Vec<LinkDoc>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum SpaceKind {
-    /// An inland city.
-    City,
-    /// A coastal city (4.42).
-    Port,
-    /// A port with the Navis symbol: Navis may be levied there (6.4).
-    MajorPort,
-    Sea,
-}
-
-impl SpaceKind {
-    pub fn is_city(self) -> bool {
-        self != SpaceKind::Sea
-    }
-    pub fn is_port(self) -> bool {
-        matches!(self, SpaceKind::Port | SpaceKind::MajorPort)
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            SpaceKind::City => "city",
-            SpaceKind::Port => "port",
-            SpaceKind::MajorPort => "major port",
-            SpaceKind::Sea => "sea",
-        }
-    }
-}
-
 fn is_zero(v: &u8) -> bool {
     *v == 0
 }
@@ -224,35 +198,6 @@ pub struct SpaceDoc {
     /// Other names the rules text uses for this space.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-pub enum LinkClass {
-    /// 4.31: four blocks per player per turn.
-    Major,
-    /// 4.31: two blocks per player per turn.
-    Minor,
-    /// 4.32: two land blocks, one when the far side is defended.
-    Strait,
-    /// Port-to-sea or sea-to-sea border (Navis, amphibious moves, sea retreats).
-    Sea,
-}
-
-impl LinkClass {
-    pub fn is_road(self) -> bool {
-        matches!(
-            self,
-            LinkClass::Major | LinkClass::Minor | LinkClass::Strait
-        )
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            LinkClass::Major => "major road",
-            LinkClass::Minor => "minor road",
-            LinkClass::Strait => "strait",
-            LinkClass::Sea => "sea border",
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -298,102 +243,6 @@ impl LinkDoc {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-pub enum Side {
-    Caesar,
-    Pompey,
-}
-
-impl Side {
-    pub const BOTH: [Side; 2] = [Side::Caesar, Side::Pompey];
-    pub fn other(self) -> Side {
-        match self {
-            Side::Caesar => Side::Pompey,
-            Side::Pompey => Side::Caesar,
-        }
-    }
-    pub fn index(self) -> usize {
-        self as usize
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            Side::Caesar => "Caesar",
-            Side::Pompey => "Pompey",
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum BlockKind {
-    Leader,
-    Legion,
-    Auxilia,
-    Equitatus,
-    Elephant,
-    Ballista,
-    Navis,
-    Cleopatra,
-}
-
-impl BlockKind {
-    /// Land blocks are everything but Navis (4.1: Navis stay at sea or in ports).
-    pub fn is_land(self) -> bool {
-        self != BlockKind::Navis
-    }
-    /// 6.4: legions, equitatus and the elephant deploy in their named city.
-    pub fn needs_levy_city(self) -> bool {
-        matches!(
-            self,
-            BlockKind::Legion | BlockKind::Equitatus | BlockKind::Elephant
-        )
-    }
-    /// 7.41: each elephant step is worth two strength points (IV, II).
-    pub fn strength_per_step(self) -> u8 {
-        if self == BlockKind::Elephant { 2 } else { 1 }
-    }
-    /// The strengths, as printed, a block of `steps` full steps may stand at.
-    pub fn strengths(self, steps: u8) -> impl Iterator<Item = u8> {
-        (1..=steps).map(move |k| k.saturating_mul(self.strength_per_step()))
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            BlockKind::Leader => "leader",
-            BlockKind::Legion => "legion",
-            BlockKind::Auxilia => "auxilia",
-            BlockKind::Equitatus => "equitatus",
-            BlockKind::Elephant => "elephant",
-            BlockKind::Ballista => "ballista",
-            BlockKind::Navis => "navis",
-            BlockKind::Cleopatra => "Cleopatra",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-pub enum Initiative {
-    A,
-    B,
-    C,
-    D,
-}
-
-impl Initiative {
-    pub fn letter(self) -> char {
-        match self {
-            Initiative::A => 'A',
-            Initiative::B => 'B',
-            Initiative::C => 'C',
-            Initiative::D => 'D',
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct RosterDoc {
@@ -433,29 +282,6 @@ impl BlockDoc {
             None => format!("{}{}", self.initiative.letter(), self.firepower),
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
-pub enum Event {
-    Apollo,
-    Jupiter,
-    Mars,
-    Mercury,
-    Neptune,
-    Pluto,
-    Vulcan,
-}
-
-impl Event {
-    pub const ALL: [Event; 7] = [
-        Event::Apollo,
-        Event::Jupiter,
-        Event::Mars,
-        Event::Mercury,
-        Event::Neptune,
-        Event::Pluto,
-        Event::Vulcan,
-    ];
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod edit;
 pub mod engine;
 pub mod format;
+pub mod kinds;
 pub mod model;
 pub mod names;
 pub mod odds;

@@ -10,11 +10,10 @@ use petgraph::graph::UnGraph;
 use serde::Serialize;
 
 use crate::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
-use crate::format::{
-    BlockKind, DeploymentDoc, Event, Initiative, LinkClass, ResolvedScenario, Side, SourceFile,
-    SourceIndex, SpaceKind,
-};
+use crate::format::{DeploymentDoc, ResolvedScenario, SourceFile, SourceIndex};
 use crate::names;
+
+pub use crate::kinds::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
 
 /// The most spaces a map may have (the engine's space sets hold 256).
 pub const MAX_SPACES: usize = 256;

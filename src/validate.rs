@@ -9,7 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use crate::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
-use crate::format::{BlockKind, Event, LinkClass, ResolvedScenario, Side, SpaceKind};
+use crate::format::ResolvedScenario;
+use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{
     Board, LinkId, Locator, Provenance, Scenario, Section, Setup, SetupOrigin, SpaceId,
 };

@@ -12,8 +12,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{Player, default_hit_victim, hit_candidates};
 use crate::engine::{Action, Game, State};
-use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, CardFace, SpaceId};
+use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 
 /// Strength assumed for an unseen enemy block.
 const UNSEEN_STRENGTH: f32 = 2.5;

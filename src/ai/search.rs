@@ -25,7 +25,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{HeuristicPlayer, Player, Style, play_on};
 use crate::engine::{Action, Game, NoLog, State};
-use crate::format::Side;
+use crate::model::Side;
 
 pub struct SearchPlayer {
     side: Side,

@@ -8,7 +8,7 @@ use super::state::AppState;
 use super::theme::{self, GOOD, POOL_BLOCK, WARNING};
 use super::{Action, map, mode_label};
 use crate::edit::{DeploymentMode, Edit, Item};
-use crate::format::Side;
+use crate::model::Side;
 
 /// The deployment editor's own state: what is dragged, what is shown.
 #[derive(Default)]

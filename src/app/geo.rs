@@ -6,8 +6,8 @@
 
 use egui::{Color32, Mesh, Pos2, pos2};
 
-use crate::format::SpaceKind;
 use crate::model::Board;
+use crate::model::SpaceKind;
 
 /// The canvas the scenario positions are drawn on (format.rs: `at`).
 pub const CANVAS: (f32, f32) = (2500.0, 1250.0);

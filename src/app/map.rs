@@ -17,8 +17,8 @@ use egui::{
 
 use super::geo::{self, Backdrop};
 use super::view::MapView;
-use crate::format::{BlockKind, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, LinkId, Scenario, SpaceId};
+use crate::model::{BlockKind, LinkClass, Side, SpaceKind};
 use crate::rules::RuleSet;
 
 // ------------------------------------------------------------------ colours

@@ -9,7 +9,8 @@ use super::state::AppState;
 use super::view::MapView;
 use super::{Action, Tab, theme};
 use crate::edit::{Edit, Item};
-use crate::format::{LinkClass, LinkDoc, Side};
+use crate::format::LinkDoc;
+use crate::model::{LinkClass, Side};
 use crate::model::{Scenario, SpaceId};
 
 /// The map's drawing and view.

@@ -5,8 +5,8 @@ use egui::{RichText, Ui};
 
 use super::state::AppState;
 use super::{Action, map, theme};
-use crate::format::{LinkClass, Side, SpaceKind};
 use crate::model::{CardFace, Scenario};
+use crate::model::{LinkClass, Side, SpaceKind};
 use crate::validate::{Finding, Severity};
 
 /// The scenario's name, file, variant, counts and legend. False when there

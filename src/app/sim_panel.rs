@@ -14,8 +14,8 @@ use egui_plot::{
 use super::theme::{self, CAESAR, DRAW, POMPEY};
 use super::{Action, ExportKind, FilePurpose};
 use crate::engine::Game;
-use crate::format::Side;
 use crate::model::Scenario;
+use crate::model::Side;
 use crate::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 use crate::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::sim::{self, AiSpec, CompareReport, GameRecord, Progress, SimOptions, SimReport};

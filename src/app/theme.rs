@@ -3,7 +3,7 @@
 
 use egui::Color32;
 
-use crate::format::{BlockKind, Side};
+use crate::model::{BlockKind, Side};
 
 // ------------------------------------------------------------ status colours
 

@@ -2,8 +2,8 @@
 
 use egui::{RichText, Ui};
 
-use crate::format::{LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, Scenario, SpaceId};
+use crate::model::{LinkClass, Side, SpaceKind};
 use crate::rules::RuleSet;
 
 /// 8.4 when no rule set could be loaded.

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use caesar_workbench::engine::Game;
-use caesar_workbench::format::Side;
+use caesar_workbench::model::Side;
 use caesar_workbench::rules::RuleSet;
 use caesar_workbench::sim::{AiSpec, Shard, SimOptions};
 use caesar_workbench::validate::{Severity, validate};

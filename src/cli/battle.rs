@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::format::Side;
+use caesar_workbench::model::Side;
 use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
 use caesar_workbench::rules::DEFAULT_VARIANT;
 

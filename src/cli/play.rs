@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::engine::Log;
-use caesar_workbench::format::Side;
+use caesar_workbench::model::Side;
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::AiSpec;
 

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::format::{LoadError, SpaceKind};
+use caesar_workbench::format::LoadError;
+use caesar_workbench::model::SpaceKind;
 use caesar_workbench::rules::{BUILTIN_VARIANTS, DEFAULT_VARIANT, RuleSet};
 use caesar_workbench::validate::{Report, Severity, validate as check};
 

@@ -4,8 +4,8 @@
 use rand::RngExt;
 
 use super::{Action, Game, Log, NO_LINK, Phase, SpaceSet, State, flag, log};
-use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{Adjacent, BlockId, LinkId, SpaceId};
+use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::rules::{AttackerRetreat, MainAttack};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

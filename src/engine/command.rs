@@ -7,8 +7,8 @@ use super::{
     Action, BlockSet, CommandState, CommandStep, Contest, Game, LevyRule, Log, NO_LINK, Orders,
     Phase, Place, SET_CAPACITY, SpaceSet, State, flag, log,
 };
-use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, LinkId, SpaceId};
+use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::rules::{JupiterDefection, JupiterTarget, MainAttack, RoadLimits, VulcanTarget};
 
 impl State {

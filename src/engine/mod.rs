@@ -22,8 +22,8 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::format::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{BlockId, CardFace, LinkId, Scenario, SpaceId};
+use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::rules::RuleSet;
 
 /// Where a block is. Spaces are their ids; the rest are off-map boxes.

@@ -16,8 +16,8 @@ use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 
 use super::{BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
-use crate::format::{BlockKind, Side, SpaceKind};
 use crate::model::{BlockId, CardFace, SpaceId};
+use crate::model::{BlockKind, Side, SpaceKind};
 
 /// A set of deck indices (cards are `u8` indices into the scenario deck).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -2,8 +2,8 @@
 //! disbanding, and the year reset.
 
 use super::{Action, ELIMINATED, EndReason, Game, Log, Outcome, POOL, Phase, SpaceSet, State, log};
-use crate::format::{BlockKind, Side};
 use crate::model::{BlockId, SpaceId};
+use crate::model::{BlockKind, Side};
 use crate::rules::ApolloFirstTurn;
 
 impl State {

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{self, Player};
 use crate::engine::{Action, EndReason, Game, State};
-use crate::format::Side;
 use crate::model::CardFace;
+use crate::model::Side;
 
 pub use report::{Accumulator, CompareReport, PairedAccumulator, SimReport};
 

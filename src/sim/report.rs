@@ -11,7 +11,7 @@ use super::stats::{
 };
 use super::{GameRange, GameRecord, Shard, SimOptions};
 use crate::engine::EndReason;
-use crate::format::{Event, Side};
+use crate::model::{Event, Side};
 
 /// Everything a run counts. Only integers, so merging shards in any order
 /// gives exactly the single-run figures.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::{default_hit_victim, hit_candidates};
 use caesar_workbench::engine::{Action, Game, State};
-use caesar_workbench::format::Side;
+use caesar_workbench::model::Side;
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::odds::{BattleSpec, parse_blocks};
 use caesar_workbench::rules::RuleSet;

@@ -3,8 +3,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use caesar_workbench::format::{self, BlockKind, LinkClass, Side, SpaceKind};
+use caesar_workbench::format;
 use caesar_workbench::model::Scenario;
+use caesar_workbench::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
 use caesar_workbench::rules::RuleSet;
 use caesar_workbench::validate::validate;
 
@@ -307,8 +308,8 @@ fn rule_6_4_levy_cities_are_cities_and_required_types_have_one() {
     let ballista = s
         .roster
         .block(s.roster.find(Side::Caesar, "Ballista").unwrap());
-    assert_eq!(ballista.initiative(false), format::Initiative::B);
-    assert_eq!(ballista.initiative(true), format::Initiative::D);
+    assert_eq!(ballista.initiative(false), Initiative::B);
+    assert_eq!(ballista.initiative(true), Initiative::D);
 }
 
 #[test]

@@ -1,9 +1,8 @@
 //! Every validator rule: one test that triggers it, and the shipped scenario,
 //! which triggers none (`shipped_scenario_triggers_nothing`), for the other half.
 
-use caesar_workbench::format::{
-    BlockKind, DeploymentDoc, LinkDoc, ResolvedScenario, Side, SpaceDoc, SpaceKind,
-};
+use caesar_workbench::format::{DeploymentDoc, LinkDoc, ResolvedScenario, SpaceDoc};
+use caesar_workbench::model::{BlockKind, Side, SpaceKind};
 use caesar_workbench::rules::RuleSet;
 use caesar_workbench::validate::{Code, Deployment, Report, Severity, Subject, validate};
 
@@ -316,7 +315,7 @@ fn duplicate_event_card_is_an_error() {
     let mut doc = base();
     doc.deck
         .events
-        .push(caesar_workbench::format::Event::Jupiter);
+        .push(caesar_workbench::model::Event::Jupiter);
     fires(&doc, "duplicate-name", Severity::Error);
 }
 
@@ -494,7 +493,7 @@ fn deck_composition_warns() {
     let mut doc = base();
     doc.deck
         .events
-        .retain(|e| *e != caesar_workbench::format::Event::Vulcan);
+        .retain(|e| *e != caesar_workbench::model::Event::Vulcan);
     fires(&doc, "deck-composition", Severity::Warning);
 }
 

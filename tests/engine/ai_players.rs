@@ -4,8 +4,8 @@ use crate::common;
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer};
 use caesar_workbench::engine::{Action, Game, State};
-use caesar_workbench::format::{BlockKind, Event, Side};
 use caesar_workbench::model::CardFace;
+use caesar_workbench::model::{BlockKind, Event, Side};
 use caesar_workbench::sim::{self, AiSpec, SimOptions};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -2,8 +2,8 @@
 
 use caesar_workbench::ai::{Player, RandomPlayer};
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::format::Side;
 use caesar_workbench::model::BlockId;
+use caesar_workbench::model::Side;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -8,7 +8,7 @@ use caesar_workbench::app::{
     WorkbenchApp, theme,
 };
 use caesar_workbench::edit::{Edit, Item};
-use caesar_workbench::format::Side;
+use caesar_workbench::model::Side;
 use caesar_workbench::rules::RuleSet;
 use egui::accesskit::Role;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, vec2};
@@ -452,7 +452,7 @@ fn a_link_is_selected_by_clicking_it_and_can_be_reclassed() {
         .apply(Edit::SetLinkClass {
             a: "Genua".into(),
             b: "Roma".into(),
-            class: caesar_workbench::format::LinkClass::Minor,
+            class: caesar_workbench::model::LinkClass::Minor,
             name: None,
         })
         .unwrap();
@@ -625,7 +625,7 @@ fn shift_click_links_the_selected_space_to_another() {
     let k = w.link_index("Treviri", "Genua").expect("linked");
     assert_eq!(
         w.map.links[k].class(),
-        caesar_workbench::format::LinkClass::Major
+        caesar_workbench::model::LinkClass::Major
     );
     h.event(Event::ModifiersChanged(Modifiers::NONE));
     h.run();

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::format::Side;
+use caesar_workbench::model::Side;
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
 
 const C: Side = Side::Caesar;

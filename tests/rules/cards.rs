@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::{Player, RandomPlayer, default_hit_victim, hit_candidates};
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::format::{Event, Side};
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
+use caesar_workbench::model::{Event, Side};
 use caesar_workbench::rules::RuleSet;
 
 const C: Side = Side::Caesar;

@@ -9,8 +9,8 @@ use crate::common;
 use common::{Placement, block, position, position_with, space};
 
 use caesar_workbench::engine::{Action, EndReason, Game, Place, State};
-use caesar_workbench::format::{Event, Side};
 use caesar_workbench::model::{BlockId, CardFace, SpaceId};
+use caesar_workbench::model::{Event, Side};
 
 use Side::{Caesar, Pompey};
 

@@ -4,7 +4,7 @@
 use crate::common;
 
 use caesar_workbench::engine::{Action, State};
-use caesar_workbench::format::Side;
+use caesar_workbench::model::Side;
 use caesar_workbench::model::SpaceId;
 use common::{caesar_to_move, field};
 

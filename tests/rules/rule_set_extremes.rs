@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer};
 use caesar_workbench::engine::{Game, State};
-use caesar_workbench::format::{CommandDoc, Side};
+use caesar_workbench::format::CommandDoc;
 use caesar_workbench::model::CardFace;
+use caesar_workbench::model::Side;
 use caesar_workbench::rules::RuleSet;
 use caesar_workbench::validate::validate;
 use proptest::prelude::*;

@@ -3,8 +3,8 @@
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer};
 use caesar_workbench::engine::{Action, EndReason, Game, State};
-use caesar_workbench::format::{Event, Side};
 use caesar_workbench::model::CardFace;
+use caesar_workbench::model::{Event, Side};
 
 fn moves(game: &Game, card: u8) -> Option<u8> {
     match game.card(card) {
@@ -208,7 +208,7 @@ fn rule_8_3_and_8_4_after_each_winter_no_navis_at_sea_and_no_city_over_supply() 
                         let here = board.space(space);
                         for s in [Side::Caesar, Side::Pompey] {
                             let blocks: Vec<_> = state.blocks_at(space, s).collect();
-                            if here.kind == caesar_workbench::format::SpaceKind::Sea {
+                            if here.kind == caesar_workbench::model::SpaceKind::Sea {
                                 assert!(
                                     blocks.is_empty(),
                                     "8.3: navis wintered at sea in {}",
