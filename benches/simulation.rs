@@ -1,6 +1,6 @@
 //! Simulation throughput per AI pairing, and the exact battle calculator.
 
-use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer};
+use caesar_workbench::ai::{HeuristicPlayer, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::model::Side;
 use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
@@ -48,7 +48,7 @@ fn search_decisions(c: &mut Criterion) {
         let side = state
             .current_player()
             .expect("Caesar commands before the game ends");
-        let a = players[side.index()].choose(&game, &state, &legal);
+        let a = decide(&mut players[side.index()], &game, &state, &legal);
         state.apply(&game, a);
         state.legal_actions(&game, &mut legal);
     }
@@ -60,7 +60,12 @@ fn search_decisions(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 seed += 1;
-                SearchPlayer::new(Side::Caesar, seed, false, 32).choose(&game, state, legal)
+                decide(
+                    &mut SearchPlayer::new(Side::Caesar, seed, false, 32),
+                    &game,
+                    state,
+                    legal,
+                )
             })
         });
     }

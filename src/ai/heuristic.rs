@@ -10,8 +10,8 @@ use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Player, default_hit_victim, hit_candidates};
-use crate::engine::{Action, Game, State};
+use super::{Player, default_hit_victim_seen, hit_candidates};
+use crate::engine::{Action, Game, Place, SideView};
 use crate::model::{BlockId, CardFace, SpaceId};
 use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 
@@ -69,13 +69,25 @@ pub struct HeuristicPlayer {
 /// The legal steps, each with its block, where the block stands and where it
 /// would go.
 fn steps_from<'a>(
-    state: &'a State,
+    game: &'a Game,
+    view: &'a SideView<'a>,
     legal: &'a [Action],
 ) -> impl Iterator<Item = (Action, BlockId, SpaceId, SpaceId)> + 'a {
     legal.iter().filter_map(move |&a| match a {
-        Action::Step { block, to } => Some((a, block, state.location(block)?, to)),
+        Action::Step { block, to } => Some((a, block, view.location(game, block)?, to)),
         _ => None,
     })
+}
+
+/// An own block's strength: a side always knows its own blocks.
+fn own_strength(game: &Game, view: &SideView<'_>, b: BlockId) -> f32 {
+    f32::from(view.strength(game, b).expect("a side knows its own blocks"))
+}
+
+fn own_steps(game: &Game, view: &SideView<'_>, b: BlockId) -> u8 {
+    view.block(game, b)
+        .expect("a side knows its own blocks")
+        .steps
 }
 
 /// Where the current group is going, and who goes.
@@ -135,7 +147,7 @@ impl HeuristicPlayer {
         game.board().road_distance(a, b).unwrap_or(FAR)
     }
 
-    fn fill_picture(&self, game: &Game, state: &State, p: &mut Picture) {
+    fn fill_picture(&self, game: &Game, view: &SideView<'_>, p: &mut Picture) {
         let n = game.board().len();
         for v in [&mut p.own_str, &mut p.enemy_str, &mut p.threat] {
             v.clear();
@@ -145,24 +157,16 @@ impl HeuristicPlayer {
             v.clear();
             v.resize(n, 0);
         }
-        let revealed = state.battle_info().map(|b| b.space);
-        for b in game.roster().ids() {
-            let Some(at) = state.location(b) else {
-                continue;
-            };
-            let i = at.index();
-            if state.side(b) == self.side {
-                p.own_str[i] += state.strength(game, b) as f32;
-                p.own_cnt[i] += 1;
-            } else {
-                let seen = self.omniscient || revealed == Some(at);
-                p.enemy_str[i] += if seen {
-                    state.strength(game, b) as f32
-                } else {
-                    UNSEEN_STRENGTH
-                };
-                p.enemy_cnt[i] += 1;
+        for (b, known) in view.own_blocks() {
+            if let Place::Map(at) = known.place {
+                p.own_str[at.index()] += own_strength(game, view, b);
+                p.own_cnt[at.index()] += 1;
             }
+        }
+        for (at, strength) in view.enemies_on_map(game) {
+            let i = at.index();
+            p.enemy_str[i] += strength.map_or(UNSEEN_STRENGTH, f32::from);
+            p.enemy_cnt[i] += 1;
         }
         let board = game.board();
         // A space's threat is the enemy there and next door (by road, or by
@@ -196,12 +200,11 @@ impl HeuristicPlayer {
 
     /// Whether own navis could attack enemy navis next door with at least
     /// as many blocks (what Neptune's surprise is for).
-    fn naval_chance(&self, game: &Game, state: &State) -> bool {
+    fn naval_chance(&self, game: &Game, view: &SideView<'_>) -> bool {
         let board = game.board();
         let roster = game.roster();
-        let navis_at = |side: Side, s: SpaceId| {
-            state
-                .blocks_at(s, side)
+        let own_navis_at = |s: SpaceId| {
+            view.own_blocks_at(s)
                 .filter(|b| roster.block(*b).kind == BlockKind::Navis)
                 .count()
         };
@@ -209,11 +212,13 @@ impl HeuristicPlayer {
             .ids()
             .filter(|s| board.space(*s).kind == SpaceKind::Sea)
             .any(|sea| {
-                let theirs = navis_at(self.side.other(), sea);
+                // Only navis stand at sea.
+                let theirs = usize::from(view.enemy_count(sea));
                 theirs > 0
-                    && board.neighbours(sea).iter().any(|adj| {
-                        adj.class == LinkClass::Sea && navis_at(self.side, adj.to) >= theirs
-                    })
+                    && board
+                        .neighbours(sea)
+                        .iter()
+                        .any(|adj| adj.class == LinkClass::Sea && own_navis_at(adj.to) >= theirs)
             })
     }
 
@@ -311,11 +316,17 @@ impl HeuristicPlayer {
         (p.own_str[at.index()] - self.garrison(game, p, at)).max(0.0)
     }
 
-    fn choose_step(&mut self, game: &Game, state: &State, p: &Picture, legal: &[Action]) -> Action {
+    fn choose_step(
+        &mut self,
+        game: &Game,
+        view: &SideView<'_>,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Action {
         let best = match self.target {
             None => Action::EndGroup,
-            Some(Objective::Land(target)) => self.land_step(game, state, p, legal, target),
-            Some(Objective::Sea(target)) => self.sea_step(game, state, p, legal, target),
+            Some(Objective::Land(target)) => self.land_step(game, view, p, legal, target),
+            Some(Objective::Sea(target)) => self.sea_step(game, view, p, legal, target),
         };
         if best == Action::EndGroup {
             if self.group_steps == 0
@@ -334,13 +345,13 @@ impl HeuristicPlayer {
     fn land_step(
         &self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         p: &Picture,
         legal: &[Action],
         target: SpaceId,
     ) -> Action {
         let mut best = (0.0f32, Action::EndGroup);
-        for (a, block, from, to) in steps_from(state, legal) {
+        for (a, block, from, to) in steps_from(game, view, legal) {
             let kind = game.roster().block(block).kind;
             if kind == BlockKind::Navis {
                 continue;
@@ -350,7 +361,7 @@ impl HeuristicPlayer {
                 continue;
             }
             // Keep a garrison in a threatened friendly city.
-            let strength = state.strength(game, block) as f32;
+            let strength = own_strength(game, view, block);
             let fi = from.index();
             if p.own_str[fi] - strength < self.garrison(game, p, from) {
                 continue;
@@ -379,7 +390,7 @@ impl HeuristicPlayer {
     fn sea_step(
         &self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         p: &Picture,
         legal: &[Action],
         target: SpaceId,
@@ -388,7 +399,7 @@ impl HeuristicPlayer {
         let attacking = p.enemy_cnt[target.index()] > 0;
         let far = |s: SpaceId| board.sea_distance(s, target).unwrap_or(FAR);
         let mut best = (0.0f32, Action::EndGroup);
-        for (a, block, from, to) in steps_from(state, legal) {
+        for (a, block, from, to) in steps_from(game, view, legal) {
             if game.roster().block(block).kind != BlockKind::Navis {
                 continue;
             }
@@ -401,7 +412,7 @@ impl HeuristicPlayer {
             if holding && !attacking {
                 continue;
             }
-            let score = 10.0 - far(to) as f32 + state.strength(game, block) as f32 * 0.1;
+            let score = 10.0 - far(to) as f32 + own_strength(game, view, block) * 0.1;
             if score > best.0 {
                 best = (score, a);
             }
@@ -434,16 +445,16 @@ impl HeuristicPlayer {
     fn plan_navis(
         &self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         p: &Picture,
         at: SpaceId,
     ) -> Option<(f32, SpaceId)> {
         let board = game.board();
-        let (navis, strength) = state
-            .blocks_at(at, self.side)
+        let (navis, strength) = view
+            .own_blocks_at(at)
             .filter(|b| game.roster().block(*b).kind == BlockKind::Navis)
             .fold((0usize, 0.0f32), |(n, s), b| {
-                (n + 1, s + state.strength(game, b) as f32)
+                (n + 1, s + own_strength(game, view, b))
             });
         if navis == 0 {
             return None;
@@ -491,19 +502,19 @@ impl HeuristicPlayer {
     fn amphibious_score(
         &self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         p: &Picture,
         values: &[f32],
         block: BlockId,
         to: SpaceId,
     ) -> Option<f32> {
-        let from = state.location(block)?;
+        let from = view.location(game, block)?;
         let d = self.dist(game, from, to);
         let value = values[to.index()];
         if d <= 2 || value <= 0.0 {
             return None;
         }
-        let strength = state.strength(game, block) as f32;
+        let strength = own_strength(game, view, block);
         let (ti, fi) = (to.index(), from.index());
         if p.threat[ti] > strength + p.own_str[ti]
             || p.own_str[fi] - strength < self.garrison(game, p, from)
@@ -516,11 +527,11 @@ impl HeuristicPlayer {
     fn choose_group(
         &mut self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         p: &Picture,
         legal: &[Action],
     ) -> Action {
-        let stamp = (state.year(), state.turn());
+        let stamp = (view.year(), view.turn());
         if stamp != self.idle_stamp {
             self.idle_stamp = stamp;
             self.idle_groups.clear();
@@ -531,7 +542,7 @@ impl HeuristicPlayer {
             .map(|t| self.space_value(game, p, t))
             .collect();
         // Event groups move land blocks only, or navis only (Neptune).
-        let event = state.command_event();
+        let event = view.command_event();
         let land_moves = event != Some(Event::Neptune);
         let navis_move = matches!(event, None | Some(Event::Neptune));
         let mut best: Option<(f32, Action, Option<Objective>)> = None;
@@ -546,12 +557,12 @@ impl HeuristicPlayer {
                     if land_moves && let Some((score, t)) = self.plan_group(game, p, &values, at) {
                         consider(score, a, Some(Objective::Land(t)));
                     }
-                    if navis_move && let Some((score, t)) = self.plan_navis(game, state, p, at) {
+                    if navis_move && let Some((score, t)) = self.plan_navis(game, view, p, at) {
                         consider(score, a, Some(Objective::Sea(t)));
                     }
                 }
                 Action::SeaMove { block, to } => {
-                    if let Some(score) = self.amphibious_score(game, state, p, &values, block, to) {
+                    if let Some(score) = self.amphibious_score(game, view, p, &values, block, to) {
                         consider(score, a, None);
                     }
                 }
@@ -578,7 +589,13 @@ impl HeuristicPlayer {
         }
     }
 
-    fn choose_levy(&self, game: &Game, state: &State, p: &Picture, legal: &[Action]) -> Action {
+    fn choose_levy(
+        &self,
+        game: &Game,
+        view: &SideView<'_>,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Action {
         let board = game.board();
         let roster = game.roster();
         let supply_room = |s: SpaceId| {
@@ -590,11 +607,11 @@ impl HeuristicPlayer {
         for &a in legal {
             let score = match a {
                 Action::AddStep(b) => {
-                    let Some(at) = state.location(b) else {
+                    let Some(at) = view.location(game, b) else {
                         continue;
                     };
                     let block = roster.block(b);
-                    let missing = block.max_steps.saturating_sub(state.steps(b));
+                    let missing = block.max_steps.saturating_sub(own_steps(game, view, b));
                     if missing == 0 {
                         continue;
                     }
@@ -623,7 +640,7 @@ impl HeuristicPlayer {
     fn choose_battle_turn(
         &self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         p: &Picture,
         legal: &[Action],
     ) -> Action {
@@ -636,7 +653,7 @@ impl HeuristicPlayer {
             .collect();
         let can_fire = legal.contains(&Action::Fire);
         if !retreats.is_empty()
-            && let Some(info) = state.battle_info()
+            && let Some(info) = view.battle()
         {
             let i = info.space.index();
             let (ours, theirs) = (p.own_str[i], p.enemy_str[i]);
@@ -663,7 +680,7 @@ impl HeuristicPlayer {
     fn choose_event_target(
         &self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         p: &Picture,
         legal: &[Action],
     ) -> Action {
@@ -671,11 +688,12 @@ impl HeuristicPlayer {
         for &a in legal {
             let score = match a {
                 Action::JupiterBlock(b) => {
-                    let at = state.location(b).map_or(0.0, |s| p.enemy_str[s.index()]);
-                    if self.omniscient {
-                        state.strength(game, b) as f32 * 10.0 + at
-                    } else {
-                        at
+                    let at = view
+                        .offered_location(b, legal)
+                        .map_or(0.0, |s| p.enemy_str[s.index()]);
+                    match view.strength(game, b) {
+                        Some(s) if view.is_omniscient() => s as f32 * 10.0 + at,
+                        _ => at,
                     }
                 }
                 Action::JupiterCity(s) | Action::VulcanCity(s) => {
@@ -694,18 +712,24 @@ impl HeuristicPlayer {
 }
 
 impl Player for HeuristicPlayer {
-    fn choose(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
+    fn omniscient(&self) -> bool {
+        self.omniscient
+    }
+
+    fn choose(&mut self, game: &Game, view: SideView<'_>, legal: &[Action]) -> Action {
+        debug_assert_eq!(view.side(), self.side, "asked to play the other side");
+        let view = &view;
         if legal.len() == 1 {
             return legal[0];
         }
         self.style = match self.turn_style {
-            Some((style, when)) if when == (state.year(), state.turn()) => style,
+            Some((style, when)) if when == (view.year(), view.turn()) => style,
             _ => Style::STEADY,
         };
         let first = legal[0];
         match first {
             Action::Discard(_) | Action::Play(_) => {
-                let naval_chance = self.naval_chance(game, state);
+                let naval_chance = self.naval_chance(game, view);
                 let value = |a: &Action| match a {
                     Action::Discard(c) | Action::Play(c) => match (game.card(*c), naval_chance) {
                         (CardFace::Event(Event::Neptune), true) => 3.0,
@@ -721,7 +745,11 @@ impl Player for HeuristicPlayer {
                 return *pick.unwrap_or(&first);
             }
             Action::TakeHit(_) => {
-                return Action::TakeHit(default_hit_victim(game, state, &hit_candidates(legal)));
+                return Action::TakeHit(default_hit_victim_seen(
+                    game,
+                    view,
+                    &hit_candidates(legal),
+                ));
             }
             Action::Surprise(_) => return Action::Surprise(true),
             Action::MainAttack(_) => return first,
@@ -732,8 +760,8 @@ impl Player for HeuristicPlayer {
             return Action::Fire;
         }
         let mut p = std::mem::take(&mut self.picture);
-        self.fill_picture(game, state, &mut p);
-        let action = self.choose_with_picture(game, state, &p, legal);
+        self.fill_picture(game, view, &mut p);
+        let action = self.choose_with_picture(game, view, &p, legal);
         self.picture = p;
         action
     }
@@ -744,7 +772,7 @@ impl HeuristicPlayer {
     fn choose_with_picture(
         &mut self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         p: &Picture,
         legal: &[Action],
     ) -> Action {
@@ -753,19 +781,19 @@ impl HeuristicPlayer {
             .iter()
             .any(|a| matches!(a, Action::Fire | Action::Retreat(_) | Action::Pass))
         {
-            return self.choose_battle_turn(game, state, p, legal);
+            return self.choose_battle_turn(game, view, p, legal);
         }
         if legal.iter().any(|a| matches!(a, Action::Step { .. }))
             || legal.contains(&Action::EndGroup)
         {
-            return self.choose_step(game, state, p, legal);
+            return self.choose_step(game, view, p, legal);
         }
         if legal
             .iter()
             .any(|a| matches!(a, Action::Group(_) | Action::SeaMove { .. }))
             || legal.contains(&Action::EndMoves)
         {
-            return self.choose_group(game, state, p, legal);
+            return self.choose_group(game, view, p, legal);
         }
         if legal.iter().any(|a| {
             matches!(
@@ -773,7 +801,7 @@ impl HeuristicPlayer {
                 Action::Levy { .. } | Action::AddStep(_) | Action::EndLevy
             )
         }) {
-            return self.choose_levy(game, state, p, legal);
+            return self.choose_levy(game, view, p, legal);
         }
         if legal.iter().any(|a| {
             matches!(
@@ -784,7 +812,7 @@ impl HeuristicPlayer {
                     | Action::PassEvent
             )
         }) {
-            return self.choose_event_target(game, state, p, legal);
+            return self.choose_event_target(game, view, p, legal);
         }
         if let Action::Battle(_) = first {
             // Fight first where we are relatively strongest.
@@ -807,7 +835,7 @@ impl HeuristicPlayer {
                     let space = game.board().space(to);
                     let i = to.index();
                     if p.vacant(to) && space.vp > 0 {
-                        let str = state.strength(game, block) as f32;
+                        let str = own_strength(game, view, block);
                         let score = space.vp as f32 * 2.0 + str - p.threat[i] * 0.5;
                         if score > best.0 {
                             best = (score, a);
@@ -845,7 +873,7 @@ impl HeuristicPlayer {
                 .min_by_key(|a| match a {
                     Action::Disband(b) => {
                         let leader = game.roster().block(*b).kind == BlockKind::Leader;
-                        (leader, state.strength(game, *b))
+                        (leader, view.strength(game, *b).unwrap_or(0))
                     }
                     _ => (true, u8::MAX),
                 })
@@ -861,6 +889,7 @@ impl HeuristicPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::State;
 
     /// Plays heuristic games from `seed` until `stop` holds, returning the
     /// state and the legal actions then.
@@ -873,7 +902,7 @@ mod tests {
             if stop(&state) && legal.len() > 1 {
                 break;
             }
-            let a = players[side.index()].choose(game, &state, &legal);
+            let a = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
             state.apply(game, a);
         }
         (state, legal)
@@ -888,10 +917,10 @@ mod tests {
             .expect("the game goes on into turn 2");
         let mut player = HeuristicPlayer::new(side, 1, false);
         player.set_turn_style(Style::BOLD, state.year(), 2);
-        player.choose(&game, &state, &legal);
+        crate::ai::decide(&mut player, &game, &state, &legal);
         assert_eq!(player.style, Style::BOLD);
         player.set_turn_style(Style::BOLD, state.year(), 1);
-        player.choose(&game, &state, &legal);
+        crate::ai::decide(&mut player, &game, &state, &legal);
         assert_eq!(player.style, Style::STEADY);
     }
 

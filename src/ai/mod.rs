@@ -8,15 +8,49 @@ use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::{Action, Game, State};
+use crate::engine::{Action, Game, SideView, State};
 use crate::model::BlockId;
 
 pub use heuristic::{HeuristicPlayer, Style};
 pub use search::SearchPlayer;
 
 /// Something that picks one of the legal actions.
+///
+/// A player decides from its side's view of the game ([`SideView`]): fog of
+/// war holds by construction, not by each player's care. Drive players with
+/// [`decide`], which builds that view.
 pub trait Player: Send {
-    fn choose(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action;
+    fn choose(&mut self, game: &Game, view: SideView<'_>, legal: &[Action]) -> Action;
+
+    /// Whether this player sees everything, hidden blocks and cards too: an
+    /// explicit choice, for quick simulations and for debugging.
+    fn omniscient(&self) -> bool {
+        false
+    }
+}
+
+impl<P: Player + ?Sized> Player for Box<P> {
+    fn choose(&mut self, game: &Game, view: SideView<'_>, legal: &[Action]) -> Action {
+        (**self).choose(game, view, legal)
+    }
+
+    fn omniscient(&self) -> bool {
+        (**self).omniscient()
+    }
+}
+
+/// Asks `player`, who must be the side to act in `state`, for its action:
+/// it sees only its side's view (everything if it is omniscient).
+pub fn decide<P: Player + ?Sized>(
+    player: &mut P,
+    game: &Game,
+    state: &State,
+    legal: &[Action],
+) -> Action {
+    let side = state
+        .current_player()
+        .expect("a decision is asked for only while the game goes on");
+    player.choose(game, state.view(side, player.omniscient()), legal)
 }
 
 /// Uniform over legal actions, with its own seeded RNG.
@@ -33,7 +67,7 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, _: &Game, _: &State, legal: &[Action]) -> Action {
+    fn choose(&mut self, _: &Game, _: SideView<'_>, legal: &[Action]) -> Action {
         legal[self.rng.random_range(0..legal.len())]
     }
 }
@@ -54,15 +88,29 @@ pub fn hit_candidates(legal: &[Action]) -> Vec<BlockId> {
 /// then the later initiative, then the lower roster index.
 pub fn default_hit_victim(game: &Game, state: &State, candidates: &[BlockId]) -> BlockId {
     let attacker = state.battle_info().map(|b| b.attacker);
+    hit_victim(game, candidates, |b| Some(state.side(b)) == attacker)
+}
+
+/// [`default_hit_victim`] from the view of the side taking the hit (the
+/// candidates are its own blocks).
+pub fn default_hit_victim_seen(
+    game: &Game,
+    view: &SideView<'_>,
+    candidates: &[BlockId],
+) -> BlockId {
+    let attacking = view.battle().map(|b| b.attacker) == Some(view.side());
+    hit_victim(game, candidates, |_| attacking)
+}
+
+fn hit_victim(game: &Game, candidates: &[BlockId], attacking: impl Fn(BlockId) -> bool) -> BlockId {
     let roster = game.roster();
     *candidates
         .iter()
         .min_by_key(|b| {
             let block = roster.block(**b);
-            let attacking = Some(state.side(**b)) == attacker;
             (
                 block.firepower,
-                std::cmp::Reverse(block.initiative(attacking)),
+                std::cmp::Reverse(block.initiative(attacking(**b))),
                 b.0,
             )
         })
@@ -90,7 +138,7 @@ pub fn play_on(
     let mut legal = Vec::new();
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);
-        let action = players[side.index()].choose(game, &state, &legal);
+        let action = decide(&mut players[side.index()], game, &state, &legal);
         state.apply_logged(game, action, log);
     }
     state

@@ -11,7 +11,7 @@
 //!
 //! Candidates are tried in sampled worlds — the hidden parts (the opponent's
 //! hand and unseen blocks, and all future dice) redrawn consistently with what
-//! this side knows ([`State::determinize`]) — played out to the end of the game
+//! this side knows ([`SideView::sample_world`]) — played out to the end of the game
 //! by heuristic players. Every candidate is played in the same worlds with the
 //! same dice and playout players (common random numbers). The score is win 1,
 //! draw ½, plus 0.01 per VP of final margin. The heuristic's own choice is
@@ -24,7 +24,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{HeuristicPlayer, Player, Style, play_on};
-use crate::engine::{Action, Game, NoLog, State};
+use crate::engine::{Action, Game, NoLog, SideView, State};
 use crate::model::Side;
 
 pub struct SearchPlayer {
@@ -48,17 +48,6 @@ impl SearchPlayer {
             rng,
             heuristic,
             styled: None,
-        }
-    }
-
-    /// A world consistent with what this side knows, with fresh dice.
-    fn sample_world(&mut self, game: &Game, state: &State) -> State {
-        if self.omniscient {
-            let mut world = state.clone();
-            world.reseed(self.rng.random());
-            world
-        } else {
-            state.determinize(game, self.side, &mut self.rng)
         }
     }
 
@@ -103,7 +92,7 @@ impl SearchPlayer {
     fn compare(
         &mut self,
         game: &Game,
-        state: &State,
+        view: &SideView<'_>,
         n: usize,
         anchor: usize,
         play: impl Fn(&Self, State, usize, [u64; 2]) -> f64,
@@ -113,7 +102,7 @@ impl SearchPlayer {
         let rounds = (self.playouts as usize / n).max(2);
         let mut values = vec![0.0f64; n * rounds];
         for r in 0..rounds {
-            let world = self.sample_world(game, state);
+            let world = view.sample_world(game, &mut self.rng);
             let seeds = [self.rng.random(), self.rng.random()];
             for i in 0..n {
                 values[i * rounds + r] = play(self, world.clone(), i, seeds);
@@ -140,12 +129,12 @@ impl SearchPlayer {
     }
 
     /// A card to play or discard.
-    fn choose_card(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
-        let heuristic = self.heuristic.choose(game, state, legal);
+    fn choose_card(&mut self, game: &Game, view: &SideView<'_>, legal: &[Action]) -> Action {
+        let heuristic = self.heuristic.choose(game, *view, legal);
         let anchor = legal.iter().position(|a| *a == heuristic).unwrap_or(0);
         let i = self.compare(
             game,
-            state,
+            view,
             legal.len(),
             anchor,
             |me, mut world, i, seeds| {
@@ -157,8 +146,8 @@ impl SearchPlayer {
     }
 
     /// How boldly to move this command phase.
-    fn choose_style(&mut self, game: &Game, state: &State) -> Style {
-        let i = self.compare(game, state, Style::ALL.len(), 0, |me, world, i, seeds| {
+    fn choose_style(&mut self, game: &Game, view: &SideView<'_>) -> Style {
+        let i = self.compare(game, view, Style::ALL.len(), 0, |me, world, i, seeds| {
             me.playout_value(game, world, seeds, Style::ALL[i])
         });
         Style::ALL[i]
@@ -166,17 +155,21 @@ impl SearchPlayer {
 }
 
 impl Player for SearchPlayer {
-    fn choose(&mut self, game: &Game, state: &State, legal: &[Action]) -> Action {
+    fn omniscient(&self) -> bool {
+        self.omniscient
+    }
+
+    fn choose(&mut self, game: &Game, view: SideView<'_>, legal: &[Action]) -> Action {
         if legal.len() > 1 && matches!(legal[0], Action::Play(_) | Action::Discard(_)) {
-            return self.choose_card(game, state, legal);
+            return self.choose_card(game, &view, legal);
         }
         // The first move decision of this side's command phase.
-        let now = (state.year(), state.turn());
+        let now = (view.year(), view.turn());
         if legal.len() > 1 && legal.contains(&Action::EndMoves) && self.styled != Some(now) {
             self.styled = Some(now);
-            let style = self.choose_style(game, state);
+            let style = self.choose_style(game, &view);
             self.heuristic.set_turn_style(style, now.0, now.1);
         }
-        self.heuristic.choose(game, state, legal)
+        self.heuristic.choose(game, view, legal)
     }
 }

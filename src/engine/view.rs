@@ -15,7 +15,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 
-use super::{BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
+use super::{Action, BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
 use crate::model::{BlockId, CardFace, SpaceId};
 use crate::model::{BlockKind, Side, SpaceKind};
 
@@ -426,6 +426,67 @@ impl<'a> SideView<'a> {
                     },
                 )
             })
+    }
+
+    /// Where block `b` stands on the map, if this side may know it.
+    pub fn location(&self, game: &Game, b: BlockId) -> Option<SpaceId> {
+        match self.block(game, b)?.place {
+            Place::Map(at) => Some(at),
+            _ => None,
+        }
+    }
+
+    /// A known block's strength (7.41: two points a step for the elephant).
+    pub fn strength(&self, game: &Game, b: BlockId) -> Option<u8> {
+        self.knows(game, b).then(|| self.state.strength(game, b))
+    }
+
+    /// This side's blocks at `space`.
+    pub fn own_blocks_at(&self, space: SpaceId) -> impl Iterator<Item = BlockId> + 'a {
+        self.state.blocks_at(space, self.side)
+    }
+
+    /// Every enemy block on the map, as this side sees it: where it stands
+    /// (public: blocks stand on the map back outward) and, for a block it may
+    /// identify, its strength.
+    pub fn enemies_on_map(
+        &self,
+        game: &'a Game,
+    ) -> impl Iterator<Item = (SpaceId, Option<u8>)> + 'a {
+        let this = *self;
+        let enemy = self.side.other();
+        self.state.on_map[enemy.index()].iter().map(move |b| {
+            let at = SpaceId(this.state.blocks[b.index()].loc);
+            (at, this.strength(game, b))
+        })
+    }
+
+    /// Where an enemy block that a legal action names stands: 1.1's Jupiter
+    /// offers the blocks next to a friendly city by identity, but the player
+    /// picks one standing block, not a known one.
+    pub fn offered_location(&self, b: BlockId, legal: &[Action]) -> Option<SpaceId> {
+        legal
+            .contains(&Action::JupiterBlock(b))
+            .then(|| self.state.location(b))
+            .flatten()
+    }
+
+    /// The event whose group is moving (public: the card was revealed).
+    pub fn command_event(&self) -> Option<crate::model::Event> {
+        self.state.command_event()
+    }
+
+    /// A full state consistent with this view, for looking ahead: the hidden
+    /// part redrawn ([`State::determinize`]) and the chance to come drawn
+    /// afresh from `rng`; an omniscient view keeps everything but the dice.
+    pub fn sample_world<R: Rng + ?Sized>(&self, game: &Game, rng: &mut R) -> State {
+        if self.omniscient {
+            let mut world = self.state.clone();
+            world.reseed(rng.random());
+            world
+        } else {
+            self.state.determinize(game, self.side, rng)
+        }
     }
 
     /// Blocks of the other side at `space`, seen or not.

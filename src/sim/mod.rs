@@ -333,7 +333,7 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
     let mut legal = Vec::new();
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);
-        let action = players[side.index()].choose(game, &state, &legal);
+        let action = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
         if let Action::Play(card) = action
             && let CardFace::Event(e) = game.card(card)
         {

@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer};
+use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::model::CardFace;
 use caesar_workbench::model::{BlockKind, Event, Side};
@@ -23,7 +23,7 @@ fn position(game: &Game, seed: u64, moves: usize) -> State {
             break;
         };
         state.legal_actions(game, &mut legal);
-        let a = players[side.index()].choose(game, &state, &legal);
+        let a = decide(&mut players[side.index()], game, &state, &legal);
         state.apply(game, a);
     }
     state
@@ -38,7 +38,7 @@ fn decision(
     let mut legal = Vec::new();
     state.legal_actions(game, &mut legal);
     let mut player = make();
-    let pick = player.choose(game, state, &legal);
+    let pick = decide(player.as_mut(), game, state, &legal);
     (legal, pick)
 }
 
@@ -155,7 +155,7 @@ fn naval_play(variant: &str, games: u64) -> (u32, u32) {
         let mut players = Side::BOTH.map(|s| HeuristicPlayer::new(s, seed, false));
         while let Some(side) = state.current_player() {
             state.legal_actions(&game, &mut legal);
-            let a = players[side.index()].choose(&game, &state, &legal);
+            let a = decide(&mut players[side.index()], &game, &state, &legal);
             match a {
                 Action::Step { block, .. }
                     if game.roster().block(block).kind == BlockKind::Navis =>

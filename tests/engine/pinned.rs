@@ -3,7 +3,7 @@
 //! unchanged (same seed → same game, also across engine versions); a rules
 //! fix that changes play must update the numbers and say why in its commit.
 
-use caesar_workbench::ai::{Player, RandomPlayer};
+use caesar_workbench::ai::{RandomPlayer, decide};
 use caesar_workbench::engine::{Game, State};
 
 /// FNV-1a over the debug text of each action: stable across platforms.
@@ -17,7 +17,7 @@ fn digest(game: &Game, seed: u64) -> (String, u32, u64) {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);
-        let action = players[side.index()].choose(game, &state, &legal);
+        let action = decide(&mut players[side.index()], game, &state, &legal);
         for byte in format!("{action:?}").bytes() {
             hash ^= byte as u64;
             hash = hash.wrapping_mul(0x100_0000_01b3);

@@ -1,6 +1,6 @@
 //! Property tests of engine invariants over random seeds and players.
 
-use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer};
+use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
 use caesar_workbench::engine::{Game, Place, State};
 use caesar_workbench::model::Side;
 use proptest::prelude::*;
@@ -37,7 +37,7 @@ proptest! {
         while let Some(side) = state.current_player() {
             state.legal_actions(&game, &mut legal);
             prop_assert!(!legal.is_empty(), "no legal action before the end");
-            let a = players[side.index()].choose(&game, &state, &legal);
+            let a = decide(&mut players[side.index()], &game, &state, &legal);
             state.apply(&game, a);
             steps += 1;
             prop_assert!(steps < 200_000, "the game does not end");

@@ -1,6 +1,6 @@
 //! Invariants over many random games under both rulebooks.
 
-use caesar_workbench::ai::{Player, RandomPlayer};
+use caesar_workbench::ai::{Player, RandomPlayer, decide};
 use caesar_workbench::engine::{Game, State};
 
 fn random_game(game: &Game, seed: u64) -> (State, Vec<caesar_workbench::engine::Action>) {
@@ -14,7 +14,7 @@ fn random_game(game: &Game, seed: u64) -> (State, Vec<caesar_workbench::engine::
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);
         assert!(!legal.is_empty(), "no legal action, seed {seed}");
-        let action = players[side.index()].choose(game, &state, &legal);
+        let action = decide(&mut players[side.index()], game, &state, &legal);
         history.push(action);
         state.apply(game, action);
         if let Err(e) = state.check_invariants(game) {

@@ -1,6 +1,6 @@
 //! Fog of war: the per-side view and determinized worlds.
 
-use caesar_workbench::ai::{Player, RandomPlayer};
+use caesar_workbench::ai::{RandomPlayer, decide};
 use caesar_workbench::engine::{Action, Game, Place, State};
 use caesar_workbench::model::BlockId;
 use caesar_workbench::model::Side;
@@ -16,7 +16,7 @@ fn walk(game: &Game, seed: u64, mut f: impl FnMut(&State, usize)) {
     while let Some(side) = state.current_player() {
         f(&state, n);
         state.legal_actions(game, &mut legal);
-        let a = players[side.index()].choose(game, &state, &legal);
+        let a = decide(&mut players[side.index()], game, &state, &legal);
         state.apply(game, a);
         n += 1;
     }
@@ -30,7 +30,7 @@ fn play_out(game: &Game, mut state: State, seed: u64) -> State {
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);
         assert!(!legal.is_empty());
-        let a = players[side.index()].choose(game, &state, &legal);
+        let a = decide(&mut players[side.index()], game, &state, &legal);
         state.apply(game, a);
         state.check_invariants(game).unwrap();
         n += 1;

@@ -7,7 +7,7 @@ use crate::common;
 use common::{block, space};
 use std::sync::Arc;
 
-use caesar_workbench::ai::{Player, RandomPlayer, default_hit_victim, hit_candidates};
+use caesar_workbench::ai::{RandomPlayer, decide, default_hit_victim, hit_candidates};
 use caesar_workbench::engine::{Action, Game, Place, State};
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::model::{Event, Side};
@@ -1246,7 +1246,7 @@ fn rule_jupiter_the_defector_may_not_move_again_this_turn() {
                         _ => {}
                     }
                 }
-                let a = players[side.index()].choose(&game, &s, &l);
+                let a = decide(&mut players[side.index()], &game, &s, &l);
                 s.apply(&game, a);
             }
         }
@@ -1476,7 +1476,7 @@ fn second_year(game: &Game, seed: u64) -> State {
     let mut player = RandomPlayer::new(seed);
     while s.year() == 1 {
         let l = legal(game, &s);
-        let a = player.choose(game, &s, &l);
+        let a = decide(&mut player, game, &s, &l);
         s.apply(game, a);
     }
     s

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer};
+use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
 use caesar_workbench::engine::{Game, State};
 use caesar_workbench::format::CommandDoc;
 use caesar_workbench::model::CardFace;
@@ -173,7 +173,7 @@ fn play(game: &Game, seed: u64, heuristic: bool) -> usize {
             state.year(),
             state.turn()
         );
-        let action = players[side.index()].choose(game, &state, &legal);
+        let action = decide(&mut players[side.index()], game, &state, &legal);
         state.apply(game, action);
         actions += 1;
         assert!(

@@ -1,7 +1,7 @@
 //! 2.1 card phase (who is Player 1, events, the 2.0 first-turn exception)
 //! and 1.2 victory, through the public engine interface on dealt hands.
 
-use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer};
+use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
 use caesar_workbench::engine::{Action, EndReason, Game, State};
 use caesar_workbench::model::CardFace;
 use caesar_workbench::model::{Event, Side};
@@ -223,7 +223,7 @@ fn rule_8_3_and_8_4_after_each_winter_no_navis_at_sea_and_no_city_over_supply() 
                     }
                 }
                 state.legal_actions(&game, &mut legal);
-                let a = players[side.index()].choose(&game, &state, &legal);
+                let a = decide(&mut players[side.index()], &game, &state, &legal);
                 state.apply(&game, a);
             }
         }
