@@ -8,6 +8,7 @@
 //! The map's and roster's own limits (spaces, blocks) are checked where the
 //! model is built (`too-many-spaces`, `too-many-blocks`).
 
+use crate::diagnostics::Code;
 use crate::model::{CardFace, Deck};
 use crate::rules::RuleSet;
 
@@ -52,15 +53,15 @@ impl Requirement {
     ];
 
     /// The validator's code for an unmet requirement (listed in `docs/formats.md`).
-    pub fn code(self) -> &'static str {
+    pub fn code(self) -> Code {
         match self {
-            Requirement::AtLeastOneYear => "no-years",
-            Requirement::AtLeastOneTurn => "no-turns",
-            Requirement::CardLeftAfterDiscards => "no-card-to-play",
-            Requirement::DeckDealsBothHands => "deck-too-small",
-            Requirement::DeckFitsEngine => "deck-too-large",
-            Requirement::RetreatRoundExists => "too-few-battle-rounds",
-            Requirement::EventCapDealable => "event-cap-undealable",
+            Requirement::AtLeastOneYear => Code::NoYears,
+            Requirement::AtLeastOneTurn => Code::NoTurns,
+            Requirement::CardLeftAfterDiscards => Code::NoCardToPlay,
+            Requirement::DeckDealsBothHands => Code::DeckTooSmall,
+            Requirement::DeckFitsEngine => Code::DeckTooLarge,
+            Requirement::RetreatRoundExists => Code::TooFewBattleRounds,
+            Requirement::EventCapDealable => Code::EventCapUndealable,
         }
     }
 

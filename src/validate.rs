@@ -14,7 +14,6 @@ use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::model::{
     Board, LinkId, Locator, Provenance, Scenario, Section, Setup, SetupOrigin, SpaceId,
 };
-use crate::playable::Requirement;
 use crate::rules::RuleSet;
 
 /// Everything the validator found, and the model built along the way.
@@ -71,19 +70,6 @@ pub fn validate(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     ctx.check_published(&mut findings);
     findings.sort_by_key(|f| f.severity);
     Report { scenario, findings }
-}
-
-/// The code of an unmet engine requirement ([`crate::playable`]).
-fn requirement_code(requirement: Requirement) -> Code {
-    match requirement {
-        Requirement::AtLeastOneYear => Code::NoYears,
-        Requirement::AtLeastOneTurn => Code::NoTurns,
-        Requirement::CardLeftAfterDiscards => Code::NoCardToPlay,
-        Requirement::DeckDealsBothHands => Code::DeckTooSmall,
-        Requirement::DeckFitsEngine => Code::DeckTooLarge,
-        Requirement::RetreatRoundExists => Code::TooFewBattleRounds,
-        Requirement::EventCapDealable => Code::EventCapUndealable,
-    }
 }
 
 struct Ctx<'a> {
@@ -322,7 +308,7 @@ impl Ctx<'_> {
                 (None, rule_set())
             };
             out.push(finding(
-                requirement_code(unmet.requirement),
+                unmet.requirement.code(),
                 unmet.message,
                 location,
                 subject,
@@ -875,14 +861,3 @@ pub mod published {
     ];
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_engine_requirement_reports_its_own_code() {
-        for requirement in Requirement::ALL {
-            assert_eq!(requirement_code(requirement).as_str(), requirement.code());
-        }
-    }
-}
