@@ -860,4 +860,3 @@ pub mod published {
         ("Cyprus", &["Salamis"]),
     ];
 }
-
