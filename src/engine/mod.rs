@@ -723,6 +723,11 @@ impl State {
             _ => None,
         }
     }
+    /// Whether a block waits in a battle's reserve (7.3): it arrives, and
+    /// is revealed, at the start of round 2.
+    pub fn is_reserve(&self, b: BlockId) -> bool {
+        self.blocks[b.index()].has(flag::RESERVE)
+    }
     /// Current strength in steps.
     pub fn steps(&self, b: BlockId) -> u8 {
         self.blocks[b.index()].steps

@@ -85,10 +85,13 @@ impl State {
     }
 
     /// The space whose blocks are revealed: the battle being fought, or the
-    /// battle just won while its victor regroups (7.0, 7.7).
+    /// battle just won while its victor regroups (7.0, 7.7). 7.1: "Blocks are
+    /// not revealed until a battle is fought", so not while the attacker
+    /// still chooses its main attack or a surprise (round 0); and reserves
+    /// stay hidden until they arrive in round 2 ([`State::visible_to`], 7.3).
     pub fn revealed_space(&self) -> Option<SpaceId> {
         match self.phase {
-            Phase::Battle => self.battle_info().map(|b| b.space),
+            Phase::Battle => self.battle_info().filter(|b| b.round >= 1).map(|b| b.space),
             Phase::Regroup(_) => self.regroup_space,
             _ => None,
         }
@@ -191,7 +194,12 @@ impl State {
                 s.side == side
                     || (game.reserve_leaders.contains(b) && !self.leader_died[s.side.index()])
             }
-            loc => s.side == side || self.revealed_space() == Some(SpaceId(loc)),
+            // 7.1: "Reveal blocks (not Reserves)"; 7.3: reserves "are
+            // revealed and arrive at the start of Round 2".
+            loc => {
+                s.side == side
+                    || (self.revealed_space() == Some(SpaceId(loc)) && !s.has(super::flag::RESERVE))
+            }
         }
     }
 
@@ -615,11 +623,13 @@ impl<'a> SideView<'a> {
     }
 
     /// Whether block `i` is public without the roster (eliminated, dead,
-    /// in a revealed battle).
+    /// in a revealed battle and not a reserve yet to arrive).
     fn revealed(&self, i: usize) -> bool {
         let b = &self.state.blocks[i];
         matches!(b.loc, ELIMINATED | TROPHY)
-            || (b.on_map() && self.state.revealed_space() == Some(SpaceId(b.loc)))
+            || (b.on_map()
+                && self.state.revealed_space() == Some(SpaceId(b.loc))
+                && !b.has(super::flag::RESERVE))
     }
 
     /// A 64-bit digest of everything this side may know: equal views have

@@ -249,27 +249,48 @@ fn a_card_played_face_down_is_hidden_until_both_are_played() {
 }
 
 #[test]
-fn blocks_in_a_battle_are_revealed_to_both_sides() {
+fn rule_7_1_blocks_in_a_battle_are_revealed_to_both_sides_but_not_reserves() {
     let game = Game::published("rules-2.0");
-    let mut found = false;
-    for seed in 0..20 {
+    let (mut fought, mut prompts, mut reserves) = (false, false, false);
+    for seed in 0..40 {
         walk(&game, seed, |state, _| {
             let Some(battle) = state.battle_info() else {
                 return;
             };
-            found = true;
             for side in Side::BOTH {
                 let view = state.view(side, false);
-                let enemies: Vec<BlockId> = state.blocks_at(battle.space, side.other()).collect();
                 let known: Vec<BlockId> = view.known_enemies_at(&game, battle.space).collect();
-                assert_eq!(known, enemies);
+                let expected: Vec<BlockId> = if battle.round == 0 {
+                    // 7.1: "Blocks are not revealed until a battle is
+                    // fought": not while a surprise or main attack is chosen.
+                    prompts = true;
+                    Vec::new()
+                } else {
+                    fought = true;
+                    // 7.1 "Reveal blocks (not Reserves)"; 7.3 reserves are
+                    // revealed when they arrive at the start of round 2.
+                    state
+                        .blocks_at(battle.space, side.other())
+                        .filter(|&b| {
+                            let hidden = state.is_reserve(b);
+                            reserves |= hidden;
+                            !hidden
+                        })
+                        .collect()
+                };
+                assert_eq!(known, expected, "{side} at round {}", battle.round);
             }
         });
-        if found {
+        if fought && prompts && reserves {
             break;
         }
     }
-    assert!(found, "no battle in 20 random games");
+    assert!(fought, "no battle fought in 40 random games");
+    assert!(
+        prompts,
+        "no main-attack or surprise prompt in 40 random games"
+    );
+    assert!(reserves, "no reserve in a battle in 40 random games");
 }
 
 #[test]
