@@ -1413,8 +1413,8 @@ mod variant_tests {
                 "vulcan_spares_cleopatra",
                 "main_attack",
                 "response_keeps_pinning",
-                "levy_on_moved_blocks",
                 "attacker_retreat",
+                "regroup_to_one_city",
             ]
         );
     }

@@ -167,12 +167,15 @@ rule_set! {
     main_attack: MainAttack,
     /// 6.14 (2.0): responding blocks do not change which blocks are pinned.
     response_keeps_pinning: bool,
-    /// 6.4 (2.0): blocks that moved may take steps in a friendly city.
+    /// 6.4: blocks that moved may take steps in a friendly city (both texts;
+    /// `false` is a house rule).
     levy_on_moved_blocks: bool,
     /// 7.31 (2.0): defending reserves are disrupted too.
     disrupt_defending_reserves: bool,
     /// 7.62 attacker retreat destinations.
     attacker_retreat: AttackerRetreat,
+    /// 7.7 (1.1): the victor's blocks regroup to one adjacent city, not several.
+    regroup_to_one_city: bool,
     /// House rule: cards removed from the deck, by name ("Jupiter", "3/1").
     removed_cards: Vec<String>,
     /// House rule: at most this many event cards in a hand (redealt otherwise);

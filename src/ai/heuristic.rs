@@ -697,8 +697,14 @@ impl HeuristicPlayer {
                     }
                 }
                 Action::JupiterCity(s) | Action::VulcanCity(s) => {
-                    p.enemy_str[s.index()] * 2.0 - p.own_str[s.index()] * 3.0
-                        + game.board().space(s).vp as f32
+                    let enemy = p.enemy_str[s.index()];
+                    // A vacant city (1.1 Vulcan) strikes nothing, whatever its VP.
+                    let vp = if enemy > 0.0 {
+                        game.board().space(s).vp as f32
+                    } else {
+                        0.0
+                    };
+                    enemy * 2.0 - p.own_str[s.index()] * 3.0 + vp
                 }
                 Action::PassEvent => 0.0,
                 _ => continue,

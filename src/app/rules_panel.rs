@@ -142,7 +142,7 @@ pub const FIELDS: &[FieldInfo] = &[
     f(
         "levy_on_moved_blocks",
         "6.4",
-        "2.0: blocks that moved may levy steps in a friendly city.",
+        "Blocks that moved may take steps in a friendly city (both texts).",
     ),
     f(
         "disrupt_defending_reserves",
@@ -153,6 +153,11 @@ pub const FIELDS: &[FieldInfo] = &[
         "attacker_retreat",
         "7.62",
         "1.1: retreating attackers go to one vacant city; 2.0: to any, splitting.",
+    ),
+    f(
+        "regroup_to_one_city",
+        "7.7",
+        "1.1: the victor regroups to one adjacent city; 2.0: to any, splitting.",
     ),
     f(
         "removed_cards",
@@ -303,6 +308,10 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String, label: 
             .changed(),
         "levy_on_moved_blocks" => ui
             .checkbox(&mut r.levy_on_moved_blocks, "")
+            .labelled_by(label)
+            .changed(),
+        "regroup_to_one_city" => ui
+            .checkbox(&mut r.regroup_to_one_city, "")
             .labelled_by(label)
             .changed(),
         "disrupt_defending_reserves" => ui

@@ -659,6 +659,14 @@ impl State {
                 if used >= limit {
                     continue;
                 }
+                // 7.7 (1.1) "to any adjacent city": the first regroup by
+                // road fixes the one city the others may join.
+                if game.rules.regroup_to_one_city
+                    && let Some(&(first, _)) = self.regroup_use.first()
+                    && first != adj.link.0
+                {
+                    continue;
+                }
             }
             f(adj.to);
         }

@@ -750,7 +750,10 @@ impl State {
                         continue;
                     }
                     let target = match game.rules.vulcan_target {
-                        VulcanTarget::AnyCity => !self.is_vacant(city),
+                        // 1.1 "a designated city": any, a vacant one
+                        // included (it strikes nothing), so the card that
+                        // cannot be declined need not strike one's own.
+                        VulcanTarget::AnyCity => true,
                         VulcanTarget::EnemyCity => self.is_friendly(city, side.other()),
                     };
                     if target {

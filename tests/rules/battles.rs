@@ -1477,7 +1477,77 @@ fn rule_7_7_the_victor_regroups_reserves_included_with_fresh_road_limits() {
                 );
             }
             assert!(targets(&state).iter().all(|(_, to)| *to != ravenna));
-            assert!(!targets(&state).is_empty());
+            if variant == "rules-2.0" {
+                assert!(!targets(&state).is_empty());
+            } else {
+                // 7.7 (1.1): one city, and its road is full.
+                assert!(targets(&state).is_empty(), "{variant}");
+            }
+        }
+        assert!(regrouped > 5, "{regrouped}");
+    }
+}
+
+#[test]
+fn rule_7_7_under_1_1_the_victor_regroups_to_one_city_under_2_0_to_several() {
+    for variant in BOTH {
+        let game = setup(
+            variant,
+            &[
+                (C, "Legio 11", "Genua"),
+                (C, "Legio 12", "Genua"),
+                (C, "Legio 8", "Genua"),
+                (P, "Auxilia 3", "Roma"),
+            ],
+            &[(P, "Auxilia 3", 1)],
+        );
+        let mut regrouped = 0;
+        for seed in 0..10 {
+            let mut state = command_phase(&game, seed * 1000, C, [1, 0]);
+            group(
+                &game,
+                &mut state,
+                "Genua",
+                &[
+                    ("Legio 11", "Roma"),
+                    ("Legio 12", "Roma"),
+                    ("Legio 8", "Roma"),
+                ],
+            );
+            end_command(&game, &mut state, Some("Genua"));
+            end_command(&game, &mut state, None);
+            fight(&game, &mut state, fire_for(C));
+            if state.current_player() != Some(C)
+                || !legal(&game, &state).contains(&Action::EndRegroup)
+            {
+                continue;
+            }
+            regrouped += 1;
+            let destinations = |state: &State| -> BTreeSet<SpaceId> {
+                legal(&game, state)
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Regroup { to, .. } => Some(*to),
+                        _ => None,
+                    })
+                    .collect()
+            };
+            let all = spaces(&game, &["Genua", "Ravenna", "Asculum", "Neapolis"]);
+            assert_eq!(destinations(&state), all, "{variant}");
+            act(
+                &game,
+                &mut state,
+                Action::Regroup {
+                    block: block(&game, C, "Legio 11"),
+                    to: space(&game, "Ravenna"),
+                },
+            );
+            let expected = if variant == "rules-1.1" {
+                spaces(&game, &["Ravenna"])
+            } else {
+                all
+            };
+            assert_eq!(destinations(&state), expected, "{variant}");
         }
         assert!(regrouped > 5, "{regrouped}");
     }

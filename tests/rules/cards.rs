@@ -1086,13 +1086,31 @@ fn rule_vulcan_without_a_target_has_no_effect() {
     s.try_apply(&game, Action::PassEvent).unwrap();
     assert_eq!(s.steps(block(&game, C, "Legio 11")), 3);
     assert_eq!(s.current_player(), Some(P), "the game goes on");
+}
+
+#[test]
+fn rule_vulcan_1_1_may_designate_a_vacant_city_2_0_only_an_enemy_one() {
+    // Pompey holds no city: 2.0 has no target (above); 1.1 "a designated
+    // city" may be any, so Caesar need not strike his own Genua.
+    let blocks: &[Placed] = &[
+        (C, "Legio 11", "Genua", 0),
+        (P, "Navis 1", "Mare Internum", 0),
+    ];
     let game = position("rules-1.1", blocks);
-    let s = first_turn(&game, Want::Event(Event::Vulcan), Want::Command);
-    assert_eq!(
-        legal(&game, &s),
-        vec![Action::VulcanCity(space(&game, "Genua"))],
-        "1.1: any city with blocks, even one's own"
-    );
+    let mut s = first_turn(&game, Want::Event(Event::Vulcan), Want::Command);
+    let offered = legal(&game, &s);
+    let cities = game
+        .board()
+        .ids()
+        .filter(|c| game.board().space(*c).kind.is_city())
+        .count();
+    assert_eq!(offered.len(), cities, "1.1: every city, vacant ones too");
+    assert!(!offered.contains(&Action::PassEvent), "1.1: no pass");
+    let roma = space(&game, "Roma");
+    assert!(offered.contains(&Action::VulcanCity(roma)));
+    s.try_apply(&game, Action::VulcanCity(roma)).unwrap();
+    assert_eq!(s.steps(block(&game, C, "Legio 11")), 3, "nothing struck");
+    assert_eq!(s.current_player(), Some(P), "the game goes on");
 }
 
 // ------------------------------------------------------------------- Jupiter

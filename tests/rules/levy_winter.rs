@@ -1050,35 +1050,6 @@ fn rule_6_4_equitatus_and_the_elephant_in_their_city_the_elephant_at_ii() {
     }
 }
 
-#[test]
-fn rule_6_4_blocks_that_moved_take_steps_in_2_0_not_in_1_1() {
-    for (variant, moved_may) in [("rules-1.1", false), ("rules-2.0", true)] {
-        let game = position(
-            variant,
-            &[(Caesar, "Legio 8", "Genua"), (Caesar, "Legio 12", "Genua")],
-            &[(Caesar, "Legio 8", 1), (Caesar, "Legio 12", 1)],
-        );
-        let [l8, l12] = ["Legio 8", "Legio 12"].map(|n| block(&game, Caesar, n));
-        let mut s = with_some_seed("a move and a levy", |seed| {
-            caesar_first(&game, seed, |m, l| m >= 1 && l >= 1)
-        });
-        let roma = space(&game, "Roma");
-        assert_eq!(cross(&game, &mut s, space(&game, "Genua"), roma, &[l8]), 1);
-        s.try_apply(&game, Action::EndMoves).unwrap();
-        assert!(s.is_friendly(roma, Caesar));
-        let l = legal(&game, &s);
-        assert!(
-            l.contains(&Action::AddStep(l12)),
-            "{variant}: unmoved block"
-        );
-        assert_eq!(
-            l.contains(&Action::AddStep(l8)),
-            moved_may,
-            "{variant}: the block that moved to friendly Roma"
-        );
-    }
-}
-
 /// The first turn with Caesar playing Vulcan (he is Player 1 as the event
 /// player) against a Pompey command card with a levy; Vulcan strikes `city`.
 fn vulcan_strikes(game: &Game, seed: u64, city: &str) -> Option<State> {
@@ -1520,5 +1491,44 @@ fn rule_1_2_after_year_5_higher_vp_then_rome_then_a_draw() {
             );
             assert_eq!(s.year(), 5, "{variant}: no year reset after the last");
         }
+    }
+}
+
+#[test]
+fn rule_6_4_blocks_that_moved_may_take_steps_under_both_rulebooks() {
+    // 6.4 (both texts) restricts steps only to Friendly cities; 2.0 adds
+    // "Blocks that move can levy as long as they're in a friendly city".
+    // 1.1's "they cannot move in the same turn" (2.2) is about new levies.
+    // The house rule `levy_on_moved_blocks: false` forbids it.
+    for (variant, house_rule) in [
+        ("rules-1.1", false),
+        ("rules-2.0", false),
+        ("rules-1.1", true),
+    ] {
+        let game = position_with(
+            variant,
+            &[(Caesar, "Legio 8", "Genua"), (Caesar, "Legio 11", "Genua")],
+            &[(Caesar, "Legio 8", 1), (Caesar, "Legio 11", 1)],
+            |r| {
+                if house_rule {
+                    r.levy_on_moved_blocks = false;
+                }
+            },
+        );
+        let mut s = with_some_seed("a move and a levy", |seed| {
+            caesar_first(&game, seed, |m, l| m >= 1 && l >= 1)
+        });
+        let moved = block(&game, Caesar, "Legio 8");
+        let stayed = block(&game, Caesar, "Legio 11");
+        let (genua, roma) = (space(&game, "Genua"), space(&game, "Roma"));
+        assert_eq!(cross(&game, &mut s, genua, roma, &[moved]), 1);
+        s.try_apply(&game, Action::EndMoves).unwrap();
+        let l = legal(&game, &s);
+        assert_eq!(
+            l.contains(&Action::AddStep(moved)),
+            !house_rule,
+            "{variant}: a block that moved into friendly Roma takes a step"
+        );
+        assert!(l.contains(&Action::AddStep(stayed)), "{variant}");
     }
 }
