@@ -757,6 +757,8 @@ impl Player for HeuristicPlayer {
                     &hit_candidates(legal),
                 ));
             }
+            // 7.2: same-letter blocks act in roster order (docs/rules-notes.md).
+            Action::TakeTurn(_) => return first,
             Action::Surprise(_) => return Action::Surprise(true),
             Action::MainAttack(_) => return first,
             _ => {}

@@ -5,7 +5,7 @@ use rand::RngExt;
 
 use super::{Action, Game, Log, NO_LINK, Phase, SpaceSet, State, flag, log};
 use crate::model::{Adjacent, BlockId, LinkId, SpaceId};
-use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::model::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
 use crate::rules::{AttackerRetreat, MainAttack};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +16,9 @@ enum Sub {
     MainAttack,
     /// A block's battle turn: fire, retreat or pass.
     Turn,
+    /// 7.2: two or more blocks of one side share the next letter; their
+    /// owner picks which takes its turn first.
+    Choose,
     /// The owner picks which tied block takes the next hit.
     Hit { side: Side, hits: u8 },
 }
@@ -34,13 +37,15 @@ pub(super) struct Battle {
     sea_retreats: [u8; 2],
     /// 7.62 (1.1): the one vacant city attackers retreat to, once chosen.
     attacker_retreat_city: Option<SpaceId>,
+    /// The block at `next` was picked by its owner among tied blocks (7.2).
+    chosen: bool,
 }
 
 impl Battle {
     pub(super) fn decider(&self, state: &State) -> Side {
         match self.sub {
             Sub::Surprise | Sub::MainAttack => self.attacker,
-            Sub::Turn => state.side(self.order[self.next]),
+            Sub::Turn | Sub::Choose => state.side(self.order[self.next]),
             Sub::Hit { side, .. } => side,
         }
     }
@@ -76,6 +81,9 @@ impl Battle {
                 for b in battle.strongest_targets(state, game, side) {
                     out.push(Action::TakeHit(b));
                 }
+            }
+            Sub::Choose => {
+                out.extend(battle.tied_turns(state, game).map(Action::TakeTurn));
             }
         }
     }
@@ -114,6 +122,20 @@ impl Battle {
                 let b = battle.order[battle.next];
                 log!(log, "  {} {} passes", state.side(b), game.block_name(b));
                 battle.advance(state, game, log)
+            }
+            (Sub::Choose, Action::TakeTurn(b)) => {
+                if let Some(i) = battle.order[battle.next..].iter().position(|x| *x == b) {
+                    battle.order.swap(battle.next, battle.next + i);
+                }
+                log!(
+                    log,
+                    "  {} {} takes its turn",
+                    state.side(b),
+                    game.block_name(b)
+                );
+                battle.sub = Sub::Turn;
+                battle.chosen = true;
+                battle.skip_to_valid_turn(state, game, log);
             }
             (Sub::Hit { side, hits }, Action::TakeHit(b)) => {
                 state.hit(game, b, log);
@@ -195,28 +217,46 @@ impl Battle {
                 return;
             }
         }
-        let roster = game.roster();
-        let attacker = self.attacker;
-        let surprise = self.surprise && self.round == 1;
         let mut order: Vec<BlockId> = (0..state.blocks.len() as u8)
             .map(BlockId)
             .filter(|b| self.in_battle(state, *b) && !self.is_reserve(state, *b))
             .collect();
         // 7.2: A before B before C before D, defenders first on ties; Mars and
         // Neptune: in round 1 all attackers fire first.
-        order.sort_by_key(|b| {
-            let attacking = state.side(*b) == attacker;
-            let letter = roster.block(*b).initiative(attacking);
-            if surprise {
-                (!attacking, letter, false, b.0)
-            } else {
-                (false, letter, attacking, b.0)
-            }
-        });
+        order.sort_by_key(|b| (self.turn_key(state, game, *b), b.0));
         log!(log, "  Round {}", self.round);
         self.order = order;
         self.next = 0;
+        self.chosen = false;
         self.skip_to_valid_turn(state, game, log);
+    }
+
+    /// 7.2: A before B before C before D, defenders first on ties; Mars and
+    /// Neptune: in round 1 all attackers fire first. Blocks with equal keys
+    /// are one side's blocks of one letter: their owner orders them.
+    fn turn_key(&self, state: &State, game: &Game, b: BlockId) -> (bool, Initiative, bool) {
+        let attacking = state.side(b) == self.attacker;
+        let letter = game.roster().block(b).initiative(attacking);
+        if self.surprise && self.round == 1 {
+            (!attacking, letter, false)
+        } else {
+            (false, letter, attacking)
+        }
+    }
+
+    /// The blocks that may take the turn at `next`: it and every later block
+    /// of the round with the same key still able to act (7.2).
+    fn tied_turns<'s>(
+        &'s self,
+        state: &'s State,
+        game: &'s Game,
+    ) -> impl Iterator<Item = BlockId> + 's {
+        let key = self.turn_key(state, game, self.order[self.next]);
+        self.order[self.next..]
+            .iter()
+            .copied()
+            .take_while(move |b| self.turn_key(state, game, *b) == key)
+            .filter(move |b| self.in_battle(state, *b) && !self.is_reserve(state, *b))
     }
 
     /// 7.3 / 7.31: reserves arrive in round 2; a side whose main force died in
@@ -261,6 +301,7 @@ impl Battle {
             return;
         }
         self.next += 1;
+        self.chosen = false;
         self.skip_to_valid_turn(state, game, log);
     }
 
@@ -286,7 +327,12 @@ impl Battle {
             let b = self.order[self.next];
             if !self.in_battle(state, b) || self.is_reserve(state, b) {
                 self.next += 1;
+                self.chosen = false;
                 continue;
+            }
+            if !self.chosen && self.tied_turns(state, game).nth(1).is_some() {
+                self.sub = Sub::Choose;
+                return;
             }
             if self.must_retreat(state, game, b) {
                 let mut any = false;
@@ -299,6 +345,7 @@ impl Battle {
                     );
                     state.eliminate(game, b, log);
                     self.next += 1;
+                    self.chosen = false;
                     continue;
                 }
             }
@@ -593,6 +640,7 @@ impl State {
             retreat_use: Vec::new(),
             sea_retreats: [0, 0],
             attacker_retreat_city: None,
+            chosen: false,
         };
         self.phase = Phase::Battle;
         if choose_main {

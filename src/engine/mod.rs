@@ -323,6 +323,7 @@ impl Game {
             Action::Retreat(s) => format!("Retreat to {}", space(s)),
             Action::Pass => "Pass".into(),
             Action::TakeHit(b) => format!("{} takes the hit", block(b)),
+            Action::TakeTurn(b) => format!("{} takes its turn", block(b)),
             Action::Regroup { block: b, to } => format!("Regroup {} to {}", block(b), space(to)),
             Action::EndRegroup => "End regroup".into(),
             Action::NavisToPort { block: b, to } => {
@@ -388,6 +389,9 @@ pub enum Action {
     Pass,
     /// 7.4: the owner picks which of the tied strongest blocks takes a hit.
     TakeHit(BlockId),
+    /// 7.2: the owner picks which of his blocks sharing the next letter
+    /// takes its battle turn first.
+    TakeTurn(BlockId),
     /// 7.7: a victorious block regroups.
     Regroup {
         block: BlockId,

@@ -139,6 +139,8 @@ pub fn battle_end(f: &Field, seed: u64, watch: &mut dyn FnMut(&State, &[Action])
             watch(&state, &legal);
             if legal.contains(&Action::Fire) {
                 Action::Fire
+            } else if let Action::TakeTurn(_) = legal[0] {
+                legal[0] // 7.2: same-letter blocks in roster order
             } else if !hit_candidates(&legal).is_empty() {
                 Action::TakeHit(default_hit_victim(game, &state, &hit_candidates(&legal)))
             } else {

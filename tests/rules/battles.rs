@@ -626,6 +626,54 @@ fn rule_7_2_battle_turns_example_caesar_pompey_equitatus_navis() {
     }
 }
 
+#[test]
+fn rule_7_2_the_owner_orders_his_blocks_of_one_letter() {
+    // 7.2 orders letters and, on one letter, the defender first; it does
+    // not order one side's blocks of the same letter: their owner does.
+    for variant in BOTH {
+        let game = setup(
+            variant,
+            &[
+                (C, "Legio 8", "Genua"),
+                (C, "Legio 11", "Genua"),
+                (P, "Legio 1", "Roma"),
+            ],
+            &[],
+        );
+        let [l8, l11] = ["Legio 8", "Legio 11"].map(|b| block(&game, C, b));
+        let mut state = command_phase(&game, 0, C, [1, 0]);
+        group(
+            &game,
+            &mut state,
+            "Genua",
+            &[("Legio 8", "Roma"), ("Legio 11", "Roma")],
+        );
+        end_command(&game, &mut state, None);
+        end_command(&game, &mut state, None);
+        let mut offered = Vec::new();
+        let rounds = turns_by_round(&game, &mut state, |state, legal, log| {
+            if let Action::TakeTurn(_) = legal[0] {
+                assert_eq!(state.current_player(), Some(C), "the owner chooses");
+                assert_eq!(state.battle_info().unwrap().acting, None);
+                offered.push(legal.to_vec());
+                // Against roster order: the later block first.
+                return *legal.last().unwrap();
+            }
+            pass_all(state, legal, log)
+        });
+        assert_eq!(
+            offered[0],
+            vec![Action::TakeTurn(l8), Action::TakeTurn(l11)],
+            "{variant}"
+        );
+        let pompey = block(&game, P, "Legio 1");
+        for round in &rounds[..3] {
+            assert_eq!(round, &[pompey, l11, l8], "{variant}");
+        }
+        assert_eq!(offered.len(), rounds.len(), "{variant}: one choice a round");
+    }
+}
+
 // ------------------------------------------------------ 7.3 Tarraco example
 
 #[test]

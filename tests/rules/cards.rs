@@ -186,6 +186,8 @@ fn fight(game: &Game, s: &mut State, surprise: bool) -> Vec<(u8, BlockId)> {
         let action = if l.contains(&Action::Fire) {
             fired.push((info.round, info.acting.expect("a block to act")));
             Action::Fire
+        } else if let Action::TakeTurn(_) = l[0] {
+            l[0] // 7.2: same-letter blocks in roster order
         } else if !hit_candidates(&l).is_empty() {
             Action::TakeHit(default_hit_victim(game, s, &hit_candidates(&l)))
         } else {
