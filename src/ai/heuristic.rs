@@ -759,7 +759,25 @@ impl Player for HeuristicPlayer {
             }
             // 7.2: same-letter blocks act in roster order (docs/rules-notes.md).
             Action::TakeTurn(_) => return first,
-            Action::Surprise(_) => return Action::Surprise(true),
+            // Mars / Neptune: the battle where most of our blocks attack
+            // (most of them fire first), never none.
+            Action::Surprise(_) => {
+                let steps = |s: SpaceId| -> u32 {
+                    view.own_blocks_at(s)
+                        .map(|b| view.strength(game, b).unwrap_or(0) as u32)
+                        .sum()
+                };
+                return legal
+                    .iter()
+                    .copied()
+                    .filter_map(|a| match a {
+                        Action::Surprise(Some(s)) => Some((steps(s), a)),
+                        _ => None,
+                    })
+                    .rev()
+                    .max_by_key(|(n, _)| *n)
+                    .map_or(first, |(_, a)| a);
+            }
             Action::MainAttack(_) => return first,
             _ => {}
         }

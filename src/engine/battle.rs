@@ -5,13 +5,11 @@ use rand::RngExt;
 
 use super::{Action, Game, Log, NO_LINK, Phase, SpaceSet, State, flag, log};
 use crate::model::{Adjacent, BlockId, LinkId, SpaceId};
-use crate::model::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
+use crate::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
 use crate::rules::{AttackerRetreat, MainAttack};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sub {
-    /// Mars/Neptune: the attacker decides whether to use the surprise here.
-    Surprise,
     /// 7.3 (1.1): the attacker names the main attack road.
     MainAttack,
     /// A block's battle turn: fire, retreat or pass.
@@ -44,7 +42,7 @@ pub(super) struct Battle {
 impl Battle {
     pub(super) fn decider(&self, state: &State) -> Side {
         match self.sub {
-            Sub::Surprise | Sub::MainAttack => self.attacker,
+            Sub::MainAttack => self.attacker,
             Sub::Turn | Sub::Choose => state.side(self.order[self.next]),
             Sub::Hit { side, .. } => side,
         }
@@ -55,10 +53,6 @@ impl Battle {
             return;
         };
         match battle.sub {
-            Sub::Surprise => {
-                out.push(Action::Surprise(true));
-                out.push(Action::Surprise(false));
-            }
             Sub::MainAttack => {
                 if let Some(c) = state.contests.iter().find(|c| c.space == battle.space) {
                     out.extend(c.attack_links.iter().map(|l| Action::MainAttack(*l)));
@@ -93,15 +87,6 @@ impl Battle {
             return;
         };
         match (battle.sub, action) {
-            (Sub::Surprise, Action::Surprise(yes)) => {
-                if yes {
-                    battle.surprise = true;
-                    state.surprise = None;
-                    log!(log, "{} springs a surprise attack", battle.attacker);
-                }
-                battle.sub = Sub::Turn;
-                battle.start_round(state, game, log);
-            }
             (Sub::MainAttack, Action::MainAttack(link)) => {
                 battle.set_main_attack(state, link);
                 battle.after_setup(state, game, log);
@@ -185,25 +170,18 @@ impl Battle {
     }
 
     fn after_setup(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
-        let land = game.board().space(self.space).kind != SpaceKind::Sea;
-        let navis_attack = state
-            .blocks_at(self.space, self.attacker)
-            .any(|b| game.roster().block(b).kind == BlockKind::Navis);
-        // Mars: a land battle (1.1: the card's attack, navis included);
-        // Neptune: a sea battle or a shore attack.
-        let offered = match state.surprise {
-            Some((side, Event::Mars)) => {
-                side == self.attacker && (land || !game.rules.mars_group_move)
-            }
-            Some((side, Event::Neptune)) => side == self.attacker && (!land || navis_attack),
-            _ => false,
-        };
-        if offered {
-            self.sub = Sub::Surprise;
-        } else {
-            self.sub = Sub::Turn;
-            self.start_round(state, game, log);
+        // Mars / Neptune: the battle named at the end of the card player's
+        // movement (docs/rules-notes.md, Mars), revealed now.
+        if state.surprise_at == Some(self.space)
+            && state.surprise_fits(game, self.space, self.attacker)
+        {
+            self.surprise = true;
+            state.surprise = None;
+            state.surprise_at = None;
+            log!(log, "{} springs a surprise attack", self.attacker);
         }
+        self.sub = Sub::Turn;
+        self.start_round(state, game, log);
     }
 
     fn start_round(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {

@@ -68,6 +68,9 @@ impl State {
             self.command.step = CommandStep::MainAttack;
         }
         if self.command.step == CommandStep::MainAttack && self.undeclared_attack(game).is_none() {
+            self.command.step = CommandStep::Surprise;
+        }
+        if self.command.step == CommandStep::Surprise && !self.may_name_surprise(game) {
             self.command.step = CommandStep::Levy;
         }
         if self.command.step == CommandStep::Levy && self.command.lp == 0 {
@@ -152,11 +155,50 @@ impl State {
                     );
                 }
             }
+            CommandStep::Surprise => {
+                for c in &self.contests {
+                    if self.surprise_fits(game, c.space, c.attacker) {
+                        out.push(Action::Surprise(Some(c.space)));
+                    }
+                }
+                out.push(Action::Surprise(None));
+            }
             CommandStep::Levy => {
                 self.levy_actions(game, side, out);
                 out.push(Action::EndLevy);
             }
         }
+    }
+
+    /// Mars / Neptune: whether a battle at `space` attacked by `attacker`
+    /// may be the surprise of the card held this turn. Only a battle the
+    /// card's player attacks (RQ); Mars a land battle (1.1: the card's
+    /// attack, navis included); Neptune a sea battle or a shore attack.
+    pub(super) fn surprise_fits(&self, game: &Game, space: SpaceId, attacker: Side) -> bool {
+        let land = game.board().space(space).kind != SpaceKind::Sea;
+        match self.surprise {
+            Some((side, Event::Mars)) => side == attacker && (land || !game.rules.mars_group_move),
+            Some((side, Event::Neptune)) => {
+                side == attacker
+                    && (!land
+                        || self
+                            .blocks_at(space, attacker)
+                            .any(|b| game.roster().block(b).kind == BlockKind::Navis))
+            }
+            _ => false,
+        }
+    }
+
+    /// Mars / Neptune: "Choose 1 battle" is part of the card, resolved in
+    /// its player's command phase, so he names it when his moves are done.
+    fn may_name_surprise(&self, game: &Game) -> bool {
+        let side = self.side_now();
+        self.surprise.is_some_and(|(holder, _)| holder == side)
+            && self.surprise_at.is_none()
+            && self
+                .contests
+                .iter()
+                .any(|c| self.surprise_fits(game, c.space, c.attacker))
     }
 
     pub(super) fn command_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
@@ -225,6 +267,25 @@ impl State {
                         game.space_name(game.board().link(link).other(self.contests[i].space))
                     );
                 }
+                self.skip_empty_command_steps(game, log);
+            }
+            Action::Surprise(named) => {
+                self.surprise_at = named;
+                if named.is_none() {
+                    self.surprise = None;
+                }
+                // The record says a battle was named, not which: the
+                // opponent learns it when the battle is fought.
+                log!(
+                    log,
+                    "{side} {}",
+                    if named.is_some() {
+                        "names a battle for the surprise attack"
+                    } else {
+                        "names no battle for the surprise attack"
+                    }
+                );
+                self.command.step = CommandStep::Levy;
                 self.skip_empty_command_steps(game, log);
             }
             Action::EndLevy => self.finish_command(game, log),

@@ -313,8 +313,8 @@ impl Game {
             Action::VulcanCity(s) => format!("Vulcan strikes {}", space(s)),
             Action::PassEvent => "Pass the event".into(),
             Action::Battle(s) => format!("Battle in {}", space(s)),
-            Action::Surprise(true) => "Surprise".into(),
-            Action::Surprise(false) => "No surprise".into(),
+            Action::Surprise(Some(s)) => format!("Surprise attack in {}", space(s)),
+            Action::Surprise(None) => "No surprise attack".into(),
             Action::MainAttack(l) => {
                 let link = self.board().link(l);
                 format!("Main attack along {}-{}", space(link.a), space(link.b))
@@ -377,8 +377,9 @@ pub enum Action {
     PassEvent,
     /// 7.1: Player 1 picks the next battle.
     Battle(SpaceId),
-    /// Mars/Neptune: surprise this battle (or not).
-    Surprise(bool),
+    /// Mars/Neptune: at the end of his movement the card's player names the
+    /// battle he attacks that gets the surprise (hidden until fought), or none.
+    Surprise(Option<SpaceId>),
     /// 7.3 (1.1): the attacker declares the main attack road.
     MainAttack(LinkId),
     /// 7.2: the block whose turn it is fires.
@@ -467,6 +468,8 @@ enum CommandStep {
     /// 6.12 (1.1): after his moves the attacker declares the main attack of
     /// each battle he entered by two or more roads (pinning depends on it).
     MainAttack,
+    /// Mars/Neptune: then he names the battle that gets the surprise.
+    Surprise,
     Levy,
 }
 
@@ -535,6 +538,8 @@ pub struct State {
     regroup_use: Vec<(u16, u8)>,
     /// Mars/Neptune: the side holding an unused surprise this turn, and the kind.
     surprise: Option<(Side, Event)>,
+    /// The battle that side named for it; known to that side only until fought.
+    surprise_at: Option<SpaceId>,
     /// 7.51: a leader of this side has died.
     leader_died: [bool; 2],
     trophies: [u8; 2],
@@ -660,6 +665,7 @@ impl State {
             regroup_space: None,
             regroup_use: Vec::new(),
             surprise: None,
+            surprise_at: None,
             leader_died: [false, false],
             trophies: [0, 0],
             outcome: None,
@@ -1146,6 +1152,7 @@ impl State {
         self.road_use.iter_mut().for_each(|u| *u = [0, 0]);
         self.contests.clear();
         self.surprise = None;
+        self.surprise_at = None;
         self.played = [None, None];
         let hands_left = self.hands[0].len().min(self.hands[1].len());
         if self.turn >= game.rules.turns_per_year || hands_left == 0 {

@@ -87,7 +87,7 @@ impl State {
     /// The space whose blocks are revealed: the battle being fought, or the
     /// battle just won while its victor regroups (7.0, 7.7). 7.1: "Blocks are
     /// not revealed until a battle is fought", so not while the attacker
-    /// still chooses its main attack or a surprise (round 0); and reserves
+    /// still chooses its main attack (round 0); and reserves
     /// stay hidden until they arrive in round 2 ([`State::visible_to`], 7.3).
     pub fn revealed_space(&self) -> Option<SpaceId> {
         match self.phase {
@@ -136,7 +136,28 @@ impl State {
         world.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         world.redraw_cards(game, side, rng);
         world.redraw_blocks(game, side, rng);
+        world.redraw_surprise(game, side, rng);
         world
+    }
+
+    /// The opponent's named surprise battle, if he named one: any battle it
+    /// could be, uniformly.
+    fn redraw_surprise<R: Rng + ?Sized>(&mut self, game: &Game, side: Side, rng: &mut R) {
+        let Some((holder, _)) = self.surprise else {
+            return;
+        };
+        if holder == side || self.surprise_at.is_none() {
+            return;
+        }
+        let fits: Vec<SpaceId> = self
+            .contests
+            .iter()
+            .filter(|c| self.surprise_fits(game, c.space, c.attacker))
+            .map(|c| c.space)
+            .collect();
+        if !fits.is_empty() {
+            self.surprise_at = Some(fits[rng.random_range(0..fits.len())]);
+        }
     }
 
     fn redraw_cards<R: Rng + ?Sized>(&mut self, game: &Game, side: Side, rng: &mut R) {
@@ -588,6 +609,10 @@ impl<'a> SideView<'a> {
         format!("{:?}", s.battle).hash(h);
         format!("{:?}", s.contests).hash(h);
         s.surprise.map(|(side, e)| (side, e as u8)).hash(h);
+        // Which battle Mars / Neptune named is its player's secret until fought.
+        if self.omniscient || s.surprise.is_some_and(|(holder, _)| holder == self.side) {
+            s.surprise_at.hash(h);
+        }
         format!("{:?}", s.outcome).hash(h);
         (&s.road_use, s.regroup_space, &s.regroup_use).hash(h);
         s.last_played.hash(h);

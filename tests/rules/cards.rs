@@ -155,6 +155,7 @@ fn idle(game: &Game, s: &mut State, side: Side) {
             Action::EndMoves,
             Action::EndLevy,
             Action::PassEvent,
+            Action::Surprise(None),
         ]
         .into_iter()
         .find(|a| l.contains(a)) else {
@@ -165,17 +166,13 @@ fn idle(game: &Game, s: &mut State, side: Side) {
 }
 
 /// Fights the battle under way (or starting) to its end, then skips the
-/// regroup. Surprise prompts get `surprise`; a main-attack prompt gets the
-/// first road offered. Blocks always fire; forced retreats take the first
-/// way out. Returns who fired, with the round.
-fn fight(game: &Game, s: &mut State, surprise: bool) -> Vec<(u8, BlockId)> {
+/// regroup. A main-attack prompt gets the first road offered. Blocks always
+/// fire; forced retreats take the first way out. Returns who fired, with
+/// the round.
+fn fight(game: &Game, s: &mut State) -> Vec<(u8, BlockId)> {
     let mut fired = Vec::new();
     loop {
         let l = legal(game, s);
-        if l.contains(&Action::Surprise(surprise)) {
-            s.apply(game, Action::Surprise(surprise));
-            continue;
-        }
         if let Some(main) = l.iter().find(|a| matches!(a, Action::MainAttack(_))) {
             s.apply(game, *main);
             continue;
@@ -216,6 +213,7 @@ fn to_next_turn(game: &Game, s: &mut State) {
             Action::EndMoves,
             Action::EndLevy,
             Action::PassEvent,
+            Action::Surprise(None),
             Action::EndRegroup,
         ]
         .into_iter()
@@ -231,7 +229,7 @@ fn to_next_turn(game: &Game, s: &mut State) {
         ) {
             s.apply(game, l[0]);
         } else {
-            fight(game, s, false);
+            fight(game, s);
         }
     }
 }
@@ -332,6 +330,12 @@ fn rule_mars_1_1_the_card_is_one_groups_attack_on_one_enemy_location() {
     );
     step(&game, &mut s, block(&game, C, "Legio 12"), roma);
     s.try_apply(&game, Action::EndGroup).unwrap();
+    assert_eq!(
+        legal(&game, &s),
+        vec![Action::Surprise(Some(roma)), Action::Surprise(None)],
+        "the card's attack is the battle to surprise"
+    );
+    s.try_apply(&game, Action::Surprise(Some(roma))).unwrap();
     assert_eq!(s.current_player(), Some(P), "one group, no levy");
 }
 
@@ -365,6 +369,13 @@ fn rule_mars_2_0_adds_one_land_group_move() {
         space(&game, "Roma"),
     );
     s.try_apply(&game, Action::EndGroup).unwrap();
+    assert!(
+        legal(&game, &s)
+            .iter()
+            .all(|a| matches!(a, Action::Surprise(_))),
+        "no second group move: the surprise is named"
+    );
+    s.try_apply(&game, Action::Surprise(None)).unwrap();
     assert_eq!(s.current_player(), Some(P), "only one group move");
 }
 
@@ -398,13 +409,15 @@ fn rule_mars_1_1_surprise_attackers_fire_first_in_round_1() {
                     step(&game, &mut s, block(&game, C, name), roma);
                 }
                 s.try_apply(&game, Action::EndGroup).unwrap();
-                idle(&game, &mut s, P);
                 assert_eq!(
                     legal(&game, &s),
-                    vec![Action::Surprise(true), Action::Surprise(false)],
-                    "{variant}: the Mars player's battle offers the surprise"
+                    vec![Action::Surprise(Some(roma)), Action::Surprise(None)],
+                    "{variant}: the Mars player names his battle when his moves are done"
                 );
-                let fired = fight(&game, &mut s, surprise);
+                s.try_apply(&game, Action::Surprise(surprise.then_some(roma)))
+                    .unwrap();
+                idle(&game, &mut s, P);
+                let fired = fight(&game, &mut s);
                 let round1: Vec<Side> = fired
                     .iter()
                     .filter(|(r, _)| *r == 1)
@@ -454,13 +467,19 @@ fn rule_mars_1_1_a_navis_attack_is_surprised_too() {
     assert_eq!(steps_of(&game, &s, block(&game, C, "Navis 4")), vec![sea]);
     step(&game, &mut s, block(&game, C, "Navis 4"), sea);
     s.try_apply(&game, Action::EndGroup).unwrap();
+    assert!(legal(&game, &s).contains(&Action::Surprise(Some(sea))));
+    s.try_apply(&game, Action::Surprise(Some(sea))).unwrap();
     idle(&game, &mut s, P);
     assert_eq!(s.battle_info().map(|b| b.space), Some(sea));
-    assert!(legal(&game, &s).contains(&Action::Surprise(true)));
+    let fired = fight(&game, &mut s);
+    assert_eq!(s.side(fired[0].1), C, "the attacking navis fire first");
 }
 
 #[test]
-fn rule_mars_2_0_only_one_battle_gets_the_surprise() {
+fn rule_mars_2_0_one_battle_named_at_the_end_of_movement_gets_the_surprise() {
+    // "Choose 1 battle ... You may start multiple battles, but only 1 gets
+    // the Mars effect": the card is resolved in its player's command phase,
+    // so he names the battle then, hidden from the opponent until fought.
     let game = position(
         "rules-2.0",
         &[
@@ -471,23 +490,42 @@ fn rule_mars_2_0_only_one_battle_gets_the_surprise() {
         ],
     );
     let (roma, massilia) = (space(&game, "Roma"), space(&game, "Massilia"));
-    for first_taken in [true, false] {
+    let moved = {
         let mut s = first_turn(&game, Want::Event(Event::Mars), Want::Command);
         s.try_apply(&game, Action::Group(space(&game, "Genua")))
             .unwrap();
         step(&game, &mut s, block(&game, C, "Legio 11"), roma);
         step(&game, &mut s, block(&game, C, "Legio 12"), massilia);
         s.try_apply(&game, Action::EndGroup).unwrap();
+        s
+    };
+    assert_eq!(
+        legal(&game, &moved),
+        vec![
+            Action::Surprise(Some(roma)),
+            Action::Surprise(Some(massilia)),
+            Action::Surprise(None)
+        ]
+    );
+    let named = |at: SpaceId| {
+        let mut s = moved.clone();
+        s.try_apply(&game, Action::Surprise(Some(at))).unwrap();
+        s
+    };
+    // Hidden: Pompey's view is the same whichever battle was named.
+    let (at_roma, at_massilia) = (named(roma), named(massilia));
+    assert!(at_roma.view(P, false) == at_massilia.view(P, false));
+    assert!(at_roma.view(C, false) != at_massilia.view(C, false));
+    for at in [roma, massilia] {
+        let mut s = named(at);
         idle(&game, &mut s, P);
-        s.try_apply(&game, Action::Battle(roma)).unwrap();
-        assert!(legal(&game, &s).contains(&Action::Surprise(true)));
-        fight(&game, &mut s, first_taken);
-        assert_eq!(s.battle_info().map(|b| b.space), Some(massilia));
-        assert_eq!(
-            legal(&game, &s).contains(&Action::Surprise(true)),
-            !first_taken,
-            "the second battle is offered the surprise only if the first declined it"
-        );
+        for battle in [roma, massilia] {
+            s.try_apply(&game, Action::Battle(battle)).ok();
+            assert_eq!(s.battle_info().map(|b| b.space), Some(battle));
+            let fired = fight(&game, &mut s);
+            // Both legions are C: the defender fires first unless surprised.
+            assert_eq!(s.side(fired[0].1), if battle == at { C } else { P });
+        }
     }
 }
 
@@ -550,9 +588,10 @@ fn rule_neptune_1_1_the_navis_of_one_port_attack_one_sea_by_surprise() {
         step(&game, &mut s, n4, sea);
         step(&game, &mut s, n5, sea);
         s.try_apply(&game, Action::EndGroup).unwrap();
+        s.try_apply(&game, Action::Surprise(surprise.then_some(sea)))
+            .unwrap();
         idle(&game, &mut s, P);
-        assert!(legal(&game, &s).contains(&Action::Surprise(true)));
-        let fired = fight(&game, &mut s, surprise);
+        let fired = fight(&game, &mut s);
         let first = s.side(fired[0].1);
         // All navis are D: the defender fires first unless surprised.
         assert_eq!(first, if surprise { C } else { P });
@@ -604,9 +643,12 @@ fn rule_neptune_2_0_one_navis_group_move_and_a_shore_attack_surprise() {
         .unwrap();
     step(&game, &mut s, block(&game, C, "Navis 4"), roma);
     s.try_apply(&game, Action::EndGroup).unwrap();
+    assert!(legal(&game, &s).contains(&Action::Surprise(Some(roma))));
+    s.try_apply(&game, Action::Surprise(Some(roma))).unwrap();
     idle(&game, &mut s, P);
     assert_eq!(s.battle_info().map(|b| b.space), Some(roma));
-    assert!(legal(&game, &s).contains(&Action::Surprise(true)));
+    let fired = fight(&game, &mut s);
+    assert_eq!(s.side(fired[0].1), C, "the shore attack is surprised");
 }
 
 // ------------------------------------------------------------------- Mercury
@@ -692,7 +734,7 @@ fn rule_mercury_attack_on_tarraco_example() {
             // 2.0: the first road used is the main attack.
             vec!["Legio 13", "Legio 14"]
         };
-        let fired = fight(&game, &mut s, false);
+        let fired = fight(&game, &mut s);
         let round1: Vec<BlockId> = fired
             .iter()
             .filter(|(r, _)| *r == 1)
