@@ -1404,7 +1404,6 @@ mod variant_tests {
             [
                 "caesar_player1_first_turn",
                 "apollo_copy_decides_player1",
-                "jupiter_target",
                 "jupiter_navis_at_sea",
                 "mars_group_move",
                 "mercury_land_only",

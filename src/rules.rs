@@ -30,15 +30,6 @@ pub enum MainAttack {
     FirstRoadUsed,
 }
 
-/// Jupiter: how the defecting block is picked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum JupiterTarget {
-    /// 1.1: the card's player picks one enemy block adjacent to a friendly city.
-    ChosenBlock,
-    /// 2.0: a die roll picks a block among the enemy blocks of one city.
-    RandomInCity,
-}
-
 /// Vulcan: which city may be designated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum VulcanTarget {
@@ -143,8 +134,6 @@ rule_set! {
     apollo_copy_decides_player1: bool,
     /// Apollo on a year's first turn.
     apollo_first_turn: ApolloFirstTurn,
-    /// Jupiter: chosen block (1.1) or random block in a city (2.0).
-    jupiter_target: JupiterTarget,
     /// Jupiter (1.1): a navis at sea may be taken.
     jupiter_navis_at_sea: bool,
     /// Jupiter (2.0): Cleopatra may defect.

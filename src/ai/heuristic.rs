@@ -677,26 +677,11 @@ impl HeuristicPlayer {
         if can_fire { Action::Fire } else { legal[0] }
     }
 
-    fn choose_event_target(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-    ) -> Action {
+    fn choose_event_target(&self, game: &Game, p: &Picture, legal: &[Action]) -> Action {
         let mut best = (f32::MIN, Action::PassEvent);
         for &a in legal {
             let score = match a {
-                Action::JupiterBlock(b) => {
-                    let at = view
-                        .offered_location(b, legal)
-                        .map_or(0.0, |s| p.enemy_str[s.index()]);
-                    match view.strength(game, b) {
-                        Some(s) if view.is_omniscient() => s as f32 * 10.0 + at,
-                        _ => at,
-                    }
-                }
-                Action::JupiterCity(s) | Action::VulcanCity(s) => {
+                Action::JupiterAt(s) | Action::VulcanCity(s) => {
                     let enemy = p.enemy_str[s.index()];
                     // A vacant city (1.1 Vulcan) strikes nothing, whatever its VP.
                     let vp = if enemy > 0.0 {
@@ -832,13 +817,10 @@ impl HeuristicPlayer {
         if legal.iter().any(|a| {
             matches!(
                 a,
-                Action::JupiterBlock(_)
-                    | Action::JupiterCity(_)
-                    | Action::VulcanCity(_)
-                    | Action::PassEvent
+                Action::JupiterAt(_) | Action::VulcanCity(_) | Action::PassEvent
             )
         }) {
-            return self.choose_event_target(game, view, p, legal);
+            return self.choose_event_target(game, p, legal);
         }
         if let Action::Battle(_) = first {
             // Fight first where we are relatively strongest.

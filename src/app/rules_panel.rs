@@ -8,8 +8,8 @@ use super::state::{AppState, load_rules};
 use super::{Action, FilePurpose, theme};
 use crate::edit::rule_differences;
 use crate::rules::{
-    ApolloFirstTurn, AttackerRetreat, BUILTIN_VARIANTS, JupiterDefection, JupiterTarget,
-    MainAttack, RoadLimits, RuleSet, VulcanTarget,
+    ApolloFirstTurn, AttackerRetreat, BUILTIN_VARIANTS, JupiterDefection, MainAttack, RoadLimits,
+    RuleSet, VulcanTarget,
 };
 
 /// A field of [`RuleSet`]: its rule and what it decides (docs/rules-notes.md).
@@ -82,11 +82,6 @@ pub const FIELDS: &[FieldInfo] = &[
         "apollo_first_turn",
         "Apollo",
         "What Apollo copies on a year's first turn.",
-    ),
-    f(
-        "jupiter_target",
-        "Jupiter",
-        "1.1: the player picks the block; 2.0: a roll picks one in a city.",
     ),
     f(
         "jupiter_navis_at_sea",
@@ -241,13 +236,6 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String, label: 
                 ApolloFirstTurn::NoEffect,
                 ApolloFirstTurn::CopiesPreviousYear,
             ],
-            label,
-        ),
-        "jupiter_target" => choice(
-            ui,
-            name,
-            &mut r.jupiter_target,
-            &[JupiterTarget::ChosenBlock, JupiterTarget::RandomInCity],
             label,
         ),
         "jupiter_navis_at_sea" => ui

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::model::{BlockId, LinkId, SpaceId};
 use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::rules::{JupiterDefection, JupiterTarget, MainAttack, RoadLimits, VulcanTarget};
+use crate::rules::{JupiterDefection, MainAttack, RoadLimits, VulcanTarget};
 
 impl State {
     pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
@@ -289,20 +289,18 @@ impl State {
                 self.skip_empty_command_steps(game, log);
             }
             Action::EndLevy => self.finish_command(game, log),
-            Action::JupiterBlock(b) => {
-                self.jupiter_strike(game, side, b, log);
-                self.finish_command(game, log);
-            }
-            Action::JupiterCity(city) => {
+            Action::JupiterAt(at) => {
                 use rand::RngExt;
-                let enemies: Vec<BlockId> = self.blocks_at(city, side.other()).collect();
-                let pick = enemies[self.rng.random_range(0..enemies.len())];
-                log!(
-                    log,
-                    "Jupiter's roll in {} picks a block",
-                    game.space_name(city)
-                );
-                self.jupiter_strike(game, side, pick, log);
+                // 1.1: the player points at one of the standing blocks,
+                // which look alike to him; 2.0: a roll picks one. Either
+                // way each is equally likely, and only the one taken is
+                // revealed.
+                let enemies: Vec<BlockId> = self.jupiter_candidates(game, side, at).collect();
+                if !enemies.is_empty() {
+                    let pick = enemies[self.rng.random_range(0..enemies.len())];
+                    log!(log, "Jupiter picks a block in {}", game.space_name(at));
+                    self.jupiter_strike(game, side, pick, log);
+                }
                 self.finish_command(game, log);
             }
             Action::VulcanCity(city) => {
@@ -759,49 +757,11 @@ impl State {
         let board = game.board();
         match self.command.event {
             Some(Event::Jupiter) => {
-                let near_friendly = |s: SpaceId| {
-                    board
-                        .neighbours(s)
-                        .iter()
-                        .any(|a| a.class.is_road() && self.is_friendly(a.to, side))
-                };
-                match game.rules.jupiter_target {
-                    JupiterTarget::ChosenBlock => {
-                        for (i, b) in self.blocks.iter().enumerate() {
-                            let id = BlockId(i as u8);
-                            if !b.on_map() || b.side == side {
-                                continue;
-                            }
-                            let at = SpaceId(b.loc);
-                            let kind = game.roster().block(id).kind;
-                            if kind == BlockKind::Cleopatra && !game.rules.jupiter_cleopatra_defects
-                            {
-                                continue;
-                            }
-                            if !self.is_friendly(at, side.other()) {
-                                continue; // enemy locations only, not contested ones
-                            }
-                            let eligible = if board.space(at).kind == SpaceKind::Sea {
-                                // 1.1: a navis at sea next to a friendly port.
-                                game.rules.jupiter_navis_at_sea
-                                    && board.ports_of(at).any(|p| self.is_friendly(p, side))
-                            } else {
-                                near_friendly(at)
-                            };
-                            if eligible {
-                                out.push(Action::JupiterBlock(id));
-                            }
-                        }
-                    }
-                    JupiterTarget::RandomInCity => {
-                        for city in board.ids() {
-                            if board.space(city).kind.is_city()
-                                && self.is_friendly(city, side.other())
-                                && near_friendly(city)
-                            {
-                                out.push(Action::JupiterCity(city));
-                            }
-                        }
+                for at in board.ids() {
+                    if self.jupiter_may_strike(game, side, at)
+                        && self.jupiter_candidates(game, side, at).next().is_some()
+                    {
+                        out.push(Action::JupiterAt(at));
                     }
                 }
             }
@@ -827,6 +787,39 @@ impl State {
         if out.is_empty() {
             out.push(Action::PassEvent);
         }
+    }
+
+    /// Jupiter: whether the card may reach into `at`: an Enemy city (not
+    /// Contested) joined by road or strait to a city Friendly to `side`
+    /// (navis in its port included); 1.1 (`jupiter_navis_at_sea`) also an
+    /// Enemy sea that a Friendly port borders.
+    fn jupiter_may_strike(&self, game: &Game, side: Side, at: SpaceId) -> bool {
+        let board = game.board();
+        if !self.is_friendly(at, side.other()) {
+            return false;
+        }
+        if board.space(at).kind == SpaceKind::Sea {
+            game.rules.jupiter_navis_at_sea && board.ports_of(at).any(|p| self.is_friendly(p, side))
+        } else {
+            board
+                .neighbours(at)
+                .iter()
+                .any(|a| a.class.is_road() && self.is_friendly(a.to, side))
+        }
+    }
+
+    /// The enemy blocks at `at` Jupiter may take (Cleopatra only where she
+    /// may defect).
+    fn jupiter_candidates<'s>(
+        &'s self,
+        game: &'s Game,
+        side: Side,
+        at: SpaceId,
+    ) -> impl Iterator<Item = BlockId> + 's {
+        self.blocks_at(at, side.other()).filter(move |b| {
+            game.rules.jupiter_cleopatra_defects
+                || game.roster().block(*b).kind != BlockKind::Cleopatra
+        })
     }
 
     /// Jupiter: a leader or navis loses a step; any other block defects.

@@ -308,8 +308,7 @@ impl Game {
             Action::Levy { block: b, at } => format!("Levy {} in {}", block(b), space(at)),
             Action::AddStep(b) => format!("Add a step to {}", block(b)),
             Action::EndLevy => "End levy".into(),
-            Action::JupiterBlock(b) => format!("Jupiter takes {}", block(b)),
-            Action::JupiterCity(s) => format!("Jupiter in {}", space(s)),
+            Action::JupiterAt(s) => format!("Jupiter in {}", space(s)),
             Action::VulcanCity(s) => format!("Vulcan strikes {}", space(s)),
             Action::PassEvent => "Pass the event".into(),
             Action::Battle(s) => format!("Battle in {}", space(s)),
@@ -367,10 +366,9 @@ pub enum Action {
     AddStep(BlockId),
     /// Finish levying.
     EndLevy,
-    /// Jupiter (1.1): the enemy block to take.
-    JupiterBlock(BlockId),
-    /// Jupiter (2.0): the city whose blocks the roll picks from.
-    JupiterCity(SpaceId),
+    /// Jupiter: the location whose hidden enemy blocks one is taken from
+    /// (1.1: pointed at, 2.0: rolled for; equally likely either way).
+    JupiterAt(SpaceId),
     /// Vulcan: the city to strike.
     VulcanCity(SpaceId),
     /// An event with no target, or declined.

@@ -15,7 +15,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Action, BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
+use super::{BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
 use crate::model::{BlockId, CardFace, SpaceId};
 use crate::model::{BlockKind, Side, SpaceKind};
 
@@ -488,16 +488,6 @@ impl<'a> SideView<'a> {
             let at = SpaceId(this.state.blocks[b.index()].loc);
             (at, this.strength(game, b))
         })
-    }
-
-    /// Where an enemy block that a legal action names stands: 1.1's Jupiter
-    /// offers the blocks next to a friendly city by identity, but the player
-    /// picks one standing block, not a known one.
-    pub fn offered_location(&self, b: BlockId, legal: &[Action]) -> Option<SpaceId> {
-        legal
-            .contains(&Action::JupiterBlock(b))
-            .then(|| self.state.location(b))
-            .flatten()
     }
 
     /// The event whose group is moving (public: the card was revealed).

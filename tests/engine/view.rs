@@ -39,18 +39,11 @@ fn play_out(game: &Game, mut state: State, seed: u64) -> State {
     state
 }
 
-/// Legal actions, with a hidden block chosen by Jupiter (1.1) named by its
-/// location only.
+/// Legal actions in plain words, sorted.
 fn choices(game: &Game, state: &State) -> Vec<String> {
     let mut legal = Vec::new();
     state.legal_actions(game, &mut legal);
-    let mut out: Vec<String> = legal
-        .iter()
-        .map(|a| match a {
-            Action::JupiterBlock(b) => format!("Jupiter at {:?}", state.location(*b)),
-            a => format!("{a:?}"),
-        })
-        .collect();
+    let mut out: Vec<String> = legal.iter().map(|a| format!("{a:?}")).collect();
     out.sort();
     out
 }

@@ -222,10 +222,7 @@ fn to_next_turn(game: &Game, s: &mut State) {
             s.apply(game, a);
         } else if matches!(
             l[0],
-            Action::VulcanCity(_)
-                | Action::JupiterCity(_)
-                | Action::JupiterBlock(_)
-                | Action::Battle(_)
+            Action::VulcanCity(_) | Action::JupiterAt(_) | Action::Battle(_)
         ) {
             s.apply(game, l[0]);
         } else {
@@ -1179,34 +1176,95 @@ fn jupiter_front(variant: &str, pompey_strength: u8, roma: &[Placed]) -> Game {
 fn rule_jupiter_targets_enemy_blocks_next_to_a_friendly_city() {
     let game = jupiter_front("rules-1.1", 0, &[(P, "Legio 1", "Roma", 3)]);
     let s = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
-    let mut got: Vec<Action> = legal(&game, &s);
-    got.sort_by_key(|a| format!("{a:?}"));
-    let mut want: Vec<Action> = ["Pompey", "Navis 1", "Legio 1", "Navis 2"]
-        .into_iter()
-        .map(|n| Action::JupiterBlock(block(&game, P, n)))
-        .collect();
-    want.sort_by_key(|a| format!("{a:?}"));
+    let at = |names: &[&str]| -> Vec<Action> {
+        names
+            .iter()
+            .map(|n| Action::JupiterAt(space(&game, n)))
+            .collect()
+    };
     assert_eq!(
-        got, want,
-        "1.1: Roma's blocks and the navis at sea by Genua; not Neapolis, Aleria or far seas"
+        legal(&game, &s),
+        at(&["Roma", "Mare Tyrrhenum"]),
+        "1.1: Roma (its port's navis too) and the sea by Genua; not Neapolis, Aleria or far seas"
     );
     let game = jupiter_front("rules-2.0", 0, &[(P, "Legio 1", "Roma", 3)]);
     let s = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
     assert_eq!(
         legal(&game, &s),
-        vec![Action::JupiterCity(space(&game, "Roma"))],
+        vec![Action::JupiterAt(space(&game, "Roma"))],
         "2.0: a city next to a friendly city; no navis at sea"
     );
 }
 
 #[test]
+fn rule_jupiter_1_1_the_player_points_at_a_hidden_block_not_a_known_one() {
+    // 1.1 "a defection of one enemy block": the blocks stand upright, so
+    // the choice offered is a location; which block it is, no one learns
+    // until it is taken.
+    fn roma_with(legion: &'static str) -> Vec<String> {
+        let game = position(
+            "rules-1.1",
+            &[
+                (C, "Legio 11", "Genua", 0),
+                (P, "Pompey", "Roma", 0),
+                (P, legion, "Roma", 0),
+            ],
+        );
+        let s = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
+        legal(&game, &s)
+            .into_iter()
+            .map(|a| game.action_text(a))
+            .collect()
+    }
+    assert_eq!(roma_with("Legio 1"), vec!["Jupiter in Roma".to_string()]);
+    assert_eq!(roma_with("Legio 1"), roma_with("Legio 3"));
+}
+
+#[test]
+fn rule_jupiter_each_hidden_block_of_the_location_is_equally_likely() {
+    // 1.1: the player points at one of three blocks that look alike; 2.0:
+    // "For a group of 3, roll 1d6: 1-2 = 1st block, 3-4 = 2nd block".
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let game = jupiter_front(variant, 0, &[(P, "Legio 1", "Roma", 0)]);
+        let start = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
+        let roma = space(&game, "Roma");
+        let [pompey, navis, legio] = ["Pompey", "Navis 1", "Legio 1"].map(|n| block(&game, P, n));
+        let mut seen = [0; 3];
+        for seed in 0..300 {
+            let mut s = start.clone();
+            s.reseed(seed);
+            s.try_apply(&game, Action::JupiterAt(roma)).unwrap();
+            let hit = [
+                s.steps(pompey) == 2,
+                s.steps(navis) == 1,
+                s.side(legio) == C,
+            ];
+            assert_eq!(hit.iter().filter(|h| **h).count(), 1, "exactly one block");
+            for (n, h) in seen.iter_mut().zip(hit) {
+                *n += h as u32;
+            }
+        }
+        // 100 expected each; below 65 is more than 4 standard deviations off.
+        assert!(seen.iter().all(|n| *n > 65), "{variant}: {seen:?}");
+    }
+}
+
+#[test]
 fn rule_jupiter_leaders_and_navis_lose_a_step_instead_of_defecting() {
-    for (target, strength) in [("Pompey", 0), ("Navis 2", 0), ("Pompey", 1)] {
-        let game = jupiter_front("rules-1.1", strength, &[]);
+    for (target, at, strength) in [
+        ("Pompey", "Roma", 0),
+        ("Navis 2", "Mare Tyrrhenum", 0),
+        ("Pompey", "Roma", 1),
+    ] {
+        let game = position(
+            "rules-1.1",
+            &[(C, "Legio 11", "Genua", 0), (P, target, at, strength)],
+        );
         let mut s = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
         let b = block(&game, P, target);
         let before = s.steps(b);
-        s.try_apply(&game, Action::JupiterBlock(b)).unwrap();
+        s.try_apply(&game, Action::JupiterAt(space(&game, at)))
+            .unwrap();
         assert_eq!(s.side(b), P, "{target} does not defect");
         if before == 1 {
             assert_eq!(s.place(b), Place::Trophy, "a leader at I is killed");
@@ -1228,12 +1286,7 @@ fn rule_jupiter_a_lone_defector_takes_the_city_at_its_strength() {
         let mut s = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
         let roma = space(&game, "Roma");
         let l1 = block(&game, P, "Legio 1");
-        let pick = if variant == "rules-1.1" {
-            Action::JupiterBlock(l1)
-        } else {
-            Action::JupiterCity(roma)
-        };
-        s.try_apply(&game, pick).unwrap();
+        s.try_apply(&game, Action::JupiterAt(roma)).unwrap();
         assert_eq!(
             (s.side(l1), s.steps(l1), s.location(l1)),
             (C, 3, Some(roma))
@@ -1248,10 +1301,19 @@ fn rule_jupiter_a_defector_among_enemies_pins_one_and_attacks() {
     // Roma: Pompey, Navis 1 and Legio 1, which defects. It is Caesar's main
     // force in a battle there and pins one of the two blocks left (6.13).
     let game = jupiter_front("rules-1.1", 0, &[(P, "Legio 1", "Roma", 0)]);
-    let mut s = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
+    let start = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
     let roma = space(&game, "Roma");
-    s.try_apply(&game, Action::JupiterBlock(block(&game, P, "Legio 1")))
-        .unwrap();
+    let l1 = block(&game, P, "Legio 1");
+    // The block taken is drawn: the first draw that takes Legio 1.
+    let mut s = (0..100)
+        .map(|seed| {
+            let mut s = start.clone();
+            s.reseed(seed);
+            s.try_apply(&game, Action::JupiterAt(roma)).unwrap();
+            s
+        })
+        .find(|s| s.side(l1) == C)
+        .expect("Legio 1 taken in one of 100 draws");
     assert!(s.is_contested(roma));
     assert_eq!(s.current_player(), Some(P));
     s.try_apply(&game, Action::Group(roma)).unwrap();
@@ -1282,11 +1344,7 @@ fn rule_jupiter_the_defector_may_not_move_again_this_turn() {
         );
         let start = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
         let l1 = block(&game, P, "Legio 1");
-        let pick = if variant == "rules-1.1" {
-            Action::JupiterBlock(l1)
-        } else {
-            Action::JupiterCity(space(&game, "Roma"))
-        };
+        let pick = Action::JupiterAt(space(&game, "Roma"));
         let mut offered_to_others = 0;
         for seed in 0..30 {
             let mut s = start.clone();
@@ -1320,33 +1378,6 @@ fn rule_jupiter_the_defector_may_not_move_again_this_turn() {
 }
 
 #[test]
-fn rule_jupiter_2_0_the_roll_picks_any_block_of_the_city() {
-    let game = jupiter_front("rules-2.0", 0, &[(P, "Legio 1", "Roma", 0)]);
-    let start = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
-    let roma = space(&game, "Roma");
-    let [pompey, navis, legio] = ["Pompey", "Navis 1", "Legio 1"].map(|n| block(&game, P, n));
-    let mut seen = [0; 3];
-    for seed in 0..60 {
-        let mut s = start.clone();
-        s.reseed(seed);
-        s.try_apply(&game, Action::JupiterCity(roma)).unwrap();
-        let hit = [
-            s.steps(pompey) == 2,
-            s.steps(navis) == 1,
-            s.side(legio) == C,
-        ];
-        assert_eq!(hit.iter().filter(|h| **h).count(), 1, "exactly one block");
-        for (n, h) in seen.iter_mut().zip(hit) {
-            *n += h as u32;
-        }
-    }
-    assert!(
-        seen.iter().all(|n| *n > 5),
-        "every block may be rolled: {seen:?}"
-    );
-}
-
-#[test]
 fn rule_jupiter_cleopatra_may_defect() {
     for variant in ["rules-1.1", "rules-2.0"] {
         let game = position(
@@ -1358,12 +1389,8 @@ fn rule_jupiter_cleopatra_may_defect() {
         );
         let mut s = first_turn(&game, Want::Event(Event::Jupiter), Want::Command);
         let cleo = block(&game, P, "Cleopatra");
-        let pick = if variant == "rules-1.1" {
-            Action::JupiterBlock(cleo)
-        } else {
-            Action::JupiterCity(space(&game, "Alexandria"))
-        };
-        s.try_apply(&game, pick).unwrap();
+        s.try_apply(&game, Action::JupiterAt(space(&game, "Alexandria")))
+            .unwrap();
         assert_eq!((s.side(cleo), s.steps(cleo)), (C, 3), "{variant}");
     }
 }

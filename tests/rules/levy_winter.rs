@@ -122,12 +122,10 @@ fn is_winter(legal: &[Action]) -> bool {
 /// effect (`None` when Jupiter or Vulcan would have to strike), the first
 /// choice in winter (surplus blocks first).
 fn pass_action(game: &Game, s: &State, legal: &[Action]) -> Option<Action> {
-    if legal.iter().any(|a| {
-        matches!(
-            a,
-            Action::JupiterBlock(_) | Action::JupiterCity(_) | Action::VulcanCity(_)
-        )
-    }) {
+    if legal
+        .iter()
+        .any(|a| matches!(a, Action::JupiterAt(_) | Action::VulcanCity(_)))
+    {
         return None;
     }
     let has = |a: Action| legal.contains(&a);

@@ -27,7 +27,6 @@ const BASES: [&str; 2] = ["rules-1.1", "rules-2.0"];
 /// `every_field_is_covered` until it is listed here.
 const ENUMS: &[(&str, &[&str])] = &[
     ("apollo_first_turn", &["NoEffect", "CopiesPreviousYear"]),
-    ("jupiter_target", &["ChosenBlock", "RandomInCity"]),
     ("jupiter_defection", &["InPlace", "ToAdjacentFriendlyCity"]),
     ("vulcan_target", &["AnyCity", "EnemyCity"]),
     ("main_attack", &["AttackerChooses", "FirstRoadUsed"]),
