@@ -15,6 +15,7 @@ pub mod model;
 pub mod names;
 pub mod odds;
 pub mod playable;
+pub mod position;
 pub mod rules;
 pub mod sim;
 pub mod validate;

@@ -154,8 +154,6 @@ rule_set! {
     vulcan_spares_cleopatra: bool,
     /// 6.12 / 7.3 main attack.
     main_attack: MainAttack,
-    /// 6.14 (2.0): responding blocks do not change which blocks are pinned.
-    response_keeps_pinning: bool,
     /// 6.4: blocks that moved may take steps in a friendly city (both texts;
     /// `false` is a house rule).
     levy_on_moved_blocks: bool,

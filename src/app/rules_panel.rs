@@ -130,11 +130,6 @@ pub const FIELDS: &[FieldInfo] = &[
         "1.1: the attacker declares the main attack; 2.0: the first road used.",
     ),
     f(
-        "response_keeps_pinning",
-        "6.13, 6.14",
-        "2.0: responding blocks do not free pinned blocks.",
-    ),
-    f(
         "levy_on_moved_blocks",
         "6.4",
         "Blocks that moved may take steps in a friendly city (both texts).",
@@ -290,10 +285,6 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String, label: 
             &[MainAttack::AttackerChooses, MainAttack::FirstRoadUsed],
             label,
         ),
-        "response_keeps_pinning" => ui
-            .checkbox(&mut r.response_keeps_pinning, "")
-            .labelled_by(label)
-            .changed(),
         "levy_on_moved_blocks" => ui
             .checkbox(&mut r.levy_on_moved_blocks, "")
             .labelled_by(label)

@@ -24,6 +24,9 @@ pub enum CliError {
         findings.join("\n")
     )]
     InvalidScenario { findings: Vec<String> },
+    /// A position that cannot be, or an action that is not legal in it.
+    #[error("{0}")]
+    Position(String),
     /// An output file that is also one of the command's inputs.
     #[error("refusing to write {output} over {what} {input}")]
     OverwritesInput {
@@ -53,7 +56,7 @@ impl CliError {
     /// 1 for a scenario with errors (as `validate`), 2 for everything else.
     pub fn exit_code(&self) -> ExitCode {
         match self {
-            CliError::InvalidScenario { .. } => ExitCode::from(1),
+            CliError::InvalidScenario { .. } | CliError::Position(_) => ExitCode::from(1),
             _ => ExitCode::from(2),
         }
     }

@@ -10,6 +10,7 @@ mod gui;
 mod merge;
 mod output;
 mod play;
+mod position;
 mod simulate;
 mod validate;
 
@@ -63,6 +64,13 @@ enum Command {
     Battle(battle::BattleArgs),
     /// Play one whole game between AI players and print its record.
     Play(play::PlayArgs),
+    /// Read a position file: whose decision it is and the legal actions;
+    /// apply actions given in those words; show one side's view.
+    ///
+    /// Exit code 0: the position plays (and every --apply was legal); 1: the
+    /// position is impossible or an action is not legal; 2: a file could not
+    /// be read or parsed.
+    Position(position::PositionArgs),
 }
 
 /// Runs one command. Everything it prints goes through one writer; a
@@ -80,6 +88,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,
+        Some(Command::Position(args)) => position::position(&mut out, args)?,
     };
     out.flush()?;
     Ok(code)

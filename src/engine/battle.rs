@@ -1,8 +1,6 @@
 //! Battles (7.0): order of battle turns, fire, hits, reserves and disruption,
 //! retreats, regroups, navis battles and shore combat.
 
-use rand::RngExt;
-
 use super::{Action, Game, Log, NO_LINK, Phase, SpaceSet, State, flag, log};
 use crate::model::{Adjacent, BlockId, LinkId, SpaceId};
 use crate::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
@@ -37,6 +35,9 @@ pub(super) struct Battle {
     attacker_retreat_city: Option<SpaceId>,
     /// The block at `next` was picked by its owner among tied blocks (7.2).
     chosen: bool,
+    /// Each side (by `Side::index`) had a main force when round 1 began:
+    /// only then can it be eliminated and its reserves disrupted (7.31).
+    main_force_at_start: [bool; 2],
 }
 
 impl Battle {
@@ -186,6 +187,13 @@ impl Battle {
 
     fn start_round(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
         self.round += 1;
+        if self.round == 1 {
+            for side in [Side::Caesar, Side::Pompey] {
+                self.main_force_at_start[side.index()] = state
+                    .blocks_at(self.space, side)
+                    .any(|b| !self.is_reserve(state, b));
+            }
+        }
         self.retreat_use.clear();
         self.sea_retreats = [0, 0];
         if self.round == 2 {
@@ -237,8 +245,9 @@ impl Battle {
             .filter(move |b| self.in_battle(state, *b) && !self.is_reserve(state, *b))
     }
 
-    /// 7.3 / 7.31: reserves arrive in round 2; a side whose main force died in
-    /// round 1 has its reserves disrupted.
+    /// 7.3 / 7.31: reserves arrive in round 2; a side whose main force was
+    /// eliminated in round 1 has its reserves disrupted. A side that began
+    /// with reserves only lost nothing: they arrive undisrupted.
     fn reserves_arrive(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
         for side in [self.attacker, self.attacker.other()] {
             let defending = side != self.attacker;
@@ -253,7 +262,7 @@ impl Battle {
                     main += 1;
                 }
             }
-            if main == 0 && !reserves.is_empty() {
+            if main == 0 && !reserves.is_empty() && self.main_force_at_start[side.index()] {
                 log!(log, "  {side}'s reserves are disrupted");
                 for b in reserves {
                     state.reduce(game, b, log);
@@ -376,7 +385,7 @@ impl Battle {
         let mut hits = 0u8;
         let mut rolls = String::new();
         for _ in 0..dice {
-            let roll: u8 = state.rng.random_range(1..=6);
+            let roll = state.roll_die();
             if log.enabled() {
                 rolls.push_str(&format!("{roll} "));
             }
@@ -619,6 +628,7 @@ impl State {
             sea_retreats: [0, 0],
             attacker_retreat_city: None,
             chosen: false,
+            main_force_at_start: [false; 2],
         };
         self.phase = Phase::Battle;
         if choose_main {

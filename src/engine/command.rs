@@ -431,7 +431,7 @@ impl State {
             None
         };
         if let Some(c) = contest
-            && !self.may_leave_contest(game, c, side)
+            && !self.may_leave_contest(c, side)
         {
             return ControlFlow::Continue(());
         }
@@ -471,24 +471,19 @@ impl State {
 
     /// 6.13: defenders may leave while as many stay as there are attacking
     /// (non-reserve) blocks; the defender chooses who, so any block may go.
-    fn may_leave_contest(&self, game: &Game, c: &Contest, side: Side) -> bool {
+    /// Responders never stand in for pinned blocks (both editions): they are
+    /// Reserves (6.14), and the pinned blocks are the defence's main force,
+    /// so a battle always begins with one (docs/rules-notes.md, 6.13).
+    fn may_leave_contest(&self, c: &Contest, side: Side) -> bool {
         if c.attacker == side {
             return false;
         }
-        let here = || {
-            self.on_map[side.index()]
-                .iter()
-                .map(|id| self.blocks[id.index()])
-                .filter(|b| b.loc == c.space.0)
-        };
-        let staying = here().filter(|b| !b.has(flag::MOVED)).count();
-        let responders = here().filter(|b| b.has(flag::RESPONDED)).count();
-        let pinned = if game.rules.response_keeps_pinning {
-            c.pinning as usize
-        } else {
-            (c.pinning as usize).saturating_sub(responders)
-        };
-        staying > pinned
+        let staying = self.on_map[side.index()]
+            .iter()
+            .map(|id| self.blocks[id.index()])
+            .filter(|b| b.loc == c.space.0 && !b.has(flag::MOVED))
+            .count();
+        staying > c.pinning as usize
     }
 
     fn step(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
@@ -633,7 +628,7 @@ impl State {
     /// 6.3: the ports a land block in `at` may sail to, appended to `dests`.
     fn sea_destinations(&self, game: &Game, side: Side, at: SpaceId, dests: &mut Vec<SpaceId>) {
         if let Some(c) = self.contests.iter().find(|c| c.space == at)
-            && !self.may_leave_contest(game, c, side)
+            && !self.may_leave_contest(c, side)
         {
             return;
         }

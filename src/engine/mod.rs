@@ -8,10 +8,12 @@
 
 mod battle;
 mod command;
+mod position;
 mod sets;
 mod view;
 mod winter;
 pub use battle::BattleInfo;
+pub use position::{PlacedBlock, Position, PositionError, Stage};
 pub use sets::SET_CAPACITY;
 use sets::{BlockSet, SpaceSet};
 pub use view::{CardSet, KnownBlock, SideView};
@@ -279,6 +281,10 @@ impl Game {
     pub fn card(&self, index: u8) -> CardFace {
         self.scenario.deck.cards[index as usize].face
     }
+    /// The cards in play (deck indices), after the rule set's removals.
+    pub fn deck_in_play(&self) -> &[u8] {
+        &self.deck
+    }
     pub fn card_label(&self, index: u8) -> String {
         self.card(index).name()
     }
@@ -508,6 +514,9 @@ struct Contest {
 #[derive(Debug, Clone)]
 pub struct State {
     rng: ChaCha8Rng,
+    /// Dice scripted by a position (last to come first), rolled before the
+    /// stream's: hidden from every player like the stream itself.
+    dice: Vec<u8>,
     year: u8,
     turn: u8,
     phase: Phase,
@@ -637,6 +646,7 @@ impl State {
             .collect();
         let mut state = State {
             rng: ChaCha8Rng::seed_from_u64(seed),
+            dice: Vec::new(),
             year: 1,
             turn: 1,
             phase: Phase::Discard(Side::Caesar),
@@ -682,6 +692,15 @@ impl State {
     /// dice and shuffles (for search playouts).
     pub fn reseed(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.dice.clear();
+    }
+
+    /// One die (7.4): the next scripted die, else the stream's.
+    fn roll_die(&mut self) -> u8 {
+        use rand::RngExt;
+        self.dice
+            .pop()
+            .unwrap_or_else(|| self.rng.random_range(1..=6))
     }
 
     pub fn year(&self) -> u8 {
@@ -702,6 +721,60 @@ impl State {
         match self.phase {
             Phase::Command(_) => self.command.event,
             _ => None,
+        }
+    }
+
+    /// Where the turn stands, in plain words (public: every side may read it).
+    pub fn stage_text(&self, game: &Game) -> String {
+        let space = |s: SpaceId| game.space_name(s).to_string();
+        match self.phase {
+            Phase::Discard(side) => format!("{side} discards (2.1)"),
+            Phase::PlayCard(side) => format!("{side} chooses a card to play (2.1)"),
+            Phase::Command(slot) => {
+                let side = self.order[slot as usize];
+                let c = &self.command;
+                let what = match (c.event, c.step) {
+                    (_, CommandStep::Levy) => format!("levies, {} left", c.lp),
+                    (_, CommandStep::MainAttack) => "declares main attacks (6.12)".into(),
+                    (_, CommandStep::Surprise) => "names the surprise battle".into(),
+                    (Some(e), CommandStep::EventTarget) => format!("{e:?}: chooses a target"),
+                    (event, _) => {
+                        let group = c
+                            .group
+                            .map(|g| format!(", moving the group from {}", space(g)))
+                            .unwrap_or_default();
+                        let event = event.map(|e| format!("{e:?}, ")).unwrap_or_default();
+                        format!("{event}moves, {} left and {} levies{group}", c.mp, c.lp)
+                    }
+                };
+                format!("{side}'s command phase (Player {}): {what}", slot + 1)
+            }
+            Phase::ChooseBattle => {
+                format!("{} (Player 1) chooses the next battle (7.1)", self.order[0])
+            }
+            Phase::Battle => match self.battle_info() {
+                Some(b) if b.round == 0 => {
+                    format!(
+                        "battle of {}: {} declares the main attack",
+                        space(b.space),
+                        b.attacker
+                    )
+                }
+                Some(b) => format!(
+                    "battle of {}, round {}: {} attacks",
+                    space(b.space),
+                    b.round,
+                    b.attacker
+                ),
+                None => "battle".into(),
+            },
+            Phase::Regroup(side) => match self.regroup_space {
+                Some(s) => format!("{side} regroups from {} (7.7)", space(s)),
+                None => format!("{side} regroups (7.7)"),
+            },
+            Phase::WinterNavis(side) => format!("winter: {side}'s navis go to port (8.3)"),
+            Phase::WinterSupply(side) => format!("winter: {side} disbands (8.4, 8.5)"),
+            Phase::Over => "the game is over".into(),
         }
     }
 

@@ -134,6 +134,7 @@ impl State {
     pub fn determinize<R: Rng + ?Sized>(&self, game: &Game, side: Side, rng: &mut R) -> State {
         let mut world = self.clone();
         world.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        world.dice.clear();
         world.redraw_cards(game, side, rng);
         world.redraw_blocks(game, side, rng);
         world.redraw_surprise(game, side, rng);

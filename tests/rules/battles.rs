@@ -11,6 +11,7 @@ use std::sync::Arc;
 use caesar_workbench::engine::{Action, Game, Place, State};
 use caesar_workbench::model::Side;
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
+use caesar_workbench::position::PositionDoc;
 
 const C: Side = Side::Caesar;
 const P: Side = Side::Pompey;
@@ -478,55 +479,52 @@ fn rule_6_14_player_2_responds_from_adjacent_cities_into_reserve() {
 }
 
 #[test]
-fn rule_6_14_responders_free_pinned_blocks_in_1_1_but_not_in_2_0() {
-    for (variant, freed) in [("rules-1.1", true), ("rules-2.0", false)] {
-        let game = setup(
-            variant,
-            &[
-                (C, "Legio 13", "Genua"),
-                (C, "Legio 8", "Genua"),
-                (P, "Legio 1", "Roma"),
-                (P, "Legio 3", "Roma"),
-                (P, "Legio 5", "Neapolis"),
-            ],
-            &[],
+fn rule_6_14_responders_never_free_pinned_blocks_in_either_edition() {
+    // 6.13: one attacker pins one defender. 6.14: responders are always
+    // Reserves; 2.0 adds that they "do not alter the status of pinned
+    // blocks", which 1.1 does not contradict: the pinned blocks are the
+    // defence's main force (docs/rules-notes.md, 6.13). So Legio 1 stays in
+    // Roma after Legio 5 responds, and the battle opens with it in front.
+    for variant in BOTH {
+        let doc = PositionDoc::new(variant)
+            .block(C, "Legio 13", "Genua")
+            .block(P, "Legio 1", "Roma")
+            .block(P, "Legio 5", "Neapolis")
+            .played("3/1", "2/2");
+        let game = Game::published(variant);
+        let mut state = doc.start(&game).unwrap();
+        let (roma, legio1, legio5) = (
+            space(&game, "Roma"),
+            block(&game, P, "Legio 1"),
+            block(&game, P, "Legio 5"),
         );
-        let roma = space(&game, "Roma");
-        let mut state = command_phase(&game, 0, C, [1, 2]);
-        group(
-            &game,
-            &mut state,
-            "Genua",
-            &[("Legio 13", "Roma"), ("Legio 8", "Roma")],
+        group(&game, &mut state, "Genua", &[("Legio 13", "Roma")]);
+        end_command(&game, &mut state, None);
+        group(&game, &mut state, "Neapolis", &[("Legio 5", "Roma")]);
+        assert!(
+            state.is_reserve(legio5),
+            "{variant}: a responder is a reserve"
+        );
+        if legal(&game, &state).contains(&Action::Group(roma)) {
+            act(&game, &mut state, Action::Group(roma));
+        }
+        assert!(
+            !legal(&game, &state)
+                .iter()
+                .any(|a| matches!(a, Action::Step { block, .. } if *block == legio1)),
+            "{variant}: Legio 1 stays pinned"
         );
         end_command(&game, &mut state, None);
-        // Two attackers pin both defenders.
-        assert!(!legal(&game, &state).contains(&Action::Group(roma)));
-        group(&game, &mut state, "Neapolis", &[("Legio 5", "Roma")]);
-        assert_eq!(
-            legal(&game, &state).contains(&Action::Group(roma)),
-            freed,
-            "{variant}"
-        );
-        if freed {
-            // Only one of the two may go.
-            act(&game, &mut state, Action::Group(roma));
-            let asculum = space(&game, "Asculum");
-            act(
-                &game,
-                &mut state,
-                Action::Step {
-                    block: block(&game, P, "Legio 1"),
-                    to: asculum,
-                },
-            );
-            let legio3 = block(&game, P, "Legio 3");
-            assert!(
-                !legal(&game, &state)
-                    .iter()
-                    .any(|a| matches!(a, Action::Step { block, .. } if *block == legio3))
-            );
+        if legal(&game, &state).contains(&Action::Battle(roma)) {
+            act(&game, &mut state, Action::Battle(roma));
         }
+        let info = state.battle_info().unwrap();
+        assert_eq!(info.round, 1);
+        assert_eq!(state.location(legio1), Some(roma));
+        assert!(
+            !state.is_reserve(legio1),
+            "{variant}: the main defending force"
+        );
     }
 }
 

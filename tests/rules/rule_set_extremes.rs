@@ -380,7 +380,7 @@ fn any_setting() -> impl Strategy<Value = Vec<String>> {
         2u8..=9,
         0u8..=6,
         (0u8..=6, 0u8..=4, 0u8..=3, 0u8..=2),
-        any::<[bool; 10]>(),
+        any::<[bool; 9]>(),
         0usize..64,
     )
         .prop_map(
@@ -415,10 +415,9 @@ fn any_setting() -> impl Strategy<Value = Vec<String>> {
                     format!("mars_group_move: {}", flags[3]),
                     format!("mercury_land_only: {}", flags[4]),
                     format!("pluto_attacks_only: {}", flags[5]),
-                    format!("response_keeps_pinning: {}", flags[6]),
-                    format!("levy_on_moved_blocks: {}", flags[7]),
-                    format!("disrupt_defending_reserves: {}", flags[8]),
-                    format!("regroup_to_one_city: {}", flags[9]),
+                    format!("levy_on_moved_blocks: {}", flags[6]),
+                    format!("disrupt_defending_reserves: {}", flags[7]),
+                    format!("regroup_to_one_city: {}", flags[8]),
                 ];
                 for (i, (field, values)) in ENUMS.iter().enumerate() {
                     out.push(format!("{field}: {}", pick(i, values)));

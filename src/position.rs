@@ -1,0 +1,677 @@
+//! Position files (RON, see `docs/formats.md`): a game position written by
+//! hand, by name. [`PositionDoc`] is both the file and the test builder: a
+//! rule test states its position with the builder methods and goes through
+//! the same name resolution and checks ([`State::from_position`]) as a file
+//! read by `caesar-workbench position`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostics::Severity;
+use crate::engine::{Game, Place, PlacedBlock, Position, PositionError, Stage, State};
+use crate::format::{LoadError, Location, SourceIndex};
+use crate::model::{BlockId, Side};
+use crate::names::{did_you_mean, normalise};
+use crate::rules::{DEFAULT_VARIANT, RuleSet};
+
+/// One value for each side.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BySide<T> {
+    #[serde(default)]
+    pub caesar: T,
+    #[serde(default)]
+    pub pompey: T,
+}
+
+impl<T> BySide<T> {
+    pub fn side(&self, side: Side) -> &T {
+        match side {
+            Side::Caesar => &self.caesar,
+            Side::Pompey => &self.pompey,
+        }
+    }
+    pub fn side_mut(&mut self, side: Side) -> &mut T {
+        match side {
+            Side::Caesar => &mut self.caesar,
+            Side::Pompey => &mut self.pompey,
+        }
+    }
+}
+
+/// A block on the map, listed under the side it fights for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockEntry {
+    /// The block's name in the roster: the side's own, or (a Jupiter
+    /// defector) the other side's.
+    pub block: String,
+    /// A space of the map (name or alias).
+    pub at: String,
+    /// Strength as printed (an elephant's steps count two); full when left out.
+    #[serde(default)]
+    pub strength: Option<u8>,
+}
+
+/// A position file. Every field but `blocks` may be left out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionDoc {
+    /// A scenario file, relative to the position file; the built-in
+    /// published game when left out.
+    #[serde(default)]
+    pub scenario: Option<String>,
+    /// A built-in rule set or a variant file (relative to the position file).
+    #[serde(default = "default_variant")]
+    pub variant: String,
+    #[serde(default = "one")]
+    pub year: u8,
+    #[serde(default = "one")]
+    pub turn: u8,
+    #[serde(default)]
+    pub stage: Stage,
+    /// `Command`: who is Player 1, checked against the cards played (2.1).
+    #[serde(default)]
+    pub player1: Option<Side>,
+    /// Cards by name: an event (`Jupiter`) or a command card as moves/levies (`3/2`).
+    #[serde(default)]
+    pub hands: BySide<Vec<String>>,
+    #[serde(default)]
+    pub played: BySide<Option<String>>,
+    #[serde(default)]
+    pub discarded: BySide<Vec<String>>,
+    /// Cards both sides revealed on earlier turns of this year.
+    #[serde(default)]
+    pub played_earlier: Vec<String>,
+    /// What each side's card did last turn (for Apollo).
+    #[serde(default)]
+    pub last_played: BySide<Option<String>>,
+    pub blocks: BySide<Vec<BlockEntry>>,
+    /// Blocks eliminated this year: face up in their owner's pool (5.2),
+    /// not levied before the winter.
+    #[serde(default)]
+    pub eliminated: BySide<Vec<String>>,
+    /// Leaders killed, listed under the side they fought for: trophies of
+    /// the other side (7.51).
+    #[serde(default)]
+    pub killed: BySide<Vec<String>>,
+    /// Battle dice to come, in the order they are rolled.
+    #[serde(default)]
+    pub dice: Vec<u8>,
+    /// The chance stream: shuffles, and the dice after `dice`.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+fn default_variant() -> String {
+    DEFAULT_VARIANT.to_string()
+}
+fn one() -> u8 {
+    1
+}
+
+/// Something wrong with a position, at a field of the document
+/// (`blocks.caesar.2.at`, `hands.pompey.0`, `year`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+}
+
+impl Problem {
+    fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl PositionDoc {
+    /// An empty board at the start of the first turn's card phase.
+    pub fn new(variant: &str) -> PositionDoc {
+        PositionDoc {
+            scenario: None,
+            variant: variant.to_string(),
+            year: 1,
+            turn: 1,
+            stage: Stage::PlayCards,
+            player1: None,
+            hands: BySide::default(),
+            played: BySide::default(),
+            discarded: BySide::default(),
+            played_earlier: Vec::new(),
+            last_played: BySide::default(),
+            blocks: BySide::default(),
+            eliminated: BySide::default(),
+            killed: BySide::default(),
+            dice: Vec::new(),
+            seed: 0,
+        }
+    }
+
+    /// Places a block at full strength.
+    pub fn block(mut self, side: Side, block: &str, at: &str) -> Self {
+        self.blocks.side_mut(side).push(BlockEntry {
+            block: block.into(),
+            at: at.into(),
+            strength: None,
+        });
+        self
+    }
+
+    /// Places a block at a printed strength.
+    pub fn block_at(mut self, side: Side, block: &str, at: &str, strength: u8) -> Self {
+        self.blocks.side_mut(side).push(BlockEntry {
+            block: block.into(),
+            at: at.into(),
+            strength: Some(strength),
+        });
+        self
+    }
+
+    pub fn hand(mut self, side: Side, cards: &[&str]) -> Self {
+        *self.hands.side_mut(side) = cards.iter().map(|c| c.to_string()).collect();
+        self
+    }
+
+    /// The command phase with these cards played (and revealed).
+    pub fn played(mut self, caesar: &str, pompey: &str) -> Self {
+        self.stage = Stage::Command;
+        self.played = BySide {
+            caesar: Some(caesar.into()),
+            pompey: Some(pompey.into()),
+        };
+        self
+    }
+
+    pub fn when(mut self, year: u8, turn: u8, stage: Stage) -> Self {
+        (self.year, self.turn, self.stage) = (year, turn, stage);
+        self
+    }
+
+    pub fn eliminated(mut self, side: Side, block: &str) -> Self {
+        self.eliminated.side_mut(side).push(block.into());
+        self
+    }
+
+    pub fn killed(mut self, side: Side, leader: &str) -> Self {
+        self.killed.side_mut(side).push(leader.into());
+        self
+    }
+
+    pub fn dice(mut self, dice: &[u8]) -> Self {
+        self.dice = dice.to_vec();
+        self
+    }
+
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// The document as a position file.
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::new().struct_names(false);
+        ron::Options::default()
+            .to_string_pretty(self, config)
+            .expect("a position document serialises")
+    }
+
+    /// The engine's position, names resolved against `game`.
+    pub fn resolve(&self, game: &Game) -> Result<Position, Vec<Problem>> {
+        let mut problems = Vec::new();
+        let mut cards = CardPicker::new(game);
+        let mut card = |path: String, name: &str, problems: &mut Vec<Problem>| {
+            cards
+                .pick(name)
+                .map_err(|m| problems.push(Problem::new(path, m)))
+                .ok()
+        };
+        let mut position = Position {
+            year: self.year,
+            turn: self.turn,
+            stage: self.stage,
+            player1: self.player1,
+            dice: self.dice.clone(),
+            seed: self.seed,
+            ..Position::default()
+        };
+        for side in Side::BOTH {
+            let key = side_key(side);
+            let i = side.index();
+            for (n, name) in self.hands.side(side).iter().enumerate() {
+                let c = card(format!("hands.{key}.{n}"), name, &mut problems);
+                position.hands[i].extend(c);
+            }
+            for (n, name) in self.discarded.side(side).iter().enumerate() {
+                let c = card(format!("discarded.{key}.{n}"), name, &mut problems);
+                position.discarded[i].extend(c);
+            }
+            if let Some(name) = self.played.side(side) {
+                position.played[i] = card(format!("played.{key}"), name, &mut problems);
+            }
+            if let Some(name) = self.last_played.side(side) {
+                position.last_played[i] = match face_named(game, name) {
+                    Some(face) => Some(face),
+                    None => {
+                        problems.push(Problem::new(
+                            format!("last_played.{key}"),
+                            unknown_card(game, name),
+                        ));
+                        None
+                    }
+                };
+            }
+        }
+        for (n, name) in self.played_earlier.iter().enumerate() {
+            let c = card(format!("played_earlier.{n}"), name, &mut problems);
+            position.played_earlier.extend(c);
+        }
+        for side in Side::BOTH {
+            let key = side_key(side);
+            for (n, entry) in self.blocks.side(side).iter().enumerate() {
+                let path = format!("blocks.{key}.{n}");
+                let block = find_block(game, side, &entry.block, true)
+                    .map_err(|m| problems.push(Problem::new(format!("{path}.block"), m)));
+                let at = game
+                    .board()
+                    .resolve(&entry.at)
+                    .map_err(|e| problems.push(Problem::new(format!("{path}.at"), e.to_string())));
+                let (Ok(block), Ok(at)) = (block, at) else {
+                    continue;
+                };
+                let per_step = game.roster().block(block).kind.strength_per_step();
+                let steps = match entry.strength {
+                    None => game.roster().block(block).max_steps,
+                    Some(s) if s % per_step != 0 => {
+                        problems.push(Problem::new(
+                            format!("{path}.strength"),
+                            format!(
+                                "{} shows {per_step} strength a step (7.41): {s} is no strength it can have",
+                                entry.block
+                            ),
+                        ));
+                        continue;
+                    }
+                    Some(s) => s / per_step,
+                };
+                position.blocks.push(PlacedBlock {
+                    block,
+                    side,
+                    place: Place::Map(at),
+                    steps,
+                });
+            }
+            for (list, place, what) in [
+                (&self.eliminated, Place::Eliminated, "eliminated"),
+                (&self.killed, Place::Trophy, "killed"),
+            ] {
+                for (n, name) in list.side(side).iter().enumerate() {
+                    match find_block(game, side, name, false) {
+                        Ok(block) => position.blocks.push(PlacedBlock {
+                            block,
+                            side,
+                            place,
+                            steps: 0,
+                        }),
+                        Err(m) => problems.push(Problem::new(format!("{what}.{key}.{n}"), m)),
+                    }
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(position)
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// The state of this position under `game`: names resolved, then the
+    /// engine's checks ([`State::from_position`]), each problem at its field.
+    pub fn start(&self, game: &Game) -> Result<State, Vec<Problem>> {
+        let position = self.resolve(game)?;
+        State::from_position(game, &position)
+            .map_err(|errors| errors.iter().map(|e| self.locate(game, e)).collect())
+    }
+
+    /// The field an engine error is about.
+    fn locate(&self, game: &Game, error: &PositionError) -> Problem {
+        let block_path = |b: BlockId, field: &str, last: bool| {
+            let name = game.block_name(b);
+            let mut found = None;
+            for side in Side::BOTH {
+                for (n, e) in self.blocks.side(side).iter().enumerate() {
+                    if normalise(&e.block) == normalise(name) {
+                        found = Some(format!("blocks.{}.{n}{field}", side_key(side)));
+                        if !last {
+                            return found.unwrap_or_default();
+                        }
+                    }
+                }
+            }
+            found.unwrap_or_else(|| "blocks".into())
+        };
+        let path = match error {
+            PositionError::Year { .. } => "year".to_string(),
+            PositionError::Turn { .. } | PositionError::DiscardTurn { .. } => "turn".into(),
+            PositionError::BlockTwice { block, .. } => block_path(*block, ".block", true),
+            PositionError::Steps { block, .. } => block_path(*block, ".strength", false),
+            PositionError::Terrain { block, .. } => block_path(*block, ".at", false),
+            PositionError::TrophyNotLeader { .. } => "killed".into(),
+            PositionError::BothSides { space } => {
+                let mut at = "blocks".to_string();
+                'find: for side in [Side::Pompey, Side::Caesar] {
+                    for (n, e) in self.blocks.side(side).iter().enumerate() {
+                        if game.board().find(&e.at).map(|s| game.space_name(s)) == Some(space) {
+                            at = format!("blocks.{}.{n}.at", side_key(side));
+                            break 'find;
+                        }
+                    }
+                }
+                at
+            }
+            PositionError::CardCopies { .. } => "hands".into(),
+            PositionError::HandTooLarge { side, .. }
+            | PositionError::DiscardCount { side, .. }
+            | PositionError::EmptyHand { side } => format!("hands.{}", side_key(*side)),
+            PositionError::NotPlayed { .. } | PositionError::EventsCancel => "played".into(),
+            PositionError::PlayedTooEarly { side, .. } => format!("played.{}", side_key(*side)),
+            PositionError::Player1 { .. } => "player1".into(),
+            PositionError::Die { index, .. } => format!("dice.{index}"),
+        };
+        Problem::new(path, error.to_string())
+    }
+}
+
+fn side_key(side: Side) -> &'static str {
+    match side {
+        Side::Caesar => "caesar",
+        Side::Pompey => "pompey",
+    }
+}
+
+/// A block by name: the side's own, else (`defector`) the other side's.
+fn find_block(game: &Game, side: Side, name: &str, defector: bool) -> Result<BlockId, String> {
+    let roster = game.roster();
+    if let Some(b) = roster.find(side, name) {
+        return Ok(b);
+    }
+    if defector && let Some(b) = roster.find(side.other(), name) {
+        return Ok(b);
+    }
+    let known: Vec<&str> = roster
+        .of_side(side)
+        .map(|b| roster.block(b).name.as_str())
+        .collect();
+    Err(format!(
+        "no {side} block named \"{name}\"{}",
+        did_you_mean(name, known)
+    ))
+}
+
+fn face_named(game: &Game, name: &str) -> Option<crate::model::CardFace> {
+    let wanted = normalise(name);
+    game.scenario
+        .deck
+        .cards
+        .iter()
+        .map(|c| c.face)
+        .find(|f| normalise(&f.name()) == wanted)
+}
+
+fn unknown_card(game: &Game, name: &str) -> String {
+    let mut names: Vec<String> = game
+        .scenario
+        .deck
+        .cards
+        .iter()
+        .map(|c| c.face.name())
+        .collect();
+    names.sort();
+    names.dedup();
+    format!(
+        "no card \"{name}\" in the deck{} (cards: an event's name, or moves/levies as \"3/2\")",
+        did_you_mean(name, names.iter().map(String::as_str))
+    )
+}
+
+/// Hands out deck indices by card name, a distinct copy each time while
+/// copies last (the engine then counts copies and says when there are too
+/// many).
+struct CardPicker<'g> {
+    game: &'g Game,
+    taken: Vec<u8>,
+}
+
+impl<'g> CardPicker<'g> {
+    fn new(game: &'g Game) -> Self {
+        CardPicker {
+            game,
+            taken: Vec::new(),
+        }
+    }
+
+    fn pick(&mut self, name: &str) -> Result<u8, String> {
+        let wanted = normalise(name);
+        let copies: Vec<u8> = self
+            .game
+            .deck_in_play()
+            .iter()
+            .copied()
+            .filter(|&c| normalise(&self.game.card_label(c)) == wanted)
+            .collect();
+        let Some(&first) = copies.first() else {
+            if face_named(self.game, name).is_some() {
+                return Err(format!(
+                    "\"{name}\" is removed from the deck by the rule set ({})",
+                    self.game.rules.name
+                ));
+            }
+            return Err(unknown_card(self.game, name));
+        };
+        let card = copies
+            .iter()
+            .copied()
+            .find(|c| !self.taken.contains(c))
+            .unwrap_or(first);
+        self.taken.push(card);
+        Ok(card)
+    }
+}
+
+/// A position file read, its game and its state.
+pub struct LoadedPosition {
+    pub doc: PositionDoc,
+    pub game: Game,
+    pub state: State,
+    /// The files it was read from (the position, scenario and variant).
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Why a position file cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionFileError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The scenario or rule set it names cannot be played.
+    #[error("{}", .0.join("\n"))]
+    Game(Vec<String>),
+    /// The position itself is impossible: each problem at its place.
+    #[error("{}", .0.iter().map(|(l, m)| format!("{l}: error: {m}")).collect::<Vec<_>>().join("\n"))]
+    Position(Vec<(Location, String)>),
+}
+
+/// Reads a position file: its scenario and rule set (paths relative to the
+/// file), then the position, every problem reported at its line and column.
+pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
+    let text = crate::format::read_text(path)?;
+    let doc: PositionDoc = crate::format::parse_ron(path, &text)?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let index = SourceIndex::new(&text);
+    let locate = |field: &str| {
+        let mut at = field;
+        let offset = loop {
+            if let Some(o) = index.label(at) {
+                break o;
+            }
+            match at.rfind('.') {
+                Some(dot) => at = &at[..dot],
+                None => break 0,
+            }
+        };
+        let (line, column) = index.line_column(&text, offset);
+        Location {
+            file: path.to_path_buf(),
+            line,
+            column,
+        }
+    };
+    let mut inputs = vec![path.to_path_buf()];
+    let variant = relative(dir, &doc.variant);
+    if Path::new(&variant).is_file() {
+        inputs.push(PathBuf::from(&variant));
+    }
+    let rules = RuleSet::load(&variant)?;
+    let scenario_path = doc.scenario.as_ref().map(|s| dir.join(s));
+    if let Some(p) = &scenario_path {
+        inputs.push(p.clone());
+    }
+    let scenario = crate::load_scenario(scenario_path.as_deref())?;
+    let report = crate::validate::validate(&scenario, &rules);
+    if report.errors() > 0 {
+        return Err(PositionFileError::Game(
+            report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+                .map(|f| f.to_string())
+                .collect(),
+        ));
+    }
+    let game = Game::try_new(Arc::new(report.scenario), Arc::new(rules))
+        .map_err(|unmet| PositionFileError::Game(unmet.iter().map(|u| u.to_string()).collect()))?;
+    let state = doc.start(&game).map_err(|problems| {
+        PositionFileError::Position(
+            problems
+                .into_iter()
+                .map(|p| (locate(&p.path), p.message))
+                .collect(),
+        )
+    })?;
+    Ok(LoadedPosition {
+        doc,
+        game,
+        state,
+        inputs,
+    })
+}
+
+/// A variant named in a file: a path relative to the file when one exists
+/// there, else as written (a built-in name or a path from here).
+fn relative(dir: &Path, spec: &str) -> String {
+    let candidate = dir.join(spec);
+    if !spec.is_empty() && candidate.is_file() {
+        candidate.to_string_lossy().into_owned()
+    } else {
+        spec.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> Game {
+        Game::published("rules-2.0")
+    }
+
+    #[test]
+    fn a_built_position_places_blocks_and_deals_the_hands_named() {
+        let game = game();
+        let state = PositionDoc::new("rules-2.0")
+            .block(Side::Caesar, "Legio 13", "Ravenna")
+            .block_at(Side::Pompey, "Legio 1", "Roma", 2)
+            .hand(Side::Caesar, &["3/2", "Jupiter"])
+            .hand(Side::Pompey, &["2/1"])
+            .start(&game)
+            .unwrap();
+        let roma = game.board().find("Roma").unwrap();
+        let l1 = game.roster().find(Side::Pompey, "Legio 1").unwrap();
+        assert_eq!(state.location(l1), Some(roma));
+        assert_eq!(state.steps(l1), 2);
+        let hand: Vec<String> = state
+            .hand(Side::Caesar)
+            .iter()
+            .map(|c| game.card_label(*c))
+            .collect();
+        assert_eq!(hand, ["3/2", "Jupiter"]);
+        assert_eq!(state.current_player(), Some(Side::Caesar));
+    }
+
+    #[test]
+    fn unknown_names_are_refused_with_the_nearest_known_one() {
+        let problems = PositionDoc::new("rules-2.0")
+            .block(Side::Caesar, "Legio 31", "Ravena")
+            .hand(Side::Caesar, &["Jupitter"])
+            .start(&game())
+            .unwrap_err();
+        let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert!(
+            text.iter()
+                .any(|t| t.starts_with("hands.caesar.0") && t.contains("\"Jupiter\"")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.starts_with("blocks.caesar.0.block") && t.contains("did you mean")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.starts_with("blocks.caesar.0.at") && t.contains("Ravenna")),
+            "{text:?}"
+        );
+    }
+
+    #[test]
+    fn impossible_positions_name_their_field() {
+        let problems = PositionDoc::new("rules-2.0")
+            .block(Side::Caesar, "Legio 13", "Roma")
+            .block(Side::Caesar, "Legio 13", "Genua")
+            .block_at(Side::Pompey, "Legio 1", "Roma", 9)
+            .block(Side::Pompey, "Legio 3", "Mare Internum")
+            .hand(Side::Caesar, &["2/1"])
+            .hand(Side::Pompey, &["2/1"])
+            .start(&game())
+            .unwrap_err();
+        let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+        assert!(paths.contains(&"blocks.caesar.1.block"), "{problems:?}");
+        assert!(paths.contains(&"blocks.pompey.0.strength"), "{problems:?}");
+        assert!(paths.contains(&"blocks.pompey.1.at"), "{problems:?}");
+        assert!(
+            paths.contains(&"blocks.pompey.0.at"),
+            "both sides in Roma: {problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_document_reads_back_from_its_own_ron() {
+        let doc = PositionDoc::new("rules-1.1")
+            .block_at(Side::Caesar, "Caesar", "Ravenna", 3)
+            .hand(Side::Caesar, &["Mars"])
+            .played("3/2", "2/1")
+            .dice(&[6, 1]);
+        let back: PositionDoc =
+            crate::format::parse_ron(Path::new("x.ron"), &doc.to_ron()).unwrap();
+        assert_eq!(back, doc);
+    }
+}
