@@ -383,7 +383,7 @@ impl PositionDoc {
             PositionError::HandTooLarge { side, .. }
             | PositionError::DiscardCount { side, .. }
             | PositionError::EmptyHand { side } => format!("hands.{}", side_key(*side)),
-            PositionError::NotPlayed { .. } | PositionError::EventsCancel => "played".into(),
+            PositionError::NotPlayed { .. } => "played".into(),
             PositionError::PlayedTooEarly { side, .. } => format!("played.{}", side_key(*side)),
             PositionError::Player1 { .. } => "player1".into(),
             PositionError::Die { index, .. } => format!("dice.{index}"),

@@ -82,6 +82,9 @@ pub fn position(out: &mut Output, args: PositionArgs) -> Result<ExitCode, CliErr
     let loaded = match load_position(&args.file) {
         Ok(loaded) => loaded,
         Err(PositionFileError::Load(e)) => return Err(CliError::Load(e)),
+        Err(e @ PositionFileError::Position(_)) => {
+            return Err(CliError::Position(format!("the position cannot be:\n{e}")));
+        }
         Err(e) => return Err(CliError::Position(e.to_string())),
     };
     refuse_stdout_over(&loaded.inputs)?;
@@ -168,15 +171,8 @@ fn report(game: &Game, state: &State, view: Option<Side>, applied: Vec<String>) 
             }
         }
     }
-    // Pools last, as the map reads: spaces in board order first.
-    let rank = |at: &str| match at {
-        "pool" => 1,
-        "eliminated" => 2,
-        "trophy" => 3,
-        _ => 0,
-    };
-    blocks.sort_by_key(|b| rank(&b.at));
-    hidden.sort_by_key(|h| rank(&h.at));
+    blocks.sort_by_key(|b| place_rank(&b.at));
+    hidden.sort_by_key(|h| place_rank(&h.at));
     let hands = Side::BOTH
         .into_iter()
         .map(|side| {
@@ -209,6 +205,16 @@ fn report(game: &Game, state: &State, view: Option<Side>, applied: Vec<String>) 
         hidden,
         hands,
         legal_actions: legal.iter().map(|a| game.action_text(*a)).collect(),
+    }
+}
+
+/// Spaces first, then the boxes off the map.
+fn place_rank(at: &str) -> u8 {
+    match at {
+        "pool" => 1,
+        "eliminated" => 2,
+        "trophy" => 3,
+        _ => 0,
     }
 }
 
@@ -250,6 +256,7 @@ fn print(out: &mut Output, r: &Report) -> Result<(), CliError> {
             let blocks = if h.count == 1 { "block" } else { "blocks" };
             add(&h.at, format!("{} hidden {blocks}", h.count));
         }
+        places.sort_by_key(|(at, _)| place_rank(at));
         out.line(format_args!("{side}:"))?;
         for (at, list) in places {
             out.line(format_args!("  {at}: {}", list.join(", ")))?;

@@ -744,7 +744,7 @@ impl State {
                             .map(|g| format!(", moving the group from {}", space(g)))
                             .unwrap_or_default();
                         let event = event.map(|e| format!("{e:?}, ")).unwrap_or_default();
-                        format!("{event}moves, {} left and {} levies{group}", c.mp, c.lp)
+                        format!("{event}{} moves and {} levies left{group}", c.mp, c.lp)
                     }
                 };
                 format!("{side}'s command phase (Player {}): {what}", slot + 1)

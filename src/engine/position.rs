@@ -21,7 +21,9 @@ pub enum Stage {
     /// 2.1: both players choose a card to play, Caesar first.
     #[default]
     PlayCards,
-    /// 2.2: the cards played are revealed; Player 1 begins his command phase.
+    /// Both cards are played: they are revealed (2.1) and the turn goes
+    /// on from there: Player 1's command phase (2.2), or, when two event
+    /// cards cancel, the next turn.
     Command,
 }
 
@@ -76,7 +78,7 @@ pub enum PositionError {
     Turn { turn: u8, turns: u8 },
     #[error("{name} is placed twice")]
     BlockTwice { block: BlockId, name: String },
-    #[error("{name} has {steps} steps; it has 1 to {max}")]
+    #[error("{name} at {steps} steps: it has 1 to {max} steps")]
     Steps {
         block: BlockId,
         name: String,
@@ -124,14 +126,12 @@ pub enum PositionError {
     NotPlayed { side: Side },
     #[error("cards are played only in the command stage; {side}'s card is given in {stage:?}")]
     PlayedTooEarly { side: Side, stage: Stage },
-    #[error("both sides played event cards: they cancel and the turn has no command phase (2.1)")]
-    EventsCancel,
     #[error(
         "the position says {stated} is Player 1, but the cards played make {decided} \
          Player 1 (2.1)"
     )]
     Player1 { stated: Side, decided: Side },
-    #[error("a die shows 1 to 6, not {value} (die {index} of `dice`)")]
+    #[error("a die shows 1 to 6, not {value} (die {} of `dice`)", index + 1)]
     Die { index: usize, value: u8 },
 }
 
@@ -221,16 +221,16 @@ impl State {
                 state.played = position.played;
                 state.phase = Phase::PlayCard(Side::Pompey);
                 state.reveal_cards(game, &mut NoLog);
+                // Two events cancel (2.1) and the turn ends: the state is
+                // then the next turn's, and no Player 1 was decided.
                 if let Some(stated) = position.player1
+                    && matches!(state.phase, Phase::Command(_))
                     && stated != state.player1()
                 {
                     errors.push(PositionError::Player1 {
                         stated,
                         decided: state.player1(),
                     });
-                }
-                if !matches!(state.phase, Phase::Command(_)) {
-                    errors.push(PositionError::EventsCancel);
                 }
             }
         }
