@@ -65,6 +65,20 @@ impl Requirement {
         }
     }
 
+    /// The rule-set fields the requirement is about, most telling first
+    /// (a variant file's error points at the first one it sets).
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            Requirement::AtLeastOneYear => &["years"],
+            Requirement::AtLeastOneTurn => &["turns_per_year"],
+            Requirement::CardLeftAfterDiscards => &["discards", "hand_size"],
+            Requirement::DeckDealsBothHands => &["hand_size", "removed_cards"],
+            Requirement::DeckFitsEngine => &[],
+            Requirement::RetreatRoundExists => &["battle_rounds"],
+            Requirement::EventCapDealable => &["max_events_per_hand", "hand_size"],
+        }
+    }
+
     /// Whether the unmet requirement is about the deck file (rather than only
     /// the rule set), so the validator can point at the deck.
     pub fn concerns_deck(self) -> bool {

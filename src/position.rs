@@ -546,7 +546,8 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
         inputs.push(p.clone());
     }
     let scenario = crate::load_scenario(scenario_path.as_deref())?;
-    let report = crate::validate::validate(&scenario, &rules);
+    let mut report = crate::validate::validate(&scenario, &rules);
+    crate::validate::locate_rule_findings(&mut report, &variant);
     if report.errors() > 0 {
         return Err(PositionFileError::Game(
             report

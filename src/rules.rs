@@ -229,6 +229,22 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
     })
 }
 
+/// Where the variant `spec` sets `field`: in the first file of its
+/// `extends` chain that writes it (the file itself, else what it extends).
+pub fn locate_field(spec: &str, field: &str) -> Option<crate::format::Location> {
+    let chain = variant_chain(spec).ok()?;
+    chain.iter().find_map(|file| {
+        let index = crate::format::SourceIndex::new(&file.text);
+        let offset = index.label(field)?;
+        let (line, column) = index.line_column(&file.text, offset);
+        Some(crate::format::Location {
+            file: file.path.clone(),
+            line,
+            column,
+        })
+    })
+}
+
 impl RuleSet {
     /// Loads a variant by path or built-in name, following `extends`.
     pub fn load(spec: &str) -> Result<RuleSet, LoadError> {

@@ -44,6 +44,26 @@ impl Report {
 
 /// Builds and validates a scenario under a rule set. Each check adds its
 /// findings; a new check is one more line here.
+/// Points the rule set's findings (an engine requirement the rule set leaves
+/// unmet) at the field of the variant file `variant` that sets it.
+pub fn locate_rule_findings(report: &mut Report, variant: &str) {
+    for finding in &mut report.findings {
+        if finding.location.is_some() {
+            continue;
+        }
+        let Some(requirement) = crate::playable::Requirement::ALL
+            .into_iter()
+            .find(|r| r.code() == finding.code)
+        else {
+            continue;
+        };
+        finding.location = requirement
+            .fields()
+            .iter()
+            .find_map(|field| crate::rules::locate_field(variant, field));
+    }
+}
+
 pub fn validate(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     let at = Locator::new(doc);
     let (scenario, mut findings, origin) = Scenario::build_traced(doc, &at);

@@ -120,7 +120,8 @@ pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliEr
                 .map(|f| f.path.clone()),
         );
     }
-    let report = validate(&doc, &rules);
+    let mut report = validate(&doc, &rules);
+    caesar_workbench::validate::locate_rule_findings(&mut report, variant);
     if report.errors() > 0 {
         return Err(CliError::InvalidScenario {
             findings: report

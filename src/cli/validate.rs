@@ -40,7 +40,8 @@ pub fn validate(out: &mut Output, args: ValidateArgs) -> Result<ExitCode, CliErr
     let mut inputs = variant_file(&args.variant);
     inputs.extend(args.scenario.clone());
     refuse_stdout_over(&inputs)?;
-    let report = check(&doc, &rules);
+    let mut report = check(&doc, &rules);
+    caesar_workbench::validate::locate_rule_findings(&mut report, &args.variant);
     if args.json {
         print_json(out, &doc.path, &rules, &report)?;
     } else {
