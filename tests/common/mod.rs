@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use caesar_workbench::ai::{default_hit_victim, hit_candidates};
-use caesar_workbench::engine::{Action, Game, State};
+use caesar_workbench::engine::{Action, Game, Place, PlacedBlock, Position, Stage, State};
 use caesar_workbench::model::Side;
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::odds::{BattleSpec, parse_blocks};
@@ -271,4 +271,78 @@ pub fn position_with(
     let mut rules = (*base.rules).clone();
     tweak(&mut rules);
     Game::new(Arc::new(scenario), Arc::new(rules))
+}
+
+// ------------------------------------------------------------ stated positions
+
+/// The deployment `game` starts from (its order of battle), as an engine
+/// position at the first turn's card play with empty hands.
+pub fn deployed(game: &Game) -> Position {
+    let setup = game.scenario.starting_setup();
+    let roster = game.roster();
+    let blocks = roster
+        .ids()
+        .filter_map(|b| {
+            setup.location(b).map(|s| PlacedBlock {
+                block: b,
+                side: roster.block(b).side,
+                place: Place::Map(s),
+                steps: setup.steps(roster, b),
+            })
+        })
+        .collect();
+    Position {
+        year: 1,
+        turn: 1,
+        stage: Stage::PlayCards,
+        blocks,
+        ..Position::default()
+    }
+}
+
+/// Deck indices for cards named as printed (`Mars`, `3/2`), a distinct copy
+/// for each mention, none of `taken`; panics when the deck in play has too few.
+pub fn cards_avoiding(game: &Game, names: &[&str], taken: &[u8]) -> Vec<u8> {
+    let mut chosen: Vec<u8> = Vec::new();
+    for name in names {
+        let c = game
+            .deck_in_play()
+            .iter()
+            .copied()
+            .find(|c| !chosen.contains(c) && !taken.contains(c) && game.card(*c).name() == *name)
+            .unwrap_or_else(|| panic!("no copy of {name} left in the deck in play"));
+        chosen.push(c);
+    }
+    chosen
+}
+
+pub fn cards(game: &Game, names: &[&str]) -> Vec<u8> {
+    cards_avoiding(game, names, &[])
+}
+
+/// The state `position` describes; panics with the engine's reasons.
+pub fn start(game: &Game, position: &Position) -> State {
+    State::from_position(game, position).unwrap_or_else(|e| panic!("impossible position: {e:?}"))
+}
+
+/// Year 1, turn 1 of `game`'s deployment with Caesar having played `caesar`
+/// and Pompey `pompey` (both revealed: Player 1 to act), each holding `hands`
+/// besides. Battle dice to come: `dice`.
+pub fn command_turn(
+    game: &Game,
+    caesar: &str,
+    pompey: &str,
+    hands: [&[&str]; 2],
+    dice: &[u8],
+) -> State {
+    let mut p = deployed(game);
+    let played = cards(game, &[caesar, pompey]);
+    let c_hand = cards_avoiding(game, hands[0], &played);
+    let taken: Vec<u8> = played.iter().chain(&c_hand).copied().collect();
+    let p_hand = cards_avoiding(game, hands[1], &taken);
+    p.stage = Stage::Command;
+    p.played = [Some(played[0]), Some(played[1])];
+    p.hands = [c_hand, p_hand];
+    p.dice = dice.to_vec();
+    start(game, &p)
 }
