@@ -91,14 +91,33 @@ fn play_cards(game: &Game, state: &mut State, p1: Side, mp: [u8; 2]) -> Option<(
     Some(())
 }
 
-/// The first turn of the first seed from `seed` whose deal allows `play_cards`.
+/// A command card as printed with `moves` moves.
+fn command_card(moves: u8) -> &'static str {
+    ["1/2", "1/2", "2/2", "3/1", "4/1"][moves.min(4) as usize]
+}
+
+/// Turn 1 of `game`'s deployment with command cards played that make `p1`
+/// Player 1 with at least `mp[0]` moves and give his opponent at least
+/// `mp[1]`; each side holds four command cards besides. Dice after any
+/// scripted ones come from `seed`.
 fn command_phase(game: &Game, seed: u64, p1: Side, mp: [u8; 2]) -> State {
-    (seed..seed + 1000)
-        .find_map(|s| {
-            let mut state = State::new(game, s);
-            play_cards(game, &mut state, p1, mp).map(|_| state)
-        })
-        .expect("a deal with the wanted cards")
+    let other = mp[1].max(1);
+    let first = if p1 == C {
+        mp[0].max(other)
+    } else {
+        mp[0].max(other + 1)
+    };
+    let (c, p) = if p1 == C {
+        (command_card(first), command_card(other))
+    } else {
+        (command_card(other), command_card(first))
+    };
+    let hand: &[&str] = &["2/3", "2/2", "2/1", "3/1"];
+    let mut state = common::command_turn(game, c, p, [hand, hand], &[]);
+    state.reseed(seed);
+    assert_eq!(state.player1(), p1);
+    assert_eq!(state.current_player(), Some(p1));
+    state
 }
 
 fn act(game: &Game, state: &mut State, action: Action) {
