@@ -90,7 +90,7 @@ pub fn field(
     )
 }
 
-/// Fights one battle; `None` when the deal gives a side no command card.
+/// Fights one battle, its dice drawn from `seed`.
 pub fn fight(f: &Field, seed: u64) -> Option<(bool, [u32; 2])> {
     fight_watched(f, seed, &mut |_, _| {})
 }
@@ -108,7 +108,9 @@ pub fn fight_watched(
 /// The state just after the battle.
 pub fn battle_end(f: &Field, seed: u64, watch: &mut dyn FnMut(&State, &[Action])) -> Option<State> {
     let game = &f.game;
-    let mut state = State::new(game, seed);
+    // The cards are stated (Caesar Player 1 with two moves: the main attack
+    // and the reserves); only the dice come from `seed`.
+    let mut state = caesar_to_move(f, seed)?;
     let mut legal = Vec::new();
     let mut grouped = 0;
     let mut fought = false;
@@ -198,27 +200,14 @@ fn battle_end_result(f: &Field, state: &State) -> (bool, [u32; 2]) {
     (won, [lost(&f.attackers), lost(&f.defenders)])
 }
 
-/// The first turn under `f`'s rules, played up to Caesar's first group
-/// decision with a card of at least two moves (2.0: Caesar is Player 1).
+/// The first turn of `f`'s deployment with Caesar Player 1 on a 2/2
+/// against Pompey's 1/2 (each holding three command cards besides): the
+/// state at Caesar's first group decision. Later chance comes from `seed`.
 pub fn caesar_to_move(f: &Field, seed: u64) -> Option<State> {
-    let game = &f.game;
-    let mut state = State::new(game, seed);
-    let mut legal = Vec::new();
-    loop {
-        state.current_player()?;
-        state.legal_actions(game, &mut legal);
-        let action = match legal[0] {
-            Action::Discard(_) => *legal
-                .iter()
-                .find(|a| matches!(a, Action::Discard(c) if !matches!(game.card(*c), CardFace::Command { moves, .. } if moves >= 2)))
-                .unwrap_or(&legal[0]),
-            Action::Play(_) => *legal.iter().find(|a| {
-                matches!(a, Action::Play(c) if matches!(game.card(*c), CardFace::Command { moves, .. } if moves >= 2))
-            })?,
-            _ => return Some(state),
-        };
-        state.apply(game, action);
-    }
+    let hand: &[&str] = &["2/3", "2/1", "3/1"];
+    let mut state = command_turn(&f.game, "2/2", "1/2", [hand, hand], &[]);
+    state.reseed(seed);
+    (state.current_player() == Some(Side::Caesar)).then_some(state)
 }
 
 /// A block by name; panics with the name when the roster has none.
