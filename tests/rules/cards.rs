@@ -663,7 +663,7 @@ fn rule_neptune_2_0_one_navis_group_move_and_a_shore_attack_surprise() {
 // ------------------------------------------------------------------- Mercury
 
 #[test]
-fn rule_mercury_attack_on_tarraco_example() {
+fn rule_6_1_movement_and_attacking_example_mercury_attacks_tarraco_and_genua_two_ways() {
     // Rules "Movement & Attacking": Caesar blocks in Massilia, 3 Pompey blocks
     // in Tarraco and 3 in Genua. Mercury allows an attack on Tarraco, two
     // cities away, and a two-pronged attack on Genua (4 by the major road,
