@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use caesar_workbench::ai::{default_hit_victim, hit_candidates};
-use caesar_workbench::engine::{Action, Game, State};
+use caesar_workbench::engine::{Action, Game, Place, PlacedBlock, Position, Stage, State};
 use caesar_workbench::model::Side;
 use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::odds::{BattleSpec, parse_blocks};
@@ -90,7 +90,7 @@ pub fn field(
     )
 }
 
-/// Fights one battle; `None` when the deal gives a side no command card.
+/// Fights one battle, its dice drawn from `seed`.
 pub fn fight(f: &Field, seed: u64) -> Option<(bool, [u32; 2])> {
     fight_watched(f, seed, &mut |_, _| {})
 }
@@ -108,7 +108,9 @@ pub fn fight_watched(
 /// The state just after the battle.
 pub fn battle_end(f: &Field, seed: u64, watch: &mut dyn FnMut(&State, &[Action])) -> Option<State> {
     let game = &f.game;
-    let mut state = State::new(game, seed);
+    // The cards are stated (Caesar Player 1 with two moves: the main attack
+    // and the reserves); only the dice come from `seed`.
+    let mut state = caesar_to_move(f, seed)?;
     let mut legal = Vec::new();
     let mut grouped = 0;
     let mut fought = false;
@@ -198,27 +200,14 @@ fn battle_end_result(f: &Field, state: &State) -> (bool, [u32; 2]) {
     (won, [lost(&f.attackers), lost(&f.defenders)])
 }
 
-/// The first turn under `f`'s rules, played up to Caesar's first group
-/// decision with a card of at least two moves (2.0: Caesar is Player 1).
+/// The first turn of `f`'s deployment with Caesar Player 1 on a 2/2
+/// against Pompey's 1/2 (each holding three command cards besides): the
+/// state at Caesar's first group decision. Later chance comes from `seed`.
 pub fn caesar_to_move(f: &Field, seed: u64) -> Option<State> {
-    let game = &f.game;
-    let mut state = State::new(game, seed);
-    let mut legal = Vec::new();
-    loop {
-        state.current_player()?;
-        state.legal_actions(game, &mut legal);
-        let action = match legal[0] {
-            Action::Discard(_) => *legal
-                .iter()
-                .find(|a| matches!(a, Action::Discard(c) if !matches!(game.card(*c), CardFace::Command { moves, .. } if moves >= 2)))
-                .unwrap_or(&legal[0]),
-            Action::Play(_) => *legal.iter().find(|a| {
-                matches!(a, Action::Play(c) if matches!(game.card(*c), CardFace::Command { moves, .. } if moves >= 2))
-            })?,
-            _ => return Some(state),
-        };
-        state.apply(game, action);
-    }
+    let hand: &[&str] = &["2/3", "2/1", "3/1"];
+    let mut state = command_turn(&f.game, "2/2", "1/2", [hand, hand], &[]);
+    state.reseed(seed);
+    (state.current_player() == Some(Side::Caesar)).then_some(state)
 }
 
 /// A block by name; panics with the name when the roster has none.
@@ -271,4 +260,78 @@ pub fn position_with(
     let mut rules = (*base.rules).clone();
     tweak(&mut rules);
     Game::new(Arc::new(scenario), Arc::new(rules))
+}
+
+// ------------------------------------------------------------ stated positions
+
+/// The deployment `game` starts from (its order of battle), as an engine
+/// position at the first turn's card play with empty hands.
+pub fn deployed(game: &Game) -> Position {
+    let setup = game.scenario.starting_setup();
+    let roster = game.roster();
+    let blocks = roster
+        .ids()
+        .filter_map(|b| {
+            setup.location(b).map(|s| PlacedBlock {
+                block: b,
+                side: roster.block(b).side,
+                place: Place::Map(s),
+                steps: setup.steps(roster, b),
+            })
+        })
+        .collect();
+    Position {
+        year: 1,
+        turn: 1,
+        stage: Stage::PlayCards,
+        blocks,
+        ..Position::default()
+    }
+}
+
+/// Deck indices for cards named as printed (`Mars`, `3/2`), a distinct copy
+/// for each mention, none of `taken`; panics when the deck in play has too few.
+pub fn cards_avoiding(game: &Game, names: &[&str], taken: &[u8]) -> Vec<u8> {
+    let mut chosen: Vec<u8> = Vec::new();
+    for name in names {
+        let c = game
+            .deck_in_play()
+            .iter()
+            .copied()
+            .find(|c| !chosen.contains(c) && !taken.contains(c) && game.card(*c).name() == *name)
+            .unwrap_or_else(|| panic!("no copy of {name} left in the deck in play"));
+        chosen.push(c);
+    }
+    chosen
+}
+
+pub fn cards(game: &Game, names: &[&str]) -> Vec<u8> {
+    cards_avoiding(game, names, &[])
+}
+
+/// The state `position` describes; panics with the engine's reasons.
+pub fn start(game: &Game, position: &Position) -> State {
+    State::from_position(game, position).unwrap_or_else(|e| panic!("impossible position: {e:?}"))
+}
+
+/// Year 1, turn 1 of `game`'s deployment with Caesar having played `caesar`
+/// and Pompey `pompey` (both revealed: Player 1 to act), each holding `hands`
+/// besides. Battle dice to come: `dice`.
+pub fn command_turn(
+    game: &Game,
+    caesar: &str,
+    pompey: &str,
+    hands: [&[&str]; 2],
+    dice: &[u8],
+) -> State {
+    let mut p = deployed(game);
+    let played = cards(game, &[caesar, pompey]);
+    let c_hand = cards_avoiding(game, hands[0], &played);
+    let taken: Vec<u8> = played.iter().chain(&c_hand).copied().collect();
+    let p_hand = cards_avoiding(game, hands[1], &taken);
+    p.stage = Stage::Command;
+    p.played = [Some(played[0]), Some(played[1])];
+    p.hands = [c_hand, p_hand];
+    p.dice = dice.to_vec();
+    start(game, &p)
 }

@@ -6,11 +6,12 @@
 //! driven through the public engine interface, other turns being passed.
 
 use crate::common;
-use common::{Placement, block, position, position_with, space};
+use common::{Placement, block, space};
 
 use caesar_workbench::engine::{Action, EndReason, Game, Place, State};
 use caesar_workbench::model::{BlockId, CardFace, SpaceId};
 use caesar_workbench::model::{Event, Side};
+use caesar_workbench::rules::RuleSet;
 
 use Side::{Caesar, Pompey};
 
@@ -40,66 +41,68 @@ fn throwaway(game: &Game, hand: &[u8], keep: Option<u8>) -> u8 {
         .unwrap_or(others[0])
 }
 
-/// The first turn of the game: each side keeps a card matching its
-/// predicate, discards another and plays the kept one.
-fn first_turn(
-    game: &Game,
-    seed: u64,
-    caesar: &dyn Fn(CardFace) -> bool,
-    pompey: &dyn Fn(CardFace) -> bool,
-) -> Option<State> {
-    let mut s = State::new(game, seed);
-    let pick = |s: &State, side: Side, want: &dyn Fn(CardFace) -> bool| {
-        s.hand(side).iter().copied().find(|c| want(game.card(*c)))
-    };
-    let c = pick(&s, Caesar, caesar)?;
-    let p = pick(&s, Pompey, pompey)?;
-    for (side, keep) in [(Caesar, c), (Pompey, p)] {
-        let discard = throwaway(game, s.hand(side), Some(keep));
-        s.try_apply(game, Action::Discard(discard)).unwrap();
-    }
-    s.try_apply(game, Action::Play(c)).unwrap();
-    s.try_apply(game, Action::Play(p)).unwrap();
-    Some(s)
+/// `common::position` with no event card ever dealt (house rule
+/// `max_events_per_hand: 0`): passing players then never have to play
+/// Jupiter or Vulcan, so every year passes quietly whatever the shuffle.
+/// Only the deals change; the rules tested here (levies, winter) do not
+/// look at the cards.
+fn position(variant: &str, blocks: &[Placement], strengths: &[(Side, &str, u8)]) -> Game {
+    position_with(variant, blocks, strengths, |_| {})
 }
 
-fn moves(face: CardFace) -> Option<u8> {
-    match face {
-        CardFace::Command { moves, .. } => Some(moves),
-        CardFace::Event(_) => None,
-    }
+fn position_with(
+    variant: &str,
+    blocks: &[Placement],
+    strengths: &[(Side, &str, u8)],
+    tweak: impl FnOnce(&mut RuleSet),
+) -> Game {
+    common::position_with(variant, blocks, strengths, |r| {
+        r.max_events_per_hand = 0;
+        tweak(r)
+    })
 }
 
-/// The first turn with Caesar as Player 1 under either rulebook, playing a
-/// command card accepted by `caesar` (`moves`, `levy`) against a Pompey
-/// command card of no more moves: the state at Caesar's first decision.
+/// Command cards as printed, in the order `caesar_first` tries them:
+/// two moves first (a move, and the levy after it), one move last.
+const COMMANDS: [&str; 8] = ["2/2", "2/3", "2/1", "3/1", "3/2", "4/1", "1/2", "1/3"];
+
+/// Year 1 of `game`'s deployment at the card play: five command cards each
+/// (the discards made), so the year passes quietly.
+fn quiet_start(game: &Game, seed: u64) -> State {
+    let mut p = common::deployed(game);
+    let c = common::cards(game, &["2/2", "2/3", "2/1", "3/1", "1/2"]);
+    let pc = common::cards_avoiding(game, &["2/2", "2/3", "2/1", "3/1", "1/3"], &c);
+    let taken: Vec<u8> = c.iter().chain(&pc).copied().collect();
+    let discards = common::cards_avoiding(game, &["2/2", "2/3"], &taken);
+    p.hands = [c, pc];
+    p.discarded = [vec![discards[0]], vec![discards[1]]];
+    p.seed = seed;
+    common::start(game, &p)
+}
+
+/// The first turn with Caesar as Player 1 under either rulebook, playing
+/// the first command card of `COMMANDS` accepted by `caesar`
+/// (`moves`, `levy`) against a Pompey card of one move, each holding four
+/// command cards besides: the state at Caesar's first decision. Later
+/// chance (shuffles, dice) comes from `seed`.
 fn caesar_first(game: &Game, seed: u64, caesar: impl Fn(u8, u8) -> bool) -> Option<State> {
-    let mut s = State::new(game, seed);
-    let c = s.hand(Caesar).iter().copied().find(
-        |c| matches!(game.card(*c), CardFace::Command { moves, levy } if caesar(moves, levy)),
-    )?;
-    let most = moves(game.card(c))?;
-    let p = s
-        .hand(Pompey)
-        .iter()
-        .copied()
-        .find(|c| moves(game.card(*c)).is_some_and(|m| m <= most))?;
-    for (side, keep) in [(Caesar, c), (Pompey, p)] {
-        let discard = throwaway(game, s.hand(side), Some(keep));
-        s.try_apply(game, Action::Discard(discard)).unwrap();
-    }
-    s.try_apply(game, Action::Play(c)).unwrap();
-    s.try_apply(game, Action::Play(p)).unwrap();
+    let c = COMMANDS.into_iter().find(|name| {
+        let (m, l) = name.split_once('/').unwrap();
+        caesar(m.parse().unwrap(), l.parse().unwrap())
+    })?;
+    let p = if c == "1/2" { "1/3" } else { "1/2" };
+    let hand: &[&str] = &["2/2", "2/3", "2/1", "3/1"];
+    let mut s = common::command_turn(game, c, p, [hand, hand], &[]);
+    s.reseed(seed);
     assert_eq!(s.player1(), Caesar);
     assert_eq!(s.current_player(), Some(Caesar));
     Some(s)
 }
 
-/// The first seed in 0..600 for which `f` gives a result.
+/// The position reached: every stated position reaches it (the helper's
+/// name is kept from when seeds were searched; seed 0 is used).
 fn with_some_seed<T>(what: &str, mut f: impl FnMut(u64) -> Option<T>) -> T {
-    (0..600)
-        .find_map(&mut f)
-        .unwrap_or_else(|| panic!("no seed in 0..600 gives {what}"))
+    f(0).unwrap_or_else(|| panic!("the stated position does not give {what}"))
 }
 
 fn legal(game: &Game, s: &State) -> Vec<Action> {
@@ -445,7 +448,7 @@ fn rule_8_4_a_city_supplies_three_blocks_plus_its_vp_navis_and_cleopatra_count()
             v
         };
         let s = with_some_seed("a quiet year", |seed| {
-            to_winter(&game, State::new(&game, seed))
+            to_winter(&game, quiet_start(&game, seed))
         });
         // 8.3 went first: the navis on Mare Hispanum is in Genua, its only
         // friendly port (Massilia is friendly too: it had a choice).
@@ -688,7 +691,7 @@ fn rule_6_2_a_navis_that_wintered_in_port_sails_on_next_year() {
         );
         let (navis, genua) = (block(&game, Caesar, "Navis 1"), space(&game, "Genua"));
         let mut s = with_some_seed("Caesar's moves next year", |seed| {
-            pass_until(&game, State::new(&game, seed), |s, l| {
+            pass_until(&game, quiet_start(&game, seed), |s, l| {
                 s.year() == 2 && l.contains(&Action::Group(genua))
             })
             .filter(|s| !s.is_over())
@@ -966,10 +969,7 @@ fn rule_6_4_each_levy_point_is_one_step_new_blocks_enter_at_minimum_strength() {
         let roma = space(&game, "Roma");
         let aux = block(&game, Caesar, "Auxilia 1");
         for levy in 2..=3 {
-            let Some(mut s) = (0..600).find_map(|seed| caesar_first(&game, seed, |_, l| l == levy))
-            else {
-                continue;
-            };
+            let mut s = caesar_first(&game, 0, |_, l| l == levy).unwrap();
             s.try_apply(&game, Action::EndMoves).unwrap();
             s.try_apply(
                 &game,
@@ -1051,9 +1051,9 @@ fn rule_6_4_equitatus_and_the_elephant_in_their_city_the_elephant_at_ii() {
 /// The first turn with Caesar playing Vulcan (he is Player 1 as the event
 /// player) against a Pompey command card with a levy; Vulcan strikes `city`.
 fn vulcan_strikes(game: &Game, seed: u64, city: &str) -> Option<State> {
-    let mut s = first_turn(game, seed, &|f| f == CardFace::Event(Event::Vulcan), &|f| {
-        matches!(f, CardFace::Command { .. })
-    })?;
+    let hand: &[&str] = &["2/2", "2/3", "2/1", "3/1"];
+    let mut s = common::command_turn(game, "Vulcan", "2/2", [hand, hand], &[]);
+    s.reseed(seed);
     assert_eq!(s.player1(), Caesar);
     s.try_apply(game, Action::VulcanCity(space(game, city)))
         .unwrap();
@@ -1153,7 +1153,7 @@ fn rule_8_1_cleopatra_goes_home_and_changes_side_only_if_the_enemy_holds_alexand
             let cleopatra = block(&game, Pompey, "Cleopatra");
             let alexandria = space(&game, "Alexandria");
             let s = with_some_seed("a quiet year", |seed| {
-                to_winter(&game, State::new(&game, seed))
+                to_winter(&game, quiet_start(&game, seed))
             });
             assert_eq!(s.location(cleopatra), Some(alexandria), "{variant}");
             assert_eq!(s.side(cleopatra), expected, "{variant}: {holder:?}");
@@ -1206,7 +1206,7 @@ fn rule_8_2_ten_vp_win_at_the_winter_check_not_before_and_nine_play_on() {
             blocks.push((Pompey, "Scipio", "Antiochia"));
             let game = position(variant, &blocks, &[]);
             let s = with_some_seed("a quiet year", |seed| {
-                let s = pass_until(&game, State::new(&game, seed), |s, _| s.turn() == 5)?;
+                let s = pass_until(&game, quiet_start(&game, seed), |s, _| s.turn() == 5)?;
                 assert_eq!(s.vp(&game)[0], 9 + extra.is_some() as u32);
                 assert!(!s.is_over(), "{variant}: no victory during a year");
                 to_next_year(&game, s)
@@ -1259,7 +1259,7 @@ fn rule_8_2_when_both_reach_the_target_the_higher_wins_a_tie_plays_on() {
             blocks.push((Pompey, "Scipio", "Brundisium"));
             let game = position_with(variant, &blocks, &[], |r| r.vp_to_win = 2);
             let s = with_some_seed("a quiet year", |seed| {
-                to_next_year(&game, State::new(&game, seed))
+                to_next_year(&game, quiet_start(&game, seed))
             });
             assert_eq!(s.stats.vp_by_year[0][1], pompey, "Alexandria");
             match winner {
@@ -1309,7 +1309,7 @@ fn rule_8_3_navis_winter_in_a_friendly_port_on_their_sea_caesar_first_or_disband
         let c = |n: &str| block(&game, Caesar, n);
         let p = |n: &str| block(&game, Pompey, n);
         let mut s = with_some_seed("a quiet year", |seed| {
-            to_winter(&game, State::new(&game, seed))
+            to_winter(&game, quiet_start(&game, seed))
         });
         assert_eq!(s.current_player(), Some(Caesar), "{variant}: Caesar first");
         let ports = |s: &State, b: BlockId| -> Vec<String> {
@@ -1381,7 +1381,7 @@ fn rule_8_5_and_8_6_voluntary_disbanding_then_a_new_year_and_new_hands() {
         );
         let c = |n: &str| block(&game, Caesar, n);
         let (s, next) = with_some_seed("two quiet years", |seed| {
-            let mut s = to_winter(&game, State::new(&game, seed))?;
+            let mut s = to_winter(&game, quiet_start(&game, seed))?;
             // 8.5: any block, Caesar first.
             assert_eq!(s.current_player(), Some(Caesar));
             s.try_apply(&game, Action::Disband(c("Antonius"))).unwrap();
@@ -1474,7 +1474,7 @@ fn rule_1_2_after_year_5_higher_vp_then_rome_then_a_draw() {
         for (blocks, winner, how, vp) in cases {
             let game = position(variant, &blocks, &[]);
             let s = with_some_seed("five quiet years", |seed| {
-                pass_until(&game, State::new(&game, seed), |_, _| false)
+                pass_until(&game, quiet_start(&game, seed), |_, _| false)
             });
             let o = s.outcome().expect("over");
             assert_eq!(

@@ -7,6 +7,7 @@ mod common;
 mod battle_turns;
 mod battles;
 mod cards;
+mod examples;
 mod levy_winter;
 mod movement;
 mod rule_set_extremes;
