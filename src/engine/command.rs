@@ -290,14 +290,13 @@ impl State {
             }
             Action::EndLevy => self.finish_command(game, log),
             Action::JupiterAt(at) => {
-                use rand::RngExt;
                 // 1.1: the player points at one of the standing blocks,
                 // which look alike to him; 2.0: a roll picks one. Either
                 // way each is equally likely, and only the one taken is
                 // revealed.
                 let enemies: Vec<BlockId> = self.jupiter_candidates(game, side, at).collect();
                 if !enemies.is_empty() {
-                    let pick = enemies[self.rng.random_range(0..enemies.len())];
+                    let pick = enemies[self.roll_among(enemies.len())];
                     log!(log, "Jupiter picks a block in {}", game.space_name(at));
                     self.jupiter_strike(game, side, pick, log);
                 }

@@ -695,6 +695,27 @@ impl State {
         self.dice.clear();
     }
 
+    /// One of `n` equally likely choices by the dice, as 2.0's Jupiter
+    /// prints it: "For a group of 3, roll 1d6: 1-2 = 1st block, 3-4 = 2nd
+    /// block, and 5-6 = 3rd. For a group of 5, roll 1d6 and reroll a 6."
+    /// Each die splits the faces evenly among the choices and rerolls the
+    /// rest; more than six choices take two dice (36 faces), and so on. One
+    /// choice takes no roll.
+    fn roll_among(&mut self, n: usize) -> usize {
+        debug_assert!(n > 0);
+        loop {
+            let (mut faces, mut value) = (1usize, 0usize);
+            while faces < n {
+                value = value * 6 + (self.roll_die() - 1) as usize;
+                faces *= 6;
+            }
+            let per_choice = faces / n;
+            if value < per_choice * n {
+                return value / per_choice;
+            }
+        }
+    }
+
     /// One die (7.4): the next scripted die, else the stream's.
     fn roll_die(&mut self) -> u8 {
         use rand::RngExt;

@@ -463,3 +463,46 @@ fn rule_jupiter_2_0_example_a_group_of_5_each_block_one_in_five() {
     // 100 expected each; below 55 is more than 5 standard deviations off.
     assert!(seen.iter().all(|n| *n > 55), "{seen:?}");
 }
+
+#[test]
+fn rule_jupiter_2_0_example_the_printed_dice_pick_the_block() {
+    // "For a group of 3, roll 1d6: 1-2 = 1st block, 3-4 = 2nd block, and
+    // 5-6 = 3rd. For a group of 5, roll 1d6 and reroll a 6." The blocks of
+    // a location are counted in roster order.
+    let variant = "rules-2.0";
+    let game = Game::published(variant);
+    let roma = space(&game, "Roma");
+    let taken = |names: &[&str], dice: &[u8]| -> usize {
+        let mut names = names.to_vec();
+        names.sort_by_key(|n| block(&game, P, n));
+        let mut doc = PositionDoc::new(variant).block(C, "Legio 11", "Genua");
+        for b in &names {
+            doc = doc.block(P, b, "Roma");
+        }
+        let mut s = doc.played("Jupiter", "2/2").start(&game).unwrap();
+        s.set_dice(dice);
+        act(&game, &mut s, Action::JupiterAt(roma));
+        assert!(s.dice_to_come().is_empty(), "every die scripted was rolled");
+        let hit: Vec<usize> = (0..names.len())
+            .filter(|i| {
+                let b = block(&game, P, names[*i]);
+                s.side(b) == C || s.steps(b) < game.roster().block(b).max_steps
+            })
+            .collect();
+        assert_eq!(hit.len(), 1, "exactly one block is taken");
+        hit[0]
+    };
+    let three = ["Legio 1", "Legio 3", "Auxilia 1"];
+    let by_die: Vec<usize> = (1..=6).map(|d| taken(&three, &[d])).collect();
+    assert_eq!(by_die, [0, 0, 1, 1, 2, 2]);
+    let five = [
+        "Legio 1",
+        "Legio 3",
+        "Auxilia 1",
+        "Auxilia 2",
+        "Equitatus 2",
+    ];
+    assert_eq!(taken(&five, &[5]), 4);
+    assert_eq!(taken(&five, &[6, 2]), 1, "a 6 is rerolled");
+    assert_eq!(taken(&five, &[6, 6, 1]), 0);
+}
