@@ -206,6 +206,7 @@ impl State {
         match action {
             Action::Group(at) => {
                 self.command.mp -= 1;
+                self.stats.quality.mp_spent[side.index()] += 1;
                 self.command.group = Some(at);
                 self.command.moved_by_land = true;
                 for id in self.on_map[side.index()].iter() {
@@ -223,11 +224,20 @@ impl State {
             Action::Step { block, to } => self.step(game, side, block, to, log),
             Action::SeaMove { block, to } => self.sea_move(game, side, block, to, log),
             Action::EndGroup => {
+                let moved = self
+                    .command
+                    .members
+                    .iter()
+                    .any(|b| self.blocks[b.index()].moved_steps > 0);
+                if !moved {
+                    self.stats.quality.mp_wasted[side.index()] += 1;
+                }
                 self.command.group = None;
                 self.command.members = BlockSet::default();
                 self.skip_empty_command_steps(game, log);
             }
             Action::EndMoves => {
+                self.stats.quality.mp_unused[side.index()] += self.command.mp as u32;
                 self.command.group = None;
                 self.command.step = CommandStep::MainAttack;
                 self.skip_empty_command_steps(game, log);
@@ -288,7 +298,19 @@ impl State {
                 self.command.step = CommandStep::Levy;
                 self.skip_empty_command_steps(game, log);
             }
-            Action::EndLevy => self.finish_command(game, log),
+            Action::EndLevy => {
+                if self.command.lp > 0 {
+                    let mut options = Vec::new();
+                    self.command_actions(game, &mut options);
+                    if options
+                        .iter()
+                        .any(|a| matches!(a, Action::Levy { .. } | Action::AddStep(_)))
+                    {
+                        self.stats.quality.lp_unused[side.index()] += self.command.lp as u32;
+                    }
+                }
+                self.finish_command(game, log);
+            }
             Action::JupiterAt(at) => {
                 // 1.1: the player points at one of the standing blocks,
                 // which look alike to him; 2.0: a roll picks one. Either
@@ -679,6 +701,7 @@ impl State {
             }
         }
         self.command.mp -= 1;
+        self.stats.quality.mp_spent[side.index()] += 1;
         self.set_loc(b, to.0);
         self.blocks[b.index()].flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
         log!(

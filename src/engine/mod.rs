@@ -14,6 +14,7 @@ mod view;
 mod winter;
 pub use battle::BattleInfo;
 pub use position::{PlacedBlock, Position, PositionError, Stage};
+// `PlayQuality` is defined below, beside `GameStats`.
 pub use sets::SET_CAPACITY;
 use sets::{BlockSet, SpaceSet};
 pub use view::{CardSet, KnownBlock, SideView};
@@ -578,6 +579,24 @@ pub struct GameStats {
     /// VP of each side after each winter.
     pub vp_by_year: Vec<[u32; 2]>,
     pub actions: u32,
+    pub quality: PlayQuality,
+}
+
+/// How well each side used what it had ([Caesar, Pompey]): the figures a
+/// designer checks before trusting a player's results.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PlayQuality {
+    /// Move points spent: group moves and sea moves (6.1, 6.3).
+    pub mp_spent: [u32; 2],
+    /// Move points spent on a group that then moved no block.
+    pub mp_wasted: [u32; 2],
+    /// Move points left when the player ended his moves.
+    pub mp_unused: [u32; 2],
+    /// Levy points left when the player ended his levies while a levy or a
+    /// step was still possible (6.4).
+    pub lp_unused: [u32; 2],
+    /// Event cards discarded unplayed (2.1).
+    pub events_discarded: [u32; 2],
 }
 
 /// Receives the game record. The fast path uses [`NoLog`].
@@ -1097,6 +1116,9 @@ impl State {
             hand.remove(pos);
         }
         self.discarded[side.index()].insert(card);
+        if matches!(game.card(card), CardFace::Event(_)) {
+            self.stats.quality.events_discarded[side.index()] += 1;
+        }
         log!(log, "{side} discards {} (unseen)", game.card_label(card));
         let discarded = game.rules.hand_size as usize - self.hands[side.index()].len();
         self.phase = if discarded < game.rules.discards as usize {

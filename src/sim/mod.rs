@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::{self, Player};
-use crate::engine::{Action, EndReason, Game, State};
+use crate::engine::{Action, EndReason, Game, PlayQuality, State};
 use crate::model::CardFace;
 use crate::model::Side;
 
@@ -270,6 +270,9 @@ pub struct GameRecord {
     pub events_cancelled: u32,
     pub first_turn_player1: Option<Side>,
     pub actions: u32,
+    /// Move and levy points spent, wasted and left unused, events discarded.
+    #[serde(default)]
+    pub quality: PlayQuality,
 }
 
 impl GameRecord {
@@ -363,6 +366,7 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
         events_cancelled: s.events_cancelled,
         first_turn_player1: s.first_turn_player1,
         actions: s.actions,
+        quality: s.quality,
     }
 }
 

@@ -51,6 +51,82 @@ pub struct Accumulator {
     pub actions: u64,
     /// Wall-clock seconds; summed over merged shards.
     pub elapsed_seconds: f64,
+    /// Play quality (reports written before it existed read as zeros).
+    #[serde(default)]
+    pub quality: QualitySums,
+}
+
+/// Play-quality counts summed over games, [Caesar, Pompey] (see
+/// [`crate::engine::PlayQuality`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct QualitySums {
+    pub mp_spent: [u64; 2],
+    pub mp_wasted: [u64; 2],
+    pub mp_unused: [u64; 2],
+    pub lp_unused: [u64; 2],
+    pub events_discarded: [u64; 2],
+    /// Games in which the side wasted at least one move point.
+    pub games_with_waste: [u64; 2],
+}
+
+impl QualitySums {
+    fn add(&mut self, q: &crate::engine::PlayQuality) {
+        for i in 0..2 {
+            self.mp_spent[i] += q.mp_spent[i] as u64;
+            self.mp_wasted[i] += q.mp_wasted[i] as u64;
+            self.mp_unused[i] += q.mp_unused[i] as u64;
+            self.lp_unused[i] += q.lp_unused[i] as u64;
+            self.events_discarded[i] += q.events_discarded[i] as u64;
+            self.games_with_waste[i] += (q.mp_wasted[i] > 0) as u64;
+        }
+    }
+
+    fn merge(&mut self, o: &QualitySums) -> Result<(), String> {
+        for i in 0..2 {
+            add_to(&mut self.mp_spent[i], o.mp_spent[i])?;
+            add_to(&mut self.mp_wasted[i], o.mp_wasted[i])?;
+            add_to(&mut self.mp_unused[i], o.mp_unused[i])?;
+            add_to(&mut self.lp_unused[i], o.lp_unused[i])?;
+            add_to(&mut self.events_discarded[i], o.events_discarded[i])?;
+            add_to(&mut self.games_with_waste[i], o.games_with_waste[i])?;
+        }
+        Ok(())
+    }
+
+    fn side(&self, i: usize, games: u64) -> SideQuality {
+        SideQuality {
+            mp_spent_per_game: share(self.mp_spent[i], games),
+            mp_wasted: self.mp_wasted[i],
+            mp_wasted_per_game: share(self.mp_wasted[i], games),
+            games_with_waste: self.games_with_waste[i],
+            mp_unused_per_game: share(self.mp_unused[i], games),
+            lp_unused_per_game: share(self.lp_unused[i], games),
+            events_discarded_per_game: share(self.events_discarded[i], games),
+        }
+    }
+}
+
+/// How well one side used its cards, per game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct SideQuality {
+    /// Move points spent on group and sea moves.
+    pub mp_spent_per_game: f64,
+    /// Move points spent on groups that moved no block, in all games.
+    pub mp_wasted: u64,
+    pub mp_wasted_per_game: f64,
+    pub games_with_waste: u64,
+    /// Move points left when the side ended its moves.
+    pub mp_unused_per_game: f64,
+    /// Levy points left while a levy or step was still possible.
+    pub lp_unused_per_game: f64,
+    /// Event cards discarded unplayed.
+    pub events_discarded_per_game: f64,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct QualityFigures {
+    pub caesar: SideQuality,
+    pub pompey: SideQuality,
 }
 
 impl Accumulator {
@@ -120,6 +196,7 @@ impl Accumulator {
             self.first_turn_player1_caesar += 1;
         }
         self.actions += r.actions as u64;
+        self.quality.add(&r.quality);
     }
 
     /// Adds another run's counts (a shard of the same run). Fails, leaving
@@ -180,6 +257,7 @@ impl Accumulator {
             o.first_turn_player1_caesar,
         )?;
         add_to(&mut self.actions, o.actions)?;
+        self.quality.merge(&o.quality)?;
         self.elapsed_seconds += o.elapsed_seconds;
         Ok(())
     }
@@ -236,6 +314,15 @@ impl Accumulator {
         ];
         for (name, h) in every_game {
             check_histogram(name, h, games, true)?;
+        }
+        let q = &self.quality;
+        for i in 0..2 {
+            if q.mp_wasted[i] > q.mp_spent[i] || q.games_with_waste[i] > games.min(q.mp_wasted[i]) {
+                return Err(format!(
+                    "raw.quality: side {i} wasted {} of {} move points spent, in {} of {games} games",
+                    q.mp_wasted[i], q.mp_spent[i], q.games_with_waste[i]
+                ));
+            }
         }
         for (y, [caesar, pompey]) in self.vp_by_year.iter().enumerate() {
             let reached = check_histogram(&format!("vp_by_year[{y}][0]"), caesar, games, false)?;
@@ -448,6 +535,9 @@ pub struct SimReport {
     /// Share of games where Caesar was Player 1 on the first turn.
     pub first_turn_player1_caesar: f64,
     pub actions_per_game: f64,
+    /// How well each side used its move points, levies and cards.
+    #[serde(default)]
+    pub play_quality: QualityFigures,
     pub elapsed_seconds: f64,
     pub games_per_second: f64,
     /// The counts behind every figure, for `merge`.
@@ -575,6 +665,10 @@ impl SimReport {
             events_cancelled_per_game: share(acc.events_cancelled, n),
             first_turn_player1_caesar: share(acc.first_turn_player1_caesar, n),
             actions_per_game: share(acc.actions, n),
+            play_quality: QualityFigures {
+                caesar: acc.quality.side(0, n),
+                pompey: acc.quality.side(1, n),
+            },
             elapsed_seconds: acc.elapsed_seconds,
             games_per_second: if acc.elapsed_seconds > 0.0 {
                 n as f64 / acc.elapsed_seconds
@@ -901,6 +995,25 @@ impl fmt::Display for SimReport {
             "  leaders killed   Caesar's {:.2}   Pompey's {:.2}",
             self.leaders_killed.caesar.mean, self.leaders_killed.pompey.mean
         )?;
+        writeln!(
+            f,
+            "Play quality per game: move points spent / wasted on groups that moved nothing / left unused; levies left unused; events discarded"
+        )?;
+        for (name, q) in [
+            ("Caesar", &self.play_quality.caesar),
+            ("Pompey", &self.play_quality.pompey),
+        ] {
+            writeln!(
+                f,
+                "  {name:<7} MP {:5.2} / {:.2} (in {} games) / {:.2}; LP {:.2}; events {:.2}",
+                q.mp_spent_per_game,
+                q.mp_wasted_per_game,
+                q.games_with_waste,
+                q.mp_unused_per_game,
+                q.lp_unused_per_game,
+                q.events_discarded_per_game
+            )?;
+        }
         writeln!(
             f,
             "Event cards: played per game; each side's win rate in games it played the card (vs overall)"
