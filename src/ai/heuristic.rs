@@ -545,11 +545,9 @@ impl HeuristicPlayer {
         let event = view.command_event();
         let land_moves = event != Some(Event::Neptune);
         let navis_move = matches!(event, None | Some(Event::Neptune));
-        let mut best: Option<(f32, Action, Option<Objective>)> = None;
+        let mut candidates: Vec<(f32, Action, Option<Objective>)> = Vec::new();
         let mut consider = |score: f32, a: Action, objective: Option<Objective>| {
-            if best.is_none_or(|(b, ..)| score > b) {
-                best = Some((score, a, objective));
-            }
+            candidates.push((score, a, objective));
         };
         for &a in legal {
             match a {
@@ -569,8 +567,27 @@ impl HeuristicPlayer {
                 _ => {}
             }
         }
-        match best {
-            Some((score, a, objective)) if score > 0.05 => {
+        // Best first; a group is taken only if its first step would be made
+        // (no move point spent on a group that then moves nothing).
+        candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut after = Vec::new();
+        let chosen = candidates.into_iter().find(|&(score, a, objective)| {
+            if score <= 0.05 {
+                return false;
+            }
+            let Action::Group(at) = a else {
+                return true;
+            };
+            view.moves_after_group(game, at, &mut after);
+            let first = match objective {
+                Some(Objective::Land(t)) => self.land_step(game, view, p, &after, t),
+                Some(Objective::Sea(t)) => self.sea_step(game, view, p, &after, t),
+                None => Action::EndGroup,
+            };
+            first != Action::EndGroup
+        });
+        match chosen {
+            Some((_, a, objective)) => {
                 self.target = objective;
                 self.group_steps = 0;
                 if let Action::Group(at) = a {

@@ -491,6 +491,25 @@ impl<'a> SideView<'a> {
         })
     }
 
+    /// The moves this side would have after starting a group move from `at`
+    /// (6.1), into `out`: steps of its own blocks (or ending the group), all
+    /// decided by public facts (where enemy blocks stand and how many, the
+    /// roads used, the battles begun; never which enemy blocks), so looking
+    /// ahead here tells the player nothing hidden. A player checks with it
+    /// that a group will move before it spends the move point. `Group(at)`
+    /// must be one of this side's legal actions now (checked in debug
+    /// builds); otherwise `out` is left empty.
+    pub fn moves_after_group(&self, game: &Game, at: SpaceId, out: &mut Vec<super::Action>) {
+        out.clear();
+        let state = self.state;
+        if state.current_player() != Some(self.side) || !matches!(state.phase, Phase::Command(_)) {
+            return;
+        }
+        let mut next = state.clone();
+        next.apply(game, super::Action::Group(at));
+        next.legal_actions(game, out);
+    }
+
     /// The event whose group is moving (public: the card was revealed).
     pub fn command_event(&self) -> Option<crate::model::Event> {
         self.state.command_event()

@@ -224,3 +224,51 @@ fn heuristic_keeps_neptune_only_when_its_navis_can_attack() {
     let (neptune, pick) = first_discard_with_neptune("Oceanus Atlanticus");
     assert_eq!(pick, Action::Discard(neptune));
 }
+
+#[test]
+fn heuristic_spends_no_move_point_on_a_group_that_moves_nothing() {
+    // 6.1: a group move costs 1 MP; the heuristic checks that a group's
+    // first step will be made before it starts the group (it wasted about
+    // 11 MP of 42 a game before).
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let game = Game::published(variant);
+        let options = SimOptions {
+            games: 100,
+            seed: 11,
+            caesar: AiSpec::Heuristic,
+            pompey: AiSpec::Heuristic,
+            omniscient: false,
+            shard: None,
+        };
+        let report =
+            sim::simulate(&game, variant, &options, &sim::Progress::new(), |_| {}).unwrap();
+        let q = &report.raw.quality;
+        assert!(q.mp_spent[0] > 3000 && q.mp_spent[1] > 3000, "{q:?}");
+        assert_eq!(q.mp_wasted, [0, 0], "{variant}: {q:?}");
+    }
+}
+
+#[test]
+fn play_quality_counts_a_group_that_moves_nothing_as_wasted() {
+    let game = Game::published("rules-2.0");
+    let mut state = State::new(&game, 5);
+    let mut legal = Vec::new();
+    // Discards and card plays: the first choice each time.
+    loop {
+        state.legal_actions(&game, &mut legal);
+        if legal.iter().any(|a| matches!(a, Action::Group(_))) {
+            break;
+        }
+        state.apply(&game, legal[0]);
+    }
+    let side = state.current_player().unwrap();
+    let group = *legal
+        .iter()
+        .find(|a| matches!(a, Action::Group(_)))
+        .unwrap();
+    state.apply(&game, group);
+    state.apply(&game, Action::EndGroup);
+    let q = state.stats.quality;
+    assert_eq!(q.mp_spent[side.index()], 1);
+    assert_eq!(q.mp_wasted[side.index()], 1);
+}
