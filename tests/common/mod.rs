@@ -335,3 +335,16 @@ pub fn command_turn(
     p.dice = dice.to_vec();
     start(game, &p)
 }
+
+/// (dice, hits) of a "… fires: 1 5 3 -> 2 hit(s)" log line.
+pub fn fired(log: &[String]) -> Option<(Vec<u8>, u8)> {
+    let line = log.iter().find(|l| l.contains(" fires: "))?;
+    let rest = line.split(" fires: ").nth(1)?;
+    let (rolls, hits) = rest.split_once("->")?;
+    let rolls = rolls
+        .split_whitespace()
+        .map(|r| r.parse().unwrap())
+        .collect();
+    let hits = hits.split_whitespace().next()?.parse().unwrap();
+    Some((rolls, hits))
+}

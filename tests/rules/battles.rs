@@ -4,7 +4,7 @@
 //! Player 1, scripted moves, then battles driven decision by decision.
 
 use crate::common;
-use common::{block, space};
+use common::{block, fired, space};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -238,19 +238,6 @@ fn fire_for(side: Side) -> impl FnMut(&State, &[Action], &[String]) -> Action {
             _ => pass_all(state, legal, &[]),
         }
     }
-}
-
-/// (dice, hits) of a "… fires: 1 5 3 -> 2 hit(s)" log line.
-fn fired(log: &[String]) -> Option<(Vec<u8>, u8)> {
-    let line = log.iter().find(|l| l.contains(" fires: "))?;
-    let rest = line.split(" fires: ").nth(1)?;
-    let (rolls, hits) = rest.split_once("->")?;
-    let rolls = rolls
-        .split_whitespace()
-        .map(|r| r.parse().unwrap())
-        .collect();
-    let hits = hits.split_whitespace().next()?.parse().unwrap();
-    Some((rolls, hits))
 }
 
 /// The blocks acting in each round, in order, of one battle.

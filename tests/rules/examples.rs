@@ -4,7 +4,7 @@
 //! list of examples and their tests is in docs/rules-notes.md ("Worked
 //! examples").
 
-use crate::common::{block, space};
+use crate::common::{block, fired, space};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -93,19 +93,6 @@ fn levies_left(game: &Game, s: &State) -> usize {
         n += 1;
     }
     n
-}
-
-/// (dice, hits) of a "… fires: 1 5 3 -> 2 hit(s)" log line.
-fn fired(log: &[String]) -> Option<(Vec<u8>, u8)> {
-    let line = log.iter().find(|l| l.contains(" fires: "))?;
-    let rest = line.split(" fires: ").nth(1)?;
-    let (rolls, hits) = rest.split_once("->")?;
-    let rolls = rolls
-        .split_whitespace()
-        .map(|r| r.parse().unwrap())
-        .collect();
-    let hits = hits.split_whitespace().next()?.parse().unwrap();
-    Some((rolls, hits))
 }
 
 // ---------------------------------------------------------- Game Turn Example
