@@ -871,6 +871,11 @@ fn ratings(variant: &str, players: &[String], cross: &[CrossPlay]) -> Ratings {
     }
 }
 
+/// Whole Elo points with a sign, never "-0".
+fn elo(x: f64) -> String {
+    format!("{:+.0}", x.round() + 0.0)
+}
+
 fn rate(e: &Estimate) -> String {
     format!(
         "{:5.1}% ({:.1}–{:.1}%)",
@@ -912,14 +917,17 @@ impl fmt::Display for LadderReport {
             .max()
             .unwrap_or(6)
             .max(6);
-        write!(f, "  rung  {:<width$}", "player")?;
+        let mut header = format!("  rung  {:<width$}", "player");
         for v in &self.variants {
-            write!(f, "  {:<22}", v)?;
+            header.push_str(&format!("  {v:<22}"));
         }
         if self.variants.len() == 2 {
-            write!(f, "  {} − {} (paired)", self.variants[0], self.variants[1])?;
+            header.push_str(&format!(
+                "  {} − {} (paired)",
+                self.variants[0], self.variants[1]
+            ));
         }
-        writeln!(f)?;
+        writeln!(f, "{}", header.trim_end())?;
         for (i, r) in self.rungs.iter().enumerate() {
             let mut line = format!("  {:<4}  {:<width$}", i + 1, r.player);
             for e in &r.caesar_win_rate {
@@ -949,19 +957,21 @@ impl fmt::Display for LadderReport {
             for p in &r.players {
                 writeln!(
                     f,
-                    "  {:<width$}  {:+7.0}  (95% CI {:+.0} to {:+.0})  score {:5.1}% of {} games",
+                    "  {:<width$}  {:>6}  (95% CI {} to {})  score {:5.1}% of {} games",
                     p.player,
-                    p.elo,
-                    p.ci95[0],
-                    p.ci95[1],
+                    elo(p.elo),
+                    elo(p.ci95[0]),
+                    elo(p.ci95[1]),
                     p.score * 100.0,
                     p.games
                 )?;
             }
             writeln!(
                 f,
-                "  playing Caesar is worth {:+.0} Elo (95% CI {:+.0} to {:+.0})",
-                r.caesar_side_elo, r.caesar_side_ci95[0], r.caesar_side_ci95[1]
+                "  playing Caesar is worth {} Elo (95% CI {} to {})",
+                elo(r.caesar_side_elo),
+                elo(r.caesar_side_ci95[0]),
+                elo(r.caesar_side_ci95[1])
             )?;
         }
         write!(f, "Verdict: {}", self.verdict.text)
