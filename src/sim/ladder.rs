@@ -437,12 +437,14 @@ fn solve(mut m: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         }
         m.swap(col, pivot);
         b.swap(col, pivot);
-        for row in col + 1..n {
-            let f = m[row][col] / m[col][col];
-            for c in col..n {
-                m[row][c] -= f * m[col][c];
+        let (top, below) = m.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (k, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
             }
-            b[row] -= f * b[col];
+            b[col + 1 + k] -= f * b[col];
         }
     }
     let mut x = vec![0.0; n];
