@@ -19,6 +19,7 @@ pub mod file_dialog;
 mod files;
 mod geo;
 mod inspector;
+mod ladder_view;
 mod map;
 mod map_panel;
 mod rules_panel;
@@ -40,6 +41,7 @@ use crate::validate::{Finding, Report};
 
 pub use file_dialog::{DialogEnd, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub use files::Recent;
+pub use ladder_view::{LADDER_PLAYERS, LadderSettings};
 pub use sim_panel::{Outcome, SimPanel};
 pub use state::{AppState, History, Status};
 pub use view::MapView;

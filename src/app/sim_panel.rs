@@ -11,6 +11,7 @@ use egui_plot::{
     Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Line, Plot, Polygon, uniform_grid_spacer,
 };
 
+use super::ladder_view::{self, LadderSettings};
 use super::theme::{self, CAESAR, DRAW, POMPEY};
 use super::{Action, ExportKind, FilePurpose};
 use crate::engine::Game;
@@ -18,7 +19,10 @@ use crate::model::Scenario;
 use crate::model::Side;
 use crate::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 use crate::rules::{BUILTIN_VARIANTS, RuleSet};
-use crate::sim::{self, AiSpec, CompareReport, GameRecord, Progress, SimOptions, SimReport};
+use crate::sim::{
+    self, AiSpec, CompareReport, GameRecord, LadderOptions, LadderReport, Progress, SimOptions,
+    SimReport,
+};
 
 /// What a finished run produced.
 pub enum Outcome {
@@ -28,6 +32,8 @@ pub enum Outcome {
         csv: String,
     },
     Compare(Box<CompareReport>),
+    /// A strength ladder (one or two rule sets).
+    Ladder(Box<LadderReport>),
 }
 
 struct Running {
@@ -46,6 +52,8 @@ pub struct SimPanel {
     pub threads: usize,
     /// Compare the rule set in force with this variant (same seeds).
     pub compare_with: Option<String>,
+    /// The strength ladder's rungs and games per match.
+    pub ladder: LadderSettings,
     running: Option<Running>,
     pub result: Option<Result<Outcome, String>>,
     /// The result as JSON, made once when the run ends (for export).
@@ -67,6 +75,7 @@ impl Default for SimPanel {
             threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
             compare_with: None,
+            ladder: LadderSettings::default(),
             running: None,
             result: None,
             json: None,
@@ -145,26 +154,15 @@ impl SimPanel {
             },
             None => None,
         };
-        let progress = Arc::new(Progress::new());
         let total = options.games * if other.is_some() { 2 } else { 1 };
-        let (tx, rx) = channel();
-        let threads = self.threads.max(1);
         let rules = Arc::new(rules.clone());
         let variant = variant.to_string();
-        let shared = progress.clone();
-        std::thread::spawn(move || {
-            let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(p) => p,
-                Err(e) => {
-                    let _ = tx.send(Err(format!("cannot start {threads} threads: {e}")));
-                    return;
-                }
-            };
+        self.launch(total, move |shared| {
             let game = Game::new(scenario.clone(), rules);
-            let result = pool.install(|| match other {
+            match other {
                 None => {
                     let mut csv = format!("{}\n", GameRecord::CSV_HEADER);
-                    sim::simulate(&game, &variant, &options, &shared, |r| {
+                    sim::simulate(&game, &variant, &options, shared, |r| {
                         csv.push_str(&r.csv_row());
                         csv.push('\n');
                     })
@@ -175,11 +173,94 @@ impl SimPanel {
                 }
                 Some((name, rules_b)) => {
                     let game_b = Game::new(scenario, Arc::new(rules_b));
-                    sim::compare([&game, &game_b], [&variant, &name], &options, &shared)
+                    sim::compare([&game, &game_b], [&variant, &name], &options, shared)
                         .map(|r| Outcome::Compare(Box::new(r)))
                 }
-            });
-            let _ = tx.send(result.map_err(|_| "cancelled".to_string()));
+            }
+            .map_err(|_| "cancelled".to_string())
+        });
+    }
+
+    /// Starts a strength ladder in the background: the chosen rungs, under
+    /// the rule set in force and, when comparing, the other one too (same
+    /// seeds). Refused like [`SimPanel::start`], and when the rungs are
+    /// not a ladder (none chosen).
+    pub fn start_ladder(
+        &mut self,
+        scenario: &Scenario,
+        errors: usize,
+        rules: &RuleSet,
+        variant: &str,
+    ) {
+        if self.running.is_some() {
+            return;
+        }
+        if errors > 0 {
+            self.result = Some(Err(format!(
+                "The scenario has {errors} error(s); fix them before simulating."
+            )));
+            return;
+        }
+        let options = LadderOptions {
+            players: self.ladder.players.clone(),
+            games: self.ladder.games.max(1),
+            seed: self.seed,
+            omniscient: false,
+            shard: None,
+        };
+        if let Err(e) = options.check() {
+            self.result = Some(Err(e.replace("--players", "the ladder")));
+            return;
+        }
+        let other = match &self.compare_with {
+            Some(v) => match RuleSet::load(v) {
+                Ok(r) => Some((v.clone(), r)),
+                Err(e) => {
+                    self.result = Some(Err(e.to_string()));
+                    return;
+                }
+            },
+            None => None,
+        };
+        let total = options.total_games(1 + usize::from(other.is_some()));
+        let scenario = Arc::new(scenario.clone());
+        let rules = Arc::new(rules.clone());
+        let variant = variant.to_string();
+        self.launch(total, move |shared| {
+            let game = Game::new(scenario.clone(), rules);
+            match other {
+                None => sim::ladder::ladder(&[&game], &[&variant], &options, shared),
+                Some((name, rules_b)) => {
+                    let game_b = Game::new(scenario, Arc::new(rules_b));
+                    sim::ladder::ladder(&[&game, &game_b], &[&variant, &name], &options, shared)
+                }
+            }
+            .map(|r| Outcome::Ladder(Box::new(r)))
+            .map_err(|_| "cancelled".to_string())
+        });
+    }
+
+    /// Runs `work` on its own thread and rayon pool of `threads` workers;
+    /// the panel polls its progress (`total` games) and picks up its result.
+    fn launch(
+        &mut self,
+        total: u64,
+        work: impl FnOnce(&Progress) -> Result<Outcome, String> + Send + 'static,
+    ) {
+        let progress = Arc::new(Progress::new());
+        let (tx, rx) = channel();
+        let threads = self.threads.max(1);
+        let shared = progress.clone();
+        std::thread::spawn(move || {
+            let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = tx.send(Err(format!("cannot start {threads} threads: {e}")));
+                    return;
+                }
+            };
+            let result = pool.install(|| work(&shared));
+            let _ = tx.send(result);
         });
         self.result = None;
         self.json = None;
@@ -223,6 +304,7 @@ impl SimPanel {
                         Some(serde_json::to_string_pretty(report))
                     }
                     Ok(Outcome::Compare(c)) => Some(serde_json::to_string_pretty(c)),
+                    Ok(Outcome::Ladder(l)) => Some(serde_json::to_string_pretty(l)),
                     Err(_) => None,
                 }
                 .map(|j| j.map_err(|e| e.to_string()));
@@ -379,6 +461,20 @@ impl SimPanel {
                 self.cancel();
             }
         });
+        ui.separator();
+        ui.label(RichText::new("Strength ladder").strong())
+            .on_hover_text(
+                "A mirror match at every rung (both sides played by that player), cross-play between the rungs for ratings, and whether the rule sets' difference for Caesar holds at every strength. Uses the seed, threads and compare setting above.",
+            );
+        ladder_view::settings(ui, &mut self.ladder);
+        let can_run = rules.is_some() && self.running.is_none() && !self.ladder.players.is_empty();
+        if ui
+            .add_enabled(can_run, egui::Button::new("Run ladder"))
+            .clicked()
+            && let Some(rules) = rules
+        {
+            self.start_ladder(scenario, errors, rules, variant);
+        }
         if let Some(r) = &self.running {
             let done = r.progress.done();
             let fraction = done as f32 / r.total.max(1) as f32;
@@ -448,6 +544,10 @@ impl SimPanel {
                 summary(ui, &c.a);
                 summary(ui, &c.b);
                 charts(ui, &[&c.a, &c.b]);
+            }
+            Some(Ok(Outcome::Ladder(l))) => {
+                actions.extend(export_buttons(ui, self.json.as_ref(), None));
+                ladder_view::show(ui, l);
             }
         }
         actions

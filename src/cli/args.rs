@@ -65,14 +65,19 @@ impl RunArgs {
 
     /// A rayon pool of `--threads` workers (all cores by default).
     pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
-        let mut builder = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = self.threads {
-            builder = builder.num_threads(t);
-        }
-        builder
-            .build()
-            .map_err(|e| CliError::Usage(format!("cannot start the worker threads: {e}")))
+        pool(self.threads)
     }
+}
+
+/// A rayon pool of `threads` workers (all cores when None).
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(t);
+    }
+    builder
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start the worker threads: {e}")))
 }
 
 /// `caesar` or `pompey`, in any case.

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::sim::{CompareReport, GameRange, SimReport};
+use caesar_workbench::sim::{CompareReport, GameRange, LadderReport, SimReport};
 
 use super::args::refuse_stdout_over;
 use super::output::warn;
@@ -29,6 +29,7 @@ pub struct MergeArgs {
 enum Parsed {
     Simulate(Box<SimReport>),
     Compare(Box<CompareReport>),
+    Ladder(Box<LadderReport>),
 }
 
 /// Refuses reports that do not check out, overlap or come from different
@@ -37,12 +38,33 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
     refuse_stdout_over(&args.reports)?;
     let mut sims = Vec::new();
     let mut compares = Vec::new();
+    let mut ladders = Vec::new();
     for path in &args.reports {
         let label = path.display().to_string();
         match read_report(path)? {
             Parsed::Simulate(r) => sims.push((label, *r)),
             Parsed::Compare(r) => compares.push((label, *r)),
+            Parsed::Ladder(r) => ladders.push((label, *r)),
         }
+    }
+    if let Some((ladder, _)) = ladders.first() {
+        if let Some(other) = sims
+            .first()
+            .map(|(l, _)| l)
+            .or(compares.first().map(|(l, _)| l))
+        {
+            return Err(CliError::Report(format!(
+                "cannot merge ladder reports with other reports: {ladder} is a ladder report, {other} is not"
+            )));
+        }
+        let labelled: Vec<(&str, &LadderReport)> =
+            ladders.iter().map(|(l, r)| (l.as_str(), r)).collect();
+        let merged = LadderReport::merge_labelled(&labelled).map_err(CliError::Report)?;
+        if let Some(run) = merged.rungs.first().map(|r| r.mirror.runs()[0]) {
+            warn_missing(run);
+        }
+        print_report(out, &merged, args.json)?;
+        return Ok(ExitCode::SUCCESS);
     }
     if let (Some((sim, _)), Some((compare, _))) = (sims.first(), compares.first()) {
         return Err(CliError::Report(format!(
@@ -83,7 +105,7 @@ fn warn_missing(report: &SimReport) {
 }
 
 /// Reads at most [`MAX_REPORT_BYTES`] (so `/dev/zero` ends) and parses a
-/// simulate or compare report, with the file, line and column of a problem.
+/// simulate, compare or ladder report, with the file, line and column of a problem.
 fn read_report(path: &Path) -> Result<Parsed, CliError> {
     let read_error = |source| CliError::Read {
         path: path.to_path_buf(),
@@ -104,13 +126,17 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
         .map_err(|_| CliError::Report(format!("{name}: not UTF-8, so not a JSON report")))?;
     let not_a_report = |e: serde_json::Error| {
         CliError::Report(format!(
-            "{name}:{}:{}: not a simulate or compare report written with --json: {e}",
+            "{name}:{}:{}: not a simulate, compare or ladder report written with --json: {e}",
             e.line(),
             e.column()
         ))
     };
     let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_report)?;
-    if value.get("raw_paired").is_some() {
+    if value.get("kind").and_then(|k| k.as_str()) == Some("ladder") {
+        serde_json::from_str(&text)
+            .map(|r| Parsed::Ladder(Box::new(r)))
+            .map_err(not_a_report)
+    } else if value.get("raw_paired").is_some() {
         serde_json::from_str(&text)
             .map(|r| Parsed::Compare(Box::new(r)))
             .map_err(not_a_report)

@@ -7,6 +7,7 @@ mod args;
 mod battle;
 mod error;
 mod gui;
+mod ladder;
 mod merge;
 mod output;
 mod play;
@@ -58,7 +59,10 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Play two rule sets over the same seeds and report the differences.
     Compare(simulate::CompareArgs),
-    /// Combine the JSON reports of the shards of one run (simulate or compare).
+    /// Rank AI players on a ladder of mirror matches and cross-play, and say
+    /// whether a rule set's effect on Caesar holds at every strength.
+    Ladder(ladder::LadderArgs),
+    /// Combine the JSON reports of the shards of one run (simulate, compare or ladder).
     Merge(merge::MergeArgs),
     /// Exact odds of one battle (no sampling).
     Battle(battle::BattleArgs),
@@ -85,6 +89,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Variants) => validate::variants(&mut out)?,
         Some(Command::Simulate(args)) => simulate::simulate(&mut out, args)?,
         Some(Command::Compare(args)) => simulate::compare(&mut out, args)?,
+        Some(Command::Ladder(args)) => ladder::ladder(&mut out, args)?,
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,

@@ -159,7 +159,7 @@ impl Csv {
 }
 
 /// Runs `work` with a progress bar on stderr (hidden when stderr is not a terminal).
-fn with_progress<T: Send>(total: u64, work: impl FnOnce(&Progress) -> T + Send) -> T {
+pub fn with_progress<T: Send>(total: u64, work: impl FnOnce(&Progress) -> T + Send) -> T {
     let progress = Arc::new(Progress::new());
     let bar = indicatif::ProgressBar::new(total);
     bar.set_style(

@@ -571,3 +571,139 @@ fn merge_and_simulate_into_a_closed_pipe_end_quietly() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// A tiny two-variant ladder (random and heuristic rungs) as JSON, written
+/// to `dir/name` when given.
+fn ladder_json(extra: &[&str]) -> Vec<u8> {
+    let mut args = vec!["ladder", "--variant", "rules-1.1", "--variant", "rules-2.0"];
+    args.extend([
+        "--players",
+        "random,heuristic",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+    ]);
+    args.push("--json");
+    args.extend(extra);
+    cli()
+        .args(&args)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone()
+}
+
+#[test]
+fn ladder_reports_rates_per_rung_ratings_and_a_verdict() {
+    let v: Value = serde_json::from_slice(&ladder_json(&["--threads", "1"])).unwrap();
+    assert_eq!(v["kind"], "ladder");
+    let rungs = v["rungs"].as_array().unwrap();
+    assert_eq!(rungs.len(), 2);
+    for (rung, player) in rungs.iter().zip(["random", "heuristic"]) {
+        assert_eq!(rung["player"], player);
+        let rates = rung["caesar_win_rate"].as_array().unwrap();
+        assert_eq!(rates.len(), 2, "one rate per rule set");
+        for r in rates {
+            let (p, lo, hi) = (
+                r["estimate"].as_f64().unwrap(),
+                r["ci95"][0].as_f64().unwrap(),
+                r["ci95"][1].as_f64().unwrap(),
+            );
+            assert!(lo <= p && p <= hi);
+        }
+        assert!(rung["difference"]["p_value"].as_f64().is_some());
+    }
+    assert_eq!(v["cross_play"].as_array().unwrap().len(), 2);
+    assert_eq!(v["ratings"]["players"][0]["elo"], 0.0);
+    let kind = v["verdict"]["kind"].as_str().unwrap();
+    assert!(
+        [
+            "holds_at_every_rung",
+            "depends_on_strength",
+            "no_significant_difference"
+        ]
+        .contains(&kind),
+        "{kind}"
+    );
+    assert!(!v["verdict"]["text"].as_str().unwrap().is_empty());
+    // The same on two threads.
+    let two: Value = serde_json::from_slice(&ladder_json(&["--threads", "2"])).unwrap();
+    assert_eq!(
+        two["rungs"][1]["caesar_win_rate"],
+        v["rungs"][1]["caesar_win_rate"]
+    );
+    assert_eq!(two["ratings"], v["ratings"]);
+    // The text names the rungs and the verdict.
+    cli()
+        .args(["ladder", "--players", "random,heuristic", "--games", "2"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("heuristic"))
+        .stdout(predicate::str::contains("Verdict: "));
+}
+
+#[test]
+fn ladder_shards_merge_to_the_whole_ladder_and_overlaps_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole: Value = serde_json::from_slice(&ladder_json(&[])).unwrap();
+    let mut files = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let path = dir.path().join(format!("ladder-{}.json", &shard[..1]));
+        std::fs::write(&path, ladder_json(&["--shard", shard])).unwrap();
+        files.push(path);
+    }
+    let out = cli()
+        .arg("merge")
+        .args(&files)
+        .arg("--json")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let merged: Value = serde_json::from_slice(&out).unwrap();
+    for key in ["game_ranges", "shards", "ratings", "verdict", "players"] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+    for i in 0..2 {
+        for key in ["caesar_win_rate", "difference"] {
+            assert_eq!(merged["rungs"][i][key], whole["rungs"][i][key], "{key}");
+        }
+    }
+    let whole_file = dir.path().join("whole.json");
+    std::fs::write(&whole_file, serde_json::to_vec(&whole).unwrap()).unwrap();
+    cli()
+        .arg("merge")
+        .arg(&files[0])
+        .arg(&whole_file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("overlap in games 0–1"));
+    // A ladder report does not merge with a simulate report.
+    let sim = report_file(dir.path(), "sim.json", "simulate", "4", &[]);
+    cli()
+        .arg("merge")
+        .arg(&files[0])
+        .arg(&sim)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("ladder report"));
+}
+
+#[test]
+fn ladder_refuses_a_player_twice_and_three_variants() {
+    cli()
+        .args(["ladder", "--players", "random,random", "--games", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("twice"));
+    cli()
+        .args(["ladder", "--players", "random", "--games", "2"])
+        .args(["--variant", "rules-1.1", "--variant", "rules-2.0"])
+        .args(["--variant", "rules-2.0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("one or two"));
+}

@@ -2,4 +2,5 @@
 //! One test binary per area keeps the build short: each binary links the library once.
 
 mod edit;
+mod ladder;
 mod window;

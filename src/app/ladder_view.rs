@@ -1,0 +1,226 @@
+//! The strength ladder in the Simulate tab: which players make the rungs,
+//! and the finished ladder as a chart of Caesar's win rate against the
+//! rung, one line per rule set, with the library's ratings and verdict.
+//! Every figure comes from [`LadderReport`]; nothing is computed here.
+
+use egui::{RichText, Stroke, Ui};
+use egui_plot::{Legend, Line, LineStyle, Plot, Points, uniform_grid_spacer};
+
+use super::theme;
+use crate::sim::ladder::{LadderReport, VerdictKind};
+use crate::sim::{AiSpec, stats::Estimate};
+
+/// The players offered as rungs, weakest first.
+pub const LADDER_PLAYERS: [AiSpec; 4] = [
+    AiSpec::Random,
+    AiSpec::Heuristic,
+    AiSpec::Search { playouts: 16 },
+    AiSpec::Search { playouts: 64 },
+];
+
+/// Colours of the first and second rule set's lines.
+const LINE_COLOURS: [egui::Color32; 2] = [theme::CAESAR, theme::ROUNDS];
+
+/// The ladder's settings: its rungs and games per match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LadderSettings {
+    /// Chosen among [`LADDER_PLAYERS`], in that order.
+    pub players: Vec<AiSpec>,
+    /// Games of every match (each rung's mirror match, each cross-play pairing).
+    pub games: u64,
+}
+
+impl Default for LadderSettings {
+    fn default() -> Self {
+        LadderSettings {
+            players: vec![AiSpec::Random, AiSpec::Heuristic],
+            games: 50,
+        }
+    }
+}
+
+/// The rung checkboxes and the games per rung.
+pub fn settings(ui: &mut Ui, s: &mut LadderSettings) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Rungs");
+        for p in LADDER_PLAYERS {
+            let mut on = s.players.contains(&p);
+            if ui.checkbox(&mut on, p.to_string()).changed() {
+                if on {
+                    s.players.push(p);
+                } else {
+                    s.players.retain(|q| *q != p);
+                }
+                // Weakest first, as the list offers them.
+                s.players
+                    .sort_by_key(|q| LADDER_PLAYERS.iter().position(|x| x == q));
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        let l = ui.label("Games per rung");
+        ui.add(egui::DragValue::new(&mut s.games).range(1..=100_000))
+            .labelled_by(l.id)
+            .on_hover_text(
+                "Games of each mirror match and of each cross-play pairing (each side assignment)",
+            );
+    });
+}
+
+fn pct(e: &Estimate) -> String {
+    format!(
+        "{:.1}% ({:.1}–{:.1}%)",
+        e.estimate * 100.0,
+        e.ci95[0] * 100.0,
+        e.ci95[1] * 100.0
+    )
+}
+
+/// The finished ladder: chart, table, ratings, verdict.
+pub fn show(ui: &mut Ui, r: &LadderReport) {
+    ui.label(
+        RichText::new(format!(
+            "Strength ladder: {} — {} games per match, seed {}",
+            r.variants.join(" vs "),
+            r.games(),
+            r.seed
+        ))
+        .strong(),
+    );
+    ui.label(RichText::new("Caesar's win rate by rung (mirror matches, 95% intervals)").strong());
+    let players = r.players.clone();
+    Plot::new("ladder")
+        .height(theme::CHART_HEIGHT)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .y_axis_label("Caesar wins, % of games")
+        .include_y(0.0)
+        .include_y(100.0)
+        .include_x(-0.3)
+        .include_x(players.len() as f64 - 0.7)
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .x_axis_formatter(move |mark, _| {
+            let v = mark.value;
+            if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+                return String::new();
+            }
+            players.get(v.round() as usize).cloned().unwrap_or_default()
+        })
+        .show(ui, |p| {
+            for (k, variant) in r.variants.iter().enumerate() {
+                let colour = LINE_COLOURS[k % 2];
+                // The second rule set is drawn dashed and shifted a little,
+                // so the whiskers do not hide each other.
+                let shift = k as f64 * 0.06 - 0.03 * (r.variants.len() as f64 - 1.0);
+                let style = if k == 0 {
+                    LineStyle::Solid
+                } else {
+                    LineStyle::dashed_loose()
+                };
+                let estimates: Vec<(f64, &Estimate)> = r
+                    .rungs
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, rung)| {
+                        rung.caesar_win_rate.get(k).map(|e| (i as f64 + shift, e))
+                    })
+                    .collect();
+                let points: Vec<[f64; 2]> = estimates
+                    .iter()
+                    .map(|(x, e)| [*x, e.estimate * 100.0])
+                    .collect();
+                p.line(
+                    Line::new(variant.clone(), points.clone())
+                        .color(colour)
+                        .width(2.0)
+                        .style(style),
+                );
+                p.points(
+                    Points::new(variant.clone(), points)
+                        .color(colour)
+                        .radius(4.0),
+                );
+                for (x, e) in &estimates {
+                    let whisker = vec![[*x, e.ci95[0] * 100.0], [*x, e.ci95[1] * 100.0]];
+                    p.line(
+                        Line::new(variant.clone(), whisker)
+                            .stroke(Stroke::new(1.5, colour))
+                            .allow_hover(false),
+                    );
+                }
+            }
+        });
+    egui::Grid::new("ladder_rungs")
+        .num_columns(2 + r.variants.len() + usize::from(r.variants.len() == 2))
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label(RichText::new("Rung").strong());
+            ui.label(RichText::new("Player").strong());
+            for v in &r.variants {
+                ui.label(RichText::new(format!("Caesar wins, {v}")).strong());
+            }
+            if let [a, b] = r.variants.as_slice() {
+                ui.label(RichText::new(format!("{a} − {b} (paired)")).strong());
+            }
+            ui.end_row();
+            for (i, rung) in r.rungs.iter().enumerate() {
+                ui.label(format!("{}", i + 1));
+                ui.label(&rung.player);
+                for e in &rung.caesar_win_rate {
+                    ui.label(pct(e));
+                }
+                if let Some(d) = &rung.difference {
+                    ui.label(format!(
+                        "{:+.1} pts ({:+.1} to {:+.1}), p = {:.3}{}",
+                        d.estimate * 100.0,
+                        d.ci95[0] * 100.0,
+                        d.ci95[1] * 100.0,
+                        d.p_value,
+                        if d.significant { " *" } else { "" }
+                    ));
+                }
+                ui.end_row();
+            }
+        });
+    if let Some(ratings) = &r.ratings {
+        ui.label(
+            RichText::new(format!(
+                "Ratings from cross-play under {} (Elo, first rung = 0)",
+                ratings.variant
+            ))
+            .strong(),
+        )
+        .on_hover_text(&ratings.method);
+        egui::Grid::new("ladder_ratings")
+            .num_columns(3)
+            .show(ui, |ui| {
+                for p in &ratings.players {
+                    ui.label(&p.player);
+                    ui.label(format!(
+                        "{:+.0} ({:+.0} to {:+.0})",
+                        p.elo.round() + 0.0,
+                        p.ci95[0].round() + 0.0,
+                        p.ci95[1].round() + 0.0
+                    ));
+                    ui.label(format!(
+                        "score {:.1}% of {} games",
+                        p.score * 100.0,
+                        p.games
+                    ));
+                    ui.end_row();
+                }
+            });
+    }
+    let colour = match r.verdict.kind {
+        VerdictKind::HoldsAtEveryRung | VerdictKind::Rises | VerdictKind::Falls => theme::GOOD,
+        VerdictKind::DependsOnStrength => theme::WARNING,
+        _ => ui.visuals().text_color(),
+    };
+    ui.label(
+        RichText::new(format!("Verdict: {}", r.verdict.text))
+            .strong()
+            .color(colour),
+    );
+}

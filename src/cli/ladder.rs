@@ -1,0 +1,83 @@
+//! `ladder`: mirror matches at every rung of a strength ladder, cross-play
+//! ratings and a verdict.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::sim::{AiSpec, LadderOptions, Shard, ladder as lib};
+
+use super::args::{load_game, parse_threads, pool, refuse_stdout_over};
+use super::simulate::{print_report, with_progress};
+use super::{CliError, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct LadderArgs {
+    /// Rule set: a variant file or a built-in name; give it twice to compare
+    /// two rule sets at every rung (over the same seeds).
+    #[arg(long, num_args = 1)]
+    variant: Vec<String>,
+    /// The rungs, weakest first, comma-separated: random, heuristic, search:N.
+    #[arg(long, value_delimiter = ',', required = true)]
+    players: Vec<AiSpec>,
+    /// Games of every match (each rung's mirror match, each cross-play pairing).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Base seed: every match's seed derives from it and the rung(s).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Scenario file; the built-in published game when left out.
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Players see everything (no fog of war).
+    #[arg(long)]
+    omniscient: bool,
+    /// Play only part i of n of every match's games (1-based), for `merge` later.
+    #[arg(long)]
+    shard: Option<Shard>,
+    /// Print the full JSON report instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> {
+    let variants = if args.variant.is_empty() {
+        vec![DEFAULT_VARIANT.to_string()]
+    } else {
+        args.variant.clone()
+    };
+    if variants.len() > 2 {
+        return Err(CliError::Usage(format!(
+            "ladder takes one or two --variant options (got {})",
+            variants.len()
+        )));
+    }
+    let options = LadderOptions {
+        players: args.players.clone(),
+        games: args.games,
+        seed: args.seed,
+        omniscient: args.omniscient,
+        shard: args.shard,
+    };
+    options.check().map_err(CliError::Usage)?;
+    let mut loaded = Vec::new();
+    for v in &variants {
+        loaded.push(load_game(args.scenario.as_deref(), v)?);
+    }
+    let inputs: Vec<PathBuf> = loaded.iter().flat_map(|l| l.inputs.clone()).collect();
+    refuse_stdout_over(&inputs)?;
+    let games: Vec<_> = loaded.into_iter().map(|l| l.game).collect();
+    let names: Vec<String> = games.iter().map(|g| g.rules.name.clone()).collect();
+    let pool = pool(args.threads)?;
+    let game_refs: Vec<_> = games.iter().collect();
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let report = with_progress(options.total_games(games.len()), |progress| {
+        pool.install(|| lib::ladder(&game_refs, &name_refs, &options, progress))
+    })
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    print_report(out, &report, args.json)?;
+    Ok(ExitCode::SUCCESS)
+}
