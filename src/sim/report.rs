@@ -1430,6 +1430,11 @@ mod tests {
             events_cancelled: 0,
             first_turn_player1: Some(Side::Caesar),
             actions: 300,
+            quality: crate::engine::PlayQuality {
+                mp_spent: [40, 41],
+                mp_wasted: [index as u32 % 2, 0],
+                ..Default::default()
+            },
         }
     }
 
