@@ -16,6 +16,7 @@ pub mod names;
 pub mod odds;
 pub mod playable;
 pub mod position;
+pub mod record;
 pub mod rules;
 pub mod sim;
 pub mod validate;

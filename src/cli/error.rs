@@ -45,6 +45,12 @@ pub enum CliError {
     /// Creating or writing the CSV file failed.
     #[error("cannot write the CSV file {path}: {source}")]
     Csv { path: PathBuf, source: io::Error },
+    /// Writing the game record file failed.
+    #[error("cannot write the game record {path}: {source}")]
+    WriteRecord { path: PathBuf, source: io::Error },
+    /// A game record that does not replay, or whose sources changed.
+    #[error("{0}")]
+    Replay(String),
     #[error(transparent)]
     Cancelled(#[from] Cancelled),
     /// The window could not open.
@@ -53,10 +59,13 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// 1 for a scenario with errors (as `validate`), 2 for everything else.
+    /// 1 for a scenario with errors (as `validate`), an impossible position or
+    /// illegal action, a record that does not replay; 2 for everything else.
     pub fn exit_code(&self) -> ExitCode {
         match self {
-            CliError::InvalidScenario { .. } | CliError::Position(_) => ExitCode::from(1),
+            CliError::InvalidScenario { .. } | CliError::Position(_) | CliError::Replay(_) => {
+                ExitCode::from(1)
+            }
             _ => ExitCode::from(2),
         }
     }

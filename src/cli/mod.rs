@@ -12,6 +12,7 @@ mod merge;
 mod output;
 mod play;
 mod position;
+mod replay;
 mod simulate;
 mod validate;
 
@@ -75,6 +76,13 @@ enum Command {
     /// position is impossible or an action is not legal; 2: a file could not
     /// be read or parsed.
     Position(position::PositionArgs),
+    /// Re-play a game record (`play --record FILE`) through the engine and
+    /// print the game.
+    ///
+    /// Exit code 0: the record replays and ends as it says; 1: an action is
+    /// not legal at its step, the game ends otherwise, or the scenario or
+    /// variant has changed or is missing; 2: the record cannot be read or parsed.
+    Replay(replay::ReplayArgs),
 }
 
 /// Runs one command. Everything it prints goes through one writer; a
@@ -94,6 +102,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,
         Some(Command::Position(args)) => position::position(&mut out, args)?,
+        Some(Command::Replay(args)) => replay::replay(&mut out, args)?,
     };
     out.flush()?;
     Ok(code)

@@ -1,14 +1,16 @@
-//! `play`: one whole game between AI players, its record as it is written.
+//! `play`: one whole game between AI players, its record as it is written;
+//! `--record` also writes it down as a game record file (`replay` reads it).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::engine::Log;
+use caesar_workbench::engine::{Game, Log, State};
 use caesar_workbench::model::Side;
+use caesar_workbench::record::{PlayerEntry, RecordSetup, record_game, simulated_game_seeds};
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::AiSpec;
 
-use super::args::{load_game, refuse_stdout_over};
+use super::args::{load_game, refuse_overwrite, refuse_stdout_over};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -20,49 +22,110 @@ pub struct PlayArgs {
     #[arg(long)]
     scenario: Option<PathBuf>,
     /// Seed for the game's dice and shuffles (and the players).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "run_seed")]
     seed: u64,
+    /// Play game --game of a `simulate --seed RUN_SEED` run: the same game
+    /// seed and players' seeds as that run gives it.
+    #[arg(long, requires = "game", value_name = "RUN_SEED")]
+    run_seed: Option<u64>,
+    /// The game's index in that run (0-based, the CSV's `game` column).
+    #[arg(long, requires = "run_seed", value_name = "I")]
+    game: Option<u64>,
     /// Caesar's player: random, heuristic, search or search:PLAYOUTS.
     #[arg(long, default_value = "heuristic")]
     caesar_ai: AiSpec,
     /// Pompey's player.
     #[arg(long, default_value = "heuristic")]
     pompey_ai: AiSpec,
+    /// Players see everything (no fog of war), as `simulate --omniscient`.
+    #[arg(long)]
+    omniscient: bool,
+    /// Also write the game record to this file (RON; `replay FILE` re-plays it).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
     refuse_stdout_over(&loaded.inputs)?;
+    if let Some(path) = &args.record {
+        refuse_overwrite(path, &loaded.inputs)?;
+    }
     let game = loaded.game;
-    let seed = args.seed;
+    let (seed, player_seeds) = match (args.run_seed, args.game) {
+        (Some(run), Some(index)) => simulated_game_seeds(run, index),
+        _ => (
+            args.seed,
+            [
+                args.seed.wrapping_mul(2).wrapping_add(1),
+                args.seed.wrapping_mul(2).wrapping_add(2),
+            ],
+        ),
+    };
     let mut players = [
         args.caesar_ai
-            .player(Side::Caesar, seed.wrapping_mul(2).wrapping_add(1), false),
+            .player(Side::Caesar, player_seeds[0], args.omniscient),
         args.pompey_ai
-            .player(Side::Pompey, seed.wrapping_mul(2).wrapping_add(2), false),
+            .player(Side::Pompey, player_seeds[1], args.omniscient),
     ];
-    out.line(format_args!(
-        "{} under {}, seed {seed}: Caesar {} vs Pompey {}",
-        game.scenario.name, game.rules.name, args.caesar_ai, args.pompey_ai
+    out.line(header(
+        &game,
+        seed,
+        &args.caesar_ai.to_string(),
+        &args.pompey_ai.to_string(),
     ))?;
-    let mut record = PrintLog { out, failed: None };
-    let state = caesar_workbench::ai::play_game(&game, seed, &mut players, &mut record);
-    if let Some(e) = record.failed {
+    let mut log = PrintLog { out, failed: None };
+    let state = match &args.record {
+        None => caesar_workbench::ai::play_game(&game, seed, &mut players, &mut log),
+        Some(path) => {
+            let doc = caesar_workbench::load_scenario(args.scenario.as_deref())?;
+            let (scenario, variant) =
+                RecordSetup::sources(args.scenario.as_deref(), &doc, &args.variant, &game.rules);
+            let setup = RecordSetup {
+                scenario,
+                variant,
+                seed,
+                caesar: PlayerEntry::ai(args.caesar_ai, player_seeds[0]),
+                pompey: PlayerEntry::ai(args.pompey_ai, player_seeds[1]),
+                omniscient: args.omniscient,
+            };
+            let (state, record) = record_game(&game, setup, &mut players, &mut log);
+            record.write(path).map_err(|source| CliError::WriteRecord {
+                path: path.clone(),
+                source,
+            })?;
+            state
+        }
+    };
+    if let Some(e) = log.failed {
         return Err(e);
     }
+    out.line(stats_line(&state))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The first line of a game's printed record.
+pub fn header(game: &Game, seed: u64, caesar: &str, pompey: &str) -> String {
+    format!(
+        "{} under {}, seed {seed}: Caesar {caesar} vs Pompey {pompey}",
+        game.scenario.name, game.rules.name
+    )
+}
+
+/// The last line of a game's printed record.
+pub fn stats_line(state: &State) -> String {
     let s = &state.stats;
-    out.line(format_args!(
+    format!(
         "Battles {}, steps lost Caesar {} Pompey {}, leaders killed Caesar {} Pompey {}",
         s.battles, s.steps_lost[0], s.steps_lost[1], s.leaders_killed[0], s.leaders_killed[1]
-    ))?;
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
 /// Prints the record as it is written; after a failed write it stops
 /// asking for lines and keeps the error for the end of the game.
-struct PrintLog<'a> {
-    out: &'a mut Output,
-    failed: Option<CliError>,
+pub struct PrintLog<'a> {
+    pub out: &'a mut Output,
+    pub failed: Option<CliError>,
 }
 
 impl Log for PrintLog<'_> {

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use caesar_workbench::engine::{Action, Game, Place, State};
 use caesar_workbench::model::Side;
-use caesar_workbench::names::{did_you_mean, normalise};
 use caesar_workbench::position::{LoadedPosition, PositionFileError, load_position};
 
 use super::args::{parse_side, refuse_stdout_over};
@@ -106,31 +105,11 @@ pub fn position(out: &mut Output, args: PositionArgs) -> Result<ExitCode, CliErr
     Ok(ExitCode::SUCCESS)
 }
 
-/// The legal action whose words are `text` (case and spacing aside).
+/// The legal action whose words are `text` (case and spacing aside):
+/// [`caesar_workbench::record::find_action`], shared with `replay`.
 fn find_action(game: &Game, state: &State, text: &str) -> Result<Action, CliError> {
-    let mut legal = Vec::new();
-    state.legal_actions(game, &mut legal);
-    let wanted = normalise(text);
-    if let Some(a) = legal
-        .iter()
-        .find(|a| normalise(&game.action_text(**a)) == wanted)
-    {
-        return Ok(*a);
-    }
-    let words: Vec<String> = legal.iter().map(|a| game.action_text(*a)).collect();
-    let who = state
-        .current_player()
-        .map_or("nobody (the game is over)".to_string(), |s| s.to_string());
-    Err(CliError::Position(format!(
-        "\"{text}\" is not a legal action now ({}; {who} to decide){}\nthe legal actions are:\n  {}",
-        state.stage_text(game),
-        did_you_mean(text, words.iter().map(String::as_str)),
-        if words.is_empty() {
-            "(none)".to_string()
-        } else {
-            words.join("\n  ")
-        }
-    )))
+    caesar_workbench::record::find_action(game, state, text)
+        .map_err(|e| CliError::Position(e.to_string()))
 }
 
 fn report(game: &Game, state: &State, view: Option<Side>, applied: Vec<String>) -> Report {

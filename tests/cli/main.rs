@@ -3,4 +3,5 @@
 
 mod commands;
 mod position;
+mod record;
 mod simulation;

@@ -1,0 +1,92 @@
+//! `replay`: re-play a game record through the engine, print the game as
+//! `play` printed it, and confirm it ends as recorded.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use caesar_workbench::format::{LoadError, read_text};
+use caesar_workbench::record::{self, BUILT_IN, RecordFile, ReplayError};
+use caesar_workbench::rules::RuleSet;
+
+use super::args::load_game;
+use super::play::{header, stats_line};
+use super::{CliError, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The game record (RON, written by `play --record`).
+    file: PathBuf,
+    /// Print only the final line, not the game.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn replay(out: &mut Output, args: ReplayArgs) -> Result<ExitCode, CliError> {
+    let text = read_text(&args.file)?;
+    let record = RecordFile::parse(&args.file, &text)?;
+    let scenario = (record.scenario.path != BUILT_IN).then(|| PathBuf::from(&record.scenario.path));
+    let rules = RuleSet::load(&record.variant.name)
+        .map_err(|e| missing_or_load("variant", &record.variant.name, e))?;
+    let doc = caesar_workbench::load_scenario(scenario.as_deref())
+        .map_err(|e| missing_or_load("scenario", &record.scenario.path, e))?;
+    record::check_sources(&record, &doc, &rules).map_err(replay_error)?;
+    let game = load_game(scenario.as_deref(), &record.variant.name)?.game;
+    let (state, log) = record::replay(&record, &game).map_err(|e| match &e {
+        ReplayError::Illegal { step, .. } | ReplayError::AfterEnd { step, .. } => {
+            match record::action_location(&args.file, &text, *step) {
+                Some(at) => CliError::Replay(format!("{at}: {e}")),
+                None => replay_error(e),
+            }
+        }
+        _ => replay_error(e),
+    })?;
+    if !args.quiet {
+        out.line(header(
+            &game,
+            record.seed,
+            &record.caesar.player,
+            &record.pompey.player,
+        ))?;
+        for line in &log {
+            out.line(line)?;
+        }
+        out.line(stats_line(&state))?;
+    }
+    let end = record
+        .outcome
+        .map_or("the game still going on".to_string(), |o| o.to_string());
+    out.line(format_args!(
+        "replay matches the record {}: {} actions, {end}",
+        display(&args.file),
+        record.actions.len()
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn display(path: &Path) -> String {
+    path.display().to_string()
+}
+
+fn replay_error(e: ReplayError) -> CliError {
+    CliError::Replay(e.to_string())
+}
+
+/// A scenario or variant the record names that is no longer there is a
+/// replay that cannot be checked (exit 1); any other load error is one (exit 2).
+fn missing_or_load(what: &'static str, name: &str, e: LoadError) -> CliError {
+    match e {
+        LoadError::Io { ref source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            replay_error(ReplayError::Missing {
+                what,
+                name: name.to_string(),
+                reason: e.to_string(),
+            })
+        }
+        LoadError::ExtendsMissing { .. } => replay_error(ReplayError::Missing {
+            what,
+            name: name.to_string(),
+            reason: e.to_string(),
+        }),
+        other => CliError::Load(other),
+    }
+}

@@ -1,0 +1,223 @@
+//! Game records: `play --record`, `replay`, and recording a simulated game.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use caesar_workbench::record::RecordFile;
+use predicates::prelude::*;
+
+fn bin() -> PathBuf {
+    std::env::var_os("CAESAR_WORKBENCH_BIN")
+        .map_or_else(|| env!("CARGO_BIN_EXE_caesar-workbench").into(), Into::into)
+}
+
+fn cli() -> Command {
+    Command::new(bin())
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.assert().code(0).get_output().stdout.clone()).unwrap()
+}
+
+/// Plays one game with `extra` options, writing its record to `record`;
+/// returns what `play` printed.
+fn play_recorded(record: &Path, extra: &[&str]) -> String {
+    stdout_of(cli().arg("play").args(extra).arg("--record").arg(record))
+}
+
+#[test]
+fn a_recorded_game_replays_as_it_was_played_under_both_rulebooks() {
+    let dir = tempfile::tempdir().unwrap();
+    for (variant, seed) in [("rules-1.1", "4"), ("rules-2.0", "5")] {
+        let record = dir.path().join(format!("{variant}.ron"));
+        let played = play_recorded(
+            &record,
+            &[
+                "--variant",
+                variant,
+                "--seed",
+                seed,
+                "--pompey-ai",
+                "random",
+            ],
+        );
+        let replayed = stdout_of(cli().arg("replay").arg(&record));
+        let (body, last) = replayed.trim_end().rsplit_once('\n').unwrap();
+        assert_eq!(body, played.trim_end(), "{variant}: the same printed game");
+        assert!(last.starts_with("replay matches the record"), "{last}");
+        let file = RecordFile::read(&record).unwrap();
+        assert_eq!(file.variant.name, variant);
+        assert_eq!(file.scenario.path, "built-in");
+        assert_eq!(file.action_count as usize, file.actions.len());
+        let quiet = stdout_of(cli().arg("replay").arg(&record).arg("--quiet"));
+        assert_eq!(quiet.trim_end(), last);
+    }
+}
+
+#[test]
+fn an_action_edited_to_an_illegal_one_is_refused_at_its_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.ron");
+    play_recorded(&record, &["--seed", "2"]);
+    let mut file = RecordFile::read(&record).unwrap();
+    let k = file
+        .actions
+        .iter()
+        .position(|a| a.starts_with("Move "))
+        .expect("a game moves some block");
+    file.actions[k] = "Move Legio 13 to Alexandria".to_string();
+    let edited = dir.path().join("edited.ron");
+    file.write(&edited).unwrap();
+    cli()
+        .arg("replay")
+        .arg(&edited)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "step {}: the recorded action \"Move Legio 13 to Alexandria\" is not legal there",
+            k + 1
+        )))
+        .stderr(predicate::str::contains("the legal actions are:"))
+        .stderr(predicate::str::contains("edited.ron:"));
+}
+
+#[test]
+fn a_changed_or_missing_variant_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let variant = dir.path().join("mine.ron");
+    std::fs::write(&variant, "(extends: \"rules-2.0\")\n").unwrap();
+    let variant_arg = variant.to_str().unwrap();
+    // The record is never written over an input file.
+    cli()
+        .args(["play", "--variant", variant_arg, "--record", variant_arg])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("refusing to write"));
+    let record = dir.path().join("game.ron");
+    play_recorded(&record, &["--variant", variant_arg, "--seed", "6"]);
+    // A comment is no change: the digest is over the rules, not the layout.
+    std::fs::write(
+        &variant,
+        "// the same rules\n(\n  extends: \"rules-2.0\",\n)\n",
+    )
+    .unwrap();
+    cli()
+        .arg("replay")
+        .arg(&record)
+        .arg("--quiet")
+        .assert()
+        .code(0);
+    std::fs::write(
+        &variant,
+        "// more\n(extends: \"rules-2.0\", vp_to_win: 11)\n",
+    )
+    .unwrap();
+    cli()
+        .arg("replay")
+        .arg(&record)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "the variant {variant_arg} has changed since the record was written (digest "
+        )));
+    std::fs::remove_file(&variant).unwrap();
+    cli()
+        .arg("replay")
+        .arg(&record)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "the variant {variant_arg} named by the record is missing"
+        )));
+}
+
+#[test]
+fn a_truncated_or_malformed_record_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.ron");
+    play_recorded(&record, &["--seed", "8"]);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let truncated = dir.path().join("truncated.ron");
+    std::fs::write(&truncated, lines[..lines.len() / 2].join("\n")).unwrap();
+    let malformed = dir.path().join("malformed.ron");
+    std::fs::write(&malformed, text.replace("seed: 8,", "seed: eight,")).unwrap();
+    let dropped = dir.path().join("dropped.ron");
+    std::fs::write(&dropped, text.replacen("        \"End moves\",\n", "", 1)).unwrap();
+    for (file, message) in [
+        (&truncated, ""),
+        (&malformed, ""),
+        (&dropped, "action_count is"),
+    ] {
+        let name = file.file_name().unwrap().to_str().unwrap();
+        let assert = cli().arg("replay").arg(file).assert().code(2).stdout("");
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        let located = regex_like_location(&stderr, name);
+        assert!(located, "{name}: no file:line:column in {stderr}");
+        assert!(stderr.contains(message), "{name}: {stderr}");
+    }
+}
+
+/// Whether `stderr` says `error: <…name>:<line>:<column>: …`.
+fn regex_like_location(stderr: &str, name: &str) -> bool {
+    stderr.find(&format!("{name}:")).is_some_and(|at| {
+        let rest = &stderr[at + name.len() + 1..];
+        let mut parts = rest.splitn(3, ':');
+        let line = parts.next().unwrap_or("");
+        let column = parts.next().unwrap_or("");
+        !line.is_empty()
+            && !column.is_empty()
+            && line.chars().all(|c| c.is_ascii_digit())
+            && column.chars().all(|c| c.is_ascii_digit())
+    })
+}
+
+#[test]
+fn play_run_seed_and_game_reproduce_a_simulated_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("games.csv");
+    cli()
+        .args(["simulate", "--games", "3", "--seed", "7", "--threads", "1"])
+        .args([
+            "--caesar-ai",
+            "heuristic",
+            "--pompey-ai",
+            "heuristic",
+            "--csv",
+        ])
+        .arg(&csv)
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let column = |row: &[&str], name: &str| -> String {
+        row[header.iter().position(|h| *h == name).unwrap()].to_string()
+    };
+    for game in [0, 2] {
+        let row: Vec<&str> = text.lines().nth(game + 1).unwrap().split(',').collect();
+        let record = dir.path().join(format!("game{game}.ron"));
+        play_recorded(
+            &record,
+            &[
+                "--run-seed",
+                "7",
+                "--game",
+                &game.to_string(),
+                "--caesar-ai",
+                "heuristic",
+                "--pompey-ai",
+                "heuristic",
+            ],
+        );
+        let file = RecordFile::read(&record).unwrap();
+        let outcome = file.outcome.expect("a finished game");
+        let winner = outcome.winner.map_or("none".to_string(), |s| s.to_string());
+        assert_eq!(column(&row, "seed"), file.seed.to_string());
+        assert_eq!(column(&row, "winner"), winner);
+        assert_eq!(column(&row, "how"), format!("{:?}", outcome.how));
+        assert_eq!(column(&row, "year"), outcome.year.to_string());
+        assert_eq!(column(&row, "caesar_vp"), outcome.vp.0.to_string());
+        assert_eq!(column(&row, "pompey_vp"), outcome.vp.1.to_string());
+        assert_eq!(column(&row, "actions"), file.action_count.to_string());
+    }
+}
