@@ -497,17 +497,7 @@ pub fn replay(record: &RecordFile, game: &Game) -> Result<(State, Vec<String>), 
 /// the game's ([`crate::sim::game_seed`]) and Caesar's and Pompey's
 /// players', as [`crate::sim::play_one`] derives them.
 pub fn simulated_game_seeds(run_seed: u64, index: u64) -> (u64, [u64; 2]) {
-    let seed = crate::sim::game_seed(run_seed, index);
-    (seed, [splitmix64(seed ^ 0xCAE5), splitmix64(seed ^ 0x9039)])
-}
-
-/// The mixer of [`crate::sim`] (kept in step by the test that `play
-/// --run-seed` reproduces a game of `simulate`).
-fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::sim::game_and_player_seeds(run_seed, index)
 }
 
 #[cfg(test)]

@@ -322,16 +322,23 @@ events_cancelled,first_turn_player1,actions,vp_by_year";
     }
 }
 
+/// The seeds of game `index` of a run with base seed `run_seed`: the
+/// game's ([`game_seed`]), and Caesar's and Pompey's players'.
+pub fn game_and_player_seeds(run_seed: u64, index: u64) -> (u64, [u64; 2]) {
+    let seed = game_seed(run_seed, index);
+    (seed, [splitmix64(seed ^ 0xCAE5), splitmix64(seed ^ 0x9039)])
+}
+
 /// Plays game `index` of a run to the end.
 pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
-    let seed = game_seed(options.seed, index);
+    let (seed, [caesar_seed, pompey_seed]) = game_and_player_seeds(options.seed, index);
     let mut players: [Box<dyn Player>; 2] = [
         options
             .caesar
-            .player(Side::Caesar, splitmix64(seed ^ 0xCAE5), options.omniscient),
+            .player(Side::Caesar, caesar_seed, options.omniscient),
         options
             .pompey
-            .player(Side::Pompey, splitmix64(seed ^ 0x9039), options.omniscient),
+            .player(Side::Pompey, pompey_seed, options.omniscient),
     ];
     let mut events_by_side = [[0u8; 7]; 2];
     let mut state = State::new(game, seed);
