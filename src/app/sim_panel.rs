@@ -144,15 +144,8 @@ impl SimPanel {
             omniscient: false,
             shard: None,
         };
-        let other = match &self.compare_with {
-            Some(v) => match RuleSet::load(v) {
-                Ok(r) => Some((v.clone(), r)),
-                Err(e) => {
-                    self.result = Some(Err(e.to_string()));
-                    return;
-                }
-            },
-            None => None,
+        let Some(other) = self.compared_rules() else {
+            return;
         };
         let total = options.games * if other.is_some() { 2 } else { 1 };
         let rules = Arc::new(rules.clone());
@@ -212,15 +205,8 @@ impl SimPanel {
             self.result = Some(Err(e.replace("--players", "the ladder")));
             return;
         }
-        let other = match &self.compare_with {
-            Some(v) => match RuleSet::load(v) {
-                Ok(r) => Some((v.clone(), r)),
-                Err(e) => {
-                    self.result = Some(Err(e.to_string()));
-                    return;
-                }
-            },
-            None => None,
+        let Some(other) = self.compared_rules() else {
+            return;
         };
         let total = options.total_games(1 + usize::from(other.is_some()));
         let scenario = Arc::new(scenario.clone());
@@ -242,6 +228,21 @@ impl SimPanel {
 
     /// Runs `work` on its own thread and rayon pool of `threads` workers;
     /// the panel polls its progress (`total` games) and picks up its result.
+    /// The rule set to compare with, if one is chosen: `None` (with the
+    /// error shown) when its file cannot be loaded.
+    fn compared_rules(&mut self) -> Option<Option<(String, RuleSet)>> {
+        match &self.compare_with {
+            Some(v) => match RuleSet::load(v) {
+                Ok(r) => Some(Some((v.clone(), r))),
+                Err(e) => {
+                    self.result = Some(Err(e.to_string()));
+                    None
+                }
+            },
+            None => Some(None),
+        }
+    }
+
     fn launch(
         &mut self,
         total: u64,
