@@ -24,13 +24,29 @@ pub struct ReplayArgs {
 pub fn replay(out: &mut Output, args: ReplayArgs) -> Result<ExitCode, CliError> {
     let text = read_text(&args.file)?;
     let record = RecordFile::parse(&args.file, &text)?;
-    let scenario = (record.scenario.path != BUILT_IN).then(|| PathBuf::from(&record.scenario.path));
-    let rules = RuleSet::load(&record.variant.name)
-        .map_err(|e| missing_or_load("variant", &record.variant.name, e))?;
+    // A path as written, else beside the record (a record moved with its
+    // files still replays).
+    let beside = |written: &str| {
+        let path = PathBuf::from(written);
+        let near = args.file.parent().map(|dir| dir.join(written));
+        match near {
+            Some(near) if !path.exists() && near.exists() => near,
+            _ => path,
+        }
+    };
+    let scenario = (record.scenario.path != BUILT_IN).then(|| beside(&record.scenario.path));
+    let variant_path = beside(&record.variant.name);
+    let variant = if variant_path.is_file() {
+        variant_path.to_string_lossy().into_owned()
+    } else {
+        record.variant.name.clone()
+    };
+    let rules =
+        RuleSet::load(&variant).map_err(|e| missing_or_load("variant", &record.variant.name, e))?;
     let doc = caesar_workbench::load_scenario(scenario.as_deref())
         .map_err(|e| missing_or_load("scenario", &record.scenario.path, e))?;
     record::check_sources(&record, &doc, &rules).map_err(replay_error)?;
-    let game = load_game(scenario.as_deref(), &record.variant.name)?.game;
+    let game = load_game(scenario.as_deref(), &variant)?.game;
     let (state, log) = record::replay(&record, &game).map_err(|e| match &e {
         ReplayError::Illegal { step, .. } | ReplayError::AfterEnd { step, .. } => {
             match record::action_location(&args.file, &text, *step) {

@@ -221,3 +221,43 @@ fn play_run_seed_and_game_reproduce_a_simulated_game() {
         assert_eq!(column(&row, "actions"), file.action_count.to_string());
     }
 }
+
+#[test]
+fn a_record_moved_with_its_scenario_and_variant_still_replays() {
+    // Written in one folder with relative paths, replayed from another: the
+    // files are found beside the record.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy("scenarios/historical.ron", dir.path().join("mine.ron")).unwrap();
+    std::fs::write(
+        dir.path().join("house.ron"),
+        "(extends: \"rules-2.0\", name: \"House\", hand_size: 7)",
+    )
+    .unwrap();
+    cli()
+        .current_dir(dir.path())
+        .args([
+            "play",
+            "--seed",
+            "2",
+            "--scenario",
+            "mine.ron",
+            "--variant",
+            "house.ron",
+        ])
+        .args([
+            "--caesar-ai",
+            "random",
+            "--pompey-ai",
+            "random",
+            "--record",
+            "r.ron",
+        ])
+        .assert()
+        .code(0);
+    cli()
+        .arg("replay")
+        .arg(dir.path().join("r.ron"))
+        .arg("--quiet")
+        .assert()
+        .code(0);
+}
