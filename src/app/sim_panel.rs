@@ -126,13 +126,7 @@ impl SimPanel {
     /// Starts a run in the background. Refused (with a reason) while one
     /// runs, or when the scenario has errors.
     pub fn start(&mut self, scenario: &Scenario, errors: usize, rules: &RuleSet, variant: &str) {
-        if self.running.is_some() {
-            return;
-        }
-        if errors > 0 {
-            self.result = Some(Err(format!(
-                "The scenario has {errors} error(s); fix them before simulating."
-            )));
+        if !self.may_start(errors) {
             return;
         }
         let scenario = Arc::new(scenario.clone());
@@ -185,13 +179,7 @@ impl SimPanel {
         rules: &RuleSet,
         variant: &str,
     ) {
-        if self.running.is_some() {
-            return;
-        }
-        if errors > 0 {
-            self.result = Some(Err(format!(
-                "The scenario has {errors} error(s); fix them before simulating."
-            )));
+        if !self.may_start(errors) {
             return;
         }
         let options = LadderOptions {
@@ -228,6 +216,21 @@ impl SimPanel {
 
     /// Runs `work` on its own thread and rayon pool of `threads` workers;
     /// the panel polls its progress (`total` games) and picks up its result.
+    /// Whether a run may start: none is running and the scenario has no
+    /// errors (else the reason is shown).
+    fn may_start(&mut self, errors: usize) -> bool {
+        if self.running.is_some() {
+            return false;
+        }
+        if errors > 0 {
+            self.result = Some(Err(format!(
+                "The scenario has {errors} error(s); fix them before simulating."
+            )));
+            return false;
+        }
+        true
+    }
+
     /// The rule set to compare with, if one is chosen: `None` (with the
     /// error shown) when its file cannot be loaded.
     fn compared_rules(&mut self) -> Option<Option<(String, RuleSet)>> {
