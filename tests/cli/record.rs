@@ -261,3 +261,48 @@ fn a_record_moved_with_its_scenario_and_variant_still_replays() {
         .assert()
         .code(0);
 }
+
+#[test]
+fn a_changed_scenario_is_refused_by_name_and_a_comment_is_no_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("mine.ron");
+    let original = std::fs::read_to_string("scenarios/historical.ron").unwrap();
+    std::fs::write(&scenario, &original).unwrap();
+    cli()
+        .current_dir(dir.path())
+        .args(["play", "--seed", "3", "--scenario", "mine.ron"])
+        .args([
+            "--caesar-ai",
+            "random",
+            "--pompey-ai",
+            "random",
+            "--record",
+            "r.ron",
+        ])
+        .assert()
+        .code(0);
+    let replay = || {
+        let mut cmd = cli();
+        cmd.current_dir(dir.path())
+            .args(["replay", "r.ron", "--quiet"]);
+        cmd
+    };
+    // A comment and a blank line change no value.
+    std::fs::write(&scenario, format!("// my copy\n\n{original}")).unwrap();
+    replay().assert().code(0);
+    // Legio 13 at firepower 4: a value changed.
+    let edited = original.replacen(
+        "name: \"Legio 13\", kind: Legion, initiative: C, firepower: 3",
+        "name: \"Legio 13\", kind: Legion, initiative: C, firepower: 4",
+        1,
+    );
+    assert_ne!(edited, original);
+    std::fs::write(&scenario, edited).unwrap();
+    replay()
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("scenario"))
+        .stderr(predicate::str::contains(
+            "has changed since the record was written",
+        ));
+}
