@@ -87,8 +87,8 @@ pub struct BlockRisk {
     pub eliminated: f64,
 }
 
-/// The largest battle the calculator takes (4 bits per block in the key).
-pub const MAX_BLOCKS: usize = 12;
+/// The largest battle the calculator takes (a block a bit in the masks).
+pub const MAX_BLOCKS: usize = 20;
 
 #[derive(Debug, Clone, Copy)]
 struct Fighter {
@@ -108,10 +108,10 @@ struct Fighter {
 struct Pos {
     steps: [u8; MAX_BLOCKS],
     /// Blocks that retreated (gone, steps kept).
-    gone: u16,
+    gone: u32,
     round: u8,
     /// The blocks that take turns this round (fixed when it starts, 7.2).
-    in_order: u16,
+    in_order: u32,
     /// Index into this round's turn order.
     next: u8,
     /// 7.31: the original defender has become the attacker.
@@ -320,7 +320,7 @@ impl Solver<'_> {
     }
 
     /// The blocks that take turns in a round starting at `pos`.
-    fn round_members(&self, pos: &Pos) -> u16 {
+    fn round_members(&self, pos: &Pos) -> u32 {
         (0..self.fighters.len())
             .filter(|&i| self.present(pos, i) && !self.is_reserve(pos, i))
             .fold(0, |mask, i| mask | 1 << i)
@@ -553,6 +553,51 @@ mod tests {
 
     fn block(game: &Game, side: Side, name: &str) -> BlockId {
         game.roster().resolve(side, name).unwrap()
+    }
+
+    #[test]
+    fn twenty_blocks_with_reserves_are_evaluated_and_twenty_one_refused() {
+        // 10 against 10, half of each in reserve, at one step each: every
+        // block the calculator may hold, small enough to run in a unit test.
+        let g = game();
+        let side = |s: Side, names: &[&str]| -> Vec<(BlockId, u8)> {
+            names
+                .iter()
+                .map(|n| {
+                    let b = block(&g, s, n);
+                    (b, g.roster().block(b).kind.strength_per_step())
+                })
+                .collect()
+        };
+        let mut spec = BattleSpec {
+            attacker: Side::Pompey,
+            attacking: side(
+                Side::Pompey,
+                &["Legio 1", "Legio 2", "Legio 3", "Legio 4", "Legio 5"],
+            ),
+            attacking_reserves: side(
+                Side::Pompey,
+                &["Legio 6", "Legio 32", "Legio 33", "Legio 34", "Legio 35"],
+            ),
+            defending: side(
+                Side::Caesar,
+                &["Legio 17", "Legio 18", "Legio 19", "Legio 20", "Legio 21"],
+            ),
+            defending_reserves: side(
+                Side::Caesar,
+                &["Legio 13", "Legio 14", "Legio 11", "Legio 12", "Legio 8"],
+            ),
+            surprise: false,
+        };
+        let odds = battle_odds(&g, &spec).unwrap();
+        let total = odds.attacker_wins + odds.defender_holds + odds.both_eliminated;
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
+        spec.defending_reserves
+            .extend(side(Side::Caesar, &["Legio 7"]));
+        assert_eq!(
+            battle_odds(&g, &spec).unwrap_err(),
+            OddsError::TooMany { max: 20, got: 21 }
+        );
     }
 
     #[test]
