@@ -222,6 +222,18 @@ fn play_run_seed_and_game_reproduce_a_simulated_game() {
     }
 }
 
+/// Plays a game of random players in `dir` with `args`, recorded to r.ron.
+fn play_random_in(dir: &Path, args: &[&str]) {
+    cli()
+        .current_dir(dir)
+        .arg("play")
+        .args(args)
+        .args(["--caesar-ai", "random", "--pompey-ai", "random"])
+        .args(["--record", "r.ron"])
+        .assert()
+        .code(0);
+}
+
 #[test]
 fn a_record_moved_with_its_scenario_and_variant_still_replays() {
     // Written in one folder with relative paths, replayed from another: the
@@ -233,27 +245,17 @@ fn a_record_moved_with_its_scenario_and_variant_still_replays() {
         "(extends: \"rules-2.0\", name: \"House\", hand_size: 7)",
     )
     .unwrap();
-    cli()
-        .current_dir(dir.path())
-        .args([
-            "play",
+    play_random_in(
+        dir.path(),
+        &[
             "--seed",
             "2",
             "--scenario",
             "mine.ron",
             "--variant",
             "house.ron",
-        ])
-        .args([
-            "--caesar-ai",
-            "random",
-            "--pompey-ai",
-            "random",
-            "--record",
-            "r.ron",
-        ])
-        .assert()
-        .code(0);
+        ],
+    );
     cli()
         .arg("replay")
         .arg(dir.path().join("r.ron"))
@@ -268,19 +270,7 @@ fn a_changed_scenario_is_refused_by_name_and_a_comment_is_no_change() {
     let scenario = dir.path().join("mine.ron");
     let original = std::fs::read_to_string("scenarios/historical.ron").unwrap();
     std::fs::write(&scenario, &original).unwrap();
-    cli()
-        .current_dir(dir.path())
-        .args(["play", "--seed", "3", "--scenario", "mine.ron"])
-        .args([
-            "--caesar-ai",
-            "random",
-            "--pompey-ai",
-            "random",
-            "--record",
-            "r.ron",
-        ])
-        .assert()
-        .code(0);
+    play_random_in(dir.path(), &["--seed", "3", "--scenario", "mine.ron"]);
     let replay = || {
         let mut cmd = cli();
         cmd.current_dir(dir.path())
