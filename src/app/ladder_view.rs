@@ -68,12 +68,7 @@ pub fn settings(ui: &mut Ui, s: &mut LadderSettings) {
 }
 
 fn pct(e: &Estimate) -> String {
-    format!(
-        "{:.1}% ({:.1}–{:.1}%)",
-        e.estimate * 100.0,
-        e.ci95[0] * 100.0,
-        e.ci95[1] * 100.0
-    )
+    e.percent_text(0)
 }
 
 /// The finished ladder: chart, table, ratings, verdict.

@@ -108,6 +108,8 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
 pub struct Loaded {
     pub game: Game,
     pub inputs: Vec<PathBuf>,
+    /// The scenario as read (for records, which digest its sections).
+    pub doc: caesar_workbench::format::ResolvedScenario,
 }
 
 /// Loads a scenario and rule set into a game, refusing scenarios with errors.
@@ -138,7 +140,7 @@ pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliEr
         });
     }
     let game = Game::new(Arc::new(report.scenario), Arc::new(rules));
-    Ok(Loaded { game, inputs })
+    Ok(Loaded { game, inputs, doc })
 }
 
 /// The variant's file, when `--variant` names one rather than a built-in set.

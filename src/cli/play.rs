@@ -10,7 +10,7 @@ use caesar_workbench::record::{PlayerEntry, RecordSetup, record_game, simulated_
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::AiSpec;
 
-use super::args::{load_game, refuse_overwrite, refuse_stdout_over};
+use super::args::{Loaded, load_game, refuse_overwrite, refuse_stdout_over};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -51,7 +51,7 @@ pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &args.record {
         refuse_overwrite(path, &loaded.inputs)?;
     }
-    let game = loaded.game;
+    let Loaded { game, doc, .. } = loaded;
     let (seed, player_seeds) = match (args.run_seed, args.game) {
         (Some(run), Some(index)) => simulated_game_seeds(run, index),
         _ => (
@@ -78,7 +78,6 @@ pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
     let state = match &args.record {
         None => caesar_workbench::ai::play_game(&game, seed, &mut players, &mut log),
         Some(path) => {
-            let doc = caesar_workbench::load_scenario(args.scenario.as_deref())?;
             let (scenario, variant) =
                 RecordSetup::sources(args.scenario.as_deref(), &doc, &args.variant, &game.rules);
             let setup = RecordSetup {

@@ -879,12 +879,7 @@ fn elo(x: f64) -> String {
 }
 
 fn rate(e: &Estimate) -> String {
-    format!(
-        "{:5.1}% ({:.1}–{:.1}%)",
-        e.estimate * 100.0,
-        e.ci95[0] * 100.0,
-        e.ci95[1] * 100.0
-    )
+    e.percent_text(5)
 }
 
 impl fmt::Display for LadderReport {

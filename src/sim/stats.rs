@@ -15,6 +15,17 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// "12.0% (7.0–19.8%)": the estimate (right-aligned in `width`
+    /// characters before the % sign) and its 95% interval.
+    pub fn percent_text(&self, width: usize) -> String {
+        format!(
+            "{:width$.1}% ({:.1}–{:.1}%)",
+            self.estimate * 100.0,
+            self.ci95[0] * 100.0,
+            self.ci95[1] * 100.0
+        )
+    }
+
     pub fn of(successes: u64, trials: u64) -> Estimate {
         let (lo, hi) = wilson_interval(successes, trials, Z95);
         Estimate {
