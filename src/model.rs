@@ -203,6 +203,14 @@ impl Board {
 
     /// Fewest road moves from `a` to `b`, ignoring enemies and limits;
     /// `None` when no road path exists (islands, seas).
+    /// Road distances from `a` to every space, indexed by space (`u8::MAX`
+    /// where no road path exists): one row of [`Board::road_distance`] for
+    /// scans over all spaces.
+    pub fn road_distances_from(&self, a: SpaceId) -> &[u8] {
+        let n = self.len();
+        &self.road_distance[a.index() * n..(a.index() + 1) * n]
+    }
+
     pub fn road_distance(&self, a: SpaceId, b: SpaceId) -> Option<u8> {
         match self.road_distance[a.index() * self.len() + b.index()] {
             u8::MAX => None,

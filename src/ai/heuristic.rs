@@ -64,6 +64,16 @@ pub struct HeuristicPlayer {
     turn_style: Option<(Style, (u8, u8))>,
     /// The style of the decision being made.
     style: Style,
+    /// Buffers reused from one group decision to the next.
+    scratch: GroupScratch,
+}
+
+#[derive(Default)]
+struct GroupScratch {
+    values: Vec<f32>,
+    targets: Vec<Target>,
+    candidates: Vec<(f32, Action, Option<Objective>)>,
+    after: Vec<Action>,
 }
 
 /// The legal steps, each with its block, where the block stands and where it
@@ -81,7 +91,10 @@ fn steps_from<'a>(
 
 /// An own block's strength: a side always knows its own blocks.
 fn own_strength(game: &Game, view: &SideView<'_>, b: BlockId) -> f32 {
-    f32::from(view.strength(game, b).expect("a side knows its own blocks"))
+    f32::from(
+        view.own_strength(game, b)
+            .expect("a side knows its own blocks"),
+    )
 }
 
 fn own_steps(game: &Game, view: &SideView<'_>, b: BlockId) -> u8 {
@@ -109,6 +122,16 @@ impl Picture {
     }
 }
 
+/// A space worth going to, as a group's plan reads it.
+struct Target {
+    space: SpaceId,
+    value: f32,
+    enemy: bool,
+    enemy_str: f32,
+    own_str: f32,
+    threat: f32,
+}
+
 /// What the player sees of the board at one decision.
 #[derive(Default)]
 struct Picture {
@@ -134,6 +157,7 @@ impl HeuristicPlayer {
             picture: Picture::default(),
             turn_style: None,
             style: Style::STEADY,
+            scratch: GroupScratch::default(),
         }
     }
 
@@ -255,32 +279,29 @@ impl HeuristicPlayer {
         }
     }
 
-    /// Score of activating a group at `at`, and its objective.
+    /// Score of activating a group at `at`, and its objective, among the
+    /// `targets` (the spaces of positive value, in id order).
     fn plan_group(
         &self,
         game: &Game,
         p: &Picture,
-        values: &[f32],
+        targets: &[Target],
         at: SpaceId,
     ) -> Option<(f32, SpaceId)> {
-        let board = game.board();
         let mobile = self.mobile_strength(game, p, at);
         if mobile <= 0.0 {
             return None;
         }
+        let distances = game.board().road_distances_from(at);
         let mut best: Option<(f32, SpaceId)> = None;
-        for t in board.ids() {
-            let i = t.index();
-            let mut value = values[i];
-            if value <= 0.0 {
-                continue;
-            }
-            let d = self.dist(game, at, t);
+        for target in targets {
+            let mut value = target.value;
+            let d = distances[target.space.index()];
             if d == 0 || d == FAR {
                 continue;
             }
-            if p.enemy_cnt[i] > 0 {
-                let need = p.enemy_str[i] * self.style.attack_ratio - p.own_str[i];
+            if target.enemy {
+                let need = target.enemy_str * self.style.attack_ratio - target.own_str;
                 if mobile < need {
                     if d == 1 {
                         continue; // too strong from here: mass first
@@ -290,12 +311,12 @@ impl HeuristicPlayer {
                 } else if d > 1 {
                     value *= 0.3;
                 }
-            } else if p.threat[i] > mobile + p.own_str[i] {
+            } else if target.threat > mobile + target.own_str {
                 value *= 0.3;
             }
             let score = value / (d as f32 * d as f32);
             if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, t));
+                best = Some((score, target.space));
             }
         }
         best
@@ -536,23 +557,42 @@ impl HeuristicPlayer {
             self.idle_stamp = stamp;
             self.idle_groups.clear();
         }
-        let values: Vec<f32> = game
-            .board()
-            .ids()
-            .map(|t| self.space_value(game, p, t))
-            .collect();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let values = &mut scratch.values;
+        values.clear();
+        values.extend(game.board().ids().map(|t| self.space_value(game, p, t)));
+        // What every group's plan reads of each space, gathered once.
+        let targets = &mut scratch.targets;
+        targets.clear();
+        targets.extend(
+            game.board()
+                .ids()
+                .filter(|t| values[t.index()] > 0.0)
+                .map(|t| {
+                    let i = t.index();
+                    Target {
+                        space: t,
+                        value: values[i],
+                        enemy: p.enemy_cnt[i] > 0,
+                        enemy_str: p.enemy_str[i],
+                        own_str: p.own_str[i],
+                        threat: p.threat[i],
+                    }
+                }),
+        );
         // Event groups move land blocks only, or navis only (Neptune).
         let event = view.command_event();
         let land_moves = event != Some(Event::Neptune);
         let navis_move = matches!(event, None | Some(Event::Neptune));
-        let mut candidates: Vec<(f32, Action, Option<Objective>)> = Vec::new();
+        let candidates = &mut scratch.candidates;
+        candidates.clear();
         let mut consider = |score: f32, a: Action, objective: Option<Objective>| {
             candidates.push((score, a, objective));
         };
         for &a in legal {
             match a {
                 Action::Group(at) if !self.idle_groups.contains(&at) => {
-                    if land_moves && let Some((score, t)) = self.plan_group(game, p, &values, at) {
+                    if land_moves && let Some((score, t)) = self.plan_group(game, p, targets, at) {
                         consider(score, a, Some(Objective::Land(t)));
                     }
                     if navis_move && let Some((score, t)) = self.plan_navis(game, view, p, at) {
@@ -560,7 +600,7 @@ impl HeuristicPlayer {
                     }
                 }
                 Action::SeaMove { block, to } => {
-                    if let Some(score) = self.amphibious_score(game, view, p, &values, block, to) {
+                    if let Some(score) = self.amphibious_score(game, view, p, values, block, to) {
                         consider(score, a, None);
                     }
                 }
@@ -570,22 +610,23 @@ impl HeuristicPlayer {
         // Best first; a group is taken only if its first step would be made
         // (no move point spent on a group that then moves nothing).
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut after = Vec::new();
-        let chosen = candidates.into_iter().find(|&(score, a, objective)| {
+        let after = &mut scratch.after;
+        let chosen = candidates.iter().copied().find(|&(score, a, objective)| {
             if score <= 0.05 {
                 return false;
             }
             let Action::Group(at) = a else {
                 return true;
             };
-            view.moves_after_group(game, at, &mut after);
+            view.moves_after_group(game, at, after);
             let first = match objective {
-                Some(Objective::Land(t)) => self.land_step(game, view, p, &after, t),
-                Some(Objective::Sea(t)) => self.sea_step(game, view, p, &after, t),
+                Some(Objective::Land(t)) => self.land_step(game, view, p, after, t),
+                Some(Objective::Sea(t)) => self.sea_step(game, view, p, after, t),
                 None => Action::EndGroup,
             };
             first != Action::EndGroup
         });
+        self.scratch = scratch;
         match chosen {
             Some((_, a, objective)) => {
                 self.target = objective;

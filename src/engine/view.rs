@@ -471,6 +471,12 @@ impl<'a> SideView<'a> {
         self.knows(game, b).then(|| self.state.strength(game, b))
     }
 
+    /// The strength of one of this side's own blocks (a side always knows
+    /// its own: no visibility check); `None` for an enemy block.
+    pub fn own_strength(&self, game: &Game, b: BlockId) -> Option<u8> {
+        (self.state.blocks[b.index()].side == self.side).then(|| self.state.strength(game, b))
+    }
+
     /// This side's blocks at `space`.
     pub fn own_blocks_at(&self, space: SpaceId) -> impl Iterator<Item = BlockId> + 'a {
         self.state.blocks_at(space, self.side)
