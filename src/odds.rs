@@ -10,7 +10,7 @@
 //! attacker/defender swap when the defender is disrupted and the rule set
 //! says so); Mars/Neptune surprise lets every attacker fire first in round 1.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -118,6 +118,19 @@ struct Pos {
     swapped: bool,
 }
 
+/// The blocks of one round in the order they take their turns (7.2).
+#[derive(Debug, Clone, Copy)]
+struct TurnOrder {
+    blocks: [u8; MAX_BLOCKS],
+    len: u8,
+}
+
+impl TurnOrder {
+    fn get(&self, turn: u8) -> Option<usize> {
+        (turn < self.len).then(|| self.blocks[turn as usize] as usize)
+    }
+}
+
 /// Sums over outcomes, weighted by probability.
 #[derive(Debug, Clone, Copy, Default)]
 struct Value {
@@ -151,7 +164,11 @@ struct Solver<'a> {
     rounds: u8,
     surprise: bool,
     disrupt_defending_reserves: bool,
-    memo: HashMap<Pos, Value>,
+    memo: FxHashMap<Pos, Value>,
+    /// Each round's turn order, by (the blocks taking turns, whether it is a
+    /// surprise round, whether the sides have swapped): the few orders a
+    /// battle has, sorted once each.
+    orders: FxHashMap<(u32, bool, bool), TurnOrder>,
     binomial: &'a [[f64; 32]; 7],
 }
 
@@ -231,7 +248,8 @@ pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsErr
         rounds: game.rules.battle_rounds.max(1),
         surprise: spec.surprise,
         disrupt_defending_reserves: game.rules.disrupt_defending_reserves,
-        memo: HashMap::new(),
+        memo: FxHashMap::default(),
+        orders: FxHashMap::default(),
         binomial: &binomial,
     };
     let mut start = Pos {
@@ -328,7 +346,25 @@ impl Solver<'_> {
 
     /// This round's battle turns (7.2), including blocks eliminated since
     /// the round began (they are skipped).
-    fn order(&self, pos: &Pos) -> Vec<usize> {
+    fn order(&mut self, pos: &Pos) -> TurnOrder {
+        let surprise = self.surprise && pos.round == 1;
+        let key = (pos.in_order, surprise, pos.swapped);
+        if let Some(order) = self.orders.get(&key) {
+            return *order;
+        }
+        let sorted = self.sorted_order(pos);
+        let mut order = TurnOrder {
+            blocks: [0; MAX_BLOCKS],
+            len: sorted.len() as u8,
+        };
+        for (slot, i) in order.blocks.iter_mut().zip(sorted) {
+            *slot = i as u8;
+        }
+        self.orders.insert(key, order);
+        order
+    }
+
+    fn sorted_order(&self, pos: &Pos) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.fighters.len())
             .filter(|&i| pos.in_order & (1 << i) != 0)
             .collect();
@@ -386,7 +422,7 @@ impl Solver<'_> {
         let order = self.order(&pos);
         // Skip blocks that are gone; start the next round when the order is done.
         loop {
-            let Some(&i) = order.get(pos.next as usize) else {
+            let Some(i) = order.get(pos.next) else {
                 if pos.round >= self.rounds {
                     // Attackers that could not retreat (none, by assumption).
                     return self.terminal(&pos);

@@ -12,7 +12,7 @@ use crate::engine::{Action, Game, SideView, State};
 use crate::model::BlockId;
 
 pub use heuristic::{HeuristicPlayer, Style};
-pub use search::SearchPlayer;
+pub use search::{Budget, SearchPlayer};
 
 /// Something that picks one of the legal actions.
 ///

@@ -69,6 +69,9 @@ pub enum AiSpec {
     Heuristic,
     /// Looks ahead with this many playouts per decision it searches.
     Search { playouts: u32 },
+    /// Looks ahead for this many milliseconds per decision it searches: for
+    /// play in the window; a run with it does not reproduce exactly.
+    SearchTimed { millis: u32 },
 }
 
 impl AiSpec {
@@ -82,6 +85,12 @@ impl AiSpec {
             AiSpec::Search { playouts } => {
                 Box::new(ai::SearchPlayer::new(side, seed, omniscient, playouts))
             }
+            AiSpec::SearchTimed { millis } => Box::new(ai::SearchPlayer::with_budget(
+                side,
+                seed,
+                omniscient,
+                ai::Budget::Millis(millis),
+            )),
         }
     }
 }
@@ -92,6 +101,7 @@ impl std::fmt::Display for AiSpec {
             AiSpec::Random => f.write_str("random"),
             AiSpec::Heuristic => f.write_str("heuristic"),
             AiSpec::Search { playouts } => write!(f, "search:{playouts}"),
+            AiSpec::SearchTimed { millis } => write!(f, "search:{millis}ms"),
         }
     }
 }
@@ -99,7 +109,7 @@ impl std::fmt::Display for AiSpec {
 impl FromStr for AiSpec {
     type Err = String;
 
-    /// `random`, `heuristic`, `search` or `search:PLAYOUTS`.
+    /// `random`, `heuristic`, `search`, `search:PLAYOUTS` or `search:MILLISms`.
     fn from_str(text: &str) -> Result<AiSpec, String> {
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),
@@ -111,11 +121,19 @@ impl FromStr for AiSpec {
             ("search", None) => Ok(AiSpec::Search {
                 playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
             }),
-            ("search", Some(b)) => match b.parse::<u32>() {
-                Ok(p) if p > 0 => Ok(AiSpec::Search { playouts: p }),
-                _ => Err(format!(
-                    "\"{b}\" is not a playout budget: expected a positive whole number, as in search:64"
-                )),
+            ("search", Some(b)) => match b.strip_suffix("ms") {
+                Some(ms) => match ms.parse::<u32>() {
+                    Ok(m) if m > 0 => Ok(AiSpec::SearchTimed { millis: m }),
+                    _ => Err(format!(
+                        "\"{b}\" is not a time budget: expected a positive number of milliseconds, as in search:250ms"
+                    )),
+                },
+                None => match b.parse::<u32>() {
+                    Ok(p) if p > 0 => Ok(AiSpec::Search { playouts: p }),
+                    _ => Err(format!(
+                        "\"{b}\" is not a playout budget: expected a positive whole number, as in search:64 (or milliseconds, as in search:250ms)"
+                    )),
+                },
             },
             ("random" | "heuristic", Some(_)) => Err(format!("\"{name}\" takes no budget")),
             _ => Err(format!(
@@ -484,6 +502,16 @@ mod tests {
         let err = "heuristc".parse::<AiSpec>().unwrap_err();
         assert!(err.contains("did you mean \"heuristic\""), "{err}");
         assert!("search:0".parse::<AiSpec>().is_err());
+        assert_eq!(
+            "search:250ms".parse::<AiSpec>(),
+            Ok(AiSpec::SearchTimed { millis: 250 })
+        );
+        assert_eq!(
+            AiSpec::SearchTimed { millis: 250 }.to_string(),
+            "search:250ms"
+        );
+        assert!("search:0ms".parse::<AiSpec>().is_err());
+        assert!("search:fastms".parse::<AiSpec>().is_err());
         assert!("random:3".parse::<AiSpec>().is_err());
     }
 

@@ -144,6 +144,29 @@ fn search_plays_whole_legal_games_reproducibly() {
     assert!(first.year >= 1);
 }
 
+#[test]
+fn search_plays_the_same_game_on_one_thread_and_on_two() {
+    // A decision's worlds are played in parallel; each has its own seed, so
+    // the number of threads changes nothing.
+    let game = Game::published("rules-2.0");
+    let opts = SimOptions {
+        games: 1,
+        seed: 3,
+        caesar: AiSpec::Search { playouts: 6 },
+        pompey: AiSpec::Search { playouts: 6 },
+        omniscient: false,
+        shard: None,
+    };
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(|| sim::play_one(&game, &opts, 0))
+    };
+    assert_eq!(on(1), on(2));
+}
+
 /// Heuristic games, counting the navis steps, amphibious moves and Neptune
 /// plays the players chose.
 fn naval_play(variant: &str, games: u64) -> (u32, u32) {
