@@ -1096,9 +1096,11 @@ impl Document {
             name: w.name.clone(),
             // Never inherited: written whenever there is one.
             description: w.description.clone(),
-            start_year: keep(own.start_year, w.start_year != l.start_year)
-                .then(|| w.start_year.clone())
-                .unwrap_or_default(),
+            start_year: if keep(own.start_year, w.start_year != l.start_year) {
+                w.start_year.clone()
+            } else {
+                String::new()
+            },
             extends: w.extends.clone(),
             map: keep(own.map, w.map != l.map).then(|| w.map.clone()),
             roster: keep(own.roster, w.roster != l.roster).then(|| w.roster.clone()),
