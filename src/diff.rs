@@ -116,7 +116,7 @@ fn settings(base: &ResolvedScenario, this: &ResolvedScenario, add: &mut impl FnM
         ("start year", &base.start_year, &this.start_year),
     ] {
         if a != b {
-            add(Part::Settings, format!("{what}: \"{a}\" → \"{b}\""));
+            add(Part::Settings, format!("{what}: \"{a}\" -> \"{b}\""));
         }
     }
 }
@@ -164,17 +164,17 @@ fn spaces(base: &MapDoc, this: &MapDoc, add: &mut impl FnMut(Part, String)) {
         if old.kind != s.kind {
             add(
                 Part::Spaces,
-                format!("{name}: {} → {}", old.kind.label(), s.kind.label()),
+                format!("{name}: {} -> {}", old.kind.label(), s.kind.label()),
             );
         }
         if old.vp != s.vp {
-            add(Part::Spaces, format!("{name}: {} → {} VP", old.vp, s.vp));
+            add(Part::Spaces, format!("{name}: {} -> {} VP", old.vp, s.vp));
         }
         if old.island != s.island {
             let island = |i: &Option<String>| i.clone().unwrap_or_else(|| "no island".into());
             add(
                 Part::Spaces,
-                format!("{name}: {} → {}", island(&old.island), island(&s.island)),
+                format!("{name}: {} -> {}", island(&old.island), island(&s.island)),
             );
         }
         if old.aliases != s.aliases {
@@ -185,7 +185,7 @@ fn spaces(base: &MapDoc, this: &MapDoc, add: &mut impl FnMut(Part, String)) {
             add(
                 Part::Spaces,
                 format!(
-                    "{name}: aliases {} → {}",
+                    "{name}: aliases {} -> {}",
                     list(&old.aliases),
                     list(&s.aliases)
                 ),
@@ -195,7 +195,7 @@ fn spaces(base: &MapDoc, this: &MapDoc, add: &mut impl FnMut(Part, String)) {
             add(
                 Part::Spaces,
                 format!(
-                    "{name}: drawn at ({}, {}) → ({}, {})",
+                    "{name}: drawn at ({}, {}) -> ({}, {})",
                     old.at.0, old.at.1, s.at.0, s.at.1
                 ),
             );
@@ -243,7 +243,7 @@ fn links(base: &MapDoc, this: &MapDoc, add: &mut impl FnMut(Part, String)) {
             None => add(Part::Links, format!("added {}", link_text(l, x, y))),
             Some((old, _, _)) if old.class() != l.class() || old.name() != l.name() => add(
                 Part::Links,
-                format!("{} → {}", link_text(old, x, y), link_text(l, x, y)),
+                format!("{} -> {}", link_text(old, x, y), link_text(l, x, y)),
             ),
             Some(_) => {}
         }
@@ -298,22 +298,22 @@ fn blocks(base: &[BlockDoc], this: &[BlockDoc], add: &mut impl FnMut(Part, Strin
         };
         let mut changes = Vec::new();
         if old.kind != new.kind {
-            changes.push(format!("{} → {}", old.kind.label(), new.kind.label()));
+            changes.push(format!("{} -> {}", old.kind.label(), new.kind.label()));
         }
         if old.rating() != new.rating() {
-            changes.push(format!("rating {} → {}", old.rating(), new.rating()));
+            changes.push(format!("rating {} -> {}", old.rating(), new.rating()));
         }
         let strength = |b: &BlockDoc| b.steps.saturating_mul(b.kind.strength_per_step());
         if strength(old) != strength(new) {
             changes.push(format!(
-                "strength {} → {}",
+                "strength {} -> {}",
                 roman(strength(old)),
                 roman(strength(new))
             ));
         }
         if old.levy.as_deref().map(normalise) != new.levy.as_deref().map(normalise) {
             let levy = |l: &Option<String>| l.clone().unwrap_or_else(|| "none".into());
-            changes.push(format!("levy {} → {}", levy(&old.levy), levy(&new.levy)));
+            changes.push(format!("levy {} -> {}", levy(&old.levy), levy(&new.levy)));
         }
         if !changes.is_empty() {
             add(
@@ -362,7 +362,7 @@ fn cards(base: &ResolvedScenario, this: &ResolvedScenario, add: &mut impl FnMut(
             add(
                 Part::Cards,
                 format!(
-                    "command card {}/{}: {x} → {y} {}",
+                    "command card {}/{}: {x} -> {y} {}",
                     face.0.0,
                     face.1.0,
                     if y == 1 { "copy" } else { "copies" }
@@ -376,7 +376,7 @@ fn cards(base: &ResolvedScenario, this: &ResolvedScenario, add: &mut impl FnMut(
     if total(a) != total(b) {
         add(
             Part::Cards,
-            format!("the deck: {} → {} cards", total(a), total(b)),
+            format!("the deck: {} -> {} cards", total(a), total(b)),
         );
     }
 }
@@ -450,7 +450,7 @@ fn deployment(
             let known = names_a.contains_key(&key);
             if from != to && (known || at_b.contains_key(&key)) {
                 let text = match known {
-                    true => format!("{side}: {} {from} → {to}", block.name),
+                    true => format!("{side}: {} {from} -> {to}", block.name),
                     false => format!("{side}: {} starts in {to}", block.name),
                 };
                 add(Part::Deployment, text);
@@ -557,12 +557,12 @@ mod tests {
         assert_eq!(
             texts(&h, &this),
             [
-                "Settings: name: \"Julius Caesar, 705 (49 BC)\" → \"Caesar's gamble\"",
-                "Blocks: Caesar block Caesar: rating A3 → A4, strength III → IV",
+                "Settings: name: \"Julius Caesar, 705 (49 BC)\" -> \"Caesar's gamble\"",
+                "Blocks: Caesar block Caesar: rating A3 -> A4, strength III -> IV",
                 "Blocks: added Caesar block Legio 15 (legion C3, strength III, levy Ravenna)",
                 "Cards: removed event card Jupiter",
-                "Cards: command card 3/1: 3 → 2 copies",
-                "Cards: the deck: 27 → 25 cards",
+                "Cards: command card 3/1: 3 -> 2 copies",
+                "Cards: the deck: 27 -> 25 cards",
             ]
         );
         let text = report(&h, &this);
@@ -573,7 +573,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("\nBlocks\n- Caesar block Caesar: rating A3 → A4"),
+            text.contains("\nBlocks\n- Caesar block Caesar: rating A3 -> A4"),
             "{text}"
         );
     }
@@ -620,13 +620,13 @@ mod tests {
         });
         let t = texts(&h, &this);
         for line in [
-            "Spaces: Roma: port → major port",
-            "Spaces: Roma: 2 → 3 VP",
+            "Spaces: Roma: port -> major port",
+            "Spaces: Roma: 2 -> 3 VP",
             "Spaces: added Nova (city, 1 VP)",
             "Spaces: removed Aenos",
-            "Links: major road Genua – Roma → minor road Genua – Roma",
+            "Links: major road Genua – Roma -> minor road Genua – Roma",
             "Links: added minor road Nova – Roma",
-            "Cards: command card 4/4: 0 → 1 copy",
+            "Cards: command card 4/4: 0 -> 1 copy",
         ] {
             assert!(t.contains(&line.to_string()), "{line} not in {t:#?}");
         }
@@ -658,8 +658,8 @@ mod tests {
             texts(&h, &this),
             [
                 "Deployment: starts from a free deployment (5.3) instead of the order of battle (5.1)",
-                "Deployment: Caesar: Legio 8 Genua → Ravenna",
-                "Deployment: Caesar: Legio 13 Ravenna → Genua",
+                "Deployment: Caesar: Legio 8 Genua -> Ravenna",
+                "Deployment: Caesar: Legio 13 Ravenna -> Genua",
                 "Deployment: Pompey: Legio 1 starts at strength II (of IV)",
             ]
         );

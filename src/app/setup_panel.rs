@@ -261,8 +261,8 @@ impl SetupPanel {
                     .show(ui, |ui| {
                         for c in Column::ALL {
                             let arrow = match (self.sort == c, self.descending) {
-                                (true, false) => " ▲",
-                                (true, true) => " ▼",
+                                (true, false) => " ^",
+                                (true, true) => " v",
                                 (false, _) => "",
                             };
                             if ui

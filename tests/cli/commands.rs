@@ -338,7 +338,9 @@ fn diff_lists_what_a_scenario_changes_against_the_published_game() {
         .stdout(predicate::str::contains(
             "\nCards\n- removed event card Jupiter\n",
         ))
-        .stdout(predicate::str::contains("- command card 3/1: 3 → 0 copies"));
+        .stdout(predicate::str::contains(
+            "- command card 3/1: 3 -> 0 copies",
+        ));
     // Against itself: no change; a missing file: exit 2.
     cli()
         .args(["diff", file.to_str().unwrap(), file.to_str().unwrap()])
