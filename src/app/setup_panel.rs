@@ -550,7 +550,7 @@ impl SetupPanel {
                     None => faces.push((c.moves, c.levy, u32::from(c.copies))),
                 }
             }
-            faces.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+            faces.sort_by_key(|f| std::cmp::Reverse((f.0, f.1)));
             egui::Grid::new("deck_faces")
                 .num_columns(2)
                 .spacing([10.0, 4.0])
