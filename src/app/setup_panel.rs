@@ -97,6 +97,8 @@ pub struct SetupPanel {
     kind_filter: Option<BlockKind>,
     sort: Column,
     descending: bool,
+    /// The selected block last scrolled into view.
+    scrolled_to: Option<Item>,
     /// The selected block the name field belongs to, and the name typed.
     block: Option<(Side, String)>,
     block_name: String,
@@ -280,7 +282,14 @@ impl SetupPanel {
                             let item = Item::Block(b.side, b.name.clone());
                             ui.label(b.side.label());
                             let chosen = state.selection() == Some(&item);
-                            if ui.selectable_label(chosen, &b.name).clicked() {
+                            let r = ui.selectable_label(chosen, &b.name);
+                            // A block selected elsewhere (added, duplicated, a finding) comes into view.
+                            if chosen && self.scrolled_to.as_ref() != Some(&item) {
+                                r.scroll_to_me(Some(egui::Align::Center));
+                                self.scrolled_to = Some(item.clone());
+                            }
+                            if r.clicked() {
+                                self.scrolled_to = Some(item.clone());
                                 actions.push(Action::Select(Some(item)));
                             }
                             ui.label(b.kind.label());
