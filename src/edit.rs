@@ -17,7 +17,7 @@ use crate::format::{
     RosterDoc, ScenarioDoc, Sections, SourceFile, SpaceDoc,
 };
 use crate::model::Scenario;
-use crate::model::{BlockKind, LinkClass, Side, SpaceKind};
+use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::names::normalise;
 use crate::rules::RuleSet;
 use crate::validate::{Report, validate};
@@ -99,6 +99,51 @@ pub enum Edit {
     /// Historical edits the order of battle; free starts a free deployment
     /// from it (5.3) when there is none, and historical removes it.
     SetMode(DeploymentMode),
+    /// Sets a block's kind and ratings: everything in `to` but its side and
+    /// name (renaming is [`Edit::RenameBlock`]). Values the rules do not
+    /// allow ([`crate::kinds::FIREPOWER`], [`BlockKind::step_range`]) are refused.
+    SetBlock {
+        side: Side,
+        block: String,
+        to: BlockDoc,
+    },
+    /// Renames a block and every deployment entry and starting strength that names it.
+    RenameBlock {
+        side: Side,
+        block: String,
+        name: String,
+    },
+    /// Adds a block to the roster; it starts in its side's levy pool (5.2).
+    AddBlock(BlockDoc),
+    /// Adds a copy of a block under a new name, in the levy pool.
+    DuplicateBlock {
+        side: Side,
+        block: String,
+        name: String,
+    },
+    /// Deletes a block with its deployment entries and starting strengths.
+    DeleteBlock {
+        side: Side,
+        block: String,
+    },
+    /// Sets how many command cards of one face (moves/levies) the deck holds; 0 removes them.
+    SetCommandCopies {
+        moves: u8,
+        levy: u8,
+        copies: u8,
+    },
+    /// Puts an event card in the deck or takes it out.
+    SetEvent {
+        event: Event,
+        present: bool,
+    },
+    SetName(String),
+    SetDescription(String),
+    /// The year the game starts, as a label ("705 (49 BC)").
+    SetStartYear(String),
+    /// The scenario file this one extends (`None`: a file standing alone).
+    /// [`Document::apply`] refuses a file it cannot load.
+    SetExtends(Option<String>),
 }
 
 impl Edit {
@@ -132,6 +177,69 @@ impl Edit {
             },
             Edit::SetMode(DeploymentMode::Historical) => "historical deployment".into(),
             Edit::SetMode(DeploymentMode::Free) => "free deployment".into(),
+            Edit::SetBlock { block, to, .. } => format!(
+                "make {block} {} {}, strength {}{}",
+                to.kind.label(),
+                to.rating(),
+                to.steps.saturating_mul(to.kind.strength_per_step()),
+                to.levy
+                    .as_ref()
+                    .map_or(String::new(), |l| format!(", levy {l}"))
+            ),
+            Edit::RenameBlock { block, name, .. } => format!("rename {block} to {}", name.trim()),
+            Edit::AddBlock(b) => format!("add {} block {}", b.side, b.name.trim()),
+            Edit::DuplicateBlock { block, name, .. } => {
+                format!("duplicate {block} as {}", name.trim())
+            }
+            Edit::DeleteBlock { side, block } => format!("delete {side} block {block}"),
+            Edit::SetCommandCopies {
+                moves,
+                levy,
+                copies,
+            } => format!("{copies} × command card {moves}/{levy}"),
+            Edit::SetEvent { event, present } => match present {
+                true => format!("add event card {event:?}"),
+                false => format!("remove event card {event:?}"),
+            },
+            Edit::SetName(name) => format!("rename the scenario to {}", name.trim()),
+            Edit::SetDescription(_) => "the scenario's description".into(),
+            Edit::SetStartYear(year) => format!("start year {}", year.trim()),
+            Edit::SetExtends(Some(file)) => format!("extend {}", file.trim()),
+            Edit::SetExtends(None) => "stand alone (extend no file)".into(),
+        }
+    }
+
+    /// The label for the undo history, given the scenario before the edit:
+    /// a deleted block says where it was deployed, since that goes with it.
+    pub fn label_in(&self, before: &Working) -> String {
+        match self {
+            Edit::DeleteBlock { side, block } => {
+                let mut places = Vec::new();
+                let key = normalise(block);
+                let deployments = [
+                    ("order of battle", Some(&before.order_of_battle)),
+                    ("free deployment", before.free_deployment.as_ref()),
+                ];
+                for (what, d) in deployments {
+                    let Some(d) = d else { continue };
+                    if let Some((city, _)) = d
+                        .side(*side)
+                        .iter()
+                        .find(|(_, blocks)| blocks.iter().any(|b| normalise(b) == key))
+                    {
+                        places.push(format!("{city} ({what})"));
+                    }
+                }
+                match places.len() {
+                    0 => format!("{} (from the levy pool)", self.label()),
+                    _ => format!(
+                        "{} and its deployment in {}",
+                        self.label(),
+                        places.join(" and ")
+                    ),
+                }
+            }
+            _ => self.label(),
         }
     }
 }
@@ -140,6 +248,11 @@ impl Edit {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Working {
     pub name: String,
+    pub description: String,
+    /// The year the game starts, as a label.
+    pub start_year: String,
+    /// The file's `extends` (kept when saving).
+    pub extends: Option<String>,
     pub map: MapDoc,
     pub roster: RosterDoc,
     pub deck: DeckDoc,
@@ -148,9 +261,12 @@ pub struct Working {
 }
 
 impl Working {
-    fn from_resolved(r: &ResolvedScenario) -> Working {
+    fn from_resolved(r: &ResolvedScenario, extends: Option<String>) -> Working {
         Working {
             name: r.name.clone(),
+            description: r.description.clone(),
+            start_year: r.start_year.clone(),
+            extends,
             map: r.map.clone(),
             roster: r.roster.clone(),
             deck: r.deck.clone(),
@@ -364,7 +480,226 @@ impl Working {
                     }
                 }
             },
+            Edit::SetBlock { side, block, to } => self.set_block(*side, block, to)?,
+            Edit::RenameBlock { side, block, name } => self.rename_block(*side, block, name)?,
+            Edit::AddBlock(b) => self.add_block(b.clone())?,
+            Edit::DuplicateBlock { side, block, name } => {
+                let copy = BlockDoc {
+                    name: name.clone(),
+                    ..self.roster_block(*side, block)?.clone()
+                };
+                self.add_block(copy)?;
+            }
+            Edit::DeleteBlock { side, block } => {
+                let i = self.roster_index(*side, block)?;
+                let key = normalise(&self.roster.blocks[i].name);
+                self.roster.blocks.remove(i);
+                self.each_deployment(|d| {
+                    let entries = d.side_mut(*side);
+                    for (_, blocks) in entries.iter_mut() {
+                        blocks.retain(|b| normalise(b) != key);
+                    }
+                    entries.retain(|(_, blocks)| !blocks.is_empty());
+                    d.strengths
+                        .side_mut(*side)
+                        .retain(|(b, _)| normalise(b) != key);
+                });
+            }
+            Edit::SetCommandCopies {
+                moves,
+                levy,
+                copies,
+            } => {
+                let face = |c: &crate::format::CommandDoc| c.moves == *moves && c.levy == *levy;
+                let commands = &mut self.deck.commands;
+                match commands.iter().position(face) {
+                    Some(first) => {
+                        commands[first].copies = *copies;
+                        let mut k = 0;
+                        commands.retain(|c| {
+                            k += 1;
+                            k - 1 == first || !face(c)
+                        });
+                        if *copies == 0 {
+                            commands.remove(first);
+                        }
+                    }
+                    None if *copies > 0 => commands.push(crate::format::CommandDoc {
+                        moves: *moves,
+                        levy: *levy,
+                        copies: *copies,
+                    }),
+                    None => {}
+                }
+            }
+            Edit::SetEvent { event, present } => {
+                let events = &mut self.deck.events;
+                if *present {
+                    if !events.contains(event) {
+                        // Cards are numbered events first, in the printed order.
+                        let at = events.iter().take_while(|e| *e < event).count();
+                        events.insert(at, *event);
+                    }
+                } else {
+                    events.retain(|e| e != event);
+                }
+            }
+            Edit::SetName(name) => {
+                let name = name.trim();
+                if name.is_empty() {
+                    return refuse("a scenario needs a name");
+                }
+                self.name = name.to_string();
+            }
+            Edit::SetDescription(text) => self.description = text.trim().to_string(),
+            Edit::SetStartYear(year) => self.start_year = year.trim().to_string(),
+            Edit::SetExtends(file) => {
+                self.extends = file
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|f| !f.is_empty())
+                    .map(str::to_string)
+            }
         }
+        Ok(())
+    }
+
+    /// Calls `f` on the order of battle and the free deployment, if any.
+    fn each_deployment(&mut self, mut f: impl FnMut(&mut DeploymentDoc)) {
+        f(&mut self.order_of_battle);
+        if let Some(free) = &mut self.free_deployment {
+            f(free);
+        }
+    }
+
+    fn roster_index(&self, side: Side, block: &str) -> Result<usize, EditError> {
+        let key = normalise(block);
+        self.roster
+            .blocks
+            .iter()
+            .position(|b| b.side == side && normalise(&b.name) == key)
+            .ok_or_else(|| EditError(format!("{side} has no block \"{block}\"")))
+    }
+
+    /// Why a block of `kind` cannot have these ratings, if it cannot: the
+    /// ranges the validator checks, and a levy city that is a city of the map.
+    fn rating_problem(&self, b: &BlockDoc) -> Option<String> {
+        let fire = crate::kinds::FIREPOWER;
+        if !fire.contains(&b.firepower) {
+            return Some(format!(
+                "firepower is {} to {} (7.4: a d6 hits on 1 to the firepower), not {}",
+                fire.start(),
+                fire.end(),
+                b.firepower
+            ));
+        }
+        let steps = b.kind.step_range();
+        if !steps.contains(&b.steps) {
+            return Some(format!(
+                "a {} has {} to {} steps (3.11: strength I to IV), not {}",
+                b.kind.label(),
+                steps.start(),
+                steps.end(),
+                b.steps
+            ));
+        }
+        if let Some(levy) = &b.levy {
+            match self.space_index(levy) {
+                None => return Some(format!("there is no city \"{levy}\" to levy in")),
+                Some(i) if !self.map.spaces[i].kind.is_city() => {
+                    return Some(format!(
+                        "{} is a sea: blocks are levied in cities (6.4)",
+                        self.map.spaces[i].name
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        None
+    }
+
+    fn add_block(&mut self, b: BlockDoc) -> Result<(), EditError> {
+        let name = b.name.trim().to_string();
+        if name.is_empty() {
+            return refuse("a block needs a name");
+        }
+        if self.roster_index(b.side, &name).is_ok() {
+            return refuse(format!("{} already has a block \"{name}\"", b.side));
+        }
+        if let Some(why) = self.rating_problem(&b) {
+            return refuse(why);
+        }
+        self.roster.blocks.push(BlockDoc { name, ..b });
+        Ok(())
+    }
+
+    fn set_block(&mut self, side: Side, block: &str, to: &BlockDoc) -> Result<(), EditError> {
+        let i = self.roster_index(side, block)?;
+        let old = self.roster.blocks[i].clone();
+        let mut new = BlockDoc {
+            side: old.side,
+            name: old.name.clone(),
+            ..to.clone()
+        };
+        if new.attacking_initiative == Some(new.initiative) {
+            new.attacking_initiative = None;
+        }
+        if let Some(why) = self.rating_problem(&new) {
+            return refuse(why);
+        }
+        // A new kind must still fit where the block is deployed (4.1, 4.4).
+        if new.kind != old.kind {
+            let mut deployed = vec![self.order_of_battle.side(side).clone()];
+            deployed.extend(self.free_deployment.as_ref().map(|d| d.side(side).clone()));
+            let key = normalise(&old.name);
+            for (city, blocks) in deployed.iter().flatten() {
+                if blocks.iter().any(|b| normalise(b) == key)
+                    && let Some(i) = self.space_index(city)
+                    && let Some(why) = placement_problem(&new.name, new.kind, &self.map.spaces[i])
+                {
+                    return refuse(why);
+                }
+            }
+        }
+        let key = normalise(&new.name);
+        let allowed: Vec<u8> = new.kind.strengths(new.steps).collect();
+        let full = new.steps.saturating_mul(new.kind.strength_per_step());
+        // Starting strengths the new ratings no longer allow go (full strength).
+        self.each_deployment(|d| {
+            d.strengths
+                .side_mut(side)
+                .retain(|(b, s)| normalise(b) != key || (allowed.contains(s) && *s < full))
+        });
+        self.roster.blocks[i] = new;
+        Ok(())
+    }
+
+    fn rename_block(&mut self, side: Side, block: &str, name: &str) -> Result<(), EditError> {
+        let i = self.roster_index(side, block)?;
+        let name = name.trim();
+        if name.is_empty() {
+            return refuse("a block needs a name");
+        }
+        if let Ok(j) = self.roster_index(side, name)
+            && j != i
+        {
+            return refuse(format!("{side} already has a block \"{name}\""));
+        }
+        let old = normalise(&self.roster.blocks[i].name);
+        let fix = |s: &mut String| {
+            if normalise(s) == old {
+                *s = name.to_string();
+            }
+        };
+        self.each_deployment(|d| {
+            for (_, blocks) in d.side_mut(side).iter_mut() {
+                blocks.iter_mut().for_each(fix);
+            }
+            for (b, _) in d.strengths.side_mut(side).iter_mut() {
+                fix(b);
+            }
+        });
+        self.roster.blocks[i].name = name.to_string();
         Ok(())
     }
 
@@ -480,18 +815,8 @@ impl Working {
             None => None,
             Some(city) => {
                 let space = &self.map.spaces[self.space(city)?];
-                // 4.1 / 4.4: Navis stay at sea or in ports; land blocks stay on land.
-                if kind == BlockKind::Navis && space.kind == SpaceKind::City {
-                    return refuse(format!(
-                        "{name} is a Navis: it cannot stand in the inland city {} (4.1: Navis stay at sea or in ports)",
-                        space.name
-                    ));
-                }
-                if kind.is_land() && space.kind == SpaceKind::Sea {
-                    return refuse(format!(
-                        "{name} is a land block: it cannot stand in the sea {} (4.4: only Navis may be at sea)",
-                        space.name
-                    ));
+                if let Some(why) = placement_problem(&name, kind, space) {
+                    return refuse(why);
                 }
                 Some(space.name.clone())
             }
@@ -520,6 +845,24 @@ impl Working {
     }
 }
 
+/// Why a block of `kind` cannot stand in `space`, if it cannot.
+fn placement_problem(name: &str, kind: BlockKind, space: &SpaceDoc) -> Option<String> {
+    // 4.1 / 4.4: Navis stay at sea or in ports; land blocks stay on land.
+    if kind == BlockKind::Navis && space.kind == SpaceKind::City {
+        return Some(format!(
+            "{name} is a Navis: it cannot stand in the inland city {} (4.1: Navis stay at sea or in ports)",
+            space.name
+        ));
+    }
+    if kind.is_land() && space.kind == SpaceKind::Sea {
+        return Some(format!(
+            "{name} is a land block: it cannot stand in the sea {} (4.4: only Navis may be at sea)",
+            space.name
+        ));
+    }
+    None
+}
+
 /// Which sections the opened file wrote itself (the rest it inherits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Own {
@@ -527,6 +870,19 @@ struct Own {
     roster: bool,
     deck: bool,
     order_of_battle: bool,
+    start_year: bool,
+}
+
+impl Own {
+    fn all(own: bool) -> Own {
+        Own {
+            map: own,
+            roster: own,
+            deck: own,
+            order_of_battle: own,
+            start_year: own,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -541,9 +897,13 @@ struct Step {
 pub struct Document {
     /// Where it is saved; `None` for the built-in game until "Save as".
     path: Option<PathBuf>,
-    /// The file's `extends`, kept when saving.
+    /// The file's `extends` as opened: `own` and `loaded` tell what it
+    /// inherits from that file.
     extends: Option<String>,
     own: Own,
+    /// Scenarios an `extends` set in the editor names, as loaded then: saving
+    /// writes what differs from them.
+    parents: Vec<(String, Working)>,
     /// The sections as loaded, to tell inherited sections that changed.
     loaded: Working,
     /// The resolved file as loaded: its findings point into the real file.
@@ -574,6 +934,7 @@ impl Document {
             roster: file.roster.is_some(),
             deck: file.deck.is_some(),
             order_of_battle: file.order_of_battle.is_some(),
+            start_year: !file.start_year.is_empty(),
         };
         Ok(doc)
     }
@@ -584,16 +945,12 @@ impl Document {
         extends: Option<String>,
         own_all: bool,
     ) -> Document {
-        let work = Working::from_resolved(&resolved);
+        let work = Working::from_resolved(&resolved, extends.clone());
         Document {
             path,
             extends,
-            own: Own {
-                map: own_all,
-                roster: own_all,
-                deck: own_all,
-                order_of_battle: own_all,
-            },
+            own: Own::all(own_all),
+            parents: Vec::new(),
             loaded: work.clone(),
             original: resolved,
             work,
@@ -642,14 +999,18 @@ impl Document {
 
     /// Applies an edit; a refused edit changes nothing.
     pub fn apply(&mut self, edit: Edit) -> Result<(), EditError> {
+        if let Edit::SetExtends(Some(spec)) = &edit {
+            self.load_parent(spec.trim())?;
+        }
         let mut next = self.work.clone();
         next.apply(&edit)?;
         if next == self.work {
             return Ok(());
         }
+        let label = edit.label_in(&self.work);
         let before = std::mem::replace(&mut self.work, next);
         self.undo.push(Step {
-            label: edit.label(),
+            label,
             state: before,
             revision: self.revision,
         });
@@ -689,14 +1050,58 @@ impl Document {
         true
     }
 
+    /// Loads the scenario `spec` names as an `extends` of this document
+    /// (relative to its folder), to save only what differs from it.
+    fn load_parent(&mut self, spec: &str) -> Result<(), EditError> {
+        if spec.is_empty() || self.extends.as_deref() == Some(spec) {
+            return Ok(());
+        }
+        let referrer = match &self.path {
+            Some(p) => p.clone(),
+            None => std::env::current_dir()
+                .unwrap_or_default()
+                .join("untitled.ron"),
+        };
+        let parent = format::load_extended(&referrer, spec)
+            .map_err(|e| EditError(format!("cannot extend \"{spec}\": {e}")))?;
+        self.parents.retain(|(k, _)| k != spec);
+        self.parents
+            .push((spec.to_string(), Working::from_resolved(&parent, None)));
+        Ok(())
+    }
+
     /// The file as it would be saved: its `extends`, and every section it
-    /// wrote itself or that was changed from what it inherits.
+    /// wrote itself or that differs from what it inherits.
     pub fn to_file(&self) -> ScenarioDoc {
-        let (w, l, own) = (&self.work, &self.loaded, self.own);
-        let keep = |own: bool, changed: bool| own || changed || self.extends.is_none();
+        let w = &self.work;
+        // What the file inherits from, and which sections it writes anyway.
+        let (l, own) = match &w.extends {
+            Some(e) if self.extends.as_ref() == Some(e) => (Some(&self.loaded), self.own),
+            Some(e) => (
+                self.parents.iter().find(|(k, _)| k == e).map(|(_, p)| p),
+                Own::all(false),
+            ),
+            None => (None, Own::all(true)),
+        };
+        let Some(l) = l else {
+            // A file standing alone writes everything. (An `extends` set in
+            // the editor was loaded first, so it always has its parent.)
+            return ScenarioDoc {
+                extends: None,
+                ..self.whole()
+            };
+        };
+        let keep = |own: bool, changed: bool| own || changed;
         ScenarioDoc {
             name: w.name.clone(),
-            extends: self.extends.clone(),
+            // Never inherited: written whenever there is one.
+            description: w.description.clone(),
+            start_year: if keep(own.start_year, w.start_year != l.start_year) {
+                w.start_year.clone()
+            } else {
+                String::new()
+            },
+            extends: w.extends.clone(),
             map: keep(own.map, w.map != l.map).then(|| w.map.clone()),
             roster: keep(own.roster, w.roster != l.roster).then(|| w.roster.clone()),
             deck: keep(own.deck, w.deck != l.deck).then(|| w.deck.clone()),
@@ -722,11 +1127,21 @@ impl Document {
     /// Saves atomically to `path`, which becomes the document's file. A file
     /// that `extends` another by a relative path keeps pointing at the same
     /// file only when saved in the same folder, so elsewhere every section is
-    /// written out and `extends` dropped.
+    /// written out and `extends` dropped. A document never saved keeps an
+    /// `extends` set in the editor when it names a scenario from `path` too.
     pub fn save_as(&mut self, path: &Path) -> std::io::Result<()> {
         let same_dir = self.path.as_deref().and_then(Path::parent) == path.parent();
-        if self.extends.is_some() && !same_dir {
-            self.extends = None;
+        if let Some(spec) = self.work.extends.clone()
+            && !same_dir
+        {
+            match (&self.path, format::load_extended(path, &spec)) {
+                (None, Ok(parent)) => {
+                    self.parents.retain(|(k, _)| *k != spec);
+                    self.parents
+                        .push((spec, Working::from_resolved(&parent, None)));
+                }
+                _ => self.work.extends = None,
+            }
         }
         format::save_atomically(path, &self.to_ron())?;
         if self.path.as_deref() != Some(path) {
@@ -743,22 +1158,14 @@ impl Document {
         if self.work == self.loaded {
             return self.original.clone();
         }
-        let full = ScenarioDoc {
-            name: self.work.name.clone(),
-            extends: None,
-            map: Some(self.work.map.clone()),
-            roster: Some(self.work.roster.clone()),
-            deck: Some(self.work.deck.clone()),
-            order_of_battle: Some(self.work.order_of_battle.clone()),
-            free_deployment: self.work.free_deployment.clone(),
-        };
+        let full = self.whole();
         // The lines are those of the text the editor would write with every
         // section out; say so unless that is exactly the saved file.
         let file = self
             .path
             .clone()
             .unwrap_or_else(|| PathBuf::from(crate::HISTORICAL_PATH));
-        let path = if self.is_dirty() || self.path.is_none() || self.extends.is_some() {
+        let path = if self.is_dirty() || self.path.is_none() || self.work.extends.is_some() {
             PathBuf::from(format!("{} (edited)", file.display()))
         } else {
             file
@@ -769,6 +1176,8 @@ impl Document {
         };
         ResolvedScenario {
             name: self.work.name.clone(),
+            description: self.work.description.clone(),
+            start_year: self.work.start_year.clone(),
             path,
             map: self.work.map.clone(),
             roster: self.work.roster.clone(),
@@ -783,6 +1192,37 @@ impl Document {
                 free_deployment: self.work.free_deployment.as_ref().map(|_| source),
             },
         }
+    }
+
+    /// Every section written out, without `extends`.
+    fn whole(&self) -> ScenarioDoc {
+        let w = &self.work;
+        ScenarioDoc {
+            name: w.name.clone(),
+            description: w.description.clone(),
+            start_year: w.start_year.clone(),
+            extends: None,
+            map: Some(w.map.clone()),
+            roster: Some(w.roster.clone()),
+            deck: Some(w.deck.clone()),
+            order_of_battle: Some(w.order_of_battle.clone()),
+            free_deployment: w.free_deployment.clone(),
+        }
+    }
+
+    /// Which sections saving writes (the others it inherits from `extends`).
+    pub fn written_sections(&self) -> Vec<&'static str> {
+        let f = self.to_file();
+        [
+            ("map", f.map.is_some()),
+            ("roster", f.roster.is_some()),
+            ("deck", f.deck.is_some()),
+            ("order of battle", f.order_of_battle.is_some()),
+            ("free deployment", f.free_deployment.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(n, w)| w.then_some(n))
+        .collect()
     }
 
     /// Validates the working scenario under `rules`.
@@ -1433,5 +1873,397 @@ mod variant_tests {
         let loaded = RuleSet::load(path.to_str().unwrap()).unwrap();
         mine.name = "Mine".into();
         assert_eq!(loaded, mine);
+    }
+}
+
+#[cfg(test)]
+mod setup_tests {
+    //! The roster, the deck and the scenario's own settings as edits.
+
+    use super::*;
+
+    fn rules() -> RuleSet {
+        RuleSet::builtin("rules-2.0")
+    }
+
+    fn legion(side: Side, name: &str, levy: &str) -> BlockDoc {
+        BlockDoc {
+            side,
+            name: name.into(),
+            kind: BlockKind::Legion,
+            initiative: crate::model::Initiative::C,
+            attacking_initiative: None,
+            firepower: 3,
+            steps: 3,
+            levy: Some(levy.into()),
+        }
+    }
+
+    fn block<'a>(doc: &'a Document, side: Side, name: &str) -> Option<&'a BlockDoc> {
+        doc.working()
+            .roster
+            .blocks
+            .iter()
+            .find(|b| b.side == side && b.name == name)
+    }
+
+    fn copies(doc: &Document, moves: u8, levy: u8) -> u32 {
+        doc.working()
+            .deck
+            .commands
+            .iter()
+            .filter(|c| c.moves == moves && c.levy == levy)
+            .map(|c| u32::from(c.copies))
+            .sum()
+    }
+
+    #[test]
+    fn an_added_block_starts_in_its_levy_pool_and_the_validator_accepts_it() {
+        let mut doc = Document::builtin();
+        doc.apply(Edit::AddBlock(legion(Side::Caesar, "Legio 15", "Ravenna")))
+            .unwrap();
+        assert!(block(&doc, Side::Caesar, "Legio 15").is_some());
+        assert_eq!(doc.working().block_location(Side::Caesar, "Legio 15"), None);
+        let report = doc.validate(&rules());
+        assert_eq!(report.errors(), 0, "{:?}", report.findings);
+        let scenario = &report.scenario;
+        let id = scenario.roster.find(Side::Caesar, "Legio 15").unwrap();
+        assert_eq!(scenario.starting_setup().location(id), None);
+        assert_eq!(doc.undo_label(), Some("add Caesar block Legio 15"));
+    }
+
+    #[test]
+    fn values_the_rules_do_not_allow_are_refused_with_the_validators_ranges() {
+        let mut doc = Document::builtin();
+        let add = |doc: &mut Document, b: BlockDoc| doc.apply(Edit::AddBlock(b));
+        // The name is taken on this side (but free on the other).
+        assert!(add(&mut doc, legion(Side::Caesar, "legio 13", "Ravenna")).is_err());
+        let fire = BlockDoc {
+            firepower: 7,
+            ..legion(Side::Caesar, "X", "Roma")
+        };
+        assert!(add(&mut doc, fire).unwrap_err().0.contains("1 to 6"));
+        let steps = BlockDoc {
+            steps: 5,
+            ..legion(Side::Caesar, "X", "Roma")
+        };
+        assert!(add(&mut doc, steps).unwrap_err().0.contains("1 to 4"));
+        // 7.41: an elephant step counts two, so two steps at most.
+        let elephant = BlockDoc {
+            kind: BlockKind::Elephant,
+            steps: 3,
+            ..legion(Side::Pompey, "Elephant 2", "Utica")
+        };
+        assert!(add(&mut doc, elephant).unwrap_err().0.contains("1 to 2"));
+        let at_sea = legion(Side::Caesar, "X", "Mare Tyrrhenum");
+        assert!(add(&mut doc, at_sea).unwrap_err().0.contains("sea"));
+        assert!(add(&mut doc, legion(Side::Caesar, "X", "Romaa")).is_err());
+        assert!(!doc.can_undo(), "refused edits leave no undo step");
+        add(&mut doc, legion(Side::Pompey, "Legio 13", "Roma")).unwrap();
+    }
+
+    #[test]
+    fn a_stronger_caesar_is_one_step_and_drops_strengths_it_no_longer_allows() {
+        let mut doc = Document::builtin();
+        let caesar = block(&doc, Side::Caesar, "Caesar").unwrap().clone();
+        doc.apply(Edit::SetBlock {
+            side: Side::Caesar,
+            block: "Caesar".into(),
+            to: BlockDoc {
+                firepower: 4,
+                steps: 4,
+                ..caesar
+            },
+        })
+        .unwrap();
+        let now = block(&doc, Side::Caesar, "Caesar").unwrap();
+        assert_eq!((now.firepower, now.steps), (4, 4));
+        assert_eq!(doc.undo_label(), Some("make Caesar leader A4, strength 4"));
+        assert_eq!(doc.validate(&rules()).errors(), 0);
+        // Legio 13 starts at II; at two steps II is its full strength.
+        doc.apply(Edit::SetStrength {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+            strength: Some(2),
+        })
+        .unwrap();
+        let legio = block(&doc, Side::Caesar, "Legio 13").unwrap().clone();
+        doc.apply(Edit::SetBlock {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+            to: BlockDoc { steps: 2, ..legio },
+        })
+        .unwrap();
+        assert!(doc.working().order_of_battle.strengths.is_empty());
+        assert_eq!(doc.validate(&rules()).errors(), 0);
+        doc.undo();
+        doc.undo();
+        doc.undo();
+        assert_eq!(doc.working().roster, crate::historical().roster);
+    }
+
+    #[test]
+    fn a_new_kind_must_fit_where_the_block_stands() {
+        let mut doc = Document::builtin();
+        // Legio 16 stands in Lugdunum, inland: it cannot become a Navis (4.1).
+        let legio = block(&doc, Side::Caesar, "Legio 16").unwrap().clone();
+        let err = doc
+            .apply(Edit::SetBlock {
+                side: Side::Caesar,
+                block: "Legio 16".into(),
+                to: BlockDoc {
+                    kind: BlockKind::Navis,
+                    levy: None,
+                    ..legio
+                },
+            })
+            .unwrap_err();
+        assert!(err.0.contains("Lugdunum"), "{err}");
+        // The ballista's attacking letter equal to its own is no difference.
+        let ballista = block(&doc, Side::Pompey, "Ballista").unwrap().clone();
+        doc.apply(Edit::SetBlock {
+            side: Side::Pompey,
+            block: "Ballista".into(),
+            to: BlockDoc {
+                attacking_initiative: Some(ballista.initiative),
+                ..ballista
+            },
+        })
+        .unwrap();
+        assert_eq!(
+            block(&doc, Side::Pompey, "Ballista")
+                .unwrap()
+                .attacking_initiative,
+            None
+        );
+    }
+
+    #[test]
+    fn renaming_a_block_renames_every_deployment_entry_and_strength() {
+        let mut doc = Document::builtin();
+        doc.apply(Edit::SetStrength {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+            strength: Some(2),
+        })
+        .unwrap();
+        doc.apply(Edit::SetMode(DeploymentMode::Free)).unwrap();
+        doc.apply(Edit::RenameBlock {
+            side: Side::Caesar,
+            block: "legio 13".into(),
+            name: " Legio XIII ".into(),
+        })
+        .unwrap();
+        let w = doc.working();
+        assert!(block(&doc, Side::Caesar, "Legio XIII").is_some());
+        for d in [&w.order_of_battle, w.free_deployment.as_ref().unwrap()] {
+            let text = format!("{d:?}");
+            assert!(
+                text.contains("Legio XIII") && !text.contains("Legio 13"),
+                "{text}"
+            );
+        }
+        assert_eq!(w.block_strength(Side::Caesar, "Legio XIII"), Some(2));
+        assert_eq!(doc.validate(&rules()).errors(), 0);
+        // A name another block of the side has is refused.
+        assert!(
+            doc.apply(Edit::RenameBlock {
+                side: Side::Caesar,
+                block: "Legio XIII".into(),
+                name: "Legio 8".into(),
+            })
+            .is_err()
+        );
+        doc.undo();
+        assert!(block(&doc, Side::Caesar, "Legio 13").is_some());
+        assert_eq!(
+            doc.working().block_location(Side::Caesar, "Legio 13"),
+            Some("Ravenna")
+        );
+    }
+
+    #[test]
+    fn deleting_a_block_takes_its_deployment_along_and_the_undo_label_says_where() {
+        let mut doc = Document::builtin();
+        doc.apply(Edit::SetMode(DeploymentMode::Free)).unwrap();
+        doc.apply(Edit::DeleteBlock {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+        })
+        .unwrap();
+        assert_eq!(
+            doc.undo_label(),
+            Some(
+                "delete Caesar block Legio 13 and its deployment in Ravenna (order of battle) and Ravenna (free deployment)"
+            )
+        );
+        assert!(block(&doc, Side::Caesar, "Legio 13").is_none());
+        let report = doc.validate(&rules());
+        assert!(!report.has("unknown-name"), "{:?}", report.findings);
+        doc.undo();
+        assert_eq!(
+            doc.working().block_location(Side::Caesar, "Legio 13"),
+            Some("Ravenna")
+        );
+        // A block of the pool says so.
+        doc.apply(Edit::DeleteBlock {
+            side: Side::Caesar,
+            block: "Octavian".into(),
+        })
+        .unwrap();
+        assert_eq!(
+            doc.undo_label(),
+            Some("delete Caesar block Octavian (from the levy pool)")
+        );
+    }
+
+    #[test]
+    fn a_duplicate_is_a_copy_under_a_new_name_in_the_pool() {
+        let mut doc = Document::builtin();
+        doc.apply(Edit::DuplicateBlock {
+            side: Side::Caesar,
+            block: "Legio 13".into(),
+            name: "Legio 13 bis".into(),
+        })
+        .unwrap();
+        let copy = block(&doc, Side::Caesar, "Legio 13 bis").unwrap();
+        let original = block(&doc, Side::Caesar, "Legio 13").unwrap();
+        assert_eq!(
+            (copy.kind, copy.firepower, copy.steps, &copy.levy),
+            (
+                original.kind,
+                original.firepower,
+                original.steps,
+                &original.levy
+            )
+        );
+        assert_eq!(
+            doc.working().block_location(Side::Caesar, "Legio 13 bis"),
+            None
+        );
+        assert_eq!(doc.undo_label(), Some("duplicate Legio 13 as Legio 13 bis"));
+    }
+
+    #[test]
+    fn command_cards_are_counted_per_face_and_events_go_back_in_printed_order() {
+        let mut doc = Document::builtin();
+        assert_eq!(copies(&doc, 3, 1), 3);
+        doc.apply(Edit::SetCommandCopies {
+            moves: 3,
+            levy: 1,
+            copies: 2,
+        })
+        .unwrap();
+        assert_eq!(copies(&doc, 3, 1), 2);
+        let report = doc.validate(&rules());
+        assert!(report.has("deck-composition"));
+        assert_eq!(report.scenario.deck.cards.len(), 26);
+        // A face the deck lacks is added; 0 removes it again.
+        for n in [2, 0] {
+            doc.apply(Edit::SetCommandCopies {
+                moves: 4,
+                levy: 4,
+                copies: n,
+            })
+            .unwrap();
+            assert_eq!(copies(&doc, 4, 4), u32::from(n));
+        }
+        doc.apply(Edit::SetEvent {
+            event: Event::Jupiter,
+            present: false,
+        })
+        .unwrap();
+        assert!(!doc.working().deck.events.contains(&Event::Jupiter));
+        doc.apply(Edit::SetEvent {
+            event: Event::Jupiter,
+            present: true,
+        })
+        .unwrap();
+        assert_eq!(doc.working().deck.events, crate::historical().deck.events);
+    }
+
+    #[test]
+    fn a_deck_that_cannot_deal_a_year_is_an_error_of_the_validator() {
+        let mut doc = Document::builtin();
+        for (moves, levy) in [(4, 1), (3, 2), (3, 1), (2, 3), (2, 2), (2, 1), (1, 3)] {
+            doc.apply(Edit::SetCommandCopies {
+                moves,
+                levy,
+                copies: 0,
+            })
+            .unwrap();
+        }
+        // 7 events and two 1/2 cards: 9 cards, two hands of six need 12.
+        assert!(doc.validate(&rules()).has("deck-too-small"));
+    }
+
+    #[test]
+    fn the_scenarios_settings_are_edits_and_saving_writes_only_what_differs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.ron");
+        std::fs::write(
+            &path,
+            "Scenario(name: \"Mine\", extends: \"historical.ron\")\n",
+        )
+        .unwrap();
+        let mut doc = Document::open(&path).unwrap();
+        assert_eq!(doc.working().start_year, "705 (49 BC)", "inherited");
+        assert_eq!(
+            doc.working().description,
+            "",
+            "a description is not inherited"
+        );
+        assert!(doc.apply(Edit::SetName("  ".into())).is_err());
+        doc.apply(Edit::SetName("Caesar's gamble".into())).unwrap();
+        doc.apply(Edit::SetDescription("One more legion.".into()))
+            .unwrap();
+        let file = doc.to_file();
+        assert_eq!(
+            file.start_year, "",
+            "unchanged from the parent: not written"
+        );
+        doc.apply(Edit::SetStartYear("706 (48 BC)".into())).unwrap();
+        doc.apply(Edit::AddBlock(legion(Side::Caesar, "Legio 15", "Ravenna")))
+            .unwrap();
+        let file = doc.to_file();
+        assert!(file.roster.is_some() && file.map.is_none() && file.deck.is_none());
+        doc.save().unwrap();
+        let again = Document::open(&path).unwrap();
+        assert_eq!(again.working(), doc.working());
+        assert_eq!(again.working().name, "Caesar's gamble");
+        assert_eq!(again.working().start_year, "706 (48 BC)");
+        assert_eq!(again.working().description, "One more legion.");
+    }
+
+    #[test]
+    fn a_new_extends_is_loaded_first_and_saving_writes_what_differs_from_it() {
+        let mut doc = Document::builtin();
+        let err = doc
+            .apply(Edit::SetExtends(Some("no-such-file.ron".into())))
+            .unwrap_err();
+        assert!(err.0.contains("no-such-file"), "{err}");
+        assert!(doc.to_file().roster.is_some(), "standing alone: everything");
+        doc.apply(Edit::SetExtends(Some("historical.ron".into())))
+            .unwrap();
+        assert_eq!(doc.written_sections(), Vec::<&str>::new());
+        doc.apply(Edit::SetCommandCopies {
+            moves: 3,
+            levy: 1,
+            copies: 2,
+        })
+        .unwrap();
+        assert_eq!(doc.written_sections(), ["deck"]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fewer-cards.ron");
+        doc.save_as(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("extends: \"historical.ron\""), "{text}");
+        assert!(!text.contains("roster"), "{text}");
+        let again = Document::open(&path).unwrap();
+        assert_eq!(again.working(), doc.working());
+        // Undo goes back to standing alone.
+        doc.undo();
+        doc.undo();
+        assert_eq!(doc.working().extends, None);
     }
 }

@@ -155,6 +155,13 @@ pub fn read_text(path: &Path) -> Result<String, LoadError> {
 pub struct ScenarioDoc {
     #[serde(default)]
     pub name: String,
+    /// A few sentences for players: what the setup changes and why (not
+    /// inherited by files that extend this one).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The year the game starts, as players name it ("705 (49 BC)"); a label only.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub start_year: String,
     /// Another scenario file (relative to this one) to take missing sections from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extends: Option<String>,
@@ -382,6 +389,10 @@ pub struct SourceFile {
 #[derive(Debug, Clone)]
 pub struct ResolvedScenario {
     pub name: String,
+    /// The opened file's description (not inherited: it describes that file).
+    pub description: String,
+    /// The first start-year label set along the `extends` chain.
+    pub start_year: String,
     /// The file that was opened.
     pub path: PathBuf,
     pub map: MapDoc,
@@ -418,6 +429,29 @@ pub fn load_scenario(path: &Path) -> Result<ResolvedScenario, LoadError> {
         path,
         chain.into_iter().map(|c| (c.path, c.doc, c.text)).collect(),
     )
+}
+
+/// The scenario a file at `referrer` would extend with `extends: spec`,
+/// found exactly as loading that file would find it (relative to its folder,
+/// or a built-in scenario by bare name). The referrer need not exist yet; an
+/// `extends` that would lead back to it is a cycle.
+pub fn load_extended(referrer: &Path, spec: &str) -> Result<ResolvedScenario, LoadError> {
+    let text = format!("Scenario(extends: {spec:?})");
+    let origin = Origin::File(std::fs::canonicalize(referrer).unwrap_or_else(|_| referrer.into()));
+    let chain = chain_from::<ScenarioDoc>(
+        referrer.to_path_buf(),
+        text,
+        origin,
+        &BUILTIN_SCENARIOS,
+        |d| d.extends.as_deref(),
+    )?;
+    let parent: Vec<(PathBuf, ScenarioDoc, String)> = chain
+        .into_iter()
+        .skip(1)
+        .map(|c| (c.path, c.doc, c.text))
+        .collect();
+    let first = parent[0].0.clone();
+    resolve(&first, parent)
 }
 
 /// Parses a scenario from text alone (no `extends` allowed), for tests and the GUI.
@@ -472,13 +506,18 @@ fn resolve(
         ),
         None => (None, None),
     };
-    let name = chain
-        .iter()
-        .map(|(_, d, _)| d.name.clone())
-        .find(|n| !n.is_empty())
-        .unwrap_or_else(|| path.display().to_string());
+    let first_set = |get: fn(&ScenarioDoc) -> &String| {
+        chain
+            .iter()
+            .map(|(_, d, _)| get(d).clone())
+            .find(|n| !n.is_empty())
+    };
+    let name = first_set(|d| &d.name).unwrap_or_else(|| path.display().to_string());
     Ok(ResolvedScenario {
         name,
+        // A description is about its own file: not taken from the parent.
+        description: chain[0].1.description.clone(),
+        start_year: first_set(|d| &d.start_year).unwrap_or_default(),
         path: path.to_path_buf(),
         map,
         roster,

@@ -94,6 +94,13 @@ impl fmt::Display for Side {
     }
 }
 
+/// 7.4: the firepower a block may have (a d6 hits on 1 to its firepower).
+/// The validator and the roster editor both use this range.
+pub const FIREPOWER: std::ops::RangeInclusive<u8> = 1..=6;
+
+/// 3.11: blocks have strength I to IV at most (full strength, as printed).
+pub const MAX_STRENGTH: u8 = 4;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BlockKind {
     Leader,
@@ -107,6 +114,23 @@ pub enum BlockKind {
 }
 
 impl BlockKind {
+    pub const ALL: [BlockKind; 8] = [
+        BlockKind::Leader,
+        BlockKind::Legion,
+        BlockKind::Auxilia,
+        BlockKind::Equitatus,
+        BlockKind::Elephant,
+        BlockKind::Ballista,
+        BlockKind::Navis,
+        BlockKind::Cleopatra,
+    ];
+
+    /// The full strengths, in steps, a block of this kind may have: 1 up
+    /// to [`MAX_STRENGTH`] as printed (3.11; the elephant's steps count two).
+    pub fn step_range(self) -> std::ops::RangeInclusive<u8> {
+        1..=MAX_STRENGTH / self.strength_per_step()
+    }
+
     /// Land blocks are everything but Navis (4.1: Navis stay at sea or in ports).
     pub fn is_land(self) -> bool {
         self != BlockKind::Navis
@@ -149,6 +173,8 @@ pub enum Initiative {
 }
 
 impl Initiative {
+    pub const ALL: [Initiative; 4] = [Initiative::A, Initiative::B, Initiative::C, Initiative::D];
+
     pub fn letter(self) -> char {
         match self {
             Initiative::A => 'A',

@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod diagnostics;
+pub mod diff;
 pub mod edit;
 pub mod engine;
 pub mod format;

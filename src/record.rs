@@ -156,8 +156,12 @@ fn digest_text(text: &str) -> String {
 /// `extends`) written as one compact RON document. Comments, layout and
 /// which file a section came from do not count; every value does.
 pub fn canonical_scenario_text(doc: &ResolvedScenario) -> String {
+    // The description and start-year label are words for people, not part
+    // of the game: they are left out, so editing them keeps records valid.
     let whole = ScenarioDoc {
         name: doc.name.clone(),
+        description: String::new(),
+        start_year: String::new(),
         extends: None,
         map: Some(doc.map.clone()),
         roster: Some(doc.roster.clone()),

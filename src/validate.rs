@@ -285,7 +285,7 @@ impl Ctx<'_> {
                     subject(),
                 ));
             }
-            if !(1..=6).contains(&block.firepower) {
+            if !crate::kinds::FIREPOWER.contains(&block.firepower) {
                 out.push(finding(
                     Code::BadRating,
                     format!(
@@ -296,7 +296,7 @@ impl Ctx<'_> {
                     subject(),
                 ));
             }
-            if block.max_steps == 0 || block.max_strength() > 4 {
+            if !block.kind.step_range().contains(&block.max_steps) {
                 out.push(finding(
                     Code::BadRating,
                     format!(

@@ -84,6 +84,7 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
         for (t, label) in [
             (Tab::Map, "Map"),
             (Tab::Deployment, "Deployment"),
+            (Tab::Setup, "Setup"),
             (Tab::Rules, "Rules"),
             (Tab::Simulation, "Simulate"),
         ] {
@@ -215,6 +216,9 @@ pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Action> {
                     "Drag blocks between cities and the pools; click a block to select it."
                 }
                 Tab::Rules => "Every change revalidates the scenario.",
+                Tab::Setup => {
+                    "Every change to the roster, deck or settings is one undo step and revalidates the scenario."
+                }
                 Tab::Simulation => {
                     "Runs go on in the background; the battle calculator updates as you type."
                 }

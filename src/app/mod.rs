@@ -23,6 +23,7 @@ mod ladder_view;
 mod map;
 mod map_panel;
 mod rules_panel;
+mod setup_panel;
 mod side_panel;
 mod sim_panel;
 mod state;
@@ -78,6 +79,9 @@ pub enum Tab {
     Rules,
     /// Simulations, plots and the battle calculator.
     Simulation,
+    /// The roster, the deck, the scenario's settings, and what differs
+    /// from the published game.
+    Setup,
 }
 
 /// An action that would lose unsaved changes, waiting for the user's answer.
@@ -134,6 +138,7 @@ pub struct WorkbenchApp {
     deploy: deploy::DeployPanel,
     findings: side_panel::FindingsPanel,
     rules_panel: rules_panel::RulesPanel,
+    setup: setup_panel::SetupPanel,
     sim: SimPanel,
     dialogs: FileDialogs,
     /// What waits for "Save / Discard / Cancel".
@@ -157,6 +162,7 @@ impl WorkbenchApp {
             deploy: deploy::DeployPanel::default(),
             findings: side_panel::FindingsPanel::default(),
             rules_panel: rules_panel::RulesPanel::default(),
+            setup: setup_panel::SetupPanel::default(),
             sim: SimPanel::default(),
             dialogs: FileDialogs::default(),
             pending: None,
@@ -532,6 +538,19 @@ impl WorkbenchApp {
             actions.extend(chrome::status_bar(ui, state, self.tab));
         });
         match self.tab {
+            Tab::Setup => {
+                egui::Panel::right("side_panel")
+                    .default_size(theme::SIDE_PANEL_WIDTH)
+                    .size_range(theme::SIDE_PANEL_RANGE)
+                    .show(ui, |ui| {
+                        if side_panel::header(ui, state) {
+                            actions.extend(self.findings.show(ui, state, true));
+                        }
+                    });
+                egui::CentralPanel::default().show(ui, |ui| {
+                    actions.extend(self.setup.show(ui, state));
+                });
+            }
             Tab::Rules => {
                 egui::CentralPanel::default().show(ui, |ui| {
                     actions.extend(self.rules_panel.show(ui, state));
@@ -566,7 +585,7 @@ impl WorkbenchApp {
                                 actions.extend(self.inspector.show(ui, state, centre));
                             }
                             Tab::Deployment => actions.extend(self.deploy.tools(ui, state)),
-                            Tab::Rules | Tab::Simulation => {}
+                            Tab::Rules | Tab::Simulation | Tab::Setup => {}
                         }
                         ui.separator();
                         actions.extend(self.findings.show(ui, state, self.map.has_backdrop()));

@@ -314,9 +314,9 @@ impl AppState {
         let result = doc.apply(edit.clone()).map_err(|e| e.to_string());
         // The document records a step only for an edit that changed something.
         if doc.undo_depth() > before {
-            self.history.record(Change::Scenario {
-                label: label.clone(),
-            });
+            // The document's label may say more (what a deleted block takes along).
+            let label = doc.undo_label().unwrap_or(&label).to_string();
+            self.history.record(Change::Scenario { label });
         }
         match &result {
             Ok(()) => {
@@ -328,8 +328,17 @@ impl AppState {
                 {
                     self.selection = Some(Item::Space(name.trim().to_string()));
                 }
-                if let (Edit::DeleteSpace { .. } | Edit::DeleteLink { .. }, Some(_)) =
+                // So does a renamed block.
+                if let (Edit::RenameBlock { side, block, name }, Some(Item::Block(s, b))) =
                     (&edit, &self.selection)
+                    && (s, b) == (side, block)
+                {
+                    self.selection = Some(Item::Block(*side, name.trim().to_string()));
+                }
+                if let (
+                    Edit::DeleteSpace { .. } | Edit::DeleteLink { .. } | Edit::DeleteBlock { .. },
+                    Some(_),
+                ) = (&edit, &self.selection)
                 {
                     self.selection = None;
                 }

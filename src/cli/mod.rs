@@ -5,6 +5,7 @@
 
 mod args;
 mod battle;
+mod diff;
 mod error;
 mod gui;
 mod ladder;
@@ -83,6 +84,11 @@ enum Command {
     /// not legal at its step, the game ends otherwise, or the scenario or
     /// variant has changed or is missing; 2: the record cannot be read or parsed.
     Replay(replay::ReplayArgs),
+    /// What a scenario changes against another (the published game by
+    /// default): settings, spaces, links, blocks, cards, deployment.
+    ///
+    /// Exit code 0 (also when they differ); 2: a file could not be read or parsed.
+    Diff(diff::DiffArgs),
 }
 
 /// Runs one command. Everything it prints goes through one writer; a
@@ -103,6 +109,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Play(args)) => play::play(&mut out, args)?,
         Some(Command::Position(args)) => position::position(&mut out, args)?,
         Some(Command::Replay(args)) => replay::replay(&mut out, args)?,
+        Some(Command::Diff(args)) => diff::diff(&mut out, args)?,
     };
     out.flush()?;
     Ok(code)

@@ -317,3 +317,39 @@ fn a_scenario_with_errors_is_refused_by_play_with_its_findings() {
         .stderr(predicate::str::contains("the scenario has errors"))
         .stderr(predicate::str::contains("error[unknown-name]"));
 }
+
+#[test]
+fn diff_lists_what_a_scenario_changes_against_the_published_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fewer.ron");
+    std::fs::write(
+        &file,
+        "Scenario(name: \"Fewer cards\", extends: \"historical.ron\",\n\
+         deck: (events: [Apollo, Mars, Mercury, Neptune, Pluto, Vulcan], commands: [(move: 4, levy: 1)]))\n",
+    )
+    .unwrap();
+    cli()
+        .args(["diff", file.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "\"Fewer cards\" changes 10 things against \"Julius Caesar, 705 (49 BC)\"",
+        ))
+        .stdout(predicate::str::contains(
+            "\nCards\n- removed event card Jupiter\n",
+        ))
+        .stdout(predicate::str::contains(
+            "- command card 3/1: 3 -> 0 copies",
+        ));
+    // Against itself: no change; a missing file: exit 2.
+    cli()
+        .args(["diff", file.to_str().unwrap(), file.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("is the same game as"));
+    cli()
+        .args(["diff", "no/such/file.ron"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no/such/file.ron"));
+}

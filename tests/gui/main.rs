@@ -3,4 +3,5 @@
 
 mod edit;
 mod ladder;
+mod setup;
 mod window;
