@@ -10,7 +10,7 @@ use std::time::Duration;
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameRecord, Progress};
 
-use super::args::{RunArgs, load_game, refuse_overwrite, refuse_stdout_over};
+use super::args::{RunArgs, load_game, out_path, refuse_overwrite, refuse_stdout_over};
 use super::output::warn;
 use super::{CliError, Output};
 
@@ -45,6 +45,10 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
     if let Some(path) = &args.csv {
         refuse_overwrite(path, &loaded.inputs)?;
     }
+    let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
+    if let Some(path) = &report_path {
+        refuse_overwrite(path, &loaded.inputs)?;
+    }
     let game = loaded.game;
     let pool = run.pool()?;
     let mut csv = args.csv.as_deref().map(Csv::create).transpose()?;
@@ -58,7 +62,7 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
             })
         })
     })?;
-    let printed = print_report(out, &report, run.json);
+    let printed = emit_report(out, &report, run.json, report_path.as_deref());
     let written = csv.map_or(Ok(()), Csv::finish);
     match (printed, written) {
         (Ok(()), Ok(())) => Ok(ExitCode::SUCCESS),
@@ -83,7 +87,12 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
     let opts = run.options()?;
     let a = load_game(run.scenario.as_deref(), &args.variant[0])?;
     let b = load_game(run.scenario.as_deref(), &args.variant[1])?;
-    refuse_stdout_over(&[a.inputs, b.inputs].concat())?;
+    let inputs = [a.inputs, b.inputs].concat();
+    refuse_stdout_over(&inputs)?;
+    let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
+    if let Some(path) = &report_path {
+        refuse_overwrite(path, &inputs)?;
+    }
     let games = [a.game, b.game];
     let pool = run.pool()?;
     let range = opts.game_range();
@@ -98,8 +107,38 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
             )
         })
     })?;
-    print_report(out, &report, run.json)?;
+    emit_report(out, &report, run.json, report_path.as_deref())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A report as text or JSON, on standard output or (`--out`) written
+/// atomically to a file, so a half-written report is never merged.
+pub fn emit_report<T>(
+    out: &mut Output,
+    report: &T,
+    json: bool,
+    path: Option<&Path>,
+) -> Result<(), CliError>
+where
+    T: serde::Serialize + std::fmt::Display,
+{
+    let Some(path) = path else {
+        return print_report(out, report, json);
+    };
+    let text = if json {
+        let mut t = serde_json::to_string_pretty(report)
+            .map_err(|e| CliError::Output(std::io::Error::other(e)))?;
+        t.push('\n');
+        t
+    } else {
+        format!("{report}\n")
+    };
+    caesar_workbench::format::save_atomically(path, &text).map_err(|source| {
+        CliError::Report(format!(
+            "cannot write the report {}: {source}",
+            path.display()
+        ))
+    })
 }
 
 /// A report as text or JSON.

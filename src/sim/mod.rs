@@ -5,6 +5,7 @@
 //! (counts and histograms), so a run's report is the same on one thread or
 //! many, on one machine or merged from shards.
 
+pub mod cluster;
 pub mod ladder;
 pub mod report;
 pub mod stats;
@@ -21,6 +22,7 @@ use crate::engine::{Action, EndReason, Game, PlayQuality, State};
 use crate::model::CardFace;
 use crate::model::Side;
 
+pub use cluster::ShardArg;
 pub use ladder::{LadderOptions, LadderReport};
 pub use report::{Accumulator, CompareReport, PairedAccumulator, SimReport};
 
