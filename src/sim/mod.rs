@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod ladder;
 pub mod report;
 pub mod stats;
+pub mod sweep;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,6 +26,7 @@ use crate::model::Side;
 pub use cluster::ShardArg;
 pub use ladder::{LadderOptions, LadderReport};
 pub use report::{Accumulator, CompareReport, PairedAccumulator, SimReport};
+pub use sweep::SweepReport;
 
 /// The games `start..end` of a run (0-based game indices, `end` excluded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

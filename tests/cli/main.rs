@@ -6,3 +6,4 @@ mod commands;
 mod position;
 mod record;
 mod simulation;
+mod sweep;

@@ -3,4 +3,5 @@
 
 mod edit;
 mod ladder;
+mod sweep;
 mod window;
