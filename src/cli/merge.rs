@@ -24,6 +24,9 @@ pub struct MergeArgs {
     /// Print a JSON report instead of text.
     #[arg(long)]
     json: bool,
+    /// Write the merged run's per-space CSV to this file (simulate reports).
+    #[arg(long)]
+    spaces_csv: Option<PathBuf>,
 }
 
 enum Parsed {
@@ -105,6 +108,16 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         let merged = SimReport::merge_labelled(&labelled).map_err(CliError::Report)?;
         warn_missing(&merged);
         print_report(out, &merged, args.json)?;
+        if let Some(path) = &args.spaces_csv {
+            if args.reports.iter().any(|r| super::args::same_file(path, r)) {
+                return Err(CliError::OverwritesInput {
+                    output: path.display().to_string(),
+                    what: "the input file",
+                    input: path.clone(),
+                });
+            }
+            super::simulate::write_spaces_csv(&merged, Some(path))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -24,6 +24,10 @@ pub struct SimulateArgs {
     /// Write one CSV row per game to this file (never over an input file).
     #[arg(long)]
     csv: Option<PathBuf>,
+    /// Write one CSV row per space (who held it, battles, losses, sudden
+    /// deaths: docs/simulation.md) to this file.
+    #[arg(long)]
+    spaces_csv: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -49,6 +53,9 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
     if let Some(path) = &report_path {
         refuse_overwrite(path, &loaded.inputs)?;
     }
+    if let Some(path) = &args.spaces_csv {
+        refuse_overwrite(path, &loaded.inputs)?;
+    }
     let game = loaded.game;
     let pool = run.pool()?;
     let mut csv = args.csv.as_deref().map(Csv::create).transpose()?;
@@ -63,7 +70,9 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
         })
     })?;
     let printed = emit_report(out, &report, run.json, report_path.as_deref());
-    let written = csv.map_or(Ok(()), Csv::finish);
+    let written = csv
+        .map_or(Ok(()), Csv::finish)
+        .and(write_spaces_csv(&report, args.spaces_csv.as_deref()));
     match (printed, written) {
         (Ok(()), Ok(())) => Ok(ExitCode::SUCCESS),
         (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
@@ -109,6 +118,24 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
     })?;
     emit_report(out, &report, run.json, report_path.as_deref())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The per-space CSV of a run's report, when asked for (atomically).
+pub fn write_spaces_csv(
+    report: &caesar_workbench::sim::SimReport,
+    path: Option<&Path>,
+) -> Result<(), CliError> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let text = report
+        .raw
+        .map
+        .spaces_csv(report.games, &report.raw.reached());
+    caesar_workbench::format::save_atomically(path, &text).map_err(|source| CliError::Csv {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// A report as text or JSON, on standard output or (`--out`) written
