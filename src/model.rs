@@ -239,6 +239,10 @@ impl Board {
     pub fn space(&self, id: SpaceId) -> &Space {
         &self.spaces[id.index()]
     }
+    /// Links are numbered `0..link_count()`.
+    pub fn link_count(&self) -> usize {
+        self.links.len()
+    }
     pub fn link(&self, id: LinkId) -> &Link {
         &self.links[id.index()]
     }

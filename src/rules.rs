@@ -70,7 +70,9 @@ pub enum JupiterDefection {
 macro_rules! rule_set {
     ($( $(#[$doc:meta])* $field:ident : $ty:ty ),* $(,)?) => {
         /// A complete rule set. Load one with [`RuleSet::load`] or [`RuleSet::builtin`].
-        #[derive(Debug, Clone, PartialEq, Serialize)]
+        /// (Deserialize is for whole rule sets as `Serialize` writes them,
+        /// e.g. a sweep's changed copy; variant files go through the patch.)
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         pub struct RuleSet {
             pub name: String,
             $( $(#[$doc])* pub $field: $ty, )*

@@ -27,6 +27,7 @@ mod setup_panel;
 mod side_panel;
 mod sim_panel;
 mod state;
+mod sweep_view;
 pub mod theme;
 mod tooltip;
 mod view;
@@ -560,6 +561,7 @@ impl WorkbenchApp {
                 Some(report) => actions.extend(self.sim.show(
                     ui,
                     &report.scenario,
+                    state.resolved(),
                     report.errors(),
                     state.rules(),
                     state.variant(),

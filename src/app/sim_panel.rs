@@ -12,16 +12,18 @@ use egui_plot::{
 };
 
 use super::ladder_view::{self, LadderSettings};
+use super::sweep_view::{self, SweepSettings};
 use super::theme::{self, CAESAR, DRAW, POMPEY};
 use super::{Action, ExportKind, FilePurpose};
 use crate::engine::Game;
+use crate::format::ResolvedScenario;
 use crate::model::Scenario;
 use crate::model::Side;
 use crate::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 use crate::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::sim::{
     self, AiSpec, CompareReport, GameRecord, LadderOptions, LadderReport, Progress, SimOptions,
-    SimReport,
+    SimReport, SweepReport,
 };
 
 /// What a finished run produced.
@@ -34,6 +36,8 @@ pub enum Outcome {
     Compare(Box<CompareReport>),
     /// A strength ladder (one or two rule sets).
     Ladder(Box<LadderReport>),
+    /// A balance sweep over rule-set fields.
+    Sweep(Box<SweepReport>),
 }
 
 struct Running {
@@ -54,6 +58,8 @@ pub struct SimPanel {
     pub compare_with: Option<String>,
     /// The strength ladder's rungs and games per match.
     pub ladder: LadderSettings,
+    /// The balance sweep's fields, values and games per point.
+    pub sweep: SweepSettings,
     running: Option<Running>,
     pub result: Option<Result<Outcome, String>>,
     /// The result as JSON, made once when the run ends (for export).
@@ -76,6 +82,7 @@ impl Default for SimPanel {
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
             compare_with: None,
             ladder: LadderSettings::default(),
+            sweep: SweepSettings::default(),
             running: None,
             result: None,
             json: None,
@@ -214,6 +221,48 @@ impl SimPanel {
         });
     }
 
+    /// Starts a balance sweep in the background: every combination of the
+    /// chosen fields' values over the rule set in force, each point over the
+    /// same seeds, each point's rule set checked by the validator (whose
+    /// error is shown). Refused like [`SimPanel::start`].
+    pub fn start_sweep(
+        &mut self,
+        doc: &ResolvedScenario,
+        errors: usize,
+        rules: &RuleSet,
+        variant: &str,
+    ) {
+        if !self.may_start(errors) {
+            return;
+        }
+        let axes = match self.sweep.parsed() {
+            Ok(a) => a,
+            Err(e) => {
+                self.result = Some(Err(e));
+                return;
+            }
+        };
+        let points: usize = axes.iter().map(|a| a.values.len()).product();
+        let options = SimOptions {
+            games: self.sweep.games.max(1),
+            seed: self.seed,
+            caesar: self.caesar,
+            pompey: self.pompey,
+            omniscient: false,
+            shard: None,
+        };
+        let total = options.games * points as u64;
+        let doc = doc.clone();
+        let rules = rules.clone();
+        let variant = variant.to_string();
+        self.launch(total, move |shared| {
+            let planned = sim::sweep::plan(&doc, &rules, &axes)?;
+            sim::sweep::sweep(&planned, &variant, &axes, &options, shared)
+                .map(|r| Outcome::Sweep(Box::new(r)))
+                .map_err(|_| "cancelled".to_string())
+        });
+    }
+
     /// Runs `work` on its own thread and rayon pool of `threads` workers;
     /// the panel polls its progress (`total` games) and picks up its result.
     /// Whether a run may start: none is running and the scenario has no
@@ -309,6 +358,7 @@ impl SimPanel {
                     }
                     Ok(Outcome::Compare(c)) => Some(serde_json::to_string_pretty(c)),
                     Ok(Outcome::Ladder(l)) => Some(serde_json::to_string_pretty(l)),
+                    Ok(Outcome::Sweep(w)) => Some(serde_json::to_string_pretty(w)),
                     Err(_) => None,
                 }
                 .map(|j| j.map_err(|e| e.to_string()));
@@ -332,10 +382,12 @@ impl SimPanel {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub fn show(
         &mut self,
         ui: &mut Ui,
         scenario: &Scenario,
+        doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
@@ -350,11 +402,13 @@ impl SimPanel {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     self.controls(ui, scenario, errors, rules, variant);
                     ui.separator();
+                    self.sweep_controls(ui, doc, errors, rules, variant);
+                    ui.separator();
                     self.battle_calculator(ui, scenario, rules);
                 });
             });
         egui::CentralPanel::default().show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| actions.extend(self.results(ui)));
+            egui::ScrollArea::vertical().show(ui, |ui| actions.extend(self.results(ui, rules)));
         });
         actions
     }
@@ -503,7 +557,32 @@ impl SimPanel {
         }
     }
 
-    fn results(&mut self, ui: &mut Ui) -> Vec<Action> {
+    fn sweep_controls(
+        &mut self,
+        ui: &mut Ui,
+        doc: Option<&ResolvedScenario>,
+        errors: usize,
+        rules: Option<&RuleSet>,
+        variant: &str,
+    ) {
+        ui.label(RichText::new("Balance sweep").strong()).on_hover_text(
+            "Caesar's win rate at every combination of the fields' values (over the rule set in force), each point over the same seeds; the point nearest an even game is marked. Uses the AIs, seed and threads above.",
+        );
+        sweep_view::settings(ui, &mut self.sweep, rules);
+        let can_run = rules.is_some()
+            && doc.is_some()
+            && self.running.is_none()
+            && !self.sweep.axes.is_empty();
+        if ui
+            .add_enabled(can_run, egui::Button::new("Run sweep"))
+            .clicked()
+            && let (Some(rules), Some(doc)) = (rules, doc)
+        {
+            self.start_sweep(doc, errors, rules, variant);
+        }
+    }
+
+    fn results(&mut self, ui: &mut Ui, rules: Option<&RuleSet>) -> Vec<Action> {
         let mut actions = Vec::new();
         match &self.result {
             None if self.running.is_none() => {
@@ -552,6 +631,10 @@ impl SimPanel {
             Some(Ok(Outcome::Ladder(l))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
                 ladder_view::show(ui, l);
+            }
+            Some(Ok(Outcome::Sweep(w))) => {
+                actions.extend(export_buttons(ui, self.json.as_ref(), None));
+                actions.extend(sweep_view::show(ui, w, rules));
             }
         }
         actions

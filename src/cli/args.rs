@@ -6,7 +6,7 @@ use std::sync::Arc;
 use caesar_workbench::engine::Game;
 use caesar_workbench::model::Side;
 use caesar_workbench::rules::RuleSet;
-use caesar_workbench::sim::{AiSpec, Shard, SimOptions};
+use caesar_workbench::sim::{AiSpec, Shard, ShardArg, SimOptions};
 use caesar_workbench::validate::{Severity, validate};
 
 use super::CliError;
@@ -41,12 +41,17 @@ pub struct RunArgs {
     #[arg(long)]
     pub omniscient: bool,
     /// Run only part i of n of the games (1-based), for `merge` later;
-    /// n is at most the number of games.
+    /// n is at most the number of games. `auto` (or `auto/n`) takes i and n
+    /// from a Slurm job array or a Kubernetes Indexed Job (docs/cluster.md).
     #[arg(long)]
-    pub shard: Option<Shard>,
+    pub shard: Option<ShardArg>,
     /// Print a JSON report instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Write the report to this file (atomically) instead of standard
+    /// output; `{shard}` in the name becomes the shard as `i-of-n`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 impl RunArgs {
@@ -58,7 +63,7 @@ impl RunArgs {
             caesar: self.caesar_ai,
             pompey: self.pompey_ai,
             omniscient: self.omniscient,
-            shard: self.shard,
+            shard: resolve_shard(self.shard)?,
         };
         options.check().map_err(CliError::Usage)?;
         Ok(options)
@@ -68,6 +73,28 @@ impl RunArgs {
     pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
         pool(self.threads)
     }
+}
+
+/// The shard to play: as given, or (`--shard auto`) from the scheduler's
+/// environment.
+pub fn resolve_shard(shard: Option<ShardArg>) -> Result<Option<Shard>, CliError> {
+    shard
+        .map(|s| s.resolve_from_env())
+        .transpose()
+        .map_err(CliError::Usage)
+}
+
+/// Where `--out` writes: `{shard}` replaced by the shard as `i-of-n` (`1-of-1`
+/// for a whole run).
+pub fn out_path(template: &Path, shard: Option<Shard>) -> PathBuf {
+    let text = template.to_string_lossy();
+    if !text.contains("{shard}") {
+        return template.to_path_buf();
+    }
+    let name = shard.map_or("1-of-1".to_string(), |s| {
+        format!("{}-of-{}", s.index + 1, s.count)
+    });
+    PathBuf::from(text.replace("{shard}", &name))
 }
 
 /// A rayon pool of `threads` workers (all cores when None).

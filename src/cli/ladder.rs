@@ -5,10 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::rules::DEFAULT_VARIANT;
-use caesar_workbench::sim::{AiSpec, LadderOptions, Shard, ladder as lib};
+use caesar_workbench::sim::{AiSpec, LadderOptions, ShardArg, ladder as lib};
 
-use super::args::{load_game, parse_threads, pool, refuse_stdout_over};
-use super::simulate::{print_report, with_progress};
+use super::args::{
+    load_game, out_path, parse_threads, pool, refuse_overwrite, refuse_stdout_over, resolve_shard,
+};
+use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -35,12 +37,17 @@ pub struct LadderArgs {
     /// Players see everything (no fog of war).
     #[arg(long)]
     omniscient: bool,
-    /// Play only part i of n of every match's games (1-based), for `merge` later.
+    /// Play only part i of n of every match's games (1-based), for `merge`
+    /// later; `auto` or `auto/n` from a Slurm array or Kubernetes Indexed Job.
     #[arg(long)]
-    shard: Option<Shard>,
+    shard: Option<ShardArg>,
     /// Print the full JSON report instead of text.
     #[arg(long)]
     json: bool,
+    /// Write the report to this file (atomically) instead of standard
+    /// output; `{shard}` in the name becomes the shard as `i-of-n`.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> {
@@ -60,7 +67,7 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
         games: args.games,
         seed: args.seed,
         omniscient: args.omniscient,
-        shard: args.shard,
+        shard: resolve_shard(args.shard)?,
     };
     options.check().map_err(CliError::Usage)?;
     let mut loaded = Vec::new();
@@ -69,6 +76,10 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
     }
     let inputs: Vec<PathBuf> = loaded.iter().flat_map(|l| l.inputs.clone()).collect();
     refuse_stdout_over(&inputs)?;
+    let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
+    if let Some(path) = &report_path {
+        refuse_overwrite(path, &inputs)?;
+    }
     let games: Vec<_> = loaded.into_iter().map(|l| l.game).collect();
     let names: Vec<String> = games.iter().map(|g| g.rules.name.clone()).collect();
     let pool = pool(args.threads)?;
@@ -78,6 +89,6 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
         pool.install(|| lib::ladder(&game_refs, &name_refs, &options, progress))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
-    print_report(out, &report, args.json)?;
+    emit_report(out, &report, args.json, report_path.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::sim::{CompareReport, GameRange, LadderReport, SimReport};
+use caesar_workbench::sim::{CompareReport, GameRange, LadderReport, SimReport, SweepReport};
 
 use super::args::refuse_stdout_over;
 use super::output::warn;
@@ -24,12 +24,16 @@ pub struct MergeArgs {
     /// Print a JSON report instead of text.
     #[arg(long)]
     json: bool,
+    /// Write the merged run's per-space CSV to this file (simulate reports).
+    #[arg(long)]
+    spaces_csv: Option<PathBuf>,
 }
 
 enum Parsed {
     Simulate(Box<SimReport>),
     Compare(Box<CompareReport>),
     Ladder(Box<LadderReport>),
+    Sweep(Box<SweepReport>),
 }
 
 /// Refuses reports that do not check out, overlap or come from different
@@ -39,13 +43,35 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
     let mut sims = Vec::new();
     let mut compares = Vec::new();
     let mut ladders = Vec::new();
+    let mut sweeps = Vec::new();
     for path in &args.reports {
         let label = path.display().to_string();
         match read_report(path)? {
             Parsed::Simulate(r) => sims.push((label, *r)),
             Parsed::Compare(r) => compares.push((label, *r)),
             Parsed::Ladder(r) => ladders.push((label, *r)),
+            Parsed::Sweep(r) => sweeps.push((label, *r)),
         }
+    }
+    if let Some((sweep, _)) = sweeps.first() {
+        if let Some(other) = sims
+            .first()
+            .map(|(l, _)| l)
+            .or(compares.first().map(|(l, _)| l))
+            .or(ladders.first().map(|(l, _)| l))
+        {
+            return Err(CliError::Report(format!(
+                "cannot merge sweep reports with other reports: {sweep} is a sweep report, {other} is not"
+            )));
+        }
+        let labelled: Vec<(&str, &SweepReport)> =
+            sweeps.iter().map(|(l, r)| (l.as_str(), r)).collect();
+        let merged = SweepReport::merge_labelled(&labelled).map_err(CliError::Report)?;
+        if let Some(p) = merged.points.first() {
+            warn_missing(&p.run);
+        }
+        print_report(out, &merged, args.json)?;
+        return Ok(ExitCode::SUCCESS);
     }
     if let Some((ladder, _)) = ladders.first() {
         if let Some(other) = sims
@@ -82,6 +108,16 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         let merged = SimReport::merge_labelled(&labelled).map_err(CliError::Report)?;
         warn_missing(&merged);
         print_report(out, &merged, args.json)?;
+        if let Some(path) = &args.spaces_csv {
+            if args.reports.iter().any(|r| super::args::same_file(path, r)) {
+                return Err(CliError::OverwritesInput {
+                    output: path.display().to_string(),
+                    what: "the input file",
+                    input: path.clone(),
+                });
+            }
+            super::simulate::write_spaces_csv(&merged, Some(path))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -126,13 +162,17 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
         .map_err(|_| CliError::Report(format!("{name}: not UTF-8, so not a JSON report")))?;
     let not_a_report = |e: serde_json::Error| {
         CliError::Report(format!(
-            "{name}:{}:{}: not a simulate, compare or ladder report written with --json: {e}",
+            "{name}:{}:{}: not a simulate, compare, ladder or sweep report written with --json: {e}",
             e.line(),
             e.column()
         ))
     };
     let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_report)?;
-    if value.get("kind").and_then(|k| k.as_str()) == Some("ladder") {
+    if value.get("kind").and_then(|k| k.as_str()) == Some("sweep") {
+        serde_json::from_str(&text)
+            .map(|r| Parsed::Sweep(Box::new(r)))
+            .map_err(not_a_report)
+    } else if value.get("kind").and_then(|k| k.as_str()) == Some("ladder") {
         serde_json::from_str(&text)
             .map(|r| Parsed::Ladder(Box::new(r)))
             .map_err(not_a_report)

@@ -15,6 +15,7 @@ mod play;
 mod position;
 mod replay;
 mod simulate;
+mod sweep;
 mod validate;
 
 use std::path::PathBuf;
@@ -64,7 +65,10 @@ enum Command {
     /// Rank AI players on a ladder of mirror matches and cross-play, and say
     /// whether a rule set's effect on Caesar holds at every strength.
     Ladder(ladder::LadderArgs),
-    /// Combine the JSON reports of the shards of one run (simulate, compare or ladder).
+    /// Balance curves: Caesar's win rate at every combination of rule-set
+    /// values and scenario tweaks (--set FIELD=VALUES), over the same seeds.
+    Sweep(sweep::SweepArgs),
+    /// Combine the JSON reports of the shards of one run (simulate, compare, ladder or sweep).
     Merge(merge::MergeArgs),
     /// Exact odds of one battle (no sampling).
     Battle(battle::BattleArgs),
@@ -104,6 +108,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Simulate(args)) => simulate::simulate(&mut out, args)?,
         Some(Command::Compare(args)) => simulate::compare(&mut out, args)?,
         Some(Command::Ladder(args)) => ladder::ladder(&mut out, args)?,
+        Some(Command::Sweep(args)) => sweep::sweep(&mut out, args)?,
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,

@@ -10,7 +10,7 @@ use std::time::Duration;
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameRecord, Progress};
 
-use super::args::{RunArgs, load_game, refuse_overwrite, refuse_stdout_over};
+use super::args::{RunArgs, load_game, out_path, refuse_overwrite, refuse_stdout_over};
 use super::output::warn;
 use super::{CliError, Output};
 
@@ -24,6 +24,10 @@ pub struct SimulateArgs {
     /// Write one CSV row per game to this file (never over an input file).
     #[arg(long)]
     csv: Option<PathBuf>,
+    /// Write one CSV row per space (who held it, battles, losses, sudden
+    /// deaths: docs/simulation.md) to this file.
+    #[arg(long)]
+    spaces_csv: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -45,6 +49,13 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
     if let Some(path) = &args.csv {
         refuse_overwrite(path, &loaded.inputs)?;
     }
+    let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
+    if let Some(path) = &report_path {
+        refuse_overwrite(path, &loaded.inputs)?;
+    }
+    if let Some(path) = &args.spaces_csv {
+        refuse_overwrite(path, &loaded.inputs)?;
+    }
     let game = loaded.game;
     let pool = run.pool()?;
     let mut csv = args.csv.as_deref().map(Csv::create).transpose()?;
@@ -58,8 +69,10 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
             })
         })
     })?;
-    let printed = print_report(out, &report, run.json);
-    let written = csv.map_or(Ok(()), Csv::finish);
+    let printed = emit_report(out, &report, run.json, report_path.as_deref());
+    let written = csv
+        .map_or(Ok(()), Csv::finish)
+        .and(write_spaces_csv(&report, args.spaces_csv.as_deref()));
     match (printed, written) {
         (Ok(()), Ok(())) => Ok(ExitCode::SUCCESS),
         (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
@@ -83,7 +96,12 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
     let opts = run.options()?;
     let a = load_game(run.scenario.as_deref(), &args.variant[0])?;
     let b = load_game(run.scenario.as_deref(), &args.variant[1])?;
-    refuse_stdout_over(&[a.inputs, b.inputs].concat())?;
+    let inputs = [a.inputs, b.inputs].concat();
+    refuse_stdout_over(&inputs)?;
+    let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
+    if let Some(path) = &report_path {
+        refuse_overwrite(path, &inputs)?;
+    }
     let games = [a.game, b.game];
     let pool = run.pool()?;
     let range = opts.game_range();
@@ -98,8 +116,56 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
             )
         })
     })?;
-    print_report(out, &report, run.json)?;
+    emit_report(out, &report, run.json, report_path.as_deref())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The per-space CSV of a run's report, when asked for (atomically).
+pub fn write_spaces_csv(
+    report: &caesar_workbench::sim::SimReport,
+    path: Option<&Path>,
+) -> Result<(), CliError> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let text = report
+        .raw
+        .map
+        .spaces_csv(report.games, &report.raw.reached());
+    caesar_workbench::format::save_atomically(path, &text).map_err(|source| CliError::Csv {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A report as text or JSON, on standard output or (`--out`) written
+/// atomically to a file, so a half-written report is never merged.
+pub fn emit_report<T>(
+    out: &mut Output,
+    report: &T,
+    json: bool,
+    path: Option<&Path>,
+) -> Result<(), CliError>
+where
+    T: serde::Serialize + std::fmt::Display,
+{
+    let Some(path) = path else {
+        return print_report(out, report, json);
+    };
+    let text = if json {
+        let mut t = serde_json::to_string_pretty(report)
+            .map_err(|e| CliError::Output(std::io::Error::other(e)))?;
+        t.push('\n');
+        t
+    } else {
+        format!("{report}\n")
+    };
+    caesar_workbench::format::save_atomically(path, &text).map_err(|source| {
+        CliError::Report(format!(
+            "cannot write the report {}: {source}",
+            path.display()
+        ))
+    })
 }
 
 /// A report as text or JSON.

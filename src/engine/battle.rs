@@ -369,6 +369,12 @@ impl Battle {
                 game.space_name(self.space)
             ),
         }
+        if let Some(w) = winner {
+            state
+                .stats
+                .map_events
+                .push(super::MapEvent::BattleWon(self.space, w));
+        }
         state.regroup_use.clear();
         state.regroup_space = Some(self.space);
         self.sub = Sub::Turn;
@@ -573,6 +579,10 @@ impl Battle {
         match by_road {
             _ if navis => {}
             Some(adj) => {
+                state
+                    .stats
+                    .map_events
+                    .push(super::MapEvent::Retreat(adj.link));
                 match self.retreat_use.iter_mut().find(|(l, _)| *l == adj.link.0) {
                     Some((_, u)) => u[side.index()] += 1,
                     None => {
@@ -605,6 +615,10 @@ impl State {
             return;
         };
         self.stats.battles += 1;
+        self.stats.map_events.push(super::MapEvent::Battle(space));
+        for link in &contest.attack_links {
+            self.stats.map_events.push(super::MapEvent::Attack(*link));
+        }
         log!(
             log,
             "Battle of {}: {} attacks {}",

@@ -580,6 +580,27 @@ pub struct GameStats {
     pub vp_by_year: Vec<[u32; 2]>,
     pub actions: u32,
     pub quality: PlayQuality,
+    /// Where battles, losses, attacks and retreats happened, in order (the
+    /// simulation's map heatmaps count them). Pushed only when one happens.
+    #[serde(skip)]
+    pub map_events: Vec<MapEvent>,
+}
+
+/// Something that happened at a place on the map (see [`GameStats::map_events`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapEvent {
+    /// A battle began in the space (7.1).
+    Battle(SpaceId),
+    /// A battle there ended with only this side's blocks left.
+    BattleWon(SpaceId, Side),
+    /// A block of the side lost a step there.
+    StepLost(SpaceId, Side),
+    /// A block of the side was eliminated there (a leader killed included).
+    BlockLost(SpaceId, Side),
+    /// Attacking blocks entered a battle along this link.
+    Attack(LinkId),
+    /// A block retreated along this road (7.6).
+    Retreat(LinkId),
 }
 
 /// How well each side used what it had ([Caesar, Pompey]): the figures a
@@ -1337,6 +1358,7 @@ impl State {
     fn eliminate(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
         let block = game.roster().block(b);
         let side = self.blocks[b.index()].side;
+        let at = self.blocks[b.index()].place();
         if block.kind == BlockKind::Cleopatra {
             self.set_side(b, side.other());
             self.blocks[b.index()].steps = 1;
@@ -1344,6 +1366,9 @@ impl State {
             return false;
         }
         self.stats.blocks_eliminated[side.index()] += 1;
+        if let Place::Map(space) = at {
+            self.stats.map_events.push(MapEvent::BlockLost(space, side));
+        }
         if block.kind == BlockKind::Leader {
             self.set_loc(b, TROPHY);
             self.trophies[side.other().index()] += 1;
@@ -1372,6 +1397,9 @@ impl State {
     fn reduce(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
         let side = self.blocks[b.index()].side;
         self.stats.steps_lost[side.index()] += 1;
+        if let Place::Map(space) = self.blocks[b.index()].place() {
+            self.stats.map_events.push(MapEvent::StepLost(space, side));
+        }
         let s = &mut self.blocks[b.index()];
         if s.steps > 1 {
             s.steps -= 1;

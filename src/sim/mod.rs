@@ -5,9 +5,12 @@
 //! (counts and histograms), so a run's report is the same on one thread or
 //! many, on one machine or merged from shards.
 
+pub mod cluster;
+pub mod heatmap;
 pub mod ladder;
 pub mod report;
 pub mod stats;
+pub mod sweep;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -21,8 +24,10 @@ use crate::engine::{Action, EndReason, Game, PlayQuality, State};
 use crate::model::CardFace;
 use crate::model::Side;
 
+pub use cluster::ShardArg;
 pub use ladder::{LadderOptions, LadderReport};
 pub use report::{Accumulator, CompareReport, PairedAccumulator, SimReport};
+pub use sweep::SweepReport;
 
 /// The games `start..end` of a run (0-based game indices, `end` excluded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -293,6 +298,10 @@ pub struct GameRecord {
     /// Move and levy points spent, wasted and left unused, events discarded.
     #[serde(default)]
     pub quality: PlayQuality,
+    /// Where things happened and who held what after each winter (for the
+    /// map heatmaps; not in the CSV rows).
+    #[serde(skip)]
+    pub map: heatmap::MapRecord,
 }
 
 impl GameRecord {
@@ -361,6 +370,8 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
     let mut events_by_side = [[0u8; 7]; 2];
     let mut state = State::new(game, seed);
     let mut legal = Vec::new();
+    let mut map = heatmap::MapRecord::default();
+    let mut start_of_year = heatmap::control(game, &state);
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);
         let action = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
@@ -371,7 +382,17 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
             *slot = slot.saturating_add(1);
         }
         state.apply(game, action);
+        // A winter's victory check has just run: who holds what now.
+        if state.stats.vp_by_year.len() > map.control.len() {
+            let now = heatmap::control(game, &state);
+            if state.outcome().is_none() {
+                start_of_year = now.clone();
+            }
+            map.control.push(now);
+        }
     }
+    let events = std::mem::take(&mut state.stats.map_events);
+    map.finish(game, &state, &start_of_year, events);
     let outcome = state
         .outcome()
         .expect("play_game returns only finished games");
@@ -394,6 +415,7 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
         first_turn_player1: s.first_turn_player1,
         actions: s.actions,
         quality: s.quality,
+        map,
     }
 }
 
@@ -412,6 +434,7 @@ pub fn simulate(
 ) -> Result<SimReport, Cancelled> {
     let started = Instant::now();
     let mut acc = Accumulator::new(game.rules.years);
+    acc.map = heatmap::MapCounts::new(game.board());
     let range = options.game_range();
     let mut start = range.start;
     while start < range.end {
@@ -450,6 +473,8 @@ pub fn compare(
         Accumulator::new(games[0].rules.years),
         Accumulator::new(games[1].rules.years),
     ];
+    accs[0].map = heatmap::MapCounts::new(games[0].board());
+    accs[1].map = heatmap::MapCounts::new(games[1].board());
     let mut paired = PairedAccumulator::default();
     let range = options.game_range();
     let mut start = range.start;

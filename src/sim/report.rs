@@ -54,6 +54,10 @@ pub struct Accumulator {
     /// Play quality (reports written before it existed read as zeros).
     #[serde(default)]
     pub quality: QualitySums,
+    /// Per space and link: who held what, battles, losses, sudden deaths,
+    /// attacks and retreats (reports written before them have none).
+    #[serde(default)]
+    pub map: super::heatmap::MapCounts,
 }
 
 /// Play-quality counts summed over games, [Caesar, Pompey] (see
@@ -197,11 +201,17 @@ impl Accumulator {
         }
         self.actions += r.actions as u64;
         self.quality.add(&r.quality);
+        self.map.add(&r.map);
     }
 
     /// Adds another run's counts (a shard of the same run). Fails, leaving
     /// `self` partly added, when a count would overflow.
     pub fn merge(&mut self, o: &Accumulator) -> Result<(), String> {
+        if self.games > 0 && self.map.is_empty() != o.map.is_empty() {
+            return Err(
+                "one report has map counts and another has none (written before them)".to_string(),
+            );
+        }
         add_to(&mut self.games, o.games)?;
         add_to(&mut self.caesar_wins, o.caesar_wins)?;
         add_to(&mut self.pompey_wins, o.pompey_wins)?;
@@ -258,6 +268,7 @@ impl Accumulator {
         )?;
         add_to(&mut self.actions, o.actions)?;
         self.quality.merge(&o.quality)?;
+        self.map.merge(&o.map)?;
         self.elapsed_seconds += o.elapsed_seconds;
         Ok(())
     }
@@ -347,7 +358,40 @@ impl Accumulator {
         if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
             return Err("raw.elapsed_seconds is not a duration".to_string());
         }
+        let value_sum = |h: &Histogram| {
+            h.counts.iter().enumerate().fold(0u64, |a, (v, c)| {
+                a.saturating_add((v as u64).saturating_mul(*c))
+            })
+        };
+        let sudden: u64 = self
+            .sudden_death_by_year
+            .iter()
+            .map(|y| y[0].saturating_add(y[1]))
+            .fold(0, u64::saturating_add);
+        self.map.check(
+            games,
+            &self.reached(),
+            sudden,
+            (
+                value_sum(&self.battles),
+                [
+                    value_sum(&self.steps_lost[0]),
+                    value_sum(&self.steps_lost[1]),
+                ],
+                [
+                    value_sum(&self.blocks_eliminated[0]),
+                    value_sum(&self.blocks_eliminated[1]),
+                ],
+            ),
+        )?;
         Ok(())
+    }
+}
+
+impl Accumulator {
+    /// Games that reached the winter of each year.
+    pub fn reached(&self) -> Vec<u64> {
+        self.vp_by_year.iter().map(|h| h[0].total()).collect()
     }
 }
 
@@ -538,6 +582,12 @@ pub struct SimReport {
     /// How well each side used its move points, levies and cards.
     #[serde(default)]
     pub play_quality: QualityFigures,
+    /// Where the game is decided, per space (docs/simulation.md, *Map heatmaps*).
+    #[serde(default)]
+    pub spaces: Vec<super::heatmap::SpaceFigures>,
+    /// How often each link was used to attack and to retreat.
+    #[serde(default)]
+    pub links: Vec<super::heatmap::LinkFigures>,
     pub elapsed_seconds: f64,
     pub games_per_second: f64,
     /// The counts behind every figure, for `merge`.
@@ -669,6 +719,8 @@ impl SimReport {
                 caesar: acc.quality.side(0, n),
                 pompey: acc.quality.side(1, n),
             },
+            spaces: acc.map.space_figures(n, &acc.reached()),
+            links: acc.map.link_figures(),
             elapsed_seconds: acc.elapsed_seconds,
             games_per_second: if acc.elapsed_seconds > 0.0 {
                 n as f64 / acc.elapsed_seconds
@@ -1050,6 +1102,60 @@ impl fmt::Display for SimReport {
             "  Caesar is Player 1 on the first turn in {:.1}% of games",
             self.first_turn_player1_caesar * 100.0
         )?;
+        if !self.spaces.is_empty() {
+            writeln!(
+                f,
+                "Where the game is decided (every space in --json and --spaces-csv)"
+            )?;
+            let mut by_battles: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
+            by_battles.sort_by_key(|s| std::cmp::Reverse(s.battles));
+            let top: Vec<String> = by_battles
+                .iter()
+                .take(5)
+                .filter(|s| s.battles > 0)
+                .map(|s| {
+                    format!(
+                        "{} {:.2} (Caesar won {}, Pompey {})",
+                        s.space, s.battles_per_game, s.battles_won_caesar, s.battles_won_pompey
+                    )
+                })
+                .collect();
+            writeln!(f, "  battles per game: {}", top.join("; "))?;
+            let mut by_loss: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
+            by_loss.sort_by_key(|s| std::cmp::Reverse(s.steps_lost_caesar + s.steps_lost_pompey));
+            let top: Vec<String> = by_loss
+                .iter()
+                .take(5)
+                .filter(|s| s.steps_lost_caesar + s.steps_lost_pompey > 0)
+                .map(|s| {
+                    format!(
+                        "{} {}/{}",
+                        s.space, s.steps_lost_caesar, s.steps_lost_pompey
+                    )
+                })
+                .collect();
+            writeln!(f, "  steps lost (Caesar/Pompey): {}", top.join("; "))?;
+            let mut decisive: Vec<&super::heatmap::SpaceFigures> = self
+                .spaces
+                .iter()
+                .filter(|s| s.sudden_death_decisive > 0)
+                .collect();
+            decisive.sort_by_key(|s| std::cmp::Reverse(s.sudden_death_decisive));
+            let top: Vec<String> = decisive
+                .iter()
+                .take(5)
+                .map(|s| format!("{} {}", s.space, s.sudden_death_decisive))
+                .collect();
+            writeln!(
+                f,
+                "  cities lost in the year of a sudden death: {}",
+                if top.is_empty() {
+                    "none".to_string()
+                } else {
+                    top.join("; ")
+                }
+            )?;
+        }
         write!(
             f,
             "Throughput: {:.0} games/s ({:.2} s, {:.0} decisions per game)",
@@ -1435,6 +1541,7 @@ mod tests {
                 mp_wasted: [index as u32 % 2, 0],
                 ..Default::default()
             },
+            map: Default::default(),
         }
     }
 

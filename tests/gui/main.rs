@@ -4,4 +4,5 @@
 mod edit;
 mod ladder;
 mod setup;
+mod sweep;
 mod window;

@@ -1,0 +1,242 @@
+//! The balance sweep in the Simulate tab: which rule-set fields to sweep
+//! over which values, and the finished sweep as a curve of Caesar's win
+//! rate with its 95% band, the balance point, and a button per point that
+//! makes its settings the rule set in force. Every figure comes from
+//! [`SweepReport`]; the rule sets from [`sweep::apply_rule_settings`].
+
+use egui::{RichText, Stroke, Ui};
+use egui_plot::{HLine, Legend, Line, LineStyle, Plot, Points, Polygon, uniform_grid_spacer};
+
+use super::Action;
+use super::rules_panel::FIELDS;
+use super::sim_panel::band_quads;
+use super::theme;
+use crate::rules::RuleSet;
+use crate::sim::sweep::{self, Axis, SweepReport};
+
+/// The sweep's settings: its axes as typed, and games per point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepSettings {
+    /// Field name and values (`8..12`, `5,6,7`, `true,false`).
+    pub axes: Vec<(String, String)>,
+    pub games: u64,
+}
+
+impl Default for SweepSettings {
+    fn default() -> Self {
+        SweepSettings {
+            axes: vec![("vp_to_win".to_string(), "8..12".to_string())],
+            games: 100,
+        }
+    }
+}
+
+impl SweepSettings {
+    /// The axes as the library reads them, or what is wrong with one.
+    pub fn parsed(&self) -> Result<Vec<Axis>, String> {
+        self.axes
+            .iter()
+            .map(|(field, values)| format!("{field}={values}").parse::<Axis>())
+            .collect()
+    }
+}
+
+/// The axis rows (a field from the rule table, its values) and the games per point.
+pub fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
+    let fields: Vec<(String, serde_json::Value)> =
+        rules.map(sweep::settable_fields).unwrap_or_default();
+    let mut remove = None;
+    for (i, (field, values)) in s.axes.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            let l = ui.label(format!("Field {}", i + 1));
+            egui::ComboBox::from_id_salt(("sweep_field", i))
+                .selected_text(field.as_str())
+                .width(170.0)
+                .show_ui(ui, |ui| {
+                    for (name, current) in &fields {
+                        let base = name.split('.').next().unwrap_or(name);
+                        let explain = FIELDS
+                            .iter()
+                            .find(|f| f.name == base)
+                            .map_or(String::new(), |f| format!("{} ({})", f.explain, f.rule));
+                        ui.selectable_value(field, name.clone(), name)
+                            .on_hover_text(format!("{explain} Now: {current}"));
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            let l = ui.label("Values");
+            ui.add(egui::TextEdit::singleline(values).desired_width(90.0))
+                .labelled_by(l.id)
+                .on_hover_text("A..B (both ends), or a list: 5,6,7 or true,false");
+            if ui
+                .small_button("Remove")
+                .on_hover_text("Remove this field")
+                .clicked()
+            {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        s.axes.remove(i);
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Add field").clicked() {
+            s.axes.push(("hand_size".to_string(), "5,6,7".to_string()));
+        }
+        let l = ui.label("Games per point");
+        ui.add(egui::DragValue::new(&mut s.games).range(1..=1_000_000))
+            .labelled_by(l.id)
+            .on_hover_text("Every point plays these games, over the same seeds");
+    });
+}
+
+/// The finished sweep: the curve, the balance point and the points' table.
+pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Action> {
+    let mut actions = Vec::new();
+    ui.label(
+        RichText::new(format!(
+            "Sweep of {}: {} games per point, seed {}, {} vs {} (the same seeds at every point)",
+            r.variant,
+            r.games(),
+            r.seed,
+            r.caesar_ai,
+            r.pompey_ai
+        ))
+        .strong(),
+    );
+    ui.label(RichText::new("Caesar's win rate at each point (95% band)").strong());
+    let labels: Vec<String> = r
+        .points
+        .iter()
+        .map(|p| SweepReport::settings_text(&p.settings))
+        .collect();
+    let xs: Vec<f64> = (0..r.points.len()).map(|i| i as f64).collect();
+    let est: Vec<f64> = r
+        .points
+        .iter()
+        .map(|p| p.caesar_win_rate.estimate * 100.0)
+        .collect();
+    let lo: Vec<f64> = r
+        .points
+        .iter()
+        .map(|p| p.caesar_win_rate.ci95[0] * 100.0)
+        .collect();
+    let hi: Vec<f64> = r
+        .points
+        .iter()
+        .map(|p| p.caesar_win_rate.ci95[1] * 100.0)
+        .collect();
+    let axis_labels = labels.clone();
+    let balance = r.balance_point.as_ref().map(|b| b.point);
+    let colour = theme::CAESAR;
+    Plot::new("sweep")
+        .height(theme::CHART_HEIGHT)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .y_axis_label("Caesar wins, % of games")
+        .include_y(0.0)
+        .include_y(100.0)
+        .include_x(-0.3)
+        .include_x(r.points.len() as f64 - 0.7)
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .x_axis_formatter(move |mark, _| {
+            let v = mark.value;
+            if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+                return String::new();
+            }
+            axis_labels
+                .get(v.round() as usize)
+                .cloned()
+                .unwrap_or_default()
+        })
+        .show(ui, |p| {
+            for quad in band_quads(&xs, &lo, &hi) {
+                p.polygon(
+                    Polygon::new("95% interval", quad.to_vec())
+                        .fill_color(colour.gamma_multiply(0.25))
+                        .stroke(Stroke::NONE)
+                        .allow_hover(false),
+                );
+            }
+            // A single point has no band to draw between neighbours.
+            if r.points.len() == 1 {
+                p.line(
+                    Line::new("95% interval", vec![[0.0, lo[0]], [0.0, hi[0]]])
+                        .stroke(Stroke::new(2.0, colour.gamma_multiply(0.5))),
+                );
+            }
+            let points: Vec<[f64; 2]> = xs.iter().zip(&est).map(|(x, y)| [*x, *y]).collect();
+            p.line(
+                Line::new("Caesar wins", points.clone())
+                    .color(colour)
+                    .width(2.0),
+            );
+            p.points(Points::new("Caesar wins", points).color(colour).radius(4.0));
+            p.hline(
+                HLine::new("even game (50%)", 50.0)
+                    .color(theme::DRAW)
+                    .style(LineStyle::dashed_loose()),
+            );
+            if let Some(b) = balance {
+                p.points(
+                    Points::new("balance point", vec![[b as f64, est[b]]])
+                        .color(theme::GOOD)
+                        .radius(8.0)
+                        .filled(false),
+                );
+            }
+        });
+    if let Some(b) = &r.balance_point {
+        ui.label(
+            RichText::new(format!(
+                "Balance point (nearest an even game): {} — Caesar wins {}, Pompey {}; an even game is {} Caesar's interval",
+                SweepReport::settings_text(&b.settings),
+                b.caesar_win_rate.percent_text(0),
+                b.pompey_win_rate.percent_text(0),
+                if b.even_within_interval { "inside" } else { "outside" }
+            ))
+            .color(theme::GOOD),
+        );
+    }
+    egui::Grid::new("sweep_points")
+        .num_columns(5)
+        .striped(true)
+        .show(ui, |ui| {
+            for head in ["Settings", "Caesar wins", "Pompey wins", "|C − P|", ""] {
+                ui.label(RichText::new(head).strong());
+            }
+            ui.end_row();
+            for (i, (p, label)) in r.points.iter().zip(&labels).enumerate() {
+                ui.label(label);
+                ui.label(p.caesar_win_rate.percent_text(0));
+                ui.label(p.pompey_win_rate.percent_text(0));
+                ui.label(format!("{:.3}", p.balance));
+                let applied = rules.map(|base| sweep::apply_rule_settings(base, &p.settings));
+                match applied {
+                    Some(Ok(new_rules)) => {
+                        if ui
+                            .button(format!("Use point {}", i + 1))
+                            .on_hover_text(format!(
+                                "Make {label} the rule set in force (Rules tab; save it as a variant there)"
+                            ))
+                            .clicked()
+                        {
+                            actions.push(Action::SetRules(new_rules));
+                        }
+                    }
+                    Some(Err(e)) => {
+                        ui.label(RichText::new(e).color(theme::ERROR));
+                    }
+                    None => {
+                        ui.label("");
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    actions
+}

@@ -1,0 +1,48 @@
+//! `sweep`: balance curves — Caesar's win rate over a grid of rule-set
+//! values and scenario tweaks, every point over the same seeds.
+
+use std::process::ExitCode;
+
+use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::sim::sweep::{self, Axis};
+
+use super::args::{RunArgs, load_game, out_path, refuse_overwrite, refuse_stdout_over};
+use super::simulate::{emit_report, with_progress};
+use super::{CliError, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct SweepArgs {
+    /// The rule set every point starts from: a variant file or a built-in name.
+    #[arg(long, default_value = DEFAULT_VARIANT)]
+    variant: String,
+    /// FIELD=VALUES: a rule-set field (vp_to_win=8..12, hand_size=5,6,7,
+    /// caesar_player1_first_turn=true,false, road_limits.major=3,4), a block's
+    /// starting strength (strength:caesar:Legio 13=2,3,4) or its city
+    /// (deploy:pompey:Legio 3=Brundisium,Roma). Give --set again for more
+    /// axes; every combination is a point. A..B includes both ends.
+    #[arg(long = "set", required = true)]
+    set: Vec<Axis>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
+    let run = &args.run;
+    let opts = run.options()?;
+    let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
+    refuse_stdout_over(&loaded.inputs)?;
+    let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
+    if let Some(path) = &report_path {
+        refuse_overwrite(path, &loaded.inputs)?;
+    }
+    let rules = &loaded.game.rules;
+    let points = sweep::plan(&loaded.doc, rules, &args.set).map_err(CliError::Usage)?;
+    let pool = run.pool()?;
+    let range = opts.game_range();
+    let total = (range.end - range.start) * points.len() as u64;
+    let report = with_progress(total, |progress| {
+        pool.install(|| sweep::sweep(&points, &rules.name, &args.set, &opts, progress))
+    })?;
+    emit_report(out, &report, run.json, report_path.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,269 @@
+//! Shards chosen by a cluster's scheduler: `--shard auto`.
+//!
+//! A job array runs the same command in many processes; each learns which
+//! part it is from its environment. Two schedulers are understood:
+//!
+//! - **Slurm job arrays** (`sbatch --array=A-B[:S]`): the task's place is
+//!   `(SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP`
+//!   (step 1 when unset) of `SLURM_ARRAY_TASK_COUNT` tasks.
+//! - **Kubernetes Indexed Jobs** (`completionMode: Indexed`): the 0-based
+//!   `JOB_COMPLETION_INDEX`; the number of parts is not in the pod's
+//!   environment, so it is given as `--shard auto/N` or in
+//!   [`SHARD_COUNT_VAR`] (the manifests set it to the Job's `completions`).
+//!
+//! Reading the environment is the caller's business (a lookup function), so
+//! this is tested without a cluster.
+
+use std::str::FromStr;
+
+use super::Shard;
+
+/// The number of shards, for schedulers that do not say (Kubernetes).
+pub const SHARD_COUNT_VAR: &str = "CAESAR_SHARD_COUNT";
+
+/// `--shard i/n`, `--shard auto` or `--shard auto/n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardArg {
+    Fixed(Shard),
+    /// From the scheduler's environment; `count`, when given, must agree
+    /// with the scheduler's (Slurm) or supplies it (Kubernetes).
+    Auto {
+        count: Option<u32>,
+    },
+}
+
+impl FromStr for ShardArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ShardArg, String> {
+        let t = text.trim();
+        if t == "auto" {
+            return Ok(ShardArg::Auto { count: None });
+        }
+        if let Some(n) = t.strip_prefix("auto/") {
+            return match n.trim().parse::<u32>() {
+                Ok(n) if n > 0 => Ok(ShardArg::Auto { count: Some(n) }),
+                _ => Err(format!(
+                    "\"{text}\" is not a shard: in auto/N, N is the number of shards (at least 1)"
+                )),
+            };
+        }
+        t.parse::<Shard>()
+            .map(ShardArg::Fixed)
+            .map_err(|e| format!("{e}, or auto (from a Slurm array or Kubernetes Indexed Job)"))
+    }
+}
+
+impl std::fmt::Display for ShardArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShardArg::Fixed(s) => s.fmt(f),
+            ShardArg::Auto { count: None } => f.write_str("auto"),
+            ShardArg::Auto { count: Some(n) } => write!(f, "auto/{n}"),
+        }
+    }
+}
+
+impl ShardArg {
+    /// The shard this process plays; `env` looks up an environment variable.
+    pub fn resolve(self, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+        match self {
+            ShardArg::Fixed(s) => Ok(s),
+            ShardArg::Auto { count } => auto_shard(count, env),
+        }
+    }
+
+    /// [`ShardArg::resolve`] from this process's environment.
+    pub fn resolve_from_env(self) -> Result<Shard, String> {
+        self.resolve(|name| std::env::var(name).ok())
+    }
+}
+
+fn number(env: &impl Fn(&str) -> Option<String>, name: &str) -> Result<Option<u64>, String> {
+    match env(name) {
+        None => Ok(None),
+        Some(v) => v.trim().parse::<u64>().map(Some).map_err(|_| {
+            format!("--shard auto: {name} is \"{v}\", not a whole number of 0 or more")
+        }),
+    }
+}
+
+fn auto_shard(given: Option<u32>, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+    let slurm_id = number(&env, "SLURM_ARRAY_TASK_ID")?;
+    let k8s_index = number(&env, "JOB_COMPLETION_INDEX")?;
+    let (index, count, scheduler) = match (slurm_id, k8s_index) {
+        (Some(_), Some(_)) => {
+            return Err(
+                "--shard auto: both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set, \
+                 so the scheduler is unclear; give --shard i/n"
+                    .to_string(),
+            );
+        }
+        (Some(id), None) => {
+            let min = number(&env, "SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let step = number(&env, "SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+            let count = number(&env, "SLURM_ARRAY_TASK_COUNT")?.ok_or(
+                "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not \
+                 (is this a job array? sbatch --array=0-7)",
+            )?;
+            if id < min || !(id - min).is_multiple_of(step) {
+                return Err(format!(
+                    "--shard auto: SLURM_ARRAY_TASK_ID {id} is not one of the array's tasks \
+                     (from {min} in steps of {step}); arrays with gaps (--array=1,4,9) cannot be counted"
+                ));
+            }
+            let index = (id - min) / step;
+            if let Some(n) = given
+                && u64::from(n) != count
+            {
+                return Err(format!(
+                    "--shard auto/{n}: the Slurm array has {count} tasks (SLURM_ARRAY_TASK_COUNT), not {n}"
+                ));
+            }
+            (index, count, "the Slurm array")
+        }
+        (None, Some(index)) => {
+            let from_env = number(&env, SHARD_COUNT_VAR)?;
+            let count = match (given, from_env) {
+                (Some(n), Some(e)) if u64::from(n) != e => {
+                    return Err(format!(
+                        "--shard auto/{n} and {SHARD_COUNT_VAR}={e} disagree on the number of shards"
+                    ));
+                }
+                (Some(n), _) => u64::from(n),
+                (None, Some(e)) => e,
+                (None, None) => {
+                    return Err(format!(
+                        "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but \
+                         not the number of shards: give --shard auto/N or set {SHARD_COUNT_VAR} \
+                         to the Job's completions"
+                    ));
+                }
+            };
+            (index, count, "the Indexed Job")
+        }
+        (None, None) => {
+            return Err(format!(
+                "--shard auto: no scheduler says which shard this is: neither \
+                 SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes \
+                 Indexed Job, with --shard auto/N or {SHARD_COUNT_VAR}) is set; \
+                 outside a cluster give --shard i/n"
+            ));
+        }
+    };
+    let count = u32::try_from(count)
+        .ok()
+        .filter(|&c| c > 0)
+        .ok_or_else(|| {
+            format!("--shard auto: {count} shards in {scheduler} is not a usable number")
+        })?;
+    if index >= u64::from(count) {
+        return Err(format!(
+            "--shard auto: task {index} (0-based) of {scheduler} is outside its {count} shards"
+        ));
+    }
+    Ok(Shard {
+        index: index as u32,
+        count,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    fn auto(text: &str, vars: &[(&str, &str)]) -> Result<Shard, String> {
+        text.parse::<ShardArg>()?.resolve(env(vars))
+    }
+
+    #[test]
+    fn shard_arguments_parse() {
+        assert_eq!("auto".parse(), Ok(ShardArg::Auto { count: None }));
+        assert_eq!("auto/8".parse(), Ok(ShardArg::Auto { count: Some(8) }));
+        assert_eq!(
+            "2/8".parse(),
+            Ok(ShardArg::Fixed(Shard { index: 1, count: 8 }))
+        );
+        assert!("auto/0".parse::<ShardArg>().is_err());
+        assert!("automatic".parse::<ShardArg>().is_err());
+        assert_eq!("auto/8".parse::<ShardArg>().unwrap().to_string(), "auto/8");
+    }
+
+    #[test]
+    fn a_slurm_array_task_counts_from_the_arrays_first_id() {
+        let vars = [
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(auto("auto", &vars), Ok(Shard { index: 2, count: 4 }));
+        assert_eq!(auto("auto/4", &vars), Ok(Shard { index: 2, count: 4 }));
+        let err = auto("auto/5", &vars).unwrap_err();
+        assert!(err.contains("has 4 tasks"), "{err}");
+        // --array=0-14:2 is 8 tasks, 0, 2, ..., 14.
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "6"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "8"),
+        ];
+        assert_eq!(auto("auto", &stepped), Ok(Shard { index: 3, count: 8 }));
+        let outside = [
+            ("SLURM_ARRAY_TASK_ID", "9"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert!(auto("auto", &outside).unwrap_err().contains("outside"));
+        let no_count = [("SLURM_ARRAY_TASK_ID", "1")];
+        assert!(
+            auto("auto", &no_count)
+                .unwrap_err()
+                .contains("SLURM_ARRAY_TASK_COUNT")
+        );
+    }
+
+    #[test]
+    fn an_indexed_job_needs_the_count_given() {
+        let vars = [("JOB_COMPLETION_INDEX", "7")];
+        assert_eq!(auto("auto/8", &vars), Ok(Shard { index: 7, count: 8 }));
+        let err = auto("auto", &vars).unwrap_err();
+        assert!(err.contains(SHARD_COUNT_VAR), "{err}");
+        let with_count = [("JOB_COMPLETION_INDEX", "0"), (SHARD_COUNT_VAR, "3")];
+        assert_eq!(auto("auto", &with_count), Ok(Shard { index: 0, count: 3 }));
+        assert!(
+            auto("auto/4", &with_count)
+                .unwrap_err()
+                .contains("disagree")
+        );
+        assert!(auto("auto/7", &vars).unwrap_err().contains("outside"));
+    }
+
+    #[test]
+    fn auto_outside_a_scheduler_is_refused_clearly() {
+        let err = auto("auto", &[]).unwrap_err();
+        assert!(err.contains("SLURM_ARRAY_TASK_ID"), "{err}");
+        assert!(err.contains("JOB_COMPLETION_INDEX"), "{err}");
+        let both = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+            ("JOB_COMPLETION_INDEX", "0"),
+        ];
+        assert!(auto("auto", &both).unwrap_err().contains("both"));
+        let junk = [("JOB_COMPLETION_INDEX", "x")];
+        assert!(
+            auto("auto/2", &junk)
+                .unwrap_err()
+                .contains("not a whole number")
+        );
+        // A fixed shard ignores the environment.
+        assert_eq!(auto("1/2", &both), Ok(Shard { index: 0, count: 2 }));
+    }
+}
