@@ -6,12 +6,17 @@
 //! start. Each action's lines of the game's log (the text `play` prints)
 //! are kept with it, so a replay shows the log in step with the map.
 
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
 use crate::ai::{Player, decide};
 use crate::engine::{Action, Game, IllegalAction, Period, State};
-use crate::model::Side;
+use crate::model::{BlockId, Side, SpaceId};
 use crate::record::{
-    RecordFile, RecordSetup, RecordedOutcome, ReplayError, find_action, record_of,
+    BUILT_IN, RecordFile, RecordSetup, RecordedOutcome, ReplayError, check_sources, find_action,
+    record_of,
 };
+use crate::rules::RuleSet;
 
 /// A game and every position it went through.
 #[derive(Debug, Clone)]
@@ -287,6 +292,99 @@ impl Trace {
     }
 }
 
+/// A record file read, its scenario and rule set found as `replay` finds
+/// them (a path as written, else beside the record; `built-in`), checked
+/// against the record's digests, and the game re-played: everything a
+/// window needs to step through it. Errors are one message each.
+pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
+    let record = RecordFile::read(path).map_err(|e| e.to_string())?;
+    let beside = |written: &str| {
+        let p = PathBuf::from(written);
+        match path.parent().map(|dir| dir.join(written)) {
+            Some(near) if !p.exists() && near.exists() => near,
+            _ => p,
+        }
+    };
+    let scenario = (record.scenario.path != BUILT_IN).then(|| beside(&record.scenario.path));
+    let variant_path = beside(&record.variant.name);
+    let variant = if variant_path.is_file() {
+        variant_path.to_string_lossy().into_owned()
+    } else {
+        record.variant.name.clone()
+    };
+    let rules = RuleSet::load(&variant).map_err(|e| e.to_string())?;
+    let doc = crate::load_scenario(scenario.as_deref()).map_err(|e| e.to_string())?;
+    check_sources(&record, &doc, &rules).map_err(|e| e.to_string())?;
+    let report = crate::validate::validate(&doc, &rules);
+    if report.errors() > 0 {
+        return Err(format!(
+            "the scenario {} has {} error(s)",
+            record.scenario.path,
+            report.errors()
+        ));
+    }
+    let game = Game::try_new(Arc::new(report.scenario), Arc::new(rules)).map_err(|unmet| {
+        unmet
+            .iter()
+            .map(|u| u.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    let trace = Trace::from_record(&record, &game).map_err(|e| e.to_string())?;
+    Ok((record, game, trace))
+}
+
+/// The space a click on the map chooses `action` by, if any: where a group
+/// starts or a block goes, a levy's city, the block's space for a step added,
+/// a hit taken or a disbanding, a battle's space, an event's target. Cards
+/// and actions with no place (fire, pass, end ...) have none: they are
+/// buttons.
+pub fn action_space(state: &State, action: Action) -> Option<SpaceId> {
+    match action {
+        Action::Group(s)
+        | Action::Battle(s)
+        | Action::Retreat(s)
+        | Action::JupiterAt(s)
+        | Action::VulcanCity(s)
+        | Action::Surprise(Some(s)) => Some(s),
+        Action::Step { to, .. }
+        | Action::SeaMove { to, .. }
+        | Action::Regroup { to, .. }
+        | Action::NavisToPort { to, .. } => Some(to),
+        Action::Levy { at, .. } => Some(at),
+        Action::AddStep(b) | Action::Disband(b) | Action::TakeHit(b) | Action::TakeTurn(b) => {
+            state.location(b)
+        }
+        Action::Discard(_)
+        | Action::Play(_)
+        | Action::EndGroup
+        | Action::EndMoves
+        | Action::EndLevy
+        | Action::PassEvent
+        | Action::Surprise(None)
+        | Action::MainAttack(_)
+        | Action::Fire
+        | Action::Pass
+        | Action::EndRegroup
+        | Action::EndWinter => None,
+    }
+}
+
+/// The block an action moves or picks, if any.
+pub fn action_block(action: Action) -> Option<BlockId> {
+    match action {
+        Action::Step { block, .. }
+        | Action::SeaMove { block, .. }
+        | Action::Regroup { block, .. }
+        | Action::NavisToPort { block, .. }
+        | Action::Levy { block, .. } => Some(block),
+        Action::AddStep(b) | Action::Disband(b) | Action::TakeHit(b) | Action::TakeTurn(b) => {
+            Some(b)
+        }
+        _ => None,
+    }
+}
+
 fn period_index(p: Period) -> u8 {
     match p {
         Period::Discard => 0,
@@ -356,6 +454,18 @@ mod tests {
         };
         let record = trace.record(setup).expect("begun from a seed");
         assert_eq!(record.seed, 11);
+        // Written and read back as a file, it finds its game and replays.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("game.ron");
+        record.write(&file).unwrap();
+        let (read, _, loaded) = load_record(&file).expect("loads");
+        assert_eq!(read, record);
+        assert_eq!(loaded.len(), trace.len());
+        let mut changed = record.clone();
+        changed.variant.digest = "0000000000000000".into();
+        changed.write(&file).unwrap();
+        let err = load_record(&file).unwrap_err();
+        assert!(err.contains("has changed since"), "{err}");
         let back = Trace::from_record(&record, &game).expect("replays");
         assert_eq!(back.len(), trace.len());
         for step in [0, 1, trace.len() / 2, trace.len()] {
@@ -469,6 +579,40 @@ mod tests {
             trace.state(fire + 1),
             trace.decider(fire)
         ));
+    }
+
+    /// Every legal action of a whole game is either placed on a space the
+    /// game's position knows or is one with no place (a button).
+    #[test]
+    fn placed_actions_name_spaces_of_the_board() {
+        let game = Game::published("rules-2.0");
+        let trace = Trace::play(&game, 6, &mut players(9, 10));
+        let mut legal = Vec::new();
+        let mut placed = 0;
+        for step in 0..trace.len() {
+            let state = trace.state(step);
+            state.legal_actions(&game, &mut legal);
+            for a in &legal {
+                match action_space(state, *a) {
+                    Some(s) => {
+                        assert!(s.index() < game.board().len());
+                        placed += 1;
+                    }
+                    None => assert!(
+                        !matches!(
+                            a,
+                            Action::Group(_) | Action::Step { .. } | Action::Levy { .. }
+                        ),
+                        "{a:?} has a place"
+                    ),
+                }
+            }
+            if let Action::Levy { block, at } = trace.action(step) {
+                assert_eq!(action_block(trace.action(step)), Some(block));
+                assert_eq!(trace.state(step + 1).location(block), Some(at));
+            }
+        }
+        assert!(placed > 100);
     }
 
     #[test]

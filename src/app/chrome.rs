@@ -86,6 +86,8 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
             (Tab::Deployment, "Deployment"),
             (Tab::Rules, "Rules"),
             (Tab::Simulation, "Simulate"),
+            (Tab::Play, "Play"),
+            (Tab::Replay, "Replay"),
         ] {
             if ui.selectable_label(tab == t, label).clicked() {
                 actions.push(Action::SetTab(t));
@@ -218,6 +220,10 @@ pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Action> {
                 Tab::Simulation => {
                     "Runs go on in the background; the battle calculator updates as you type."
                 }
+                Tab::Play => {
+                    "Click a card, a space or a block; every legal action is also listed on the right. Ctrl+Z takes back your last decision."
+                }
+                Tab::Replay => "← and → step through the game; the slider goes anywhere.",
             };
             ui.label(RichText::new(hint).weak());
         }
