@@ -223,7 +223,7 @@ pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Action> {
                 Tab::Play => {
                     "Click a card, a space or a block; every legal action is also listed on the right. Ctrl+Z takes back your last decision."
                 }
-                Tab::Replay => "← and → step through the game; the slider goes anywhere.",
+                Tab::Replay => "The left and right arrow keys step through the game; the slider goes anywhere.",
             };
             ui.label(RichText::new(hint).weak());
         }

@@ -46,7 +46,7 @@ use crate::validate::{Finding, Report};
 pub use file_dialog::{DialogEnd, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub use files::Recent;
 pub use ladder_view::{LADDER_PLAYERS, LadderSettings};
-pub use play::{PlayPanel, PlaySettings, Seat};
+pub use play::{PlayPanel, PlaySettings, Seat, Session};
 pub use play_board::{Board, BoardClick};
 pub use replay::{ReplayPanel, Replayed};
 pub use sim_panel::{Outcome, SimPanel};

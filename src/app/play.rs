@@ -834,7 +834,15 @@ impl PlayPanel {
             }
         }
         ui.separator();
-        ui.label(RichText::new(format!("Legal actions ({})", legal.len())).strong());
+        // In a battle every decision is the battle's: fire, pass, retreat
+        // (its spaces lit on the map, a click there retreats), which block
+        // takes the hit or its turn.
+        let heading = if state.battle_info().is_some() {
+            "Battle: your decision".to_string()
+        } else {
+            format!("Legal actions ({})", legal.len())
+        };
+        ui.label(RichText::new(heading).strong());
         let mut picked = None;
         for a in &legal {
             if ui.button(s.game.action_text(*a)).clicked() {

@@ -115,7 +115,7 @@ pub fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
                     text.push_str(" (reserve)");
                 }
                 if b.acting == Some(blk) {
-                    text = format!("▶ {text}");
+                    text = format!("> {text}");
                 }
                 known.push(text);
             } else {

@@ -264,20 +264,24 @@ impl ReplayPanel {
         ui.separator();
         let mut go: Option<(Stride, bool)> = None;
         ui.horizontal(|ui| {
-            if ui.button("⏮").on_hover_text("The start").clicked() {
+            if ui.button("|<").on_hover_text("The start").clicked() {
                 self.at = 0;
             }
             if ui
-                .button("◀")
-                .on_hover_text("Previous action (←)")
+                .button("<")
+                .on_hover_text("Previous action (left arrow key)")
                 .clicked()
             {
                 go = Some((Stride::Action, false));
             }
-            if ui.button("▶").on_hover_text("Next action (→)").clicked() {
+            if ui
+                .button(">")
+                .on_hover_text("Next action (right arrow key)")
+                .clicked()
+            {
                 go = Some((Stride::Action, true));
             }
-            if ui.button("⏭").on_hover_text("The end").clicked() {
+            if ui.button(">|").on_hover_text("The end").clicked() {
                 self.at = n;
             }
         });
@@ -286,13 +290,13 @@ impl ReplayPanel {
             .spacing([6.0, 4.0])
             .show(ui, |ui| {
                 for (stride, back, forward, what) in [
-                    (Stride::Period, "◀ Phase", "Phase ▶", "part of the turn"),
-                    (Stride::Turn, "◀ Turn", "Turn ▶", "game turn"),
-                    (Stride::Year, "◀ Year", "Year ▶", "year"),
+                    (Stride::Period, "< Phase", "Phase >", "part of the turn"),
+                    (Stride::Turn, "< Turn", "Turn >", "game turn"),
+                    (Stride::Year, "< Year", "Year >", "year"),
                     (
                         Stride::BattleRound,
-                        "◀ Battle round",
-                        "Battle round ▶",
+                        "< Battle round",
+                        "Battle round >",
                         "battle round",
                     ),
                 ] {

@@ -3,4 +3,5 @@
 
 mod edit;
 mod ladder;
+mod play;
 mod window;
