@@ -455,3 +455,42 @@ fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
     assert_eq!(blocks_named(&h, &game, Side::Caesar), Vec::<String>::new());
     assert!(h.query_by_label(&trace.log()[0]).is_none());
 }
+
+#[test]
+fn a_click_on_a_simulated_game_replays_it_from_its_seed() {
+    let mut h = harness(Tab::Simulation);
+    {
+        let sim = h.state_mut().sim_panel();
+        sim.caesar = AiSpec::Random;
+        sim.pompey = AiSpec::Heuristic;
+        sim.games = 4;
+        sim.seed = 9;
+    }
+    h.run();
+    h.get_by_label("Run").click();
+    h.run();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    let (row, options, game) = match &h.state_mut().sim_panel().result {
+        Some(Ok(caesar_workbench::app::Outcome::Single { games, .. })) => {
+            assert_eq!(games.rows.len(), 4, "one row per game");
+            (games.rows[2], games.options.clone(), games.game.clone())
+        }
+        _ => panic!("no run"),
+    };
+    press(&mut h, &row.text());
+    assert_eq!(h.state().tab(), Tab::Replay);
+    h.state_mut().replay_panel().wait();
+    h.run();
+    h.get_by_label("game 2 of the run seeded 9");
+    let replayed = h.state_mut().replay_panel().replayed().expect("replayed");
+    let end = replayed.trace.last().outcome().expect("a whole game");
+    assert_eq!(
+        (end.winner, end.vp, end.year),
+        (row.winner, row.vp, row.years)
+    );
+    // The same game as the run played (its seeds, players and rule set).
+    let simulated = caesar_workbench::sim::play_one(&game, &options, 2);
+    assert_eq!(replayed.trace.len() as u32, simulated.actions);
+    assert_eq!(replayed.trace.last().stats.battles, row.battles);
+}
