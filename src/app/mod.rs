@@ -587,6 +587,7 @@ impl WorkbenchApp {
         let frame_started = std::time::Instant::now();
         self.show_frame(ui);
         self.sim.note_frame(frame_started.elapsed());
+        self.play.note_frame(frame_started.elapsed());
     }
 
     fn show_frame(&mut self, ui: &mut Ui) {

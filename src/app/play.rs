@@ -424,7 +424,6 @@ impl PlayPanel {
         path: Option<&Path>,
     ) -> Vec<Action> {
         let mut actions = Vec::new();
-        let started = Instant::now();
         self.drive(ui.ctx());
         if !ui.ctx().egui_wants_keyboard_input()
             && ui.input_mut(|i| {
@@ -435,7 +434,7 @@ impl PlayPanel {
         }
         egui::Panel::right("play_side")
             .default_size(theme::SIDE_PANEL_WIDTH)
-            .size_range(theme::SIDE_PANEL_RANGE)
+            .size_range(theme::PLAY_PANEL_RANGE)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("play_side_scroll")
@@ -445,7 +444,6 @@ impl PlayPanel {
                     });
             });
         egui::CentralPanel::no_frame().show(ui, |ui| self.centre(ui));
-        self.note_frame(started.elapsed());
         actions
     }
 
@@ -714,6 +712,16 @@ impl PlayPanel {
                     _ => format!("{} is thinking… {secs:.1} s", t.side),
                 });
             });
+        }
+        if let Some(slowest) = self.slowest_frame {
+            ui.label(
+                RichText::new(format!(
+                    "Slowest window frame while the AI thought: {:.1} ms",
+                    slowest.as_secs_f64() * 1000.0
+                ))
+                .weak()
+                .small(),
+            );
         }
         ui.separator();
         let state = s.trace.last().clone();

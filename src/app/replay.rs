@@ -177,7 +177,7 @@ impl ReplayPanel {
         let mut actions = Vec::new();
         egui::Panel::right("replay_side")
             .default_size(theme::SIDE_PANEL_WIDTH)
-            .size_range(theme::SIDE_PANEL_RANGE)
+            .size_range(theme::PLAY_PANEL_RANGE)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("replay_side_scroll")

@@ -494,3 +494,53 @@ fn a_click_on_a_simulated_game_replays_it_from_its_seed() {
     assert_eq!(replayed.trace.len() as u32, simulated.actions);
     assert_eq!(replayed.trace.last().stats.battles, row.battles);
 }
+
+/// A search player thinks on its own thread: the window keeps building
+/// frames (each well under a tenth of a second even in a debug build) and
+/// shows the thinking with its playouts counted.
+#[test]
+fn the_window_stays_live_while_a_search_player_thinks() {
+    let mut h = play(
+        [
+            Seat::Ai(AiSpec::Search { playouts: 24 }),
+            Seat::Ai(AiSpec::Heuristic),
+        ],
+        5,
+    );
+    h.state_mut().play_panel().paused = false;
+    h.get_by_label("Start game").click();
+    h.step();
+    // The first frames build the board's drawing (sea routes): not timed.
+    for _ in 0..3 {
+        h.step();
+    }
+    let started = std::time::Instant::now();
+    let mut saw_thinking = false;
+    let mut frames = 0;
+    let mut slowest = Duration::ZERO;
+    while h.state_mut().play_panel().session().unwrap().trace.len() < 16 {
+        let thinking = h.state_mut().play_panel().is_thinking();
+        let t = std::time::Instant::now();
+        h.step();
+        if thinking {
+            slowest = slowest.max(t.elapsed());
+            frames += 1;
+        }
+        if h.state_mut().play_panel().is_thinking() {
+            saw_thinking = true;
+            // The progress line says who thinks (and, once counted, how far).
+            h.get_by_label_contains("is thinking");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+    }
+    assert!(saw_thinking);
+    println!(
+        "{frames} frames while the AI thought, in {:.1} s for 16 actions; slowest {:.1} ms",
+        started.elapsed().as_secs_f64(),
+        slowest.as_secs_f64() * 1000.0
+    );
+    assert!(frames > 10, "the window went on drawing ({frames} frames)");
+    assert!(h.state_mut().play_panel().slowest_frame().is_some());
+    assert!(slowest < Duration::from_millis(250), "{slowest:?}");
+}
