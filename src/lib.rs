@@ -20,6 +20,7 @@ pub mod position;
 pub mod record;
 pub mod rules;
 pub mod sim;
+pub mod trace;
 pub mod validate;
 
 use std::path::Path;

@@ -29,6 +29,9 @@
 
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -57,6 +60,8 @@ pub struct SearchPlayer {
     heuristic: HeuristicPlayer,
     /// The (year, turn) whose command-phase style was last chosen.
     styled: Option<(u8, u8)>,
+    /// Counts the playouts played, for whoever watches it think.
+    playouts_done: Option<Arc<AtomicU64>>,
 }
 
 impl SearchPlayer {
@@ -78,7 +83,14 @@ impl SearchPlayer {
             rng,
             heuristic,
             styled: None,
+            playouts_done: None,
         }
+    }
+
+    /// Counts every playout into `counter` (a window shows it thinking).
+    pub fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> SearchPlayer {
+        self.playouts_done = Some(counter);
+        self
     }
 
     /// Plays `world` to the end with heuristic players (Caesar's and
@@ -100,6 +112,9 @@ impl SearchPlayer {
             Box::new(player) as Box<dyn Player>
         });
         let end = play_on(game, world, &mut players, &mut NoLog);
+        if let Some(counter) = &self.playouts_done {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
         let Some(outcome) = end.outcome() else {
             return 0.5;
         };
@@ -241,4 +256,27 @@ impl Player for SearchPlayer {
 /// and event targets as well, 32 (docs/simulation.md).
 fn searched(legal: &[Action]) -> bool {
     matches!(legal[0], Action::Play(_) | Action::Discard(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A card decision with several cards plays out every card in at least
+    /// two worlds, and the counter sees each playout.
+    #[test]
+    fn the_playout_counter_counts_each_playout() {
+        let game = Game::published("rules-2.0");
+        let state = State::new(&game, 3);
+        let mut legal = Vec::new();
+        state.legal_actions(&game, &mut legal);
+        assert!(legal.len() > 1, "a hand of several cards to discard");
+        let counter = Arc::new(AtomicU64::new(0));
+        let side = state.current_player().unwrap();
+        let mut player = SearchPlayer::new(side, 1, false, 8).counting_playouts(counter.clone());
+        let action = crate::ai::decide(&mut player, &game, &state, &legal);
+        assert!(legal.contains(&action));
+        let rounds = (8 / legal.len()).max(2) as u64;
+        assert_eq!(counter.load(Ordering::Relaxed), rounds * legal.len() as u64);
+    }
 }

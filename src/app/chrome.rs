@@ -87,6 +87,8 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
             (Tab::Setup, "Setup"),
             (Tab::Rules, "Rules"),
             (Tab::Simulation, "Simulate"),
+            (Tab::Play, "Play"),
+            (Tab::Replay, "Replay"),
         ] {
             if ui.selectable_label(tab == t, label).clicked() {
                 actions.push(Action::SetTab(t));
@@ -222,6 +224,10 @@ pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Action> {
                 Tab::Simulation => {
                     "Runs go on in the background; the battle calculator updates as you type."
                 }
+                Tab::Play => {
+                    "Click a card, a space or a block; every legal action is also listed on the right. Ctrl+Z takes back your last decision."
+                }
+                Tab::Replay => "The left and right arrow keys step through the game; the slider goes anywhere.",
             };
             ui.label(RichText::new(hint).weak());
         }

@@ -49,7 +49,11 @@ pub enum FilePurpose {
     },
     OpenVariant,
     SaveVariant,
-    /// Write a simulation report (JSON or CSV).
+    /// A game record to replay, or to play on from.
+    OpenRecord(super::RecordUse),
+    /// A position file to start a game from (Play tab).
+    OpenPosition,
+    /// Write a simulation report (JSON or CSV), or a game record.
     Export {
         kind: ExportKind,
         text: String,
@@ -61,6 +65,8 @@ pub enum FilePurpose {
 pub enum ExportKind {
     Json,
     Csv,
+    /// A game record (Play tab).
+    Record,
 }
 
 /// One question for a file.
@@ -90,6 +96,14 @@ impl FileRequest {
             }
             FilePurpose::OpenVariant => ("Open variant", "Variant (RON)", "ron", false, ""),
             FilePurpose::SaveVariant => ("Save variant", "Variant (RON)", "ron", true, name),
+            FilePurpose::OpenRecord(_) => {
+                ("Open game record", "Game record (RON)", "ron", false, "")
+            }
+            FilePurpose::OpenPosition => ("Open position", "Position (RON)", "ron", false, ""),
+            FilePurpose::Export {
+                kind: ExportKind::Record,
+                ..
+            } => ("Save game", "Game record (RON)", "ron", true, "game"),
             FilePurpose::Export {
                 kind: ExportKind::Json,
                 ..

@@ -47,6 +47,10 @@ pub enum MapMode {
     EditMap,
     /// Blocks are drawn large; dragging one moves it (the app drops it).
     Deploy,
+    /// A game in play or replay: the caller sets the rows of blocks
+    /// ([`MapModel::set_rows`]) and paints them; dragging pans; a click on
+    /// a row picks its space.
+    Board,
 }
 
 /// Something on the map, by model id.
@@ -314,7 +318,7 @@ impl MapModel {
         view.set_area(area, self.bounds);
 
         let mut m = Metrics::new(view.zoom());
-        m.big_blocks = input.mode == MapMode::Deploy;
+        m.big_blocks = matches!(input.mode, MapMode::Deploy | MapMode::Board);
         self.frame = view.transform();
         self.update_screen(view);
 
@@ -344,7 +348,7 @@ impl MapModel {
                     },
                     None => Drag::Pan,
                 },
-                MapMode::View => Drag::Pan,
+                MapMode::View | MapMode::Board => Drag::Pan,
             };
         }
         if response.dragged() {
@@ -388,7 +392,7 @@ impl MapModel {
         self.paint_spaces(&painter, scenario, m, hovered, area, input);
         self.paint_labels(&painter, scenario, m, area);
 
-        self.register_spaces(ui, scenario, rules, m, area);
+        self.register_spaces(ui, scenario, rules, m, area, input.mode);
         if input.mode == MapMode::Deploy {
             self.register_blocks(ui, scenario, m, area);
         }
@@ -410,6 +414,30 @@ impl MapModel {
         }
         self.block_space_at(scenario, m, p)
             .or_else(|| self.hit(scenario, m, p))
+    }
+
+    /// Replaces the rows of blocks drawn over the spaces (one list per
+    /// space, left to right); labels are placed around them again.
+    pub fn set_rows(&mut self, rows: Vec<Vec<BlockId>>) {
+        if rows != self.blocks {
+            self.blocks = rows;
+            self.placement.key = None;
+        }
+    }
+
+    /// The screen squares of a space's row of blocks, as last drawn.
+    pub fn row_rects(&self, scenario: &Scenario, space: SpaceId) -> Vec<Rect> {
+        match self.metrics {
+            Some(m) if self.screen.len() == scenario.board.len() => {
+                self.block_rects(scenario, space.index(), m).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A space's marker centre on screen, as last drawn.
+    pub fn screen_pos(&self, space: SpaceId) -> Option<Pos2> {
+        self.screen.get(space.index()).copied()
     }
 
     fn block_at(&self, scenario: &Scenario, m: Metrics, p: Pos2) -> Option<BlockId> {
@@ -474,6 +502,11 @@ impl MapModel {
             && let Some(b) = self.block_at(scenario, m, p)
         {
             return Some(MapHit::Block(b));
+        }
+        if mode == MapMode::Board
+            && let Some(id) = self.block_space_at(scenario, m, p)
+        {
+            return Some(MapHit::Space(id));
         }
         if let Some(id) = self.marker_at(scenario, m, p) {
             return Some(MapHit::Space(id));
@@ -937,7 +970,12 @@ impl MapModel {
             if input.selected == Some(MapHit::Space(id)) {
                 painter.circle_stroke(p, r + 4.5 * u, Stroke::new(3.0 * u, SELECTED));
             }
-            for (k, rect) in self.block_rects(scenario, i, m).enumerate() {
+            let rows = if input.mode == MapMode::Board {
+                0
+            } else {
+                self.blocks[i].len()
+            };
+            for (k, rect) in self.block_rects(scenario, i, m).take(rows).enumerate() {
                 let bid = self.blocks[i][k];
                 if input.dragging == Some(bid) {
                     painter.rect_stroke(
@@ -1122,6 +1160,7 @@ impl MapModel {
         rules: Option<&RuleSet>,
         m: Metrics,
         area: Rect,
+        mode: MapMode,
     ) {
         let board = &scenario.board;
         for (i, s) in board.spaces.iter().enumerate() {
@@ -1143,7 +1182,13 @@ impl MapModel {
             let name = s.name.clone();
             response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &name));
             let _: Response = response.on_hover_ui(|ui| {
-                super::tooltip::space(ui, scenario, rules, &self.blocks[i], SpaceId(i as u16));
+                // A game's blocks are the board's to show (some are hidden).
+                let blocks: &[BlockId] = if mode == MapMode::Board {
+                    &[]
+                } else {
+                    &self.blocks[i]
+                };
+                super::tooltip::space(ui, scenario, rules, blocks, SpaceId(i as u16));
             });
         }
     }

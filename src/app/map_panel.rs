@@ -70,7 +70,7 @@ impl MapPanel {
         let mode = match tab {
             Tab::Map => MapMode::EditMap,
             Tab::Deployment => MapMode::Deploy,
-            Tab::Rules | Tab::Simulation | Tab::Setup => MapMode::View,
+            Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay => MapMode::View,
         };
         let balance: Vec<(SpaceId, Side, i64)> = if tab == Tab::Deployment {
             state

@@ -22,6 +22,11 @@ mod inspector;
 mod ladder_view;
 mod map;
 mod map_panel;
+mod play;
+mod play_board;
+mod play_info;
+mod replay;
+mod replay_games;
 mod rules_panel;
 mod setup_panel;
 mod side_panel;
@@ -44,6 +49,10 @@ use crate::validate::{Finding, Report};
 pub use file_dialog::{DialogEnd, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub use files::Recent;
 pub use ladder_view::{LADDER_PLAYERS, LadderSettings};
+pub use play::{PlayPanel, PlaySettings, Seat, Session};
+pub use play_board::{Board, BoardClick};
+pub use replay::{ReplayPanel, Replayed};
+pub use replay_games::{GameRow, RunGames};
 pub use sim_panel::{Outcome, SimPanel};
 pub use state::{AppState, History, Status};
 pub use view::MapView;
@@ -83,6 +92,30 @@ pub enum Tab {
     /// The roster, the deck, the scenario's settings, and what differs
     /// from the published game.
     Setup,
+    /// A game on the map, people against people or AI players.
+    Play,
+    /// A recorded game stepped through on the map.
+    Replay,
+}
+
+/// What a game record is opened for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordUse {
+    Replay,
+    /// Play on from its last position.
+    Resume,
+}
+
+/// A game to show in the Replay tab.
+#[derive(Debug, Clone)]
+pub enum ReplaySource {
+    Played(Box<Replayed>),
+    /// Game `index` of a simulation run, re-played from its seeds.
+    Simulated {
+        game: Box<crate::engine::Game>,
+        options: crate::sim::SimOptions,
+        index: u64,
+    },
 }
 
 /// An action that would lose unsaved changes, waiting for the user's answer.
@@ -128,6 +161,8 @@ pub enum Action {
     Save,
     Answer(Answer),
     DismissFileError,
+    /// Show a game in the Replay tab.
+    Replay(Box<ReplaySource>),
 }
 
 /// The workbench: the state it works on, and the panels that draw it.
@@ -141,6 +176,8 @@ pub struct WorkbenchApp {
     rules_panel: rules_panel::RulesPanel,
     setup: setup_panel::SetupPanel,
     sim: SimPanel,
+    play: PlayPanel,
+    replay: ReplayPanel,
     dialogs: FileDialogs,
     /// What waits for "Save / Discard / Cancel".
     pending: Option<Pending>,
@@ -165,6 +202,8 @@ impl WorkbenchApp {
             rules_panel: rules_panel::RulesPanel::default(),
             setup: setup_panel::SetupPanel::default(),
             sim: SimPanel::default(),
+            play: PlayPanel::default(),
+            replay: ReplayPanel::default(),
             dialogs: FileDialogs::default(),
             pending: None,
             allow_close: false,
@@ -266,6 +305,16 @@ impl WorkbenchApp {
     /// The simulation panel (its settings, run and result).
     pub fn sim_panel(&mut self) -> &mut SimPanel {
         &mut self.sim
+    }
+
+    /// The Play tab (its settings and the game in progress).
+    pub fn play_panel(&mut self) -> &mut PlayPanel {
+        &mut self.play
+    }
+
+    /// The Replay tab.
+    pub fn replay_panel(&mut self) -> &mut ReplayPanel {
+        &mut self.replay
     }
 
     // ------------------------------------------------------------ changing
@@ -432,6 +481,18 @@ impl WorkbenchApp {
             FilePurpose::Export { text, .. } => {
                 self.state.export(&path, &text);
             }
+            FilePurpose::OpenRecord(RecordUse::Replay) => {
+                self.replay.open_file(&path);
+                self.tab = Tab::Replay;
+            }
+            FilePurpose::OpenRecord(RecordUse::Resume) => {
+                self.play.resume_file(&path);
+                self.tab = Tab::Play;
+            }
+            FilePurpose::OpenPosition => {
+                self.play.start_from_file(&path);
+                self.tab = Tab::Play;
+            }
         }
     }
 
@@ -471,6 +532,17 @@ impl WorkbenchApp {
             }
             Action::Answer(a) => self.resolve_pending(a),
             Action::DismissFileError => self.state.dismiss_file_error(),
+            Action::Replay(source) => {
+                match *source {
+                    ReplaySource::Played(r) => self.replay.open(*r),
+                    ReplaySource::Simulated {
+                        game,
+                        options,
+                        index,
+                    } => self.replay.open_simulated(*game, &options, index),
+                }
+                self.tab = Tab::Replay;
+            }
         }
     }
 
@@ -522,11 +594,13 @@ impl WorkbenchApp {
         let frame_started = std::time::Instant::now();
         self.show_frame(ui);
         self.sim.note_frame(frame_started.elapsed());
+        self.play.note_frame(frame_started.elapsed());
     }
 
     fn show_frame(&mut self, ui: &mut Ui) {
         let mut actions = Vec::new();
-        if !self.dialogs.is_open() {
+        // The Play tab has its own Ctrl+Z (a game decision, not an edit).
+        if !self.dialogs.is_open() && !matches!(self.tab, Tab::Play | Tab::Replay) {
             actions.extend(chrome::shortcuts(ui, self.tab, self.state.selection()));
         }
         self.close_request(ui);
@@ -557,6 +631,19 @@ impl WorkbenchApp {
                     actions.extend(self.rules_panel.show(ui, state));
                 });
             }
+            Tab::Play => {
+                let report = state.report();
+                actions.extend(self.play.show(
+                    ui,
+                    report.map(|r| &r.scenario),
+                    report.map_or(0, |r| r.errors()),
+                    state.rules(),
+                    state.variant(),
+                    state.resolved(),
+                    state.path(),
+                ));
+            }
+            Tab::Replay => actions.extend(self.replay.show(ui)),
             Tab::Simulation => match state.report() {
                 Some(report) => actions.extend(self.sim.show(
                     ui,
@@ -587,7 +674,8 @@ impl WorkbenchApp {
                                 actions.extend(self.inspector.show(ui, state, centre));
                             }
                             Tab::Deployment => actions.extend(self.deploy.tools(ui, state)),
-                            Tab::Rules | Tab::Simulation | Tab::Setup => {}
+                            Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay => {
+                            }
                         }
                         ui.separator();
                         actions.extend(self.findings.show(ui, state, self.map.has_backdrop()));

@@ -32,6 +32,8 @@ pub enum Outcome {
         report: Box<SimReport>,
         /// One CSV row per game, with the header.
         csv: String,
+        /// The games, for the table that opens one in the Replay tab.
+        games: Box<super::replay_games::RunGames>,
     },
     Compare(Box<CompareReport>),
     /// A strength ladder (one or two rule sets).
@@ -156,13 +158,20 @@ impl SimPanel {
             match other {
                 None => {
                     let mut csv = format!("{}\n", GameRecord::CSV_HEADER);
+                    let mut rows = Vec::new();
                     sim::simulate(&game, &variant, &options, shared, |r| {
                         csv.push_str(&r.csv_row());
                         csv.push('\n');
+                        rows.push(super::replay_games::GameRow::from(r));
                     })
                     .map(|report| Outcome::Single {
                         report: Box::new(report),
                         csv,
+                        games: Box::new(super::replay_games::RunGames {
+                            game: game.clone(),
+                            options: options.clone(),
+                            rows,
+                        }),
                     })
                 }
                 Some((name, rules_b)) => {
@@ -599,9 +608,10 @@ impl SimPanel {
             Some(Err(e)) => {
                 ui.colored_label(theme::ERROR, format!("The run stopped: {e}"));
             }
-            Some(Ok(Outcome::Single { report, csv })) => {
+            Some(Ok(Outcome::Single { report, csv, games })) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), Some(csv)));
                 summary(ui, report);
+                actions.extend(super::replay_games::table(ui, games));
                 charts(ui, &[report.as_ref()]);
             }
             Some(Ok(Outcome::Compare(c))) => {

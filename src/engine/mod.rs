@@ -566,6 +566,35 @@ pub struct State {
     pooled: [BlockSet; 2],
 }
 
+/// The parts of a game turn, as [`State::period`] names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Period {
+    /// 2.1: discarding at the start of a year.
+    Discard,
+    /// 2.1: choosing the cards to play.
+    Cards,
+    /// A side's command phase (moves, levies, events).
+    Command(Side),
+    /// Choosing, fighting and regrouping after battles (7).
+    Battles,
+    /// 8: winter.
+    Winter,
+    Over,
+}
+
+impl fmt::Display for Period {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Period::Discard => f.write_str("discards"),
+            Period::Cards => f.write_str("cards"),
+            Period::Command(side) => write!(f, "{side}'s command"),
+            Period::Battles => f.write_str("battles"),
+            Period::Winter => f.write_str("winter"),
+            Period::Over => f.write_str("game over"),
+        }
+    }
+}
+
 /// What happened in a game, for simulation reports.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct GameStats {
@@ -837,6 +866,43 @@ impl State {
             Phase::WinterSupply(side) => format!("winter: {side} disbands (8.4, 8.5)"),
             Phase::Over => "the game is over".into(),
         }
+    }
+
+    /// The part of the game turn now, coarsely (public): for stepping a
+    /// replay by phase.
+    pub fn period(&self) -> Period {
+        match self.phase {
+            Phase::Discard(_) => Period::Discard,
+            Phase::PlayCard(_) => Period::Cards,
+            Phase::Command(slot) => Period::Command(self.order[slot as usize]),
+            Phase::ChooseBattle | Phase::Battle | Phase::Regroup(_) => Period::Battles,
+            Phase::WinterNavis(_) | Phase::WinterSupply(_) => Period::Winter,
+            Phase::Over => Period::Over,
+        }
+    }
+
+    /// Move points and levy points left in the command phase being played
+    /// (public: the card was revealed), `None` outside a command phase.
+    pub fn command_points(&self) -> Option<(u8, u8)> {
+        match self.phase {
+            Phase::Command(_) => Some((self.command.mp, self.command.lp)),
+            _ => None,
+        }
+    }
+
+    /// The space whose group is moving in the command phase, if any.
+    pub fn moving_group(&self) -> Option<SpaceId> {
+        match self.phase {
+            Phase::Command(_) => self.command.group,
+            _ => None,
+        }
+    }
+
+    /// How much chance has been drawn so far: the stream's position and the
+    /// scripted dice left. Equal before and after an action when the action
+    /// rolled no die and shuffled nothing.
+    pub fn chance_drawn(&self) -> (u128, usize) {
+        (self.rng.get_word_pos(), self.dice.len())
     }
 
     /// Player 1 of the current turn.

@@ -474,7 +474,7 @@ fn a_small_simulation_runs_in_the_background_and_reports_win_rates() {
     h.state_mut().sim_panel().wait();
     h.run();
     let report = match &h.state_mut().sim_panel().result {
-        Some(Ok(caesar_workbench::app::Outcome::Single { report, csv })) => {
+        Some(Ok(caesar_workbench::app::Outcome::Single { report, csv, .. })) => {
             assert_eq!(csv.lines().count(), 13, "header and one row per game");
             report.clone()
         }

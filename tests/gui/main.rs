@@ -3,6 +3,7 @@
 
 mod edit;
 mod ladder;
+mod play;
 mod setup;
 mod sweep;
 mod window;

@@ -1,0 +1,1125 @@
+//! The Play tab: a game on the map between people and AI players.
+//!
+//! Every decision is one of the engine's legal actions: the side list shows
+//! them all in plain words (so nothing is unreachable), and the natural ones
+//! are also made by pointing: a card of the hand, a space to start a group
+//! from, a block then its destination, a city to levy in, a retreat space.
+//! A click on the map only picks among the legal actions placed there
+//! ([`crate::trace::action_space`]); the window decides no rule.
+//!
+//! The window shows the game as the side at the table may see it (its
+//! `SideView`): with one person, that person's side; in hot-seat, the side
+//! that took the seat, and a hand-over screen that shows neither side's
+//! blocks nor cards between them. AI players decide on a thread of their
+//! own, one action at a time at the chosen pace; the window stays live.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::{Duration, Instant};
+
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
+use egui_plot::{Legend, Line, Plot};
+
+use super::play_board::{Board, BoardClick, Marks};
+use super::play_info;
+use super::replay::Replayed;
+use super::{Action, ExportKind, FilePurpose, RecordUse, theme};
+use crate::ai::{Player, SearchPlayer};
+use crate::engine::{Action as Move, Game, State};
+use crate::model::{BlockId, Side, SpaceId};
+use crate::record::{HUMAN, PlayerEntry, RecordSetup};
+use crate::sim::AiSpec;
+use crate::trace::{Trace, action_block, action_space};
+
+/// Who sits at a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    Ai(AiSpec),
+}
+
+impl Seat {
+    fn entry(self, seed: u64) -> PlayerEntry {
+        match self {
+            Seat::Human => PlayerEntry::human(),
+            Seat::Ai(spec) => PlayerEntry::ai(spec, seed),
+        }
+    }
+    fn label(self) -> String {
+        match self {
+            Seat::Human => "human".to_string(),
+            Seat::Ai(spec) => spec.to_string(),
+        }
+    }
+}
+
+/// The seats and seed of the next game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlaySettings {
+    pub seats: [Seat; 2],
+    pub seed: u64,
+    /// Time between two AI actions, so their moves can be followed.
+    pub pace: Duration,
+}
+
+impl Default for PlaySettings {
+    fn default() -> Self {
+        PlaySettings {
+            seats: [Seat::Human, Seat::Ai(AiSpec::Heuristic)],
+            seed: 1,
+            pace: Duration::from_millis(400),
+        }
+    }
+}
+
+/// An AI deciding on its own thread.
+struct Thinking {
+    side: Side,
+    /// The game's length when asked: an answer for another position is dropped.
+    asked_at: usize,
+    started: Instant,
+    rx: Receiver<(Box<dyn Player>, Move)>,
+}
+
+/// A game in progress.
+pub struct Session {
+    pub game: Game,
+    pub trace: Trace,
+    pub seats: [Seat; 2],
+    players: [Option<Box<dyn Player>>; 2],
+    /// What the record says the game was played with (`None`: begun from a
+    /// position, which a record cannot hold).
+    setup: Option<RecordSetup>,
+    thinking: Option<Thinking>,
+    playout_counters: [Option<Arc<AtomicU64>>; 2],
+    /// When the next AI action may be asked for.
+    ai_ready_at: Instant,
+    /// The human side whose eyes the window shows (hot-seat: who took the seat).
+    seat_holder: Option<Side>,
+    /// Hot-seat: the board is hidden until this side takes the seat.
+    handover: Option<Side>,
+    /// A block picked to move (its destinations are highlighted).
+    chosen_block: Option<BlockId>,
+    /// Several legal actions at the space clicked: the player picks one.
+    choices: Option<(SpaceId, Vec<Move>)>,
+    /// The last thing said to the player ("Nothing to do at Roma").
+    note: Option<String>,
+    /// After the game: show everything.
+    reveal_all: bool,
+    /// Where the game came from, for the title.
+    title: String,
+}
+
+/// The Play tab.
+#[derive(Default)]
+pub struct PlayPanel {
+    pub settings: PlaySettings,
+    session: Option<Session>,
+    /// Paused AI: it acts only on "Step".
+    pub paused: bool,
+    /// Watching two AIs: whose eyes (`None`: everything).
+    pub watch: Option<Side>,
+    error: Option<String>,
+    board: Board,
+    /// The slowest frame built while an AI was thinking.
+    slowest_frame: Option<Duration>,
+}
+
+impl PlayPanel {
+    /// Starts a new game on `game` with the settings; `setup` says what the
+    /// record will name (its seed and players are filled in here).
+    pub fn start(&mut self, game: Game, setup: Option<RecordSetup>) {
+        let seed = self.settings.seed;
+        let trace = Trace::new(&game, seed);
+        let seats = self.settings.seats;
+        let player_seeds = [
+            seed.wrapping_mul(2).wrapping_add(1),
+            seed.wrapping_mul(2).wrapping_add(2),
+        ];
+        let setup = setup.map(|s| RecordSetup {
+            seed,
+            caesar: seats[0].entry(player_seeds[0]),
+            pompey: seats[1].entry(player_seeds[1]),
+            ..s
+        });
+        let title = format!("New game, seed {seed}");
+        self.begin(game, trace, seats, player_seeds, setup, title);
+    }
+
+    /// Plays on from a position (a position file): no record can be saved.
+    pub fn start_from(&mut self, game: Game, state: State, title: String) {
+        let seats = self.settings.seats;
+        let seed = self.settings.seed;
+        self.begin(
+            game,
+            Trace::from_state(state),
+            seats,
+            [seed.wrapping_mul(2) + 1, seed.wrapping_mul(2) + 2],
+            None,
+            title,
+        );
+    }
+
+    /// Reads a position file and plays on from it.
+    pub fn start_from_file(&mut self, path: &Path) {
+        match crate::position::load_position(path) {
+            Ok(loaded) => {
+                let title = format!("From {}", path.display());
+                self.start_from(loaded.game, loaded.state, title);
+            }
+            Err(e) => self.error = Some(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// Resumes a saved game: its record re-played to its last position,
+    /// its sides seated as the record names them. AI players start afresh
+    /// (seeded from their recorded seed and the game's length).
+    pub fn resume_file(&mut self, path: &Path) {
+        let (record, game, trace) = match crate::trace::load_record(path) {
+            Ok(x) => x,
+            Err(e) => {
+                self.error = Some(format!("{}: {e}", path.display()));
+                return;
+            }
+        };
+        let seat = |entry: &PlayerEntry| -> Result<Seat, String> {
+            if entry.player == HUMAN {
+                Ok(Seat::Human)
+            } else {
+                entry.player.parse::<AiSpec>().map(Seat::Ai)
+            }
+        };
+        let seats = match (seat(&record.caesar), seat(&record.pompey)) {
+            (Ok(a), Ok(b)) => [a, b],
+            (Err(e), _) | (_, Err(e)) => {
+                self.error = Some(format!("{}: {e}", path.display()));
+                return;
+            }
+        };
+        let n = trace.len() as u64;
+        let player_seeds = [
+            record.caesar.seed.unwrap_or(1) ^ n.wrapping_mul(0x9E37_79B9),
+            record.pompey.seed.unwrap_or(2) ^ n.wrapping_mul(0x9E37_79B9),
+        ];
+        let setup = RecordSetup {
+            scenario: record.scenario.clone(),
+            variant: record.variant.clone(),
+            seed: record.seed,
+            caesar: record.caesar.clone(),
+            pompey: record.pompey.clone(),
+            omniscient: record.omniscient,
+        };
+        let title = format!("Resumed {}", path.display());
+        self.settings.seats = seats;
+        self.settings.seed = record.seed;
+        self.begin(game, trace, seats, player_seeds, Some(setup), title);
+    }
+
+    fn begin(
+        &mut self,
+        game: Game,
+        trace: Trace,
+        seats: [Seat; 2],
+        player_seeds: [u64; 2],
+        setup: Option<RecordSetup>,
+        title: String,
+    ) {
+        let mut counters = [None, None];
+        let players = Side::BOTH.map(|side| match seats[side.index()] {
+            Seat::Human => None,
+            Seat::Ai(AiSpec::Search { playouts }) => {
+                let counter = Arc::new(AtomicU64::new(0));
+                counters[side.index()] = Some(counter.clone());
+                Some(Box::new(
+                    SearchPlayer::new(side, player_seeds[side.index()], false, playouts)
+                        .counting_playouts(counter),
+                ) as Box<dyn Player>)
+            }
+            Seat::Ai(spec) => Some(spec.player(side, player_seeds[side.index()], false)),
+        });
+        let humans: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|s| seats[s.index()] == Seat::Human)
+            .collect();
+        let seat_holder = match humans.as_slice() {
+            [one] => Some(*one),
+            [_, _] => trace.last().current_player(),
+            _ => None,
+        };
+        self.session = Some(Session {
+            game,
+            trace,
+            seats,
+            players,
+            setup,
+            thinking: None,
+            playout_counters: counters,
+            ai_ready_at: Instant::now(),
+            seat_holder,
+            handover: None,
+            chosen_block: None,
+            choices: None,
+            note: None,
+            reveal_all: false,
+            title,
+        });
+        self.error = None;
+        self.slowest_frame = None;
+    }
+
+    // ------------------------------------------------------------ reading
+
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+    /// The side waiting to take the seat (hot-seat hand-over), if any.
+    pub fn handover(&self) -> Option<Side> {
+        self.session.as_ref()?.handover
+    }
+    /// The slowest frame built while an AI was thinking.
+    pub fn slowest_frame(&self) -> Option<Duration> {
+        self.slowest_frame
+    }
+    /// The board's drawing (tests find spaces and blocks on it).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    /// Whether an AI is thinking now.
+    pub fn is_thinking(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| s.thinking.is_some())
+    }
+
+    /// Records how long a frame took while an AI was thinking.
+    pub fn note_frame(&mut self, took: Duration) {
+        if self.is_thinking() {
+            self.slowest_frame = Some(self.slowest_frame.map_or(took, |d| d.max(took)));
+        }
+    }
+
+    /// Lets the AI players act until a person must decide or the game ends
+    /// (tests; ignores the pace and the pause).
+    pub fn settle(&mut self) {
+        let Some(s) = &mut self.session else { return };
+        loop {
+            if let Some(t) = s.thinking.take() {
+                if let Ok((player, action)) = t.rx.recv() {
+                    s.players[t.side.index()] = Some(player);
+                    if s.trace.len() == t.asked_at {
+                        s.push(action);
+                    }
+                }
+                continue;
+            }
+            match s.trace.last().current_player() {
+                Some(side) if s.seats[side.index()] != Seat::Human => s.ask_ai(side),
+                _ => break,
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ deciding
+
+    /// Takes a legal action for the side to play (a person's decision).
+    pub fn act(&mut self, action: Move) -> Result<(), String> {
+        let Some(s) = &mut self.session else {
+            return Err("no game".into());
+        };
+        let side = s.trace.last().current_player().ok_or("the game is over")?;
+        if s.seats[side.index()] != Seat::Human {
+            return Err(format!("{side} is played by the AI"));
+        }
+        if s.handover.is_some() {
+            return Err("hand the seat over first".into());
+        }
+        s.trace.push(&s.game, action).map_err(|e| format!("{e}"))?;
+        s.after_decision(self.settings.pace);
+        Ok(())
+    }
+
+    /// Takes back the last decision of the side at the table, when allowed.
+    pub fn undo(&mut self) -> bool {
+        match &mut self.session {
+            Some(s) => s.undo_now(),
+            None => false,
+        }
+    }
+
+    /// Hot-seat: the side waiting takes the seat; its board shows.
+    pub fn take_seat(&mut self) {
+        if let Some(s) = &mut self.session
+            && let Some(side) = s.handover.take()
+        {
+            s.seat_holder = Some(side);
+        }
+    }
+
+    /// The record of the game so far (`None` when begun from a position).
+    pub fn record(&self) -> Option<crate::record::RecordFile> {
+        let s = self.session.as_ref()?;
+        s.trace.record(s.setup.clone()?)
+    }
+
+    /// The side whose eyes the window shows now (`None`: everything).
+    pub fn viewer(&self) -> Option<Side> {
+        let s = self.session.as_ref()?;
+        if s.reveal_all && s.trace.last().is_over() {
+            return None;
+        }
+        match s.seat_holder {
+            Some(side) => Some(side),
+            None => self.watch,
+        }
+    }
+
+    /// A click on the board, as a person's decision.
+    pub fn click(&mut self, click: BoardClick) {
+        let pace = self.settings.pace;
+        if let Some(s) = &mut self.session
+            && let Some(action) = s.clicked(click)
+        {
+            s.decide(action, pace);
+        }
+    }
+
+    /// The spaces a click would act on now, for the board's highlights.
+    fn targets(s: &Session) -> Vec<SpaceId> {
+        let state = s.trace.last();
+        let Some(side) = state.current_player() else {
+            return Vec::new();
+        };
+        if s.seats[side.index()] != Seat::Human || s.handover.is_some() {
+            return Vec::new();
+        }
+        let mut legal = Vec::new();
+        state.legal_actions(&s.game, &mut legal);
+        let mut out: Vec<SpaceId> = legal
+            .iter()
+            .filter(|a| {
+                s.chosen_block
+                    .is_none_or(|b| action_block(**a) == Some(b) || !is_move(**a))
+            })
+            .filter_map(|a| action_space(state, *a))
+            .collect();
+        out.sort_by_key(|s| s.0);
+        out.dedup();
+        out
+    }
+
+    // ------------------------------------------------------------ drawing
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        scenario: Option<&crate::model::Scenario>,
+        errors: usize,
+        rules: Option<&crate::rules::RuleSet>,
+        variant: &str,
+        resolved: Option<&crate::format::ResolvedScenario>,
+        path: Option<&Path>,
+    ) -> Vec<Action> {
+        let mut actions = Vec::new();
+        self.drive(ui.ctx());
+        if !ui.ctx().egui_wants_keyboard_input()
+            && ui.input_mut(|i| {
+                i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z))
+            })
+        {
+            self.undo();
+        }
+        egui::Panel::right("play_side")
+            .default_size(theme::SIDE_PANEL_WIDTH)
+            .size_range(theme::PLAY_PANEL_RANGE)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("play_side_scroll")
+                    .show(ui, |ui| {
+                        self.setup_ui(ui, scenario, errors, rules, variant, resolved, path);
+                        self.side(ui, &mut actions);
+                    });
+            });
+        egui::CentralPanel::no_frame().show(ui, |ui| self.centre(ui));
+        actions
+    }
+
+    /// Lets the AI act at the chosen pace, and picks up its answers.
+    fn drive(&mut self, ctx: &egui::Context) {
+        let pace = self.settings.pace;
+        let paused = self.paused;
+        let Some(s) = &mut self.session else { return };
+        if let Some(t) = &s.thinking {
+            match t.rx.try_recv() {
+                Ok((player, action)) => {
+                    let t = s.thinking.take().expect("thinking");
+                    s.players[t.side.index()] = Some(player);
+                    if s.trace.len() == t.asked_at {
+                        s.push(action);
+                        s.ai_ready_at = Instant::now() + pace;
+                    }
+                }
+                Err(TryRecvError::Empty) => {
+                    ctx.request_repaint_after(Duration::from_millis(50));
+                    return;
+                }
+                Err(TryRecvError::Disconnected) => {
+                    s.thinking = None;
+                    s.note = Some("the AI stopped unexpectedly".into());
+                    return;
+                }
+            }
+        }
+        let Some(side) = s.trace.last().current_player() else {
+            return;
+        };
+        if s.seats[side.index()] == Seat::Human || paused {
+            return;
+        }
+        let now = Instant::now();
+        if now >= s.ai_ready_at {
+            s.ask_ai(side);
+            ctx.request_repaint_after(Duration::from_millis(50));
+        } else {
+            ctx.request_repaint_after(s.ai_ready_at - now);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn setup_ui(
+        &mut self,
+        ui: &mut Ui,
+        scenario: Option<&crate::model::Scenario>,
+        errors: usize,
+        rules: Option<&crate::rules::RuleSet>,
+        variant: &str,
+        resolved: Option<&crate::format::ResolvedScenario>,
+        path: Option<&Path>,
+    ) {
+        ui.heading("Play");
+        let open = self.session.is_none();
+        egui::CollapsingHeader::new("New game")
+            .default_open(open)
+            .show(ui, |ui| {
+                egui::Grid::new("play_seats")
+                    .num_columns(2)
+                    .spacing([10.0, 4.0])
+                    .show(ui, |ui| {
+                        for side in Side::BOTH {
+                            let seat = &mut self.settings.seats[side.index()];
+                            let l = ui.label(format!("{side}"));
+                            egui::ComboBox::from_id_salt(("play_seat", side.index()))
+                                .selected_text(seat.label())
+                                .show_ui(ui, |ui| {
+                                    ui.selectable_value(seat, Seat::Human, "human");
+                                    ui.selectable_value(seat, Seat::Ai(AiSpec::Random), "random");
+                                    ui.selectable_value(
+                                        seat,
+                                        Seat::Ai(AiSpec::Heuristic),
+                                        "heuristic",
+                                    );
+                                    if !matches!(seat, Seat::Ai(AiSpec::Search { .. })) {
+                                        ui.selectable_value(
+                                            seat,
+                                            Seat::Ai(AiSpec::Search {
+                                                playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+                                            }),
+                                            "search",
+                                        );
+                                    }
+                                })
+                                .response
+                                .labelled_by(l.id);
+                            ui.end_row();
+                            if let Seat::Ai(AiSpec::Search { playouts }) = seat {
+                                let l = ui.label(format!("{side} playouts"));
+                                ui.add(egui::DragValue::new(playouts).range(1..=4096))
+                                    .labelled_by(l.id)
+                                    .on_hover_text("Playouts per searched decision");
+                                ui.end_row();
+                            }
+                        }
+                        let l = ui.label("Seed");
+                        ui.horizontal(|ui| {
+                            ui.add(egui::DragValue::new(&mut self.settings.seed))
+                                .labelled_by(l.id);
+                            if ui
+                                .button("New seed")
+                                .on_hover_text("A seed from the clock")
+                                .clicked()
+                            {
+                                self.settings.seed = std::time::SystemTime::now()
+                                    .duration_since(std::time::UNIX_EPOCH)
+                                    .map_or(1, |d| d.as_nanos() as u64 % 1_000_000);
+                            }
+                        });
+                        ui.end_row();
+                    });
+                ui.label(RichText::new(format!("Rule set: {variant}")).weak());
+                let startable = match (scenario, rules) {
+                    (Some(_), Some(_)) if errors == 0 => None,
+                    (Some(_), Some(_)) => Some(format!("the scenario has {errors} error(s)")),
+                    _ => Some("no scenario or rule set is loaded".to_string()),
+                };
+                ui.horizontal_wrapped(|ui| {
+                    let start = ui
+                        .add_enabled(startable.is_none(), egui::Button::new("Start game"))
+                        .on_disabled_hover_text(startable.clone().unwrap_or_default());
+                    if start.clicked()
+                        && let (Some(scenario), Some(rules)) = (scenario, rules)
+                    {
+                        match Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone())) {
+                            Ok(game) => {
+                                let setup = resolved.map(|doc| {
+                                    let (scenario, variant) =
+                                        RecordSetup::sources(path, doc, variant, rules);
+                                    RecordSetup {
+                                        scenario,
+                                        variant,
+                                        seed: 0,
+                                        caesar: PlayerEntry::human(),
+                                        pompey: PlayerEntry::human(),
+                                        omniscient: false,
+                                    }
+                                });
+                                self.start(game, setup);
+                            }
+                            Err(unmet) => {
+                                self.error = Some(
+                                    unmet
+                                        .iter()
+                                        .map(|u| u.to_string())
+                                        .collect::<Vec<_>>()
+                                        .join("; "),
+                                )
+                            }
+                        }
+                    }
+                    if let Some(why) = &startable {
+                        ui.label(RichText::new(why).color(theme::WARNING));
+                    }
+                });
+            });
+        if let Some(e) = &self.error {
+            ui.colored_label(theme::ERROR, e);
+        }
+    }
+
+    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Resume game…")
+                .on_hover_text("Play on from a saved game record")
+                .clicked()
+            {
+                actions.push(Action::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
+            }
+            if ui
+                .button("Start from position…")
+                .on_hover_text("Play on from a position file (docs/formats.md)")
+                .clicked()
+            {
+                actions.push(Action::Choose(FilePurpose::OpenPosition));
+            }
+        });
+        let record_text = self.record().map(|r| r.to_ron() + "\n");
+        let viewer = self.viewer();
+        let pace = self.settings.pace;
+        let Some(s) = &mut self.session else {
+            return;
+        };
+        ui.separator();
+        ui.label(RichText::new(&s.title).strong());
+        ui.label(
+            RichText::new(format!(
+                "Caesar: {}, Pompey: {}",
+                s.seats[0].label(),
+                s.seats[1].label()
+            ))
+            .small(),
+        );
+        let ais = s.seats.iter().any(|x| *x != Seat::Human);
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
+                .on_disabled_hover_text("A game begun from a position cannot be written as a record")
+                .clicked()
+                && let Some(text) = record_text
+            {
+                actions.push(Action::Choose(FilePurpose::Export {
+                    kind: ExportKind::Record,
+                    text,
+                }));
+            }
+            let undoable = s
+                .undoer()
+                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
+            if ui
+                .add_enabled(undoable, egui::Button::new("Undo"))
+                .on_hover_text("Take back your last decision (Ctrl+Z)")
+                .on_disabled_hover_text(
+                    "Only your own decisions since the last one that showed you something or rolled dice",
+                )
+                .clicked()
+            {
+                s.undo_now();
+            }
+        });
+        if ais {
+            ui.horizontal_wrapped(|ui| {
+                let l = ui.label("AI pace");
+                let mut ms = self.settings.pace.as_millis() as u64;
+                ui.add(
+                    egui::Slider::new(&mut ms, 0..=2000)
+                        .suffix(" ms")
+                        .text("per action"),
+                )
+                .labelled_by(l.id);
+                self.settings.pace = Duration::from_millis(ms);
+                ui.checkbox(&mut self.paused, "Pause AI");
+                if self.paused
+                    && ui.button("Step AI").clicked()
+                    && let Some(side) = s.trace.last().current_player()
+                    && s.seats[side.index()] != Seat::Human
+                    && s.thinking.is_none()
+                {
+                    s.ask_ai(side);
+                }
+            });
+            if s.seats.iter().all(|x| *x != Seat::Human) {
+                ui.horizontal(|ui| {
+                    ui.label("Watch as");
+                    ui.selectable_value(&mut self.watch, None, "Everything");
+                    ui.selectable_value(&mut self.watch, Some(Side::Caesar), "Caesar");
+                    ui.selectable_value(&mut self.watch, Some(Side::Pompey), "Pompey");
+                });
+            }
+        }
+        if let Some(t) = &s.thinking {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                let done = s.playout_counters[t.side.index()]
+                    .as_ref()
+                    .map(|c| c.load(Ordering::Relaxed));
+                let secs = t.started.elapsed().as_secs_f32();
+                ui.label(match done {
+                    Some(n) if n > 0 => {
+                        format!("{} is thinking: {n} playouts, {secs:.1} s", t.side)
+                    }
+                    _ => format!("{} is thinking… {secs:.1} s", t.side),
+                });
+            });
+        }
+        if let Some(slowest) = self.slowest_frame {
+            ui.label(
+                RichText::new(format!(
+                    "Slowest window frame while the AI thought: {:.1} ms",
+                    slowest.as_secs_f64() * 1000.0
+                ))
+                .weak()
+                .small(),
+            );
+        }
+        ui.separator();
+        let state = s.trace.last().clone();
+        if let Some(side) = s.handover {
+            ui.label(format!("Hand the seat to {side}."));
+            return;
+        }
+        play_info::status(ui, &s.game, &state);
+        play_info::played(ui, &s.game, &state, viewer);
+        if state.is_over() {
+            ui.checkbox(&mut s.reveal_all, "Show everything");
+            vp_chart(ui, &s.game, &s.trace);
+            if ui.button("Replay this game").clicked() {
+                let names = [s.seats[0].label(), s.seats[1].label()];
+                actions.push(Action::Replay(Box::new(super::ReplaySource::Played(
+                    Box::new(Replayed::new(
+                        s.game.clone(),
+                        s.trace.clone(),
+                        s.title.clone(),
+                        [&names[0], &names[1]],
+                    )),
+                ))));
+            }
+        }
+        let to_play = state.current_player();
+        let my_turn = to_play.is_some_and(|side| s.seats[side.index()] == Seat::Human);
+        // The hand of the side at the table.
+        if let Some(me) = viewer {
+            ui.label(RichText::new(format!("{me}'s hand")).strong());
+            let mut legal = Vec::new();
+            state.legal_actions(&s.game, &mut legal);
+            let mut chosen = None;
+            ui.horizontal_wrapped(|ui| {
+                if state.hand(me).is_empty() {
+                    ui.label("no cards");
+                }
+                for &card in state.hand(me) {
+                    let label = s.game.card_label(card);
+                    let action = [Move::Play(card), Move::Discard(card)]
+                        .into_iter()
+                        .find(|a| my_turn && to_play == Some(me) && state.is_legal(&s.game, *a));
+                    let verb = match action {
+                        Some(Move::Play(_)) => "Play",
+                        Some(_) => "Discard",
+                        None => "",
+                    };
+                    let button = egui::Button::new(RichText::new(&label).strong());
+                    let r = ui
+                        .add_enabled(action.is_some(), button)
+                        .on_hover_text(format!("{verb} {label}"));
+                    if r.clicked() {
+                        chosen = action;
+                    }
+                }
+            });
+            if let Some(a) = chosen {
+                s.decide(a, pace);
+            }
+        } else {
+            for side in Side::BOTH {
+                ui.label(format!(
+                    "{side}'s hand: {}",
+                    play_info::hand_text(&s.game, &state, side)
+                ));
+            }
+        }
+        play_info::battle(ui, &s.game, &state, viewer);
+        if let Some(n) = &s.note {
+            ui.colored_label(theme::WARNING, n);
+        }
+        if !my_turn {
+            if let Some(side) = to_play {
+                ui.label(format!("{side} (AI) to play."));
+            }
+            return;
+        }
+        // A moving group: its blocks, to pick one.
+        let mut legal = Vec::new();
+        state.legal_actions(&s.game, &mut legal);
+        let movers: Vec<BlockId> = {
+            let mut v: Vec<BlockId> = legal
+                .iter()
+                .filter(|a| is_move(**a))
+                .filter_map(|a| action_block(*a))
+                .collect();
+            v.sort_by_key(|b| b.0);
+            v.dedup();
+            v
+        };
+        if !movers.is_empty() {
+            ui.label(RichText::new("Blocks that may move").strong());
+            ui.horizontal_wrapped(|ui| {
+                for b in &movers {
+                    let name = s.game.block_name(*b).to_string();
+                    let on = s.chosen_block == Some(*b);
+                    if ui.selectable_label(on, &name).clicked() {
+                        s.chosen_block = if on { None } else { Some(*b) };
+                    }
+                }
+            });
+            ui.label(
+                RichText::new("Pick a block, then click a highlighted space to move it there.")
+                    .weak()
+                    .small(),
+            );
+        }
+        if let Some((space, choices)) = s.choices.clone() {
+            ui.label(RichText::new(format!("At {}:", s.game.space_name(space))).strong());
+            let mut picked = None;
+            for a in &choices {
+                if ui.button(s.game.action_text(*a)).clicked() {
+                    picked = Some(*a);
+                }
+            }
+            if let Some(a) = picked {
+                s.decide(a, pace);
+                return;
+            }
+        }
+        ui.separator();
+        // In a battle every decision is the battle's: fire, pass, retreat
+        // (its spaces lit on the map, a click there retreats), which block
+        // takes the hit or its turn.
+        let heading = if state.battle_info().is_some() {
+            "Battle: your decision".to_string()
+        } else {
+            format!("Legal actions ({})", legal.len())
+        };
+        ui.label(RichText::new(heading).strong());
+        let mut picked = None;
+        for a in &legal {
+            if ui.button(s.game.action_text(*a)).clicked() {
+                picked = Some(*a);
+            }
+        }
+        if let Some(a) = picked {
+            s.decide(a, pace);
+        }
+    }
+
+    fn centre(&mut self, ui: &mut Ui) {
+        let viewer = self.viewer();
+        let Some(s) = &self.session else {
+            ui.vertical_centered(|ui| {
+                ui.add_space(ui.available_height() * 0.4);
+                ui.label(
+                    RichText::new("Choose the players and start a game (the panel on the right).")
+                        .weak(),
+                );
+            });
+            return;
+        };
+        if let Some(side) = s.handover {
+            let undoable = s
+                .undoer()
+                .is_some_and(|u| s.trace.undo_point(&s.game, u).is_some());
+            let (mut take, mut undo) = (false, false);
+            ui.vertical_centered(|ui| {
+                ui.add_space(ui.available_height() * 0.35);
+                ui.label(
+                    RichText::new(format!("{side} to play"))
+                        .size(theme::ALERT_SIZE)
+                        .strong(),
+                );
+                ui.label(format!(
+                    "Hand the seat to {side}; {} looks away.",
+                    side.other()
+                ));
+                ui.add_space(10.0);
+                take = ui.button(format!("I am {side}: show my board")).clicked();
+                undo = undoable
+                    && ui
+                        .button(format!("Undo {}'s last decision", side.other()))
+                        .clicked();
+            });
+            if take {
+                self.take_seat();
+            }
+            if undo {
+                self.undo();
+            }
+            return;
+        }
+        let state = s.trace.last().clone();
+        let targets = Self::targets(s);
+        let chosen: Vec<BlockId> = s.chosen_block.into_iter().collect();
+        let marks = Marks {
+            targets: &targets,
+            selected: state.moving_group(),
+            chosen_blocks: &chosen,
+            battle: state.battle_info().map(|b| b.space),
+        };
+        let game = s.game.clone();
+        let click = self.board.show(ui, &game, &state, viewer, &marks);
+        if let Some(c) = click {
+            self.click(c);
+        }
+    }
+}
+
+impl Session {
+    fn push(&mut self, action: Move) {
+        if self.trace.push(&self.game, action).is_err() {
+            self.note = Some(format!(
+                "the AI chose an illegal action: {}",
+                self.game.action_text(action)
+            ));
+        }
+        self.after_push();
+    }
+
+    /// After any action: hot-seat hands over when the other person decides.
+    fn after_push(&mut self) {
+        self.chosen_block = self.chosen_block.filter(|b| {
+            self.trace.last().location(*b).is_some() && self.trace.last().moving_group().is_some()
+        });
+        self.choices = None;
+        let humans = self.seats.iter().filter(|s| **s == Seat::Human).count();
+        if humans == 2
+            && let Some(next) = self.trace.last().current_player()
+            && Some(next) != self.seat_holder
+        {
+            self.handover = Some(next);
+        }
+    }
+
+    fn after_decision(&mut self, pace: Duration) {
+        self.note = None;
+        self.after_push();
+        self.ai_ready_at = Instant::now() + pace;
+    }
+
+    /// What a click on the board decides, if anything: the legal action
+    /// placed there, the chosen block's move there, or (several) a choice
+    /// offered in the side panel.
+    fn clicked(&mut self, click: BoardClick) -> Option<Move> {
+        let state = self.trace.last();
+        let side = state.current_player()?;
+        if self.seats[side.index()] != Seat::Human || self.handover.is_some() {
+            return None;
+        }
+        let mut legal = Vec::new();
+        state.legal_actions(&self.game, &mut legal);
+        self.note = None;
+        self.choices = None;
+        // A block chosen, then its destination.
+        if let Some(b) = self.chosen_block {
+            let moves: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|a| action_block(*a) == Some(b) && is_move(*a))
+                .filter(|a| action_space(state, *a) == Some(click.space))
+                .collect();
+            if moves.len() == 1 {
+                return Some(moves[0]);
+            }
+        }
+        // A block of one's own: its own action where it stands (a step
+        // added, a hit taken), or pick it to move.
+        if let Some(b) = click.block.filter(|b| state.side(*b) == side) {
+            let own: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|a| action_block(*a) == Some(b) && !is_move(*a))
+                .collect();
+            if own.len() == 1 {
+                return Some(own[0]);
+            }
+            if legal
+                .iter()
+                .any(|a| action_block(*a) == Some(b) && is_move(*a))
+            {
+                self.chosen_block = Some(b);
+                return None;
+            }
+        }
+        let here: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|a| action_space(state, *a) == Some(click.space))
+            .collect();
+        match here.len() {
+            0 => {
+                self.note = Some(format!(
+                    "Nothing to do at {} now",
+                    self.game.space_name(click.space)
+                ));
+                None
+            }
+            1 => Some(here[0]),
+            _ => {
+                self.choices = Some((click.space, here));
+                None
+            }
+        }
+    }
+
+    /// A person's decision from the side panel.
+    fn decide(&mut self, action: Move, pace: Duration) {
+        if self.handover.is_some() {
+            return;
+        }
+        match self.trace.push(&self.game, action) {
+            Ok(()) => self.after_decision(pace),
+            Err(e) => self.note = Some(e.to_string()),
+        }
+    }
+
+    /// The person whose last decision Undo would take back: the side of the
+    /// last action, when a person played it.
+    fn undoer(&self) -> Option<Side> {
+        let i = self.trace.len().checked_sub(1)?;
+        let side = self.trace.decider(i);
+        (self.seats[side.index()] == Seat::Human).then_some(side)
+    }
+
+    fn undo_now(&mut self) -> bool {
+        let Some(side) = self.undoer() else {
+            return false;
+        };
+        let Some(at) = self.trace.undo_point(&self.game, side) else {
+            return false;
+        };
+        self.trace.truncate(at);
+        self.thinking = None;
+        self.handover = None;
+        self.seat_holder = Some(side);
+        self.chosen_block = None;
+        self.choices = None;
+        self.note = None;
+        true
+    }
+
+    /// Asks `side`'s AI for its action on a thread of its own.
+    fn ask_ai(&mut self, side: Side) {
+        if self.thinking.is_some() {
+            return;
+        }
+        let Some(mut player) = self.players[side.index()].take() else {
+            return;
+        };
+        let (tx, rx) = channel();
+        let game = self.game.clone();
+        let state = self.trace.last().clone();
+        std::thread::spawn(move || {
+            let mut legal = Vec::new();
+            state.legal_actions(&game, &mut legal);
+            let action = crate::ai::decide(&mut player, &game, &state, &legal);
+            let _ = tx.send((player, action));
+        });
+        if let Some(c) = &self.playout_counters[side.index()] {
+            c.store(0, Ordering::Relaxed);
+        }
+        self.thinking = Some(Thinking {
+            side,
+            asked_at: self.trace.len(),
+            started: Instant::now(),
+            rx,
+        });
+    }
+}
+
+/// Moving a block somewhere (rather than acting on it where it stands).
+fn is_move(a: Move) -> bool {
+    matches!(
+        a,
+        Move::Step { .. } | Move::SeaMove { .. } | Move::Regroup { .. } | Move::NavisToPort { .. }
+    )
+}
+
+/// VP of each side, turn by turn (egui_plot).
+fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace) {
+    let vp = trace.vp_by_turn(game);
+    let turns_per_year = vp.iter().map(|(_, t, _)| *t).max().unwrap_or(1).max(1) as f64;
+    let x = |y: u8, t: u8| (y as f64 - 1.0) + (t as f64 - 1.0) / turns_per_year + 1.0;
+    let line = |side: Side| -> Vec<[f64; 2]> {
+        vp.iter()
+            .map(|(y, t, v)| [x(*y, *t), v[side.index()] as f64])
+            .collect()
+    };
+    ui.label(RichText::new("Victory points, turn by turn").strong());
+    Plot::new("play_vp")
+        .height(theme::CHART_HEIGHT)
+        .legend(Legend::default())
+        .x_axis_label("year")
+        .y_axis_label("VP")
+        .allow_drag(false)
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            plot.line(
+                Line::new("Caesar", line(Side::Caesar))
+                    .color(theme::CAESAR)
+                    .width(2.0),
+            );
+            plot.line(
+                Line::new("Pompey", line(Side::Pompey))
+                    .color(theme::POMPEY)
+                    .width(2.0),
+            );
+        });
+}

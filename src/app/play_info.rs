@@ -1,0 +1,139 @@
+//! What the Play and Replay tabs show beside the board: where the turn
+//! stands, victory points, a hand of cards, the cards played, a battle.
+//! Everything here is drawn from one side's view (or the whole state when
+//! the viewer sees everything), so nothing hidden is shown.
+
+use egui::{RichText, Ui};
+
+use super::theme;
+use crate::engine::{Game, State};
+use crate::model::{BlockId, Side};
+
+/// Year, turn, Player 1, the stage in words, move and levy points, VP.
+pub fn status(ui: &mut Ui, game: &Game, state: &State) {
+    let vp = state.outcome().map_or_else(|| state.vp(game), |o| o.vp);
+    ui.horizontal_wrapped(|ui| {
+        ui.label(
+            RichText::new(format!(
+                "Year {} of {}, turn {}",
+                state.year(),
+                game.rules.years,
+                state.turn()
+            ))
+            .strong(),
+        );
+        ui.separator();
+        ui.label(format!("Player 1: {}", state.player1()));
+        if let Some((mp, lp)) = state.command_points() {
+            ui.separator();
+            ui.label(format!("Moves left: {mp}"));
+            ui.label(format!("Levies left: {lp}"));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("Caesar {} VP", vp[0])).color(theme::CAESAR));
+        ui.label(RichText::new(format!("Pompey {} VP", vp[1])).color(theme::POMPEY));
+    });
+    ui.label(RichText::new(state.stage_text(game)).italics());
+    if let Some(o) = state.outcome() {
+        let text = match o.winner {
+            Some(side) => format!("{side} wins ({:?}), VP {}-{}", o.how, o.vp[0], o.vp[1]),
+            None => format!("A draw ({:?}), VP {}-{}", o.how, o.vp[0], o.vp[1]),
+        };
+        ui.label(RichText::new(text).strong().color(theme::GOOD));
+    }
+}
+
+/// The cards each side played this turn, as `viewer` may see them.
+pub fn played(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
+    let view = state.view(viewer.unwrap_or(Side::Caesar), viewer.is_none());
+    let texts: Vec<String> = Side::BOTH
+        .iter()
+        .filter_map(|&side| {
+            view.played(side)
+                .map(|c| format!("{side} played {}", game.card_label(c)))
+        })
+        .collect();
+    if !texts.is_empty() {
+        ui.label(texts.join(" · "));
+    }
+}
+
+/// A side's hand as labels (not playable here).
+pub fn hand_text(game: &Game, state: &State, side: Side) -> String {
+    let cards: Vec<String> = state
+        .hand(side)
+        .iter()
+        .map(|&c| game.card_label(c))
+        .collect();
+    if cards.is_empty() {
+        "no cards".to_string()
+    } else {
+        cards.join(", ")
+    }
+}
+
+/// The battle being fought, as `viewer` may see it: each side's blocks in
+/// it (a reserve still hidden is counted, not named), the round, who acts.
+pub fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
+    let Some(b) = state.battle_info() else {
+        return;
+    };
+    let view = viewer.map(|side| state.view(side, false));
+    let knows = |blk: BlockId| view.as_ref().is_none_or(|v| v.knows(game, blk));
+    ui.label(
+        RichText::new(if b.round == 0 {
+            format!(
+                "Battle of {}: {} attacks",
+                game.space_name(b.space),
+                b.attacker
+            )
+        } else {
+            format!(
+                "Battle of {}, round {}: {} attacks",
+                game.space_name(b.space),
+                b.round,
+                b.attacker
+            )
+        })
+        .strong()
+        .color(theme::ERROR),
+    );
+    for side in [b.attacker, b.attacker.other()] {
+        let mut known = Vec::new();
+        let mut hidden = 0;
+        for blk in state.blocks_at(b.space, side) {
+            if knows(blk) {
+                let block = game.roster().block(blk);
+                let mut text = format!(
+                    "{} {} {}",
+                    block.name,
+                    super::map::short_rating(block),
+                    super::map::roman(state.strength(game, blk))
+                );
+                if state.is_reserve(blk) {
+                    text.push_str(" (reserve)");
+                }
+                if b.acting == Some(blk) {
+                    text = format!("> {text}");
+                }
+                known.push(text);
+            } else {
+                hidden += 1;
+            }
+        }
+        let mut line = format!("{side}: {}", known.join(", "));
+        if hidden > 0 {
+            line.push_str(&format!(
+                "{}{hidden} hidden",
+                if known.is_empty() { "" } else { ", " }
+            ));
+        }
+        ui.label(RichText::new(line).color(theme::side(side)));
+    }
+    if let Some(a) = b.acting
+        && knows(a)
+    {
+        ui.label(format!("{} acts", game.block_name(a)));
+    }
+}

@@ -1,0 +1,396 @@
+//! The Replay tab: a recorded game stepped through on the map. Next and
+//! previous action, a slider over the whole game, jumps by part of the turn,
+//! turn, year and battle round; the record (the text `play` prints) in step
+//! with the map; seen as Caesar, as Pompey, or everything.
+//!
+//! A game comes from a record file (the window's file dialog), from the
+//! Play tab, or from a simulation (re-played from its seeds on a thread of
+//! its own, as a search player may take a while).
+
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::time::Duration;
+
+use egui::{Key, RichText, Ui};
+
+use super::play_board::{Board, Marks};
+use super::play_info;
+use super::{Action, FilePurpose, theme};
+use crate::engine::{Game, State};
+use crate::model::Side;
+use crate::sim::{SimOptions, game_and_player_seeds};
+use crate::trace::{Stride, Trace};
+
+/// A game ready to step through.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    pub game: Game,
+    pub trace: Trace,
+    /// What it is ("game.ron", "game 3 of the run seeded 1").
+    pub title: String,
+    /// The first line `play` prints for it.
+    pub header: String,
+}
+
+impl Replayed {
+    pub fn new(game: Game, trace: Trace, title: String, players: [&str; 2]) -> Replayed {
+        let header = format!(
+            "{} under {}, seed {}: Caesar {} vs Pompey {}",
+            game.scenario.name,
+            game.rules.name,
+            trace
+                .seed()
+                .map_or("(a position)".to_string(), |s| s.to_string()),
+            players[0],
+            players[1]
+        );
+        Replayed {
+            game,
+            trace,
+            title,
+            header,
+        }
+    }
+}
+
+/// The Replay tab.
+#[derive(Default)]
+pub struct ReplayPanel {
+    replayed: Option<Replayed>,
+    /// A simulated game being re-played in the background.
+    loading: Option<(String, Receiver<Result<Replayed, String>>)>,
+    error: Option<String>,
+    /// The position shown: after this many actions.
+    at: usize,
+    /// Whose eyes: `None` shows everything.
+    viewer: Option<Side>,
+    /// Show the record while viewing as one side (it tells both sides' secrets).
+    record_in_side_view: bool,
+    board: Board,
+}
+
+impl ReplayPanel {
+    /// Shows a game from its first position.
+    pub fn open(&mut self, replayed: Replayed) {
+        self.replayed = Some(replayed);
+        self.loading = None;
+        self.error = None;
+        self.at = 0;
+    }
+
+    /// Reads a record file and re-plays it (errors are shown in the tab).
+    pub fn open_file(&mut self, path: &std::path::Path) {
+        match crate::trace::load_record(path) {
+            Ok((record, game, trace)) => {
+                let title = path.file_name().map_or(path.display().to_string(), |n| {
+                    n.to_string_lossy().into_owned()
+                });
+                let players = [record.caesar.player.as_str(), record.pompey.player.as_str()];
+                self.open(Replayed::new(game, trace, title, players));
+            }
+            Err(e) => {
+                self.error = Some(format!("{}: {e}", path.display()));
+            }
+        }
+    }
+
+    /// Re-plays game `index` of a simulation run (its seed, players and
+    /// rule set) in the background; the tab shows it when it is ready.
+    pub fn open_simulated(&mut self, game: Game, options: &SimOptions, index: u64) {
+        let (tx, rx) = channel();
+        let options = options.clone();
+        let title = format!("game {index} of the run seeded {}", options.seed);
+        let name = title.clone();
+        std::thread::spawn(move || {
+            let (seed, player_seeds) = game_and_player_seeds(options.seed, index);
+            let mut players = [
+                options
+                    .caesar
+                    .player(Side::Caesar, player_seeds[0], options.omniscient),
+                options
+                    .pompey
+                    .player(Side::Pompey, player_seeds[1], options.omniscient),
+            ];
+            let trace = Trace::play(&game, seed, &mut players);
+            let (c, p) = (options.caesar.to_string(), options.pompey.to_string());
+            let _ = tx.send(Ok(Replayed::new(game, trace, name, [&c, &p])));
+        });
+        self.loading = Some((title, rx));
+        self.error = None;
+    }
+
+    /// Picks up a game re-played in the background; true while one is.
+    pub fn poll(&mut self) -> bool {
+        let Some((_, rx)) = &self.loading else {
+            return false;
+        };
+        match rx.try_recv() {
+            Ok(Ok(r)) => {
+                self.open(r);
+                false
+            }
+            Ok(Err(e)) => {
+                self.error = Some(e);
+                self.loading = None;
+                false
+            }
+            Err(TryRecvError::Empty) => true,
+            Err(TryRecvError::Disconnected) => {
+                self.error = Some("the replay thread stopped unexpectedly".into());
+                self.loading = None;
+                false
+            }
+        }
+    }
+
+    /// Blocks until a game re-played in the background is ready (tests).
+    pub fn wait(&mut self) {
+        while self.poll() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    pub fn replayed(&self) -> Option<&Replayed> {
+        self.replayed.as_ref()
+    }
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+    /// The position shown (after this many actions).
+    pub fn position(&self) -> usize {
+        self.at
+    }
+    pub fn set_position(&mut self, at: usize) {
+        self.at = self.replayed.as_ref().map_or(0, |r| at.min(r.trace.len()));
+    }
+    /// The state shown.
+    pub fn state(&self) -> Option<&State> {
+        self.replayed.as_ref().map(|r| r.trace.state(self.at))
+    }
+    pub fn set_viewer(&mut self, viewer: Option<Side>) {
+        self.viewer = viewer;
+    }
+
+    pub fn show(&mut self, ui: &mut Ui) -> Vec<Action> {
+        if self.poll() {
+            ui.ctx().request_repaint_after(Duration::from_millis(50));
+        }
+        let mut actions = Vec::new();
+        egui::Panel::right("replay_side")
+            .default_size(theme::SIDE_PANEL_WIDTH)
+            .size_range(theme::PLAY_PANEL_RANGE)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("replay_side_scroll")
+                    .show(ui, |ui| self.side(ui, &mut actions));
+            });
+        egui::CentralPanel::no_frame().show(ui, |ui| match &self.replayed {
+            Some(r) => {
+                let state = r.trace.state(self.at);
+                let battle = state.battle_info().map(|b| b.space);
+                let marks = Marks {
+                    battle,
+                    selected: state.moving_group(),
+                    ..Marks::default()
+                };
+                self.board.show(ui, &r.game, state, self.viewer, &marks);
+            }
+            None => {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(ui.available_height() * 0.4);
+                    ui.label(
+                        RichText::new(
+                            "Open a game record, replay a game from the Play tab, or click a game in a simulation's table.",
+                        )
+                        .weak(),
+                    );
+                });
+            }
+        });
+        if self.replayed.is_some() && !ui.ctx().egui_wants_keyboard_input() {
+            let (left, right) = ui.input(|i| {
+                (
+                    i.key_pressed(Key::ArrowLeft),
+                    i.key_pressed(Key::ArrowRight),
+                )
+            });
+            if left {
+                self.step(Stride::Action, false);
+            }
+            if right {
+                self.step(Stride::Action, true);
+            }
+        }
+        actions
+    }
+
+    fn step(&mut self, stride: Stride, forward: bool) {
+        if let Some(r) = &self.replayed {
+            self.at = r.trace.seek(self.at, stride, forward);
+        }
+    }
+
+    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.heading("Replay");
+        if ui
+            .button("Open record…")
+            .on_hover_text("A game record written by Play, by `play --record` or by Save game")
+            .clicked()
+        {
+            actions.push(Action::Choose(FilePurpose::OpenRecord(
+                super::RecordUse::Replay,
+            )));
+        }
+        if let Some((title, _)) = &self.loading {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("Re-playing {title}…"));
+            });
+        }
+        if let Some(e) = &self.error {
+            ui.colored_label(theme::ERROR, e);
+        }
+        let Some(r) = &self.replayed else {
+            return;
+        };
+        let n = r.trace.len();
+        ui.label(RichText::new(&r.title).strong());
+        ui.label(RichText::new(&r.header).small());
+        ui.horizontal(|ui| {
+            ui.label("View as");
+            ui.selectable_value(&mut self.viewer, None, "Everything");
+            ui.selectable_value(&mut self.viewer, Some(Side::Caesar), "Caesar");
+            ui.selectable_value(&mut self.viewer, Some(Side::Pompey), "Pompey");
+        });
+        ui.separator();
+        let mut go: Option<(Stride, bool)> = None;
+        ui.horizontal(|ui| {
+            if ui.button("|<").on_hover_text("The start").clicked() {
+                self.at = 0;
+            }
+            if ui
+                .button("<")
+                .on_hover_text("Previous action (left arrow key)")
+                .clicked()
+            {
+                go = Some((Stride::Action, false));
+            }
+            if ui
+                .button(">")
+                .on_hover_text("Next action (right arrow key)")
+                .clicked()
+            {
+                go = Some((Stride::Action, true));
+            }
+            if ui.button(">|").on_hover_text("The end").clicked() {
+                self.at = n;
+            }
+        });
+        egui::Grid::new("replay_jumps")
+            .num_columns(3)
+            .spacing([6.0, 4.0])
+            .show(ui, |ui| {
+                for (stride, back, forward, what) in [
+                    (Stride::Period, "< Phase", "Phase >", "part of the turn"),
+                    (Stride::Turn, "< Turn", "Turn >", "game turn"),
+                    (Stride::Year, "< Year", "Year >", "year"),
+                    (
+                        Stride::BattleRound,
+                        "< Battle round",
+                        "Battle round >",
+                        "battle round",
+                    ),
+                ] {
+                    if ui
+                        .button(back)
+                        .on_hover_text(format!("To the start of this or the previous {what}"))
+                        .clicked()
+                    {
+                        go = Some((stride, false));
+                    }
+                    if ui
+                        .button(forward)
+                        .on_hover_text(format!("To the start of the next {what}"))
+                        .clicked()
+                    {
+                        go = Some((stride, true));
+                    }
+                    ui.end_row();
+                }
+            });
+        if let Some((stride, forward)) = go {
+            self.at = r.trace.seek(self.at, stride, forward);
+        }
+        let l = ui.label("Position");
+        ui.add(egui::Slider::new(&mut self.at, 0..=n).text(format!("of {n}")))
+            .labelled_by(l.id);
+        let state = r.trace.state(self.at);
+        let last = match self.at {
+            0 => "The start of the game".to_string(),
+            i => format!(
+                "Action {i}: {} ({})",
+                r.trace.text(i - 1),
+                r.trace.decider(i - 1)
+            ),
+        };
+        let hidden_words = self.viewer.is_some() && !self.record_in_side_view;
+        if hidden_words {
+            ui.label(format!("Action {} of {n}", self.at));
+        } else {
+            ui.label(RichText::new(last).strong());
+        }
+        ui.separator();
+        play_info::status(ui, &r.game, state);
+        play_info::played(ui, &r.game, state, self.viewer);
+        play_info::battle(ui, &r.game, state, self.viewer);
+        for side in Side::BOTH {
+            if self.viewer.is_none_or(|v| v == side) {
+                ui.label(format!(
+                    "{side}'s hand: {}",
+                    play_info::hand_text(&r.game, state, side)
+                ));
+            } else {
+                ui.label(format!(
+                    "{side}'s hand: {} cards",
+                    state.view(side.other(), false).hand_size(side)
+                ));
+            }
+        }
+        ui.separator();
+        ui.label(RichText::new("Record").strong());
+        if self.viewer.is_some() {
+            ui.checkbox(
+                &mut self.record_in_side_view,
+                "Show the record (it names both sides' blocks and cards)",
+            );
+        }
+        if hidden_words {
+            return;
+        }
+        let end = r.trace.log_end(self.at);
+        egui::ScrollArea::vertical()
+            .id_salt("replay_record")
+            .max_height(320.0)
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                ui.label(RichText::new(&r.header).monospace().small());
+                for line in &r.trace.log()[..end] {
+                    ui.label(RichText::new(line).monospace().small());
+                }
+                if self.at == n {
+                    let s = &state.stats;
+                    ui.label(
+                        RichText::new(format!(
+                            "Battles {}, steps lost Caesar {} Pompey {}, leaders killed Caesar {} Pompey {}",
+                            s.battles,
+                            s.steps_lost[0],
+                            s.steps_lost[1],
+                            s.leaders_killed[0],
+                            s.leaders_killed[1]
+                        ))
+                        .monospace()
+                        .small(),
+                    );
+                }
+            });
+    }
+}

@@ -1,0 +1,546 @@
+//! The Play and Replay tabs, driven headless: a game played by clicks
+//! against the heuristic, a battle through the battle panel, hot-seat
+//! secrecy in the accessibility tree, a recorded game replayed to its end.
+
+use std::path::Path;
+use std::time::Duration;
+
+use caesar_workbench::app::{Seat, Tab, WorkbenchApp};
+use caesar_workbench::engine::{Action, Game, Period, Stage, State};
+use caesar_workbench::model::{BlockId, CardFace, Side, SpaceId};
+use caesar_workbench::position::PositionDoc;
+use caesar_workbench::record::{self, PlayerEntry, RecordSetup};
+use caesar_workbench::sim::AiSpec;
+use caesar_workbench::trace::Trace;
+use egui::{Event, Modifiers, PointerButton, Pos2, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+
+fn harness(tab: Tab) -> Harness<'static, WorkbenchApp> {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(tab);
+    let mut h = Harness::builder()
+        .with_size(vec2(1500.0, 900.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    h
+}
+
+/// A Play tab with these seats and seed, the AI acting at once.
+fn play(seats: [Seat; 2], seed: u64) -> Harness<'static, WorkbenchApp> {
+    let mut h = harness(Tab::Play);
+    let p = h.state_mut().play_panel();
+    p.settings.seats = seats;
+    p.settings.seed = seed;
+    p.settings.pace = Duration::ZERO;
+    // The AI acts only in `settle`, so each frame settles at once.
+    p.paused = true;
+    h.run();
+    h
+}
+
+fn click_at(h: &mut Harness<'_, WorkbenchApp>, at: Pos2) {
+    h.hover_at(at);
+    h.run();
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos: at,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run();
+}
+
+/// Lets the AI play until a person decides.
+fn settle(h: &mut Harness<'_, WorkbenchApp>) {
+    h.state_mut().play_panel().settle();
+    h.run();
+}
+
+/// The game and its position now.
+fn now(h: &mut Harness<'_, WorkbenchApp>) -> (Game, State) {
+    let s = h.state_mut().play_panel().session().expect("a game");
+    (s.game.clone(), s.trace.last().clone())
+}
+
+fn legal(game: &Game, state: &State) -> Vec<Action> {
+    let mut v = Vec::new();
+    state.legal_actions(game, &mut v);
+    v
+}
+
+fn click_space(h: &mut Harness<'_, WorkbenchApp>, space: SpaceId) {
+    let at = h
+        .state_mut()
+        .play_panel()
+        .board()
+        .space_centre(space)
+        .expect("drawn");
+    click_at(h, at);
+}
+
+fn click_block(h: &mut Harness<'_, WorkbenchApp>, game: &Game, block: BlockId) {
+    let rect = h
+        .state_mut()
+        .play_panel()
+        .board()
+        .block_rect(&game.scenario, block)
+        .expect("drawn");
+    click_at(h, rect.center());
+}
+
+/// Clicks the first button labelled `label`.
+fn press(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
+    h.get_all_by_label(label)
+        .next()
+        .unwrap_or_else(|| panic!("no button {label}"))
+        .click();
+    h.run();
+}
+
+fn is_command(game: &Game, card: u8) -> Option<(u8, u8)> {
+    match game.card(card) {
+        CardFace::Command { moves, levy } => Some((moves, levy)),
+        CardFace::Event(_) => None,
+    }
+}
+
+#[test]
+fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let (game, state) = now(&mut h);
+    // The card to play: the best command card of the hand (moves and levies).
+    let best = *state
+        .hand(Side::Caesar)
+        .iter()
+        .filter(|c| is_command(&game, **c).is_some_and(|(m, l)| m >= 1 && l >= 1))
+        .max_by_key(|c| is_command(&game, **c))
+        .expect("a command card");
+    let best_label = game.card_label(best);
+    // Discards (if the rule set asks): any other card, clicked in the hand.
+    while let (g, s) = now(&mut h)
+        && s.period() == Period::Discard
+        && s.current_player() == Some(Side::Caesar)
+    {
+        let other = s
+            .hand(Side::Caesar)
+            .iter()
+            .find(|c| g.card_label(**c) != best_label)
+            .copied()
+            .expect("another card");
+        let before = s.hand(Side::Caesar).len();
+        press(&mut h, &g.card_label(other));
+        settle(&mut h);
+        assert_eq!(now(&mut h).1.hand(Side::Caesar).len(), before - 1);
+    }
+    // Play the card by clicking it in the hand.
+    let (_, s) = now(&mut h);
+    assert_eq!(s.period(), Period::Cards);
+    let copies = |s: &State| {
+        s.hand(Side::Caesar)
+            .iter()
+            .filter(|c| game.card_label(**c) == best_label)
+            .count()
+    };
+    let before = copies(&s);
+    press(&mut h, &best_label);
+    settle(&mut h);
+    let (game, s) = now(&mut h);
+    assert_eq!(copies(&s), before - 1, "played from the hand");
+    assert_eq!(s.current_player(), Some(Side::Caesar));
+    assert!(s.command_points().is_some(), "{}", s.stage_text(&game));
+    // A group move: click a space, then a block, then its destination.
+    let view = s.view(Side::Caesar, false);
+    let mut out = Vec::new();
+    let (from, step) = legal(&game, &s)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Group(at) => Some(at),
+            _ => None,
+        })
+        .find_map(|at| {
+            view.moves_after_group(&game, at, &mut out);
+            out.iter()
+                .find(|a| matches!(a, Action::Step { .. }))
+                .map(|a| (at, *a))
+        })
+        .expect("a group that can move");
+    let Action::Step { block, to } = step else {
+        unreachable!()
+    };
+    click_space(&mut h, from);
+    let (_, s) = now(&mut h);
+    assert_eq!(s.moving_group(), Some(from), "the click started the group");
+    click_block(&mut h, &game, block);
+    click_space(&mut h, to);
+    let (_, s) = now(&mut h);
+    assert_eq!(s.location(block), Some(to), "moved by clicks");
+    // End the moves with the side list's buttons, then levy by a click.
+    loop {
+        let (g, s) = now(&mut h);
+        let l = legal(&g, &s);
+        if l.contains(&Action::EndGroup) {
+            press(&mut h, "End group");
+        } else if l.contains(&Action::EndMoves) {
+            press(&mut h, "End moves");
+        } else {
+            break;
+        }
+    }
+    let (game, s) = now(&mut h);
+    let (levied, at) = legal(&game, &s)
+        .into_iter()
+        .find_map(|a| match a {
+            Action::Levy { block, at } => Some((block, at)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("a levy: {}", s.stage_text(&game)));
+    click_space(&mut h, at);
+    let (_, s) = now(&mut h);
+    if s.location(levied) != Some(at) {
+        // Several levies there: the side panel offers them; pick one.
+        let text = game.action_text(Action::Levy { block: levied, at });
+        press(&mut h, &text);
+    }
+    let (_, s) = now(&mut h);
+    assert_eq!(s.location(levied), Some(at), "levied by a click");
+}
+
+/// A Caesar legion attacks Roma from Genua; every die a miss, so the
+/// battle goes on until a retreat is offered.
+fn battle_position() -> (Game, State) {
+    let game = Game::published("rules-2.0");
+    let state = PositionDoc::new("rules-2.0")
+        .when(1, 2, Stage::Command)
+        .played("3/1", "2/2")
+        .hand(Side::Caesar, &["2/1", "1/2"])
+        .hand(Side::Pompey, &["3/2", "2/1"])
+        .block(Side::Caesar, "Legio 11", "Genua")
+        .block(Side::Caesar, "Legio 12", "Genua")
+        .block(Side::Pompey, "Legio 1", "Roma")
+        .dice(&[6; 40])
+        .start(&game)
+        .expect("a possible position");
+    (game, state)
+}
+
+#[test]
+fn a_battle_is_fought_through_the_battle_panel_and_a_retreat_clicked_on_the_map() {
+    let mut h = harness(Tab::Play);
+    let (game, state) = battle_position();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.pace = Duration::ZERO;
+        p.paused = true;
+        p.start_from(game.clone(), state, "battle".into());
+    }
+    h.run();
+    settle(&mut h);
+    let space = |n: &str| game.board().find(n).unwrap();
+    let (genua, roma) = (space("Genua"), space("Roma"));
+    let l11 = game.roster().find(Side::Caesar, "Legio 11").unwrap();
+    let l12 = game.roster().find(Side::Caesar, "Legio 12").unwrap();
+    click_space(&mut h, genua);
+    for b in [l11, l12] {
+        click_block(&mut h, &game, b);
+        click_space(&mut h, roma);
+    }
+    let (_, s) = now(&mut h);
+    assert_eq!(s.location(l11), Some(roma));
+    assert_eq!(s.location(l12), Some(roma));
+    // Through the rest of the command phase to the battle.
+    for _ in 0..20 {
+        let (g, s) = now(&mut h);
+        if s.battle_info().is_some() || s.period() == Period::Battles {
+            break;
+        }
+        let l = legal(&g, &s);
+        let pick = [Action::EndGroup, Action::EndMoves, Action::EndLevy]
+            .into_iter()
+            .find(|a| l.contains(a))
+            .unwrap_or_else(|| panic!("stuck at {}", s.stage_text(&g)));
+        press(&mut h, &g.action_text(pick));
+        settle(&mut h);
+    }
+    let (g, s) = now(&mut h);
+    if legal(&g, &s).contains(&Action::Battle(roma)) {
+        click_space(&mut h, roma);
+        settle(&mut h);
+    }
+    h.get_by_label_contains("Battle of Roma");
+    // Fire from the battle panel until a retreat is offered, then retreat
+    // by clicking its space, lit on the map.
+    let mut fired = 0;
+    for _ in 0..40 {
+        let (g, s) = now(&mut h);
+        let Some(b) = s.battle_info() else { break };
+        assert_eq!(b.space, roma);
+        let l = legal(&g, &s);
+        if l.contains(&Action::Retreat(genua)) && fired > 0 {
+            h.get_by_label("Retreat to Genua");
+            click_space(&mut h, genua);
+            settle(&mut h);
+            break;
+        }
+        if l.contains(&Action::Fire) {
+            h.get_by_label("Battle: your decision");
+            press(&mut h, "Fire");
+            fired += 1;
+        } else {
+            press(&mut h, &g.action_text(l[0]));
+        }
+        settle(&mut h);
+    }
+    assert!(fired > 0, "fired from the panel");
+    let (_, s) = now(&mut h);
+    let retreated = [l11, l12]
+        .iter()
+        .filter(|b| s.location(**b) == Some(genua))
+        .count();
+    assert!(retreated >= 1, "a block retreated to Genua by a click");
+}
+
+/// Every label in the accessibility tree.
+fn labels(h: &Harness<'_, WorkbenchApp>) -> Vec<String> {
+    h.query_all_by(|_| true)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            node.label().or_else(|| node.value())
+        })
+        .collect()
+}
+
+/// Whether `label` names `name` (not as part of a longer name: "Legio 1"
+/// is not in "Legio 11").
+fn names(label: &str, name: &str) -> bool {
+    label.match_indices(name).any(|(i, _)| {
+        !label[i + name.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+    })
+}
+
+fn blocks_named(h: &Harness<'_, WorkbenchApp>, game: &Game, side: Side) -> Vec<String> {
+    let all = labels(h);
+    game.roster()
+        .of_side(side)
+        .map(|b| game.block_name(b).to_string())
+        .filter(|name| all.iter().any(|l| names(l, &format!("{name} ({side})"))))
+        .collect()
+}
+
+#[test]
+fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_tree() {
+    let mut h = play([Seat::Human, Seat::Human], 4);
+    press(&mut h, "Start game");
+    let (game, s) = now(&mut h);
+    assert_eq!(s.current_player(), Some(Side::Caesar));
+    // Caesar's own blocks are named; Pompey's are not, only "Pompey block".
+    assert!(!blocks_named(&h, &game, Side::Caesar).is_empty());
+    assert_eq!(blocks_named(&h, &game, Side::Pompey), Vec::<String>::new());
+    assert!(h.query_all_by_label("Pompey block").count() > 0);
+    // Pompey's cards that Caesar does not hold appear nowhere.
+    let secret: Vec<String> = s
+        .hand(Side::Pompey)
+        .iter()
+        .map(|c| game.card_label(*c))
+        .filter(|l| {
+            !s.hand(Side::Caesar)
+                .iter()
+                .any(|c| game.card_label(*c) == *l)
+        })
+        .collect();
+    assert!(!secret.is_empty(), "the hands differ");
+    let all = labels(&h);
+    for card in &secret {
+        assert!(
+            !all.iter().any(|l| names(l, card)),
+            "Pompey's {card} is in the tree"
+        );
+    }
+    // Caesar decides; the seat goes to Pompey through the hand-over screen,
+    // which names neither side's blocks nor cards.
+    let first = game.card_label(s.hand(Side::Caesar)[0]);
+    press(&mut h, &first);
+    assert_eq!(h.state_mut().play_panel().handover(), Some(Side::Pompey));
+    h.get_by_label("Pompey to play");
+    assert!(blocks_named(&h, &game, Side::Caesar).is_empty());
+    assert!(blocks_named(&h, &game, Side::Pompey).is_empty());
+    let (_, s) = now(&mut h);
+    let all = labels(&h);
+    for side in Side::BOTH {
+        for c in s.hand(side) {
+            let l = game.card_label(*c);
+            assert!(
+                !all.iter().any(|x| x == &l),
+                "{side}'s {l} on the hand-over"
+            );
+        }
+    }
+    press(&mut h, "I am Pompey: show my board");
+    assert!(!blocks_named(&h, &game, Side::Pompey).is_empty());
+    assert_eq!(blocks_named(&h, &game, Side::Caesar), Vec::<String>::new());
+    // Undo: Caesar's decision showed nothing, so it may be taken back ... but
+    // only by Caesar, from the hand-over; once Pompey acts it is Pompey's.
+    let (_, s) = now(&mut h);
+    let pompey_card = game.card_label(s.hand(Side::Pompey)[0]);
+    press(&mut h, &pompey_card);
+    assert_eq!(h.state_mut().play_panel().handover(), Some(Side::Caesar));
+}
+
+fn recorded_game(dir: &Path) -> (std::path::PathBuf, Game, Trace) {
+    let game = Game::published("rules-2.0");
+    let mut players = [
+        AiSpec::Heuristic.player(Side::Caesar, 1, false),
+        AiSpec::Heuristic.player(Side::Pompey, 2, false),
+    ];
+    let trace = Trace::play(&game, 21, &mut players);
+    let doc = caesar_workbench::historical();
+    let (scenario, variant) = RecordSetup::sources(None, &doc, "rules-2.0", &game.rules);
+    let record = trace
+        .record(RecordSetup {
+            scenario,
+            variant,
+            seed: 21,
+            caesar: PlayerEntry::ai(AiSpec::Heuristic, 1),
+            pompey: PlayerEntry::ai(AiSpec::Heuristic, 2),
+            omniscient: false,
+        })
+        .unwrap();
+    let path = dir.join("game.ron");
+    record.write(&path).unwrap();
+    (path, game, trace)
+}
+
+#[test]
+fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, game, trace) = recorded_game(dir.path());
+    let mut h = harness(Tab::Replay);
+    h.state_mut().replay_panel().open_file(&path);
+    h.run();
+    h.get_by_label("game.ron");
+    h.get_by_label("The start of the game");
+    // A turn forward: the status says turn 2.
+    press(&mut h, "Turn >");
+    h.get_by_label("Year 1 of 5, turn 2");
+    let at = h.state_mut().replay_panel().position();
+    assert!(at > 0 && at < trace.len());
+    // Next action, then to the end.
+    press(&mut h, ">");
+    assert_eq!(h.state_mut().replay_panel().position(), at + 1);
+    press(&mut h, ">|");
+    assert_eq!(h.state_mut().replay_panel().position(), trace.len());
+    let record = record::RecordFile::read(&path).unwrap();
+    let (engine_end, log) = record::replay(&record, &game).unwrap();
+    let shown = h.state_mut().replay_panel().state().unwrap().clone();
+    assert_eq!(
+        shown.view(Side::Caesar, true),
+        engine_end.view(Side::Caesar, true),
+        "the final position is the engine's"
+    );
+    assert_eq!(shown.outcome(), engine_end.outcome());
+    // The record panel shows the game's log up to here: its last line.
+    assert!(h.query_all_by_label(log.last().unwrap()).count() >= 1);
+    // As Pompey: Caesar's blocks face down, and the record hidden.
+    press(&mut h, "|<");
+    press(&mut h, "Pompey");
+    assert!(!blocks_named(&h, &game, Side::Pompey).is_empty());
+    assert_eq!(blocks_named(&h, &game, Side::Caesar), Vec::<String>::new());
+    assert!(h.query_by_label(&trace.log()[0]).is_none());
+}
+
+#[test]
+fn a_click_on_a_simulated_game_replays_it_from_its_seed() {
+    let mut h = harness(Tab::Simulation);
+    {
+        let sim = h.state_mut().sim_panel();
+        sim.caesar = AiSpec::Random;
+        sim.pompey = AiSpec::Heuristic;
+        sim.games = 4;
+        sim.seed = 9;
+    }
+    h.run();
+    h.get_by_label("Run").click();
+    h.run();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    let (row, options, game) = match &h.state_mut().sim_panel().result {
+        Some(Ok(caesar_workbench::app::Outcome::Single { games, .. })) => {
+            assert_eq!(games.rows.len(), 4, "one row per game");
+            (games.rows[2], games.options.clone(), games.game.clone())
+        }
+        _ => panic!("no run"),
+    };
+    press(&mut h, &row.text());
+    assert_eq!(h.state().tab(), Tab::Replay);
+    h.state_mut().replay_panel().wait();
+    h.run();
+    h.get_by_label("game 2 of the run seeded 9");
+    let replayed = h.state_mut().replay_panel().replayed().expect("replayed");
+    let end = replayed.trace.last().outcome().expect("a whole game");
+    assert_eq!(
+        (end.winner, end.vp, end.year),
+        (row.winner, row.vp, row.years)
+    );
+    // The same game as the run played (its seeds, players and rule set).
+    let simulated = caesar_workbench::sim::play_one(&game, &options, 2);
+    assert_eq!(replayed.trace.len() as u32, simulated.actions);
+    assert_eq!(replayed.trace.last().stats.battles, row.battles);
+}
+
+/// A search player thinks on its own thread: the window keeps building
+/// frames (each well under a tenth of a second even in a debug build) and
+/// shows the thinking with its playouts counted.
+#[test]
+fn the_window_stays_live_while_a_search_player_thinks() {
+    let mut h = play(
+        [
+            Seat::Ai(AiSpec::Search { playouts: 24 }),
+            Seat::Ai(AiSpec::Heuristic),
+        ],
+        5,
+    );
+    h.state_mut().play_panel().paused = false;
+    h.get_by_label("Start game").click();
+    h.step();
+    // The first frames build the board's drawing (sea routes): not timed.
+    for _ in 0..3 {
+        h.step();
+    }
+    let started = std::time::Instant::now();
+    let mut saw_thinking = false;
+    let mut frames = 0;
+    let mut slowest = Duration::ZERO;
+    while h.state_mut().play_panel().session().unwrap().trace.len() < 16 {
+        let thinking = h.state_mut().play_panel().is_thinking();
+        let t = std::time::Instant::now();
+        h.step();
+        if thinking {
+            slowest = slowest.max(t.elapsed());
+            frames += 1;
+        }
+        if h.state_mut().play_panel().is_thinking() {
+            saw_thinking = true;
+            // The progress line says who thinks (and, once counted, how far).
+            h.get_by_label_contains("is thinking");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+    }
+    assert!(saw_thinking);
+    println!(
+        "{frames} frames while the AI thought, in {:.1} s for 16 actions; slowest {:.1} ms",
+        started.elapsed().as_secs_f64(),
+        slowest.as_secs_f64() * 1000.0
+    );
+    assert!(frames > 10, "the window went on drawing ({frames} frames)");
+    assert!(h.state_mut().play_panel().slowest_frame().is_some());
+    assert!(slowest < Duration::from_millis(250), "{slowest:?}");
+}
