@@ -1062,8 +1062,8 @@ impl Document {
                 .unwrap_or_default()
                 .join("untitled.ron"),
         };
-        let parent = format::load_extended(&referrer, spec)
-            .map_err(|e| EditError(format!("cannot extend \"{spec}\": {e}")))?;
+        let parent =
+            format::load_extended(&referrer, spec).map_err(|e| EditError(e.to_string()))?;
         self.parents.retain(|(k, _)| k != spec);
         self.parents
             .push((spec.to_string(), Working::from_resolved(&parent, None)));
