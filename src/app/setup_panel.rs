@@ -710,8 +710,8 @@ impl SetupPanel {
                     format!("Saving writes only the settings: everything else comes from {parent}.")
                 }
                 Some(parent) => format!(
-                    "Saving writes the {} and takes the rest from {parent}.",
-                    written.join(", ")
+                    "Saving writes the {}; the rest comes from {parent}.",
+                    list_in_words(&written)
                 ),
             };
             ui.label(RichText::new(text).weak());
@@ -883,4 +883,30 @@ fn natural(name: &str) -> Vec<(String, u64)> {
     }
     out.push((text, digits.parse().unwrap_or(0)));
     out
+}
+
+/// "a", "a and b", "a, b and c".
+fn list_in_words<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [rest @ .., last] => format!(
+            "{} and {}",
+            rest.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(", "),
+            last.as_ref()
+        ),
+    }
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::list_in_words;
+
+    #[test]
+    fn lists_read_as_words() {
+        assert_eq!(list_in_words::<&str>(&[]), "");
+        assert_eq!(list_in_words(&["roster"]), "roster");
+        assert_eq!(list_in_words(&["roster", "deck"]), "roster and deck");
+        assert_eq!(list_in_words(&["map", "roster", "deck"]), "map, roster and deck");
+    }
 }
