@@ -892,7 +892,10 @@ fn list_in_words<S: AsRef<str>>(items: &[S]) -> String {
         [one] => one.as_ref().to_string(),
         [rest @ .., last] => format!(
             "{} and {}",
-            rest.iter().map(|s| s.as_ref()).collect::<Vec<_>>().join(", "),
+            rest.iter()
+                .map(|s| s.as_ref())
+                .collect::<Vec<_>>()
+                .join(", "),
             last.as_ref()
         ),
     }
@@ -907,6 +910,9 @@ mod words_tests {
         assert_eq!(list_in_words::<&str>(&[]), "");
         assert_eq!(list_in_words(&["roster"]), "roster");
         assert_eq!(list_in_words(&["roster", "deck"]), "roster and deck");
-        assert_eq!(list_in_words(&["map", "roster", "deck"]), "map, roster and deck");
+        assert_eq!(
+            list_in_words(&["map", "roster", "deck"]),
+            "map, roster and deck"
+        );
     }
 }
