@@ -856,7 +856,11 @@ impl PlayPanel {
         };
         ui.label(RichText::new(heading).strong());
         let mut picked = None;
-        for a in &legal {
+        // Actions with no place on the map (end the moves, fire, pass ...)
+        // first, so a long list of moves or levies never hides them.
+        let mut listed = legal.clone();
+        listed.sort_by_key(|a| action_space(&state, *a).is_some());
+        for a in &listed {
             if ui.button(s.game.action_text(*a)).clicked() {
                 picked = Some(*a);
             }

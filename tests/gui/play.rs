@@ -609,3 +609,54 @@ fn undo_takes_back_a_quiet_decision_and_nothing_past_a_reveal() {
     // Playing a card second reveals both: no undo either (if Caesar plays second).
     assert_eq!(s.period(), Period::Cards);
 }
+
+/// Nothing is unreachable: a whole game against the heuristic, every one
+/// of Caesar's decisions made by pressing its button in the side list
+/// (whichever the engine offers: cards, moves, levies, battles, winter),
+/// under both rulebooks.
+#[test]
+fn a_whole_game_is_played_through_the_side_list_under_both_rulebooks() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let mut app = WorkbenchApp::new(None, variant);
+        app.set_tab(Tab::Play);
+        // Tall enough that the longest list of levies fits unscrolled (a
+        // click on a button scrolled out of sight does nothing).
+        let mut h = Harness::builder()
+            .with_size(vec2(1500.0, 6000.0))
+            .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+        {
+            let p = h.state_mut().play_panel();
+            p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+            p.settings.seed = 12;
+            p.paused = true;
+        }
+        h.run();
+        press(&mut h, "Start game");
+        let mut decisions = 0usize;
+        loop {
+            settle(&mut h);
+            let (game, s) = now(&mut h);
+            if s.is_over() {
+                break;
+            }
+            let l = legal(&game, &s);
+            // Vary the choice, but end phases often enough to move on.
+            let pick = l
+                .iter()
+                .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
+                .copied()
+                .unwrap_or(l[decisions * 7 % l.len()]);
+            let before = h.state_mut().play_panel().session().unwrap().trace.len();
+            let text = game.action_text(pick);
+            press(&mut h, &text);
+            let after = h.state_mut().play_panel().session().unwrap().trace.len();
+            assert_eq!(after, before + 1, "{variant}: the button {text} acted");
+            decisions += 1;
+            assert!(decisions < 3000, "{variant}: the game does not end");
+        }
+        let (_, s) = now(&mut h);
+        assert!(s.outcome().is_some(), "{variant}");
+        assert!(decisions > 50, "{variant}: {decisions} decisions");
+        h.get_by_label("Victory points, turn by turn");
+    }
+}
