@@ -658,7 +658,7 @@ impl PlayPanel {
                 .undoer()
                 .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
             if ui
-                .add_enabled(undoable, egui::Button::new("Undo"))
+                .add_enabled(undoable, egui::Button::new("Undo my decision"))
                 .on_hover_text("Take back your last decision (Ctrl+Z)")
                 .on_disabled_hover_text(
                     "Only your own decisions since the last one that showed you something or rolled dice",
@@ -712,15 +712,19 @@ impl PlayPanel {
                     _ => format!("{} is thinking… {secs:.1} s", t.side),
                 });
             });
+        } else if ais {
+            // The same line while no AI thinks, so the panel does not jump.
+            ui.label(RichText::new("No AI is thinking").weak());
         }
-        if let Some(slowest) = self.slowest_frame {
+        // Shown from the start when an AI plays, so the panel does not jump.
+        if ais {
+            let took = self.slowest_frame.map_or("none yet".to_string(), |d| {
+                format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+            });
             ui.label(
-                RichText::new(format!(
-                    "Slowest window frame while the AI thought: {:.1} ms",
-                    slowest.as_secs_f64() * 1000.0
-                ))
-                .weak()
-                .small(),
+                RichText::new(format!("Slowest window frame while the AI thought: {took}"))
+                    .weak()
+                    .small(),
             );
         }
         ui.separator();
@@ -852,7 +856,11 @@ impl PlayPanel {
         };
         ui.label(RichText::new(heading).strong());
         let mut picked = None;
-        for a in &legal {
+        // Actions with no place on the map (end the moves, fire, pass ...)
+        // first, so a long list of moves or levies never hides them.
+        let mut listed = legal.clone();
+        listed.sort_by_key(|a| action_space(&state, *a).is_some());
+        for a in &listed {
             if ui.button(s.game.action_text(*a)).clicked() {
                 picked = Some(*a);
             }

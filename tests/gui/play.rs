@@ -544,3 +544,119 @@ fn the_window_stays_live_while_a_search_player_thinks() {
     assert!(h.state_mut().play_panel().slowest_frame().is_some());
     assert!(slowest < Duration::from_millis(250), "{slowest:?}");
 }
+
+#[test]
+fn a_finished_game_offers_its_replay_and_a_saved_game_resumes_where_it_stood() {
+    let mut h = play([Seat::Ai(AiSpec::Random), Seat::Ai(AiSpec::Heuristic)], 6);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let (_, end) = now(&mut h);
+    assert!(end.is_over());
+    h.get_by_label("Victory points, turn by turn");
+    // Saved, then resumed: the same game, to its last position.
+    let record = h.state_mut().play_panel().record().expect("a record");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("saved.ron");
+    record.write(&file).unwrap();
+    let mut other = harness(Tab::Play);
+    other.state_mut().play_panel().resume_file(&file);
+    other.run();
+    let (_, resumed) = now(&mut other);
+    assert_eq!(
+        resumed.view(Side::Caesar, true),
+        end.view(Side::Caesar, true)
+    );
+    // Replay this game: the Replay tab shows it from its start.
+    let n = h.state_mut().play_panel().session().unwrap().trace.len();
+    press(&mut h, "Replay this game");
+    assert_eq!(h.state().tab(), Tab::Replay);
+    assert_eq!(h.state_mut().replay_panel().position(), 0);
+    press(&mut h, ">|");
+    assert_eq!(h.state_mut().replay_panel().position(), n);
+}
+
+#[test]
+fn undo_takes_back_a_quiet_decision_and_nothing_past_a_reveal() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 7);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let (game, s) = now(&mut h);
+    assert_eq!(s.period(), Period::Discard);
+    let hand: Vec<String> = s
+        .hand(Side::Caesar)
+        .iter()
+        .map(|c| game.card_label(*c))
+        .collect();
+    press(&mut h, &hand[0]);
+    // Caesar's discard showed nothing: it may be taken back, until Pompey acts.
+    let (_, after) = now(&mut h);
+    assert_eq!(after.hand(Side::Caesar).len(), hand.len() - 1);
+    assert_eq!(after.current_player(), Some(Side::Pompey));
+    press(&mut h, "Undo my decision");
+    let (_, back) = now(&mut h);
+    assert_eq!(back.hand(Side::Caesar).len(), hand.len());
+    assert_eq!(back.current_player(), Some(Side::Caesar));
+    // Discard again and let the AI answer: its decision is a barrier.
+    press(&mut h, &hand[0]);
+    settle(&mut h);
+    let (_, s) = now(&mut h);
+    let len = h.state_mut().play_panel().session().unwrap().trace.len();
+    assert!(!h.state_mut().play_panel().undo(), "Pompey acted since");
+    assert_eq!(
+        h.state_mut().play_panel().session().unwrap().trace.len(),
+        len
+    );
+    // Playing a card second reveals both: no undo either (if Caesar plays second).
+    assert_eq!(s.period(), Period::Cards);
+}
+
+/// Nothing is unreachable: a whole game against the heuristic, every one
+/// of Caesar's decisions made by pressing its button in the side list
+/// (whichever the engine offers: cards, moves, levies, battles, winter),
+/// under both rulebooks.
+#[test]
+fn a_whole_game_is_played_through_the_side_list_under_both_rulebooks() {
+    for variant in ["rules-1.1", "rules-2.0"] {
+        let mut app = WorkbenchApp::new(None, variant);
+        app.set_tab(Tab::Play);
+        // Tall enough that the longest list of levies fits unscrolled (a
+        // click on a button scrolled out of sight does nothing).
+        let mut h = Harness::builder()
+            .with_size(vec2(1500.0, 6000.0))
+            .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+        {
+            let p = h.state_mut().play_panel();
+            p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+            p.settings.seed = 12;
+            p.paused = true;
+        }
+        h.run();
+        press(&mut h, "Start game");
+        let mut decisions = 0usize;
+        loop {
+            settle(&mut h);
+            let (game, s) = now(&mut h);
+            if s.is_over() {
+                break;
+            }
+            let l = legal(&game, &s);
+            // Vary the choice, but end phases often enough to move on.
+            let pick = l
+                .iter()
+                .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
+                .copied()
+                .unwrap_or(l[decisions * 7 % l.len()]);
+            let before = h.state_mut().play_panel().session().unwrap().trace.len();
+            let text = game.action_text(pick);
+            press(&mut h, &text);
+            let after = h.state_mut().play_panel().session().unwrap().trace.len();
+            assert_eq!(after, before + 1, "{variant}: the button {text} acted");
+            decisions += 1;
+            assert!(decisions < 3000, "{variant}: the game does not end");
+        }
+        let (_, s) = now(&mut h);
+        assert!(s.outcome().is_some(), "{variant}");
+        assert!(decisions > 50, "{variant}: {decisions} decisions");
+        h.get_by_label("Victory points, turn by turn");
+    }
+}
