@@ -55,6 +55,58 @@ pub struct RunGames {
     pub rows: Vec<GameRow>,
 }
 
+/// A kind of ending, as the "how and when games end" chart draws its bars.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// Won by sudden death (1.2) in this year's winter.
+    SuddenDeath {
+        year: u8,
+        winner: Side,
+    },
+    /// Won after the last year, on VP or Rome's tie-break (1.2).
+    AfterLastYear {
+        winner: Side,
+    },
+    Draw,
+}
+
+impl Ending {
+    fn matches(&self, row: &GameRow) -> bool {
+        match *self {
+            Ending::SuddenDeath { year, winner } => {
+                row.how == EndReason::SuddenDeath
+                    && row.winner == Some(winner)
+                    && row.years.max(1) == year
+            }
+            Ending::AfterLastYear { winner } => {
+                matches!(row.how, EndReason::VictoryPoints | EndReason::RomeTieBreak)
+                    && row.winner == Some(winner)
+            }
+            Ending::Draw => row.winner.is_none(),
+        }
+    }
+}
+
+impl RunGames {
+    /// The first game of the run that ended as `ending`, to show as its
+    /// example.
+    pub fn example_of(&self, ending: Ending) -> Option<u64> {
+        self.rows
+            .iter()
+            .find(|r| ending.matches(r))
+            .map(|r| r.index)
+    }
+
+    /// Asks for game `index` in the Replay tab.
+    pub fn replay(&self, index: u64) -> Action {
+        Action::Replay(Box::new(ReplaySource::Simulated {
+            game: Box::new(self.game.clone()),
+            options: self.options.clone(),
+            index,
+        }))
+    }
+}
+
 /// The table; a click on a row asks for that game in the Replay tab.
 pub fn table(ui: &mut Ui, games: &RunGames) -> Vec<Action> {
     let mut actions = Vec::new();
@@ -82,13 +134,55 @@ pub fn table(ui: &mut Ui, games: &RunGames) -> Vec<Action> {
                     .on_hover_text(format!("Replay game {}", row.index))
                     .clicked();
                 if clicked {
-                    actions.push(Action::Replay(Box::new(ReplaySource::Simulated {
-                        game: Box::new(games.game.clone()),
-                        options: games.options.clone(),
-                        index: row.index,
-                    })));
+                    actions.push(games.replay(row.index));
                 }
             }
         });
     actions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(index: u64, winner: Option<Side>, how: EndReason, years: u8) -> GameRow {
+        GameRow {
+            index,
+            winner,
+            how,
+            vp: [0, 0],
+            years,
+            battles: 0,
+        }
+    }
+
+    #[test]
+    fn an_example_game_is_the_first_of_the_run_that_ended_that_way() {
+        let games = RunGames {
+            game: Game::published("rules-2.0"),
+            options: SimOptions {
+                games: 5,
+                seed: 1,
+                caesar: crate::sim::AiSpec::Heuristic,
+                pompey: crate::sim::AiSpec::Heuristic,
+                omniscient: false,
+                shard: None,
+            },
+            rows: vec![
+                row(0, Some(Side::Pompey), EndReason::VictoryPoints, 5),
+                row(1, Some(Side::Caesar), EndReason::SuddenDeath, 3),
+                row(2, Some(Side::Pompey), EndReason::SuddenDeath, 3),
+                row(3, Some(Side::Caesar), EndReason::RomeTieBreak, 5),
+                row(4, None, EndReason::Draw, 5),
+            ],
+        };
+        let sudden = |year, winner| Ending::SuddenDeath { year, winner };
+        assert_eq!(games.example_of(sudden(3, Side::Caesar)), Some(1));
+        assert_eq!(games.example_of(sudden(3, Side::Pompey)), Some(2));
+        assert_eq!(games.example_of(sudden(2, Side::Pompey)), None);
+        let after = |winner| Ending::AfterLastYear { winner };
+        assert_eq!(games.example_of(after(Side::Pompey)), Some(0));
+        assert_eq!(games.example_of(after(Side::Caesar)), Some(3));
+        assert_eq!(games.example_of(Ending::Draw), Some(4));
+    }
 }

@@ -612,7 +612,7 @@ impl SimPanel {
                 actions.extend(export_buttons(ui, self.json.as_ref(), Some(csv)));
                 summary(ui, report);
                 actions.extend(super::replay_games::table(ui, games));
-                charts(ui, &[report.as_ref()]);
+                actions.extend(charts(ui, &[report.as_ref()], Some(games)));
             }
             Some(Ok(Outcome::Compare(c))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
@@ -636,7 +636,7 @@ impl SimPanel {
                 );
                 summary(ui, &c.a);
                 summary(ui, &c.b);
-                charts(ui, &[&c.a, &c.b]);
+                charts(ui, &[&c.a, &c.b], None);
             }
             Some(Ok(Outcome::Ladder(l))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
@@ -884,7 +884,14 @@ fn boxed(s: &sim::stats::Summary) -> BoxSpread {
     )
 }
 
-fn charts(ui: &mut Ui, reports: &[&SimReport]) {
+/// The run's charts. With the games of a single run, a click on a bar of
+/// "how and when games end" opens an example game of that ending in Replay.
+fn charts(
+    ui: &mut Ui,
+    reports: &[&SimReport],
+    games: Option<&super::replay_games::RunGames>,
+) -> Vec<Action> {
+    let mut actions = Vec::new();
     let n = reports.len() as f64;
     ui.label(RichText::new("Win rates with 95% intervals").strong());
     let names: Vec<String> = reports.iter().map(|r| r.variant.clone()).collect();
@@ -993,13 +1000,16 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                 }
             }
         });
-    ui.label(RichText::new("How and when games end").strong());
+    let heading = ui.label(RichText::new("How and when games end").strong());
+    if games.is_some() {
+        heading.on_hover_text("Click a bar to replay an example game that ended that way");
+    }
     let years = reports
         .iter()
         .map(|r| r.endings.sudden_death_by_year.len())
         .max()
         .unwrap_or(0);
-    Plot::new("endings")
+    let endings_plot = Plot::new("endings")
         .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
@@ -1021,6 +1031,7 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
             }
         })
         .show(ui, |p| {
+            let pointer = p.pointer_coordinate();
             for (k, r) in reports.iter().enumerate() {
                 let shift = k as f64 * 0.4 - 0.2 * (n - 1.0);
                 let e = &r.endings;
@@ -1049,7 +1060,16 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                         .color(DRAW),
                 );
             }
+            pointer
         });
+    if let (Some(games), [report]) = (games, reports)
+        && endings_plot.response.clicked()
+        && let Some(at) = endings_plot.inner
+        && let Some(ending) = ending_at(&report.endings, at.x, at.y)
+        && let Some(index) = games.example_of(ending)
+    {
+        actions.push(games.replay(index));
+    }
     ui.label(RichText::new("Battles and losses per game (min, quartiles, max)").strong());
     Plot::new("battles")
         .height(theme::CHART_HEIGHT)
@@ -1094,11 +1114,86 @@ fn charts(ui: &mut Ui, reports: &[&SimReport]) {
                 p.box_plot(BoxPlot::new(r.variant.clone(), boxes));
             }
         });
+    actions
+}
+
+/// Which bar of one run's "how and when games end" chart holds the point
+/// (`x`, `y`): sudden death in year k at x = k, Caesar's bar below
+/// Pompey's stacked on it; the wins after the last year two places after
+/// the last year, and the draws one further.
+fn ending_at(
+    endings: &crate::sim::report::Endings,
+    x: f64,
+    y: f64,
+) -> Option<super::replay_games::Ending> {
+    use super::replay_games::Ending;
+    let half_width = 0.35 / 2.0;
+    let slot = x.round();
+    if (x - slot).abs() > half_width || y < 0.0 || slot < 1.0 {
+        return None;
+    }
+    let years = endings.sudden_death_by_year.len() as f64;
+    let side_of = |counts: &crate::sim::report::SideCounts| {
+        let caesar = counts.caesar as f64;
+        if y <= caesar {
+            Some(Side::Caesar)
+        } else if y <= caesar + counts.pompey as f64 {
+            Some(Side::Pompey)
+        } else {
+            None
+        }
+    };
+    if slot <= years {
+        let counts = &endings.sudden_death_by_year[slot as usize - 1];
+        let winner = side_of(counts)?;
+        Some(Ending::SuddenDeath {
+            year: slot as u8,
+            winner,
+        })
+    } else if slot == years + 2.0 {
+        let winner = side_of(&endings.on_vp_after_last_year)?;
+        Some(Ending::AfterLastYear { winner })
+    } else if slot == years + 3.0 && y <= endings.draws as f64 {
+        Some(Ending::Draw)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::band_quads;
+
+    #[test]
+    fn a_click_on_an_endings_bar_names_its_ending() {
+        use super::ending_at;
+        use crate::app::replay_games::Ending;
+        use crate::model::Side;
+        use crate::sim::report::{Endings, SideCounts};
+        let counts = |caesar, pompey| SideCounts { caesar, pompey };
+        let endings = Endings {
+            sudden_death_by_year: vec![counts(0, 2), counts(3, 5)],
+            sudden_death: 10,
+            on_vp_after_last_year: counts(4, 20),
+            rome_tie_break: counts(0, 0),
+            draws: 1,
+        };
+        let sudden = |year, winner| Some(Ending::SuddenDeath { year, winner });
+        assert_eq!(ending_at(&endings, 2.0, 2.5), sudden(2, Side::Caesar));
+        assert_eq!(ending_at(&endings, 2.1, 6.0), sudden(2, Side::Pompey));
+        assert_eq!(ending_at(&endings, 1.0, 1.0), sudden(1, Side::Pompey));
+        // Above the stack, between bars, and the empty slot: nothing.
+        assert_eq!(ending_at(&endings, 2.0, 9.0), None);
+        assert_eq!(ending_at(&endings, 1.5, 1.0), None);
+        assert_eq!(ending_at(&endings, 3.0, 0.5), None);
+        assert_eq!(
+            ending_at(&endings, 4.0, 10.0),
+            Some(Ending::AfterLastYear {
+                winner: Side::Pompey
+            })
+        );
+        assert_eq!(ending_at(&endings, 5.0, 0.5), Some(Ending::Draw));
+    }
 
     /// Twice the signed area of triangle a, b, c (positive: counter-clockwise
     /// with y up).
