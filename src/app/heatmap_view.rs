@@ -209,7 +209,7 @@ pub fn paint(
         let p = board.space(id).pos;
         view.to_screen(pos2(p.0, p.1))
     };
-    let unit = (view.zoom() * 14.0).clamp(8.0, 40.0);
+    let unit = (view.zoom() * 24.0).clamp(12.0, 40.0);
     if o.layer.on_links() {
         for i in 0..board.link_count() {
             let Some(v) = source.link(i, o.layer) else {
