@@ -335,6 +335,7 @@ fn legend(ui: &mut Ui, source: &HeatSource<'_>, layer: Layer, max: f64) {
     let (left, right) = if diverging {
         let (a, b) = match (layer, source.b) {
             (Layer::Control, None) => ("Caesar".to_string(), "Pompey".to_string()),
+            (Layer::Control, Some(_)) => ("Caesar more in A".to_string(), "Pompey".to_string()),
             _ => ("A more".to_string(), "B more".to_string()),
         };
         (format!("{a} {max:+.2}"), format!("{b} {:+.2}", -max))
