@@ -4,6 +4,7 @@
 use egui::{Pos2, RichText, Ui};
 
 use super::deploy::DeployPanel;
+use super::heatmap_view::{self, HeatSource, Overlay};
 use super::map::{MapHit, MapInput, MapMode, MapModel};
 use super::state::AppState;
 use super::view::MapView;
@@ -22,6 +23,8 @@ pub struct MapPanel {
     pub view: MapView,
     /// The space under the pointer in the last frame.
     pub hovered: Option<SpaceId>,
+    /// The simulation heatmap drawn over the Map tab.
+    pub overlay: Overlay,
 }
 
 impl MapPanel {
@@ -58,6 +61,7 @@ impl MapPanel {
         tab: Tab,
         deploy: &mut DeployPanel,
         link_class: LinkClass,
+        heat: Option<HeatSource<'_>>,
     ) -> Vec<Action> {
         let mut actions = Vec::new();
         if let Some(e) = state.load_error() {
@@ -101,6 +105,26 @@ impl MapPanel {
         let out = model.show(ui, scenario, state.rules(), &mut self.view, &input);
         deploy.map_rect = Some(self.view.area());
         self.hovered = out.hovered;
+        if tab == Tab::Map {
+            let area = self.view.area();
+            if let Some(source) = &heat {
+                heatmap_view::paint(
+                    &ui.painter_at(area),
+                    scenario,
+                    &self.view,
+                    source,
+                    self.overlay,
+                );
+            }
+            heatmap_view::controls(
+                ui,
+                area,
+                scenario,
+                heat.as_ref(),
+                &mut self.overlay,
+                self.hovered,
+            );
+        }
         if let Some(b) = out.block_grabbed {
             let block = scenario.roster.block(b);
             deploy.dragging = Some((block.side, block.name.clone()));

@@ -18,6 +18,7 @@ mod deploy;
 pub mod file_dialog;
 mod files;
 mod geo;
+pub mod heatmap_view;
 mod inspector;
 mod ladder_view;
 mod map;
@@ -303,6 +304,11 @@ impl WorkbenchApp {
     }
 
     /// The simulation panel (its settings, run and result).
+    /// The map heatmap's settings (layer, year).
+    pub fn map_overlay(&mut self) -> &mut heatmap_view::Overlay {
+        &mut self.map.overlay
+    }
+
     pub fn sim_panel(&mut self) -> &mut SimPanel {
         &mut self.sim
     }
@@ -688,7 +694,15 @@ impl WorkbenchApp {
                 }
                 egui::CentralPanel::no_frame().show(ui, |ui| {
                     let link_class = self.inspector.link_class();
-                    actions.extend(self.map.show(ui, state, tab, &mut self.deploy, link_class));
+                    let heat = self.sim.heat_source();
+                    actions.extend(self.map.show(
+                        ui,
+                        state,
+                        tab,
+                        &mut self.deploy,
+                        link_class,
+                        heat,
+                    ));
                 });
                 actions.extend(self.deploy.finish_drag(ui, state, &self.map));
             }

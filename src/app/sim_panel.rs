@@ -127,6 +127,20 @@ impl SimPanel {
         self.running.is_some()
     }
 
+    /// The last run's report(s) for the map heatmaps: a run, or a
+    /// comparison (drawn as A − B).
+    pub fn heat_source(&self) -> Option<super::heatmap_view::HeatSource<'_>> {
+        use super::heatmap_view::HeatSource;
+        match &self.result {
+            Some(Ok(Outcome::Single { report, .. })) => Some(HeatSource { a: report, b: None }),
+            Some(Ok(Outcome::Compare(c))) => Some(HeatSource {
+                a: &c.a,
+                b: Some(&c.b),
+            }),
+            _ => None,
+        }
+    }
+
     /// Games finished so far of the run in progress.
     pub fn progress(&self) -> Option<(u64, u64)> {
         self.running.as_ref().map(|r| (r.progress.done(), r.total))

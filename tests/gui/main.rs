@@ -2,6 +2,7 @@
 //! One test binary per area keeps the build short: each binary links the library once.
 
 mod edit;
+mod heatmap;
 mod ladder;
 mod play;
 mod setup;

@@ -1,0 +1,414 @@
+//! The map heatmaps: the last simulation's per-space and per-link figures
+//! drawn over the map (docs/simulation.md, *Map heatmaps*), with a legend
+//! and the hovered space's numbers. A comparison shows A − B. Every number
+//! comes from the report ([`SimReport::spaces`], [`SimReport::links`]).
+
+use egui::{Color32, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
+
+use super::theme;
+use super::view::MapView;
+use crate::model::{Scenario, SpaceId};
+use crate::sim::SimReport;
+use crate::sim::heatmap::{HeldShare, SpaceFigures};
+
+/// Which figure the overlay shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layer {
+    #[default]
+    Off,
+    Control,
+    Battles,
+    StepsLost,
+    BlocksLost,
+    SuddenDeath,
+    Attacks,
+    Retreats,
+}
+
+impl Layer {
+    pub const ALL: [Layer; 8] = [
+        Layer::Off,
+        Layer::Control,
+        Layer::Battles,
+        Layer::StepsLost,
+        Layer::BlocksLost,
+        Layer::SuddenDeath,
+        Layer::Attacks,
+        Layer::Retreats,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Layer::Off => "None",
+            Layer::Control => "Who holds it",
+            Layer::Battles => "Battles",
+            Layer::StepsLost => "Steps lost",
+            Layer::BlocksLost => "Blocks lost",
+            Layer::SuddenDeath => "Lost in a sudden-death year",
+            Layer::Attacks => "Roads used to attack",
+            Layer::Retreats => "Roads used to retreat",
+        }
+    }
+
+    /// What one unit of the scale is.
+    fn unit(self) -> &'static str {
+        match self {
+            Layer::Off => "",
+            Layer::Control => "Caesar's share − Pompey's share of the games",
+            Layer::Battles => "battles per game",
+            Layer::StepsLost => "steps lost per game (both sides)",
+            Layer::BlocksLost => "blocks lost per game (both sides)",
+            Layer::SuddenDeath => "share of games: the loser lost it in the deciding year",
+            Layer::Attacks => "attacks along the road per game",
+            Layer::Retreats => "retreats along the road per game",
+        }
+    }
+
+    fn on_links(self) -> bool {
+        matches!(self, Layer::Attacks | Layer::Retreats)
+    }
+}
+
+/// The overlay's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Overlay {
+    pub layer: Layer,
+    /// Who holds it after this year's winter; `None` at the end of the game.
+    pub year: Option<u8>,
+}
+
+/// The report(s) to draw: one run, or two compared (drawn as A − B).
+#[derive(Clone, Copy)]
+pub struct HeatSource<'a> {
+    pub a: &'a SimReport,
+    pub b: Option<&'a SimReport>,
+}
+
+fn held(s: &SpaceFigures, year: Option<u8>) -> Option<HeldShare> {
+    match year {
+        None => Some(s.held_at_end),
+        Some(y) => s.held_by_year.get(y as usize - 1).copied(),
+    }
+}
+
+fn per_game(count: u64, r: &SimReport) -> f64 {
+    if r.games == 0 {
+        0.0
+    } else {
+        count as f64 / r.games as f64
+    }
+}
+
+/// The layer's value at space `i` of one report.
+fn space_value(r: &SimReport, i: usize, o: Overlay) -> Option<f64> {
+    let s = r.spaces.get(i)?;
+    Some(match o.layer {
+        Layer::Control => {
+            let h = held(s, o.year)?;
+            h.caesar - h.pompey
+        }
+        Layer::Battles => s.battles_per_game,
+        Layer::StepsLost => per_game(s.steps_lost_caesar + s.steps_lost_pompey, r),
+        Layer::BlocksLost => per_game(s.blocks_lost_caesar + s.blocks_lost_pompey, r),
+        Layer::SuddenDeath => per_game(s.sudden_death_decisive, r),
+        _ => return None,
+    })
+}
+
+fn link_value(r: &SimReport, i: usize, layer: Layer) -> Option<f64> {
+    let l = r.links.get(i)?;
+    Some(match layer {
+        Layer::Attacks => per_game(l.attacks, r),
+        Layer::Retreats => per_game(l.retreats, r),
+        _ => return None,
+    })
+}
+
+impl HeatSource<'_> {
+    fn space(&self, i: usize, o: Overlay) -> Option<f64> {
+        let a = space_value(self.a, i, o)?;
+        match self.b {
+            None => Some(a),
+            Some(b) => Some(a - space_value(b, i, o)?),
+        }
+    }
+    fn link(&self, i: usize, layer: Layer) -> Option<f64> {
+        let a = link_value(self.a, i, layer)?;
+        match self.b {
+            None => Some(a),
+            Some(b) => Some(a - link_value(b, i, layer)?),
+        }
+    }
+    /// Whether the values may be negative (a diverging scale).
+    fn diverging(&self, layer: Layer) -> bool {
+        self.b.is_some() || layer == Layer::Control
+    }
+    fn years(&self) -> usize {
+        self.a.spaces.first().map_or(0, |s| s.held_by_year.len())
+    }
+}
+
+/// The two ends of the diverging scale: Caesar / Pompey for control, A / B
+/// for the difference of a size layer.
+fn ends(source: &HeatSource<'_>, layer: Layer) -> (Color32, Color32) {
+    if layer == Layer::Control {
+        (theme::CAESAR, theme::POMPEY)
+    } else if source.b.is_some() {
+        (theme::ROUNDS, theme::WARNING)
+    } else {
+        (theme::ERROR, theme::ERROR)
+    }
+}
+
+fn colour(source: &HeatSource<'_>, layer: Layer, v: f64, max: f64) -> Color32 {
+    let (pos, neg) = ends(source, layer);
+    let t = if max > 0.0 {
+        (v.abs() / max).min(1.0)
+    } else {
+        0.0
+    };
+    let base = if v >= 0.0 { pos } else { neg };
+    base.gamma_multiply(0.15 + 0.75 * t as f32)
+}
+
+/// The largest |value| of the layer (the scale's end).
+fn scale(source: &HeatSource<'_>, scenario: &Scenario, o: Overlay) -> f64 {
+    let values: Vec<f64> = if o.layer.on_links() {
+        (0..scenario.board.link_count())
+            .filter_map(|i| source.link(i, o.layer))
+            .collect()
+    } else {
+        scenario
+            .board
+            .ids()
+            .filter_map(|id| source.space(id.index(), o))
+            .collect()
+    };
+    let max = values.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if o.layer == Layer::Control && source.b.is_none() {
+        1.0
+    } else {
+        max
+    }
+}
+
+/// Draws the layer over the map.
+pub fn paint(
+    painter: &Painter,
+    scenario: &Scenario,
+    view: &MapView,
+    source: &HeatSource<'_>,
+    o: Overlay,
+) {
+    if o.layer == Layer::Off {
+        return;
+    }
+    let max = scale(source, scenario, o);
+    let board = &scenario.board;
+    let at = |id: SpaceId| {
+        let p = board.space(id).pos;
+        view.to_screen(pos2(p.0, p.1))
+    };
+    let unit = (view.zoom() * 24.0).clamp(12.0, 40.0);
+    if o.layer.on_links() {
+        for i in 0..board.link_count() {
+            let Some(v) = source.link(i, o.layer) else {
+                continue;
+            };
+            if v == 0.0 || max <= 0.0 {
+                continue;
+            }
+            let l = board.link(crate::model::LinkId(i as u16));
+            let w = 1.5 + (v.abs() / max) as f32 * unit * 0.6;
+            painter.line_segment(
+                [at(l.a), at(l.b)],
+                Stroke::new(w, colour(source, o.layer, v, max)),
+            );
+        }
+        return;
+    }
+    for id in board.ids() {
+        let Some(v) = source.space(id.index(), o) else {
+            continue;
+        };
+        if max <= 0.0 || (v == 0.0 && o.layer != Layer::Control) {
+            continue;
+        }
+        let c = at(id);
+        // Control: a disc of fixed size, coloured by who holds it. Sizes:
+        // the area grows with the value.
+        let r = if o.layer == Layer::Control && source.b.is_none() {
+            unit * 0.9
+        } else {
+            unit * (0.25 + 1.1 * (v.abs() / max).sqrt() as f32)
+        };
+        painter.circle(
+            c,
+            r,
+            colour(source, o.layer, v, max),
+            Stroke::new(1.0, Color32::from_black_alpha(90)),
+        );
+    }
+}
+
+/// The overlay's controls, legend and the hovered space's numbers, in a
+/// box at the map's top-left corner.
+pub fn controls(
+    ui: &mut Ui,
+    area: Rect,
+    scenario: &Scenario,
+    source: Option<&HeatSource<'_>>,
+    overlay: &mut Overlay,
+    hovered: Option<SpaceId>,
+) {
+    egui::Area::new(egui::Id::unique("heatmap_overlay"))
+        .fixed_pos(area.left_top() + vec2(8.0, 8.0))
+        .show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_max_width(300.0);
+                let Some(source) = source else {
+                    ui.label(
+                        RichText::new("Heatmaps: run a simulation (Simulate tab) to see where the game is decided.")
+                            .weak()
+                            .small(),
+                    );
+                    return;
+                };
+                ui.horizontal(|ui| {
+                    let l = ui.label("Overlay");
+                    egui::ComboBox::from_id_salt("heatmap_layer")
+                        .selected_text(overlay.layer.label())
+                        .show_ui(ui, |ui| {
+                            for layer in Layer::ALL {
+                                ui.selectable_value(&mut overlay.layer, layer, layer.label());
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                });
+                if overlay.layer == Layer::Off {
+                    return;
+                }
+                if overlay.layer == Layer::Control {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label("When");
+                        ui.selectable_value(&mut overlay.year, None, "End");
+                        for y in 1..=source.years() as u8 {
+                            ui.selectable_value(&mut overlay.year, Some(y), format!("Year {y}"));
+                        }
+                    });
+                }
+                let title = match source.b {
+                    None => source.a.variant.clone(),
+                    Some(b) => format!("{} − {}", source.a.variant, b.variant),
+                };
+                ui.label(RichText::new(title).small().strong());
+                legend(ui, source, overlay.layer, scale(source, scenario, *overlay));
+                if let Some(id) = hovered {
+                    hover_numbers(ui, scenario, source, *overlay, id);
+                }
+            });
+        });
+}
+
+fn legend(ui: &mut Ui, source: &HeatSource<'_>, layer: Layer, max: f64) {
+    let diverging = source.diverging(layer);
+    let (width, height) = (220.0, 14.0);
+    let (rect, _) = ui.allocate_exact_size(vec2(width, height), egui::Sense::hover());
+    let painter = ui.painter();
+    let steps = 22;
+    for k in 0..steps {
+        let t = (k as f64 + 0.5) / steps as f64;
+        let v = if diverging {
+            max * (1.0 - 2.0 * t)
+        } else {
+            max * t
+        };
+        let x0 = rect.left() + rect.width() * k as f32 / steps as f32;
+        let x1 = rect.left() + rect.width() * (k + 1) as f32 / steps as f32;
+        painter.rect_filled(
+            Rect::from_min_max(pos2(x0, rect.top()), pos2(x1, rect.bottom())),
+            0.0,
+            colour(source, layer, v, max),
+        );
+    }
+    let (left, right) = if diverging {
+        let (a, b) = match (layer, source.b) {
+            (Layer::Control, None) => ("Caesar".to_string(), "Pompey".to_string()),
+            (Layer::Control, Some(_)) => ("Caesar more in A".to_string(), "Pompey".to_string()),
+            _ => ("A more".to_string(), "B more".to_string()),
+        };
+        (format!("{a} {max:+.2}"), format!("{b} {:+.2}", -max))
+    } else {
+        ("0".to_string(), format!("{max:.2}"))
+    };
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(left).small());
+        ui.add_space(ui.available_width() - 70.0);
+        ui.label(RichText::new(right).small());
+    });
+    ui.label(RichText::new(layer.unit()).small().weak());
+}
+
+fn space_lines(r: &SimReport, i: usize, year: Option<u8>) -> Vec<String> {
+    let Some(s) = r.spaces.get(i) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    if let Some(h) = held(s, year) {
+        lines.push(format!(
+            "held {}: Caesar {:.0}%, Pompey {:.0}% of {} games",
+            year.map_or("at the end".to_string(), |y| format!("after winter {y}")),
+            h.caesar * 100.0,
+            h.pompey * 100.0,
+            h.games
+        ));
+    }
+    lines.push(format!(
+        "battles {} ({:.2} a game): Caesar won {}, Pompey {}",
+        s.battles, s.battles_per_game, s.battles_won_caesar, s.battles_won_pompey
+    ));
+    lines.push(format!(
+        "steps lost Caesar {}, Pompey {}; blocks lost {} / {}",
+        s.steps_lost_caesar, s.steps_lost_pompey, s.blocks_lost_caesar, s.blocks_lost_pompey
+    ));
+    lines.push(format!(
+        "lost in a sudden-death year: {} games",
+        s.sudden_death_decisive
+    ));
+    lines
+}
+
+fn hover_numbers(
+    ui: &mut Ui,
+    scenario: &Scenario,
+    source: &HeatSource<'_>,
+    o: Overlay,
+    id: SpaceId,
+) {
+    ui.separator();
+    ui.label(RichText::new(scenario.board.name(id)).strong());
+    let runs: Vec<(&str, &SimReport)> = match source.b {
+        None => vec![("", source.a)],
+        Some(b) => vec![("A: ", source.a), ("B: ", b)],
+    };
+    for (tag, r) in runs {
+        if !tag.is_empty() {
+            ui.label(
+                RichText::new(format!("{tag}{}", r.variant))
+                    .small()
+                    .strong(),
+            );
+        }
+        for line in space_lines(r, id.index(), o.year) {
+            ui.label(RichText::new(line).small());
+        }
+    }
+    if let (Some(v), true) = (source.space(id.index(), o), o.layer != Layer::Off) {
+        ui.label(
+            RichText::new(format!("{}: {v:+.3}", o.layer.label()))
+                .small()
+                .strong(),
+        );
+    }
+}

@@ -1,0 +1,72 @@
+//! The map heatmaps: the last run's figures over the Map tab, with a legend;
+//! a comparison drawn as A − B.
+
+use caesar_workbench::app::heatmap_view::Layer;
+use caesar_workbench::app::{Outcome, Tab, WorkbenchApp};
+use caesar_workbench::engine::Game;
+use caesar_workbench::sim::{self, AiSpec, Progress, SimOptions};
+use egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn options() -> SimOptions {
+    SimOptions {
+        games: 6,
+        seed: 2,
+        caesar: AiSpec::Random,
+        pompey: AiSpec::Random,
+        omniscient: false,
+        shard: None,
+    }
+}
+
+fn map_tab(outcome: Outcome) -> Harness<'static, WorkbenchApp> {
+    let mut h = Harness::builder()
+        .with_size(vec2(1500.0, 1000.0))
+        .build_ui_state(
+            |ui, app: &mut WorkbenchApp| app.show(ui),
+            WorkbenchApp::new(None, "rules-2.0"),
+        );
+    h.run();
+    h.get_by_label_contains("run a simulation");
+    h.state_mut().sim_panel().result = Some(Ok(outcome));
+    h.state_mut().set_tab(Tab::Map);
+    h.run();
+    h
+}
+
+#[test]
+fn a_runs_heatmap_shows_on_the_map_with_its_legend() {
+    let game = Game::published("rules-2.0");
+    let report = sim::simulate(&game, "rules-2.0", &options(), &Progress::new(), |_| {}).unwrap();
+    let mut h = map_tab(Outcome::Single {
+        report: Box::new(report),
+        csv: String::new(),
+    });
+    h.get_by_label("Overlay");
+    h.state_mut().map_overlay().layer = Layer::Control;
+    h.run();
+    h.get_by_label("Caesar +1.00");
+    h.get_by_label("Year 5");
+    h.state_mut().map_overlay().year = Some(2);
+    h.state_mut().map_overlay().layer = Layer::Battles;
+    h.run();
+    h.get_by_label("battles per game");
+}
+
+#[test]
+fn a_comparison_shows_the_difference_map() {
+    let (a, b) = (Game::published("rules-2.0"), Game::published("rules-1.1"));
+    let c = sim::compare(
+        [&a, &b],
+        ["rules-2.0", "rules-1.1"],
+        &options(),
+        &Progress::new(),
+    )
+    .unwrap();
+    let mut h = map_tab(Outcome::Compare(Box::new(c)));
+    h.state_mut().map_overlay().layer = Layer::StepsLost;
+    h.run();
+    h.get_by_label("rules-2.0 − rules-1.1");
+    h.get_by_label_contains("A more");
+}
