@@ -2,7 +2,7 @@
 //! a comparison drawn as A − B.
 
 use caesar_workbench::app::heatmap_view::Layer;
-use caesar_workbench::app::{Outcome, Tab, WorkbenchApp};
+use caesar_workbench::app::{Outcome, RunGames, Tab, WorkbenchApp};
 use caesar_workbench::engine::Game;
 use caesar_workbench::sim::{self, AiSpec, Progress, SimOptions};
 use egui::vec2;
@@ -42,6 +42,11 @@ fn a_runs_heatmap_shows_on_the_map_with_its_legend() {
     let mut h = map_tab(Outcome::Single {
         report: Box::new(report),
         csv: String::new(),
+        games: Box::new(RunGames {
+            game,
+            options: options(),
+            rows: Vec::new(),
+        }),
     });
     h.get_by_label("Overlay");
     h.state_mut().map_overlay().layer = Layer::Control;
