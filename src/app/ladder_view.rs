@@ -84,18 +84,7 @@ pub fn show(ui: &mut Ui, r: &LadderReport) {
     );
     ui.label(RichText::new("Caesar's win rate by rung (mirror matches, 95% intervals)").strong());
     let players = r.players.clone();
-    Plot::new("ladder")
-        .height(theme::CHART_HEIGHT)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .legend(Legend::default())
-        .y_axis_label("Caesar wins, % of games")
-        .include_y(0.0)
-        .include_y(100.0)
-        .include_x(-0.3)
-        .include_x(players.len() as f64 - 0.7)
-        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+    caesar_share_plot("ladder", players.len())
         .x_axis_formatter(move |mark, _| {
             let v = mark.value;
             if (v - v.round()).abs() > 1e-6 || v < 0.0 {
@@ -218,4 +207,22 @@ pub fn show(ui: &mut Ui, r: &LadderReport) {
             .strong()
             .color(colour),
     );
+}
+
+/// A fixed chart of Caesar's share of games (0–100%) at `points` points
+/// along x (0, 1, …), one grid line per point: the ladder's rungs, the
+/// sweep's settings.
+pub(super) fn caesar_share_plot(id: &str, points: usize) -> Plot<'static> {
+    Plot::new(id)
+        .height(theme::CHART_HEIGHT)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .y_axis_label("Caesar wins, % of games")
+        .include_y(0.0)
+        .include_y(100.0)
+        .include_x(-0.3)
+        .include_x(points as f64 - 0.7)
+        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
 }

@@ -5,7 +5,7 @@
 //! [`SweepReport`]; the rule sets from [`sweep::apply_rule_settings`].
 
 use egui::{RichText, Stroke, Ui};
-use egui_plot::{HLine, Legend, Line, LineStyle, Plot, Points, Polygon, uniform_grid_spacer};
+use egui_plot::{HLine, Line, LineStyle, Points, Polygon};
 
 use super::Action;
 use super::rules_panel::FIELDS;
@@ -131,18 +131,7 @@ pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Action
     let axis_labels = labels.clone();
     let balance = r.balance_point.as_ref().map(|b| b.point);
     let colour = theme::CAESAR;
-    Plot::new("sweep")
-        .height(theme::CHART_HEIGHT)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .legend(Legend::default())
-        .y_axis_label("Caesar wins, % of games")
-        .include_y(0.0)
-        .include_y(100.0)
-        .include_x(-0.3)
-        .include_x(r.points.len() as f64 - 0.7)
-        .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+    super::ladder_view::caesar_share_plot("sweep", r.points.len())
         .x_axis_formatter(move |mark, _| {
             let v = mark.value;
             if (v - v.round()).abs() > 1e-6 || v < 0.0 {
