@@ -279,4 +279,21 @@ mod tests {
         let rounds = (8 / legal.len()).max(2) as u64;
         assert_eq!(counter.load(Ordering::Relaxed), rounds * legal.len() as u64);
     }
+
+    /// A time budget too short for one world still plays two, so that the
+    /// paired comparison has a spread to judge by.
+    #[test]
+    fn a_time_budget_plays_at_least_two_worlds() {
+        let game = Game::published("rules-2.0");
+        let state = State::new(&game, 3);
+        let mut legal = Vec::new();
+        state.legal_actions(&game, &mut legal);
+        let counter = Arc::new(AtomicU64::new(0));
+        let side = state.current_player().unwrap();
+        let mut player = SearchPlayer::with_budget(side, 1, false, Budget::Millis(1))
+            .counting_playouts(counter.clone());
+        let action = crate::ai::decide(&mut player, &game, &state, &legal);
+        assert!(legal.contains(&action));
+        assert!(counter.load(Ordering::Relaxed) >= 2 * legal.len() as u64);
+    }
 }
