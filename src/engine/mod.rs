@@ -883,9 +883,17 @@ impl State {
 
     /// Move points and levy points left in the command phase being played
     /// (public: the card was revealed), `None` outside a command phase.
+    /// Moves not made are lost once the player goes on from moving (2.1:
+    /// commands cannot be saved), so they read 0 from then on.
     pub fn command_points(&self) -> Option<(u8, u8)> {
         match self.phase {
-            Phase::Command(_) => Some((self.command.mp, self.command.lp)),
+            Phase::Command(_) => {
+                let moving = matches!(
+                    self.command.step,
+                    CommandStep::EventTarget | CommandStep::Moves
+                );
+                Some((if moving { self.command.mp } else { 0 }, self.command.lp))
+            }
             _ => None,
         }
     }
@@ -1670,5 +1678,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn rule_2_1_moves_not_made_read_zero_once_the_levies_begin() {
+        let game = Game::published("rules-2.0");
+        let mut state = State::new(&game, 1);
+        let mut legal = Vec::new();
+        let mut seen_moves = false;
+        loop {
+            state.legal_actions(&game, &mut legal);
+            if legal.contains(&Action::EndMoves) {
+                let (mp, _) = state.command_points().expect("a command phase");
+                assert!(mp > 0, "moves are offered while points are left");
+                seen_moves = true;
+                state.apply(&game, Action::EndMoves);
+                break;
+            }
+            let a = legal
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Action::Discard(_) | Action::Play(_)))
+                .unwrap_or(legal[0]);
+            state.apply(&game, a);
+        }
+        assert!(seen_moves);
+        state.legal_actions(&game, &mut legal);
+        assert!(legal.contains(&Action::EndLevy), "{legal:?}");
+        let (mp, lp) = state.command_points().expect("still the command phase");
+        assert_eq!(mp, 0);
+        assert!(lp > 0);
     }
 }
