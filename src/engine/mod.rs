@@ -1685,13 +1685,11 @@ mod tests {
         let game = Game::published("rules-2.0");
         let mut state = State::new(&game, 1);
         let mut legal = Vec::new();
-        let mut seen_moves = false;
         loop {
             state.legal_actions(&game, &mut legal);
             if legal.contains(&Action::EndMoves) {
                 let (mp, _) = state.command_points().expect("a command phase");
                 assert!(mp > 0, "moves are offered while points are left");
-                seen_moves = true;
                 state.apply(&game, Action::EndMoves);
                 break;
             }
@@ -1702,7 +1700,6 @@ mod tests {
                 .unwrap_or(legal[0]);
             state.apply(&game, a);
         }
-        assert!(seen_moves);
         state.legal_actions(&game, &mut legal);
         assert!(legal.contains(&Action::EndLevy), "{legal:?}");
         let (mp, lp) = state.command_points().expect("still the command phase");
