@@ -9,7 +9,7 @@
 //! stays readable by people and refuses to replay into a different game.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -429,6 +429,29 @@ fn describe(outcome: &Option<RecordedOutcome>) -> String {
     outcome.map_or("with the game still going on".to_string(), |o| {
         o.to_string()
     })
+}
+
+/// Where a record's scenario and rule set are, for a record read from
+/// `record_path`: each path as written, else beside the record (a record
+/// moved with its files still replays). The scenario is `None` for the
+/// built-in game; the rule set is a file path if one is found there, else
+/// the built-in name as written.
+pub fn source_paths(record: &RecordFile, record_path: &Path) -> (Option<PathBuf>, String) {
+    let beside = |written: &str| {
+        let path = PathBuf::from(written);
+        match record_path.parent().map(|dir| dir.join(written)) {
+            Some(near) if !path.exists() && near.exists() => near,
+            _ => path,
+        }
+    };
+    let scenario = (record.scenario.path != BUILT_IN).then(|| beside(&record.scenario.path));
+    let variant_path = beside(&record.variant.name);
+    let variant = if variant_path.is_file() {
+        variant_path.to_string_lossy().into_owned()
+    } else {
+        record.variant.name.clone()
+    };
+    (scenario, variant)
 }
 
 /// Checks that `doc` and `rules`, as found now, are what the record was

@@ -6,15 +6,14 @@
 //! start. Each action's lines of the game's log (the text `play` prints)
 //! are kept with it, so a replay shows the log in step with the map.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::ai::{Player, decide};
 use crate::engine::{Action, Game, IllegalAction, Period, State};
 use crate::model::{BlockId, Side, SpaceId};
 use crate::record::{
-    BUILT_IN, RecordFile, RecordSetup, RecordedOutcome, ReplayError, check_sources, find_action,
-    record_of,
+    RecordFile, RecordSetup, RecordedOutcome, ReplayError, check_sources, find_action, record_of,
 };
 use crate::rules::RuleSet;
 
@@ -298,20 +297,7 @@ impl Trace {
 /// window needs to step through it. Errors are one message each.
 pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
     let record = RecordFile::read(path).map_err(|e| e.to_string())?;
-    let beside = |written: &str| {
-        let p = PathBuf::from(written);
-        match path.parent().map(|dir| dir.join(written)) {
-            Some(near) if !p.exists() && near.exists() => near,
-            _ => p,
-        }
-    };
-    let scenario = (record.scenario.path != BUILT_IN).then(|| beside(&record.scenario.path));
-    let variant_path = beside(&record.variant.name);
-    let variant = if variant_path.is_file() {
-        variant_path.to_string_lossy().into_owned()
-    } else {
-        record.variant.name.clone()
-    };
+    let (scenario, variant) = crate::record::source_paths(&record, path);
     let rules = RuleSet::load(&variant).map_err(|e| e.to_string())?;
     let doc = crate::load_scenario(scenario.as_deref()).map_err(|e| e.to_string())?;
     check_sources(&record, &doc, &rules).map_err(|e| e.to_string())?;

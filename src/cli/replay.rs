@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use caesar_workbench::format::{LoadError, read_text};
-use caesar_workbench::record::{self, BUILT_IN, RecordFile, ReplayError};
+use caesar_workbench::record::{self, RecordFile, ReplayError};
 use caesar_workbench::rules::RuleSet;
 
 use super::args::load_game;
@@ -24,23 +24,7 @@ pub struct ReplayArgs {
 pub fn replay(out: &mut Output, args: ReplayArgs) -> Result<ExitCode, CliError> {
     let text = read_text(&args.file)?;
     let record = RecordFile::parse(&args.file, &text)?;
-    // A path as written, else beside the record (a record moved with its
-    // files still replays).
-    let beside = |written: &str| {
-        let path = PathBuf::from(written);
-        let near = args.file.parent().map(|dir| dir.join(written));
-        match near {
-            Some(near) if !path.exists() && near.exists() => near,
-            _ => path,
-        }
-    };
-    let scenario = (record.scenario.path != BUILT_IN).then(|| beside(&record.scenario.path));
-    let variant_path = beside(&record.variant.name);
-    let variant = if variant_path.is_file() {
-        variant_path.to_string_lossy().into_owned()
-    } else {
-        record.variant.name.clone()
-    };
+    let (scenario, variant) = record::source_paths(&record, &args.file);
     let rules =
         RuleSet::load(&variant).map_err(|e| missing_or_load("variant", &record.variant.name, e))?;
     let doc = caesar_workbench::load_scenario(scenario.as_deref())
