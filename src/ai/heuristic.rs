@@ -10,13 +10,11 @@ use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Player, default_hit_victim_seen, hit_candidates};
+use super::{HeuristicParams, Player, default_hit_victim_seen, hit_candidates};
 use crate::engine::{Action, Game, Place, SideView};
 use crate::model::{BlockId, CardFace, SpaceId};
 use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 
-/// Strength assumed for an unseen enemy block.
-const UNSEEN_STRENGTH: f32 = 2.5;
 const FAR: u8 = u8::MAX;
 
 /// How boldly the player moves: the knobs a search may turn for one game
@@ -66,6 +64,8 @@ pub struct HeuristicPlayer {
     style: Style,
     /// Buffers reused from one group decision to the next.
     scratch: GroupScratch,
+    /// The numbers it decides by.
+    params: HeuristicParams,
 }
 
 #[derive(Default)]
@@ -158,11 +158,26 @@ impl HeuristicPlayer {
             turn_style: None,
             style: Style::STEADY,
             scratch: GroupScratch::default(),
+            params: HeuristicParams::default(),
+        }
+    }
+
+    /// A player deciding by `params` instead of the defaults.
+    pub fn with_params(mut self, params: HeuristicParams) -> HeuristicPlayer {
+        self.params = params;
+        self
+    }
+
+    /// The style of a game turn no search chose: the parameters' own.
+    fn own_style(&self) -> Style {
+        Style {
+            attack_ratio: self.params.attack_ratio,
+            garrison: self.params.garrison,
         }
     }
 
     /// Plays `style` for the rest of game turn `turn` of year `year`, then
-    /// goes back to [`Style::STEADY`].
+    /// goes back to its own (its parameters').
     pub fn set_turn_style(&mut self, style: Style, year: u8, turn: u8) {
         self.turn_style = Some((style, (year, turn)));
     }
@@ -189,7 +204,7 @@ impl HeuristicPlayer {
         }
         for (at, strength) in view.enemies_on_map(game) {
             let i = at.index();
-            p.enemy_str[i] += strength.map_or(UNSEEN_STRENGTH, f32::from);
+            p.enemy_str[i] += strength.map_or(self.params.unseen_strength, f32::from);
             p.enemy_cnt[i] += 1;
         }
         let board = game.board();
@@ -211,13 +226,17 @@ impl HeuristicPlayer {
     }
 
     fn card_value(&self, game: &Game, card: u8) -> f32 {
+        let p = &self.params;
         match game.card(card) {
-            CardFace::Command { moves, levy } => moves as f32 + 0.6 * levy as f32,
+            CardFace::Command { moves, levy } => moves as f32 + p.card_levy * levy as f32,
             CardFace::Event(e) => match e {
-                Event::Jupiter | Event::Mars | Event::Mercury | Event::Pluto => 3.3,
-                Event::Vulcan => 3.0,
-                Event::Apollo => 2.5,
-                Event::Neptune => 1.5,
+                Event::Jupiter => p.card_jupiter,
+                Event::Mars => p.card_mars,
+                Event::Mercury => p.card_mercury,
+                Event::Pluto => p.card_pluto,
+                Event::Vulcan => p.card_vulcan,
+                Event::Apollo => p.card_apollo,
+                Event::Neptune => p.card_neptune,
             },
         }
     }
@@ -254,16 +273,21 @@ impl HeuristicPlayer {
         }
         let vp = space.vp as f32;
         let i = s.index();
+        let k = &self.params;
         if p.enemy_cnt[i] > 0 {
-            vp * 10.0 + 4.0 + p.enemy_str[i]
+            vp * k.enemy_city_vp + k.enemy_space + p.enemy_str[i]
         } else if p.own_cnt[i] == 0 {
-            if p.vacant(s) { vp * 9.0 + 1.0 } else { 0.0 }
+            if p.vacant(s) {
+                vp * k.vacant_city_vp + k.vacant_space
+            } else {
+                0.0
+            }
         } else {
             // Own city: reinforce when threatened, or mass there to attack a
             // neighbouring enemy city too strong for what is there now.
             let gap = p.threat[i] - p.own_str[i];
             let defend = if gap > 0.0 && vp > 0.0 {
-                vp * 6.0 + gap
+                vp * k.defend_vp + gap
             } else {
                 0.0
             };
@@ -272,7 +296,7 @@ impl HeuristicPlayer {
                 let t = adj.to.index();
                 if p.enemy_cnt[t] > 0 && p.own_str[i] < p.enemy_str[t] * self.style.attack_ratio {
                     let target_vp = game.board().space(adj.to).vp as f32;
-                    stage = stage.max(target_vp * 4.0);
+                    stage = stage.max(target_vp * k.stage_vp);
                 }
             }
             defend.max(stage)
@@ -307,12 +331,12 @@ impl HeuristicPlayer {
                         continue; // too strong from here: mass first
                     }
                     // Close in on it, if that is safe.
-                    value *= 0.15;
+                    value *= self.params.close_in;
                 } else if d > 1 {
-                    value *= 0.3;
+                    value *= self.params.distant_attack;
                 }
             } else if target.threat > mobile + target.own_str {
-                value *= 0.3;
+                value *= self.params.threatened_target;
             }
             let score = value / (d as f32 * d as f32);
             if best.is_none_or(|(b, _)| score > b) {
@@ -329,7 +353,9 @@ impl HeuristicPlayer {
         if vp == 0.0 || p.threat[i] <= p.enemy_str[i] || !p.friendly(at) {
             return 0.0;
         }
-        ((p.threat[i] - p.enemy_str[i]) * 0.5).min(2.0 + vp) * self.style.garrison
+        ((p.threat[i] - p.enemy_str[i]) * self.params.garrison_share)
+            .min(self.params.garrison_cap + vp)
+            * self.style.garrison
     }
 
     /// Strength that may leave `at` without abandoning a threatened city.
@@ -458,7 +484,7 @@ impl HeuristicPlayer {
                 }
             })
             .sum();
-        ports * 0.2
+        ports * self.params.sea_hold
     }
 
     /// Score of a navis group at `at`, and the sea it goes for: an adjacent
@@ -504,7 +530,7 @@ impl HeuristicPlayer {
                 if d > 1 || strength < p.enemy_str[i] * self.style.attack_ratio {
                     continue;
                 }
-                2.0 + self.sea_value(game, p, t)
+                self.params.naval_attack + self.sea_value(game, p, t)
             } else if p.own_cnt[i] == 0 && navis > keep {
                 self.sea_value(game, p, t)
             } else {
@@ -542,7 +568,7 @@ impl HeuristicPlayer {
         {
             return None;
         }
-        Some(value * 0.25)
+        Some(value * self.params.amphibious)
     }
 
     fn choose_group(
@@ -612,7 +638,7 @@ impl HeuristicPlayer {
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
         let after = &mut scratch.after;
         let chosen = candidates.iter().copied().find(|&(score, a, objective)| {
-            if score <= 0.05 {
+            if score <= self.params.least_group_score {
                 return false;
             }
             let Action::Group(at) = a else {
@@ -660,7 +686,8 @@ impl HeuristicPlayer {
             let space = board.space(s);
             space.winter_supply(game.rules.winter_supply_base) as i32 - p.own_cnt[s.index()] as i32
         };
-        let front = |s: SpaceId| 1.0 + p.threat[s.index()] * 0.3;
+        let k = &self.params;
+        let front = |s: SpaceId| 1.0 + p.threat[s.index()] * k.levy_front;
         let mut best = (0.0f32, None);
         for &a in legal {
             let score = match a {
@@ -673,7 +700,7 @@ impl HeuristicPlayer {
                     if missing == 0 {
                         continue;
                     }
-                    front(at) * (block.firepower as f32 * 0.5 + 1.0)
+                    front(at) * (block.firepower as f32 * k.add_step_firepower + k.add_step)
                 }
                 Action::Levy { block, at } => {
                     if supply_room(at) <= 0 {
@@ -681,8 +708,8 @@ impl HeuristicPlayer {
                     }
                     let b = roster.block(block);
                     let base = match b.kind {
-                        BlockKind::Navis => 0.6,
-                        _ => 1.2 + b.firepower as f32 * 0.4,
+                        BlockKind::Navis => k.levy_navis,
+                        _ => k.levy_land + b.firepower as f32 * k.levy_land_firepower,
                     };
                     front(at) * base
                 }
@@ -717,7 +744,7 @@ impl HeuristicPlayer {
             let (ours, theirs) = (p.own_str[i], p.enemy_str[i]);
             let acting = info.acting;
             let leader = acting.is_some_and(|b| game.roster().block(b).kind == BlockKind::Leader);
-            let losing = ours * 1.5 < theirs || (leader && ours < theirs);
+            let losing = ours * self.params.retreat_ratio < theirs || (leader && ours < theirs);
             if !can_fire || losing {
                 // Safest place: friendly, least threatened.
                 let best = retreats.iter().copied().max_by(|a, b| {
@@ -747,7 +774,8 @@ impl HeuristicPlayer {
                     } else {
                         0.0
                     };
-                    enemy * 2.0 - p.own_str[s.index()] * 3.0 + vp
+                    enemy * self.params.strike_enemy - p.own_str[s.index()] * self.params.strike_own
+                        + vp
                 }
                 Action::PassEvent => 0.0,
                 _ => continue,
@@ -773,7 +801,7 @@ impl Player for HeuristicPlayer {
         }
         self.style = match self.turn_style {
             Some((style, when)) if when == (view.year(), view.turn()) => style,
-            _ => Style::STEADY,
+            _ => self.own_style(),
         };
         let first = legal[0];
         match first {
@@ -781,7 +809,7 @@ impl Player for HeuristicPlayer {
                 let naval_chance = self.naval_chance(game, view);
                 let value = |a: &Action| match a {
                     Action::Discard(c) | Action::Play(c) => match (game.card(*c), naval_chance) {
-                        (CardFace::Event(Event::Neptune), true) => 3.0,
+                        (CardFace::Event(Event::Neptune), true) => self.params.card_neptune_naval,
                         _ => self.card_value(game, *c),
                     },
                     _ => 0.0,

@@ -2,6 +2,7 @@
 //! [`HeuristicPlayer`] and [`SearchPlayer`].
 
 mod heuristic;
+mod params;
 mod search;
 
 use rand::RngExt;
@@ -12,6 +13,7 @@ use crate::engine::{Action, Game, SideView, State};
 use crate::model::BlockId;
 
 pub use heuristic::{HeuristicPlayer, Style};
+pub use params::HeuristicParams;
 pub use search::{Budget, SearchPlayer};
 
 /// Something that picks one of the legal actions.

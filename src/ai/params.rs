@@ -1,0 +1,252 @@
+//! The heuristic's numbers as data: what it values, how boldly it attacks,
+//! how much it garrisons, which cards and levies it prefers.
+//!
+//! [`HeuristicParams::default`] is the hand-set player every report has used;
+//! `caesar-workbench tune` fits the numbers to a variant by self-play and
+//! writes them as a player file (RON) that `heuristic:FILE` plays. A file may
+//! name only the numbers it changes: the rest keep their defaults.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::{self, LoadError, Location};
+
+/// Declares the parameters once: the struct, its defaults and its names in
+/// order, so the tuner's vector and the file can never disagree.
+macro_rules! heuristic_params {
+    ($( $(#[$doc:meta])* $name:ident : $default:expr ),* $(,)?) => {
+        /// Every number the heuristic player decides by (all positive).
+        #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct HeuristicParams {
+            $( $(#[$doc])* pub $name: f32, )*
+        }
+
+        impl Default for HeuristicParams {
+            fn default() -> HeuristicParams {
+                HeuristicParams { $( $name: $default, )* }
+            }
+        }
+
+        impl HeuristicParams {
+            /// The parameters' names, in the order of [`HeuristicParams::values`].
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            /// The numbers in [`HeuristicParams::NAMES`] order.
+            pub fn values(&self) -> Vec<f32> {
+                vec![$(self.$name),*]
+            }
+
+            /// The parameters with `values` in [`HeuristicParams::NAMES`] order.
+            ///
+            /// # Panics
+            /// If `values` has fewer numbers than there are parameters.
+            pub fn from_values(values: &[f32]) -> HeuristicParams {
+                let mut next = values.iter().copied();
+                HeuristicParams {
+                    $( $name: next.next().expect("one value per parameter"), )*
+                }
+            }
+        }
+    };
+}
+
+heuristic_params! {
+    // How boldly groups move.
+    /// Attack when our strength is at least this multiple of the defender's.
+    attack_ratio: 1.25,
+    /// Scales the garrison kept in threatened friendly VP cities.
+    garrison: 1.0,
+    /// Share of the threat next door a threatened VP city keeps as garrison.
+    garrison_share: 0.5,
+    /// The garrison is at most this plus the city's VP (before `garrison`).
+    garrison_cap: 2.0,
+    /// Strength assumed for an enemy block not seen (4.0: fog of war).
+    unseen_strength: 2.5,
+
+    // What a space is worth to a group.
+    /// Per VP of an enemy-held city.
+    enemy_city_vp: 10.0,
+    /// For any enemy-held space.
+    enemy_space: 4.0,
+    /// Per VP of a vacant city.
+    vacant_city_vp: 9.0,
+    /// For any vacant space.
+    vacant_space: 1.0,
+    /// Per VP of a threatened own city, to reinforce it.
+    defend_vp: 6.0,
+    /// Per VP of an enemy city next door, to mass in an own city before attacking.
+    stage_vp: 4.0,
+    /// An enemy space too strong for the group, approached from afar: its share.
+    close_in: 0.15,
+    /// An enemy space more than one move away that the group can beat: its share.
+    distant_attack: 0.3,
+    /// A target more threatened than the group can hold: its share.
+    threatened_target: 0.3,
+    /// A group whose best plan scores no more than this is not moved.
+    least_group_score: 0.05,
+    /// An amphibious move's share of its port's value (6.3).
+    amphibious: 0.25,
+    /// Per friendly port (plus its VP) of holding a sea.
+    sea_hold: 0.2,
+    /// For attacking enemy navis at sea (6.2).
+    naval_attack: 2.0,
+
+    // Cards (4.1), as a card to play; the lowest is discarded first.
+    /// Per levy point of a command card (its moves count one each).
+    card_levy: 0.6,
+    /// Jupiter.
+    card_jupiter: 3.3,
+    /// Mars.
+    card_mars: 3.3,
+    /// Mercury.
+    card_mercury: 3.3,
+    /// Pluto.
+    card_pluto: 3.3,
+    /// Vulcan.
+    card_vulcan: 3.0,
+    /// Apollo.
+    card_apollo: 2.5,
+    /// Neptune.
+    card_neptune: 1.5,
+    /// Neptune, when own navis could attack enemy navis next door.
+    card_neptune_naval: 3.0,
+
+    // Levies (4.3).
+    /// Per enemy strength next door: where levies go first.
+    levy_front: 0.3,
+    /// A step added to a block, per firepower letter (A=1 … D=4).
+    add_step_firepower: 0.5,
+    /// A step added to a block, whatever its firepower.
+    add_step: 1.0,
+    /// A new navis.
+    levy_navis: 0.6,
+    /// A new land block, whatever its firepower.
+    levy_land: 1.2,
+    /// A new land block, per firepower letter.
+    levy_land_firepower: 0.4,
+
+    // Battles and events.
+    /// Retreat when the enemy is this many times stronger (7.5).
+    retreat_ratio: 1.5,
+    /// Per enemy strength at a Jupiter or Vulcan target.
+    strike_enemy: 2.0,
+    /// Per own strength at a Jupiter or Vulcan target (to spare them).
+    strike_own: 3.0,
+}
+
+impl HeuristicParams {
+    /// Reads a player file. Unknown names are errors with a did-you-mean;
+    /// every number must be finite and positive.
+    pub fn load(path: &Path) -> Result<HeuristicParams, LoadError> {
+        let text = format::read_text(path)?;
+        let params: HeuristicParams = format::parse_ron(path, &text)?;
+        params.check().map_err(|message| {
+            let (line, column) = locate_field(&text, message.0);
+            LoadError::Parse {
+                location: Location {
+                    file: path.to_path_buf(),
+                    line,
+                    column,
+                },
+                message: message.1,
+            }
+        })?;
+        Ok(params)
+    }
+
+    /// The first parameter that is not a finite positive number, and why.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        for (name, value) in Self::NAMES.iter().zip(self.values()) {
+            if !(value.is_finite() && value > 0.0) {
+                return Err((
+                    name,
+                    format!("`{name}` is {value}: expected a positive number"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The file text: a comment `header`, then every parameter, one a line.
+    pub fn to_ron(&self, header: &str) -> String {
+        let mut text = String::new();
+        for line in header.lines() {
+            text.push_str("// ");
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.push_str("(\n");
+        for (name, value) in Self::NAMES.iter().zip(self.values()) {
+            text.push_str(&format!("    {name}: {value:?},\n"));
+        }
+        text.push_str(")\n");
+        text
+    }
+}
+
+/// Line and column (1-based) of `name:` in `text`, or 1:1.
+fn locate_field(text: &str, name: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(col) = line.find(name)
+            && line[col + name.len()..].trim_start().starts_with(':')
+        {
+            return (i + 1, col + 1);
+        }
+    }
+    (1, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_player_file_reads_back_the_same() {
+        let mut params = HeuristicParams::default();
+        params.attack_ratio = 1.0 / 3.0;
+        params.card_mars = 7.25;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        std::fs::write(&path, params.to_ron("tuned\nfor rules-2.0")).unwrap();
+        assert_eq!(HeuristicParams::load(&path).unwrap(), params);
+    }
+
+    #[test]
+    fn a_file_names_only_what_it_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        std::fs::write(&path, "(attack_ratio: 2.0)").unwrap();
+        let params = HeuristicParams::load(&path).unwrap();
+        assert_eq!(params.attack_ratio, 2.0);
+        assert_eq!(params.garrison, HeuristicParams::default().garrison);
+    }
+
+    #[test]
+    fn an_unknown_name_is_located_and_the_nearest_suggested() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        std::fs::write(&path, "(\n    attack_ratio: 2.0,\n    garison: 1.0,\n)").unwrap();
+        let err = HeuristicParams::load(&path).unwrap_err().to_string();
+        assert!(err.contains("p.ron:3:"), "{err}");
+        assert!(err.contains("did you mean `garrison`"), "{err}");
+    }
+
+    #[test]
+    fn a_negative_number_is_located() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        std::fs::write(&path, "(\n  card_mars: 3.0,\n  levy_front: -1.0,\n)").unwrap();
+        let err = HeuristicParams::load(&path).unwrap_err().to_string();
+        assert!(err.contains("p.ron:3:3"), "{err}");
+        assert!(err.contains("`levy_front` is -1"), "{err}");
+    }
+
+    #[test]
+    fn values_and_names_agree() {
+        let params = HeuristicParams::default();
+        assert_eq!(params.values().len(), HeuristicParams::NAMES.len());
+        assert_eq!(HeuristicParams::from_values(&params.values()), params);
+    }
+}
