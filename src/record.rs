@@ -87,7 +87,7 @@ pub struct PlayerEntry {
 }
 
 impl PlayerEntry {
-    pub fn ai(spec: crate::sim::AiSpec, seed: u64) -> PlayerEntry {
+    pub fn ai(spec: &crate::sim::AiSpec, seed: u64) -> PlayerEntry {
         PlayerEntry {
             player: spec.to_string(),
             seed: Some(seed),

@@ -136,6 +136,9 @@ heuristic_params! {
     strike_own: 3.0,
 }
 
+/// Sound: every number is finite ([`HeuristicParams::check`] refuses NaN).
+impl Eq for HeuristicParams {}
+
 impl HeuristicParams {
     /// Reads a player file. Unknown names are errors with a did-you-mean;
     /// every number must be finite and positive.

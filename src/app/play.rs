@@ -34,20 +34,20 @@ use crate::sim::AiSpec;
 use crate::trace::{Trace, action_block, action_space};
 
 /// Who sits at a side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seat {
     Human,
     Ai(AiSpec),
 }
 
 impl Seat {
-    fn entry(self, seed: u64) -> PlayerEntry {
+    fn entry(&self, seed: u64) -> PlayerEntry {
         match self {
             Seat::Human => PlayerEntry::human(),
             Seat::Ai(spec) => PlayerEntry::ai(spec, seed),
         }
     }
-    fn label(self) -> String {
+    fn label(&self) -> String {
         match self {
             Seat::Human => "human".to_string(),
             Seat::Ai(spec) => spec.to_string(),
@@ -133,7 +133,7 @@ impl PlayPanel {
     pub fn start(&mut self, game: Game, setup: Option<RecordSetup>) {
         let seed = self.settings.seed;
         let trace = Trace::new(&game, seed);
-        let seats = self.settings.seats;
+        let seats = self.settings.seats.clone();
         let player_seeds = [
             seed.wrapping_mul(2).wrapping_add(1),
             seed.wrapping_mul(2).wrapping_add(2),
@@ -150,7 +150,7 @@ impl PlayPanel {
 
     /// Plays on from a position (a position file): no record can be saved.
     pub fn start_from(&mut self, game: Game, state: State, title: String) {
-        let seats = self.settings.seats;
+        let seats = self.settings.seats.clone();
         let seed = self.settings.seed;
         self.begin(
             game,
@@ -212,7 +212,7 @@ impl PlayPanel {
             omniscient: record.omniscient,
         };
         let title = format!("Resumed {}", path.display());
-        self.settings.seats = seats;
+        self.settings.seats = seats.clone();
         self.settings.seed = record.seed;
         self.begin(game, trace, seats, player_seeds, Some(setup), title);
     }
@@ -227,9 +227,9 @@ impl PlayPanel {
         title: String,
     ) {
         let mut counters = [None, None];
-        let players = Side::BOTH.map(|side| match seats[side.index()] {
+        let players = Side::BOTH.map(|side| match &seats[side.index()] {
             Seat::Human => None,
-            Seat::Ai(AiSpec::Search { playouts }) => {
+            &Seat::Ai(AiSpec::Search { playouts }) => {
                 let counter = Arc::new(AtomicU64::new(0));
                 counters[side.index()] = Some(counter.clone());
                 Some(Box::new(

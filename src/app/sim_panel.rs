@@ -156,8 +156,8 @@ impl SimPanel {
         let options = SimOptions {
             games: self.games.max(1),
             seed: self.seed,
-            caesar: self.caesar,
-            pompey: self.pompey,
+            caesar: self.caesar.clone(),
+            pompey: self.pompey.clone(),
             omniscient: false,
             shard: None,
         };
@@ -269,8 +269,8 @@ impl SimPanel {
         let options = SimOptions {
             games: self.sweep.games.max(1),
             seed: self.seed,
-            caesar: self.caesar,
-            pompey: self.pompey,
+            caesar: self.caesar.clone(),
+            pompey: self.pompey.clone(),
             omniscient: false,
             shard: None,
         };

@@ -60,8 +60,8 @@ impl RunArgs {
         let options = SimOptions {
             games: self.games,
             seed: self.seed,
-            caesar: self.caesar_ai,
-            pompey: self.pompey_ai,
+            caesar: self.caesar_ai.clone(),
+            pompey: self.pompey_ai.clone(),
             omniscient: self.omniscient,
             shard: resolve_shard(self.shard)?,
         };

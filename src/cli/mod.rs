@@ -16,6 +16,7 @@ mod position;
 mod replay;
 mod simulate;
 mod sweep;
+mod tune;
 mod validate;
 
 use std::path::PathBuf;
@@ -68,6 +69,9 @@ enum Command {
     /// Balance curves: Caesar's win rate at every combination of rule-set
     /// values and scenario tweaks (--set FIELD=VALUES), over the same seeds.
     Sweep(sweep::SweepArgs),
+    /// Fit the heuristic player's numbers to a rule set by self-play
+    /// (CMA-ES) and write a player file for `--caesar-ai heuristic:FILE`.
+    Tune(tune::TuneArgs),
     /// Combine the JSON reports of the shards of one run (simulate, compare, ladder or sweep).
     Merge(merge::MergeArgs),
     /// Exact odds of one battle (no sampling).
@@ -110,6 +114,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Ladder(args)) => ladder::ladder(&mut out, args)?,
         Some(Command::Sweep(args)) => sweep::sweep(&mut out, args)?,
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
+        Some(Command::Tune(args)) => tune::tune(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,
         Some(Command::Position(args)) => position::position(&mut out, args)?,

@@ -85,8 +85,8 @@ pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
                 scenario,
                 variant,
                 seed,
-                caesar: PlayerEntry::ai(args.caesar_ai, player_seeds[0]),
-                pompey: PlayerEntry::ai(args.pompey_ai, player_seeds[1]),
+                caesar: PlayerEntry::ai(&args.caesar_ai, player_seeds[0]),
+                pompey: PlayerEntry::ai(&args.pompey_ai, player_seeds[1]),
                 omniscient: args.omniscient,
             };
             let (state, record) = record_game(&game, setup, &mut players, &mut log);

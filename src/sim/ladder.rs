@@ -85,16 +85,16 @@ impl LadderOptions {
 
     /// The mirror match at `rung`.
     pub fn mirror(&self, rung: usize) -> SimOptions {
-        let p = self.players[rung];
-        self.run(mirror_seed(self.seed, rung), p, p)
+        let p = &self.players[rung];
+        self.run(mirror_seed(self.seed, rung), p.clone(), p.clone())
     }
 
     /// The cross-play match with rung `caesar` as Caesar, `pompey` as Pompey.
     pub fn cross(&self, caesar: usize, pompey: usize) -> SimOptions {
         self.run(
             cross_seed(self.seed, caesar, pompey),
-            self.players[caesar],
-            self.players[pompey],
+            self.players[caesar].clone(),
+            self.players[pompey].clone(),
         )
     }
 

@@ -11,6 +11,7 @@ pub mod ladder;
 pub mod report;
 pub mod stats;
 pub mod sweep;
+pub mod tune;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -66,12 +67,15 @@ impl std::fmt::Display for GameRange {
 }
 
 /// Which AI plays a side, and its budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AiSpec {
     /// Uniform over legal actions.
     Random,
     /// Rule-based priorities.
     Heuristic,
+    /// Rule-based priorities with the numbers of a player file (`tune`
+    /// writes them), kept whole so a report says exactly what played.
+    TunedHeuristic(Box<TunedHeuristic>),
     /// Looks ahead with this many playouts per decision it searches.
     Search { playouts: u32 },
     /// Looks ahead for this many milliseconds per decision it searches: for
@@ -83,10 +87,13 @@ impl AiSpec {
     pub const NAMES: [&'static str; 3] = ["random", "heuristic", "search"];
     pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
 
-    pub fn player(self, side: Side, seed: u64, omniscient: bool) -> Box<dyn Player> {
-        match self {
+    pub fn player(&self, side: Side, seed: u64, omniscient: bool) -> Box<dyn Player> {
+        match *self {
             AiSpec::Random => Box::new(ai::RandomPlayer::new(seed)),
             AiSpec::Heuristic => Box::new(ai::HeuristicPlayer::new(side, seed, omniscient)),
+            AiSpec::TunedHeuristic(ref tuned) => {
+                Box::new(ai::HeuristicPlayer::new(side, seed, omniscient).with_params(tuned.params))
+            }
             AiSpec::Search { playouts } => {
                 Box::new(ai::SearchPlayer::new(side, seed, omniscient, playouts))
             }
@@ -105,6 +112,7 @@ impl std::fmt::Display for AiSpec {
         match self {
             AiSpec::Random => f.write_str("random"),
             AiSpec::Heuristic => f.write_str("heuristic"),
+            AiSpec::TunedHeuristic(tuned) => write!(f, "heuristic:{}", tuned.path),
             AiSpec::Search { playouts } => write!(f, "search:{playouts}"),
             AiSpec::SearchTimed { millis } => write!(f, "search:{millis}ms"),
         }
@@ -114,7 +122,8 @@ impl std::fmt::Display for AiSpec {
 impl FromStr for AiSpec {
     type Err = String;
 
-    /// `random`, `heuristic`, `search`, `search:PLAYOUTS` or `search:MILLISms`.
+    /// `random`, `heuristic`, `heuristic:FILE`, `search`, `search:PLAYOUTS`
+    /// or `search:MILLISms`.
     fn from_str(text: &str) -> Result<AiSpec, String> {
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),
@@ -140,13 +149,28 @@ impl FromStr for AiSpec {
                     )),
                 },
             },
-            ("random" | "heuristic", Some(_)) => Err(format!("\"{name}\" takes no budget")),
+            ("heuristic", Some(file)) => {
+                let params = ai::HeuristicParams::load(std::path::Path::new(file))
+                    .map_err(|e| format!("heuristic:{file}: {e}"))?;
+                Ok(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+                    path: file.to_string(),
+                    params,
+                })))
+            }
+            ("random", Some(_)) => Err(format!("\"{name}\" takes no budget")),
             _ => Err(format!(
-                "unknown AI \"{text}\"{}; expected random, heuristic, search or search:N",
+                "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search or search:N",
                 crate::names::did_you_mean(name, AiSpec::NAMES)
             )),
         }
     }
+}
+
+/// A heuristic player's numbers, and the file they were read from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TunedHeuristic {
+    pub path: String,
+    pub params: ai::HeuristicParams,
 }
 
 /// Part `index` (0-based) of `count` equal parts of a run.

@@ -1,0 +1,100 @@
+//! `tune`: fits the heuristic player to a rule set by self-play and writes
+//! the player file that `heuristic:FILE` plays.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use caesar_workbench::ai::HeuristicParams;
+use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::sim::tune::{self as lib, TuneOptions};
+
+use super::args::{load_game, parse_threads, pool, refuse_overwrite};
+use super::simulate::{print_report, with_progress};
+use super::{CliError, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct TuneArgs {
+    /// Rule set to tune for: a variant file or a built-in name.
+    #[arg(long, default_value = DEFAULT_VARIANT)]
+    variant: String,
+    /// Scenario file; the built-in published game when left out.
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// The player file to write (atomically; an older one is kept as .bak).
+    #[arg(long)]
+    out: PathBuf,
+    /// Games to play while searching, in all (the check games come on top).
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(2..))]
+    budget: u64,
+    /// Games per candidate: even, half as Caesar and half as Pompey against
+    /// the starting player. More games, less noise, fewer generations.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(2..))]
+    games_per_candidate: u64,
+    /// Candidates per generation (default: CMA-ES's, 4 + 3 ln of the number of parameters).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..1000))]
+    population: Option<u64>,
+    /// The first step of the search, as a relative change of every number
+    /// (0.3: about 30% either way).
+    #[arg(long, default_value_t = 0.3)]
+    step: f64,
+    /// Games of the final check against the starting player, on seeds the
+    /// search never played (even; 0 to skip it).
+    #[arg(long, default_value_t = 2_000)]
+    check_games: u64,
+    /// A player file to start from and to play against (default: the built-in numbers).
+    #[arg(long)]
+    start: Option<PathBuf>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Print the full JSON report instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
+    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    let mut inputs = loaded.inputs.clone();
+    let start = match &args.start {
+        Some(path) => {
+            inputs.push(path.clone());
+            HeuristicParams::load(path)?
+        }
+        None => HeuristicParams::default(),
+    };
+    refuse_overwrite(&args.out, &inputs)?;
+    let options = TuneOptions {
+        budget: args.budget,
+        games_per_candidate: args.games_per_candidate,
+        population: args.population.map_or(0, |p| p as usize),
+        step: args.step,
+        check_games: args.check_games,
+        seed: args.seed,
+        start,
+    };
+    options.check().map_err(CliError::Usage)?;
+    let pool = pool(args.threads)?;
+    let name = format!("{} ({})", args.variant, loaded.game.rules.name);
+    let report = with_progress(options.total_games(), |progress| {
+        pool.install(|| lib::tune(&loaded.game, &name, &options, progress))
+    })
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    caesar_workbench::format::save_atomically(&args.out, &report.player_file()).map_err(
+        |source| {
+            CliError::Report(format!(
+                "cannot write the player file {}: {source}",
+                args.out.display()
+            ))
+        },
+    )?;
+    print_report(out, &report, args.json)?;
+    if !args.json {
+        out.line(format!(
+            "wrote {} (play it with --caesar-ai heuristic:{0})",
+            args.out.display()
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,544 @@
+//! `tune`: fits the heuristic's numbers ([`HeuristicParams`]) to a variant by
+//! self-play, with CMA-ES (the `cmaes` crate).
+//!
+//! A candidate is scored by playing it against the starting player (the
+//! defaults, or a player file) on both sides of the same games: half its
+//! games as Caesar, half as Pompey, each seed played once each way, so
+//! neither the side's own balance nor the dice favour a candidate. All
+//! candidates of a generation play the same seeds (common random numbers);
+//! each generation draws new ones, so the search cannot fit one set of dice.
+//!
+//! The search runs in log space (a parameter is its start times e^z), which
+//! keeps every number positive and makes a step a relative change whatever
+//! the number's scale. The result is the search's final mean, not its best
+//! candidate: the best of many noisy scores is lucky by selection, the mean
+//! is what the whole population agreed on. It is then checked against the
+//! starting player on games of a separate seed stream, which the search never
+//! saw.
+//!
+//! Everything derives from the seed, and a game's result does not depend on
+//! the thread that plays it: a tuning run reproduces exactly.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+
+use cmaes::{CMAESOptions, DVector, Mode};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::stats::{Difference, Estimate, paired_mean_difference};
+use super::{Cancelled, Progress, game_and_player_seeds, game_seed};
+use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player};
+use crate::engine::{Game, NoLog};
+use crate::model::Side;
+
+/// Salt of the check games' seeds: a stream the search never plays.
+const CHECK_SALT: u64 = 0xC4EC_4ED0_0D5E_ED5A;
+
+/// What to tune, and how hard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TuneOptions {
+    /// Games to play while searching, in all (the check games come on top).
+    pub budget: u64,
+    /// Games per candidate: even, half on each side.
+    pub games_per_candidate: u64,
+    /// Candidates per generation; 0 lets CMA-ES choose (4 + 3 ln n).
+    pub population: usize,
+    /// The first step, in log space: 0.3 tries numbers about 30% either way.
+    pub step: f64,
+    /// Games of the final check against the starting player.
+    pub check_games: u64,
+    pub seed: u64,
+    /// Where the search starts, and the player every candidate meets.
+    pub start: HeuristicParams,
+}
+
+impl TuneOptions {
+    pub fn check(&self) -> Result<(), String> {
+        if self.games_per_candidate < 2 || self.games_per_candidate % 2 != 0 {
+            return Err(format!(
+                "games per candidate must be even and at least 2 (got {}): each seed is played once from each side",
+                self.games_per_candidate
+            ));
+        }
+        if self.generations() == 0 {
+            return Err(format!(
+                "a budget of {} games is less than one generation ({} candidates of {} games)",
+                self.budget,
+                self.population(),
+                self.games_per_candidate
+            ));
+        }
+        if self.check_games % 2 != 0 {
+            return Err(format!(
+                "check games must be even (got {}): each seed is played once from each side",
+                self.check_games
+            ));
+        }
+        if !(self.step.is_finite() && self.step > 0.0) {
+            return Err(format!("the step must be positive (got {})", self.step));
+        }
+        self.start
+            .check()
+            .map_err(|(_, why)| format!("the starting player: {why}"))
+    }
+
+    /// Games a run plays, the search and the check together.
+    pub fn total_games(&self) -> u64 {
+        self.generations() * self.population() as u64 * self.games_per_candidate
+            + self.check_games * 2
+    }
+
+    /// Candidates per generation: as given, else CMA-ES's default for the
+    /// number of parameters, 4 + ⌊3 ln n⌋.
+    pub fn population(&self) -> usize {
+        if self.population > 0 {
+            return self.population;
+        }
+        let n = HeuristicParams::NAMES.len() as f64;
+        4 + (3.0 * n.ln()).floor() as usize
+    }
+
+    /// Whole generations the budget pays for.
+    pub fn generations(&self) -> u64 {
+        self.budget / (self.games_per_candidate.max(1) * self.population() as u64)
+    }
+}
+
+/// One generation of the search, as the report lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Generation {
+    pub generation: u64,
+    /// The best candidate's score against the starting player (0–1).
+    pub best: f64,
+    pub median: f64,
+    /// The search's step size after the generation (log space).
+    pub sigma: f64,
+}
+
+/// How the tuned player fares against the starting one on unseen seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub games: u64,
+    /// The tuned player's score (win 1, draw ½) against the starting one,
+    /// both sides; its interval is the paired one over the seeds.
+    pub score: f64,
+    pub score_ci95: [f64; 2],
+    /// The tuned player's win rate as Caesar, and as Pompey.
+    pub as_caesar: Estimate,
+    pub as_pompey: Estimate,
+    /// Caesar's win rate when both sides are the starting player, and when
+    /// both are the tuned one (same seeds): how much a balance verdict
+    /// moves with the players.
+    pub mirror_start: Estimate,
+    pub mirror_tuned: Estimate,
+    pub mirror_difference: Difference,
+}
+
+/// A tuning run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TuneReport {
+    pub variant: String,
+    pub options: TuneOptions,
+    pub population: usize,
+    pub generations: Vec<Generation>,
+    /// Why the search stopped, when it stopped before the budget.
+    pub stopped_early: Option<String>,
+    pub tuned: HeuristicParams,
+    pub check: Option<Check>,
+    pub games_played: u64,
+    pub elapsed_seconds: f64,
+    pub games_per_second: f64,
+}
+
+impl TuneReport {
+    /// The parameters that moved most, as (name, start, tuned), largest
+    /// relative change first.
+    pub fn changes(&self) -> Vec<(&'static str, f32, f32)> {
+        let mut changes: Vec<_> = HeuristicParams::NAMES
+            .iter()
+            .zip(self.options.start.values())
+            .zip(self.tuned.values())
+            .map(|((name, a), b)| (*name, a, b))
+            .collect();
+        changes.sort_by(|x, y| (y.2 / y.1).ln().abs().total_cmp(&(x.2 / x.1).ln().abs()));
+        changes
+    }
+
+    /// The player file's text: the tuned numbers, and how they were found.
+    pub fn player_file(&self) -> String {
+        let mut header = format!(
+            "Heuristic player tuned for {} by `caesar-workbench tune` (CMA-ES):\n\
+             {} games in {} generation(s) of {} candidates, seed {}.",
+            self.variant,
+            self.games_played - self.check.as_ref().map_or(0, |c| c.games * 2),
+            self.generations.len(),
+            self.population,
+            self.options.seed,
+        );
+        if let Some(c) = &self.check {
+            header.push_str(&format!(
+                "\nAgainst the starting player on {} unseen games: scores {:.1}% ({:.1}–{:.1}%).",
+                c.games,
+                c.score * 100.0,
+                c.score_ci95[0] * 100.0,
+                c.score_ci95[1] * 100.0
+            ));
+        }
+        header.push_str("\nPlay it with --caesar-ai heuristic:FILE or --pompey-ai heuristic:FILE.");
+        self.tuned.to_ron(&header)
+    }
+}
+
+/// `z` (log space, relative to `start`) as parameters.
+fn params_at(start: &HeuristicParams, z: &DVector<f64>) -> HeuristicParams {
+    let values: Vec<f32> = start
+        .values()
+        .iter()
+        .zip(z.iter())
+        .map(|(v, z)| (f64::from(*v) * z.exp()) as f32)
+        .collect();
+    HeuristicParams::from_values(&values)
+}
+
+/// Half-points (win 2, draw 1, loss 0) of `side` in one game.
+fn half_points(game: &Game, seed: u64, players: [HeuristicParams; 2], side: Side) -> u32 {
+    let (game_seed, player_seeds) = game_and_player_seeds(seed, 0);
+    let mut seats: [Box<dyn Player>; 2] = Side::BOTH.map(|s| {
+        Box::new(
+            HeuristicPlayer::new(s, player_seeds[s.index()], false).with_params(players[s.index()]),
+        ) as Box<dyn Player>
+    });
+    let end = ai::play_game(game, game_seed, &mut seats, &mut NoLog);
+    match end.outcome().and_then(|o| o.winner) {
+        Some(w) if w == side => 2,
+        Some(_) => 0,
+        None => 1,
+    }
+}
+
+/// Per seed of `pairs`: `candidate`'s half-points as Caesar and as Pompey
+/// against `opponent`, the seeds drawn from `stream`.
+fn play_pairs(
+    game: &Game,
+    stream: u64,
+    pairs: u64,
+    candidate: HeuristicParams,
+    opponent: HeuristicParams,
+    progress: &Progress,
+) -> Result<Vec<[u32; 2]>, Cancelled> {
+    (0..pairs)
+        .into_par_iter()
+        .map(|i| {
+            if progress.is_cancelled() {
+                return Err(Cancelled);
+            }
+            let seed = game_seed(stream, i);
+            let caesar = half_points(game, seed, [candidate, opponent], Side::Caesar);
+            progress.tick();
+            let pompey = half_points(game, seed, [opponent, candidate], Side::Pompey);
+            progress.tick();
+            Ok([caesar, pompey])
+        })
+        .collect()
+}
+
+fn score_of(results: &[[u32; 2]]) -> f64 {
+    let points: u32 = results.iter().map(|r| r[0] + r[1]).sum();
+    f64::from(points) / (4.0 * results.len() as f64)
+}
+
+/// Tunes the heuristic for `game`'s rules. Progress counts games.
+pub fn tune(
+    game: &Game,
+    variant: &str,
+    options: &TuneOptions,
+    progress: &Progress,
+) -> Result<TuneReport, Cancelled> {
+    let started = std::time::Instant::now();
+    let start = options.start;
+    let pairs = options.games_per_candidate / 2;
+    let evaluated = Cell::new(0u64);
+    let cancelled = Cell::new(false);
+    let lambda = options.population();
+    // This generation's scores, for the report's best and median.
+    let scores = RefCell::new(Vec::with_capacity(lambda));
+    let objective = |z: &DVector<f64>| {
+        if cancelled.get() {
+            return 0.0;
+        }
+        let generation = evaluated.get() / lambda as u64;
+        evaluated.set(evaluated.get() + 1);
+        let stream = game_seed(options.seed, generation);
+        match play_pairs(game, stream, pairs, params_at(&start, z), start, progress) {
+            Ok(results) => {
+                let score = score_of(&results);
+                scores.borrow_mut().push(score);
+                score
+            }
+            Err(Cancelled) => {
+                cancelled.set(true);
+                0.0
+            }
+        }
+    };
+    let dims = HeuristicParams::NAMES.len();
+    let mut cma = CMAESOptions::new(vec![0.0; dims], options.step)
+        .mode(Mode::Maximize)
+        .seed(options.seed)
+        .population_size(lambda)
+        .max_generations(options.generations() as usize)
+        // A noisy score: the defaults' tolerances would stop on noise.
+        .tol_fun(0.0)
+        .tol_fun_rel(0.0)
+        .tol_fun_hist(0.0)
+        .tol_stagnation(usize::MAX)
+        .build(objective)
+        .expect("the options are checked and the start is finite");
+    let mut generations = Vec::new();
+    let mut stopped_early = None;
+    loop {
+        let end = cma.next();
+        if cancelled.get() {
+            return Err(Cancelled);
+        }
+        let mut done = scores.borrow_mut();
+        if !done.is_empty() {
+            done.sort_by(f64::total_cmp);
+            generations.push(Generation {
+                generation: generations.len() as u64,
+                best: done[done.len() - 1],
+                median: done[done.len() / 2],
+                sigma: cma.sigma(),
+            });
+            done.clear();
+        }
+        drop(done);
+        if let Some(end) = end {
+            let budget_spent = end
+                .reasons
+                .iter()
+                .all(|r| matches!(r, cmaes::TerminationReason::MaxGenerations));
+            if !budget_spent {
+                stopped_early = Some(
+                    end.reasons
+                        .iter()
+                        .map(|r| format!("{r:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                );
+            }
+            break;
+        }
+    }
+    let tuned = params_at(&start, cma.mean());
+    let search_games = cma.function_evals() as u64 * options.games_per_candidate;
+    let check = if options.check_games > 0 {
+        Some(check(game, options, tuned, progress)?)
+    } else {
+        None
+    };
+    let games_played = search_games + check.as_ref().map_or(0, |c| c.games * 2);
+    let elapsed = started.elapsed().as_secs_f64();
+    Ok(TuneReport {
+        variant: variant.to_string(),
+        options: options.clone(),
+        population: lambda,
+        generations,
+        stopped_early,
+        tuned,
+        check,
+        games_played,
+        elapsed_seconds: elapsed,
+        games_per_second: games_played as f64 / elapsed.max(1e-9),
+    })
+}
+
+/// The tuned player against the starting one, and both mirrors, on the
+/// check stream.
+fn check(
+    game: &Game,
+    options: &TuneOptions,
+    tuned: HeuristicParams,
+    progress: &Progress,
+) -> Result<Check, Cancelled> {
+    let stream = options.seed ^ CHECK_SALT;
+    let pairs = options.check_games / 2;
+    let duel = play_pairs(game, stream, pairs, tuned, options.start, progress)?;
+    let mirrors: Vec<[u32; 2]> = (0..pairs)
+        .into_par_iter()
+        .map(|i| {
+            let seed = game_seed(stream, i);
+            let start = [options.start; 2];
+            [
+                half_points(game, seed, start, Side::Caesar),
+                half_points(game, seed, [tuned; 2], Side::Caesar),
+            ]
+        })
+        .collect();
+    for _ in 0..options.check_games {
+        progress.tick();
+    }
+    // Paired over seeds: each seed's score is the mean of its two games.
+    let per_seed: Vec<f64> = duel.iter().map(|r| f64::from(r[0] + r[1]) / 4.0).collect();
+    let n = per_seed.len() as f64;
+    let mean = per_seed.iter().sum::<f64>() / n;
+    let var = per_seed.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let half_width = super::stats::Z95 * (var / n).sqrt();
+    let wins = |col: usize, of: &[[u32; 2]]| of.iter().filter(|r| r[col] == 2).count() as u64;
+    let (mut sum, mut sum_sq) = (0.0, 0.0);
+    for m in &mirrors {
+        let d = f64::from(u8::from(m[1] == 2)) - f64::from(u8::from(m[0] == 2));
+        sum += d;
+        sum_sq += d * d;
+    }
+    Ok(Check {
+        games: options.check_games,
+        score: mean,
+        score_ci95: [(mean - half_width).max(0.0), (mean + half_width).min(1.0)],
+        as_caesar: Estimate::of(wins(0, &duel), pairs),
+        as_pompey: Estimate::of(wins(1, &duel), pairs),
+        mirror_start: Estimate::of(wins(0, &mirrors), pairs),
+        mirror_tuned: Estimate::of(wins(1, &mirrors), pairs),
+        mirror_difference: paired_mean_difference(sum, sum_sq, pairs),
+    })
+}
+
+impl fmt::Display for TuneReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = &self.options;
+        writeln!(
+            f,
+            "tune {}: {} generation{} of {} candidates, {} games each (seed {})",
+            self.variant,
+            self.generations.len(),
+            if self.generations.len() == 1 { "" } else { "s" },
+            self.population,
+            o.games_per_candidate,
+            o.seed
+        )?;
+        writeln!(f, "  generation   best  median  step")?;
+        let last = self.generations.len().saturating_sub(1);
+        for g in &self.generations {
+            // The first, every tenth and the last: the trend, not a wall.
+            if g.generation == 0 || g.generation % 10 == 0 || g.generation as usize == last {
+                writeln!(
+                    f,
+                    "  {:>10} {:>5.1}% {:>6.1}% {:>5.3}",
+                    g.generation,
+                    g.best * 100.0,
+                    g.median * 100.0,
+                    g.sigma
+                )?;
+            }
+        }
+        if let Some(why) = &self.stopped_early {
+            writeln!(f, "  stopped before the budget: {why}")?;
+        }
+        if let Some(c) = &self.check {
+            writeln!(
+                f,
+                "check on {} games the search never saw, each seed played from both sides:",
+                c.games
+            )?;
+            writeln!(
+                f,
+                "  tuned against the starting player: scores {:.1}% ({:.1}–{:.1}%)",
+                c.score * 100.0,
+                c.score_ci95[0] * 100.0,
+                c.score_ci95[1] * 100.0
+            )?;
+            writeln!(f, "    wins as Caesar {}", c.as_caesar.percent_text(5))?;
+            writeln!(f, "    wins as Pompey {}", c.as_pompey.percent_text(5))?;
+            writeln!(f, "  Caesar's win rate in the mirror match:")?;
+            writeln!(f, "    starting player {}", c.mirror_start.percent_text(5))?;
+            writeln!(f, "    tuned player    {}", c.mirror_tuned.percent_text(5))?;
+            writeln!(
+                f,
+                "    difference {:+.1} points (p = {:.2})",
+                c.mirror_difference.estimate * 100.0,
+                c.mirror_difference.p_value
+            )?;
+        }
+        writeln!(f, "moved most (start -> tuned):")?;
+        for (name, a, b) in self.changes().into_iter().take(8) {
+            writeln!(f, "  {name:<22} {a:>7.3} -> {b:>7.3}")?;
+        }
+        write!(
+            f,
+            "{} games in {:.1} s ({:.0} games/s)",
+            self.games_played, self.elapsed_seconds, self.games_per_second
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small(seed: u64) -> TuneOptions {
+        TuneOptions {
+            budget: 50,
+            games_per_candidate: 4,
+            population: 4,
+            step: 0.3,
+            check_games: 4,
+            seed,
+            start: HeuristicParams::default(),
+        }
+    }
+
+    #[test]
+    fn a_tuning_run_reproduces_on_any_number_of_threads() {
+        let game = Game::published("rules-2.0");
+        let run = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| tune(&game, "rules-2.0", &small(3), &Progress::new()).unwrap())
+        };
+        let (one, two) = (run(1), run(2));
+        assert_eq!(one.tuned, two.tuned);
+        assert_eq!(one.generations, two.generations);
+        assert_eq!(one.check, two.check);
+        assert_eq!(
+            one.generations.len(),
+            3,
+            "50 games pay for 3 generations of 4 × 4"
+        );
+        assert_ne!(one.tuned, HeuristicParams::default(), "the search moved");
+    }
+
+    #[test]
+    fn the_budget_counts_games() {
+        let game = Game::published("rules-2.0");
+        let progress = Progress::new();
+        let report = tune(&game, "rules-2.0", &small(5), &progress).unwrap();
+        assert_eq!(report.games_played, 48 + 8);
+        assert_eq!(progress.done(), small(5).total_games());
+    }
+
+    #[test]
+    fn odd_games_per_candidate_are_refused() {
+        let mut options = small(1);
+        options.games_per_candidate = 3;
+        assert!(options.check().unwrap_err().contains("even"));
+        options.games_per_candidate = 4;
+        options.budget = 5;
+        assert!(options.check().unwrap_err().contains("budget"));
+    }
+
+    #[test]
+    fn a_candidate_is_scored_from_both_sides() {
+        let game = Game::published("rules-2.0");
+        let start = HeuristicParams::default();
+        let results = play_pairs(&game, 9, 6, start, start, &Progress::new()).unwrap();
+        // The same player on both sides of the same seed: one game won as
+        // Caesar is the same game lost as Pompey, so the score is exactly ½.
+        for r in &results {
+            assert_eq!(r[0] + r[1], 2, "{r:?}");
+        }
+        assert_eq!(score_of(&results), 0.5);
+    }
+}
