@@ -540,8 +540,8 @@ mod tests {
             scenario,
             variant: variant_source,
             seed: game_seed,
-            caesar: PlayerEntry::ai(AiSpec::Random, 1),
-            pompey: PlayerEntry::ai(AiSpec::Random, 2),
+            caesar: PlayerEntry::ai(&AiSpec::Random, 1),
+            pompey: PlayerEntry::ai(&AiSpec::Random, 2),
             omniscient: false,
         };
         (game, setup)

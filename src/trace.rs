@@ -434,8 +434,8 @@ mod tests {
             scenario,
             variant,
             seed: 0,
-            caesar: PlayerEntry::ai(AiSpec::Heuristic, 1),
-            pompey: PlayerEntry::ai(AiSpec::Heuristic, 2),
+            caesar: PlayerEntry::ai(&AiSpec::Heuristic, 1),
+            pompey: PlayerEntry::ai(&AiSpec::Heuristic, 2),
             omniscient: false,
         };
         let record = trace.record(setup).expect("begun from a seed");

@@ -53,6 +53,9 @@ pub enum FilePurpose {
     OpenRecord(super::RecordUse),
     /// A position file to start a game from (Play tab).
     OpenPosition,
+    /// A heuristic player file (`tune` writes them) for a side's AI in the
+    /// Simulate tab.
+    OpenPlayer(crate::model::Side),
     /// Write a simulation report (JSON or CSV), or a game record.
     Export {
         kind: ExportKind,
@@ -100,6 +103,13 @@ impl FileRequest {
                 ("Open game record", "Game record (RON)", "ron", false, "")
             }
             FilePurpose::OpenPosition => ("Open position", "Position (RON)", "ron", false, ""),
+            FilePurpose::OpenPlayer(_) => (
+                "Open player file",
+                "Heuristic player (RON)",
+                "ron",
+                false,
+                "",
+            ),
             FilePurpose::Export {
                 kind: ExportKind::Record,
                 ..

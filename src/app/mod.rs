@@ -499,6 +499,11 @@ impl WorkbenchApp {
                 self.play.start_from_file(&path);
                 self.tab = Tab::Play;
             }
+            FilePurpose::OpenPlayer(side) => {
+                if let Err(e) = self.sim.load_player(side, &path) {
+                    self.state.set_file_error(e);
+                }
+            }
         }
     }
 

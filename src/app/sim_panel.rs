@@ -423,7 +423,7 @@ impl SimPanel {
             .default_size(theme::SIM_CONTROLS_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    self.controls(ui, scenario, errors, rules, variant);
+                    actions.extend(self.controls(ui, scenario, errors, rules, variant));
                     ui.separator();
                     self.sweep_controls(ui, doc, errors, rules, variant);
                     ui.separator();
@@ -443,7 +443,8 @@ impl SimPanel {
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
-    ) {
+    ) -> Vec<Action> {
+        let mut actions = Vec::new();
         ui.heading("Simulate");
         egui::Grid::new("sim_options")
             .num_columns(2)
@@ -454,11 +455,22 @@ impl SimPanel {
                     (Side::Pompey, &mut self.pompey),
                 ] {
                     let l = ui.label(format!("{side} AI"));
-                    egui::ComboBox::from_id_salt(("ai", side.index()))
-                        .selected_text(ai.to_string())
+                    let combo = egui::ComboBox::from_id_salt(("ai", side.index()))
+                        .selected_text(ai_label(ai))
                         .show_ui(ui, |ui| {
                             ui.selectable_value(ai, AiSpec::Random, "random");
                             ui.selectable_value(ai, AiSpec::Heuristic, "heuristic");
+                            let tuned = matches!(ai, AiSpec::TunedHeuristic(_));
+                            if ui
+                                .selectable_label(tuned, "heuristic from file…")
+                                .on_hover_text(
+                                    "A player file written by `caesar-workbench tune`: \
+                                     the heuristic with numbers fitted to a rule set",
+                                )
+                                .clicked()
+                            {
+                                actions.push(Action::Choose(FilePurpose::OpenPlayer(side)));
+                            }
                             if !matches!(ai, AiSpec::Search { .. }) {
                                 ui.selectable_value(
                                     ai,
@@ -471,6 +483,9 @@ impl SimPanel {
                         })
                         .response
                         .labelled_by(l.id);
+                    if let AiSpec::TunedHeuristic(t) = ai {
+                        combo.on_hover_text(format!("Player file {}", t.path));
+                    }
                     ui.end_row();
                     if let AiSpec::Search { playouts } = ai {
                         let l = ui.label(format!("{side} playouts"));
@@ -578,6 +593,21 @@ impl SimPanel {
                 "The longest the window took to lay out one frame (before painting) while the simulation ran in the background",
             );
         }
+        actions
+    }
+
+    /// Plays `side` with the heuristic player of the file at `path`.
+    pub fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
+        let params = crate::ai::HeuristicParams::load(path).map_err(|e| e.to_string())?;
+        let spec = AiSpec::TunedHeuristic(Box::new(crate::sim::TunedHeuristic {
+            path: path.display().to_string(),
+            params,
+        }));
+        match side {
+            Side::Caesar => self.caesar = spec,
+            Side::Pompey => self.pompey = spec,
+        }
+        Ok(())
     }
 
     fn sweep_controls(
@@ -1237,5 +1267,18 @@ mod tests {
             }
         }
         assert!(band_quads(&[1.0], &[0.0], &[1.0]).is_empty());
+    }
+}
+
+/// A side's AI as its chooser shows it: a player file by its name only.
+fn ai_label(ai: &AiSpec) -> String {
+    match ai {
+        AiSpec::TunedHeuristic(t) => {
+            let name = std::path::Path::new(&t.path)
+                .file_name()
+                .map_or(t.path.clone(), |n| n.to_string_lossy().into_owned());
+            format!("heuristic: {name}")
+        }
+        other => other.to_string(),
     }
 }

@@ -537,6 +537,11 @@ pub struct SimReport {
     pub variant: String,
     pub caesar_ai: String,
     pub pompey_ai: String,
+    /// Caesar's and Pompey's numbers when a side plays a player file
+    /// (`heuristic:FILE`): the report says what played even if the file
+    /// changes later. Left out of the JSON when neither does.
+    #[serde(default, skip_serializing_if = "no_player_files")]
+    pub player_files: [Option<crate::ai::HeuristicParams>; 2],
     pub omniscient: bool,
     pub seed: u64,
     /// Games in this report.
@@ -602,10 +607,22 @@ fn share(count: u64, of: u64) -> f64 {
     }
 }
 
+fn no_player_files(files: &[Option<crate::ai::HeuristicParams>; 2]) -> bool {
+    files.iter().all(Option::is_none)
+}
+
+/// The numbers of a player file, if `spec` plays one.
+fn player_file(spec: &super::AiSpec) -> Option<crate::ai::HeuristicParams> {
+    match spec {
+        super::AiSpec::TunedHeuristic(t) => Some(t.params),
+        _ => None,
+    }
+}
+
 impl SimReport {
     pub fn new(variant: &str, options: &SimOptions, acc: Accumulator) -> SimReport {
         let shards = vec![options.shard.map_or("1/1".to_string(), |s| s.to_string())];
-        SimReport::from_parts(
+        let mut report = SimReport::from_parts(
             variant,
             options.caesar.to_string(),
             options.pompey.to_string(),
@@ -615,7 +632,9 @@ impl SimReport {
             shards,
             vec![options.game_range().into()],
             acc,
-        )
+        );
+        report.player_files = [player_file(&options.caesar), player_file(&options.pompey)];
+        report
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -645,6 +664,7 @@ impl SimReport {
             variant: variant.to_string(),
             caesar_ai,
             pompey_ai,
+            player_files: [None, None],
             omniscient,
             seed,
             games: n,
@@ -755,6 +775,7 @@ impl SimReport {
             let same = r.variant == first.variant
                 && r.caesar_ai == first.caesar_ai
                 && r.pompey_ai == first.pompey_ai
+                && r.player_files == first.player_files
                 && r.omniscient == first.omniscient
                 && r.seed == first.seed
                 && r.run_games == first.run_games;
@@ -800,7 +821,7 @@ impl SimReport {
         if acc.games == first.run_games {
             shards = vec!["1/1".to_string()];
         }
-        Ok(SimReport::from_parts(
+        let mut merged = SimReport::from_parts(
             &first.variant,
             first.caesar_ai.clone(),
             first.pompey_ai.clone(),
@@ -810,7 +831,9 @@ impl SimReport {
             shards,
             covered,
             acc,
-        ))
+        );
+        merged.player_files = first.player_files;
+        Ok(merged)
     }
 
     /// Checks a report as read from a file: every count consistent with the

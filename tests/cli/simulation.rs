@@ -707,3 +707,73 @@ fn ladder_refuses_a_player_twice_and_three_variants() {
         .code(2)
         .stderr(predicate::str::contains("one or two"));
 }
+
+// ---- tune and heuristic:FILE ----
+
+fn tune_into(path: &Path, seed: &str) -> Value {
+    let out = cli()
+        .args(["tune", "--variant", "rules-2.0", "--budget", "16"])
+        .args(["--games-per-candidate", "4", "--population", "4"])
+        .args(["--check-games", "4", "--seed", seed, "--json", "--out"])
+        .arg(path)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+#[test]
+fn tune_writes_a_player_file_that_simulate_plays_and_a_seed_reproduces() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.ron"), dir.path().join("b.ron"));
+    let report = tune_into(&a, "4");
+    tune_into(&b, "4");
+    assert_eq!(report["generations"].as_array().unwrap().len(), 1);
+    assert_eq!(report["games_played"], 16 + 8);
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap(), "same seed");
+    assert!(text.contains("attack_ratio:"), "{text}");
+    let spec = format!("heuristic:{}", a.display());
+    let played = json(&[
+        "simulate",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--json",
+        "--caesar-ai",
+        &spec,
+    ]);
+    assert_eq!(played["caesar_ai"], spec);
+    assert!(played["player_files"][0]["attack_ratio"].is_number());
+    assert!(played["player_files"][1].is_null(), "Pompey plays no file");
+    assert_eq!(played["games"], 4);
+}
+
+#[test]
+fn a_player_file_with_a_misspelt_number_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ron");
+    std::fs::write(&path, "(\n  attack_ratio: 1.0,\n  atack_ratio: 2.0,\n)\n").unwrap();
+    let spec = format!("heuristic:{}", path.display());
+    let assert = cli()
+        .args(["simulate", "--games", "2", "--caesar-ai", &spec])
+        .assert()
+        .code(2);
+    let err = stderr_of(&assert);
+    assert!(err.contains("p.ron:3:"), "{err}");
+    assert!(err.contains("did you mean `attack_ratio`"), "{err}");
+    let missing = cli()
+        .args([
+            "simulate",
+            "--games",
+            "2",
+            "--pompey-ai",
+            "heuristic:nowhere.ron",
+        ])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&missing).contains("nowhere.ron"));
+}

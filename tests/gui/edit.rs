@@ -1065,3 +1065,59 @@ fn the_vp_band_is_drawn_as_convex_quads_between_the_quartile_lines() {
         assert!((pair[0][2].y - pair[1][3].y).abs() < 0.01);
     }
 }
+
+/// Simulate tab → Caesar AI → "heuristic from file…", the desktop's dialog
+/// picking `path`.
+fn pick_caesar_player(path: PathBuf) -> Harness<'static, WorkbenchApp> {
+    let mut h = harness(
+        WorkbenchApp::new(None, "rules-2.0")
+            .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(path)))),
+    );
+    h.state_mut().set_tab(Tab::Simulation);
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "Caesar AI").click();
+    h.run();
+    h.get_by_label("heuristic from file…").click();
+    h.run();
+    h.run();
+    h
+}
+
+#[test]
+fn a_tuned_player_file_is_picked_for_a_side_in_the_simulate_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tuned.ron");
+    let mut params = caesar_workbench::ai::HeuristicParams::default();
+    params.attack_ratio = 0.8;
+    std::fs::write(&path, params.to_ron("test")).unwrap();
+    let mut h = pick_caesar_player(path.clone());
+    match &h.state_mut().sim_panel().caesar {
+        caesar_workbench::sim::AiSpec::TunedHeuristic(t) => {
+            assert_eq!(t.params, params);
+            assert_eq!(t.path, path.display().to_string());
+        }
+        other => panic!("Caesar plays {other}"),
+    }
+    h.get_by_value("heuristic: tuned.ron");
+    assert!(h.state().file_error().is_none());
+}
+
+#[test]
+fn a_player_file_that_does_not_read_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.ron");
+    std::fs::write(&path, "(\n  garison: 2.0,\n)\n").unwrap();
+    let mut h = pick_caesar_player(path);
+    let error = h
+        .state()
+        .file_error()
+        .expect("the failure is shown")
+        .to_string();
+    assert!(error.contains("bad.ron:2:"), "{error}");
+    assert!(error.contains("did you mean `garrison`"), "{error}");
+    assert_eq!(
+        h.state_mut().sim_panel().caesar,
+        caesar_workbench::sim::AiSpec::Heuristic,
+        "the AI stays as it was"
+    );
+}

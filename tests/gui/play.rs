@@ -408,8 +408,8 @@ fn recorded_game(dir: &Path) -> (std::path::PathBuf, Game, Trace) {
             scenario,
             variant,
             seed: 21,
-            caesar: PlayerEntry::ai(AiSpec::Heuristic, 1),
-            pompey: PlayerEntry::ai(AiSpec::Heuristic, 2),
+            caesar: PlayerEntry::ai(&AiSpec::Heuristic, 1),
+            pompey: PlayerEntry::ai(&AiSpec::Heuristic, 2),
             omniscient: false,
         })
         .unwrap();
