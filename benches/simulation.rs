@@ -14,6 +14,7 @@ fn games(c: &mut Criterion) {
         (AiSpec::Heuristic, AiSpec::Random),
         (AiSpec::Heuristic, AiSpec::Heuristic),
     ] {
+        let name = format!("game/{caesar}_vs_{pompey}");
         let opts = SimOptions {
             games: u64::MAX,
             seed: 1,
@@ -22,7 +23,7 @@ fn games(c: &mut Criterion) {
             omniscient: false,
             shard: None,
         };
-        let mut group = c.benchmark_group(format!("game/{caesar}_vs_{pompey}"));
+        let mut group = c.benchmark_group(name);
         group.throughput(Throughput::Elements(1));
         let mut i = 0u64;
         group.bench_function("one_thread", |b| {

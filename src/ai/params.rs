@@ -207,9 +207,11 @@ mod tests {
 
     #[test]
     fn a_written_player_file_reads_back_the_same() {
-        let mut params = HeuristicParams::default();
-        params.attack_ratio = 1.0 / 3.0;
-        params.card_mars = 7.25;
+        let params = HeuristicParams {
+            attack_ratio: 1.0 / 3.0,
+            card_mars: 7.25,
+            ..HeuristicParams::default()
+        };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.ron");
         std::fs::write(&path, params.to_ron("tuned\nfor rules-2.0")).unwrap();

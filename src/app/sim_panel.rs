@@ -1204,6 +1204,19 @@ fn ending_at(
     }
 }
 
+/// A side's AI as its chooser shows it: a player file by its name only.
+fn ai_label(ai: &AiSpec) -> String {
+    match ai {
+        AiSpec::TunedHeuristic(t) => {
+            let name = std::path::Path::new(&t.path)
+                .file_name()
+                .map_or(t.path.clone(), |n| n.to_string_lossy().into_owned());
+            format!("heuristic: {name}")
+        }
+        other => other.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::band_quads;
@@ -1267,18 +1280,5 @@ mod tests {
             }
         }
         assert!(band_quads(&[1.0], &[0.0], &[1.0]).is_empty());
-    }
-}
-
-/// A side's AI as its chooser shows it: a player file by its name only.
-fn ai_label(ai: &AiSpec) -> String {
-    match ai {
-        AiSpec::TunedHeuristic(t) => {
-            let name = std::path::Path::new(&t.path)
-                .file_name()
-                .map_or(t.path.clone(), |n| n.to_string_lossy().into_owned());
-            format!("heuristic: {name}")
-        }
-        other => other.to_string(),
     }
 }

@@ -55,7 +55,7 @@ pub struct TuneOptions {
 
 impl TuneOptions {
     pub fn check(&self) -> Result<(), String> {
-        if self.games_per_candidate < 2 || self.games_per_candidate % 2 != 0 {
+        if self.games_per_candidate < 2 || !self.games_per_candidate.is_multiple_of(2) {
             return Err(format!(
                 "games per candidate must be even and at least 2 (got {}): each seed is played once from each side",
                 self.games_per_candidate
@@ -69,7 +69,7 @@ impl TuneOptions {
                 self.games_per_candidate
             ));
         }
-        if self.check_games % 2 != 0 {
+        if !self.check_games.is_multiple_of(2) {
             return Err(format!(
                 "check games must be even (got {}): each seed is played once from each side",
                 self.check_games

@@ -157,7 +157,7 @@ fn search_beats_heuristic_over_both_sides() {
     // budget keeps the test about 30 s (CI's build-time goal).
     let game = Game::published("rules-2.0");
     let search = AiSpec::Search { playouts: 32 };
-    let as_caesar = run(&game, &options(30, search, AiSpec::Heuristic), 2);
+    let as_caesar = run(&game, &options(30, search.clone(), AiSpec::Heuristic), 2);
     let as_pompey = run(&game, &options(30, AiSpec::Heuristic, search), 2);
     let wins = as_caesar.caesar_wins + as_pompey.pompey_wins;
     assert!(

@@ -1087,8 +1087,10 @@ fn pick_caesar_player(path: PathBuf) -> Harness<'static, WorkbenchApp> {
 fn a_tuned_player_file_is_picked_for_a_side_in_the_simulate_tab() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tuned.ron");
-    let mut params = caesar_workbench::ai::HeuristicParams::default();
-    params.attack_ratio = 0.8;
+    let params = caesar_workbench::ai::HeuristicParams {
+        attack_ratio: 0.8,
+        ..Default::default()
+    };
     std::fs::write(&path, params.to_ron("test")).unwrap();
     let mut h = pick_caesar_player(path.clone());
     match &h.state_mut().sim_panel().caesar {
