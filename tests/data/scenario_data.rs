@@ -435,3 +435,19 @@ fn road_and_sea_neighbours_split_every_space_s_links() {
         "Roma is a port"
     );
 }
+
+/// The tuned players shipped in `variants/players/` read, and differ from the
+/// defaults (`tune` wrote them; docs/simulation.md has their figures).
+#[test]
+fn the_shipped_tuned_players_load() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/players");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let params = caesar_workbench::ai::HeuristicParams::load(&path)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_ne!(params, caesar_workbench::ai::HeuristicParams::default());
+        files += 1;
+    }
+    assert_eq!(files, 3);
+}
