@@ -77,11 +77,17 @@ pub enum AiSpec {
     /// Looks ahead for this many milliseconds per decision it searches: for
     /// play in the window; a run with it does not reproduce exactly.
     SearchTimed { millis: u32 },
+    /// Tree search (ISMCTS) with this many playouts per decision it searches.
+    Mcts { playouts: u32 },
+    /// Tree search for this many milliseconds per decision it searches: for
+    /// play in the window; a run with it does not reproduce exactly.
+    MctsTimed { millis: u32 },
 }
 
 impl AiSpec {
-    pub const NAMES: [&'static str; 3] = ["random", "heuristic", "search"];
+    pub const NAMES: [&'static str; 4] = ["random", "heuristic", "search", "mcts"];
     pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
+    pub const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
 
     pub fn player(self, side: Side, seed: u64, omniscient: bool) -> Box<dyn Player> {
         match self {
@@ -91,6 +97,18 @@ impl AiSpec {
                 Box::new(ai::SearchPlayer::new(side, seed, omniscient, playouts))
             }
             AiSpec::SearchTimed { millis } => Box::new(ai::SearchPlayer::with_budget(
+                side,
+                seed,
+                omniscient,
+                ai::Budget::Millis(millis),
+            )),
+            AiSpec::Mcts { playouts } => Box::new(ai::MctsPlayer::new(
+                side,
+                seed,
+                omniscient,
+                ai::Budget::Playouts(playouts),
+            )),
+            AiSpec::MctsTimed { millis } => Box::new(ai::MctsPlayer::new(
                 side,
                 seed,
                 omniscient,
@@ -107,6 +125,8 @@ impl std::fmt::Display for AiSpec {
             AiSpec::Heuristic => f.write_str("heuristic"),
             AiSpec::Search { playouts } => write!(f, "search:{playouts}"),
             AiSpec::SearchTimed { millis } => write!(f, "search:{millis}ms"),
+            AiSpec::Mcts { playouts } => write!(f, "mcts:{playouts}"),
+            AiSpec::MctsTimed { millis } => write!(f, "mcts:{millis}ms"),
         }
     }
 }
@@ -114,7 +134,8 @@ impl std::fmt::Display for AiSpec {
 impl FromStr for AiSpec {
     type Err = String;
 
-    /// `random`, `heuristic`, `search`, `search:PLAYOUTS` or `search:MILLISms`.
+    /// `random`, `heuristic`, `search`, `search:PLAYOUTS`, `search:MILLISms`,
+    /// `mcts`, `mcts:PLAYOUTS` or `mcts:MILLISms`.
     fn from_str(text: &str) -> Result<AiSpec, String> {
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),
@@ -126,26 +147,44 @@ impl FromStr for AiSpec {
             ("search", None) => Ok(AiSpec::Search {
                 playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
             }),
-            ("search", Some(b)) => match b.strip_suffix("ms") {
-                Some(ms) => match ms.parse::<u32>() {
-                    Ok(m) if m > 0 => Ok(AiSpec::SearchTimed { millis: m }),
-                    _ => Err(format!(
-                        "\"{b}\" is not a time budget: expected a positive number of milliseconds, as in search:250ms"
-                    )),
-                },
-                None => match b.parse::<u32>() {
-                    Ok(p) if p > 0 => Ok(AiSpec::Search { playouts: p }),
-                    _ => Err(format!(
-                        "\"{b}\" is not a playout budget: expected a positive whole number, as in search:64 (or milliseconds, as in search:250ms)"
-                    )),
-                },
-            },
+            ("mcts", None) => Ok(AiSpec::Mcts {
+                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+            }),
+            ("search" | "mcts", Some(b)) => {
+                let budget = parse_budget(name, b)?;
+                Ok(match (name, budget) {
+                    ("search", crate::ai::Budget::Playouts(playouts)) => {
+                        AiSpec::Search { playouts }
+                    }
+                    ("search", crate::ai::Budget::Millis(millis)) => AiSpec::SearchTimed { millis },
+                    (_, crate::ai::Budget::Playouts(playouts)) => AiSpec::Mcts { playouts },
+                    (_, crate::ai::Budget::Millis(millis)) => AiSpec::MctsTimed { millis },
+                })
+            }
             ("random" | "heuristic", Some(_)) => Err(format!("\"{name}\" takes no budget")),
             _ => Err(format!(
-                "unknown AI \"{text}\"{}; expected random, heuristic, search or search:N",
+                "unknown AI \"{text}\"{}; expected random, heuristic, search, search:N, mcts or mcts:N",
                 crate::names::did_you_mean(name, AiSpec::NAMES)
             )),
         }
+    }
+}
+
+/// The budget after `name:`: `PLAYOUTS` or `MILLISms`, positive.
+fn parse_budget(name: &str, b: &str) -> Result<crate::ai::Budget, String> {
+    match b.strip_suffix("ms") {
+        Some(ms) => match ms.parse::<u32>() {
+            Ok(m) if m > 0 => Ok(crate::ai::Budget::Millis(m)),
+            _ => Err(format!(
+                "\"{b}\" is not a time budget: expected a positive number of milliseconds, as in {name}:250ms"
+            )),
+        },
+        None => match b.parse::<u32>() {
+            Ok(p) if p > 0 => Ok(crate::ai::Budget::Playouts(p)),
+            _ => Err(format!(
+                "\"{b}\" is not a playout budget: expected a positive whole number, as in {name}:64 (or milliseconds, as in {name}:250ms)"
+            )),
+        },
     }
 }
 

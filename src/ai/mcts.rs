@@ -1,0 +1,540 @@
+//! A player that searches a tree of its own decisions: information-set Monte
+//! Carlo tree search, determinized, open loop.
+//!
+//! Three kinds of decision are searched, as macro actions over the engine:
+//! - each card play and each yearly discard (2.1): every card of the hand;
+//! - the start of each of its command phases: the [`Style`] its heuristic
+//!   moves in for the rest of the game turn;
+//! - each group move (6.1, 6.3): the heuristic's best few group plans (a
+//!   location and its objective, or an amphibious move), best first, and
+//!   ending the moves. A chosen plan's steps are then the heuristic's, toward
+//!   the plan's objective ([`HeuristicPlayer::adopt`]).
+//!
+//! Every other decision (levies, battles, the opponent's) is the heuristic's.
+//!
+//! One iteration samples a world consistent with this side's view
+//! ([`SideView::sample_world`]: the opponent's hand and hidden blocks redrawn,
+//! future dice reseeded), then plays it to the end. While the game is still
+//! in the game turn of the decision, this side's searched decisions walk down
+//! a tree keyed by this side's own choices only (open loop: the opponent's
+//! moves and the dice are not nodes, so one tree serves every sampled world,
+//! as single-observer ISMCTS does). At each node the choice maximises PUCT:
+//! the mean playout value plus `c · prior · √available / (1 + visits)`, where
+//! the prior favours the heuristic's own choice and `available` counts the
+//! iterations in which the choice was legal (ISMCTS). Progressive widening
+//! lets a node consider only its first `1 + ⌊√visits⌋` choices (best prior
+//! first): few playouts stay on the heuristic's best few plans. The first
+//! choice not yet in the tree is added, and from there the heuristic plays
+//! both sides to the end of the game. The value is win 1, draw ½, plus 0.01
+//! per VP of final margin. The most visited root choice is played (ties to
+//! the higher prior).
+//!
+//! Parallel and reproducible: a decision grows [`TREES`] independent trees
+//! (root parallelisation), each from its own seed drawn before any is grown,
+//! on the rayon pool; their root visits are summed. A playout budget thus
+//! gives the same choice on any number of threads. A time budget grows every
+//! tree until the deadline: for play in the window, not reproducible.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::RngExt;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use super::heuristic::GroupPlan;
+use super::{Budget, HeuristicPlayer, Player, Style};
+use crate::engine::{Action, Game, SideView, State};
+use crate::model::Side;
+
+/// Independent trees grown for each decision (root parallelisation): fixed,
+/// so that a playout budget plays alike on any number of threads.
+pub const TREES: usize = 4;
+/// Group plans searched at a move decision (with ending the moves).
+const MAX_GROUP_PLANS: usize = 4;
+
+/// Search knobs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MctsParams {
+    /// PUCT exploration constant.
+    pub c_puct: f64,
+    /// The prior of the heuristic's own choice (the rest share what is left).
+    pub heuristic_prior: f64,
+    /// Whether group moves are searched (else only cards and styles).
+    pub groups: bool,
+}
+
+impl Default for MctsParams {
+    fn default() -> MctsParams {
+        MctsParams {
+            c_puct: 0.7,
+            heuristic_prior: 0.5,
+            groups: true,
+        }
+    }
+}
+
+/// One searched choice: a card or a group move (an action), or a style.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Choice {
+    Act(Action),
+    Style(usize),
+}
+
+/// A choice below a node, with its statistics.
+#[derive(Debug, Clone)]
+struct Edge {
+    choice: Choice,
+    prior: f64,
+    visits: u32,
+    /// Iterations in which this choice was legal and considered.
+    available: u32,
+    value: f64,
+    /// The node reached, once expanded (0: not yet; the root is never a child).
+    node: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Node {
+    edges: Vec<Edge>,
+    visits: u32,
+    value: f64,
+}
+
+/// Buffers one tree reuses from iteration to iteration.
+#[derive(Default)]
+struct Scratch {
+    legal: Vec<Action>,
+    candidates: Vec<(Choice, f64)>,
+    plans: Vec<GroupPlan>,
+    /// (node, edge) pairs walked.
+    path: Vec<(u32, u32)>,
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        Tree {
+            nodes: vec![Node::default()],
+        }
+    }
+
+    /// PUCT among `candidates` (best prior first) at node `n`, widened
+    /// progressively; returns the edge index.
+    fn select(&mut self, n: u32, candidates: &[(Choice, f64)], c_puct: f64) -> u32 {
+        let node = &mut self.nodes[n as usize];
+        let width = 1 + (f64::from(node.visits)).sqrt() as usize;
+        let parent_mean = if node.visits > 0 {
+            node.value / f64::from(node.visits)
+        } else {
+            0.5
+        };
+        let mut best = (f64::MIN, 0u32);
+        for &(choice, prior) in candidates.iter().take(width.max(2)) {
+            let i = match node.edges.iter().position(|e| e.choice == choice) {
+                Some(i) => i,
+                None => {
+                    node.edges.push(Edge {
+                        choice,
+                        prior,
+                        visits: 0,
+                        available: 0,
+                        value: 0.0,
+                        node: 0,
+                    });
+                    node.edges.len() - 1
+                }
+            };
+            let e = &mut node.edges[i];
+            e.available += 1;
+            let q = if e.visits > 0 {
+                e.value / f64::from(e.visits)
+            } else {
+                parent_mean
+            };
+            let u = c_puct * prior * f64::from(e.available).sqrt() / (1.0 + f64::from(e.visits));
+            if q + u > best.0 {
+                best = (q + u, i as u32);
+            }
+        }
+        best.1
+    }
+}
+
+pub struct MctsPlayer {
+    side: Side,
+    omniscient: bool,
+    budget: Budget,
+    params: MctsParams,
+    rng: ChaCha8Rng,
+    heuristic: HeuristicPlayer,
+    /// The (year, turn) whose command-phase style was last chosen.
+    styled: Option<(u8, u8)>,
+    /// That style.
+    style: Style,
+    playouts_done: Option<Arc<AtomicU64>>,
+}
+
+impl MctsPlayer {
+    pub fn new(side: Side, seed: u64, omniscient: bool, budget: Budget) -> MctsPlayer {
+        MctsPlayer::with_params(side, seed, omniscient, budget, MctsParams::default())
+    }
+
+    pub fn with_params(
+        side: Side,
+        seed: u64,
+        omniscient: bool,
+        budget: Budget,
+        params: MctsParams,
+    ) -> MctsPlayer {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let heuristic = HeuristicPlayer::new(side, rng.random(), omniscient);
+        let budget = match budget {
+            Budget::Playouts(n) => Budget::Playouts(n.max(1)),
+            Budget::Millis(ms) => Budget::Millis(ms.max(1)),
+        };
+        MctsPlayer {
+            side,
+            omniscient,
+            budget,
+            params,
+            rng,
+            heuristic,
+            styled: None,
+            style: Style::STEADY,
+            playouts_done: None,
+        }
+    }
+
+    /// Counts every playout into `counter` (a window shows it thinking).
+    pub fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> MctsPlayer {
+        self.playouts_done = Some(counter);
+        self
+    }
+
+    /// The searched decision `legal` offers now, if any: `styled` is the
+    /// (year, turn) whose style is already chosen.
+    fn decision_at(
+        &self,
+        legal: &[Action],
+        now: (u8, u8),
+        styled: Option<(u8, u8)>,
+    ) -> Option<Kind> {
+        if legal.len() < 2 {
+            return None;
+        }
+        if matches!(legal[0], Action::Play(_) | Action::Discard(_)) {
+            return Some(Kind::Card);
+        }
+        if !legal.contains(&Action::EndMoves) {
+            return None;
+        }
+        if styled != Some(now) {
+            return Some(Kind::Style);
+        }
+        let groups = legal
+            .iter()
+            .any(|a| matches!(a, Action::Group(_) | Action::SeaMove { .. }));
+        (self.params.groups && groups).then_some(Kind::Group)
+    }
+
+    /// One iteration on `tree`: a sampled world, the walk down the tree, the
+    /// playout, and the value backed up.
+    fn iterate(
+        &self,
+        game: &Game,
+        view: &SideView<'_>,
+        root: &Root,
+        tree: &mut Tree,
+        rng: &mut ChaCha8Rng,
+        scratch: &mut Scratch,
+    ) {
+        let mut world = view.sample_world(game, rng);
+        let seeds: [u64; 2] = [rng.random(), rng.random()];
+        let mut players =
+            Side::BOTH.map(|side| HeuristicPlayer::new(side, seeds[side.index()], self.omniscient));
+        let me = self.side.index();
+        if let Some(when) = self.styled {
+            players[me].set_turn_style(self.style, when.0, when.1);
+        }
+        let root_turn = (world.year(), world.turn());
+        let mut styled = self.styled;
+        let mut node = Some(0u32);
+        scratch.path.clear();
+        while let Some(side) = world.current_player() {
+            world.legal_actions(game, &mut scratch.legal);
+            let now = (world.year(), world.turn());
+            if now != root_turn {
+                node = None; // the tree spans the decision's game turn
+            }
+            if side == self.side
+                && let Some(n) = node
+                && let Some(kind) = self.decision_at(&scratch.legal, now, styled)
+            {
+                if n == 0 && scratch.path.is_empty() {
+                    // The root's candidates are the real player's (its
+                    // heuristic remembers what a fresh one does not).
+                    scratch.candidates.clone_from(&root.candidates);
+                    scratch.plans.clone_from(&root.plans);
+                } else {
+                    let seen = world.view(self.side, self.omniscient);
+                    candidates(&self.params, game, &seen, kind, &mut players[me], scratch);
+                }
+                let e = tree.select(n, &scratch.candidates, self.params.c_puct);
+                scratch.path.push((n, e));
+                let edge = &tree.nodes[n as usize].edges[e as usize];
+                let choice = edge.choice;
+                node = if edge.node != 0 {
+                    Some(edge.node)
+                } else {
+                    // Expand: the new node is walked from the next iteration on.
+                    tree.nodes.push(Node::default());
+                    let id = (tree.nodes.len() - 1) as u32;
+                    tree.nodes[n as usize].edges[e as usize].node = id;
+                    None
+                };
+                match choice {
+                    Choice::Style(i) => {
+                        styled = Some(now);
+                        players[me].set_turn_style(Style::ALL[i], now.0, now.1);
+                    }
+                    Choice::Act(a) => {
+                        let action = match scratch.plans.iter().find(|p| p.action == a) {
+                            Some(plan) if kind == Kind::Group => players[me].adopt(*plan),
+                            _ => a,
+                        };
+                        world.apply(game, action);
+                    }
+                }
+                continue;
+            }
+            if side == self.side && styled != Some(now) && scratch.legal.contains(&Action::EndMoves)
+            {
+                styled = Some(now); // the playout's heuristic moves steadily
+            }
+            let action = super::decide(&mut players[side.index()], game, &world, &scratch.legal);
+            world.apply(game, action);
+        }
+        if let Some(counter) = &self.playouts_done {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+        let value = self.value(&world);
+        tree.nodes[0].visits += 1;
+        tree.nodes[0].value += value;
+        for &(n, e) in &scratch.path {
+            let edge = &mut tree.nodes[n as usize].edges[e as usize];
+            edge.visits += 1;
+            edge.value += value;
+            let child = edge.node;
+            if child != 0 {
+                let child = &mut tree.nodes[child as usize];
+                child.visits += 1;
+                child.value += value;
+            }
+        }
+    }
+
+    /// The end of a playout scored for this side.
+    fn value(&self, end: &State) -> f64 {
+        let Some(outcome) = end.outcome() else {
+            return 0.5;
+        };
+        let me = self.side.index();
+        let result = match outcome.winner {
+            Some(w) if w == self.side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        let margin = outcome.vp[me] as f64 - outcome.vp[1 - me] as f64;
+        result + 0.01 * margin.clamp(-10.0, 10.0)
+    }
+
+    /// Grows one tree from `seed` for the budget; returns its root edges.
+    fn grow(
+        &self,
+        game: &Game,
+        view: &SideView<'_>,
+        root: &Root,
+        seed: u64,
+        deadline: Option<Instant>,
+    ) -> Vec<Edge> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut tree = Tree::new();
+        let mut scratch = Scratch::default();
+        let iterations = match self.budget {
+            Budget::Playouts(n) => (n as usize).div_ceil(TREES).max(2),
+            Budget::Millis(_) => usize::MAX,
+        };
+        let mut done = 0;
+        while done < iterations && (done < 2 || deadline.is_none_or(|d| Instant::now() < d)) {
+            self.iterate(game, view, root, &mut tree, &mut rng, &mut scratch);
+            done += 1;
+        }
+        std::mem::take(&mut tree.nodes[0].edges)
+    }
+
+    /// The searched choice at the decision `view` is at.
+    fn search(&mut self, game: &Game, view: &SideView<'_>, legal: &[Action], kind: Kind) -> Choice {
+        let mut scratch = Scratch {
+            legal: legal.to_vec(),
+            ..Scratch::default()
+        };
+        candidates(
+            &self.params,
+            game,
+            view,
+            kind,
+            &mut self.heuristic,
+            &mut scratch,
+        );
+        let root = Root {
+            candidates: scratch.candidates,
+            plans: scratch.plans,
+        };
+        if root.candidates.len() == 1 {
+            return root.candidates[0].0;
+        }
+        let seeds: Vec<u64> = (0..TREES).map(|_| self.rng.random()).collect();
+        let deadline = match self.budget {
+            Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(ms.into())),
+            Budget::Playouts(_) => None,
+        };
+        let me = &*self;
+        let roots: Vec<Vec<Edge>> = seeds
+            .par_iter()
+            .map(|&seed| me.grow(game, view, &root, seed, deadline))
+            .collect();
+        // Root visits summed over the trees, in the first tree's order.
+        let mut total: Vec<(Choice, f64, u32)> = Vec::new();
+        for edge in roots.iter().flatten() {
+            match total.iter_mut().find(|t| t.0 == edge.choice) {
+                Some(t) => t.2 += edge.visits,
+                None => total.push((edge.choice, edge.prior, edge.visits)),
+            }
+        }
+        total
+            .iter()
+            .max_by(|a, b| {
+                a.2.cmp(&b.2)
+                    .then(a.1.total_cmp(&b.1))
+                    .then(std::cmp::Ordering::Greater)
+            })
+            .map(|t| t.0)
+            .expect("a searched decision has candidates")
+    }
+}
+
+/// The candidates of a decision with their priors, best first, into
+/// `scratch.candidates` (and the group plans into `scratch.plans`).
+fn candidates(
+    params: &MctsParams,
+    game: &Game,
+    view: &SideView<'_>,
+    kind: Kind,
+    player: &mut HeuristicPlayer,
+    scratch: &mut Scratch,
+) {
+    let out = &mut scratch.candidates;
+    out.clear();
+    let top = params.heuristic_prior;
+    match kind {
+        Kind::Card => {
+            let legal = &scratch.legal;
+            let pick = player.choose(game, *view, legal);
+            let rest = (1.0 - top) / (legal.len() - 1).max(1) as f64;
+            out.push((Choice::Act(pick), top));
+            out.extend(
+                legal
+                    .iter()
+                    .filter(|a| **a != pick)
+                    .map(|a| (Choice::Act(*a), rest)),
+            );
+        }
+        Kind::Style => {
+            let rest = (1.0 - top) / (Style::ALL.len() - 1) as f64;
+            out.extend((0..Style::ALL.len()).map(|i| {
+                let p = if i == 0 { top } else { rest };
+                (Choice::Style(i), p)
+            }));
+        }
+        Kind::Group => {
+            player.group_plans(
+                game,
+                view,
+                &scratch.legal,
+                MAX_GROUP_PLANS,
+                &mut scratch.plans,
+            );
+            // The heuristic's plan first, the others by rank, ending the
+            // moves last (the heuristic's choice when it has no plan).
+            let n = scratch.plans.len();
+            if n == 0 {
+                out.push((Choice::Act(Action::EndMoves), 1.0));
+                return;
+            }
+            let rest = (1.0 - top) / n as f64;
+            out.extend(scratch.plans.iter().enumerate().map(|(i, plan)| {
+                let p = if i == 0 { top } else { rest };
+                (Choice::Act(plan.action), p)
+            }));
+            out.push((Choice::Act(Action::EndMoves), rest));
+        }
+    }
+}
+
+/// The candidates at the root of a search, with the plans behind them.
+struct Root {
+    candidates: Vec<(Choice, f64)>,
+    plans: Vec<GroupPlan>,
+}
+
+/// The kinds of searched decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Card,
+    Style,
+    Group,
+}
+
+impl Player for MctsPlayer {
+    fn omniscient(&self) -> bool {
+        self.omniscient
+    }
+
+    fn choose(&mut self, game: &Game, view: SideView<'_>, legal: &[Action]) -> Action {
+        let now = (view.year(), view.turn());
+        let Some(kind) = self.decision_at(legal, now, self.styled) else {
+            return self.heuristic.choose(game, view, legal);
+        };
+        if kind == Kind::Style {
+            let Choice::Style(i) = self.search(game, &view, legal, kind) else {
+                unreachable!("a style decision chooses a style")
+            };
+            self.styled = Some(now);
+            self.style = Style::ALL[i];
+            self.heuristic.set_turn_style(self.style, now.0, now.1);
+            return self.choose(game, view, legal);
+        }
+        if kind == Kind::Group {
+            let Choice::Act(a) = self.search(game, &view, legal, kind) else {
+                unreachable!("a group decision chooses an action")
+            };
+            let mut plans = Vec::new();
+            self.heuristic
+                .group_plans(game, &view, legal, MAX_GROUP_PLANS, &mut plans);
+            return match plans.iter().find(|p| p.action == a) {
+                Some(plan) => self.heuristic.adopt(*plan),
+                None => self.heuristic.choose(game, view, legal),
+            };
+        }
+        let Choice::Act(a) = self.search(game, &view, legal, kind) else {
+            unreachable!("a card decision chooses a card")
+        };
+        a
+    }
+}
