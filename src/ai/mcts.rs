@@ -64,14 +64,25 @@ pub struct MctsParams {
     pub heuristic_prior: f64,
     /// Whether group moves are searched (else only cards and styles).
     pub groups: bool,
+    /// The share of the budget a decision spends when it goes on with the
+    /// trees of the one before (in the same command phase).
+    pub reused_share: f64,
 }
 
 impl Default for MctsParams {
     fn default() -> MctsParams {
+        // TEMP tuning knobs
+        let get = |k: &str, d: f64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
         MctsParams {
-            c_puct: 0.7,
-            heuristic_prior: 0.5,
-            groups: true,
+            c_puct: get("MCTS_C", 0.7),
+            heuristic_prior: get("MCTS_PRIOR", 0.5),
+            groups: get("MCTS_GROUPS", 1.0) > 0.0,
+            reused_share: get("MCTS_REUSE", 0.5),
         }
     }
 }
@@ -87,7 +98,6 @@ enum Choice {
 #[derive(Debug, Clone)]
 struct Edge {
     choice: Choice,
-    prior: f64,
     visits: u32,
     /// Iterations in which this choice was legal and considered.
     available: u32,
@@ -115,13 +125,25 @@ struct Scratch {
 
 struct Tree {
     nodes: Vec<Node>,
+    /// The node of the decision being searched.
+    root: u32,
 }
 
 impl Tree {
     fn new() -> Tree {
         Tree {
             nodes: vec![Node::default()],
+            root: 0,
         }
+    }
+
+    /// Makes the node below the root's `choice` the root (0 if there is none).
+    fn reroot(&mut self, choice: Choice) {
+        let edges = &self.nodes[self.root as usize].edges;
+        self.root = edges
+            .iter()
+            .find(|e| e.choice == choice)
+            .map_or(0, |e| e.node);
     }
 
     /// PUCT among `candidates` (best prior first) at node `n`, widened
@@ -141,7 +163,6 @@ impl Tree {
                 None => {
                     node.edges.push(Edge {
                         choice,
-                        prior,
                         visits: 0,
                         available: 0,
                         value: 0.0,
@@ -177,6 +198,8 @@ pub struct MctsPlayer {
     styled: Option<(u8, u8)>,
     /// That style.
     style: Style,
+    /// The trees of the last decision, if the next may go on with them.
+    kept: Option<Kept>,
     playouts_done: Option<Arc<AtomicU64>>,
 }
 
@@ -207,6 +230,7 @@ impl MctsPlayer {
             heuristic,
             styled: None,
             style: Style::STEADY,
+            kept: None,
             playouts_done: None,
         }
     }
@@ -243,18 +267,27 @@ impl MctsPlayer {
         (self.params.groups && groups).then_some(Kind::Group)
     }
 
-    /// One iteration on `tree`: a sampled world, the walk down the tree, the
-    /// playout, and the value backed up.
+    /// One iteration on `tree`: the root choice, a sampled world, the walk
+    /// down the tree, the playout, and the value backed up.
+    ///
+    /// The k-th visit of a root choice plays world k of the tree (drawn from
+    /// `seed` and k): the root's choices are compared in the same worlds with
+    /// the same dice and playout players (common random numbers), which
+    /// takes most of the noise out of their differences.
     fn iterate(
         &self,
         game: &Game,
         view: &SideView<'_>,
         root: &Root,
+        seed: u64,
         tree: &mut Tree,
-        rng: &mut ChaCha8Rng,
         scratch: &mut Scratch,
     ) {
-        let mut world = view.sample_world(game, rng);
+        let top = tree.root;
+        let e = tree.select(top, &root.candidates, self.params.c_puct);
+        let k = u64::from(tree.nodes[top as usize].edges[e as usize].visits);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut world = view.sample_world(game, &mut rng);
         let seeds: [u64; 2] = [rng.random(), rng.random()];
         let mut players =
             Side::BOTH.map(|side| HeuristicPlayer::new(side, seeds[side.index()], self.omniscient));
@@ -264,33 +297,18 @@ impl MctsPlayer {
         }
         let root_turn = (world.year(), world.turn());
         let mut styled = self.styled;
-        let mut node = Some(0u32);
         scratch.path.clear();
-        while let Some(side) = world.current_player() {
-            world.legal_actions(game, &mut scratch.legal);
-            let now = (world.year(), world.turn());
-            if now != root_turn {
-                node = None; // the tree spans the decision's game turn
-            }
-            if side == self.side
-                && let Some(n) = node
-                && let Some(kind) = self.decision_at(&scratch.legal, now, styled)
+        // The root's candidates are the real player's (its heuristic
+        // remembers what a fresh one does not).
+        scratch.plans.clone_from(&root.plans);
+        let mut step = Some((top, e, root.kind));
+        while let Some((n, e, kind)) = step.take() {
             {
-                if n == 0 && scratch.path.is_empty() {
-                    // The root's candidates are the real player's (its
-                    // heuristic remembers what a fresh one does not).
-                    scratch.candidates.clone_from(&root.candidates);
-                    scratch.plans.clone_from(&root.plans);
-                } else {
-                    let seen = world.view(self.side, self.omniscient);
-                    candidates(&self.params, game, &seen, kind, &mut players[me], scratch);
-                }
-                let e = tree.select(n, &scratch.candidates, self.params.c_puct);
                 scratch.path.push((n, e));
                 let edge = &tree.nodes[n as usize].edges[e as usize];
-                let choice = edge.choice;
-                node = if edge.node != 0 {
-                    Some(edge.node)
+                let (choice, child) = (edge.choice, edge.node);
+                let node = if child != 0 {
+                    Some(child)
                 } else {
                     // Expand: the new node is walked from the next iteration on.
                     tree.nodes.push(Node::default());
@@ -298,6 +316,7 @@ impl MctsPlayer {
                     tree.nodes[n as usize].edges[e as usize].node = id;
                     None
                 };
+                let now = (world.year(), world.turn());
                 match choice {
                     Choice::Style(i) => {
                         styled = Some(now);
@@ -311,21 +330,41 @@ impl MctsPlayer {
                         world.apply(game, action);
                     }
                 }
-                continue;
+                // The next searched decision of this side in the tree.
+                let Some(n) = node else { break };
+                loop {
+                    let Some(side) = world.current_player() else {
+                        break;
+                    };
+                    world.legal_actions(game, &mut scratch.legal);
+                    let now = (world.year(), world.turn());
+                    if now != root_turn {
+                        break; // the tree spans the decision's game turn
+                    }
+                    if side == self.side
+                        && let Some(kind) = self.decision_at(&scratch.legal, now, styled)
+                    {
+                        let seen = world.view(self.side, self.omniscient);
+                        candidates(&self.params, game, &seen, kind, &mut players[me], scratch);
+                        let e = tree.select(n, &scratch.candidates, self.params.c_puct);
+                        step = Some((n, e, kind));
+                        break;
+                    }
+                    self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
+                }
             }
-            if side == self.side && styled != Some(now) && scratch.legal.contains(&Action::EndMoves)
-            {
-                styled = Some(now); // the playout's heuristic moves steadily
-            }
-            let action = super::decide(&mut players[side.index()], game, &world, &scratch.legal);
-            world.apply(game, action);
+        }
+        // The playout: the heuristic on both sides to the end.
+        while world.current_player().is_some() {
+            world.legal_actions(game, &mut scratch.legal);
+            self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
         }
         if let Some(counter) = &self.playouts_done {
             counter.fetch_add(1, Ordering::Relaxed);
         }
         let value = self.value(&world);
-        tree.nodes[0].visits += 1;
-        tree.nodes[0].value += value;
+        tree.nodes[top as usize].visits += 1;
+        tree.nodes[top as usize].value += value;
         for &(n, e) in &scratch.path {
             let edge = &mut tree.nodes[n as usize].edges[e as usize];
             edge.visits += 1;
@@ -337,6 +376,27 @@ impl MctsPlayer {
                 child.value += value;
             }
         }
+    }
+
+    /// One heuristic decision in a playout, `scratch.legal` holding the
+    /// legal actions.
+    fn heuristic_move(
+        &self,
+        game: &Game,
+        world: &mut State,
+        players: &mut [HeuristicPlayer; 2],
+        styled: &mut Option<(u8, u8)>,
+        scratch: &Scratch,
+    ) {
+        let Some(side) = world.current_player() else {
+            return;
+        };
+        let now = (world.year(), world.turn());
+        if side == self.side && *styled != Some(now) && scratch.legal.contains(&Action::EndMoves) {
+            *styled = Some(now); // the playout's heuristic moves steadily
+        }
+        let action = super::decide(&mut players[side.index()], game, world, &scratch.legal);
+        world.apply(game, action);
     }
 
     /// The end of a playout scored for this side.
@@ -354,32 +414,29 @@ impl MctsPlayer {
         result + 0.01 * margin.clamp(-10.0, 10.0)
     }
 
-    /// Grows one tree from `seed` for the budget; returns its root edges.
+    /// Grows `tree` from `seed` for `iterations` (or until `deadline`, at
+    /// least two).
     fn grow(
         &self,
         game: &Game,
         view: &SideView<'_>,
         root: &Root,
         seed: u64,
+        tree: &mut Tree,
+        iterations: usize,
         deadline: Option<Instant>,
-    ) -> Vec<Edge> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut tree = Tree::new();
+    ) {
         let mut scratch = Scratch::default();
-        let iterations = match self.budget {
-            Budget::Playouts(n) => (n as usize).div_ceil(TREES).max(2),
-            Budget::Millis(_) => usize::MAX,
-        };
         let mut done = 0;
         while done < iterations && (done < 2 || deadline.is_none_or(|d| Instant::now() < d)) {
-            self.iterate(game, view, root, &mut tree, &mut rng, &mut scratch);
+            self.iterate(game, view, root, seed, tree, &mut scratch);
             done += 1;
         }
-        std::mem::take(&mut tree.nodes[0].edges)
     }
 
-    /// The searched choice at the decision `view` is at.
+    /// The searched choice at the decision `view` is at, of `kind`.
     fn search(&mut self, game: &Game, view: &SideView<'_>, legal: &[Action], kind: Kind) -> Choice {
+        let now = (view.year(), view.turn());
         let mut scratch = Scratch {
             legal: legal.to_vec(),
             ..Scratch::default()
@@ -393,40 +450,73 @@ impl MctsPlayer {
             &mut scratch,
         );
         let root = Root {
+            kind,
             candidates: scratch.candidates,
             plans: scratch.plans,
         };
+        // Within one command phase the trees grown for the style and each
+        // group go on to the next group: nothing but this side's own steps
+        // comes between (6.1), so what they learnt below still holds.
+        let kept = self
+            .kept
+            .take()
+            .filter(|k| kind == Kind::Group && k.at == now);
         if root.candidates.len() == 1 {
             return root.candidates[0].0;
         }
         let seeds: Vec<u64> = (0..TREES).map(|_| self.rng.random()).collect();
-        let deadline = match self.budget {
-            Budget::Millis(ms) => Some(Instant::now() + Duration::from_millis(ms.into())),
-            Budget::Playouts(_) => None,
+        let (mut trees, share) = match kept {
+            Some(k) => (k.trees, self.params.reused_share),
+            None => ((0..TREES).map(|_| Tree::new()).collect(), 1.0),
+        };
+        let (iterations, deadline) = match self.budget {
+            Budget::Playouts(n) => (
+                ((f64::from(n) * share) as usize).div_ceil(TREES).max(2),
+                None,
+            ),
+            Budget::Millis(ms) => (
+                usize::MAX,
+                Some(Instant::now() + Duration::from_millis((f64::from(ms) * share) as u64)),
+            ),
         };
         let me = &*self;
-        let roots: Vec<Vec<Edge>> = seeds
-            .par_iter()
-            .map(|&seed| me.grow(game, view, &root, seed, deadline))
-            .collect();
-        // Root visits summed over the trees, in the first tree's order.
-        let mut total: Vec<(Choice, f64, u32)> = Vec::new();
-        for edge in roots.iter().flatten() {
-            match total.iter_mut().find(|t| t.0 == edge.choice) {
-                Some(t) => t.2 += edge.visits,
-                None => total.push((edge.choice, edge.prior, edge.visits)),
+        trees
+            .par_iter_mut()
+            .zip(seeds.par_iter())
+            .for_each(|(tree, &seed)| me.grow(game, view, &root, seed, tree, iterations, deadline));
+        // Root visits summed over the trees, best prior first.
+        let mut total: Vec<(Choice, u32)> = root.candidates.iter().map(|c| (c.0, 0)).collect();
+        for tree in &trees {
+            for edge in &tree.nodes[tree.root as usize].edges {
+                if let Some(t) = total.iter_mut().find(|t| t.0 == edge.choice) {
+                    t.1 += edge.visits;
+                }
             }
         }
-        total
-            .iter()
-            .max_by(|a, b| {
-                a.2.cmp(&b.2)
-                    .then(a.1.total_cmp(&b.1))
-                    .then(std::cmp::Ordering::Greater)
-            })
-            .map(|t| t.0)
-            .expect("a searched decision has candidates")
+        let mut best = total[0];
+        for &t in &total[1..] {
+            if t.1 > best.1 {
+                best = t;
+            }
+        }
+        let choice = best.0;
+        if choice != Choice::Act(Action::EndMoves) && matches!(kind, Kind::Style | Kind::Group) {
+            for tree in &mut trees {
+                tree.reroot(choice);
+            }
+            trees.retain(|t| t.root != 0);
+            if trees.len() == TREES {
+                self.kept = Some(Kept { trees, at: now });
+            }
+        }
+        choice
     }
+}
+
+/// Trees kept from one decision of a command phase for the next.
+struct Kept {
+    trees: Vec<Tree>,
+    at: (u8, u8),
 }
 
 /// The candidates of a decision with their priors, best first, into
@@ -489,6 +579,7 @@ fn candidates(
 
 /// The candidates at the root of a search, with the plans behind them.
 struct Root {
+    kind: Kind,
     candidates: Vec<(Choice, f64)>,
     plans: Vec<GroupPlan>,
 }
