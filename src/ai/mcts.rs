@@ -71,18 +71,11 @@ pub struct MctsParams {
 
 impl Default for MctsParams {
     fn default() -> MctsParams {
-        // TEMP tuning knobs
-        let get = |k: &str, d: f64| {
-            std::env::var(k)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(d)
-        };
         MctsParams {
-            c_puct: get("MCTS_C", 0.7),
-            heuristic_prior: get("MCTS_PRIOR", 0.5),
-            groups: get("MCTS_GROUPS", 1.0) > 0.0,
-            reused_share: get("MCTS_REUSE", 0.5),
+            c_puct: 0.7,
+            heuristic_prior: 0.5,
+            groups: true,
+            reused_share: 0.5,
         }
     }
 }
@@ -627,5 +620,138 @@ impl Player for MctsPlayer {
             unreachable!("a card decision chooses a card")
         };
         a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::AiSpec;
+
+    /// Heuristic play from `seed` until `stop` holds at a decision of two or
+    /// more actions: the state and its legal actions.
+    fn play_until(
+        game: &Game,
+        seed: u64,
+        stop: impl Fn(&State, &[Action]) -> bool,
+    ) -> (State, Vec<Action>) {
+        let mut state = State::new(game, seed);
+        let mut players = Side::BOTH.map(|side| HeuristicPlayer::new(side, seed, false));
+        let mut legal = Vec::new();
+        while let Some(side) = state.current_player() {
+            state.legal_actions(game, &mut legal);
+            if legal.len() > 1 && stop(&state, &legal) {
+                break;
+            }
+            let a = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
+            state.apply(game, a);
+        }
+        (state, legal)
+    }
+
+    /// Positions with each kind of searched decision: a discard, a card
+    /// play, the start of a command phase and a later group move.
+    fn searched_positions(game: &Game) -> Vec<(State, Vec<Action>)> {
+        let group_later = |s: &State, legal: &[Action]| {
+            s.turn() >= 2
+                && legal.contains(&Action::EndMoves)
+                && s.command_points().is_some_and(|(left, _)| left < 3)
+                && legal.iter().any(|a| matches!(a, Action::Group(_)))
+        };
+        vec![
+            play_until(game, 3, |_, l| matches!(l[0], Action::Discard(_))),
+            play_until(game, 4, |s, l| {
+                s.turn() >= 2 && matches!(l[0], Action::Play(_))
+            }),
+            play_until(game, 5, |s, l| {
+                s.turn() >= 2 && l.contains(&Action::EndMoves)
+            }),
+            play_until(game, 6, group_later),
+        ]
+    }
+
+    fn choose(state: &State, game: &Game, legal: &[Action], seed: u64, playouts: u32) -> Action {
+        let side = state.current_player().unwrap();
+        let mut player = MctsPlayer::new(side, seed, false, Budget::Playouts(playouts));
+        crate::ai::decide(&mut player, game, state, legal)
+    }
+
+    #[test]
+    fn mcts_specs_parse_and_display_round_trip() {
+        for text in ["mcts:128", "mcts:250ms", "mcts:1"] {
+            let spec: AiSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        assert_eq!("mcts:128".parse(), Ok(AiSpec::Mcts { playouts: 128 }));
+        assert_eq!("mcts:250ms".parse(), Ok(AiSpec::MctsTimed { millis: 250 }));
+        assert_eq!(
+            "mcts".parse(),
+            Ok(AiSpec::Mcts {
+                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS
+            })
+        );
+        let err = "mcts:0".parse::<AiSpec>().unwrap_err();
+        assert!(err.contains("as in mcts:64"), "{err}");
+        let err = "mcts:fastms".parse::<AiSpec>().unwrap_err();
+        assert!(err.contains("as in mcts:250ms"), "{err}");
+        let err = "mtcs:64".parse::<AiSpec>().unwrap_err();
+        assert!(err.contains("mcts"), "{err}");
+    }
+
+    #[test]
+    fn a_decision_is_the_same_on_one_thread_and_on_two() {
+        let game = Game::published("rules-2.0");
+        for (state, legal) in searched_positions(&game) {
+            let on = |threads: usize| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a thread pool")
+                    .install(|| choose(&state, &game, &legal, 7, 16))
+            };
+            assert_eq!(on(1), on(2), "{}", state.stage_text(&game));
+        }
+    }
+
+    #[test]
+    fn every_choice_is_legal() {
+        // A year and a half of play, the search on both sides.
+        let game = Game::published("rules-2.0");
+        let mut state = State::new(&game, 9);
+        let mut players = Side::BOTH
+            .map(|side| MctsPlayer::new(side, 9 + side.index() as u64, false, Budget::Playouts(4)));
+        let mut legal = Vec::new();
+        while let Some(side) = state.current_player()
+            && state.year() <= 2
+        {
+            state.legal_actions(&game, &mut legal);
+            let a = crate::ai::decide(&mut players[side.index()], &game, &state, &legal);
+            assert!(
+                legal.contains(&a),
+                "{a:?} is not legal at {}",
+                state.stage_text(&game)
+            );
+            state.apply(&game, a);
+        }
+        assert!(state.year() > 2 || state.is_over());
+    }
+
+    #[test]
+    fn hidden_information_does_not_change_the_decision() {
+        let game = Game::published("rules-2.0");
+        for (i, (state, legal)) in searched_positions(&game).into_iter().enumerate() {
+            let side = state.current_player().unwrap();
+            for redraw in 0..2u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(100 + redraw + 10 * i as u64);
+                let other = state.determinize(&game, side, &mut rng);
+                assert_eq!(state.view(side, false), other.view(side, false));
+                assert_eq!(
+                    choose(&state, &game, &legal, 11, 8),
+                    choose(&other, &game, &legal, 11, 8),
+                    "{}",
+                    state.stage_text(&game)
+                );
+            }
+        }
     }
 }
