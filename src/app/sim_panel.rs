@@ -468,11 +468,20 @@ impl SimPanel {
                                     "search",
                                 );
                             }
+                            if !matches!(ai, AiSpec::Mcts { .. }) {
+                                ui.selectable_value(
+                                    ai,
+                                    AiSpec::Mcts {
+                                        playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+                                    },
+                                    "mcts",
+                                );
+                            }
                         })
                         .response
                         .labelled_by(l.id);
                     ui.end_row();
-                    if let AiSpec::Search { playouts } = ai {
+                    if let AiSpec::Search { playouts } | AiSpec::Mcts { playouts } = ai {
                         let l = ui.label(format!("{side} playouts"));
                         ui.add(egui::DragValue::new(playouts).range(1..=4096))
                             .labelled_by(l.id)
