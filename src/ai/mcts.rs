@@ -296,55 +296,50 @@ impl MctsPlayer {
         scratch.plans.clone_from(&root.plans);
         let mut step = Some((top, e, root.kind));
         while let Some((n, e, kind)) = step.take() {
-            {
-                scratch.path.push((n, e));
-                let edge = &tree.nodes[n as usize].edges[e as usize];
-                let (choice, child) = (edge.choice, edge.node);
-                let node = if child != 0 {
-                    Some(child)
-                } else {
-                    // Expand: the new node is walked from the next iteration on.
-                    tree.nodes.push(Node::default());
-                    let id = (tree.nodes.len() - 1) as u32;
-                    tree.nodes[n as usize].edges[e as usize].node = id;
-                    None
-                };
-                let now = (world.year(), world.turn());
-                match choice {
-                    Choice::Style(i) => {
-                        styled = Some(now);
-                        players[me].set_turn_style(Style::ALL[i], now.0, now.1);
-                    }
-                    Choice::Act(a) => {
-                        let action = match scratch.plans.iter().find(|p| p.action == a) {
-                            Some(plan) if kind == Kind::Group => players[me].adopt(*plan),
-                            _ => a,
-                        };
-                        world.apply(game, action);
-                    }
+            scratch.path.push((n, e));
+            let edge = &tree.nodes[n as usize].edges[e as usize];
+            let (choice, child) = (edge.choice, edge.node);
+            let node = if child != 0 {
+                Some(child)
+            } else {
+                // Expand: the new node is walked from the next iteration on.
+                tree.nodes.push(Node::default());
+                let id = (tree.nodes.len() - 1) as u32;
+                tree.nodes[n as usize].edges[e as usize].node = id;
+                None
+            };
+            let now = (world.year(), world.turn());
+            match choice {
+                Choice::Style(i) => {
+                    styled = Some(now);
+                    players[me].set_turn_style(Style::ALL[i], now.0, now.1);
                 }
-                // The next searched decision of this side in the tree.
-                let Some(n) = node else { break };
-                loop {
-                    let Some(side) = world.current_player() else {
-                        break;
+                Choice::Act(a) => {
+                    let action = match scratch.plans.iter().find(|p| p.action == a) {
+                        Some(plan) if kind == Kind::Group => players[me].adopt(*plan),
+                        _ => a,
                     };
-                    world.legal_actions(game, &mut scratch.legal);
-                    let now = (world.year(), world.turn());
-                    if now != root_turn {
-                        break; // the tree spans the decision's game turn
-                    }
-                    if side == self.side
-                        && let Some(kind) = self.decision_at(&scratch.legal, now, styled)
-                    {
-                        let seen = world.view(self.side, self.omniscient);
-                        candidates(&self.params, game, &seen, kind, &mut players[me], scratch);
-                        let e = tree.select(n, &scratch.candidates, self.params.c_puct);
-                        step = Some((n, e, kind));
-                        break;
-                    }
-                    self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
+                    world.apply(game, action);
                 }
+            }
+            // The next searched decision of this side in the tree.
+            let Some(n) = node else { break };
+            while let Some(side) = world.current_player() {
+                world.legal_actions(game, &mut scratch.legal);
+                let now = (world.year(), world.turn());
+                if now != root_turn {
+                    break; // the tree spans the decision's game turn
+                }
+                if side == self.side
+                    && let Some(kind) = self.decision_at(&scratch.legal, now, styled)
+                {
+                    let seen = world.view(self.side, self.omniscient);
+                    candidates(&self.params, game, &seen, kind, &mut players[me], scratch);
+                    let e = tree.select(n, &scratch.candidates, self.params.c_puct);
+                    step = Some((n, e, kind));
+                    break;
+                }
+                self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
             }
         }
         // The playout: the heuristic on both sides to the end.
@@ -407,8 +402,7 @@ impl MctsPlayer {
         result + 0.01 * margin.clamp(-10.0, 10.0)
     }
 
-    /// Grows `tree` from `seed` for `iterations` (or until `deadline`, at
-    /// least two).
+    /// Grows `tree` from `seed` until `stop` (at least two iterations).
     fn grow(
         &self,
         game: &Game,
@@ -416,12 +410,16 @@ impl MctsPlayer {
         root: &Root,
         seed: u64,
         tree: &mut Tree,
-        iterations: usize,
-        deadline: Option<Instant>,
+        stop: Stop,
     ) {
         let mut scratch = Scratch::default();
         let mut done = 0;
-        while done < iterations && (done < 2 || deadline.is_none_or(|d| Instant::now() < d)) {
+        while done < 2
+            || match stop {
+                Stop::After(n) => done < n,
+                Stop::At(deadline) => Instant::now() < deadline,
+            }
+        {
             self.iterate(game, view, root, seed, tree, &mut scratch);
             done += 1;
         }
@@ -462,21 +460,17 @@ impl MctsPlayer {
             Some(k) => (k.trees, self.params.reused_share),
             None => ((0..TREES).map(|_| Tree::new()).collect(), 1.0),
         };
-        let (iterations, deadline) = match self.budget {
-            Budget::Playouts(n) => (
-                ((f64::from(n) * share) as usize).div_ceil(TREES).max(2),
-                None,
-            ),
-            Budget::Millis(ms) => (
-                usize::MAX,
-                Some(Instant::now() + Duration::from_millis((f64::from(ms) * share) as u64)),
-            ),
+        let stop = match self.budget {
+            Budget::Playouts(n) => Stop::After(((f64::from(n) * share) as usize).div_ceil(TREES)),
+            Budget::Millis(ms) => {
+                Stop::At(Instant::now() + Duration::from_millis((f64::from(ms) * share) as u64))
+            }
         };
         let me = &*self;
         trees
             .par_iter_mut()
             .zip(seeds.par_iter())
-            .for_each(|(tree, &seed)| me.grow(game, view, &root, seed, tree, iterations, deadline));
+            .for_each(|(tree, &seed)| me.grow(game, view, &root, seed, tree, stop));
         // Root visits summed over the trees, best prior first.
         let mut total: Vec<(Choice, u32)> = root.candidates.iter().map(|c| (c.0, 0)).collect();
         for tree in &trees {
@@ -504,6 +498,13 @@ impl MctsPlayer {
         }
         choice
     }
+}
+
+/// When a tree stops growing.
+#[derive(Debug, Clone, Copy)]
+enum Stop {
+    After(usize),
+    At(Instant),
 }
 
 /// Trees kept from one decision of a command phase for the next.
