@@ -1045,3 +1045,62 @@ mod tests {
         );
     }
 }
+
+/// A group move the heuristic would make, with its objective: what a search
+/// ([`super::mcts`]) picks among and hands back with [`HeuristicPlayer::adopt`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct GroupPlan {
+    pub(crate) action: Action,
+    objective: Option<Objective>,
+}
+
+impl HeuristicPlayer {
+    /// The heuristic's group moves at a move decision, best first, at most
+    /// `max` (each location once, with its best objective), into `out`: the
+    /// heuristic's own choice, then its choice were that one not legal, and
+    /// so on. Leaves the player as it was. Empty unless `EndMoves` is legal.
+    pub(crate) fn group_plans(
+        &mut self,
+        game: &Game,
+        view: &SideView<'_>,
+        legal: &[Action],
+        max: usize,
+        out: &mut Vec<GroupPlan>,
+    ) {
+        out.clear();
+        if !legal.contains(&Action::EndMoves) {
+            return;
+        }
+        self.style = match self.turn_style {
+            Some((style, when)) if when == (view.year(), view.turn()) => style,
+            _ => Style::STEADY,
+        };
+        let kept = (self.target, self.group_steps, self.current_group);
+        let mut p = std::mem::take(&mut self.picture);
+        self.fill_picture(game, view, &mut p);
+        let mut rest = legal.to_vec();
+        while out.len() < max {
+            let a = self.choose_group(game, view, &p, &rest);
+            if !matches!(a, Action::Group(_) | Action::SeaMove { .. }) {
+                break;
+            }
+            out.push(GroupPlan {
+                action: a,
+                objective: self.target,
+            });
+            rest.retain(|r| *r != a);
+        }
+        self.picture = p;
+        (self.target, self.group_steps, self.current_group) = kept;
+    }
+
+    /// Makes `plan` this player's current group move and returns its action.
+    pub(crate) fn adopt(&mut self, plan: GroupPlan) -> Action {
+        self.target = plan.objective;
+        self.group_steps = 0;
+        if let Action::Group(at) = plan.action {
+            self.current_group = Some(at);
+        }
+        plan.action
+    }
+}

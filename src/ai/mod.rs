@@ -1,7 +1,8 @@
 //! Players that choose actions for a side: [`RandomPlayer`],
-//! [`HeuristicPlayer`] and [`SearchPlayer`].
+//! [`HeuristicPlayer`], [`SearchPlayer`] and [`MctsPlayer`].
 
 mod heuristic;
+mod mcts;
 mod params;
 mod search;
 
@@ -13,6 +14,7 @@ use crate::engine::{Action, Game, SideView, State};
 use crate::model::BlockId;
 
 pub use heuristic::{HeuristicPlayer, Style};
+pub use mcts::{MctsParams, MctsPlayer};
 pub use params::HeuristicParams;
 pub use search::{Budget, SearchPlayer};
 

@@ -26,7 +26,7 @@ use super::play_board::{Board, BoardClick, Marks};
 use super::play_info;
 use super::replay::Replayed;
 use super::{Action, ExportKind, FilePurpose, RecordUse, theme};
-use crate::ai::{Player, SearchPlayer};
+use crate::ai::{Budget, MctsPlayer, Player, SearchPlayer};
 use crate::engine::{Action as Move, Game, State};
 use crate::model::{BlockId, Side, SpaceId};
 use crate::record::{HUMAN, PlayerEntry, RecordSetup};
@@ -235,6 +235,19 @@ impl PlayPanel {
                 Some(Box::new(
                     SearchPlayer::new(side, player_seeds[side.index()], false, playouts)
                         .counting_playouts(counter),
+                ) as Box<dyn Player>)
+            }
+            &Seat::Ai(AiSpec::Mcts { playouts }) => {
+                let counter = Arc::new(AtomicU64::new(0));
+                counters[side.index()] = Some(counter.clone());
+                Some(Box::new(
+                    MctsPlayer::new(
+                        side,
+                        player_seeds[side.index()],
+                        false,
+                        Budget::Playouts(playouts),
+                    )
+                    .counting_playouts(counter),
                 ) as Box<dyn Player>)
             }
             Seat::Ai(spec) => Some(spec.player(side, player_seeds[side.index()], false)),
@@ -530,11 +543,23 @@ impl PlayPanel {
                                             "search",
                                         );
                                     }
+                                    if !matches!(seat, Seat::Ai(AiSpec::Mcts { .. })) {
+                                        ui.selectable_value(
+                                            seat,
+                                            Seat::Ai(AiSpec::Mcts {
+                                                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+                                            }),
+                                            "mcts",
+                                        );
+                                    }
                                 })
                                 .response
                                 .labelled_by(l.id);
                             ui.end_row();
-                            if let Seat::Ai(AiSpec::Search { playouts }) = seat {
+                            if let Seat::Ai(
+                                AiSpec::Search { playouts } | AiSpec::Mcts { playouts },
+                            ) = seat
+                            {
                                 let l = ui.label(format!("{side} playouts"));
                                 ui.add(egui::DragValue::new(playouts).range(1..=4096))
                                     .labelled_by(l.id)

@@ -480,6 +480,15 @@ impl SimPanel {
                                     "search",
                                 );
                             }
+                            if !matches!(ai, AiSpec::Mcts { .. }) {
+                                ui.selectable_value(
+                                    ai,
+                                    AiSpec::Mcts {
+                                        playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+                                    },
+                                    "mcts",
+                                );
+                            }
                         })
                         .response
                         .labelled_by(l.id);
@@ -487,7 +496,7 @@ impl SimPanel {
                         combo.on_hover_text(format!("Player file {}", t.path));
                     }
                     ui.end_row();
-                    if let AiSpec::Search { playouts } = ai {
+                    if let AiSpec::Search { playouts } | AiSpec::Mcts { playouts } = ai {
                         let l = ui.label(format!("{side} playouts"));
                         ui.add(egui::DragValue::new(playouts).range(1..=4096))
                             .labelled_by(l.id)

@@ -27,8 +27,9 @@ pub struct RunArgs {
     /// Base seed: game i uses a seed derived from it and i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Caesar's player: random, heuristic, search, search:PLAYOUTS or
-    /// search:MILLISms (a time budget: does not reproduce exactly).
+    /// Caesar's player: random, heuristic, search, search:PLAYOUTS,
+    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms (a time budget
+    /// does not reproduce exactly).
     #[arg(long, default_value = "heuristic")]
     pub caesar_ai: AiSpec,
     /// Pompey's player.

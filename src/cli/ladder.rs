@@ -19,7 +19,7 @@ pub struct LadderArgs {
     /// two rule sets at every rung (over the same seeds).
     #[arg(long, num_args = 1)]
     variant: Vec<String>,
-    /// The rungs, weakest first, comma-separated: random, heuristic, search:N.
+    /// The rungs, weakest first, comma-separated: random, heuristic, search:N, mcts:N.
     #[arg(long, value_delimiter = ',', required = true)]
     players: Vec<AiSpec>,
     /// Games of every match (each rung's mirror match, each cross-play pairing).

@@ -31,8 +31,9 @@ pub struct PlayArgs {
     /// The game's index in that run (0-based, the CSV's `game` column).
     #[arg(long, requires = "run_seed", value_name = "I")]
     game: Option<u64>,
-    /// Caesar's player: random, heuristic, search, search:PLAYOUTS or
-    /// search:MILLISms (a time budget: does not reproduce exactly).
+    /// Caesar's player: random, heuristic, search, search:PLAYOUTS,
+    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms (a time budget
+    /// does not reproduce exactly).
     #[arg(long, default_value = "heuristic")]
     caesar_ai: AiSpec,
     /// Pompey's player.

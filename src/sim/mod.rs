@@ -81,11 +81,17 @@ pub enum AiSpec {
     /// Looks ahead for this many milliseconds per decision it searches: for
     /// play in the window; a run with it does not reproduce exactly.
     SearchTimed { millis: u32 },
+    /// Tree search (ISMCTS) with this many playouts per decision it searches.
+    Mcts { playouts: u32 },
+    /// Tree search for this many milliseconds per decision it searches: for
+    /// play in the window; a run with it does not reproduce exactly.
+    MctsTimed { millis: u32 },
 }
 
 impl AiSpec {
-    pub const NAMES: [&'static str; 3] = ["random", "heuristic", "search"];
+    pub const NAMES: [&'static str; 4] = ["random", "heuristic", "search", "mcts"];
     pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
+    pub const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
 
     pub fn player(&self, side: Side, seed: u64, omniscient: bool) -> Box<dyn Player> {
         match *self {
@@ -103,6 +109,18 @@ impl AiSpec {
                 omniscient,
                 ai::Budget::Millis(millis),
             )),
+            AiSpec::Mcts { playouts } => Box::new(ai::MctsPlayer::new(
+                side,
+                seed,
+                omniscient,
+                ai::Budget::Playouts(playouts),
+            )),
+            AiSpec::MctsTimed { millis } => Box::new(ai::MctsPlayer::new(
+                side,
+                seed,
+                omniscient,
+                ai::Budget::Millis(millis),
+            )),
         }
     }
 }
@@ -115,6 +133,8 @@ impl std::fmt::Display for AiSpec {
             AiSpec::TunedHeuristic(tuned) => write!(f, "heuristic:{}", tuned.path),
             AiSpec::Search { playouts } => write!(f, "search:{playouts}"),
             AiSpec::SearchTimed { millis } => write!(f, "search:{millis}ms"),
+            AiSpec::Mcts { playouts } => write!(f, "mcts:{playouts}"),
+            AiSpec::MctsTimed { millis } => write!(f, "mcts:{millis}ms"),
         }
     }
 }
@@ -122,8 +142,8 @@ impl std::fmt::Display for AiSpec {
 impl FromStr for AiSpec {
     type Err = String;
 
-    /// `random`, `heuristic`, `heuristic:FILE`, `search`, `search:PLAYOUTS`
-    /// or `search:MILLISms`.
+    /// `random`, `heuristic`, `heuristic:FILE`, `search`, `search:PLAYOUTS`,
+    /// `search:MILLISms`, `mcts`, `mcts:PLAYOUTS` or `mcts:MILLISms`.
     fn from_str(text: &str) -> Result<AiSpec, String> {
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),
@@ -135,20 +155,20 @@ impl FromStr for AiSpec {
             ("search", None) => Ok(AiSpec::Search {
                 playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
             }),
-            ("search", Some(b)) => match b.strip_suffix("ms") {
-                Some(ms) => match ms.parse::<u32>() {
-                    Ok(m) if m > 0 => Ok(AiSpec::SearchTimed { millis: m }),
-                    _ => Err(format!(
-                        "\"{b}\" is not a time budget: expected a positive number of milliseconds, as in search:250ms"
-                    )),
-                },
-                None => match b.parse::<u32>() {
-                    Ok(p) if p > 0 => Ok(AiSpec::Search { playouts: p }),
-                    _ => Err(format!(
-                        "\"{b}\" is not a playout budget: expected a positive whole number, as in search:64 (or milliseconds, as in search:250ms)"
-                    )),
-                },
-            },
+            ("mcts", None) => Ok(AiSpec::Mcts {
+                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+            }),
+            ("search" | "mcts", Some(b)) => {
+                let budget = parse_budget(name, b)?;
+                Ok(match (name, budget) {
+                    ("search", crate::ai::Budget::Playouts(playouts)) => {
+                        AiSpec::Search { playouts }
+                    }
+                    ("search", crate::ai::Budget::Millis(millis)) => AiSpec::SearchTimed { millis },
+                    (_, crate::ai::Budget::Playouts(playouts)) => AiSpec::Mcts { playouts },
+                    (_, crate::ai::Budget::Millis(millis)) => AiSpec::MctsTimed { millis },
+                })
+            }
             ("heuristic", Some(file)) => {
                 let params = ai::HeuristicParams::load(std::path::Path::new(file))
                     .map_err(|e| format!("heuristic:{file}: {e}"))?;
@@ -159,10 +179,28 @@ impl FromStr for AiSpec {
             }
             ("random", Some(_)) => Err(format!("\"{name}\" takes no budget")),
             _ => Err(format!(
-                "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search or search:N",
+                "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N",
                 crate::names::did_you_mean(name, AiSpec::NAMES)
             )),
         }
+    }
+}
+
+/// The budget after `name:`: `PLAYOUTS` or `MILLISms`, positive.
+fn parse_budget(name: &str, b: &str) -> Result<crate::ai::Budget, String> {
+    match b.strip_suffix("ms") {
+        Some(ms) => match ms.parse::<u32>() {
+            Ok(m) if m > 0 => Ok(crate::ai::Budget::Millis(m)),
+            _ => Err(format!(
+                "\"{b}\" is not a time budget: expected a positive number of milliseconds, as in {name}:250ms"
+            )),
+        },
+        None => match b.parse::<u32>() {
+            Ok(p) if p > 0 => Ok(crate::ai::Budget::Playouts(p)),
+            _ => Err(format!(
+                "\"{b}\" is not a playout budget: expected a positive whole number, as in {name}:64 (or milliseconds, as in {name}:250ms)"
+            )),
+        },
     }
 }
 

@@ -444,8 +444,8 @@ fn the_shipped_tuned_players_load() {
     let mut files = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let params = caesar_workbench::ai::HeuristicParams::load(&path)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let params =
+            caesar_workbench::ai::HeuristicParams::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_ne!(params, caesar_workbench::ai::HeuristicParams::default());
         files += 1;
     }

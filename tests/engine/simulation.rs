@@ -167,3 +167,21 @@ fn search_beats_heuristic_over_both_sides() {
         as_pompey.pompey_wins
     );
 }
+
+#[test]
+fn mcts_beats_random_from_either_side() {
+    // A wide-margin check that the tree search plays sensibly at a tiny
+    // budget (its measured strength against heuristic and search:256 is in
+    // docs/simulation.md): 4 playouts a decision, 4 games from each side.
+    let game = Game::published("rules-2.0");
+    let mcts = AiSpec::Mcts { playouts: 4 };
+    let as_caesar = run(&game, &options(4, mcts.clone(), AiSpec::Random), 2);
+    let as_pompey = run(&game, &options(4, AiSpec::Random, mcts), 2);
+    let wins = as_caesar.caesar_wins + as_pompey.pompey_wins;
+    assert!(
+        wins >= 7,
+        "mcts:4 won {wins} of 8 against random ({} as Caesar, {} as Pompey)",
+        as_caesar.caesar_wins,
+        as_pompey.pompey_wins
+    );
+}

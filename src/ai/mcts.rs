@@ -1,0 +1,758 @@
+//! A player that searches a tree of its own decisions: information-set Monte
+//! Carlo tree search, determinized, open loop.
+//!
+//! Three kinds of decision are searched, as macro actions over the engine:
+//! - each card play and each yearly discard (2.1): every card of the hand;
+//! - the start of each of its command phases: the [`Style`] its heuristic
+//!   moves in for the rest of the game turn;
+//! - each group move (6.1, 6.3): the heuristic's best few group plans (a
+//!   location and its objective, or an amphibious move), best first, and
+//!   ending the moves. A chosen plan's steps are then the heuristic's, toward
+//!   the plan's objective ([`HeuristicPlayer::adopt`]).
+//!
+//! Every other decision (levies, battles, the opponent's) is the heuristic's.
+//!
+//! One iteration samples a world consistent with this side's view
+//! ([`SideView::sample_world`]: the opponent's hand and hidden blocks redrawn,
+//! future dice reseeded), then plays it to the end. While the game is still
+//! in the game turn of the decision, this side's searched decisions walk down
+//! a tree keyed by this side's own choices only (open loop: the opponent's
+//! moves and the dice are not nodes, so one tree serves every sampled world,
+//! as single-observer ISMCTS does). At each node the choice maximises PUCT:
+//! the mean playout value plus `c · prior · √available / (1 + visits)`, where
+//! the prior favours the heuristic's own choice and `available` counts the
+//! iterations in which the choice was legal (ISMCTS). Progressive widening
+//! lets a node consider only its first `1 + ⌊√visits⌋` choices (best prior
+//! first): few playouts stay on the heuristic's best few plans. The first
+//! choice not yet in the tree is added, and from there the heuristic plays
+//! both sides to the end of the game. The value is win 1, draw ½, plus 0.01
+//! per VP of final margin. The most visited root choice is played (ties to
+//! the higher prior).
+//!
+//! Parallel and reproducible: a decision grows [`TREES`] independent trees
+//! (root parallelisation), each from its own seed drawn before any is grown,
+//! on the rayon pool; their root visits are summed. A playout budget thus
+//! gives the same choice on any number of threads. A time budget grows every
+//! tree until the deadline: for play in the window, not reproducible.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::RngExt;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use super::heuristic::GroupPlan;
+use super::{Budget, HeuristicPlayer, Player, Style};
+use crate::engine::{Action, Game, SideView, State};
+use crate::model::Side;
+
+/// Independent trees grown for each decision (root parallelisation): fixed,
+/// so that a playout budget plays alike on any number of threads.
+pub const TREES: usize = 4;
+/// Group plans searched at a move decision (with ending the moves).
+const MAX_GROUP_PLANS: usize = 4;
+
+/// Search knobs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MctsParams {
+    /// PUCT exploration constant.
+    pub c_puct: f64,
+    /// The prior of the heuristic's own choice (the rest share what is left).
+    pub heuristic_prior: f64,
+    /// Whether group moves are searched (else only cards and styles).
+    pub groups: bool,
+    /// The share of the budget a decision spends when it goes on with the
+    /// trees of the one before (in the same command phase).
+    pub reused_share: f64,
+}
+
+impl Default for MctsParams {
+    fn default() -> MctsParams {
+        MctsParams {
+            c_puct: 0.7,
+            heuristic_prior: 0.5,
+            groups: true,
+            reused_share: 0.5,
+        }
+    }
+}
+
+/// One searched choice: a card or a group move (an action), or a style.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Choice {
+    Act(Action),
+    Style(usize),
+}
+
+/// A choice below a node, with its statistics.
+#[derive(Debug, Clone)]
+struct Edge {
+    choice: Choice,
+    visits: u32,
+    /// Iterations in which this choice was legal and considered.
+    available: u32,
+    value: f64,
+    /// The node reached, once expanded (0: not yet; the root is never a child).
+    node: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Node {
+    edges: Vec<Edge>,
+    visits: u32,
+    value: f64,
+}
+
+/// Buffers one tree reuses from iteration to iteration.
+#[derive(Default)]
+struct Scratch {
+    legal: Vec<Action>,
+    candidates: Vec<(Choice, f64)>,
+    plans: Vec<GroupPlan>,
+    /// (node, edge) pairs walked.
+    path: Vec<(u32, u32)>,
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+    /// The node of the decision being searched.
+    root: u32,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        Tree {
+            nodes: vec![Node::default()],
+            root: 0,
+        }
+    }
+
+    /// Makes the node below the root's `choice` the root (0 if there is none).
+    fn reroot(&mut self, choice: Choice) {
+        let edges = &self.nodes[self.root as usize].edges;
+        self.root = edges
+            .iter()
+            .find(|e| e.choice == choice)
+            .map_or(0, |e| e.node);
+    }
+
+    /// PUCT among `candidates` (best prior first) at node `n`, widened
+    /// progressively; returns the edge index.
+    fn select(&mut self, n: u32, candidates: &[(Choice, f64)], c_puct: f64) -> u32 {
+        let node = &mut self.nodes[n as usize];
+        let width = 1 + (f64::from(node.visits)).sqrt() as usize;
+        let parent_mean = if node.visits > 0 {
+            node.value / f64::from(node.visits)
+        } else {
+            0.5
+        };
+        let mut best = (f64::MIN, 0u32);
+        for &(choice, prior) in candidates.iter().take(width.max(2)) {
+            let i = match node.edges.iter().position(|e| e.choice == choice) {
+                Some(i) => i,
+                None => {
+                    node.edges.push(Edge {
+                        choice,
+                        visits: 0,
+                        available: 0,
+                        value: 0.0,
+                        node: 0,
+                    });
+                    node.edges.len() - 1
+                }
+            };
+            let e = &mut node.edges[i];
+            e.available += 1;
+            let q = if e.visits > 0 {
+                e.value / f64::from(e.visits)
+            } else {
+                parent_mean
+            };
+            let u = c_puct * prior * f64::from(e.available).sqrt() / (1.0 + f64::from(e.visits));
+            if q + u > best.0 {
+                best = (q + u, i as u32);
+            }
+        }
+        best.1
+    }
+}
+
+pub struct MctsPlayer {
+    side: Side,
+    omniscient: bool,
+    budget: Budget,
+    params: MctsParams,
+    rng: ChaCha8Rng,
+    heuristic: HeuristicPlayer,
+    /// The (year, turn) whose command-phase style was last chosen.
+    styled: Option<(u8, u8)>,
+    /// That style.
+    style: Style,
+    /// The trees of the last decision, if the next may go on with them.
+    kept: Option<Kept>,
+    playouts_done: Option<Arc<AtomicU64>>,
+}
+
+impl MctsPlayer {
+    pub fn new(side: Side, seed: u64, omniscient: bool, budget: Budget) -> MctsPlayer {
+        MctsPlayer::with_params(side, seed, omniscient, budget, MctsParams::default())
+    }
+
+    pub fn with_params(
+        side: Side,
+        seed: u64,
+        omniscient: bool,
+        budget: Budget,
+        params: MctsParams,
+    ) -> MctsPlayer {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let heuristic = HeuristicPlayer::new(side, rng.random(), omniscient);
+        let budget = match budget {
+            Budget::Playouts(n) => Budget::Playouts(n.max(1)),
+            Budget::Millis(ms) => Budget::Millis(ms.max(1)),
+        };
+        MctsPlayer {
+            side,
+            omniscient,
+            budget,
+            params,
+            rng,
+            heuristic,
+            styled: None,
+            style: Style::STEADY,
+            kept: None,
+            playouts_done: None,
+        }
+    }
+
+    /// Counts every playout into `counter` (a window shows it thinking).
+    pub fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> MctsPlayer {
+        self.playouts_done = Some(counter);
+        self
+    }
+
+    /// The searched decision `legal` offers now, if any: `styled` is the
+    /// (year, turn) whose style is already chosen.
+    fn decision_at(
+        &self,
+        legal: &[Action],
+        now: (u8, u8),
+        styled: Option<(u8, u8)>,
+    ) -> Option<Kind> {
+        if legal.len() < 2 {
+            return None;
+        }
+        if matches!(legal[0], Action::Play(_) | Action::Discard(_)) {
+            return Some(Kind::Card);
+        }
+        if !legal.contains(&Action::EndMoves) {
+            return None;
+        }
+        if styled != Some(now) {
+            return Some(Kind::Style);
+        }
+        let groups = legal
+            .iter()
+            .any(|a| matches!(a, Action::Group(_) | Action::SeaMove { .. }));
+        (self.params.groups && groups).then_some(Kind::Group)
+    }
+
+    /// One iteration on `tree`: the root choice, a sampled world, the walk
+    /// down the tree, the playout, and the value backed up.
+    ///
+    /// The k-th visit of a root choice plays world k of the tree (drawn from
+    /// `seed` and k): the root's choices are compared in the same worlds with
+    /// the same dice and playout players (common random numbers), which
+    /// takes most of the noise out of their differences.
+    fn iterate(
+        &self,
+        game: &Game,
+        view: &SideView<'_>,
+        root: &Root,
+        seed: u64,
+        tree: &mut Tree,
+        scratch: &mut Scratch,
+    ) {
+        let top = tree.root;
+        let e = tree.select(top, &root.candidates, self.params.c_puct);
+        let k = u64::from(tree.nodes[top as usize].edges[e as usize].visits);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut world = view.sample_world(game, &mut rng);
+        let seeds: [u64; 2] = [rng.random(), rng.random()];
+        let mut players =
+            Side::BOTH.map(|side| HeuristicPlayer::new(side, seeds[side.index()], self.omniscient));
+        let me = self.side.index();
+        if let Some(when) = self.styled {
+            players[me].set_turn_style(self.style, when.0, when.1);
+        }
+        let root_turn = (world.year(), world.turn());
+        let mut styled = self.styled;
+        scratch.path.clear();
+        // The root's candidates are the real player's (its heuristic
+        // remembers what a fresh one does not).
+        scratch.plans.clone_from(&root.plans);
+        let mut step = Some((top, e, root.kind));
+        while let Some((n, e, kind)) = step.take() {
+            scratch.path.push((n, e));
+            let edge = &tree.nodes[n as usize].edges[e as usize];
+            let (choice, child) = (edge.choice, edge.node);
+            let node = if child != 0 {
+                Some(child)
+            } else {
+                // Expand: the new node is walked from the next iteration on.
+                tree.nodes.push(Node::default());
+                let id = (tree.nodes.len() - 1) as u32;
+                tree.nodes[n as usize].edges[e as usize].node = id;
+                None
+            };
+            let now = (world.year(), world.turn());
+            match choice {
+                Choice::Style(i) => {
+                    styled = Some(now);
+                    players[me].set_turn_style(Style::ALL[i], now.0, now.1);
+                }
+                Choice::Act(a) => {
+                    let action = match scratch.plans.iter().find(|p| p.action == a) {
+                        Some(plan) if kind == Kind::Group => players[me].adopt(*plan),
+                        _ => a,
+                    };
+                    world.apply(game, action);
+                }
+            }
+            // The next searched decision of this side in the tree.
+            let Some(n) = node else { break };
+            while let Some(side) = world.current_player() {
+                world.legal_actions(game, &mut scratch.legal);
+                let now = (world.year(), world.turn());
+                if now != root_turn {
+                    break; // the tree spans the decision's game turn
+                }
+                if side == self.side
+                    && let Some(kind) = self.decision_at(&scratch.legal, now, styled)
+                {
+                    let seen = world.view(self.side, self.omniscient);
+                    candidates(&self.params, game, &seen, kind, &mut players[me], scratch);
+                    let e = tree.select(n, &scratch.candidates, self.params.c_puct);
+                    step = Some((n, e, kind));
+                    break;
+                }
+                self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
+            }
+        }
+        // The playout: the heuristic on both sides to the end.
+        while world.current_player().is_some() {
+            world.legal_actions(game, &mut scratch.legal);
+            self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
+        }
+        if let Some(counter) = &self.playouts_done {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+        let value = self.value(&world);
+        tree.nodes[top as usize].visits += 1;
+        tree.nodes[top as usize].value += value;
+        for &(n, e) in &scratch.path {
+            let edge = &mut tree.nodes[n as usize].edges[e as usize];
+            edge.visits += 1;
+            edge.value += value;
+            let child = edge.node;
+            if child != 0 {
+                let child = &mut tree.nodes[child as usize];
+                child.visits += 1;
+                child.value += value;
+            }
+        }
+    }
+
+    /// One heuristic decision in a playout, `scratch.legal` holding the
+    /// legal actions.
+    fn heuristic_move(
+        &self,
+        game: &Game,
+        world: &mut State,
+        players: &mut [HeuristicPlayer; 2],
+        styled: &mut Option<(u8, u8)>,
+        scratch: &Scratch,
+    ) {
+        let Some(side) = world.current_player() else {
+            return;
+        };
+        let now = (world.year(), world.turn());
+        if side == self.side && *styled != Some(now) && scratch.legal.contains(&Action::EndMoves) {
+            *styled = Some(now); // the playout's heuristic moves steadily
+        }
+        let action = super::decide(&mut players[side.index()], game, world, &scratch.legal);
+        world.apply(game, action);
+    }
+
+    /// The end of a playout scored for this side.
+    fn value(&self, end: &State) -> f64 {
+        let Some(outcome) = end.outcome() else {
+            return 0.5;
+        };
+        let me = self.side.index();
+        let result = match outcome.winner {
+            Some(w) if w == self.side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        let margin = outcome.vp[me] as f64 - outcome.vp[1 - me] as f64;
+        result + 0.01 * margin.clamp(-10.0, 10.0)
+    }
+
+    /// Grows `tree` from `seed` until `stop` (at least two iterations).
+    fn grow(
+        &self,
+        game: &Game,
+        view: &SideView<'_>,
+        root: &Root,
+        seed: u64,
+        tree: &mut Tree,
+        stop: Stop,
+    ) {
+        let mut scratch = Scratch::default();
+        let mut done = 0;
+        while done < 2
+            || match stop {
+                Stop::After(n) => done < n,
+                Stop::At(deadline) => Instant::now() < deadline,
+            }
+        {
+            self.iterate(game, view, root, seed, tree, &mut scratch);
+            done += 1;
+        }
+    }
+
+    /// The searched choice at the decision `view` is at, of `kind`.
+    fn search(&mut self, game: &Game, view: &SideView<'_>, legal: &[Action], kind: Kind) -> Choice {
+        let now = (view.year(), view.turn());
+        let mut scratch = Scratch {
+            legal: legal.to_vec(),
+            ..Scratch::default()
+        };
+        candidates(
+            &self.params,
+            game,
+            view,
+            kind,
+            &mut self.heuristic,
+            &mut scratch,
+        );
+        let root = Root {
+            kind,
+            candidates: scratch.candidates,
+            plans: scratch.plans,
+        };
+        // Within one command phase the trees grown for the style and each
+        // group go on to the next group: nothing but this side's own steps
+        // comes between (6.1), so what they learnt below still holds.
+        let kept = self
+            .kept
+            .take()
+            .filter(|k| kind == Kind::Group && k.at == now);
+        if root.candidates.len() == 1 {
+            return root.candidates[0].0;
+        }
+        let seeds: Vec<u64> = (0..TREES).map(|_| self.rng.random()).collect();
+        let (mut trees, share) = match kept {
+            Some(k) => (k.trees, self.params.reused_share),
+            None => ((0..TREES).map(|_| Tree::new()).collect(), 1.0),
+        };
+        let stop = match self.budget {
+            Budget::Playouts(n) => Stop::After(((f64::from(n) * share) as usize).div_ceil(TREES)),
+            Budget::Millis(ms) => {
+                Stop::At(Instant::now() + Duration::from_millis((f64::from(ms) * share) as u64))
+            }
+        };
+        let me = &*self;
+        trees
+            .par_iter_mut()
+            .zip(seeds.par_iter())
+            .for_each(|(tree, &seed)| me.grow(game, view, &root, seed, tree, stop));
+        // Root visits summed over the trees, best prior first.
+        let mut total: Vec<(Choice, u32)> = root.candidates.iter().map(|c| (c.0, 0)).collect();
+        for tree in &trees {
+            for edge in &tree.nodes[tree.root as usize].edges {
+                if let Some(t) = total.iter_mut().find(|t| t.0 == edge.choice) {
+                    t.1 += edge.visits;
+                }
+            }
+        }
+        let mut best = total[0];
+        for &t in &total[1..] {
+            if t.1 > best.1 {
+                best = t;
+            }
+        }
+        let choice = best.0;
+        if choice != Choice::Act(Action::EndMoves) && matches!(kind, Kind::Style | Kind::Group) {
+            for tree in &mut trees {
+                tree.reroot(choice);
+            }
+            trees.retain(|t| t.root != 0);
+            if trees.len() == TREES {
+                self.kept = Some(Kept { trees, at: now });
+            }
+        }
+        choice
+    }
+}
+
+/// When a tree stops growing.
+#[derive(Debug, Clone, Copy)]
+enum Stop {
+    After(usize),
+    At(Instant),
+}
+
+/// Trees kept from one decision of a command phase for the next.
+struct Kept {
+    trees: Vec<Tree>,
+    at: (u8, u8),
+}
+
+/// The candidates of a decision with their priors, best first, into
+/// `scratch.candidates` (and the group plans into `scratch.plans`).
+fn candidates(
+    params: &MctsParams,
+    game: &Game,
+    view: &SideView<'_>,
+    kind: Kind,
+    player: &mut HeuristicPlayer,
+    scratch: &mut Scratch,
+) {
+    let out = &mut scratch.candidates;
+    out.clear();
+    let top = params.heuristic_prior;
+    match kind {
+        Kind::Card => {
+            let legal = &scratch.legal;
+            let pick = player.choose(game, *view, legal);
+            let rest = (1.0 - top) / (legal.len() - 1).max(1) as f64;
+            out.push((Choice::Act(pick), top));
+            out.extend(
+                legal
+                    .iter()
+                    .filter(|a| **a != pick)
+                    .map(|a| (Choice::Act(*a), rest)),
+            );
+        }
+        Kind::Style => {
+            let rest = (1.0 - top) / (Style::ALL.len() - 1) as f64;
+            out.extend((0..Style::ALL.len()).map(|i| {
+                let p = if i == 0 { top } else { rest };
+                (Choice::Style(i), p)
+            }));
+        }
+        Kind::Group => {
+            player.group_plans(
+                game,
+                view,
+                &scratch.legal,
+                MAX_GROUP_PLANS,
+                &mut scratch.plans,
+            );
+            // The heuristic's plan first, the others by rank, ending the
+            // moves last (the heuristic's choice when it has no plan).
+            let n = scratch.plans.len();
+            if n == 0 {
+                out.push((Choice::Act(Action::EndMoves), 1.0));
+                return;
+            }
+            let rest = (1.0 - top) / n as f64;
+            out.extend(scratch.plans.iter().enumerate().map(|(i, plan)| {
+                let p = if i == 0 { top } else { rest };
+                (Choice::Act(plan.action), p)
+            }));
+            out.push((Choice::Act(Action::EndMoves), rest));
+        }
+    }
+}
+
+/// The candidates at the root of a search, with the plans behind them.
+struct Root {
+    kind: Kind,
+    candidates: Vec<(Choice, f64)>,
+    plans: Vec<GroupPlan>,
+}
+
+/// The kinds of searched decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Card,
+    Style,
+    Group,
+}
+
+impl Player for MctsPlayer {
+    fn omniscient(&self) -> bool {
+        self.omniscient
+    }
+
+    fn choose(&mut self, game: &Game, view: SideView<'_>, legal: &[Action]) -> Action {
+        let now = (view.year(), view.turn());
+        let Some(kind) = self.decision_at(legal, now, self.styled) else {
+            return self.heuristic.choose(game, view, legal);
+        };
+        if kind == Kind::Style {
+            let Choice::Style(i) = self.search(game, &view, legal, kind) else {
+                unreachable!("a style decision chooses a style")
+            };
+            self.styled = Some(now);
+            self.style = Style::ALL[i];
+            self.heuristic.set_turn_style(self.style, now.0, now.1);
+            return self.choose(game, view, legal);
+        }
+        if kind == Kind::Group {
+            let Choice::Act(a) = self.search(game, &view, legal, kind) else {
+                unreachable!("a group decision chooses an action")
+            };
+            let mut plans = Vec::new();
+            self.heuristic
+                .group_plans(game, &view, legal, MAX_GROUP_PLANS, &mut plans);
+            return match plans.iter().find(|p| p.action == a) {
+                Some(plan) => self.heuristic.adopt(*plan),
+                None => self.heuristic.choose(game, view, legal),
+            };
+        }
+        let Choice::Act(a) = self.search(game, &view, legal, kind) else {
+            unreachable!("a card decision chooses a card")
+        };
+        a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::AiSpec;
+
+    /// Heuristic play from `seed` until `stop` holds at a decision of two or
+    /// more actions: the state and its legal actions.
+    fn play_until(
+        game: &Game,
+        seed: u64,
+        stop: impl Fn(&State, &[Action]) -> bool,
+    ) -> (State, Vec<Action>) {
+        let mut state = State::new(game, seed);
+        let mut players = Side::BOTH.map(|side| HeuristicPlayer::new(side, seed, false));
+        let mut legal = Vec::new();
+        while let Some(side) = state.current_player() {
+            state.legal_actions(game, &mut legal);
+            if legal.len() > 1 && stop(&state, &legal) {
+                break;
+            }
+            let a = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
+            state.apply(game, a);
+        }
+        (state, legal)
+    }
+
+    /// Positions with each kind of searched decision: a discard, a card
+    /// play, the start of a command phase and a later group move.
+    fn searched_positions(game: &Game) -> Vec<(State, Vec<Action>)> {
+        let group_later = |s: &State, legal: &[Action]| {
+            s.turn() >= 2
+                && legal.contains(&Action::EndMoves)
+                && s.command_points().is_some_and(|(left, _)| left < 3)
+                && legal.iter().any(|a| matches!(a, Action::Group(_)))
+        };
+        vec![
+            play_until(game, 3, |_, l| matches!(l[0], Action::Discard(_))),
+            play_until(game, 4, |s, l| {
+                s.turn() >= 2 && matches!(l[0], Action::Play(_))
+            }),
+            play_until(game, 5, |s, l| {
+                s.turn() >= 2 && l.contains(&Action::EndMoves)
+            }),
+            play_until(game, 6, group_later),
+        ]
+    }
+
+    fn choose(state: &State, game: &Game, legal: &[Action], seed: u64, playouts: u32) -> Action {
+        let side = state.current_player().unwrap();
+        let mut player = MctsPlayer::new(side, seed, false, Budget::Playouts(playouts));
+        crate::ai::decide(&mut player, game, state, legal)
+    }
+
+    #[test]
+    fn mcts_specs_parse_and_display_round_trip() {
+        for text in ["mcts:128", "mcts:250ms", "mcts:1"] {
+            let spec: AiSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        assert_eq!("mcts:128".parse(), Ok(AiSpec::Mcts { playouts: 128 }));
+        assert_eq!("mcts:250ms".parse(), Ok(AiSpec::MctsTimed { millis: 250 }));
+        assert_eq!(
+            "mcts".parse(),
+            Ok(AiSpec::Mcts {
+                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS
+            })
+        );
+        let err = "mcts:0".parse::<AiSpec>().unwrap_err();
+        assert!(err.contains("as in mcts:64"), "{err}");
+        let err = "mcts:fastms".parse::<AiSpec>().unwrap_err();
+        assert!(err.contains("as in mcts:250ms"), "{err}");
+        let err = "mtcs:64".parse::<AiSpec>().unwrap_err();
+        assert!(err.contains("mcts"), "{err}");
+    }
+
+    #[test]
+    fn a_decision_is_the_same_on_one_thread_and_on_two() {
+        let game = Game::published("rules-2.0");
+        for (state, legal) in searched_positions(&game) {
+            let on = |threads: usize| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a thread pool")
+                    .install(|| choose(&state, &game, &legal, 7, 16))
+            };
+            assert_eq!(on(1), on(2), "{}", state.stage_text(&game));
+        }
+    }
+
+    #[test]
+    fn every_choice_is_legal() {
+        // A year and a half of play, the search on both sides.
+        let game = Game::published("rules-2.0");
+        let mut state = State::new(&game, 9);
+        let mut players = Side::BOTH
+            .map(|side| MctsPlayer::new(side, 9 + side.index() as u64, false, Budget::Playouts(4)));
+        let mut legal = Vec::new();
+        while let Some(side) = state.current_player()
+            && state.year() <= 2
+        {
+            state.legal_actions(&game, &mut legal);
+            let a = crate::ai::decide(&mut players[side.index()], &game, &state, &legal);
+            assert!(
+                legal.contains(&a),
+                "{a:?} is not legal at {}",
+                state.stage_text(&game)
+            );
+            state.apply(&game, a);
+        }
+        assert!(state.year() > 2 || state.is_over());
+    }
+
+    #[test]
+    fn hidden_information_does_not_change_the_decision() {
+        let game = Game::published("rules-2.0");
+        for (i, (state, legal)) in searched_positions(&game).into_iter().enumerate() {
+            let side = state.current_player().unwrap();
+            for redraw in 0..2u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(100 + redraw + 10 * i as u64);
+                let other = state.determinize(&game, side, &mut rng);
+                assert_eq!(state.view(side, false), other.view(side, false));
+                assert_eq!(
+                    choose(&state, &game, &legal, 11, 8),
+                    choose(&other, &game, &legal, 11, 8),
+                    "{}",
+                    state.stage_text(&game)
+                );
+            }
+        }
+    }
+}
