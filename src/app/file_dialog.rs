@@ -54,8 +54,8 @@ pub enum FilePurpose {
     /// A position file to start a game from (Play tab).
     OpenPosition,
     /// A heuristic player file (`tune` writes them) for a side's AI in the
-    /// Simulate tab.
-    OpenPlayer(crate::model::Side),
+    /// Simulate tab, or for a seat of a new game in the Play tab.
+    OpenPlayer(crate::model::Side, super::PlayerUse),
     /// Write a simulation report (JSON or CSV), or a game record.
     Export {
         kind: ExportKind,
@@ -103,7 +103,7 @@ impl FileRequest {
                 ("Open game record", "Game record (RON)", "ron", false, "")
             }
             FilePurpose::OpenPosition => ("Open position", "Position (RON)", "ron", false, ""),
-            FilePurpose::OpenPlayer(_) => (
+            FilePurpose::OpenPlayer(..) => (
                 "Open player file",
                 "Heuristic player (RON)",
                 "ron",

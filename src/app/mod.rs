@@ -99,6 +99,15 @@ pub enum Tab {
     Replay,
 }
 
+/// Where a player file goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerUse {
+    /// A side's AI in the Simulate tab.
+    Simulate,
+    /// A seat of the next game in the Play tab.
+    Play,
+}
+
 /// What a game record is opened for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordUse {
@@ -499,8 +508,12 @@ impl WorkbenchApp {
                 self.play.start_from_file(&path);
                 self.tab = Tab::Play;
             }
-            FilePurpose::OpenPlayer(side) => {
-                if let Err(e) = self.sim.load_player(side, &path) {
+            FilePurpose::OpenPlayer(side, to) => {
+                let loaded = match to {
+                    PlayerUse::Simulate => self.sim.load_player(side, &path),
+                    PlayerUse::Play => self.play.load_player(side, &path),
+                };
+                if let Err(e) = loaded {
                     self.state.set_file_error(e);
                 }
             }

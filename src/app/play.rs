@@ -50,7 +50,7 @@ impl Seat {
     fn label(&self) -> String {
         match self {
             Seat::Human => "human".to_string(),
-            Seat::Ai(spec) => spec.to_string(),
+            Seat::Ai(spec) => super::sim_panel::ai_label(spec),
         }
     }
 }
@@ -128,6 +128,14 @@ pub struct PlayPanel {
 }
 
 impl PlayPanel {
+    /// Seats the heuristic player of the file at `path` at `side` for the
+    /// next game.
+    pub fn load_player(&mut self, side: Side, path: &Path) -> Result<(), String> {
+        let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+        self.settings.seats[side.index()] = Seat::Ai(spec);
+        Ok(())
+    }
+
     /// Starts a new game on `game` with the settings; `setup` says what the
     /// record will name (its seed and players are filled in here).
     pub fn start(&mut self, game: Game, setup: Option<RecordSetup>) {
@@ -452,7 +460,14 @@ impl PlayPanel {
                 egui::ScrollArea::vertical()
                     .id_salt("play_side_scroll")
                     .show(ui, |ui| {
-                        self.setup_ui(ui, scenario, errors, rules, variant, resolved, path);
+                        self.setup_ui(
+                            ui,
+                            &mut actions,
+                            scenario,
+                            (errors, rules, variant),
+                            resolved,
+                            path,
+                        );
                         self.side(ui, &mut actions);
                     });
             });
@@ -505,10 +520,9 @@ impl PlayPanel {
     fn setup_ui(
         &mut self,
         ui: &mut Ui,
+        actions: &mut Vec<Action>,
         scenario: Option<&crate::model::Scenario>,
-        errors: usize,
-        rules: Option<&crate::rules::RuleSet>,
-        variant: &str,
+        (errors, rules, variant): (usize, Option<&crate::rules::RuleSet>, &str),
         resolved: Option<&crate::format::ResolvedScenario>,
         path: Option<&Path>,
     ) {
@@ -551,6 +565,19 @@ impl PlayPanel {
                                             }),
                                             "mcts",
                                         );
+                                    }
+                                    let tuned = matches!(seat, Seat::Ai(AiSpec::TunedHeuristic(_)));
+                                    if ui
+                                        .selectable_label(tuned, "heuristic from file…")
+                                        .on_hover_text(
+                                            "A player file written by `caesar-workbench tune`",
+                                        )
+                                        .clicked()
+                                    {
+                                        actions.push(Action::Choose(FilePurpose::OpenPlayer(
+                                            side,
+                                            super::PlayerUse::Play,
+                                        )));
                                     }
                                 })
                                 .response

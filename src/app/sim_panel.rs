@@ -469,7 +469,10 @@ impl SimPanel {
                                 )
                                 .clicked()
                             {
-                                actions.push(Action::Choose(FilePurpose::OpenPlayer(side)));
+                                actions.push(Action::Choose(FilePurpose::OpenPlayer(
+                                    side,
+                                    super::PlayerUse::Simulate,
+                                )));
                             }
                             if !matches!(ai, AiSpec::Search { .. }) {
                                 ui.selectable_value(
@@ -607,11 +610,7 @@ impl SimPanel {
 
     /// Plays `side` with the heuristic player of the file at `path`.
     pub fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
-        let params = crate::ai::HeuristicParams::load(path).map_err(|e| e.to_string())?;
-        let spec = AiSpec::TunedHeuristic(Box::new(crate::sim::TunedHeuristic {
-            path: path.display().to_string(),
-            params,
-        }));
+        let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
         match side {
             Side::Caesar => self.caesar = spec,
             Side::Pompey => self.pompey = spec,
@@ -1214,7 +1213,7 @@ fn ending_at(
 }
 
 /// A side's AI as its chooser shows it: a player file by its name only.
-fn ai_label(ai: &AiSpec) -> String {
+pub(super) fn ai_label(ai: &AiSpec) -> String {
     match ai {
         AiSpec::TunedHeuristic(t) => {
             let name = std::path::Path::new(&t.path)

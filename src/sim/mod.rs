@@ -93,6 +93,14 @@ impl AiSpec {
     pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
     pub const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
 
+    /// The heuristic with the numbers of the player file at `path`.
+    pub fn player_file(path: &std::path::Path) -> Result<AiSpec, crate::format::LoadError> {
+        Ok(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+            path: path.display().to_string(),
+            params: ai::HeuristicParams::load(path)?,
+        })))
+    }
+
     pub fn player(&self, side: Side, seed: u64, omniscient: bool) -> Box<dyn Player> {
         match *self {
             AiSpec::Random => Box::new(ai::RandomPlayer::new(seed)),
@@ -169,14 +177,8 @@ impl FromStr for AiSpec {
                     (_, crate::ai::Budget::Millis(millis)) => AiSpec::MctsTimed { millis },
                 })
             }
-            ("heuristic", Some(file)) => {
-                let params = ai::HeuristicParams::load(std::path::Path::new(file))
-                    .map_err(|e| format!("heuristic:{file}: {e}"))?;
-                Ok(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
-                    path: file.to_string(),
-                    params,
-                })))
-            }
+            ("heuristic", Some(file)) => AiSpec::player_file(std::path::Path::new(file))
+                .map_err(|e| format!("heuristic:{file}: {e}")),
             ("random", Some(_)) => Err(format!("\"{name}\" takes no budget")),
             _ => Err(format!(
                 "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N",

@@ -1123,3 +1123,31 @@ fn a_player_file_that_does_not_read_is_refused_with_its_line() {
         "the AI stays as it was"
     );
 }
+
+#[test]
+fn a_tuned_player_file_takes_a_seat_in_the_play_tab() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seat.ron");
+    let params = caesar_workbench::ai::HeuristicParams {
+        garrison: 2.0,
+        ..Default::default()
+    };
+    std::fs::write(&path, params.to_ron("test")).unwrap();
+    let mut h = harness(
+        WorkbenchApp::new(None, "rules-2.0")
+            .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(path)))),
+    );
+    h.state_mut().set_tab(Tab::Play);
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "Pompey").click();
+    h.run();
+    h.get_by_label("heuristic from file…").click();
+    h.run();
+    h.run();
+    let seat = h.state_mut().play_panel().settings.seats[1].clone();
+    assert!(
+        format!("{seat:?}").contains("TunedHeuristic"),
+        "Pompey's seat: {seat:?}"
+    );
+    h.get_by_value("heuristic: seat.ron");
+}
