@@ -389,17 +389,7 @@ impl MctsPlayer {
 
     /// The end of a playout scored for this side.
     fn value(&self, end: &State) -> f64 {
-        let Some(outcome) = end.outcome() else {
-            return 0.5;
-        };
-        let me = self.side.index();
-        let result = match outcome.winner {
-            Some(w) if w == self.side => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
-        let margin = outcome.vp[me] as f64 - outcome.vp[1 - me] as f64;
-        result + 0.01 * margin.clamp(-10.0, 10.0)
+        super::search::playout_score(self.side, end)
     }
 
     /// Grows `tree` from `seed` until `stop` (at least two iterations).

@@ -115,17 +115,7 @@ impl SearchPlayer {
         if let Some(counter) = &self.playouts_done {
             counter.fetch_add(1, Ordering::Relaxed);
         }
-        let Some(outcome) = end.outcome() else {
-            return 0.5;
-        };
-        let me = self.side.index();
-        let result = match outcome.winner {
-            Some(w) if w == self.side => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
-        let margin = outcome.vp[me] as f64 - outcome.vp[1 - me] as f64;
-        result + 0.01 * margin.clamp(-10.0, 10.0)
+        playout_score(self.side, &end)
     }
 
     /// The values of the `n` candidates in one world drawn from `seed`.
@@ -246,6 +236,23 @@ impl Player for SearchPlayer {
         }
         self.heuristic.choose(game, view, legal)
     }
+}
+
+/// A playout's end scored for `side`: win 1, draw ½, loss 0, plus 0.01 per
+/// VP of final margin (at most ±10), so that among equal results the
+/// bigger margin counts. Shared by the searching players.
+pub(super) fn playout_score(side: Side, end: &State) -> f64 {
+    let Some(outcome) = end.outcome() else {
+        return 0.5;
+    };
+    let me = side.index();
+    let result = match outcome.winner {
+        Some(w) if w == side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    let margin = outcome.vp[me] as f64 - outcome.vp[1 - me] as f64;
+    result + 0.01 * margin.clamp(-10.0, 10.0)
 }
 
 /// Whether the decision offered by `legal` (two or more actions) is one the
