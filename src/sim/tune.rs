@@ -370,15 +370,15 @@ fn check(
         .map(|i| {
             let seed = game_seed(stream, i);
             let start = [options.start; 2];
-            [
+            let pair = [
                 half_points(game, seed, start, Side::Caesar),
                 half_points(game, seed, [tuned; 2], Side::Caesar),
-            ]
+            ];
+            progress.tick();
+            progress.tick();
+            pair
         })
         .collect();
-    for _ in 0..options.check_games {
-        progress.tick();
-    }
     // Paired over seeds: each seed's score is the mean of its two games.
     let per_seed: Vec<f64> = duel.iter().map(|r| f64::from(r[0] + r[1]) / 4.0).collect();
     let n = per_seed.len() as f64;

@@ -711,17 +711,24 @@ fn ladder_refuses_a_player_twice_and_three_variants() {
 // ---- tune and heuristic:FILE ----
 
 fn tune_into(path: &Path, seed: &str) -> Value {
-    let out = cli()
-        .args(["tune", "--variant", "rules-2.0", "--budget", "16"])
-        .args(["--games-per-candidate", "4", "--population", "4"])
-        .args(["--check-games", "4", "--seed", seed, "--json", "--out"])
-        .arg(path)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
+    json(&[
+        "tune",
+        "--variant",
+        "rules-2.0",
+        "--budget",
+        "16",
+        "--games-per-candidate",
+        "4",
+        "--population",
+        "4",
+        "--check-games",
+        "4",
+        "--seed",
+        seed,
+        "--json",
+        "--out",
+        path.to_str().unwrap(),
+    ])
 }
 
 #[test]

@@ -1066,21 +1066,25 @@ fn the_vp_band_is_drawn_as_convex_quads_between_the_quartile_lines() {
     }
 }
 
-/// Simulate tab → Caesar AI → "heuristic from file…", the desktop's dialog
-/// picking `path`.
-fn pick_caesar_player(path: PathBuf) -> Harness<'static, WorkbenchApp> {
+/// In `tab`, the menu labelled `menu` → "heuristic from file…", the
+/// desktop's dialog picking `path`.
+fn pick_player(path: PathBuf, tab: Tab, menu: &str) -> Harness<'static, WorkbenchApp> {
     let mut h = harness(
         WorkbenchApp::new(None, "rules-2.0")
             .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(path)))),
     );
-    h.state_mut().set_tab(Tab::Simulation);
+    h.state_mut().set_tab(tab);
     h.run();
-    h.get_by_role_and_label(Role::ComboBox, "Caesar AI").click();
+    h.get_by_role_and_label(Role::ComboBox, menu).click();
     h.run();
     h.get_by_label("heuristic from file…").click();
     h.run();
     h.run();
     h
+}
+
+fn pick_caesar_player(path: PathBuf) -> Harness<'static, WorkbenchApp> {
+    pick_player(path, Tab::Simulation, "Caesar AI")
 }
 
 #[test]
@@ -1133,17 +1137,7 @@ fn a_tuned_player_file_takes_a_seat_in_the_play_tab() {
         ..Default::default()
     };
     std::fs::write(&path, params.to_ron("test")).unwrap();
-    let mut h = harness(
-        WorkbenchApp::new(None, "rules-2.0")
-            .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(path)))),
-    );
-    h.state_mut().set_tab(Tab::Play);
-    h.run();
-    h.get_by_role_and_label(Role::ComboBox, "Pompey").click();
-    h.run();
-    h.get_by_label("heuristic from file…").click();
-    h.run();
-    h.run();
+    let mut h = pick_player(path, Tab::Play, "Pompey");
     let seat = h.state_mut().play_panel().settings.seats[1].clone();
     assert!(
         format!("{seat:?}").contains("TunedHeuristic"),
