@@ -62,7 +62,6 @@ pub fn locate_rule_findings(report: &mut Report, variant: &str) {
 
 /// Builds and validates a scenario under a rule set. Each check adds its
 /// findings; a new check is one more line here.
-
 pub fn validate(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     let at = Locator::new(doc);
     let (scenario, mut findings, origin) = Scenario::build_traced(doc, &at);
