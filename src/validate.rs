@@ -63,6 +63,17 @@ pub fn locate_rule_findings(report: &mut Report, variant: &str) {
 /// Builds and validates a scenario under a rule set. Each check adds its
 /// findings; a new check is one more line here.
 pub fn validate(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
+    // Did-you-mean is an edit distance per known name: bounded, so a file
+    // of thousands of unknown names still validates in linear time.
+    crate::names::with_suggestion_budget(SUGGESTION_BUDGET, || validate_now(doc, rules))
+}
+
+/// Character pairs compared for suggestions in one validation: about 0.1 s
+/// of work, a suggestion for each of the first 150 or so unknown names of a
+/// full-size map.
+const SUGGESTION_BUDGET: u64 = 4_000_000;
+
+fn validate_now(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     let at = Locator::new(doc);
     let (scenario, mut findings, origin) = Scenario::build_traced(doc, &at);
     let ctx = Ctx {
