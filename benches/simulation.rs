@@ -2,8 +2,8 @@
 
 use caesar_workbench::ai::{HeuristicPlayer, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
-use caesar_workbench::model::Side;
-use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
 use caesar_workbench::sim::{self, AiSpec, SimOptions};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 

@@ -1,49 +1,23 @@
 //! Caesar Workbench: the published game of Julius Caesar (Columbia Games) as
-//! editable data, a validator, and (in later modules) a rules engine,
-//! AI players and simulations. The GUI and CLI are thin shells over this library.
+//! editable data, a validator, a rules engine, AI players and simulations.
+//! The window ([`app`]) and the command line (`src/cli`) are thin shells over
+//! this library.
 //!
-//! Data flows one way: files ([`format`]) → model ([`model`]) → validation
-//! ([`validate`]) → engine → simulation → reports.
+//! Each folder is a layer, and data flows one way through them
+//! (`docs/architecture.md`): files ([`files`]) → the scenario and rule sets
+//! as data, checked ([`scenario`]) → the rules engine ([`engine`]) → AI
+//! players ([`ai`]) → simulations and reports ([`sim`]) → games written
+//! down ([`games`]) → the window. A layer uses only the layers before it.
 
 pub mod ai;
-pub mod diagnostics;
-pub mod diff;
-pub mod edit;
 pub mod engine;
 pub mod files;
-pub mod format;
-pub mod kinds;
-pub mod model;
-pub mod names;
-pub mod odds;
-pub mod playable;
+pub mod scenario;
+pub mod sim;
+
 pub mod position;
 pub mod record;
-pub mod rules;
-pub mod sim;
 pub mod trace;
-pub mod validate;
-
-use std::path::Path;
-
-/// The built-in scenario: the published game, embedded so the binary works anywhere.
-pub const HISTORICAL_SCENARIO: &str = include_str!("../scenarios/historical.ron");
-/// The path the built-in scenario is reported under.
-pub const HISTORICAL_PATH: &str = "scenarios/historical.ron";
-
-/// Loads the built-in scenario.
-pub fn historical() -> format::ResolvedScenario {
-    format::scenario_from_str(Path::new(HISTORICAL_PATH), HISTORICAL_SCENARIO)
-        .expect("the built-in scenario parses (checked by the test suite)")
-}
-
-/// Loads a scenario file, or the built-in one when `path` is `None`.
-pub fn load_scenario(path: Option<&Path>) -> Result<format::ResolvedScenario, format::LoadError> {
-    match path {
-        Some(p) => format::load_scenario(p),
-        None => Ok(historical()),
-    }
-}
 
 #[cfg(feature = "gui")]
 pub mod app;

@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::Severity;
 use crate::engine::{Game, Place, PlacedBlock, Position, PositionError, Stage, State};
-use crate::format::{LoadError, Location, SourceIndex};
-use crate::model::{BlockId, Side};
-use crate::names::{did_you_mean, normalise};
-use crate::rules::{DEFAULT_VARIANT, RuleSet};
+use crate::scenario::diagnostics::Severity;
+use crate::scenario::format::{LoadError, Location, SourceIndex};
+use crate::scenario::model::{BlockId, Side};
+use crate::scenario::names::{did_you_mean, normalise};
+use crate::scenario::rules::{DEFAULT_VARIANT, RuleSet};
 
 /// One value for each side.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -418,7 +418,7 @@ fn find_block(game: &Game, side: Side, name: &str, defector: bool) -> Result<Blo
     ))
 }
 
-fn face_named(game: &Game, name: &str) -> Option<crate::model::CardFace> {
+fn face_named(game: &Game, name: &str) -> Option<crate::scenario::model::CardFace> {
     let wanted = normalise(name);
     game.scenario
         .deck
@@ -513,8 +513,8 @@ pub enum PositionFileError {
 /// Reads a position file: its scenario and rule set (paths relative to the
 /// file), then the position, every problem reported at its line and column.
 pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
-    let text = crate::format::read_text(path)?;
-    let doc: PositionDoc = crate::format::parse_ron(path, &text)?;
+    let text = crate::scenario::format::read_text(path)?;
+    let doc: PositionDoc = crate::scenario::format::parse_ron(path, &text)?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let index = SourceIndex::new(&text);
     let locate = |field: &str| {
@@ -545,9 +545,9 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
     if let Some(p) = &scenario_path {
         inputs.push(p.clone());
     }
-    let scenario = crate::load_scenario(scenario_path.as_deref())?;
-    let mut report = crate::validate::validate(&scenario, &rules);
-    crate::validate::locate_rule_findings(&mut report, &variant);
+    let scenario = crate::scenario::load_scenario(scenario_path.as_deref())?;
+    let mut report = crate::scenario::validate::validate(&scenario, &rules);
+    crate::scenario::validate::locate_rule_findings(&mut report, &variant);
     if report.errors() > 0 {
         return Err(PositionFileError::Game(
             report
@@ -672,7 +672,7 @@ mod tests {
             .played("3/2", "2/1")
             .dice(&[6, 1]);
         let back: PositionDoc =
-            crate::format::parse_ron(Path::new("x.ron"), &doc.to_ron()).unwrap();
+            crate::scenario::format::parse_ron(Path::new("x.ron"), &doc.to_ron()).unwrap();
         assert_eq!(back, doc);
     }
 }

@@ -15,13 +15,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{Player, decide};
 use crate::engine::{Action, EndReason, Game, Log, Outcome, State};
-use crate::format::{
+use crate::scenario::format::{
     LoadError, Location, ResolvedScenario, ScenarioDoc, SourceIndex, parse_ron, read_text,
     save_atomically,
 };
-use crate::model::Side;
-use crate::names::{did_you_mean, normalise};
-use crate::rules::RuleSet;
+use crate::scenario::model::Side;
+use crate::scenario::names::{did_you_mean, normalise};
+use crate::scenario::rules::RuleSet;
 
 /// The version of the record format this program writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -534,7 +534,7 @@ mod tests {
 
     fn setup(game_seed: u64, variant: &str) -> (Game, RecordSetup) {
         let game = Game::published(variant);
-        let doc = crate::historical();
+        let doc = crate::scenario::historical();
         let (scenario, variant_source) = RecordSetup::sources(None, &doc, variant, &game.rules);
         let setup = RecordSetup {
             scenario,
@@ -602,7 +602,7 @@ mod tests {
             Err(ReplayError::OutcomeDiffers { .. })
         ));
         record.variant.digest = "0000000000000000".into();
-        let err = check_sources(&record, &crate::historical(), &game.rules).unwrap_err();
+        let err = check_sources(&record, &crate::scenario::historical(), &game.rules).unwrap_err();
         assert!(
             err.to_string()
                 .starts_with("the variant rules-2.0 has changed since the record was written"),
@@ -619,7 +619,7 @@ mod tests {
             rules_digest(&a),
             rules_digest(&RuleSet::builtin("rules-1.1"))
         );
-        let doc = crate::historical();
+        let doc = crate::scenario::historical();
         let mut moved = doc.clone();
         moved.map.spaces[0].vp += 1;
         assert_ne!(scenario_digest(&doc), scenario_digest(&moved));

@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 use crate::ai::{Player, decide};
 use crate::engine::{Action, Game, IllegalAction, Period, State};
-use crate::model::{BlockId, Side, SpaceId};
 use crate::record::{
     RecordFile, RecordSetup, RecordedOutcome, ReplayError, check_sources, find_action, record_of,
 };
-use crate::rules::RuleSet;
+use crate::scenario::model::{BlockId, Side, SpaceId};
+use crate::scenario::rules::RuleSet;
 
 /// A game and every position it went through.
 #[derive(Debug, Clone)]
@@ -299,9 +299,9 @@ pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
     let record = RecordFile::read(path).map_err(|e| e.to_string())?;
     let (scenario, variant) = crate::record::source_paths(&record, path);
     let rules = RuleSet::load(&variant).map_err(|e| e.to_string())?;
-    let doc = crate::load_scenario(scenario.as_deref()).map_err(|e| e.to_string())?;
+    let doc = crate::scenario::load_scenario(scenario.as_deref()).map_err(|e| e.to_string())?;
     check_sources(&record, &doc, &rules).map_err(|e| e.to_string())?;
-    let report = crate::validate::validate(&doc, &rules);
+    let report = crate::scenario::validate::validate(&doc, &rules);
     if report.errors() > 0 {
         return Err(format!(
             "the scenario {} has {} error(s)",
@@ -428,7 +428,7 @@ mod tests {
         assert_eq!(trace.log(), &log[..]);
         assert_eq!(trace.len() as u32, end.stats.actions);
 
-        let doc = crate::historical();
+        let doc = crate::scenario::historical();
         let (scenario, variant) = RecordSetup::sources(None, &doc, "rules-2.0", &game.rules);
         let setup = RecordSetup {
             scenario,

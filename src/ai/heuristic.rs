@@ -12,8 +12,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{HeuristicParams, Player, default_hit_victim_seen, hit_candidates};
 use crate::engine::{Action, Game, Place, SideView};
-use crate::model::{BlockId, CardFace, SpaceId};
-use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::scenario::model::{BlockId, CardFace, SpaceId};
+use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 
 const FAR: u8 = u8::MAX;
 

@@ -47,7 +47,7 @@ use rayon::prelude::*;
 use super::heuristic::GroupPlan;
 use super::{Budget, HeuristicPlayer, Player, Style};
 use crate::engine::{Action, Game, SideView, State};
-use crate::model::Side;
+use crate::scenario::model::Side;
 
 /// Independent trees grown for each decision (root parallelisation): fixed,
 /// so that a playout budget plays alike on any number of threads.

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::engine::{Action, Game, SideView, State};
-use crate::model::BlockId;
+use crate::scenario::model::BlockId;
 
 pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};

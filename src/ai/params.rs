@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{self, LoadError, Location};
+use crate::scenario::format::{self, LoadError, Location};
 
 /// Declares the parameters once: the struct, its defaults and its names in
 /// order, so the tuner's vector and the file can never disagree.

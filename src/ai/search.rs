@@ -39,7 +39,7 @@ use rayon::prelude::*;
 
 use super::{HeuristicPlayer, Player, Style, play_on};
 use crate::engine::{Action, Game, NoLog, SideView, State};
-use crate::model::Side;
+use crate::scenario::model::Side;
 
 /// How much a searched decision may think.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use egui::{Context, Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use super::map_panel::MapPanel;
 use super::state::AppState;
 use super::{Action, Answer, FilePurpose, Pending, Tab, theme};
-use crate::edit::{Edit, Item};
-use crate::rules::BUILTIN_VARIANTS;
+use crate::scenario::edit::{Edit, Item};
+use crate::scenario::rules::BUILTIN_VARIANTS;
 
 /// Ctrl+Z, Ctrl+Shift+Z (and Ctrl+Y), Ctrl+S, Ctrl+O, Delete; text fields
 /// keep their own undo while they have the keyboard.

@@ -7,8 +7,8 @@ use super::map_panel::MapPanel;
 use super::state::AppState;
 use super::theme::{self, GOOD, POOL_BLOCK, WARNING};
 use super::{Action, map, mode_label};
-use crate::edit::{DeploymentMode, Edit, Item};
-use crate::model::Side;
+use crate::scenario::edit::{DeploymentMode, Edit, Item};
+use crate::scenario::model::Side;
 
 /// The deployment editor's own state: what is dragged, what is shown.
 #[derive(Default)]

@@ -55,7 +55,7 @@ pub enum FilePurpose {
     OpenPosition,
     /// A heuristic player file (`tune` writes them) for a side's AI in the
     /// Simulate tab, or for a seat of a new game in the Play tab.
-    OpenPlayer(crate::model::Side, super::PlayerUse),
+    OpenPlayer(crate::scenario::model::Side, super::PlayerUse),
     /// Write a simulation report (JSON or CSV), or a game record.
     Export {
         kind: ExportKind,

@@ -6,8 +6,8 @@
 
 use egui::{Color32, Mesh, Pos2, pos2};
 
-use crate::model::Board;
-use crate::model::SpaceKind;
+use crate::scenario::model::Board;
+use crate::scenario::model::SpaceKind;
 
 /// The canvas the scenario positions are drawn on (format.rs: `at`).
 pub const CANVAS: (f32, f32) = (2500.0, 1250.0);
@@ -688,8 +688,8 @@ mod tests {
 
     #[test]
     fn the_published_map_sits_on_the_coastline() {
-        let board = crate::historical();
-        let (scenario, _) = crate::model::Scenario::build(&board);
+        let board = crate::scenario::historical();
+        let (scenario, _) = crate::scenario::model::Scenario::build(&board);
         for s in &scenario.board.spaces {
             let p = pos2(s.pos.0, s.pos.1);
             match s.kind {

@@ -7,7 +7,7 @@ use egui::{Color32, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
 
 use super::theme;
 use super::view::MapView;
-use crate::model::{Scenario, SpaceId};
+use crate::scenario::model::{Scenario, SpaceId};
 use crate::sim::SimReport;
 use crate::sim::heatmap::{HeldShare, SpaceFigures};
 
@@ -218,7 +218,7 @@ pub fn paint(
             if v == 0.0 || max <= 0.0 {
                 continue;
             }
-            let l = board.link(crate::model::LinkId(i as u16));
+            let l = board.link(crate::scenario::model::LinkId(i as u16));
             let w = 1.5 + (v.abs() / max) as f32 * unit * 0.6;
             painter.line_segment(
                 [at(l.a), at(l.b)],

@@ -4,9 +4,9 @@ use egui::{Pos2, RichText, Ui};
 
 use super::state::AppState;
 use super::{Action, theme};
-use crate::edit::{Edit, Item, Working};
-use crate::format::{LinkDoc, SpaceDoc};
-use crate::model::{LinkClass, SpaceKind};
+use crate::scenario::edit::{Edit, Item, Working};
+use crate::scenario::format::{LinkDoc, SpaceDoc};
+use crate::scenario::model::{LinkClass, SpaceKind};
 
 /// The map editor's inspector. It keeps only the text being typed into it,
 /// committed on Enter or leaving the field.

@@ -17,9 +17,9 @@ use egui::{
 
 use super::geo::{self, Backdrop};
 use super::view::MapView;
-use crate::model::{BlockId, LinkId, Scenario, SpaceId};
-use crate::model::{BlockKind, LinkClass, Side, SpaceKind};
-use crate::rules::RuleSet;
+use crate::scenario::model::{BlockId, LinkId, Scenario, SpaceId};
+use crate::scenario::model::{BlockKind, LinkClass, Side, SpaceKind};
+use crate::scenario::rules::RuleSet;
 
 // ------------------------------------------------------------------ colours
 
@@ -1433,7 +1433,7 @@ fn vp_badge(painter: &Painter, c: Pos2, vp: u8, m: Metrics) {
 }
 
 /// Combat rating as printed: "C3", the ballista "B4/D4".
-pub fn short_rating(b: &crate::model::Block) -> String {
+pub fn short_rating(b: &crate::scenario::model::Block) -> String {
     match b.attacking_initiative {
         Some(att) => format!(
             "{}{}/{}{}",
@@ -1447,7 +1447,7 @@ pub fn short_rating(b: &crate::model::Block) -> String {
 }
 
 /// "III", or "II of IV" for a block deployed below full strength.
-pub fn strength_text(b: &crate::model::Block, strength: u8) -> String {
+pub fn strength_text(b: &crate::scenario::model::Block, strength: u8) -> String {
     if strength < b.max_strength() {
         format!("{} of {}", roman(strength), roman(b.max_strength()))
     } else {
@@ -1456,7 +1456,7 @@ pub fn strength_text(b: &crate::model::Block, strength: u8) -> String {
 }
 
 /// A block's short name, and its strength in the corner.
-pub fn block_text(painter: &Painter, rect: Rect, b: &crate::model::Block, strength: u8) {
+pub fn block_text(painter: &Painter, rect: Rect, b: &crate::scenario::model::Block, strength: u8) {
     let size = (rect.height() * 0.42).clamp(6.0, 14.0);
     painter.text(
         rect.center() - vec2(0.0, rect.height() * 0.12),
@@ -1475,7 +1475,7 @@ pub fn block_text(painter: &Painter, rect: Rect, b: &crate::model::Block, streng
 }
 
 /// A block as the levy pool draws it: the map's square, its name and strength.
-pub fn pool_block(painter: &Painter, rect: Rect, b: &crate::model::Block) {
+pub fn pool_block(painter: &Painter, rect: Rect, b: &crate::scenario::model::Block) {
     let m = Metrics {
         u: rect.width() / 14.0,
         big_blocks: true,
@@ -1502,7 +1502,7 @@ fn block(painter: &Painter, rect: Rect, side: Side, kind: BlockKind, m: Metrics)
 /// A strait: a blue double-headed arrow between the two cities.
 fn strait(
     shapes: &mut Vec<Shape>,
-    board: &crate::model::Board,
+    board: &crate::scenario::model::Board,
     from: SpaceId,
     to: SpaceId,
     a: Pos2,
@@ -1676,7 +1676,7 @@ mod tests {
 
     #[test]
     fn published_sea_borders_stay_at_sea() {
-        let (scenario, _) = Scenario::build(&crate::historical());
+        let (scenario, _) = Scenario::build(&crate::scenario::historical());
         let model = MapModel::rebuild(&scenario, None);
         assert!(model.has_backdrop());
         let board = &scenario.board;

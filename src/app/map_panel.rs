@@ -9,10 +9,10 @@ use super::map::{MapHit, MapInput, MapMode, MapModel};
 use super::state::AppState;
 use super::view::MapView;
 use super::{Action, Tab, theme};
-use crate::edit::{Edit, Item};
-use crate::format::LinkDoc;
-use crate::model::{LinkClass, Side};
-use crate::model::{Scenario, SpaceId};
+use crate::scenario::edit::{Edit, Item};
+use crate::scenario::format::LinkDoc;
+use crate::scenario::model::{LinkClass, Side};
+use crate::scenario::model::{Scenario, SpaceId};
 
 /// The map's drawing and view.
 #[derive(Default)]

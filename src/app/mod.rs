@@ -1,5 +1,5 @@
 //! The workbench window (eframe/egui). It only draws and edits documents; every
-//! rule lives in the library, every edit goes through [`crate::edit`].
+//! rule lives in the library, every edit goes through [`crate::scenario::edit`].
 //!
 //! One way round: [`AppState`] holds what the window works on (document, rule
 //! set, selection, one history of all edits, and what is derived from them).
@@ -42,10 +42,10 @@ use std::path::{Path, PathBuf};
 
 use egui::Ui;
 
-use crate::edit::{DeploymentMode, Document, Edit, Item};
-use crate::model::SpaceId;
-use crate::rules::RuleSet;
-use crate::validate::{Finding, Report};
+use crate::scenario::edit::{DeploymentMode, Document, Edit, Item};
+use crate::scenario::model::SpaceId;
+use crate::scenario::rules::RuleSet;
+use crate::scenario::validate::{Finding, Report};
 
 pub use file_dialog::{DialogEnd, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub use files::Recent;
@@ -576,7 +576,7 @@ impl WorkbenchApp {
             return;
         };
         let board = &report.scenario.board;
-        let from_subject = crate::edit::item_for(f);
+        let from_subject = crate::scenario::edit::item_for(f);
         // Published-map warnings point at the map as a whole: the first
         // quoted space name in the message stands in.
         let item = from_subject.or_else(|| {

@@ -28,8 +28,8 @@ use super::replay::Replayed;
 use super::{Action, ExportKind, FilePurpose, RecordUse, theme};
 use crate::ai::{Budget, MctsPlayer, Player, SearchPlayer};
 use crate::engine::{Action as Move, Game, State};
-use crate::model::{BlockId, Side, SpaceId};
 use crate::record::{HUMAN, PlayerEntry, RecordSetup};
+use crate::scenario::model::{BlockId, Side, SpaceId};
 use crate::sim::AiSpec;
 use crate::trace::{Trace, action_block, action_space};
 
@@ -437,11 +437,11 @@ impl PlayPanel {
     pub fn show(
         &mut self,
         ui: &mut Ui,
-        scenario: Option<&crate::model::Scenario>,
+        scenario: Option<&crate::scenario::model::Scenario>,
         errors: usize,
-        rules: Option<&crate::rules::RuleSet>,
+        rules: Option<&crate::scenario::rules::RuleSet>,
         variant: &str,
-        resolved: Option<&crate::format::ResolvedScenario>,
+        resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
     ) -> Vec<Action> {
         let mut actions = Vec::new();
@@ -521,9 +521,9 @@ impl PlayPanel {
         &mut self,
         ui: &mut Ui,
         actions: &mut Vec<Action>,
-        scenario: Option<&crate::model::Scenario>,
-        (errors, rules, variant): (usize, Option<&crate::rules::RuleSet>, &str),
-        resolved: Option<&crate::format::ResolvedScenario>,
+        scenario: Option<&crate::scenario::model::Scenario>,
+        (errors, rules, variant): (usize, Option<&crate::scenario::rules::RuleSet>, &str),
+        resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
     ) {
         ui.heading("Play");

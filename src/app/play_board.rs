@@ -12,7 +12,7 @@ use super::map::{MapHit, MapInput, MapMode, MapModel, block_text, short_rating, 
 use super::theme;
 use super::view::MapView;
 use crate::engine::{Game, Place, SideView, State};
-use crate::model::{BlockId, Scenario, Side, SpaceId};
+use crate::scenario::model::{BlockId, Scenario, Side, SpaceId};
 
 /// What the board shows besides the blocks.
 #[derive(Default)]
@@ -168,7 +168,7 @@ fn paint_block(
     let kind = if up {
         block.kind
     } else {
-        crate::model::BlockKind::Legion
+        crate::scenario::model::BlockKind::Legion
     };
     let (fill, edge) = theme::block(side, kind);
     painter.rect(

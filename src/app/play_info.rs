@@ -7,7 +7,7 @@ use egui::{RichText, Ui};
 
 use super::theme;
 use crate::engine::{Game, State};
-use crate::model::{BlockId, Side};
+use crate::scenario::model::{BlockId, Side};
 
 /// Year, turn, Player 1, the stage in words, move and levy points, VP.
 pub fn status(ui: &mut Ui, game: &Game, state: &State) {

@@ -16,7 +16,7 @@ use super::play_board::{Board, Marks};
 use super::play_info;
 use super::{Action, FilePurpose, theme};
 use crate::engine::{Game, State};
-use crate::model::Side;
+use crate::scenario::model::Side;
 use crate::sim::{SimOptions, game_and_player_seeds};
 use crate::trace::{Stride, Trace};
 

@@ -8,7 +8,7 @@ use egui::{RichText, Ui};
 
 use super::{Action, ReplaySource, theme};
 use crate::engine::{EndReason, Game};
-use crate::model::Side;
+use crate::scenario::model::Side;
 use crate::sim::{GameRecord, SimOptions};
 
 /// One game of a run, as the table shows it.

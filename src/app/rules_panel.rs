@@ -6,8 +6,8 @@ use egui::{RichText, Ui};
 
 use super::state::{AppState, load_rules};
 use super::{Action, FilePurpose, theme};
-use crate::edit::rule_differences;
-use crate::rules::{
+use crate::scenario::edit::rule_differences;
+use crate::scenario::rules::{
     ApolloFirstTurn, AttackerRetreat, BUILTIN_VARIANTS, JupiterDefection, MainAttack, RoadLimits,
     RuleSet, VulcanTarget,
 };
@@ -568,7 +568,7 @@ mod tests {
 
     #[test]
     fn every_rule_set_field_has_a_rule_and_an_explanation() {
-        let fields = crate::edit::rule_fields(&RuleSet::builtin("rules-1.1"));
+        let fields = crate::scenario::edit::rule_fields(&RuleSet::builtin("rules-1.1"));
         let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
         let table: Vec<&str> = FIELDS.iter().map(|f| f.name).collect();
         assert_eq!(names, table);

@@ -7,8 +7,8 @@
 //!
 //! Every change is an [`Edit`] returned as an [`Action`], so it is one step
 //! in the window's one undo history. The values offered are the ones the
-//! validator accepts ([`crate::kinds::FIREPOWER`], [`BlockKind::step_range`]);
-//! whether a year can be dealt is [`crate::playable::check`]'s answer.
+//! validator accepts ([`crate::scenario::kinds::FIREPOWER`], [`BlockKind::step_range`]);
+//! whether a year can be dealt is [`crate::scenario::playable::check`]'s answer.
 
 use std::cmp::Ordering;
 
@@ -16,11 +16,11 @@ use egui::{RichText, Ui};
 
 use super::state::AppState;
 use super::{Action, theme};
-use crate::diff::{self, Difference, Part};
-use crate::edit::{Edit, Item, Working};
-use crate::format::BlockDoc;
-use crate::kinds::{BlockKind, Event, FIREPOWER, Initiative, Side};
-use crate::validate::Severity;
+use crate::scenario::diff::{self, Difference, Part};
+use crate::scenario::edit::{Edit, Item, Working};
+use crate::scenario::format::BlockDoc;
+use crate::scenario::kinds::{BlockKind, Event, FIREPOWER, Initiative, Side};
+use crate::scenario::validate::Severity;
 
 /// The views of the Setup tab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -217,7 +217,7 @@ impl SetupPanel {
             report?
                 .findings
                 .iter()
-                .filter(|f| crate::edit::item_for(f) == item)
+                .filter(|f| crate::scenario::edit::item_for(f) == item)
                 .map(|f| f.severity)
                 .min()
         };
@@ -486,7 +486,7 @@ impl SetupPanel {
             for f in report
                 .findings
                 .iter()
-                .filter(|f| crate::edit::item_for(f) == item)
+                .filter(|f| crate::scenario::edit::item_for(f) == item)
             {
                 let colour = match f.severity {
                     Severity::Error => theme::ERROR,
@@ -510,7 +510,7 @@ impl SetupPanel {
             .strong(),
         );
         if let (Some(rules), Some(scenario)) = (state.rules(), state.scenario()) {
-            let in_play = crate::playable::cards_in_play(&scenario.deck, rules).len();
+            let in_play = crate::scenario::playable::cards_in_play(&scenario.deck, rules).len();
             let removed = scenario.deck.cards.len().saturating_sub(in_play);
             ui.label(format!(
                 "{}: each year deals {} cards to each player ({} of the {in_play} in play{}); \
@@ -527,7 +527,7 @@ impl SetupPanel {
                 rules.hand_size.saturating_sub(rules.discards),
                 rules.turns_per_year,
             ));
-            let unmet = crate::playable::check(&scenario.deck, rules);
+            let unmet = crate::scenario::playable::check(&scenario.deck, rules);
             if unmet.is_empty() {
                 ui.colored_label(theme::GOOD, "Every year can be dealt.");
             } else {
@@ -726,7 +726,7 @@ impl SetupPanel {
         };
         let revision = state.scenario_revision();
         if self.compare.as_ref().is_none_or(|(r, _, _)| *r != revision) {
-            let base = crate::historical();
+            let base = crate::scenario::historical();
             self.compare = Some((
                 revision,
                 diff::differences(&base, resolved),
@@ -740,7 +740,7 @@ impl SetupPanel {
             ui.label(
                 RichText::new(format!(
                     "Against the published game ({}): {} {}",
-                    crate::HISTORICAL_PATH,
+                    crate::scenario::HISTORICAL_PATH,
                     diffs.len(),
                     if diffs.len() == 1 {
                         "change"
@@ -811,7 +811,9 @@ fn new_block(w: &Working, side: Side) -> BlockDoc {
 fn free_name(w: &Working, side: Side, base: &str) -> String {
     let taken = |n: &str| {
         w.roster.blocks.iter().any(|b| {
-            b.side == side && crate::names::normalise(&b.name) == crate::names::normalise(n)
+            b.side == side
+                && crate::scenario::names::normalise(&b.name)
+                    == crate::scenario::names::normalise(n)
         })
     };
     (1..)

@@ -5,9 +5,9 @@ use egui::{RichText, Ui};
 
 use super::state::AppState;
 use super::{Action, map, theme};
-use crate::model::{CardFace, Scenario};
-use crate::model::{LinkClass, Side, SpaceKind};
-use crate::validate::{Finding, Severity};
+use crate::scenario::model::{CardFace, Scenario};
+use crate::scenario::model::{LinkClass, Side, SpaceKind};
+use crate::scenario::validate::{Finding, Severity};
 
 /// The scenario's name, file, variant, counts and legend. False when there
 /// is no scenario to say more about.
@@ -17,7 +17,7 @@ pub fn header(ui: &mut Ui, state: &AppState) -> bool {
     let file = match state.path() {
         Some(p) => p.display().to_string(),
         None if state.load_error().is_some() => "no file".to_string(),
-        None => format!("built-in ({})", crate::HISTORICAL_PATH),
+        None => format!("built-in ({})", crate::scenario::HISTORICAL_PATH),
     };
     ui.label(RichText::new(file).weak().small());
     match (state.rules(), state.rules_error()) {

@@ -16,11 +16,11 @@ use super::sweep_view::{self, SweepSettings};
 use super::theme::{self, CAESAR, DRAW, POMPEY};
 use super::{Action, ExportKind, FilePurpose};
 use crate::engine::Game;
-use crate::format::ResolvedScenario;
-use crate::model::Scenario;
-use crate::model::Side;
-use crate::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
-use crate::rules::{BUILTIN_VARIANTS, RuleSet};
+use crate::scenario::format::ResolvedScenario;
+use crate::scenario::model::Scenario;
+use crate::scenario::model::Side;
+use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
+use crate::sim::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 use crate::sim::{
     self, AiSpec, CompareReport, GameRecord, LadderOptions, LadderReport, Progress, SimOptions,
     SimReport, SweepReport,
@@ -1233,7 +1233,7 @@ mod tests {
     fn a_click_on_an_endings_bar_names_its_ending() {
         use super::ending_at;
         use crate::app::replay_games::Ending;
-        use crate::model::Side;
+        use crate::scenario::model::Side;
         use crate::sim::report::{Endings, SideCounts};
         let counts = |caesar, pompey| SideCounts { caesar, pompey };
         let endings = Endings {

@@ -7,11 +7,11 @@
 
 use std::path::Path;
 
-use crate::edit::{self, CityBalance, Document, Edit, Item, free_deployment_balance};
-use crate::format::ResolvedScenario;
-use crate::model::Scenario;
-use crate::rules::{BUILTIN_VARIANTS, RuleSet};
-use crate::validate::{Report, validate};
+use crate::scenario::edit::{self, CityBalance, Document, Edit, Item, free_deployment_balance};
+use crate::scenario::format::ResolvedScenario;
+use crate::scenario::model::Scenario;
+use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
+use crate::scenario::validate::{Report, validate};
 
 use super::Recent;
 
@@ -259,7 +259,7 @@ impl AppState {
         match (&self.doc, &self.load_error) {
             (Some(d), _) => d.working().name.clone(),
             (None, Some(_)) => "(no scenario)".to_string(),
-            (None, None) => crate::HISTORICAL_PATH.to_string(),
+            (None, None) => crate::scenario::HISTORICAL_PATH.to_string(),
         }
     }
 
@@ -519,7 +519,7 @@ impl AppState {
             name.trim().to_string()
         };
         let text = edit::variant_file(rules, &name, &extends, base);
-        crate::format::save_atomically(path, &text)
+        crate::scenario::format::save_atomically(path, &text)
             .map_err(|e| format!("{}: cannot save: {e}", path.display()))?;
         self.note(format!("Saved variant {}", path.display()));
         Ok(())
@@ -527,7 +527,7 @@ impl AppState {
 
     /// Writes an exported report; a failure is shown, not lost.
     pub fn export(&mut self, path: &Path, text: &str) -> bool {
-        match crate::format::save_atomically(path, text) {
+        match crate::scenario::format::save_atomically(path, text) {
             Ok(()) => {
                 self.file_error = None;
                 self.note(format!("Exported {}", path.display()));

@@ -11,7 +11,7 @@ use super::Action;
 use super::rules_panel::FIELDS;
 use super::sim_panel::band_quads;
 use super::theme;
-use crate::rules::RuleSet;
+use crate::scenario::rules::RuleSet;
 use crate::sim::sweep::{self, Axis, SweepReport};
 
 /// The sweep's settings: its axes as typed, and games per point.

@@ -3,7 +3,7 @@
 
 use egui::Color32;
 
-use crate::model::{BlockKind, Side};
+use crate::scenario::model::{BlockKind, Side};
 
 // ------------------------------------------------------------ status colours
 

@@ -2,9 +2,9 @@
 
 use egui::{RichText, Ui};
 
-use crate::model::{BlockId, Scenario, SpaceId};
-use crate::model::{LinkClass, Side, SpaceKind};
-use crate::rules::RuleSet;
+use crate::scenario::model::{BlockId, Scenario, SpaceId};
+use crate::scenario::model::{LinkClass, Side, SpaceKind};
+use crate::scenario::rules::RuleSet;
 
 /// 8.4 when no rule set could be loaded.
 const DEFAULT_WINTER_BASE: u8 = 3;

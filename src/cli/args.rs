@@ -4,10 +4,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use caesar_workbench::engine::Game;
-use caesar_workbench::model::Side;
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::scenario::validate::{Severity, validate};
 use caesar_workbench::sim::{AiSpec, Shard, ShardArg, SimOptions};
-use caesar_workbench::validate::{Severity, validate};
 
 use super::CliError;
 
@@ -116,7 +116,7 @@ pub fn parse_side(text: &str) -> Result<Side, String> {
         "pompey" => Ok(Side::Pompey),
         other => Err(format!(
             "a side is caesar or pompey, not \"{other}\"{}",
-            caesar_workbench::names::did_you_mean(other, ["caesar", "pompey"])
+            caesar_workbench::scenario::names::did_you_mean(other, ["caesar", "pompey"])
         )),
     }
 }
@@ -137,15 +137,15 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
 pub struct Loaded {
     pub game: Game,
     /// The scenario as read (for records, which digest its sections).
-    pub doc: caesar_workbench::format::ResolvedScenario,
+    pub doc: caesar_workbench::scenario::format::ResolvedScenario,
 }
 
 /// Loads a scenario and rule set into a game, refusing scenarios with errors.
 pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliError> {
     let rules = RuleSet::load(variant)?;
-    let doc = caesar_workbench::load_scenario(scenario)?;
+    let doc = caesar_workbench::scenario::load_scenario(scenario)?;
     let mut report = validate(&doc, &rules);
-    caesar_workbench::validate::locate_rule_findings(&mut report, variant);
+    caesar_workbench::scenario::validate::locate_rule_findings(&mut report, variant);
     if report.errors() > 0 {
         return Err(CliError::InvalidScenario {
             findings: report

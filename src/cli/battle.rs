@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::model::Side;
-use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
-use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
+use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
 
 use super::args::{check_stdout, load_game, parse_side};
 use super::{CliError, Output};

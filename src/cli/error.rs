@@ -4,7 +4,7 @@ use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::format::LoadError;
+use caesar_workbench::scenario::format::LoadError;
 use caesar_workbench::sim::Cancelled;
 use caesar_workbench::sim::sweep::PlanError;
 

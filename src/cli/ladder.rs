@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{AiSpec, LadderOptions, ShardArg, ladder as lib};
 
 use super::args::{

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 
 pub use error::CliError;
 use output::Output;

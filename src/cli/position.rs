@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::model::Side;
 use caesar_workbench::position::{LoadedPosition, PositionFileError, load_position};
+use caesar_workbench::scenario::model::Side;
 
 use super::args::{check_stdout, parse_side};
 use super::{CliError, Output};

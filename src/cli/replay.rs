@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::format::{LoadError, read_text};
 use caesar_workbench::record::{self, RecordFile, ReplayError};
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::scenario::format::{LoadError, read_text};
+use caesar_workbench::scenario::rules::RuleSet;
 
 use super::args::load_game;
 use super::play::{header, stats_line};
@@ -27,7 +27,7 @@ pub fn replay(out: &mut Output, args: ReplayArgs) -> Result<ExitCode, CliError> 
     let (scenario, variant) = record::source_paths(&record, &args.file);
     let rules =
         RuleSet::load(&variant).map_err(|e| missing_or_load("variant", &record.variant.name, e))?;
-    let doc = caesar_workbench::load_scenario(scenario.as_deref())
+    let doc = caesar_workbench::scenario::load_scenario(scenario.as_deref())
         .map_err(|e| missing_or_load("scenario", &record.scenario.path, e))?;
     record::check_sources(&record, &doc, &rules).map_err(replay_error)?;
     let game = load_game(scenario.as_deref(), &variant)?.game;

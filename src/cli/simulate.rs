@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use caesar_workbench::files::OutputFile;
-use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameRecord, Progress};
 
 use super::args::{RunArgs, check_outputs, load_game, out_path, refuse_same_rules};

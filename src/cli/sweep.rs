@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::sweep::{self, Axis};
 
 use super::args::{RunArgs, check_outputs, load_game, out_path};

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::ai::HeuristicParams;
-use caesar_workbench::rules::DEFAULT_VARIANT;
+use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::tune::{self as lib, TuneOptions};
 
 use super::args::{check_outputs, load_game, parse_threads, pool};

@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::format::LoadError;
-use caesar_workbench::model::SpaceKind;
-use caesar_workbench::rules::{BUILTIN_VARIANTS, DEFAULT_VARIANT, RuleSet};
-use caesar_workbench::validate::{Report, Severity, validate as check};
+use caesar_workbench::scenario::format::LoadError;
+use caesar_workbench::scenario::model::SpaceKind;
+use caesar_workbench::scenario::rules::{BUILTIN_VARIANTS, DEFAULT_VARIANT, RuleSet};
+use caesar_workbench::scenario::validate::{Report, Severity, validate as check};
 
 use super::args::check_stdout;
 use super::{CliError, Output};
@@ -30,7 +30,7 @@ pub fn validate(out: &mut Output, args: ValidateArgs) -> Result<ExitCode, CliErr
     let loaded = RuleSet::load(&args.variant).and_then(|rules| {
         Ok((
             rules,
-            caesar_workbench::load_scenario(args.scenario.as_deref())?,
+            caesar_workbench::scenario::load_scenario(args.scenario.as_deref())?,
         ))
     });
     let (rules, doc) = match loaded {
@@ -39,7 +39,7 @@ pub fn validate(out: &mut Output, args: ValidateArgs) -> Result<ExitCode, CliErr
     };
     check_stdout()?;
     let mut report = check(&doc, &rules);
-    caesar_workbench::validate::locate_rule_findings(&mut report, &args.variant);
+    caesar_workbench::scenario::validate::locate_rule_findings(&mut report, &args.variant);
     if args.json {
         print_json(out, &doc.path, &rules, &report)?;
     } else {

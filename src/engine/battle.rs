@@ -2,9 +2,9 @@
 //! retreats, regroups, navis battles and shore combat.
 
 use super::{Action, Game, Log, NO_LINK, Phase, SpaceSet, State, flag, log};
-use crate::model::{Adjacent, BlockId, LinkId, SpaceId};
-use crate::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
-use crate::rules::{AttackerRetreat, MainAttack};
+use crate::scenario::model::{Adjacent, BlockId, LinkId, SpaceId};
+use crate::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
+use crate::scenario::rules::{AttackerRetreat, MainAttack};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sub {

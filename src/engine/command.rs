@@ -7,9 +7,9 @@ use super::{
     Action, BlockSet, CommandState, CommandStep, Contest, Game, LevyRule, Log, NO_LINK, Orders,
     Phase, Place, SET_CAPACITY, SpaceSet, State, flag, log,
 };
-use crate::model::{BlockId, LinkId, SpaceId};
-use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::rules::{JupiterDefection, MainAttack, RoadLimits, VulcanTarget};
+use crate::scenario::model::{BlockId, LinkId, SpaceId};
+use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::scenario::rules::{JupiterDefection, MainAttack, RoadLimits, VulcanTarget};
 
 impl State {
     pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {

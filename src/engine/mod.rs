@@ -25,9 +25,9 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::model::{BlockId, CardFace, LinkId, Scenario, SpaceId};
-use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::rules::RuleSet;
+use crate::scenario::model::{BlockId, CardFace, LinkId, Scenario, SpaceId};
+use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::scenario::rules::RuleSet;
 
 /// Where a block is. Spaces are their ids; the rest are off-map boxes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -150,7 +150,7 @@ impl Game {
     /// A game of a validated scenario and rule set.
     ///
     /// # Panics
-    /// When the engine cannot play them ([`crate::playable`]); the validator
+    /// When the engine cannot play them ([`crate::scenario::playable`]); the validator
     /// reports exactly those cases as errors, so validate first or use
     /// [`Game::try_new`].
     pub fn new(scenario: Arc<Scenario>, rules: Arc<RuleSet>) -> Game {
@@ -160,17 +160,17 @@ impl Game {
         })
     }
 
-    /// A game, or every requirement of the engine ([`crate::playable`]) the
+    /// A game, or every requirement of the engine ([`crate::scenario::playable`]) the
     /// scenario's deck and the rule set leave unmet.
     pub fn try_new(
         scenario: Arc<Scenario>,
         rules: Arc<RuleSet>,
-    ) -> Result<Game, Vec<crate::playable::Unplayable>> {
-        let unmet = crate::playable::check(&scenario.deck, &rules);
+    ) -> Result<Game, Vec<crate::scenario::playable::Unplayable>> {
+        let unmet = crate::scenario::playable::check(&scenario.deck, &rules);
         if !unmet.is_empty() {
             return Err(unmet);
         }
-        let deck = crate::playable::cards_in_play(&scenario.deck, &rules);
+        let deck = crate::scenario::playable::cards_in_play(&scenario.deck, &rules);
         let setup = scenario.starting_setup();
 
         let rome = scenario.board.find("Roma");
@@ -267,16 +267,16 @@ impl Game {
 
     /// The published game under a built-in rule set.
     pub fn published(variant: &str) -> Game {
-        let doc = crate::historical();
+        let doc = crate::scenario::historical();
         let rules = RuleSet::builtin(variant);
-        let report = crate::validate::validate(&doc, &rules);
+        let report = crate::scenario::validate::validate(&doc, &rules);
         Game::new(Arc::new(report.scenario), Arc::new(rules))
     }
 
-    pub fn board(&self) -> &crate::model::Board {
+    pub fn board(&self) -> &crate::scenario::model::Board {
         &self.scenario.board
     }
-    pub fn roster(&self) -> &crate::model::Roster {
+    pub fn roster(&self) -> &crate::scenario::model::Roster {
         &self.scenario.roster
     }
     pub fn card(&self, index: u8) -> CardFace {
@@ -1257,10 +1257,10 @@ impl State {
                 apollo[i] = true;
                 let copied = match rules.apollo_first_turn {
                     _ if self.turn > 1 => self.last_played[side.other().index()],
-                    crate::rules::ApolloFirstTurn::CopiesPreviousYear => {
+                    crate::scenario::rules::ApolloFirstTurn::CopiesPreviousYear => {
                         self.last_played[side.other().index()]
                     }
-                    crate::rules::ApolloFirstTurn::NoEffect => None,
+                    crate::scenario::rules::ApolloFirstTurn::NoEffect => None,
                 };
                 if let Some(c) = copied {
                     effect[i] = c;

@@ -11,7 +11,7 @@ use super::{
     BlockState, CommandState, CommandStep, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase,
     Place, State, TROPHY,
 };
-use crate::model::{BlockId, BlockKind, CardFace, Side, SpaceKind, held_by_both_sides};
+use crate::scenario::model::{BlockId, BlockKind, CardFace, Side, SpaceKind, held_by_both_sides};
 
 /// Where a turn stands when the position begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]

@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use crate::model::{BlockId, SpaceId};
+use crate::scenario::model::{BlockId, SpaceId};
 
 /// Ids a set can hold.
 pub(super) trait SetId: Copy {

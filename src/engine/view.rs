@@ -16,8 +16,8 @@ use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 
 use super::{BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
-use crate::model::{BlockId, CardFace, SpaceId};
-use crate::model::{BlockKind, Side, SpaceKind};
+use crate::scenario::model::{BlockId, CardFace, SpaceId};
+use crate::scenario::model::{BlockKind, Side, SpaceKind};
 
 /// A set of deck indices (cards are `u8` indices into the scenario deck).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -517,7 +517,7 @@ impl<'a> SideView<'a> {
     }
 
     /// The event whose group is moving (public: the card was revealed).
-    pub fn command_event(&self) -> Option<crate::model::Event> {
+    pub fn command_event(&self) -> Option<crate::scenario::model::Event> {
         self.state.command_event()
     }
 

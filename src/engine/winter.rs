@@ -2,9 +2,9 @@
 //! disbanding, and the year reset.
 
 use super::{Action, ELIMINATED, EndReason, Game, Log, Outcome, POOL, Phase, SpaceSet, State, log};
-use crate::model::{BlockId, SpaceId};
-use crate::model::{BlockKind, Side};
-use crate::rules::ApolloFirstTurn;
+use crate::scenario::model::{BlockId, SpaceId};
+use crate::scenario::model::{BlockKind, Side};
+use crate::scenario::rules::ApolloFirstTurn;
 
 impl State {
     pub(super) fn begin_winter(&mut self, game: &Game, log: &mut impl Log) {

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Game, MapEvent, State};
-use crate::model::{Board, Side, SpaceId};
+use crate::scenario::model::{Board, Side, SpaceId};
 
 /// Who holds a space: 0 nobody (vacant or contested), 1 Caesar, 2 Pompey.
 fn holder(state: &State, space: SpaceId) -> u8 {
@@ -127,7 +127,7 @@ impl MapCounts {
         let n = board.len();
         let links = (0..board.link_count())
             .map(|i| {
-                let l = board.link(crate::model::LinkId(i as u16));
+                let l = board.link(crate::scenario::model::LinkId(i as u16));
                 [board.name(l.a).to_string(), board.name(l.b).to_string()]
             })
             .collect::<Vec<_>>();

@@ -8,6 +8,7 @@
 pub mod cluster;
 pub mod heatmap;
 pub mod ladder;
+pub mod odds;
 pub mod report;
 pub mod stats;
 pub mod sweep;
@@ -22,8 +23,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{self, Player};
 use crate::engine::{Action, EndReason, Game, PlayQuality, State};
-use crate::model::CardFace;
-use crate::model::Side;
+use crate::scenario::model::CardFace;
+use crate::scenario::model::Side;
 
 pub use cluster::ShardArg;
 pub use ladder::{LadderOptions, LadderReport};
@@ -94,7 +95,9 @@ impl AiSpec {
     pub const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
 
     /// The heuristic with the numbers of the player file at `path`.
-    pub fn player_file(path: &std::path::Path) -> Result<AiSpec, crate::format::LoadError> {
+    pub fn player_file(
+        path: &std::path::Path,
+    ) -> Result<AiSpec, crate::scenario::format::LoadError> {
         Ok(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
             path: path.display().to_string(),
             params: ai::HeuristicParams::load(path)?,
@@ -200,7 +203,7 @@ impl FromStr for AiSpec {
             ("random", Some(_)) => Err(format!("\"{name}\" takes no budget")),
             _ => Err(format!(
                 "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N",
-                crate::names::did_you_mean(name, AiSpec::NAMES)
+                crate::scenario::names::did_you_mean(name, AiSpec::NAMES)
             )),
         }
     }

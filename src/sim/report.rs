@@ -11,7 +11,7 @@ use super::stats::{
 };
 use super::{GameRange, GameRecord, Shard, SimOptions};
 use crate::engine::EndReason;
-use crate::model::{Event, Side};
+use crate::scenario::model::{Event, Side};
 
 /// Everything a run counts. Only integers, so merging shards in any order
 /// gives exactly the single-run figures.
@@ -538,9 +538,9 @@ pub struct EventEffect {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayedOn {
     pub scenario: String,
-    /// [`crate::format::ResolvedScenario::digest`].
+    /// [`crate::scenario::format::ResolvedScenario::digest`].
     pub scenario_digest: String,
-    /// [`crate::rules::RuleSet::digest`].
+    /// [`crate::scenario::rules::RuleSet::digest`].
     pub variant_digest: String,
 }
 

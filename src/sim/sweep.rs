@@ -26,10 +26,10 @@ use serde_json::{Map, Value};
 use super::stats::Estimate;
 use super::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 use crate::engine::Game;
-use crate::format::{DeploymentDoc, ResolvedScenario};
-use crate::model::Side;
-use crate::rules::RuleSet;
-use crate::validate::{Severity, validate};
+use crate::scenario::format::{DeploymentDoc, ResolvedScenario};
+use crate::scenario::model::Side;
+use crate::scenario::rules::RuleSet;
+use crate::scenario::validate::{Severity, validate};
 
 /// At most this many points in one sweep: beyond it a typo in a range
 /// (`1..1000`) would start days of games.
@@ -145,7 +145,7 @@ fn side_of(text: &str) -> Result<Side, String> {
         "pompey" => Ok(Side::Pompey),
         other => Err(format!(
             "\"{other}\" is not a side: caesar or pompey{}",
-            crate::names::did_you_mean(other, ["caesar", "pompey"])
+            crate::scenario::names::did_you_mean(other, ["caesar", "pompey"])
         )),
     }
 }
@@ -190,7 +190,7 @@ fn knob(key: &str, rules: &RuleSet) -> Result<Knob, String> {
         .chain(["strength:caesar:BLOCK", "deploy:caesar:BLOCK"]);
     Err(format!(
         "unknown field \"{key}\"{}; a sweep sets a rule-set field (variants list them), strength:SIDE:BLOCK or deploy:SIDE:BLOCK",
-        crate::names::did_you_mean(key, names)
+        crate::scenario::names::did_you_mean(key, names)
     ))
 }
 
@@ -229,11 +229,11 @@ fn typed(
         // ignoring case and spacing, aliases included); an unknown one is
         // left for the validator to name with its nearest.
         Knob::Deploy { .. } => {
-            let wanted = crate::names::normalise(text);
+            let wanted = crate::scenario::names::normalise(text);
             let space = doc.map.spaces.iter().find(|s| {
                 std::iter::once(&s.name)
                     .chain(&s.aliases)
-                    .any(|n| crate::names::normalise(n) == wanted)
+                    .any(|n| crate::scenario::names::normalise(n) == wanted)
             });
             Ok(Value::String(space.map_or(text, |s| &s.name).to_string()))
         }
@@ -296,7 +296,7 @@ fn move_block(
             .collect();
         return Err(format!(
             "{side}'s {block} is not in the deployment{}",
-            crate::names::did_you_mean(block, deployed)
+            crate::scenario::names::did_you_mean(block, deployed)
         ));
     };
     list[from].1.retain(|b| b != block);
@@ -871,7 +871,7 @@ mod tests {
     use crate::sim::AiSpec;
 
     fn doc() -> ResolvedScenario {
-        crate::load_scenario(None).unwrap()
+        crate::scenario::load_scenario(None).unwrap()
     }
 
     #[test]

@@ -30,7 +30,7 @@ use super::stats::{Difference, Estimate, paired_mean_difference};
 use super::{Cancelled, Progress, game_and_player_seeds, game_seed};
 use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player};
 use crate::engine::{Game, NoLog};
-use crate::model::Side;
+use crate::scenario::model::Side;
 
 /// Salt of the check games' seeds: a stream the search never plays.
 const CHECK_SALT: u64 = 0xC4EC_4ED0_0D5E_ED5A;

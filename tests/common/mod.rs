@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::{default_hit_victim, hit_candidates};
 use caesar_workbench::engine::{Action, Game, Place, PlacedBlock, Position, Stage, State};
-use caesar_workbench::model::Side;
-use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
-use caesar_workbench::odds::{BattleSpec, parse_blocks};
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::model::{BlockId, CardFace, Setup, SpaceId};
+use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::sim::odds::{BattleSpec, parse_blocks};
 
 pub struct Field {
     pub game: Game,

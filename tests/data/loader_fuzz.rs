@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use caesar_workbench::format;
-use caesar_workbench::rules::RuleSet;
-use caesar_workbench::validate::validate;
+use caesar_workbench::scenario::format;
+use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::scenario::validate::validate;
 use proptest::prelude::*;
 
 const FILES: &[(&str, &str)] = &[

@@ -3,15 +3,15 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use caesar_workbench::format;
-use caesar_workbench::model::Scenario;
-use caesar_workbench::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
-use caesar_workbench::rules::RuleSet;
-use caesar_workbench::validate::validate;
+use caesar_workbench::scenario::format;
+use caesar_workbench::scenario::model::Scenario;
+use caesar_workbench::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
+use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::scenario::validate::validate;
 
 fn published() -> Scenario {
     let report = validate(
-        &caesar_workbench::historical(),
+        &caesar_workbench::scenario::historical(),
         &RuleSet::builtin("rules-2.0"),
     );
     assert_eq!(report.findings, vec![], "the shipped scenario is clean");
@@ -20,7 +20,7 @@ fn published() -> Scenario {
 
 fn names(
     s: &Scenario,
-    ids: impl IntoIterator<Item = caesar_workbench::model::SpaceId>,
+    ids: impl IntoIterator<Item = caesar_workbench::scenario::model::SpaceId>,
 ) -> BTreeSet<String> {
     ids.into_iter()
         .map(|id| s.board.name(id).to_string())
@@ -49,7 +49,7 @@ fn shipped_scenarios_validate_without_errors_or_warnings_under_both_rulebooks() 
 #[test]
 fn the_built_in_copy_is_the_shipped_file() {
     let on_disk = std::fs::read_to_string("scenarios/historical.ron").unwrap();
-    assert_eq!(on_disk, caesar_workbench::HISTORICAL_SCENARIO);
+    assert_eq!(on_disk, caesar_workbench::scenario::HISTORICAL_SCENARIO);
 }
 
 #[test]
@@ -389,7 +389,7 @@ fn rule_5_1_custom_starting_strengths_reach_the_engine() {
     use caesar_workbench::engine::{Game, State};
     use std::sync::Arc;
     let rules = RuleSet::builtin("rules-2.0");
-    let mut doc = caesar_workbench::historical();
+    let mut doc = caesar_workbench::scenario::historical();
     doc.order_of_battle
         .strengths
         .caesar

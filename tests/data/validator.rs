@@ -1,13 +1,13 @@
 //! Every validator rule: one test that triggers it, and the shipped scenario,
 //! which triggers none (`shipped_scenario_triggers_nothing`), for the other half.
 
-use caesar_workbench::format::{DeploymentDoc, LinkDoc, ResolvedScenario, SpaceDoc};
-use caesar_workbench::model::{BlockKind, Side, SpaceKind};
-use caesar_workbench::rules::RuleSet;
-use caesar_workbench::validate::{Code, Deployment, Report, Severity, Subject, validate};
+use caesar_workbench::scenario::format::{DeploymentDoc, LinkDoc, ResolvedScenario, SpaceDoc};
+use caesar_workbench::scenario::model::{BlockKind, Side, SpaceKind};
+use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::scenario::validate::{Code, Deployment, Report, Severity, Subject, validate};
 
 fn base() -> ResolvedScenario {
-    caesar_workbench::historical()
+    caesar_workbench::scenario::historical()
 }
 
 fn check(doc: &ResolvedScenario) -> Report {
@@ -58,12 +58,13 @@ fn unknown_link_end_is_an_error_with_suggestion_and_location() {
 
 #[test]
 fn error_locations_point_at_the_offending_line() {
-    let text = caesar_workbench::HISTORICAL_SCENARIO.replace(
+    let text = caesar_workbench::scenario::HISTORICAL_SCENARIO.replace(
         "Minor(\"Ravenna\", \"Roma\")",
         "Minor(\"Ravenna\", \"Romulus\")",
     );
     let line = text.lines().position(|l| l.contains("Romulus")).unwrap() + 1;
-    let doc = caesar_workbench::format::scenario_from_str("edited.ron".as_ref(), &text).unwrap();
+    let doc = caesar_workbench::scenario::format::scenario_from_str("edited.ron".as_ref(), &text)
+        .unwrap();
     let msg = fires(&doc, "unknown-name", Severity::Error);
     assert!(
         msg.starts_with(&format!("edited.ron:{line}:19: error[unknown-name]")),
@@ -100,7 +101,7 @@ fn a_map_of_more_than_256_spaces_is_an_error_and_the_rest_are_ignored() {
     let mut doc = base();
     let template = doc.map.spaces[0].clone();
     let shipped = doc.map.spaces.len();
-    for i in 0..(caesar_workbench::model::MAX_SPACES + 5 - shipped) {
+    for i in 0..(caesar_workbench::scenario::model::MAX_SPACES + 5 - shipped) {
         let mut extra = template.clone();
         extra.name = format!("Extra {i}");
         extra.aliases.clear();
@@ -111,7 +112,7 @@ fn a_map_of_more_than_256_spaces_is_an_error_and_the_rest_are_ignored() {
     let report = check(&doc);
     assert_eq!(
         report.scenario.board.len(),
-        caesar_workbench::model::MAX_SPACES
+        caesar_workbench::scenario::model::MAX_SPACES
     );
     // The engine still runs on what was kept.
     let game = caesar_workbench::engine::Game::new(
@@ -315,7 +316,7 @@ fn duplicate_event_card_is_an_error() {
     let mut doc = base();
     doc.deck
         .events
-        .push(caesar_workbench::model::Event::Jupiter);
+        .push(caesar_workbench::scenario::model::Event::Jupiter);
     fires(&doc, "duplicate-name", Severity::Error);
 }
 
@@ -493,7 +494,7 @@ fn deck_composition_warns() {
     let mut doc = base();
     doc.deck
         .events
-        .retain(|e| *e != caesar_workbench::model::Event::Vulcan);
+        .retain(|e| *e != caesar_workbench::scenario::model::Event::Vulcan);
     fires(&doc, "deck-composition", Severity::Warning);
 }
 
@@ -502,7 +503,7 @@ fn empty_command_card_warns() {
     let mut doc = base();
     doc.deck
         .commands
-        .push(caesar_workbench::format::CommandDoc {
+        .push(caesar_workbench::scenario::format::CommandDoc {
             moves: 0,
             levy: 0,
             copies: 1,
@@ -579,12 +580,13 @@ fn rule_7_41_an_elephant_starts_at_iv_or_ii_only() {
 
 #[test]
 fn a_bad_starting_strength_points_at_its_line_in_the_strengths_list() {
-    let text = caesar_workbench::HISTORICAL_SCENARIO.replace(
+    let text = caesar_workbench::scenario::HISTORICAL_SCENARIO.replace(
         "            (\"Tarraco\", [\"Legio 5\", \"Legio 6\", \"Equitatus 1\"]),\n        ],\n",
         "            (\"Tarraco\", [\"Legio 5\", \"Legio 6\", \"Equitatus 1\"]),\n        ],\n        strengths: (pompey: [(\"Legio 6\", 9)]),\n",
     );
     let line = text.lines().position(|l| l.contains("strengths:")).unwrap() + 1;
-    let doc = caesar_workbench::format::scenario_from_str("weak.ron".as_ref(), &text).unwrap();
+    let doc =
+        caesar_workbench::scenario::format::scenario_from_str("weak.ron".as_ref(), &text).unwrap();
     let msg = fires(&doc, "bad-strength", Severity::Error);
     assert!(
         msg.starts_with(&format!("weak.ron:{line}:")),
@@ -670,7 +672,7 @@ fn a_complete_graph_of_256_spaces_validates_quickly_and_every_finding_is_located
         let path = dir.path().join("complete.ron");
         std::fs::write(&path, &text).unwrap();
         let started = std::time::Instant::now();
-        let doc = caesar_workbench::format::load_scenario(&path).unwrap();
+        let doc = caesar_workbench::scenario::format::load_scenario(&path).unwrap();
         let report = check(&doc);
         let took = started.elapsed();
         assert_eq!(report.scenario.board.links.len(), 256 * 255 / 2);
@@ -847,7 +849,7 @@ fn findings_carry_the_item_they_are_about() {
 
 #[test]
 fn every_finding_of_a_badly_broken_scenario_has_a_subject_and_a_location() {
-    let text = caesar_workbench::HISTORICAL_SCENARIO
+    let text = caesar_workbench::scenario::HISTORICAL_SCENARIO
         .replace(
             r#"Major("Genua", "Roma"),"#,
             r#"Major("Genua", "Romaa"), Major("Roma", "Mare Tyrrhenum"), Minor("Roma", "Roma"), Sea("Genua", "Roma"), Strait(name: "", a: "Genua", b: "Roma"),"#,
@@ -860,7 +862,8 @@ fn every_finding_of_a_badly_broken_scenario_has_a_subject_and_a_location() {
             r#"("Lugdunum", ["Legio 16", "Equitatus 1"]),"#,
             r#"("Lugdunum", ["Legio 16", "Equitatus 1", "Legio 16", "Legio 77"]), ("Mare Tyrrhenum", ["Legio 14"]), ("Ravena", ["Legio 15"]),"#,
         );
-    let doc = caesar_workbench::format::scenario_from_str("broken.ron".as_ref(), &text).unwrap();
+    let doc = caesar_workbench::scenario::format::scenario_from_str("broken.ron".as_ref(), &text)
+        .unwrap();
     let report = check(&doc);
     assert!(report.findings.len() >= 10, "{:#?}", report.findings);
     for f in &report.findings {

@@ -4,7 +4,7 @@
 //! assumptions (fire always, retreat only when forced, hits by the default
 //! policy).
 
-use caesar_workbench::odds::battle_odds;
+use caesar_workbench::sim::odds::battle_odds;
 
 use crate::common;
 use common::{field, fight};

@@ -2,7 +2,7 @@
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
 use caesar_workbench::engine::{Game, Place, State};
-use caesar_workbench::model::Side;
+use caesar_workbench::scenario::model::Side;
 use proptest::prelude::*;
 
 fn players(kinds: (bool, bool), seed: u64) -> [Box<dyn Player>; 2] {

@@ -2,8 +2,8 @@
 
 use caesar_workbench::ai::{RandomPlayer, decide};
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::model::BlockId;
-use caesar_workbench::model::Side;
+use caesar_workbench::scenario::model::BlockId;
+use caesar_workbench::scenario::model::Side;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -7,9 +7,9 @@ use caesar_workbench::app::{
     Action, Answer, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog, Pending, Tab,
     WorkbenchApp, theme,
 };
-use caesar_workbench::edit::{Edit, Item};
-use caesar_workbench::model::Side;
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::scenario::edit::{Edit, Item};
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::rules::RuleSet;
 use egui::accesskit::Role;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, vec2};
 use egui_kittest::Harness;
@@ -452,7 +452,7 @@ fn a_link_is_selected_by_clicking_it_and_can_be_reclassed() {
         .apply(Edit::SetLinkClass {
             a: "Genua".into(),
             b: "Roma".into(),
-            class: caesar_workbench::model::LinkClass::Minor,
+            class: caesar_workbench::scenario::model::LinkClass::Minor,
             name: None,
         })
         .unwrap();
@@ -517,8 +517,10 @@ fn a_simulation_can_be_cancelled() {
 
 /// The calculator's headline for a battle, computed by the library.
 fn odds_line(defending: &str) -> String {
-    use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
-    let (scenario, _) = caesar_workbench::model::Scenario::build(&caesar_workbench::historical());
+    use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
+    let (scenario, _) = caesar_workbench::scenario::model::Scenario::build(
+        &caesar_workbench::scenario::historical(),
+    );
     let game = caesar_workbench::engine::Game::new(
         std::sync::Arc::new(scenario),
         std::sync::Arc::new(RuleSet::builtin("rules-2.0")),
@@ -625,7 +627,7 @@ fn shift_click_links_the_selected_space_to_another() {
     let k = w.link_index("Treviri", "Genua").expect("linked");
     assert_eq!(
         w.map.links[k].class(),
-        caesar_workbench::model::LinkClass::Major
+        caesar_workbench::scenario::model::LinkClass::Major
     );
     h.event(Event::ModifiersChanged(Modifiers::NONE));
     h.run();
@@ -713,7 +715,7 @@ fn the_delete_key_removes_the_selected_space_and_undo_brings_it_back() {
 #[test]
 fn a_misspelt_link_is_reached_from_its_finding_and_deleted() {
     let dir = tempfile::tempdir().unwrap();
-    let text = caesar_workbench::HISTORICAL_SCENARIO
+    let text = caesar_workbench::scenario::HISTORICAL_SCENARIO
         .replace(r#"Major("Genua", "Roma"),"#, r#"Major("Genua", "Romaa"),"#);
     let path = write(&dir, "typo.ron", &text);
     let mut h = harness(WorkbenchApp::new(Some(path), "rules-2.0"));

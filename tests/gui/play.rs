@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use caesar_workbench::app::{Seat, Tab, WorkbenchApp};
 use caesar_workbench::engine::{Action, Game, Period, Stage, State};
-use caesar_workbench::model::{BlockId, CardFace, Side, SpaceId};
 use caesar_workbench::position::PositionDoc;
 use caesar_workbench::record::{self, PlayerEntry, RecordSetup};
+use caesar_workbench::scenario::model::{BlockId, CardFace, Side, SpaceId};
 use caesar_workbench::sim::AiSpec;
 use caesar_workbench::trace::Trace;
 use egui::{Event, Modifiers, PointerButton, Pos2, vec2};
@@ -401,7 +401,7 @@ fn recorded_game(dir: &Path) -> (std::path::PathBuf, Game, Trace) {
         AiSpec::Heuristic.player(Side::Pompey, 2, false),
     ];
     let trace = Trace::play(&game, 21, &mut players);
-    let doc = caesar_workbench::historical();
+    let doc = caesar_workbench::scenario::historical();
     let (scenario, variant) = RecordSetup::sources(None, &doc, "rules-2.0", &game.rules);
     let record = trace
         .record(RecordSetup {

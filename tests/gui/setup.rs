@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use caesar_workbench::app::{Tab, WorkbenchApp};
-use caesar_workbench::edit::{Edit, Item};
-use caesar_workbench::format::BlockDoc;
-use caesar_workbench::model::{BlockKind, Initiative, Side};
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::scenario::edit::{Edit, Item};
+use caesar_workbench::scenario::format::BlockDoc;
+use caesar_workbench::scenario::model::{BlockKind, Initiative, Side};
+use caesar_workbench::scenario::rules::RuleSet;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, vec2};
 use egui_kittest::Harness;

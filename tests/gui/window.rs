@@ -71,9 +71,9 @@ fn the_published_game_validates_clean_and_every_space_is_on_the_map() {
 
 #[test]
 fn a_link_to_an_unknown_space_is_listed_as_an_error_with_its_location() {
-    let text = caesar_workbench::HISTORICAL_SCENARIO
+    let text = caesar_workbench::scenario::HISTORICAL_SCENARIO
         .replace(r#"Major("Genua", "Roma"),"#, r#"Major("Genua", "Romaa"),"#);
-    assert_ne!(text, caesar_workbench::HISTORICAL_SCENARIO);
+    assert_ne!(text, caesar_workbench::scenario::HISTORICAL_SCENARIO);
     let (_dir, path) = scenario_file(&text);
     let h = harness(WorkbenchApp::new(Some(path.clone()), "rules-2.0"));
     let report = h.state().report().expect("the scenario parses");
@@ -94,7 +94,7 @@ fn a_link_to_an_unknown_space_is_listed_as_an_error_with_its_location() {
 
 #[test]
 fn the_error_filter_hides_errors() {
-    let text = caesar_workbench::HISTORICAL_SCENARIO
+    let text = caesar_workbench::scenario::HISTORICAL_SCENARIO
         .replace(r#"Major("Genua", "Roma"),"#, r#"Major("Genua", "Romaa"),"#);
     let (_dir, path) = scenario_file(&text);
     let mut h = harness(WorkbenchApp::new(Some(path), "rules-2.0"));

@@ -4,8 +4,8 @@ use crate::common;
 
 use caesar_workbench::ai::hit_candidates;
 use caesar_workbench::engine::{Action, Place, State};
-use caesar_workbench::model::BlockId;
-use caesar_workbench::model::Side;
+use caesar_workbench::scenario::model::BlockId;
+use caesar_workbench::scenario::model::Side;
 use common::{Field, battle_end, field, fight_watched};
 
 type Decision = (u64, u8, Option<BlockId>, Vec<Action>);

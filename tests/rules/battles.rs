@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::model::Side;
-use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::position::PositionDoc;
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::model::{BlockId, CardFace, Setup, SpaceId};
 
 const C: Side = Side::Caesar;
 const P: Side = Side::Pompey;

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::{RandomPlayer, decide, default_hit_victim, hit_candidates};
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::model::{BlockId, CardFace, Setup, SpaceId};
-use caesar_workbench::model::{Event, Side};
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::scenario::model::{BlockId, CardFace, Setup, SpaceId};
+use caesar_workbench::scenario::model::{Event, Side};
+use caesar_workbench::scenario::rules::RuleSet;
 
 const C: Side = Side::Caesar;
 const P: Side = Side::Pompey;
@@ -1683,7 +1683,10 @@ fn rule_house_event_cap_the_deck_cannot_meet_is_refused() {
             .collect::<Vec<_>>(),
         ["event-cap-undealable"]
     );
-    let report = caesar_workbench::validate::validate(&caesar_workbench::historical(), &rules);
+    let report = caesar_workbench::scenario::validate::validate(
+        &caesar_workbench::scenario::historical(),
+        &rules,
+    );
     assert!(report.has("event-cap-undealable"));
     // One command card more and it deals, with no event at all.
     rules.removed_cards.pop();

@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use caesar_workbench::engine::{Action, Game, Stage, State};
-use caesar_workbench::model::{BlockId, Side, SpaceId};
 use caesar_workbench::position::PositionDoc;
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::scenario::model::{BlockId, Side, SpaceId};
+use caesar_workbench::scenario::rules::RuleSet;
 
 const C: Side = Side::Caesar;
 const P: Side = Side::Pompey;
@@ -137,7 +137,7 @@ fn rule_5_3_free_deployment_example_any_three_historical_blocks_in_neapolis() {
     // free deployment, any three blocks from the historical deployment can
     // be there." Neapolis and Tarraco (three each) swap their blocks.
     let swap = |neapolis: &[&str], tarraco: &[&str]| {
-        let mut doc = caesar_workbench::historical();
+        let mut doc = caesar_workbench::scenario::historical();
         let mut free = doc.order_of_battle.clone();
         for (city, blocks) in free.pompey.iter_mut() {
             match city.as_str() {
@@ -156,7 +156,7 @@ fn rule_5_3_free_deployment_example_any_three_historical_blocks_in_neapolis() {
             &["Legio 5", "Legio 6", "Equitatus 1"],
             &["Pompey", "Legio 1", "Navis 1"],
         );
-        let report = caesar_workbench::validate::validate(&doc, &rules);
+        let report = caesar_workbench::scenario::validate::validate(&doc, &rules);
         assert_eq!(report.errors(), 0, "{variant}: {:?}", report.findings);
         let game = Game::new(Arc::new(report.scenario), Arc::new(rules.clone()));
         let s = State::new(&game, 0);
@@ -171,14 +171,14 @@ fn rule_5_3_free_deployment_example_any_three_historical_blocks_in_neapolis() {
             &["Legio 5", "Legio 6", "Equitatus 1", "Legio 1"],
             &["Pompey", "Navis 1"],
         );
-        let report = caesar_workbench::validate::validate(&doc, &rules);
+        let report = caesar_workbench::scenario::validate::validate(&doc, &rules);
         assert!(report.has("free-deployment-count"), "{variant}");
         // A block of the levy pool may not be deployed.
         let doc = swap(
             &["Legio 5", "Legio 6", "Brutus"],
             &["Pompey", "Legio 1", "Navis 1"],
         );
-        let report = caesar_workbench::validate::validate(&doc, &rules);
+        let report = caesar_workbench::scenario::validate::validate(&doc, &rules);
         assert!(report.errors() > 0, "{variant}: Brutus is in the levy pool");
     }
 }

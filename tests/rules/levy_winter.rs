@@ -9,9 +9,9 @@ use crate::common;
 use common::{Placement, block, space};
 
 use caesar_workbench::engine::{Action, EndReason, Game, Place, State};
-use caesar_workbench::model::{BlockId, CardFace, SpaceId};
-use caesar_workbench::model::{Event, Side};
-use caesar_workbench::rules::RuleSet;
+use caesar_workbench::scenario::model::{BlockId, CardFace, SpaceId};
+use caesar_workbench::scenario::model::{Event, Side};
+use caesar_workbench::scenario::rules::RuleSet;
 
 use Side::{Caesar, Pompey};
 

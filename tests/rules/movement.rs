@@ -4,8 +4,8 @@
 use crate::common;
 
 use caesar_workbench::engine::{Action, State};
-use caesar_workbench::model::Side;
-use caesar_workbench::model::SpaceId;
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::model::SpaceId;
 use common::{caesar_to_move, field};
 
 /// Moves blocks of the active group into `to` one by one while the engine
@@ -120,7 +120,7 @@ fn rule_6_4_legions_levy_in_their_city_and_the_third_leader_waits() {
         state.try_apply(game, Action::EndMoves).unwrap();
         let mut legal = Vec::new();
         state.legal_actions(game, &mut legal);
-        let levies: Vec<(caesar_workbench::model::BlockId, SpaceId)> = legal
+        let levies: Vec<(caesar_workbench::scenario::model::BlockId, SpaceId)> = legal
             .iter()
             .filter_map(|a| match a {
                 Action::Levy { block, at } => Some((*block, *at)),

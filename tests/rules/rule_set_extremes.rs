@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
 use caesar_workbench::engine::{Game, State};
-use caesar_workbench::format::CommandDoc;
-use caesar_workbench::model::CardFace;
-use caesar_workbench::model::Side;
-use caesar_workbench::rules::RuleSet;
-use caesar_workbench::validate::validate;
+use caesar_workbench::scenario::format::CommandDoc;
+use caesar_workbench::scenario::model::CardFace;
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::scenario::validate::validate;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -130,12 +130,12 @@ impl Variants {
 fn accepted(path: &Path) -> Option<(Game, RuleSet)> {
     let rules =
         RuleSet::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let report = validate(&caesar_workbench::historical(), &rules);
+    let report = validate(&caesar_workbench::scenario::historical(), &rules);
     let engine = Game::try_new(Arc::new(report.scenario.clone()), Arc::new(rules.clone()));
     let errors: Vec<String> = report
         .findings
         .iter()
-        .filter(|f| f.severity == caesar_workbench::validate::Severity::Error)
+        .filter(|f| f.severity == caesar_workbench::scenario::validate::Severity::Error)
         .map(|f| f.to_string())
         .collect();
     assert_eq!(
@@ -287,8 +287,10 @@ fn values_just_outside_the_requirements_are_refused_by_both() {
     }
 }
 
-fn with_commands(commands: Vec<CommandDoc>) -> caesar_workbench::format::ResolvedScenario {
-    let mut doc = caesar_workbench::historical();
+fn with_commands(
+    commands: Vec<CommandDoc>,
+) -> caesar_workbench::scenario::format::ResolvedScenario {
+    let mut doc = caesar_workbench::scenario::historical();
     doc.deck.commands = commands;
     doc
 }

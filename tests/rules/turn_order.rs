@@ -4,7 +4,7 @@
 use crate::common;
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
 use caesar_workbench::engine::{Action, EndReason, Game, State};
-use caesar_workbench::model::{Event, Side};
+use caesar_workbench::scenario::model::{Event, Side};
 
 /// The first turn of the historical deployment with Caesar playing the card
 /// named `caesar` and Pompey `pompey` (as printed: `3/1`, `Vulcan`), each
@@ -142,7 +142,7 @@ fn rule_8_3_and_8_4_after_each_winter_no_navis_at_sea_and_no_city_over_supply() 
                         let here = board.space(space);
                         for s in [Side::Caesar, Side::Pompey] {
                             let blocks: Vec<_> = state.blocks_at(space, s).collect();
-                            if here.kind == caesar_workbench::model::SpaceKind::Sea {
+                            if here.kind == caesar_workbench::scenario::model::SpaceKind::Sea {
                                 assert!(
                                     blocks.is_empty(),
                                     "8.3: navis wintered at sea in {}",

@@ -11,8 +11,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-pub use crate::format::Location;
-use crate::kinds::Side;
+pub use crate::scenario::format::Location;
+use crate::scenario::kinds::Side;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

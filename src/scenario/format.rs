@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::kinds::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
+use crate::scenario::kinds::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
 
 /// A position in a source file, 1-based, as editors show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -143,7 +143,7 @@ fn explain_ron_error(code: &ron::Error) -> String {
             found,
             outer,
         } => {
-            let suggestion = crate::names::nearest(found, expected.iter().copied())
+            let suggestion = crate::scenario::names::nearest(found, expected.iter().copied())
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
             let outer = outer.as_deref().unwrap_or("this item");
@@ -157,7 +157,7 @@ fn explain_ron_error(code: &ron::Error) -> String {
             found,
             outer,
         } => {
-            let suggestion = crate::names::nearest(found, expected.iter().copied())
+            let suggestion = crate::scenario::names::nearest(found, expected.iter().copied())
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
             let outer = outer.as_deref().unwrap_or("this value");
@@ -503,8 +503,8 @@ pub fn digest_text(text: &str) -> String {
 /// The scenario built into the program, for `extends: "historical.ron"`.
 const BUILTIN_SCENARIOS: Builtins = Builtins {
     what: "scenario",
-    files: &[("historical.ron", crate::HISTORICAL_SCENARIO)],
-    path: |_| PathBuf::from(crate::HISTORICAL_PATH),
+    files: &[("historical.ron", crate::scenario::HISTORICAL_SCENARIO)],
+    path: |_| PathBuf::from(crate::scenario::HISTORICAL_PATH),
 };
 
 /// Reads a scenario file and the files it extends ([`load_chain`]).
@@ -805,7 +805,10 @@ fn find_parent<D>(
             None => Err(missing(
                 PathBuf::from(spec),
                 "no built-in document has that name".into(),
-                crate::names::did_you_mean(spec, builtin_names().iter().map(String::as_str)),
+                crate::scenario::names::did_you_mean(
+                    spec,
+                    builtin_names().iter().map(String::as_str),
+                ),
             )),
         };
     }
@@ -863,7 +866,8 @@ fn find_parent<D>(
             known.extend(builtins.files.iter().map(|(n, _)| n.to_string()));
         }
         known.sort();
-        let suggestion = crate::names::did_you_mean(&wanted, known.iter().map(String::as_str));
+        let suggestion =
+            crate::scenario::names::did_you_mean(&wanted, known.iter().map(String::as_str));
         let reason = if !is_last {
             format!(
                 "there is no folder \"{wanted}\" in {} (looked for {})",

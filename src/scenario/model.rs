@@ -9,11 +9,11 @@ use std::collections::{BTreeMap, HashMap};
 use petgraph::graph::UnGraph;
 use serde::Serialize;
 
-use crate::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
-use crate::format::{DeploymentDoc, ResolvedScenario, SourceFile, SourceIndex};
-use crate::names;
+use crate::scenario::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
+use crate::scenario::format::{DeploymentDoc, ResolvedScenario, SourceFile, SourceIndex};
+use crate::scenario::names;
 
-pub use crate::kinds::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
+pub use crate::scenario::kinds::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
 
 /// The most spaces a map may have (the engine's space sets hold 256).
 pub const MAX_SPACES: usize = 256;
@@ -504,12 +504,15 @@ impl Deck {
     /// copy per mention, and the mentions that found no card left to remove.
     pub fn without<'a>(&self, removed: &'a [String]) -> (Vec<u8>, Vec<&'a str>) {
         // A deck over the engine's limit is refused by `playable::check`.
-        let mut left: Vec<u8> = (0..self.cards.len().min(crate::playable::MAX_DECK_CARDS))
+        let mut left: Vec<u8> = (0..self
+            .cards
+            .len()
+            .min(crate::scenario::playable::MAX_DECK_CARDS))
             .map(|i| i as u8)
             .collect();
         let mut unmatched = Vec::new();
         for name in removed {
-            let key = crate::names::normalise(name);
+            let key = crate::scenario::names::normalise(name);
             match left
                 .iter()
                 .position(|&i| self.cards[i as usize].face.name().to_lowercase() == key)
@@ -877,7 +880,10 @@ impl<'a> Locator<'a> {
         self.location(Section::Roster, at)
     }
 
-    fn deployment(&self, section: Deployment) -> Option<&'a crate::format::DeploymentDoc> {
+    fn deployment(
+        &self,
+        section: Deployment,
+    ) -> Option<&'a crate::scenario::format::DeploymentDoc> {
         match section {
             Deployment::OrderOfBattle => Some(&self.doc.order_of_battle),
             Deployment::FreeDeployment => self.doc.free_deployment.as_ref(),

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{Builtins, Chained, LoadError, load_builtin_chain, load_chain};
+use crate::scenario::format::{Builtins, Chained, LoadError, load_builtin_chain, load_chain};
 
 /// Per-player, per-turn block limits on one road (6.11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,15 +174,15 @@ rule_set! {
 
 /// The variant files shipped in `variants/`, built into the binary.
 pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[
-    ("rules-1.1", include_str!("../variants/rules-1.1.ron")),
-    ("rules-2.0", include_str!("../variants/rules-2.0.ron")),
+    ("rules-1.1", include_str!("../../variants/rules-1.1.ron")),
+    ("rules-2.0", include_str!("../../variants/rules-2.0.ron")),
     (
         "rules-2.0-no-first-turn-exception",
-        include_str!("../variants/rules-2.0-no-first-turn-exception.ron"),
+        include_str!("../../variants/rules-2.0-no-first-turn-exception.ron"),
     ),
     (
         "house-2.0-max-2-events",
-        include_str!("../variants/house-2.0-max-2-events.ron"),
+        include_str!("../../variants/house-2.0-max-2-events.ron"),
     ),
 ];
 
@@ -196,7 +196,7 @@ const BUILTINS: Builtins = Builtins {
 };
 
 /// Reads the variant the user named and every variant it extends (the
-/// shared `extends` resolver, [`crate::format::load_chain`]): a file path
+/// shared `extends` resolver, [`crate::scenario::format::load_chain`]): a file path
 /// (with or without `.ron`), else the name of a built-in variant, also when
 /// written as the path it is listed under (`variants/rules-2.0.ron`).
 fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
@@ -227,7 +227,10 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
             std::io::ErrorKind::NotFound,
             format!(
                 "no such variant file, and no built-in variant named \"{stem}\"{}",
-                crate::names::did_you_mean(stem, BUILTIN_VARIANTS.iter().map(|(n, _)| *n))
+                crate::scenario::names::did_you_mean(
+                    stem,
+                    BUILTIN_VARIANTS.iter().map(|(n, _)| *n)
+                )
             ),
         ),
     })
@@ -236,13 +239,13 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
 /// Where the variant `spec` sets one of `fields`: in the first file of its
 /// `extends` chain that writes any of them (the file itself, else what it
 /// extends), at the first of them that file writes.
-pub fn locate_fields(spec: &str, fields: &[&str]) -> Option<crate::format::Location> {
+pub fn locate_fields(spec: &str, fields: &[&str]) -> Option<crate::scenario::format::Location> {
     let chain = variant_chain(spec).ok()?;
     chain.iter().find_map(|file| {
-        let index = crate::format::SourceIndex::new(&file.text);
+        let index = crate::scenario::format::SourceIndex::new(&file.text);
         let offset = fields.iter().find_map(|field| index.label(field))?;
         let (line, column) = index.line_column(&file.text, offset);
-        Some(crate::format::Location {
+        Some(crate::scenario::format::Location {
             file: file.path.clone(),
             line,
             column,
@@ -256,7 +259,7 @@ impl RuleSet {
         let mut patches = variant_chain(spec)?;
         let root = patches.pop().expect("a chain holds at least one file");
         let mut rules = root.doc.complete().map_err(|field| LoadError::Parse {
-            location: crate::format::Location {
+            location: crate::scenario::format::Location {
                 file: root.path,
                 line: 1,
                 column: 1,
@@ -277,10 +280,10 @@ impl RuleSet {
         ron::to_string(self).unwrap_or_else(|e| format!("unserialisable rule set: {e}"))
     }
 
-    /// [`crate::format::digest_text`] of [`RuleSet::canonical_text`]: what
+    /// [`crate::scenario::format::digest_text`] of [`RuleSet::canonical_text`]: what
     /// game records and reports name the rule set by.
     pub fn digest(&self) -> String {
-        crate::format::digest_text(&self.canonical_text())
+        crate::scenario::format::digest_text(&self.canonical_text())
     }
 
     /// A built-in variant by name; panics only if the shipped files are broken,

@@ -3,18 +3,18 @@
 //!
 //! Every finding has a stable [`Code`]; `docs/formats.md` lists them all (a
 //! test checks it). Findings are located through the model's
-//! [`Locator`](crate::model::Locator): one index per source file, so the cost
+//! [`Locator`](crate::scenario::model::Locator): one index per source file, so the cost
 //! of locating findings does not grow with the size of the text.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use crate::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
-use crate::format::ResolvedScenario;
-use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::model::{
+pub use crate::scenario::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
+use crate::scenario::format::ResolvedScenario;
+use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::scenario::model::{
     Board, LinkId, Locator, Provenance, Scenario, Section, Setup, SetupOrigin, SpaceId,
 };
-use crate::rules::RuleSet;
+use crate::scenario::rules::RuleSet;
 
 /// Everything the validator found, and the model built along the way.
 #[derive(Debug, Clone)]
@@ -50,13 +50,13 @@ pub fn locate_rule_findings(report: &mut Report, variant: &str) {
         if finding.location.is_some() {
             continue;
         }
-        let Some(requirement) = crate::playable::Requirement::ALL
+        let Some(requirement) = crate::scenario::playable::Requirement::ALL
             .into_iter()
             .find(|r| r.code() == finding.code)
         else {
             continue;
         };
-        finding.location = crate::rules::locate_fields(variant, requirement.fields());
+        finding.location = crate::scenario::rules::locate_fields(variant, requirement.fields());
     }
 }
 
@@ -65,7 +65,7 @@ pub fn locate_rule_findings(report: &mut Report, variant: &str) {
 pub fn validate(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     // Did-you-mean is an edit distance per known name: bounded, so a file
     // of thousands of unknown names still validates in linear time.
-    crate::names::with_suggestion_budget(SUGGESTION_BUDGET, || validate_now(doc, rules))
+    crate::scenario::names::with_suggestion_budget(SUGGESTION_BUDGET, || validate_now(doc, rules))
 }
 
 /// Character pairs compared for suggestions in one validation: about 0.1 s
@@ -294,7 +294,7 @@ impl Ctx<'_> {
                     subject(),
                 ));
             }
-            if !crate::kinds::FIREPOWER.contains(&block.firepower) {
+            if !crate::scenario::kinds::FIREPOWER.contains(&block.firepower) {
                 out.push(finding(
                     Code::BadRating,
                     format!(
@@ -330,7 +330,7 @@ impl Ctx<'_> {
         };
         // What the engine needs of the deck and rule set is stated once, in
         // `playable`; each unmet requirement is an error here.
-        for unmet in crate::playable::check(deck, self.rules) {
+        for unmet in crate::scenario::playable::check(deck, self.rules) {
             let (location, subject) = if unmet.requirement.concerns_deck() {
                 (deck_location(), Subject::Deck { card: None })
             } else {
@@ -352,7 +352,7 @@ impl Ctx<'_> {
             } else {
                 format!(
                     "no card is named so{}",
-                    crate::names::did_you_mean(name, names.iter().map(String::as_str))
+                    crate::scenario::names::did_you_mean(name, names.iter().map(String::as_str))
                 )
             };
             out.push(finding(
@@ -451,7 +451,7 @@ impl Ctx<'_> {
             .placements
             .iter()
             .map(|&(b, s)| (roster.block(b).side, s));
-        for space_id in crate::model::held_by_both_sides(board, sides) {
+        for space_id in crate::scenario::model::held_by_both_sides(board, sides) {
             let space = board.space(space_id);
             // Located at the first block of the side that came second there.
             let mut here = setup

@@ -10,9 +10,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::format::{BlockDoc, DeploymentDoc, LinkDoc, MapDoc, ResolvedScenario, SpaceDoc};
-use crate::kinds::Side;
-use crate::names::normalise;
+use crate::scenario::format::{
+    BlockDoc, DeploymentDoc, LinkDoc, MapDoc, ResolvedScenario, SpaceDoc,
+};
+use crate::scenario::kinds::Side;
+use crate::scenario::names::normalise;
 
 /// The parts of a scenario a difference can be in, in the order they are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -334,7 +336,8 @@ fn blocks(base: &[BlockDoc], this: &[BlockDoc], add: &mut impl FnMut(Part, Strin
 
 fn cards(base: &ResolvedScenario, this: &ResolvedScenario, add: &mut impl FnMut(Part, String)) {
     let (a, b) = (&base.deck, &this.deck);
-    let events = |d: &crate::format::DeckDoc| d.events.iter().copied().collect::<BTreeSet<_>>();
+    let events =
+        |d: &crate::scenario::format::DeckDoc| d.events.iter().copied().collect::<BTreeSet<_>>();
     let (ea, eb) = (events(a), events(b));
     for e in eb.difference(&ea) {
         add(Part::Cards, format!("added event card {e:?}"));
@@ -342,7 +345,7 @@ fn cards(base: &ResolvedScenario, this: &ResolvedScenario, add: &mut impl FnMut(
     for e in ea.difference(&eb) {
         add(Part::Cards, format!("removed event card {e:?}"));
     }
-    let faces = |d: &crate::format::DeckDoc| {
+    let faces = |d: &crate::scenario::format::DeckDoc| {
         let mut out: BTreeMap<(std::cmp::Reverse<u8>, std::cmp::Reverse<u8>), u32> =
             BTreeMap::new();
         for c in &d.commands {
@@ -370,7 +373,7 @@ fn cards(base: &ResolvedScenario, this: &ResolvedScenario, add: &mut impl FnMut(
             );
         }
     }
-    let total = |d: &crate::format::DeckDoc| {
+    let total = |d: &crate::scenario::format::DeckDoc| {
         d.events.len() as u32 + d.commands.iter().map(|c| u32::from(c.copies)).sum::<u32>()
     };
     if total(a) != total(b) {
@@ -488,8 +491,8 @@ fn deployment(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{CommandDoc, LinkDoc};
-    use crate::kinds::{BlockKind, Event, Initiative, SpaceKind};
+    use crate::scenario::format::{CommandDoc, LinkDoc};
+    use crate::scenario::kinds::{BlockKind, Event, Initiative, SpaceKind};
 
     fn texts(base: &ResolvedScenario, this: &ResolvedScenario) -> Vec<String> {
         differences(base, this)
@@ -500,14 +503,14 @@ mod tests {
 
     #[test]
     fn the_published_game_differs_from_itself_in_nothing() {
-        let h = crate::historical();
+        let h = crate::scenario::historical();
         assert!(differences(&h, &h).is_empty());
         assert!(report(&h, &h).contains("is the same game as"));
     }
 
     #[test]
     fn reordering_and_writing_a_link_by_alias_is_no_change() {
-        let h = crate::historical();
+        let h = crate::scenario::historical();
         let mut this = h.clone();
         this.map.spaces.reverse();
         this.roster.blocks.reverse();
@@ -525,7 +528,7 @@ mod tests {
 
     #[test]
     fn an_extra_legion_a_stronger_caesar_and_one_fewer_3_1_are_listed_by_part() {
-        let h = crate::historical();
+        let h = crate::scenario::historical();
         let mut this = h.clone();
         this.name = "Caesar's gamble".into();
         this.roster.blocks.push(BlockDoc {
@@ -580,7 +583,7 @@ mod tests {
 
     #[test]
     fn spaces_links_and_a_new_face_are_compared_by_name() {
-        let h = crate::historical();
+        let h = crate::scenario::historical();
         let mut this = h.clone();
         let roma = this
             .map
@@ -639,7 +642,7 @@ mod tests {
 
     #[test]
     fn the_starting_deployment_is_compared_block_by_block() {
-        let h = crate::historical();
+        let h = crate::scenario::historical();
         let mut this = h.clone();
         let mut free = h.order_of_battle.clone();
         // Legio 13 from Ravenna to Genua, Legio 8 the other way (5.3).

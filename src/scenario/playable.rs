@@ -8,9 +8,9 @@
 //! The map's and roster's own limits (spaces, blocks) are checked where the
 //! model is built (`too-many-spaces`, `too-many-blocks`).
 
-use crate::diagnostics::Code;
-use crate::model::{CardFace, Deck};
-use crate::rules::RuleSet;
+use crate::scenario::diagnostics::Code;
+use crate::scenario::model::{CardFace, Deck};
+use crate::scenario::rules::RuleSet;
 
 /// The most cards a deck may hold: the engine names a card by a byte and
 /// keeps a year's cards in 256-bit sets.
@@ -208,9 +208,9 @@ mod tests {
     use super::*;
 
     fn deck() -> Deck {
-        crate::validate::validate(
-            &crate::historical(),
-            &RuleSet::builtin(crate::rules::DEFAULT_VARIANT),
+        crate::scenario::validate::validate(
+            &crate::scenario::historical(),
+            &RuleSet::builtin(crate::scenario::rules::DEFAULT_VARIANT),
         )
         .scenario
         .deck
@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn the_builtin_rule_sets_are_playable() {
-        for (name, _) in crate::rules::BUILTIN_VARIANTS {
+        for (name, _) in crate::scenario::rules::BUILTIN_VARIANTS {
             assert_eq!(unmet(&RuleSet::builtin(name)), vec![], "{name}");
         }
     }

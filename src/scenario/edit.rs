@@ -11,16 +11,16 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostics::{Finding, Subject};
-use crate::format::{
+use crate::scenario::diagnostics::{Finding, Subject};
+use crate::scenario::format::{
     self, BlockDoc, DeckDoc, DeploymentDoc, LinkDoc, LoadError, MapDoc, ResolvedScenario,
     RosterDoc, ScenarioDoc, Sections, SourceFile, SpaceDoc,
 };
-use crate::model::Scenario;
-use crate::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::names::normalise;
-use crate::rules::RuleSet;
-use crate::validate::{Report, validate};
+use crate::scenario::model::Scenario;
+use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
+use crate::scenario::names::normalise;
+use crate::scenario::rules::RuleSet;
+use crate::scenario::validate::{Report, validate};
 
 /// Why an edit was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -101,7 +101,7 @@ pub enum Edit {
     SetMode(DeploymentMode),
     /// Sets a block's kind and ratings: everything in `to` but its side and
     /// name (renaming is [`Edit::RenameBlock`]). Values the rules do not
-    /// allow ([`crate::kinds::FIREPOWER`], [`BlockKind::step_range`]) are refused.
+    /// allow ([`crate::scenario::kinds::FIREPOWER`], [`BlockKind::step_range`]) are refused.
     SetBlock {
         side: Side,
         block: String,
@@ -510,7 +510,8 @@ impl Working {
                 levy,
                 copies,
             } => {
-                let face = |c: &crate::format::CommandDoc| c.moves == *moves && c.levy == *levy;
+                let face =
+                    |c: &crate::scenario::format::CommandDoc| c.moves == *moves && c.levy == *levy;
                 let commands = &mut self.deck.commands;
                 match commands.iter().position(face) {
                     Some(first) => {
@@ -524,7 +525,7 @@ impl Working {
                             commands.remove(first);
                         }
                     }
-                    None if *copies > 0 => commands.push(crate::format::CommandDoc {
+                    None if *copies > 0 => commands.push(crate::scenario::format::CommandDoc {
                         moves: *moves,
                         levy: *levy,
                         copies: *copies,
@@ -584,7 +585,7 @@ impl Working {
     /// Why a block of `kind` cannot have these ratings, if it cannot: the
     /// ranges the validator checks, and a levy city that is a city of the map.
     fn rating_problem(&self, b: &BlockDoc) -> Option<String> {
-        let fire = crate::kinds::FIREPOWER;
+        let fire = crate::scenario::kinds::FIREPOWER;
         if !fire.contains(&b.firepower) {
             return Some(format!(
                 "firepower is {} to {} (7.4: a d6 hits on 1 to the firepower), not {}",
@@ -919,7 +920,7 @@ pub struct Document {
 impl Document {
     /// The published game, built into the program (not yet saved anywhere).
     pub fn builtin() -> Document {
-        Document::from_resolved(crate::historical(), None, None, true)
+        Document::from_resolved(crate::scenario::historical(), None, None, true)
     }
 
     /// Opens a scenario file and what it extends.
@@ -1164,7 +1165,7 @@ impl Document {
         let file = self
             .path
             .clone()
-            .unwrap_or_else(|| PathBuf::from(crate::HISTORICAL_PATH));
+            .unwrap_or_else(|| PathBuf::from(crate::scenario::HISTORICAL_PATH));
         let path = if self.is_dirty() || self.path.is_none() || self.work.extends.is_some() {
             PathBuf::from(format!("{} (edited)", file.display()))
         } else {
@@ -1322,7 +1323,7 @@ pub fn item_of(subject: &Subject) -> Option<Item> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::Severity;
+    use crate::scenario::validate::Severity;
 
     fn rules() -> RuleSet {
         RuleSet::builtin("rules-2.0")
@@ -1606,7 +1607,7 @@ mod tests {
         // The order of battle is untouched in free mode.
         assert_eq!(
             doc.working().order_of_battle,
-            crate::historical().order_of_battle
+            crate::scenario::historical().order_of_battle
         );
         // Swapping two blocks keeps every count (5.3).
         doc.apply(Edit::MoveBlock {
@@ -1640,7 +1641,7 @@ mod tests {
 
     #[test]
     fn a_link_to_an_unknown_space_can_be_selected_and_deleted() {
-        let text = crate::HISTORICAL_SCENARIO
+        let text = crate::scenario::HISTORICAL_SCENARIO
             .replace(r#"Major("Genua", "Roma"),"#, r#"Major("Genua", "Romaa"),"#);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("typo.ron");
@@ -1678,7 +1679,7 @@ mod tests {
 
     #[test]
     fn findings_lead_to_links_deployment_cities_and_blocks() {
-        let text = crate::HISTORICAL_SCENARIO
+        let text = crate::scenario::HISTORICAL_SCENARIO
             .replace(
                 r#"Major("Genua", "Roma"),"#,
                 r#"Major("Genua", "Roma"), Major("Roma", "Mare Tyrrhenum"),"#,
@@ -1864,7 +1865,7 @@ mod variant_tests {
         mine.hand_size = 7;
         mine.road_limits.major = 5;
         mine.removed_cards = vec!["Jupiter".into()];
-        mine.attacker_retreat = crate::rules::AttackerRetreat::OneCityByAttackRoad;
+        mine.attacker_retreat = crate::scenario::rules::AttackerRetreat::OneCityByAttackRoad;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mine.ron");
         let text = variant_file(&mine, "Mine", "rules-2.0", &base);
@@ -1891,7 +1892,7 @@ mod setup_tests {
             side,
             name: name.into(),
             kind: BlockKind::Legion,
-            initiative: crate::model::Initiative::C,
+            initiative: crate::scenario::model::Initiative::C,
             attacking_initiative: None,
             firepower: 3,
             steps: 3,
@@ -1999,7 +2000,7 @@ mod setup_tests {
         doc.undo();
         doc.undo();
         doc.undo();
-        assert_eq!(doc.working().roster, crate::historical().roster);
+        assert_eq!(doc.working().roster, crate::scenario::historical().roster);
     }
 
     #[test]
@@ -2179,7 +2180,10 @@ mod setup_tests {
             present: true,
         })
         .unwrap();
-        assert_eq!(doc.working().deck.events, crate::historical().deck.events);
+        assert_eq!(
+            doc.working().deck.events,
+            crate::scenario::historical().deck.events
+        );
     }
 
     #[test]

@@ -15,8 +15,8 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Game;
-use crate::model::BlockId;
-use crate::model::{BlockKind, Initiative, Side};
+use crate::scenario::model::BlockId;
+use crate::scenario::model::{BlockKind, Initiative, Side};
 
 /// A battle to evaluate. Strengths are as printed (the elephant's IV or II).
 #[derive(Debug, Clone, PartialEq, Eq)]

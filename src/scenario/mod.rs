@@ -1,0 +1,41 @@
+//! The scenario and the rule sets as data: the RON documents and their
+//! `extends` chains ([`format`]), names and kinds, the model with every
+//! name resolved ([`model`]), the rule sets ([`rules`]), the validator and
+//! its findings ([`validate`], [`diagnostics`]), what the engine can play
+//! ([`playable`]), the differences between two scenarios ([`diff`]) and the
+//! editor's commands with undo ([`edit`]).
+//!
+//! Uses only [`crate::files`]; knows nothing of the engine, players or
+//! simulations.
+
+pub mod diagnostics;
+pub mod diff;
+pub mod edit;
+pub mod format;
+pub mod kinds;
+pub mod model;
+pub mod names;
+pub mod playable;
+pub mod rules;
+pub mod validate;
+
+use std::path::Path;
+
+/// The built-in scenario: the published game, embedded so the binary works anywhere.
+pub const HISTORICAL_SCENARIO: &str = include_str!("../../scenarios/historical.ron");
+/// The path the built-in scenario is reported under.
+pub const HISTORICAL_PATH: &str = "scenarios/historical.ron";
+
+/// Loads the built-in scenario.
+pub fn historical() -> format::ResolvedScenario {
+    format::scenario_from_str(Path::new(HISTORICAL_PATH), HISTORICAL_SCENARIO)
+        .expect("the built-in scenario parses (checked by the test suite)")
+}
+
+/// Loads a scenario file, or the built-in one when `path` is `None`.
+pub fn load_scenario(path: Option<&Path>) -> Result<format::ResolvedScenario, format::LoadError> {
+    match path {
+        Some(p) => format::load_scenario(p),
+        None => Ok(historical()),
+    }
+}
