@@ -1,10 +1,11 @@
 //! Simulation throughput per AI pairing, and the exact battle calculator.
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::{HeuristicPlayer, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
-use caesar_workbench::sim::{self, AiSpec, SimOptions};
+use caesar_workbench::sim::{self, SimOptions};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn games(c: &mut Criterion) {

@@ -87,7 +87,7 @@ pub struct PlayerEntry {
 }
 
 impl PlayerEntry {
-    pub fn ai(spec: &crate::sim::AiSpec, seed: u64) -> PlayerEntry {
+    pub fn ai(spec: &crate::ai::AiSpec, seed: u64) -> PlayerEntry {
         PlayerEntry {
             player: spec.to_string(),
             seed: Some(seed),
@@ -530,7 +530,7 @@ pub fn simulated_game_seeds(run_seed: u64, index: u64) -> (u64, [u64; 2]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::AiSpec;
+    use crate::ai::AiSpec;
 
     fn setup(game_seed: u64, variant: &str) -> (Game, RecordSetup) {
         let game = Game::published(variant);

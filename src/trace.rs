@@ -407,8 +407,8 @@ pub fn reveals_or_rolls(game: &Game, before: &State, after: &State, side: Side) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::AiSpec;
     use crate::record::PlayerEntry;
-    use crate::sim::AiSpec;
 
     fn players(a: u64, b: u64) -> [Box<dyn Player>; 2] {
         [

@@ -617,7 +617,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::AiSpec;
+    use crate::ai::AiSpec;
 
     /// Heuristic play from `seed` until `stop` holds at a decision of two or
     /// more actions: the state and its legal actions.

@@ -5,6 +5,7 @@ mod heuristic;
 mod mcts;
 mod params;
 mod search;
+mod spec;
 
 use rand::RngExt;
 use rand::SeedableRng;
@@ -17,6 +18,7 @@ pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::HeuristicParams;
 pub use search::{Budget, SearchPlayer};
+pub use spec::{AiSpec, TunedHeuristic};
 
 /// Something that picks one of the legal actions.
 ///

@@ -7,8 +7,9 @@ use egui::{RichText, Stroke, Ui};
 use egui_plot::{Legend, Line, LineStyle, Plot, Points, uniform_grid_spacer};
 
 use super::theme;
+use crate::ai::AiSpec;
 use crate::sim::ladder::{LadderReport, VerdictKind};
-use crate::sim::{AiSpec, stats::Estimate};
+use crate::sim::stats::Estimate;
 
 /// The players offered as rungs, weakest first.
 pub const LADDER_PLAYERS: [AiSpec; 4] = [

@@ -26,11 +26,11 @@ use super::play_board::{Board, BoardClick, Marks};
 use super::play_info;
 use super::replay::Replayed;
 use super::{Action, ExportKind, FilePurpose, RecordUse, theme};
+use crate::ai::AiSpec;
 use crate::ai::{Budget, MctsPlayer, Player, SearchPlayer};
 use crate::engine::{Action as Move, Game, State};
 use crate::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::scenario::model::{BlockId, Side, SpaceId};
-use crate::sim::AiSpec;
 use crate::trace::{Trace, action_block, action_space};
 
 /// Who sits at a side.

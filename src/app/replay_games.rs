@@ -163,8 +163,8 @@ mod tests {
             options: SimOptions {
                 games: 5,
                 seed: 1,
-                caesar: crate::sim::AiSpec::Heuristic,
-                pompey: crate::sim::AiSpec::Heuristic,
+                caesar: crate::ai::AiSpec::Heuristic,
+                pompey: crate::ai::AiSpec::Heuristic,
                 omniscient: false,
                 shard: None,
             },

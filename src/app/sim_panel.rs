@@ -15,6 +15,7 @@ use super::ladder_view::{self, LadderSettings};
 use super::sweep_view::{self, SweepSettings};
 use super::theme::{self, CAESAR, DRAW, POMPEY};
 use super::{Action, ExportKind, FilePurpose};
+use crate::ai::AiSpec;
 use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Scenario;
@@ -22,8 +23,8 @@ use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::sim::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 use crate::sim::{
-    self, AiSpec, CompareReport, GameRecord, LadderOptions, LadderReport, Progress, SimOptions,
-    SimReport, SweepReport,
+    self, CompareReport, GameRecord, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
+    SweepReport,
 };
 
 /// What a finished run produced.

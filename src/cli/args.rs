@@ -3,11 +3,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::scenario::validate::{Severity, validate};
-use caesar_workbench::sim::{AiSpec, Shard, ShardArg, SimOptions};
+use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
 
 use super::CliError;
 

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
-use caesar_workbench::sim::{AiSpec, LadderOptions, ShardArg, ladder as lib};
+use caesar_workbench::sim::{LadderOptions, ShardArg, ladder as lib};
 
 use super::args::{
     check_outputs, load_game, out_path, parse_threads, pool, refuse_same_rules, resolve_shard,

@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::{Game, Log, State};
 use caesar_workbench::record::{PlayerEntry, RecordSetup, record_game, simulated_game_seeds};
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
-use caesar_workbench::sim::AiSpec;
 
 use super::args::{Loaded, check_outputs, load_game};
 use super::{CliError, Output};

@@ -499,15 +499,16 @@ impl CardFace {
     }
 }
 
+/// The most cards a deck may hold: the engine names a card by a byte and
+/// keeps a year's cards in 256-bit sets (`playable::check` refuses more).
+pub const MAX_DECK_CARDS: usize = 256;
+
 impl Deck {
     /// The cards (indices) left after a variant's house-rule removals, one
     /// copy per mention, and the mentions that found no card left to remove.
     pub fn without<'a>(&self, removed: &'a [String]) -> (Vec<u8>, Vec<&'a str>) {
         // A deck over the engine's limit is refused by `playable::check`.
-        let mut left: Vec<u8> = (0..self
-            .cards
-            .len()
-            .min(crate::scenario::playable::MAX_DECK_CARDS))
+        let mut left: Vec<u8> = (0..self.cards.len().min(MAX_DECK_CARDS))
             .map(|i| i as u8)
             .collect();
         let mut unmatched = Vec::new();

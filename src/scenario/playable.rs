@@ -9,12 +9,9 @@
 //! model is built (`too-many-spaces`, `too-many-blocks`).
 
 use crate::scenario::diagnostics::Code;
-use crate::scenario::model::{CardFace, Deck};
+use crate::scenario::model::{CardFace, Deck, MAX_DECK_CARDS};
 use crate::scenario::rules::RuleSet;
 
-/// The most cards a deck may hold: the engine names a card by a byte and
-/// keeps a year's cards in 256-bit sets.
-pub const MAX_DECK_CARDS: usize = 256;
 
 /// The fewest battle rounds: blocks may not retreat in round 1 (7.2, 7.6),
 /// yet attackers must retreat in the last round, so the last round is at

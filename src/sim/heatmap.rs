@@ -461,7 +461,8 @@ impl MapCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{AiSpec, Progress, SimOptions, SimReport, simulate};
+    use crate::ai::AiSpec;
+    use crate::sim::{Progress, SimOptions, SimReport, simulate};
 
     fn run(shard: Option<&str>) -> SimReport {
         let game = Game::published("rules-2.0");

@@ -22,8 +22,9 @@ use serde::{Deserialize, Serialize};
 
 use super::stats::{Difference, Estimate, Z95, two_proportion_test};
 use super::{
-    AiSpec, Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
+    Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
 };
+use crate::ai::AiSpec;
 use crate::engine::Game;
 
 /// What a ladder plays.

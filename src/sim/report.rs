@@ -668,9 +668,9 @@ fn no_player_files(files: &[Option<crate::ai::HeuristicParams>; 2]) -> bool {
 }
 
 /// The numbers of a player file, if `spec` plays one.
-fn player_file(spec: &super::AiSpec) -> Option<crate::ai::HeuristicParams> {
+fn player_file(spec: &crate::ai::AiSpec) -> Option<crate::ai::HeuristicParams> {
     match spec {
-        super::AiSpec::TunedHeuristic(t) => Some(t.params),
+        crate::ai::AiSpec::TunedHeuristic(t) => Some(t.params),
         _ => None,
     }
 }
@@ -1614,7 +1614,7 @@ mod tests {
         assert_eq!(lead_changes(&[]), 0);
     }
 
-    use crate::sim::AiSpec;
+    use crate::ai::AiSpec;
 
     /// A made-up game: Caesar wins the even ones on VP, Pompey the odd ones
     /// by sudden death in year 2.

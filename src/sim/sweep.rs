@@ -868,7 +868,7 @@ impl fmt::Display for SweepReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::AiSpec;
+    use crate::ai::AiSpec;
 
     fn doc() -> ResolvedScenario {
         crate::scenario::load_scenario(None).unwrap()

@@ -2,11 +2,12 @@
 
 use crate::common;
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::scenario::model::CardFace;
 use caesar_workbench::scenario::model::{BlockKind, Event, Side};
-use caesar_workbench::sim::{self, AiSpec, SimOptions};
+use caesar_workbench::sim::{self, SimOptions};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

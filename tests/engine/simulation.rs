@@ -1,8 +1,9 @@
 //! Simulation runs: determinism across thread counts, shards that merge into
 //! the single run, common random numbers in comparisons, and AI strength.
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::Game;
-use caesar_workbench::sim::{self, AiSpec, Progress, Shard, SimOptions, SimReport};
+use caesar_workbench::sim::{self, Progress, Shard, SimOptions, SimReport};
 
 fn options(games: u64, caesar: AiSpec, pompey: AiSpec) -> SimOptions {
     SimOptions {

@@ -1100,7 +1100,7 @@ fn a_tuned_player_file_is_picked_for_a_side_in_the_simulate_tab() {
     std::fs::write(&path, params.to_ron("test")).unwrap();
     let mut h = pick_caesar_player(path.clone());
     match &h.state_mut().sim_panel().caesar {
-        caesar_workbench::sim::AiSpec::TunedHeuristic(t) => {
+        caesar_workbench::ai::AiSpec::TunedHeuristic(t) => {
             assert_eq!(t.params, params);
             assert_eq!(t.path, path.display().to_string());
         }
@@ -1125,7 +1125,7 @@ fn a_player_file_that_does_not_read_is_refused_with_its_line() {
     assert!(error.contains("did you mean `garrison`"), "{error}");
     assert_eq!(
         h.state_mut().sim_panel().caesar,
-        caesar_workbench::sim::AiSpec::Heuristic,
+        caesar_workbench::ai::AiSpec::Heuristic,
         "the AI stays as it was"
     );
 }

@@ -1,10 +1,11 @@
 //! The map heatmaps: the last run's figures over the Map tab, with a legend;
 //! a comparison drawn as A − B.
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::heatmap_view::Layer;
 use caesar_workbench::app::{Outcome, RunGames, Tab, WorkbenchApp};
 use caesar_workbench::engine::Game;
-use caesar_workbench::sim::{self, AiSpec, Progress, SimOptions};
+use caesar_workbench::sim::{self, Progress, SimOptions};
 use egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

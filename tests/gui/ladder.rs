@@ -1,10 +1,11 @@
 //! The strength ladder in the Simulate tab: its controls, and a finished
 //! ladder's chart and verdict.
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{Outcome, Tab, WorkbenchApp};
 use caesar_workbench::engine::Game;
 use caesar_workbench::sim::ladder::ladder;
-use caesar_workbench::sim::{AiSpec, LadderOptions, Progress};
+use caesar_workbench::sim::{LadderOptions, Progress};
 use egui::accesskit::Role;
 use egui::vec2;
 use egui_kittest::Harness;

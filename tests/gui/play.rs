@@ -5,12 +5,12 @@
 use std::path::Path;
 use std::time::Duration;
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{Seat, Tab, WorkbenchApp};
 use caesar_workbench::engine::{Action, Game, Period, Stage, State};
 use caesar_workbench::position::PositionDoc;
 use caesar_workbench::record::{self, PlayerEntry, RecordSetup};
 use caesar_workbench::scenario::model::{BlockId, CardFace, Side, SpaceId};
-use caesar_workbench::sim::AiSpec;
 use caesar_workbench::trace::Trace;
 use egui::{Event, Modifiers, PointerButton, Pos2, vec2};
 use egui_kittest::Harness;

@@ -29,8 +29,8 @@ fn a_sweep_runs_from_the_panel_and_a_point_becomes_the_rule_set() {
     h.run();
     {
         let panel = h.state_mut().sim_panel();
-        panel.caesar = caesar_workbench::sim::AiSpec::Random;
-        panel.pompey = caesar_workbench::sim::AiSpec::Random;
+        panel.caesar = caesar_workbench::ai::AiSpec::Random;
+        panel.pompey = caesar_workbench::ai::AiSpec::Random;
         panel.sweep.axes = vec![("vp_to_win".to_string(), "8..10".to_string())];
     }
     h.run();

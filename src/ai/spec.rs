@@ -1,0 +1,194 @@
+//! The player factory: [`AiSpec`] names a player as the command line, the
+//! window, reports and game records write it (`heuristic`, `search:64`,
+//! `heuristic:FILE`) and makes it for a side.
+
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::model::Side;
+
+/// Which AI plays a side, and its budget.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AiSpec {
+    /// Uniform over legal actions.
+    Random,
+    /// Rule-based priorities.
+    Heuristic,
+    /// Rule-based priorities with the numbers of a player file (`tune`
+    /// writes them), kept whole so a report says exactly what played.
+    TunedHeuristic(Box<TunedHeuristic>),
+    /// Looks ahead with this many playouts per decision it searches.
+    Search { playouts: u32 },
+    /// Looks ahead for this many milliseconds per decision it searches: for
+    /// play in the window; a run with it does not reproduce exactly.
+    SearchTimed { millis: u32 },
+    /// Tree search (ISMCTS) with this many playouts per decision it searches.
+    Mcts { playouts: u32 },
+    /// Tree search for this many milliseconds per decision it searches: for
+    /// play in the window; a run with it does not reproduce exactly.
+    MctsTimed { millis: u32 },
+}
+
+impl AiSpec {
+    pub const NAMES: [&'static str; 4] = ["random", "heuristic", "search", "mcts"];
+    pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
+    pub const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
+
+    /// The heuristic with the numbers of the player file at `path`.
+    pub fn player_file(
+        path: &std::path::Path,
+    ) -> Result<AiSpec, crate::scenario::format::LoadError> {
+        Ok(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+            path: path.display().to_string(),
+            params: super::HeuristicParams::load(path)?,
+        })))
+    }
+
+    /// Whether two specs make the same player: `search` is `search:32`, and
+    /// a player file plays by its numbers, whatever its name (a file of the
+    /// default numbers is the heuristic).
+    pub fn plays_as(&self, other: &AiSpec) -> bool {
+        fn numbers(spec: &AiSpec) -> Option<super::HeuristicParams> {
+            match spec {
+                AiSpec::Heuristic => Some(super::HeuristicParams::default()),
+                AiSpec::TunedHeuristic(t) => Some(t.params),
+                _ => None,
+            }
+        }
+        match (numbers(self), numbers(other)) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => self == other,
+            _ => false,
+        }
+    }
+
+    pub fn player(&self, side: Side, seed: u64, omniscient: bool) -> Box<dyn super::Player> {
+        match *self {
+            AiSpec::Random => Box::new(super::RandomPlayer::new(seed)),
+            AiSpec::Heuristic => Box::new(super::HeuristicPlayer::new(side, seed, omniscient)),
+            AiSpec::TunedHeuristic(ref tuned) => Box::new(
+                super::HeuristicPlayer::new(side, seed, omniscient).with_params(tuned.params),
+            ),
+            AiSpec::Search { playouts } => {
+                Box::new(super::SearchPlayer::new(side, seed, omniscient, playouts))
+            }
+            AiSpec::SearchTimed { millis } => Box::new(super::SearchPlayer::with_budget(
+                side,
+                seed,
+                omniscient,
+                super::Budget::Millis(millis),
+            )),
+            AiSpec::Mcts { playouts } => Box::new(super::MctsPlayer::new(
+                side,
+                seed,
+                omniscient,
+                super::Budget::Playouts(playouts),
+            )),
+            AiSpec::MctsTimed { millis } => Box::new(super::MctsPlayer::new(
+                side,
+                seed,
+                omniscient,
+                super::Budget::Millis(millis),
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for AiSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AiSpec::Random => f.write_str("random"),
+            AiSpec::Heuristic => f.write_str("heuristic"),
+            AiSpec::TunedHeuristic(tuned) => write!(f, "heuristic:{}", tuned.path),
+            AiSpec::Search { playouts } => write!(f, "search:{playouts}"),
+            AiSpec::SearchTimed { millis } => write!(f, "search:{millis}ms"),
+            AiSpec::Mcts { playouts } => write!(f, "mcts:{playouts}"),
+            AiSpec::MctsTimed { millis } => write!(f, "mcts:{millis}ms"),
+        }
+    }
+}
+
+impl FromStr for AiSpec {
+    type Err = String;
+
+    /// `random`, `heuristic`, `heuristic:FILE`, `search`, `search:PLAYOUTS`,
+    /// `search:MILLISms`, `mcts`, `mcts:PLAYOUTS` or `mcts:MILLISms`.
+    fn from_str(text: &str) -> Result<AiSpec, String> {
+        let (name, budget) = match text.split_once(':') {
+            Some((n, b)) => (n, Some(b)),
+            None => (text, None),
+        };
+        match (name, budget) {
+            ("random", None) => Ok(AiSpec::Random),
+            ("heuristic", None) => Ok(AiSpec::Heuristic),
+            ("search", None) => Ok(AiSpec::Search {
+                playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+            }),
+            ("mcts", None) => Ok(AiSpec::Mcts {
+                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+            }),
+            ("search" | "mcts", Some(b)) => {
+                let budget = parse_budget(name, b)?;
+                Ok(match (name, budget) {
+                    ("search", super::Budget::Playouts(playouts)) => AiSpec::Search { playouts },
+                    ("search", super::Budget::Millis(millis)) => AiSpec::SearchTimed { millis },
+                    (_, super::Budget::Playouts(playouts)) => AiSpec::Mcts { playouts },
+                    (_, super::Budget::Millis(millis)) => AiSpec::MctsTimed { millis },
+                })
+            }
+            ("heuristic", Some(file)) => AiSpec::player_file(std::path::Path::new(file))
+                .map_err(|e| format!("heuristic:{file}: {e}")),
+            ("random", Some(_)) => Err(format!("\"{name}\" takes no budget")),
+            _ => Err(format!(
+                "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N",
+                crate::scenario::names::did_you_mean(name, AiSpec::NAMES)
+            )),
+        }
+    }
+}
+
+/// The budget after `name:`: `PLAYOUTS` or `MILLISms`, from 1 to
+/// [`u32::MAX`].
+fn parse_budget(name: &str, b: &str) -> Result<super::Budget, String> {
+    let (digits, unit, example) = match b.strip_suffix("ms") {
+        Some(ms) => (ms, "milliseconds", format!("{name}:250ms")),
+        None => (
+            b,
+            "playouts",
+            format!("{name}:64 (or milliseconds, as in {name}:250ms)"),
+        ),
+    };
+    let number = match digits.parse::<u128>() {
+        Ok(n) if n > 0 => n,
+        _ => {
+            let what = if unit == "playouts" {
+                "playout"
+            } else {
+                "time"
+            };
+            return Err(format!(
+                "\"{b}\" is not a {what} budget: expected a whole number of {unit} from 1 to {}, as in {example}",
+                u32::MAX
+            ));
+        }
+    };
+    let number = u32::try_from(number).map_err(|_| {
+        format!(
+            "{name}:{b} is more than a search takes: at most {} {unit}",
+            u32::MAX
+        )
+    })?;
+    Ok(if unit == "playouts" {
+        super::Budget::Playouts(number)
+    } else {
+        super::Budget::Millis(number)
+    })
+}
+
+/// A heuristic player's numbers, and the file they were read from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TunedHeuristic {
+    pub path: String,
+    pub params: super::HeuristicParams,
+}
