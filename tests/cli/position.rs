@@ -192,6 +192,86 @@ fn position_checks_player_1_against_the_cards_played() {
 }
 
 #[test]
+fn position_view_shows_the_other_sides_applied_moves_as_the_viewer_may_know_them() {
+    // Caesar's moves through the pinning example, seen by Pompey: where a
+    // block goes, not which block (blocks stand face down until a battle).
+    let moves = [
+        "--apply",
+        "Group move from Genua",
+        "--apply",
+        "Move Legio 11 to Roma",
+    ];
+    let out = cli()
+        .args(["position", PINNING])
+        .args(moves)
+        .args(["--view", "pompey"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("applied: Group move from Genua\napplied: Move a block from Genua to Roma\n"),
+        "{text}"
+    );
+    assert!(!text.contains("Legio 11"), "Legio 11 leaks: {text}");
+    let json = cli()
+        .args(["position", PINNING])
+        .args(moves)
+        .args(["--view", "pompey", "--json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        report["applied"],
+        serde_json::json!(["Group move from Genua", "Move a block from Genua to Roma"])
+    );
+    // Caesar's own view, and the whole position, name his block.
+    for view in [&["--view", "caesar"][..], &[]] {
+        let out = cli()
+            .args(["position", PINNING])
+            .args(moves)
+            .args(view)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("applied: Move Legio 11 to Roma\n"), "{text}");
+    }
+}
+
+#[test]
+fn position_view_hides_the_card_the_other_side_plays_face_down() {
+    // 2.1: Caesar's card stays face down until Pompey has played his.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        &dir,
+        "cards.ron",
+        r#"(
+    hands: (caesar: ["Mars", "2/1"], pompey: ["3/2"]),
+    blocks: (caesar: [(block: "Legio 13", at: "Ravenna")], pompey: [(block: "Legio 1", at: "Roma")]),
+)
+"#,
+    );
+    let out = cli()
+        .args([
+            "position",
+            &file,
+            "--apply",
+            "Play Mars",
+            "--view",
+            "pompey",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("applied: Play a card (face down)\n"),
+        "{text}"
+    );
+    assert!(!text.contains("Mars"), "Mars leaks: {text}");
+}
+
+#[test]
 fn rule_jupiter_a_leader_or_navis_never_defects_so_a_position_refuses_one() {
     // 2.0 and 1.1, Jupiter: "A Leader or Navis does not defect"; Cleopatra
     // "is not a leader and may defect", like any other block.
