@@ -239,7 +239,7 @@ fn position_view_shows_the_other_sides_applied_moves_as_the_viewer_may_know_them
 }
 
 #[test]
-fn position_view_hides_the_card_the_other_side_plays_face_down() {
+fn rule_2_1_position_view_hides_the_card_the_other_side_plays_face_down() {
     // 2.1: Caesar's card stays face down until Pompey has played his.
     let dir = tempfile::tempdir().unwrap();
     let file = write(
@@ -315,7 +315,7 @@ fn rule_jupiter_a_leader_or_navis_never_defects_so_a_position_refuses_one() {
 }
 
 #[test]
-fn position_counts_the_cards_last_played_against_the_deck() {
+fn rule_2_1_a_position_counts_the_cards_last_played_against_the_deck() {
     // 2.1: the card each side played last turn (or the Apollo that copied
     // it) is a card of the deck: on a later turn of the year it is in no
     // hand, and the two sides played two cards.
