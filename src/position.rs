@@ -228,7 +228,14 @@ impl PositionDoc {
 
     /// The engine's position, names resolved against `game`.
     pub fn resolve(&self, game: &Game) -> Result<Position, Vec<Problem>> {
+        self.resolve_placed(game).map(|(position, _)| position)
+    }
+
+    /// [`PositionDoc::resolve`], with the field each entry of the position's
+    /// `blocks` is written at (`blocks.caesar.2.block`, `eliminated.pompey.0`).
+    fn resolve_placed(&self, game: &Game) -> Result<(Position, Vec<String>), Vec<Problem>> {
         let mut problems = Vec::new();
+        let mut fields = Vec::new();
         let mut cards = CardPicker::new(game);
         let mut card = |path: String, name: &str, problems: &mut Vec<Problem>| {
             cards
@@ -310,6 +317,7 @@ impl PositionDoc {
                     place: Place::Map(at),
                     steps,
                 });
+                fields.push(format!("{path}.block"));
             }
             for (list, place, what) in [
                 (&self.eliminated, Place::Eliminated, "eliminated"),
@@ -317,19 +325,22 @@ impl PositionDoc {
             ] {
                 for (n, name) in list.side(side).iter().enumerate() {
                     match find_block(game, side, name, false) {
-                        Ok(block) => position.blocks.push(PlacedBlock {
-                            block,
-                            side,
-                            place,
-                            steps: 0,
-                        }),
+                        Ok(block) => {
+                            position.blocks.push(PlacedBlock {
+                                block,
+                                side,
+                                place,
+                                steps: 0,
+                            });
+                            fields.push(format!("{what}.{key}.{n}"));
+                        }
                         Err(m) => problems.push(Problem::new(format!("{what}.{key}.{n}"), m)),
                     }
                 }
             }
         }
         if problems.is_empty() {
-            Ok(position)
+            Ok((position, fields))
         } else {
             Err(problems)
         }
@@ -338,34 +349,38 @@ impl PositionDoc {
     /// The state of this position under `game`: names resolved, then the
     /// engine's checks ([`State::from_position`]), each problem at its field.
     pub fn start(&self, game: &Game) -> Result<State, Vec<Problem>> {
-        let position = self.resolve(game)?;
-        State::from_position(game, &position)
-            .map_err(|errors| errors.iter().map(|e| self.locate(game, e)).collect())
+        let (position, fields) = self.resolve_placed(game)?;
+        State::from_position(game, &position).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| self.locate(game, e, &fields))
+                .collect()
+        })
     }
 
-    /// The field an engine error is about.
-    fn locate(&self, game: &Game, error: &PositionError) -> Problem {
-        let block_path = |b: BlockId, field: &str, last: bool| {
-            let name = game.block_name(b);
-            let mut found = None;
+    /// The field an engine error is about; `fields[i]` is where entry `i`
+    /// of the position's blocks is written.
+    fn locate(&self, game: &Game, error: &PositionError, fields: &[String]) -> Problem {
+        let entry = |i: usize| fields.get(i).cloned().unwrap_or_else(|| "blocks".into());
+        // The first placing of a block on the map (the one checked).
+        let block_path = |b: BlockId, field: &str| {
+            let name = normalise(game.block_name(b));
             for side in Side::BOTH {
                 for (n, e) in self.blocks.side(side).iter().enumerate() {
-                    if normalise(&e.block) == normalise(name) {
-                        found = Some(format!("blocks.{}.{n}{field}", side_key(side)));
-                        if !last {
-                            return found.unwrap_or_default();
-                        }
+                    if normalise(&e.block) == name {
+                        return format!("blocks.{}.{n}{field}", side_key(side));
                     }
                 }
             }
-            found.unwrap_or_else(|| "blocks".into())
+            "blocks".into()
         };
         let path = match error {
             PositionError::Year { .. } => "year".to_string(),
             PositionError::Turn { .. } | PositionError::DiscardTurn { .. } => "turn".into(),
-            PositionError::BlockTwice { block, .. } => block_path(*block, ".block", true),
-            PositionError::Steps { block, .. } => block_path(*block, ".strength", false),
-            PositionError::Terrain { block, .. } => block_path(*block, ".at", false),
+            PositionError::BlockTwice { entry: i, .. }
+            | PositionError::Defector { entry: i, .. } => entry(*i),
+            PositionError::Steps { block, .. } => block_path(*block, ".strength"),
+            PositionError::Terrain { block, .. } => block_path(*block, ".at"),
             PositionError::TrophyNotLeader { .. } => "killed".into(),
             PositionError::BothSides { space } => {
                 let mut at = "blocks".to_string();
@@ -380,6 +395,7 @@ impl PositionDoc {
                 at
             }
             PositionError::CardCopies { .. } => "hands".into(),
+            PositionError::LastPlayed { side, .. } => format!("last_played.{}", side_key(*side)),
             PositionError::HandTooLarge { side, .. }
             | PositionError::DiscardCount { side, .. }
             | PositionError::EmptyHand { side } => format!("hands.{}", side_key(*side)),

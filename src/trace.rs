@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::ai::{Player, decide};
 use crate::engine::{Action, Game, IllegalAction, Period, State};
 use crate::record::{
-    RecordFile, RecordSetup, RecordedOutcome, ReplayError, check_sources, find_action, record_of,
+    Proof, RecordFile, RecordSetup, RecordedStep, ReplayError, Replaying, check_sources, record_of,
 };
 use crate::scenario::model::{BlockId, Side, SpaceId};
 use crate::scenario::rules::RuleSet;
@@ -27,6 +27,9 @@ pub struct Trace {
     texts: Vec<String>,
     /// Who took each action.
     deciders: Vec<Side>,
+    /// `proofs[i]`: the game's [`Proof`] at position `i` (a record's
+    /// digests), kept for a game begun from a seed (one that can be recorded).
+    proofs: Vec<Proof>,
     /// The game's log; `marks[i]` is its length at position `i`.
     log: Vec<String>,
     marks: Vec<usize>,
@@ -54,6 +57,7 @@ impl Trace {
         let mut log = Vec::new();
         let state = State::new_logged(game, seed, &mut log);
         let mut trace = Trace::from_state(state);
+        trace.proofs.push(Proof::new(game, trace.last()));
         trace.marks[0] = log.len();
         trace.log = log;
         trace.seed = Some(seed);
@@ -64,6 +68,7 @@ impl Trace {
     /// of its own, so it cannot be written as a record.
     pub fn from_state(state: State) -> Trace {
         Trace {
+            proofs: Vec::new(),
             states: vec![state],
             actions: Vec::new(),
             texts: Vec::new(),
@@ -75,29 +80,12 @@ impl Trace {
     }
 
     /// Re-plays a record as [`crate::record::replay`] does, keeping every
-    /// position; refuses it the same way (an action not legal at its step,
-    /// actions after the end, an end other than recorded).
+    /// position; refuses it the same way ([`crate::record::replay_into`]:
+    /// the first step that differs from the record's digests, an action not
+    /// legal at its step, actions after the end, an end other than recorded).
     pub fn from_record(record: &RecordFile, game: &Game) -> Result<Trace, ReplayError> {
         let mut trace = Trace::new(game, record.seed);
-        for (i, text) in record.actions.iter().enumerate() {
-            let step = i + 1;
-            if trace.last().is_over() {
-                return Err(ReplayError::AfterEnd {
-                    step,
-                    action: text.clone(),
-                });
-            }
-            let action = find_action(game, trace.last(), text)
-                .map_err(|not_legal| ReplayError::Illegal { step, not_legal })?;
-            trace.push_legal(game, action);
-        }
-        let replayed = trace.last().outcome().map(RecordedOutcome::from);
-        if replayed != record.outcome {
-            return Err(ReplayError::OutcomeDiffers {
-                recorded: record.outcome,
-                replayed,
-            });
-        }
+        crate::record::replay_into(record, game, &mut trace)?;
         Ok(trace)
     }
 
@@ -132,9 +120,14 @@ impl Trace {
             .current_player()
             .expect("an action is taken only while the game goes on");
         next.apply_logged(game, action, &mut self.log);
+        let text = game.action_text(action);
+        if let Some(&(mut proof)) = self.proofs.last() {
+            proof.push(game, &text, &next);
+            self.proofs.push(proof);
+        }
         self.states.push(next);
         self.actions.push(action);
-        self.texts.push(game.action_text(action));
+        self.texts.push(text);
         self.deciders.push(side);
         self.marks.push(self.log.len());
     }
@@ -148,6 +141,7 @@ impl Trace {
         self.actions.truncate(steps);
         self.texts.truncate(steps);
         self.deciders.truncate(steps);
+        self.proofs.truncate(steps + 1);
         self.marks.truncate(steps + 1);
         self.log.truncate(self.marks[steps]);
     }
@@ -268,7 +262,17 @@ impl Trace {
     pub fn record(&self, setup: RecordSetup) -> Option<RecordFile> {
         let seed = self.seed?;
         let setup = RecordSetup { seed, ..setup };
-        Some(record_of(setup, self.texts.clone(), self.last()))
+        let start = self.proofs[0].start(&setup);
+        let steps = self
+            .texts
+            .iter()
+            .zip(&self.proofs[1..])
+            .map(|(text, proof)| RecordedStep {
+                action: text.clone(),
+                digest: proof.step(),
+            })
+            .collect();
+        Some(record_of(setup, start, steps, self.last()))
     }
 
     /// VP of Caesar and Pompey at the start of each game turn and at the end:
@@ -300,7 +304,8 @@ pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
     let (scenario, variant) = crate::record::source_paths(&record, path);
     let rules = RuleSet::load(&variant).map_err(|e| e.to_string())?;
     let doc = crate::scenario::load_scenario(scenario.as_deref()).map_err(|e| e.to_string())?;
-    check_sources(&record, &doc, &rules).map_err(|e| e.to_string())?;
+    check_sources(&record, (scenario.as_deref(), &variant), &doc, &rules)
+        .map_err(|e| e.to_string())?;
     let report = crate::scenario::validate::validate(&doc, &rules);
     if report.errors() > 0 {
         return Err(format!(
@@ -318,6 +323,15 @@ pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
     })?;
     let trace = Trace::from_record(&record, &game).map_err(|e| e.to_string())?;
     Ok((record, game, trace))
+}
+
+impl Replaying for Trace {
+    fn position(&self) -> &State {
+        self.last()
+    }
+    fn apply(&mut self, game: &Game, action: Action) {
+        self.push_legal(game, action);
+    }
 }
 
 /// The space a click on the map chooses `action` by, if any: where a group
@@ -353,6 +367,59 @@ pub fn action_space(state: &State, action: Action) -> Option<SpaceId> {
         | Action::Pass
         | Action::EndRegroup
         | Action::EndWinter => None,
+    }
+}
+
+/// `action`, taken from `before` to `after`, in the words `viewer` may know
+/// it by: the whole words ([`Game::action_text`]) for the viewer's own
+/// decisions and for what the table sees; for the other side's, no card it
+/// discards or plays face down (2.1), no surprise battle it names (hidden
+/// until fought), and no block the viewer cannot identify, neither before
+/// nor after (blocks stand face down, 4.1; where one stands and moves is
+/// seen): "Move a block from Roma to Capua".
+pub fn action_text_seen(
+    game: &Game,
+    before: &State,
+    after: &State,
+    action: Action,
+    viewer: Side,
+) -> String {
+    if before
+        .current_player()
+        .is_none_or(|decider| decider == viewer)
+    {
+        return game.action_text(action);
+    }
+    let (seen_before, seen_after) = (before.view(viewer, false), after.view(viewer, false));
+    let hidden = |b: BlockId| !seen_before.knows(game, b) && !seen_after.knows(game, b);
+    let space = |s: SpaceId| game.space_name(s).to_string();
+    let at = |b: BlockId| {
+        before
+            .location(b)
+            .map_or_else(|| "the pool".to_string(), space)
+    };
+    match action {
+        Action::Discard(_) => "Discard a card (unseen)".into(),
+        Action::Play(_) => "Play a card (face down)".into(),
+        Action::Surprise(_) => "Name the surprise attack, or none (hidden until fought)".into(),
+        Action::Step { block, to } if hidden(block) => {
+            format!("Move a block from {} to {}", at(block), space(to))
+        }
+        Action::SeaMove { block, to } if hidden(block) => {
+            format!("Sea move a block from {} to {}", at(block), space(to))
+        }
+        Action::Levy { block, at } if hidden(block) => format!("Levy a block in {}", space(at)),
+        Action::AddStep(b) if hidden(b) => format!("Add a step to a block in {}", at(b)),
+        Action::TakeHit(b) if hidden(b) => format!("A block in {} takes the hit", at(b)),
+        Action::TakeTurn(b) if hidden(b) => format!("A block in {} takes its turn", at(b)),
+        Action::Regroup { block, to } if hidden(block) => {
+            format!("Regroup a block from {} to {}", at(block), space(to))
+        }
+        Action::NavisToPort { block, to } if hidden(block) => {
+            format!("A block at {} winters in {}", at(block), space(to))
+        }
+        Action::Disband(b) if hidden(b) => format!("Disband a block in {}", at(b)),
+        _ => game.action_text(action),
     }
 }
 

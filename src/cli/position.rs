@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use caesar_workbench::engine::{Action, Game, Place, State};
 use caesar_workbench::position::{LoadedPosition, PositionFileError, load_position};
 use caesar_workbench::scenario::model::Side;
+use caesar_workbench::trace::action_text_seen;
 
 use super::args::{check_stdout, parse_side};
 use super::{CliError, Output};
@@ -93,8 +94,13 @@ pub fn position(out: &mut Output, args: PositionArgs) -> Result<ExitCode, CliErr
     let mut applied = Vec::new();
     for text in &args.apply {
         let action = find_action(&game, &state, text)?;
+        let before = state.clone();
         state.apply(&game, action);
-        applied.push(game.action_text(action));
+        // The other side's hidden moves as the viewer may know them.
+        applied.push(match args.view {
+            Some(viewer) => action_text_seen(&game, &before, &state, action, viewer),
+            None => game.action_text(action),
+        });
     }
     let report = report(&game, &state, args.view, applied);
     if args.json {

@@ -25,20 +25,22 @@ pub fn replay(out: &mut Output, args: ReplayArgs) -> Result<ExitCode, CliError> 
     let text = read_text(&args.file)?;
     let record = RecordFile::parse(&args.file, &text)?;
     let (scenario, variant) = record::source_paths(&record, &args.file);
-    let rules =
-        RuleSet::load(&variant).map_err(|e| missing_or_load("variant", &record.variant.name, e))?;
+    let rules = RuleSet::load(&variant).map_err(|e| missing_or_load("variant", &variant, e))?;
+    let scenario_name = scenario
+        .as_ref()
+        .map_or(record::BUILT_IN.to_string(), |p| p.display().to_string());
     let doc = caesar_workbench::scenario::load_scenario(scenario.as_deref())
-        .map_err(|e| missing_or_load("scenario", &record.scenario.path, e))?;
-    record::check_sources(&record, &doc, &rules).map_err(replay_error)?;
+        .map_err(|e| missing_or_load("scenario", &scenario_name, e))?;
+    record::check_sources(&record, (scenario.as_deref(), &variant), &doc, &rules)
+        .map_err(replay_error)?;
     let game = load_game(scenario.as_deref(), &variant)?.game;
-    let (state, log) = record::replay(&record, &game).map_err(|e| match &e {
-        ReplayError::Illegal { step, .. } | ReplayError::AfterEnd { step, .. } => {
-            match record::action_location(&args.file, &text, *step) {
-                Some(at) => CliError::Replay(format!("{at}: {e}")),
-                None => replay_error(e),
-            }
+    let (state, log) = record::replay(&record, &game).map_err(|e| {
+        // At the step's action; a record that ends early, at its last.
+        let step = e.step().map(|s| s.min(record.actions.len()));
+        match step.and_then(|s| record::action_location(&args.file, &text, s)) {
+            Some(at) => CliError::Replay(format!("{at}: {e}")),
+            None => replay_error(e),
         }
-        _ => replay_error(e),
     })?;
     if !args.quiet {
         out.line(header(

@@ -11,7 +11,9 @@ use super::{
     BlockState, CommandState, CommandStep, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase,
     Place, State, TROPHY,
 };
-use crate::scenario::model::{BlockId, BlockKind, CardFace, Side, SpaceKind, held_by_both_sides};
+use crate::scenario::model::{
+    BlockId, BlockKind, CardFace, Event, Side, SpaceKind, held_by_both_sides,
+};
 
 /// Where a turn stands when the position begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -76,8 +78,24 @@ pub enum PositionError {
     Year { year: u8, years: u8 },
     #[error("turn {turn} is outside 1..={turns} (the rule set's turns per year)")]
     Turn { turn: u8, turns: u8 },
+    /// `entry`: the index in [`Position::blocks`] of the second placing.
     #[error("{name} is placed twice")]
-    BlockTwice { block: BlockId, name: String },
+    BlockTwice {
+        block: BlockId,
+        name: String,
+        entry: usize,
+    },
+    /// Only Jupiter makes a block change sides, and a leader or a navis
+    /// struck by it does not defect (2.0 and 1.1, Jupiter); Cleopatra only
+    /// where the rule set lets her. `entry`: the index in [`Position::blocks`].
+    #[error("{name} cannot fight for {side}: {why}")]
+    Defector {
+        block: BlockId,
+        name: String,
+        side: Side,
+        why: String,
+        entry: usize,
+    },
     #[error("{name} at {steps} steps: it has 1 to {max} steps")]
     Steps {
         block: BlockId,
@@ -104,6 +122,19 @@ pub enum PositionError {
         card: String,
         used: usize,
         copies: usize,
+    },
+    /// The card a side played last turn is a card of the deck (Apollo, 2.1:
+    /// the card it copied, or the Apollo card itself): on a later turn of the
+    /// year it is out of the hands like every card revealed this year; on a
+    /// year's first turn the two cards of the last turn were still two cards.
+    #[error(
+        "{side} last played {card}, but no copy of it (nor an Apollo that copied it) is left: \
+         {why}"
+    )]
+    LastPlayed {
+        side: Side,
+        card: String,
+        why: &'static str,
     },
     #[error("{side} holds {held} cards; a hand is at most {max} (the rule set's hand size)")]
     HandTooLarge { side: Side, held: usize, max: usize },
@@ -252,6 +283,97 @@ impl State {
     }
 }
 
+/// Why a block of this kind cannot have changed sides, if it cannot.
+/// Jupiter is the only way (2.0 and 1.1, Jupiter): "a Leader or Navis does
+/// not defect"; Cleopatra "is not a leader and may defect" where the rule
+/// set keeps that; without Jupiter in the deck no block defects.
+fn cannot_defect(game: &Game, kind: BlockKind) -> Option<String> {
+    let jupiter = CardFace::Event(Event::Jupiter);
+    if !game.deck.iter().any(|&c| game.card(c) == jupiter) {
+        return Some(format!(
+            "only Jupiter makes a block defect, and the deck in play ({}) has no Jupiter",
+            game.rules.name
+        ));
+    }
+    match kind {
+        BlockKind::Leader => Some("a leader does not defect (Jupiter)".into()),
+        BlockKind::Navis => Some("a navis does not defect (Jupiter)".into()),
+        BlockKind::Cleopatra if !game.rules.jupiter_cleopatra_defects => Some(format!(
+            "Cleopatra does not defect under {} (Jupiter)",
+            game.rules.name
+        )),
+        _ => None,
+    }
+}
+
+/// The cards each side played last turn (`last_played`, what Apollo
+/// copies) are cards of the deck too: each is a copy of its face or an
+/// Apollo that copied it (2.1), and the two sides played two cards. On a
+/// later turn of the year they are among the cards revealed this year
+/// (`played_earlier`, when listed), else out of the hands, discards and
+/// plays; on a year's first turn they were played last year, before the
+/// deck was shuffled again (8.6), so only the two of them must fit the deck.
+fn last_played_cards(game: &Game, p: &Position, used: &[(CardFace, usize)]) -> Vec<PositionError> {
+    let apollo = CardFace::Event(Event::Apollo);
+    let count = |cards: &[(CardFace, usize)], face: CardFace| {
+        cards.iter().find(|(f, _)| *f == face).map_or(0, |c| c.1)
+    };
+    let copies = |face: CardFace| game.deck.iter().filter(|&&c| game.card(c) == face).count();
+    // Cards still free for a last-played card: revealed earlier this year
+    // (taken first), then any copy no list holds.
+    let mut earlier: Vec<(CardFace, usize)> = Vec::new();
+    let mut free: Vec<(CardFace, usize)> = Vec::new();
+    for &c in game.deck.iter() {
+        let face = game.card(c);
+        if !free.iter().any(|(f, _)| *f == face) {
+            let left = if p.turn > 1 {
+                copies(face).saturating_sub(count(used, face))
+            } else {
+                copies(face)
+            };
+            free.push((face, left));
+        }
+    }
+    if p.turn > 1 {
+        for &c in &p.played_earlier {
+            let face = game.card(c);
+            match earlier.iter_mut().find(|(f, _)| *f == face) {
+                Some((_, n)) => *n += 1,
+                None => earlier.push((face, 1)),
+            }
+        }
+    }
+    let take = |cards: &mut Vec<(CardFace, usize)>, face: CardFace| {
+        cards
+            .iter_mut()
+            .find(|(f, n)| *f == face && *n > 0)
+            .map(|(_, n)| *n -= 1)
+            .is_some()
+    };
+    let mut errors = Vec::new();
+    for side in Side::BOTH {
+        let Some(face) = p.last_played[side.index()] else {
+            continue;
+        };
+        // Its own face before an Apollo: an Apollo may copy any card.
+        let found = [face, apollo]
+            .into_iter()
+            .any(|f| take(&mut earlier, f) || take(&mut free, f));
+        if !found {
+            errors.push(PositionError::LastPlayed {
+                side,
+                card: face.name(),
+                why: if p.turn > 1 {
+                    "every copy is in a hand, discarded, played this turn or the other side's last card"
+                } else {
+                    "the other side's last card was that copy"
+                },
+            });
+        }
+    }
+    errors
+}
+
 /// Everything wrong with a position that can be told without playing it.
 fn check(game: &Game, p: &Position) -> Vec<PositionError> {
     let rules = &game.rules;
@@ -272,13 +394,28 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
     }
     let mut seen = vec![false; roster.blocks.len()];
     let mut on_map = Vec::new();
-    for placed in &p.blocks {
+    for (entry, placed) in p.blocks.iter().enumerate() {
         let b = placed.block;
         let block = roster.block(b);
         let name = block.name.clone();
         if std::mem::replace(&mut seen[b.index()], true) {
-            errors.push(PositionError::BlockTwice { block: b, name });
+            errors.push(PositionError::BlockTwice {
+                block: b,
+                name,
+                entry,
+            });
             continue;
+        }
+        if placed.side != block.side
+            && let Some(why) = cannot_defect(game, block.kind)
+        {
+            errors.push(PositionError::Defector {
+                block: b,
+                name: name.clone(),
+                side: placed.side,
+                why,
+                entry,
+            });
         }
         match placed.place {
             Place::Map(space) => {
@@ -335,8 +472,9 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
             None => used.push((face, 1)),
         }
     }
-    for (face, n) in used {
-        let copies = game.deck.iter().filter(|&&c| game.card(c) == face).count();
+    let copies_of = |face: CardFace| game.deck.iter().filter(|&&c| game.card(c) == face).count();
+    for &(face, n) in &used {
+        let copies = copies_of(face);
         if n > copies {
             errors.push(PositionError::CardCopies {
                 card: face.name(),
@@ -345,6 +483,7 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
             });
         }
     }
+    errors.extend(last_played_cards(game, p, &used));
     let hand_size = rules.hand_size as usize;
     for side in Side::BOTH {
         let i = side.index();
@@ -391,4 +530,87 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
         }
     }
     errors
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn game_with(change: impl FnOnce(&mut crate::scenario::rules::RuleSet)) -> Game {
+        let published = Game::published("rules-2.0");
+        let mut rules = (*published.rules).clone();
+        change(&mut rules);
+        Game::new(published.scenario.clone(), Arc::new(rules))
+    }
+
+    /// A position with `block` (printed for one side) fighting for `side` at `at`.
+    fn with_defector(game: &Game, printed: Side, name: &str, side: Side, at: &str) -> Position {
+        let block = game.roster().find(printed, name).unwrap();
+        let at = game.board().find(at).unwrap();
+        let cards = |n: usize| vec![game.deck_in_play()[n]];
+        Position {
+            year: 1,
+            turn: 2,
+            hands: [cards(10), cards(11)],
+            blocks: vec![PlacedBlock {
+                block,
+                side,
+                place: Place::Map(at),
+                steps: 1,
+            }],
+            ..Position::default()
+        }
+    }
+
+    fn defector_errors(game: &Game, position: &Position) -> Vec<String> {
+        match State::from_position(game, position) {
+            Ok(_) => Vec::new(),
+            Err(errors) => errors
+                .iter()
+                .filter(|e| matches!(e, PositionError::Defector { .. }))
+                .map(|e| e.to_string())
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn rule_jupiter_a_navis_never_defects() {
+        // 2.0 and 1.1, Jupiter: "Leaders and Navis do not defect".
+        let game = Game::published("rules-2.0");
+        let navis = with_defector(&game, Side::Caesar, "Navis 2", Side::Pompey, "Neapolis");
+        assert_eq!(
+            defector_errors(&game, &navis),
+            ["Navis 2 cannot fight for Pompey: a navis does not defect (Jupiter)"]
+        );
+        let legion = with_defector(&game, Side::Caesar, "Legio 8", Side::Pompey, "Neapolis");
+        assert!(defector_errors(&game, &legion).is_empty());
+    }
+
+    #[test]
+    fn rule_jupiter_cleopatra_defects_only_where_the_rule_set_lets_her() {
+        let position = |game: &Game| {
+            with_defector(game, Side::Pompey, "Cleopatra", Side::Caesar, "Alexandria")
+        };
+        let published = Game::published("rules-2.0");
+        assert!(defector_errors(&published, &position(&published)).is_empty());
+        let loyal = game_with(|r| r.jupiter_cleopatra_defects = false);
+        assert_eq!(
+            defector_errors(&loyal, &position(&loyal)),
+            [format!(
+                "Cleopatra cannot fight for Caesar: Cleopatra does not defect under {} (Jupiter)",
+                loyal.rules.name
+            )]
+        );
+    }
+
+    #[test]
+    fn rule_jupiter_without_jupiter_in_the_deck_no_block_defects() {
+        let game = game_with(|r| r.removed_cards = vec!["Jupiter".into()]);
+        let legion = with_defector(&game, Side::Caesar, "Legio 8", Side::Pompey, "Neapolis");
+        let errors = defector_errors(&game, &legion);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].contains("has no Jupiter"), "{errors:?}");
+    }
 }

@@ -12,7 +12,6 @@ use crate::scenario::diagnostics::Code;
 use crate::scenario::model::{CardFace, Deck, MAX_DECK_CARDS};
 use crate::scenario::rules::RuleSet;
 
-
 /// The fewest battle rounds: blocks may not retreat in round 1 (7.2, 7.6),
 /// yet attackers must retreat in the last round, so the last round is at
 /// least round 2.

@@ -190,3 +190,227 @@ fn position_checks_player_1_against_the_cards_played() {
             "p1.ron:5:5: error: the position says Caesar is Player 1, but the cards played make Pompey Player 1",
         ));
 }
+
+#[test]
+fn position_view_shows_the_other_sides_applied_moves_as_the_viewer_may_know_them() {
+    // Caesar's moves through the pinning example, seen by Pompey: where a
+    // block goes, not which block (blocks stand face down until a battle).
+    let moves = [
+        "--apply",
+        "Group move from Genua",
+        "--apply",
+        "Move Legio 11 to Roma",
+    ];
+    let out = cli()
+        .args(["position", PINNING])
+        .args(moves)
+        .args(["--view", "pompey"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("applied: Group move from Genua\napplied: Move a block from Genua to Roma\n"),
+        "{text}"
+    );
+    assert!(!text.contains("Legio 11"), "Legio 11 leaks: {text}");
+    let json = cli()
+        .args(["position", PINNING])
+        .args(moves)
+        .args(["--view", "pompey", "--json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        report["applied"],
+        serde_json::json!(["Group move from Genua", "Move a block from Genua to Roma"])
+    );
+    // Caesar's own view, and the whole position, name his block.
+    for view in [&["--view", "caesar"][..], &[]] {
+        let out = cli()
+            .args(["position", PINNING])
+            .args(moves)
+            .args(view)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("applied: Move Legio 11 to Roma\n"), "{text}");
+    }
+}
+
+#[test]
+fn rule_2_1_position_view_hides_the_card_the_other_side_plays_face_down() {
+    // 2.1: Caesar's card stays face down until Pompey has played his.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        &dir,
+        "cards.ron",
+        r#"(
+    hands: (caesar: ["Mars", "2/1"], pompey: ["3/2"]),
+    blocks: (caesar: [(block: "Legio 13", at: "Ravenna")], pompey: [(block: "Legio 1", at: "Roma")]),
+)
+"#,
+    );
+    let out = cli()
+        .args([
+            "position",
+            &file,
+            "--apply",
+            "Play Mars",
+            "--view",
+            "pompey",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("applied: Play a card (face down)\n"),
+        "{text}"
+    );
+    assert!(!text.contains("Mars"), "Mars leaks: {text}");
+}
+
+#[test]
+fn rule_jupiter_a_leader_or_navis_never_defects_so_a_position_refuses_one() {
+    // 2.0 and 1.1, Jupiter: "A Leader or Navis does not defect"; Cleopatra
+    // "is not a leader and may defect", like any other block.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        &dir,
+        "defectors.ron",
+        r#"(
+    hands: (caesar: ["2/1"], pompey: ["3/2"]),
+    blocks: (
+        caesar: [
+            (block: "Legio 13", at: "Ravenna"),
+            (block: "Cleopatra", at: "Ravenna"),
+        ],
+        pompey: [
+            (block: "Legio 1", at: "Roma"),
+            (block: "Antonius", at: "Roma"),
+            (block: "Legio 8", at: "Roma"),
+        ],
+    ),
+)
+"#,
+    );
+    let assert = cli().args(["position", &file]).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains(
+            "defectors.ron:10:14: error: Antonius cannot fight for Pompey: a leader does not defect (Jupiter)"
+        ),
+        "{stderr}"
+    );
+    // Both sides name their navis alike, so a file cannot list one as a
+    // defector; the engine refuses it (src/engine/position.rs).
+    assert!(!stderr.contains("Cleopatra"), "{stderr}");
+    assert!(!stderr.contains("Legio 8"), "{stderr}");
+    assert_eq!(
+        stderr.matches("error:").count(),
+        2,
+        "one error under the heading: {stderr}"
+    );
+}
+
+#[test]
+fn rule_2_1_a_position_counts_the_cards_last_played_against_the_deck() {
+    // 2.1: the card each side played last turn (or the Apollo that copied
+    // it) is a card of the deck: on a later turn of the year it is in no
+    // hand, and the two sides played two cards.
+    let dir = tempfile::tempdir().unwrap();
+    let position = |turn: u8, hands: &str, last: &str| {
+        format!(
+            "(\n    turn: {turn},\n    hands: {hands},\n    last_played: {last},\n    blocks: (caesar: [(block: \"Legio 13\", at: \"Ravenna\")], pompey: [(block: \"Legio 1\", at: \"Roma\")]),\n)\n"
+        )
+    };
+    let both_apollo = write(
+        &dir,
+        "both.ron",
+        &position(
+            3,
+            r#"(caesar: ["2/1"], pompey: ["3/2"])"#,
+            r#"(caesar: "Apollo", pompey: "Apollo")"#,
+        ),
+    );
+    cli()
+        .args(["position", &both_apollo])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "both.ron:4:37: error: Pompey last played Apollo, but no copy of it",
+        ));
+    // Jupiter is in Caesar's hand and Apollo in Pompey's: Pompey cannot
+    // have played either last turn.
+    let in_hand = write(
+        &dir,
+        "hand.ron",
+        &position(
+            2,
+            r#"(caesar: ["Jupiter"], pompey: ["Apollo", "3/2"])"#,
+            r#"(pompey: "Jupiter")"#,
+        ),
+    );
+    cli()
+        .args(["position", &in_hand])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "hand.ron:4:19: error: Pompey last played Jupiter, but no copy of it (nor an Apollo that copied it) is left",
+        ));
+    // With Apollo out of the hands, Pompey's Apollo may have copied Jupiter;
+    // on a year's first turn the cards of last year are shuffled back in.
+    for (name, turn, hands) in [
+        ("apollo.ron", 2, r#"(caesar: ["Jupiter"], pompey: ["3/2"])"#),
+        (
+            "new-year.ron",
+            1,
+            r#"(caesar: ["Jupiter"], pompey: ["Apollo", "3/2"])"#,
+        ),
+    ] {
+        let file = write(&dir, name, &position(turn, hands, r#"(pompey: "Jupiter")"#));
+        cli().args(["position", &file]).assert().code(0);
+    }
+    let new_year_apollos = write(
+        &dir,
+        "new-year-both.ron",
+        &position(
+            1,
+            r#"(caesar: ["2/1"], pompey: ["3/2"])"#,
+            r#"(caesar: "Apollo", pompey: "Apollo")"#,
+        ),
+    );
+    cli()
+        .args(["position", &new_year_apollos])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("Pompey last played Apollo"));
+}
+
+#[test]
+fn position_locates_a_duplicate_eliminated_block_on_its_own_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        &dir,
+        "twice.ron",
+        r#"(
+    hands: (caesar: ["2/1"], pompey: ["3/2"]),
+    blocks: (
+        caesar: [(block: "Legio 13", at: "Ravenna")],
+        pompey: [(block: "Legio 1", at: "Roma")],
+    ),
+    eliminated: (
+        caesar: ["Legio 8", "Legio 13"],
+    ),
+)
+"#,
+    );
+    cli()
+        .args(["position", &file])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "twice.ron:8:29: error: Legio 13 is placed twice",
+        ));
+}

@@ -63,9 +63,9 @@ fn an_action_edited_to_an_illegal_one_is_refused_at_its_step() {
     let k = file
         .actions
         .iter()
-        .position(|a| a.starts_with("Move "))
+        .position(|a| a.action.starts_with("Move "))
         .expect("a game moves some block");
-    file.actions[k] = "Move Legio 13 to Alexandria".to_string();
+    file.actions[k].action = "Move Legio 13 to Alexandria".to_string();
     let edited = dir.path().join("edited.ron");
     file.write(&edited).unwrap();
     cli()
@@ -143,7 +143,15 @@ fn a_truncated_or_malformed_record_is_located() {
     let malformed = dir.path().join("malformed.ron");
     std::fs::write(&malformed, text.replace("seed: 8,", "seed: eight,")).unwrap();
     let dropped = dir.path().join("dropped.ron");
-    std::fs::write(&dropped, text.replacen("        \"End moves\",\n", "", 1)).unwrap();
+    let end_moves = text
+        .find("        (\"End moves\", \"")
+        .expect("a game ends some moves");
+    let line_end = end_moves + text[end_moves..].find('\n').unwrap() + 1;
+    std::fs::write(
+        &dropped,
+        format!("{}{}", &text[..end_moves], &text[line_end..]),
+    )
+    .unwrap();
     for (file, message) in [
         (&truncated, ""),
         (&malformed, ""),
@@ -295,4 +303,168 @@ fn a_changed_scenario_is_refused_by_name_and_a_comment_is_no_change() {
         .stderr(predicate::str::contains(
             "has changed since the record was written",
         ));
+}
+
+/// `play --seed 3` recorded, and its record as read.
+fn seed_3_record(dir: &Path) -> (PathBuf, RecordFile) {
+    let record = dir.join("r.ron");
+    play_recorded(&record, &["--seed", "3"]);
+    let file = RecordFile::read(&record).unwrap();
+    (record, file)
+}
+
+#[test]
+fn replay_refuses_a_deleted_action_the_game_still_plays_to_the_same_end() {
+    // The issue's case: of the single deletions of `play --seed 3`'s record
+    // (action_count corrected), some are legal at every step and end as
+    // recorded. The digest beside each action names the step.
+    let dir = tempfile::tempdir().unwrap();
+    let (_, file) = seed_3_record(dir.path());
+    let game = caesar_workbench::engine::Game::published("rules-2.0");
+    let same_end = |record: &RecordFile| {
+        let mut state = caesar_workbench::engine::State::new(&game, record.seed);
+        for step in &record.actions {
+            match caesar_workbench::record::find_action(&game, &state, &step.action) {
+                Ok(a) if !state.is_over() => state.apply(&game, a),
+                _ => return false,
+            }
+        }
+        state
+            .outcome()
+            .map(caesar_workbench::record::RecordedOutcome::from)
+            == record.outcome
+    };
+    let (k, tampered) = (0..file.actions.len())
+        .find_map(|k| {
+            let mut t = file.clone();
+            t.actions.remove(k);
+            t.action_count -= 1;
+            same_end(&t).then_some((k, t))
+        })
+        .expect("a deletion the engine plays to the same end");
+    let edited = dir.path().join("deleted.ron");
+    tampered.write(&edited).unwrap();
+    cli()
+        .arg("replay")
+        .arg(&edited)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains(format!("step {}", k + 1)))
+        .stderr(predicate::str::contains("is not the one the record proves"))
+        .stderr(predicate::str::contains("deleted.ron:"));
+}
+
+#[test]
+fn replay_refuses_edited_players_their_seeds_and_omniscient() {
+    let dir = tempfile::tempdir().unwrap();
+    let (record, _) = seed_3_record(dir.path());
+    let text = std::fs::read_to_string(&record).unwrap();
+    for (what, from, to) in [
+        ("player", "player: \"heuristic\",", "player: \"random\","),
+        ("AI seed", "seed: Some(7),", "seed: Some(70),"),
+        ("omniscient", "omniscient: false,", "omniscient: true,"),
+    ] {
+        assert!(text.contains(from), "{what}");
+        let edited = dir.path().join("edited.ron");
+        std::fs::write(&edited, text.replacen(from, to, 1)).unwrap();
+        cli()
+            .arg("replay")
+            .arg(&edited)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "the game's start is not the one the record proves",
+            ));
+    }
+}
+
+#[test]
+fn a_format_1_record_is_refused_saying_it_cannot_prove_its_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (record, file) = seed_3_record(dir.path());
+    // The same game as format 1 wrote it: no start digest, bare actions.
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut old = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("start:") {
+            continue;
+        }
+        if trimmed.starts_with("(\"") {
+            let words = trimmed.split("\", \"").next().unwrap();
+            old.push_str(&format!("        {}\",\n", &words[1..]));
+        } else {
+            old.push_str(&line.replace("format: 2,", "format: 1,"));
+            old.push('\n');
+        }
+    }
+    assert!(old.contains(&format!("\"{}\",", file.actions[0].action)));
+    let old_file = dir.path().join("old.ron");
+    std::fs::write(&old_file, old).unwrap();
+    let assert = cli().arg("replay").arg(&old_file).assert().code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("old.ron:2:"), "{stderr}");
+    assert!(
+        stderr.contains("record format 1 is not one this program reads (it reads format 2)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("cannot prove its game"), "{stderr}");
+}
+
+#[test]
+fn a_record_replays_from_any_folder_its_paths_relative_to_itself() {
+    // Played from one folder with paths relative to it, the record written
+    // into another; replayed from a third that holds a different file of
+    // the same relative name.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for sub in ["game", "game/sub", "game/out", "elsewhere/sub"] {
+        std::fs::create_dir_all(root.join(sub)).unwrap();
+    }
+    let original = std::fs::read_to_string("scenarios/historical.ron").unwrap();
+    std::fs::write(root.join("game/sub/mine.ron"), &original).unwrap();
+    std::fs::write(
+        root.join("game/sub/house.ron"),
+        "(extends: \"rules-2.0\", name: \"House\", hand_size: 7)",
+    )
+    .unwrap();
+    let decoy = original.replacen(
+        "name: \"Legio 13\", kind: Legion, initiative: C, firepower: 3",
+        "name: \"Legio 13\", kind: Legion, initiative: C, firepower: 4",
+        1,
+    );
+    assert_ne!(decoy, original);
+    std::fs::write(root.join("elsewhere/sub/mine.ron"), decoy).unwrap();
+    std::fs::write(
+        root.join("elsewhere/sub/house.ron"),
+        "(extends: \"rules-2.0\", name: \"House\", hand_size: 5)",
+    )
+    .unwrap();
+    cli()
+        .current_dir(root.join("game"))
+        .args(["play", "--seed", "2", "--caesar-ai", "random"])
+        .args(["--scenario", "sub/mine.ron", "--variant", "sub/house.ron"])
+        .args(["--record", "out/r.ron"])
+        .assert()
+        .code(0);
+    let file = RecordFile::read(&root.join("game/out/r.ron")).unwrap();
+    assert_eq!(file.scenario.path, "../sub/mine.ron");
+    assert_eq!(file.variant.name, "../sub/house.ron");
+    for cwd in ["elsewhere", "elsewhere/sub", "game"] {
+        cli()
+            .current_dir(root.join(cwd))
+            .arg("replay")
+            .arg(root.join("game/out/r.ron"))
+            .arg("--quiet")
+            .assert()
+            .code(0);
+    }
+    // Relative to the record, not the current folder: from `game`, the
+    // record's folder read as `out/r.ron`.
+    cli()
+        .current_dir(root.join("game"))
+        .args(["replay", "out/r.ron", "--quiet"])
+        .assert()
+        .code(0);
 }

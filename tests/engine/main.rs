@@ -9,5 +9,6 @@ mod battle_odds;
 mod pinned;
 mod properties;
 mod random;
+mod records;
 mod simulation;
 mod view;
