@@ -9,7 +9,7 @@ use caesar_workbench::sim::{CompareReport, GameRange, LadderReport, SimReport, S
 
 use super::args::refuse_stdout_over;
 use super::output::warn;
-use super::simulate::print_report;
+use super::simulate::emit_report;
 use super::{CliError, Output};
 
 /// A report larger than this is not one `simulate` or `compare` wrote
@@ -27,6 +27,14 @@ pub struct MergeArgs {
     /// Write the merged run's per-space CSV to this file (simulate reports).
     #[arg(long)]
     spaces_csv: Option<PathBuf>,
+    /// Write the merged report to FILE instead of standard output,
+    /// atomically (never half-written; left alone when the merge fails).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Fail, writing nothing, when the reports miss part of the run
+    /// (without it a merge of part of a run only warns).
+    #[arg(long)]
+    complete: bool,
 }
 
 enum Parsed {
@@ -40,6 +48,15 @@ enum Parsed {
 /// runs; warns, naming the games, when the reports miss part of the run.
 pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
     refuse_stdout_over(&args.reports)?;
+    if let Some(path) = &args.out
+        && args.reports.iter().any(|r| super::args::same_file(path, r))
+    {
+        return Err(CliError::OverwritesInput {
+            output: path.display().to_string(),
+            what: "the input file",
+            input: path.clone(),
+        });
+    }
     let mut sims = Vec::new();
     let mut compares = Vec::new();
     let mut ladders = Vec::new();
@@ -68,9 +85,9 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             sweeps.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = SweepReport::merge_labelled(&labelled).map_err(CliError::Report)?;
         if let Some(p) = merged.points.first() {
-            warn_missing(&p.run);
+            warn_missing(&p.run, args.complete)?;
         }
-        print_report(out, &merged, args.json)?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some((ladder, _)) = ladders.first() {
@@ -87,9 +104,9 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             ladders.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = LadderReport::merge_labelled(&labelled).map_err(CliError::Report)?;
         if let Some(run) = merged.rungs.first().map(|r| r.mirror.runs()[0]) {
-            warn_missing(run);
+            warn_missing(run, args.complete)?;
         }
-        print_report(out, &merged, args.json)?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
         return Ok(ExitCode::SUCCESS);
     }
     if let (Some((sim, _)), Some((compare, _))) = (sims.first(), compares.first()) {
@@ -101,13 +118,13 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         let labelled: Vec<(&str, &CompareReport)> =
             compares.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = CompareReport::merge_labelled(&labelled).map_err(CliError::Report)?;
-        warn_missing(&merged.a);
-        print_report(out, &merged, args.json)?;
+        warn_missing(&merged.a, args.complete)?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
     } else {
         let labelled: Vec<(&str, &SimReport)> = sims.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = SimReport::merge_labelled(&labelled).map_err(CliError::Report)?;
-        warn_missing(&merged);
-        print_report(out, &merged, args.json)?;
+        warn_missing(&merged, args.complete)?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
         if let Some(path) = &args.spaces_csv {
             if args.reports.iter().any(|r| super::args::same_file(path, r)) {
                 return Err(CliError::OverwritesInput {
@@ -122,22 +139,30 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn warn_missing(report: &SimReport) {
+/// Warns, naming the missing games; with `complete` refuses instead.
+fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
     const SHOWN: usize = 8;
     let missing: Vec<GameRange> = report.missing_games();
     if missing.is_empty() {
-        return;
+        return Ok(());
     }
     let mut list: Vec<String> = missing.iter().take(SHOWN).map(|g| g.to_string()).collect();
     if missing.len() > SHOWN {
         list.push(format!("and {} more ranges", missing.len() - SHOWN));
     }
-    warn(format_args!(
-        "warning: the reports hold {} of the run's {} games; missing: {}",
+    let text = format!(
+        "the reports hold {} of the run's {} games; missing: {}",
         report.games,
         report.run_games,
         list.join(", ")
-    ));
+    );
+    if complete {
+        return Err(CliError::Report(format!(
+            "incomplete run (--complete): {text}"
+        )));
+    }
+    warn(format_args!("warning: {text}"));
+    Ok(())
 }
 
 /// Reads at most [`MAX_REPORT_BYTES`] (so `/dev/zero` ends) and parses a
