@@ -15,8 +15,8 @@
 #     then the merge Job's shell line, /results a temporary directory; the
 #     merged report must equal the same run on one machine, timing apart.
 # Not run: the Dockerfile (its base images cannot be pulled here) and a real
-# API server. Installs kubernetes-validate into target/kubernetes-validate
-# (a venv) unless it is on the PATH; where PyPI cannot be reached it says so
+# API server. Installs kubernetes-validate into a venv under ~/.cache/caesar-workbench
+# (kept for the next run) unless it is on the PATH; where PyPI cannot be reached it says so
 # on one line and exits 0. Exits 1 on any failure.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,11 +29,11 @@ if command -v kubernetes-validate >/dev/null; then
     kv=$(command -v kubernetes-validate)
     py=python3
 else
-    venv=$repo/target/kubernetes-validate
-    if [ ! -x "$venv/bin/kubernetes-validate" ]; then
+    venv=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/caesar-workbench/kubernetes-validate-$validator_version
+    if ! "$venv/bin/kubernetes-validate" --version >/dev/null 2>&1; then
         command -v python3 >/dev/null || skip "no python3 to install kubernetes-validate"
         rm -rf "$venv"
-        mkdir -p "$repo/target"
+        mkdir -p "$(dirname "$venv")"
         python3 -m venv "$venv" >/dev/null 2>&1 || skip "python3 -m venv failed (python3-venv missing?)"
         "$venv/bin/pip" install -q --disable-pip-version-check "kubernetes-validate==$validator_version" >/dev/null 2>&1 ||
             { rm -rf "$venv"; skip "cannot install kubernetes-validate from PyPI"; }

@@ -211,9 +211,9 @@ run_case() {
 g() { echo $(($1 * scale)); }
 
 # --- the runs -----------------------------------------------------------------
-run_case simulate 4 simulate --games "$(g 40)" --seed 7 --caesar-ai heuristic --pompey-ai heuristic
-run_case ladder 3 ladder --players random,heuristic --games "$(g 6)" --seed 3
-run_case sweep 2 sweep --set vp_to_win=9..10 --games "$(g 8)" --seed 5
+run_case simulate 4 simulate --games "$(g 200)" --seed 7 --caesar-ai heuristic --pompey-ai heuristic
+run_case ladder 3 ladder --players random,heuristic --games "$(g 20)" --seed 3
+run_case sweep 2 sweep --set vp_to_win=9..10 --games "$(g 40)" --seed 5
 
 # A task that fails once: the merge job is cancelled (not left waiting for
 # ever); the task requeued and the merge submitted again as submit.sh says.
@@ -227,7 +227,7 @@ fi
 exec "$bin" "\$@"
 EOF
 chmod +x "$work/fail-once"
-run=(simulate --games "$(g 30)" --seed 11 --caesar-ai random --pompey-ai heuristic)
+run=(simulate --games "$(g 60)" --seed 11 --caesar-ai random --pompey-ai heuristic)
 t0=$(now)
 if jobs=$(CAESAR_BIN=$work/fail-once submit 3 "$work/$name" "${run[@]}"); then
     read -r array merge <<<"$jobs"
