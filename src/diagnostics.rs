@@ -94,6 +94,8 @@ codes! {
     NavisInland = "navis-inland", Error;
     /// A block appears twice in one deployment.
     DeployedTwice = "deployed-twice", Error;
+    /// 4.21: blocks of both sides are deployed in one city or sea.
+    BothSidesDeployed = "both-sides-deployed", Error;
     /// A block's levy city is unknown, a sea, or missing where 6.4 requires one.
     BadLevyCity = "bad-levy-city", Error;
     /// Firepower outside 1-6, or strength outside I-IV.

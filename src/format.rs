@@ -36,6 +36,8 @@ pub enum LoadError {
         #[source]
         source: std::io::Error,
     },
+    #[error("{}: larger than {} MiB, the most this program reads from one file", path.display(), limit >> 20)]
+    TooLarge { path: PathBuf, limit: u64 },
     #[error("{}: not UTF-8 text (first bad byte at offset {offset})", path.display())]
     NotUtf8 { path: PathBuf, offset: usize },
     #[error("{location}: {message}")]
@@ -92,8 +94,45 @@ pub fn parse_ron<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Res
                 line: err.span.start.line.max(1),
                 column: err.span.start.col.max(1),
             },
-            message: explain_ron_error(&err.code),
+            message: match err.code {
+                ron::Error::IntegerOutOfBounds => out_of_bounds(text, err.span.start),
+                ref code => explain_ron_error(code),
+            },
         })
+}
+
+/// The whole-number fields of the workbench's RON files that are wider than
+/// a byte, with their largest value; every other one takes 0 to 255.
+const WIDE_INTEGER_FIELDS: &[(&str, u64)] = &[
+    ("seed", u64::MAX),
+    ("format", u32::MAX as u64),
+    ("action_count", u32::MAX as u64),
+];
+
+/// "Integer is out of bounds", said with the field and its bounds: the
+/// field is the last `name:` before the number.
+fn out_of_bounds(text: &str, at: ron::error::Position) -> String {
+    let offset = text
+        .split_inclusive('\n')
+        .take(at.line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>()
+        + at.col.saturating_sub(1);
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    let field = before.rfind(':').and_then(|colon| {
+        let name = before[..colon]
+            .trim_end()
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()?;
+        (!name.is_empty()).then_some(name)
+    });
+    let max = field
+        .and_then(|f| WIDE_INTEGER_FIELDS.iter().find(|(n, _)| *n == f))
+        .map_or(u64::from(u8::MAX), |(_, max)| *max);
+    match field {
+        Some(f) => format!("`{f}` is out of range: expected a whole number from 0 to {max}"),
+        None => format!("a number is out of range: expected a whole number from 0 to {max}"),
+    }
 }
 
 fn explain_ron_error(code: &ron::Error) -> String {
@@ -131,14 +170,19 @@ fn explain_ron_error(code: &ron::Error) -> String {
     }
 }
 
-/// Reads a file as UTF-8 text. A byte-order mark (which some Windows editors
-/// write) is dropped here, the one place files are read, so lines and
-/// columns count from the first visible character.
+/// Reads a file as UTF-8 text, at most [`crate::files::MAX_INPUT_BYTES`]
+/// (remembered as an input, so no output of the command overwrites it). A
+/// byte-order mark (which some Windows editors write) is dropped here, the
+/// one place files are read, so lines and columns count from the first
+/// visible character.
 pub fn read_text(path: &Path) -> Result<String, LoadError> {
-    let mut bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let mut bytes =
+        crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES).map_err(|e| match e {
+            crate::files::ReadError::Io { path, source } => LoadError::Io { path, source },
+            crate::files::ReadError::TooLarge { path, limit } => {
+                LoadError::TooLarge { path, limit }
+            }
+        })?;
     const BOM: &[u8] = "\u{feff}".as_bytes();
     let bom = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     bytes.drain(..bom);
@@ -411,6 +455,49 @@ pub struct Sections<T> {
     pub deck: T,
     pub order_of_battle: T,
     pub free_deployment: Option<T>,
+}
+
+impl ResolvedScenario {
+    /// The canonical text of the scenario: its resolved sections (after
+    /// `extends`) written as one compact RON document. Comments, layout and
+    /// which file a section came from do not count; every value does. The
+    /// description and start-year label are words for people, not part of
+    /// the game: editing them keeps records and reports valid.
+    pub fn canonical_text(&self) -> String {
+        let whole = ScenarioDoc {
+            name: self.name.clone(),
+            description: String::new(),
+            start_year: String::new(),
+            extends: None,
+            map: Some(self.map.clone()),
+            roster: Some(self.roster.clone()),
+            deck: Some(self.deck.clone()),
+            order_of_battle: Some(self.order_of_battle.clone()),
+            free_deployment: self.free_deployment.clone(),
+        };
+        ron::to_string(&whole).unwrap_or_else(|e| format!("unserialisable scenario: {e}"))
+    }
+
+    /// [`digest_text`] of [`ResolvedScenario::canonical_text`]: what game
+    /// records and reports name the scenario by.
+    pub fn digest(&self) -> String {
+        digest_text(&self.canonical_text())
+    }
+}
+
+/// FNV-1a, 64 bits: small, stable across platforms and versions.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// [`fnv1a64`] of a text, as 16 hex digits.
+pub fn digest_text(text: &str) -> String {
+    format!("{:016x}", fnv1a64(text.as_bytes()))
 }
 
 /// The scenario built into the program, for `extends: "historical.ron"`.
@@ -1065,34 +1152,7 @@ fn skip_string(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder is
-/// written, flushed and renamed over the target, so a crash never leaves a
-/// half-written file and the last good version survives any failure. The
-/// previous version is kept as `<name>.bak`.
-pub fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or_else(|| Path::new("."));
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("no file name"))?
-        .to_string_lossy()
-        .to_string();
-    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-    }
-    if path.exists() {
-        let _ = std::fs::copy(path, dir.join(format!("{file_name}.bak")));
-    }
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
-}
+pub use crate::files::save_atomically;
 
 /// Pretty RON text of a scenario document, as the GUI saves it.
 pub fn scenario_to_ron(doc: &ScenarioDoc) -> String {
@@ -1127,6 +1187,18 @@ Scenario(
     deck: (events: [Apollo, Mars], commands: [(move: 2, levy: 1)]),
 )
 "##;
+
+    #[test]
+    fn a_number_out_of_range_names_its_field_and_bounds() {
+        let text = "Scenario(\n    map: (spaces: [(name: \"Roma\", kind: City, vp: 300, at: (1, 2))], links: []),\n)";
+        let err = parse_ron::<ScenarioDoc>(Path::new("s.ron"), text).unwrap_err();
+        let message = err.to_string();
+        assert!(message.starts_with("s.ron:2:"), "{message}");
+        assert!(
+            message.contains("`vp` is out of range: expected a whole number from 0 to 255"),
+            "{message}"
+        );
+    }
 
     fn at(index: &SourceIndex, offset: Option<usize>) -> (usize, usize) {
         index.line_column(TEXT, offset.expect("indexed"))

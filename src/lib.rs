@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod edit;
 pub mod engine;
+pub mod files;
 pub mod format;
 pub mod kinds;
 pub mod model;

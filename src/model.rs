@@ -541,6 +541,26 @@ pub struct Setup {
     pub strengths: Vec<(BlockId, u8)>,
 }
 
+/// 4.21: outside a battle every location is one side's (blocks of both make
+/// it Contested, which only moves into it do, and a battle settles). The
+/// spaces that `placements` fill with blocks of both sides, in board order:
+/// one check for scenarios (and so sweeps' `deploy:` points) and positions.
+pub fn held_by_both_sides(
+    board: &Board,
+    placements: impl IntoIterator<Item = (Side, SpaceId)>,
+) -> Vec<SpaceId> {
+    let mut holders = vec![[false; 2]; board.len()];
+    for (side, space) in placements {
+        if let Some(h) = holders.get_mut(space.index()) {
+            h[side.index()] = true;
+        }
+    }
+    board
+        .ids()
+        .filter(|s| holders[s.index()] == [true, true])
+        .collect()
+}
+
 impl Setup {
     /// Starting steps of a deployed block: its given strength, else full.
     pub fn steps(&self, roster: &Roster, block: BlockId) -> u8 {
@@ -597,6 +617,9 @@ impl Setup {
 #[derive(Debug, Clone)]
 pub struct Scenario {
     pub name: String,
+    /// [`ResolvedScenario::digest`] of the documents it was built from:
+    /// reports and records name the scenario by it.
+    pub digest: String,
     pub board: Board,
     pub roster: Roster,
     pub deck: Deck,
@@ -656,6 +679,7 @@ impl Scenario {
         (
             Scenario {
                 name: doc.name.clone(),
+                digest: doc.digest(),
                 board,
                 roster,
                 deck,

@@ -207,7 +207,9 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
     let mut with_ext = as_path.clone().into_os_string();
     with_ext.push(".ron");
     for path in [as_path.clone(), PathBuf::from(with_ext)] {
-        if path.is_file() {
+        // Anything that exists and is no folder is read (a device too, so
+        // `/dev/zero` says it is too large rather than that it is missing).
+        if path.exists() && !path.is_dir() {
             return load_chain(&path, &BUILTINS, extends);
         }
     }
@@ -231,13 +233,14 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
     })
 }
 
-/// Where the variant `spec` sets `field`: in the first file of its
-/// `extends` chain that writes it (the file itself, else what it extends).
-pub fn locate_field(spec: &str, field: &str) -> Option<crate::format::Location> {
+/// Where the variant `spec` sets one of `fields`: in the first file of its
+/// `extends` chain that writes any of them (the file itself, else what it
+/// extends), at the first of them that file writes.
+pub fn locate_fields(spec: &str, fields: &[&str]) -> Option<crate::format::Location> {
     let chain = variant_chain(spec).ok()?;
     chain.iter().find_map(|file| {
         let index = crate::format::SourceIndex::new(&file.text);
-        let offset = index.label(field)?;
+        let offset = fields.iter().find_map(|field| index.label(field))?;
         let (line, column) = index.line_column(&file.text, offset);
         Some(crate::format::Location {
             file: file.path.clone(),
@@ -266,6 +269,18 @@ impl RuleSet {
             rules = patch.doc.apply(rules);
         }
         Ok(rules)
+    }
+
+    /// The canonical text of the rule set: every rule (after `extends`) and
+    /// its name, as one compact RON document.
+    pub fn canonical_text(&self) -> String {
+        ron::to_string(self).unwrap_or_else(|e| format!("unserialisable rule set: {e}"))
+    }
+
+    /// [`crate::format::digest_text`] of [`RuleSet::canonical_text`]: what
+    /// game records and reports name the rule set by.
+    pub fn digest(&self) -> String {
+        crate::format::digest_text(&self.canonical_text())
     }
 
     /// A built-in variant by name; panics only if the shipped files are broken,

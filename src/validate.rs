@@ -42,10 +42,9 @@ impl Report {
     }
 }
 
-/// Builds and validates a scenario under a rule set. Each check adds its
-/// findings; a new check is one more line here.
 /// Points the rule set's findings (an engine requirement the rule set leaves
-/// unmet) at the field of the variant file `variant` that sets it.
+/// unmet) at a field that sets it: in the user's own file when it sets any
+/// of the requirement's fields, else in the file it extends that does.
 pub fn locate_rule_findings(report: &mut Report, variant: &str) {
     for finding in &mut report.findings {
         if finding.location.is_some() {
@@ -57,14 +56,24 @@ pub fn locate_rule_findings(report: &mut Report, variant: &str) {
         else {
             continue;
         };
-        finding.location = requirement
-            .fields()
-            .iter()
-            .find_map(|field| crate::rules::locate_field(variant, field));
+        finding.location = crate::rules::locate_fields(variant, requirement.fields());
     }
 }
 
+/// Builds and validates a scenario under a rule set. Each check adds its
+/// findings; a new check is one more line here.
 pub fn validate(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
+    // Did-you-mean is an edit distance per known name: bounded, so a file
+    // of thousands of unknown names still validates in linear time.
+    crate::names::with_suggestion_budget(SUGGESTION_BUDGET, || validate_now(doc, rules))
+}
+
+/// Character pairs compared for suggestions in one validation: about 0.1 s
+/// of work, a suggestion for each of the first 150 or so unknown names of a
+/// full-size map.
+const SUGGESTION_BUDGET: u64 = 4_000_000;
+
+fn validate_now(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     let at = Locator::new(doc);
     let (scenario, mut findings, origin) = Scenario::build_traced(doc, &at);
     let ctx = Ctx {
@@ -436,6 +445,39 @@ impl Ctx<'_> {
                     subject(),
                 ));
             }
+        }
+        // 4.21: a game starts with every location one side's.
+        let sides = setup
+            .placements
+            .iter()
+            .map(|&(b, s)| (roster.block(b).side, s));
+        for space_id in crate::model::held_by_both_sides(board, sides) {
+            let space = board.space(space_id);
+            // Located at the first block of the side that came second there.
+            let mut here = setup
+                .placements
+                .iter()
+                .zip(&origin.placements)
+                .filter(|((_, s), _)| *s == space_id)
+                .map(|(_, &o)| o);
+            let first = here.next();
+            let Some((side, entry, k)) = here.find(|o| Some(o.0) != first.map(|f| f.0)) else {
+                continue;
+            };
+            out.push(finding(
+                Code::BothSidesDeployed,
+                format!(
+                    "{section}: blocks of both sides are deployed in \"{}\"; a game starts with every city and sea held by one side (4.21)",
+                    space.name
+                ),
+                self.at.placement(section, side, entry, Some(k)),
+                Subject::Placement {
+                    section,
+                    side,
+                    space: space.name.clone(),
+                    block: None,
+                },
+            ));
         }
         // 5.1: the published game starts every block at full strength.
         for (&(block_id, strength), &(side, i)) in setup.strengths.iter().zip(&origin.strengths) {

@@ -133,10 +133,9 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
-/// A game ready to play, and the files it was read from.
+/// A game ready to play.
 pub struct Loaded {
     pub game: Game,
-    pub inputs: Vec<PathBuf>,
     /// The scenario as read (for records, which digest its sections).
     pub doc: caesar_workbench::format::ResolvedScenario,
 }
@@ -145,17 +144,6 @@ pub struct Loaded {
 pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliError> {
     let rules = RuleSet::load(variant)?;
     let doc = caesar_workbench::load_scenario(scenario)?;
-    let mut inputs = variant_file(variant);
-    if scenario.is_some() {
-        let s = &doc.sources;
-        inputs.push(doc.path.clone());
-        inputs.extend(
-            [&s.map, &s.roster, &s.deck, &s.order_of_battle]
-                .into_iter()
-                .chain(&s.free_deployment)
-                .map(|f| f.path.clone()),
-        );
-    }
     let mut report = validate(&doc, &rules);
     caesar_workbench::validate::locate_rule_findings(&mut report, variant);
     if report.errors() > 0 {
@@ -169,83 +157,47 @@ pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliEr
         });
     }
     let game = Game::new(Arc::new(report.scenario), Arc::new(rules));
-    Ok(Loaded { game, inputs, doc })
+    Ok(Loaded { game, doc })
 }
 
-/// The variant's file, when `--variant` names one rather than a built-in set.
-pub fn variant_file(variant: &str) -> Vec<PathBuf> {
-    let path = Path::new(variant);
-    if path.is_file() {
-        vec![path.to_path_buf()]
-    } else {
-        Vec::new()
-    }
-}
-
-/// Whether two paths name the same file (same device and inode on Unix,
-/// the same canonical path elsewhere). A path that does not exist names no
-/// file yet, so it is the same as none.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(x), Ok(y)) => same_metadata(&x, &y, a, b),
-        _ => false,
-    }
-}
-
-#[cfg(unix)]
-fn same_metadata(x: &std::fs::Metadata, y: &std::fs::Metadata, _: &Path, _: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    x.dev() == y.dev() && x.ino() == y.ino()
-}
-
-#[cfg(not(unix))]
-fn same_metadata(_: &std::fs::Metadata, _: &std::fs::Metadata, a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// Refuses to write `output` over one of `inputs`.
-pub fn refuse_overwrite(output: &Path, inputs: &[PathBuf]) -> Result<(), CliError> {
-    match inputs.iter().find(|input| same_file(output, input)) {
-        Some(input) => Err(CliError::OverwritesInput {
-            output: output.display().to_string(),
-            what: "the input file",
-            input: input.clone(),
-        }),
-        None => Ok(()),
-    }
-}
-
-/// Refuses to run when standard output is redirected into one of `inputs`
-/// (as `merge a.json b.json >> a.json` would append to a report it reads).
-pub fn refuse_stdout_over(inputs: &[PathBuf]) -> Result<(), CliError> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        let stdout = std::io::stdout()
-            .as_fd()
-            .try_clone_to_owned()
-            .map(std::fs::File::from)
-            .and_then(|f| f.metadata());
-        if let Ok(out) = stdout
-            && out.is_file()
-        {
-            for input in inputs {
-                if let Ok(meta) = std::fs::metadata(input)
-                    && same_metadata(&out, &meta, Path::new(""), input)
-                {
-                    return Err(CliError::OverwritesInput {
-                        output: "the standard output".to_string(),
-                        what: "the input file",
-                        input: input.clone(),
-                    });
-                }
+/// Refuses two `--variant`s that are one rule set (the same content, by
+/// another name or path): their difference is nothing but noise.
+pub fn refuse_same_rules(variants: &[String], games: &[&Game]) -> Result<(), CliError> {
+    for j in 1..games.len() {
+        for i in 0..j {
+            if games[i].rules.digest() == games[j].rules.digest() {
+                return Err(CliError::Usage(format!(
+                    "--variant {} and --variant {} are the same rule set: compare two different ones",
+                    variants[i], variants[j]
+                )));
             }
         }
     }
-    #[cfg(not(unix))]
-    let _ = inputs;
     Ok(())
+}
+
+/// Checks, before any game is played, that every output of a command can
+/// be written and that none of them, standard output included, is a file
+/// the command has read (every file of every `extends` chain, player files,
+/// records, position files, reports: [`caesar_workbench::files`]).
+pub fn check_outputs(paths: &[&Path]) -> Result<(), CliError> {
+    check_stdout()?;
+    for path in paths {
+        caesar_workbench::files::check_output(path)?;
+    }
+    Ok(())
+}
+
+/// Refuses to go on when standard output is redirected into a file the
+/// command read (as `merge a.json b.json >> a.json` would append to a
+/// report it reads).
+pub fn check_stdout() -> Result<(), CliError> {
+    match caesar_workbench::files::stdout_over_input() {
+        Some(input) => Err(CliError::OverwritesInput {
+            output: "the standard output".to_string(),
+            what: "the input file",
+            input,
+        }),
+        None => Ok(()),
+    }
 }

@@ -7,7 +7,7 @@ use caesar_workbench::model::Side;
 use caesar_workbench::odds::{BattleSpec, battle_odds, parse_blocks};
 use caesar_workbench::rules::DEFAULT_VARIANT;
 
-use super::args::{load_game, parse_side, refuse_stdout_over};
+use super::args::{check_stdout, load_game, parse_side};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -44,7 +44,7 @@ pub struct BattleArgs {
 pub fn battle(out: &mut Output, args: BattleArgs) -> Result<ExitCode, CliError> {
     let attacker = args.attacker;
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
-    refuse_stdout_over(&loaded.inputs)?;
+    check_stdout()?;
     let game = loaded.game;
     let defender = attacker.other();
     let blocks = |side, text: &str| parse_blocks(&game, side, text).map_err(CliError::Usage);

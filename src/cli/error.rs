@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use caesar_workbench::format::LoadError;
 use caesar_workbench::sim::Cancelled;
+use caesar_workbench::sim::sweep::PlanError;
 
 /// Everything that ends a command early. `main` prints it as
 /// `error: <message>` on stderr and exits with [`CliError::exit_code`],
@@ -34,6 +35,13 @@ pub enum CliError {
         what: &'static str,
         input: PathBuf,
     },
+    /// An output that cannot be written, or would overwrite an input.
+    #[error(transparent)]
+    Write(#[from] caesar_workbench::files::WriteError),
+    /// A sweep that cannot be planned: axes that make no sweep (2), or a
+    /// point the validator refuses (1, as `validate` exits on errors).
+    #[error(transparent)]
+    Sweep(#[from] caesar_workbench::sim::sweep::PlanError),
     #[error("cannot read {path}: {source}")]
     Read { path: PathBuf, source: io::Error },
     /// A report file that is not a report, or reports that do not merge.
@@ -59,13 +67,15 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// 1 for a scenario with errors (as `validate`), an impossible position or
-    /// illegal action, a record that does not replay; 2 for everything else.
+    /// 1 for a scenario with errors (as `validate`), a sweep point the
+    /// validator refuses, an impossible position or illegal action, a record
+    /// that does not replay; 2 for everything else.
     pub fn exit_code(&self) -> ExitCode {
         match self {
-            CliError::InvalidScenario { .. } | CliError::Position(_) | CliError::Replay(_) => {
-                ExitCode::from(1)
-            }
+            CliError::InvalidScenario { .. }
+            | CliError::Position(_)
+            | CliError::Replay(_)
+            | CliError::Sweep(PlanError::Refused { .. }) => ExitCode::from(1),
             _ => ExitCode::from(2),
         }
     }

@@ -8,7 +8,7 @@ use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{AiSpec, LadderOptions, ShardArg, ladder as lib};
 
 use super::args::{
-    load_game, out_path, parse_threads, pool, refuse_overwrite, refuse_stdout_over, resolve_shard,
+    check_outputs, load_game, out_path, parse_threads, pool, refuse_same_rules, resolve_shard,
 };
 use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
@@ -74,12 +74,12 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
     for v in &variants {
         loaded.push(load_game(args.scenario.as_deref(), v)?);
     }
-    let inputs: Vec<PathBuf> = loaded.iter().flat_map(|l| l.inputs.clone()).collect();
-    refuse_stdout_over(&inputs)?;
+    refuse_same_rules(
+        &variants,
+        &loaded.iter().map(|l| &l.game).collect::<Vec<_>>(),
+    )?;
     let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
-    if let Some(path) = &report_path {
-        refuse_overwrite(path, &inputs)?;
-    }
+    check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let games: Vec<_> = loaded.into_iter().map(|l| l.game).collect();
     let names: Vec<String> = games.iter().map(|g| g.rules.name.clone()).collect();
     let pool = pool(args.threads)?;

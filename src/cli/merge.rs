@@ -1,13 +1,11 @@
 //! `merge`: the shard reports of one run, checked and combined.
 
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use caesar_workbench::sim::{CompareReport, GameRange, LadderReport, SimReport, SweepReport};
 
-use super::args::refuse_stdout_over;
+use super::args::check_outputs;
 use super::output::warn;
 use super::simulate::emit_report;
 use super::{CliError, Output};
@@ -47,16 +45,6 @@ enum Parsed {
 /// Refuses reports that do not check out, overlap or come from different
 /// runs; warns, naming the games, when the reports miss part of the run.
 pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
-    refuse_stdout_over(&args.reports)?;
-    if let Some(path) = &args.out
-        && args.reports.iter().any(|r| super::args::same_file(path, r))
-    {
-        return Err(CliError::OverwritesInput {
-            output: path.display().to_string(),
-            what: "the input file",
-            input: path.clone(),
-        });
-    }
     let mut sims = Vec::new();
     let mut compares = Vec::new();
     let mut ladders = Vec::new();
@@ -70,6 +58,11 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             Parsed::Sweep(r) => sweeps.push((label, *r)),
         }
     }
+    let outputs: Vec<&Path> = [args.spaces_csv.as_deref(), args.out.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    check_outputs(&outputs)?;
     if let Some((sweep, _)) = sweeps.first() {
         if let Some(other) = sims
             .first()
@@ -125,16 +118,7 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         let merged = SimReport::merge_labelled(&labelled).map_err(CliError::Report)?;
         warn_missing(&merged, args.complete)?;
         emit_report(out, &merged, args.json, args.out.as_deref())?;
-        if let Some(path) = &args.spaces_csv {
-            if args.reports.iter().any(|r| super::args::same_file(path, r)) {
-                return Err(CliError::OverwritesInput {
-                    output: path.display().to_string(),
-                    what: "the input file",
-                    input: path.clone(),
-                });
-            }
-            super::simulate::write_spaces_csv(&merged, Some(path))?;
-        }
+        super::simulate::write_spaces_csv(&merged, args.spaces_csv.as_deref())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -168,21 +152,16 @@ fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
 /// Reads at most [`MAX_REPORT_BYTES`] (so `/dev/zero` ends) and parses a
 /// simulate, compare or ladder report, with the file, line and column of a problem.
 fn read_report(path: &Path) -> Result<Parsed, CliError> {
-    let read_error = |source| CliError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(MAX_REPORT_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(read_error)?;
+    let bytes =
+        caesar_workbench::files::read_bytes(path, MAX_REPORT_BYTES).map_err(|e| match e {
+            caesar_workbench::files::ReadError::Io { path, source } => {
+                CliError::Read { path, source }
+            }
+            too_large => {
+                CliError::Report(format!("{too_large}, so not a report written with --json"))
+            }
+        })?;
     let name = path.display();
-    if bytes.len() as u64 > MAX_REPORT_BYTES {
-        return Err(CliError::Report(format!(
-            "{name}: larger than {} MiB, so not a report written with --json",
-            MAX_REPORT_BYTES >> 20
-        )));
-    }
     let text = String::from_utf8(bytes)
         .map_err(|_| CliError::Report(format!("{name}: not UTF-8, so not a JSON report")))?;
     let not_a_report = |e: serde_json::Error| {

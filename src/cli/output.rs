@@ -9,6 +9,9 @@ use super::CliError;
 
 pub struct Output {
     inner: Box<dyn Write>,
+    /// Whether standard output was checked against the files the command
+    /// read ([`super::args::check_stdout`]), which happens before the first byte.
+    checked: bool,
 }
 
 impl Output {
@@ -16,16 +19,19 @@ impl Output {
     pub fn stdout() -> Output {
         Output {
             inner: Box::new(io::stdout().lock()),
+            checked: false,
         }
     }
 
     /// One line of text (a multi-line text gets one final newline).
     pub fn line(&mut self, text: impl Display) -> Result<(), CliError> {
+        self.check()?;
         writeln!(self.inner, "{text}").map_err(CliError::Output)
     }
 
     /// A value as pretty-printed JSON, then a newline.
     pub fn json<T: serde::Serialize>(&mut self, value: &T) -> Result<(), CliError> {
+        self.check()?;
         serde_json::to_writer_pretty(&mut self.inner, value).map_err(|e| {
             CliError::Output(match e.io_error_kind() {
                 Some(kind) => io::Error::new(kind, e),
@@ -33,6 +39,16 @@ impl Output {
             })
         })?;
         self.line("")
+    }
+
+    /// A command that forgets to check its outputs before its work still
+    /// never writes a byte over one of its inputs.
+    fn check(&mut self) -> Result<(), CliError> {
+        if !self.checked {
+            super::args::check_stdout()?;
+            self.checked = true;
+        }
+        Ok(())
     }
 
     pub fn flush(&mut self) -> Result<(), CliError> {

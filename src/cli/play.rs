@@ -10,7 +10,7 @@ use caesar_workbench::record::{PlayerEntry, RecordSetup, record_game, simulated_
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::AiSpec;
 
-use super::args::{Loaded, load_game, refuse_overwrite, refuse_stdout_over};
+use super::args::{Loaded, check_outputs, load_game};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -49,10 +49,7 @@ pub struct PlayArgs {
 
 pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
-    refuse_stdout_over(&loaded.inputs)?;
-    if let Some(path) = &args.record {
-        refuse_overwrite(path, &loaded.inputs)?;
-    }
+    check_outputs(&args.record.as_deref().into_iter().collect::<Vec<_>>())?;
     let Loaded { game, doc, .. } = loaded;
     let (seed, player_seeds) = match (args.run_seed, args.game) {
         (Some(run), Some(index)) => simulated_game_seeds(run, index),

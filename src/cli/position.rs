@@ -9,7 +9,7 @@ use caesar_workbench::engine::{Action, Game, Place, State};
 use caesar_workbench::model::Side;
 use caesar_workbench::position::{LoadedPosition, PositionFileError, load_position};
 
-use super::args::{parse_side, refuse_stdout_over};
+use super::args::{check_stdout, parse_side};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -86,7 +86,7 @@ pub fn position(out: &mut Output, args: PositionArgs) -> Result<ExitCode, CliErr
         }
         Err(e) => return Err(CliError::Position(e.to_string())),
     };
-    refuse_stdout_over(&loaded.inputs)?;
+    check_stdout()?;
     let LoadedPosition {
         game, mut state, ..
     } = loaded;

@@ -1,16 +1,16 @@
 //! `simulate` and `compare`: many games between AI players, in parallel.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use caesar_workbench::files::OutputFile;
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameRecord, Progress};
 
-use super::args::{RunArgs, load_game, out_path, refuse_overwrite, refuse_stdout_over};
+use super::args::{RunArgs, check_outputs, load_game, out_path, refuse_same_rules};
 use super::output::warn;
 use super::{CliError, Output};
 
@@ -45,17 +45,12 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
     let run = &args.run;
     let opts = run.options()?;
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
-    refuse_stdout_over(&loaded.inputs)?;
-    if let Some(path) = &args.csv {
-        refuse_overwrite(path, &loaded.inputs)?;
-    }
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
-    if let Some(path) = &report_path {
-        refuse_overwrite(path, &loaded.inputs)?;
-    }
-    if let Some(path) = &args.spaces_csv {
-        refuse_overwrite(path, &loaded.inputs)?;
-    }
+    let outputs: Vec<&Path> = [&args.csv, &report_path, &args.spaces_csv]
+        .into_iter()
+        .filter_map(|p| p.as_deref())
+        .collect();
+    check_outputs(&outputs)?;
     let game = loaded.game;
     let pool = run.pool()?;
     let mut csv = args.csv.as_deref().map(Csv::create).transpose()?;
@@ -96,12 +91,9 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
     let opts = run.options()?;
     let a = load_game(run.scenario.as_deref(), &args.variant[0])?;
     let b = load_game(run.scenario.as_deref(), &args.variant[1])?;
-    let inputs = [a.inputs, b.inputs].concat();
-    refuse_stdout_over(&inputs)?;
+    refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
-    if let Some(path) = &report_path {
-        refuse_overwrite(path, &inputs)?;
-    }
+    check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let games = [a.game, b.game];
     let pool = run.pool()?;
     let range = opts.game_range();
@@ -132,10 +124,8 @@ pub fn write_spaces_csv(
         .raw
         .map
         .spaces_csv(report.games, &report.raw.reached());
-    caesar_workbench::format::save_atomically(path, &text).map_err(|source| CliError::Csv {
-        path: path.to_path_buf(),
-        source,
-    })
+    caesar_workbench::files::write_output(path, &text)?;
+    Ok(())
 }
 
 /// A report as text or JSON, on standard output or (`--out`) written
@@ -160,12 +150,8 @@ where
     } else {
         format!("{report}\n")
     };
-    caesar_workbench::format::save_atomically(path, &text).map_err(|source| {
-        CliError::Report(format!(
-            "cannot write the report {}: {source}",
-            path.display()
-        ))
-    })
+    caesar_workbench::files::write_output(path, &text)?;
+    Ok(())
 }
 
 /// A report as text or JSON.
@@ -180,11 +166,13 @@ where
     }
 }
 
-/// The CSV file: rows in game order; after the first failed write the rest
-/// are dropped and the error kept for the end of the run.
+/// The CSV file: rows in game order, written to a temporary file that takes
+/// the file's place at the end (a device is written in place); after the
+/// first failed write the rest are dropped and the error kept for the end
+/// of the run.
 struct Csv {
     path: PathBuf,
-    writer: BufWriter<File>,
+    writer: OutputFile,
     failed: Option<std::io::Error>,
 }
 
@@ -194,8 +182,7 @@ impl Csv {
             path: path.to_path_buf(),
             source,
         };
-        let file = File::create(path).map_err(error)?;
-        let mut writer = BufWriter::new(file);
+        let mut writer = OutputFile::create(path).map_err(error)?;
         writeln!(writer, "{}", GameRecord::CSV_HEADER).map_err(error)?;
         Ok(Csv {
             path: path.to_path_buf(),
@@ -215,7 +202,7 @@ impl Csv {
     fn finish(mut self) -> Result<(), CliError> {
         let flushed = match self.failed.take() {
             Some(e) => Err(e),
-            None => self.writer.flush(),
+            None => self.writer.commit(),
         };
         flushed.map_err(|source| CliError::Csv {
             path: self.path,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::sweep::{self, Axis};
 
-use super::args::{RunArgs, load_game, out_path, refuse_overwrite, refuse_stdout_over};
+use super::args::{RunArgs, check_outputs, load_game, out_path};
 use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
 
@@ -30,13 +30,10 @@ pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
     let opts = run.options()?;
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
-    refuse_stdout_over(&loaded.inputs)?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
-    if let Some(path) = &report_path {
-        refuse_overwrite(path, &loaded.inputs)?;
-    }
+    check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let rules = &loaded.game.rules;
-    let points = sweep::plan(&loaded.doc, rules, &args.set).map_err(CliError::Usage)?;
+    let points = sweep::plan(&loaded.doc, rules, &args.set)?;
     let pool = run.pool()?;
     let range = opts.game_range();
     let total = (range.end - range.start) * points.len() as u64;

@@ -8,7 +8,7 @@ use caesar_workbench::ai::HeuristicParams;
 use caesar_workbench::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::tune::{self as lib, TuneOptions};
 
-use super::args::{load_game, parse_threads, pool, refuse_overwrite};
+use super::args::{check_outputs, load_game, parse_threads, pool};
 use super::simulate::{print_report, with_progress};
 use super::{CliError, Output};
 
@@ -56,15 +56,11 @@ pub struct TuneArgs {
 
 pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
-    let mut inputs = loaded.inputs.clone();
     let start = match &args.start {
-        Some(path) => {
-            inputs.push(path.clone());
-            HeuristicParams::load(path)?
-        }
+        Some(path) => HeuristicParams::load(path)?,
         None => HeuristicParams::default(),
     };
-    refuse_overwrite(&args.out, &inputs)?;
+    check_outputs(&[&args.out])?;
     let options = TuneOptions {
         budget: args.budget,
         games_per_candidate: args.games_per_candidate,
@@ -81,14 +77,7 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         pool.install(|| lib::tune(&loaded.game, &name, &options, progress))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
-    caesar_workbench::format::save_atomically(&args.out, &report.player_file()).map_err(
-        |source| {
-            CliError::Report(format!(
-                "cannot write the player file {}: {source}",
-                args.out.display()
-            ))
-        },
-    )?;
+    caesar_workbench::files::write_output(&args.out, &report.player_file())?;
     print_report(out, &report, args.json)?;
     if !args.json {
         out.line(format!(

@@ -8,7 +8,7 @@ use caesar_workbench::model::SpaceKind;
 use caesar_workbench::rules::{BUILTIN_VARIANTS, DEFAULT_VARIANT, RuleSet};
 use caesar_workbench::validate::{Report, Severity, validate as check};
 
-use super::args::{refuse_stdout_over, variant_file};
+use super::args::check_stdout;
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -37,9 +37,7 @@ pub fn validate(out: &mut Output, args: ValidateArgs) -> Result<ExitCode, CliErr
         Ok(l) => l,
         Err(e) => return Err(load_error(out, e, args.json)),
     };
-    let mut inputs = variant_file(&args.variant);
-    inputs.extend(args.scenario.clone());
-    refuse_stdout_over(&inputs)?;
+    check_stdout()?;
     let mut report = check(&doc, &rules);
     caesar_workbench::validate::locate_rule_findings(&mut report, &args.variant);
     if args.json {

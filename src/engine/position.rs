@@ -11,7 +11,7 @@ use super::{
     BlockState, CommandState, CommandStep, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase,
     Place, State, TROPHY,
 };
-use crate::model::{BlockId, BlockKind, CardFace, Side, SpaceKind};
+use crate::model::{BlockId, BlockKind, CardFace, Side, SpaceKind, held_by_both_sides};
 
 /// Where a turn stands when the position begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -271,7 +271,7 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
         });
     }
     let mut seen = vec![false; roster.blocks.len()];
-    let mut holders = vec![[false; 2]; board.len()];
+    let mut on_map = Vec::new();
     for placed in &p.blocks {
         let b = placed.block;
         let block = roster.block(b);
@@ -306,7 +306,7 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
                         why,
                     });
                 }
-                holders[space.index()][placed.side.index()] = true;
+                on_map.push((placed.side, space));
             }
             Place::Trophy if block.kind != BlockKind::Leader => {
                 errors.push(PositionError::TrophyNotLeader { block: b, name });
@@ -314,12 +314,10 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
             _ => {}
         }
     }
-    for space in board.ids() {
-        if holders[space.index()] == [true, true] {
-            errors.push(PositionError::BothSides {
-                space: board.name(space).to_string(),
-            });
-        }
+    for space in held_by_both_sides(board, on_map) {
+        errors.push(PositionError::BothSides {
+            space: board.name(space).to_string(),
+        });
     }
     // Cards: no more copies of a face than the deck in play holds.
     let mut used: Vec<(CardFace, usize)> = Vec::new();

@@ -63,9 +63,9 @@ impl LadderOptions {
             return Err("--players needs at least one player".to_string());
         }
         for (i, p) in self.players.iter().enumerate() {
-            if self.players[..i].contains(p) {
+            if let Some(q) = self.players[..i].iter().find(|q| q.plays_as(p)) {
                 return Err(format!(
-                    "--players lists {p} twice: every rung is a different player"
+                    "--players lists one player twice ({q} and {p} play alike): every rung is a different player"
                 ));
             }
         }
@@ -724,18 +724,11 @@ impl LadderReport {
         let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
         for &(label, r) in reports {
             r.check().map_err(|e| format!("{label}: {e}"))?;
-            let same = r.variants == first.variants
-                && r.players == first.players
-                && r.seed == first.seed
-                && r.games_per_match == first.games_per_match
-                && r.omniscient == first.omniscient;
-            if !same {
-                return Err(format!(
-                    "{label} and {first_label} are reports of different ladders: {} vs {}",
-                    r.label(),
-                    first.label()
-                ));
-            }
+            super::report::refuse_different_runs(
+                "ladders",
+                (label, &r.identity()),
+                (first_label, &first.identity()),
+            )?;
         }
         let mut mirrors = Vec::new();
         for (i, player) in first.players.iter().enumerate() {
@@ -793,15 +786,19 @@ impl LadderReport {
         ))
     }
 
-    fn label(&self) -> String {
-        format!(
-            "{} with {}, seed {}, {} games per match{}",
-            self.variants.join(" vs "),
-            self.players.join(","),
-            self.seed,
-            self.games_per_match,
-            if self.omniscient { ", omniscient" } else { "" }
-        )
+    /// The ladder's own settings; each match's run names what it played
+    /// on (digests, player files) and is compared when the matches merge.
+    fn identity(&self) -> super::report::Identity {
+        [
+            ("variants", self.variants.join(", ")),
+            ("players", self.players.join(", ")),
+            ("seed", self.seed.to_string()),
+            ("games_per_match", self.games_per_match.to_string()),
+            ("omniscient", self.omniscient.to_string()),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect()
     }
 
     /// The games of every match this report does not hold.

@@ -101,6 +101,24 @@ impl AiSpec {
         })))
     }
 
+    /// Whether two specs make the same player: `search` is `search:32`, and
+    /// a player file plays by its numbers, whatever its name (a file of the
+    /// default numbers is the heuristic).
+    pub fn plays_as(&self, other: &AiSpec) -> bool {
+        fn numbers(spec: &AiSpec) -> Option<ai::HeuristicParams> {
+            match spec {
+                AiSpec::Heuristic => Some(ai::HeuristicParams::default()),
+                AiSpec::TunedHeuristic(t) => Some(t.params),
+                _ => None,
+            }
+        }
+        match (numbers(self), numbers(other)) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => self == other,
+            _ => false,
+        }
+    }
+
     pub fn player(&self, side: Side, seed: u64, omniscient: bool) -> Box<dyn Player> {
         match *self {
             AiSpec::Random => Box::new(ai::RandomPlayer::new(seed)),
@@ -188,22 +206,42 @@ impl FromStr for AiSpec {
     }
 }
 
-/// The budget after `name:`: `PLAYOUTS` or `MILLISms`, positive.
+/// The budget after `name:`: `PLAYOUTS` or `MILLISms`, from 1 to
+/// [`u32::MAX`].
 fn parse_budget(name: &str, b: &str) -> Result<crate::ai::Budget, String> {
-    match b.strip_suffix("ms") {
-        Some(ms) => match ms.parse::<u32>() {
-            Ok(m) if m > 0 => Ok(crate::ai::Budget::Millis(m)),
-            _ => Err(format!(
-                "\"{b}\" is not a time budget: expected a positive number of milliseconds, as in {name}:250ms"
-            )),
-        },
-        None => match b.parse::<u32>() {
-            Ok(p) if p > 0 => Ok(crate::ai::Budget::Playouts(p)),
-            _ => Err(format!(
-                "\"{b}\" is not a playout budget: expected a positive whole number, as in {name}:64 (or milliseconds, as in {name}:250ms)"
-            )),
-        },
-    }
+    let (digits, unit, example) = match b.strip_suffix("ms") {
+        Some(ms) => (ms, "milliseconds", format!("{name}:250ms")),
+        None => (
+            b,
+            "playouts",
+            format!("{name}:64 (or milliseconds, as in {name}:250ms)"),
+        ),
+    };
+    let number = match digits.parse::<u128>() {
+        Ok(n) if n > 0 => n,
+        _ => {
+            let what = if unit == "playouts" {
+                "playout"
+            } else {
+                "time"
+            };
+            return Err(format!(
+                "\"{b}\" is not a {what} budget: expected a whole number of {unit} from 1 to {}, as in {example}",
+                u32::MAX
+            ));
+        }
+    };
+    let number = u32::try_from(number).map_err(|_| {
+        format!(
+            "{name}:{b} is more than a search takes: at most {} {unit}",
+            u32::MAX
+        )
+    })?;
+    Ok(if unit == "playouts" {
+        crate::ai::Budget::Playouts(number)
+    } else {
+        crate::ai::Budget::Millis(number)
+    })
 }
 
 /// A heuristic player's numbers, and the file they were read from.
@@ -522,7 +560,9 @@ pub fn simulate(
         start = end;
     }
     acc.elapsed_seconds = started.elapsed().as_secs_f64();
-    Ok(SimReport::new(variant, options, acc))
+    let mut report = SimReport::new(variant, options, acc);
+    report.played_on = report::PlayedOn::of(game);
+    Ok(report)
 }
 
 /// Plays both rule sets with the same game seeds (common random numbers).
@@ -572,7 +612,10 @@ pub fn compare(
         acc.elapsed_seconds = elapsed / 2.0;
     }
     let [a, b] = accs;
-    Ok(CompareReport::new(variants, options, a, b, paired))
+    let mut report = CompareReport::new(variants, options, a, b, paired);
+    report.a.played_on = report::PlayedOn::of(games[0]);
+    report.b.played_on = report::PlayedOn::of(games[1]);
+    Ok(report)
 }
 
 #[cfg(test)]

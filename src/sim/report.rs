@@ -531,10 +531,66 @@ pub struct EventEffect {
     pub win_rate_difference: f64,
 }
 
+/// What a run was played on beyond the names a person gave it: the
+/// scenario's name and the content digests of the scenario and the rule set
+/// (docs/formats.md, *What a report ran on*). Two variant files can share a
+/// display name, and a file can change between shards: the digests tell.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedOn {
+    pub scenario: String,
+    /// [`crate::format::ResolvedScenario::digest`].
+    pub scenario_digest: String,
+    /// [`crate::rules::RuleSet::digest`].
+    pub variant_digest: String,
+}
+
+impl PlayedOn {
+    pub fn of(game: &crate::engine::Game) -> PlayedOn {
+        PlayedOn {
+            scenario: game.scenario.name.clone(),
+            scenario_digest: game.scenario.digest.clone(),
+            variant_digest: game.rules.digest(),
+        }
+    }
+}
+
+/// Fields that say which run a report belongs to, as (name, value), for
+/// [`refuse_different_runs`].
+pub type Identity = Vec<(String, String)>;
+
+/// Refuses two reports whose identities differ, naming the first field that
+/// differs and its two values.
+pub fn refuse_different_runs(
+    what: &str,
+    (label, identity): (&str, &Identity),
+    (first_label, first): (&str, &Identity),
+) -> Result<(), String> {
+    let value_in = |fields: &Identity, name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or_else(|| "(not set)".to_string(), |(_, v)| v.clone())
+    };
+    let names = identity.iter().chain(first).map(|(n, _)| n.as_str());
+    for name in names {
+        let (mine, theirs) = (value_in(identity, name), value_in(first, name));
+        if mine != theirs {
+            return Err(format!(
+                "{label} and {first_label} are reports of different {what}: {name} is {mine} in {label} but {theirs} in {first_label}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The report of one run (or of merged shards of one run).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SimReport {
     pub variant: String,
+    /// The scenario and the digests of what the run played on. Reports
+    /// written before this field existed have it empty.
+    #[serde(default)]
+    pub played_on: PlayedOn,
     pub caesar_ai: String,
     pub pompey_ai: String,
     /// Caesar's and Pompey's numbers when a side plays a player file
@@ -662,6 +718,7 @@ impl SimReport {
         let no_change = acc.lead_changes.counts.first().copied().unwrap_or(0);
         SimReport {
             variant: variant.to_string(),
+            played_on: PlayedOn::default(),
             caesar_ai,
             pompey_ai,
             player_files: [None, None],
@@ -772,20 +829,11 @@ impl SimReport {
         let mut ranges: Vec<(GameRange, &str)> = Vec::new();
         for &(label, r) in reports {
             r.check().map_err(|e| format!("{label}: {e}"))?;
-            let same = r.variant == first.variant
-                && r.caesar_ai == first.caesar_ai
-                && r.pompey_ai == first.pompey_ai
-                && r.player_files == first.player_files
-                && r.omniscient == first.omniscient
-                && r.seed == first.seed
-                && r.run_games == first.run_games;
-            if !same {
-                return Err(format!(
-                    "{label} and {first_label} are reports of different runs: {} vs {}",
-                    r.run_label(),
-                    first.run_label()
-                ));
-            }
+            refuse_different_runs(
+                "runs",
+                (label, &r.identity()),
+                (first_label, &first.identity()),
+            )?;
             for s in &r.shards {
                 if !shards.contains(s) {
                     shards.push(s.clone());
@@ -833,6 +881,7 @@ impl SimReport {
             acc,
         );
         merged.player_files = first.player_files;
+        merged.played_on = first.played_on.clone();
         Ok(merged)
     }
 
@@ -943,6 +992,39 @@ impl SimReport {
             });
         }
         missing
+    }
+
+    /// Every field that says which run this report belongs to: what was
+    /// played on (names and digests), by whom (with a player file's numbers),
+    /// and which games.
+    pub fn identity(&self) -> Identity {
+        let mut fields: Identity = [
+            ("variant", self.variant.clone()),
+            ("variant_digest", self.played_on.variant_digest.clone()),
+            ("scenario", self.played_on.scenario.clone()),
+            ("scenario_digest", self.played_on.scenario_digest.clone()),
+            ("caesar_ai", self.caesar_ai.clone()),
+            ("pompey_ai", self.pompey_ai.clone()),
+            ("omniscient", self.omniscient.to_string()),
+            ("seed", self.seed.to_string()),
+            ("run_games", self.run_games.to_string()),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect();
+        for (side, file) in ["caesar", "pompey"].iter().zip(&self.player_files) {
+            match file {
+                None => fields.push((format!("player_files.{side}"), "none".to_string())),
+                Some(params) => {
+                    fields.push((format!("player_files.{side}"), "a player file".to_string()));
+                    let names = crate::ai::HeuristicParams::NAMES.iter();
+                    fields.extend(names.zip(params.values()).map(|(name, value)| {
+                        (format!("player_files.{side}.{name}"), value.to_string())
+                    }));
+                }
+            }
+        }
+        fields
     }
 
     fn run_label(&self) -> String {

@@ -196,7 +196,12 @@ fn knob(key: &str, rules: &RuleSet) -> Result<Knob, String> {
 
 /// The value as JSON of the type the knob takes: a switch true/false, a
 /// number, an enum's variant name, a strength, a city name.
-fn typed(knob: &Knob, rules: &RuleSet, text: &str) -> Result<Value, String> {
+fn typed(
+    knob: &Knob,
+    rules: &RuleSet,
+    doc: &ResolvedScenario,
+    text: &str,
+) -> Result<Value, String> {
     let number = |what: &str| {
         text.parse::<u64>()
             .map(Value::from)
@@ -220,7 +225,18 @@ fn typed(knob: &Knob, rules: &RuleSet, text: &str) -> Result<Value, String> {
             }
         }
         Knob::Strength { .. } => number("a strength (a whole number, as printed)"),
-        Knob::Deploy { .. } => Ok(Value::String(text.to_string())),
+        // A city as the map spells it (names match as everywhere else,
+        // ignoring case and spacing, aliases included); an unknown one is
+        // left for the validator to name with its nearest.
+        Knob::Deploy { .. } => {
+            let wanted = crate::names::normalise(text);
+            let space = doc.map.spaces.iter().find(|s| {
+                std::iter::once(&s.name)
+                    .chain(&s.aliases)
+                    .any(|n| crate::names::normalise(n) == wanted)
+            });
+            Ok(Value::String(space.map_or(text, |s| &s.name).to_string()))
+        }
     }
 }
 
@@ -330,6 +346,34 @@ pub fn apply_rule_settings(
     Ok(out)
 }
 
+/// Why a sweep cannot be planned.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// The axes cannot be read, or make no sweep (unknown field, a value of
+    /// the wrong type, a key or a value given twice, too many points).
+    #[error("{0}")]
+    Axes(String),
+    /// A point whose rule set or scenario the validator (or the engine)
+    /// refuses, with the findings.
+    #[error("at {settings}: the validator refuses this point:\n{}", findings.join("\n"))]
+    Refused {
+        settings: String,
+        findings: Vec<String>,
+    },
+}
+
+impl From<String> for PlanError {
+    fn from(message: String) -> PlanError {
+        PlanError::Axes(message)
+    }
+}
+
+impl From<PlanError> for String {
+    fn from(e: PlanError) -> String {
+        e.to_string()
+    }
+}
+
 /// Every point of the grid the axes span (first axis slowest), each with
 /// its rule set and scenario checked by the validator. Refuses unknown
 /// keys (naming the nearest), values of the wrong type, a key given twice,
@@ -339,24 +383,35 @@ pub fn plan(
     doc: &ResolvedScenario,
     rules: &RuleSet,
     axes: &[Axis],
-) -> Result<Vec<PlannedPoint>, String> {
+) -> Result<Vec<PlannedPoint>, PlanError> {
     if axes.is_empty() {
-        return Err("a sweep needs at least one --set FIELD=VALUES".to_string());
+        return Err(PlanError::Axes(
+            "a sweep needs at least one --set FIELD=VALUES".to_string(),
+        ));
     }
     let mut knobs = Vec::new();
     for (i, axis) in axes.iter().enumerate() {
         if axes[..i].iter().any(|a| a.key == axis.key) {
-            return Err(format!(
+            return Err(PlanError::Axes(format!(
                 "{} is set twice: give all its values in one --set",
                 axis.key
-            ));
+            )));
         }
         let k = knob(&axis.key, rules)?;
         let values = axis
             .values
             .iter()
-            .map(|v| typed(&k, rules, v).map_err(|e| format!("{}: {e}", axis.key)))
+            .map(|v| typed(&k, rules, doc, v).map_err(|e| format!("{}: {e}", axis.key)))
             .collect::<Result<Vec<Value>, String>>()?;
+        // Two spellings of one value would play one point twice.
+        for (j, value) in values.iter().enumerate() {
+            if let Some(k) = values[..j].iter().position(|v| v == value) {
+                return Err(PlanError::Axes(format!(
+                    "{}: \"{}\" and \"{}\" are the same value ({value}): a point would be played twice",
+                    axis.key, axis.values[k], axis.values[j]
+                )));
+            }
+        }
         knobs.push((axis.key.clone(), k, values));
     }
     let total = knobs
@@ -402,17 +457,16 @@ pub fn plan(
             .map(|f| format!("{}[{}]: {}", f.severity, f.code, f.message))
             .collect();
         if !errors.is_empty() {
-            return Err(format!(
-                "at {}: the validator refuses this point:\n{}",
-                settings_text(&settings),
-                errors.join("\n")
-            ));
+            return Err(PlanError::Refused {
+                settings: settings_text(&settings),
+                findings: errors,
+            });
         }
         let name = format!("{} [{}]", rules.name, settings_text(&settings));
         let game = Game::try_new(Arc::new(report.scenario), Arc::new(point_rules.clone()))
-            .map_err(|unmet| {
-                let reasons: Vec<String> = unmet.iter().map(|u| u.to_string()).collect();
-                format!("at {}: {}", settings_text(&settings), reasons.join("; "))
+            .map_err(|unmet| PlanError::Refused {
+                settings: settings_text(&settings),
+                findings: unmet.iter().map(|u| u.to_string()).collect(),
             })?;
         points.push(PlannedPoint {
             settings,
@@ -665,20 +719,11 @@ impl SweepReport {
         let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
         for &(label, r) in reports {
             r.check().map_err(|e| format!("{label}: {e}"))?;
-            let same = r.variant == first.variant
-                && r.axes == first.axes
-                && r.caesar_ai == first.caesar_ai
-                && r.pompey_ai == first.pompey_ai
-                && r.omniscient == first.omniscient
-                && r.seed == first.seed
-                && r.games_per_point == first.games_per_point;
-            if !same {
-                return Err(format!(
-                    "{label} and {first_label} are reports of different sweeps: {} vs {}",
-                    r.label(),
-                    first.label()
-                ));
-            }
+            super::report::refuse_different_runs(
+                "sweeps",
+                (label, &r.identity()),
+                (first_label, &first.identity()),
+            )?;
         }
         let mut points = Vec::new();
         for (i, p) in first.points.iter().enumerate() {
@@ -709,7 +754,9 @@ impl SweepReport {
         })
     }
 
-    fn label(&self) -> String {
+    /// The sweep's own settings; each point's run names what it played on
+    /// (digests, player files) and is compared when the points merge.
+    fn identity(&self) -> super::report::Identity {
         let axes: Vec<String> = self
             .axes
             .iter()
@@ -718,16 +765,18 @@ impl SweepReport {
                 format!("{}={}", a.key, v.join(","))
             })
             .collect();
-        format!(
-            "{} over {}, {} vs {}, seed {}, {} games a point{}",
-            self.variant,
-            axes.join(" × "),
-            self.caesar_ai,
-            self.pompey_ai,
-            self.seed,
-            self.games_per_point,
-            if self.omniscient { ", omniscient" } else { "" }
-        )
+        [
+            ("variant", self.variant.clone()),
+            ("axes", axes.join(" × ")),
+            ("caesar_ai", self.caesar_ai.clone()),
+            ("pompey_ai", self.pompey_ai.clone()),
+            ("omniscient", self.omniscient.to_string()),
+            ("seed", self.seed.to_string()),
+            ("games_per_point", self.games_per_point.to_string()),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect()
     }
 
     /// Games of every point this report holds.
@@ -857,7 +906,11 @@ mod tests {
     #[test]
     fn unknown_fields_suggest_the_nearest_and_bad_values_are_refused() {
         let rules = RuleSet::builtin("rules-2.0");
-        let plan_of = |s: &str| plan(&doc(), &rules, &[s.parse().unwrap()]).map(|p| p.len());
+        let plan_of = |s: &str| {
+            plan(&doc(), &rules, &[s.parse().unwrap()])
+                .map(|p| p.len())
+                .map_err(|e| e.to_string())
+        };
         let err = plan_of("vp_to_wim=8,9").unwrap_err();
         assert!(err.contains("did you mean \"vp_to_win\""), "{err}");
         let err = plan_of("caesar_player1_first_turn=yes").unwrap_err();
@@ -918,7 +971,8 @@ mod tests {
         )
         .err()
         .unwrap();
-        assert!(err.contains("validator"), "{err}");
+        assert!(matches!(err, PlanError::Refused { .. }), "{err}");
+        assert!(err.to_string().contains("validator"), "{err}");
     }
 
     fn run(settings: &[(&str, Value)], wins: u64, pompey: u64, games: u64) -> SweepPoint {

@@ -75,8 +75,12 @@ impl TuneOptions {
                 self.check_games
             ));
         }
-        if !(self.step.is_finite() && self.step > 0.0) {
-            return Err(format!("the step must be positive (got {})", self.step));
+        if !(self.step.is_finite() && self.step > 0.0 && self.step <= MAX_STEP) {
+            return Err(format!(
+                "the step must be more than 0 and at most {MAX_STEP} (got {}): it is in log space, so {MAX_STEP} already tries numbers about {:.0} times larger or smaller",
+                self.step,
+                MAX_STEP.exp()
+            ));
         }
         self.start
             .check()
@@ -190,13 +194,27 @@ impl TuneReport {
     }
 }
 
-/// `z` (log space, relative to `start`) as parameters.
+/// The widest first step: beyond it a generation's candidates are
+/// numbers of no useful size.
+pub const MAX_STEP: f64 = 5.0;
+
+/// The range every tuned number is kept in: far wider than any useful
+/// value, and finite and positive in `f32`, so a player file `tune` writes is
+/// always one the program reads back ([`HeuristicParams::check`]).
+pub const TUNED_RANGE: (f64, f64) = (1e-6, 1e6);
+
+/// `z` (log space, relative to `start`) as parameters, each kept in
+/// [`TUNED_RANGE`] (a wide step or a long run can otherwise reach 0 or ∞).
 fn params_at(start: &HeuristicParams, z: &DVector<f64>) -> HeuristicParams {
     let values: Vec<f32> = start
         .values()
         .iter()
         .zip(z.iter())
-        .map(|(v, z)| (f64::from(*v) * z.exp()) as f32)
+        .map(|(v, z)| {
+            let value = f64::from(*v) * z.exp();
+            let value = if value.is_nan() { f64::from(*v) } else { value };
+            value.clamp(TUNED_RANGE.0, TUNED_RANGE.1) as f32
+        })
         .collect();
     HeuristicParams::from_values(&values)
 }
@@ -486,6 +504,24 @@ mod tests {
             seed,
             start: HeuristicParams::default(),
         }
+    }
+
+    #[test]
+    fn numbers_far_out_of_range_are_kept_finite_and_positive() {
+        let start = HeuristicParams::default();
+        let n = HeuristicParams::NAMES.len();
+        for z in [1e4, -1e4, f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+            let params = params_at(&start, &DVector::from_element(n, z));
+            assert_eq!(params.check(), Ok(()), "z = {z}");
+        }
+    }
+
+    #[test]
+    fn a_step_wider_than_the_limit_is_refused_before_any_game() {
+        let mut options = small(1);
+        options.step = 30.0;
+        let err = options.check().unwrap_err();
+        assert!(err.contains("at most 5"), "{err}");
     }
 
     #[test]

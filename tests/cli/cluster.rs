@@ -6,14 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Stdio};
 
+use super::bin;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn bin() -> PathBuf {
-    std::env::var_os("CAESAR_WORKBENCH_BIN")
-        .map_or_else(|| env!("CARGO_BIN_EXE_caesar-workbench").into(), Into::into)
-}
 
 /// Every variable a scheduler might set, removed so the test machine's own
 /// environment cannot decide a shard.

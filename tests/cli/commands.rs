@@ -1,18 +1,7 @@
 //! The command line: exit codes and messages.
 
-use assert_cmd::Command;
+use super::{bin, cli};
 use predicates::prelude::*;
-
-/// The binary under test: this build's, or the one CAESAR_WORKBENCH_BIN
-/// names (to check that a new test fails on an older build).
-fn bin() -> std::path::PathBuf {
-    std::env::var_os("CAESAR_WORKBENCH_BIN")
-        .map_or_else(|| env!("CARGO_BIN_EXE_caesar-workbench").into(), Into::into)
-}
-
-fn cli() -> Command {
-    Command::new(bin())
-}
 
 /// Runs the CLI with its standard output going to `stdout`.
 fn run_into(args: &[&str], stdout: std::process::Stdio) -> std::process::Output {

@@ -7,3 +7,20 @@ mod position;
 mod record;
 mod simulation;
 mod sweep;
+mod trust;
+
+use assert_cmd::Command;
+
+/// The binary under test: this build's, or the one CAESAR_WORKBENCH_BIN
+/// names (to check that a new test fails on an older build).
+fn bin() -> std::path::PathBuf {
+    std::env::var_os("CAESAR_WORKBENCH_BIN")
+        .map_or_else(|| env!("CARGO_BIN_EXE_caesar-workbench").into(), Into::into)
+}
+
+/// The command line under test; one that hangs fails instead.
+fn cli() -> Command {
+    let mut command = Command::new(bin());
+    command.timeout(std::time::Duration::from_secs(300));
+    command
+}

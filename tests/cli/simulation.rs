@@ -2,23 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use super::{bin, cli};
 use predicates::prelude::*;
 use serde_json::Value;
-
-/// The binary under test: this build's, or the one CAESAR_WORKBENCH_BIN
-/// names (to check that a new test fails on an older build).
-fn bin() -> std::path::PathBuf {
-    std::env::var_os("CAESAR_WORKBENCH_BIN")
-        .map_or_else(|| env!("CARGO_BIN_EXE_caesar-workbench").into(), Into::into)
-}
-
-fn cli() -> Command {
-    let mut command = Command::new(bin());
-    // A test that hangs fails instead.
-    command.timeout(std::time::Duration::from_secs(120));
-    command
-}
 
 /// Writes the `--json` report of a random-vs-random run of `games` (`extra` options
 /// added) to `dir/name` and returns its path.

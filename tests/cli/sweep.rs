@@ -1,19 +1,8 @@
 //! `sweep`: balance curves over rule-set fields and scenario tweaks.
 
-use assert_cmd::Command;
+use super::cli;
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn bin() -> std::path::PathBuf {
-    std::env::var_os("CAESAR_WORKBENCH_BIN")
-        .map_or_else(|| env!("CARGO_BIN_EXE_caesar-workbench").into(), Into::into)
-}
-
-fn cli() -> Command {
-    let mut command = Command::new(bin());
-    command.timeout(std::time::Duration::from_secs(300));
-    command
-}
 
 fn json(args: &[&str]) -> Value {
     let out = cli()
@@ -152,7 +141,7 @@ fn sweep_errors_name_the_field_and_the_validators_finding() {
     cli()
         .args(["sweep", "--set", "battle_rounds=1,2", "--games", "2"])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(
             predicate::str::contains("too-few-battle-rounds")
                 .and(predicate::str::contains("battle_rounds=1")),

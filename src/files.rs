@@ -1,0 +1,383 @@
+//! Every file the program reads or writes goes through here.
+//!
+//! Reads are size-limited (so `/dev/zero` or a mistyped multi-gigabyte file
+//! ends with a message, not with all the memory) and remembered, so that a
+//! command can refuse to write any of its outputs, standard output included,
+//! over a file it read: every file of every `extends` chain, player files,
+//! records, position files and reports alike.
+//!
+//! Writes go to a regular file atomically (a temporary file renamed into
+//! place, the last version kept as `<name>.bak`), and to anything else (a
+//! device such as `/dev/null` or `/dev/full`, a named pipe) in place, so a
+//! device node is never replaced by a regular file and a failed write is an
+//! error.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The most a scenario, variant, player, record or position file may hold.
+/// The largest real ones are a few hundred kilobytes.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// Every file read so far by this process, as its path and identity.
+static READ: Mutex<Vec<(PathBuf, Identity)>> = Mutex::new(Vec::new());
+
+/// What makes two paths the same file: device and inode on Unix, the
+/// canonical path elsewhere.
+#[cfg(unix)]
+type Identity = (u64, u64);
+#[cfg(not(unix))]
+type Identity = PathBuf;
+
+fn identity_of(path: &Path) -> Option<Identity> {
+    #[cfg(unix)]
+    {
+        std::fs::metadata(path).ok().map(|m| metadata_identity(&m))
+    }
+    #[cfg(not(unix))]
+    {
+        path.canonicalize().ok()
+    }
+}
+
+#[cfg(unix)]
+fn metadata_identity(m: &std::fs::Metadata) -> Identity {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+/// Why a file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{}: cannot read: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: larger than {} MiB, the most this program reads from one file", path.display(), limit >> 20)]
+    TooLarge { path: PathBuf, limit: u64 },
+}
+
+/// Reads at most `limit` bytes of `path`, refusing a file that holds more,
+/// and remembers the file as one of this process's inputs.
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let io = |source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    if let Some(identity) = identity_of(path) {
+        remember(path, identity);
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+fn remember(path: &Path, identity: Identity) {
+    let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+    // The newest path of an identity wins: an older one may be a deleted
+    // file whose inode this one took.
+    read.retain(|(_, id)| *id != identity);
+    read.push((path.to_path_buf(), identity));
+}
+
+/// The file this process has read that `path` names, if any.
+pub fn read_earlier(path: &Path) -> Option<PathBuf> {
+    identity_of(path).and_then(|identity| input_with(&identity))
+}
+
+/// The input with this identity, if it is still there: an input since
+/// deleted has freed its inode for another file, which is no input.
+fn input_with(identity: &Identity) -> Option<PathBuf> {
+    let read = READ.lock().unwrap_or_else(|e| e.into_inner());
+    read.iter()
+        .find(|(p, id)| id == identity && identity_of(p).as_ref() == Some(identity))
+        .map(|(p, _)| p.clone())
+}
+
+/// The file this process has read that standard output writes to, if any
+/// (as `merge a.json >> a.json` would).
+pub fn stdout_over_input() -> Option<PathBuf> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let stdout = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+        let meta = std::fs::File::from(stdout).metadata().ok()?;
+        if !meta.is_file() {
+            return None;
+        }
+        input_with(&metadata_identity(&meta))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// Why an output cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("refusing to write {} over the input file {}", output.display(), input.display())]
+    OverInput { output: PathBuf, input: PathBuf },
+    #[error("cannot write {}: the folder {} does not exist", path.display(), folder.display())]
+    NoFolder { path: PathBuf, folder: PathBuf },
+    #[error("cannot write {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Checks, before any work, that `path` can be written: not a file this
+/// process read, its folder exists and takes a new file (or, for an
+/// existing device or pipe, it opens for writing).
+pub fn check_output(path: &Path) -> Result<(), WriteError> {
+    if let Some(input) = read_earlier(path) {
+        return Err(WriteError::OverInput {
+            output: path.to_path_buf(),
+            input,
+        });
+    }
+    let io = |source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Err(io(std::io::Error::other("it is a folder"))),
+        // A device or a pipe is written in place: it must open for writing.
+        // (Opening a pipe for writing would wait for a reader: a pipe is
+        // taken as it is.)
+        Ok(m) if !m.is_file() => {
+            if is_fifo(&m) {
+                return Ok(());
+            }
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map(drop)
+                .map_err(io)
+        }
+        _ => {
+            let folder = folder_of(path);
+            if !folder.is_dir() {
+                return Err(WriteError::NoFolder {
+                    path: path.to_path_buf(),
+                    folder: folder.to_path_buf(),
+                });
+            }
+            // A probe file proves the folder takes the temporary file that
+            // the atomic write renames into place.
+            let probe = temporary_name(path, "probe");
+            std::fs::File::create(&probe).map_err(io)?;
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+    }
+}
+
+#[cfg(unix)]
+fn is_fifo(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    m.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::Metadata) -> bool {
+    false
+}
+
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."))
+}
+
+fn temporary_name(path: &Path, what: &str) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().to_string());
+    folder_of(path).join(format!(".{name}.{what}-{}", std::process::id()))
+}
+
+/// Writes `text` to `path` as [`OutputFile`] does, refusing a file this
+/// process read.
+pub fn write_output(path: &Path, text: &str) -> Result<(), WriteError> {
+    if let Some(input) = read_earlier(path) {
+        return Err(WriteError::OverInput {
+            output: path.to_path_buf(),
+            input,
+        });
+    }
+    save_atomically(path, text).map_err(|source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Writes `text` to `path` through an [`OutputFile`]: a regular (or new)
+/// file atomically, keeping the previous version as `<name>.bak`; a device
+/// or pipe in place.
+pub fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut out = OutputFile::create(path)?;
+    out.write_all(text.as_bytes())?;
+    out.commit()
+}
+
+/// A file being written. For a regular (or new) file the text goes to a
+/// temporary file in the same folder, which [`OutputFile::commit`] flushes
+/// and renames over the target, so a crash or a failed write never leaves a
+/// half-written file and the last good version survives; the previous
+/// version is kept as `<name>.bak`. A device or a pipe is written in place
+/// (renaming over it would replace the device node with a regular file).
+/// Dropped without a commit, the temporary file is removed.
+pub struct OutputFile {
+    path: PathBuf,
+    /// The temporary file to rename into place, when the target is a file.
+    temporary: Option<PathBuf>,
+    writer: std::io::BufWriter<std::fs::File>,
+}
+
+impl OutputFile {
+    pub fn create(path: &Path) -> std::io::Result<OutputFile> {
+        if path.file_name().is_none() {
+            return Err(std::io::Error::other("no file name"));
+        }
+        let in_place = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+        let (temporary, file) = if in_place {
+            let file = std::fs::OpenOptions::new().write(true).open(path)?;
+            (None, file)
+        } else {
+            let tmp = temporary_name(path, "tmp");
+            let file = std::fs::File::create(&tmp)?;
+            (Some(tmp), file)
+        };
+        Ok(OutputFile {
+            path: path.to_path_buf(),
+            temporary,
+            writer: std::io::BufWriter::new(file),
+        })
+    }
+
+    /// Flushes everything written and puts it in place.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        self.writer.flush()?;
+        let Some(tmp) = self.temporary.take() else {
+            return Ok(());
+        };
+        let synced = self.writer.get_ref().sync_all();
+        if let Err(e) = synced {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        if self.path.is_file() {
+            let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+            let _ = std::fs::copy(
+                &self.path,
+                folder_of(&self.path).join(format!("{name}.bak")),
+            );
+        }
+        std::fs::rename(&tmp, &self.path).inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+    }
+}
+
+impl Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writer.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.temporary.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_larger_than_the_limit_is_refused_naming_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.ron");
+        std::fs::write(&path, vec![b' '; 3 << 20]).unwrap();
+        let err = read_bytes(&path, 2 << 20).unwrap_err();
+        assert!(matches!(err, ReadError::TooLarge { limit, .. } if limit == 2 << 20));
+        assert!(err.to_string().contains("larger than 2 MiB"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_device_is_read_only_up_to_the_limit() {
+        let err = read_bytes(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+        assert!(matches!(err, ReadError::TooLarge { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_file_read_is_protected_from_every_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input.ron");
+        std::fs::write(&path, "()").unwrap();
+        read_bytes(&path, MAX_INPUT_BYTES).unwrap();
+        let other_name = dir.path().join(".").join("input.ron");
+        assert!(matches!(
+            check_output(&other_name),
+            Err(WriteError::OverInput { .. })
+        ));
+        assert!(matches!(
+            write_output(&other_name, "x"),
+            Err(WriteError::OverInput { .. })
+        ));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "()");
+    }
+
+    #[test]
+    fn an_output_in_a_missing_folder_is_refused_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing").join("r.json");
+        let err = check_output(&path).unwrap_err();
+        assert!(matches!(err, WriteError::NoFolder { .. }), "{err}");
+        assert!(err.to_string().contains("does not exist"), "{err}");
+    }
+
+    #[test]
+    fn a_regular_file_is_replaced_atomically_keeping_a_backup() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        write_output(&path, "one").unwrap();
+        write_output(&path, "two").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        let bak = dir.path().join("out.txt.bak");
+        assert_eq!(std::fs::read_to_string(bak).unwrap(), "one");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_in_place_not_replaced() {
+        write_output(Path::new("/dev/null"), "text").unwrap();
+        let meta = std::fs::metadata("/dev/null").unwrap();
+        assert!(!meta.is_file(), "/dev/null is still a device");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_failed_write_to_a_device_is_an_error() {
+        let err = write_output(Path::new("/dev/full"), "text").unwrap_err();
+        assert!(matches!(err, WriteError::Io { .. }), "{err}");
+    }
+}
