@@ -7,7 +7,7 @@ use caesar_workbench::sim::{CompareReport, GameRange, LadderReport, SimReport, S
 
 use super::args::check_outputs;
 use super::output::warn;
-use super::simulate::print_report;
+use super::simulate::emit_report;
 use super::{CliError, Output};
 
 /// A report larger than this is not one `simulate` or `compare` wrote
@@ -25,6 +25,14 @@ pub struct MergeArgs {
     /// Write the merged run's per-space CSV to this file (simulate reports).
     #[arg(long)]
     spaces_csv: Option<PathBuf>,
+    /// Write the merged report to FILE instead of standard output,
+    /// atomically (never half-written; left alone when the merge fails).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Fail, writing nothing, when the reports miss part of the run
+    /// (without it a merge of part of a run only warns).
+    #[arg(long)]
+    complete: bool,
 }
 
 enum Parsed {
@@ -50,7 +58,11 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             Parsed::Sweep(r) => sweeps.push((label, *r)),
         }
     }
-    check_outputs(&args.spaces_csv.as_deref().into_iter().collect::<Vec<_>>())?;
+    let outputs: Vec<&Path> = [args.spaces_csv.as_deref(), args.out.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    check_outputs(&outputs)?;
     if let Some((sweep, _)) = sweeps.first() {
         if let Some(other) = sims
             .first()
@@ -66,9 +78,9 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             sweeps.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = SweepReport::merge_labelled(&labelled).map_err(CliError::Report)?;
         if let Some(p) = merged.points.first() {
-            warn_missing(&p.run);
+            warn_missing(&p.run, args.complete)?;
         }
-        print_report(out, &merged, args.json)?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some((ladder, _)) = ladders.first() {
@@ -85,9 +97,9 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             ladders.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = LadderReport::merge_labelled(&labelled).map_err(CliError::Report)?;
         if let Some(run) = merged.rungs.first().map(|r| r.mirror.runs()[0]) {
-            warn_missing(run);
+            warn_missing(run, args.complete)?;
         }
-        print_report(out, &merged, args.json)?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
         return Ok(ExitCode::SUCCESS);
     }
     if let (Some((sim, _)), Some((compare, _))) = (sims.first(), compares.first()) {
@@ -99,34 +111,42 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         let labelled: Vec<(&str, &CompareReport)> =
             compares.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = CompareReport::merge_labelled(&labelled).map_err(CliError::Report)?;
-        warn_missing(&merged.a);
-        print_report(out, &merged, args.json)?;
+        warn_missing(&merged.a, args.complete)?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
     } else {
         let labelled: Vec<(&str, &SimReport)> = sims.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = SimReport::merge_labelled(&labelled).map_err(CliError::Report)?;
-        warn_missing(&merged);
-        print_report(out, &merged, args.json)?;
+        warn_missing(&merged, args.complete)?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
         super::simulate::write_spaces_csv(&merged, args.spaces_csv.as_deref())?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn warn_missing(report: &SimReport) {
+/// Warns, naming the missing games; with `complete` refuses instead.
+fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
     const SHOWN: usize = 8;
     let missing: Vec<GameRange> = report.missing_games();
     if missing.is_empty() {
-        return;
+        return Ok(());
     }
     let mut list: Vec<String> = missing.iter().take(SHOWN).map(|g| g.to_string()).collect();
     if missing.len() > SHOWN {
         list.push(format!("and {} more ranges", missing.len() - SHOWN));
     }
-    warn(format_args!(
-        "warning: the reports hold {} of the run's {} games; missing: {}",
+    let text = format!(
+        "the reports hold {} of the run's {} games; missing: {}",
         report.games,
         report.run_games,
         list.join(", ")
-    ));
+    );
+    if complete {
+        return Err(CliError::Report(format!(
+            "incomplete run (--complete): {text}"
+        )));
+    }
+    warn(format_args!("warning: {text}"));
+    Ok(())
 }
 
 /// Reads at most [`MAX_REPORT_BYTES`] (so `/dev/zero` ends) and parses a

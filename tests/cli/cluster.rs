@@ -217,3 +217,56 @@ fn shard_auto_outside_a_scheduler_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("auto/N"));
 }
+
+/// The merge step of deploy/slurm: `merge --complete --out` fails over part
+/// of a run without touching the output, and writes the whole run's report
+/// (the same as standard output) once every shard is there.
+#[test]
+fn merge_complete_out_fails_on_missing_games_and_writes_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |i: usize| {
+        let path = dir.path().join(format!("shard-{i}-of-2.json"));
+        let mut command = Command::new(bin());
+        for var in SCHEDULER_VARS {
+            command.env_remove(var);
+        }
+        command
+            .args(["simulate", "--games", "6", "--seed", "3", "--json"])
+            .args(["--shard", &format!("{i}/2"), "--out"])
+            .arg(&path)
+            .assert()
+            .code(0);
+        path
+    };
+    let first = shard(1);
+    let out = dir.path().join("merged.json");
+    std::fs::write(&out, "older report\n").unwrap();
+    let mut command = Command::new(bin());
+    command
+        .args(["merge", "--json", "--complete", "--out"])
+        .arg(&out)
+        .arg(&first)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(
+            predicate::str::contains("incomplete run").and(predicate::str::contains("missing")),
+        );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "older report\n");
+    let second = shard(2);
+    Command::new(bin())
+        .args(["merge", "--json", "--complete", "--out"])
+        .arg(&out)
+        .args([&first, &second])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::is_empty());
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(written, merged(&[first.clone(), second]));
+    Command::new(bin())
+        .args(["merge", "--json", "--out"])
+        .args([&first, &first])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("input"));
+}

@@ -1,0 +1,298 @@
+#!/bin/bash
+# The Slurm recipe (submit.sh, shards.sbatch, merge.sbatch) run end to end on
+# a real Slurm: a single-node cluster this script sets up (Debian's slurm-wlm
+# and munge, Slurm 22.05; its configuration, state and logs in a temporary
+# directory; munged, slurmctld and slurmd started by hand and stopped by PID),
+# or the Slurm already answering `scontrol ping`. It runs simulate, ladder and
+# sweep as arrays, a simulate whose task 1 fails once (merge cancelled,
+# `scontrol requeue`, merge again as submit.sh says), the refusals (a re-run
+# as an array of another size, a non-empty results directory, resources no
+# node has, a merge over missing shards), and compares every merged report
+# field by field with the same run on one machine, timing fields apart.
+#
+#   deploy/slurm/check.sh            # CAESAR_BIN, else target/release, else target/debug
+#   CAESAR_CHECK_SCALE=50 deploy/slurm/check.sh    # 50 times the games: figures for docs/cluster.md
+#
+# Exits 0 when everything agrees, 1 on any difference or failure; where it
+# cannot have a Slurm (not root, packages unreachable) it says so on one line
+# and exits 0. Run by .ci/run after cargo test.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+slurm_dir=$repo/deploy/slurm
+scale=${CAESAR_CHECK_SCALE:-1}
+started=$(date +%s.%N)
+say() { echo "check.sh: $*"; }
+skip() { echo "deploy/slurm/check.sh: skipped: $*"; exit 0; }
+fail() { echo "check.sh: FAILED: $*" >&2; failed=1; }
+failed=0
+
+bin=${CAESAR_BIN:-}
+if [ -z "$bin" ]; then
+    for b in "$repo/target/release/caesar-workbench" "$repo/target/debug/caesar-workbench"; do
+        [ -x "$b" ] && { bin=$b; break; }
+    done
+fi
+[ -n "$bin" ] && [ -x "$bin" ] || { echo "check.sh: no binary: build first (cargo build --release) or set CAESAR_BIN" >&2; exit 1; }
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+export CAESAR_BIN=$bin
+
+# --- a Slurm to run on --------------------------------------------------------
+pids=()    # what this script started, stopped by PID on exit
+work=
+own_slurm=0
+cleanup() {
+    local rc=$?
+    if [ "$own_slurm" = 1 ]; then
+        scancel --quiet --user="$(id -un)" 2>/dev/null || true
+        for _ in $(seq 20); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.25; done
+    fi
+    local p
+    for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+    for p in "${pids[@]}"; do
+        for _ in $(seq 40); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$p" 2>/dev/null || true
+        wait "$p" 2>/dev/null || true
+    done
+    if [ -n "$work" ]; then
+        if [ "$rc" = 0 ] && [ "${CAESAR_CHECK_KEEP:-0}" = 0 ]; then rm -rf "$work"; else say "kept $work"; fi
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if scontrol ping >/dev/null 2>&1 && sinfo -h >/dev/null 2>&1; then
+    # A Slurm runs already: results under the repository, which the nodes
+    # must see (as they must see the binary).
+    mkdir -p "$repo/target"
+    work=$(mktemp -d "$repo/target/slurm-check.XXXXXX")
+    say "using the running Slurm ($(scontrol ping | head -1))"
+else
+    [ "$(id -u)" = 0 ] || skip "no Slurm answers and setting one up needs root"
+    need=()
+    command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null || need+=(slurm-wlm)
+    command -v munged >/dev/null && command -v mungekey >/dev/null || need+=(munge)
+    command -v jq >/dev/null || need+=(jq)
+    if [ ${#need[@]} -gt 0 ]; then
+        command -v apt-get >/dev/null || skip "no Slurm, and no apt-get to install ${need[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt_log=$(mktemp)
+        if ! apt-get install -y -q --no-install-recommends "${need[@]}" >"$apt_log" 2>&1; then
+            apt-get update -q >>"$apt_log" 2>&1 &&
+                apt-get install -y -q --no-install-recommends "${need[@]}" >>"$apt_log" 2>&1 ||
+                { rm -f "$apt_log"; skip "cannot install ${need[*]} (apt-get failed: packages unreachable?)"; }
+        fi
+        rm -f "$apt_log"
+        say "installed ${need[*]}"
+    fi
+    id munge >/dev/null 2>&1 || skip "no munge user after installing munge"
+    own_slurm=1
+    work=$(mktemp -d /tmp/caesar-slurm-check.XXXXXX)
+    chmod 755 "$work"
+    mkdir -p "$work/munge" "$work/state" "$work/spool"
+    chown munge:munge "$work/munge"
+    chmod 711 "$work/munge"    # munged: the socket's directory needs x for all
+    sock=$work/munge/munge.socket
+    as_munge=(setpriv --reuid=munge --regid=munge --init-groups)
+    "${as_munge[@]}" mungekey -c -k "$work/munge/munge.key"
+    "${as_munge[@]}" munged -F -S "$sock" --key-file="$work/munge/munge.key" \
+        --log-file="$work/munge/munged.log" --pid-file="$work/munge/munged.pid" \
+        --seed-file="$work/munge/munged.seed" >"$work/munged.out" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+    [ -S "$sock" ] || { cat "$work/munged.out" >&2; echo "check.sh: munged did not start" >&2; exit 1; }
+
+    node=$(hostname -s)
+    port=$((20000 + RANDOM % 20000))
+    cat >"$work/slurm.conf" <<EOF
+ClusterName=caesarcheck
+SlurmctldHost=$node(127.0.0.1)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$sock
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$work/jobcomp.txt
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+SchedulerType=sched/backfill
+MpiDefault=none
+ReturnToService=2
+MinJobAge=3600
+NodeName=$node NodeAddr=127.0.0.1 CPUs=2 RealMemory=2000 State=UNKNOWN
+PartitionName=check Nodes=$node Default=YES MaxTime=INFINITE State=UP
+EOF
+    export SLURM_CONF=$work/slurm.conf
+    slurmctld -D -i -f "$SLURM_CONF" >"$work/slurmctld.out" 2>&1 &
+    pids+=($!)
+    slurmd -D -N "$node" -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 100); do sinfo -h -o '%T' 2>/dev/null | grep -qx idle && break; sleep 0.2; done
+    if ! sinfo -h -o '%T' 2>/dev/null | grep -qx idle; then
+        tail -n 20 "$work/slurmctld.log" "$work/slurmd.log" >&2 || true
+        echo "check.sh: the single-node Slurm did not come up" >&2
+        exit 1
+    fi
+    say "single-node Slurm $(sinfo -V | cut -d' ' -f2) up in $work (ports $port-$((port + 1)))"
+fi
+cd "$work"
+
+# --- helpers ----------------------------------------------------------------
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# Waits until none of the jobs is in squeue; prints nothing.
+wait_jobs() {
+    local ids=$1 i
+    for i in $(seq 2400); do
+        [ -z "$(squeue -h -j "$ids" 2>/dev/null)" ] && return 0
+        sleep 0.25
+    done
+    fail "jobs $ids still queued after 10 minutes"
+    return 1
+}
+state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
+# The report without its wall-clock figures, as one line per leaf: path value.
+leaves() {
+    jq -c 'walk(if type == "object" then del(.elapsed_seconds, .games_per_second) else . end)
+           | paths(scalars) as $p | [($p | map(tostring) | join(".")), getpath($p)]' "$1"
+}
+# Compares a merged report with the single-machine one, field by field.
+same_report() {
+    local name=$1 merged=$2 single=$3
+    if [ ! -s "$merged" ]; then fail "$name: no merged report $merged"; return; fi
+    local d
+    d=$(diff <(leaves "$merged") <(leaves "$single")) || true
+    if [ -n "$d" ]; then
+        fail "$name: the merged report differs from the single-machine run (< merged, > single):"
+        echo "$d" | head -n 40 >&2
+    elif [ "$(leaves "$merged" | wc -l)" -lt 10 ]; then
+        fail "$name: the merged report has hardly any fields"
+    else
+        say "$name: merged report = single-machine report ($(leaves "$merged" | wc -l) fields, timing apart)"
+    fi
+}
+submit() { # SHARDS RESULTS COMMAND ARGS...: prints "array merge"
+    local out
+    out=$("$slurm_dir/submit.sh" --mem 200M --merge-mem 200M "$@") || { echo "$out" >&2; return 1; }
+    echo "$out" | sed -n 's/^array job \([0-9]*\) .*merge job \([0-9]*\);.*/\1 \2/p'
+}
+report_figures=()
+# NAME SHARDS COMMAND ARGS...: the run on Slurm, then on one machine; compares.
+run_case() {
+    local name=$1 shards=$2
+    shift 2
+    local t0 t1 t2 jobs array merge
+    t0=$(now)
+    jobs=$(submit "$shards" "$work/$name" "$@") || { fail "$name: submit.sh failed"; return; }
+    read -r array merge <<<"$jobs"
+    wait_jobs "$array,$merge" || return
+    t1=$(now)
+    [ "$(state "$merge")" = COMPLETED ] || fail "$name: merge job $merge is $(state "$merge"), not COMPLETED"
+    "$bin" "$@" --threads 2 --json --out "$work/$name.single.json"
+    t2=$(now)
+    same_report "$name" "$work/$name/merged.json" "$work/$name.single.json"
+    [ -s "$work/$name/merged.txt" ] || fail "$name: no merged.txt"
+    report_figures+=("$name: $shards tasks x 1 CPU, submit to merged $(secs "$t0" "$t1") s; one machine (--threads 2) $(secs "$t1" "$t2") s")
+}
+
+g() { echo $(($1 * scale)); }
+
+# --- the runs -----------------------------------------------------------------
+run_case simulate 4 simulate --games "$(g 200)" --seed 7 --caesar-ai heuristic --pompey-ai heuristic
+run_case ladder 3 ladder --players random,heuristic --games "$(g 20)" --seed 3
+run_case sweep 2 sweep --set vp_to_win=9..10 --games "$(g 40)" --seed 5
+
+# A task that fails once: the merge job is cancelled (not left waiting for
+# ever); the task requeued and the merge submitted again as submit.sh says.
+name=requeue
+cat >"$work/fail-once" <<EOF
+#!/bin/bash
+if [ "\${SLURM_ARRAY_TASK_ID:-}" = 1 ] && [ "\$1" != merge ] && mkdir "$work/failed-once" 2>/dev/null; then
+    echo "fail-once: task 1 fails on purpose" >&2
+    exit 3
+fi
+exec "$bin" "\$@"
+EOF
+chmod +x "$work/fail-once"
+run=(simulate --games "$(g 60)" --seed 11 --caesar-ai random --pompey-ai heuristic)
+t0=$(now)
+if jobs=$(CAESAR_BIN=$work/fail-once submit 3 "$work/$name" "${run[@]}"); then
+    read -r array merge <<<"$jobs"
+    wait_jobs "$array,$merge" || true
+    [ "$(state "${array}_1")" = FAILED ] || fail "$name: task ${array}_1 is $(state "${array}_1"), not FAILED"
+    [ "$(state "$merge")" = CANCELLED ] || fail "$name: merge job $merge is $(state "$merge"), not CANCELLED"
+    [ ! -e "$work/$name/merged.json" ] || fail "$name: a merged.json after a failed task"
+    scontrol requeue "${array}_1"
+    scontrol update JobId="${array}_1" StartTime=now
+    # The line submit.sh printed for this case, run as a user would paste it.
+    again=$(sed -n 's/^  \(sbatch .*afterany.*\)$/\1/p' "$work/$name/logs/submit.txt")
+    [ -n "$again" ] || fail "$name: submit.sh printed no merge command for after a requeue"
+    merge2=$(eval "$again")
+    merge2=${merge2%%;*}
+    wait_jobs "$array,$merge2" || true
+    t1=$(now)
+    [ "$(state "${array}_1")" = COMPLETED ] || fail "$name: requeued task ${array}_1 is $(state "${array}_1")"
+    [ "$(state "$merge2")" = COMPLETED ] || fail "$name: merge job $merge2 after the requeue is $(state "$merge2")"
+    grep -q "fails on purpose" "$work/$name/logs/caesar-shards-${array}_1.out" ||
+        fail "$name: the failed attempt's log was not kept (--open-mode=append)"
+    "$bin" "${run[@]}" --threads 2 --json --out "$work/$name.single.json"
+    same_report "$name" "$work/$name/merged.json" "$work/$name.single.json"
+    report_figures+=("$name: 3 tasks, one failing once, requeued; submit to merged $(secs "$t0" "$t1") s")
+else
+    fail "$name: submit.sh failed"
+fi
+
+# A failed task re-run the wrong way (a one-task array) is refused.
+wrong=$(sbatch --parsable --array=1 --mem=200M --output="$work/$name/logs/wrong-%A_%a.out" \
+    --export=ALL,RESULTS="$work/$name",SHARDS=3,CAESAR_BIN="$bin" "$slurm_dir/shards.sbatch" "${run[@]}")
+wrong=${wrong%%;*}
+wait_jobs "$wrong" || true
+if [ "$(state "${wrong}_1")" != FAILED ] || ! grep -q "auto/3" "$work/$name/logs/wrong-${wrong}_1.out"; then
+    fail "$name: a one-task re-run of a 3-task array was not refused ($(state "${wrong}_1"))"
+    cat "$work/$name/logs/wrong-${wrong}_1.out" >&2 || true
+else
+    say "refused: a re-run as a one-task array ($(grep -m1 -o 'error: --shard.*' "$work/$name/logs/wrong-${wrong}_1.out")...)"
+fi
+
+# submit.sh refuses a used results directory and resources no node has.
+if out=$("$slurm_dir/submit.sh" 2 "$work/simulate" simulate --games 4 2>&1) || [[ $out != *"not empty"* ]]; then
+    fail "submit.sh did not refuse a non-empty results directory: $out"
+else
+    say "refused: $out"
+fi
+if out=$("$slurm_dir/submit.sh" --cpus 64 2 "$work/big" simulate --games 4 2>&1) || [[ $out != *"no node has"* ]]; then
+    fail "submit.sh did not refuse 64 CPUs a task: $out"
+else
+    say "refused: $out"
+fi
+# A merge over missing shards is a failed job and leaves no merged report.
+mkdir -p "$work/partial"
+cp "$work/simulate"/shard-1-of-4.json "$work/simulate"/shard-2-of-4.json "$work/partial/" || true
+echo stale >"$work/partial/merged.txt"
+if RESULTS=$work/partial SHARDS=4 CAESAR_BIN=$bin "$slurm_dir/merge.sbatch" >"$work/partial.out" 2>&1; then
+    fail "merge.sbatch succeeded over 2 of 4 shards"
+elif [ -e "$work/partial/merged.txt" ] || [ -e "$work/partial/merged.json" ]; then
+    fail "merge.sbatch left a merged report after failing"
+else
+    say "refused: a merge over 2 of 4 shards ($(head -1 "$work/partial.out" | cut -c1-90)...)"
+fi
+for f in "${report_figures[@]}"; do say "$f"; done
+say "$(secs "$started" "$(now)") s in all"
+if [ "$failed" != 0 ]; then
+    echo "check.sh: the Slurm recipe FAILED (work directory kept: $work)" >&2
+    exit 1
+fi
+say "the Slurm recipe agrees with the single-machine runs"
