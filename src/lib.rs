@@ -12,12 +12,9 @@
 pub mod ai;
 pub mod engine;
 pub mod files;
+pub mod games;
 pub mod scenario;
 pub mod sim;
-
-pub mod position;
-pub mod record;
-pub mod trace;
 
 #[cfg(feature = "gui")]
 pub mod app;

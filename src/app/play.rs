@@ -5,7 +5,7 @@
 //! are also made by pointing: a card of the hand, a space to start a group
 //! from, a block then its destination, a city to levy in, a retreat space.
 //! A click on the map only picks among the legal actions placed there
-//! ([`crate::trace::action_space`]); the window decides no rule.
+//! ([`crate::games::trace::action_space`]); the window decides no rule.
 //!
 //! The window shows the game as the side at the table may see it (its
 //! `SideView`): with one person, that person's side; in hot-seat, the side
@@ -29,9 +29,9 @@ use super::{Action, ExportKind, FilePurpose, RecordUse, theme};
 use crate::ai::AiSpec;
 use crate::ai::{Budget, MctsPlayer, Player, SearchPlayer};
 use crate::engine::{Action as Move, Game, State};
-use crate::record::{HUMAN, PlayerEntry, RecordSetup};
+use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
+use crate::games::trace::{Trace, action_block, action_space};
 use crate::scenario::model::{BlockId, Side, SpaceId};
-use crate::trace::{Trace, action_block, action_space};
 
 /// Who sits at a side.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,7 +172,7 @@ impl PlayPanel {
 
     /// Reads a position file and plays on from it.
     pub fn start_from_file(&mut self, path: &Path) {
-        match crate::position::load_position(path) {
+        match crate::games::position_file::load_position(path) {
             Ok(loaded) => {
                 let title = format!("From {}", path.display());
                 self.start_from(loaded.game, loaded.state, title);
@@ -185,7 +185,7 @@ impl PlayPanel {
     /// its sides seated as the record names them. AI players start afresh
     /// (seeded from their recorded seed and the game's length).
     pub fn resume_file(&mut self, path: &Path) {
-        let (record, game, trace) = match crate::trace::load_record(path) {
+        let (record, game, trace) = match crate::games::trace::load_record(path) {
             Ok(x) => x,
             Err(e) => {
                 self.error = Some(format!("{}: {e}", path.display()));
@@ -380,7 +380,7 @@ impl PlayPanel {
     }
 
     /// The record of the game so far (`None` when begun from a position).
-    pub fn record(&self) -> Option<crate::record::RecordFile> {
+    pub fn record(&self) -> Option<crate::games::record::RecordFile> {
         let s = self.session.as_ref()?;
         s.trace.record(s.setup.clone()?)
     }

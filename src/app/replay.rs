@@ -16,9 +16,9 @@ use super::play_board::{Board, Marks};
 use super::play_info;
 use super::{Action, FilePurpose, theme};
 use crate::engine::{Game, State};
+use crate::games::trace::{Stride, Trace};
 use crate::scenario::model::Side;
 use crate::sim::{SimOptions, game_and_player_seeds};
-use crate::trace::{Stride, Trace};
 
 /// A game ready to step through.
 #[derive(Debug, Clone)]
@@ -79,7 +79,7 @@ impl ReplayPanel {
 
     /// Reads a record file and re-plays it (errors are shown in the tab).
     pub fn open_file(&mut self, path: &std::path::Path) {
-        match crate::trace::load_record(path) {
+        match crate::games::trace::load_record(path) {
             Ok((record, game, trace)) => {
                 let title = path.file_name().map_or(path.display().to_string(), |n| {
                     n.to_string_lossy().into_owned()

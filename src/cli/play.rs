@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::{Game, Log, State};
-use caesar_workbench::record::{PlayerEntry, RecordSetup, record_game, simulated_game_seeds};
+use caesar_workbench::games::record::{
+    PlayerEntry, RecordSetup, record_game, simulated_game_seeds,
+};
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 

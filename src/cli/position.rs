@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::position::{LoadedPosition, PositionFileError, load_position};
+use caesar_workbench::games::position_file::{LoadedPosition, PositionFileError, load_position};
+use caesar_workbench::games::trace::action_text_seen;
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::trace::action_text_seen;
 
 use super::args::{check_stdout, parse_side};
 use super::{CliError, Output};
@@ -112,9 +112,9 @@ pub fn position(out: &mut Output, args: PositionArgs) -> Result<ExitCode, CliErr
 }
 
 /// The legal action whose words are `text` (case and spacing aside):
-/// [`caesar_workbench::record::find_action`], shared with `replay`.
+/// [`caesar_workbench::games::record::find_action`], shared with `replay`.
 fn find_action(game: &Game, state: &State, text: &str) -> Result<Action, CliError> {
-    caesar_workbench::record::find_action(game, state, text)
+    caesar_workbench::games::record::find_action(game, state, text)
         .map_err(|e| CliError::Position(e.to_string()))
 }
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::record::{self, RecordFile, ReplayError};
+use caesar_workbench::games::record::{self, RecordFile, ReplayError};
 use caesar_workbench::scenario::format::{LoadError, read_text};
 use caesar_workbench::scenario::rules::RuleSet;
 

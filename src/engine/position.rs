@@ -1,6 +1,6 @@
 //! Positions stated outright (like OpenSpiel's `SetState`): blocks where and
 //! how strong, hands, cards played, the stage of the turn and the dice to
-//! come. Position files (`crate::position`) and the rule tests both build
+//! come. Position files (`crate::games::position_file`) and the rule tests both build
 //! their states here, so a test reaches the position it means without
 //! hunting for a seed, and a file written by hand gets the same checks.
 

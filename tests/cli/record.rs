@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use caesar_workbench::record::RecordFile;
+use caesar_workbench::games::record::RecordFile;
 use predicates::prelude::*;
 
 fn bin() -> PathBuf {
@@ -324,14 +324,14 @@ fn replay_refuses_a_deleted_action_the_game_still_plays_to_the_same_end() {
     let same_end = |record: &RecordFile| {
         let mut state = caesar_workbench::engine::State::new(&game, record.seed);
         for step in &record.actions {
-            match caesar_workbench::record::find_action(&game, &state, &step.action) {
+            match caesar_workbench::games::record::find_action(&game, &state, &step.action) {
                 Ok(a) if !state.is_over() => state.apply(&game, a),
                 _ => return false,
             }
         }
         state
             .outcome()
-            .map(caesar_workbench::record::RecordedOutcome::from)
+            .map(caesar_workbench::games::record::RecordedOutcome::from)
             == record.outcome
     };
     let (k, tampered) = (0..file.actions.len())

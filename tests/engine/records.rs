@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::Game;
-use caesar_workbench::record::{
+use caesar_workbench::games::record::{
     self, PlayerEntry, RecordFile, RecordSetup, RecordedStep, ReplayError, record_game,
 };
 use caesar_workbench::scenario::model::Side;
@@ -136,7 +136,8 @@ fn a_deletion_the_engine_still_plays_to_the_same_end_is_refused_at_its_step() {
             matches!(err, ReplayError::Differs { step, .. } if step == first),
             "{err}"
         );
-        let from_trace = caesar_workbench::trace::Trace::from_record(&tampered, game).unwrap_err();
+        let from_trace =
+            caesar_workbench::games::trace::Trace::from_record(&tampered, game).unwrap_err();
         assert_eq!(from_trace, err);
         if found == 3 {
             break;

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use caesar_workbench::engine::{Action, Game, Place, State};
-use caesar_workbench::position::PositionDoc;
+use caesar_workbench::games::position_file::PositionDoc;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::model::{BlockId, CardFace, Setup, SpaceId};
 

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use caesar_workbench::engine::{Action, Game, Stage, State};
-use caesar_workbench::position::PositionDoc;
+use caesar_workbench::games::position_file::PositionDoc;
 use caesar_workbench::scenario::model::{BlockId, Side, SpaceId};
 use caesar_workbench::scenario::rules::RuleSet;
 

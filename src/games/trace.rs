@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::ai::{Player, decide};
 use crate::engine::{Action, Game, IllegalAction, Period, State};
-use crate::record::{
+use crate::games::record::{
     Proof, RecordFile, RecordSetup, RecordedStep, ReplayError, Replaying, check_sources, record_of,
 };
 use crate::scenario::model::{BlockId, Side, SpaceId};
@@ -79,13 +79,13 @@ impl Trace {
         }
     }
 
-    /// Re-plays a record as [`crate::record::replay`] does, keeping every
-    /// position; refuses it the same way ([`crate::record::replay_into`]:
+    /// Re-plays a record as [`crate::games::record::replay`] does, keeping every
+    /// position; refuses it the same way ([`crate::games::record::replay_into`]:
     /// the first step that differs from the record's digests, an action not
     /// legal at its step, actions after the end, an end other than recorded).
     pub fn from_record(record: &RecordFile, game: &Game) -> Result<Trace, ReplayError> {
         let mut trace = Trace::new(game, record.seed);
-        crate::record::replay_into(record, game, &mut trace)?;
+        crate::games::record::replay_into(record, game, &mut trace)?;
         Ok(trace)
     }
 
@@ -301,7 +301,7 @@ impl Trace {
 /// window needs to step through it. Errors are one message each.
 pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
     let record = RecordFile::read(path).map_err(|e| e.to_string())?;
-    let (scenario, variant) = crate::record::source_paths(&record, path);
+    let (scenario, variant) = crate::games::record::source_paths(&record, path);
     let rules = RuleSet::load(&variant).map_err(|e| e.to_string())?;
     let doc = crate::scenario::load_scenario(scenario.as_deref()).map_err(|e| e.to_string())?;
     check_sources(&record, (scenario.as_deref(), &variant), &doc, &rules)
@@ -475,7 +475,7 @@ pub fn reveals_or_rolls(game: &Game, before: &State, after: &State, side: Side) 
 mod tests {
     use super::*;
     use crate::ai::AiSpec;
-    use crate::record::PlayerEntry;
+    use crate::games::record::PlayerEntry;
 
     fn players(a: u64, b: u64) -> [Box<dyn Player>; 2] {
         [

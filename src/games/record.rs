@@ -847,7 +847,7 @@ pub fn check_sources(
 }
 
 /// A game a record is replayed into: a state and its log ([`replay`]), or
-/// every position kept ([`crate::trace::Trace`]).
+/// every position kept ([`crate::games::trace::Trace`]).
 pub trait Replaying {
     /// The position now.
     fn position(&self) -> &State;
