@@ -110,16 +110,9 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
         .map_err(|e| CliError::Usage(format!("cannot start the worker threads: {e}")))
 }
 
-/// `caesar` or `pompey`, in any case.
+/// `caesar` or `pompey`, in any case ([`Side`]'s own parser), for clap.
 pub fn parse_side(text: &str) -> Result<Side, String> {
-    match text.to_ascii_lowercase().as_str() {
-        "caesar" => Ok(Side::Caesar),
-        "pompey" => Ok(Side::Pompey),
-        other => Err(format!(
-            "a side is caesar or pompey, not \"{other}\"{}",
-            caesar_workbench::scenario::names::did_you_mean(other, ["caesar", "pompey"])
-        )),
-    }
+    text.parse::<Side>().map_err(|e| e.to_string())
 }
 
 /// 1 to [`MAX_THREADS`].

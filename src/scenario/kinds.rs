@@ -94,6 +94,28 @@ impl fmt::Display for Side {
     }
 }
 
+/// A side that is not `caesar` or `pompey`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{text}\" is not a side: caesar or pompey{}", crate::scenario::names::did_you_mean(text, ["caesar", "pompey"]))]
+pub struct NotASide {
+    pub text: String,
+}
+
+impl std::str::FromStr for Side {
+    type Err = NotASide;
+
+    /// `caesar` or `pompey`, in any case, with spaces around allowed.
+    fn from_str(text: &str) -> Result<Side, NotASide> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "caesar" => Ok(Side::Caesar),
+            "pompey" => Ok(Side::Pompey),
+            other => Err(NotASide {
+                text: other.to_string(),
+            }),
+        }
+    }
+}
+
 /// 7.4: the firepower a block may have (a d6 hits on 1 to its firepower).
 /// The validator and the roster editor both use this range.
 pub const FIREPOWER: std::ops::RangeInclusive<u8> = 1..=6;

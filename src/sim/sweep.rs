@@ -139,24 +139,16 @@ pub fn settable_fields(rules: &RuleSet) -> Vec<(String, Value)> {
     out
 }
 
-fn side_of(text: &str) -> Result<Side, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "caesar" => Ok(Side::Caesar),
-        "pompey" => Ok(Side::Pompey),
-        other => Err(format!(
-            "\"{other}\" is not a side: caesar or pompey{}",
-            crate::scenario::names::did_you_mean(other, ["caesar", "pompey"])
-        )),
-    }
-}
-
 fn knob(key: &str, rules: &RuleSet) -> Result<Knob, String> {
     for (prefix, strength) in [("strength:", true), ("deploy:", false)] {
         if let Some(rest) = key.strip_prefix(prefix) {
             let (side, block) = rest.split_once(':').ok_or_else(|| {
                 format!("\"{key}\": expected {prefix}SIDE:BLOCK, as in {prefix}caesar:Legio 13")
             })?;
-            let (side, block) = (side_of(side)?, block.trim().to_string());
+            let (side, block) = (
+                side.parse::<Side>().map_err(|e| e.to_string())?,
+                block.trim().to_string(),
+            );
             return Ok(if strength {
                 Knob::Strength { side, block }
             } else {
