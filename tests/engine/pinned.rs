@@ -6,7 +6,9 @@
 use caesar_workbench::ai::{RandomPlayer, decide};
 use caesar_workbench::engine::{Game, State};
 
-/// FNV-1a over the debug text of each action: stable across platforms.
+/// FNV-1a over the words of each action ([`Game::action_text`], what records
+/// and the window show): stable across platforms, and a field renamed in
+/// the code changes nothing.
 fn digest(game: &Game, seed: u64) -> (String, u32, u64) {
     let mut players = [
         RandomPlayer::new(seed * 2 + 1),
@@ -18,7 +20,7 @@ fn digest(game: &Game, seed: u64) -> (String, u32, u64) {
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);
         let action = decide(&mut players[side.index()], game, &state, &legal);
-        for byte in format!("{action:?}").bytes() {
+        for byte in game.action_text(action).bytes() {
             hash ^= byte as u64;
             hash = hash.wrapping_mul(0x100_0000_01b3);
         }
@@ -56,26 +58,26 @@ fn pinned_random_games_rules_1_1() {
                 1,
                 "Some(Pompey) VictoryPoints [0, 3] y5",
                 418,
-                0xd173f225e68e084f,
+                0x984d3cf0b30a1c9b,
             ),
             (
                 2,
                 "Some(Pompey) VictoryPoints [3, 4] y5",
                 487,
-                0xb7582c686fd3d12e,
+                0xb5b5134f45d7af38,
             ),
             (
                 3,
                 "Some(Pompey) VictoryPoints [2, 3] y5",
                 432,
-                0x72de1e7626b55e2c,
+                0x717546b17608d2ea,
             ),
-            (17, "None Draw [2, 2] y5", 515, 0xc064543a5095d692),
+            (17, "None Draw [2, 2] y5", 515, 0xeb42edf43b9bb58d),
             (
                 99,
                 "Some(Caesar) VictoryPoints [3, 2] y5",
                 383,
-                0x2bebfb9d1a511773,
+                0x3061e2a1f9a22c14,
             ),
         ],
     );
@@ -90,31 +92,31 @@ fn pinned_random_games_rules_2_0() {
                 1,
                 "Some(Pompey) VictoryPoints [0, 3] y5",
                 463,
-                0x5981d0f06e518f8a,
+                0x3b1139dbdf2aafed,
             ),
             (
                 2,
                 "Some(Pompey) VictoryPoints [0, 3] y5",
                 423,
-                0x64f80335e0571d46,
+                0x6b3933ad69c8967c,
             ),
             (
                 3,
                 "Some(Pompey) VictoryPoints [0, 4] y5",
                 492,
-                0x731ee6a7992b24cd,
+                0x466af473cecde55f,
             ),
             (
                 17,
                 "Some(Pompey) VictoryPoints [0, 3] y5",
                 355,
-                0x89e5994990ec9194,
+                0xfc967c0d7110c201,
             ),
             (
                 99,
                 "Some(Caesar) VictoryPoints [3, 2] y5",
                 371,
-                0xb10f1c5d3dfb1e54,
+                0xb2921b4bbd2a07a0,
             ),
         ],
     );
@@ -135,7 +137,7 @@ fn pinned_hundred_games_digest() {
     }
     assert_eq!(
         got,
-        [0x1a0834a6d0792aa9, 0x074b3756ddc4b2c5],
+        [0x50bdba7912157ac2, 0x7f058b80e6053293],
         "now {:#018x?}",
         got
     );
