@@ -140,9 +140,11 @@ enum LevyRule {
 
 /// Why an action was refused by [`State::try_apply`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("illegal action {action} in {phase}")]
+#[error("illegal action \"{action}\" in {phase}")]
 pub struct IllegalAction {
+    /// The action in words ([`Game::action_text`]).
     pub action: String,
+    /// Where the game stands, in words ([`State::stage_text`]).
     pub phase: String,
 }
 
@@ -413,12 +415,6 @@ pub enum Action {
     Disband(BlockId),
     /// Finish the winter step.
     EndWinter,
-}
-
-impl fmt::Display for Action {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
-    }
 }
 
 /// How the game ended.
@@ -1157,7 +1153,7 @@ impl State {
         if !self.is_legal(game, action) {
             return Err(IllegalAction {
                 action: game.action_text(action),
-                phase: format!("{:?}", self.phase),
+                phase: self.stage_text(game),
             });
         }
         self.apply(game, action);

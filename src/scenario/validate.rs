@@ -37,7 +37,16 @@ impl Report {
             .count()
     }
     /// Whether any finding has `code` (written `"unknown-name"`).
+    ///
+    /// # Panics
+    /// If `code` names no finding code: a misspelt code would otherwise
+    /// make `!report.has(..)` pass whatever the report holds.
     pub fn has(&self, code: &str) -> bool {
+        assert!(
+            Code::ALL.iter().any(|c| c.as_str() == code),
+            "\"{code}\" is no finding code{}",
+            crate::scenario::names::did_you_mean(code, Code::ALL.iter().map(|c| c.as_str()))
+        );
         self.findings.iter().any(|f| f.code == code)
     }
 }
@@ -921,4 +930,28 @@ pub mod published {
         ("Creta", &["Creta"]),
         ("Cyprus", &["Salamis"]),
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_answers_for_a_known_code() {
+        let report = validate(
+            &crate::scenario::historical(),
+            &RuleSet::builtin("rules-2.0"),
+        );
+        assert!(!report.has("unknown-name"));
+    }
+
+    #[test]
+    #[should_panic(expected = "is no finding code (did you mean \"unknown-name\"?)")]
+    fn a_misspelt_code_is_refused_not_answered_false() {
+        let report = validate(
+            &crate::scenario::historical(),
+            &RuleSet::builtin("rules-2.0"),
+        );
+        report.has("unknown-nmae");
+    }
 }
