@@ -578,6 +578,21 @@ pub enum Period {
     Over,
 }
 
+impl Period {
+    /// The periods in the order a game turn runs through them, from 0.
+    pub fn ordinal(self) -> u8 {
+        match self {
+            Period::Discard => 0,
+            Period::Cards => 1,
+            Period::Command(Side::Caesar) => 2,
+            Period::Command(Side::Pompey) => 3,
+            Period::Battles => 4,
+            Period::Winter => 5,
+            Period::Over => 6,
+        }
+    }
+}
+
 impl fmt::Display for Period {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -20,7 +20,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::ai::{Player, decide};
-use crate::engine::{Action, EndReason, Game, Log, Outcome, Period, Place, State};
+use crate::engine::{Action, EndReason, Game, Log, Outcome, Place, State};
 use crate::scenario::format::{
     LoadError, Location, ResolvedScenario, SourceIndex, parse_ron, read_text, save_atomically,
 };
@@ -227,15 +227,7 @@ pub fn position_bytes(game: &Game, state: &State) -> Vec<u8> {
     }
     let mut out = Vec::with_capacity(512);
     out.extend_from_slice(&[state.year(), state.turn()]);
-    out.push(match state.period() {
-        Period::Discard => 0,
-        Period::Cards => 1,
-        Period::Command(Side::Caesar) => 2,
-        Period::Command(Side::Pompey) => 3,
-        Period::Battles => 4,
-        Period::Winter => 5,
-        Period::Over => 6,
-    });
+    out.push(state.period().ordinal());
     out.push(state.current_player().map_or(2, side));
     out.push(side(state.player1()));
     option(

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::ai::{Player, decide};
-use crate::engine::{Action, Game, IllegalAction, Period, State};
+use crate::engine::{Action, Game, IllegalAction, State};
 use crate::games::record::{
     Proof, RecordFile, RecordSetup, RecordedStep, ReplayError, Replaying, check_sources, record_of,
 };
@@ -209,7 +209,7 @@ impl Trace {
                 Stride::Action => None,
                 Stride::Year => Some((s.year(), 0, 0, 0)),
                 Stride::Turn => Some((s.year(), s.turn(), 0, 0)),
-                Stride::Period => Some((s.year(), s.turn(), period_index(s.period()).into(), 0)),
+                Stride::Period => Some((s.year(), s.turn(), s.period().ordinal().into(), 0)),
                 Stride::BattleRound => s
                     .battle_info()
                     .filter(|b| b.round >= 1)
@@ -438,18 +438,6 @@ pub fn action_block(action: Action) -> Option<BlockId> {
     }
 }
 
-fn period_index(p: Period) -> u8 {
-    match p {
-        Period::Discard => 0,
-        Period::Cards => 1,
-        Period::Command(Side::Caesar) => 2,
-        Period::Command(Side::Pompey) => 3,
-        Period::Battles => 4,
-        Period::Winter => 5,
-        Period::Over => 6,
-    }
-}
-
 /// Whether going from `before` to `after` drew on chance (a die, a shuffle)
 /// or showed `side` something it could not see before: an enemy block
 /// identified or changed, the other side's card played, a card revealed.
@@ -475,6 +463,7 @@ pub fn reveals_or_rolls(game: &Game, before: &State, after: &State, side: Side) 
 mod tests {
     use super::*;
     use crate::ai::AiSpec;
+    use crate::engine::Period;
     use crate::games::record::PlayerEntry;
 
     fn players(a: u64, b: u64) -> [Box<dyn Player>; 2] {
