@@ -44,6 +44,10 @@ pub struct Board {
     pub view: MapView,
     /// Each space's blocks as drawn last, and whether each is face up.
     drawn: Vec<Vec<(BlockId, bool)>>,
+    /// A space to bring into view and ring (a line of the log clicked).
+    pointed: Option<SpaceId>,
+    /// The pointed space is still to be centred.
+    centre_pending: bool,
 }
 
 /// One block as the viewer sees it.
@@ -94,9 +98,23 @@ impl Board {
             dragging: None,
         };
         let out = model.show(ui, scenario, Some(&game.rules), &mut self.view, &input);
+        if self.centre_pending
+            && let Some(p) = self.pointed.and_then(|s| model.screen_pos(s))
+        {
+            let canvas = self.view.to_map(p);
+            self.view.centre_on(canvas);
+            self.centre_pending = false;
+            ui.ctx().request_repaint();
+        }
+        if out.clicked.is_some() {
+            self.pointed = None;
+        }
         let area = self.view.area();
         let painter = ui.painter_at(area);
         let zoom_u = (self.view.zoom() / 0.5).sqrt().clamp(0.7, 2.6);
+        if let Some(p) = self.pointed.and_then(|s| model.screen_pos(s)) {
+            painter.circle_stroke(p, 17.0 * zoom_u, Stroke::new(3.0, theme::SELECTED));
+        }
         // Targets, the battle, then the blocks over them.
         for &s in marks.targets {
             if let Some(p) = model.screen_pos(s) {
@@ -137,6 +155,18 @@ impl Board {
             (None, Some(Some(MapHit::Space(space)))) => Some(BoardClick { space, block: None }),
             _ => None,
         }
+    }
+
+    /// Brings `space` into the middle of the map and rings it until the
+    /// map is clicked.
+    pub fn point_at(&mut self, space: SpaceId) {
+        self.pointed = Some(space);
+        self.centre_pending = true;
+    }
+
+    /// The space pointed at (a line of the log clicked), if any.
+    pub fn pointed(&self) -> Option<SpaceId> {
+        self.pointed
     }
 
     /// The middle of a space on screen, as last drawn (tests click there).

@@ -93,6 +93,9 @@ pub const SIDE_PANEL_WIDTH: f32 = 380.0;
 pub const SIDE_PANEL_RANGE: std::ops::RangeInclusive<f32> = 260.0..=720.0;
 /// The side panel of the Play and Replay tabs (hand, actions, record).
 pub const PLAY_PANEL_RANGE: std::ops::RangeInclusive<f32> = 360.0..=720.0;
+/// The game log beside the Play map.
+pub const LOG_PANEL_WIDTH: f32 = 290.0;
+pub const LOG_PANEL_RANGE: std::ops::RangeInclusive<f32> = 180.0..=600.0;
 /// The levy pools in the deployment editor.
 pub const POOLS_WIDTH: f32 = 230.0;
 pub const POOLS_RANGE: std::ops::RangeInclusive<f32> = 160.0..=420.0;
