@@ -570,6 +570,81 @@ impl PlayPanel {
         }
     }
 
+    /// Who sits at each side, their playouts, and the seed.
+    fn seats_grid(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        egui::Grid::new("play_seats")
+            .num_columns(2)
+            .spacing([10.0, 4.0])
+            .show(ui, |ui| {
+                for side in Side::BOTH {
+                    let seat = &mut self.settings.seats[side.index()];
+                    let l = ui.label(format!("{side}"));
+                    egui::ComboBox::from_id_salt(("play_seat", side.index()))
+                        .selected_text(seat.label())
+                        .show_ui(ui, |ui| {
+                            ui.selectable_value(seat, Seat::Human, "human");
+                            ui.selectable_value(seat, Seat::Ai(AiSpec::Random), "random");
+                            ui.selectable_value(seat, Seat::Ai(AiSpec::Heuristic), "heuristic");
+                            if !matches!(seat, Seat::Ai(AiSpec::Search { .. })) {
+                                ui.selectable_value(
+                                    seat,
+                                    Seat::Ai(AiSpec::Search {
+                                        playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+                                    }),
+                                    "search",
+                                );
+                            }
+                            if !matches!(seat, Seat::Ai(AiSpec::Mcts { .. })) {
+                                ui.selectable_value(
+                                    seat,
+                                    Seat::Ai(AiSpec::Mcts {
+                                        playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+                                    }),
+                                    "mcts",
+                                );
+                            }
+                            let tuned = matches!(seat, Seat::Ai(AiSpec::TunedHeuristic(_)));
+                            if ui
+                                .selectable_label(tuned, "heuristic from file…")
+                                .on_hover_text("A player file written by `caesar-workbench tune`")
+                                .clicked()
+                            {
+                                actions.push(Action::Choose(FilePurpose::OpenPlayer(
+                                    side,
+                                    super::PlayerUse::Play,
+                                )));
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.end_row();
+                    if let Seat::Ai(AiSpec::Search { playouts } | AiSpec::Mcts { playouts }) = seat
+                    {
+                        let l = ui.label(format!("{side} playouts"));
+                        ui.add(egui::DragValue::new(playouts).range(1..=4096))
+                            .labelled_by(l.id)
+                            .on_hover_text("Playouts per searched decision");
+                        ui.end_row();
+                    }
+                }
+                let l = ui.label("Seed");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut self.settings.seed))
+                        .labelled_by(l.id);
+                    if ui
+                        .button("New seed")
+                        .on_hover_text("A seed from the clock")
+                        .clicked()
+                    {
+                        self.settings.seed = std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000);
+                    }
+                });
+                ui.end_row();
+            });
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn setup_ui(
         &mut self,
@@ -585,85 +660,7 @@ impl PlayPanel {
         egui::CollapsingHeader::new("New game")
             .default_open(open)
             .show(ui, |ui| {
-                egui::Grid::new("play_seats")
-                    .num_columns(2)
-                    .spacing([10.0, 4.0])
-                    .show(ui, |ui| {
-                        for side in Side::BOTH {
-                            let seat = &mut self.settings.seats[side.index()];
-                            let l = ui.label(format!("{side}"));
-                            egui::ComboBox::from_id_salt(("play_seat", side.index()))
-                                .selected_text(seat.label())
-                                .show_ui(ui, |ui| {
-                                    ui.selectable_value(seat, Seat::Human, "human");
-                                    ui.selectable_value(seat, Seat::Ai(AiSpec::Random), "random");
-                                    ui.selectable_value(
-                                        seat,
-                                        Seat::Ai(AiSpec::Heuristic),
-                                        "heuristic",
-                                    );
-                                    if !matches!(seat, Seat::Ai(AiSpec::Search { .. })) {
-                                        ui.selectable_value(
-                                            seat,
-                                            Seat::Ai(AiSpec::Search {
-                                                playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
-                                            }),
-                                            "search",
-                                        );
-                                    }
-                                    if !matches!(seat, Seat::Ai(AiSpec::Mcts { .. })) {
-                                        ui.selectable_value(
-                                            seat,
-                                            Seat::Ai(AiSpec::Mcts {
-                                                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
-                                            }),
-                                            "mcts",
-                                        );
-                                    }
-                                    let tuned = matches!(seat, Seat::Ai(AiSpec::TunedHeuristic(_)));
-                                    if ui
-                                        .selectable_label(tuned, "heuristic from file…")
-                                        .on_hover_text(
-                                            "A player file written by `caesar-workbench tune`",
-                                        )
-                                        .clicked()
-                                    {
-                                        actions.push(Action::Choose(FilePurpose::OpenPlayer(
-                                            side,
-                                            super::PlayerUse::Play,
-                                        )));
-                                    }
-                                })
-                                .response
-                                .labelled_by(l.id);
-                            ui.end_row();
-                            if let Seat::Ai(
-                                AiSpec::Search { playouts } | AiSpec::Mcts { playouts },
-                            ) = seat
-                            {
-                                let l = ui.label(format!("{side} playouts"));
-                                ui.add(egui::DragValue::new(playouts).range(1..=4096))
-                                    .labelled_by(l.id)
-                                    .on_hover_text("Playouts per searched decision");
-                                ui.end_row();
-                            }
-                        }
-                        let l = ui.label("Seed");
-                        ui.horizontal(|ui| {
-                            ui.add(egui::DragValue::new(&mut self.settings.seed))
-                                .labelled_by(l.id);
-                            if ui
-                                .button("New seed")
-                                .on_hover_text("A seed from the clock")
-                                .clicked()
-                            {
-                                self.settings.seed = std::time::SystemTime::now()
-                                    .duration_since(std::time::UNIX_EPOCH)
-                                    .map_or(1, |d| d.as_nanos() as u64 % 1_000_000);
-                            }
-                        });
-                        ui.end_row();
-                    });
+                self.seats_grid(ui, actions);
                 ui.label(RichText::new(format!("Rule set: {variant}")).weak());
                 let startable = match (scenario, rules) {
                     (Some(_), Some(_)) if errors == 0 => None,
@@ -750,66 +747,13 @@ impl PlayPanel {
         }
     }
 
-    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .button("Resume game…")
-                .on_hover_text("Play on from a saved game record")
-                .clicked()
-            {
-                actions.push(Action::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
-            }
-            if ui
-                .button("Start from position…")
-                .on_hover_text("Play on from a position file (docs/formats.md)")
-                .clicked()
-            {
-                actions.push(Action::Choose(FilePurpose::OpenPosition));
-            }
-        });
-        let record_text = self.record().map(|r| r.to_ron() + "\n");
-        let viewer = self.viewer();
-        let pace = self.settings.pace;
+    /// The AI's pace, pause and step, whose eyes to watch two AIs with,
+    /// and what the AI is thinking.
+    fn ai_controls(&mut self, ui: &mut Ui) {
         let Some(s) = &mut self.session else {
             return;
         };
-        ui.separator();
-        ui.label(RichText::new(&s.title).strong());
-        ui.label(
-            RichText::new(format!(
-                "Caesar: {}, Pompey: {}",
-                s.seats[0].label(),
-                s.seats[1].label()
-            ))
-            .small(),
-        );
         let ais = s.seats.iter().any(|x| *x != Seat::Human);
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
-                .on_disabled_hover_text("A game begun from a position cannot be written as a record")
-                .clicked()
-                && let Some(text) = record_text
-            {
-                actions.push(Action::Choose(FilePurpose::Export {
-                    kind: ExportKind::Record,
-                    text,
-                }));
-            }
-            let undoable = s
-                .undoer()
-                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
-            if ui
-                .add_enabled(undoable, egui::Button::new("Undo my decision"))
-                .on_hover_text("Take back your last decision (Ctrl+Z)")
-                .on_disabled_hover_text(
-                    "Only your own decisions since the last one that showed you something or rolled dice",
-                )
-                .clicked()
-            {
-                s.undo_now();
-            }
-        });
         if ais {
             ui.horizontal_wrapped(|ui| {
                 let l = ui.label("AI pace");
@@ -869,6 +813,76 @@ impl PlayPanel {
                     .small(),
             );
         }
+    }
+
+    /// Resume a saved game, start from a position file.
+    fn files_row(ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Resume game…")
+                .on_hover_text("Play on from a saved game record")
+                .clicked()
+            {
+                actions.push(Action::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
+            }
+            if ui
+                .button("Start from position…")
+                .on_hover_text("Play on from a position file (docs/formats.md)")
+                .clicked()
+            {
+                actions.push(Action::Choose(FilePurpose::OpenPosition));
+            }
+        });
+    }
+
+    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        Self::files_row(ui, actions);
+        let record_text = self.record().map(|r| r.to_ron() + "\n");
+        let viewer = self.viewer();
+        let pace = self.settings.pace;
+        let Some(s) = &mut self.session else {
+            return;
+        };
+        ui.separator();
+        ui.label(RichText::new(&s.title).strong());
+        ui.label(
+            RichText::new(format!(
+                "Caesar: {}, Pompey: {}",
+                s.seats[0].label(),
+                s.seats[1].label()
+            ))
+            .small(),
+        );
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
+                .on_disabled_hover_text("A game begun from a position cannot be written as a record")
+                .clicked()
+                && let Some(text) = record_text
+            {
+                actions.push(Action::Choose(FilePurpose::Export {
+                    kind: ExportKind::Record,
+                    text,
+                }));
+            }
+            let undoable = s
+                .undoer()
+                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
+            if ui
+                .add_enabled(undoable, egui::Button::new("Undo my decision"))
+                .on_hover_text("Take back your last decision (Ctrl+Z)")
+                .on_disabled_hover_text(
+                    "Only your own decisions since the last one that showed you something or rolled dice",
+                )
+                .clicked()
+            {
+                s.undo_now();
+            }
+        });
+        self.ai_controls(ui);
+        let Some(s) = &mut self.session else {
+            return;
+        };
         ui.separator();
         let state = s.trace.last().clone();
         if let Some(side) = s.handover {
@@ -885,19 +899,7 @@ impl PlayPanel {
         play_info::status(ui, &s.game, &state);
         play_info::played(ui, &s.game, &state, viewer);
         if state.is_over() {
-            ui.checkbox(&mut s.reveal_all, "Show everything");
-            vp_chart(ui, &s.game, &s.trace);
-            if ui.button("Replay this game").clicked() {
-                let names = [s.seats[0].label(), s.seats[1].label()];
-                actions.push(Action::Replay(Box::new(super::ReplaySource::Played(
-                    Box::new(Replayed::new(
-                        s.game.clone(),
-                        s.trace.clone(),
-                        s.title.clone(),
-                        [&names[0], &names[1]],
-                    )),
-                ))));
-            }
+            game_over(ui, s, actions);
         }
         // The hand of the side at the table.
         if let Some(me) = viewer {
@@ -1149,6 +1151,23 @@ impl Session {
             started: Instant::now(),
             rx,
         });
+    }
+}
+
+/// The end of a game: everything shown on request, the VP chart, a replay.
+fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Action>) {
+    ui.checkbox(&mut s.reveal_all, "Show everything");
+    vp_chart(ui, &s.game, &s.trace);
+    if ui.button("Replay this game").clicked() {
+        let names = [s.seats[0].label(), s.seats[1].label()];
+        actions.push(Action::Replay(Box::new(super::ReplaySource::Played(
+            Box::new(Replayed::new(
+                s.game.clone(),
+                s.trace.clone(),
+                s.title.clone(),
+                [&names[0], &names[1]],
+            )),
+        ))));
     }
 }
 

@@ -232,39 +232,9 @@ impl ReplayPanel {
         }
     }
 
-    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
-        ui.heading("Replay");
-        if ui
-            .button("Open record…")
-            .on_hover_text("A game record written by Play, by `play --record` or by Save game")
-            .clicked()
-        {
-            actions.push(Action::Choose(FilePurpose::OpenRecord(
-                super::RecordUse::Replay,
-            )));
-        }
-        if let Some((title, _)) = &self.loading {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(format!("Re-playing {title}…"));
-            });
-        }
-        if let Some(e) = &self.error {
-            ui.colored_label(theme::ERROR, e);
-        }
-        let Some(r) = &self.replayed else {
-            return;
-        };
-        let n = r.trace.len();
-        ui.label(RichText::new(&r.title).strong());
-        ui.label(RichText::new(&r.header).small());
-        ui.horizontal(|ui| {
-            ui.label("View as");
-            ui.selectable_value(&mut self.viewer, None, "Everything");
-            ui.selectable_value(&mut self.viewer, Some(Side::Caesar), "Caesar");
-            ui.selectable_value(&mut self.viewer, Some(Side::Pompey), "Pompey");
-        });
-        ui.separator();
+    /// Steps back and forth by action, part of the turn, turn, year and
+    /// battle round.
+    fn navigation(&mut self, ui: &mut Ui, n: usize) {
         let mut go: Option<(Stride, bool)> = None;
         ui.horizontal(|ui| {
             if ui.button("|<").on_hover_text("The start").clicked() {
@@ -321,8 +291,47 @@ impl ReplayPanel {
                 }
             });
         if let Some((stride, forward)) = go {
-            self.at = r.trace.seek(self.at, stride, forward);
+            self.step(stride, forward);
         }
+    }
+
+    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.heading("Replay");
+        if ui
+            .button("Open record…")
+            .on_hover_text("A game record written by Play, by `play --record` or by Save game")
+            .clicked()
+        {
+            actions.push(Action::Choose(FilePurpose::OpenRecord(
+                super::RecordUse::Replay,
+            )));
+        }
+        if let Some((title, _)) = &self.loading {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("Re-playing {title}…"));
+            });
+        }
+        if let Some(e) = &self.error {
+            ui.colored_label(theme::ERROR, e);
+        }
+        let Some(r) = &self.replayed else {
+            return;
+        };
+        let n = r.trace.len();
+        ui.label(RichText::new(&r.title).strong());
+        ui.label(RichText::new(&r.header).small());
+        ui.horizontal(|ui| {
+            ui.label("View as");
+            ui.selectable_value(&mut self.viewer, None, "Everything");
+            ui.selectable_value(&mut self.viewer, Some(Side::Caesar), "Caesar");
+            ui.selectable_value(&mut self.viewer, Some(Side::Pompey), "Pompey");
+        });
+        ui.separator();
+        self.navigation(ui, n);
+        let Some(r) = &self.replayed else {
+            return;
+        };
         let l = ui.label("Position");
         ui.add(egui::Slider::new(&mut self.at, 0..=n).text(format!("of {n}")))
             .labelled_by(l.id);

@@ -73,6 +73,8 @@ pub const LABEL: Color32 = Color32::from_rgb(44, 32, 22);
 pub const HALO: Color32 = Color32::from_rgba_premultiplied(200, 190, 164, 205);
 /// Hovered items and drop targets.
 pub const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 36);
+/// Behind a stack of blocks spread out on the board.
+pub const STACK_BACKDROP: Color32 = Color32::from_rgba_premultiplied(20, 20, 20, 150);
 /// Text on a block.
 pub const BLOCK_TEXT: Color32 = Color32::WHITE;
 /// A reduced strength on a block.
