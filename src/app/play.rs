@@ -977,6 +977,7 @@ impl PlayPanel {
             selected: state.moving_group(),
             chosen_blocks: &chosen,
             battle: state.battle_info().map(|b| b.space),
+            last_move: last_move(&s.trace, s.trace.len()),
         };
         let game = s.game.clone();
         let click = self.board.show(ui, &game, &state, viewer, &marks);
@@ -1359,6 +1360,17 @@ fn placed_actions(
         }
     }
     picked
+}
+
+/// The last move among the first `upto` actions: where the block was and
+/// where it went (public: the board shows blocks, face down or not, move).
+pub(super) fn last_move(trace: &Trace, upto: usize) -> Option<(SpaceId, SpaceId)> {
+    (0..upto.min(trace.len())).rev().find_map(|i| {
+        let a = trace.action(i);
+        let to = action_space(trace.state(i), a).filter(|_| is_move(a))?;
+        let from = trace.state(i).location(action_block(a)?)?;
+        Some((from, to))
+    })
 }
 
 /// Moving a block somewhere (rather than acting on it where it stands).

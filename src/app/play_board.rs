@@ -27,6 +27,8 @@ pub struct Marks<'a> {
     pub chosen_blocks: &'a [BlockId],
     /// Where a battle is being fought.
     pub battle: Option<SpaceId>,
+    /// The last move made (either side's): from, to.
+    pub last_move: Option<(SpaceId, SpaceId)>,
 }
 
 /// A click on the board.
@@ -153,8 +155,14 @@ impl Board {
         // Targets, the battle, then the blocks over them.
         for &s in marks.targets {
             if let Some(p) = model.screen_pos(s) {
-                painter.circle_stroke(p, 11.0 * zoom_u, Stroke::new(3.0, theme::HIGHLIGHT));
+                painter.circle_stroke(p, 11.0 * zoom_u, Stroke::new(3.0, theme::TARGET));
             }
+        }
+        if let Some((from, to)) = marks.last_move
+            && let (Some(a), Some(b)) = (model.screen_pos(from), model.screen_pos(to))
+            && a != b
+        {
+            painter.arrow(a, b - a, Stroke::new(3.0 * zoom_u, theme::LAST_MOVE));
         }
         if let Some(s) = marks.battle
             && let Some(p) = model.screen_pos(s)

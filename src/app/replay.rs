@@ -193,6 +193,7 @@ impl ReplayPanel {
                 let marks = Marks {
                     battle,
                     selected: state.moving_group(),
+                    last_move: super::play::last_move(&r.trace, self.at),
                     ..Marks::default()
                 };
                 self.board.show(ui, &r.game, state, self.viewer, &marks);

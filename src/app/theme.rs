@@ -71,6 +71,11 @@ pub const VP_EDGE: Color32 = Color32::from_rgb(110, 80, 20);
 pub const VP_TEXT: Color32 = Color32::from_rgb(40, 28, 8);
 pub const LABEL: Color32 = Color32::from_rgb(44, 32, 22);
 pub const HALO: Color32 = Color32::from_rgba_premultiplied(200, 190, 164, 205);
+/// Where a click on the Play board acts (a legal destination, a levy city):
+/// not the hover colour, so a hovered space is never taken for one.
+pub const TARGET: Color32 = Color32::from_rgb(40, 200, 235);
+/// The last move on the board, as an arrow.
+pub const LAST_MOVE: Color32 = Color32::from_rgb(250, 110, 20);
 /// Hovered items and drop targets.
 pub const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 36);
 /// Behind a stack of blocks spread out on the board.
