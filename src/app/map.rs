@@ -139,13 +139,22 @@ struct Metrics {
     u: f32,
     /// The deployment editor draws blocks large enough to read and grab.
     big_blocks: bool,
+    /// The Play and Replay board: blocks sized for their words (at least
+    /// [`BOARD_FONT`] at any zoom) and a space's blocks stacked overlapping.
+    board: bool,
 }
+
+/// The smallest text on a block of the Play and Replay board.
+pub const BOARD_FONT: f32 = 11.0;
+/// How much of each block of a stack on the board shows under the next one.
+pub const STACK_STEP: f32 = 0.4;
 
 impl Metrics {
     fn new(zoom: f32) -> Metrics {
         Metrics {
             u: (zoom / 0.5).sqrt().clamp(0.7, 2.6),
             big_blocks: false,
+            board: false,
         }
     }
     /// Cities that score are drawn a little larger.
@@ -162,8 +171,16 @@ impl Metrics {
         let size = if sea.radius.x < 60.0 { 10.0 } else { 12.5 };
         FontId::proportional(((size * self.u) * 2.0).round() / 2.0)
     }
+    /// The text size on a board block: grows with the zoom, never below
+    /// [`BOARD_FONT`].
+    pub fn board_font(self) -> f32 {
+        ((BOARD_FONT * self.u.max(1.0)) * 2.0).round() / 2.0
+    }
     fn block(self) -> f32 {
-        if self.big_blocks {
+        if self.board {
+            // Two lines of words and a margin.
+            2.7 * self.board_font()
+        } else if self.big_blocks {
             14.0 * self.u
         } else {
             6.5 * self.u
@@ -319,6 +336,7 @@ impl MapModel {
 
         let mut m = Metrics::new(view.zoom());
         m.big_blocks = matches!(input.mode, MapMode::Deploy | MapMode::Board);
+        m.board = input.mode == MapMode::Board;
         self.frame = view.transform();
         self.update_screen(view);
 
@@ -435,6 +453,11 @@ impl MapModel {
         }
     }
 
+    /// The text size of the board's blocks, as last drawn.
+    pub fn board_font(&self) -> Option<f32> {
+        self.metrics.filter(|m| m.board).map(|m| m.board_font())
+    }
+
     /// A space's marker centre on screen, as last drawn.
     pub fn screen_pos(&self, space: SpaceId) -> Option<Pos2> {
         self.screen.get(space.index()).copied()
@@ -543,16 +566,15 @@ impl MapModel {
         let s = &scenario.board.spaces[i];
         let r = m.radius(s.vp);
         let (b, gap) = (m.block(), 1.5 * m.u);
+        // The board's blocks are wider than high (a name and a rating fit).
+        let w = if m.board { 1.3 * b } else { b };
+        let step = if m.board { STACK_STEP * w } else { b + gap };
         let n = self.blocks[i].len() as f32;
-        let width = n * b + (n - 1.0).max(0.0) * gap;
+        let width = w + (n - 1.0).max(0.0) * step;
         let bottom = self.screen[i].y - r - if s.vp > 0 { 6.0 * m.u } else { 2.5 * m.u };
         let left = self.screen[i].x - width / 2.0;
-        (0..self.blocks[i].len()).map(move |k| {
-            Rect::from_min_size(
-                pos2(left + k as f32 * (b + gap), bottom - b),
-                Vec2::splat(b),
-            )
-        })
+        (0..self.blocks[i].len())
+            .map(move |k| Rect::from_min_size(pos2(left + k as f32 * step, bottom - b), vec2(w, b)))
     }
 
     fn sea_label_rect(&self, i: usize) -> Rect {
@@ -1479,6 +1501,7 @@ pub fn pool_block(painter: &Painter, rect: Rect, b: &crate::scenario::model::Blo
     let m = Metrics {
         u: rect.width() / 14.0,
         big_blocks: true,
+        board: false,
     };
     block(painter, rect, b.side, b.kind, m);
     block_text(painter, rect, b, b.max_strength());
@@ -1583,6 +1606,7 @@ pub fn legend(ui: &mut Ui) {
     let m = Metrics {
         u: 1.2,
         big_blocks: false,
+        board: false,
     };
     egui::Grid::new("legend")
         .num_columns(4)

@@ -17,6 +17,7 @@ mod chrome;
 mod deploy;
 pub mod file_dialog;
 mod files;
+pub mod game_log;
 mod geo;
 pub mod heatmap_view;
 mod inspector;

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
-use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
+use egui::{Key, KeyboardShortcut, Modifiers, PointerButton, Pos2, RichText, Ui};
 use egui_plot::{Legend, Line, Plot};
 
 use super::play_board::{Board, BoardClick, Marks};
@@ -110,6 +110,14 @@ pub struct Session {
     reveal_all: bool,
     /// Where the game came from, for the title.
     title: String,
+    /// Changes whenever the trace does (the log is rebuilt then).
+    generation: u64,
+}
+
+/// A new generation for a changed trace, distinct across games.
+fn next_generation() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// The Play tab.
@@ -125,6 +133,13 @@ pub struct PlayPanel {
     board: Board,
     /// The slowest frame built while an AI was thinking.
     slowest_frame: Option<Duration>,
+    /// The game's log as the viewer may know it.
+    log: super::game_log::Cache,
+    /// "Start game" was pressed during a game: asking before discarding it.
+    confirm_start: bool,
+    /// Where the pointer clicked the last decision; until it moves away,
+    /// a click there is a double click and decides nothing more.
+    guard: Guard,
 }
 
 impl PlayPanel {
@@ -285,6 +300,7 @@ impl PlayPanel {
             note: None,
             reveal_all: false,
             title,
+            generation: next_generation(),
         });
         self.error = None;
         self.slowest_frame = None;
@@ -446,6 +462,14 @@ impl PlayPanel {
     ) -> Vec<Action> {
         let mut actions = Vec::new();
         self.drive(ui.ctx());
+        let pointer = ui.input(|i| i.pointer.hover_pos());
+        if self
+            .guard
+            .as_ref()
+            .is_some_and(|(g, _)| pointer.is_none_or(|p| p.distance(*g) > GUARD_RADIUS))
+        {
+            self.guard = None;
+        }
         if !ui.ctx().egui_wants_keyboard_input()
             && ui.input_mut(|i| {
                 i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z))
@@ -457,8 +481,11 @@ impl PlayPanel {
             .default_size(theme::SIDE_PANEL_WIDTH)
             .size_range(theme::PLAY_PANEL_RANGE)
             .show(ui, |ui| {
+                // The scroll bar always shown: one appearing would narrow
+                // the panel and move every button in it.
                 egui::ScrollArea::vertical()
                     .id_salt("play_side_scroll")
+                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                     .show(ui, |ui| {
                         self.setup_ui(
                             ui,
@@ -471,8 +498,35 @@ impl PlayPanel {
                         self.side(ui, &mut actions);
                     });
             });
+        self.log_panel(ui);
         egui::CentralPanel::no_frame().show(ui, |ui| self.centre(ui));
         actions
+    }
+
+    /// The game's log beside the map, as the side at the table may know it
+    /// (nothing during a hot-seat hand-over); a click on a line shows its
+    /// place on the map.
+    fn log_panel(&mut self, ui: &mut Ui) {
+        let viewer = self.viewer();
+        let Some(s) = &self.session else { return };
+        let clicked = egui::Panel::left("play_log")
+            .default_size(theme::LOG_PANEL_WIDTH)
+            .size_range(theme::LOG_PANEL_RANGE)
+            .show(ui, |ui| {
+                ui.heading("Game log");
+                if s.handover.is_some() {
+                    ui.label(RichText::new("Hidden until the seat is taken.").weak());
+                    return None;
+                }
+                let n = s.trace.len();
+                let turns = self.log.get(&s.game, &s.trace, n, viewer, s.generation);
+                let height = ui.available_height();
+                super::game_log::show(ui, turns, height)
+            })
+            .inner;
+        if let Some(space) = clicked.and_then(|c| c.space) {
+            self.board.point_at(space);
+        }
     }
 
     /// Lets the AI act at the chosen pace, and picks up its answers.
@@ -516,6 +570,81 @@ impl PlayPanel {
         }
     }
 
+    /// Who sits at each side, their playouts, and the seed.
+    fn seats_grid(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        egui::Grid::new("play_seats")
+            .num_columns(2)
+            .spacing([10.0, 4.0])
+            .show(ui, |ui| {
+                for side in Side::BOTH {
+                    let seat = &mut self.settings.seats[side.index()];
+                    let l = ui.label(format!("{side}"));
+                    egui::ComboBox::from_id_salt(("play_seat", side.index()))
+                        .selected_text(seat.label())
+                        .show_ui(ui, |ui| {
+                            ui.selectable_value(seat, Seat::Human, "human");
+                            ui.selectable_value(seat, Seat::Ai(AiSpec::Random), "random");
+                            ui.selectable_value(seat, Seat::Ai(AiSpec::Heuristic), "heuristic");
+                            if !matches!(seat, Seat::Ai(AiSpec::Search { .. })) {
+                                ui.selectable_value(
+                                    seat,
+                                    Seat::Ai(AiSpec::Search {
+                                        playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+                                    }),
+                                    "search",
+                                );
+                            }
+                            if !matches!(seat, Seat::Ai(AiSpec::Mcts { .. })) {
+                                ui.selectable_value(
+                                    seat,
+                                    Seat::Ai(AiSpec::Mcts {
+                                        playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+                                    }),
+                                    "mcts",
+                                );
+                            }
+                            let tuned = matches!(seat, Seat::Ai(AiSpec::TunedHeuristic(_)));
+                            if ui
+                                .selectable_label(tuned, "heuristic from file…")
+                                .on_hover_text("A player file written by `caesar-workbench tune`")
+                                .clicked()
+                            {
+                                actions.push(Action::Choose(FilePurpose::OpenPlayer(
+                                    side,
+                                    super::PlayerUse::Play,
+                                )));
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.end_row();
+                    if let Seat::Ai(AiSpec::Search { playouts } | AiSpec::Mcts { playouts }) = seat
+                    {
+                        let l = ui.label(format!("{side} playouts"));
+                        ui.add(egui::DragValue::new(playouts).range(1..=4096))
+                            .labelled_by(l.id)
+                            .on_hover_text("Playouts per searched decision");
+                        ui.end_row();
+                    }
+                }
+                let l = ui.label("Seed");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut self.settings.seed))
+                        .labelled_by(l.id);
+                    if ui
+                        .button("New seed")
+                        .on_hover_text("A seed from the clock")
+                        .clicked()
+                    {
+                        self.settings.seed = std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000);
+                    }
+                });
+                ui.end_row();
+            });
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn setup_ui(
         &mut self,
@@ -531,85 +660,7 @@ impl PlayPanel {
         egui::CollapsingHeader::new("New game")
             .default_open(open)
             .show(ui, |ui| {
-                egui::Grid::new("play_seats")
-                    .num_columns(2)
-                    .spacing([10.0, 4.0])
-                    .show(ui, |ui| {
-                        for side in Side::BOTH {
-                            let seat = &mut self.settings.seats[side.index()];
-                            let l = ui.label(format!("{side}"));
-                            egui::ComboBox::from_id_salt(("play_seat", side.index()))
-                                .selected_text(seat.label())
-                                .show_ui(ui, |ui| {
-                                    ui.selectable_value(seat, Seat::Human, "human");
-                                    ui.selectable_value(seat, Seat::Ai(AiSpec::Random), "random");
-                                    ui.selectable_value(
-                                        seat,
-                                        Seat::Ai(AiSpec::Heuristic),
-                                        "heuristic",
-                                    );
-                                    if !matches!(seat, Seat::Ai(AiSpec::Search { .. })) {
-                                        ui.selectable_value(
-                                            seat,
-                                            Seat::Ai(AiSpec::Search {
-                                                playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
-                                            }),
-                                            "search",
-                                        );
-                                    }
-                                    if !matches!(seat, Seat::Ai(AiSpec::Mcts { .. })) {
-                                        ui.selectable_value(
-                                            seat,
-                                            Seat::Ai(AiSpec::Mcts {
-                                                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
-                                            }),
-                                            "mcts",
-                                        );
-                                    }
-                                    let tuned = matches!(seat, Seat::Ai(AiSpec::TunedHeuristic(_)));
-                                    if ui
-                                        .selectable_label(tuned, "heuristic from file…")
-                                        .on_hover_text(
-                                            "A player file written by `caesar-workbench tune`",
-                                        )
-                                        .clicked()
-                                    {
-                                        actions.push(Action::Choose(FilePurpose::OpenPlayer(
-                                            side,
-                                            super::PlayerUse::Play,
-                                        )));
-                                    }
-                                })
-                                .response
-                                .labelled_by(l.id);
-                            ui.end_row();
-                            if let Seat::Ai(
-                                AiSpec::Search { playouts } | AiSpec::Mcts { playouts },
-                            ) = seat
-                            {
-                                let l = ui.label(format!("{side} playouts"));
-                                ui.add(egui::DragValue::new(playouts).range(1..=4096))
-                                    .labelled_by(l.id)
-                                    .on_hover_text("Playouts per searched decision");
-                                ui.end_row();
-                            }
-                        }
-                        let l = ui.label("Seed");
-                        ui.horizontal(|ui| {
-                            ui.add(egui::DragValue::new(&mut self.settings.seed))
-                                .labelled_by(l.id);
-                            if ui
-                                .button("New seed")
-                                .on_hover_text("A seed from the clock")
-                                .clicked()
-                            {
-                                self.settings.seed = std::time::SystemTime::now()
-                                    .duration_since(std::time::UNIX_EPOCH)
-                                    .map_or(1, |d| d.as_nanos() as u64 % 1_000_000);
-                            }
-                        });
-                        ui.end_row();
-                    });
+                self.seats_grid(ui, actions);
                 ui.label(RichText::new(format!("Rule set: {variant}")).weak());
                 let startable = match (scenario, rules) {
                     (Some(_), Some(_)) if errors == 0 => None,
@@ -620,106 +671,89 @@ impl PlayPanel {
                     let start = ui
                         .add_enabled(startable.is_none(), egui::Button::new("Start game"))
                         .on_disabled_hover_text(startable.clone().unwrap_or_default());
-                    if start.clicked()
-                        && let (Some(scenario), Some(rules)) = (scenario, rules)
-                    {
-                        match Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone())) {
-                            Ok(game) => {
-                                let setup = resolved.map(|doc| {
-                                    let (scenario, variant) =
-                                        RecordSetup::sources(path, doc, variant, rules);
-                                    RecordSetup {
-                                        scenario,
-                                        variant,
-                                        seed: 0,
-                                        caesar: PlayerEntry::human(),
-                                        pompey: PlayerEntry::human(),
-                                        omniscient: false,
-                                    }
-                                });
-                                self.start(game, setup);
-                            }
-                            Err(unmet) => {
-                                self.error = Some(
-                                    unmet
-                                        .iter()
-                                        .map(|u| u.to_string())
-                                        .collect::<Vec<_>>()
-                                        .join("; "),
-                                )
-                            }
+                    // A game in progress is not thrown away without asking.
+                    let in_progress = self
+                        .session
+                        .as_ref()
+                        .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over());
+                    if start.clicked() {
+                        if in_progress {
+                            self.confirm_start = true;
+                        } else {
+                            self.start_new(scenario, rules, variant, resolved, path);
                         }
                     }
                     if let Some(why) = &startable {
                         ui.label(RichText::new(why).color(theme::WARNING));
                     }
                 });
+                if self.confirm_start {
+                    ui.label(
+                        RichText::new("A game is in progress. Discard it and start a new one?")
+                            .color(theme::WARNING),
+                    );
+                    ui.horizontal(|ui| {
+                        if ui.button("Keep playing").clicked() {
+                            self.confirm_start = false;
+                        }
+                        if ui.button("Discard it and start").clicked() {
+                            self.confirm_start = false;
+                            self.start_new(scenario, rules, variant, resolved, path);
+                        }
+                    });
+                }
             });
         if let Some(e) = &self.error {
             ui.colored_label(theme::ERROR, e);
         }
     }
 
-    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .button("Resume game…")
-                .on_hover_text("Play on from a saved game record")
-                .clicked()
-            {
-                actions.push(Action::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
+    /// Starts a game on the window's scenario and rule set.
+    fn start_new(
+        &mut self,
+        scenario: Option<&crate::scenario::model::Scenario>,
+        rules: Option<&crate::scenario::rules::RuleSet>,
+        variant: &str,
+        resolved: Option<&crate::scenario::format::ResolvedScenario>,
+        path: Option<&Path>,
+    ) {
+        let (Some(scenario), Some(rules)) = (scenario, rules) else {
+            return;
+        };
+        match Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone())) {
+            Ok(game) => {
+                let setup = resolved.map(|doc| {
+                    let (scenario, variant) = RecordSetup::sources(path, doc, variant, rules);
+                    RecordSetup {
+                        scenario,
+                        variant,
+                        seed: 0,
+                        caesar: PlayerEntry::human(),
+                        pompey: PlayerEntry::human(),
+                        omniscient: false,
+                    }
+                });
+                self.start(game, setup);
             }
-            if ui
-                .button("Start from position…")
-                .on_hover_text("Play on from a position file (docs/formats.md)")
-                .clicked()
-            {
-                actions.push(Action::Choose(FilePurpose::OpenPosition));
+            Err(unmet) => {
+                self.error = Some(
+                    unmet
+                        .iter()
+                        .map(|u| u.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                )
             }
-        });
-        let record_text = self.record().map(|r| r.to_ron() + "\n");
-        let viewer = self.viewer();
-        let pace = self.settings.pace;
+        }
+    }
+
+    /// The AI's pace, pause and step, whose eyes to watch two AIs with,
+    /// and what the AI is thinking.
+    fn ai_controls(&mut self, ui: &mut Ui) {
         let Some(s) = &mut self.session else {
             return;
         };
-        ui.separator();
-        ui.label(RichText::new(&s.title).strong());
-        ui.label(
-            RichText::new(format!(
-                "Caesar: {}, Pompey: {}",
-                s.seats[0].label(),
-                s.seats[1].label()
-            ))
-            .small(),
-        );
         let ais = s.seats.iter().any(|x| *x != Seat::Human);
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
-                .on_disabled_hover_text("A game begun from a position cannot be written as a record")
-                .clicked()
-                && let Some(text) = record_text
-            {
-                actions.push(Action::Choose(FilePurpose::Export {
-                    kind: ExportKind::Record,
-                    text,
-                }));
-            }
-            let undoable = s
-                .undoer()
-                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
-            if ui
-                .add_enabled(undoable, egui::Button::new("Undo my decision"))
-                .on_hover_text("Take back your last decision (Ctrl+Z)")
-                .on_disabled_hover_text(
-                    "Only your own decisions since the last one that showed you something or rolled dice",
-                )
-                .clicked()
-            {
-                s.undo_now();
-            }
-        });
         if ais {
             ui.horizontal_wrapped(|ui| {
                 let l = ui.label("AI pace");
@@ -779,63 +813,98 @@ impl PlayPanel {
                     .small(),
             );
         }
+    }
+
+    /// Resume a saved game, start from a position file.
+    fn files_row(ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Resume game…")
+                .on_hover_text("Play on from a saved game record")
+                .clicked()
+            {
+                actions.push(Action::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
+            }
+            if ui
+                .button("Start from position…")
+                .on_hover_text("Play on from a position file (docs/formats.md)")
+                .clicked()
+            {
+                actions.push(Action::Choose(FilePurpose::OpenPosition));
+            }
+        });
+    }
+
+    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        Self::files_row(ui, actions);
+        let record_text = self.record().map(|r| r.to_ron() + "\n");
+        let viewer = self.viewer();
+        let pace = self.settings.pace;
+        let Some(s) = &mut self.session else {
+            return;
+        };
+        ui.separator();
+        ui.label(RichText::new(&s.title).strong());
+        ui.label(
+            RichText::new(format!(
+                "Caesar: {}, Pompey: {}",
+                s.seats[0].label(),
+                s.seats[1].label()
+            ))
+            .small(),
+        );
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
+                .on_disabled_hover_text("A game begun from a position cannot be written as a record")
+                .clicked()
+                && let Some(text) = record_text
+            {
+                actions.push(Action::Choose(FilePurpose::Export {
+                    kind: ExportKind::Record,
+                    text,
+                }));
+            }
+            let undoable = s
+                .undoer()
+                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
+            if ui
+                .add_enabled(undoable, egui::Button::new("Undo my decision"))
+                .on_hover_text("Take back your last decision (Ctrl+Z)")
+                .on_disabled_hover_text(
+                    "Only your own decisions since the last one that showed you something or rolled dice",
+                )
+                .clicked()
+            {
+                s.undo_now();
+            }
+        });
+        self.ai_controls(ui);
+        let Some(s) = &mut self.session else {
+            return;
+        };
         ui.separator();
         let state = s.trace.last().clone();
         if let Some(side) = s.handover {
             ui.label(format!("Hand the seat to {side}."));
             return;
         }
+        let to_play = state.current_player();
+        let my_turn = to_play.is_some_and(|side| s.seats[side.index()] == Seat::Human);
+        let mut legal = Vec::new();
+        state.legal_actions(&s.game, &mut legal);
+        // The actions with no place on the map in slots of their own, above
+        // everything that grows or shrinks: they never move under the pointer.
+        let mut picked = slots(ui, s, &legal, my_turn, &mut self.guard);
         play_info::status(ui, &s.game, &state);
         play_info::played(ui, &s.game, &state, viewer);
         if state.is_over() {
-            ui.checkbox(&mut s.reveal_all, "Show everything");
-            vp_chart(ui, &s.game, &s.trace);
-            if ui.button("Replay this game").clicked() {
-                let names = [s.seats[0].label(), s.seats[1].label()];
-                actions.push(Action::Replay(Box::new(super::ReplaySource::Played(
-                    Box::new(Replayed::new(
-                        s.game.clone(),
-                        s.trace.clone(),
-                        s.title.clone(),
-                        [&names[0], &names[1]],
-                    )),
-                ))));
-            }
+            game_over(ui, s, actions);
         }
-        let to_play = state.current_player();
-        let my_turn = to_play.is_some_and(|side| s.seats[side.index()] == Seat::Human);
         // The hand of the side at the table.
         if let Some(me) = viewer {
-            ui.label(RichText::new(format!("{me}'s hand")).strong());
-            let mut legal = Vec::new();
-            state.legal_actions(&s.game, &mut legal);
-            let mut chosen = None;
-            ui.horizontal_wrapped(|ui| {
-                if state.hand(me).is_empty() {
-                    ui.label("no cards");
-                }
-                for &card in state.hand(me) {
-                    let label = s.game.card_label(card);
-                    let action = [Move::Play(card), Move::Discard(card)]
-                        .into_iter()
-                        .find(|a| my_turn && to_play == Some(me) && state.is_legal(&s.game, *a));
-                    let verb = match action {
-                        Some(Move::Play(_)) => "Play",
-                        Some(_) => "Discard",
-                        None => "",
-                    };
-                    let button = egui::Button::new(RichText::new(&label).strong());
-                    let r = ui
-                        .add_enabled(action.is_some(), button)
-                        .on_hover_text(format!("{verb} {label}"));
-                    if r.clicked() {
-                        chosen = action;
-                    }
-                }
-            });
-            if let Some(a) = chosen {
-                s.decide(a, pace);
-            }
+            let playable = my_turn && to_play == Some(me);
+            picked = picked.or(hand(ui, s, &state, me, playable, &mut self.guard));
         } else {
             for side in Side::BOTH {
                 ui.label(format!(
@@ -848,74 +917,10 @@ impl PlayPanel {
         if let Some(n) = &s.note {
             ui.colored_label(theme::WARNING, n);
         }
-        if !my_turn {
-            if let Some(side) = to_play {
-                ui.label(format!("{side} (AI) to play."));
-            }
-            return;
-        }
-        // A moving group: its blocks, to pick one.
-        let mut legal = Vec::new();
-        state.legal_actions(&s.game, &mut legal);
-        let movers: Vec<BlockId> = {
-            let mut v: Vec<BlockId> = legal
-                .iter()
-                .filter(|a| is_move(**a))
-                .filter_map(|a| action_block(*a))
-                .collect();
-            v.sort_by_key(|b| b.0);
-            v.dedup();
-            v
-        };
-        if !movers.is_empty() {
-            ui.label(RichText::new("Blocks that may move").strong());
-            ui.horizontal_wrapped(|ui| {
-                for b in &movers {
-                    let name = s.game.block_name(*b).to_string();
-                    let on = s.chosen_block == Some(*b);
-                    if ui.selectable_label(on, &name).clicked() {
-                        s.chosen_block = if on { None } else { Some(*b) };
-                    }
-                }
-            });
-            ui.label(
-                RichText::new("Pick a block, then click a highlighted space to move it there.")
-                    .weak()
-                    .small(),
-            );
-        }
-        if let Some((space, choices)) = s.choices.clone() {
-            ui.label(RichText::new(format!("At {}:", s.game.space_name(space))).strong());
-            let mut picked = None;
-            for a in &choices {
-                if ui.button(s.game.action_text(*a)).clicked() {
-                    picked = Some(*a);
-                }
-            }
-            if let Some(a) = picked {
-                s.decide(a, pace);
-                return;
-            }
-        }
-        ui.separator();
-        // In a battle every decision is the battle's: fire, pass, retreat
-        // (its spaces lit on the map, a click there retreats), which block
-        // takes the hit or its turn.
-        let heading = if state.battle_info().is_some() {
-            "Battle: your decision".to_string()
-        } else {
-            format!("Legal actions ({})", legal.len())
-        };
-        ui.label(RichText::new(heading).strong());
-        let mut picked = None;
-        // Actions with no place on the map (end the moves, fire, pass ...)
-        // first, so a long list of moves or levies never hides them.
-        let mut listed = legal.clone();
-        listed.sort_by_key(|a| action_space(&state, *a).is_some());
-        for a in &listed {
-            if ui.button(s.game.action_text(*a)).clicked() {
-                picked = Some(*a);
-            }
+        if my_turn {
+            picked = picked.or(placed_actions(ui, s, &state, &legal, &mut self.guard));
+        } else if let Some(side) = to_play {
+            ui.label(format!("{side} (AI) to play."));
         }
         if let Some(a) = picked {
             s.decide(a, pace);
@@ -952,10 +957,9 @@ impl PlayPanel {
                 ));
                 ui.add_space(10.0);
                 take = ui.button(format!("I am {side}: show my board")).clicked();
-                undo = undoable
-                    && ui
-                        .button(format!("Undo {}'s last decision", side.other()))
-                        .clicked();
+                if let Some(u) = s.undoer().filter(|_| undoable) {
+                    undo = ui.button(format!("Undo {u}'s last decision")).clicked();
+                }
             });
             if take {
                 self.take_seat();
@@ -973,6 +977,7 @@ impl PlayPanel {
             selected: state.moving_group(),
             chosen_blocks: &chosen,
             battle: state.battle_info().map(|b| b.space),
+            last_move: last_move(&s.trace, s.trace.len()),
         };
         let game = s.game.clone();
         let click = self.board.show(ui, &game, &state, viewer, &marks);
@@ -995,6 +1000,7 @@ impl Session {
 
     /// After any action: hot-seat hands over when the other person decides.
     fn after_push(&mut self) {
+        self.generation = next_generation();
         self.chosen_block = self.chosen_block.filter(|b| {
             self.trace.last().location(*b).is_some() && self.trace.last().moving_group().is_some()
         });
@@ -1091,11 +1097,13 @@ impl Session {
     }
 
     /// The person whose last decision Undo would take back: the side of the
-    /// last action, when a person played it.
+    /// last action, when a person played it and that person holds the seat.
+    /// In hot-seat the other person's decision is never theirs to take back:
+    /// it would show them the position their opponent saw.
     fn undoer(&self) -> Option<Side> {
         let i = self.trace.len().checked_sub(1)?;
         let side = self.trace.decider(i);
-        (self.seats[side.index()] == Seat::Human).then_some(side)
+        (self.seats[side.index()] == Seat::Human && self.seat_holder == Some(side)).then_some(side)
     }
 
     fn undo_now(&mut self) -> bool {
@@ -1106,8 +1114,11 @@ impl Session {
             return false;
         };
         self.trace.truncate(at);
+        self.generation = next_generation();
         self.thinking = None;
-        self.handover = None;
+        // Undone from the hand-over screen: whoever sits there now may be
+        // the other person, so the seat is handed back before any board shows.
+        self.handover = self.handover.map(|_| side);
         self.seat_holder = Some(side);
         self.chosen_block = None;
         self.choices = None;
@@ -1142,6 +1153,224 @@ impl Session {
             rx,
         });
     }
+}
+
+/// The end of a game: everything shown on request, the VP chart, a replay.
+fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Action>) {
+    ui.checkbox(&mut s.reveal_all, "Show everything");
+    vp_chart(ui, &s.game, &s.trace);
+    if ui.button("Replay this game").clicked() {
+        let names = [s.seats[0].label(), s.seats[1].label()];
+        actions.push(Action::Replay(Box::new(super::ReplaySource::Played(
+            Box::new(Replayed::new(
+                s.game.clone(),
+                s.trace.clone(),
+                s.title.clone(),
+                [&names[0], &names[1]],
+            )),
+        ))));
+    }
+}
+
+/// The actions that have no place on the map, each in a slot of its own.
+const SLOTS: [Move; 9] = [
+    Move::EndGroup,
+    Move::EndMoves,
+    Move::EndLevy,
+    Move::PassEvent,
+    Move::Surprise(None),
+    Move::Fire,
+    Move::Pass,
+    Move::EndRegroup,
+    Move::EndWinter,
+];
+
+/// Where the last decision was clicked and the words of its button.
+type Guard = Option<(Pos2, String)>;
+
+/// A button that decides. A pointer click where the last decision's click
+/// was (the pointer not moved away since) on a button that now says
+/// something else is the second half of a double click: ignored, so it
+/// never does the next thing that appeared under the pointer. The same
+/// button again (Fire, Fire) acts.
+fn decision_button(
+    ui: &mut Ui,
+    guard: &mut Guard,
+    enabled: bool,
+    text: RichText,
+    width: f32,
+) -> bool {
+    let words = text.text().to_string();
+    // Long words wrap rather than widen the panel (which would move every
+    // button in it).
+    let button = egui::Button::new(text).wrap();
+    let r = if width > 0.0 {
+        // A slot: exactly `width` wide, its words wrapped inside.
+        ui.allocate_ui(egui::vec2(width, 0.0), |ui| {
+            ui.set_width(width);
+            ui.add_enabled(enabled, button.min_size(egui::vec2(width, 0.0)))
+        })
+        .inner
+    } else {
+        ui.add_enabled(enabled, button)
+    };
+    if !r.clicked() {
+        return false;
+    }
+    if !r.clicked_by(PointerButton::Primary) {
+        return true;
+    }
+    let at = r.interact_pointer_pos();
+    let shifted = matches!((&*guard, at), (Some((g, w)), Some(p)) if p.distance(*g) <= GUARD_RADIUS && *w != words);
+    if shifted {
+        return false;
+    }
+    *guard = at.map(|p| (p, words));
+    true
+}
+
+/// How far the pointer must move before a click counts as a new one.
+const GUARD_RADIUS: f32 = 4.0;
+
+/// The fixed slots: every action of [`SLOTS`] always drawn at its place,
+/// enabled when it is legal for the person to play.
+fn slots(
+    ui: &mut Ui,
+    s: &Session,
+    legal: &[Move],
+    my_turn: bool,
+    guard: &mut Guard,
+) -> Option<Move> {
+    let mut picked = None;
+    let gap = ui.spacing().item_spacing.x;
+    let width = ((ui.available_width() - 2.0 * gap) / 3.0).floor();
+    for row in SLOTS.chunks(3) {
+        ui.horizontal(|ui| {
+            for &a in row {
+                let on = my_turn && s.handover.is_none() && legal.contains(&a);
+                let text = RichText::new(s.game.action_text(a));
+                if decision_button(ui, guard, on, text, width) {
+                    picked = Some(a);
+                }
+            }
+        });
+    }
+    ui.separator();
+    picked
+}
+
+/// The hand of `me` as buttons: a click plays or discards the card, when
+/// `playable`.
+fn hand(
+    ui: &mut Ui,
+    s: &Session,
+    state: &State,
+    me: Side,
+    playable: bool,
+    guard: &mut Guard,
+) -> Option<Move> {
+    ui.label(RichText::new(format!("{me}'s hand")).strong());
+    let mut chosen = None;
+    ui.horizontal_wrapped(|ui| {
+        if state.hand(me).is_empty() {
+            ui.label("no cards");
+        }
+        for &card in state.hand(me) {
+            let label = s.game.card_label(card);
+            let action = [Move::Play(card), Move::Discard(card)]
+                .into_iter()
+                .find(|a| playable && state.is_legal(&s.game, *a));
+            let verb = match action {
+                Some(Move::Play(_)) => "Play",
+                Some(_) => "Discard",
+                None => "",
+            };
+            let text = RichText::new(&label).strong();
+            let r = ui.scope(|ui| decision_button(ui, guard, action.is_some(), text, 0.0));
+            r.response.on_hover_text(format!("{verb} {label}"));
+            if r.inner {
+                chosen = action;
+            }
+        }
+    });
+    chosen
+}
+
+/// The person's actions that have a place on the map (also made there by
+/// clicks): the blocks that may move, the choices at a clicked space, and
+/// every such legal action as a button.
+fn placed_actions(
+    ui: &mut Ui,
+    s: &mut Session,
+    state: &State,
+    legal: &[Move],
+    guard: &mut Guard,
+) -> Option<Move> {
+    let mut movers: Vec<BlockId> = legal
+        .iter()
+        .filter(|a| is_move(**a))
+        .filter_map(|a| action_block(*a))
+        .collect();
+    movers.sort_by_key(|b| b.0);
+    movers.dedup();
+    if !movers.is_empty() {
+        ui.label(RichText::new("Blocks that may move").strong());
+        ui.horizontal_wrapped(|ui| {
+            for b in &movers {
+                let name = s.game.block_name(*b).to_string();
+                let on = s.chosen_block == Some(*b);
+                if ui.selectable_label(on, &name).clicked() {
+                    s.chosen_block = if on { None } else { Some(*b) };
+                }
+            }
+        });
+        ui.label(
+            RichText::new("Pick a block, then click a highlighted space to move it there.")
+                .weak()
+                .small(),
+        );
+    }
+    let mut picked = None;
+    if let Some((space, choices)) = &s.choices {
+        ui.label(RichText::new(format!("At {}:", s.game.space_name(*space))).strong());
+        for a in choices {
+            if decision_button(ui, guard, true, RichText::new(s.game.action_text(*a)), 0.0) {
+                picked = Some(*a);
+            }
+        }
+    }
+    ui.separator();
+    // In a battle every decision is the battle's: fire and pass are slots;
+    // retreats (lit on the map, a click there retreats) and which block
+    // takes the hit or its turn are listed here.
+    let listed: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|a| !SLOTS.contains(a))
+        .collect();
+    let heading = if state.battle_info().is_some() {
+        "Battle: your decision".to_string()
+    } else {
+        format!("Legal actions ({})", legal.len())
+    };
+    ui.label(RichText::new(heading).strong());
+    for a in &listed {
+        if decision_button(ui, guard, true, RichText::new(s.game.action_text(*a)), 0.0) {
+            picked = Some(*a);
+        }
+    }
+    picked
+}
+
+/// The last move among the first `upto` actions: where the block was and
+/// where it went (public: the board shows blocks, face down or not, move).
+pub(super) fn last_move(trace: &Trace, upto: usize) -> Option<(SpaceId, SpaceId)> {
+    (0..upto.min(trace.len())).rev().find_map(|i| {
+        let a = trace.action(i);
+        let to = action_space(trace.state(i), a).filter(|_| is_move(a))?;
+        let from = trace.state(i).location(action_block(a)?)?;
+        Some((from, to))
+    })
 }
 
 /// Moving a block somewhere (rather than acting on it where it stands).

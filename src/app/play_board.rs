@@ -6,9 +6,11 @@
 //! viewer may see it) under the pointer.
 
 use egui::epaint::{CornerRadius, StrokeKind};
-use egui::{Color32, Pos2, Rect, Response, Role, Sense, Stroke, Ui, WidgetInfo};
+use egui::{Align2, Color32, FontId, Pos2, Rect, Response, Role, Sense, Stroke, Ui, WidgetInfo};
 
-use super::map::{MapHit, MapInput, MapMode, MapModel, block_text, short_rating, strength_text};
+use super::map::{
+    MapHit, MapInput, MapMode, MapModel, roman, short_name, short_rating, strength_text,
+};
 use super::theme;
 use super::view::MapView;
 use crate::engine::{Game, Place, SideView, State};
@@ -25,6 +27,8 @@ pub struct Marks<'a> {
     pub chosen_blocks: &'a [BlockId],
     /// Where a battle is being fought.
     pub battle: Option<SpaceId>,
+    /// The last move made (either side's): from, to.
+    pub last_move: Option<(SpaceId, SpaceId)>,
 }
 
 /// A click on the board.
@@ -44,6 +48,43 @@ pub struct Board {
     pub view: MapView,
     /// Each space's blocks as drawn last, and whether each is face up.
     drawn: Vec<Vec<(BlockId, bool)>>,
+    /// A space to bring into view and ring (a line of the log clicked).
+    pointed: Option<SpaceId>,
+    /// The pointed space is still to be centred.
+    centre_pending: bool,
+    /// The space whose stack is spread out (the pointer is over it).
+    spread: Option<usize>,
+    /// Every block as drawn last: face up, its space, its rectangle.
+    drawn_rects: Vec<(BlockId, bool, SpaceId, Rect)>,
+    /// The size of the words on the blocks, as drawn last.
+    font: f32,
+}
+
+/// A stack's blocks side by side with a small gap, centred where the stack
+/// is and kept inside the map.
+fn spread(rects: &[Rect], area: Rect) -> Vec<Rect> {
+    let Some(first) = rects.first() else {
+        return Vec::new();
+    };
+    let (w, gap) = (first.width(), 3.0);
+    let n = rects.len() as f32;
+    let width = n * w + (n - 1.0) * gap;
+    let centre = rects
+        .iter()
+        .fold(Rect::NOTHING, |a, r| a.union(*r))
+        .center()
+        .x;
+    let left = (centre - width / 2.0)
+        .min(area.right() - width)
+        .max(area.left());
+    (0..rects.len())
+        .map(|k| {
+            Rect::from_min_size(
+                Pos2::new(left + k as f32 * (w + gap), first.top()),
+                first.size(),
+            )
+        })
+        .collect()
 }
 
 /// One block as the viewer sees it.
@@ -94,30 +135,102 @@ impl Board {
             dragging: None,
         };
         let out = model.show(ui, scenario, Some(&game.rules), &mut self.view, &input);
+        if self.centre_pending
+            && let Some(p) = self.pointed.and_then(|s| model.screen_pos(s))
+        {
+            let canvas = self.view.to_map(p);
+            self.view.centre_on(canvas);
+            self.centre_pending = false;
+            ui.ctx().request_repaint();
+        }
+        if out.clicked.is_some() {
+            self.pointed = None;
+        }
         let area = self.view.area();
         let painter = ui.painter_at(area);
         let zoom_u = (self.view.zoom() / 0.5).sqrt().clamp(0.7, 2.6);
+        if let Some(p) = self.pointed.and_then(|s| model.screen_pos(s)) {
+            painter.circle_stroke(p, 17.0 * zoom_u, Stroke::new(3.0, theme::SELECTED));
+        }
         // Targets, the battle, then the blocks over them.
         for &s in marks.targets {
             if let Some(p) = model.screen_pos(s) {
-                painter.circle_stroke(p, 11.0 * zoom_u, Stroke::new(3.0, theme::HIGHLIGHT));
+                painter.circle_stroke(p, 11.0 * zoom_u, Stroke::new(3.0, theme::TARGET));
             }
+        }
+        if let Some((from, to)) = marks.last_move
+            && let (Some(a), Some(b)) = (model.screen_pos(from), model.screen_pos(to))
+            && a != b
+        {
+            painter.arrow(a, b - a, Stroke::new(3.0 * zoom_u, theme::LAST_MOVE));
         }
         if let Some(s) = marks.battle
             && let Some(p) = model.screen_pos(s)
         {
             painter.circle_stroke(p, 14.0 * zoom_u, Stroke::new(3.5, theme::ERROR));
         }
-        let mut click_block = None;
-        let pointer = ui.input(|i| i.pointer.interact_pos());
-        for (i, row) in self.drawn.iter().enumerate() {
-            let space = SpaceId(i as u16);
-            let rects = model.row_rects(scenario, space);
-            for (k, (&(b, up), rect)) in row.iter().zip(rects).enumerate() {
+        // Each space's stack as drawn: overlapping, or spread out in a row
+        // while the pointer is over it (drawn last, on top).
+        let hover = ui.input(|i| i.pointer.hover_pos());
+        let mut stacks: Vec<(usize, Vec<Rect>)> = Vec::new();
+        for i in 0..self.drawn.len() {
+            let rects = model.row_rects(scenario, SpaceId(i as u16));
+            if !rects.is_empty() {
+                stacks.push((i, rects));
+            }
+        }
+        let over =
+            |rects: &[Rect]| hover.is_some_and(|p| rects.iter().any(|r| r.expand(2.0).contains(p)));
+        let spread_rects = |rects: &[Rect]| spread(rects, area);
+        self.spread = self
+            .spread
+            .filter(|s| {
+                stacks
+                    .iter()
+                    .any(|(i, r)| i == s && (over(r) || over(&spread_rects(r))))
+            })
+            // The topmost stack under the pointer: the last drawn.
+            .or_else(|| stacks.iter().rev().find(|(_, r)| over(r)).map(|(i, _)| *i));
+        if let Some(k) = stacks.iter().position(|(i, _)| Some(*i) == self.spread) {
+            let (i, rects) = stacks.remove(k);
+            let spread = spread_rects(&rects);
+            painter.rect_filled(
+                spread
+                    .iter()
+                    .fold(Rect::NOTHING, |a, r| a.union(*r))
+                    .expand(4.0),
+                4.0,
+                theme::STACK_BACKDROP,
+            );
+            stacks.push((i, spread));
+        }
+        self.drawn_rects.clear();
+        let font = model.board_font().unwrap_or(super::map::BOARD_FONT);
+        self.font = font;
+        for (i, rects) in &stacks {
+            let row = &self.drawn[*i];
+            for (k, (&(b, up), rect)) in row.iter().zip(rects.iter().copied()).enumerate() {
                 if !area.intersects(rect) {
                     continue;
                 }
-                paint_block(&painter, rect, game, state, b, up);
+                // Face-down blocks in a row are counted on the last of them.
+                let hidden_run = if up {
+                    0
+                } else {
+                    let next_up = row
+                        .get(k + 1)
+                        .is_none_or(|(n, u)| *u || state.side(*n) != state.side(b));
+                    if next_up {
+                        row[..=k]
+                            .iter()
+                            .rev()
+                            .take_while(|(n, u)| !*u && state.side(*n) == state.side(b))
+                            .count()
+                    } else {
+                        0
+                    }
+                };
+                paint_block(&painter, rect, game, state, (b, up), font, hidden_run);
                 if up && marks.chosen_blocks.contains(&b) {
                     painter.rect_stroke(
                         rect.expand(2.0),
@@ -126,12 +239,33 @@ impl Board {
                         StrokeKind::Outside,
                     );
                 }
-                if out.clicked.is_some() && pointer.is_some_and(|p| rect.expand(1.0).contains(p)) {
-                    click_block = Some((space, up.then_some(b)));
-                }
-                register_block(ui, rect, game, state, b, up, (i, k), area);
+                self.drawn_rects.push((b, up, SpaceId(*i as u16), rect));
+                register_block(ui, rect, game, state, b, up, (*i, k), area);
             }
         }
+        // A click on a space's marker is on the space, though a
+        // neighbour's stack covers it; else on the topmost block under it.
+        let pointer = ui.input(|i| i.pointer.interact_pos());
+        let marker = out.clicked.and(pointer).and_then(|p| {
+            (0..self.drawn.len()).map(|i| SpaceId(i as u16)).find(|s| {
+                model
+                    .screen_pos(*s)
+                    .is_some_and(|c| c.distance(p) <= 8.0 * zoom_u)
+            })
+        });
+        if let Some(space) = marker {
+            return Some(BoardClick { space, block: None });
+        }
+        let click_block = out
+            .clicked
+            .and(pointer)
+            .and_then(|p| {
+                self.drawn_rects
+                    .iter()
+                    .rev()
+                    .find(|(.., r)| r.expand(1.0).contains(p))
+            })
+            .map(|&(b, up, space, _)| (space, up.then_some(b)));
         match (click_block, out.clicked) {
             (Some((space, block)), _) => Some(BoardClick { space, block }),
             (None, Some(Some(MapHit::Space(space)))) => Some(BoardClick { space, block: None }),
@@ -139,29 +273,58 @@ impl Board {
         }
     }
 
+    /// Brings `space` into the middle of the map and rings it until the
+    /// map is clicked.
+    pub fn point_at(&mut self, space: SpaceId) {
+        self.pointed = Some(space);
+        self.centre_pending = true;
+    }
+
+    /// The block drawn on top at a screen point, as last drawn.
+    pub fn block_at(&self, p: Pos2) -> Option<BlockId> {
+        self.drawn_rects
+            .iter()
+            .rev()
+            .find(|(.., r)| r.expand(1.0).contains(p))
+            .map(|(b, ..)| *b)
+    }
+
+    /// The size of the words on the blocks, as last drawn.
+    pub fn block_font(&self) -> f32 {
+        self.font
+    }
+
+    /// The space pointed at (a line of the log clicked), if any.
+    pub fn pointed(&self) -> Option<SpaceId> {
+        self.pointed
+    }
+
     /// The middle of a space on screen, as last drawn (tests click there).
     pub fn space_centre(&self, space: SpaceId) -> Option<Pos2> {
         self.model.as_ref()?.screen_pos(space)
     }
 
-    /// The screen square of a block as last drawn, if it is on the map.
-    pub fn block_rect(&self, scenario: &Scenario, block: BlockId) -> Option<Rect> {
-        let model = self.model.as_ref()?;
-        self.drawn.iter().enumerate().find_map(|(i, row)| {
-            let k = row.iter().position(|(b, _)| *b == block)?;
-            model.row_rects(scenario, SpaceId(i as u16)).get(k).copied()
-        })
+    /// The screen rectangle of a block as last drawn (spread out if its
+    /// stack was), if it is on the map.
+    pub fn block_rect(&self, _scenario: &Scenario, block: BlockId) -> Option<Rect> {
+        self.drawn_rects
+            .iter()
+            .find(|(b, ..)| *b == block)
+            .map(|(.., r)| *r)
     }
 }
 
-/// A block face up (name, strength) or face down (its side's colour only).
+/// A block as the game's blocks look: face up its side's colour, short
+/// name, kind, rating and strength (reduced in a paler colour); face down
+/// blank in its side's colour, the last of a row of them with their count.
 fn paint_block(
     painter: &egui::Painter,
     rect: Rect,
     game: &Game,
     state: &State,
-    b: BlockId,
-    up: bool,
+    (b, up): (BlockId, bool),
+    font: f32,
+    hidden_run: usize,
 ) {
     let side = state.side(b);
     let block = game.roster().block(b);
@@ -173,30 +336,74 @@ fn paint_block(
     let (fill, edge) = theme::block(side, kind);
     painter.rect(
         rect,
-        CornerRadius::same(1),
+        CornerRadius::same(3),
         fill,
-        Stroke::new(1.0, edge),
+        Stroke::new(1.5, edge),
         StrokeKind::Inside,
     );
-    if up {
-        block_text(painter, rect, block, state.strength(game, b));
-        if state.is_reserve(b) {
-            painter.rect_stroke(
-                rect,
-                1.0,
-                Stroke::new(1.5, Color32::WHITE),
-                StrokeKind::Inside,
+    let pad = egui::vec2(3.0, 1.0);
+    if !up {
+        if hidden_run > 1 {
+            painter.text(
+                rect.center(),
+                Align2::CENTER_CENTER,
+                format!("×{hidden_run}"),
+                FontId::proportional(font),
+                theme::BLOCK_TEXT,
             );
         }
-    } else {
-        // The back of a block: a plain face with a thin inner frame.
+        return;
+    }
+    let strength = state.strength(game, b);
+    let name = format!("{} {}", short_name(&block.name), kind_letter(block.kind));
+    painter.text(
+        rect.left_top() + pad,
+        Align2::LEFT_TOP,
+        name,
+        FontId::proportional(font),
+        theme::BLOCK_TEXT,
+    );
+    let reduced = strength < block.max_strength();
+    painter.text(
+        rect.left_bottom() + egui::vec2(pad.x, -pad.y),
+        Align2::LEFT_BOTTOM,
+        format!("{} {}", short_board_rating(block), roman(strength)),
+        FontId::proportional(font),
+        if reduced {
+            theme::BLOCK_REDUCED
+        } else {
+            theme::BLOCK_TEXT
+        },
+    );
+    if state.is_reserve(b) {
         painter.rect_stroke(
-            rect.shrink(rect.width() * 0.2),
-            0.0,
-            Stroke::new(1.0, edge.gamma_multiply(0.6)),
+            rect,
+            3.0,
+            Stroke::new(1.5, Color32::WHITE),
             StrokeKind::Inside,
         );
     }
+}
+
+/// A block's kind in two letters after its name ("Lg" legion, "Ld" leader).
+fn kind_letter(kind: crate::scenario::model::BlockKind) -> &'static str {
+    use crate::scenario::model::BlockKind as K;
+    match kind {
+        K::Leader => "Ld",
+        K::Legion => "Lg",
+        K::Auxilia => "Ax",
+        K::Equitatus => "Eq",
+        K::Elephant => "El",
+        K::Ballista => "Bl",
+        K::Navis => "Nv",
+        K::Cleopatra => "Cl",
+    }
+}
+
+/// The rating as the block prints it, the ballista's attack rating left
+/// for its tooltip: "C3".
+fn short_board_rating(b: &crate::scenario::model::Block) -> String {
+    format!("{}{}", b.initiative.letter(), b.firepower)
 }
 
 /// One accessibility node per block drawn: a face-up block by name,

@@ -6,7 +6,7 @@
 use egui::{RichText, Ui};
 
 use super::theme;
-use crate::engine::{Game, State};
+use crate::engine::{EndReason, Game, State};
 use crate::scenario::model::{BlockId, Side};
 
 /// Year, turn, Player 1, the stage in words, move and levy points, VP.
@@ -37,10 +37,20 @@ pub fn status(ui: &mut Ui, game: &Game, state: &State) {
     ui.label(RichText::new(state.stage_text(game)).italics());
     if let Some(o) = state.outcome() {
         let text = match o.winner {
-            Some(side) => format!("{side} wins ({:?}), VP {}-{}", o.how, o.vp[0], o.vp[1]),
-            None => format!("A draw ({:?}), VP {}-{}", o.how, o.vp[0], o.vp[1]),
+            Some(side) => format!("{side} wins {}, VP {}-{}", how(o.how), o.vp[0], o.vp[1]),
+            None => format!("A draw, VP {}-{}", o.vp[0], o.vp[1]),
         };
         ui.label(RichText::new(text).strong().color(theme::GOOD));
+    }
+}
+
+/// How a game ended, in words (1.2).
+pub fn how(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::SuddenDeath => "by sudden death (10 VP at a winter)",
+        EndReason::VictoryPoints => "on victory points after the last year",
+        EndReason::RomeTieBreak => "on the tie-break: VP tied, holding Roma",
+        EndReason::Draw => "",
     }
 }
 

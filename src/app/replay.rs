@@ -63,15 +63,18 @@ pub struct ReplayPanel {
     at: usize,
     /// Whose eyes: `None` shows everything.
     viewer: Option<Side>,
-    /// Show the record while viewing as one side (it tells both sides' secrets).
-    record_in_side_view: bool,
     board: Board,
+    /// The game's log as the viewer may know it.
+    log: super::game_log::Cache,
+    /// Changes with the game shown (the log is rebuilt then).
+    generation: u64,
 }
 
 impl ReplayPanel {
     /// Shows a game from its first position.
     pub fn open(&mut self, replayed: Replayed) {
         self.replayed = Some(replayed);
+        self.generation += 1;
         self.loading = None;
         self.error = None;
         self.at = 0;
@@ -190,6 +193,7 @@ impl ReplayPanel {
                 let marks = Marks {
                     battle,
                     selected: state.moving_group(),
+                    last_move: super::play::last_move(&r.trace, self.at),
                     ..Marks::default()
                 };
                 self.board.show(ui, &r.game, state, self.viewer, &marks);
@@ -229,39 +233,9 @@ impl ReplayPanel {
         }
     }
 
-    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
-        ui.heading("Replay");
-        if ui
-            .button("Open record…")
-            .on_hover_text("A game record written by Play, by `play --record` or by Save game")
-            .clicked()
-        {
-            actions.push(Action::Choose(FilePurpose::OpenRecord(
-                super::RecordUse::Replay,
-            )));
-        }
-        if let Some((title, _)) = &self.loading {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(format!("Re-playing {title}…"));
-            });
-        }
-        if let Some(e) = &self.error {
-            ui.colored_label(theme::ERROR, e);
-        }
-        let Some(r) = &self.replayed else {
-            return;
-        };
-        let n = r.trace.len();
-        ui.label(RichText::new(&r.title).strong());
-        ui.label(RichText::new(&r.header).small());
-        ui.horizontal(|ui| {
-            ui.label("View as");
-            ui.selectable_value(&mut self.viewer, None, "Everything");
-            ui.selectable_value(&mut self.viewer, Some(Side::Caesar), "Caesar");
-            ui.selectable_value(&mut self.viewer, Some(Side::Pompey), "Pompey");
-        });
-        ui.separator();
+    /// Steps back and forth by action, part of the turn, turn, year and
+    /// battle round.
+    fn navigation(&mut self, ui: &mut Ui, n: usize) {
         let mut go: Option<(Stride, bool)> = None;
         ui.horizontal(|ui| {
             if ui.button("|<").on_hover_text("The start").clicked() {
@@ -318,26 +292,52 @@ impl ReplayPanel {
                 }
             });
         if let Some((stride, forward)) = go {
-            self.at = r.trace.seek(self.at, stride, forward);
+            self.step(stride, forward);
         }
+    }
+
+    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+        ui.heading("Replay");
+        if ui
+            .button("Open record…")
+            .on_hover_text("A game record written by Play, by `play --record` or by Save game")
+            .clicked()
+        {
+            actions.push(Action::Choose(FilePurpose::OpenRecord(
+                super::RecordUse::Replay,
+            )));
+        }
+        if let Some((title, _)) = &self.loading {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("Re-playing {title}…"));
+            });
+        }
+        if let Some(e) = &self.error {
+            ui.colored_label(theme::ERROR, e);
+        }
+        let Some(r) = &self.replayed else {
+            return;
+        };
+        let n = r.trace.len();
+        ui.label(RichText::new(&r.title).strong());
+        ui.label(RichText::new(&r.header).small());
+        ui.horizontal(|ui| {
+            ui.label("View as");
+            ui.selectable_value(&mut self.viewer, None, "Everything");
+            ui.selectable_value(&mut self.viewer, Some(Side::Caesar), "Caesar");
+            ui.selectable_value(&mut self.viewer, Some(Side::Pompey), "Pompey");
+        });
+        ui.separator();
+        self.navigation(ui, n);
+        let Some(r) = &self.replayed else {
+            return;
+        };
         let l = ui.label("Position");
         ui.add(egui::Slider::new(&mut self.at, 0..=n).text(format!("of {n}")))
             .labelled_by(l.id);
         let state = r.trace.state(self.at);
-        let last = match self.at {
-            0 => "The start of the game".to_string(),
-            i => format!(
-                "Action {i}: {} ({})",
-                r.trace.text(i - 1),
-                r.trace.decider(i - 1)
-            ),
-        };
-        let hidden_words = self.viewer.is_some() && !self.record_in_side_view;
-        if hidden_words {
-            ui.label(format!("Action {} of {n}", self.at));
-        } else {
-            ui.label(RichText::new(last).strong());
-        }
+        ui.label(format!("Action {} of {n}", self.at));
         ui.separator();
         play_info::status(ui, &r.game, state);
         play_info::played(ui, &r.game, state, self.viewer);
@@ -356,41 +356,52 @@ impl ReplayPanel {
             }
         }
         ui.separator();
-        ui.label(RichText::new("Record").strong());
-        if self.viewer.is_some() {
-            ui.checkbox(
-                &mut self.record_in_side_view,
-                "Show the record (it names both sides' blocks and cards)",
-            );
+        // The log as the viewer may know it, the same as Play shows.
+        ui.label(RichText::new("Game log").strong());
+        let turns = self
+            .log
+            .get(&r.game, &r.trace, self.at, self.viewer, self.generation);
+        let clicked = super::game_log::show(ui, turns, 420.0);
+        if let Some(c) = clicked {
+            self.at = c.step;
+            if let Some(space) = c.space {
+                self.board.point_at(space);
+            }
         }
-        if hidden_words {
-            return;
+        if self.viewer.is_none() {
+            egui::CollapsingHeader::new("Record (the text `play` prints)")
+                .default_open(false)
+                .show(ui, |ui| record(ui, r, self.at));
         }
-        let end = r.trace.log_end(self.at);
-        egui::ScrollArea::vertical()
-            .id_salt("replay_record")
-            .max_height(320.0)
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                ui.label(RichText::new(&r.header).monospace().small());
-                for line in &r.trace.log()[..end] {
-                    ui.label(RichText::new(line).monospace().small());
-                }
-                if self.at == n {
-                    let s = &state.stats;
-                    ui.label(
-                        RichText::new(format!(
-                            "Battles {}, steps lost Caesar {} Pompey {}, leaders killed Caesar {} Pompey {}",
-                            s.battles,
-                            s.steps_lost[0],
-                            s.steps_lost[1],
-                            s.leaders_killed[0],
-                            s.leaders_killed[1]
-                        ))
-                        .monospace()
-                        .small(),
-                    );
-                }
-            });
     }
+}
+
+/// The game's log as `play` prints it, up to position `at` (it tells both
+/// sides' secrets: shown only when viewing everything).
+fn record(ui: &mut Ui, r: &Replayed, at: usize) {
+    let end = r.trace.log_end(at);
+    egui::ScrollArea::vertical()
+        .id_salt("replay_record")
+        .max_height(320.0)
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            ui.label(RichText::new(&r.header).monospace());
+            for line in &r.trace.log()[..end] {
+                ui.label(RichText::new(line).monospace());
+            }
+            if at == r.trace.len() {
+                let s = &r.trace.last().stats;
+                ui.label(
+                    RichText::new(format!(
+                        "Battles {}, steps lost Caesar {} Pompey {}, leaders killed Caesar {} Pompey {}",
+                        s.battles,
+                        s.steps_lost[0],
+                        s.steps_lost[1],
+                        s.leaders_killed[0],
+                        s.leaders_killed[1]
+                    ))
+                    .monospace(),
+                );
+            }
+        });
 }

@@ -104,6 +104,12 @@ pub struct SetupPanel {
     block_name: String,
     /// A command card face to add: moves and levies.
     new_face: (u8, u8),
+    /// Faces shown in the deck view since it opened: a face set to 0 keeps
+    /// its row (at 0), so the rows never move under the pointer.
+    deck_faces: Vec<(u8, u8)>,
+    /// The frame the deck view was last drawn in (it forgets the faces when
+    /// it was closed in between).
+    deck_frame: u64,
     /// The scenario's settings as last filled in, and the texts typed.
     settings_from: Option<[String; 4]>,
     name: String,
@@ -559,6 +565,17 @@ impl SetupPanel {
                     None => faces.push((c.moves, c.levy, u32::from(c.copies))),
                 }
             }
+            let frame = ui.ctx().cumulative_frame_nr();
+            if frame > self.deck_frame + 1 {
+                self.deck_faces.clear();
+            }
+            self.deck_frame = frame;
+            for &(m, l) in &self.deck_faces {
+                if !faces.iter().any(|f| (f.0, f.1) == (m, l)) {
+                    faces.push((m, l, 0));
+                }
+            }
+            self.deck_faces = faces.iter().map(|f| (f.0, f.1)).collect();
             faces.sort_by_key(|f| std::cmp::Reverse((f.0, f.1)));
             egui::Grid::new("deck_faces")
                 .num_columns(2)

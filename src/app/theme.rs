@@ -71,8 +71,15 @@ pub const VP_EDGE: Color32 = Color32::from_rgb(110, 80, 20);
 pub const VP_TEXT: Color32 = Color32::from_rgb(40, 28, 8);
 pub const LABEL: Color32 = Color32::from_rgb(44, 32, 22);
 pub const HALO: Color32 = Color32::from_rgba_premultiplied(200, 190, 164, 205);
+/// Where a click on the Play board acts (a legal destination, a levy city):
+/// not the hover colour, so a hovered space is never taken for one.
+pub const TARGET: Color32 = Color32::from_rgb(40, 200, 235);
+/// The last move on the board, as an arrow.
+pub const LAST_MOVE: Color32 = Color32::from_rgb(250, 110, 20);
 /// Hovered items and drop targets.
 pub const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 36);
+/// Behind a stack of blocks spread out on the board.
+pub const STACK_BACKDROP: Color32 = Color32::from_rgba_premultiplied(20, 20, 20, 150);
 /// Text on a block.
 pub const BLOCK_TEXT: Color32 = Color32::WHITE;
 /// A reduced strength on a block.
@@ -93,6 +100,9 @@ pub const SIDE_PANEL_WIDTH: f32 = 380.0;
 pub const SIDE_PANEL_RANGE: std::ops::RangeInclusive<f32> = 260.0..=720.0;
 /// The side panel of the Play and Replay tabs (hand, actions, record).
 pub const PLAY_PANEL_RANGE: std::ops::RangeInclusive<f32> = 360.0..=720.0;
+/// The game log beside the Play map.
+pub const LOG_PANEL_WIDTH: f32 = 290.0;
+pub const LOG_PANEL_RANGE: std::ops::RangeInclusive<f32> = 180.0..=600.0;
 /// The levy pools in the deployment editor.
 pub const POOLS_WIDTH: f32 = 230.0;
 pub const POOLS_RANGE: std::ops::RangeInclusive<f32> = 160.0..=420.0;

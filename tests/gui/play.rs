@@ -81,20 +81,43 @@ fn click_space(h: &mut Harness<'_, WorkbenchApp>, space: SpaceId) {
     click_at(h, at);
 }
 
-fn click_block(h: &mut Harness<'_, WorkbenchApp>, game: &Game, block: BlockId) {
-    let rect = h
-        .state_mut()
+fn block_rect(h: &mut Harness<'_, WorkbenchApp>, game: &Game, block: BlockId) -> egui::Rect {
+    h.state_mut()
         .play_panel()
         .board()
         .block_rect(&game.scenario, block)
-        .expect("drawn");
-    click_at(h, rect.center());
+        .expect("drawn")
 }
 
-/// Clicks the first button labelled `label`.
+/// Points at a block (its stack spreads out), then clicks it where it is
+/// drawn now.
+fn click_block(h: &mut Harness<'_, WorkbenchApp>, game: &Game, block: BlockId) {
+    // Where it shows: its stack may lie under a neighbour's; a person
+    // points at the part of it that shows, and its stack spreads out.
+    for _ in 0..3 {
+        let rect = block_rect(h, game, block);
+        let on_top = (1..10)
+            .map(|k| rect.lerp_inside(egui::vec2(k as f32 / 10.0, 0.5)))
+            .find(|p| h.state_mut().play_panel().board().block_at(*p) == Some(block));
+        let Some(p) = on_top else { break };
+        h.hover_at(p);
+        h.run();
+        let rect = block_rect(h, game, block);
+        if h.state_mut().play_panel().board().block_at(rect.center()) == Some(block) {
+            return click_at(h, rect.center());
+        }
+    }
+    panic!("{} cannot be pointed at", game.block_name(block));
+}
+
+/// Clicks the first button labelled `label`, the pointer brought from
+/// elsewhere as a person's is (a click where the last one was, without
+/// moving, is a double click).
 fn press(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
+    h.hover_at(Pos2::ZERO);
+    h.run();
     h.get_all_by_label(label)
-        .next()
+        .find(|n| n.accesskit_node().bounding_box().is_some())
         .unwrap_or_else(|| panic!("no button {label}"))
         .click();
     h.run();
@@ -272,7 +295,7 @@ fn a_battle_is_fought_through_the_battle_panel_and_a_retreat_clicked_on_the_map(
         click_space(&mut h, roma);
         settle(&mut h);
     }
-    h.get_by_label_contains("Battle of Roma");
+    assert!(h.query_all_by_label_contains("Battle of Roma").count() > 0);
     // Fire from the battle panel until a retreat is offered, then retreat
     // by clicking its space, lit on the map.
     let mut fired = 0;
@@ -426,7 +449,8 @@ fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
     h.state_mut().replay_panel().open_file(&path);
     h.run();
     h.get_by_label("game.ron");
-    h.get_by_label("The start of the game");
+    h.get_by_label(&format!("Action 0 of {}", trace.len()));
+    h.get_by_label("Nothing has happened yet.");
     // A turn forward: the status says turn 2.
     press(&mut h, "Turn >");
     h.get_by_label("Year 1 of 5, turn 2");
@@ -446,7 +470,12 @@ fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
         "the final position is the engine's"
     );
     assert_eq!(shown.outcome(), engine_end.outcome());
-    // The record panel shows the game's log up to here: its last line.
+    // The game log ends with the end; the record (folded away) shows the
+    // game's log as `play` prints it, up to its last line.
+    assert!(h.query_all_by_label_contains("Game over:").count() >= 1);
+    h.get_by_label("Record (the text `play` prints)")
+        .click_accesskit();
+    h.run();
     assert!(h.query_all_by_label(log.last().unwrap()).count() >= 1);
     // As Pompey: Caesar's blocks face down, and the record hidden.
     press(&mut h, "|<");
@@ -671,5 +700,418 @@ fn a_whole_game_is_played_through_the_side_list_under_both_rulebooks() {
         // the game at the first winter).
         assert!(decisions > 20, "{variant}: {decisions} decisions");
         h.get_by_label("Victory points, turn by turn");
+    }
+}
+
+/// What `viewer` may not know at position `upto`: the names of the other
+/// side's blocks it never saw (on the board "Name (Side)", in words the
+/// bare name when no block it saw shares it) and the labels of the other
+/// side's cards in hand that it never saw.
+fn secrets(game: &Game, trace: &Trace, upto: usize, viewer: Side) -> Vec<String> {
+    let other = viewer.other();
+    let mut seen_blocks = Vec::new();
+    let mut seen_cards = Vec::new();
+    for i in 0..=upto {
+        let st = trace.state(i);
+        let view = st.view(viewer, false);
+        seen_blocks.extend(game.roster().ids().filter(|b| view.knows(game, *b)));
+        let shown = Side::BOTH.iter().filter_map(|x| view.played(*x));
+        for c in st
+            .hand(viewer)
+            .iter()
+            .copied()
+            .chain(shown)
+            .chain(view.revealed_this_year().iter())
+        {
+            seen_cards.push(game.card_label(c));
+        }
+    }
+    let s = trace.state(upto);
+    let known: Vec<&str> = seen_blocks.iter().map(|b| game.block_name(*b)).collect();
+    let mut out = Vec::new();
+    for b in game.roster().ids() {
+        if s.side(b) != other || seen_blocks.contains(&b) {
+            continue;
+        }
+        let name = game.block_name(b);
+        out.push(format!("{name} ({other})"));
+        if !known.contains(&name) && Side::BOTH.iter().all(|x| x.to_string() != name) {
+            out.push(name.to_string());
+        }
+    }
+    out.extend(
+        s.hand(other)
+            .iter()
+            .map(|c| game.card_label(*c))
+            .filter(|l| !seen_cards.contains(l)),
+    );
+    out
+}
+
+/// Asserts that no label of the tree names any of `hidden`.
+fn assert_absent(h: &Harness<'_, WorkbenchApp>, hidden: &[String], when: &str) {
+    let all = labels(h);
+    for secret in hidden {
+        let leak = all.iter().find(|l| names(l, secret));
+        assert!(leak.is_none(), "{when}: {secret} in {leak:?}");
+    }
+}
+
+/// Walks the accessibility tree: nothing that the person at the screen may
+/// not know (at a hand-over, nothing hidden from either side).
+fn assert_nothing_hidden(h: &mut Harness<'_, WorkbenchApp>, when: &str) {
+    let (game, s) = now(h);
+    let p = h.state_mut().play_panel();
+    let trace = p.session().expect("a game").trace.clone();
+    let n = trace.len();
+    let hidden: Vec<String> = match (p.handover(), p.viewer()) {
+        (Some(_), _) => Side::BOTH
+            .iter()
+            .flat_map(|v| secrets(&game, &trace, n, *v))
+            .chain(Side::BOTH.iter().flat_map(|x| {
+                s.hand(*x)
+                    .iter()
+                    .map(|c| game.card_label(*c))
+                    .collect::<Vec<_>>()
+            }))
+            .collect(),
+        (None, Some(viewer)) => secrets(&game, &trace, n, viewer),
+        (None, None) => Vec::new(),
+    };
+    assert_absent(h, &hidden, when);
+}
+
+/// Issue 26: in hot-seat, undo takes back only the seat holder's own
+/// decisions, and a seat that changes hands through undo goes through the
+/// hand-over screen; after every undo and hand-over, the tree holds nothing
+/// of the other side's hidden blocks or cards.
+#[test]
+fn in_hot_seat_undo_and_hand_overs_never_show_the_other_sides_secrets() {
+    let mut h = play([Seat::Human, Seat::Human], 4);
+    press(&mut h, "Start game");
+    assert_nothing_hidden(&mut h, "the start");
+    let (mut undone, mut refused) = (0, 0);
+    for step in 0..24 {
+        let session = h.state_mut().play_panel().session().unwrap();
+        let len = session.trace.len();
+        let last = len.checked_sub(1).map(|i| session.trace.decider(i));
+        let last_action = len.checked_sub(1).map(|i| session.trace.action(i));
+        if let Some(side) = h.state_mut().play_panel().handover() {
+            assert_nothing_hidden(&mut h, &format!("hand-over to {side}"));
+            // Every other hand-over, the one who just decided takes it back:
+            // the board that shows next is theirs, after a hand-over.
+            let undo = last.map(|l| format!("Undo {l}'s last decision"));
+            if step % 2 == 0
+                && let (Some(l), Some(label), Some(action)) = (last, undo, last_action)
+                && h.query_by_label(&label).is_some()
+            {
+                press(&mut h, &label);
+                assert_eq!(h.state_mut().play_panel().handover(), Some(l));
+                assert_nothing_hidden(&mut h, &format!("undone by {l}"));
+                press(&mut h, &format!("I am {l}: show my board"));
+                assert_nothing_hidden(&mut h, &format!("{l} back at the board"));
+                h.state_mut().play_panel().act(action).unwrap();
+                h.run();
+                undone += 1;
+                continue;
+            }
+            press(&mut h, &format!("I am {side}: show my board"));
+            assert_nothing_hidden(&mut h, &format!("{side} took the seat"));
+            // The other person's decision is not this one's to take back.
+            if last.is_some_and(|l| l != side) {
+                let button = h.get_by_label("Undo my decision");
+                assert!(button.accesskit_node().is_disabled());
+                assert!(!h.state_mut().play_panel().undo());
+                h.run();
+                let session = h.state_mut().play_panel().session().unwrap();
+                assert_eq!(session.trace.len(), len, "{side} undid {last:?}");
+                assert_nothing_hidden(&mut h, &format!("{side} tried to undo"));
+                refused += 1;
+            }
+            continue;
+        }
+        let (game, s) = now(&mut h);
+        let l = legal(&game, &s);
+        // Quiet decisions first (cards, ending a phase), so undo is offered.
+        let pick = l
+            .iter()
+            .find(|a| {
+                matches!(
+                    a,
+                    Action::Discard(_) | Action::Play(_) | Action::EndMoves | Action::EndLevy
+                )
+            })
+            .copied()
+            .unwrap_or(l[0]);
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+        assert_nothing_hidden(&mut h, &game.action_text(pick));
+    }
+    assert!(undone >= 2, "undone {undone} times");
+    assert!(refused >= 2, "refused {refused} times");
+}
+
+/// Plays `n` of the person's decisions (ending phases often enough to move
+/// on), the AI answering; checks the tree for secrets every few decisions.
+fn play_some(h: &mut Harness<'_, WorkbenchApp>, n: usize) {
+    for k in 0..n {
+        settle(h);
+        let (game, s) = now(h);
+        if s.is_over() {
+            break;
+        }
+        let l = legal(&game, &s);
+        let pick = l
+            .iter()
+            .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
+            .copied()
+            .unwrap_or(l[k * 7 % l.len()]);
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+        if k % 5 == 0 {
+            assert_nothing_hidden(h, &format!("after {}", game.action_text(pick)));
+        }
+    }
+    settle(h);
+}
+
+/// Issue 30: the Play tab's log tells the other side's hidden decisions as
+/// one across the table sees them and never names what the person at the
+/// table has not seen, playing either side.
+#[test]
+fn the_play_log_tells_the_other_sides_moves_without_naming_its_blocks() {
+    for me in Side::BOTH {
+        let mut seats = [Seat::Ai(AiSpec::Heuristic), Seat::Ai(AiSpec::Heuristic)];
+        seats[me.index()] = Seat::Human;
+        let mut h = play(seats, 3);
+        press(&mut h, "Start game");
+        play_some(&mut h, 150);
+        assert_nothing_hidden(&mut h, "the end");
+        h.get_by_label("Game log");
+        let other = me.other();
+        for told in [
+            format!("{other} discards a card"),
+            format!("{other} moves a group from"),
+            format!("{other} moves a block from"),
+        ] {
+            assert!(
+                h.query_all_by_label_contains(&told).count() > 0,
+                "{me}'s log never says \"{told}\""
+            );
+        }
+        // One's own decisions are told in full.
+        assert!(h.query_all_by_label_contains(&format!("{me}: ")).count() > 0);
+    }
+}
+
+/// The Replay tab shows the same log, filtered to the side viewed, at
+/// every turn of a whole game; viewing everything names everything.
+#[test]
+fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, game, trace) = recorded_game(dir.path());
+    let mut h = harness(Tab::Replay);
+    h.state_mut().replay_panel().open_file(&path);
+    h.run();
+    for me in Side::BOTH {
+        h.state_mut().replay_panel().set_viewer(Some(me));
+        h.state_mut().replay_panel().set_position(0);
+        h.run();
+        let mut turns = 0;
+        while h.state_mut().replay_panel().position() < trace.len() {
+            press(&mut h, "Turn >");
+            let at = h.state_mut().replay_panel().position();
+            assert_absent(
+                &h,
+                &secrets(&game, &trace, at, me),
+                &format!("{me} at {at}"),
+            );
+            turns += 1;
+        }
+        assert!(turns > 5);
+        let other = me.other();
+        assert!(
+            h.query_all_by_label_contains(&format!("{other} moves a block from"))
+                .count()
+                > 0
+        );
+    }
+    // Everything: the other side's moves are named.
+    h.state_mut().replay_panel().set_viewer(None);
+    h.run();
+    assert_eq!(
+        h.query_all_by_label_contains("moves a block from").count(),
+        0
+    );
+}
+
+/// Issue 30 item 5: the buttons that end a phase, fire or pass keep their
+/// places through the game; a double click on a list of moves does one
+/// move, not the one that lands under the pointer next.
+#[test]
+fn action_slots_stay_put_and_a_double_click_does_one_thing() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let slot = |h: &Harness<'_, WorkbenchApp>, label: &str| h.get_by_label(label).rect();
+    let at_start: Vec<egui::Rect> = ["End group", "End moves", "End levy", "Fire", "End winter"]
+        .iter()
+        .map(|l| slot(&h, l))
+        .collect();
+    // Through discards and cards to the command phase: the slots stay.
+    for _ in 0..10 {
+        let (game, s) = now(&mut h);
+        if s.command_points().is_some() && s.current_player() == Some(Side::Caesar) {
+            break;
+        }
+        let l = legal(&game, &s);
+        h.state_mut().play_panel().act(l[0]).unwrap();
+        settle(&mut h);
+    }
+    let (game, s) = now(&mut h);
+    assert!(s.command_points().is_some(), "{}", s.stage_text(&game));
+    let now_at: Vec<egui::Rect> = ["End group", "End moves", "End levy", "Fire", "End winter"]
+        .iter()
+        .map(|l| slot(&h, l))
+        .collect();
+    assert_eq!(at_start, now_at, "the slots moved");
+    // A group started: its moves are listed. A double click on the first
+    // move does that move only, though another move then sits under it.
+    let group = legal(&game, &s)
+        .into_iter()
+        .find(|a| {
+            matches!(a, Action::Group(at) if {
+                let mut t = s.clone();
+                t.apply(&game, *a);
+                legal(&game, &t).iter().filter(|m| matches!(m, Action::Step { .. })).count() >= 2
+            })
+        })
+        .expect("a group with two moves");
+    h.state_mut().play_panel().act(group).unwrap();
+    h.run();
+    let (game, s) = now(&mut h);
+    let first = legal(&game, &s)
+        .into_iter()
+        .find(|a| matches!(a, Action::Step { .. }))
+        .unwrap();
+    let label = game.action_text(first);
+    let at = h.get_by_label(&label).rect().center();
+    let len = h.state_mut().play_panel().session().unwrap().trace.len();
+    click_at(&mut h, at);
+    // Another decision now sits under the pointer ...
+    let under: Vec<String> = h
+        .query_all_by(|_| true)
+        .filter(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+        .filter(|n| n.rect().contains(at))
+        .filter_map(|n| n.accesskit_node().label())
+        .collect();
+    assert!(
+        !under.is_empty() && !under.contains(&label),
+        "under the pointer: {under:?}"
+    );
+    // ... and the second click of the double click does not take it.
+    click_at(&mut h, at);
+    let after = h.state_mut().play_panel().session().unwrap().trace.len();
+    assert_eq!(after, len + 1, "one move for a double click");
+    // Moved away and back, a click acts again.
+    h.hover_at(Pos2::ZERO);
+    h.run();
+    let (game, s) = now(&mut h);
+    if let Some(next) = legal(&game, &s)
+        .into_iter()
+        .find(|a| matches!(a, Action::Step { .. }))
+    {
+        press(&mut h, &game.action_text(next));
+        let again = h.state_mut().play_panel().session().unwrap().trace.len();
+        assert_eq!(again, len + 2);
+    }
+}
+
+/// Issue 30 item 5: "Start game" during a game asks before throwing it away.
+#[test]
+fn start_game_asks_before_discarding_a_game_in_progress() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let (game, s) = now(&mut h);
+    h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
+    settle(&mut h);
+    let len = h.state_mut().play_panel().session().unwrap().trace.len();
+    // The new-game settings are folded away during a game.
+    if h.query_by_label("Start game").is_none() {
+        press(&mut h, "New game");
+    }
+    press(&mut h, "Start game");
+    h.get_by_label("A game is in progress. Discard it and start a new one?");
+    assert_eq!(
+        h.state_mut().play_panel().session().unwrap().trace.len(),
+        len,
+        "nothing discarded yet"
+    );
+    press(&mut h, "Keep playing");
+    assert!(
+        h.query_by_label("A game is in progress. Discard it and start a new one?")
+            .is_none()
+    );
+    assert_eq!(
+        h.state_mut().play_panel().session().unwrap().trace.len(),
+        len
+    );
+    press(&mut h, "Start game");
+    press(&mut h, "Discard it and start");
+    settle(&mut h);
+    let fresh = h.state_mut().play_panel().session().unwrap().trace.len();
+    assert!(fresh < len, "a new game ({fresh} actions, was {len})");
+}
+
+/// Issue 30 item 3: the board's blocks carry their words at 11 px or more
+/// at the default zoom, and a stack spreads out under the pointer so each
+/// block of it can be read and clicked.
+#[test]
+fn board_blocks_are_readable_at_the_default_zoom_and_stacks_spread_on_hover() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let font = h.state_mut().play_panel().board().block_font();
+    assert!(font >= 11.0, "block text {font} px");
+    let (game, s) = now(&mut h);
+    // A space holding several of Caesar's blocks.
+    let stack: Vec<BlockId> = (0..game.board().len())
+        .map(|i| {
+            s.blocks_at(SpaceId(i as u16), Side::Caesar)
+                .collect::<Vec<_>>()
+        })
+        .max_by_key(|v| v.len())
+        .unwrap();
+    assert!(stack.len() >= 3);
+    for b in &stack {
+        let r = block_rect(&mut h, &game, *b);
+        assert!(r.height() >= 2.0 * font, "two lines of words fit");
+    }
+    let overlapping = |h: &mut Harness<'_, WorkbenchApp>| {
+        let rects: Vec<egui::Rect> = stack.iter().map(|b| block_rect(h, &game, *b)).collect();
+        (0..rects.len()).any(|i| (i + 1..rects.len()).any(|j| rects[i].intersects(rects[j])))
+    };
+    assert!(overlapping(&mut h), "a stack is drawn overlapping");
+    // The top block of the stack (drawn last, rightmost).
+    let first = stack
+        .iter()
+        .map(|b| block_rect(&mut h, &game, *b))
+        .max_by(|a, b| a.left().total_cmp(&b.left()))
+        .unwrap();
+    h.hover_at(first.center());
+    h.run();
+    let after: Vec<egui::Rect> = stack
+        .iter()
+        .map(|b| block_rect(&mut h, &game, *b))
+        .collect();
+    assert!(
+        !overlapping(&mut h),
+        "hovered at {first:?}, the stack spreads out: {after:?}"
+    );
+    // Each block of it is named in the tree, with its side.
+    for b in &stack {
+        let name = format!("{} (Caesar)", game.block_name(*b));
+        assert!(labels(&h).iter().any(|l| names(l, &name)), "{name}");
     }
 }

@@ -379,3 +379,34 @@ fn a_custom_setup_saves_reopens_as_the_same_scenario_and_plays_to_the_end() {
     let record = caesar_workbench::sim::play_one(&game, &options, 0);
     assert!(record.year >= 1, "the game ends in a winter");
 }
+
+/// Issue 30 item 5: a count set to 0 keeps its row, so the rows below do
+/// not move under the pointer and the next change edits the card meant.
+#[test]
+fn a_deck_count_set_to_zero_keeps_its_row_in_place() {
+    let mut h = setup_tab();
+    h.get_by_label("Deck").click();
+    h.run();
+    let spin = |h: &Harness<'_, WorkbenchApp>, face: &str| {
+        h.get_by_role_and_label(Role::SpinButton, face).rect()
+    };
+    let below = spin(&h, "2/2");
+    h.get_by_role_and_label(Role::SpinButton, "3/1")
+        .set_value_accesskit(0.0);
+    h.run();
+    assert_eq!(copies(&h, 3, 1), 0);
+    // The 3/1 row is still there (at 0) and 2/2 has not moved up.
+    let zero = h.get_by_role_and_label(Role::SpinButton, "3/1");
+    assert_eq!(zero.value().as_deref(), Some("0"));
+    assert_eq!(spin(&h, "2/2"), below);
+    // The next change edits 2/2, and 3/1 can be set back.
+    h.get_by_role_and_label(Role::SpinButton, "2/2")
+        .set_value_accesskit(1.0);
+    h.run();
+    assert_eq!(copies(&h, 2, 2), 1);
+    assert_eq!(copies(&h, 3, 1), 0);
+    h.get_by_role_and_label(Role::SpinButton, "3/1")
+        .set_value_accesskit(3.0);
+    h.run();
+    assert_eq!(copies(&h, 3, 1), 3);
+}

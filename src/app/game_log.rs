@@ -1,0 +1,472 @@
+//! The game's log as one side may know it, for the Play and Replay tabs:
+//! every action in words, grouped by year and turn, newest at the bottom.
+//! The other side's hidden decisions read as what a player across the table
+//! sees ("Pompey moves a block from Antiochia to Tarsus", "Pompey plays a
+//! card"); only what the side's [`SideView`] knows is named. Battles are
+//! narrated fire by fire: the block, its dice, the hits and who took them,
+//! round by round, and a summary (steps lost, who holds the space).
+//!
+//! One function builds it for both tabs, so Play and Replay cannot differ
+//! in what they reveal.
+
+use egui::{Color32, Pos2, RichText, Sense, Stroke, Ui, vec2};
+
+use super::theme;
+use crate::engine::{Action, Game, Period, SideView, State};
+use crate::games::trace::{Trace, action_block, action_space};
+use crate::scenario::model::{BlockId, Side, SpaceId};
+
+/// One line of the log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The position after the action the line tells of.
+    pub step: usize,
+    pub text: String,
+    /// Where it happened, to show on the map.
+    pub space: Option<SpaceId>,
+    /// Whose decision or fire (its colour), if a side's.
+    pub side: Option<Side>,
+    /// A fire's dice: each face, and whether it hit.
+    pub dice: Vec<(u8, bool)>,
+    /// Part of a battle (indented under its heading).
+    pub in_battle: bool,
+}
+
+/// The actions of one game turn (the year's discards count as its first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    pub year: u8,
+    pub turn: u8,
+    /// The card each side played this turn, once the viewer may see it.
+    pub cards: [Option<String>; 2],
+    pub entries: Vec<Entry>,
+}
+
+/// A battle being told: where it began, to sum it up at its end.
+struct Fought {
+    space: SpaceId,
+    lost_before: [u32; 2],
+    round: u8,
+}
+
+/// The log of the first `upto` actions of `trace` as `viewer` may know it
+/// (`None`: everything).
+pub fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -> Vec<Turn> {
+    let upto = upto.min(trace.len());
+    let mut turns: Vec<Turn> = Vec::new();
+    let mut fought: Option<Fought> = None;
+    for i in 0..upto {
+        let (before, after) = (trace.state(i), trace.state(i + 1));
+        let here = (before.year(), before.turn());
+        if turns.last().is_none_or(|t| (t.year, t.turn) != here) {
+            turns.push(Turn {
+                year: here.0,
+                turn: here.1,
+                cards: [None, None],
+                entries: Vec::new(),
+            });
+        }
+        let turn = turns.last_mut().expect("pushed above");
+        let (seen_before, seen_after) = (seen(before, viewer), seen(after, viewer));
+        let decider = trace.decider(i);
+        let action = trace.action(i);
+        let lines = &trace.log()[trace.log_end(i)..trace.log_end(i + 1)];
+        let text = action_words(game, action, decider, before, &seen_before, &seen_after);
+        let battle_space = before.battle_info().map(|b| b.space);
+        let mut entry = Entry {
+            step: i + 1,
+            text,
+            space: action_space(before, action).or(battle_space),
+            side: Some(decider),
+            dice: Vec::new(),
+            in_battle: battle_space.is_some(),
+        };
+        if action == Action::Fire
+            && let Some(b) = before.battle_info().and_then(|b| b.acting)
+        {
+            entry.text = format!("{} fires", block_words(game, before, &seen_before, b));
+            entry.dice = fire_dice(game, b, lines);
+        }
+        turn.entries.push(entry);
+        if let Some(space) = battle_space {
+            hits(
+                game,
+                before,
+                after,
+                &seen_before,
+                space,
+                i + 1,
+                &mut turn.entries,
+            );
+        }
+        battle_lines(game, after, &mut fought, i + 1, &mut turn.entries);
+        if after.period() == Period::Winter && before.period() != Period::Winter {
+            turn.entries
+                .push(note(i + 1, format!("Winter of year {}", before.year())));
+        }
+        if let Some(o) = after.outcome() {
+            let text = match o.winner {
+                Some(w) => format!("Game over: {w} wins, VP {}-{}", o.vp[0], o.vp[1]),
+                None => format!("Game over: a draw, VP {}-{}", o.vp[0], o.vp[1]),
+            };
+            turn.entries.push(note(i + 1, text));
+        }
+        // The cards of the turn, as the last position of it shows them.
+        for side in Side::BOTH {
+            if let Some(c) = seen_after.played(side).filter(|_| same_turn(before, after)) {
+                turn.cards[side.index()] = Some(game.card_label(c));
+            }
+        }
+    }
+    turns
+}
+
+/// A position as `viewer` sees it (`None`: everything).
+fn seen(state: &State, viewer: Option<Side>) -> SideView<'_> {
+    match viewer {
+        Some(v) => state.view(v, false),
+        None => state.view(Side::Caesar, true),
+    }
+}
+
+fn same_turn(a: &State, b: &State) -> bool {
+    (a.year(), a.turn()) == (b.year(), b.turn())
+}
+
+fn note(step: usize, text: String) -> Entry {
+    Entry {
+        step,
+        text,
+        space: None,
+        side: None,
+        dice: Vec::new(),
+        in_battle: false,
+    }
+}
+
+/// A block as the viewer may name it: "Antonius (Pompey)" or "a Pompey block".
+fn block_words(game: &Game, state: &State, view: &SideView<'_>, b: BlockId) -> String {
+    if view.knows(game, b) {
+        format!("{} ({})", game.block_name(b), state.side(b))
+    } else {
+        format!("a {} block", state.side(b))
+    }
+}
+
+/// An action in words as the viewer may know it: one's own (or seen) in
+/// full, the other side's hidden ones as a player across the table sees them.
+fn action_words(
+    game: &Game,
+    action: Action,
+    side: Side,
+    before: &State,
+    seen_before: &SideView<'_>,
+    seen_after: &SideView<'_>,
+) -> String {
+    let own = seen_before.is_omniscient() || seen_before.side() == side;
+    let full = format!("{side}: {}", game.action_text(action));
+    if own {
+        return full;
+    }
+    let space = |s: SpaceId| game.space_name(s).to_string();
+    // A block is named only if the viewer knows it, before or after.
+    let known = |b: BlockId| seen_before.knows(game, b) || seen_after.knows(game, b);
+    let from = |b: BlockId| before.location(b).map_or("the pool".to_string(), space);
+    match action {
+        Action::Discard(_) => format!("{side} discards a card"),
+        Action::Play(c) if seen_after.played(side) == Some(c) => {
+            format!("{side} plays {}", game.card_label(c))
+        }
+        Action::Play(_) => format!("{side} plays a card"),
+        Action::Surprise(Some(_)) => format!("{side} names a battle for the surprise attack"),
+        Action::Group(s) => format!("{side} moves a group from {}", space(s)),
+        Action::Step { block, to }
+        | Action::SeaMove { block, to }
+        | Action::Regroup { block, to }
+        | Action::NavisToPort { block, to }
+            if !known(block) =>
+        {
+            format!("{side} moves a block from {} to {}", from(block), space(to))
+        }
+        Action::Levy { block, at } if !known(block) => {
+            format!("{side} levies a block in {}", space(at))
+        }
+        Action::AddStep(b) | Action::Disband(b) | Action::TakeHit(b) | Action::TakeTurn(b)
+            if !known(b) =>
+        {
+            let verb = match action {
+                Action::AddStep(_) => "adds a step to",
+                Action::Disband(_) => "disbands",
+                Action::TakeHit(_) => "takes a hit on",
+                _ => "takes the turn of",
+            };
+            format!("{side} {verb} a block in {}", from(b))
+        }
+        // Every action naming a block is matched above when it is unknown.
+        _ if action_block(action).is_some_and(|b| !known(b)) => format!("{side} acts"),
+        _ => full,
+    }
+}
+
+/// The dice of a fire, as the game's log wrote them ("fires: 3 5 -> 1
+/// hit(s)"), each with whether it hit (a roll at or under the firepower).
+fn fire_dice(game: &Game, b: BlockId, lines: &[String]) -> Vec<(u8, bool)> {
+    let firepower = game.roster().block(b).firepower;
+    lines
+        .iter()
+        .find_map(|l| l.split_once(" fires: "))
+        .and_then(|(_, rest)| rest.split_once("->"))
+        .map(|(rolls, _)| {
+            rolls
+                .split_whitespace()
+                .filter_map(|r| r.parse::<u8>().ok())
+                .map(|r| (r, r <= firepower))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The steps the blocks in the battle at `space` lost by this action, and
+/// the blocks it eliminated.
+fn hits(
+    game: &Game,
+    before: &State,
+    after: &State,
+    seen: &SideView<'_>,
+    space: SpaceId,
+    step: usize,
+    out: &mut Vec<Entry>,
+) {
+    for side in Side::BOTH {
+        for b in before.blocks_at(space, side) {
+            let was = before.strength(game, b);
+            let now = match after.location(b) {
+                Some(_) if after.side(b) == side => after.strength(game, b),
+                Some(_) => continue,
+                None => 0,
+            };
+            if now >= was || after.location(b).is_some_and(|at| at != space) {
+                continue;
+            }
+            let who = block_words(game, before, seen, b);
+            let text = if now == 0 {
+                format!("{who} is eliminated")
+            } else {
+                format!("{who} takes {} hit(s), now {now}", was - now)
+            };
+            out.push(Entry {
+                step,
+                text,
+                space: Some(space),
+                side: Some(side),
+                dice: Vec::new(),
+                in_battle: true,
+            });
+        }
+    }
+}
+
+/// A battle's heading when it begins, its rounds, and its summary when it
+/// ends: steps lost by each side and who holds the space.
+fn battle_lines(
+    game: &Game,
+    after: &State,
+    fought: &mut Option<Fought>,
+    step: usize,
+    out: &mut Vec<Entry>,
+) {
+    let now = after.battle_info();
+    if let Some(f) = fought.as_mut()
+        && now.is_none_or(|b| b.space != f.space)
+    {
+        let lost = after.stats.steps_lost;
+        let occupied = Side::BOTH.map(|s| after.blocks_at(f.space, s).next().is_some());
+        let holder = match occupied {
+            [true, false] => format!("Caesar holds {}", game.space_name(f.space)),
+            [false, true] => format!("Pompey holds {}", game.space_name(f.space)),
+            _ => format!("{} is left empty", game.space_name(f.space)),
+        };
+        let text = format!(
+            "Battle over: Caesar lost {} step(s), Pompey {}; {holder}",
+            lost[0].saturating_sub(f.lost_before[0]),
+            lost[1].saturating_sub(f.lost_before[1]),
+        );
+        out.push(Entry {
+            space: Some(f.space),
+            in_battle: true,
+            ..note(step, text)
+        });
+        *fought = None;
+    }
+    let Some(b) = now else { return };
+    if fought.is_none() {
+        let text = format!(
+            "Battle of {}: {} attacks",
+            game.space_name(b.space),
+            b.attacker
+        );
+        out.push(Entry {
+            space: Some(b.space),
+            side: Some(b.attacker),
+            ..note(step, text)
+        });
+        *fought = Some(Fought {
+            space: b.space,
+            lost_before: after.stats.steps_lost,
+            round: 0,
+        });
+    }
+    if let Some(f) = fought.as_mut()
+        && b.round > f.round
+    {
+        f.round = b.round;
+        out.push(Entry {
+            space: Some(b.space),
+            in_battle: true,
+            ..note(step, format!("Round {}", b.round))
+        });
+    }
+}
+
+// ------------------------------------------------------------------ drawing
+
+/// What a click on a line of the log asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clicked {
+    pub step: usize,
+    pub space: Option<SpaceId>,
+}
+
+/// The log in a scroll area that follows the newest line; returns a click
+/// on a line.
+pub fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> {
+    let mut clicked = None;
+    egui::ScrollArea::vertical()
+        .id_salt("game_log")
+        .max_height(height)
+        .auto_shrink([false, true])
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            if turns.is_empty() {
+                ui.label(RichText::new("Nothing has happened yet.").weak());
+            }
+            for t in turns {
+                ui.add_space(4.0);
+                ui.label(RichText::new(format!("Year {}, turn {}", t.year, t.turn)).strong());
+                let cards: Vec<String> = Side::BOTH
+                    .iter()
+                    .map(|s| {
+                        let card = t.cards[s.index()].as_deref().unwrap_or("not shown yet");
+                        format!("{s}: {card}")
+                    })
+                    .collect();
+                ui.label(RichText::new(format!("Cards: {}", cards.join(" · "))).italics());
+                for e in &t.entries {
+                    if let Some(c) = line(ui, e) {
+                        clicked = Some(c);
+                    }
+                }
+            }
+        });
+    clicked
+}
+
+fn line(ui: &mut Ui, e: &Entry) -> Option<Clicked> {
+    let colour = e.side.map_or(ui.visuals().text_color(), theme::side);
+    let mut clicked = None;
+    ui.horizontal_wrapped(|ui| {
+        if e.in_battle {
+            ui.add_space(12.0);
+        }
+        let text = RichText::new(&e.text).color(colour);
+        let r = ui.add(egui::Button::new(text).frame(false));
+        let r = match e.space {
+            Some(_) => r.on_hover_text("Show on the map"),
+            None => r,
+        };
+        if r.clicked() {
+            clicked = Some(Clicked {
+                step: e.step,
+                space: e.space,
+            });
+        }
+        for &(face, hit) in &e.dice {
+            die(ui, face, hit);
+        }
+    });
+    clicked
+}
+
+/// A die face with its pips; a hit in the colour of an error.
+fn die(ui: &mut Ui, face: u8, hit: bool) {
+    let size = 16.0;
+    let (rect, response) = ui.allocate_exact_size(vec2(size, size), Sense::hover());
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(
+            egui::Role::Label,
+            true,
+            format!("die {face}{}", if hit { " hit" } else { "" }),
+        )
+    });
+    let painter = ui.painter_at(rect.expand(1.0));
+    let (fill, pip) = if hit {
+        (theme::ERROR, Color32::WHITE)
+    } else {
+        (Color32::from_gray(245), Color32::from_gray(30))
+    };
+    painter.rect(
+        rect,
+        3.0,
+        fill,
+        Stroke::new(1.0, Color32::from_gray(90)),
+        egui::StrokeKind::Inside,
+    );
+    for p in pips(face) {
+        let at = Pos2::new(
+            rect.left() + rect.width() * p.0,
+            rect.top() + rect.height() * p.1,
+        );
+        painter.circle_filled(at, 1.6, pip);
+    }
+}
+
+/// Where the pips of a face sit, as fractions of the die.
+fn pips(face: u8) -> Vec<(f32, f32)> {
+    let (l, m, r) = (0.27, 0.5, 0.73);
+    match face {
+        1 => vec![(m, m)],
+        2 => vec![(l, l), (r, r)],
+        3 => vec![(l, l), (m, m), (r, r)],
+        4 => vec![(l, l), (r, l), (l, r), (r, r)],
+        5 => vec![(l, l), (r, l), (m, m), (l, r), (r, r)],
+        _ => vec![(l, l), (r, l), (l, m), (r, m), (l, r), (r, r)],
+    }
+}
+
+/// The log built last, kept until the game, the position or the viewer
+/// changes (a game's log is thousands of lines).
+#[derive(Default)]
+pub struct Cache {
+    key: Option<(u64, usize, Option<Side>)>,
+    turns: Vec<Turn>,
+}
+
+impl Cache {
+    /// The log of the first `upto` actions as `viewer` may know it;
+    /// `generation` changes whenever the trace does.
+    pub fn get(
+        &mut self,
+        game: &Game,
+        trace: &Trace,
+        upto: usize,
+        viewer: Option<Side>,
+        generation: u64,
+    ) -> &[Turn] {
+        let key = (generation, upto, viewer);
+        if self.key != Some(key) {
+            self.turns = side_log(game, trace, upto, viewer);
+            self.key = Some(key);
+        }
+        &self.turns
+    }
+}
