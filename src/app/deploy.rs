@@ -1,14 +1,13 @@
 //! The deployment editor: the levy pools beside the map, block drags between
 //! cities and pools, historical (5.1) and free (5.3) modes, winter supply.
 
-use egui::{Id, LayerId, Order, Rect, RichText, Role, Sense, Ui, Vec2, WidgetInfo};
+use egui::{Id, LayerId, Order, Pos2, Rect, RichText, Role, Sense, Ui, Vec2, WidgetInfo};
 
-use super::map_panel::MapPanel;
 use super::state::AppState;
 use super::theme::{self, GOOD, POOL_BLOCK, WARNING};
 use super::{Action, map, mode_label};
 use crate::scenario::edit::{DeploymentMode, Edit, Item};
-use crate::scenario::model::Side;
+use crate::scenario::model::{Scenario, Side, SpaceId};
 
 /// The deployment editor's own state: what is dragged, what is shown.
 #[derive(Default)]
@@ -280,7 +279,14 @@ impl DeployPanel {
 
     /// Draws the dragged block at the pointer and drops it on release: on a
     /// city (refused with a reason when illegal) or on its side's pool.
-    pub fn finish_drag(&mut self, ui: &mut Ui, state: &AppState, map: &MapPanel) -> Vec<Action> {
+    /// `space_at` finds the space under a point of the map (the map panel's
+    /// hit test, passed in so this panel needs nothing else of the map).
+    pub fn finish_drag(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        space_at: impl Fn(&Scenario, Pos2) -> Option<SpaceId>,
+    ) -> Vec<Action> {
         let Some((side, name)) = self.dragging.clone() else {
             return Vec::new();
         };
@@ -320,7 +326,7 @@ impl DeployPanel {
                 to: None,
             })
         } else if self.map_rect.is_some_and(|r| r.contains(p)) {
-            map.space_at(scenario, p).map(|s| Edit::MoveBlock {
+            space_at(scenario, p).map(|s| Edit::MoveBlock {
                 side,
                 block: name.clone(),
                 to: Some(scenario.board.name(s).to_string()),

@@ -13,6 +13,7 @@
 //! Files are asked for through [`file_dialog`]: the desktop's dialog when it
 //! opens, the window's own otherwise.
 
+mod bands;
 mod chrome;
 mod deploy;
 pub mod file_dialog;
@@ -723,7 +724,11 @@ impl WorkbenchApp {
                         heat,
                     ));
                 });
-                actions.extend(self.deploy.finish_drag(ui, state, &self.map));
+                let map = &self.map;
+                actions.extend(
+                    self.deploy
+                        .finish_drag(ui, state, |s, p| map.space_at(s, p)),
+                );
             }
         }
         if let Some(pending) = &self.pending {

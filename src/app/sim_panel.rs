@@ -11,6 +11,7 @@ use egui_plot::{
     Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Line, Plot, Polygon, uniform_grid_spacer,
 };
 
+use super::bands::band_quads;
 use super::ladder_view::{self, LadderSettings};
 use super::sweep_view::{self, SweepSettings};
 use super::theme::{self, CAESAR, DRAW, POMPEY};
@@ -871,24 +872,6 @@ fn export_buttons(
     actions
 }
 
-/// The band between two lines (a quartile band) as one quad per segment,
-/// each convex (two vertical sides), counter-clockwise from the lower left:
-/// a plot polygon must be convex, so the whole band cannot be one polygon.
-pub fn band_quads(xs: &[f64], lo: &[f64], hi: &[f64]) -> Vec<[[f64; 2]; 4]> {
-    let n = xs.len().min(lo.len()).min(hi.len());
-    (1..n)
-        .map(|i| {
-            let (a, b) = (i - 1, i);
-            [
-                [xs[a], lo[a].min(hi[a])],
-                [xs[b], lo[b].min(hi[b])],
-                [xs[b], lo[b].max(hi[b])],
-                [xs[a], lo[a].max(hi[a])],
-            ]
-        })
-        .collect()
-}
-
 fn pct(e: &sim::stats::Estimate) -> String {
     format!(
         "{:.1}% ({:.1}–{:.1}%)",
@@ -1228,7 +1211,7 @@ pub(super) fn ai_label(ai: &AiSpec) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::band_quads;
+    use crate::app::bands::band_quads;
 
     #[test]
     fn a_click_on_an_endings_bar_names_its_ending() {

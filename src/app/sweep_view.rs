@@ -8,8 +8,8 @@ use egui::{RichText, Stroke, Ui};
 use egui_plot::{HLine, Line, LineStyle, Points, Polygon};
 
 use super::Action;
+use super::bands::band_quads;
 use super::rules_panel::FIELDS;
-use super::sim_panel::band_quads;
 use super::theme;
 use crate::scenario::rules::RuleSet;
 use crate::sim::sweep::{self, Axis, SweepReport};
