@@ -30,7 +30,7 @@ use crate::ai::AiSpec;
 use crate::ai::{Budget, MctsPlayer, Player, SearchPlayer};
 use crate::engine::{Action as Move, Game, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
-use crate::games::trace::{Trace, action_block, action_space};
+use crate::games::trace::{Trace, action_block, action_space, is_move, last_move};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// Who sits at a side.
@@ -1360,25 +1360,6 @@ fn placed_actions(
         }
     }
     picked
-}
-
-/// The last move among the first `upto` actions: where the block was and
-/// where it went (public: the board shows blocks, face down or not, move).
-pub(super) fn last_move(trace: &Trace, upto: usize) -> Option<(SpaceId, SpaceId)> {
-    (0..upto.min(trace.len())).rev().find_map(|i| {
-        let a = trace.action(i);
-        let to = action_space(trace.state(i), a).filter(|_| is_move(a))?;
-        let from = trace.state(i).location(action_block(a)?)?;
-        Some((from, to))
-    })
-}
-
-/// Moving a block somewhere (rather than acting on it where it stands).
-fn is_move(a: Move) -> bool {
-    matches!(
-        a,
-        Move::Step { .. } | Move::SeaMove { .. } | Move::Regroup { .. } | Move::NavisToPort { .. }
-    )
 }
 
 /// VP of each side, turn by turn (egui_plot).

@@ -16,7 +16,7 @@ use super::play_board::{Board, Marks};
 use super::play_info;
 use super::{Action, FilePurpose, theme};
 use crate::engine::{Game, State};
-use crate::games::trace::{Stride, Trace};
+use crate::games::trace::{Stride, Trace, last_move};
 use crate::scenario::model::Side;
 use crate::sim::{SimOptions, game_and_player_seeds};
 
@@ -193,7 +193,7 @@ impl ReplayPanel {
                 let marks = Marks {
                     battle,
                     selected: state.moving_group(),
-                    last_move: super::play::last_move(&r.trace, self.at),
+                    last_move: last_move(&r.trace, self.at),
                     ..Marks::default()
                 };
                 self.board.show(ui, &r.game, state, self.viewer, &marks);

@@ -459,6 +459,28 @@ pub fn reveals_or_rolls(game: &Game, before: &State, after: &State, side: Side) 
         || before.revealed_space() != after.revealed_space()
 }
 
+/// The last move among the first `upto` actions: where the block was and
+/// where it went (public: the board shows blocks, face down or not, move).
+pub fn last_move(trace: &Trace, upto: usize) -> Option<(SpaceId, SpaceId)> {
+    (0..upto.min(trace.len())).rev().find_map(|i| {
+        let a = trace.action(i);
+        let to = action_space(trace.state(i), a).filter(|_| is_move(a))?;
+        let from = trace.state(i).location(action_block(a)?)?;
+        Some((from, to))
+    })
+}
+
+/// Moving a block somewhere (rather than acting on it where it stands).
+pub fn is_move(a: Action) -> bool {
+    matches!(
+        a,
+        Action::Step { .. }
+            | Action::SeaMove { .. }
+            | Action::Regroup { .. }
+            | Action::NavisToPort { .. }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,6 +593,27 @@ mod tests {
         // Periods change at each landing.
         let p = trace.seek(0, Stride::Period, true);
         assert_ne!(trace.state(p).period(), trace.state(0).period());
+    }
+
+    #[test]
+    fn the_last_move_is_where_the_last_moved_block_came_from_and_went() {
+        let game = Game::published("rules-2.0");
+        let mut trace = Trace::new(&game, 5);
+        let mut legal = Vec::new();
+        assert_eq!(last_move(&trace, trace.len()), None);
+        // The first legal action each time, a step by road once there is one.
+        while !trace.actions.last().is_some_and(|a| is_move(*a)) {
+            trace.last().legal_actions(&game, &mut legal);
+            let step = legal.iter().find(|a| matches!(a, Action::Step { .. }));
+            trace.push(&game, *step.unwrap_or(&legal[0])).unwrap();
+        }
+        let step = trace.len() - 1;
+        let Action::Step { block, to } = trace.action(step) else {
+            panic!("the first move is a step by road");
+        };
+        let from = trace.state(step).location(block).unwrap();
+        assert_eq!(last_move(&trace, trace.len()), Some((from, to)));
+        assert_eq!(last_move(&trace, step), None, "no move before it");
     }
 
     #[test]
