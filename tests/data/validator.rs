@@ -663,23 +663,18 @@ fn complete_graph(n: usize, seas: bool) -> String {
 /// Issue 12: a complete graph of 256 spaces (32,640 links) took 18 s (30 s
 /// in release on a busy machine) because every link was located by
 /// searching the text. Loading, building and validating are now one pass
-/// over the text plus work linear in the links.
+/// over the text plus work linear in the links. Its time is measured with
+/// `/usr/bin/time caesar-workbench validate`, not asserted here.
 #[test]
-fn a_complete_graph_of_256_spaces_validates_quickly_and_every_finding_is_located() {
+fn a_complete_graph_of_256_spaces_validates_and_every_finding_is_located() {
     let dir = tempfile::tempdir().unwrap();
     for seas in [false, true] {
         let text = complete_graph(256, seas);
         let path = dir.path().join("complete.ron");
         std::fs::write(&path, &text).unwrap();
-        let started = std::time::Instant::now();
         let doc = caesar_workbench::scenario::format::load_scenario(&path).unwrap();
         let report = check(&doc);
-        let took = started.elapsed();
         assert_eq!(report.scenario.board.links.len(), 256 * 255 / 2);
-        assert!(
-            took.as_secs_f64() < 10.0,
-            "validating 32,640 links took {took:?} (seas: {seas})"
-        );
         let on_seas = report
             .findings
             .iter()
