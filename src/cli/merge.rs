@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::sim::{CompareReport, GameRange, LadderReport, SimReport, SweepReport};
+use caesar_workbench::sim::{
+    CompareReport, GameRange, LadderReport, Merge, SimReport, SweepReport,
+};
 
 use super::args::check_outputs;
 use super::output::warn;

@@ -462,7 +462,7 @@ impl MapCounts {
 mod tests {
     use super::*;
     use crate::ai::AiSpec;
-    use crate::sim::{Progress, SimOptions, SimReport, simulate};
+    use crate::sim::{Merge, Progress, SimOptions, SimReport, simulate};
 
     fn run(shard: Option<&str>) -> SimReport {
         let game = Game::published("rules-2.0");

@@ -20,6 +20,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::report::Merge;
 use super::stats::{Difference, Estimate, Z95, two_proportion_test};
 use super::{
     Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
@@ -708,20 +709,14 @@ impl LadderReport {
         }
         Ok(())
     }
+}
 
-    /// Combines shard reports of one ladder; errors name them "report 1", ...
-    pub fn merge(reports: &[LadderReport]) -> Result<LadderReport, String> {
-        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
-        let labelled: Vec<(&str, &LadderReport)> =
-            labels.iter().map(String::as_str).zip(reports).collect();
-        LadderReport::merge_labelled(&labelled)
-    }
-
+impl Merge for LadderReport {
     /// Combines shard reports of one ladder, each labelled (its file name):
     /// every report is checked, they must be the same ladder, and every
     /// match merges with the checks of [`SimReport::merge_labelled`] (no
     /// game counted twice). The result may still miss games.
-    pub fn merge_labelled(reports: &[(&str, &LadderReport)]) -> Result<LadderReport, String> {
+    fn merge_labelled(reports: &[(&str, &LadderReport)]) -> Result<LadderReport, String> {
         let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
         for &(label, r) in reports {
             r.check().map_err(|e| format!("{label}: {e}"))?;
@@ -786,7 +781,9 @@ impl LadderReport {
             cross,
         ))
     }
+}
 
+impl LadderReport {
     /// The ladder's own settings; each match's run names what it played
     /// on (digests, player files) and is compared when the matches merge.
     fn identity(&self) -> super::report::Identity {

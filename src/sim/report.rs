@@ -583,6 +583,21 @@ pub fn refuse_different_runs(
     Ok(())
 }
 
+/// Reports that `merge` combines from the shards of one run: every kind
+/// checks each report, refuses reports of different runs (naming the field)
+/// and games counted twice, and may still miss games.
+pub trait Merge: Sized {
+    /// Combines shard reports, each labelled (its file name) for the errors.
+    fn merge_labelled(reports: &[(&str, &Self)]) -> Result<Self, String>;
+
+    /// [`Merge::merge_labelled`], the reports named "report 1", "report 2", ...
+    fn merge(reports: &[Self]) -> Result<Self, String> {
+        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
+        let labelled: Vec<(&str, &Self)> = labels.iter().map(String::as_str).zip(reports).collect();
+        Self::merge_labelled(&labelled)
+    }
+}
+
 /// The report of one run (or of merged shards of one run).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SimReport {
@@ -807,22 +822,15 @@ impl SimReport {
             raw: acc,
         }
     }
+}
 
-    /// Combines shard reports of one run into the report of the whole run.
-    /// Errors name the reports as "report 1", "report 2", ...
-    pub fn merge(reports: &[SimReport]) -> Result<SimReport, String> {
-        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
-        let labelled: Vec<(&str, &SimReport)> =
-            labels.iter().map(String::as_str).zip(reports).collect();
-        SimReport::merge_labelled(&labelled)
-    }
-
+impl Merge for SimReport {
     /// Combines shard reports of one run, each with a label (its file name)
     /// for the errors. Every report is checked first ([`SimReport::check`]);
     /// reports of different runs, and reports holding the same game twice,
     /// are refused. The result may still miss games: see
     /// [`SimReport::missing_games`].
-    pub fn merge_labelled(reports: &[(&str, &SimReport)]) -> Result<SimReport, String> {
+    fn merge_labelled(reports: &[(&str, &SimReport)]) -> Result<SimReport, String> {
         let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
         let mut acc = Accumulator::default();
         let mut shards: Vec<String> = Vec::new();
@@ -884,7 +892,9 @@ impl SimReport {
         merged.played_on = first.played_on.clone();
         Ok(merged)
     }
+}
 
+impl SimReport {
     /// Checks a report as read from a file: every count consistent with the
     /// games it holds, its game ranges inside the run, in order and as many
     /// games as it counts. Says what is wrong.
@@ -1487,18 +1497,12 @@ impl CompareReport {
             raw_paired: paired,
         }
     }
+}
 
-    /// Combines shard reports of one comparison; errors name them "report 1", ...
-    pub fn merge(reports: &[CompareReport]) -> Result<CompareReport, String> {
-        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
-        let labelled: Vec<(&str, &CompareReport)> =
-            labels.iter().map(String::as_str).zip(reports).collect();
-        CompareReport::merge_labelled(&labelled)
-    }
-
+impl Merge for CompareReport {
     /// Combines shard reports of one comparison, each with a label (its
     /// file name) for the errors, with the checks of [`SimReport::merge_labelled`].
-    pub fn merge_labelled(reports: &[(&str, &CompareReport)]) -> Result<CompareReport, String> {
+    fn merge_labelled(reports: &[(&str, &CompareReport)]) -> Result<CompareReport, String> {
         let mut paired = PairedAccumulator::default();
         for &(label, r) in reports {
             r.check().map_err(|e| format!("{label}: {e}"))?;
@@ -1513,7 +1517,9 @@ impl CompareReport {
         let b = SimReport::merge_labelled(&side(|r| &r.b)).map_err(|e| format!("B: {e}"))?;
         Ok(CompareReport::from_parts(a, b, paired))
     }
+}
 
+impl CompareReport {
     /// Checks a comparison as read from a file: both runs as
     /// [`SimReport::check`] does, the same games and players in both, and
     /// pairs that fit their wins.

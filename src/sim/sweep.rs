@@ -23,6 +23,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::report::Merge;
 use super::stats::Estimate;
 use super::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 use crate::engine::Game;
@@ -694,20 +695,14 @@ impl SweepReport {
         }
         Ok(())
     }
+}
 
-    /// Combines shard reports of one sweep; errors name them "report 1", ...
-    pub fn merge(reports: &[SweepReport]) -> Result<SweepReport, String> {
-        let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
-        let labelled: Vec<(&str, &SweepReport)> =
-            labels.iter().map(String::as_str).zip(reports).collect();
-        SweepReport::merge_labelled(&labelled)
-    }
-
+impl Merge for SweepReport {
     /// Combines shard reports of one sweep, each labelled (its file name):
     /// every report is checked, they must be the same sweep, and every point
     /// merges with the checks of [`SimReport::merge_labelled`] (no game
     /// counted twice). The result may still miss games.
-    pub fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, String> {
+    fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, String> {
         let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
         for &(label, r) in reports {
             r.check().map_err(|e| format!("{label}: {e}"))?;
@@ -745,7 +740,9 @@ impl SweepReport {
             points,
         })
     }
+}
 
+impl SweepReport {
     /// The sweep's own settings; each point's run names what it played on
     /// (digests, player files) and is compared when the points merge.
     fn identity(&self) -> super::report::Identity {

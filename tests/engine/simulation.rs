@@ -3,7 +3,7 @@
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::Game;
-use caesar_workbench::sim::{self, Progress, Shard, SimOptions, SimReport};
+use caesar_workbench::sim::{self, Merge, Progress, Shard, SimOptions, SimReport};
 
 fn options(games: u64, caesar: AiSpec, pompey: AiSpec) -> SimOptions {
     SimOptions {
