@@ -409,6 +409,50 @@ impl Ctx<'_> {
         }
     }
 
+    /// 4.21: a game starts with every location one side's: blocks of both
+    /// sides in one city or sea are an error, located at the first block of
+    /// the side that came second there.
+    fn check_sides_apart(
+        &self,
+        setup: &Setup,
+        origin: &SetupOrigin,
+        section: Deployment,
+        out: &mut Vec<Finding>,
+    ) {
+        let (board, roster) = (self.board(), &self.scenario.roster);
+        let sides = setup
+            .placements
+            .iter()
+            .map(|&(b, s)| (roster.block(b).side, s));
+        for space_id in crate::scenario::model::held_by_both_sides(board, sides) {
+            let space = board.space(space_id);
+            let mut here = setup
+                .placements
+                .iter()
+                .zip(&origin.placements)
+                .filter(|((_, s), _)| *s == space_id)
+                .map(|(_, &o)| o);
+            let first = here.next();
+            let Some((side, entry, k)) = here.find(|o| Some(o.0) != first.map(|f| f.0)) else {
+                continue;
+            };
+            out.push(finding(
+                Code::BothSidesDeployed,
+                format!(
+                    "{section}: blocks of both sides are deployed in \"{}\"; a game starts with every city and sea held by one side (4.21)",
+                    space.name
+                ),
+                self.at.placement(section, side, entry, Some(k)),
+                Subject::Placement {
+                    section,
+                    side,
+                    space: space.name.clone(),
+                    block: None,
+                },
+            ));
+        }
+    }
+
     fn check_setup(
         &self,
         setup: &Setup,
@@ -455,39 +499,7 @@ impl Ctx<'_> {
                 ));
             }
         }
-        // 4.21: a game starts with every location one side's.
-        let sides = setup
-            .placements
-            .iter()
-            .map(|&(b, s)| (roster.block(b).side, s));
-        for space_id in crate::scenario::model::held_by_both_sides(board, sides) {
-            let space = board.space(space_id);
-            // Located at the first block of the side that came second there.
-            let mut here = setup
-                .placements
-                .iter()
-                .zip(&origin.placements)
-                .filter(|((_, s), _)| *s == space_id)
-                .map(|(_, &o)| o);
-            let first = here.next();
-            let Some((side, entry, k)) = here.find(|o| Some(o.0) != first.map(|f| f.0)) else {
-                continue;
-            };
-            out.push(finding(
-                Code::BothSidesDeployed,
-                format!(
-                    "{section}: blocks of both sides are deployed in \"{}\"; a game starts with every city and sea held by one side (4.21)",
-                    space.name
-                ),
-                self.at.placement(section, side, entry, Some(k)),
-                Subject::Placement {
-                    section,
-                    side,
-                    space: space.name.clone(),
-                    block: None,
-                },
-            ));
-        }
+        self.check_sides_apart(setup, origin, section, out);
         // 5.1: the published game starts every block at full strength.
         for (&(block_id, strength), &(side, i)) in setup.strengths.iter().zip(&origin.strengths) {
             let block = roster.block(block_id);
