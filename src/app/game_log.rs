@@ -30,6 +30,27 @@ pub struct Entry {
     pub dice: Vec<(u8, bool)>,
     /// Part of a battle (indented under its heading).
     pub in_battle: bool,
+    /// What the line tells of (the battle panel picks a battle's lines).
+    pub kind: Kind,
+}
+
+/// What a line of the log tells of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A side's decision.
+    Action,
+    /// A block firing (its dice on the line).
+    Fire,
+    /// Steps a block lost, or its elimination.
+    Hit,
+    /// A battle begins (its heading).
+    BattleBegins,
+    /// A new battle round.
+    Round,
+    /// A battle's summary: casualties and who holds the space.
+    BattleOver,
+    /// Anything else (a winter, the game's end).
+    Note,
 }
 
 /// The actions of one game turn (the year's discards count as its first).
@@ -46,6 +67,7 @@ pub struct Turn {
 struct Fought {
     space: SpaceId,
     lost_before: [u32; 2],
+    eliminated_before: [u32; 2],
     round: u8,
 }
 
@@ -80,12 +102,23 @@ pub fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -
             side: Some(decider),
             dice: Vec::new(),
             in_battle: battle_space.is_some(),
+            kind: Kind::Action,
         };
         if action == Action::Fire
             && let Some(b) = before.battle_info().and_then(|b| b.acting)
         {
-            entry.text = format!("{} fires", block_words(game, before, &seen_before, b));
             entry.dice = fire_dice(game, b, lines);
+            let scored = entry.dice.iter().filter(|(_, hit)| *hit).count();
+            entry.text = format!(
+                "{} fires: {}",
+                block_words(game, before, &seen_before, b),
+                match scored {
+                    0 => "no hit".to_string(),
+                    1 => "1 hit".to_string(),
+                    n => format!("{n} hits"),
+                }
+            );
+            entry.kind = Kind::Fire;
         }
         turn.entries.push(entry);
         if let Some(space) = battle_space {
@@ -141,6 +174,7 @@ fn note(step: usize, text: String) -> Entry {
         side: None,
         dice: Vec::new(),
         in_battle: false,
+        kind: Kind::Note,
     }
 }
 
@@ -252,7 +286,11 @@ fn hits(
             let text = if now == 0 {
                 format!("{who} is eliminated")
             } else {
-                format!("{who} takes {} hit(s), now {now}", was - now)
+                let hits = match was - now {
+                    1 => "1 hit".to_string(),
+                    n => format!("{n} hits"),
+                };
+                format!("{who} takes {hits}, now {}", super::map::roman(now))
             };
             out.push(Entry {
                 step,
@@ -261,6 +299,7 @@ fn hits(
                 side: Some(side),
                 dice: Vec::new(),
                 in_battle: true,
+                kind: Kind::Hit,
             });
         }
     }
@@ -286,14 +325,29 @@ fn battle_lines(
             [false, true] => format!("Pompey holds {}", game.space_name(f.space)),
             _ => format!("{} is left empty", game.space_name(f.space)),
         };
+        let casualties = |side: Side| {
+            let i = side.index();
+            let steps = lost[i].saturating_sub(f.lost_before[i]);
+            let blocks = after.stats.blocks_eliminated[i].saturating_sub(f.eliminated_before[i]);
+            let steps = match steps {
+                1 => "1 step".to_string(),
+                n => format!("{n} steps"),
+            };
+            match blocks {
+                0 => format!("{side} lost {steps}"),
+                1 => format!("{side} lost {steps} (1 block eliminated)"),
+                n => format!("{side} lost {steps} ({n} blocks eliminated)"),
+            }
+        };
         let text = format!(
-            "Battle over: Caesar lost {} step(s), Pompey {}; {holder}",
-            lost[0].saturating_sub(f.lost_before[0]),
-            lost[1].saturating_sub(f.lost_before[1]),
+            "Battle over: {}, {}; {holder}",
+            casualties(Side::Caesar),
+            casualties(Side::Pompey)
         );
         out.push(Entry {
             space: Some(f.space),
             in_battle: true,
+            kind: Kind::BattleOver,
             ..note(step, text)
         });
         *fought = None;
@@ -308,11 +362,13 @@ fn battle_lines(
         out.push(Entry {
             space: Some(b.space),
             side: Some(b.attacker),
+            kind: Kind::BattleBegins,
             ..note(step, text)
         });
         *fought = Some(Fought {
             space: b.space,
             lost_before: after.stats.steps_lost,
+            eliminated_before: after.stats.blocks_eliminated,
             round: 0,
         });
     }
@@ -323,9 +379,22 @@ fn battle_lines(
         out.push(Entry {
             space: Some(b.space),
             in_battle: true,
+            kind: Kind::Round,
             ..note(step, format!("Round {}", b.round))
         });
     }
+}
+
+/// The lines of the battle being fought, or of the last one fought this
+/// turn: from its heading to its summary.
+pub fn battle_story(turns: &[Turn]) -> Option<&[Entry]> {
+    let entries = &turns.last()?.entries;
+    let start = entries.iter().rposition(|e| e.kind == Kind::BattleBegins)?;
+    let end = entries[start..]
+        .iter()
+        .position(|e| e.kind == Kind::BattleOver)
+        .map_or(entries.len(), |i| start + i + 1);
+    Some(&entries[start..end])
 }
 
 // ------------------------------------------------------------------ drawing
@@ -371,14 +440,59 @@ pub fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> {
     clicked
 }
 
+/// The battle panel's story of a battle (from [`battle_story`]): each fire
+/// as the block with its dice faces and the hits scored, who took them,
+/// round by round, and the summary once it is over. A scroll area of one
+/// height that follows the newest line, so the buttons below never move
+/// as the battle goes on.
+pub fn show_battle(ui: &mut Ui, story: &[Entry]) -> Option<Clicked> {
+    let over = story.last().is_some_and(|e| e.kind == Kind::BattleOver);
+    ui.label(
+        RichText::new(if over {
+            "How the last battle went"
+        } else {
+            "The battle so far"
+        })
+        .strong(),
+    );
+    let mut clicked = None;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        egui::ScrollArea::vertical()
+            .id_salt("battle_story")
+            .max_height(BATTLE_STORY_HEIGHT)
+            .auto_shrink([false, false])
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for e in story {
+                    let strong =
+                        matches!(e.kind, Kind::BattleBegins | Kind::Round | Kind::BattleOver);
+                    if let Some(c) = line_styled(ui, e, strong, true) {
+                        clicked = Some(c);
+                    }
+                }
+            });
+    });
+    clicked
+}
+
+/// The height of the battle panel's story.
+const BATTLE_STORY_HEIGHT: f32 = 170.0;
+
 fn line(ui: &mut Ui, e: &Entry) -> Option<Clicked> {
+    line_styled(ui, e, false, false)
+}
+
+fn line_styled(ui: &mut Ui, e: &Entry, strong: bool, strong_dice: bool) -> Option<Clicked> {
     let colour = e.side.map_or(ui.visuals().text_color(), theme::side);
     let mut clicked = None;
     ui.horizontal_wrapped(|ui| {
         if e.in_battle {
             ui.add_space(12.0);
         }
-        let text = RichText::new(&e.text).color(colour);
+        let mut text = RichText::new(&e.text).color(colour);
+        if strong {
+            text = text.strong();
+        }
         let r = ui.add(egui::Button::new(text).frame(false));
         let r = match e.space {
             Some(_) => r.on_hover_text("Show on the map"),
@@ -391,15 +505,14 @@ fn line(ui: &mut Ui, e: &Entry) -> Option<Clicked> {
             });
         }
         for &(face, hit) in &e.dice {
-            die(ui, face, hit);
+            die(ui, face, hit, if strong_dice { 20.0 } else { 16.0 });
         }
     });
     clicked
 }
 
 /// A die face with its pips; a hit in the colour of an error.
-fn die(ui: &mut Ui, face: u8, hit: bool) {
-    let size = 16.0;
+fn die(ui: &mut Ui, face: u8, hit: bool, size: f32) {
     let (rect, response) = ui.allocate_exact_size(vec2(size, size), Sense::hover());
     response.widget_info(|| {
         egui::WidgetInfo::labeled(
@@ -426,7 +539,7 @@ fn die(ui: &mut Ui, face: u8, hit: bool) {
             rect.left() + rect.width() * p.0,
             rect.top() + rect.height() * p.1,
         );
-        painter.circle_filled(at, 1.6, pip);
+        painter.circle_filled(at, size * 0.1, pip);
     }
 }
 

@@ -463,6 +463,15 @@ impl MapModel {
         self.screen.get(space.index()).copied()
     }
 
+    /// A sea's name on screen, as last drawn (`None` for a land space):
+    /// rings around a sea go around its name, not over it.
+    pub fn sea_name_rect(&self, space: SpaceId) -> Option<Rect> {
+        let i = space.index();
+        self.seas.get(i)?.as_ref()?;
+        self.galleys.get(i)?;
+        Some(self.sea_label_rect(i))
+    }
+
     fn block_at(&self, scenario: &Scenario, m: Metrics, p: Pos2) -> Option<BlockId> {
         (0..self.blocks.len()).find_map(|i| {
             self.block_rects(scenario, i, m)

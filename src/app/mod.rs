@@ -14,6 +14,7 @@
 //! opens, the window's own otherwise.
 
 mod bands;
+mod card_text;
 mod chrome;
 mod deploy;
 pub mod file_dialog;

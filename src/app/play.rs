@@ -129,6 +129,8 @@ pub struct PlayPanel {
     pub paused: bool,
     /// Watching two AIs: whose eyes (`None`: everything).
     pub watch: Option<Side>,
+    /// Bring each AI action's place into view on the map and ring it.
+    pub follow_ai: bool,
     error: Option<String>,
     board: Board,
     /// The slowest frame built while an AI was thinking.
@@ -348,6 +350,7 @@ impl PlayPanel {
                     s.players[t.side.index()] = Some(player);
                     if s.trace.len() == t.asked_at {
                         s.push(action);
+                        follow(self.follow_ai, s, &mut self.board);
                     }
                 }
                 continue;
@@ -542,6 +545,7 @@ impl PlayPanel {
                     if s.trace.len() == t.asked_at {
                         s.push(action);
                         s.ai_ready_at = Instant::now() + pace;
+                        follow(self.follow_ai, s, &mut self.board);
                     }
                 }
                 Err(TryRecvError::Empty) => {
@@ -766,6 +770,8 @@ impl PlayPanel {
                 .labelled_by(l.id);
                 self.settings.pace = Duration::from_millis(ms);
                 ui.checkbox(&mut self.paused, "Pause AI");
+                ui.checkbox(&mut self.follow_ai, "Follow the AI on the map")
+                    .on_hover_text("Bring the place of each AI action into view and ring it");
                 if self.paused
                     && ui.button("Step AI").clicked()
                     && let Some(side) = s.trace.last().current_player()
@@ -865,6 +871,22 @@ impl PlayPanel {
                     text,
                 }));
             }
+            // A game in progress replayed as the side at the table sees it
+            // (no saving first); after the game, everything.
+            let over = s.trace.last().is_over();
+            if ui
+                .add_enabled(
+                    s.handover.is_none() && !s.trace.is_empty() && !over,
+                    egui::Button::new("Replay so far"),
+                )
+                .on_hover_text(match viewer {
+                    Some(side) => format!("Step through the game up to now, as {side} saw it"),
+                    None => "Step through the game up to now".to_string(),
+                })
+                .clicked()
+            {
+                actions.push(replay_action(s, viewer));
+            }
             let undoable = s
                 .undoer()
                 .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
@@ -921,6 +943,15 @@ impl PlayPanel {
             picked = picked.or(placed_actions(ui, s, &state, &legal, &mut self.guard));
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
+        }
+        // The battle's story below the decisions, which it never moves.
+        let turns = self
+            .log
+            .get(&s.game, &s.trace, s.trace.len(), viewer, s.generation);
+        if let Some(story) = super::game_log::battle_story(turns)
+            && let Some(space) = super::game_log::show_battle(ui, story).and_then(|c| c.space)
+        {
+            self.board.point_at(space);
         }
         if let Some(a) = picked {
             s.decide(a, pace);
@@ -1085,6 +1116,14 @@ impl Session {
         }
     }
 
+    /// Where the action at `i` of the trace happened: its space, or the
+    /// battle it was part of.
+    fn acted_at(&self, i: usize) -> Option<SpaceId> {
+        let before = self.trace.state(i);
+        let action = self.trace.action(i);
+        action_space(before, action).or(before.battle_info().map(|b| b.space))
+    }
+
     /// A person's decision from the side panel.
     fn decide(&mut self, action: Move, pace: Duration) {
         if self.handover.is_some() {
@@ -1155,21 +1194,34 @@ impl Session {
     }
 }
 
+/// Following the AI: its last action's place brought into view and ringed.
+fn follow(on: bool, s: &Session, board: &mut Board) {
+    if on && let Some(space) = s.trace.len().checked_sub(1).and_then(|i| s.acted_at(i)) {
+        board.follow(space);
+    }
+}
+
 /// The end of a game: everything shown on request, the VP chart, a replay.
 fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Action>) {
     ui.checkbox(&mut s.reveal_all, "Show everything");
     vp_chart(ui, &s.game, &s.trace);
     if ui.button("Replay this game").clicked() {
-        let names = [s.seats[0].label(), s.seats[1].label()];
-        actions.push(Action::Replay(Box::new(super::ReplaySource::Played(
-            Box::new(Replayed::new(
-                s.game.clone(),
-                s.trace.clone(),
-                s.title.clone(),
-                [&names[0], &names[1]],
-            )),
-        ))));
+        actions.push(replay_action(s, None));
     }
+}
+
+/// Opens the game so far in the Replay tab, seen only as `seen_by` (a
+/// game in progress: the other side's secrets stay hidden).
+fn replay_action(s: &Session, seen_by: Option<Side>) -> Action {
+    let names = [s.seats[0].label(), s.seats[1].label()];
+    let replayed = Replayed::new(
+        s.game.clone(),
+        s.trace.clone(),
+        s.title.clone(),
+        [&names[0], &names[1]],
+    )
+    .seen_by(seen_by);
+    Action::Replay(Box::new(super::ReplaySource::Played(Box::new(replayed))))
 }
 
 /// The actions that have no place on the map, each in a slot of its own.
@@ -1287,7 +1339,12 @@ fn hand(
             };
             let text = RichText::new(&label).strong();
             let r = ui.scope(|ui| decision_button(ui, guard, action.is_some(), text, 0.0));
-            r.response.on_hover_text(format!("{verb} {label}"));
+            let help = super::card_text::card_help(&s.game, card);
+            r.response.on_hover_text(if verb.is_empty() {
+                help
+            } else {
+                format!("{verb} {label}.\n\n{help}")
+            });
             if r.inner {
                 chosen = action;
             }

@@ -52,6 +52,9 @@ pub struct Board {
     pointed: Option<SpaceId>,
     /// The pointed space is still to be centred.
     centre_pending: bool,
+    /// Centred only if it is not well inside the map already (following
+    /// the AI: the map does not jump at every action).
+    centre_if_hidden: bool,
     /// The space whose stack is spread out (the pointer is over it).
     spread: Option<usize>,
     /// Every block as drawn last: face up, its space, its rectangle.
@@ -85,6 +88,30 @@ fn spread(rects: &[Rect], area: Rect) -> Vec<Rect> {
             )
         })
         .collect()
+}
+
+/// A ring around a space: a circle around a city's marker, a rounded box
+/// around a sea's name (a circle would cross its letters). `radius` is the
+/// circle's, and how much larger than the name the box is.
+fn ring(painter: &egui::Painter, model: &MapModel, space: SpaceId, radius: f32, stroke: Stroke) {
+    if let Some(name) = model.sea_name_rect(space) {
+        let margin = (radius * 0.35).max(4.0);
+        painter.rect_stroke(name.expand(margin), margin, stroke, StrokeKind::Outside);
+    } else if let Some(p) = model.screen_pos(space) {
+        painter.circle_stroke(p, radius, stroke);
+    }
+}
+
+/// `at` (the middle of `space`) moved toward `other` until it is off the
+/// sea's name, when `space` is a sea.
+fn outside_name(model: &MapModel, space: SpaceId, other: Pos2, at: Pos2) -> Pos2 {
+    let Some(name) = model.sea_name_rect(space).map(|r| r.expand(3.0)) else {
+        return at;
+    };
+    (1..=20)
+        .map(|k| at.lerp(other, k as f32 / 20.0))
+        .find(|p| !name.contains(*p))
+        .unwrap_or(at)
 }
 
 /// One block as the viewer sees it.
@@ -138,10 +165,14 @@ impl Board {
         if self.centre_pending
             && let Some(p) = self.pointed.and_then(|s| model.screen_pos(s))
         {
-            let canvas = self.view.to_map(p);
-            self.view.centre_on(canvas);
+            let area = self.view.area();
+            let inside = area.shrink2(area.size() * 0.15).contains(p);
+            if !(self.centre_if_hidden && inside) {
+                let canvas = self.view.to_map(p);
+                self.view.centre_on(canvas);
+                ui.ctx().request_repaint();
+            }
             self.centre_pending = false;
-            ui.ctx().request_repaint();
         }
         if out.clicked.is_some() {
             self.pointed = None;
@@ -149,25 +180,27 @@ impl Board {
         let area = self.view.area();
         let painter = ui.painter_at(area);
         let zoom_u = (self.view.zoom() / 0.5).sqrt().clamp(0.7, 2.6);
-        if let Some(p) = self.pointed.and_then(|s| model.screen_pos(s)) {
-            painter.circle_stroke(p, 17.0 * zoom_u, Stroke::new(3.0, theme::SELECTED));
+        let ring = |space: SpaceId, radius: f32, stroke: Stroke| {
+            ring(&painter, model, space, radius * zoom_u, stroke);
+        };
+        if let Some(s) = self.pointed {
+            ring(s, 17.0, Stroke::new(3.0, theme::SELECTED));
         }
         // Targets, the battle, then the blocks over them.
         for &s in marks.targets {
-            if let Some(p) = model.screen_pos(s) {
-                painter.circle_stroke(p, 11.0 * zoom_u, Stroke::new(3.0, theme::TARGET));
-            }
+            ring(s, 11.0, Stroke::new(3.0, theme::TARGET));
         }
         if let Some((from, to)) = marks.last_move
             && let (Some(a), Some(b)) = (model.screen_pos(from), model.screen_pos(to))
             && a != b
         {
+            // From and to a sea's name's edge: never over its letters.
+            let a = outside_name(model, from, b, a);
+            let b = outside_name(model, to, a, b);
             painter.arrow(a, b - a, Stroke::new(3.0 * zoom_u, theme::LAST_MOVE));
         }
-        if let Some(s) = marks.battle
-            && let Some(p) = model.screen_pos(s)
-        {
-            painter.circle_stroke(p, 14.0 * zoom_u, Stroke::new(3.5, theme::ERROR));
+        if let Some(s) = marks.battle {
+            ring(s, 14.0, Stroke::new(3.5, theme::ERROR));
         }
         // Each space's stack as drawn: overlapping, or spread out in a row
         // while the pointer is over it (drawn last, on top).
@@ -278,6 +311,15 @@ impl Board {
     pub fn point_at(&mut self, space: SpaceId) {
         self.pointed = Some(space);
         self.centre_pending = true;
+        self.centre_if_hidden = false;
+    }
+
+    /// Rings `space` and brings it into view if it is near the map's edge
+    /// or off it (following the AI's actions).
+    pub fn follow(&mut self, space: SpaceId) {
+        self.pointed = Some(space);
+        self.centre_pending = true;
+        self.centre_if_hidden = true;
     }
 
     /// The block drawn on top at a screen point, as last drawn.

@@ -57,16 +57,22 @@ pub fn how(reason: EndReason) -> &'static str {
 /// The cards each side played this turn, as `viewer` may see them.
 pub fn played(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
     let view = state.view(viewer.unwrap_or(Side::Caesar), viewer.is_none());
-    let texts: Vec<String> = Side::BOTH
+    let played: Vec<(Side, u8)> = Side::BOTH
         .iter()
-        .filter_map(|&side| {
-            view.played(side)
-                .map(|c| format!("{side} played {}", game.card_label(c)))
-        })
+        .filter_map(|&side| view.played(side).map(|c| (side, c)))
         .collect();
-    if !texts.is_empty() {
-        ui.label(texts.join(" · "));
+    if played.is_empty() {
+        return;
     }
+    ui.horizontal_wrapped(|ui| {
+        for (k, (side, c)) in played.into_iter().enumerate() {
+            if k > 0 {
+                ui.label("·");
+            }
+            ui.label(format!("{side} played {}", game.card_label(c)))
+                .on_hover_text(super::card_text::card_help(game, c));
+        }
+    });
 }
 
 /// A side's hand as labels (not playable here).

@@ -29,6 +29,9 @@ pub struct Replayed {
     pub title: String,
     /// The first line `play` prints for it.
     pub header: String,
+    /// A game still in progress: seen only as this side, whose player may
+    /// not learn the other side's secrets from its replay.
+    pub seen_by: Option<Side>,
 }
 
 impl Replayed {
@@ -48,7 +51,14 @@ impl Replayed {
             trace,
             title,
             header,
+            seen_by: None,
         }
+    }
+
+    /// The replay of a game in progress, seen only as `side`.
+    pub fn seen_by(mut self, side: Option<Side>) -> Replayed {
+        self.seen_by = side;
+        self
     }
 }
 
@@ -73,6 +83,9 @@ pub struct ReplayPanel {
 impl ReplayPanel {
     /// Shows a game from its first position.
     pub fn open(&mut self, replayed: Replayed) {
+        if let Some(side) = replayed.seen_by {
+            self.viewer = Some(side);
+        }
         self.replayed = Some(replayed);
         self.generation += 1;
         self.loading = None;
@@ -322,12 +335,19 @@ impl ReplayPanel {
         let n = r.trace.len();
         ui.label(RichText::new(&r.title).strong());
         ui.label(RichText::new(&r.header).small());
-        ui.horizontal(|ui| {
-            ui.label("View as");
-            ui.selectable_value(&mut self.viewer, None, "Everything");
-            ui.selectable_value(&mut self.viewer, Some(Side::Caesar), "Caesar");
-            ui.selectable_value(&mut self.viewer, Some(Side::Pompey), "Pompey");
-        });
+        if let Some(side) = r.seen_by {
+            ui.label(format!(
+                "Seen as {side}: the game is still in progress, so {}'s secrets stay hidden.",
+                side.other()
+            ));
+        } else {
+            ui.horizontal(|ui| {
+                ui.label("View as");
+                ui.selectable_value(&mut self.viewer, None, "Everything");
+                ui.selectable_value(&mut self.viewer, Some(Side::Caesar), "Caesar");
+                ui.selectable_value(&mut self.viewer, Some(Side::Pompey), "Pompey");
+            });
+        }
         ui.separator();
         self.navigation(ui, n);
         let Some(r) = &self.replayed else {
@@ -342,6 +362,17 @@ impl ReplayPanel {
         play_info::status(ui, &r.game, state);
         play_info::played(ui, &r.game, state, self.viewer);
         play_info::battle(ui, &r.game, state, self.viewer);
+        let turns = self
+            .log
+            .get(&r.game, &r.trace, self.at, self.viewer, self.generation);
+        if let Some(story) = super::game_log::battle_story(turns)
+            && let Some(c) = super::game_log::show_battle(ui, story)
+        {
+            self.at = c.step;
+            if let Some(space) = c.space {
+                self.board.point_at(space);
+            }
+        }
         for side in Side::BOTH {
             if self.viewer.is_none_or(|v| v == side) {
                 ui.label(format!(
