@@ -168,7 +168,8 @@ fn colour(source: &HeatSource<'_>, layer: Layer, v: f64, max: f64) -> Color32 {
         0.0
     };
     let base = if v >= 0.0 { pos } else { neg };
-    base.gamma_multiply(0.15 + 0.75 * t as f32)
+    // Never faint: the weakest value still reads over the map's colours.
+    base.gamma_multiply(0.5 + 0.45 * t as f32)
 }
 
 /// The largest |value| of the layer (the scale's end).
@@ -246,75 +247,85 @@ pub fn paint(
             c,
             r,
             colour(source, o.layer, v, max),
-            Stroke::new(1.0, Color32::from_black_alpha(90)),
+            Stroke::new(1.5, Color32::from_black_alpha(170)),
         );
     }
 }
 
 /// The overlay's controls, legend and the hovered space's numbers, in a
-/// box at the map's top-left corner.
+/// strip above the map (never over it): one row of controls and legend,
+/// one row for the space under the pointer, always both, so the map below
+/// never moves.
 pub fn controls(
     ui: &mut Ui,
-    area: Rect,
     scenario: &Scenario,
     source: Option<&HeatSource<'_>>,
     overlay: &mut Overlay,
     hovered: Option<SpaceId>,
 ) {
-    egui::Area::new(egui::Id::unique("heatmap_overlay"))
-        .fixed_pos(area.left_top() + vec2(8.0, 8.0))
-        .show(ui.ctx(), |ui| {
-            egui::Frame::popup(ui.style()).show(ui, |ui| {
-                ui.set_max_width(300.0);
-                let Some(source) = source else {
-                    ui.label(
-                        RichText::new("Heatmaps: run a simulation (Simulate tab) to see where the game is decided.")
-                            .weak()
-                            .small(),
-                    );
-                    return;
-                };
-                ui.horizontal(|ui| {
-                    let l = ui.label("Overlay");
-                    egui::ComboBox::from_id_salt("heatmap_layer")
-                        .selected_text(overlay.layer.label())
-                        .show_ui(ui, |ui| {
-                            for layer in Layer::ALL {
-                                ui.selectable_value(&mut overlay.layer, layer, layer.label());
-                            }
-                        })
-                        .response
-                        .labelled_by(l.id);
-                });
-                if overlay.layer == Layer::Off {
-                    return;
+    let Some(source) = source else {
+        ui.label(
+            RichText::new(
+                "Heatmaps: run a simulation (Simulate tab) to see where the game is decided.",
+            )
+            .weak()
+            .small(),
+        );
+        return;
+    };
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("Overlay");
+        egui::ComboBox::from_id_salt("heatmap_layer")
+            .selected_text(overlay.layer.label())
+            .show_ui(ui, |ui| {
+                for layer in Layer::ALL {
+                    ui.selectable_value(&mut overlay.layer, layer, layer.label());
                 }
-                if overlay.layer == Layer::Control {
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label("When");
-                        ui.selectable_value(&mut overlay.year, None, "End");
-                        for y in 1..=source.years() as u8 {
-                            ui.selectable_value(&mut overlay.year, Some(y), format!("Year {y}"));
-                        }
-                    });
-                }
-                let title = match source.b {
-                    None => source.a.variant.clone(),
-                    Some(b) => format!("{} − {}", source.a.variant, b.variant),
-                };
-                ui.label(RichText::new(title).small().strong());
-                legend(ui, source, overlay.layer, scale(source, scenario, *overlay));
-                if let Some(id) = hovered {
-                    hover_numbers(ui, scenario, source, *overlay, id);
-                }
-            });
-        });
+            })
+            .response
+            .labelled_by(l.id);
+        if overlay.layer == Layer::Off {
+            return;
+        }
+        if overlay.layer == Layer::Control {
+            ui.separator();
+            ui.label("When");
+            ui.selectable_value(&mut overlay.year, None, "End");
+            for y in 1..=source.years() as u8 {
+                ui.selectable_value(&mut overlay.year, Some(y), format!("Year {y}"));
+            }
+        }
+        ui.separator();
+        let title = match source.b {
+            None => source.a.variant.clone(),
+            Some(b) => format!("{} − {}", source.a.variant, b.variant),
+        };
+        ui.label(RichText::new(title).small().strong());
+        legend(ui, source, overlay.layer, scale(source, scenario, *overlay));
+    });
+    let line = match hovered {
+        Some(id) if overlay.layer != Layer::Off => hover_numbers(scenario, source, *overlay, id),
+        _ => "Point at a space for its figures.".to_string(),
+    };
+    ui.add(egui::Label::new(RichText::new(&line).small()).truncate())
+        .on_hover_text(line.replace(" · ", "\n"));
 }
 
+/// The scale: its one end, a bar of its colours, its other end, the unit.
 fn legend(ui: &mut Ui, source: &HeatSource<'_>, layer: Layer, max: f64) {
     let diverging = source.diverging(layer);
-    let (width, height) = (220.0, 14.0);
-    let (rect, _) = ui.allocate_exact_size(vec2(width, height), egui::Sense::hover());
+    let (left, right) = if diverging {
+        let (a, b) = match (layer, source.b) {
+            (Layer::Control, None) => ("Caesar".to_string(), "Pompey".to_string()),
+            (Layer::Control, Some(_)) => ("Caesar more in A".to_string(), "Pompey".to_string()),
+            _ => ("A more".to_string(), "B more".to_string()),
+        };
+        (format!("{a} {max:+.2}"), format!("{b} {:+.2}", -max))
+    } else {
+        ("0".to_string(), format!("{max:.2}"))
+    };
+    ui.label(RichText::new(left).small());
+    let (rect, _) = ui.allocate_exact_size(vec2(180.0, 14.0), egui::Sense::hover());
     let painter = ui.painter();
     let steps = 22;
     for k in 0..steps {
@@ -332,21 +343,7 @@ fn legend(ui: &mut Ui, source: &HeatSource<'_>, layer: Layer, max: f64) {
             colour(source, layer, v, max),
         );
     }
-    let (left, right) = if diverging {
-        let (a, b) = match (layer, source.b) {
-            (Layer::Control, None) => ("Caesar".to_string(), "Pompey".to_string()),
-            (Layer::Control, Some(_)) => ("Caesar more in A".to_string(), "Pompey".to_string()),
-            _ => ("A more".to_string(), "B more".to_string()),
-        };
-        (format!("{a} {max:+.2}"), format!("{b} {:+.2}", -max))
-    } else {
-        ("0".to_string(), format!("{max:.2}"))
-    };
-    ui.horizontal(|ui| {
-        ui.label(RichText::new(left).small());
-        ui.add_space(ui.available_width() - 70.0);
-        ui.label(RichText::new(right).small());
-    });
+    ui.label(RichText::new(right).small());
     ui.label(RichText::new(layer.unit()).small().weak());
 }
 
@@ -379,36 +376,24 @@ fn space_lines(r: &SimReport, i: usize, year: Option<u8>) -> Vec<String> {
     lines
 }
 
-fn hover_numbers(
-    ui: &mut Ui,
-    scenario: &Scenario,
-    source: &HeatSource<'_>,
-    o: Overlay,
-    id: SpaceId,
-) {
-    ui.separator();
-    ui.label(RichText::new(scenario.board.name(id)).strong());
+/// The hovered space's figures in one line (" · " between them).
+fn hover_numbers(scenario: &Scenario, source: &HeatSource<'_>, o: Overlay, id: SpaceId) -> String {
+    let mut parts = vec![scenario.board.name(id).to_string()];
+    if let Some(v) = source.space(id.index(), o) {
+        parts.push(format!("{}: {v:+.3}", o.layer.label()));
+    }
     let runs: Vec<(&str, &SimReport)> = match source.b {
         None => vec![("", source.a)],
         Some(b) => vec![("A: ", source.a), ("B: ", b)],
     };
     for (tag, r) in runs {
-        if !tag.is_empty() {
-            ui.label(
-                RichText::new(format!("{tag}{}", r.variant))
-                    .small()
-                    .strong(),
-            );
-        }
-        for line in space_lines(r, id.index(), o.year) {
-            ui.label(RichText::new(line).small());
+        for (k, line) in space_lines(r, id.index(), o.year).into_iter().enumerate() {
+            parts.push(if k == 0 && !tag.is_empty() {
+                format!("{tag}{} {line}", r.variant)
+            } else {
+                line
+            });
         }
     }
-    if let (Some(v), true) = (source.space(id.index(), o), o.layer != Layer::Off) {
-        ui.label(
-            RichText::new(format!("{}: {v:+.3}", o.layer.label()))
-                .small()
-                .strong(),
-        );
-    }
+    parts.join(" · ")
 }

@@ -210,6 +210,9 @@ pub fn show(ui: &mut Ui, r: &LadderReport) {
     );
 }
 
+/// The top of the share charts' y axis: above 100% the legend's rows.
+const LEGEND_ROOM: f64 = 140.0;
+
 /// A fixed chart of Caesar's share of games (0–100%) at `points` points
 /// along x (0, 1, …), one grid line per point: the ladder's rungs, the
 /// sweep's settings.
@@ -222,7 +225,15 @@ pub(super) fn caesar_share_plot(id: &str, points: usize) -> Plot<'static> {
         .legend(Legend::default())
         .y_axis_label("Caesar wins, % of games")
         .include_y(0.0)
-        .include_y(100.0)
+        // Room above 100% for the legend, so it never covers a point.
+        .include_y(LEGEND_ROOM)
+        .y_axis_formatter(|mark, _| {
+            if mark.value > 100.0 + 1e-6 {
+                String::new()
+            } else {
+                format!("{}", mark.value)
+            }
+        })
         .include_x(-0.3)
         .include_x(points as f64 - 0.7)
         .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))

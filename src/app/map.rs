@@ -463,6 +463,14 @@ impl MapModel {
         self.screen.get(space.index()).copied()
     }
 
+    /// The spaces' names drawn again as last laid out (over something
+    /// painted on the map since, like a heatmap's discs).
+    pub fn repaint_labels(&self, painter: &Painter, scenario: &Scenario) {
+        if let Some(m) = self.metrics {
+            self.paint_labels(painter, scenario, m, painter.clip_rect());
+        }
+    }
+
     /// A sea's name on screen, as last drawn (`None` for a land space):
     /// rings around a sea go around its name, not over it.
     pub fn sea_name_rect(&self, space: SpaceId) -> Option<Rect> {

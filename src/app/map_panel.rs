@@ -102,28 +102,21 @@ impl MapPanel {
             balance: &balance,
             dragging,
         };
+        if tab == Tab::Map {
+            // The heatmap's controls and legend above the map, never over it.
+            heatmap_view::controls(ui, scenario, heat.as_ref(), &mut self.overlay, self.hovered);
+        }
         let out = model.show(ui, scenario, state.rules(), &mut self.view, &input);
         deploy.map_rect = Some(self.view.area());
         self.hovered = out.hovered;
         if tab == Tab::Map {
             let area = self.view.area();
             if let Some(source) = &heat {
-                heatmap_view::paint(
-                    &ui.painter_at(area),
-                    scenario,
-                    &self.view,
-                    source,
-                    self.overlay,
-                );
+                let painter = ui.painter_at(area);
+                heatmap_view::paint(&painter, scenario, &self.view, source, self.overlay);
+                // The names again over the discs: a disc never hides a city's name.
+                model.repaint_labels(&painter, scenario);
             }
-            heatmap_view::controls(
-                ui,
-                area,
-                scenario,
-                heat.as_ref(),
-                &mut self.overlay,
-                self.hovered,
-            );
         }
         if let Some(b) = out.block_grabbed {
             let block = scenario.roster.block(b);

@@ -15,6 +15,7 @@
 
 mod bands;
 mod card_text;
+mod chart_key;
 mod chrome;
 mod deploy;
 pub mod file_dialog;

@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
 use egui::{Key, KeyboardShortcut, Modifiers, PointerButton, Pos2, RichText, Ui};
-use egui_plot::{Legend, Line, Plot};
+use egui_plot::{Line, Plot};
 
 use super::play_board::{Board, BoardClick, Marks};
 use super::play_info;
@@ -1203,11 +1203,13 @@ fn follow(on: bool, s: &Session, board: &mut Board) {
 
 /// The end of a game: everything shown on request, the VP chart, a replay.
 fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Action>) {
-    ui.checkbox(&mut s.reveal_all, "Show everything");
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut s.reveal_all, "Show everything");
+        if ui.button("Replay this game").clicked() {
+            actions.push(replay_action(s, None));
+        }
+    });
     vp_chart(ui, &s.game, &s.trace);
-    if ui.button("Replay this game").clicked() {
-        actions.push(replay_action(s, None));
-    }
 }
 
 /// Opens the game so far in the Replay tab, seen only as `seen_by` (a
@@ -1430,9 +1432,15 @@ fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace) {
             .collect()
     };
     ui.label(RichText::new("Victory points, turn by turn").strong());
+    super::chart_key::row(
+        ui,
+        &[
+            super::chart_key::Key::new("Caesar", theme::CAESAR),
+            super::chart_key::Key::new("Pompey", theme::POMPEY),
+        ],
+    );
     Plot::new("play_vp")
         .height(theme::CHART_HEIGHT)
-        .legend(Legend::default())
         .x_axis_label("year")
         .y_axis_label("VP")
         .allow_drag(false)

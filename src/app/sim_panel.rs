@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{
-    Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Line, Plot, Polygon, uniform_grid_spacer,
+    Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Line, Plot, Polygon, uniform_grid_spacer,
 };
 
 use super::bands::band_quads;
+use super::chart_key;
 use super::ladder_view::{self, LadderSettings};
 use super::sweep_view::{self, SweepSettings};
 use super::theme::{self, CAESAR, DRAW, POMPEY};
@@ -932,12 +933,12 @@ fn charts(
     ui.label(RichText::new("Win rates with 95% intervals").strong());
     let names: Vec<String> = reports.iter().map(|r| r.variant.clone()).collect();
     let group = n + 2.0;
+    chart_key::row(ui, &outcome_keys(reports, true));
     Plot::new("win_rates")
         .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
-        .legend(Legend::default())
         .y_axis_label("% of games")
         .include_y(0.0)
         .include_y(100.0)
@@ -962,36 +963,43 @@ fn charts(
                 ("Pompey", POMPEY, 1),
                 ("draw", DRAW, 2),
             ] {
-                let boxes: Vec<BoxElem> = reports
-                    .iter()
-                    .enumerate()
-                    .map(|(k, r)| {
-                        let e = [&r.caesar_win_rate, &r.pompey_win_rate, &r.draw_rate][pick];
-                        let (lo, m, hi) =
-                            (e.ci95[0] * 100.0, e.estimate * 100.0, e.ci95[1] * 100.0);
-                        BoxElem::new(
-                            k as f64 * group + pick as f64,
-                            BoxSpread::new(lo, m, m, m, hi),
-                        )
-                        .name(format!("{side}, {}", r.variant))
-                        .box_width(0.6)
-                    })
-                    .collect();
-                p.box_plot(BoxPlot::new(side, boxes).color(colour));
+                for (k, r) in reports.iter().enumerate() {
+                    let e = [&r.caesar_win_rate, &r.pompey_win_rate, &r.draw_rate][pick];
+                    let (lo, m, hi) = (e.ci95[0] * 100.0, e.estimate * 100.0, e.ci95[1] * 100.0);
+                    let name = format!("{side}, {}", r.variant);
+                    let elem = BoxElem::new(
+                        k as f64 * group + pick as f64,
+                        BoxSpread::new(lo, m, m, m, hi),
+                    )
+                    .name(&name)
+                    .box_width(0.6);
+                    p.box_plot(BoxPlot::new(name, vec![elem]).color(theme::shade(colour, k)));
+                }
             }
         });
     ui.label(RichText::new("VP by year: mean and quartiles").strong());
+    let keys: Vec<chart_key::Key> = reports
+        .iter()
+        .enumerate()
+        .flat_map(|(k, r)| {
+            [(Side::Caesar, CAESAR), (Side::Pompey, POMPEY)].map(|(side, colour)| {
+                chart_key::Key::new(format!("{side}, {}", r.variant), theme::shade(colour, k))
+                    .dashed(k > 0)
+            })
+        })
+        .collect();
+    chart_key::row(ui, &keys);
     Plot::new("vp_by_year")
         .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
-        .legend(Legend::default())
         .x_axis_label("year")
         .y_axis_label("VP")
         .show(ui, |p| {
             for (k, r) in reports.iter().enumerate() {
                 for (side, colour) in [(Side::Caesar, CAESAR), (Side::Pompey, POMPEY)] {
+                    let colour = theme::shade(colour, k);
                     // The second variant is drawn dashed over a lighter band.
                     let (style, band) = if k == 0 {
                         (egui_plot::LineStyle::Solid, theme::BAND_ALPHA[0])
@@ -1045,12 +1053,12 @@ fn charts(
         .map(|r| r.endings.sudden_death_by_year.len())
         .max()
         .unwrap_or(0);
+    chart_key::row(ui, &outcome_keys(reports, false));
     let endings_plot = Plot::new("endings")
         .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
-        .legend(Legend::default())
         .x_axis_label("sudden death (1.2) in each year's winter, then the end of the last year")
         .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .x_axis_formatter(move |mark, _| {
@@ -1083,17 +1091,17 @@ fn charts(
                 let draws = vec![Bar::new(last + 1.0, e.draws as f64)];
                 let caesar_chart = BarChart::new(format!("Caesar, {}", r.variant), caesar)
                     .width(0.35)
-                    .color(CAESAR);
+                    .color(theme::shade(CAESAR, k));
                 let pompey_chart = BarChart::new(format!("Pompey, {}", r.variant), pompey)
                     .width(0.35)
-                    .color(POMPEY)
+                    .color(theme::shade(POMPEY, k))
                     .stack_on(&[&caesar_chart]);
                 p.bar_chart(caesar_chart);
                 p.bar_chart(pompey_chart);
                 p.bar_chart(
                     BarChart::new(format!("draws, {}", r.variant), draws)
                         .width(0.35)
-                        .color(DRAW),
+                        .color(theme::shade(DRAW, k)),
                 );
             }
             pointer
@@ -1107,12 +1115,19 @@ fn charts(
         actions.push(games.replay(index));
     }
     ui.label(RichText::new("Battles and losses per game (min, quartiles, max)").strong());
+    if reports.len() > 1 {
+        let keys: Vec<chart_key::Key> = reports
+            .iter()
+            .enumerate()
+            .map(|(k, r)| chart_key::Key::new(&r.variant, theme::shade(theme::ROUNDS, k)))
+            .collect();
+        chart_key::row(ui, &keys);
+    }
     Plot::new("battles")
         .height(theme::CHART_HEIGHT)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
-        .legend(Legend::default())
         .x_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .x_axis_formatter(move |mark, _| {
             let v = mark.value;
@@ -1147,10 +1162,33 @@ fn charts(
                     .iter()
                     .map(|(x, s)| BoxElem::new(*x, boxed(s)).box_width(0.7))
                     .collect();
-                p.box_plot(BoxPlot::new(r.variant.clone(), boxes));
+                p.box_plot(
+                    BoxPlot::new(r.variant.clone(), boxes).color(theme::shade(theme::ROUNDS, k)),
+                );
             }
         });
     actions
+}
+
+/// The key of a chart of outcomes: each side's and the draws' colour for
+/// each rule set (`win_rates`: the first word as the win-rate chart names it).
+fn outcome_keys(reports: &[&SimReport], win_rates: bool) -> Vec<chart_key::Key> {
+    reports
+        .iter()
+        .enumerate()
+        .flat_map(|(k, r)| {
+            let name = |what: &str| {
+                if reports.len() > 1 {
+                    format!("{what}, {}", r.variant)
+                } else {
+                    what.to_string()
+                }
+            };
+            let draw = if win_rates { "draw" } else { "draws" };
+            [("Caesar", CAESAR), ("Pompey", POMPEY), (draw, DRAW)]
+                .map(|(what, colour)| chart_key::Key::new(name(what), theme::shade(colour, k)))
+        })
+        .collect()
 }
 
 /// Which bar of one run's "how and when games end" chart holds the point

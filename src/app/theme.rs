@@ -127,3 +127,16 @@ pub const FILE_DIALOG_LIST_HEIGHT: f32 = 280.0;
 /// The fill of a quartile band in the VP chart: the first rule set's band
 /// is stronger than the second's.
 pub const BAND_ALPHA: [f32; 2] = [0.25, 0.12];
+
+/// The colour of a series of the `k`th rule set of a comparison: the side's
+/// colour for the first, a lighter tint for the second (and so on), so no
+/// two rule sets share a colour of dot or line.
+pub fn shade(colour: Color32, k: usize) -> Color32 {
+    match k {
+        0 => colour,
+        k => {
+            let t = if k % 2 == 1 { 0.5 } else { 0.25 };
+            colour.lerp_to_gamma(Color32::WHITE, t)
+        }
+    }
+}
