@@ -640,11 +640,13 @@ impl WorkbenchApp {
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             actions.extend(chrome::status_bar(ui, state, self.tab));
         });
+        // Narrow windows: side panels give way, the map keeps at least half.
+        let total = ui.available_width();
         match self.tab {
             Tab::Setup => {
                 egui::Panel::right("side_panel")
-                    .default_size(theme::SIDE_PANEL_WIDTH)
-                    .size_range(theme::SIDE_PANEL_RANGE)
+                    .default_size(theme::panel_default(total, 0.35, theme::SIDE_PANEL_WIDTH))
+                    .size_range(theme::panel_range(total, 0.35, theme::SIDE_PANEL_RANGE))
                     .show(ui, |ui| {
                         if side_panel::header(ui, state) {
                             actions.extend(self.findings.show(ui, state, true));
@@ -690,8 +692,8 @@ impl WorkbenchApp {
             Tab::Map | Tab::Deployment => {
                 let tab = self.tab;
                 egui::Panel::right("side_panel")
-                    .default_size(theme::SIDE_PANEL_WIDTH)
-                    .size_range(theme::SIDE_PANEL_RANGE)
+                    .default_size(theme::panel_default(total, 0.3, theme::SIDE_PANEL_WIDTH))
+                    .size_range(theme::panel_range(total, 0.3, theme::SIDE_PANEL_RANGE))
                     .show(ui, |ui| {
                         if !side_panel::header(ui, state) {
                             return;
@@ -710,8 +712,8 @@ impl WorkbenchApp {
                     });
                 if tab == Tab::Deployment && state.report().is_some() {
                     egui::Panel::left("pools")
-                        .default_size(theme::POOLS_WIDTH)
-                        .size_range(theme::POOLS_RANGE)
+                        .default_size(theme::panel_default(total, 0.2, theme::POOLS_WIDTH))
+                        .size_range(theme::panel_range(total, 0.2, theme::POOLS_RANGE))
                         .show(ui, |ui| actions.extend(self.deploy.pools(ui, state)));
                 }
                 egui::CentralPanel::no_frame().show(ui, |ui| {

@@ -33,6 +33,12 @@ use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move, last_move};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
+/// The most of the window's width the side panel and the log may take:
+/// together under a half (their frames take a few points), so the map
+/// keeps the other half.
+const PLAY_SHARE: f32 = 0.29;
+const LOG_SHARE: f32 = 0.19;
+
 /// Who sits at a side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seat {
@@ -480,9 +486,19 @@ impl PlayPanel {
         {
             self.undo();
         }
+        // Narrow windows: the panels give way, the map keeps at least half.
+        let total = ui.available_width();
         egui::Panel::right("play_side")
-            .default_size(theme::SIDE_PANEL_WIDTH)
-            .size_range(theme::PLAY_PANEL_RANGE)
+            .default_size(theme::panel_default(
+                total,
+                PLAY_SHARE,
+                theme::SIDE_PANEL_WIDTH,
+            ))
+            .size_range(theme::panel_range(
+                total,
+                PLAY_SHARE,
+                theme::PLAY_PANEL_RANGE,
+            ))
             .show(ui, |ui| {
                 // The scroll bar always shown: one appearing would narrow
                 // the panel and move every button in it.
@@ -501,7 +517,7 @@ impl PlayPanel {
                         self.side(ui, &mut actions);
                     });
             });
-        self.log_panel(ui);
+        self.log_panel(ui, total);
         egui::CentralPanel::no_frame().show(ui, |ui| self.centre(ui));
         actions
     }
@@ -509,12 +525,16 @@ impl PlayPanel {
     /// The game's log beside the map, as the side at the table may know it
     /// (nothing during a hot-seat hand-over); a click on a line shows its
     /// place on the map.
-    fn log_panel(&mut self, ui: &mut Ui) {
+    fn log_panel(&mut self, ui: &mut Ui, total: f32) {
         let viewer = self.viewer();
         let Some(s) = &self.session else { return };
         let clicked = egui::Panel::left("play_log")
-            .default_size(theme::LOG_PANEL_WIDTH)
-            .size_range(theme::LOG_PANEL_RANGE)
+            .default_size(theme::panel_default(
+                total,
+                LOG_SHARE,
+                theme::LOG_PANEL_WIDTH,
+            ))
+            .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE))
             .show(ui, |ui| {
                 ui.heading("Game log");
                 if s.handover.is_some() {

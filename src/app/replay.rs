@@ -191,9 +191,10 @@ impl ReplayPanel {
             ui.ctx().request_repaint_after(Duration::from_millis(50));
         }
         let mut actions = Vec::new();
+        let total = ui.available_width();
         egui::Panel::right("replay_side")
-            .default_size(theme::SIDE_PANEL_WIDTH)
-            .size_range(theme::PLAY_PANEL_RANGE)
+            .default_size(theme::panel_default(total, 0.4, theme::SIDE_PANEL_WIDTH))
+            .size_range(theme::panel_range(total, 0.4, theme::PLAY_PANEL_RANGE))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("replay_side_scroll")

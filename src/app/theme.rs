@@ -140,3 +140,24 @@ pub fn shade(colour: Color32, k: usize) -> Color32 {
         }
     }
 }
+
+/// The narrowest a side panel gets in a small window.
+const MIN_PANEL: f32 = 180.0;
+
+/// A side panel's width range in a window `total` wide: at most `share` of
+/// it (the map keeps the rest: in a small window panels narrow), within
+/// `range`.
+pub fn panel_range(
+    total: f32,
+    share: f32,
+    range: std::ops::RangeInclusive<f32>,
+) -> std::ops::RangeInclusive<f32> {
+    let max = (total * share).min(*range.end()).max(MIN_PANEL);
+    range.start().min(max)..=max
+}
+
+/// A side panel's first width in a window `total` wide: `default`, or
+/// `share` of the window when that is less.
+pub fn panel_default(total: f32, share: f32, default: f32) -> f32 {
+    default.min(total * share).max(MIN_PANEL)
+}

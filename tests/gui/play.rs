@@ -1230,3 +1230,31 @@ fn board_blocks_are_readable_at_the_default_zoom_and_stacks_spread_on_hover() {
         assert!(labels(&h).iter().any(|l| names(l, &name)), "{name}");
     }
 }
+
+/// Issue 30 item 8: in a 1000×700 window the side panels give way and the
+/// Play map keeps at least half the window's width (and so does Replay's).
+#[test]
+fn at_1000_by_700_the_play_map_keeps_half_the_window() {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1000.0, 700.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.paused = true;
+    }
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let map = h.state_mut().play_panel().board().view.area();
+    assert!(map.width() >= 500.0, "the Play map is {} wide", map.width());
+    h.get_by_label("Game log");
+    let (game, s) = now(&mut h);
+    h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
+    settle(&mut h);
+    press(&mut h, "Replay so far");
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Replay);
+}
