@@ -6,13 +6,13 @@ use egui::{Context, Key, KeyboardShortcut, Modifiers, RichText, Ui};
 
 use super::map_panel::MapPanel;
 use super::state::AppState;
-use super::{Action, Answer, FilePurpose, Pending, Tab, theme};
+use super::{Answer, FilePurpose, Pending, Request, Tab, theme};
 use crate::scenario::edit::{Edit, Item};
 use crate::scenario::rules::BUILTIN_VARIANTS;
 
 /// Ctrl+Z, Ctrl+Shift+Z (and Ctrl+Y), Ctrl+S, Ctrl+O, Delete; text fields
 /// keep their own undo while they have the keyboard.
-pub fn shortcuts(ui: &mut Ui, tab: Tab, selection: Option<&Item>) -> Vec<Action> {
+pub fn shortcuts(ui: &mut Ui, tab: Tab, selection: Option<&Item>) -> Vec<Request> {
     let mut actions = Vec::new();
     if ui.ctx().egui_wants_keyboard_input() {
         return actions;
@@ -23,9 +23,9 @@ pub fn shortcuts(ui: &mut Ui, tab: Tab, selection: Option<&Item>) -> Vec<Action>
             || i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::Y))
     });
     if redo {
-        actions.push(Action::Redo);
+        actions.push(Request::Redo);
     } else if ui.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::Z))) {
-        actions.push(Action::Undo);
+        actions.push(Request::Undo);
     }
     // Delete removes the selected space or link in the map editor.
     if tab == Tab::Map
@@ -35,21 +35,21 @@ pub fn shortcuts(ui: &mut Ui, tab: Tab, selection: Option<&Item>) -> Vec<Action>
         })
     {
         match selection.cloned() {
-            Some(Item::Space(space)) => actions.push(Action::Edit(Edit::DeleteSpace { space })),
-            Some(Item::Link(a, b)) => actions.push(Action::Edit(Edit::DeleteLink { a, b })),
+            Some(Item::Space(space)) => actions.push(Request::Edit(Edit::DeleteSpace { space })),
+            Some(Item::Link(a, b)) => actions.push(Request::Edit(Edit::DeleteLink { a, b })),
             _ => {}
         }
     }
     if ui.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::S))) {
-        actions.push(Action::Save);
+        actions.push(Request::Save);
     }
     if ui.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(cmd, Key::O))) {
-        actions.push(Action::Choose(FilePurpose::OpenScenario));
+        actions.push(Request::Choose(FilePurpose::OpenScenario));
     }
     actions
 }
 
-pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<Action> {
+pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.horizontal(|ui| {
         ui.menu_button("File", |ui| file_menu(ui, state, &mut actions));
@@ -70,7 +70,7 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
             .on_disabled_hover_text("Nothing to undo")
             .clicked()
         {
-            actions.push(Action::Undo);
+            actions.push(Request::Undo);
         }
         if ui
             .add_enabled(history.can_redo(), egui::Button::new("Redo"))
@@ -78,7 +78,7 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
             .on_disabled_hover_text("Nothing to redo")
             .clicked()
         {
-            actions.push(Action::Redo);
+            actions.push(Request::Redo);
         }
         ui.separator();
         for (t, label) in [
@@ -91,7 +91,7 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
             (Tab::Replay, "Replay"),
         ] {
             if ui.selectable_label(tab == t, label).clicked() {
-                actions.push(Action::SetTab(t));
+                actions.push(Request::SetTab(t));
             }
         }
         ui.separator();
@@ -124,7 +124,7 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
         // Screen readers (and the GUI tests) find the selector as "Variant".
         let _ = combo.response.labelled_by(label.id);
         if chosen != variant {
-            actions.push(Action::SetVariant(chosen));
+            actions.push(Request::SetVariant(chosen));
         }
         if matches!(tab, Tab::Map | Tab::Deployment) {
             ui.separator();
@@ -133,7 +133,7 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
                 .on_hover_text("Show the whole map (the wheel zooms, dragging pans)")
                 .clicked()
             {
-                actions.push(Action::FitMap);
+                actions.push(Request::FitMap);
             }
             if map.has_model() {
                 ui.label(
@@ -147,12 +147,12 @@ pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<A
     actions
 }
 
-fn file_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Action>) {
+fn file_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Request>) {
     if ui.button("Open scenario…").clicked() {
-        actions.push(Action::Choose(FilePurpose::OpenScenario));
+        actions.push(Request::Choose(FilePurpose::OpenScenario));
     }
     if ui.button("Open the published game").clicked() {
-        actions.push(Action::OpenBuiltin);
+        actions.push(Request::OpenBuiltin);
     }
     ui.menu_button("Open recent", |ui| {
         let recent = state.recent().paths();
@@ -161,7 +161,7 @@ fn file_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Action>) {
         }
         for p in recent {
             if ui.button(p.display().to_string()).clicked() {
-                actions.push(Action::Open(p.clone()));
+                actions.push(Request::Open(p.clone()));
             }
         }
     });
@@ -171,17 +171,17 @@ fn file_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Action>) {
         .on_disabled_hover_text("The built-in game has no file: use Save as")
         .clicked()
     {
-        actions.push(Action::Save);
+        actions.push(Request::Save);
     }
     if ui
         .add_enabled(state.document().is_some(), egui::Button::new("Save as…"))
         .clicked()
     {
-        actions.push(Action::Choose(FilePurpose::SaveScenario { then: None }));
+        actions.push(Request::Choose(FilePurpose::SaveScenario { then: None }));
     }
     ui.separator();
     if ui.button("Open variant…").clicked() {
-        actions.push(Action::Choose(FilePurpose::OpenVariant));
+        actions.push(Request::Choose(FilePurpose::OpenVariant));
     }
     if ui
         .add_enabled(
@@ -190,17 +190,17 @@ fn file_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Action>) {
         )
         .clicked()
     {
-        actions.push(Action::Choose(FilePurpose::SaveVariant));
+        actions.push(Request::Choose(FilePurpose::SaveVariant));
     }
 }
 
-pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Action> {
+pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.horizontal(|ui| {
         if let Some(e) = state.file_error() {
             ui.colored_label(theme::ERROR, e);
             if ui.small_button("Dismiss").clicked() {
-                actions.push(Action::DismissFileError);
+                actions.push(Request::DismissFileError);
             }
         } else if let Some(s) = state.status() {
             let colour = if s.is_error {
@@ -236,7 +236,7 @@ pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Action> {
 }
 
 /// "Save your changes first?" while an action waits for the answer.
-pub fn confirm_dialog(ctx: &Context, pending: &Pending, scenario: &str) -> Option<Action> {
+pub fn confirm_dialog(ctx: &Context, pending: &Pending, scenario: &str) -> Option<Request> {
     let what = match pending {
         Pending::Open(p) => format!("open {}", p.display()),
         Pending::OpenBuiltin => "open the published game".to_string(),
@@ -260,5 +260,5 @@ pub fn confirm_dialog(ctx: &Context, pending: &Pending, scenario: &str) -> Optio
             }
         });
     });
-    answer.map(Action::Answer)
+    answer.map(Request::Answer)
 }

@@ -5,7 +5,7 @@ use egui::{Id, LayerId, Order, Pos2, Rect, RichText, Role, Sense, Ui, Vec2, Widg
 
 use super::state::AppState;
 use super::theme::{self, GOOD, POOL_BLOCK, WARNING};
-use super::{Action, map, mode_label};
+use super::{Request, map, mode_label};
 use crate::scenario::edit::{DeploymentMode, Edit, Item};
 use crate::scenario::model::{Scenario, Side, SpaceId};
 
@@ -23,7 +23,7 @@ pub struct DeployPanel {
 
 impl DeployPanel {
     /// The side panel's tools: the mode, the 5.3 counts, the selected block.
-    pub fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Action> {
+    pub fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut edits = Vec::new();
         let (Some(report), Some(doc)) = (state.report(), state.document()) else {
             return Vec::new();
@@ -177,11 +177,11 @@ impl DeployPanel {
                 );
             }
         }
-        edits.into_iter().map(Action::Edit).collect()
+        edits.into_iter().map(Request::Edit).collect()
     }
 
     /// Each side's levy pool: the blocks not on the map (5.2).
-    pub fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Action> {
+    pub fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let Some(report) = state.report() else {
             return Vec::new();
         };
@@ -272,7 +272,7 @@ impl DeployPanel {
             self.dragging = Some(g);
         }
         clicked
-            .map(|c| Action::Select(Some(c)))
+            .map(|c| Request::Select(Some(c)))
             .into_iter()
             .collect()
     }
@@ -286,7 +286,7 @@ impl DeployPanel {
         ui: &mut Ui,
         state: &AppState,
         space_at: impl Fn(&Scenario, Pos2) -> Option<SpaceId>,
-    ) -> Vec<Action> {
+    ) -> Vec<Request> {
         let Some((side, name)) = self.dragging.clone() else {
             return Vec::new();
         };
@@ -334,7 +334,7 @@ impl DeployPanel {
         } else {
             None
         };
-        edit.map(|e| Action::EditAndSelect(e, Item::Block(side, name)))
+        edit.map(|e| Request::EditAndSelect(e, Item::Block(side, name)))
             .into_iter()
             .collect()
     }

@@ -3,7 +3,7 @@
 use egui::{Pos2, RichText, Ui};
 
 use super::state::AppState;
-use super::{Action, theme};
+use super::{Request, theme};
 use crate::scenario::edit::{Edit, Item, Working};
 use crate::scenario::format::{LinkDoc, SpaceDoc};
 use crate::scenario::model::{LinkClass, SpaceKind};
@@ -44,7 +44,7 @@ const CLASSES: [LinkClass; 4] = [
 impl Inspector {
     /// The editor's tools and the selected item's controls; `centre` is the
     /// canvas point in the middle of the map, where a new space goes.
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Action> {
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             return actions;
@@ -75,7 +75,7 @@ impl Inspector {
                     island: None,
                     aliases: Vec::new(),
                 };
-                actions.push(Action::EditAndSelect(
+                actions.push(Request::EditAndSelect(
                     Edit::AddSpace(space),
                     Item::Space(name),
                 ));
@@ -131,10 +131,10 @@ impl Inspector {
         w: &Working,
         name: &str,
         winter: u8,
-        actions: &mut Vec<Action>,
+        actions: &mut Vec<Request>,
     ) {
         let Some(i) = w.space_index(name) else {
-            actions.push(Action::Select(None));
+            actions.push(Request::Select(None));
             return;
         };
         let space = &w.map.spaces[i];
@@ -149,7 +149,7 @@ impl Inspector {
                     .add(egui::TextEdit::singleline(&mut b.name).desired_width(theme::FIELD_WIDTH))
                     .labelled_by(l.id);
                 if r.lost_focus() && b.name.trim() != space.name {
-                    actions.push(Action::Edit(Edit::RenameSpace {
+                    actions.push(Request::Edit(Edit::RenameSpace {
                         space: space.name.clone(),
                         name: b.name.clone(),
                     }));
@@ -168,7 +168,7 @@ impl Inspector {
                     .response
                     .labelled_by(l.id);
                 if kind != space.kind {
-                    actions.push(Action::Edit(Edit::SetKind {
+                    actions.push(Request::Edit(Edit::SetKind {
                         space: space.name.clone(),
                         kind,
                     }));
@@ -182,7 +182,7 @@ impl Inspector {
                     .labelled_by(l.id)
                     .on_hover_text("Victory points (4.2); a city's winter supply is 3 + VP (8.4)");
                 if r.changed() && vp != space.vp {
-                    actions.push(Action::Edit(Edit::SetVp {
+                    actions.push(Request::Edit(Edit::SetVp {
                         space: space.name.clone(),
                         vp,
                     }));
@@ -199,7 +199,7 @@ impl Inspector {
                     })
                     .inner;
                 if changed {
-                    actions.push(Action::Edit(Edit::MoveSpace {
+                    actions.push(Request::Edit(Edit::MoveSpace {
                         space: space.name.clone(),
                         to: (x, y),
                     }));
@@ -222,7 +222,7 @@ impl Inspector {
                         .filter(|a| !a.is_empty())
                         .collect();
                     if aliases != space.aliases {
-                        actions.push(Action::Edit(Edit::SetAliases {
+                        actions.push(Request::Edit(Edit::SetAliases {
                             space: space.name.clone(),
                             aliases,
                         }));
@@ -264,7 +264,7 @@ impl Inspector {
                 None => format!("{} to {other}", link.class().label()),
             };
             if ui.link(text).clicked() {
-                actions.push(Action::Select(Some(Item::Link(
+                actions.push(Request::Select(Some(Item::Link(
                     space.name.clone(),
                     other.to_string(),
                 ))));
@@ -293,7 +293,7 @@ impl Inspector {
                 .response
                 .labelled_by(as_label.id);
             if ui.button("Add link").clicked() && !b.link_to.trim().is_empty() {
-                actions.push(Action::Edit(Edit::AddLink(LinkDoc::new(
+                actions.push(Request::Edit(Edit::AddLink(LinkDoc::new(
                     *class,
                     space.name.clone(),
                     b.link_to.trim().to_string(),
@@ -308,15 +308,15 @@ impl Inspector {
             .on_hover_text("Removes the space and its links; its blocks go to the levy pools")
             .clicked()
         {
-            actions.push(Action::Edit(Edit::DeleteSpace {
+            actions.push(Request::Edit(Edit::DeleteSpace {
                 space: space.name.clone(),
             }));
         }
     }
 
-    fn link(&mut self, ui: &mut Ui, w: &Working, a: &str, b: &str, actions: &mut Vec<Action>) {
+    fn link(&mut self, ui: &mut Ui, w: &Working, a: &str, b: &str, actions: &mut Vec<Request>) {
         let Some(k) = w.link_index(a, b) else {
-            actions.push(Action::Select(None));
+            actions.push(Request::Select(None));
             return;
         };
         let link = &w.map.links[k];
@@ -325,7 +325,7 @@ impl Inspector {
         ui.horizontal(|ui| {
             for end in [x, y] {
                 if ui.link(end).clicked() {
-                    actions.push(Action::Select(Some(Item::Space(end.to_string()))));
+                    actions.push(Request::Select(Some(Item::Space(end.to_string()))));
                 }
             }
         });
@@ -346,7 +346,7 @@ impl Inspector {
                     .response
                     .labelled_by(l.id);
                 if class != link.class() {
-                    actions.push(Action::Edit(Edit::SetLinkClass {
+                    actions.push(Request::Edit(Edit::SetLinkClass {
                         a: x.to_string(),
                         b: y.to_string(),
                         class,
@@ -360,7 +360,7 @@ impl Inspector {
                         .text_edit_singleline(&mut buf.strait_name)
                         .labelled_by(l.id);
                     if r.lost_focus() && Some(buf.strait_name.as_str()) != link.name() {
-                        actions.push(Action::Edit(Edit::SetLinkClass {
+                        actions.push(Request::Edit(Edit::SetLinkClass {
                             a: x.to_string(),
                             b: y.to_string(),
                             class: LinkClass::Strait,
@@ -380,7 +380,7 @@ impl Inspector {
         };
         ui.label(RichText::new(rule).weak());
         if ui.button("Delete link").clicked() {
-            actions.push(Action::Edit(Edit::DeleteLink {
+            actions.push(Request::Edit(Edit::DeleteLink {
                 a: x.to_string(),
                 b: y.to_string(),
             }));

@@ -8,7 +8,7 @@ use super::heatmap_view::{self, HeatSource, Overlay};
 use super::map::{MapHit, MapInput, MapMode, MapModel};
 use super::state::AppState;
 use super::view::MapView;
-use super::{Action, Tab, theme};
+use super::{Request, Tab, theme};
 use crate::scenario::edit::{Edit, Item};
 use crate::scenario::format::LinkDoc;
 use crate::scenario::model::{LinkClass, Side};
@@ -62,7 +62,7 @@ impl MapPanel {
         deploy: &mut DeployPanel,
         link_class: LinkClass,
         heat: Option<HeatSource<'_>>,
-    ) -> Vec<Action> {
+    ) -> Vec<Request> {
         let mut actions = Vec::new();
         if let Some(e) = state.load_error() {
             not_loaded(ui, e);
@@ -130,15 +130,15 @@ impl MapPanel {
                 (shift, tab, state.selection(), &item)
             {
                 let link = LinkDoc::new(link_class, from.clone(), to.clone(), None);
-                actions.push(Action::Edit(Edit::AddLink(link)));
+                actions.push(Request::Edit(Edit::AddLink(link)));
             } else {
-                actions.push(Action::Select(item));
+                actions.push(Request::Select(item));
             }
         }
         if let Some((id, at)) = out.moved_space {
             let space = scenario.board.name(id).to_string();
             let to = (at.x.round(), at.y.round());
-            actions.push(Action::Edit(Edit::MoveSpace { space, to }));
+            actions.push(Request::Edit(Edit::MoveSpace { space, to }));
         }
         actions
     }

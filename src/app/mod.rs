@@ -3,7 +3,7 @@
 //!
 //! One way round: [`AppState`] holds what the window works on (document, rule
 //! set, selection, one history of all edits, and what is derived from them).
-//! Each frame the panels draw from it and return [`Action`]s; the window
+//! Each frame the panels draw from it and return [`Request`]s; the window
 //! applies them in one place ([`WorkbenchApp::handle`]). Panels keep only
 //! their own view state (text being typed, a block being dragged, caches).
 //! Colours and sizes come from [`theme`].
@@ -149,9 +149,10 @@ pub enum Answer {
 }
 
 /// What a panel asks for. Panels only draw and return these;
-/// [`WorkbenchApp::handle`] carries them out.
+/// [`WorkbenchApp::handle`] carries them out. (Not the engine's
+/// [`crate::engine::Action`], a decision in a game.)
 #[derive(Debug, Clone)]
-pub enum Action {
+pub enum Request {
     Edit(Edit),
     /// An edit, then the item selected if the edit was made.
     EditAndSelect(Edit, Item),
@@ -178,6 +179,10 @@ pub enum Action {
     /// Show a game in the Replay tab.
     Replay(Box<ReplaySource>),
 }
+
+/// The old name, still used by `rules_panel.rs` and `sweep_view.rs` (the
+/// lead's files) until they say [`Request`].
+pub(crate) type Action = Request;
 
 /// The workbench: the state it works on, and the panels that draw it.
 pub struct WorkbenchApp {
@@ -525,42 +530,42 @@ impl WorkbenchApp {
     }
 
     /// Carries out what a panel asked for.
-    pub fn handle(&mut self, action: Action) {
+    pub fn handle(&mut self, action: Request) {
         match action {
-            Action::Edit(edit) => {
+            Request::Edit(edit) => {
                 let _ = self.state.apply(edit);
             }
-            Action::EditAndSelect(edit, item) => {
+            Request::EditAndSelect(edit, item) => {
                 if self.state.apply(edit).is_ok() {
                     self.state.select(Some(item));
                 }
             }
-            Action::Select(item) => self.state.select(item),
-            Action::GoToFinding(f) => self.go_to_finding(&f),
-            Action::Undo => {
+            Request::Select(item) => self.state.select(item),
+            Request::GoToFinding(f) => self.go_to_finding(&f),
+            Request::Undo => {
                 self.state.undo();
             }
-            Action::Redo => {
+            Request::Redo => {
                 self.state.redo();
             }
-            Action::SetRules(rules) => self.state.set_rules(rules),
-            Action::ResetRules => self.state.reset_rules(),
-            Action::SetVariant(v) => self.state.set_variant(&v),
-            Action::SetTab(tab) => self.tab = tab,
-            Action::FitMap => self.map.view.fit(),
-            Action::Choose(purpose) => self.choose(purpose),
-            Action::Open(path) => self.open(&path),
-            Action::OpenBuiltin => self.open_builtin(),
-            Action::Save => {
+            Request::SetRules(rules) => self.state.set_rules(rules),
+            Request::ResetRules => self.state.reset_rules(),
+            Request::SetVariant(v) => self.state.set_variant(&v),
+            Request::SetTab(tab) => self.tab = tab,
+            Request::FitMap => self.map.view.fit(),
+            Request::Choose(purpose) => self.choose(purpose),
+            Request::Open(path) => self.open(&path),
+            Request::OpenBuiltin => self.open_builtin(),
+            Request::Save => {
                 if self.state.path().is_some() {
                     self.state.save();
                 } else if self.state.document().is_some() {
                     self.choose(FilePurpose::SaveScenario { then: None });
                 }
             }
-            Action::Answer(a) => self.resolve_pending(a),
-            Action::DismissFileError => self.state.dismiss_file_error(),
-            Action::Replay(source) => {
+            Request::Answer(a) => self.resolve_pending(a),
+            Request::DismissFileError => self.state.dismiss_file_error(),
+            Request::Replay(source) => {
                 match *source {
                     ReplaySource::Played(r) => self.replay.open(*r),
                     ReplaySource::Simulated {

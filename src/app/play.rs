@@ -25,10 +25,10 @@ use egui_plot::{Line, Plot};
 use super::play_board::{Board, BoardClick, Marks};
 use super::play_info;
 use super::replay::Replayed;
-use super::{Action, ExportKind, FilePurpose, RecordUse, theme};
+use super::{ExportKind, FilePurpose, RecordUse, Request, theme};
 use crate::ai::AiSpec;
 use crate::ai::{Budget, MctsPlayer, Player, SearchPlayer};
-use crate::engine::{Action as Move, Game, State};
+use crate::engine::{Action, Game, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move, last_move};
 use crate::scenario::model::{BlockId, Side, SpaceId};
@@ -86,7 +86,7 @@ struct Thinking {
     /// The game's length when asked: an answer for another position is dropped.
     asked_at: usize,
     started: Instant,
-    rx: Receiver<(Box<dyn Player>, Move)>,
+    rx: Receiver<(Box<dyn Player>, Action)>,
 }
 
 /// A game in progress.
@@ -109,7 +109,7 @@ pub struct Session {
     /// A block picked to move (its destinations are highlighted).
     chosen_block: Option<BlockId>,
     /// Several legal actions at the space clicked: the player picks one.
-    choices: Option<(SpaceId, Vec<Move>)>,
+    choices: Option<(SpaceId, Vec<Action>)>,
     /// The last thing said to the player ("Nothing to do at Roma").
     note: Option<String>,
     /// After the game: show everything.
@@ -371,7 +371,7 @@ impl PlayPanel {
     // ------------------------------------------------------------ deciding
 
     /// Takes a legal action for the side to play (a person's decision).
-    pub fn act(&mut self, action: Move) -> Result<(), String> {
+    pub fn act(&mut self, action: Action) -> Result<(), String> {
         let Some(s) = &mut self.session else {
             return Err("no game".into());
         };
@@ -468,7 +468,7 @@ impl PlayPanel {
         variant: &str,
         resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
-    ) -> Vec<Action> {
+    ) -> Vec<Request> {
         let mut actions = Vec::new();
         self.drive(ui.ctx());
         let pointer = ui.input(|i| i.pointer.hover_pos());
@@ -595,7 +595,7 @@ impl PlayPanel {
     }
 
     /// Who sits at each side, their playouts, and the seed.
-    fn seats_grid(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+    fn seats_grid(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         egui::Grid::new("play_seats")
             .num_columns(2)
             .spacing([10.0, 4.0])
@@ -633,7 +633,7 @@ impl PlayPanel {
                                 .on_hover_text("A player file written by `caesar-workbench tune`")
                                 .clicked()
                             {
-                                actions.push(Action::Choose(FilePurpose::OpenPlayer(
+                                actions.push(Request::Choose(FilePurpose::OpenPlayer(
                                     side,
                                     super::PlayerUse::Play,
                                 )));
@@ -673,7 +673,7 @@ impl PlayPanel {
     fn setup_ui(
         &mut self,
         ui: &mut Ui,
-        actions: &mut Vec<Action>,
+        actions: &mut Vec<Request>,
         scenario: Option<&crate::scenario::model::Scenario>,
         (errors, rules, variant): (usize, Option<&crate::scenario::rules::RuleSet>, &str),
         resolved: Option<&crate::scenario::format::ResolvedScenario>,
@@ -842,26 +842,26 @@ impl PlayPanel {
     }
 
     /// Resume a saved game, start from a position file.
-    fn files_row(ui: &mut Ui, actions: &mut Vec<Action>) {
+    fn files_row(ui: &mut Ui, actions: &mut Vec<Request>) {
         ui.horizontal_wrapped(|ui| {
             if ui
                 .button("Resume game…")
                 .on_hover_text("Play on from a saved game record")
                 .clicked()
             {
-                actions.push(Action::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
+                actions.push(Request::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
             }
             if ui
                 .button("Start from position…")
                 .on_hover_text("Play on from a position file (docs/formats.md)")
                 .clicked()
             {
-                actions.push(Action::Choose(FilePurpose::OpenPosition));
+                actions.push(Request::Choose(FilePurpose::OpenPosition));
             }
         });
     }
 
-    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         Self::files_row(ui, actions);
         let record_text = self.record().map(|r| r.to_ron() + "\n");
         let viewer = self.viewer();
@@ -886,7 +886,7 @@ impl PlayPanel {
                 .clicked()
                 && let Some(text) = record_text
             {
-                actions.push(Action::Choose(FilePurpose::Export {
+                actions.push(Request::Choose(FilePurpose::Export {
                     kind: ExportKind::Record,
                     text,
                 }));
@@ -1039,7 +1039,7 @@ impl PlayPanel {
 }
 
 impl Session {
-    fn push(&mut self, action: Move) {
+    fn push(&mut self, action: Action) {
         if self.trace.push(&self.game, action).is_err() {
             self.note = Some(format!(
                 "the AI chose an illegal action: {}",
@@ -1074,7 +1074,7 @@ impl Session {
     /// What a click on the board decides, if anything: the legal action
     /// placed there, the chosen block's move there, or (several) a choice
     /// offered in the side panel.
-    fn clicked(&mut self, click: BoardClick) -> Option<Move> {
+    fn clicked(&mut self, click: BoardClick) -> Option<Action> {
         let state = self.trace.last();
         let side = state.current_player()?;
         if self.seats[side.index()] != Seat::Human || self.handover.is_some() {
@@ -1086,7 +1086,7 @@ impl Session {
         self.choices = None;
         // A block chosen, then its destination.
         if let Some(b) = self.chosen_block {
-            let moves: Vec<Move> = legal
+            let moves: Vec<Action> = legal
                 .iter()
                 .copied()
                 .filter(|a| action_block(*a) == Some(b) && is_move(*a))
@@ -1099,7 +1099,7 @@ impl Session {
         // A block of one's own: its own action where it stands (a step
         // added, a hit taken), or pick it to move.
         if let Some(b) = click.block.filter(|b| state.side(*b) == side) {
-            let own: Vec<Move> = legal
+            let own: Vec<Action> = legal
                 .iter()
                 .copied()
                 .filter(|a| action_block(*a) == Some(b) && !is_move(*a))
@@ -1115,7 +1115,7 @@ impl Session {
                 return None;
             }
         }
-        let here: Vec<Move> = legal
+        let here: Vec<Action> = legal
             .iter()
             .copied()
             .filter(|a| action_space(state, *a) == Some(click.space))
@@ -1145,7 +1145,7 @@ impl Session {
     }
 
     /// A person's decision from the side panel.
-    fn decide(&mut self, action: Move, pace: Duration) {
+    fn decide(&mut self, action: Action, pace: Duration) {
         if self.handover.is_some() {
             return;
         }
@@ -1222,7 +1222,7 @@ fn follow(on: bool, s: &Session, board: &mut Board) {
 }
 
 /// The end of a game: everything shown on request, the VP chart, a replay.
-fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Action>) {
+fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Request>) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut s.reveal_all, "Show everything");
         if ui.button("Replay this game").clicked() {
@@ -1234,7 +1234,7 @@ fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Action>) {
 
 /// Opens the game so far in the Replay tab, seen only as `seen_by` (a
 /// game in progress: the other side's secrets stay hidden).
-fn replay_action(s: &Session, seen_by: Option<Side>) -> Action {
+fn replay_action(s: &Session, seen_by: Option<Side>) -> Request {
     let names = [s.seats[0].label(), s.seats[1].label()];
     let replayed = Replayed::new(
         s.game.clone(),
@@ -1243,20 +1243,20 @@ fn replay_action(s: &Session, seen_by: Option<Side>) -> Action {
         [&names[0], &names[1]],
     )
     .seen_by(seen_by);
-    Action::Replay(Box::new(super::ReplaySource::Played(Box::new(replayed))))
+    Request::Replay(Box::new(super::ReplaySource::Played(Box::new(replayed))))
 }
 
 /// The actions that have no place on the map, each in a slot of its own.
-const SLOTS: [Move; 9] = [
-    Move::EndGroup,
-    Move::EndMoves,
-    Move::EndLevy,
-    Move::PassEvent,
-    Move::Surprise(None),
-    Move::Fire,
-    Move::Pass,
-    Move::EndRegroup,
-    Move::EndWinter,
+const SLOTS: [Action; 9] = [
+    Action::EndGroup,
+    Action::EndMoves,
+    Action::EndLevy,
+    Action::PassEvent,
+    Action::Surprise(None),
+    Action::Fire,
+    Action::Pass,
+    Action::EndRegroup,
+    Action::EndWinter,
 ];
 
 /// Where the last decision was clicked and the words of its button.
@@ -1311,10 +1311,10 @@ const GUARD_RADIUS: f32 = 4.0;
 fn slots(
     ui: &mut Ui,
     s: &Session,
-    legal: &[Move],
+    legal: &[Action],
     my_turn: bool,
     guard: &mut Guard,
-) -> Option<Move> {
+) -> Option<Action> {
     let mut picked = None;
     let gap = ui.spacing().item_spacing.x;
     let width = ((ui.available_width() - 2.0 * gap) / 3.0).floor();
@@ -1342,7 +1342,7 @@ fn hand(
     me: Side,
     playable: bool,
     guard: &mut Guard,
-) -> Option<Move> {
+) -> Option<Action> {
     ui.label(RichText::new(format!("{me}'s hand")).strong());
     let mut chosen = None;
     ui.horizontal_wrapped(|ui| {
@@ -1351,11 +1351,11 @@ fn hand(
         }
         for &card in state.hand(me) {
             let label = s.game.card_label(card);
-            let action = [Move::Play(card), Move::Discard(card)]
+            let action = [Action::Play(card), Action::Discard(card)]
                 .into_iter()
                 .find(|a| playable && state.is_legal(&s.game, *a));
             let verb = match action {
-                Some(Move::Play(_)) => "Play",
+                Some(Action::Play(_)) => "Play",
                 Some(_) => "Discard",
                 None => "",
             };
@@ -1382,9 +1382,9 @@ fn placed_actions(
     ui: &mut Ui,
     s: &mut Session,
     state: &State,
-    legal: &[Move],
+    legal: &[Action],
     guard: &mut Guard,
-) -> Option<Move> {
+) -> Option<Action> {
     let mut movers: Vec<BlockId> = legal
         .iter()
         .filter(|a| is_move(**a))
@@ -1422,7 +1422,7 @@ fn placed_actions(
     // In a battle every decision is the battle's: fire and pass are slots;
     // retreats (lit on the map, a click there retreats) and which block
     // takes the hit or its turn are listed here.
-    let listed: Vec<Move> = legal
+    let listed: Vec<Action> = legal
         .iter()
         .copied()
         .filter(|a| !SLOTS.contains(a))

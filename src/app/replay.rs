@@ -14,7 +14,7 @@ use egui::{Key, RichText, Ui};
 
 use super::play_board::{Board, Marks};
 use super::play_info;
-use super::{Action, FilePurpose, theme};
+use super::{FilePurpose, Request, theme};
 use crate::engine::{Game, State};
 use crate::games::trace::{Stride, Trace, last_move};
 use crate::scenario::model::Side;
@@ -186,7 +186,7 @@ impl ReplayPanel {
         self.viewer = viewer;
     }
 
-    pub fn show(&mut self, ui: &mut Ui) -> Vec<Action> {
+    pub fn show(&mut self, ui: &mut Ui) -> Vec<Request> {
         if self.poll() {
             ui.ctx().request_repaint_after(Duration::from_millis(50));
         }
@@ -310,14 +310,14 @@ impl ReplayPanel {
         }
     }
 
-    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Action>) {
+    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         ui.heading("Replay");
         if ui
             .button("Open record…")
             .on_hover_text("A game record written by Play, by `play --record` or by Save game")
             .clicked()
         {
-            actions.push(Action::Choose(FilePurpose::OpenRecord(
+            actions.push(Request::Choose(FilePurpose::OpenRecord(
                 super::RecordUse::Replay,
             )));
         }

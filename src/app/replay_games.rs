@@ -6,7 +6,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{Action, ReplaySource, theme};
+use super::{ReplaySource, Request, theme};
 use crate::engine::{EndReason, Game};
 use crate::scenario::model::Side;
 use crate::sim::{GameRecord, SimOptions};
@@ -98,8 +98,8 @@ impl RunGames {
     }
 
     /// Asks for game `index` in the Replay tab.
-    pub fn replay(&self, index: u64) -> Action {
-        Action::Replay(Box::new(ReplaySource::Simulated {
+    pub fn replay(&self, index: u64) -> Request {
+        Request::Replay(Box::new(ReplaySource::Simulated {
             game: Box::new(self.game.clone()),
             options: self.options.clone(),
             index,
@@ -108,7 +108,7 @@ impl RunGames {
 }
 
 /// The table; a click on a row asks for that game in the Replay tab.
-pub fn table(ui: &mut Ui, games: &RunGames) -> Vec<Action> {
+pub fn table(ui: &mut Ui, games: &RunGames) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.separator();
     ui.label(RichText::new(format!("Games ({})", games.rows.len())).strong())

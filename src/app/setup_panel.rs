@@ -5,7 +5,7 @@
 //! settings (name, description, start year, the file it extends), and a
 //! comparison with the published game to paste into a forum post.
 //!
-//! Every change is an [`Edit`] returned as an [`Action`], so it is one step
+//! Every change is an [`Edit`] returned as an [`Request`], so it is one step
 //! in the window's one undo history. The values offered are the ones the
 //! validator accepts ([`crate::scenario::kinds::FIREPOWER`], [`BlockKind::step_range`]);
 //! whether a year can be dealt is [`crate::scenario::playable::check`]'s answer.
@@ -15,7 +15,7 @@ use std::cmp::Ordering;
 use egui::{RichText, Ui};
 
 use super::state::AppState;
-use super::{Action, theme};
+use super::{Request, theme};
 use crate::scenario::diff::{self, Difference, Part};
 use crate::scenario::edit::{Edit, Item, Working};
 use crate::scenario::format::BlockDoc;
@@ -123,7 +123,7 @@ pub struct SetupPanel {
 }
 
 impl SetupPanel {
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Action> {
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             ui.label("Open a scenario to edit its roster, deck and settings.");
@@ -149,7 +149,7 @@ impl SetupPanel {
 
     // ------------------------------------------------------------ roster
 
-    fn roster(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Action>) {
+    fn roster(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Request>) {
         let selected = match state.selection() {
             Some(Item::Block(side, name)) => w
                 .roster
@@ -212,7 +212,7 @@ impl SetupPanel {
                 {
                     let b = new_block(w, side);
                     let item = Item::Block(side, b.name.clone());
-                    actions.push(Action::EditAndSelect(Edit::AddBlock(b), item));
+                    actions.push(Request::EditAndSelect(Edit::AddBlock(b), item));
                 }
             }
         });
@@ -296,7 +296,7 @@ impl SetupPanel {
                             }
                             if r.clicked() {
                                 self.scrolled_to = Some(item.clone());
-                                actions.push(Action::Select(Some(item)));
+                                actions.push(Request::Select(Some(item)));
                             }
                             ui.label(b.kind.label());
                             ui.label(b.rating())
@@ -325,7 +325,7 @@ impl SetupPanel {
         state: &AppState,
         w: &Working,
         b: &BlockDoc,
-        actions: &mut Vec<Action>,
+        actions: &mut Vec<Request>,
     ) {
         let key = (b.side, b.name.clone());
         if self.block.as_ref() != Some(&key) {
@@ -353,7 +353,7 @@ impl SetupPanel {
                     )
                     .labelled_by(l.id);
                 if r.lost_focus() && self.block_name.trim() != b.name {
-                    actions.push(Action::Edit(Edit::RenameBlock {
+                    actions.push(Request::Edit(Edit::RenameBlock {
                         side: b.side,
                         block: b.name.clone(),
                         name: self.block_name.clone(),
@@ -448,7 +448,7 @@ impl SetupPanel {
             to.steps = to.steps.clamp(*steps.start(), *steps.end());
         }
         if to != *b {
-            actions.push(Action::Edit(Edit::SetBlock {
+            actions.push(Request::Edit(Edit::SetBlock {
                 side: b.side,
                 block: b.name.clone(),
                 to,
@@ -465,7 +465,7 @@ impl SetupPanel {
                 .clicked()
             {
                 let name = free_name(w, b.side, &format!("{} (copy)", b.name));
-                actions.push(Action::EditAndSelect(
+                actions.push(Request::EditAndSelect(
                     Edit::DuplicateBlock {
                         side: b.side,
                         block: b.name.clone(),
@@ -481,7 +481,7 @@ impl SetupPanel {
                 )
                 .clicked()
             {
-                actions.push(Action::Edit(Edit::DeleteBlock {
+                actions.push(Request::Edit(Edit::DeleteBlock {
                     side: b.side,
                     block: b.name.clone(),
                 }));
@@ -505,7 +505,7 @@ impl SetupPanel {
 
     // ------------------------------------------------------------ deck
 
-    fn deck(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Action>) {
+    fn deck(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Request>) {
         let events = w.deck.events.len();
         let commands: u32 = w.deck.commands.iter().map(|c| u32::from(c.copies)).sum();
         ui.label(
@@ -550,7 +550,7 @@ impl SetupPanel {
             for e in Event::ALL {
                 let mut present = w.deck.events.contains(&e);
                 if ui.checkbox(&mut present, format!("{e:?}")).changed() {
-                    actions.push(Action::Edit(Edit::SetEvent { event: e, present }));
+                    actions.push(Request::Edit(Edit::SetEvent { event: e, present }));
                 }
             }
             let ui = &mut cols[1];
@@ -591,7 +591,7 @@ impl SetupPanel {
                                 "Copies of the card {moves} moves / {levy} levies (0 takes them out)"
                             ));
                         if r.changed() && u32::from(n) != copies {
-                            actions.push(Action::Edit(Edit::SetCommandCopies {
+                            actions.push(Request::Edit(Edit::SetCommandCopies {
                                 moves,
                                 levy,
                                 copies: n,
@@ -617,7 +617,7 @@ impl SetupPanel {
                         .filter(|c| (c.moves, c.levy) == (moves, levy))
                         .map(|c| u32::from(c.copies))
                         .sum();
-                    actions.push(Action::Edit(Edit::SetCommandCopies {
+                    actions.push(Request::Edit(Edit::SetCommandCopies {
                         moves,
                         levy,
                         copies: (have + 1).min(255) as u8,
@@ -629,7 +629,7 @@ impl SetupPanel {
 
     // ------------------------------------------------------------ settings
 
-    fn settings(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Action>) {
+    fn settings(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Request>) {
         let now = [
             w.name.clone(),
             w.description.clone(),
@@ -650,7 +650,7 @@ impl SetupPanel {
                     .add(egui::TextEdit::singleline(&mut self.name).desired_width(360.0))
                     .labelled_by(l.id);
                 if r.lost_focus() && self.name.trim() != w.name {
-                    actions.push(Action::Edit(Edit::SetName(self.name.clone())));
+                    actions.push(Request::Edit(Edit::SetName(self.name.clone())));
                 }
                 ui.end_row();
 
@@ -666,7 +666,7 @@ impl SetupPanel {
                         "A label for players; the game's years are counted by the rule set",
                     );
                 if r.lost_focus() && self.start_year.trim() != w.start_year {
-                    actions.push(Action::Edit(Edit::SetStartYear(self.start_year.clone())));
+                    actions.push(Request::Edit(Edit::SetStartYear(self.start_year.clone())));
                 }
                 ui.end_row();
 
@@ -679,7 +679,9 @@ impl SetupPanel {
                     )
                     .labelled_by(l.id);
                 if r.lost_focus() && self.description.trim() != w.description {
-                    actions.push(Action::Edit(Edit::SetDescription(self.description.clone())));
+                    actions.push(Request::Edit(Edit::SetDescription(
+                        self.description.clone(),
+                    )));
                 }
                 ui.end_row();
 
@@ -700,14 +702,14 @@ impl SetupPanel {
                         )
                         .clicked()
                     {
-                        actions.push(Action::Edit(Edit::SetExtends(Some(typed.to_string()))));
+                        actions.push(Request::Edit(Edit::SetExtends(Some(typed.to_string()))));
                     }
                     if ui
                         .add_enabled(w.extends.is_some(), egui::Button::new("Stand alone"))
                         .on_hover_text("Write every section into this file")
                         .clicked()
                     {
-                        actions.push(Action::Edit(Edit::SetExtends(None)));
+                        actions.push(Request::Edit(Edit::SetExtends(None)));
                     }
                 });
                 ui.end_row();

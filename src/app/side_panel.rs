@@ -4,7 +4,7 @@
 use egui::{RichText, Ui};
 
 use super::state::AppState;
-use super::{Action, map, theme};
+use super::{Request, map, theme};
 use crate::scenario::model::{CardFace, Scenario};
 use crate::scenario::model::{LinkClass, Side, SpaceKind};
 use crate::scenario::validate::{Finding, Severity};
@@ -67,7 +67,7 @@ impl Default for FindingsPanel {
 }
 
 impl FindingsPanel {
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState, has_backdrop: bool) -> Vec<Action> {
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState, has_backdrop: bool) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(report) = state.report() else {
             return actions;
@@ -118,7 +118,7 @@ impl FindingsPanel {
                 for f in shown {
                     any = true;
                     if finding(ui, f) {
-                        actions.push(Action::GoToFinding(f.clone()));
+                        actions.push(Request::GoToFinding(f.clone()));
                     }
                 }
                 if report.findings.is_empty() {

@@ -16,7 +16,7 @@ use super::chart_key;
 use super::ladder_view::{self, LadderSettings};
 use super::sweep_view::{self, SweepSettings};
 use super::theme::{self, CAESAR, DRAW, POMPEY};
-use super::{Action, ExportKind, FilePurpose};
+use super::{ExportKind, FilePurpose, Request};
 use crate::ai::AiSpec;
 use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
@@ -417,7 +417,7 @@ impl SimPanel {
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
-    ) -> Vec<Action> {
+    ) -> Vec<Request> {
         if self.poll() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
@@ -446,7 +446,7 @@ impl SimPanel {
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
-    ) -> Vec<Action> {
+    ) -> Vec<Request> {
         let mut actions = Vec::new();
         ui.heading("Simulate");
         egui::Grid::new("sim_options")
@@ -472,7 +472,7 @@ impl SimPanel {
                                 )
                                 .clicked()
                             {
-                                actions.push(Action::Choose(FilePurpose::OpenPlayer(
+                                actions.push(Request::Choose(FilePurpose::OpenPlayer(
                                     side,
                                     super::PlayerUse::Simulate,
                                 )));
@@ -646,7 +646,7 @@ impl SimPanel {
         }
     }
 
-    fn results(&mut self, ui: &mut Ui, rules: Option<&RuleSet>) -> Vec<Action> {
+    fn results(&mut self, ui: &mut Ui, rules: Option<&RuleSet>) -> Vec<Request> {
         let mut actions = Vec::new();
         match &self.result {
             None if self.running.is_none() => {
@@ -845,12 +845,12 @@ fn export_buttons(
     ui: &mut Ui,
     json: Option<&Result<String, String>>,
     csv: Option<&String>,
-) -> Vec<Action> {
+) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.horizontal(|ui| {
         match json {
             Some(Ok(json)) if ui.button("Export JSON…").clicked() => {
-                actions.push(Action::Choose(FilePurpose::Export {
+                actions.push(Request::Choose(FilePurpose::Export {
                     kind: ExportKind::Json,
                     text: json.clone(),
                 }));
@@ -864,7 +864,7 @@ fn export_buttons(
         if let Some(csv) = csv
             && ui.button("Export CSV…").clicked()
         {
-            actions.push(Action::Choose(FilePurpose::Export {
+            actions.push(Request::Choose(FilePurpose::Export {
                 kind: ExportKind::Csv,
                 text: csv.clone(),
             }));
@@ -927,7 +927,7 @@ fn charts(
     ui: &mut Ui,
     reports: &[&SimReport],
     games: Option<&super::replay_games::RunGames>,
-) -> Vec<Action> {
+) -> Vec<Request> {
     let mut actions = Vec::new();
     let n = reports.len() as f64;
     ui.label(RichText::new("Win rates with 95% intervals").strong());

@@ -2,7 +2,7 @@
 //! set, the selection, one history of every edit, and what is derived from
 //! them (the validation report, the 5.3 balance), rebuilt only when they change.
 //!
-//! Panels never change this directly: they return [`super::Action`]s, which
+//! Panels never change this directly: they return [`super::Request`]s, which
 //! [`super::WorkbenchApp`] applies here in one place.
 
 use std::path::Path;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use caesar_workbench::app::{
-    Action, Answer, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog, Pending, Tab,
+    Answer, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog, Pending, Request, Tab,
     WorkbenchApp, theme,
 };
 use caesar_workbench::scenario::edit::{Edit, Item};
@@ -904,7 +904,7 @@ fn every_export_error_is_shown_in_the_window() {
         WorkbenchApp::new(None, "rules-2.0")
             .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(nowhere)))),
     );
-    h.state_mut().handle(Action::Choose(FilePurpose::Export {
+    h.state_mut().handle(Request::Choose(FilePurpose::Export {
         kind: ExportKind::Json,
         text: "{}".into(),
     }));
@@ -918,7 +918,7 @@ fn every_export_error_is_shown_in_the_window() {
         WorkbenchApp::new(None, "rules-2.0")
             .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(good.clone())))),
     );
-    h.state_mut().handle(Action::Choose(FilePurpose::Export {
+    h.state_mut().handle(Request::Choose(FilePurpose::Export {
         kind: ExportKind::Csv,
         text: "a,b\n".into(),
     }));
