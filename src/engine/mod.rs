@@ -10,6 +10,7 @@ mod battle;
 mod command;
 mod position;
 mod sets;
+mod start;
 mod view;
 mod winter;
 pub use battle::BattleInfo;
@@ -17,6 +18,7 @@ pub use position::{PlacedBlock, Position, PositionError, Stage};
 // `PlayQuality` is defined below, beside `GameStats`.
 pub use sets::SET_CAPACITY;
 use sets::{BlockSet, SpaceSet};
+pub use start::NotPlayable;
 pub use view::{CardSet, KnownBlock, SideView};
 
 use std::fmt;

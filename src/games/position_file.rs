@@ -5,12 +5,10 @@
 //! read by `caesar-workbench position`.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Game, Place, PlacedBlock, Position, PositionError, Stage, State};
-use crate::scenario::diagnostics::Severity;
 use crate::scenario::format::{LoadError, Location, SourceIndex};
 use crate::scenario::model::{BlockId, Side};
 use crate::scenario::names::{did_you_mean, normalise};
@@ -562,20 +560,8 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
         inputs.push(p.clone());
     }
     let scenario = crate::scenario::load_scenario(scenario_path.as_deref())?;
-    let mut report = crate::scenario::validate::validate(&scenario, &rules);
-    crate::scenario::validate::locate_rule_findings(&mut report, &variant);
-    if report.errors() > 0 {
-        return Err(PositionFileError::Game(
-            report
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Error)
-                .map(|f| f.to_string())
-                .collect(),
-        ));
-    }
-    let game = Game::try_new(Arc::new(report.scenario), Arc::new(rules))
-        .map_err(|unmet| PositionFileError::Game(unmet.iter().map(|u| u.to_string()).collect()))?;
+    let game = Game::from_document(&scenario, rules, Some(&variant))
+        .map_err(|refused| PositionFileError::Game(refused.messages()))?;
     let state = doc.start(&game).map_err(|problems| {
         PositionFileError::Position(
             problems

@@ -18,7 +18,6 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -26,12 +25,11 @@ use serde_json::{Map, Value};
 use super::report::Merge;
 use super::stats::Estimate;
 use super::{Cancelled, GameRange, Progress, SimOptions, SimReport};
-use crate::engine::Game;
+use crate::engine::{Game, NotPlayable};
 use crate::scenario::format::{DeploymentDoc, ResolvedScenario};
 use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
-use crate::scenario::validate::{Severity, validate};
 
 /// At most this many points in one sweep: beyond it a typo in a range
 /// (`1..1000`) would start days of games.
@@ -387,25 +385,21 @@ pub fn plan(
                 }
             }
         }
-        let report = validate(&doc, &point_rules);
-        let errors: Vec<String> = report
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .map(|f| format!("{}[{}]: {}", f.severity, f.code, f.message))
-            .collect();
-        if !errors.is_empty() {
-            return Err(PlanError::Refused {
-                settings: settings_text(&settings),
-                findings: errors,
-            });
-        }
         let name = format!("{} [{}]", rules.name, settings_text(&settings));
-        let game = Game::try_new(Arc::new(report.scenario), Arc::new(point_rules.clone()))
-            .map_err(|unmet| PlanError::Refused {
+        let game = Game::from_document(&doc, point_rules.clone(), None).map_err(|refused| {
+            // The point's changes are in no file: its findings have no place to point at.
+            let findings = match refused {
+                NotPlayable::Invalid(findings) => findings
+                    .iter()
+                    .map(|f| format!("{}[{}]: {}", f.severity, f.code, f.message))
+                    .collect(),
+                unplayable => unplayable.messages(),
+            };
+            PlanError::Refused {
                 settings: settings_text(&settings),
-                findings: unmet.iter().map(|u| u.to_string()).collect(),
-            })?;
+                findings,
+            }
+        })?;
         points.push(PlannedPoint {
             settings,
             rules: point_rules,
