@@ -1071,8 +1071,9 @@ fn quart(s: &Summary) -> String {
     )
 }
 
-impl fmt::Display for SimReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SimReport {
+    /// The run, its win rates and its balance.
+    fn write_header(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "{} — Caesar: {}, Pompey: {}{} — {} games, seed {}{}",
@@ -1096,6 +1097,11 @@ impl fmt::Display for SimReport {
         writeln!(f, "  Pompey wins   {}", pct(&self.pompey_win_rate))?;
         writeln!(f, "  Draws         {}", pct(&self.draw_rate))?;
         writeln!(f, "  Balance |P(Caesar) − P(Pompey)| = {:.3}", self.balance)?;
+        Ok(())
+    }
+
+    /// How games end, and the VP year by year.
+    fn write_endings(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "How games end")?;
         for (y, c) in self.endings.sudden_death_by_year.iter().enumerate() {
             if c.caesar + c.pompey > 0 {
@@ -1142,6 +1148,11 @@ impl fmt::Display for SimReport {
             quart(&self.lead_changes),
             self.games_with_lead_change * 100.0
         )?;
+        Ok(())
+    }
+
+    /// Years, battles and losses per game.
+    fn write_per_game(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Per game")?;
         writeln!(f, "  years played     {}", quart(&self.years_played))?;
         writeln!(f, "  battles          {}", quart(&self.battles_per_game))?;
@@ -1162,6 +1173,11 @@ impl fmt::Display for SimReport {
             "  leaders killed   Caesar's {:.2}   Pompey's {:.2}",
             self.leaders_killed.caesar.mean, self.leaders_killed.pompey.mean
         )?;
+        Ok(())
+    }
+
+    /// Move and levy points spent, wasted and left unused.
+    fn write_play_quality(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "Play quality per game: move points spent / wasted on groups that moved nothing / left unused; levies left unused; events discarded"
@@ -1181,6 +1197,11 @@ impl fmt::Display for SimReport {
                 q.events_discarded_per_game
             )?;
         }
+        Ok(())
+    }
+
+    /// Event cards and the first-turn Player 1.
+    fn write_events(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "Event cards: played per game; each side's win rate in games it played the card (vs overall)"
@@ -1217,60 +1238,78 @@ impl fmt::Display for SimReport {
             "  Caesar is Player 1 on the first turn in {:.1}% of games",
             self.first_turn_player1_caesar * 100.0
         )?;
-        if !self.spaces.is_empty() {
-            writeln!(
-                f,
-                "Where the game is decided (every space in --json and --spaces-csv)"
-            )?;
-            let mut by_battles: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
-            by_battles.sort_by_key(|s| std::cmp::Reverse(s.battles));
-            let top: Vec<String> = by_battles
-                .iter()
-                .take(5)
-                .filter(|s| s.battles > 0)
-                .map(|s| {
-                    format!(
-                        "{} {:.2} (Caesar won {}, Pompey {})",
-                        s.space, s.battles_per_game, s.battles_won_caesar, s.battles_won_pompey
-                    )
-                })
-                .collect();
-            writeln!(f, "  battles per game: {}", top.join("; "))?;
-            let mut by_loss: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
-            by_loss.sort_by_key(|s| std::cmp::Reverse(s.steps_lost_caesar + s.steps_lost_pompey));
-            let top: Vec<String> = by_loss
-                .iter()
-                .take(5)
-                .filter(|s| s.steps_lost_caesar + s.steps_lost_pompey > 0)
-                .map(|s| {
-                    format!(
-                        "{} {}/{}",
-                        s.space, s.steps_lost_caesar, s.steps_lost_pompey
-                    )
-                })
-                .collect();
-            writeln!(f, "  steps lost (Caesar/Pompey): {}", top.join("; "))?;
-            let mut decisive: Vec<&super::heatmap::SpaceFigures> = self
-                .spaces
-                .iter()
-                .filter(|s| s.sudden_death_decisive > 0)
-                .collect();
-            decisive.sort_by_key(|s| std::cmp::Reverse(s.sudden_death_decisive));
-            let top: Vec<String> = decisive
-                .iter()
-                .take(5)
-                .map(|s| format!("{} {}", s.space, s.sudden_death_decisive))
-                .collect();
-            writeln!(
-                f,
-                "  cities lost in the year of a sudden death: {}",
-                if top.is_empty() {
-                    "none".to_string()
-                } else {
-                    top.join("; ")
-                }
-            )?;
+        Ok(())
+    }
+
+    /// Where games are decided: the top spaces by battles, losses and sudden deaths.
+    fn write_spaces(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.spaces.is_empty() {
+            return Ok(());
         }
+        writeln!(
+            f,
+            "Where the game is decided (every space in --json and --spaces-csv)"
+        )?;
+        let mut by_battles: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
+        by_battles.sort_by_key(|s| std::cmp::Reverse(s.battles));
+        let top: Vec<String> = by_battles
+            .iter()
+            .take(5)
+            .filter(|s| s.battles > 0)
+            .map(|s| {
+                format!(
+                    "{} {:.2} (Caesar won {}, Pompey {})",
+                    s.space, s.battles_per_game, s.battles_won_caesar, s.battles_won_pompey
+                )
+            })
+            .collect();
+        writeln!(f, "  battles per game: {}", top.join("; "))?;
+        let mut by_loss: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
+        by_loss.sort_by_key(|s| std::cmp::Reverse(s.steps_lost_caesar + s.steps_lost_pompey));
+        let top: Vec<String> = by_loss
+            .iter()
+            .take(5)
+            .filter(|s| s.steps_lost_caesar + s.steps_lost_pompey > 0)
+            .map(|s| {
+                format!(
+                    "{} {}/{}",
+                    s.space, s.steps_lost_caesar, s.steps_lost_pompey
+                )
+            })
+            .collect();
+        writeln!(f, "  steps lost (Caesar/Pompey): {}", top.join("; "))?;
+        let mut decisive: Vec<&super::heatmap::SpaceFigures> = self
+            .spaces
+            .iter()
+            .filter(|s| s.sudden_death_decisive > 0)
+            .collect();
+        decisive.sort_by_key(|s| std::cmp::Reverse(s.sudden_death_decisive));
+        let top: Vec<String> = decisive
+            .iter()
+            .take(5)
+            .map(|s| format!("{} {}", s.space, s.sudden_death_decisive))
+            .collect();
+        writeln!(
+            f,
+            "  cities lost in the year of a sudden death: {}",
+            if top.is_empty() {
+                "none".to_string()
+            } else {
+                top.join("; ")
+            }
+        )?;
+        Ok(())
+    }
+}
+
+impl fmt::Display for SimReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_header(f)?;
+        self.write_endings(f)?;
+        self.write_per_game(f)?;
+        self.write_play_quality(f)?;
+        self.write_events(f)?;
+        self.write_spaces(f)?;
         write!(
             f,
             "Throughput: {:.0} games/s ({:.2} s, {:.0} decisions per game)",
