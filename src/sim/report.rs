@@ -277,6 +277,13 @@ impl Accumulator {
     /// makes them: what a hand-edited or damaged report gets wrong. Histogram
     /// counts are checked before anything adds them up, so nothing overflows.
     pub fn check(&self, games: u64) -> Result<(), String> {
+        self.check_outcomes(games)?;
+        self.check_histograms(games)?;
+        self.check_map_counts(games)
+    }
+
+    /// Wins and draws add up to the games, and each side's ways of winning to its wins.
+    fn check_outcomes(&self, games: u64) -> Result<(), String> {
         if self.games != games {
             return Err(format!(
                 "raw.games is {} but the report holds {games} games",
@@ -309,6 +316,11 @@ impl Accumulator {
         {
             return Err("raw: more than 255 years".to_string());
         }
+        Ok(())
+    }
+
+    /// Every per-game histogram counts each game once; the other counts fit the games.
+    fn check_histograms(&self, games: u64) -> Result<(), String> {
         let every_game = [
             ("final_vp[0]", &self.final_vp[0]),
             ("final_vp[1]", &self.final_vp[1]),
@@ -358,6 +370,11 @@ impl Accumulator {
         if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
             return Err("raw.elapsed_seconds is not a duration".to_string());
         }
+        Ok(())
+    }
+
+    /// The map's counts agree with the battles, losses and sudden deaths.
+    fn check_map_counts(&self, games: u64) -> Result<(), String> {
         let value_sum = |h: &Histogram| {
             h.counts.iter().enumerate().fold(0u64, |a, (v, c)| {
                 a.saturating_add((v as u64).saturating_mul(*c))
@@ -383,8 +400,7 @@ impl Accumulator {
                     value_sum(&self.blocks_eliminated[1]),
                 ],
             ),
-        )?;
-        Ok(())
+        )
     }
 }
 
@@ -723,11 +739,6 @@ impl SimReport {
         let n = acc.games;
         let caesar = Estimate::of(acc.caesar_wins, n);
         let pompey = Estimate::of(acc.pompey_wins, n);
-        let sudden: Vec<SideCounts> = acc
-            .sudden_death_by_year
-            .iter()
-            .map(|c| (*c).into())
-            .collect();
         let margin_total = acc.vp_margin.total();
         let decisive: u64 = acc.vp_margin.counts.iter().skip(3).sum();
         let no_change = acc.lead_changes.counts.first().copied().unwrap_or(0);
@@ -750,24 +761,8 @@ impl SimReport {
             pompey_win_rate: pompey,
             draw_rate: Estimate::of(acc.draws, n),
             balance: (caesar.estimate - pompey.estimate).abs(),
-            endings: Endings {
-                sudden_death: acc.sudden_death_by_year.iter().map(|c| c[0] + c[1]).sum(),
-                sudden_death_by_year: sudden,
-                on_vp_after_last_year: acc.on_vp.into(),
-                rome_tie_break: acc.rome_tie_break.into(),
-                draws: acc.draws,
-            },
-            vp_by_year: acc
-                .vp_by_year
-                .iter()
-                .enumerate()
-                .map(|(y, h)| YearVp {
-                    year: y as u8 + 1,
-                    games: h[0].total(),
-                    caesar: h[0].summary(),
-                    pompey: h[1].summary(),
-                })
-                .collect(),
+            endings: acc.endings(),
+            vp_by_year: acc.vp_by_year_figures(),
             final_vp: SideSummaries::of(&acc.final_vp),
             vp_margin: acc.vp_margin.summary(),
             decisive_share: share(decisive, margin_total),
@@ -778,32 +773,7 @@ impl SimReport {
             steps_lost: SideSummaries::of(&acc.steps_lost),
             blocks_eliminated: SideSummaries::of(&acc.blocks_eliminated),
             leaders_killed: SideSummaries::of(&acc.leaders_killed),
-            events: Event::ALL
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let effect = |side: Side, overall: f64| {
-                        let s = side.index();
-                        let when = Estimate::of(acc.event_wins[s][i], acc.event_games[s][i]);
-                        EventEffect {
-                            played_in: share(acc.event_games[s][i], n),
-                            win_rate_when_played: when,
-                            win_rate_difference: if acc.event_games[s][i] == 0 {
-                                0.0
-                            } else {
-                                when.estimate - overall
-                            },
-                        }
-                    };
-                    EventFigures {
-                        card: format!("{e:?}"),
-                        played: acc.events_played[i],
-                        per_game: share(acc.events_played[i], n),
-                        caesar: effect(Side::Caesar, caesar.estimate),
-                        pompey: effect(Side::Pompey, pompey.estimate),
-                    }
-                })
-                .collect(),
+            events: acc.event_figures(caesar.estimate, pompey.estimate),
             events_cancelled_per_game: share(acc.events_cancelled, n),
             first_turn_player1_caesar: share(acc.first_turn_player1_caesar, n),
             actions_per_game: share(acc.actions, n),
@@ -821,6 +791,68 @@ impl SimReport {
             },
             raw: acc,
         }
+    }
+}
+
+impl Accumulator {
+    /// How the games ended.
+    fn endings(&self) -> Endings {
+        Endings {
+            sudden_death: self.sudden_death_by_year.iter().map(|c| c[0] + c[1]).sum(),
+            sudden_death_by_year: self
+                .sudden_death_by_year
+                .iter()
+                .map(|c| (*c).into())
+                .collect(),
+            on_vp_after_last_year: self.on_vp.into(),
+            rome_tie_break: self.rome_tie_break.into(),
+            draws: self.draws,
+        }
+    }
+
+    /// Each side's VP after each year, over the games that reached it.
+    fn vp_by_year_figures(&self) -> Vec<YearVp> {
+        self.vp_by_year
+            .iter()
+            .enumerate()
+            .map(|(y, h)| YearVp {
+                year: y as u8 + 1,
+                games: h[0].total(),
+                caesar: h[0].summary(),
+                pompey: h[1].summary(),
+            })
+            .collect()
+    }
+
+    /// Each event card: how often it was played, and each side's win rate
+    /// when it played the card against its overall rate (`caesar`, `pompey`).
+    fn event_figures(&self, caesar: f64, pompey: f64) -> Vec<EventFigures> {
+        Event::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let effect = |side: Side, overall: f64| {
+                    let s = side.index();
+                    let when = Estimate::of(self.event_wins[s][i], self.event_games[s][i]);
+                    EventEffect {
+                        played_in: share(self.event_games[s][i], self.games),
+                        win_rate_when_played: when,
+                        win_rate_difference: if self.event_games[s][i] == 0 {
+                            0.0
+                        } else {
+                            when.estimate - overall
+                        },
+                    }
+                };
+                EventFigures {
+                    card: format!("{e:?}"),
+                    played: self.events_played[i],
+                    per_game: share(self.events_played[i], self.games),
+                    caesar: effect(Side::Caesar, caesar),
+                    pompey: effect(Side::Pompey, pompey),
+                }
+            })
+            .collect()
     }
 }
 

@@ -266,6 +266,34 @@ fn score_of(results: &[[u32; 2]]) -> f64 {
     f64::from(points) / (4.0 * results.len() as f64)
 }
 
+/// Why CMA-ES stopped before its budget of generations, if it did.
+fn early_stop(reasons: &[cmaes::TerminationReason]) -> Option<String> {
+    let budget_spent = reasons
+        .iter()
+        .all(|r| matches!(r, cmaes::TerminationReason::MaxGenerations));
+    (!budget_spent).then(|| {
+        reasons
+            .iter()
+            .map(|r| format!("{r:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// A generation's best and median score, from its candidates' scores.
+fn generation_of(mut scores: Vec<f64>, generation: u64, sigma: f64) -> Option<Generation> {
+    if scores.is_empty() {
+        return None;
+    }
+    scores.sort_by(f64::total_cmp);
+    Some(Generation {
+        generation,
+        best: scores[scores.len() - 1],
+        median: scores[scores.len() / 2],
+        sigma,
+    })
+}
+
 /// Tunes the heuristic for `game`'s rules. Progress counts games.
 pub fn tune(
     game: &Game,
@@ -314,41 +342,17 @@ pub fn tune(
         .build(objective)
         .expect("the options are checked and the start is finite");
     let mut generations = Vec::new();
-    let mut stopped_early = None;
-    loop {
+    let stopped_early = loop {
         let end = cma.next();
         if cancelled.get() {
             return Err(Cancelled);
         }
-        let mut done = scores.borrow_mut();
-        if !done.is_empty() {
-            done.sort_by(f64::total_cmp);
-            generations.push(Generation {
-                generation: generations.len() as u64,
-                best: done[done.len() - 1],
-                median: done[done.len() / 2],
-                sigma: cma.sigma(),
-            });
-            done.clear();
-        }
-        drop(done);
+        let done = std::mem::take(&mut *scores.borrow_mut());
+        generations.extend(generation_of(done, generations.len() as u64, cma.sigma()));
         if let Some(end) = end {
-            let budget_spent = end
-                .reasons
-                .iter()
-                .all(|r| matches!(r, cmaes::TerminationReason::MaxGenerations));
-            if !budget_spent {
-                stopped_early = Some(
-                    end.reasons
-                        .iter()
-                        .map(|r| format!("{r:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
-            }
-            break;
+            break early_stop(&end.reasons);
         }
-    }
+    };
     let tuned = params_at(&start, cma.mean());
     let search_games = cma.function_evals() as u64 * options.games_per_candidate;
     let check = if options.check_games > 0 {
