@@ -65,7 +65,7 @@ impl RunArgs {
             omniscient: self.omniscient,
             shard: resolve_shard(self.shard)?,
         };
-        options.check().map_err(CliError::Usage)?;
+        options.check()?;
         Ok(options)
     }
 

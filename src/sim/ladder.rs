@@ -20,6 +20,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::OptionsError;
 use super::report::Merge;
 use super::stats::{Difference, Estimate, Z95, two_proportion_test};
 use super::{
@@ -60,15 +61,16 @@ pub fn cross_seed(seed: u64, a: usize, b: usize) -> u64 {
 impl LadderOptions {
     /// Refuses a ladder with no rung, a player listed twice, no games or an
     /// empty shard.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), OptionsError> {
         if self.players.is_empty() {
-            return Err("--players needs at least one player".to_string());
+            return Err(OptionsError::NoPlayers);
         }
         for (i, p) in self.players.iter().enumerate() {
             if let Some(q) = self.players[..i].iter().find(|q| q.plays_as(p)) {
-                return Err(format!(
-                    "--players lists one player twice ({q} and {p} play alike): every rung is a different player"
-                ));
+                return Err(OptionsError::PlayerTwice {
+                    first: q.to_string(),
+                    second: p.to_string(),
+                });
             }
         }
         self.mirror(0).check()
@@ -1140,7 +1142,7 @@ mod tests {
             omniscient: false,
             shard: None,
         };
-        assert!(o.check().unwrap_err().contains("twice"));
+        assert!(matches!(o.check(), Err(OptionsError::PlayerTwice { .. })));
         let o = LadderOptions {
             players: vec![AiSpec::Random, AiSpec::Heuristic],
             ..o

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::stats::{Difference, Estimate, paired_mean_difference};
-use super::{Cancelled, Progress, game_and_player_seeds, game_seed};
+use super::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
 use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
@@ -54,37 +54,29 @@ pub struct TuneOptions {
 }
 
 impl TuneOptions {
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), OptionsError> {
         if self.games_per_candidate < 2 || !self.games_per_candidate.is_multiple_of(2) {
-            return Err(format!(
-                "games per candidate must be even and at least 2 (got {}): each seed is played once from each side",
-                self.games_per_candidate
-            ));
+            return Err(OptionsError::GamesPerCandidate(self.games_per_candidate));
         }
         if self.generations() == 0 {
-            return Err(format!(
-                "a budget of {} games is less than one generation ({} candidates of {} games)",
-                self.budget,
-                self.population(),
-                self.games_per_candidate
-            ));
+            return Err(OptionsError::BudgetUnderOneGeneration {
+                budget: self.budget,
+                population: self.population(),
+                games_per_candidate: self.games_per_candidate,
+            });
         }
         if !self.check_games.is_multiple_of(2) {
-            return Err(format!(
-                "check games must be even (got {}): each seed is played once from each side",
-                self.check_games
-            ));
+            return Err(OptionsError::OddCheckGames(self.check_games));
         }
         if !(self.step.is_finite() && self.step > 0.0 && self.step <= MAX_STEP) {
-            return Err(format!(
-                "the step must be more than 0 and at most {MAX_STEP} (got {}): it is in log space, so {MAX_STEP} already tries numbers about {:.0} times larger or smaller",
-                self.step,
-                MAX_STEP.exp()
-            ));
+            return Err(OptionsError::Step {
+                step: self.step,
+                max: MAX_STEP,
+            });
         }
         self.start
             .check()
-            .map_err(|(_, why)| format!("the starting player: {why}"))
+            .map_err(|(_, why)| OptionsError::StartingPlayer(why))
     }
 
     /// Games a run plays, the search and the check together.
@@ -525,7 +517,8 @@ mod tests {
         let mut options = small(1);
         options.step = 30.0;
         let err = options.check().unwrap_err();
-        assert!(err.contains("at most 5"), "{err}");
+        assert!(matches!(err, OptionsError::Step { .. }), "{err}");
+        assert!(err.to_string().contains("at most 5"), "{err}");
     }
 
     #[test]
@@ -563,10 +556,16 @@ mod tests {
     fn odd_games_per_candidate_are_refused() {
         let mut options = small(1);
         options.games_per_candidate = 3;
-        assert!(options.check().unwrap_err().contains("even"));
+        assert_eq!(
+            options.check(),
+            Err(OptionsError::GamesPerCandidate(options.games_per_candidate))
+        );
         options.games_per_candidate = 4;
         options.budget = 5;
-        assert!(options.check().unwrap_err().contains("budget"));
+        assert!(matches!(
+            options.check(),
+            Err(OptionsError::BudgetUnderOneGeneration { budget: 5, .. })
+        ));
     }
 
     #[test]
