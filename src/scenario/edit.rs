@@ -577,9 +577,9 @@ impl Working {
                 }
             }
             None if copies > 0 => commands.push(crate::scenario::format::CommandDoc {
-                moves: moves,
-                levy: levy,
-                copies: copies,
+                moves,
+                levy,
+                copies,
             }),
             None => {}
         }
