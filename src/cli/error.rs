@@ -47,9 +47,12 @@ pub enum CliError {
     Sweep(#[from] caesar_workbench::sim::sweep::PlanError),
     #[error("cannot read {path}: {source}")]
     Read { path: PathBuf, source: io::Error },
-    /// A report file that is not a report, or reports that do not merge.
+    /// A report file that is not a report.
     #[error("{0}")]
     Report(String),
+    /// Reports that do not merge.
+    #[error(transparent)]
+    Merge(#[from] caesar_workbench::sim::MergeError),
     /// Writing standard output failed.
     #[error("cannot write the output: {0}")]
     Output(io::Error),

@@ -28,7 +28,7 @@ use crate::scenario::model::Side;
 
 pub use cluster::ShardArg;
 pub use ladder::{LadderOptions, LadderReport};
-pub use report::{Accumulator, CompareReport, Merge, PairedAccumulator, SimReport};
+pub use report::{Accumulator, CompareReport, Merge, MergeError, PairedAccumulator, SimReport};
 pub use sweep::SweepReport;
 
 /// The games `start..end` of a run (0-based game indices, `end` excluded).

@@ -22,7 +22,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::report::Merge;
+use super::report::{Merge, MergeError};
 use super::stats::Estimate;
 use super::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 use crate::engine::{Game, NotPlayable};
@@ -587,49 +587,54 @@ impl SweepReport {
     /// axes' values, in order; every run checks out ([`SimReport::check`]),
     /// is played as the sweep says (players, seed, games) and holds the
     /// sweep's games.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), MergeError> {
         if self.kind != "sweep" {
-            return Err(format!("kind is \"{}\", not \"sweep\"", self.kind));
+            return Err(MergeError::Damaged(format!(
+                "kind is \"{}\", not \"sweep\"",
+                self.kind
+            )));
         }
         let grid = self
             .axes
             .iter()
             .try_fold(1usize, |n, a| n.checked_mul(a.values.len()));
         if self.axes.is_empty() || grid != Some(self.points.len()) {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "{} points, but the axes' values make {}",
                 self.points.len(),
                 grid.map_or("too many".to_string(), |g| g.to_string())
-            ));
+            )));
         }
         for (i, p) in self.points.iter().enumerate() {
             let what = format!("point {} ({})", i + 1, settings_text(&p.settings));
             if p.settings != self.expected_settings(i) {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "{what} is out of place: the axes put {} there",
                     settings_text(&self.expected_settings(i))
-                ));
+                )));
             }
             let r = &p.run;
-            r.check().map_err(|e| format!("{what}: {e}"))?;
+            r.check().map_err(|e| e.in_report(&what))?;
             let fits = r.caesar_ai == self.caesar_ai
                 && r.pompey_ai == self.pompey_ai
                 && r.seed == self.seed
                 && r.run_games == self.games_per_point
                 && r.omniscient == self.omniscient;
             if !fits {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "{what} is not played as the sweep says ({} vs {}, seed {}, {} games)",
                     self.caesar_ai, self.pompey_ai, self.seed, self.games_per_point
-                ));
+                )));
             }
-            if r.ranges().map_err(|e| format!("{what}: {e}"))? != self.game_ranges {
-                return Err(format!(
+            if r.ranges().map_err(|e| e.in_report(&what))? != self.game_ranges {
+                return Err(MergeError::Damaged(format!(
                     "{what} holds other games than the sweep's game_ranges"
-                ));
+                )));
             }
             if r.caesar_win_rate != p.caesar_win_rate || r.draw_rate != p.draw_rate {
-                return Err(format!("{what}: its win rates are not its run's"));
+                return Err(MergeError::Damaged(format!(
+                    "{what}: its win rates are not its run's"
+                )));
             }
         }
         Ok(())
@@ -641,10 +646,10 @@ impl Merge for SweepReport {
     /// every report is checked, they must be the same sweep, and every point
     /// merges with the checks of [`SimReport::merge_labelled`] (no game
     /// counted twice). The result may still miss games.
-    fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, String> {
-        let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
+    fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, MergeError> {
+        let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
         for &(label, r) in reports {
-            r.check().map_err(|e| format!("{label}: {e}"))?;
+            r.check().map_err(|e| e.in_report(&label))?;
             super::report::refuse_different_runs(
                 "sweeps",
                 (label, &r.identity()),
@@ -657,8 +662,9 @@ impl Merge for SweepReport {
                 .iter()
                 .map(|&(l, r)| (l, &r.points[i].run))
                 .collect();
-            let run = SimReport::merge_labelled(&parts)
-                .map_err(|e| format!("point {} ({}): {e}", i + 1, settings_text(&p.settings)))?;
+            let run = SimReport::merge_labelled(&parts).map_err(|e| {
+                e.in_report(format!("point {} ({})", i + 1, settings_text(&p.settings)))
+            })?;
             points.push(point_of(p.settings.clone(), run));
         }
         let shards = points[0].run.shards.clone();
