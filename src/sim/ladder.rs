@@ -651,7 +651,7 @@ impl LadderReport {
             )));
         }
         let expect = |what: &str, r: &SimReport, variant: &str, c: &str, p: &str, seed: u64| {
-            r.check().map_err(|e| e.in_report(&what))?;
+            r.check().map_err(|e| e.in_report(what))?;
             let fits = r.variant == variant
                 && r.caesar_ai == c
                 && r.pompey_ai == p
@@ -664,7 +664,7 @@ impl LadderReport {
                     self.games_per_match
                 )));
             }
-            let ranges = r.ranges().map_err(|e| e.in_report(&what))?;
+            let ranges = r.ranges().map_err(|e| e.in_report(what))?;
             if ranges != self.game_ranges {
                 return Err(MergeError::Damaged(format!(
                     "{what} holds other games than the ladder's game_ranges"
@@ -731,7 +731,7 @@ impl Merge for LadderReport {
     fn merge_labelled(reports: &[(&str, &LadderReport)]) -> Result<LadderReport, MergeError> {
         let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
         for &(label, r) in reports {
-            r.check().map_err(|e| e.in_report(&label))?;
+            r.check().map_err(|e| e.in_report(label))?;
             super::report::refuse_different_runs(
                 "ladders",
                 (label, &r.identity()),

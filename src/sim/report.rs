@@ -587,17 +587,8 @@ pub enum MergeError {
     #[error("the {0} overflow when added up")]
     Overflow(&'static str),
     /// Reports of different runs, told apart by the first field that differs.
-    #[error(
-        "{label} and {first_label} are reports of different {what}: {field} is {mine} in {label} but {theirs} in {first_label}"
-    )]
-    DifferentRuns {
-        what: String,
-        field: String,
-        label: String,
-        mine: String,
-        first_label: String,
-        theirs: String,
-    },
+    #[error("{0}")]
+    DifferentRuns(Box<RunDifference>),
     /// Two reports that hold the same games.
     #[error(
         "{first_label} ({first}) and {second_label} ({second}) overlap in {common}: every game may be counted only once"
@@ -615,6 +606,20 @@ pub enum MergeError {
         label: String,
         error: Box<MergeError>,
     },
+}
+
+/// The first field in which two reports' runs differ, with its two values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{label} and {first_label} are reports of different {what}: {field} is {mine} in {label} but {theirs} in {first_label}"
+)]
+pub struct RunDifference {
+    pub what: String,
+    pub field: String,
+    pub label: String,
+    pub mine: String,
+    pub first_label: String,
+    pub theirs: String,
 }
 
 impl MergeError {
@@ -654,14 +659,14 @@ pub fn refuse_different_runs(
     for name in names {
         let (mine, theirs) = (value_in(identity, name), value_in(first, name));
         if mine != theirs {
-            return Err(MergeError::DifferentRuns {
+            return Err(MergeError::DifferentRuns(Box::new(RunDifference {
                 what: what.to_string(),
                 field: name.to_string(),
                 label: label.to_string(),
                 mine,
                 first_label: first_label.to_string(),
                 theirs,
-            });
+            })));
         }
     }
     Ok(())
@@ -936,7 +941,7 @@ impl Merge for SimReport {
         let mut shards: Vec<String> = Vec::new();
         let mut ranges: Vec<(GameRange, &str)> = Vec::new();
         for &(label, r) in reports {
-            r.check().map_err(|e| e.in_report(&label))?;
+            r.check().map_err(|e| e.in_report(label))?;
             refuse_different_runs(
                 "runs",
                 (label, &r.identity()),
@@ -947,9 +952,9 @@ impl Merge for SimReport {
                     shards.push(s.clone());
                 }
             }
-            let own = r.ranges().map_err(|e| e.in_report(&label))?;
+            let own = r.ranges().map_err(|e| e.in_report(label))?;
             ranges.extend(own.into_iter().map(|g| (g, label)));
-            acc.merge(&r.raw).map_err(|e| e.in_report(&label))?;
+            acc.merge(&r.raw).map_err(|e| e.in_report(label))?;
         }
         ranges.sort();
         // Sorted by start, two ranges overlap only if two neighbours do.
@@ -1652,10 +1657,10 @@ impl Merge for CompareReport {
     fn merge_labelled(reports: &[(&str, &CompareReport)]) -> Result<CompareReport, MergeError> {
         let mut paired = PairedAccumulator::default();
         for &(label, r) in reports {
-            r.check().map_err(|e| e.in_report(&label))?;
+            r.check().map_err(|e| e.in_report(label))?;
             paired
                 .merge(&r.raw_paired)
-                .map_err(|e| e.in_report(&label))?;
+                .map_err(|e| e.in_report(label))?;
         }
         let side = |pick: fn(&CompareReport) -> &SimReport| -> Vec<(&str, &SimReport)> {
             reports.iter().map(|&(l, r)| (l, pick(r))).collect()

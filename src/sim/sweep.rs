@@ -649,7 +649,7 @@ impl Merge for SweepReport {
     fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, MergeError> {
         let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
         for &(label, r) in reports {
-            r.check().map_err(|e| e.in_report(&label))?;
+            r.check().map_err(|e| e.in_report(label))?;
             super::report::refuse_different_runs(
                 "sweeps",
                 (label, &r.identity()),
