@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{HeuristicParams, Player, default_hit_victim_seen, hit_candidates};
-use crate::engine::{Action, Game, Place, SideView};
+use crate::engine::{Action, Game, SideView};
 use crate::scenario::model::{BlockId, CardFace, SpaceId};
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 
@@ -71,7 +71,7 @@ pub struct HeuristicPlayer {
 #[derive(Default)]
 struct GroupScratch {
     values: Vec<f32>,
-    targets: Vec<Target>,
+    targets: Targets,
     candidates: Vec<(f32, Action, Option<Objective>)>,
     after: Vec<Action>,
 }
@@ -122,7 +122,74 @@ impl Picture {
     }
 }
 
+/// The spaces worth going to, grouped by value for
+/// [`HeuristicPlayer::plan_group`] to stop early: buckets of values within
+/// a factor of two, highest first, id order within each.
+#[derive(Default)]
+struct Targets {
+    /// In id order, as gathered.
+    gathered: Vec<Target>,
+    /// Bucket by bucket.
+    ordered: Vec<Target>,
+    /// Where each bucket ends in `ordered`, and its highest value.
+    buckets: Vec<(usize, f32)>,
+}
+
+impl Targets {
+    /// Fills `ordered` and `buckets` from `gathered` (values above zero):
+    /// a counting sort on the values' binary exponents.
+    fn bucket(&mut self) {
+        let exponent = |v: f32| (v.to_bits() >> 23) as usize & 0xff;
+        let (mut low, mut high) = (usize::MAX, 0);
+        for t in &self.gathered {
+            let e = exponent(t.value);
+            (low, high) = (low.min(e), high.max(e));
+        }
+        self.ordered.clear();
+        self.buckets.clear();
+        if self.gathered.is_empty() {
+            return;
+        }
+        let mut count = [0usize; 256];
+        for t in &self.gathered {
+            count[exponent(t.value)] += 1;
+        }
+        // Each exponent's next free slot, highest exponent first.
+        let mut next = [0usize; 256];
+        let mut end = 0;
+        for e in (low..=high).rev() {
+            if count[e] > 0 {
+                next[e] = end;
+                end += count[e];
+                self.buckets.push((end, 0.0));
+            }
+        }
+        self.ordered.resize(end, self.gathered[0]);
+        for t in &self.gathered {
+            let e = exponent(t.value);
+            self.ordered[next[e]] = *t;
+            next[e] += 1;
+        }
+        let mut start = 0;
+        for (end, max) in &mut self.buckets {
+            *max = self.ordered[start..*end]
+                .iter()
+                .fold(0.0f32, |m, t| m.max(t.value));
+            start = *end;
+        }
+    }
+
+    /// The buckets, highest values first, each with its highest value.
+    fn by_value(&self) -> impl Iterator<Item = (f32, &[Target])> + '_ {
+        let starts = std::iter::once(0).chain(self.buckets.iter().map(|b| b.0));
+        starts
+            .zip(&self.buckets)
+            .map(|(start, &(end, max))| (max, &self.ordered[start..end]))
+    }
+}
+
 /// A space worth going to, as a group's plan reads it.
+#[derive(Clone, Copy)]
 struct Target {
     space: SpaceId,
     value: f32,
@@ -196,30 +263,37 @@ impl HeuristicPlayer {
             v.clear();
             v.resize(n, 0);
         }
-        for (b, known) in view.own_blocks() {
-            if let Place::Map(at) = known.place {
-                p.own_str[at.index()] += own_strength(game, view, b);
-                p.own_cnt[at.index()] += 1;
-            }
+        // Each space's sums are taken in block id order, as always: the
+        // floats (unseen strength) come out the same to the last bit.
+        for (at, strength) in view.own_on_map(game) {
+            p.own_str[at.index()] += f32::from(strength);
+            p.own_cnt[at.index()] += 1;
         }
+        // The enemy-held spaces, to scatter threat from in id order.
+        let mut held = [0u64; 4];
         for (at, strength) in view.enemies_on_map(game) {
             let i = at.index();
             p.enemy_str[i] += strength.map_or(self.params.unseen_strength, f32::from);
             p.enemy_cnt[i] += 1;
+            held[i / 64] |= 1 << (i % 64);
         }
         let board = game.board();
         // A space's threat is the enemy there and next door (by road, or by
         // sea for a sea). Scattered from the few enemy-held spaces rather
         // than gathered at every space; links are listed at both ends.
         p.threat.copy_from_slice(&p.enemy_str);
-        for from in board.ids() {
-            let enemy = p.enemy_str[from.index()];
-            if enemy == 0.0 {
-                continue;
-            }
-            for adj in board.neighbours(from) {
-                if adj.class != LinkClass::Sea || board.space(adj.to).kind == SpaceKind::Sea {
-                    p.threat[adj.to.index()] += enemy;
+        for (w, mut bits) in held.into_iter().enumerate() {
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let enemy = p.enemy_str[i];
+                if enemy == 0.0 {
+                    continue;
+                }
+                for adj in board.neighbours(SpaceId(i as u16)) {
+                    if adj.class != LinkClass::Sea || board.space(adj.to).kind == SpaceKind::Sea {
+                        p.threat[adj.to.index()] += enemy;
+                    }
                 }
             }
         }
@@ -303,13 +377,24 @@ impl HeuristicPlayer {
         }
     }
 
-    /// Score of activating a group at `at`, and its objective, among the
-    /// `targets` (the spaces of positive value, in id order).
+    /// The most a factor in [`HeuristicPlayer::plan_group`] can raise a
+    /// target's value (at least 1: most targets keep theirs).
+    fn plan_bound(&self) -> f32 {
+        let k = &self.params;
+        1.0f32
+            .max(k.close_in)
+            .max(k.distant_attack)
+            .max(k.threatened_target)
+    }
+
+    /// Score of activating a group at `at`, and its objective: the best
+    /// scoring of the `targets` (the spaces of positive value), the lowest
+    /// id among equal scores.
     fn plan_group(
         &self,
         game: &Game,
         p: &Picture,
-        targets: &[Target],
+        targets: &Targets,
         at: SpaceId,
     ) -> Option<(f32, SpaceId)> {
         let mobile = self.mobile_strength(game, p, at);
@@ -317,7 +402,28 @@ impl HeuristicPlayer {
             return None;
         }
         let distances = game.board().road_distances_from(at);
+        let bound = self.plan_bound();
         let mut best: Option<(f32, SpaceId)> = None;
+        for (max, bucket) in targets.by_value() {
+            // A target scores at most its value times the bound (it is at
+            // least one space away): no bucket after this one can reach
+            // the best.
+            if best.is_some_and(|(b, _)| max * bound < b) {
+                break;
+            }
+            self.plan_bucket(bucket, distances, mobile, &mut best);
+        }
+        best
+    }
+
+    /// [`HeuristicPlayer::plan_group`] over one bucket of targets.
+    fn plan_bucket(
+        &self,
+        targets: &[Target],
+        distances: &[u8],
+        mobile: f32,
+        best: &mut Option<(f32, SpaceId)>,
+    ) {
         for target in targets {
             let mut value = target.value;
             let d = distances[target.space.index()];
@@ -339,11 +445,10 @@ impl HeuristicPlayer {
                 value *= self.params.threatened_target;
             }
             let score = value / (d as f32 * d as f32);
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, target.space));
+            if best.is_none_or(|(b, at)| score > b || (score == b && target.space < at)) {
+                *best = Some((score, target.space));
             }
         }
-        best
     }
 
     /// Strength that must stay to hold a threatened friendly VP city.
@@ -589,8 +694,8 @@ impl HeuristicPlayer {
         values.extend(game.board().ids().map(|t| self.space_value(game, p, t)));
         // What every group's plan reads of each space, gathered once.
         let targets = &mut scratch.targets;
-        targets.clear();
-        targets.extend(
+        targets.gathered.clear();
+        targets.gathered.extend(
             game.board()
                 .ids()
                 .filter(|t| values[t.index()] > 0.0)
@@ -606,6 +711,7 @@ impl HeuristicPlayer {
                     }
                 }),
         );
+        targets.bucket();
         // Event groups move land blocks only, or navis only (Neptune).
         let event = view.command_event();
         let land_moves = event != Some(Event::Neptune);

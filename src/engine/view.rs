@@ -489,11 +489,28 @@ impl<'a> SideView<'a> {
         &self,
         game: &'a Game,
     ) -> impl Iterator<Item = (SpaceId, Option<u8>)> + 'a {
-        let this = *self;
+        let state = self.state;
         let enemy = self.side.other();
-        self.state.on_map[enemy.index()].iter().map(move |b| {
-            let at = SpaceId(this.state.blocks[b.index()].loc);
-            (at, this.strength(game, b))
+        // `visible_to` for an enemy block on the map, with the revealed
+        // battle looked up once rather than per block (7.1, 7.3).
+        let revealed = state.revealed_space().map(|s| s.0);
+        let omniscient = self.omniscient;
+        state.on_map[enemy.index()].iter().map(move |b| {
+            let s = &state.blocks[b.index()];
+            let known = omniscient || (Some(s.loc) == revealed && !s.has(super::flag::RESERVE));
+            (SpaceId(s.loc), known.then(|| state.strength(game, b)))
+        })
+    }
+
+    /// This side's blocks on the map, in id order, with where each stands
+    /// and its strength (a side always knows its own).
+    pub fn own_on_map(&self, game: &'a Game) -> impl Iterator<Item = (SpaceId, u8)> + 'a {
+        let state = self.state;
+        state.on_map[self.side.index()].iter().map(move |b| {
+            (
+                SpaceId(state.blocks[b.index()].loc),
+                state.strength(game, b),
+            )
         })
     }
 
@@ -511,9 +528,15 @@ impl<'a> SideView<'a> {
         if state.current_player() != Some(self.side) || !matches!(state.phase, Phase::Command(_)) {
             return;
         }
-        let mut next = state.clone();
-        next.apply(game, super::Action::Group(at));
-        next.legal_actions(game, out);
+        state.actions_after_group(game, at, out);
+        #[cfg(debug_assertions)]
+        {
+            let mut next = state.clone();
+            next.apply(game, super::Action::Group(at));
+            let mut legal = Vec::new();
+            next.legal_actions(game, &mut legal);
+            debug_assert_eq!(*out, legal, "the look ahead differs from the group formed");
+        }
     }
 
     /// The event whose group is moving (public: the card was revealed).
