@@ -56,8 +56,9 @@ pub struct HeuristicPlayer {
     idle_groups: Vec<SpaceId>,
     idle_stamp: (u8, u8),
     current_group: Option<SpaceId>,
-    /// Reused between decisions so that each one does not allocate it anew.
-    picture: Picture,
+    /// Reused between decisions so that each one does not allocate it anew
+    /// (boxed: taken out and put back at every decision).
+    picture: Option<Box<Picture>>,
     /// A style for one game turn, (year, turn), set by a search.
     turn_style: Option<(Style, (u8, u8))>,
     /// The style of the decision being made.
@@ -79,14 +80,23 @@ struct GroupScratch {
 /// The legal steps, each with its block, where the block stands and where it
 /// would go.
 fn steps_from<'a>(
-    game: &'a Game,
     view: &'a SideView<'a>,
     legal: &'a [Action],
 ) -> impl Iterator<Item = (Action, BlockId, SpaceId, SpaceId)> + 'a {
     legal.iter().filter_map(move |&a| match a {
-        Action::Step { block, to } => Some((a, block, view.location(game, block)?, to)),
+        Action::Step { block, to } => Some((a, block, view.own_location(block)?, to)),
         _ => None,
     })
+}
+
+/// `v` as `n` zeros, without reallocating when it has the length already.
+fn zeroed<T: Copy + Default>(v: &mut Vec<T>, n: usize) {
+    if v.len() == n {
+        v.fill(T::default());
+    } else {
+        v.clear();
+        v.resize(n, T::default());
+    }
 }
 
 /// An own block's strength: a side always knows its own blocks.
@@ -133,6 +143,8 @@ struct Targets {
     ordered: Vec<Target>,
     /// Where each bucket ends in `ordered`, and its highest value.
     buckets: Vec<(usize, f32)>,
+    /// Scratch for the counting sort.
+    slots: Vec<usize>,
 }
 
 impl Targets {
@@ -140,35 +152,37 @@ impl Targets {
     /// a counting sort on the values' binary exponents.
     fn bucket(&mut self) {
         let exponent = |v: f32| (v.to_bits() >> 23) as usize & 0xff;
+        self.ordered.clear();
+        self.buckets.clear();
+        let Some(first) = self.gathered.first().copied() else {
+            return;
+        };
         let (mut low, mut high) = (usize::MAX, 0);
         for t in &self.gathered {
             let e = exponent(t.value);
             (low, high) = (low.min(e), high.max(e));
         }
-        self.ordered.clear();
-        self.buckets.clear();
-        if self.gathered.is_empty() {
-            return;
-        }
-        let mut count = [0usize; 256];
+        // Per exponent, highest first: the count, then the next free slot.
+        let slots = &mut self.slots;
+        slots.clear();
+        slots.resize(high - low + 1, 0);
         for t in &self.gathered {
-            count[exponent(t.value)] += 1;
+            slots[high - exponent(t.value)] += 1;
         }
-        // Each exponent's next free slot, highest exponent first.
-        let mut next = [0usize; 256];
         let mut end = 0;
-        for e in (low..=high).rev() {
-            if count[e] > 0 {
-                next[e] = end;
-                end += count[e];
+        for slot in slots.iter_mut() {
+            if *slot > 0 {
+                let count = *slot;
+                *slot = end;
+                end += count;
                 self.buckets.push((end, 0.0));
             }
         }
-        self.ordered.resize(end, self.gathered[0]);
+        self.ordered.resize(end, first);
         for t in &self.gathered {
-            let e = exponent(t.value);
-            self.ordered[next[e]] = *t;
-            next[e] += 1;
+            let slot = &mut slots[high - exponent(t.value)];
+            self.ordered[*slot] = *t;
+            *slot += 1;
         }
         let mut start = 0;
         for (end, max) in &mut self.buckets {
@@ -208,6 +222,15 @@ struct Picture {
     enemy_cnt: Vec<u8>,
     /// Enemy strength that could reach each space (itself and road neighbours).
     threat: Vec<f32>,
+    /// Own navis and their strength per space.
+    navis_cnt: Vec<u8>,
+    navis_str: Vec<f32>,
+    /// The enemy blocks on the map as last seen (where, and the strength if
+    /// known, in id order) and the unseen strength assumed then: the enemy
+    /// half of the picture is a function of these, kept while they stay.
+    enemies: Vec<(SpaceId, Option<u8>)>,
+    seen: Vec<(SpaceId, Option<u8>)>,
+    unseen_strength: f32,
 }
 
 impl HeuristicPlayer {
@@ -221,7 +244,7 @@ impl HeuristicPlayer {
             idle_groups: Vec::new(),
             idle_stamp: (0, 0),
             current_group: None,
-            picture: Picture::default(),
+            picture: None,
             turn_style: None,
             style: Style::STEADY,
             scratch: GroupScratch::default(),
@@ -255,25 +278,48 @@ impl HeuristicPlayer {
 
     fn fill_picture(&self, game: &Game, view: &SideView<'_>, p: &mut Picture) {
         let n = game.board().len();
-        for v in [&mut p.own_str, &mut p.enemy_str, &mut p.threat] {
-            v.clear();
-            v.resize(n, 0.0);
+        for v in [&mut p.own_str, &mut p.navis_str] {
+            zeroed(v, n);
         }
-        for v in [&mut p.own_cnt, &mut p.enemy_cnt] {
-            v.clear();
-            v.resize(n, 0);
+        for v in [&mut p.own_cnt, &mut p.navis_cnt] {
+            zeroed(v, n);
         }
         // Each space's sums are taken in block id order, as always: the
         // floats (unseen strength) come out the same to the last bit.
-        for (at, strength) in view.own_on_map(game) {
-            p.own_str[at.index()] += f32::from(strength);
-            p.own_cnt[at.index()] += 1;
+        let roster = game.roster();
+        for (b, at, strength) in view.own_on_map(game) {
+            let i = at.index();
+            p.own_str[i] += f32::from(strength);
+            p.own_cnt[i] += 1;
+            if roster.block(b).kind == BlockKind::Navis {
+                p.navis_str[i] += f32::from(strength);
+                p.navis_cnt[i] += 1;
+            }
         }
+        p.seen.clear();
+        p.seen.extend(view.enemies_on_map(game));
+        let unseen = self.params.unseen_strength;
+        let same = p.seen == p.enemies
+            && p.enemy_str.len() == n
+            && p.unseen_strength.to_bits() == unseen.to_bits();
+        if !same {
+            std::mem::swap(&mut p.seen, &mut p.enemies);
+            p.unseen_strength = unseen;
+            Self::fill_enemy(game, p);
+        }
+    }
+
+    /// The enemy half of the picture, from `p.enemies`: strength and count
+    /// per space, and the threat.
+    fn fill_enemy(game: &Game, p: &mut Picture) {
+        let n = game.board().len();
+        zeroed(&mut p.enemy_str, n);
+        zeroed(&mut p.enemy_cnt, n);
         // The enemy-held spaces, to scatter threat from in id order.
         let mut held = [0u64; 4];
-        for (at, strength) in view.enemies_on_map(game) {
+        for &(at, strength) in &p.enemies {
             let i = at.index();
-            p.enemy_str[i] += strength.map_or(self.params.unseen_strength, f32::from);
+            p.enemy_str[i] += strength.map_or(p.unseen_strength, f32::from);
             p.enemy_cnt[i] += 1;
             held[i / 64] |= 1 << (i % 64);
         }
@@ -281,7 +327,8 @@ impl HeuristicPlayer {
         // A space's threat is the enemy there and next door (by road, or by
         // sea for a sea). Scattered from the few enemy-held spaces rather
         // than gathered at every space; links are listed at both ends.
-        p.threat.copy_from_slice(&p.enemy_str);
+        p.threat.clear();
+        p.threat.extend_from_slice(&p.enemy_str);
         for (w, mut bits) in held.into_iter().enumerate() {
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
@@ -503,7 +550,7 @@ impl HeuristicPlayer {
         target: SpaceId,
     ) -> Action {
         let mut best = (0.0f32, Action::EndGroup);
-        for (a, block, from, to) in steps_from(game, view, legal) {
+        for (a, block, from, to) in steps_from(view, legal) {
             let kind = game.roster().block(block).kind;
             if kind == BlockKind::Navis {
                 continue;
@@ -551,7 +598,7 @@ impl HeuristicPlayer {
         let attacking = p.enemy_cnt[target.index()] > 0;
         let far = |s: SpaceId| board.sea_distance(s, target).unwrap_or(FAR);
         let mut best = (0.0f32, Action::EndGroup);
-        for (a, block, from, to) in steps_from(game, view, legal) {
+        for (a, block, from, to) in steps_from(view, legal) {
             if game.roster().block(block).kind != BlockKind::Navis {
                 continue;
             }
@@ -594,20 +641,12 @@ impl HeuristicPlayer {
 
     /// Score of a navis group at `at`, and the sea it goes for: an adjacent
     /// enemy sea it can beat, or a vacant sea worth holding within two moves.
-    fn plan_navis(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        at: SpaceId,
-    ) -> Option<(f32, SpaceId)> {
+    fn plan_navis(&self, game: &Game, p: &Picture, at: SpaceId) -> Option<(f32, SpaceId)> {
         let board = game.board();
-        let (navis, strength) = view
-            .own_blocks_at(at)
-            .filter(|b| game.roster().block(*b).kind == BlockKind::Navis)
-            .fold((0usize, 0.0f32), |(n, s), b| {
-                (n + 1, s + own_strength(game, view, b))
-            });
+        let (navis, strength) = (
+            usize::from(p.navis_cnt[at.index()]),
+            p.navis_str[at.index()],
+        );
         if navis == 0 {
             return None;
         }
@@ -660,7 +699,7 @@ impl HeuristicPlayer {
         block: BlockId,
         to: SpaceId,
     ) -> Option<f32> {
-        let from = view.location(game, block)?;
+        let from = view.own_location(block)?;
         let d = self.dist(game, from, to);
         let value = values[to.index()];
         if d <= 2 || value <= 0.0 {
@@ -727,7 +766,7 @@ impl HeuristicPlayer {
                     if land_moves && let Some((score, t)) = self.plan_group(game, p, targets, at) {
                         consider(score, a, Some(Objective::Land(t)));
                     }
-                    if navis_move && let Some((score, t)) = self.plan_navis(game, view, p, at) {
+                    if navis_move && let Some((score, t)) = self.plan_navis(game, p, at) {
                         consider(score, a, Some(Objective::Sea(t)));
                     }
                 }
@@ -962,10 +1001,10 @@ impl Player for HeuristicPlayer {
         if legal.contains(&Action::Fire) && !legal.iter().any(|a| matches!(a, Action::Retreat(_))) {
             return Action::Fire;
         }
-        let mut p = std::mem::take(&mut self.picture);
+        let mut p = self.picture.take().unwrap_or_default();
         self.fill_picture(game, view, &mut p);
         let action = self.choose_with_picture(game, view, &p, legal);
-        self.picture = p;
+        self.picture = Some(p);
         action
     }
 }
@@ -1182,7 +1221,7 @@ impl HeuristicPlayer {
             _ => Style::STEADY,
         };
         let kept = (self.target, self.group_steps, self.current_group);
-        let mut p = std::mem::take(&mut self.picture);
+        let mut p = self.picture.take().unwrap_or_default();
         self.fill_picture(game, view, &mut p);
         let mut rest = legal.to_vec();
         while out.len() < max {
@@ -1196,7 +1235,7 @@ impl HeuristicPlayer {
             });
             rest.retain(|r| *r != a);
         }
-        self.picture = p;
+        self.picture = Some(p);
         (self.target, self.group_steps, self.current_group) = kept;
     }
 

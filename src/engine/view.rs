@@ -504,14 +504,20 @@ impl<'a> SideView<'a> {
 
     /// This side's blocks on the map, in id order, with where each stands
     /// and its strength (a side always knows its own).
-    pub fn own_on_map(&self, game: &'a Game) -> impl Iterator<Item = (SpaceId, u8)> + 'a {
+    pub fn own_on_map(&self, game: &'a Game) -> impl Iterator<Item = (BlockId, SpaceId, u8)> + 'a {
         let state = self.state;
         state.on_map[self.side.index()].iter().map(move |b| {
-            (
-                SpaceId(state.blocks[b.index()].loc),
-                state.strength(game, b),
-            )
+            let at = SpaceId(state.blocks[b.index()].loc);
+            (b, at, state.strength(game, b))
         })
+    }
+
+    /// Where one of this side's own blocks stands on the map (a side always
+    /// knows its own: no visibility check); `None` for an enemy block or
+    /// one off the map.
+    pub fn own_location(&self, b: BlockId) -> Option<SpaceId> {
+        let s = &self.state.blocks[b.index()];
+        (s.side == self.side && s.on_map()).then_some(SpaceId(s.loc))
     }
 
     /// The moves this side would have after starting a group move from `at`
@@ -559,12 +565,7 @@ impl<'a> SideView<'a> {
 
     /// Blocks of the other side at `space`, seen or not.
     pub fn enemy_count(&self, space: SpaceId) -> u8 {
-        let enemy = self.side.other();
-        self.state
-            .blocks
-            .iter()
-            .filter(|s| s.loc == space.0 && s.side == enemy)
-            .count() as u8
+        self.state.occupancy[space.index()][self.side.other().index()]
     }
 
     /// Enemy blocks at `space` this side can identify (all, in omniscient
