@@ -715,24 +715,17 @@ impl HeuristicPlayer {
         Some(value * self.params.amphibious)
     }
 
-    fn choose_group(
-        &mut self,
+    /// Every space's value to a group, and the spaces worth going to with
+    /// what each group's plan reads of them, gathered once a decision.
+    fn gather_targets(
+        &self,
         game: &Game,
-        view: &SideView<'_>,
         p: &Picture,
-        legal: &[Action],
-    ) -> Action {
-        let stamp = (view.year(), view.turn());
-        if stamp != self.idle_stamp {
-            self.idle_stamp = stamp;
-            self.idle_groups.clear();
-        }
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let values = &mut scratch.values;
+        values: &mut Vec<f32>,
+        targets: &mut Targets,
+    ) {
         values.clear();
         values.extend(game.board().ids().map(|t| self.space_value(game, p, t)));
-        // What every group's plan reads of each space, gathered once.
-        let targets = &mut scratch.targets;
         targets.gathered.clear();
         targets.gathered.extend(
             game.board()
@@ -751,6 +744,23 @@ impl HeuristicPlayer {
                 }),
         );
         targets.bucket();
+    }
+
+    fn choose_group(
+        &mut self,
+        game: &Game,
+        view: &SideView<'_>,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Action {
+        let stamp = (view.year(), view.turn());
+        if stamp != self.idle_stamp {
+            self.idle_stamp = stamp;
+            self.idle_groups.clear();
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.gather_targets(game, p, &mut scratch.values, &mut scratch.targets);
+        let (values, targets) = (&scratch.values, &scratch.targets);
         // Event groups move land blocks only, or navis only (Neptune).
         let event = view.command_event();
         let land_moves = event != Some(Event::Neptune);
@@ -1066,6 +1076,22 @@ impl HeuristicPlayer {
                 })
                 .unwrap_or(&first);
         }
+        if let Some(a) = self.choose_regroup_or_winter(game, view, p, legal) {
+            return a;
+        }
+        legal[self.rng.random_range(0..legal.len())]
+    }
+
+    /// After a battle (regroup, 7.7) and in winter (8.3 navis to port, 8.4
+    /// disbanding), if the decision is one of those.
+    fn choose_regroup_or_winter(
+        &self,
+        game: &Game,
+        view: &SideView<'_>,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Option<Action> {
+        let first = legal[0];
         if legal.iter().any(|a| matches!(a, Action::Regroup { .. })) {
             // Take a vacant VP city next to the battlefield, if it is safe.
             let mut best = (0.0f32, Action::EndRegroup);
@@ -1082,14 +1108,15 @@ impl HeuristicPlayer {
                     }
                 }
             }
-            return best.1;
+            return Some(best.1);
         }
         if legal
             .iter()
             .any(|a| matches!(a, Action::NavisToPort { .. }))
         {
-            return *legal
+            return legal
                 .iter()
+                .copied()
                 .max_by_key(|a| match a {
                     Action::NavisToPort { to, .. } => {
                         game.board()
@@ -1100,15 +1127,16 @@ impl HeuristicPlayer {
                     }
                     _ => i32::MIN,
                 })
-                .unwrap_or(&first);
+                .or(Some(first));
         }
         if legal.iter().any(|a| matches!(a, Action::Disband(_))) {
             if legal.contains(&Action::EndWinter) {
-                return Action::EndWinter;
+                return Some(Action::EndWinter);
             }
             // 8.4: over supply: the weakest, never a leader if avoidable.
-            return *legal
+            return legal
                 .iter()
+                .copied()
                 .min_by_key(|a| match a {
                     Action::Disband(b) => {
                         let leader = game.roster().block(*b).kind == BlockKind::Leader;
@@ -1116,12 +1144,12 @@ impl HeuristicPlayer {
                     }
                     _ => (true, u8::MAX),
                 })
-                .unwrap_or(&first);
+                .or(Some(first));
         }
         if legal.contains(&Action::EndWinter) {
-            return Action::EndWinter;
+            return Some(Action::EndWinter);
         }
-        legal[self.rng.random_range(0..legal.len())]
+        None
     }
 }
 

@@ -237,31 +237,6 @@ impl State {
                 self.command.step = CommandStep::MainAttack;
                 self.skip_empty_command_steps(game, log);
             }
-            Action::Levy { block, at } => {
-                self.command.lp -= 1;
-                self.set_loc(block, at.0);
-                self.blocks[block.index()].steps = 1;
-                self.set_side(block, side);
-                self.blocks[block.index()].came_from = at.0;
-                log!(
-                    log,
-                    "{side} levies {} in {}",
-                    game.block_name(block),
-                    game.space_name(at)
-                );
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::AddStep(block) => {
-                self.command.lp -= 1;
-                self.blocks[block.index()].steps += 1;
-                log!(
-                    log,
-                    "{side} adds a step to {} (now {})",
-                    game.block_name(block),
-                    self.strength(game, block)
-                );
-                self.skip_empty_command_steps(game, log);
-            }
             Action::MainAttack(link) => {
                 if let Some(i) = self.undeclared_attack(game) {
                     self.declare_main_attack(i, link);
@@ -293,6 +268,44 @@ impl State {
                 self.command.step = CommandStep::Levy;
                 self.skip_empty_command_steps(game, log);
             }
+            Action::Levy { .. } | Action::AddStep(_) | Action::EndLevy => {
+                self.levy_apply(game, side, action, log)
+            }
+            Action::JupiterAt(_) | Action::VulcanCity(_) | Action::PassEvent => {
+                self.event_apply(game, side, action, log)
+            }
+            _ => {}
+        }
+    }
+
+    /// 6.4: levies, and the end of them.
+    fn levy_apply(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
+        match action {
+            Action::Levy { block, at } => {
+                self.command.lp -= 1;
+                self.set_loc(block, at.0);
+                self.blocks[block.index()].steps = 1;
+                self.set_side(block, side);
+                self.blocks[block.index()].came_from = at.0;
+                log!(
+                    log,
+                    "{side} levies {} in {}",
+                    game.block_name(block),
+                    game.space_name(at)
+                );
+                self.skip_empty_command_steps(game, log);
+            }
+            Action::AddStep(block) => {
+                self.command.lp -= 1;
+                self.blocks[block.index()].steps += 1;
+                log!(
+                    log,
+                    "{side} adds a step to {} (now {})",
+                    game.block_name(block),
+                    self.strength(game, block)
+                );
+                self.skip_empty_command_steps(game, log);
+            }
             Action::EndLevy => {
                 if self.command.lp > 0 {
                     let mut options = Vec::new();
@@ -306,6 +319,13 @@ impl State {
                 }
                 self.finish_command(game, log);
             }
+            _ => {}
+        }
+    }
+
+    /// Jupiter and Vulcan's targets, or an event that strikes nothing.
+    fn event_apply(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
+        match action {
             Action::JupiterAt(at) => {
                 // 1.1: the player points at one of the standing blocks,
                 // which look alike to him; 2.0: a roll picks one. Either
