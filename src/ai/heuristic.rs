@@ -132,81 +132,26 @@ impl Picture {
     }
 }
 
-/// The spaces worth going to, grouped by value for
-/// [`HeuristicPlayer::plan_group`] to stop early: buckets of values within
-/// a factor of two, highest first, id order within each.
+/// The spaces worth going to, in id order, found by space, with the
+/// highest cap among them.
 #[derive(Default)]
 struct Targets {
-    /// In id order, as gathered.
-    gathered: Vec<Target>,
-    /// Bucket by bucket.
-    ordered: Vec<Target>,
-    /// Where each bucket ends in `ordered`, and its highest value.
-    buckets: Vec<(usize, f32)>,
-    /// Scratch for the counting sort.
-    slots: Vec<usize>,
+    all: Vec<Target>,
+    /// Per space, its index in `all` (`NOT_A_TARGET` if none).
+    index: Vec<u16>,
+    max_cap: f32,
 }
 
-impl Targets {
-    /// Fills `ordered` and `buckets` from `gathered` (values above zero):
-    /// a counting sort on the values' binary exponents.
-    fn bucket(&mut self) {
-        let exponent = |v: f32| (v.to_bits() >> 23) as usize & 0xff;
-        self.ordered.clear();
-        self.buckets.clear();
-        let Some(first) = self.gathered.first().copied() else {
-            return;
-        };
-        let (mut low, mut high) = (usize::MAX, 0);
-        for t in &self.gathered {
-            let e = exponent(t.value);
-            (low, high) = (low.min(e), high.max(e));
-        }
-        // Per exponent, highest first: the count, then the next free slot.
-        let slots = &mut self.slots;
-        slots.clear();
-        slots.resize(high - low + 1, 0);
-        for t in &self.gathered {
-            slots[high - exponent(t.value)] += 1;
-        }
-        let mut end = 0;
-        for slot in slots.iter_mut() {
-            if *slot > 0 {
-                let count = *slot;
-                *slot = end;
-                end += count;
-                self.buckets.push((end, 0.0));
-            }
-        }
-        self.ordered.resize(end, first);
-        for t in &self.gathered {
-            let slot = &mut slots[high - exponent(t.value)];
-            self.ordered[*slot] = *t;
-            *slot += 1;
-        }
-        let mut start = 0;
-        for (end, max) in &mut self.buckets {
-            *max = self.ordered[start..*end]
-                .iter()
-                .fold(0.0f32, |m, t| m.max(t.value));
-            start = *end;
-        }
-    }
-
-    /// The buckets, highest values first, each with its highest value.
-    fn by_value(&self) -> impl Iterator<Item = (f32, &[Target])> + '_ {
-        let starts = std::iter::once(0).chain(self.buckets.iter().map(|b| b.0));
-        starts
-            .zip(&self.buckets)
-            .map(|(start, &(end, max))| (max, &self.ordered[start..end]))
-    }
-}
+const NOT_A_TARGET: u16 = u16::MAX;
 
 /// A space worth going to, as a group's plan reads it.
 #[derive(Clone, Copy)]
 struct Target {
     space: SpaceId,
     value: f32,
+    /// The most any group may score for it: its value times the largest
+    /// factor a plan applies (at least 1), at a distance of one.
+    cap: f32,
     enemy: bool,
     enemy_str: f32,
     own_str: f32,
@@ -448,53 +393,43 @@ impl HeuristicPlayer {
         if mobile <= 0.0 {
             return None;
         }
-        let distances = game.board().road_distances_from(at);
-        let bound = self.plan_bound();
         let mut best: Option<(f32, SpaceId)> = None;
-        for (max, bucket) in targets.by_value() {
-            // A target scores at most its value times the bound (it is at
-            // least one space away): no bucket after this one can reach
-            // the best.
-            if best.is_some_and(|(b, _)| max * bound < b) {
+        // Nearest first: a target `d` away scores at most the highest cap
+        // over d², so once that falls below the best, none further can win.
+        for &(space, d) in game.spaces_by_road_distance(at) {
+            let df = d as f32;
+            if best.is_some_and(|(b, _)| targets.max_cap / (df * df) < b) {
                 break;
             }
-            self.plan_bucket(bucket, distances, mobile, &mut best);
+            let k = targets.index[space.index()];
+            if k != NOT_A_TARGET {
+                self.plan_target(&targets.all[usize::from(k)], d, mobile, &mut best);
+            }
         }
         best
     }
 
-    /// [`HeuristicPlayer::plan_group`] over one bucket of targets.
-    fn plan_bucket(
-        &self,
-        targets: &[Target],
-        distances: &[u8],
-        mobile: f32,
-        best: &mut Option<(f32, SpaceId)>,
-    ) {
-        for target in targets {
-            let mut value = target.value;
-            let d = distances[target.space.index()];
-            if d == 0 || d == FAR {
-                continue;
-            }
-            if target.enemy {
-                let need = target.enemy_str * self.style.attack_ratio - target.own_str;
-                if mobile < need {
-                    if d == 1 {
-                        continue; // too strong from here: mass first
-                    }
-                    // Close in on it, if that is safe.
-                    value *= self.params.close_in;
-                } else if d > 1 {
-                    value *= self.params.distant_attack;
+    /// Scores `target`, `d` away from a group with `mobile` strength, into
+    /// `best` if it beats it (or ties it with a lower id).
+    fn plan_target(&self, target: &Target, d: u8, mobile: f32, best: &mut Option<(f32, SpaceId)>) {
+        let mut value = target.value;
+        if target.enemy {
+            let need = target.enemy_str * self.style.attack_ratio - target.own_str;
+            if mobile < need {
+                if d == 1 {
+                    return; // too strong from here: mass first
                 }
-            } else if target.threat > mobile + target.own_str {
-                value *= self.params.threatened_target;
+                // Close in on it, if that is safe.
+                value *= self.params.close_in;
+            } else if d > 1 {
+                value *= self.params.distant_attack;
             }
-            let score = value / (d as f32 * d as f32);
-            if best.is_none_or(|(b, at)| score > b || (score == b && target.space < at)) {
-                *best = Some((score, target.space));
-            }
+        } else if target.threat > mobile + target.own_str {
+            value *= self.params.threatened_target;
+        }
+        let score = value / (d as f32 * d as f32);
+        if best.is_none_or(|(b, at)| score > b || (score == b && target.space < at)) {
+            *best = Some((score, target.space));
         }
     }
 
@@ -726,8 +661,9 @@ impl HeuristicPlayer {
     ) {
         values.clear();
         values.extend(game.board().ids().map(|t| self.space_value(game, p, t)));
-        targets.gathered.clear();
-        targets.gathered.extend(
+        let bound = self.plan_bound();
+        targets.all.clear();
+        targets.all.extend(
             game.board()
                 .ids()
                 .filter(|t| values[t.index()] > 0.0)
@@ -736,6 +672,7 @@ impl HeuristicPlayer {
                     Target {
                         space: t,
                         value: values[i],
+                        cap: values[i] * bound,
                         enemy: p.enemy_cnt[i] > 0,
                         enemy_str: p.enemy_str[i],
                         own_str: p.own_str[i],
@@ -743,7 +680,13 @@ impl HeuristicPlayer {
                     }
                 }),
         );
-        targets.bucket();
+        targets.index.clear();
+        targets.index.resize(values.len(), NOT_A_TARGET);
+        targets.max_cap = 0.0;
+        for (k, t) in targets.all.iter().enumerate() {
+            targets.index[t.space.index()] = k as u16;
+            targets.max_cap = targets.max_cap.max(t.cap);
+        }
     }
 
     fn choose_group(
