@@ -133,7 +133,9 @@ impl Picture {
 }
 
 /// The spaces worth going to, in id order, found by space, with the
-/// highest cap among them.
+/// highest cap among them: a target's cap is the most any group may score
+/// for it (its value times the largest factor a plan applies, at least 1,
+/// at a distance of one).
 #[derive(Default)]
 struct Targets {
     all: Vec<Target>,
@@ -149,9 +151,6 @@ const NOT_A_TARGET: u16 = u16::MAX;
 struct Target {
     space: SpaceId,
     value: f32,
-    /// The most any group may score for it: its value times the largest
-    /// factor a plan applies (at least 1), at a distance of one.
-    cap: f32,
     enemy: bool,
     enemy_str: f32,
     own_str: f32,
@@ -241,12 +240,27 @@ impl HeuristicPlayer {
                 p.navis_cnt[i] += 1;
             }
         }
-        p.seen.clear();
-        p.seen.extend(view.enemies_on_map(game));
+        // The enemy blocks compared with those last seen as they come; a
+        // list of them is made only from the first difference on.
         let unseen = self.params.unseen_strength;
-        let same = p.seen == p.enemies
-            && p.enemy_str.len() == n
-            && p.unseen_strength.to_bits() == unseen.to_bits();
+        let mut same = p.enemy_str.len() == n && p.unseen_strength.to_bits() == unseen.to_bits();
+        let mut k = 0;
+        p.seen.clear();
+        for enemy in view.enemies_on_map(game) {
+            if same && p.enemies.get(k) == Some(&enemy) {
+                k += 1;
+                continue;
+            }
+            if same {
+                same = false;
+                p.seen.extend_from_slice(&p.enemies[..k]);
+            }
+            p.seen.push(enemy);
+        }
+        if same && k != p.enemies.len() {
+            same = false;
+            p.seen.extend_from_slice(&p.enemies[..k]);
+        }
         if !same {
             std::mem::swap(&mut p.seen, &mut p.enemies);
             p.unseen_strength = unseen;
@@ -659,33 +673,30 @@ impl HeuristicPlayer {
         values: &mut Vec<f32>,
         targets: &mut Targets,
     ) {
-        values.clear();
-        values.extend(game.board().ids().map(|t| self.space_value(game, p, t)));
         let bound = self.plan_bound();
+        values.clear();
         targets.all.clear();
-        targets.all.extend(
-            game.board()
-                .ids()
-                .filter(|t| values[t.index()] > 0.0)
-                .map(|t| {
-                    let i = t.index();
-                    Target {
-                        space: t,
-                        value: values[i],
-                        cap: values[i] * bound,
-                        enemy: p.enemy_cnt[i] > 0,
-                        enemy_str: p.enemy_str[i],
-                        own_str: p.own_str[i],
-                        threat: p.threat[i],
-                    }
-                }),
-        );
         targets.index.clear();
-        targets.index.resize(values.len(), NOT_A_TARGET);
         targets.max_cap = 0.0;
-        for (k, t) in targets.all.iter().enumerate() {
-            targets.index[t.space.index()] = k as u16;
-            targets.max_cap = targets.max_cap.max(t.cap);
+        for t in game.board().ids() {
+            let value = self.space_value(game, p, t);
+            values.push(value);
+            if value <= 0.0 {
+                targets.index.push(NOT_A_TARGET);
+                continue;
+            }
+            let i = t.index();
+            let cap = value * bound;
+            targets.index.push(targets.all.len() as u16);
+            targets.max_cap = targets.max_cap.max(cap);
+            targets.all.push(Target {
+                space: t,
+                value,
+                enemy: p.enemy_cnt[i] > 0,
+                enemy_str: p.enemy_str[i],
+                own_str: p.own_str[i],
+                threat: p.threat[i],
+            });
         }
     }
 

@@ -108,6 +108,7 @@ impl<T: SetId> IdSet<T> {
     pub(super) fn iter(self) -> IdIter<T> {
         IdIter {
             words: self.words,
+            bits: self.words[0],
             word: 0,
             id: PhantomData,
         }
@@ -119,6 +120,8 @@ impl<T: SetId> IdSet<T> {
 /// iterator in the engine's hot paths).
 pub(super) struct IdIter<T> {
     words: [u64; 4],
+    /// What is left of word `word`.
+    bits: u64,
     word: usize,
     id: PhantomData<T>,
 }
@@ -128,17 +131,16 @@ impl<T: SetId> Iterator for IdIter<T> {
 
     #[inline]
     fn next(&mut self) -> Option<T> {
-        while self.word < 4 {
-            let bits = self.words[self.word];
-            if bits != 0 {
-                self.words[self.word] = bits & (bits - 1);
-                return Some(T::from_index(
-                    self.word * 64 + bits.trailing_zeros() as usize,
-                ));
-            }
+        while self.bits == 0 {
             self.word += 1;
+            if self.word >= 4 {
+                return None;
+            }
+            self.bits = self.words[self.word];
         }
-        None
+        let b = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(T::from_index(self.word * 64 + b))
     }
 }
 
