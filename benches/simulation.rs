@@ -1,7 +1,7 @@
 //! Simulation throughput per AI pairing, and the exact battle calculator.
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::ai::{HeuristicPlayer, SearchPlayer, decide};
+use caesar_workbench::ai::{Budget, HeuristicPlayer, MctsPlayer, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
@@ -10,11 +10,18 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn games(c: &mut Criterion) {
     let game = Game::published("rules-2.0");
+    // Every player against the heuristic (and the two mirrors the
+    // simulations run most): the searching players at a small budget, whose
+    // time is their heuristic playouts.
     for (caesar, pompey) in [
         (AiSpec::Random, AiSpec::Random),
         (AiSpec::Heuristic, AiSpec::Random),
+        (AiSpec::Random, AiSpec::Heuristic),
         (AiSpec::Heuristic, AiSpec::Heuristic),
+        (AiSpec::Search { playouts: 4 }, AiSpec::Heuristic),
+        (AiSpec::Heuristic, AiSpec::Mcts { playouts: 4 }),
     ] {
+        let slow = matches!(caesar, AiSpec::Search { .. }) || matches!(pompey, AiSpec::Mcts { .. });
         let name = format!("game/{caesar}_vs_{pompey}");
         let opts = SimOptions {
             games: u64::MAX,
@@ -26,6 +33,9 @@ fn games(c: &mut Criterion) {
         };
         let mut group = c.benchmark_group(name);
         group.throughput(Throughput::Elements(1));
+        if slow {
+            group.sample_size(10);
+        }
         let mut i = 0u64;
         group.bench_function("one_thread", |b| {
             b.iter(|| {
@@ -64,6 +74,25 @@ fn search_decisions(c: &mut Criterion) {
                 seed += 1;
                 decide(
                     &mut SearchPlayer::new(Side::Caesar, seed, false, 32),
+                    &game,
+                    state,
+                    legal,
+                )
+            })
+        });
+    }
+    group.finish();
+    // The same positions for the tree search: the discard, and the first
+    // group move of the command phase.
+    let mut group = c.benchmark_group("mcts_decision/32_playouts");
+    group.sample_size(10);
+    for (name, (state, legal)) in [("discard", &discard), ("command_group", &command)] {
+        let mut seed = 0;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                decide(
+                    &mut MctsPlayer::new(Side::Caesar, seed, false, Budget::Playouts(32)),
                     &game,
                     state,
                     legal,

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{HeuristicParams, Player, default_hit_victim_seen, hit_candidates};
-use crate::engine::{Action, Game, Place, SideView};
+use crate::engine::{Action, Game, SideView};
 use crate::scenario::model::{BlockId, CardFace, SpaceId};
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 
@@ -56,8 +56,9 @@ pub struct HeuristicPlayer {
     idle_groups: Vec<SpaceId>,
     idle_stamp: (u8, u8),
     current_group: Option<SpaceId>,
-    /// Reused between decisions so that each one does not allocate it anew.
-    picture: Picture,
+    /// Reused between decisions so that each one does not allocate it anew
+    /// (boxed: taken out and put back at every decision).
+    picture: Option<Box<Picture>>,
     /// A style for one game turn, (year, turn), set by a search.
     turn_style: Option<(Style, (u8, u8))>,
     /// The style of the decision being made.
@@ -71,7 +72,7 @@ pub struct HeuristicPlayer {
 #[derive(Default)]
 struct GroupScratch {
     values: Vec<f32>,
-    targets: Vec<Target>,
+    targets: Targets,
     candidates: Vec<(f32, Action, Option<Objective>)>,
     after: Vec<Action>,
 }
@@ -79,14 +80,23 @@ struct GroupScratch {
 /// The legal steps, each with its block, where the block stands and where it
 /// would go.
 fn steps_from<'a>(
-    game: &'a Game,
     view: &'a SideView<'a>,
     legal: &'a [Action],
 ) -> impl Iterator<Item = (Action, BlockId, SpaceId, SpaceId)> + 'a {
     legal.iter().filter_map(move |&a| match a {
-        Action::Step { block, to } => Some((a, block, view.location(game, block)?, to)),
+        Action::Step { block, to } => Some((a, block, view.own_location(block)?, to)),
         _ => None,
     })
+}
+
+/// `v` as `n` zeros, without reallocating when it has the length already.
+fn zeroed<T: Copy + Default>(v: &mut Vec<T>, n: usize) {
+    if v.len() == n {
+        v.fill(T::default());
+    } else {
+        v.clear();
+        v.resize(n, T::default());
+    }
 }
 
 /// An own block's strength: a side always knows its own blocks.
@@ -122,7 +132,22 @@ impl Picture {
     }
 }
 
+/// The spaces worth going to, in id order, found by space, with the
+/// highest cap among them: a target's cap is the most any group may score
+/// for it (its value times the largest factor a plan applies, at least 1,
+/// at a distance of one).
+#[derive(Default)]
+struct Targets {
+    all: Vec<Target>,
+    /// Per space, its index in `all` (`NOT_A_TARGET` if none).
+    index: Vec<u16>,
+    max_cap: f32,
+}
+
+const NOT_A_TARGET: u16 = u16::MAX;
+
 /// A space worth going to, as a group's plan reads it.
+#[derive(Clone, Copy)]
 struct Target {
     space: SpaceId,
     value: f32,
@@ -141,6 +166,15 @@ struct Picture {
     enemy_cnt: Vec<u8>,
     /// Enemy strength that could reach each space (itself and road neighbours).
     threat: Vec<f32>,
+    /// Own navis and their strength per space.
+    navis_cnt: Vec<u8>,
+    navis_str: Vec<f32>,
+    /// The enemy blocks on the map as last seen (where, and the strength if
+    /// known, in id order) and the unseen strength assumed then: the enemy
+    /// half of the picture is a function of these, kept while they stay.
+    enemies: Vec<(SpaceId, Option<u8>)>,
+    seen: Vec<(SpaceId, Option<u8>)>,
+    unseen_strength: f32,
 }
 
 impl HeuristicPlayer {
@@ -154,7 +188,7 @@ impl HeuristicPlayer {
             idle_groups: Vec::new(),
             idle_stamp: (0, 0),
             current_group: None,
-            picture: Picture::default(),
+            picture: None,
             turn_style: None,
             style: Style::STEADY,
             scratch: GroupScratch::default(),
@@ -188,38 +222,84 @@ impl HeuristicPlayer {
 
     fn fill_picture(&self, game: &Game, view: &SideView<'_>, p: &mut Picture) {
         let n = game.board().len();
-        for v in [&mut p.own_str, &mut p.enemy_str, &mut p.threat] {
-            v.clear();
-            v.resize(n, 0.0);
+        for v in [&mut p.own_str, &mut p.navis_str] {
+            zeroed(v, n);
         }
-        for v in [&mut p.own_cnt, &mut p.enemy_cnt] {
-            v.clear();
-            v.resize(n, 0);
+        for v in [&mut p.own_cnt, &mut p.navis_cnt] {
+            zeroed(v, n);
         }
-        for (b, known) in view.own_blocks() {
-            if let Place::Map(at) = known.place {
-                p.own_str[at.index()] += own_strength(game, view, b);
-                p.own_cnt[at.index()] += 1;
+        // Each space's sums are taken in block id order, as always: the
+        // floats (unseen strength) come out the same to the last bit.
+        let roster = game.roster();
+        for (b, at, strength) in view.own_on_map(game) {
+            let i = at.index();
+            p.own_str[i] += f32::from(strength);
+            p.own_cnt[i] += 1;
+            if roster.block(b).kind == BlockKind::Navis {
+                p.navis_str[i] += f32::from(strength);
+                p.navis_cnt[i] += 1;
             }
         }
-        for (at, strength) in view.enemies_on_map(game) {
+        // The enemy blocks compared with those last seen as they come; a
+        // list of them is made only from the first difference on.
+        let unseen = self.params.unseen_strength;
+        let mut same = p.enemy_str.len() == n && p.unseen_strength.to_bits() == unseen.to_bits();
+        let mut k = 0;
+        p.seen.clear();
+        for enemy in view.enemies_on_map(game) {
+            if same && p.enemies.get(k) == Some(&enemy) {
+                k += 1;
+                continue;
+            }
+            if same {
+                same = false;
+                p.seen.extend_from_slice(&p.enemies[..k]);
+            }
+            p.seen.push(enemy);
+        }
+        if same && k != p.enemies.len() {
+            same = false;
+            p.seen.extend_from_slice(&p.enemies[..k]);
+        }
+        if !same {
+            std::mem::swap(&mut p.seen, &mut p.enemies);
+            p.unseen_strength = unseen;
+            Self::fill_enemy(game, p);
+        }
+    }
+
+    /// The enemy half of the picture, from `p.enemies`: strength and count
+    /// per space, and the threat.
+    fn fill_enemy(game: &Game, p: &mut Picture) {
+        let n = game.board().len();
+        zeroed(&mut p.enemy_str, n);
+        zeroed(&mut p.enemy_cnt, n);
+        // The enemy-held spaces, to scatter threat from in id order.
+        let mut held = [0u64; 4];
+        for &(at, strength) in &p.enemies {
             let i = at.index();
-            p.enemy_str[i] += strength.map_or(self.params.unseen_strength, f32::from);
+            p.enemy_str[i] += strength.map_or(p.unseen_strength, f32::from);
             p.enemy_cnt[i] += 1;
+            held[i / 64] |= 1 << (i % 64);
         }
         let board = game.board();
         // A space's threat is the enemy there and next door (by road, or by
         // sea for a sea). Scattered from the few enemy-held spaces rather
         // than gathered at every space; links are listed at both ends.
-        p.threat.copy_from_slice(&p.enemy_str);
-        for from in board.ids() {
-            let enemy = p.enemy_str[from.index()];
-            if enemy == 0.0 {
-                continue;
-            }
-            for adj in board.neighbours(from) {
-                if adj.class != LinkClass::Sea || board.space(adj.to).kind == SpaceKind::Sea {
-                    p.threat[adj.to.index()] += enemy;
+        p.threat.clear();
+        p.threat.extend_from_slice(&p.enemy_str);
+        for (w, mut bits) in held.into_iter().enumerate() {
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let enemy = p.enemy_str[i];
+                if enemy == 0.0 {
+                    continue;
+                }
+                for adj in board.neighbours(SpaceId(i as u16)) {
+                    if adj.class != LinkClass::Sea || board.space(adj.to).kind == SpaceKind::Sea {
+                        p.threat[adj.to.index()] += enemy;
+                    }
                 }
             }
         }
@@ -303,47 +383,68 @@ impl HeuristicPlayer {
         }
     }
 
-    /// Score of activating a group at `at`, and its objective, among the
-    /// `targets` (the spaces of positive value, in id order).
+    /// The most a factor in [`HeuristicPlayer::plan_group`] can raise a
+    /// target's value (at least 1: most targets keep theirs).
+    fn plan_bound(&self) -> f32 {
+        let k = &self.params;
+        1.0f32
+            .max(k.close_in)
+            .max(k.distant_attack)
+            .max(k.threatened_target)
+    }
+
+    /// Score of activating a group at `at`, and its objective: the best
+    /// scoring of the `targets` (the spaces of positive value), the lowest
+    /// id among equal scores.
     fn plan_group(
         &self,
         game: &Game,
         p: &Picture,
-        targets: &[Target],
+        targets: &Targets,
         at: SpaceId,
     ) -> Option<(f32, SpaceId)> {
         let mobile = self.mobile_strength(game, p, at);
         if mobile <= 0.0 {
             return None;
         }
-        let distances = game.board().road_distances_from(at);
         let mut best: Option<(f32, SpaceId)> = None;
-        for target in targets {
-            let mut value = target.value;
-            let d = distances[target.space.index()];
-            if d == 0 || d == FAR {
-                continue;
+        // Nearest first: a target `d` away scores at most the highest cap
+        // over d², so once that falls below the best, none further can win.
+        for &(space, d) in game.spaces_by_road_distance(at) {
+            let df = d as f32;
+            if best.is_some_and(|(b, _)| targets.max_cap / (df * df) < b) {
+                break;
             }
-            if target.enemy {
-                let need = target.enemy_str * self.style.attack_ratio - target.own_str;
-                if mobile < need {
-                    if d == 1 {
-                        continue; // too strong from here: mass first
-                    }
-                    // Close in on it, if that is safe.
-                    value *= self.params.close_in;
-                } else if d > 1 {
-                    value *= self.params.distant_attack;
-                }
-            } else if target.threat > mobile + target.own_str {
-                value *= self.params.threatened_target;
-            }
-            let score = value / (d as f32 * d as f32);
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, target.space));
+            let k = targets.index[space.index()];
+            if k != NOT_A_TARGET {
+                self.plan_target(&targets.all[usize::from(k)], d, mobile, &mut best);
             }
         }
         best
+    }
+
+    /// Scores `target`, `d` away from a group with `mobile` strength, into
+    /// `best` if it beats it (or ties it with a lower id).
+    fn plan_target(&self, target: &Target, d: u8, mobile: f32, best: &mut Option<(f32, SpaceId)>) {
+        let mut value = target.value;
+        if target.enemy {
+            let need = target.enemy_str * self.style.attack_ratio - target.own_str;
+            if mobile < need {
+                if d == 1 {
+                    return; // too strong from here: mass first
+                }
+                // Close in on it, if that is safe.
+                value *= self.params.close_in;
+            } else if d > 1 {
+                value *= self.params.distant_attack;
+            }
+        } else if target.threat > mobile + target.own_str {
+            value *= self.params.threatened_target;
+        }
+        let score = value / (d as f32 * d as f32);
+        if best.is_none_or(|(b, at)| score > b || (score == b && target.space < at)) {
+            *best = Some((score, target.space));
+        }
     }
 
     /// Strength that must stay to hold a threatened friendly VP city.
@@ -398,7 +499,7 @@ impl HeuristicPlayer {
         target: SpaceId,
     ) -> Action {
         let mut best = (0.0f32, Action::EndGroup);
-        for (a, block, from, to) in steps_from(game, view, legal) {
+        for (a, block, from, to) in steps_from(view, legal) {
             let kind = game.roster().block(block).kind;
             if kind == BlockKind::Navis {
                 continue;
@@ -446,7 +547,7 @@ impl HeuristicPlayer {
         let attacking = p.enemy_cnt[target.index()] > 0;
         let far = |s: SpaceId| board.sea_distance(s, target).unwrap_or(FAR);
         let mut best = (0.0f32, Action::EndGroup);
-        for (a, block, from, to) in steps_from(game, view, legal) {
+        for (a, block, from, to) in steps_from(view, legal) {
             if game.roster().block(block).kind != BlockKind::Navis {
                 continue;
             }
@@ -489,20 +590,12 @@ impl HeuristicPlayer {
 
     /// Score of a navis group at `at`, and the sea it goes for: an adjacent
     /// enemy sea it can beat, or a vacant sea worth holding within two moves.
-    fn plan_navis(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        at: SpaceId,
-    ) -> Option<(f32, SpaceId)> {
+    fn plan_navis(&self, game: &Game, p: &Picture, at: SpaceId) -> Option<(f32, SpaceId)> {
         let board = game.board();
-        let (navis, strength) = view
-            .own_blocks_at(at)
-            .filter(|b| game.roster().block(*b).kind == BlockKind::Navis)
-            .fold((0usize, 0.0f32), |(n, s), b| {
-                (n + 1, s + own_strength(game, view, b))
-            });
+        let (navis, strength) = (
+            usize::from(p.navis_cnt[at.index()]),
+            p.navis_str[at.index()],
+        );
         if navis == 0 {
             return None;
         }
@@ -555,7 +648,7 @@ impl HeuristicPlayer {
         block: BlockId,
         to: SpaceId,
     ) -> Option<f32> {
-        let from = view.location(game, block)?;
+        let from = view.own_location(block)?;
         let d = self.dist(game, from, to);
         let value = values[to.index()];
         if d <= 2 || value <= 0.0 {
@@ -571,6 +664,42 @@ impl HeuristicPlayer {
         Some(value * self.params.amphibious)
     }
 
+    /// Every space's value to a group, and the spaces worth going to with
+    /// what each group's plan reads of them, gathered once a decision.
+    fn gather_targets(
+        &self,
+        game: &Game,
+        p: &Picture,
+        values: &mut Vec<f32>,
+        targets: &mut Targets,
+    ) {
+        let bound = self.plan_bound();
+        values.clear();
+        targets.all.clear();
+        targets.index.clear();
+        targets.max_cap = 0.0;
+        for t in game.board().ids() {
+            let value = self.space_value(game, p, t);
+            values.push(value);
+            if value <= 0.0 {
+                targets.index.push(NOT_A_TARGET);
+                continue;
+            }
+            let i = t.index();
+            let cap = value * bound;
+            targets.index.push(targets.all.len() as u16);
+            targets.max_cap = targets.max_cap.max(cap);
+            targets.all.push(Target {
+                space: t,
+                value,
+                enemy: p.enemy_cnt[i] > 0,
+                enemy_str: p.enemy_str[i],
+                own_str: p.own_str[i],
+                threat: p.threat[i],
+            });
+        }
+    }
+
     fn choose_group(
         &mut self,
         game: &Game,
@@ -584,28 +713,8 @@ impl HeuristicPlayer {
             self.idle_groups.clear();
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        let values = &mut scratch.values;
-        values.clear();
-        values.extend(game.board().ids().map(|t| self.space_value(game, p, t)));
-        // What every group's plan reads of each space, gathered once.
-        let targets = &mut scratch.targets;
-        targets.clear();
-        targets.extend(
-            game.board()
-                .ids()
-                .filter(|t| values[t.index()] > 0.0)
-                .map(|t| {
-                    let i = t.index();
-                    Target {
-                        space: t,
-                        value: values[i],
-                        enemy: p.enemy_cnt[i] > 0,
-                        enemy_str: p.enemy_str[i],
-                        own_str: p.own_str[i],
-                        threat: p.threat[i],
-                    }
-                }),
-        );
+        self.gather_targets(game, p, &mut scratch.values, &mut scratch.targets);
+        let (values, targets) = (&scratch.values, &scratch.targets);
         // Event groups move land blocks only, or navis only (Neptune).
         let event = view.command_event();
         let land_moves = event != Some(Event::Neptune);
@@ -621,7 +730,7 @@ impl HeuristicPlayer {
                     if land_moves && let Some((score, t)) = self.plan_group(game, p, targets, at) {
                         consider(score, a, Some(Objective::Land(t)));
                     }
-                    if navis_move && let Some((score, t)) = self.plan_navis(game, view, p, at) {
+                    if navis_move && let Some((score, t)) = self.plan_navis(game, p, at) {
                         consider(score, a, Some(Objective::Sea(t)));
                     }
                 }
@@ -856,10 +965,10 @@ impl Player for HeuristicPlayer {
         if legal.contains(&Action::Fire) && !legal.iter().any(|a| matches!(a, Action::Retreat(_))) {
             return Action::Fire;
         }
-        let mut p = std::mem::take(&mut self.picture);
+        let mut p = self.picture.take().unwrap_or_default();
         self.fill_picture(game, view, &mut p);
         let action = self.choose_with_picture(game, view, &p, legal);
-        self.picture = p;
+        self.picture = Some(p);
         action
     }
 }
@@ -921,6 +1030,22 @@ impl HeuristicPlayer {
                 })
                 .unwrap_or(&first);
         }
+        if let Some(a) = self.choose_regroup_or_winter(game, view, p, legal) {
+            return a;
+        }
+        legal[self.rng.random_range(0..legal.len())]
+    }
+
+    /// After a battle (regroup, 7.7) and in winter (8.3 navis to port, 8.4
+    /// disbanding), if the decision is one of those.
+    fn choose_regroup_or_winter(
+        &self,
+        game: &Game,
+        view: &SideView<'_>,
+        p: &Picture,
+        legal: &[Action],
+    ) -> Option<Action> {
+        let first = legal[0];
         if legal.iter().any(|a| matches!(a, Action::Regroup { .. })) {
             // Take a vacant VP city next to the battlefield, if it is safe.
             let mut best = (0.0f32, Action::EndRegroup);
@@ -937,14 +1062,15 @@ impl HeuristicPlayer {
                     }
                 }
             }
-            return best.1;
+            return Some(best.1);
         }
         if legal
             .iter()
             .any(|a| matches!(a, Action::NavisToPort { .. }))
         {
-            return *legal
+            return legal
                 .iter()
+                .copied()
                 .max_by_key(|a| match a {
                     Action::NavisToPort { to, .. } => {
                         game.board()
@@ -955,15 +1081,16 @@ impl HeuristicPlayer {
                     }
                     _ => i32::MIN,
                 })
-                .unwrap_or(&first);
+                .or(Some(first));
         }
         if legal.iter().any(|a| matches!(a, Action::Disband(_))) {
             if legal.contains(&Action::EndWinter) {
-                return Action::EndWinter;
+                return Some(Action::EndWinter);
             }
             // 8.4: over supply: the weakest, never a leader if avoidable.
-            return *legal
+            return legal
                 .iter()
+                .copied()
                 .min_by_key(|a| match a {
                     Action::Disband(b) => {
                         let leader = game.roster().block(*b).kind == BlockKind::Leader;
@@ -971,12 +1098,12 @@ impl HeuristicPlayer {
                     }
                     _ => (true, u8::MAX),
                 })
-                .unwrap_or(&first);
+                .or(Some(first));
         }
         if legal.contains(&Action::EndWinter) {
-            return Action::EndWinter;
+            return Some(Action::EndWinter);
         }
-        legal[self.rng.random_range(0..legal.len())]
+        None
     }
 }
 
@@ -1076,7 +1203,7 @@ impl HeuristicPlayer {
             _ => Style::STEADY,
         };
         let kept = (self.target, self.group_steps, self.current_group);
-        let mut p = std::mem::take(&mut self.picture);
+        let mut p = self.picture.take().unwrap_or_default();
         self.fill_picture(game, view, &mut p);
         let mut rest = legal.to_vec();
         while out.len() < max {
@@ -1090,7 +1217,7 @@ impl HeuristicPlayer {
             });
             rest.retain(|r| *r != a);
         }
-        self.picture = p;
+        self.picture = Some(p);
         (self.target, self.group_steps, self.current_group) = kept;
     }
 

@@ -6,308 +6,72 @@ use egui::{RichText, Ui};
 
 use super::state::{AppState, load_rules};
 use super::{Action, FilePurpose, theme};
-use crate::scenario::edit::rule_differences;
-use crate::scenario::rules::{
-    ApolloFirstTurn, AttackerRetreat, BUILTIN_VARIANTS, JupiterDefection, MainAttack, RoadLimits,
-    RuleSet, VulcanTarget,
+use crate::scenario::rule_fields::{
+    FieldKind, FieldValue, LIMIT_PARTS, RuleField, rule_differences,
 };
+use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
 
-/// A field of [`RuleSet`]: its rule and what it decides (docs/rules-notes.md).
-pub struct FieldInfo {
-    pub name: &'static str,
-    pub rule: &'static str,
-    pub explain: &'static str,
-}
-
-const fn f(name: &'static str, rule: &'static str, explain: &'static str) -> FieldInfo {
-    FieldInfo {
-        name,
-        rule,
-        explain,
-    }
-}
-
-/// Every field, in the order `RuleSet` declares them.
-pub const FIELDS: &[FieldInfo] = &[
-    f("years", "1.2", "Years in a game."),
-    f(
-        "turns_per_year",
-        "2.0",
-        "Game turns (cards played) per year.",
-    ),
-    f("hand_size", "2.1", "Cards dealt to each player each year."),
-    f("discards", "2.1", "Cards each player discards unseen."),
-    f("vp_to_win", "1.2", "VP that win the game after a year."),
-    f(
-        "vp_per_leader_killed",
-        "7.51",
-        "VP for each enemy leader killed.",
-    ),
-    f(
-        "road_limits",
-        "6.11, 4.32",
-        "Blocks per player per turn on a major road, minor road, strait, and a strait into a defended city.",
-    ),
-    f(
-        "strait_retreat_limit",
-        "7.61",
-        "Land blocks per battle round that may retreat across a strait.",
-    ),
-    f(
-        "sea_retreat_limit",
-        "7.64",
-        "Land blocks per side per battle round that may retreat by sea.",
-    ),
-    f(
-        "battle_rounds",
-        "7.2",
-        "Battle rounds; the attacker retreats in the last.",
-    ),
-    f(
-        "winter_supply_base",
-        "8.4",
-        "Blocks every city supplies in winter, before adding its VP.",
-    ),
-    f(
-        "caesar_player1_first_turn",
-        "2.1",
-        "2.0: Caesar is Player 1 on the game's first turn, whatever the cards.",
-    ),
-    f(
-        "apollo_copy_decides_player1",
-        "Apollo",
-        "2.0: the copied card decides Player 1 (1.1: the Apollo player is).",
-    ),
-    f(
-        "apollo_first_turn",
-        "Apollo",
-        "What Apollo copies on a year's first turn.",
-    ),
-    f(
-        "jupiter_navis_at_sea",
-        "Jupiter",
-        "1.1: a Navis at sea may be taken.",
-    ),
-    f(
-        "jupiter_cleopatra_defects",
-        "Jupiter",
-        "Cleopatra may defect (both texts).",
-    ),
-    f(
-        "jupiter_defection",
-        "Jupiter",
-        "Where a defecting block goes: it stays, or moves to a friendly city.",
-    ),
-    f(
-        "mars_group_move",
-        "Mars, Neptune",
-        "2.0: the card also gives one group move.",
-    ),
-    f(
-        "mercury_land_only",
-        "Mercury",
-        "2.0: only land blocks take the extra move.",
-    ),
-    f(
-        "pluto_attacks_only",
-        "Pluto",
-        "2.0: raised limits for attacks only, land units only.",
-    ),
-    f("pluto_road_limits", "Pluto", "Pluto's raised road limits."),
-    f(
-        "vulcan_target",
-        "Vulcan",
-        "1.1: any city; 2.0: an enemy city.",
-    ),
-    f(
-        "vulcan_spares_cleopatra",
-        "Vulcan",
-        "2.0: Cleopatra at strength I is not reduced.",
-    ),
-    f(
-        "main_attack",
-        "6.12, 7.3",
-        "1.1: the attacker declares the main attack; 2.0: the first road used.",
-    ),
-    f(
-        "levy_on_moved_blocks",
-        "6.4",
-        "Blocks that moved may take steps in a friendly city (both texts).",
-    ),
-    f(
-        "disrupt_defending_reserves",
-        "7.31",
-        "Defending reserves are disrupted too.",
-    ),
-    f(
-        "attacker_retreat",
-        "7.62",
-        "1.1: retreating attackers go to one vacant city; 2.0: to any, splitting.",
-    ),
-    f(
-        "regroup_to_one_city",
-        "7.7",
-        "1.1: the victor regroups to one adjacent city; 2.0: to any, splitting.",
-    ),
-    f(
-        "removed_cards",
-        "House rule",
-        "Cards taken out of the deck: events by name, commands as \"3/1\".",
-    ),
-    f(
-        "max_events_per_hand",
-        "House rule",
-        "At most this many events in a hand (redealt otherwise); hand size or more means no cap.",
-    ),
-];
-
-fn choice<T: PartialEq + Copy + std::fmt::Debug>(
+/// The control of one field, drawn from its kind in the rule table; the
+/// new value when the user changed it.
+fn control(
     ui: &mut Ui,
-    id: &str,
-    value: &mut T,
-    options: &[T],
+    field: &RuleField,
+    value: &FieldValue,
+    cards: &mut String,
     label: egui::Id,
-) -> bool {
-    let mut changed = false;
-    egui::ComboBox::from_id_salt(id)
-        .selected_text(format!("{value:?}"))
-        .show_ui(ui, |ui| {
-            for o in options {
-                changed |= ui.selectable_value(value, *o, format!("{o:?}")).changed();
-            }
-        })
-        .response
-        .labelled_by(label);
-    changed
-}
-
-fn number(ui: &mut Ui, value: &mut u8, max: u8, label: egui::Id) -> bool {
-    ui.add(egui::DragValue::new(value).range(0..=max))
-        .labelled_by(label)
-        .changed()
-}
-
-fn limits(ui: &mut Ui, l: &mut RoadLimits) -> bool {
-    let mut changed = false;
-    for (label, v) in [
-        ("major", &mut l.major),
-        ("minor", &mut l.minor),
-        ("strait", &mut l.strait),
-        ("defended", &mut l.strait_attacking),
-    ] {
-        let l = ui.label(RichText::new(label).small());
-        changed |= number(ui, v, 20, l.id);
-    }
-    changed
-}
-
-/// The control of one field; true when the user changed it.
-fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String, label: egui::Id) -> bool {
-    match name {
-        "years" => number(ui, &mut r.years, 20, label),
-        "turns_per_year" => number(ui, &mut r.turns_per_year, 20, label),
-        "hand_size" => number(ui, &mut r.hand_size, 20, label),
-        "discards" => number(ui, &mut r.discards, 20, label),
-        "vp_to_win" => number(ui, &mut r.vp_to_win, 50, label),
-        "vp_per_leader_killed" => number(ui, &mut r.vp_per_leader_killed, 10, label),
-        "road_limits" => ui.horizontal(|ui| limits(ui, &mut r.road_limits)).inner,
-        "strait_retreat_limit" => number(ui, &mut r.strait_retreat_limit, 20, label),
-        "sea_retreat_limit" => number(ui, &mut r.sea_retreat_limit, 20, label),
-        "battle_rounds" => number(ui, &mut r.battle_rounds, 10, label),
-        "winter_supply_base" => number(ui, &mut r.winter_supply_base, 20, label),
-        "caesar_player1_first_turn" => ui
-            .checkbox(&mut r.caesar_player1_first_turn, "")
-            .labelled_by(label)
-            .changed(),
-        "apollo_copy_decides_player1" => ui
-            .checkbox(&mut r.apollo_copy_decides_player1, "")
-            .labelled_by(label)
-            .changed(),
-        "apollo_first_turn" => choice(
-            ui,
-            name,
-            &mut r.apollo_first_turn,
-            &[
-                ApolloFirstTurn::NoEffect,
-                ApolloFirstTurn::CopiesPreviousYear,
-            ],
-            label,
-        ),
-        "jupiter_navis_at_sea" => ui
-            .checkbox(&mut r.jupiter_navis_at_sea, "")
-            .labelled_by(label)
-            .changed(),
-        "jupiter_cleopatra_defects" => ui
-            .checkbox(&mut r.jupiter_cleopatra_defects, "")
-            .labelled_by(label)
-            .changed(),
-        "jupiter_defection" => choice(
-            ui,
-            name,
-            &mut r.jupiter_defection,
-            &[
-                JupiterDefection::InPlace,
-                JupiterDefection::ToAdjacentFriendlyCity,
-            ],
-            label,
-        ),
-        "mars_group_move" => ui
-            .checkbox(&mut r.mars_group_move, "")
-            .labelled_by(label)
-            .changed(),
-        "mercury_land_only" => ui
-            .checkbox(&mut r.mercury_land_only, "")
-            .labelled_by(label)
-            .changed(),
-        "pluto_attacks_only" => ui
-            .checkbox(&mut r.pluto_attacks_only, "")
-            .labelled_by(label)
-            .changed(),
-        "pluto_road_limits" => {
-            ui.horizontal(|ui| limits(ui, &mut r.pluto_road_limits))
-                .inner
+) -> Option<FieldValue> {
+    match (field.kind, value) {
+        (FieldKind::Number { max }, FieldValue::Number(n)) => {
+            let mut n = *n;
+            number(ui, &mut n, max, label).then_some(FieldValue::Number(n))
         }
-        "vulcan_target" => choice(
-            ui,
-            name,
-            &mut r.vulcan_target,
-            &[VulcanTarget::AnyCity, VulcanTarget::EnemyCity],
-            label,
-        ),
-        "vulcan_spares_cleopatra" => ui
-            .checkbox(&mut r.vulcan_spares_cleopatra, "")
-            .labelled_by(label)
-            .changed(),
-        "main_attack" => choice(
-            ui,
-            name,
-            &mut r.main_attack,
-            &[MainAttack::AttackerChooses, MainAttack::FirstRoadUsed],
-            label,
-        ),
-        "levy_on_moved_blocks" => ui
-            .checkbox(&mut r.levy_on_moved_blocks, "")
-            .labelled_by(label)
-            .changed(),
-        "regroup_to_one_city" => ui
-            .checkbox(&mut r.regroup_to_one_city, "")
-            .labelled_by(label)
-            .changed(),
-        "disrupt_defending_reserves" => ui
-            .checkbox(&mut r.disrupt_defending_reserves, "")
-            .labelled_by(label)
-            .changed(),
-        "attacker_retreat" => choice(
-            ui,
-            name,
-            &mut r.attacker_retreat,
-            &[
-                AttackerRetreat::OneCityByAttackRoad,
-                AttackerRetreat::AnyCitiesByAttackRoads,
-            ],
-            label,
-        ),
-        "removed_cards" => {
+        (FieldKind::Switch, FieldValue::Switch(on)) => {
+            let mut on = *on;
+            ui.checkbox(&mut on, "")
+                .labelled_by(label)
+                .changed()
+                .then_some(FieldValue::Switch(on))
+        }
+        (FieldKind::Choice { options }, FieldValue::Choice(now)) => {
+            let mut picked = None;
+            egui::ComboBox::from_id_salt(field.name)
+                .selected_text(now.as_str())
+                .show_ui(ui, |ui| {
+                    for option in options {
+                        if ui.selectable_label(now == option, *option).clicked() && now != option {
+                            picked = Some(FieldValue::Choice(option.to_string()));
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label);
+            picked
+        }
+        (FieldKind::Limits { max }, FieldValue::Limits(limits)) => {
+            let mut limits = *limits;
+            let changed = ui
+                .horizontal(|ui| {
+                    let mut changed = false;
+                    for (part, v) in LIMIT_PARTS.iter().zip([
+                        &mut limits.major,
+                        &mut limits.minor,
+                        &mut limits.strait,
+                        &mut limits.strait_attacking,
+                    ]) {
+                        let shown = if *part == "strait_attacking" {
+                            "defended"
+                        } else {
+                            part
+                        };
+                        let l = ui.label(RichText::new(shown).small());
+                        changed |= number(ui, v, max, l.id);
+                    }
+                    changed
+                })
+                .inner;
+            changed.then_some(FieldValue::Limits(limits))
+        }
+        (FieldKind::Cards, FieldValue::Cards(now)) => {
             let response = ui
                 .add(
                     egui::TextEdit::singleline(cards)
@@ -315,21 +79,21 @@ fn control(ui: &mut Ui, r: &mut RuleSet, name: &str, cards: &mut String, label: 
                         .desired_width(180.0),
                 )
                 .labelled_by(label);
-            if response.lost_focus() || response.changed() {
-                let list = card_list(cards);
-                if list != r.removed_cards {
-                    r.removed_cards = list;
-                    return true;
-                }
-            }
-            false
+            let list = card_list(cards);
+            ((response.lost_focus() || response.changed()) && list != *now)
+                .then_some(FieldValue::Cards(list))
         }
-        "max_events_per_hand" => number(ui, &mut r.max_events_per_hand, 20, label),
-        other => {
-            ui.colored_label(theme::ERROR, format!("no control for {other}"));
-            false
+        _ => {
+            ui.colored_label(theme::ERROR, format!("{value} does not fit {}", field.name));
+            None
         }
     }
+}
+
+fn number(ui: &mut Ui, value: &mut u8, max: u8, label: egui::Id) -> bool {
+    ui.add(egui::DragValue::new(value).range(0..=max))
+        .labelled_by(label)
+        .changed()
 }
 
 /// The panel's own state: the text being typed, and what is derived from
@@ -351,8 +115,8 @@ pub struct RulesPanel {
     diff: Option<((u64, String), Differences)>,
 }
 
-/// Fields two rule sets set differently: name, one value, the other.
-type Differences = Vec<(String, String, String)>;
+/// Fields two rule sets set differently: the field, one value, the other.
+type Differences = Vec<(&'static RuleField, FieldValue, FieldValue)>;
 
 /// The list of removed cards as typed.
 fn card_list(text: &str) -> Vec<String> {
@@ -485,6 +249,7 @@ impl RulesPanel {
         });
         ui.separator();
         let cards = &mut self.cards;
+        let values = rules.field_values();
         egui::ScrollArea::vertical()
             .id_salt("rules")
             .max_height(ui.available_height() * 0.62)
@@ -499,8 +264,9 @@ impl RulesPanel {
                         ui.label(RichText::new("Value").strong());
                         ui.label(RichText::new("What it decides").strong());
                         ui.end_row();
-                        for field in FIELDS {
-                            let changed = changed_fields.iter().any(|(k, _, _)| k == field.name);
+                        for (field, value) in values {
+                            let changed =
+                                changed_fields.iter().any(|(f, _, _)| f.name == field.name);
                             let name = RichText::new(field.name).monospace();
                             let label = ui.label(if changed {
                                 name.color(theme::WARNING).strong()
@@ -508,9 +274,11 @@ impl RulesPanel {
                                 name
                             });
                             ui.label(field.rule);
-                            if control(ui, rules, field.name, cards, label.id)
+                            if let Some(new) = control(ui, field, &value, cards, label.id)
                                 && matches!(action, Switches::None)
+                                && let Ok(changed) = rules.with_field(field, &new)
                             {
+                                *rules = changed;
                                 action = Switches::Changed;
                             }
                             ui.label(field.explain);
@@ -548,32 +316,12 @@ fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
                 ui.label(RichText::new(theirs).strong());
                 ui.end_row();
                 for (field, a, b) in diff {
-                    let rule = FIELDS
-                        .iter()
-                        .find(|f| f.name == field)
-                        .map_or("", |f| f.rule);
-                    ui.label(RichText::new(field).monospace());
-                    ui.label(rule);
-                    ui.label(RichText::new(a).monospace());
-                    ui.label(RichText::new(b).monospace());
+                    ui.label(RichText::new(field.name).monospace());
+                    ui.label(field.rule);
+                    ui.label(RichText::new(a.to_string()).monospace());
+                    ui.label(RichText::new(b.to_string()).monospace());
                     ui.end_row();
                 }
             });
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_rule_set_field_has_a_rule_and_an_explanation() {
-        let fields = crate::scenario::edit::rule_fields(&RuleSet::builtin("rules-1.1"));
-        let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
-        let table: Vec<&str> = FIELDS.iter().map(|f| f.name).collect();
-        assert_eq!(names, table);
-        for f in FIELDS {
-            assert!(!f.rule.is_empty() && !f.explain.is_empty(), "{}", f.name);
-        }
-    }
 }

@@ -223,7 +223,7 @@ impl SimPanel {
             shard: None,
         };
         if let Err(e) = options.check() {
-            self.result = Some(Err(e.replace("--players", "the ladder")));
+            self.result = Some(Err(format!("The ladder: {e}")));
             return;
         }
         let Some(other) = self.compared_rules() else {

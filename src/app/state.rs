@@ -7,9 +7,10 @@
 
 use std::path::Path;
 
-use crate::scenario::edit::{self, CityBalance, Document, Edit, Item, free_deployment_balance};
+use crate::scenario::edit::{CityBalance, Document, Edit, Item, free_deployment_balance};
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Scenario;
+use crate::scenario::rule_fields::{rule_differences, variant_file};
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::scenario::validate::{Report, validate};
 
@@ -363,9 +364,9 @@ impl AppState {
             let label = match self
                 .rules
                 .as_ref()
-                .map(|now| edit::rule_differences(&before, now))
+                .map(|now| rule_differences(&before, now))
             {
-                Ok(d) if d.len() == 1 => format!("the rule switch {}", d[0].0),
+                Ok(d) if d.len() == 1 => format!("the rule switch {}", d[0].0.name),
                 _ => "a change of the rule switches".to_string(),
             };
             self.history.record(Change::Rules {
@@ -518,7 +519,7 @@ impl AppState {
         } else {
             name.trim().to_string()
         };
-        let text = edit::variant_file(rules, &name, &extends, base);
+        let text = variant_file(rules, &name, &extends, base);
         crate::scenario::format::save_atomically(path, &text)
             .map_err(|e| format!("{}: cannot save: {e}", path.display()))?;
         self.note(format!("Saved variant {}", path.display()));

@@ -9,7 +9,6 @@ use egui_plot::{HLine, Line, LineStyle, Points, Polygon};
 
 use super::Action;
 use super::bands::band_quads;
-use super::rules_panel::FIELDS;
 use super::theme;
 use crate::scenario::rules::RuleSet;
 use crate::sim::sweep::{self, Axis, SweepReport};
@@ -43,8 +42,7 @@ impl SweepSettings {
 
 /// The axis rows (a field from the rule table, its values) and the games per point.
 pub fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
-    let fields: Vec<(String, serde_json::Value)> =
-        rules.map(sweep::settable_fields).unwrap_or_default();
+    let fields = rules.map(sweep::settable_fields).unwrap_or_default();
     let mut remove = None;
     for (i, (field, values)) in s.axes.iter_mut().enumerate() {
         ui.horizontal(|ui| {
@@ -53,12 +51,9 @@ pub fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
                 .selected_text(field.as_str())
                 .width(170.0)
                 .show_ui(ui, |ui| {
-                    for (name, current) in &fields {
-                        let base = name.split('.').next().unwrap_or(name);
-                        let explain = FIELDS
-                            .iter()
-                            .find(|f| f.name == base)
-                            .map_or(String::new(), |f| format!("{} ({})", f.explain, f.rule));
+                    for (path, current) in &fields {
+                        let name = path.text();
+                        let explain = format!("{} ({})", path.field.explain, path.field.rule);
                         ui.selectable_value(field, name.clone(), name)
                             .on_hover_text(format!("{explain} Now: {current}"));
                     }

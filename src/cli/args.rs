@@ -1,13 +1,11 @@
 //! Argument types shared by the commands, and what they load.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
-use caesar_workbench::scenario::validate::{Severity, validate};
 use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
 
 use super::CliError;
@@ -67,7 +65,7 @@ impl RunArgs {
             omniscient: self.omniscient,
             shard: resolve_shard(self.shard)?,
         };
-        options.check().map_err(CliError::Usage)?;
+        options.check()?;
         Ok(options)
     }
 
@@ -138,19 +136,11 @@ pub struct Loaded {
 pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliError> {
     let rules = RuleSet::load(variant)?;
     let doc = caesar_workbench::scenario::load_scenario(scenario)?;
-    let mut report = validate(&doc, &rules);
-    caesar_workbench::scenario::validate::locate_rule_findings(&mut report, variant);
-    if report.errors() > 0 {
-        return Err(CliError::InvalidScenario {
-            findings: report
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Error)
-                .map(|f| f.to_string())
-                .collect(),
-        });
-    }
-    let game = Game::new(Arc::new(report.scenario), Arc::new(rules));
+    let game = Game::from_document(&doc, rules, Some(variant)).map_err(|refused| {
+        CliError::InvalidScenario {
+            findings: refused.messages(),
+        }
+    })?;
     Ok(Loaded { game, doc })
 }
 

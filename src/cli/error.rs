@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::scenario::format::LoadError;
-use caesar_workbench::sim::Cancelled;
 use caesar_workbench::sim::sweep::PlanError;
+use caesar_workbench::sim::{Cancelled, Setting};
 
 /// Everything that ends a command early. `main` prints it as
 /// `error: <message>` on stderr and exits with [`CliError::exit_code`],
@@ -16,6 +16,9 @@ pub enum CliError {
     /// An argument that parses but cannot be used.
     #[error("{0}")]
     Usage(String),
+    /// Options that would play nothing, named by their flag.
+    #[error("{flag}: {error}", flag = flag(.0.setting()), error = .0)]
+    Options(#[from] caesar_workbench::sim::OptionsError),
     /// A scenario or variant file that cannot be read or parsed.
     #[error(transparent)]
     Load(#[from] LoadError),
@@ -44,9 +47,12 @@ pub enum CliError {
     Sweep(#[from] caesar_workbench::sim::sweep::PlanError),
     #[error("cannot read {path}: {source}")]
     Read { path: PathBuf, source: io::Error },
-    /// A report file that is not a report, or reports that do not merge.
+    /// A report file that is not a report.
     #[error("{0}")]
     Report(String),
+    /// Reports that do not merge.
+    #[error(transparent)]
+    Merge(#[from] caesar_workbench::sim::MergeError),
     /// Writing standard output failed.
     #[error("cannot write the output: {0}")]
     Output(io::Error),
@@ -64,6 +70,20 @@ pub enum CliError {
     /// The window could not open.
     #[error("{0}")]
     Gui(String),
+}
+
+/// The flag that sets `setting`.
+fn flag(setting: Setting) -> &'static str {
+    match setting {
+        Setting::Games => "--games",
+        Setting::Shard => "--shard",
+        Setting::Players => "--players",
+        Setting::GamesPerCandidate => "--games-per-candidate",
+        Setting::Budget => "--budget",
+        Setting::CheckGames => "--check-games",
+        Setting::Step => "--step",
+        Setting::StartingPlayer => "--start",
+    }
 }
 
 impl CliError {

@@ -70,7 +70,7 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
         omniscient: args.omniscient,
         shard: resolve_shard(args.shard)?,
     };
-    options.check().map_err(CliError::Usage)?;
+    options.check()?;
     let mut loaded = Vec::new();
     for v in &variants {
         loaded.push(load_game(args.scenario.as_deref(), v)?);

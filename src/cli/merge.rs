@@ -78,7 +78,7 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         }
         let labelled: Vec<(&str, &SweepReport)> =
             sweeps.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = SweepReport::merge_labelled(&labelled).map_err(CliError::Report)?;
+        let merged = SweepReport::merge_labelled(&labelled)?;
         if let Some(p) = merged.points.first() {
             warn_missing(&p.run, args.complete)?;
         }
@@ -97,7 +97,7 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         }
         let labelled: Vec<(&str, &LadderReport)> =
             ladders.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = LadderReport::merge_labelled(&labelled).map_err(CliError::Report)?;
+        let merged = LadderReport::merge_labelled(&labelled)?;
         if let Some(run) = merged.rungs.first().map(|r| r.mirror.runs()[0]) {
             warn_missing(run, args.complete)?;
         }
@@ -112,12 +112,12 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
     if !compares.is_empty() {
         let labelled: Vec<(&str, &CompareReport)> =
             compares.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = CompareReport::merge_labelled(&labelled).map_err(CliError::Report)?;
+        let merged = CompareReport::merge_labelled(&labelled)?;
         warn_missing(&merged.a, args.complete)?;
         emit_report(out, &merged, args.json, args.out.as_deref())?;
     } else {
         let labelled: Vec<(&str, &SimReport)> = sims.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = SimReport::merge_labelled(&labelled).map_err(CliError::Report)?;
+        let merged = SimReport::merge_labelled(&labelled)?;
         warn_missing(&merged, args.complete)?;
         emit_report(out, &merged, args.json, args.out.as_deref())?;
         super::simulate::write_spaces_csv(&merged, args.spaces_csv.as_deref())?;

@@ -70,7 +70,7 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         seed: args.seed,
         start,
     };
-    options.check().map_err(CliError::Usage)?;
+    options.check()?;
     let pool = pool(args.threads)?;
     let name = format!("{} ({})", args.variant, loaded.game.rules.name);
     let report = with_progress(options.total_games(), |progress| {

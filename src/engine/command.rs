@@ -4,8 +4,8 @@
 use std::ops::ControlFlow;
 
 use super::{
-    Action, BlockSet, CommandState, CommandStep, Contest, Game, LevyRule, Log, NO_LINK, Orders,
-    Phase, Place, SET_CAPACITY, SpaceSet, State, flag, log,
+    Action, BlockSet, BlockState, CommandState, CommandStep, Contest, Game, LevyRule, Log, NO_LINK,
+    Orders, Phase, Place, SET_CAPACITY, SpaceSet, State, flag, log,
 };
 use crate::scenario::model::{BlockId, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
@@ -209,15 +209,10 @@ impl State {
                 self.stats.quality.mp_spent[side.index()] += 1;
                 self.command.group = Some(at);
                 self.command.moved_by_land = true;
-                for id in self.on_map[side.index()].iter() {
-                    let b = self.blocks[id.index()];
-                    if b.loc == at.0
-                        && !b.has(flag::MOVED | flag::ANCHORED)
-                        && self.may_join_group(game, id)
-                    {
-                        self.command.members.insert(id);
-                        self.blocks[id.index()].moved_steps = 0;
-                    }
+                let joining = self.group_joining(game, side, at);
+                self.command.members = self.command.members.or(joining);
+                for id in joining.iter() {
+                    self.blocks[id.index()].moved_steps = 0;
                 }
                 log!(log, "{side} moves a group from {}", game.space_name(at));
             }
@@ -240,31 +235,6 @@ impl State {
                 self.stats.quality.mp_unused[side.index()] += self.command.mp as u32;
                 self.command.group = None;
                 self.command.step = CommandStep::MainAttack;
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::Levy { block, at } => {
-                self.command.lp -= 1;
-                self.set_loc(block, at.0);
-                self.blocks[block.index()].steps = 1;
-                self.set_side(block, side);
-                self.blocks[block.index()].came_from = at.0;
-                log!(
-                    log,
-                    "{side} levies {} in {}",
-                    game.block_name(block),
-                    game.space_name(at)
-                );
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::AddStep(block) => {
-                self.command.lp -= 1;
-                self.blocks[block.index()].steps += 1;
-                log!(
-                    log,
-                    "{side} adds a step to {} (now {})",
-                    game.block_name(block),
-                    self.strength(game, block)
-                );
                 self.skip_empty_command_steps(game, log);
             }
             Action::MainAttack(link) => {
@@ -298,6 +268,44 @@ impl State {
                 self.command.step = CommandStep::Levy;
                 self.skip_empty_command_steps(game, log);
             }
+            Action::Levy { .. } | Action::AddStep(_) | Action::EndLevy => {
+                self.levy_apply(game, side, action, log)
+            }
+            Action::JupiterAt(_) | Action::VulcanCity(_) | Action::PassEvent => {
+                self.event_apply(game, side, action, log)
+            }
+            _ => {}
+        }
+    }
+
+    /// 6.4: levies, and the end of them.
+    fn levy_apply(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
+        match action {
+            Action::Levy { block, at } => {
+                self.command.lp -= 1;
+                self.set_loc(block, at.0);
+                self.blocks[block.index()].steps = 1;
+                self.set_side(block, side);
+                self.blocks[block.index()].came_from = at.0;
+                log!(
+                    log,
+                    "{side} levies {} in {}",
+                    game.block_name(block),
+                    game.space_name(at)
+                );
+                self.skip_empty_command_steps(game, log);
+            }
+            Action::AddStep(block) => {
+                self.command.lp -= 1;
+                self.blocks[block.index()].steps += 1;
+                log!(
+                    log,
+                    "{side} adds a step to {} (now {})",
+                    game.block_name(block),
+                    self.strength(game, block)
+                );
+                self.skip_empty_command_steps(game, log);
+            }
             Action::EndLevy => {
                 if self.command.lp > 0 {
                     let mut options = Vec::new();
@@ -311,6 +319,13 @@ impl State {
                 }
                 self.finish_command(game, log);
             }
+            _ => {}
+        }
+    }
+
+    /// Jupiter and Vulcan's targets, or an event that strikes nothing.
+    fn event_apply(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
+        match action {
             Action::JupiterAt(at) => {
                 // 1.1: the player points at one of the standing blocks,
                 // which look alike to him; 2.0: a roll picks one. Either
@@ -334,6 +349,48 @@ impl State {
             }
             _ => {}
         }
+    }
+
+    /// 6.1: the blocks at `at` that a group move from there takes: those
+    /// that have not moved this phase and may move in it.
+    fn group_joining(&self, game: &Game, side: Side, at: SpaceId) -> BlockSet {
+        let mut joining = BlockSet::default();
+        for id in self.on_map[side.index()].iter() {
+            let b = self.blocks[id.index()];
+            if b.loc == at.0
+                && !b.has(flag::MOVED | flag::ANCHORED)
+                && self.may_join_group(game, id)
+            {
+                joining.insert(id);
+            }
+        }
+        joining
+    }
+
+    /// The legal actions there would be after `Group(at)`, the state left as
+    /// it is: [`State::command_actions`] on the group it would form (the
+    /// steps of its blocks, then `EndGroup`). A player's look ahead, without
+    /// cloning the state.
+    pub(super) fn actions_after_group(&self, game: &Game, at: SpaceId, out: &mut Vec<Action>) {
+        let side = self.side_now();
+        let joining = self.group_joining(game, side, at);
+        let cmd = CommandState {
+            group: Some(at),
+            moved_by_land: true,
+            members: self.command.members.or(joining),
+            ..self.command
+        };
+        for id in cmd.members.and(self.on_map[side.index()]).iter() {
+            let mut s = self.blocks[id.index()];
+            if joining.contains(id) {
+                s.moved_steps = 0;
+            }
+            let _ = self.block_steps_in(game, id, s, &cmd, |to| {
+                out.push(Action::Step { block: id, to });
+                ControlFlow::Continue(())
+            });
+        }
+        out.push(Action::EndGroup);
     }
 
     /// Whether a block may move in the group now being formed or moved
@@ -385,12 +442,11 @@ impl State {
     /// 1.1 Mars/Neptune: the card's group move is the surprise attack itself,
     /// on one adjacent enemy location (docs/rules-notes.md, Mars).
     #[inline]
-    fn attack_only_target(&self, game: &Game) -> Option<Option<SpaceId>> {
-        let attack_only = matches!(self.command.event, Some(Event::Mars | Event::Neptune))
-            && !game.rules.mars_group_move;
+    fn attack_only_target(&self, game: &Game, cmd: &CommandState) -> Option<Option<SpaceId>> {
+        let attack_only =
+            matches!(cmd.event, Some(Event::Mars | Event::Neptune)) && !game.rules.mars_group_move;
         attack_only.then(|| {
-            self.command
-                .members
+            cmd.members
                 .iter()
                 .map(|id| self.blocks[id.index()])
                 .find(|b| b.has(flag::MOVED))
@@ -400,9 +456,9 @@ impl State {
 
     /// 6.11: the road limits for a block's step, not attacking and attacking
     /// (Pluto raises them for its group, in 2.0 only when attacking).
-    fn road_limits<'g>(&self, game: &'g Game, b: BlockId) -> [&'g RoadLimits; 2] {
+    fn road_limits<'g>(game: &'g Game, cmd: &CommandState, b: BlockId) -> [&'g RoadLimits; 2] {
         let rules = &game.rules;
-        let pluto = self.command.event == Some(Event::Pluto) && self.command.members.contains(b);
+        let pluto = cmd.event == Some(Event::Pluto) && cmd.members.contains(b);
         match (pluto, rules.pluto_attacks_only) {
             (false, _) => [&rules.road_limits; 2],
             (true, false) => [&rules.pluto_road_limits; 2],
@@ -426,15 +482,26 @@ impl State {
         &self,
         game: &Game,
         b: BlockId,
+        f: impl FnMut(SpaceId) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.block_steps_in(game, b, self.blocks[b.index()], &self.command, f)
+    }
+
+    /// [`State::block_steps`] were the block `s` and the command phase `cmd`:
+    /// how a group not yet formed would step, without forming it.
+    fn block_steps_in(
+        &self,
+        game: &Game,
+        b: BlockId,
+        s: BlockState,
+        cmd: &CommandState,
         mut f: impl FnMut(SpaceId) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let s = self.blocks[b.index()];
         if s.has(flag::STOPPED | flag::ANCHORED | flag::BY_SEA) || !s.on_map() {
             return ControlFlow::Continue(());
         }
         let land = game.land_blocks.contains(b);
-        let mercury =
-            self.command.event == Some(Event::Mercury) && (land || !game.rules.mercury_land_only);
+        let mercury = cmd.event == Some(Event::Mercury) && (land || !game.rules.mercury_land_only);
         // 6.1: two spaces, attacking only on the first; Mercury one more.
         let max_steps = if mercury { 3 } else { 2 };
         let attack_until = if mercury { 2 } else { 1 };
@@ -456,9 +523,9 @@ impl State {
         {
             return ControlFlow::Continue(());
         }
-        let attack_only = self.attack_only_target(game);
+        let attack_only = self.attack_only_target(game, cmd);
         let enemy = self.occupied[side.other().index()];
-        let limits = self.road_limits(game, b);
+        let limits = Self::road_limits(game, cmd, b);
         for adj in game.board().neighbours_for(at, land) {
             let attacking = enemy.contains(adj.to);
             if let Some(target) = attack_only

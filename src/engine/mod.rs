@@ -10,6 +10,7 @@ mod battle;
 mod command;
 mod position;
 mod sets;
+mod start;
 mod view;
 mod winter;
 pub use battle::BattleInfo;
@@ -17,6 +18,7 @@ pub use position::{PlacedBlock, Position, PositionError, Stage};
 // `PlayQuality` is defined below, beside `GameStats`.
 pub use sets::SET_CAPACITY;
 use sets::{BlockSet, SpaceSet};
+pub use start::NotPlayable;
 pub use view::{CardSet, KnownBlock, SideView};
 
 use std::fmt;
@@ -123,6 +125,41 @@ pub struct Game {
     max_steps: Vec<u8>,
     /// The seas bordering each space (6.2, 6.3).
     sea_borders: Vec<SpaceSet>,
+    /// From each space, the others it reaches by road, nearest first.
+    by_road_distance: Arc<[Vec<(SpaceId, u8)>]>,
+}
+
+/// The seas bordering each space (6.2, 6.3).
+fn sea_borders(board: &crate::scenario::model::Board) -> Vec<SpaceSet> {
+    board
+        .ids()
+        .map(|s| {
+            board
+                .neighbours(s)
+                .iter()
+                .filter(|a| a.class == LinkClass::Sea && board.space(a.to).kind == SpaceKind::Sea)
+                .map(|a| a.to)
+                .collect()
+        })
+        .collect()
+}
+
+/// For [`Game::spaces_by_road_distance`].
+fn by_road_distance(board: &crate::scenario::model::Board) -> Arc<[Vec<(SpaceId, u8)>]> {
+    board
+        .ids()
+        .map(|from| {
+            let mut near: Vec<(SpaceId, u8)> = board
+                .ids()
+                .filter_map(|to| {
+                    let d = board.road_distances_from(from)[to.index()];
+                    (d != 0 && d != u8::MAX).then_some((to, d))
+                })
+                .collect();
+            near.sort_by_key(|&(to, d)| (d, to));
+            near
+        })
+        .collect()
 }
 
 /// 6.4: where a block may be levied.
@@ -199,19 +236,7 @@ impl Game {
             .ids()
             .filter(|b| scenario.roster.block(*b).kind.is_land())
             .collect();
-        let sea_borders = board
-            .ids()
-            .map(|s| {
-                board
-                    .neighbours(s)
-                    .iter()
-                    .filter(|a| {
-                        a.class == LinkClass::Sea && board.space(a.to).kind == SpaceKind::Sea
-                    })
-                    .map(|a| a.to)
-                    .collect()
-            })
-            .collect();
+        let sea_borders = sea_borders(board);
         let reserve_leaders = scenario
             .roster
             .ids()
@@ -247,6 +272,7 @@ impl Game {
             .collect();
         let max_steps = scenario.roster.blocks.iter().map(|b| b.max_steps).collect();
         Ok(Game {
+            by_road_distance: by_road_distance(board),
             max_steps,
             seas,
             levied_anywhere,
@@ -265,6 +291,13 @@ impl Game {
             scenario,
             rules,
         })
+    }
+
+    /// The spaces `from` reaches by road, each with its road distance,
+    /// nearest first and in id order at one distance (`from` itself left
+    /// out): for a player looking for the nearest worthwhile space.
+    pub fn spaces_by_road_distance(&self, from: SpaceId) -> &[(SpaceId, u8)] {
+        &self.by_road_distance[from.index()]
     }
 
     /// The published game under a built-in rule set.

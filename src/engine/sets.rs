@@ -105,17 +105,42 @@ impl<T: SetId> IdSet<T> {
         }
     }
     #[inline]
-    pub(super) fn iter(self) -> impl Iterator<Item = T> {
-        (0..4usize).flat_map(move |w| {
-            let mut bits = self.words[w];
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    T::from_index(w * 64 + b)
-                })
-            })
-        })
+    pub(super) fn iter(self) -> IdIter<T> {
+        IdIter {
+            words: self.words,
+            bits: self.words[0],
+            word: 0,
+            id: PhantomData,
+        }
+    }
+}
+
+/// The members of an [`IdSet`] in id order: the lowest set bit of the
+/// current word at each step (a plain loop, cheaper than a flattened
+/// iterator in the engine's hot paths).
+pub(super) struct IdIter<T> {
+    words: [u64; 4],
+    /// What is left of word `word`.
+    bits: u64,
+    word: usize,
+    id: PhantomData<T>,
+}
+
+impl<T: SetId> Iterator for IdIter<T> {
+    type Item = T;
+
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        while self.bits == 0 {
+            self.word += 1;
+            if self.word >= 4 {
+                return None;
+            }
+            self.bits = self.words[self.word];
+        }
+        let b = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(T::from_index(self.word * 64 + b))
     }
 }
 

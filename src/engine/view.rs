@@ -489,12 +489,35 @@ impl<'a> SideView<'a> {
         &self,
         game: &'a Game,
     ) -> impl Iterator<Item = (SpaceId, Option<u8>)> + 'a {
-        let this = *self;
+        let state = self.state;
         let enemy = self.side.other();
-        self.state.on_map[enemy.index()].iter().map(move |b| {
-            let at = SpaceId(this.state.blocks[b.index()].loc);
-            (at, this.strength(game, b))
+        // `visible_to` for an enemy block on the map, with the revealed
+        // battle looked up once rather than per block (7.1, 7.3).
+        let revealed = state.revealed_space().map(|s| s.0);
+        let omniscient = self.omniscient;
+        state.on_map[enemy.index()].iter().map(move |b| {
+            let s = &state.blocks[b.index()];
+            let known = omniscient || (Some(s.loc) == revealed && !s.has(super::flag::RESERVE));
+            (SpaceId(s.loc), known.then(|| state.strength(game, b)))
         })
+    }
+
+    /// This side's blocks on the map, in id order, with where each stands
+    /// and its strength (a side always knows its own).
+    pub fn own_on_map(&self, game: &'a Game) -> impl Iterator<Item = (BlockId, SpaceId, u8)> + 'a {
+        let state = self.state;
+        state.on_map[self.side.index()].iter().map(move |b| {
+            let at = SpaceId(state.blocks[b.index()].loc);
+            (b, at, state.strength(game, b))
+        })
+    }
+
+    /// Where one of this side's own blocks stands on the map (a side always
+    /// knows its own: no visibility check); `None` for an enemy block or
+    /// one off the map.
+    pub fn own_location(&self, b: BlockId) -> Option<SpaceId> {
+        let s = &self.state.blocks[b.index()];
+        (s.side == self.side && s.on_map()).then_some(SpaceId(s.loc))
     }
 
     /// The moves this side would have after starting a group move from `at`
@@ -511,9 +534,15 @@ impl<'a> SideView<'a> {
         if state.current_player() != Some(self.side) || !matches!(state.phase, Phase::Command(_)) {
             return;
         }
-        let mut next = state.clone();
-        next.apply(game, super::Action::Group(at));
-        next.legal_actions(game, out);
+        state.actions_after_group(game, at, out);
+        #[cfg(debug_assertions)]
+        {
+            let mut next = state.clone();
+            next.apply(game, super::Action::Group(at));
+            let mut legal = Vec::new();
+            next.legal_actions(game, &mut legal);
+            debug_assert_eq!(*out, legal, "the look ahead differs from the group formed");
+        }
     }
 
     /// The event whose group is moving (public: the card was revealed).
@@ -536,12 +565,7 @@ impl<'a> SideView<'a> {
 
     /// Blocks of the other side at `space`, seen or not.
     pub fn enemy_count(&self, space: SpaceId) -> u8 {
-        let enemy = self.side.other();
-        self.state
-            .blocks
-            .iter()
-            .filter(|s| s.loc == space.0 && s.side == enemy)
-            .count() as u8
+        self.state.occupancy[space.index()][self.side.other().index()]
     }
 
     /// Enemy blocks at `space` this side can identify (all, in omniscient

@@ -5,12 +5,10 @@
 //! read by `caesar-workbench position`.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Game, Place, PlacedBlock, Position, PositionError, Stage, State};
-use crate::scenario::diagnostics::Severity;
 use crate::scenario::format::{LoadError, Location, SourceIndex};
 use crate::scenario::model::{BlockId, Side};
 use crate::scenario::names::{did_you_mean, normalise};
@@ -236,13 +234,6 @@ impl PositionDoc {
     fn resolve_placed(&self, game: &Game) -> Result<(Position, Vec<String>), Vec<Problem>> {
         let mut problems = Vec::new();
         let mut fields = Vec::new();
-        let mut cards = CardPicker::new(game);
-        let mut card = |path: String, name: &str, problems: &mut Vec<Problem>| {
-            cards
-                .pick(name)
-                .map_err(|m| problems.push(Problem::new(path, m)))
-                .ok()
-        };
         let mut position = Position {
             year: self.year,
             turn: self.turn,
@@ -252,19 +243,37 @@ impl PositionDoc {
             seed: self.seed,
             ..Position::default()
         };
+        self.resolve_cards(game, &mut position, &mut problems);
+        self.resolve_blocks(game, &mut position, &mut fields, &mut problems);
+        if problems.is_empty() {
+            Ok((position, fields))
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// The hands, the cards played and discarded, by name.
+    fn resolve_cards(&self, game: &Game, position: &mut Position, problems: &mut Vec<Problem>) {
+        let mut cards = CardPicker::new(game);
+        let mut card = |path: String, name: &str, problems: &mut Vec<Problem>| {
+            cards
+                .pick(name)
+                .map_err(|m| problems.push(Problem::new(path, m)))
+                .ok()
+        };
         for side in Side::BOTH {
             let key = side_key(side);
             let i = side.index();
             for (n, name) in self.hands.side(side).iter().enumerate() {
-                let c = card(format!("hands.{key}.{n}"), name, &mut problems);
+                let c = card(format!("hands.{key}.{n}"), name, problems);
                 position.hands[i].extend(c);
             }
             for (n, name) in self.discarded.side(side).iter().enumerate() {
-                let c = card(format!("discarded.{key}.{n}"), name, &mut problems);
+                let c = card(format!("discarded.{key}.{n}"), name, problems);
                 position.discarded[i].extend(c);
             }
             if let Some(name) = self.played.side(side) {
-                position.played[i] = card(format!("played.{key}"), name, &mut problems);
+                position.played[i] = card(format!("played.{key}"), name, problems);
             }
             if let Some(name) = self.last_played.side(side) {
                 position.last_played[i] = match face_named(game, name) {
@@ -280,9 +289,19 @@ impl PositionDoc {
             }
         }
         for (n, name) in self.played_earlier.iter().enumerate() {
-            let c = card(format!("played_earlier.{n}"), name, &mut problems);
+            let c = card(format!("played_earlier.{n}"), name, problems);
             position.played_earlier.extend(c);
         }
+    }
+
+    /// The blocks on the map, eliminated and killed; `fields` gets the field of each.
+    fn resolve_blocks(
+        &self,
+        game: &Game,
+        position: &mut Position,
+        fields: &mut Vec<String>,
+        problems: &mut Vec<Problem>,
+    ) {
         for side in Side::BOTH {
             let key = side_key(side);
             for (n, entry) in self.blocks.side(side).iter().enumerate() {
@@ -338,11 +357,6 @@ impl PositionDoc {
                     }
                 }
             }
-        }
-        if problems.is_empty() {
-            Ok((position, fields))
-        } else {
-            Err(problems)
         }
     }
 
@@ -562,20 +576,8 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
         inputs.push(p.clone());
     }
     let scenario = crate::scenario::load_scenario(scenario_path.as_deref())?;
-    let mut report = crate::scenario::validate::validate(&scenario, &rules);
-    crate::scenario::validate::locate_rule_findings(&mut report, &variant);
-    if report.errors() > 0 {
-        return Err(PositionFileError::Game(
-            report
-                .findings
-                .iter()
-                .filter(|f| f.severity == Severity::Error)
-                .map(|f| f.to_string())
-                .collect(),
-        ));
-    }
-    let game = Game::try_new(Arc::new(report.scenario), Arc::new(rules))
-        .map_err(|unmet| PositionFileError::Game(unmet.iter().map(|u| u.to_string()).collect()))?;
+    let game = Game::from_document(&scenario, rules, Some(&variant))
+        .map_err(|refused| PositionFileError::Game(refused.messages()))?;
     let state = doc.start(&game).map_err(|problems| {
         PositionFileError::Position(
             problems

@@ -7,7 +7,6 @@
 //! are kept with it, so a replay shows the log in step with the map.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use crate::ai::{Player, decide};
 use crate::engine::{Action, Game, IllegalAction, State};
@@ -306,21 +305,8 @@ pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
     let doc = crate::scenario::load_scenario(scenario.as_deref()).map_err(|e| e.to_string())?;
     check_sources(&record, (scenario.as_deref(), &variant), &doc, &rules)
         .map_err(|e| e.to_string())?;
-    let report = crate::scenario::validate::validate(&doc, &rules);
-    if report.errors() > 0 {
-        return Err(format!(
-            "the scenario {} has {} error(s)",
-            record.scenario.path,
-            report.errors()
-        ));
-    }
-    let game = Game::try_new(Arc::new(report.scenario), Arc::new(rules)).map_err(|unmet| {
-        unmet
-            .iter()
-            .map(|u| u.to_string())
-            .collect::<Vec<_>>()
-            .join("; ")
-    })?;
+    let game = Game::from_document(&doc, rules, None)
+        .map_err(|refused| format!("the scenario {}: {refused}", record.scenario.path))?;
     let trace = Trace::from_record(&record, &game).map_err(|e| e.to_string())?;
     Ok((record, game, trace))
 }

@@ -370,102 +370,17 @@ impl Working {
                 let i = self.space(space)?;
                 self.map.spaces[i].vp = *vp;
             }
-            Edit::SetAliases { space, aliases } => {
-                let i = self.space(space)?;
-                let aliases: Vec<String> = aliases
-                    .iter()
-                    .map(|a| a.trim().to_string())
-                    .filter(|a| !a.is_empty())
-                    .collect();
-                for alias in &aliases {
-                    if let Some(j) = self.space_index(alias)
-                        && j != i
-                    {
-                        return refuse(format!(
-                            "\"{alias}\" already names \"{}\"",
-                            self.map.spaces[j].name
-                        ));
-                    }
-                }
-                self.map.spaces[i].aliases = aliases;
-            }
-            Edit::AddSpace(space) => {
-                let name = space.name.trim();
-                if name.is_empty() {
-                    return refuse("a space needs a name");
-                }
-                if let Some(j) = self.space_index(name) {
-                    return refuse(format!(
-                        "\"{name}\" already names \"{}\"",
-                        self.map.spaces[j].name
-                    ));
-                }
-                self.map.spaces.push(SpaceDoc {
-                    name: name.to_string(),
-                    ..space.clone()
-                });
-            }
-            Edit::DeleteSpace { space } => {
-                let i = self.space(space)?;
-                let removed = self.map.spaces[i].clone();
-                let is_removed = |n: &str| {
-                    let k = normalise(n);
-                    normalise(&removed.name) == k
-                        || removed.aliases.iter().any(|a| normalise(a) == k)
-                };
-                self.map.links.retain(|l| {
-                    let (a, b) = l.ends();
-                    !is_removed(a) && !is_removed(b)
-                });
-                let mut deployments = vec![&mut self.order_of_battle];
-                deployments.extend(self.free_deployment.as_mut());
-                for d in deployments {
-                    for side in Side::BOTH {
-                        let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(d.side_mut(side))
-                            .into_iter()
-                            .partition(|(city, _)| is_removed(city));
-                        *d.side_mut(side) = kept;
-                        // Blocks sent back to the pool lose their strength (6.4).
-                        let pooled: Vec<String> = gone
-                            .into_iter()
-                            .flat_map(|(_, blocks)| blocks)
-                            .map(|b| normalise(&b))
-                            .collect();
-                        d.strengths
-                            .side_mut(side)
-                            .retain(|(b, _)| !pooled.contains(&normalise(b)));
-                    }
-                }
-                self.map.spaces.remove(i);
-            }
-            Edit::AddLink(link) => {
-                let (a, b) = link.ends();
-                let (ia, ib) = (self.space(a)?, self.space(b)?);
-                if ia == ib {
-                    return refuse(format!(
-                        "a link joins two different spaces, not {a} to itself"
-                    ));
-                }
-                if self.link_index(a, b).is_some() {
-                    return refuse(format!("{a} and {b} are already linked"));
-                }
-                self.map.links.push(link.clone());
-            }
+            Edit::SetAliases { space, aliases } => self.set_aliases(space, aliases)?,
+            Edit::AddSpace(space) => self.add_space(space)?,
+            Edit::DeleteSpace { space } => self.delete_space(space)?,
+            Edit::AddLink(link) => self.add_link(link)?,
             Edit::DeleteLink { a, b } => {
                 let k = self
                     .link_index(a, b)
                     .ok_or_else(|| EditError(format!("{a} and {b} are not linked")))?;
                 self.map.links.remove(k);
             }
-            Edit::SetLinkClass { a, b, class, name } => {
-                let k = self
-                    .link_index(a, b)
-                    .ok_or_else(|| EditError(format!("{a} and {b} are not linked")))?;
-                let old = &self.map.links[k];
-                let (x, y) = old.ends();
-                let name = name.clone().or_else(|| old.name().map(str::to_string));
-                self.map.links[k] = LinkDoc::new(*class, x.to_string(), y.to_string(), name);
-            }
+            Edit::SetLinkClass { a, b, class, name } => self.set_link_class(a, b, *class, name)?,
             Edit::MoveBlock { side, block, to } => self.move_block(*side, block, to.as_deref())?,
             Edit::SetStrength {
                 side,
@@ -490,61 +405,13 @@ impl Working {
                 };
                 self.add_block(copy)?;
             }
-            Edit::DeleteBlock { side, block } => {
-                let i = self.roster_index(*side, block)?;
-                let key = normalise(&self.roster.blocks[i].name);
-                self.roster.blocks.remove(i);
-                self.each_deployment(|d| {
-                    let entries = d.side_mut(*side);
-                    for (_, blocks) in entries.iter_mut() {
-                        blocks.retain(|b| normalise(b) != key);
-                    }
-                    entries.retain(|(_, blocks)| !blocks.is_empty());
-                    d.strengths
-                        .side_mut(*side)
-                        .retain(|(b, _)| normalise(b) != key);
-                });
-            }
+            Edit::DeleteBlock { side, block } => self.delete_block(*side, block)?,
             Edit::SetCommandCopies {
                 moves,
                 levy,
                 copies,
-            } => {
-                let face =
-                    |c: &crate::scenario::format::CommandDoc| c.moves == *moves && c.levy == *levy;
-                let commands = &mut self.deck.commands;
-                match commands.iter().position(face) {
-                    Some(first) => {
-                        commands[first].copies = *copies;
-                        let mut k = 0;
-                        commands.retain(|c| {
-                            k += 1;
-                            k - 1 == first || !face(c)
-                        });
-                        if *copies == 0 {
-                            commands.remove(first);
-                        }
-                    }
-                    None if *copies > 0 => commands.push(crate::scenario::format::CommandDoc {
-                        moves: *moves,
-                        levy: *levy,
-                        copies: *copies,
-                    }),
-                    None => {}
-                }
-            }
-            Edit::SetEvent { event, present } => {
-                let events = &mut self.deck.events;
-                if *present {
-                    if !events.contains(event) {
-                        // Cards are numbered events first, in the printed order.
-                        let at = events.iter().take_while(|e| *e < event).count();
-                        events.insert(at, *event);
-                    }
-                } else {
-                    events.retain(|e| e != event);
-                }
-            }
+            } => self.set_command_copies(*moves, *levy, *copies),
+            Edit::SetEvent { event, present } => self.set_event(event, *present),
             Edit::SetName(name) => {
                 let name = name.trim();
                 if name.is_empty() {
@@ -563,6 +430,173 @@ impl Working {
             }
         }
         Ok(())
+    }
+
+    /// Sets a space's other names; one that names another space is refused.
+    fn set_aliases(&mut self, space: &str, aliases: &[String]) -> Result<(), EditError> {
+        let i = self.space(space)?;
+        let aliases: Vec<String> = aliases
+            .iter()
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty())
+            .collect();
+        for alias in &aliases {
+            if let Some(j) = self.space_index(alias)
+                && j != i
+            {
+                return refuse(format!(
+                    "\"{alias}\" already names \"{}\"",
+                    self.map.spaces[j].name
+                ));
+            }
+        }
+        self.map.spaces[i].aliases = aliases;
+        Ok(())
+    }
+
+    /// Adds a space under a name no space has.
+    fn add_space(&mut self, space: &SpaceDoc) -> Result<(), EditError> {
+        let name = space.name.trim();
+        if name.is_empty() {
+            return refuse("a space needs a name");
+        }
+        if let Some(j) = self.space_index(name) {
+            return refuse(format!(
+                "\"{name}\" already names \"{}\"",
+                self.map.spaces[j].name
+            ));
+        }
+        self.map.spaces.push(SpaceDoc {
+            name: name.to_string(),
+            ..space.clone()
+        });
+        Ok(())
+    }
+
+    /// Deletes a space with its links; blocks deployed there go back to the pool.
+    fn delete_space(&mut self, space: &str) -> Result<(), EditError> {
+        let i = self.space(space)?;
+        let removed = self.map.spaces[i].clone();
+        let is_removed = |n: &str| {
+            let k = normalise(n);
+            normalise(&removed.name) == k || removed.aliases.iter().any(|a| normalise(a) == k)
+        };
+        self.map.links.retain(|l| {
+            let (a, b) = l.ends();
+            !is_removed(a) && !is_removed(b)
+        });
+        let mut deployments = vec![&mut self.order_of_battle];
+        deployments.extend(self.free_deployment.as_mut());
+        for d in deployments {
+            for side in Side::BOTH {
+                let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(d.side_mut(side))
+                    .into_iter()
+                    .partition(|(city, _)| is_removed(city));
+                *d.side_mut(side) = kept;
+                // Blocks sent back to the pool lose their strength (6.4).
+                let pooled: Vec<String> = gone
+                    .into_iter()
+                    .flat_map(|(_, blocks)| blocks)
+                    .map(|b| normalise(&b))
+                    .collect();
+                d.strengths
+                    .side_mut(side)
+                    .retain(|(b, _)| !pooled.contains(&normalise(b)));
+            }
+        }
+        self.map.spaces.remove(i);
+        Ok(())
+    }
+
+    /// Links two different spaces not yet linked.
+    fn add_link(&mut self, link: &LinkDoc) -> Result<(), EditError> {
+        let (a, b) = link.ends();
+        let (ia, ib) = (self.space(a)?, self.space(b)?);
+        if ia == ib {
+            return refuse(format!(
+                "a link joins two different spaces, not {a} to itself"
+            ));
+        }
+        if self.link_index(a, b).is_some() {
+            return refuse(format!("{a} and {b} are already linked"));
+        }
+        self.map.links.push(link.clone());
+        Ok(())
+    }
+
+    /// Changes a link's class, keeping its name unless a new one is given.
+    fn set_link_class(
+        &mut self,
+        a: &str,
+        b: &str,
+        class: LinkClass,
+        name: &Option<String>,
+    ) -> Result<(), EditError> {
+        let k = self
+            .link_index(a, b)
+            .ok_or_else(|| EditError(format!("{a} and {b} are not linked")))?;
+        let old = &self.map.links[k];
+        let (x, y) = old.ends();
+        let name = name.clone().or_else(|| old.name().map(str::to_string));
+        self.map.links[k] = LinkDoc::new(class, x.to_string(), y.to_string(), name);
+        Ok(())
+    }
+
+    /// Deletes a block from the roster and from every deployment.
+    fn delete_block(&mut self, side: Side, block: &str) -> Result<(), EditError> {
+        let i = self.roster_index(side, block)?;
+        let key = normalise(&self.roster.blocks[i].name);
+        self.roster.blocks.remove(i);
+        self.each_deployment(|d| {
+            let entries = d.side_mut(side);
+            for (_, blocks) in entries.iter_mut() {
+                blocks.retain(|b| normalise(b) != key);
+            }
+            entries.retain(|(_, blocks)| !blocks.is_empty());
+            d.strengths
+                .side_mut(side)
+                .retain(|(b, _)| normalise(b) != key);
+        });
+        Ok(())
+    }
+
+    /// Sets how many copies of a command card the deck holds (0 removes it).
+    fn set_command_copies(&mut self, moves: u8, levy: u8, copies: u8) {
+        let face = |c: &crate::scenario::format::CommandDoc| c.moves == moves && c.levy == levy;
+        let commands = &mut self.deck.commands;
+        match commands.iter().position(face) {
+            Some(first) => {
+                commands[first].copies = copies;
+                let mut k = 0;
+                commands.retain(|c| {
+                    k += 1;
+                    k - 1 == first || !face(c)
+                });
+                if copies == 0 {
+                    commands.remove(first);
+                }
+            }
+            None if copies > 0 => commands.push(crate::scenario::format::CommandDoc {
+                moves,
+                levy,
+                copies,
+            }),
+            None => {}
+        }
+    }
+
+    /// Puts an event card in the deck or takes it out.
+    fn set_event(&mut self, event: &Event, present: bool) {
+        let events = &mut self.deck.events;
+        if present {
+            if !events.contains(event) {
+                // Cards are numbered events first, in the printed order.
+                let at = events.iter().take_while(|e| *e < event).count();
+                events.insert(at, *event);
+            }
+        } else {
+            events.retain(|e| e != event);
+        }
     }
 
     /// Calls `f` on the order of battle and the free deployment, if any.
@@ -1772,108 +1806,6 @@ mod tests {
         doc.save().unwrap();
         let again = Document::open(&path).unwrap();
         assert_eq!(again.working(), doc.working());
-    }
-}
-
-// ------------------------------------------------------------- variants
-
-/// Every field of a rule set but its name, as `(field, RON text)` in the
-/// order `RuleSet` declares them.
-pub fn rule_fields(rules: &RuleSet) -> Vec<(String, String)> {
-    // One field per line: nested values (road limits, card lists) stay inline.
-    let config = ron::ser::PrettyConfig::new().depth_limit(1);
-    let text = format::ron_options()
-        .to_string_pretty(rules, config)
-        .unwrap_or_default();
-    text.lines()
-        .filter_map(|line| {
-            let (key, value) = line.trim().split_once(':')?;
-            let value = value.trim().trim_end_matches(',').trim();
-            (key != "name" && !key.is_empty()).then(|| (key.to_string(), value.to_string()))
-        })
-        .collect()
-}
-
-/// The fields where two rule sets differ: `(field, in a, in b)`.
-pub fn rule_differences(a: &RuleSet, b: &RuleSet) -> Vec<(String, String, String)> {
-    rule_fields(a)
-        .into_iter()
-        .zip(rule_fields(b))
-        .filter(|((_, x), (_, y))| x != y)
-        .map(|((k, x), (_, y))| (k, x, y))
-        .collect()
-}
-
-/// A variant file that `extends` the variant `base` was loaded from and sets
-/// only what `rules` changes; loading it gives `rules` back (named `name`).
-pub fn variant_file(rules: &RuleSet, name: &str, extends: &str, base: &RuleSet) -> String {
-    let mut out = format!(
-        "// Made in the workbench from {extends}: only what differs is set.\n(\n    name: {name:?},\n    extends: {extends:?},\n"
-    );
-    for (field, _, value) in rule_differences(base, rules) {
-        out.push_str(&format!("    {field}: {value},\n"));
-    }
-    out.push_str(")\n");
-    out
-}
-
-#[cfg(test)]
-mod variant_tests {
-    use super::*;
-
-    #[test]
-    fn rule_fields_list_every_field_once() {
-        let fields = rule_fields(&RuleSet::builtin("rules-1.1"));
-        assert_eq!(fields.len(), 30, "{fields:?}");
-        assert!(fields.contains(&("main_attack".into(), "AttackerChooses".into())));
-        let limits = &fields.iter().find(|(k, _)| k == "road_limits").unwrap().1;
-        assert!(
-            limits.starts_with('(') && limits.contains("strait_attacking"),
-            "{limits}"
-        );
-    }
-
-    #[test]
-    fn the_1_1_and_2_0_differences_are_the_switch_table() {
-        let diff = rule_differences(
-            &RuleSet::builtin("rules-1.1"),
-            &RuleSet::builtin("rules-2.0"),
-        );
-        let names: Vec<&str> = diff.iter().map(|(k, _, _)| k.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "caesar_player1_first_turn",
-                "apollo_copy_decides_player1",
-                "jupiter_navis_at_sea",
-                "mars_group_move",
-                "mercury_land_only",
-                "pluto_attacks_only",
-                "vulcan_target",
-                "vulcan_spares_cleopatra",
-                "main_attack",
-                "attacker_retreat",
-                "regroup_to_one_city",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_saved_variant_extends_its_base_and_loads_back_equal() {
-        let base = RuleSet::builtin("rules-2.0");
-        let mut mine = base.clone();
-        mine.hand_size = 7;
-        mine.road_limits.major = 5;
-        mine.removed_cards = vec!["Jupiter".into()];
-        mine.attacker_retreat = crate::scenario::rules::AttackerRetreat::OneCityByAttackRoad;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("mine.ron");
-        let text = variant_file(&mine, "Mine", "rules-2.0", &base);
-        assert_eq!(text.matches('\n').count(), 9, "{text}");
-        std::fs::write(&path, &text).unwrap();
-        let loaded = RuleSet::load(path.to_str().unwrap()).unwrap();
-        mine.name = "Mine".into();
-        assert_eq!(loaded, mine);
     }
 }
 

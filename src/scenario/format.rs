@@ -832,6 +832,25 @@ fn find_parent<D>(
     }
     // Say which part of the path is missing, and suggest the nearest name
     // that does exist there.
+    if let Some((reason, suggestion)) = missing_part(&candidate, spec, bare, builtins) {
+        return Err(missing(candidate, reason, suggestion));
+    }
+    // Every part exists after all (it appeared meanwhile): say so plainly.
+    Err(missing(
+        candidate.clone(),
+        format!("{} could not be read", candidate.display()),
+        String::new(),
+    ))
+}
+
+/// Which part of `candidate` is missing, in words, with the nearest name
+/// that does exist there; `None` when every part exists.
+fn missing_part(
+    candidate: &Path,
+    spec: &str,
+    bare: bool,
+    builtins: &Builtins,
+) -> Option<(String, String)> {
     let parts: Vec<std::path::Component> = candidate.components().collect();
     let mut existing = PathBuf::new();
     for (k, part) in parts.iter().enumerate() {
@@ -889,14 +908,9 @@ fn find_parent<D>(
                 }
             )
         };
-        return Err(missing(candidate, reason, suggestion));
+        return Some((reason, suggestion));
     }
-    // Every part exists after all (it appeared meanwhile): say so plainly.
-    Err(missing(
-        candidate.clone(),
-        format!("{} could not be read", candidate.display()),
-        String::new(),
-    ))
+    None
 }
 
 // ------------------------------------------------------------ source index
@@ -947,72 +961,14 @@ impl SourceIndex {
     }
 
     fn scan(&mut self, text: &str) {
-        /// An open `(`, `[` or `{`: the path of the value it belongs to,
-        /// and the element being read inside it.
-        struct Frame {
-            path: String,
-            index: usize,
-            label: Option<(String, usize)>,
-            started: bool,
-        }
-        fn element_path(frame: &Frame) -> String {
-            let seg = match &frame.label {
-                Some((label, _)) => label.clone(),
-                None => frame.index.to_string(),
-            };
-            if frame.path.is_empty() {
-                seg
-            } else {
-                format!("{}.{seg}", frame.path)
-            }
-        }
         let bytes = text.as_bytes();
         let mut frames: Vec<Frame> = Vec::new();
         let mut i = 0;
-        // Marks the start of a value in the innermost frame; returns its path.
-        let start_value = |frames: &mut Vec<Frame>,
-                           spots: &mut std::collections::HashMap<String, Spot>,
-                           at: usize|
-         -> String {
-            let Some(top) = frames.last_mut() else {
-                return String::new();
-            };
-            let path = element_path(top);
-            if !top.started {
-                top.started = true;
-                let label = top.label.as_ref().map(|(_, l)| *l);
-                spots
-                    .entry(path.clone())
-                    .or_insert(Spot { label, value: at });
-            }
-            path
-        };
         while i < bytes.len() {
             let b = bytes[i];
             match b {
-                b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                    while i < bytes.len() && bytes[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-                b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                    // RON block comments nest.
-                    let mut depth = 0usize;
-                    while i < bytes.len() {
-                        if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
-                            depth += 1;
-                            i += 2;
-                        } else if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
-                            depth -= 1;
-                            i += 2;
-                            if depth == 0 {
-                                break;
-                            }
-                        } else {
-                            i += 1;
-                        }
-                    }
-                }
+                b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_line(bytes, i),
+                b'/' if bytes.get(i + 1) == Some(&b'*') => i = skip_block_comment(bytes, i),
                 b'"' => {
                     let end = skip_string(bytes, i);
                     start_value(&mut frames, &mut self.spots, i);
@@ -1024,36 +980,14 @@ impl SourceIndex {
                 }
                 b'\'' => {
                     start_value(&mut frames, &mut self.spots, i);
-                    i += 1;
-                    while i < bytes.len() && bytes[i] != b'\'' && bytes[i] != b'\n' {
-                        i += if bytes[i] == b'\\' { 2 } else { 1 };
-                    }
-                    i += 1;
+                    i = skip_char(bytes, i);
                 }
                 b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) => {
-                    // A raw string: r"..." or r#"..."#.
-                    let start = i;
-                    i += 1;
-                    let hashes = bytes[i..].iter().take_while(|&&c| c == b'#').count();
-                    i += hashes;
-                    if bytes.get(i) == Some(&b'"') {
-                        start_value(&mut frames, &mut self.spots, start);
-                        i += 1;
-                        while i < bytes.len() {
-                            if bytes[i] == b'"'
-                                && bytes[i + 1..]
-                                    .iter()
-                                    .take(hashes)
-                                    .filter(|&&c| c == b'#')
-                                    .count()
-                                    == hashes
-                            {
-                                i += 1 + hashes;
-                                break;
-                            }
-                            i += 1;
-                        }
+                    let (end, is_string) = skip_raw_string(bytes, i);
+                    if is_string {
+                        start_value(&mut frames, &mut self.spots, i);
                     }
+                    i = end;
                 }
                 b'(' | b'[' | b'{' => {
                     let path = start_value(&mut frames, &mut self.spots, i);
@@ -1079,14 +1013,11 @@ impl SourceIndex {
                 }
                 _ if b.is_ascii_alphabetic() || b == b'_' => {
                     let start = i;
-                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
-                    {
-                        i += 1;
-                    }
-                    let mut next = i;
-                    while next < bytes.len() && bytes[next].is_ascii_whitespace() {
-                        next += 1;
-                    }
+                    i = skip_identifier(bytes, i);
+                    let next = i + bytes[i..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_whitespace())
+                        .count();
                     match frames.last_mut() {
                         Some(top) if bytes.get(next) == Some(&b':') => {
                             top.label = Some((text[start..i].to_string(), start));
@@ -1144,6 +1075,117 @@ impl SourceIndex {
 }
 
 /// The end (exclusive) of the string literal starting at `start`.
+/// An open `(`, `[` or `{` while a RON text is scanned: the path of the
+/// value it belongs to, and the element being read inside it.
+struct Frame {
+    path: String,
+    index: usize,
+    label: Option<(String, usize)>,
+    started: bool,
+}
+
+fn element_path(frame: &Frame) -> String {
+    let seg = match &frame.label {
+        Some((label, _)) => label.clone(),
+        None => frame.index.to_string(),
+    };
+    if frame.path.is_empty() {
+        seg
+    } else {
+        format!("{}.{seg}", frame.path)
+    }
+}
+
+/// Marks the start of a value at `at` in the innermost frame; returns its path.
+fn start_value(
+    frames: &mut [Frame],
+    spots: &mut std::collections::HashMap<String, Spot>,
+    at: usize,
+) -> String {
+    let Some(top) = frames.last_mut() else {
+        return String::new();
+    };
+    let path = element_path(top);
+    if !top.started {
+        top.started = true;
+        let label = top.label.as_ref().map(|(_, l)| *l);
+        spots
+            .entry(path.clone())
+            .or_insert(Spot { label, value: at });
+    }
+    path
+}
+
+/// The end of the line comment at `start` (its newline).
+fn skip_line(bytes: &[u8], start: usize) -> usize {
+    start + bytes[start..].iter().take_while(|&&c| c != b'\n').count()
+}
+
+/// Past the block comment at `start`; RON block comments nest.
+fn skip_block_comment(bytes: &[u8], start: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < bytes.len() {
+        if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            depth += 1;
+            i += 2;
+        } else if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
+            depth -= 1;
+            i += 2;
+            if depth == 0 {
+                break;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    i
+}
+
+/// Past the character literal at `start` (or its line, when unclosed).
+fn skip_char(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() && bytes[i] != b'\'' && bytes[i] != b'\n' {
+        i += if bytes[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
+}
+
+/// Past a raw string `r"..."` or `r#"..."#` at `start`, and whether it was
+/// one (`r#` followed by no quote is not).
+fn skip_raw_string(bytes: &[u8], start: usize) -> (usize, bool) {
+    let mut i = start + 1;
+    let hashes = bytes[i..].iter().take_while(|&&c| c == b'#').count();
+    i += hashes;
+    if bytes.get(i) != Some(&b'"') {
+        return (i, false);
+    }
+    i += 1;
+    while i < bytes.len() {
+        if bytes[i] == b'"'
+            && bytes[i + 1..]
+                .iter()
+                .take(hashes)
+                .filter(|&&c| c == b'#')
+                .count()
+                == hashes
+        {
+            return (i + 1 + hashes, true);
+        }
+        i += 1;
+    }
+    (i, true)
+}
+
+/// Past the identifier at `start`.
+fn skip_identifier(bytes: &[u8], start: usize) -> usize {
+    start
+        + bytes[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count()
+}
+
 fn skip_string(bytes: &[u8], start: usize) -> usize {
     let mut i = start + 1;
     while i < bytes.len() {

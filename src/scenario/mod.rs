@@ -1,6 +1,7 @@
 //! The scenario and the rule sets as data: the RON documents and their
 //! `extends` chains ([`format`]), names and kinds, the model with every
-//! name resolved ([`model`]), the rule sets ([`rules`]), the validator and
+//! name resolved ([`model`]), the rule sets ([`rules`]) and
+//! the one table of their fields ([`rule_fields`]), the validator and
 //! its findings ([`validate`], [`diagnostics`]), what the engine can play
 //! ([`playable`]), the differences between two scenarios ([`diff`]) and the
 //! editor's commands with undo ([`edit`]).
@@ -16,6 +17,7 @@ pub mod kinds;
 pub mod model;
 pub mod names;
 pub mod playable;
+pub mod rule_fields;
 pub mod rules;
 pub mod validate;
 

@@ -963,6 +963,19 @@ fn build_board(
     at: &Locator,
     findings: &mut Vec<Finding>,
 ) -> (Board, Vec<usize>, Vec<usize>) {
+    let (spaces, space_origin) = build_spaces(doc, at, findings);
+    let space_board = Board::new(spaces.clone(), Vec::new());
+    let (links, link_origin) = build_links(doc, at, &space_board, findings);
+    (Board::new(spaces, links), space_origin, link_origin)
+}
+
+/// The spaces, each name and alias once (a repeated one is an error and
+/// the later space is left out), with the index of each in the file.
+fn build_spaces(
+    doc: &ResolvedScenario,
+    at: &Locator,
+    findings: &mut Vec<Finding>,
+) -> (Vec<Space>, Vec<usize>) {
     let mut spaces: Vec<Space> = Vec::new();
     let mut space_origin: Vec<usize> = Vec::new();
     let mut seen: HashMap<String, String> = HashMap::new();
@@ -1023,7 +1036,17 @@ fn build_board(
             }
         }
     }
-    let space_board = Board::new(spaces.clone(), Vec::new());
+    (spaces, space_origin)
+}
+
+/// The links between known spaces, each pair once and none to itself,
+/// with the index of each in the file.
+fn build_links(
+    doc: &ResolvedScenario,
+    at: &Locator,
+    space_board: &Board,
+    findings: &mut Vec<Finding>,
+) -> (Vec<Link>, Vec<usize>) {
     let mut links = Vec::new();
     let mut link_origin = Vec::new();
     let mut link_seen: HashMap<(SpaceId, SpaceId), usize> = HashMap::new();
@@ -1088,7 +1111,7 @@ fn build_board(
             name: link.name().map(str::to_string),
         });
     }
-    (Board::new(spaces, links), space_origin, link_origin)
+    (links, link_origin)
 }
 
 fn build_roster(
@@ -1266,6 +1289,27 @@ fn build_setup(
             }
         }
     }
+    let strengths = build_strengths(doc, section, at, roster, &placed, &mut origin, findings);
+    (
+        Setup {
+            placements,
+            strengths,
+        },
+        origin,
+    )
+}
+
+/// The starting strengths the deployment sets: each for a deployed block,
+/// once, and one the block can have (6.4, 7.41).
+fn build_strengths(
+    doc: &DeploymentDoc,
+    section: Deployment,
+    at: &Locator,
+    roster: &Roster,
+    placed: &HashMap<BlockId, SpaceId>,
+    origin: &mut SetupOrigin,
+    findings: &mut Vec<Finding>,
+) -> Vec<(BlockId, u8)> {
     let mut strengths: Vec<(BlockId, u8)> = Vec::new();
     for side in Side::BOTH {
         for (i, (name, strength)) in doc.strengths.side(side).iter().enumerate() {
@@ -1320,11 +1364,5 @@ fn build_setup(
             }
         }
     }
-    (
-        Setup {
-            placements,
-            strengths,
-        },
-        origin,
-    )
+    strengths
 }

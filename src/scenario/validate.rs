@@ -149,6 +149,13 @@ impl Ctx<'_> {
     }
 
     fn check_map(&self, out: &mut Vec<Finding>) {
+        self.check_links(out);
+        self.check_spaces(out);
+        self.check_islands_and_reach(out);
+    }
+
+    /// Roads, sea borders and straits join the kinds of space they may (4.3, 6.2, 4.42).
+    fn check_links(&self, out: &mut Vec<Finding>) {
         let board = self.board();
         for (i, link) in board.links.iter().enumerate() {
             let (a, b) = (board.space(link.a), board.space(link.b));
@@ -200,6 +207,11 @@ impl Ctx<'_> {
                 ));
             }
         }
+    }
+
+    /// Ports border a sea; seas carry no VP (4.2).
+    fn check_spaces(&self, out: &mut Vec<Finding>) {
+        let board = self.board();
         for id in board.ids() {
             let space = board.space(id);
             if space.kind.is_port() && board.seas_of(id).next().is_none() {
@@ -226,6 +238,11 @@ impl Ctx<'_> {
                 ));
             }
         }
+    }
+
+    /// 4.41: islands are reached by sea; every space can be reached.
+    fn check_islands_and_reach(&self, out: &mut Vec<Finding>) {
+        let board = self.board();
         // 4.41: island cities are reached only by sea (or a strait).
         for id in board.ids() {
             let Some(island) = &board.space(id).island else {
@@ -639,12 +656,24 @@ impl Ctx<'_> {
     /// Departures from the published map, as warnings. They point at the
     /// start of the map section; their subject is the space concerned, if any.
     fn check_published(&self, out: &mut Vec<Finding>) {
+        self.check_published_vp_and_seas(out);
+        self.check_published_ports(out);
+        self.check_published_straits(out);
+        self.check_published_coasts(out);
+        self.check_published_deck(out);
+    }
+
+    /// A warning about the map, pointing at the start of its section.
+    fn map_warning(&self, code: Code, message: String, subject: Subject) -> Finding {
+        finding(code, message, self.at.field(Section::Map, "map"), subject)
+    }
+
+    /// 4.2 and 4.4: 13 VP in 11 cities, nine seas.
+    fn check_published_vp_and_seas(&self, out: &mut Vec<Finding>) {
         let board = self.board();
-        let map_start = self.at.field(Section::Map, "map");
         let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
-            out.push(finding(code, message, map_start.clone(), subject));
+            out.push(self.map_warning(code, message, subject));
         };
-        let space = |id: SpaceId| space_subject(board.name(id));
         // 4.2: eleven cities carry 13 VP.
         let vp_cities = board.spaces.iter().filter(|s| s.vp > 0).count();
         let vp_total = board.total_vp();
@@ -672,6 +701,15 @@ impl Ctx<'_> {
                 Subject::Map,
             );
         }
+    }
+
+    /// The Ports sidebar: the ports of each sea.
+    fn check_published_ports(&self, out: &mut Vec<Finding>) {
+        let board = self.board();
+        let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
+            out.push(self.map_warning(code, message, subject));
+        };
+        let space = |id: SpaceId| space_subject(board.name(id));
         // Ports sidebar: ports of each sea.
         for (sea_name, ports) in published::SEAS {
             let Some(sea) = board.find(sea_name) else {
@@ -716,6 +754,14 @@ impl Ctx<'_> {
                 );
             }
         }
+    }
+
+    /// 4.32: the four straits.
+    fn check_published_straits(&self, out: &mut Vec<Finding>) {
+        let board = self.board();
+        let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
+            out.push(self.map_warning(code, message, subject));
+        };
         // 4.32: the four straits.
         let mut straits: Vec<(String, BTreeSet<String>)> = board
             .links
@@ -757,6 +803,15 @@ impl Ctx<'_> {
                 Subject::Map,
             );
         }
+    }
+
+    /// 4.42 and 4.41: ports on three seas, Pergamum no port, the islands.
+    fn check_published_coasts(&self, out: &mut Vec<Finding>) {
+        let board = self.board();
+        let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
+            out.push(self.map_warning(code, message, subject));
+        };
+        let space = |id: SpaceId| space_subject(board.name(id));
         // 4.42: Utica and Creta border three seas.
         for name in published::THREE_SEA_PORTS {
             if let Some(id) = board.find(name) {
@@ -811,6 +866,10 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+
+    /// 2.1: seven events and twenty command cards.
+    fn check_published_deck(&self, out: &mut Vec<Finding>) {
         // The deck: seven events and twenty command cards (2.1).
         let events: BTreeSet<Event> = self.scenario.deck.events().collect();
         let commands = self.scenario.deck.cards.len() - self.scenario.deck.events().count();

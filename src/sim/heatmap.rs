@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::report::MergeError;
 use crate::engine::{EndReason, Game, MapEvent, State};
 use crate::scenario::model::{Board, Side, SpaceId};
 
@@ -99,14 +100,12 @@ pub struct MapCounts {
     pub link_retreats: Vec<u64>,
 }
 
-fn add(a: &mut u64, b: u64) -> Result<(), String> {
-    *a = a
-        .checked_add(b)
-        .ok_or_else(|| "the map counts overflow when added up".to_string())?;
+fn add(a: &mut u64, b: u64) -> Result<(), MergeError> {
+    *a = a.checked_add(b).ok_or(MergeError::Overflow("map counts"))?;
     Ok(())
 }
 
-fn add_pairs(a: &mut [[u64; 2]], b: &[[u64; 2]]) -> Result<(), String> {
+fn add_pairs(a: &mut [[u64; 2]], b: &[[u64; 2]]) -> Result<(), MergeError> {
     for (x, y) in a.iter_mut().zip(b) {
         add(&mut x[0], y[0])?;
         add(&mut x[1], y[1])?;
@@ -114,7 +113,7 @@ fn add_pairs(a: &mut [[u64; 2]], b: &[[u64; 2]]) -> Result<(), String> {
     Ok(())
 }
 
-fn add_all(a: &mut [u64], b: &[u64]) -> Result<(), String> {
+fn add_all(a: &mut [u64], b: &[u64]) -> Result<(), MergeError> {
     for (x, y) in a.iter_mut().zip(b) {
         add(x, *y)?;
     }
@@ -192,7 +191,7 @@ impl MapCounts {
 
     /// Adds another shard's counts: the same board, or none on either side
     /// only when neither has any.
-    pub fn merge(&mut self, o: &MapCounts) -> Result<(), String> {
+    pub fn merge(&mut self, o: &MapCounts) -> Result<(), MergeError> {
         match (self.is_empty(), o.is_empty()) {
             (_, true) if self.is_empty() => return Ok(()),
             (true, false) => {
@@ -200,15 +199,17 @@ impl MapCounts {
                 return Ok(());
             }
             (false, true) | (true, true) => {
-                return Err(
+                return Err(MergeError::Damaged(
                     "one report has map counts and another has none (written before them)"
                         .to_string(),
-                );
+                ));
             }
             (false, false) => {}
         }
         if self.spaces != o.spaces || self.links != o.links {
-            return Err("the reports' map counts are of different maps".to_string());
+            return Err(MergeError::Damaged(
+                "the reports' map counts are of different maps".to_string(),
+            ));
         }
         let n = self.spaces.len();
         while self.held_by_year.len() < o.held_by_year.len() {
@@ -240,7 +241,7 @@ impl MapCounts {
         reached: &[u64],
         sudden_deaths: u64,
         totals: (u64, [u64; 2], [u64; 2]),
-    ) -> Result<(), String> {
+    ) -> Result<(), MergeError> {
         if self.is_empty() {
             return Ok(());
         }
@@ -259,7 +260,9 @@ impl MapCounts {
             || self.held_by_year.iter().any(|y| y.len() != n)
             || self.held_by_year.len() > reached.len()
         {
-            return Err("raw.map: the counts do not fit the map's spaces and links".to_string());
+            return Err(MergeError::Damaged(
+                "raw.map: the counts do not fit the map's spaces and links".to_string(),
+            ));
         }
         let over = |h: &[[u64; 2]], of: u64| {
             h.iter()
@@ -267,26 +270,26 @@ impl MapCounts {
         };
         for (y, held) in self.held_by_year.iter().enumerate() {
             if over(held, reached[y]) {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "raw.map: a space is held after the winter of year {} in more games than reached it",
                     y + 1
-                ));
+                )));
             }
         }
         if over(&self.held_at_end, games) {
-            return Err(
+            return Err(MergeError::Damaged(
                 "raw.map: a space is held at the end in more games than played".to_string(),
-            );
+            ));
         }
         for (s, won) in self.battles_won.iter().enumerate() {
             if won[0]
                 .checked_add(won[1])
                 .is_none_or(|w| w > self.battles[s])
             {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "raw.map: more battles won than fought at {}",
                     self.spaces[s]
-                ));
+                )));
             }
         }
         if self
@@ -294,7 +297,9 @@ impl MapCounts {
             .iter()
             .any(|&d| d > sudden_deaths)
         {
-            return Err("raw.map: a city decided more sudden deaths than there were".to_string());
+            return Err(MergeError::Damaged(
+                "raw.map: a city decided more sudden deaths than there were".to_string(),
+            ));
         }
         let sum = |v: &[u64]| v.iter().try_fold(0u64, |a, b| a.checked_add(*b));
         let side_sum =
@@ -304,10 +309,10 @@ impl MapCounts {
             && (0..2).all(|i| side_sum(&self.steps_lost, i) == Some(steps[i]))
             && (0..2).all(|i| side_sum(&self.blocks_lost, i) == Some(blocks[i]));
         if !fits {
-            return Err(
+            return Err(MergeError::Damaged(
                 "raw.map: the battles, steps and blocks lost per space do not add up to the run's"
                     .to_string(),
-            );
+            ));
         }
         Ok(())
     }
@@ -503,11 +508,17 @@ mod tests {
         // A hand-edited count no longer adds up.
         let mut edited = r.clone();
         edited.raw.map.battles[0] += 1;
-        let err = edited.check().unwrap_err();
+        let err = edited.check().unwrap_err().to_string();
         assert!(err.contains("do not add up"), "{err}");
         let mut edited = r.clone();
         edited.raw.map.battles_won[0] = [5, 5];
-        assert!(edited.check().unwrap_err().contains("battles won"));
+        assert!(
+            edited
+                .check()
+                .unwrap_err()
+                .to_string()
+                .contains("battles won")
+        );
     }
 
     #[test]
@@ -521,7 +532,9 @@ mod tests {
         // A report from before the map counts does not merge with one that has them.
         let mut old = parts[0].clone();
         old.raw.map = MapCounts::default();
-        let err = SimReport::merge(&[old, parts[1].clone()]).unwrap_err();
+        let err = SimReport::merge(&[old, parts[1].clone()])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("map counts"), "{err}");
     }
 }

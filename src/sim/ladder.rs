@@ -20,7 +20,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::report::Merge;
+use super::OptionsError;
+use super::report::{Merge, MergeError};
 use super::stats::{Difference, Estimate, Z95, two_proportion_test};
 use super::{
     Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
@@ -60,15 +61,16 @@ pub fn cross_seed(seed: u64, a: usize, b: usize) -> u64 {
 impl LadderOptions {
     /// Refuses a ladder with no rung, a player listed twice, no games or an
     /// empty shard.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), OptionsError> {
         if self.players.is_empty() {
-            return Err("--players needs at least one player".to_string());
+            return Err(OptionsError::NoPlayers);
         }
         for (i, p) in self.players.iter().enumerate() {
             if let Some(q) = self.players[..i].iter().find(|q| q.plays_as(p)) {
-                return Err(format!(
-                    "--players lists one player twice ({q} and {p} play alike): every rung is a different player"
-                ));
+                return Err(OptionsError::PlayerTwice {
+                    first: q.to_string(),
+                    second: p.to_string(),
+                });
             }
         }
         self.mirror(0).check()
@@ -627,26 +629,29 @@ impl LadderReport {
     /// ([`SimReport::check`], [`CompareReport::check`]), is the match its
     /// place in the ladder says (players, rule sets, derived seed, games)
     /// and holds the games the ladder says it holds.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), MergeError> {
         if self.kind != "ladder" {
-            return Err(format!("kind is \"{}\", not \"ladder\"", self.kind));
+            return Err(MergeError::Damaged(format!(
+                "kind is \"{}\", not \"ladder\"",
+                self.kind
+            )));
         }
         if !matches!(self.variants.len(), 1 | 2) {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "a ladder has one or two rule sets, not {}",
                 self.variants.len()
-            ));
+            )));
         }
         let k = self.players.len();
         if k == 0 || self.rungs.len() != k {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "{} players but {} rungs",
                 self.players.len(),
                 self.rungs.len()
-            ));
+            )));
         }
         let expect = |what: &str, r: &SimReport, variant: &str, c: &str, p: &str, seed: u64| {
-            r.check().map_err(|e| format!("{what}: {e}"))?;
+            r.check().map_err(|e| e.in_report(what))?;
             let fits = r.variant == variant
                 && r.caesar_ai == c
                 && r.pompey_ai == p
@@ -654,16 +659,16 @@ impl LadderReport {
                 && r.run_games == self.games_per_match
                 && r.omniscient == self.omniscient;
             if !fits {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "{what} is not the match the ladder plays there ({variant}, {c} vs {p}, seed {seed}, {} games)",
                     self.games_per_match
-                ));
+                )));
             }
-            let ranges = r.ranges().map_err(|e| format!("{what}: {e}"))?;
+            let ranges = r.ranges().map_err(|e| e.in_report(what))?;
             if ranges != self.game_ranges {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "{what} holds other games than the ladder's game_ranges"
-                ));
+                )));
             }
             Ok(())
         };
@@ -671,16 +676,23 @@ impl LadderReport {
             let player = &self.players[i];
             let what = format!("rung {} ({player})", i + 1);
             if &rung.player != player {
-                return Err(format!("{what} is played by {}", rung.player));
+                return Err(MergeError::Damaged(format!(
+                    "{what} is played by {}",
+                    rung.player
+                )));
             }
             match &rung.mirror {
                 Mirror::Single(_) if self.variants.len() == 2 => {
-                    return Err(format!("{what}: one rule set, the ladder has two"));
+                    return Err(MergeError::Damaged(format!(
+                        "{what}: one rule set, the ladder has two"
+                    )));
                 }
                 Mirror::Compare(_) if self.variants.len() == 1 => {
-                    return Err(format!("{what}: two rule sets, the ladder has one"));
+                    return Err(MergeError::Damaged(format!(
+                        "{what}: two rule sets, the ladder has one"
+                    )));
                 }
-                Mirror::Compare(c) => c.check().map_err(|e| format!("{what}: {e}"))?,
+                Mirror::Compare(c) => c.check().map_err(|e| e.in_report(&what))?,
                 Mirror::Single(_) => {}
             }
             let seed = mirror_seed(self.seed, i);
@@ -692,16 +704,16 @@ impl LadderReport {
             .flat_map(|i| (0..k).filter(move |&j| j != i).map(move |j| (i, j)))
             .collect();
         if self.cross_play.len() != pairings.len() {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "{} cross-play matches, {k} rungs need {}",
                 self.cross_play.len(),
                 pairings.len()
-            ));
+            )));
         }
         for (x, (c, p)) in self.cross_play.iter().zip(pairings) {
             let what = format!("cross-play {} vs {}", self.players[c], self.players[p]);
             if (x.caesar_rung, x.pompey_rung) != (c, p) {
-                return Err(format!("{what} is out of place"));
+                return Err(MergeError::Damaged(format!("{what} is out of place")));
             }
             let seed = cross_seed(self.seed, c, p);
             let (cn, pn) = (&self.players[c], &self.players[p]);
@@ -716,10 +728,10 @@ impl Merge for LadderReport {
     /// every report is checked, they must be the same ladder, and every
     /// match merges with the checks of [`SimReport::merge_labelled`] (no
     /// game counted twice). The result may still miss games.
-    fn merge_labelled(reports: &[(&str, &LadderReport)]) -> Result<LadderReport, String> {
-        let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
+    fn merge_labelled(reports: &[(&str, &LadderReport)]) -> Result<LadderReport, MergeError> {
+        let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
         for &(label, r) in reports {
-            r.check().map_err(|e| format!("{label}: {e}"))?;
+            r.check().map_err(|e| e.in_report(label))?;
             super::report::refuse_different_runs(
                 "ladders",
                 (label, &r.identity()),
@@ -735,7 +747,7 @@ impl Merge for LadderReport {
                     .map(|&(l, r)| (l, r.rungs[i].mirror.runs()[0]))
                     .collect();
                 Mirror::Single(Box::new(
-                    SimReport::merge_labelled(&parts).map_err(|e| format!("{what}: {e}"))?,
+                    SimReport::merge_labelled(&parts).map_err(|e| e.in_report(&what))?,
                 ))
             } else {
                 let parts: Vec<(&str, &CompareReport)> = reports
@@ -746,7 +758,7 @@ impl Merge for LadderReport {
                     })
                     .collect();
                 Mirror::Compare(Box::new(
-                    CompareReport::merge_labelled(&parts).map_err(|e| format!("{what}: {e}"))?,
+                    CompareReport::merge_labelled(&parts).map_err(|e| e.in_report(&what))?,
                 ))
             };
             mirrors.push(mirror);
@@ -758,10 +770,10 @@ impl Merge for LadderReport {
                 .map(|&(l, r)| (l, &r.cross_play[x].run))
                 .collect();
             let run = SimReport::merge_labelled(&parts).map_err(|e| {
-                format!(
-                    "cross-play {} vs {}: {e}",
+                e.in_report(format!(
+                    "cross-play {} vs {}",
                     first.players[c.caesar_rung], first.players[c.pompey_rung]
-                )
+                ))
             })?;
             cross.push(CrossPlay {
                 caesar_rung: c.caesar_rung,
@@ -1140,7 +1152,7 @@ mod tests {
             omniscient: false,
             shard: None,
         };
-        assert!(o.check().unwrap_err().contains("twice"));
+        assert!(matches!(o.check(), Err(OptionsError::PlayerTwice { .. })));
         let o = LadderOptions {
             players: vec![AiSpec::Random, AiSpec::Heuristic],
             ..o
@@ -1200,12 +1212,20 @@ mod tests {
         assert_eq!(parts[0].game_ranges, vec![GameRange::from(1..3)]);
         let merged = LadderReport::merge(&parts).unwrap();
         assert_eq!(timeless(merged), timeless(whole.clone()));
-        let err = LadderReport::merge(&[parts[0].clone(), whole.clone()]).unwrap_err();
+        let err = LadderReport::merge(&[parts[0].clone(), whole.clone()])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("overlap in games 1–2"), "{err}");
         let half = LadderReport::merge(&parts[..1]).unwrap();
         assert_eq!(half.missing_games(), vec![GameRange::from(0..1)]);
         let mut edited = whole;
         edited.seed = 8;
-        assert!(edited.check().unwrap_err().contains("not the match"));
+        assert!(
+            edited
+                .check()
+                .unwrap_err()
+                .to_string()
+                .contains("not the match")
+        );
     }
 }

@@ -28,7 +28,7 @@ use crate::scenario::model::Side;
 
 pub use cluster::ShardArg;
 pub use ladder::{LadderOptions, LadderReport};
-pub use report::{Accumulator, CompareReport, Merge, PairedAccumulator, SimReport};
+pub use report::{Accumulator, CompareReport, Merge, MergeError, PairedAccumulator, SimReport};
 pub use sweep::SweepReport;
 
 /// The games `start..end` of a run (0-based game indices, `end` excluded).
@@ -124,20 +124,86 @@ pub struct SimOptions {
     pub shard: Option<Shard>,
 }
 
+/// Options of a run, a ladder or a tuning that would play nothing or
+/// nothing meaningful. The words name no command-line flag: the CLI and
+/// the window say which of their controls it is ([`OptionsError::setting`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OptionsError {
+    #[error("at least one game is needed")]
+    NoGames,
+    #[error(
+        "a {games}-game run splits into at most {games} shards, so shard {shard} would hold no game"
+    )]
+    EmptyShard { shard: Shard, games: u64 },
+    #[error("a ladder needs at least one player")]
+    NoPlayers,
+    #[error(
+        "one player is listed twice ({first} and {second} play alike): every rung is a different player"
+    )]
+    PlayerTwice { first: String, second: String },
+    #[error(
+        "games per candidate must be even and at least 2 (got {0}): each seed is played once from each side"
+    )]
+    GamesPerCandidate(u64),
+    #[error(
+        "a budget of {budget} games is less than one generation ({population} candidates of {games_per_candidate} games)"
+    )]
+    BudgetUnderOneGeneration {
+        budget: u64,
+        population: usize,
+        games_per_candidate: u64,
+    },
+    #[error("check games must be even (got {0}): each seed is played once from each side")]
+    OddCheckGames(u64),
+    #[error("the step must be more than 0 and at most {max} (got {step}): it is in log space, so {max} already tries numbers about {:.0} times larger or smaller", max.exp())]
+    Step { step: f64, max: f64 },
+    #[error("the starting player: {0}")]
+    StartingPlayer(String),
+}
+
+/// Which setting an [`OptionsError`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setting {
+    Games,
+    Shard,
+    Players,
+    GamesPerCandidate,
+    Budget,
+    CheckGames,
+    Step,
+    StartingPlayer,
+}
+
+impl OptionsError {
+    /// The setting to change.
+    pub fn setting(&self) -> Setting {
+        match self {
+            OptionsError::NoGames => Setting::Games,
+            OptionsError::EmptyShard { .. } => Setting::Shard,
+            OptionsError::NoPlayers | OptionsError::PlayerTwice { .. } => Setting::Players,
+            OptionsError::GamesPerCandidate(_) => Setting::GamesPerCandidate,
+            OptionsError::BudgetUnderOneGeneration { .. } => Setting::Budget,
+            OptionsError::OddCheckGames(_) => Setting::CheckGames,
+            OptionsError::Step { .. } => Setting::Step,
+            OptionsError::StartingPlayer(_) => Setting::StartingPlayer,
+        }
+    }
+}
+
 impl SimOptions {
     /// Refuses a run that would play no game: no games, or more shards than
     /// games (some shard would be empty).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), OptionsError> {
         if self.games == 0 {
-            return Err("--games must be at least 1".to_string());
+            return Err(OptionsError::NoGames);
         }
-        if let Some(s) = self.shard
-            && u64::from(s.count) > self.games
+        if let Some(shard) = self.shard
+            && u64::from(shard.count) > self.games
         {
-            return Err(format!(
-                "--shard {s}: a {}-game run splits into at most {} shards, so some shard would hold no game",
-                self.games, self.games
-            ));
+            return Err(OptionsError::EmptyShard {
+                shard,
+                games: self.games,
+            });
         }
         Ok(())
     }
@@ -494,7 +560,11 @@ mod tests {
             shard: Some(shard.parse().unwrap()),
         };
         let err = options(20, "1/30").check().unwrap_err();
-        assert!(err.contains("at most 20 shards"), "{err}");
+        assert!(
+            matches!(err, OptionsError::EmptyShard { games: 20, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("at most 20 shards"), "{err}");
         assert!(options(20, "20/20").check().is_ok());
         assert_eq!(options(20, "20/20").game_range(), 19..20);
         let mut none = options(1, "1/1");

@@ -85,7 +85,7 @@ impl QualitySums {
         }
     }
 
-    fn merge(&mut self, o: &QualitySums) -> Result<(), String> {
+    fn merge(&mut self, o: &QualitySums) -> Result<(), MergeError> {
         for i in 0..2 {
             add_to(&mut self.mp_spent[i], o.mp_spent[i])?;
             add_to(&mut self.mp_wasted[i], o.mp_wasted[i])?;
@@ -206,11 +206,11 @@ impl Accumulator {
 
     /// Adds another run's counts (a shard of the same run). Fails, leaving
     /// `self` partly added, when a count would overflow.
-    pub fn merge(&mut self, o: &Accumulator) -> Result<(), String> {
+    pub fn merge(&mut self, o: &Accumulator) -> Result<(), MergeError> {
         if self.games > 0 && self.map.is_empty() != o.map.is_empty() {
-            return Err(
+            return Err(MergeError::Damaged(
                 "one report has map counts and another has none (written before them)".to_string(),
-            );
+            ));
         }
         add_to(&mut self.games, o.games)?;
         add_to(&mut self.caesar_wins, o.caesar_wins)?;
@@ -276,18 +276,25 @@ impl Accumulator {
     /// Checks that these are the counts of `games` games, as [`Accumulator::add`]
     /// makes them: what a hand-edited or damaged report gets wrong. Histogram
     /// counts are checked before anything adds them up, so nothing overflows.
-    pub fn check(&self, games: u64) -> Result<(), String> {
+    pub fn check(&self, games: u64) -> Result<(), MergeError> {
+        self.check_outcomes(games)?;
+        self.check_histograms(games)?;
+        self.check_map_counts(games)
+    }
+
+    /// Wins and draws add up to the games, and each side's ways of winning to its wins.
+    fn check_outcomes(&self, games: u64) -> Result<(), MergeError> {
         if self.games != games {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "raw.games is {} but the report holds {games} games",
                 self.games
-            ));
+            )));
         }
         if checked_sum([self.caesar_wins, self.pompey_wins, self.draws]) != Some(games) {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "Caesar's wins ({}), Pompey's wins ({}) and draws ({}) do not add up to its {games} games",
                 self.caesar_wins, self.pompey_wins, self.draws
-            ));
+            )));
         }
         for side in [Side::Caesar, Side::Pompey] {
             let i = side.index();
@@ -299,16 +306,21 @@ impl Accumulator {
                     .chain([self.on_vp[i], self.rome_tie_break[i]]),
             );
             if ended.is_none_or(|e| e > wins) {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "{side}'s wins by sudden death, on VP and on the Rome tie-break come to more than {side}'s {wins} wins"
-                ));
+                )));
             }
         }
         if self.sudden_death_by_year.len() > u8::MAX as usize
             || self.vp_by_year.len() > u8::MAX as usize
         {
-            return Err("raw: more than 255 years".to_string());
+            return Err(MergeError::Damaged("raw: more than 255 years".to_string()));
         }
+        Ok(())
+    }
+
+    /// Every per-game histogram counts each game once; the other counts fit the games.
+    fn check_histograms(&self, games: u64) -> Result<(), MergeError> {
         let every_game = [
             ("final_vp[0]", &self.final_vp[0]),
             ("final_vp[1]", &self.final_vp[1]),
@@ -329,10 +341,10 @@ impl Accumulator {
         let q = &self.quality;
         for i in 0..2 {
             if q.mp_wasted[i] > q.mp_spent[i] || q.games_with_waste[i] > games.min(q.mp_wasted[i]) {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "raw.quality: side {i} wasted {} of {} move points spent, in {} of {games} games",
                     q.mp_wasted[i], q.mp_spent[i], q.games_with_waste[i]
-                ));
+                )));
             }
         }
         for (y, [caesar, pompey]) in self.vp_by_year.iter().enumerate() {
@@ -343,21 +355,28 @@ impl Accumulator {
             for (e, event) in Event::ALL.iter().enumerate() {
                 let (played, won) = (self.event_games[i][e], self.event_wins[i][e]);
                 if played > games || won > played {
-                    return Err(format!(
+                    return Err(MergeError::Damaged(format!(
                         "raw: {side} played {event:?} in {played} games and won {won} of them, of {games} games"
-                    ));
+                    )));
                 }
             }
         }
         if self.first_turn_player1_caesar > games {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "raw.first_turn_player1_caesar is {}, more than the {games} games",
                 self.first_turn_player1_caesar
-            ));
+            )));
         }
         if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
-            return Err("raw.elapsed_seconds is not a duration".to_string());
+            return Err(MergeError::Damaged(
+                "raw.elapsed_seconds is not a duration".to_string(),
+            ));
         }
+        Ok(())
+    }
+
+    /// The map's counts agree with the battles, losses and sudden deaths.
+    fn check_map_counts(&self, games: u64) -> Result<(), MergeError> {
         let value_sum = |h: &Histogram| {
             h.counts.iter().enumerate().fold(0u64, |a, (v, c)| {
                 a.saturating_add((v as u64).saturating_mul(*c))
@@ -383,8 +402,7 @@ impl Accumulator {
                     value_sum(&self.blocks_eliminated[1]),
                 ],
             ),
-        )?;
-        Ok(())
+        )
     }
 }
 
@@ -409,7 +427,7 @@ fn coalesce(ranges: impl IntoIterator<Item = GameRange>) -> Vec<GameRange> {
 
 /// Checks a histogram of `games` games (or at most `games` when `exact`
 /// is false): its counts and the sum of its values fit in 64 bits.
-fn check_histogram(name: &str, h: &Histogram, games: u64, exact: bool) -> Result<u64, String> {
+fn check_histogram(name: &str, h: &Histogram, games: u64, exact: bool) -> Result<u64, MergeError> {
     let total = h.counts.iter().try_fold(0u64, |a, c| a.checked_add(*c));
     let sum = h
         .counts
@@ -419,11 +437,13 @@ fn check_histogram(name: &str, h: &Histogram, games: u64, exact: bool) -> Result
     let fits = h.counts.len() <= u32::MAX as usize;
     match total {
         Some(t) if (t == games || (!exact && t < games)) && sum.is_some() && fits => Ok(t),
-        Some(t) if sum.is_some() && fits => Err(format!(
+        Some(t) if sum.is_some() && fits => Err(MergeError::Damaged(format!(
             "raw.{name} counts {t} games, {} the report's {games}",
             if exact { "not" } else { "more than" }
-        )),
-        _ => Err(format!("raw.{name}: counts out of range")),
+        ))),
+        _ => Err(MergeError::Damaged(format!(
+            "raw.{name}: counts out of range"
+        ))),
     }
 }
 
@@ -431,10 +451,8 @@ fn checked_sum(values: impl IntoIterator<Item = u64>) -> Option<u64> {
     values.into_iter().try_fold(0u64, u64::checked_add)
 }
 
-fn add_to(a: &mut u64, b: u64) -> Result<(), String> {
-    *a = a
-        .checked_add(b)
-        .ok_or_else(|| "the counts overflow when added up".to_string())?;
+fn add_to(a: &mut u64, b: u64) -> Result<(), MergeError> {
+    *a = a.checked_add(b).ok_or(MergeError::Overflow("counts"))?;
     Ok(())
 }
 
@@ -556,6 +574,72 @@ impl PlayedOn {
 
 /// Fields that say which run a report belongs to, as (name, value), for
 /// [`refuse_different_runs`].
+/// Why reports do not merge (or a report does not pass its own check).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    #[error("no reports to merge")]
+    NoReports,
+    /// Counts that disagree with each other or with the report's games: a
+    /// report edited by hand or damaged.
+    #[error("{0}")]
+    Damaged(String),
+    /// Adding up the reports' counts overflows.
+    #[error("the {0} overflow when added up")]
+    Overflow(&'static str),
+    /// Reports of different runs, told apart by the first field that differs.
+    #[error("{0}")]
+    DifferentRuns(Box<RunDifference>),
+    /// Two reports that hold the same games.
+    #[error(
+        "{first_label} ({first}) and {second_label} ({second}) overlap in {common}: every game may be counted only once"
+    )]
+    Overlap {
+        first_label: String,
+        first: GameRange,
+        second_label: String,
+        second: GameRange,
+        common: GameRange,
+    },
+    /// What is wrong in one report (or one part of it), by its label.
+    #[error("{label}: {error}")]
+    In {
+        label: String,
+        error: Box<MergeError>,
+    },
+}
+
+/// The first field in which two reports' runs differ, with its two values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{label} and {first_label} are reports of different {what}: {field} is {mine} in {label} but {theirs} in {first_label}"
+)]
+pub struct RunDifference {
+    pub what: String,
+    pub field: String,
+    pub label: String,
+    pub mine: String,
+    pub first_label: String,
+    pub theirs: String,
+}
+
+impl MergeError {
+    /// This error, said of the report (or part) called `label`.
+    pub fn in_report(self, label: impl fmt::Display) -> MergeError {
+        MergeError::In {
+            label: label.to_string(),
+            error: Box::new(self),
+        }
+    }
+
+    /// The error itself, under the labels of the reports it was found in.
+    pub fn innermost(&self) -> &MergeError {
+        match self {
+            MergeError::In { error, .. } => error.innermost(),
+            other => other,
+        }
+    }
+}
+
 pub type Identity = Vec<(String, String)>;
 
 /// Refuses two reports whose identities differ, naming the first field that
@@ -564,7 +648,7 @@ pub fn refuse_different_runs(
     what: &str,
     (label, identity): (&str, &Identity),
     (first_label, first): (&str, &Identity),
-) -> Result<(), String> {
+) -> Result<(), MergeError> {
     let value_in = |fields: &Identity, name: &str| {
         fields
             .iter()
@@ -575,9 +659,14 @@ pub fn refuse_different_runs(
     for name in names {
         let (mine, theirs) = (value_in(identity, name), value_in(first, name));
         if mine != theirs {
-            return Err(format!(
-                "{label} and {first_label} are reports of different {what}: {name} is {mine} in {label} but {theirs} in {first_label}"
-            ));
+            return Err(MergeError::DifferentRuns(Box::new(RunDifference {
+                what: what.to_string(),
+                field: name.to_string(),
+                label: label.to_string(),
+                mine,
+                first_label: first_label.to_string(),
+                theirs,
+            })));
         }
     }
     Ok(())
@@ -588,10 +677,10 @@ pub fn refuse_different_runs(
 /// and games counted twice, and may still miss games.
 pub trait Merge: Sized {
     /// Combines shard reports, each labelled (its file name) for the errors.
-    fn merge_labelled(reports: &[(&str, &Self)]) -> Result<Self, String>;
+    fn merge_labelled(reports: &[(&str, &Self)]) -> Result<Self, MergeError>;
 
     /// [`Merge::merge_labelled`], the reports named "report 1", "report 2", ...
-    fn merge(reports: &[Self]) -> Result<Self, String> {
+    fn merge(reports: &[Self]) -> Result<Self, MergeError> {
         let labels: Vec<String> = (1..=reports.len()).map(|i| format!("report {i}")).collect();
         let labelled: Vec<(&str, &Self)> = labels.iter().map(String::as_str).zip(reports).collect();
         Self::merge_labelled(&labelled)
@@ -723,11 +812,6 @@ impl SimReport {
         let n = acc.games;
         let caesar = Estimate::of(acc.caesar_wins, n);
         let pompey = Estimate::of(acc.pompey_wins, n);
-        let sudden: Vec<SideCounts> = acc
-            .sudden_death_by_year
-            .iter()
-            .map(|c| (*c).into())
-            .collect();
         let margin_total = acc.vp_margin.total();
         let decisive: u64 = acc.vp_margin.counts.iter().skip(3).sum();
         let no_change = acc.lead_changes.counts.first().copied().unwrap_or(0);
@@ -750,24 +834,8 @@ impl SimReport {
             pompey_win_rate: pompey,
             draw_rate: Estimate::of(acc.draws, n),
             balance: (caesar.estimate - pompey.estimate).abs(),
-            endings: Endings {
-                sudden_death: acc.sudden_death_by_year.iter().map(|c| c[0] + c[1]).sum(),
-                sudden_death_by_year: sudden,
-                on_vp_after_last_year: acc.on_vp.into(),
-                rome_tie_break: acc.rome_tie_break.into(),
-                draws: acc.draws,
-            },
-            vp_by_year: acc
-                .vp_by_year
-                .iter()
-                .enumerate()
-                .map(|(y, h)| YearVp {
-                    year: y as u8 + 1,
-                    games: h[0].total(),
-                    caesar: h[0].summary(),
-                    pompey: h[1].summary(),
-                })
-                .collect(),
+            endings: acc.endings(),
+            vp_by_year: acc.vp_by_year_figures(),
             final_vp: SideSummaries::of(&acc.final_vp),
             vp_margin: acc.vp_margin.summary(),
             decisive_share: share(decisive, margin_total),
@@ -778,32 +846,7 @@ impl SimReport {
             steps_lost: SideSummaries::of(&acc.steps_lost),
             blocks_eliminated: SideSummaries::of(&acc.blocks_eliminated),
             leaders_killed: SideSummaries::of(&acc.leaders_killed),
-            events: Event::ALL
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let effect = |side: Side, overall: f64| {
-                        let s = side.index();
-                        let when = Estimate::of(acc.event_wins[s][i], acc.event_games[s][i]);
-                        EventEffect {
-                            played_in: share(acc.event_games[s][i], n),
-                            win_rate_when_played: when,
-                            win_rate_difference: if acc.event_games[s][i] == 0 {
-                                0.0
-                            } else {
-                                when.estimate - overall
-                            },
-                        }
-                    };
-                    EventFigures {
-                        card: format!("{e:?}"),
-                        played: acc.events_played[i],
-                        per_game: share(acc.events_played[i], n),
-                        caesar: effect(Side::Caesar, caesar.estimate),
-                        pompey: effect(Side::Pompey, pompey.estimate),
-                    }
-                })
-                .collect(),
+            events: acc.event_figures(caesar.estimate, pompey.estimate),
             events_cancelled_per_game: share(acc.events_cancelled, n),
             first_turn_player1_caesar: share(acc.first_turn_player1_caesar, n),
             actions_per_game: share(acc.actions, n),
@@ -824,19 +867,81 @@ impl SimReport {
     }
 }
 
+impl Accumulator {
+    /// How the games ended.
+    fn endings(&self) -> Endings {
+        Endings {
+            sudden_death: self.sudden_death_by_year.iter().map(|c| c[0] + c[1]).sum(),
+            sudden_death_by_year: self
+                .sudden_death_by_year
+                .iter()
+                .map(|c| (*c).into())
+                .collect(),
+            on_vp_after_last_year: self.on_vp.into(),
+            rome_tie_break: self.rome_tie_break.into(),
+            draws: self.draws,
+        }
+    }
+
+    /// Each side's VP after each year, over the games that reached it.
+    fn vp_by_year_figures(&self) -> Vec<YearVp> {
+        self.vp_by_year
+            .iter()
+            .enumerate()
+            .map(|(y, h)| YearVp {
+                year: y as u8 + 1,
+                games: h[0].total(),
+                caesar: h[0].summary(),
+                pompey: h[1].summary(),
+            })
+            .collect()
+    }
+
+    /// Each event card: how often it was played, and each side's win rate
+    /// when it played the card against its overall rate (`caesar`, `pompey`).
+    fn event_figures(&self, caesar: f64, pompey: f64) -> Vec<EventFigures> {
+        Event::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let effect = |side: Side, overall: f64| {
+                    let s = side.index();
+                    let when = Estimate::of(self.event_wins[s][i], self.event_games[s][i]);
+                    EventEffect {
+                        played_in: share(self.event_games[s][i], self.games),
+                        win_rate_when_played: when,
+                        win_rate_difference: if self.event_games[s][i] == 0 {
+                            0.0
+                        } else {
+                            when.estimate - overall
+                        },
+                    }
+                };
+                EventFigures {
+                    card: format!("{e:?}"),
+                    played: self.events_played[i],
+                    per_game: share(self.events_played[i], self.games),
+                    caesar: effect(Side::Caesar, caesar),
+                    pompey: effect(Side::Pompey, pompey),
+                }
+            })
+            .collect()
+    }
+}
+
 impl Merge for SimReport {
     /// Combines shard reports of one run, each with a label (its file name)
     /// for the errors. Every report is checked first ([`SimReport::check`]);
     /// reports of different runs, and reports holding the same game twice,
     /// are refused. The result may still miss games: see
     /// [`SimReport::missing_games`].
-    fn merge_labelled(reports: &[(&str, &SimReport)]) -> Result<SimReport, String> {
-        let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
+    fn merge_labelled(reports: &[(&str, &SimReport)]) -> Result<SimReport, MergeError> {
+        let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
         let mut acc = Accumulator::default();
         let mut shards: Vec<String> = Vec::new();
         let mut ranges: Vec<(GameRange, &str)> = Vec::new();
         for &(label, r) in reports {
-            r.check().map_err(|e| format!("{label}: {e}"))?;
+            r.check().map_err(|e| e.in_report(label))?;
             refuse_different_runs(
                 "runs",
                 (label, &r.identity()),
@@ -847,9 +952,9 @@ impl Merge for SimReport {
                     shards.push(s.clone());
                 }
             }
-            let own = r.ranges().map_err(|e| format!("{label}: {e}"))?;
+            let own = r.ranges().map_err(|e| e.in_report(label))?;
             ranges.extend(own.into_iter().map(|g| (g, label)));
-            acc.merge(&r.raw).map_err(|e| format!("{label}: {e}"))?;
+            acc.merge(&r.raw).map_err(|e| e.in_report(label))?;
         }
         ranges.sort();
         // Sorted by start, two ranges overlap only if two neighbours do.
@@ -860,16 +965,20 @@ impl Merge for SimReport {
                     start: b.start,
                     end: a.end.min(b.end),
                 };
-                return Err(format!(
-                    "{la} ({a}) and {lb} ({b}) overlap in {common}: every game may be counted only once"
-                ));
+                return Err(MergeError::Overlap {
+                    first_label: la.to_string(),
+                    first: a,
+                    second_label: lb.to_string(),
+                    second: b,
+                    common,
+                });
             }
         }
         let covered = coalesce(ranges.iter().map(|(g, _)| *g));
         // Disjoint ranges of one run: the counts add up to at most run_games,
         // but sums of values may still overflow.
         acc.check(acc.games)
-            .map_err(|e| format!("the merged counts are out of range: {e}"))?;
+            .map_err(|e| e.in_report("the merged counts are out of range"))?;
         shards.sort_by_key(|s| {
             let (i, n) = s.split_once('/').unwrap_or(("0", "0"));
             (n.parse::<u32>().unwrap_or(0), i.parse::<u32>().unwrap_or(0))
@@ -898,18 +1007,20 @@ impl SimReport {
     /// Checks a report as read from a file: every count consistent with the
     /// games it holds, its game ranges inside the run, in order and as many
     /// games as it counts. Says what is wrong.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), MergeError> {
         if self.run_games == 0 {
-            return Err("run_games is 0: a run has at least one game".to_string());
+            return Err(MergeError::Damaged(
+                "run_games is 0: a run has at least one game".to_string(),
+            ));
         }
         if self.games == 0 {
-            return Err("the report holds no games".to_string());
+            return Err(MergeError::Damaged("the report holds no games".to_string()));
         }
         if self.games > self.run_games {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "the report holds {} games, more than its run's {} (run_games)",
                 self.games, self.run_games
-            ));
+            )));
         }
         for (name, shown, counted) in [
             ("games", self.games, self.raw.games),
@@ -918,9 +1029,9 @@ impl SimReport {
             ("draws", self.draws, self.raw.draws),
         ] {
             if shown != counted {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "{name} is {shown} but the raw counts say {counted} (raw.{name})"
-                ));
+                )));
             }
         }
         self.raw.check(self.games)?;
@@ -930,13 +1041,13 @@ impl SimReport {
     /// The game ranges of this report, checked: non-empty, inside the run,
     /// in order, none overlapping, and holding exactly `games` games. Reports
     /// written before `game_ranges` existed get theirs from `shards`.
-    pub fn ranges(&self) -> Result<Vec<GameRange>, String> {
+    pub fn ranges(&self) -> Result<Vec<GameRange>, MergeError> {
         let ranges = if self.game_ranges.is_empty() {
             let mut derived = Vec::new();
             for s in &self.shards {
-                let shard: Shard = s
-                    .parse()
-                    .map_err(|e| format!("no game_ranges, and shards holds {e}"))?;
+                let shard: Shard = s.parse().map_err(|e| {
+                    MergeError::Damaged(format!("no game_ranges, and shards holds {e}"))
+                })?;
                 derived.push(GameRange::from(shard.range(self.run_games)));
             }
             derived.sort();
@@ -945,39 +1056,41 @@ impl SimReport {
             self.game_ranges.clone()
         };
         if ranges.is_empty() {
-            return Err("the report names no game ranges (game_ranges) nor shards".to_string());
+            return Err(MergeError::Damaged(
+                "the report names no game ranges (game_ranges) nor shards".to_string(),
+            ));
         }
         let mut total: u64 = 0;
         let mut end_of_last: Option<GameRange> = None;
         for r in &ranges {
             if r.is_empty() {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "the game range {}..{} holds no games",
                     r.start, r.end
-                ));
+                )));
             }
             if r.end > self.run_games {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "it holds {r}, outside the run's {} games (0–{})",
                     self.run_games,
                     self.run_games - 1
-                ));
+                )));
             }
             if let Some(last) = end_of_last
                 && r.start < last.end
             {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "its game ranges overlap or are out of order: {last}, then {r}"
-                ));
+                )));
             }
             total += r.len();
             end_of_last = Some(*r);
         }
         if total != self.games {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "its game ranges hold {total} games but it counts {} games",
                 self.games
-            ));
+            )));
         }
         Ok(ranges)
     }
@@ -1071,8 +1184,9 @@ fn quart(s: &Summary) -> String {
     )
 }
 
-impl fmt::Display for SimReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SimReport {
+    /// The run, its win rates and its balance.
+    fn write_header(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "{} — Caesar: {}, Pompey: {}{} — {} games, seed {}{}",
@@ -1096,6 +1210,11 @@ impl fmt::Display for SimReport {
         writeln!(f, "  Pompey wins   {}", pct(&self.pompey_win_rate))?;
         writeln!(f, "  Draws         {}", pct(&self.draw_rate))?;
         writeln!(f, "  Balance |P(Caesar) − P(Pompey)| = {:.3}", self.balance)?;
+        Ok(())
+    }
+
+    /// How games end, and the VP year by year.
+    fn write_endings(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "How games end")?;
         for (y, c) in self.endings.sudden_death_by_year.iter().enumerate() {
             if c.caesar + c.pompey > 0 {
@@ -1142,6 +1261,11 @@ impl fmt::Display for SimReport {
             quart(&self.lead_changes),
             self.games_with_lead_change * 100.0
         )?;
+        Ok(())
+    }
+
+    /// Years, battles and losses per game.
+    fn write_per_game(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Per game")?;
         writeln!(f, "  years played     {}", quart(&self.years_played))?;
         writeln!(f, "  battles          {}", quart(&self.battles_per_game))?;
@@ -1162,6 +1286,11 @@ impl fmt::Display for SimReport {
             "  leaders killed   Caesar's {:.2}   Pompey's {:.2}",
             self.leaders_killed.caesar.mean, self.leaders_killed.pompey.mean
         )?;
+        Ok(())
+    }
+
+    /// Move and levy points spent, wasted and left unused.
+    fn write_play_quality(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "Play quality per game: move points spent / wasted on groups that moved nothing / left unused; levies left unused; events discarded"
@@ -1181,6 +1310,11 @@ impl fmt::Display for SimReport {
                 q.events_discarded_per_game
             )?;
         }
+        Ok(())
+    }
+
+    /// Event cards and the first-turn Player 1.
+    fn write_events(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "Event cards: played per game; each side's win rate in games it played the card (vs overall)"
@@ -1217,60 +1351,78 @@ impl fmt::Display for SimReport {
             "  Caesar is Player 1 on the first turn in {:.1}% of games",
             self.first_turn_player1_caesar * 100.0
         )?;
-        if !self.spaces.is_empty() {
-            writeln!(
-                f,
-                "Where the game is decided (every space in --json and --spaces-csv)"
-            )?;
-            let mut by_battles: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
-            by_battles.sort_by_key(|s| std::cmp::Reverse(s.battles));
-            let top: Vec<String> = by_battles
-                .iter()
-                .take(5)
-                .filter(|s| s.battles > 0)
-                .map(|s| {
-                    format!(
-                        "{} {:.2} (Caesar won {}, Pompey {})",
-                        s.space, s.battles_per_game, s.battles_won_caesar, s.battles_won_pompey
-                    )
-                })
-                .collect();
-            writeln!(f, "  battles per game: {}", top.join("; "))?;
-            let mut by_loss: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
-            by_loss.sort_by_key(|s| std::cmp::Reverse(s.steps_lost_caesar + s.steps_lost_pompey));
-            let top: Vec<String> = by_loss
-                .iter()
-                .take(5)
-                .filter(|s| s.steps_lost_caesar + s.steps_lost_pompey > 0)
-                .map(|s| {
-                    format!(
-                        "{} {}/{}",
-                        s.space, s.steps_lost_caesar, s.steps_lost_pompey
-                    )
-                })
-                .collect();
-            writeln!(f, "  steps lost (Caesar/Pompey): {}", top.join("; "))?;
-            let mut decisive: Vec<&super::heatmap::SpaceFigures> = self
-                .spaces
-                .iter()
-                .filter(|s| s.sudden_death_decisive > 0)
-                .collect();
-            decisive.sort_by_key(|s| std::cmp::Reverse(s.sudden_death_decisive));
-            let top: Vec<String> = decisive
-                .iter()
-                .take(5)
-                .map(|s| format!("{} {}", s.space, s.sudden_death_decisive))
-                .collect();
-            writeln!(
-                f,
-                "  cities lost in the year of a sudden death: {}",
-                if top.is_empty() {
-                    "none".to_string()
-                } else {
-                    top.join("; ")
-                }
-            )?;
+        Ok(())
+    }
+
+    /// Where games are decided: the top spaces by battles, losses and sudden deaths.
+    fn write_spaces(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.spaces.is_empty() {
+            return Ok(());
         }
+        writeln!(
+            f,
+            "Where the game is decided (every space in --json and --spaces-csv)"
+        )?;
+        let mut by_battles: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
+        by_battles.sort_by_key(|s| std::cmp::Reverse(s.battles));
+        let top: Vec<String> = by_battles
+            .iter()
+            .take(5)
+            .filter(|s| s.battles > 0)
+            .map(|s| {
+                format!(
+                    "{} {:.2} (Caesar won {}, Pompey {})",
+                    s.space, s.battles_per_game, s.battles_won_caesar, s.battles_won_pompey
+                )
+            })
+            .collect();
+        writeln!(f, "  battles per game: {}", top.join("; "))?;
+        let mut by_loss: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
+        by_loss.sort_by_key(|s| std::cmp::Reverse(s.steps_lost_caesar + s.steps_lost_pompey));
+        let top: Vec<String> = by_loss
+            .iter()
+            .take(5)
+            .filter(|s| s.steps_lost_caesar + s.steps_lost_pompey > 0)
+            .map(|s| {
+                format!(
+                    "{} {}/{}",
+                    s.space, s.steps_lost_caesar, s.steps_lost_pompey
+                )
+            })
+            .collect();
+        writeln!(f, "  steps lost (Caesar/Pompey): {}", top.join("; "))?;
+        let mut decisive: Vec<&super::heatmap::SpaceFigures> = self
+            .spaces
+            .iter()
+            .filter(|s| s.sudden_death_decisive > 0)
+            .collect();
+        decisive.sort_by_key(|s| std::cmp::Reverse(s.sudden_death_decisive));
+        let top: Vec<String> = decisive
+            .iter()
+            .take(5)
+            .map(|s| format!("{} {}", s.space, s.sudden_death_decisive))
+            .collect();
+        writeln!(
+            f,
+            "  cities lost in the year of a sudden death: {}",
+            if top.is_empty() {
+                "none".to_string()
+            } else {
+                top.join("; ")
+            }
+        )?;
+        Ok(())
+    }
+}
+
+impl fmt::Display for SimReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_header(f)?;
+        self.write_endings(f)?;
+        self.write_per_game(f)?;
+        self.write_play_quality(f)?;
+        self.write_events(f)?;
+        self.write_spaces(f)?;
         write!(
             f,
             "Throughput: {:.0} games/s ({:.2} s, {:.0} decisions per game)",
@@ -1356,7 +1508,7 @@ impl PairedAccumulator {
     }
 
     /// Adds another shard's pairs. Fails when a sum would overflow.
-    pub fn merge(&mut self, o: &PairedAccumulator) -> Result<(), String> {
+    pub fn merge(&mut self, o: &PairedAccumulator) -> Result<(), MergeError> {
         add_to(&mut self.pairs, o.pairs)?;
         add_to(&mut self.caesar_only_a, o.caesar_only_a)?;
         add_to(&mut self.caesar_only_b, o.caesar_only_b)?;
@@ -1369,7 +1521,7 @@ impl PairedAccumulator {
                 a.sum = a
                     .sum
                     .checked_add(b.sum)
-                    .ok_or("the paired sums overflow when added up")?;
+                    .ok_or(MergeError::Overflow("paired sums"))?;
                 add_to(&mut a.sum_sq, b.sum_sq)?;
             }
         }
@@ -1383,12 +1535,12 @@ impl PairedAccumulator {
         games: u64,
         caesar_wins: [u64; 2],
         pompey_wins: [u64; 2],
-    ) -> Result<(), String> {
+    ) -> Result<(), MergeError> {
         if self.pairs != games {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "raw_paired.pairs is {} but the runs hold {games} games",
                 self.pairs
-            ));
+            )));
         }
         for (side, only, wins) in [
             (
@@ -1404,27 +1556,27 @@ impl PairedAccumulator {
         ] {
             if only[0] > wins[0] || only[1] > wins[1] || checked_sum(only).is_none_or(|n| n > games)
             {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "raw_paired: {side}_only_a ({}) and {side}_only_b ({}) do not fit the wins ({} and {}) of {games} games",
                     only[0], only[1], wins[0], wins[1]
-                ));
+                )));
             }
         }
         let names: Vec<&str> = self.metrics.iter().map(|m| m.name.as_str()).collect();
         if names != PAIRED_METRICS {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "raw_paired.metrics are {names:?}, not {PAIRED_METRICS:?}"
-            ));
+            )));
         }
         if let Some(m) = self
             .metrics
             .iter()
             .find(|m| m.sum_sq < m.sum.unsigned_abs())
         {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "raw_paired: the squares of {} sum to less than the differences",
                 m.name
-            ));
+            )));
         }
         Ok(())
     }
@@ -1502,19 +1654,19 @@ impl CompareReport {
 impl Merge for CompareReport {
     /// Combines shard reports of one comparison, each with a label (its
     /// file name) for the errors, with the checks of [`SimReport::merge_labelled`].
-    fn merge_labelled(reports: &[(&str, &CompareReport)]) -> Result<CompareReport, String> {
+    fn merge_labelled(reports: &[(&str, &CompareReport)]) -> Result<CompareReport, MergeError> {
         let mut paired = PairedAccumulator::default();
         for &(label, r) in reports {
-            r.check().map_err(|e| format!("{label}: {e}"))?;
+            r.check().map_err(|e| e.in_report(label))?;
             paired
                 .merge(&r.raw_paired)
-                .map_err(|e| format!("{label}: {e}"))?;
+                .map_err(|e| e.in_report(label))?;
         }
         let side = |pick: fn(&CompareReport) -> &SimReport| -> Vec<(&str, &SimReport)> {
             reports.iter().map(|&(l, r)| (l, pick(r))).collect()
         };
-        let a = SimReport::merge_labelled(&side(|r| &r.a)).map_err(|e| format!("A: {e}"))?;
-        let b = SimReport::merge_labelled(&side(|r| &r.b)).map_err(|e| format!("B: {e}"))?;
+        let a = SimReport::merge_labelled(&side(|r| &r.a)).map_err(|e| e.in_report("A"))?;
+        let b = SimReport::merge_labelled(&side(|r| &r.b)).map_err(|e| e.in_report("B"))?;
         Ok(CompareReport::from_parts(a, b, paired))
     }
 }
@@ -1523,9 +1675,9 @@ impl CompareReport {
     /// Checks a comparison as read from a file: both runs as
     /// [`SimReport::check`] does, the same games and players in both, and
     /// pairs that fit their wins.
-    pub fn check(&self) -> Result<(), String> {
-        self.a.check().map_err(|e| format!("run A: {e}"))?;
-        self.b.check().map_err(|e| format!("run B: {e}"))?;
+    pub fn check(&self) -> Result<(), MergeError> {
+        self.a.check().map_err(|e| e.in_report("run A"))?;
+        self.b.check().map_err(|e| e.in_report("run B"))?;
         let (a, b) = (&self.a, &self.b);
         let same = a.caesar_ai == b.caesar_ai
             && a.pompey_ai == b.pompey_ai
@@ -1534,11 +1686,11 @@ impl CompareReport {
             && a.run_games == b.run_games
             && a.ranges() == b.ranges();
         if !same {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "runs A and B are not played over the same games: {} vs {}",
                 a.run_label(),
                 b.run_label()
-            ));
+            )));
         }
         self.raw_paired.check(
             a.games,
@@ -1700,11 +1852,19 @@ mod tests {
             report(40, Some("2/4")),
             report(40, Some("4/4")),
         ];
-        let err = SimReport::merge(&parts).unwrap_err();
+        let refused = SimReport::merge(&parts).unwrap_err();
+        assert!(
+            matches!(&refused, MergeError::Overlap { first_label, second_label, .. }
+                if first_label == "report 1" && second_label == "report 2"),
+            "{refused:?}"
+        );
+        let err = refused.to_string();
         assert!(err.contains("overlap in games 10–19"), "{err}");
         assert!(err.contains("report 1 (games 0–19)"), "{err}");
         assert!(err.contains("report 2 (games 10–19)"), "{err}");
-        let twice = SimReport::merge(&[parts[1].clone(), parts[1].clone()]).unwrap_err();
+        let twice = SimReport::merge(&[parts[1].clone(), parts[1].clone()])
+            .unwrap_err()
+            .to_string();
         assert!(twice.contains("overlap in games 10–19"), "{twice}");
     }
 
@@ -1733,7 +1893,9 @@ mod tests {
         let old: SimReport = serde_json::from_value(old).unwrap();
         assert!(old.game_ranges.is_empty());
         assert_eq!(old.ranges(), Ok(vec![GameRange::from(10..20)]));
-        let err = SimReport::merge(&[old, report(40, Some("1/2"))]).unwrap_err();
+        let err = SimReport::merge(&[old, report(40, Some("1/2"))])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("overlap in games 10–19"), "{err}");
     }
 
@@ -1765,9 +1927,11 @@ mod tests {
         for (expected, edit) in edits {
             let mut r = report(40, Some("2/4"));
             edit(&mut r);
-            let err = r.check().expect_err(expected);
+            let err = r.check().expect_err(expected).to_string();
             assert!(err.contains(expected), "{expected}: {err}");
-            let err = SimReport::merge(&[report(40, Some("1/4")), r]).unwrap_err();
+            let err = SimReport::merge(&[report(40, Some("1/4")), r])
+                .unwrap_err()
+                .to_string();
             assert!(err.starts_with("report 2: "), "{err}");
         }
     }
@@ -1778,7 +1942,7 @@ mod tests {
         let mut b = report(40, Some("2/2"));
         a.raw.actions = u64::MAX - 1;
         b.raw.actions = 2;
-        let err = SimReport::merge(&[a, b]).unwrap_err();
+        let err = SimReport::merge(&[a, b]).unwrap_err().to_string();
         assert!(err.contains("overflow"), "{err}");
     }
 
@@ -1798,15 +1962,23 @@ mod tests {
     #[test]
     fn comparisons_get_the_same_checks() {
         let parts = [comparison(Some("1/2")), comparison(Some("2/4"))];
-        let err = CompareReport::merge(&parts).unwrap_err();
+        let err = CompareReport::merge(&parts).unwrap_err().to_string();
         assert!(err.contains("overlap in games 10–19"), "{err}");
         let mut edited = comparison(Some("2/2"));
         edited.raw_paired.pairs = 400;
-        let err = CompareReport::merge(&[comparison(Some("1/2")), edited]).unwrap_err();
+        let err = CompareReport::merge(&[comparison(Some("1/2")), edited])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("report 2: raw_paired.pairs"), "{err}");
         let mut edited = comparison(Some("2/2"));
         edited.b.seed = 3;
-        assert!(edited.check().unwrap_err().contains("same games"));
+        assert!(
+            edited
+                .check()
+                .unwrap_err()
+                .to_string()
+                .contains("same games")
+        );
         let whole =
             CompareReport::merge(&[comparison(Some("2/2")), comparison(Some("1/2"))]).unwrap();
         let single = comparison(None);

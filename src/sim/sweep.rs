@@ -18,19 +18,18 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::report::Merge;
+use super::report::{Merge, MergeError};
 use super::stats::Estimate;
 use super::{Cancelled, GameRange, Progress, SimOptions, SimReport};
-use crate::engine::Game;
+use crate::engine::{Game, NotPlayable};
 use crate::scenario::format::{DeploymentDoc, ResolvedScenario};
 use crate::scenario::model::Side;
+use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
-use crate::scenario::validate::{Severity, validate};
 
 /// At most this many points in one sweep: beyond it a typo in a range
 /// (`1..1000`) would start days of games.
@@ -106,41 +105,26 @@ fn parse_values(text: &str) -> Result<Vec<String>, String> {
 /// What an axis changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Knob {
-    /// A rule-set field, or `field.part` of a compound one.
-    Rule(Vec<String>),
+    /// A rule-set field, or a part of a compound one.
+    Rule(FieldPath),
     /// A deployed block's starting strength.
     Strength { side: Side, block: String },
     /// The city a block is deployed in.
     Deploy { side: Side, block: String },
 }
 
-/// The rule-set fields a sweep may set: every switch and number (and the
-/// numbers inside compound fields, as `road_limits.major`), with their
-/// current values.
-pub fn settable_fields(rules: &RuleSet) -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    if let Ok(Value::Object(map)) = serde_json::to_value(rules) {
-        for (name, value) in map {
-            if name == "name" {
-                continue;
-            }
-            match &value {
-                Value::Bool(_) | Value::Number(_) | Value::String(_) => out.push((name, value)),
-                Value::Object(parts) => {
-                    for (part, v) in parts {
-                        if v.is_number() || v.is_boolean() {
-                            out.push((format!("{name}.{part}"), v.clone()));
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    out
+/// The rule-set fields a sweep may set, in the rule table's order: every
+/// switch, choice and number (and each part of the road limits, as
+/// `road_limits.major`), with their current values.
+pub fn settable_fields(rules: &RuleSet) -> Vec<(FieldPath, Value)> {
+    settable_paths()
+        .iter()
+        .filter_map(|p| FieldPath::parse(p).ok())
+        .map(|path| (path, path.get(rules)))
+        .collect()
 }
 
-fn knob(key: &str, rules: &RuleSet) -> Result<Knob, String> {
+fn knob(key: &str) -> Result<Knob, String> {
     for (prefix, strength) in [("strength:", true), ("deploy:", false)] {
         if let Some(rest) = key.strip_prefix(prefix) {
             let (side, block) = rest.split_once(':').ok_or_else(|| {
@@ -157,67 +141,37 @@ fn knob(key: &str, rules: &RuleSet) -> Result<Knob, String> {
             });
         }
     }
-    let fields = settable_fields(rules);
-    if fields.iter().any(|(name, _)| name == key) {
-        return Ok(Knob::Rule(key.split('.').map(str::to_string).collect()));
-    }
-    let compound = serde_json::to_value(rules)
-        .ok()
-        .and_then(|v| v.get(key).cloned())
-        .is_some_and(|v| v.is_object() || v.is_array());
-    if compound {
-        let parts: Vec<&str> = fields
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .filter(|n| n.starts_with(&format!("{key}.")))
-            .collect();
-        return Err(if parts.is_empty() {
-            format!("{key} is not a number or a switch, so it cannot be swept")
-        } else {
-            format!("{key} has parts: sweep one of them ({})", parts.join(", "))
-        });
-    }
-    let names = fields
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .chain(["strength:caesar:BLOCK", "deploy:caesar:BLOCK"]);
-    Err(format!(
-        "unknown field \"{key}\"{}; a sweep sets a rule-set field (variants list them), strength:SIDE:BLOCK or deploy:SIDE:BLOCK",
-        crate::scenario::names::did_you_mean(key, names)
-    ))
+    FieldPath::parse(key).map(Knob::Rule).map_err(|e| match e {
+        FieldError::Unknown { .. } => {
+            let paths = settable_paths();
+            let names = paths
+                .iter()
+                .map(String::as_str)
+                .chain(["strength:caesar:BLOCK", "deploy:caesar:BLOCK"]);
+            format!(
+                "unknown field \"{key}\"{}; a sweep sets a rule-set field (variants list them), strength:SIDE:BLOCK or deploy:SIDE:BLOCK",
+                crate::scenario::names::did_you_mean(key, names)
+            )
+        }
+        FieldError::NotOneValue { .. } => {
+            format!("{key} is not a number, a choice or a switch, so it cannot be swept")
+        }
+        other => other.to_string(),
+    })
 }
 
-/// The value as JSON of the type the knob takes: a switch true/false, a
-/// number, an enum's variant name, a strength, a city name.
-fn typed(
-    knob: &Knob,
-    rules: &RuleSet,
-    doc: &ResolvedScenario,
-    text: &str,
-) -> Result<Value, String> {
-    let number = |what: &str| {
-        text.parse::<u64>()
-            .map(Value::from)
-            .map_err(|_| format!("\"{text}\" is not {what}"))
-    };
+/// The value as JSON of the type the knob takes: a rule-set field's value
+/// as the rule table reads it, a strength, a city name.
+fn typed(knob: &Knob, doc: &ResolvedScenario, text: &str) -> Result<Value, String> {
     match knob {
-        Knob::Rule(path) => {
-            let current = settable_fields(rules)
-                .into_iter()
-                .find(|(n, _)| *n == path.join("."))
-                .map(|(_, v)| v)
-                .unwrap_or(Value::Null);
-            match current {
-                Value::Bool(_) => match text.to_ascii_lowercase().as_str() {
-                    "true" => Ok(Value::Bool(true)),
-                    "false" => Ok(Value::Bool(false)),
-                    _ => Err(format!("\"{text}\" is not a switch's value: true or false")),
-                },
-                Value::Number(_) => number("a whole number of 0 or more"),
-                _ => Ok(Value::String(text.to_string())),
-            }
-        }
-        Knob::Strength { .. } => number("a strength (a whole number, as printed)"),
+        Knob::Rule(path) => path.value_of(text).map_err(|e| match e {
+            FieldError::BadValue { expected, .. } => format!("\"{text}\" is not {expected}"),
+            other => other.to_string(),
+        }),
+        Knob::Strength { .. } => text
+            .parse::<u64>()
+            .map(Value::from)
+            .map_err(|_| format!("\"{text}\" is not a strength (a whole number, as printed)")),
         // A city as the map spells it (names match as everywhere else,
         // ignoring case and spacing, aliases included); an unknown one is
         // left for the validator to name with its nearest.
@@ -231,21 +185,6 @@ fn typed(
             Ok(Value::String(space.map_or(text, |s| &s.name).to_string()))
         }
     }
-}
-
-/// `rules` with the rule-set field at `path` set to `value`; a value of
-/// the wrong type or out of range is refused as the rule set's parser
-/// refuses it.
-fn set_rule(rules: &RuleSet, path: &[String], value: &Value) -> Result<RuleSet, String> {
-    let mut json = serde_json::to_value(rules).map_err(|e| e.to_string())?;
-    let mut slot = &mut json;
-    for part in path {
-        slot = slot
-            .get_mut(part)
-            .ok_or_else(|| format!("no field {}", path.join(".")))?;
-    }
-    *slot = value.clone();
-    serde_json::from_value(json).map_err(|e| format!("{}={value}: {e}", path.join(".")))
 }
 
 /// The deployment a game starts from (the free one when the scenario has one).
@@ -332,8 +271,8 @@ pub fn apply_rule_settings(
 ) -> Result<RuleSet, String> {
     let mut out = rules.clone();
     for (key, value) in settings {
-        if let Knob::Rule(path) = knob(key, rules)? {
-            out = set_rule(&out, &path, value)?;
+        if let Knob::Rule(path) = knob(key)? {
+            out = path.set(&out, value).map_err(|e| e.to_string())?;
         }
     }
     Ok(out)
@@ -390,11 +329,11 @@ pub fn plan(
                 axis.key
             )));
         }
-        let k = knob(&axis.key, rules)?;
+        let k = knob(&axis.key)?;
         let values = axis
             .values
             .iter()
-            .map(|v| typed(&k, rules, doc, v).map_err(|e| format!("{}: {e}", axis.key)))
+            .map(|v| typed(&k, doc, v).map_err(|e| format!("{}: {e}", axis.key)))
             .collect::<Result<Vec<Value>, String>>()?;
         // Two spellings of one value would play one point twice.
         for (j, value) in values.iter().enumerate() {
@@ -428,7 +367,11 @@ pub fn plan(
             let value = &values[c];
             settings.insert(key.clone(), value.clone());
             match k {
-                Knob::Rule(path) => point_rules = set_rule(&point_rules, path, value)?,
+                Knob::Rule(path) => {
+                    point_rules = path
+                        .set(&point_rules, value)
+                        .map_err(|e| format!("{key}: {e}"))?
+                }
                 Knob::Strength { side, block } => {
                     let n = value
                         .as_u64()
@@ -442,25 +385,21 @@ pub fn plan(
                 }
             }
         }
-        let report = validate(&doc, &point_rules);
-        let errors: Vec<String> = report
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .map(|f| format!("{}[{}]: {}", f.severity, f.code, f.message))
-            .collect();
-        if !errors.is_empty() {
-            return Err(PlanError::Refused {
-                settings: settings_text(&settings),
-                findings: errors,
-            });
-        }
         let name = format!("{} [{}]", rules.name, settings_text(&settings));
-        let game = Game::try_new(Arc::new(report.scenario), Arc::new(point_rules.clone()))
-            .map_err(|unmet| PlanError::Refused {
+        let game = Game::from_document(&doc, point_rules.clone(), None).map_err(|refused| {
+            // The point's changes are in no file: its findings have no place to point at.
+            let findings = match refused {
+                NotPlayable::Invalid(findings) => findings
+                    .iter()
+                    .map(|f| format!("{}[{}]: {}", f.severity, f.code, f.message))
+                    .collect(),
+                unplayable => unplayable.messages(),
+            };
+            PlanError::Refused {
                 settings: settings_text(&settings),
-                findings: unmet.iter().map(|u| u.to_string()).collect(),
-            })?;
+                findings,
+            }
+        })?;
         points.push(PlannedPoint {
             settings,
             rules: point_rules,
@@ -648,49 +587,54 @@ impl SweepReport {
     /// axes' values, in order; every run checks out ([`SimReport::check`]),
     /// is played as the sweep says (players, seed, games) and holds the
     /// sweep's games.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), MergeError> {
         if self.kind != "sweep" {
-            return Err(format!("kind is \"{}\", not \"sweep\"", self.kind));
+            return Err(MergeError::Damaged(format!(
+                "kind is \"{}\", not \"sweep\"",
+                self.kind
+            )));
         }
         let grid = self
             .axes
             .iter()
             .try_fold(1usize, |n, a| n.checked_mul(a.values.len()));
         if self.axes.is_empty() || grid != Some(self.points.len()) {
-            return Err(format!(
+            return Err(MergeError::Damaged(format!(
                 "{} points, but the axes' values make {}",
                 self.points.len(),
                 grid.map_or("too many".to_string(), |g| g.to_string())
-            ));
+            )));
         }
         for (i, p) in self.points.iter().enumerate() {
             let what = format!("point {} ({})", i + 1, settings_text(&p.settings));
             if p.settings != self.expected_settings(i) {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "{what} is out of place: the axes put {} there",
                     settings_text(&self.expected_settings(i))
-                ));
+                )));
             }
             let r = &p.run;
-            r.check().map_err(|e| format!("{what}: {e}"))?;
+            r.check().map_err(|e| e.in_report(&what))?;
             let fits = r.caesar_ai == self.caesar_ai
                 && r.pompey_ai == self.pompey_ai
                 && r.seed == self.seed
                 && r.run_games == self.games_per_point
                 && r.omniscient == self.omniscient;
             if !fits {
-                return Err(format!(
+                return Err(MergeError::Damaged(format!(
                     "{what} is not played as the sweep says ({} vs {}, seed {}, {} games)",
                     self.caesar_ai, self.pompey_ai, self.seed, self.games_per_point
-                ));
+                )));
             }
-            if r.ranges().map_err(|e| format!("{what}: {e}"))? != self.game_ranges {
-                return Err(format!(
+            if r.ranges().map_err(|e| e.in_report(&what))? != self.game_ranges {
+                return Err(MergeError::Damaged(format!(
                     "{what} holds other games than the sweep's game_ranges"
-                ));
+                )));
             }
             if r.caesar_win_rate != p.caesar_win_rate || r.draw_rate != p.draw_rate {
-                return Err(format!("{what}: its win rates are not its run's"));
+                return Err(MergeError::Damaged(format!(
+                    "{what}: its win rates are not its run's"
+                )));
             }
         }
         Ok(())
@@ -702,10 +646,10 @@ impl Merge for SweepReport {
     /// every report is checked, they must be the same sweep, and every point
     /// merges with the checks of [`SimReport::merge_labelled`] (no game
     /// counted twice). The result may still miss games.
-    fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, String> {
-        let (first_label, first) = *reports.first().ok_or("no reports to merge")?;
+    fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, MergeError> {
+        let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
         for &(label, r) in reports {
-            r.check().map_err(|e| format!("{label}: {e}"))?;
+            r.check().map_err(|e| e.in_report(label))?;
             super::report::refuse_different_runs(
                 "sweeps",
                 (label, &r.identity()),
@@ -718,8 +662,9 @@ impl Merge for SweepReport {
                 .iter()
                 .map(|&(l, r)| (l, &r.points[i].run))
                 .collect();
-            let run = SimReport::merge_labelled(&parts)
-                .map_err(|e| format!("point {} ({}): {e}", i + 1, settings_text(&p.settings)))?;
+            let run = SimReport::merge_labelled(&parts).map_err(|e| {
+                e.in_report(format!("point {} ({})", i + 1, settings_text(&p.settings)))
+            })?;
             points.push(point_of(p.settings.clone(), run));
         }
         let shards = points[0].run.shards.clone();
@@ -907,7 +852,7 @@ mod tests {
         let err = plan_of("road_limits=3").unwrap_err();
         assert!(err.contains("road_limits.major"), "{err}");
         let err = plan_of("vp_to_win=300").unwrap_err();
-        assert!(err.contains("u8"), "{err}");
+        assert!(err.contains("0 to 50"), "{err}");
         // The validator's own error for a rule set the engine cannot play.
         let err = plan_of("battle_rounds=1,4").unwrap_err();
         assert!(err.contains("too-few-battle-rounds"), "{err}");

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::stats::{Difference, Estimate, paired_mean_difference};
-use super::{Cancelled, Progress, game_and_player_seeds, game_seed};
+use super::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
 use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
@@ -54,37 +54,29 @@ pub struct TuneOptions {
 }
 
 impl TuneOptions {
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), OptionsError> {
         if self.games_per_candidate < 2 || !self.games_per_candidate.is_multiple_of(2) {
-            return Err(format!(
-                "games per candidate must be even and at least 2 (got {}): each seed is played once from each side",
-                self.games_per_candidate
-            ));
+            return Err(OptionsError::GamesPerCandidate(self.games_per_candidate));
         }
         if self.generations() == 0 {
-            return Err(format!(
-                "a budget of {} games is less than one generation ({} candidates of {} games)",
-                self.budget,
-                self.population(),
-                self.games_per_candidate
-            ));
+            return Err(OptionsError::BudgetUnderOneGeneration {
+                budget: self.budget,
+                population: self.population(),
+                games_per_candidate: self.games_per_candidate,
+            });
         }
         if !self.check_games.is_multiple_of(2) {
-            return Err(format!(
-                "check games must be even (got {}): each seed is played once from each side",
-                self.check_games
-            ));
+            return Err(OptionsError::OddCheckGames(self.check_games));
         }
         if !(self.step.is_finite() && self.step > 0.0 && self.step <= MAX_STEP) {
-            return Err(format!(
-                "the step must be more than 0 and at most {MAX_STEP} (got {}): it is in log space, so {MAX_STEP} already tries numbers about {:.0} times larger or smaller",
-                self.step,
-                MAX_STEP.exp()
-            ));
+            return Err(OptionsError::Step {
+                step: self.step,
+                max: MAX_STEP,
+            });
         }
         self.start
             .check()
-            .map_err(|(_, why)| format!("the starting player: {why}"))
+            .map_err(|(_, why)| OptionsError::StartingPlayer(why))
     }
 
     /// Games a run plays, the search and the check together.
@@ -266,6 +258,34 @@ fn score_of(results: &[[u32; 2]]) -> f64 {
     f64::from(points) / (4.0 * results.len() as f64)
 }
 
+/// Why CMA-ES stopped before its budget of generations, if it did.
+fn early_stop(reasons: &[cmaes::TerminationReason]) -> Option<String> {
+    let budget_spent = reasons
+        .iter()
+        .all(|r| matches!(r, cmaes::TerminationReason::MaxGenerations));
+    (!budget_spent).then(|| {
+        reasons
+            .iter()
+            .map(|r| format!("{r:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// A generation's best and median score, from its candidates' scores.
+fn generation_of(mut scores: Vec<f64>, generation: u64, sigma: f64) -> Option<Generation> {
+    if scores.is_empty() {
+        return None;
+    }
+    scores.sort_by(f64::total_cmp);
+    Some(Generation {
+        generation,
+        best: scores[scores.len() - 1],
+        median: scores[scores.len() / 2],
+        sigma,
+    })
+}
+
 /// Tunes the heuristic for `game`'s rules. Progress counts games.
 pub fn tune(
     game: &Game,
@@ -314,41 +334,17 @@ pub fn tune(
         .build(objective)
         .expect("the options are checked and the start is finite");
     let mut generations = Vec::new();
-    let mut stopped_early = None;
-    loop {
+    let stopped_early = loop {
         let end = cma.next();
         if cancelled.get() {
             return Err(Cancelled);
         }
-        let mut done = scores.borrow_mut();
-        if !done.is_empty() {
-            done.sort_by(f64::total_cmp);
-            generations.push(Generation {
-                generation: generations.len() as u64,
-                best: done[done.len() - 1],
-                median: done[done.len() / 2],
-                sigma: cma.sigma(),
-            });
-            done.clear();
-        }
-        drop(done);
+        let done = std::mem::take(&mut *scores.borrow_mut());
+        generations.extend(generation_of(done, generations.len() as u64, cma.sigma()));
         if let Some(end) = end {
-            let budget_spent = end
-                .reasons
-                .iter()
-                .all(|r| matches!(r, cmaes::TerminationReason::MaxGenerations));
-            if !budget_spent {
-                stopped_early = Some(
-                    end.reasons
-                        .iter()
-                        .map(|r| format!("{r:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
-            }
-            break;
+            break early_stop(&end.reasons);
         }
-    }
+    };
     let tuned = params_at(&start, cma.mean());
     let search_games = cma.function_evals() as u64 * options.games_per_candidate;
     let check = if options.check_games > 0 {
@@ -521,7 +517,8 @@ mod tests {
         let mut options = small(1);
         options.step = 30.0;
         let err = options.check().unwrap_err();
-        assert!(err.contains("at most 5"), "{err}");
+        assert!(matches!(err, OptionsError::Step { .. }), "{err}");
+        assert!(err.to_string().contains("at most 5"), "{err}");
     }
 
     #[test]
@@ -559,10 +556,16 @@ mod tests {
     fn odd_games_per_candidate_are_refused() {
         let mut options = small(1);
         options.games_per_candidate = 3;
-        assert!(options.check().unwrap_err().contains("even"));
+        assert_eq!(
+            options.check(),
+            Err(OptionsError::GamesPerCandidate(options.games_per_candidate))
+        );
         options.games_per_candidate = 4;
         options.budget = 5;
-        assert!(options.check().unwrap_err().contains("budget"));
+        assert!(matches!(
+            options.check(),
+            Err(OptionsError::BudgetUnderOneGeneration { budget: 5, .. })
+        ));
     }
 
     #[test]

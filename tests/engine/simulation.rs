@@ -3,7 +3,7 @@
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::Game;
-use caesar_workbench::sim::{self, Merge, Progress, Shard, SimOptions, SimReport};
+use caesar_workbench::sim::{self, Merge, MergeError, Progress, Shard, SimOptions, SimReport};
 
 fn options(games: u64, caesar: AiSpec, pompey: AiSpec) -> SimOptions {
     SimOptions {
@@ -68,7 +68,14 @@ fn shards_merge_into_the_single_run() {
     assert_eq!(merged.game_ranges, vec![(0..30).into()]);
     // The same shard twice is refused, naming the games counted twice.
     let twice = SimReport::merge(&[parts[0].clone(), parts[0].clone()]).unwrap_err();
-    assert!(twice.contains("overlap in games 0–9"), "{twice}");
+    assert!(
+        matches!(twice, MergeError::Overlap { common, .. } if common == (0..10).into()),
+        "{twice}"
+    );
+    assert!(
+        twice.to_string().contains("overlap in games 0–9"),
+        "{twice}"
+    );
 }
 
 #[test]
