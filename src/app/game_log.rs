@@ -121,6 +121,10 @@ pub fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -
             entry.kind = Kind::Fire;
         }
         turn.entries.push(entry);
+        if let Action::JupiterAt(at) | Action::VulcanCity(at) = action {
+            let seen = (&seen_before, &seen_after);
+            struck(game, (before, after), seen, at, i + 1, &mut turn.entries);
+        }
         if let Some(space) = battle_space {
             hits(
                 game,
@@ -299,6 +303,47 @@ fn hits(
                 side: Some(side),
                 dice: Vec::new(),
                 in_battle: true,
+                kind: Kind::Hit,
+            });
+        }
+    }
+}
+
+/// What Jupiter or Vulcan did at `at`: a block that changed sides, steps
+/// lost, blocks eliminated (named as the viewer knows them afterwards).
+fn struck(
+    game: &Game,
+    (before, after): (&State, &State),
+    (seen_before, seen_after): (&SideView<'_>, &SideView<'_>),
+    at: SpaceId,
+    step: usize,
+    out: &mut Vec<Entry>,
+) {
+    for side in Side::BOTH {
+        for b in before.blocks_at(at, side) {
+            // Named if the viewer knew it before or knows it now.
+            let who = if seen_before.knows(game, b) {
+                block_words(game, before, seen_before, b)
+            } else {
+                block_words(game, after, seen_after, b)
+            };
+            let (was, now) = (before.strength(game, b), after.strength(game, b));
+            let text = if after.location(b).is_none() {
+                format!("{who} is eliminated")
+            } else if after.side(b) != side {
+                format!("{who} defects to {}", after.side(b))
+            } else if now < was {
+                format!("{who} loses a step, now {}", super::map::roman(now))
+            } else {
+                continue;
+            };
+            out.push(Entry {
+                step,
+                text,
+                space: Some(at),
+                side: Some(after.side(b)),
+                dice: Vec::new(),
+                in_battle: false,
                 kind: Kind::Hit,
             });
         }

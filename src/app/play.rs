@@ -744,7 +744,15 @@ impl PlayPanel {
         let (Some(scenario), Some(rules)) = (scenario, rules) else {
             return;
         };
-        match Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone())) {
+        // The library's one way to start a game from a document (validated,
+        // refused with the validator's errors); a scenario with no document
+        // behind it is handed to the engine as it is.
+        let game = match resolved {
+            Some(doc) => Game::from_document(doc, rules.clone(), Some(variant)),
+            None => Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone()))
+                .map_err(crate::engine::NotPlayable::Unplayable),
+        };
+        match game {
             Ok(game) => {
                 let setup = resolved.map(|doc| {
                     let (scenario, variant) = RecordSetup::sources(path, doc, variant, rules);
@@ -759,15 +767,7 @@ impl PlayPanel {
                 });
                 self.start(game, setup);
             }
-            Err(unmet) => {
-                self.error = Some(
-                    unmet
-                        .iter()
-                        .map(|u| u.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                )
-            }
+            Err(why) => self.error = Some(why.to_string()),
         }
     }
 
