@@ -1465,6 +1465,8 @@ fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace) {
         .y_axis_label("VP")
         .allow_drag(false)
         .allow_scroll(false)
+        // The wheel scrolls the panel, never zooms the chart away from its data.
+        .allow_zoom(false)
         .show(ui, |plot| {
             plot.line(
                 Line::new("Caesar", line(Side::Caesar))
