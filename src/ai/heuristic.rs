@@ -1131,7 +1131,7 @@ mod tests {
 
     #[test]
     fn a_turn_style_lasts_for_its_game_turn_only() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let (state, legal) = play_until(&game, 3, |s| s.turn() == 2);
         let side = state
             .current_player()
@@ -1147,7 +1147,7 @@ mod tests {
 
     #[test]
     fn a_bold_style_keeps_smaller_garrisons_a_cautious_one_larger() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let roma = game.board().find("Roma").unwrap();
         let mut p = Picture::default();
         let n = game.board().len();

@@ -691,7 +691,7 @@ mod tests {
 
     #[test]
     fn a_decision_is_the_same_on_one_thread_and_on_two() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         for (state, legal) in searched_positions(&game) {
             let on = |threads: usize| {
                 rayon::ThreadPoolBuilder::new()
@@ -707,7 +707,7 @@ mod tests {
     #[test]
     fn every_choice_is_legal() {
         // A year and a half of play, the search on both sides.
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let mut state = State::new(&game, 9);
         let mut players = Side::BOTH
             .map(|side| MctsPlayer::new(side, 9 + side.index() as u64, false, Budget::Playouts(4)));
@@ -729,7 +729,7 @@ mod tests {
 
     #[test]
     fn hidden_information_does_not_change_the_decision() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         for (i, (state, legal)) in searched_positions(&game).into_iter().enumerate() {
             let side = state.current_player().unwrap();
             for redraw in 0..2u64 {

@@ -273,7 +273,7 @@ mod tests {
     /// two worlds, and the counter sees each playout.
     #[test]
     fn the_playout_counter_counts_each_playout() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let state = State::new(&game, 3);
         let mut legal = Vec::new();
         state.legal_actions(&game, &mut legal);
@@ -291,7 +291,7 @@ mod tests {
     /// paired comparison has a spread to judge by.
     #[test]
     fn a_time_budget_plays_at_least_two_worlds() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let state = State::new(&game, 3);
         let mut legal = Vec::new();
         state.legal_actions(&game, &mut legal);

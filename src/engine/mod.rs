@@ -300,14 +300,6 @@ impl Game {
         &self.by_road_distance[from.index()]
     }
 
-    /// The published game under a built-in rule set.
-    pub fn published(variant: &str) -> Game {
-        let doc = crate::scenario::historical();
-        let rules = RuleSet::builtin(variant);
-        let report = crate::scenario::validate::validate(&doc, &rules);
-        Game::new(Arc::new(report.scenario), Arc::new(rules))
-    }
-
     pub fn board(&self) -> &crate::scenario::model::Board {
         &self.scenario.board
     }
@@ -1687,7 +1679,7 @@ mod tests {
     /// match those of redealing until the cap holds (the engine's old way).
     #[test]
     fn capped_deals_are_distributed_as_redealt_ones() {
-        let game = Game::published("house-2.0-max-2-events");
+        let game = crate::test_support::published("house-2.0-max-2-events");
         let (hand, cap) = (6, 1);
         let samples = 20_000;
         let mut direct = [[0u32; 2]; 2];
@@ -1726,7 +1718,7 @@ mod tests {
 
     #[test]
     fn rule_2_1_moves_not_made_read_zero_once_the_levies_begin() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let mut state = State::new(&game, 1);
         let mut legal = Vec::new();
         loop {

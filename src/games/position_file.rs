@@ -610,7 +610,7 @@ mod tests {
     use super::*;
 
     fn game() -> Game {
-        Game::published("rules-2.0")
+        crate::test_support::published("rules-2.0")
     }
 
     #[test]

@@ -953,7 +953,7 @@ mod tests {
     use crate::ai::AiSpec;
 
     fn setup(game_seed: u64, variant: &str) -> (Game, RecordSetup) {
-        let game = Game::published(variant);
+        let game = crate::test_support::published(variant);
         let doc = crate::scenario::historical();
         let (scenario, variant_source) = RecordSetup::sources(None, &doc, variant, &game.rules);
         let setup = RecordSetup {

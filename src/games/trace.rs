@@ -483,7 +483,7 @@ mod tests {
 
     #[test]
     fn a_played_game_matches_play_game_and_its_record_replays_to_every_position() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let trace = Trace::play(&game, 11, &mut players(1, 2));
         let mut log = Vec::new();
         let end = crate::ai::play_game(&game, 11, &mut players(1, 2), &mut log);
@@ -530,7 +530,7 @@ mod tests {
 
     #[test]
     fn seeking_lands_on_the_starts_of_turns_years_and_battle_rounds() {
-        let game = Game::published("rules-1.1");
+        let game = crate::test_support::published("rules-1.1");
         let trace = Trace::play(&game, 4, &mut players(3, 4));
         let n = trace.len();
         assert_eq!(trace.seek(0, Stride::Action, true), 1);
@@ -583,7 +583,7 @@ mod tests {
 
     #[test]
     fn the_last_move_is_where_the_last_moved_block_came_from_and_went() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let mut trace = Trace::new(&game, 5);
         let mut legal = Vec::new();
         assert_eq!(last_move(&trace, trace.len()), None);
@@ -604,7 +604,7 @@ mod tests {
 
     #[test]
     fn only_ones_own_quiet_decisions_can_be_taken_back() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let mut trace = Trace::new(&game, 5);
         let mut legal = Vec::new();
         // Discards: Caesar's discard shows him nothing and rolls nothing.
@@ -639,7 +639,7 @@ mod tests {
 
     #[test]
     fn a_battle_die_cannot_be_taken_back() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let trace = Trace::play(&game, 8, &mut players(5, 6));
         let fire = (0..trace.len())
             .find(|&i| trace.action(i) == Action::Fire)
@@ -656,7 +656,7 @@ mod tests {
     /// game's position knows or is one with no place (a button).
     #[test]
     fn placed_actions_name_spaces_of_the_board() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let trace = Trace::play(&game, 6, &mut players(9, 10));
         let mut legal = Vec::new();
         let mut placed = 0;
@@ -688,7 +688,7 @@ mod tests {
 
     #[test]
     fn vp_by_turn_starts_at_the_opening_and_ends_with_the_outcome() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let trace = Trace::play(&game, 2, &mut players(7, 8));
         let vp = trace.vp_by_turn(&game);
         assert_eq!((vp[0].0, vp[0].1), (1, 1));

@@ -1185,8 +1185,8 @@ mod tests {
 
     #[test]
     fn shards_merge_into_the_whole_ladder_and_overlaps_are_refused() {
-        let a = Game::published("rules-2.0");
-        let b = Game::published("rules-1.1");
+        let a = crate::test_support::published("rules-2.0");
+        let b = crate::test_support::published("rules-1.1");
         let options = |shard: Option<&str>| LadderOptions {
             players: vec![AiSpec::Random, AiSpec::Heuristic],
             games: 3,

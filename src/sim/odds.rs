@@ -589,7 +589,7 @@ mod tests {
     use super::*;
 
     fn game() -> Game {
-        Game::published("rules-2.0")
+        crate::test_support::published("rules-2.0")
     }
 
     fn block(game: &Game, side: Side, name: &str) -> BlockId {

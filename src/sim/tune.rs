@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn a_tuning_run_reproduces_on_any_number_of_threads() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -545,7 +545,7 @@ mod tests {
 
     #[test]
     fn the_budget_counts_games() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let progress = Progress::new();
         let report = tune(&game, "rules-2.0", &small(5), &progress).unwrap();
         assert_eq!(report.games_played, 48 + 8);
@@ -570,7 +570,7 @@ mod tests {
 
     #[test]
     fn a_candidate_is_scored_from_both_sides() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let start = HeuristicParams::default();
         let results = play_pairs(&game, 9, 6, start, start, &Progress::new()).unwrap();
         // The same player on both sides of the same seed: one game won as
