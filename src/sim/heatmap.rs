@@ -368,7 +368,7 @@ fn share(count: u64, of: u64) -> f64 {
 
 impl MapCounts {
     /// The per-space figures, given the games and the games reaching each winter.
-    pub fn space_figures(&self, games: u64, reached: &[u64]) -> Vec<SpaceFigures> {
+    pub(crate) fn space_figures(&self, games: u64, reached: &[u64]) -> Vec<SpaceFigures> {
         (0..self.spaces.len())
             .map(|s| SpaceFigures {
                 space: self.spaces[s].clone(),
@@ -405,7 +405,7 @@ impl MapCounts {
             .collect()
     }
 
-    pub fn link_figures(&self) -> Vec<LinkFigures> {
+    pub(crate) fn link_figures(&self) -> Vec<LinkFigures> {
         self.links
             .iter()
             .enumerate()

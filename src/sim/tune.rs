@@ -188,12 +188,12 @@ impl TuneReport {
 
 /// The widest first step: beyond it a generation's candidates are
 /// numbers of no useful size.
-pub const MAX_STEP: f64 = 5.0;
+pub(crate) const MAX_STEP: f64 = 5.0;
 
 /// The range every tuned number is kept in: far wider than any useful
 /// value, and finite and positive in `f32`, so a player file `tune` writes is
 /// always one the program reads back ([`HeuristicParams::check`]).
-pub const TUNED_RANGE: (f64, f64) = (1e-6, 1e6);
+pub(crate) const TUNED_RANGE: (f64, f64) = (1e-6, 1e6);
 
 /// `z` (log space, relative to `start`) as parameters, each kept in
 /// [`TUNED_RANGE`] (a wide step or a long run can otherwise reach 0 or ∞).
