@@ -1,10 +1,11 @@
 //! A rule-based player: cheap, fast priorities rather than search.
 //!
-//! Each decision scores the legal actions with a picture of the board built
-//! once per decision ([`Picture`]). The picture respects fog of war: enemy
-//! blocks count only as numbers per location (with an assumed average
-//! strength), except in a battle being fought (revealed, 7.0) or when the
-//! player is omniscient.
+//! Each decision scores the legal actions with a picture of the board
+//! ([`Picture`]): its own half counted at every decision, its enemy half
+//! kept while the enemy blocks it was counted from stay as they were. The
+//! picture respects fog of war: enemy blocks count only as numbers per
+//! location (with an assumed average strength), except in a battle being
+//! fought (revealed, 7.0) or when the player is omniscient.
 
 use rand::RngExt;
 use rand::SeedableRng;
