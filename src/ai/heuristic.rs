@@ -29,15 +29,15 @@ pub struct Style {
 }
 
 impl Style {
-    pub const STEADY: Style = Style {
+    pub(crate) const STEADY: Style = Style {
         attack_ratio: 1.25,
         garrison: 1.0,
     };
-    pub const BOLD: Style = Style {
+    pub(crate) const BOLD: Style = Style {
         attack_ratio: 0.9,
         garrison: 0.5,
     };
-    pub const CAUTIOUS: Style = Style {
+    pub(crate) const CAUTIOUS: Style = Style {
         attack_ratio: 1.8,
         garrison: 1.6,
     };
@@ -256,7 +256,7 @@ impl HeuristicPlayer {
     }
 
     /// A player deciding by `params` instead of the defaults.
-    pub fn with_params(mut self, params: HeuristicParams) -> HeuristicPlayer {
+    pub(crate) fn with_params(mut self, params: HeuristicParams) -> HeuristicPlayer {
         self.params = params;
         self
     }
@@ -271,7 +271,7 @@ impl HeuristicPlayer {
 
     /// Plays `style` for the rest of game turn `turn` of year `year`, then
     /// goes back to its own (its parameters').
-    pub fn set_turn_style(&mut self, style: Style, year: u8, turn: u8) {
+    pub(crate) fn set_turn_style(&mut self, style: Style, year: u8, turn: u8) {
         self.turn_style = Some((style, (year, turn)));
     }
 

@@ -51,7 +51,7 @@ use crate::scenario::model::Side;
 
 /// Independent trees grown for each decision (root parallelisation): fixed,
 /// so that a playout budget plays alike on any number of threads.
-pub const TREES: usize = 4;
+pub(crate) const TREES: usize = 4;
 /// Group plans searched at a move decision (with ending the moves).
 const MAX_GROUP_PLANS: usize = 4;
 
@@ -201,7 +201,7 @@ impl MctsPlayer {
         MctsPlayer::with_params(side, seed, omniscient, budget, MctsParams::default())
     }
 
-    pub fn with_params(
+    pub(crate) fn with_params(
         side: Side,
         seed: u64,
         omniscient: bool,
@@ -229,7 +229,7 @@ impl MctsPlayer {
     }
 
     /// Counts every playout into `counter` (a window shows it thinking).
-    pub fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> MctsPlayer {
+    pub(crate) fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> MctsPlayer {
         self.playouts_done = Some(counter);
         self
     }
