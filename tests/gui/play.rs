@@ -236,7 +236,7 @@ fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic
 /// A Caesar legion attacks Roma from Genua; every die a miss, so the
 /// battle goes on until a retreat is offered.
 fn battle_position() -> (Game, State) {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let state = PositionDoc::new("rules-2.0")
         .when(1, 2, Stage::Command)
         .played("3/1", "2/2")
@@ -524,7 +524,7 @@ fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_t
 }
 
 fn recorded_game(dir: &Path) -> (std::path::PathBuf, Game, Trace) {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let mut players = [
         AiSpec::Heuristic.player(Side::Caesar, 1, false),
         AiSpec::Heuristic.player(Side::Pompey, 2, false),
