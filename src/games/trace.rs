@@ -325,7 +325,7 @@ impl Replaying for Trace {
 /// a hit taken or a disbanding, a battle's space, an event's target. Cards
 /// and actions with no place (fire, pass, end ...) have none: they are
 /// buttons.
-pub(crate) fn action_space(state: &State, action: Action) -> Option<SpaceId> {
+pub fn action_space(state: &State, action: Action) -> Option<SpaceId> {
     match action {
         Action::Group(s)
         | Action::Battle(s)
