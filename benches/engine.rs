@@ -6,7 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn random_games(c: &mut Criterion) {
     for variant in ["rules-1.1", "rules-2.0"] {
-        let game = Game::published(variant);
+        let game = published(variant);
         let mut group = c.benchmark_group(format!("random_game/{variant}"));
         group.throughput(Throughput::Elements(1));
         let mut seed = 0u64;
@@ -22,7 +22,7 @@ fn random_games(c: &mut Criterion) {
         });
         group.finish();
     }
-    let game = Game::published("rules-2.0");
+    let game = published("rules-2.0");
     let state = State::new(&game, 7);
     c.bench_function("state_clone", |b| b.iter(|| state.clone()));
     let mut legal = Vec::new();
@@ -33,3 +33,13 @@ fn random_games(c: &mut Criterion) {
 
 criterion_group!(benches, random_games);
 criterion_main!(benches);
+
+/// The published game under a built-in rule set.
+fn published(variant: &str) -> Game {
+    Game::from_document(
+        &caesar_workbench::scenario::historical(),
+        caesar_workbench::scenario::rules::RuleSet::builtin(variant),
+        None,
+    )
+    .expect("the published game is valid under every built-in rule set")
+}

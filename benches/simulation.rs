@@ -9,7 +9,7 @@ use caesar_workbench::sim::{self, SimOptions};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn games(c: &mut Criterion) {
-    let game = Game::published("rules-2.0");
+    let game = published("rules-2.0");
     // Every player against the heuristic (and the two mirrors the
     // simulations run most): the searching players at a small budget, whose
     // time is their heuristic playouts.
@@ -50,7 +50,7 @@ fn games(c: &mut Criterion) {
 /// One searched decision at the default budget: the first discard of the
 /// game, and the style of Caesar's first command phase.
 fn search_decisions(c: &mut Criterion) {
-    let game = Game::published("rules-2.0");
+    let game = published("rules-2.0");
     let mut state = State::new(&game, 1);
     let mut legal = Vec::new();
     state.legal_actions(&game, &mut legal);
@@ -104,7 +104,7 @@ fn search_decisions(c: &mut Criterion) {
 }
 
 fn battles(c: &mut Criterion) {
-    let game = Game::published("rules-2.0");
+    let game = published("rules-2.0");
     let spec = BattleSpec {
         attacker: Side::Caesar,
         attacking: parse_blocks(&game, Side::Caesar, "Caesar,Legio 13,Legio 8").unwrap(),
@@ -120,3 +120,13 @@ fn battles(c: &mut Criterion) {
 
 criterion_group!(benches, games, search_decisions, battles);
 criterion_main!(benches);
+
+/// The published game under a built-in rule set.
+fn published(variant: &str) -> Game {
+    Game::from_document(
+        &caesar_workbench::scenario::historical(),
+        caesar_workbench::scenario::rules::RuleSet::builtin(variant),
+        None,
+    )
+    .expect("the published game is valid under every built-in rule set")
+}

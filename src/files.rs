@@ -18,7 +18,7 @@ use std::sync::Mutex;
 
 /// The most a scenario, variant, player, record or position file may hold.
 /// The largest real ones are a few hundred kilobytes.
-pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_INPUT_BYTES: u64 = 16 << 20;
 
 /// Every file read so far by this process, as its path and identity.
 static READ: Mutex<Vec<(PathBuf, Identity)>> = Mutex::new(Vec::new());
@@ -91,7 +91,7 @@ fn remember(path: &Path, identity: Identity) {
 }
 
 /// The file this process has read that `path` names, if any.
-pub fn read_earlier(path: &Path) -> Option<PathBuf> {
+pub(crate) fn read_earlier(path: &Path) -> Option<PathBuf> {
     identity_of(path).and_then(|identity| input_with(&identity))
 }
 
@@ -225,7 +225,7 @@ pub fn write_output(path: &Path, text: &str) -> Result<(), WriteError> {
 /// Writes `text` to `path` through an [`OutputFile`]: a regular (or new)
 /// file atomically, keeping the previous version as `<name>.bak`; a device
 /// or pipe in place.
-pub fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let mut out = OutputFile::create(path)?;
     out.write_all(text.as_bytes())?;
     out.commit()

@@ -18,3 +18,20 @@ pub mod sim;
 
 #[cfg(feature = "gui")]
 pub mod app;
+
+/// What the library's unit tests share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::engine::Game;
+    use crate::scenario::rules::RuleSet;
+
+    /// The published game under a built-in rule set.
+    pub(crate) fn published(variant: &str) -> Game {
+        Game::from_document(
+            &crate::scenario::historical(),
+            RuleSet::builtin(variant),
+            None,
+        )
+        .expect("the published game is valid under every built-in rule set")
+    }
+}

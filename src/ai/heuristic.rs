@@ -1,10 +1,11 @@
 //! A rule-based player: cheap, fast priorities rather than search.
 //!
-//! Each decision scores the legal actions with a picture of the board built
-//! once per decision ([`Picture`]). The picture respects fog of war: enemy
-//! blocks count only as numbers per location (with an assumed average
-//! strength), except in a battle being fought (revealed, 7.0) or when the
-//! player is omniscient.
+//! Each decision scores the legal actions with a picture of the board
+//! ([`Picture`]): its own half counted at every decision, its enemy half
+//! kept while the enemy blocks it was counted from stay as they were. The
+//! picture respects fog of war: enemy blocks count only as numbers per
+//! location (with an assumed average strength), except in a battle being
+//! fought (revealed, 7.0) or when the player is omniscient.
 
 use rand::RngExt;
 use rand::SeedableRng;
@@ -28,15 +29,15 @@ pub struct Style {
 }
 
 impl Style {
-    pub const STEADY: Style = Style {
+    pub(crate) const STEADY: Style = Style {
         attack_ratio: 1.25,
         garrison: 1.0,
     };
-    pub const BOLD: Style = Style {
+    pub(crate) const BOLD: Style = Style {
         attack_ratio: 0.9,
         garrison: 0.5,
     };
-    pub const CAUTIOUS: Style = Style {
+    pub(crate) const CAUTIOUS: Style = Style {
         attack_ratio: 1.8,
         garrison: 1.6,
     };
@@ -87,6 +88,64 @@ fn steps_from<'a>(
         Action::Step { block, to } => Some((a, block, view.own_location(block)?, to)),
         _ => None,
     })
+}
+
+/// The kinds of action a decision offers, found in one pass over the legal
+/// actions instead of one scan per question.
+#[derive(Clone, Copy)]
+struct Kinds(u32);
+
+impl Kinds {
+    const FIRE: u32 = 1;
+    const RETREAT: u32 = 1 << 1;
+    const PASS: u32 = 1 << 2;
+    const STEP: u32 = 1 << 3;
+    const END_GROUP: u32 = 1 << 4;
+    const GROUP: u32 = 1 << 5;
+    const SEA_MOVE: u32 = 1 << 6;
+    const END_MOVES: u32 = 1 << 7;
+    const LEVY: u32 = 1 << 8;
+    const ADD_STEP: u32 = 1 << 9;
+    const END_LEVY: u32 = 1 << 10;
+    const JUPITER: u32 = 1 << 11;
+    const VULCAN: u32 = 1 << 12;
+    const PASS_EVENT: u32 = 1 << 13;
+    const REGROUP: u32 = 1 << 14;
+    const NAVIS_TO_PORT: u32 = 1 << 15;
+    const DISBAND: u32 = 1 << 16;
+    const END_WINTER: u32 = 1 << 17;
+
+    fn of(legal: &[Action]) -> Kinds {
+        Kinds(legal.iter().fold(0, |kinds, a| {
+            kinds
+                | match a {
+                    Action::Fire => Kinds::FIRE,
+                    Action::Retreat(_) => Kinds::RETREAT,
+                    Action::Pass => Kinds::PASS,
+                    Action::Step { .. } => Kinds::STEP,
+                    Action::EndGroup => Kinds::END_GROUP,
+                    Action::Group(_) => Kinds::GROUP,
+                    Action::SeaMove { .. } => Kinds::SEA_MOVE,
+                    Action::EndMoves => Kinds::END_MOVES,
+                    Action::Levy { .. } => Kinds::LEVY,
+                    Action::AddStep(_) => Kinds::ADD_STEP,
+                    Action::EndLevy => Kinds::END_LEVY,
+                    Action::JupiterAt(_) => Kinds::JUPITER,
+                    Action::VulcanCity(_) => Kinds::VULCAN,
+                    Action::PassEvent => Kinds::PASS_EVENT,
+                    Action::Regroup { .. } => Kinds::REGROUP,
+                    Action::NavisToPort { .. } => Kinds::NAVIS_TO_PORT,
+                    Action::Disband(_) => Kinds::DISBAND,
+                    Action::EndWinter => Kinds::END_WINTER,
+                    _ => 0,
+                }
+        }))
+    }
+
+    /// Whether any of `kinds` is offered.
+    fn any(self, kinds: u32) -> bool {
+        self.0 & kinds != 0
+    }
 }
 
 /// `v` as `n` zeros, without reallocating when it has the length already.
@@ -197,7 +256,7 @@ impl HeuristicPlayer {
     }
 
     /// A player deciding by `params` instead of the defaults.
-    pub fn with_params(mut self, params: HeuristicParams) -> HeuristicPlayer {
+    pub(crate) fn with_params(mut self, params: HeuristicParams) -> HeuristicPlayer {
         self.params = params;
         self
     }
@@ -212,7 +271,7 @@ impl HeuristicPlayer {
 
     /// Plays `style` for the rest of game turn `turn` of year `year`, then
     /// goes back to its own (its parameters').
-    pub fn set_turn_style(&mut self, style: Style, year: u8, turn: u8) {
+    pub(crate) fn set_turn_style(&mut self, style: Style, year: u8, turn: u8) {
         self.turn_style = Some((style, (year, turn)));
     }
 
@@ -962,12 +1021,13 @@ impl Player for HeuristicPlayer {
             _ => {}
         }
         // Round 1 (no retreat yet): always fire.
-        if legal.contains(&Action::Fire) && !legal.iter().any(|a| matches!(a, Action::Retreat(_))) {
+        let kinds = Kinds::of(legal);
+        if kinds.any(Kinds::FIRE) && !kinds.any(Kinds::RETREAT) {
             return Action::Fire;
         }
         let mut p = self.picture.take().unwrap_or_default();
         self.fill_picture(game, view, &mut p);
-        let action = self.choose_with_picture(game, view, &p, legal);
+        let action = self.choose_with_picture(game, view, &p, legal, kinds);
         self.picture = Some(p);
         action
     }
@@ -981,40 +1041,22 @@ impl HeuristicPlayer {
         view: &SideView<'_>,
         p: &Picture,
         legal: &[Action],
+        kinds: Kinds,
     ) -> Action {
         let first = legal[0];
-        if legal
-            .iter()
-            .any(|a| matches!(a, Action::Fire | Action::Retreat(_) | Action::Pass))
-        {
+        if kinds.any(Kinds::FIRE | Kinds::RETREAT | Kinds::PASS) {
             return self.choose_battle_turn(game, view, p, legal);
         }
-        if legal.iter().any(|a| matches!(a, Action::Step { .. }))
-            || legal.contains(&Action::EndGroup)
-        {
+        if kinds.any(Kinds::STEP | Kinds::END_GROUP) {
             return self.choose_step(game, view, p, legal);
         }
-        if legal
-            .iter()
-            .any(|a| matches!(a, Action::Group(_) | Action::SeaMove { .. }))
-            || legal.contains(&Action::EndMoves)
-        {
+        if kinds.any(Kinds::GROUP | Kinds::SEA_MOVE | Kinds::END_MOVES) {
             return self.choose_group(game, view, p, legal);
         }
-        if legal.iter().any(|a| {
-            matches!(
-                a,
-                Action::Levy { .. } | Action::AddStep(_) | Action::EndLevy
-            )
-        }) {
+        if kinds.any(Kinds::LEVY | Kinds::ADD_STEP | Kinds::END_LEVY) {
             return self.choose_levy(game, view, p, legal);
         }
-        if legal.iter().any(|a| {
-            matches!(
-                a,
-                Action::JupiterAt(_) | Action::VulcanCity(_) | Action::PassEvent
-            )
-        }) {
+        if kinds.any(Kinds::JUPITER | Kinds::VULCAN | Kinds::PASS_EVENT) {
             return self.choose_event_target(game, p, legal);
         }
         if let Action::Battle(_) = first {
@@ -1030,7 +1072,7 @@ impl HeuristicPlayer {
                 })
                 .unwrap_or(&first);
         }
-        if let Some(a) = self.choose_regroup_or_winter(game, view, p, legal) {
+        if let Some(a) = self.choose_regroup_or_winter(game, view, p, legal, kinds) {
             return a;
         }
         legal[self.rng.random_range(0..legal.len())]
@@ -1044,9 +1086,10 @@ impl HeuristicPlayer {
         view: &SideView<'_>,
         p: &Picture,
         legal: &[Action],
+        kinds: Kinds,
     ) -> Option<Action> {
         let first = legal[0];
-        if legal.iter().any(|a| matches!(a, Action::Regroup { .. })) {
+        if kinds.any(Kinds::REGROUP) {
             // Take a vacant VP city next to the battlefield, if it is safe.
             let mut best = (0.0f32, Action::EndRegroup);
             for &a in legal {
@@ -1064,10 +1107,7 @@ impl HeuristicPlayer {
             }
             return Some(best.1);
         }
-        if legal
-            .iter()
-            .any(|a| matches!(a, Action::NavisToPort { .. }))
-        {
+        if kinds.any(Kinds::NAVIS_TO_PORT) {
             return legal
                 .iter()
                 .copied()
@@ -1083,8 +1123,8 @@ impl HeuristicPlayer {
                 })
                 .or(Some(first));
         }
-        if legal.iter().any(|a| matches!(a, Action::Disband(_))) {
-            if legal.contains(&Action::EndWinter) {
+        if kinds.any(Kinds::DISBAND) {
+            if kinds.any(Kinds::END_WINTER) {
                 return Some(Action::EndWinter);
             }
             // 8.4: over supply: the weakest, never a leader if avoidable.
@@ -1100,7 +1140,7 @@ impl HeuristicPlayer {
                 })
                 .or(Some(first));
         }
-        if legal.contains(&Action::EndWinter) {
+        if kinds.any(Kinds::END_WINTER) {
             return Some(Action::EndWinter);
         }
         None
@@ -1131,7 +1171,7 @@ mod tests {
 
     #[test]
     fn a_turn_style_lasts_for_its_game_turn_only() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let (state, legal) = play_until(&game, 3, |s| s.turn() == 2);
         let side = state
             .current_player()
@@ -1147,7 +1187,7 @@ mod tests {
 
     #[test]
     fn a_bold_style_keeps_smaller_garrisons_a_cautious_one_larger() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let roma = game.board().find("Roma").unwrap();
         let mut p = Picture::default();
         let n = game.board().len();

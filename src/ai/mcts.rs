@@ -51,7 +51,7 @@ use crate::scenario::model::Side;
 
 /// Independent trees grown for each decision (root parallelisation): fixed,
 /// so that a playout budget plays alike on any number of threads.
-pub const TREES: usize = 4;
+pub(crate) const TREES: usize = 4;
 /// Group plans searched at a move decision (with ending the moves).
 const MAX_GROUP_PLANS: usize = 4;
 
@@ -201,7 +201,7 @@ impl MctsPlayer {
         MctsPlayer::with_params(side, seed, omniscient, budget, MctsParams::default())
     }
 
-    pub fn with_params(
+    pub(crate) fn with_params(
         side: Side,
         seed: u64,
         omniscient: bool,
@@ -229,7 +229,7 @@ impl MctsPlayer {
     }
 
     /// Counts every playout into `counter` (a window shows it thinking).
-    pub fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> MctsPlayer {
+    pub(crate) fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> MctsPlayer {
         self.playouts_done = Some(counter);
         self
     }
@@ -691,7 +691,7 @@ mod tests {
 
     #[test]
     fn a_decision_is_the_same_on_one_thread_and_on_two() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         for (state, legal) in searched_positions(&game) {
             let on = |threads: usize| {
                 rayon::ThreadPoolBuilder::new()
@@ -707,7 +707,7 @@ mod tests {
     #[test]
     fn every_choice_is_legal() {
         // A year and a half of play, the search on both sides.
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let mut state = State::new(&game, 9);
         let mut players = Side::BOTH
             .map(|side| MctsPlayer::new(side, 9 + side.index() as u64, false, Budget::Playouts(4)));
@@ -729,7 +729,7 @@ mod tests {
 
     #[test]
     fn hidden_information_does_not_change_the_decision() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         for (i, (state, legal)) in searched_positions(&game).into_iter().enumerate() {
             let side = state.current_player().unwrap();
             for redraw in 0..2u64 {

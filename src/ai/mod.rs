@@ -99,7 +99,7 @@ pub fn default_hit_victim(game: &Game, state: &State, candidates: &[BlockId]) ->
 
 /// [`default_hit_victim`] from the view of the side taking the hit (the
 /// candidates are its own blocks).
-pub fn default_hit_victim_seen(
+pub(crate) fn default_hit_victim_seen(
     game: &Game,
     view: &SideView<'_>,
     candidates: &[BlockId],
@@ -135,7 +135,7 @@ pub fn play_game(
 }
 
 /// Plays `state` on to the end.
-pub fn play_on(
+pub(crate) fn play_on(
     game: &Game,
     mut state: State,
     players: &mut [Box<dyn Player>; 2],

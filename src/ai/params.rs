@@ -31,7 +31,7 @@ macro_rules! heuristic_params {
 
         impl HeuristicParams {
             /// The parameters' names, in the order of [`HeuristicParams::values`].
-            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+            pub(crate) const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
 
             /// The numbers in [`HeuristicParams::NAMES`] order.
             pub fn values(&self) -> Vec<f32> {
@@ -42,7 +42,7 @@ macro_rules! heuristic_params {
             ///
             /// # Panics
             /// If `values` has fewer numbers than there are parameters.
-            pub fn from_values(values: &[f32]) -> HeuristicParams {
+            pub(crate) fn from_values(values: &[f32]) -> HeuristicParams {
                 let mut next = values.iter().copied();
                 HeuristicParams {
                     $( $name: next.next().expect("one value per parameter"), )*

@@ -69,7 +69,12 @@ impl SearchPlayer {
         SearchPlayer::with_budget(side, seed, omniscient, Budget::Playouts(playouts))
     }
 
-    pub fn with_budget(side: Side, seed: u64, omniscient: bool, budget: Budget) -> SearchPlayer {
+    pub(crate) fn with_budget(
+        side: Side,
+        seed: u64,
+        omniscient: bool,
+        budget: Budget,
+    ) -> SearchPlayer {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let heuristic = HeuristicPlayer::new(side, rng.random(), omniscient);
         let budget = match budget {
@@ -88,7 +93,7 @@ impl SearchPlayer {
     }
 
     /// Counts every playout into `counter` (a window shows it thinking).
-    pub fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> SearchPlayer {
+    pub(crate) fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> SearchPlayer {
         self.playouts_done = Some(counter);
         self
     }
@@ -273,7 +278,7 @@ mod tests {
     /// two worlds, and the counter sees each playout.
     #[test]
     fn the_playout_counter_counts_each_playout() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let state = State::new(&game, 3);
         let mut legal = Vec::new();
         state.legal_actions(&game, &mut legal);
@@ -291,7 +296,7 @@ mod tests {
     /// paired comparison has a spread to judge by.
     #[test]
     fn a_time_budget_plays_at_least_two_worlds() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let state = State::new(&game, 3);
         let mut legal = Vec::new();
         state.legal_actions(&game, &mut legal);

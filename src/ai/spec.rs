@@ -31,9 +31,9 @@ pub enum AiSpec {
 }
 
 impl AiSpec {
-    pub const NAMES: [&'static str; 4] = ["random", "heuristic", "search", "mcts"];
-    pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
-    pub const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
+    pub(crate) const NAMES: [&'static str; 4] = ["random", "heuristic", "search", "mcts"];
+    pub(crate) const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
+    pub(crate) const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
 
     /// The heuristic with the numbers of the player file at `path`.
     pub fn player_file(
@@ -48,7 +48,7 @@ impl AiSpec {
     /// Whether two specs make the same player: `search` is `search:32`, and
     /// a player file plays by its numbers, whatever its name (a file of the
     /// default numbers is the heuristic).
-    pub fn plays_as(&self, other: &AiSpec) -> bool {
+    pub(crate) fn plays_as(&self, other: &AiSpec) -> bool {
         fn numbers(spec: &AiSpec) -> Option<super::HeuristicParams> {
             match spec {
                 AiSpec::Heuristic => Some(super::HeuristicParams::default()),

@@ -59,7 +59,7 @@ impl Recent {
             if let Some(dir) = store.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            let _ = crate::scenario::format::save_atomically(store, &text);
+            let _ = crate::files::save_atomically(store, &text);
         }
     }
 }

@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn an_example_game_is_the_first_of_the_run_that_ended_that_way() {
         let games = RunGames {
-            game: Game::published("rules-2.0"),
+            game: crate::test_support::published("rules-2.0"),
             options: SimOptions {
                 games: 5,
                 seed: 1,

@@ -520,7 +520,7 @@ impl AppState {
             name.trim().to_string()
         };
         let text = variant_file(rules, &name, &extends, base);
-        crate::scenario::format::save_atomically(path, &text)
+        crate::files::save_atomically(path, &text)
             .map_err(|e| format!("{}: cannot save: {e}", path.display()))?;
         self.note(format!("Saved variant {}", path.display()));
         Ok(())
@@ -528,7 +528,7 @@ impl AppState {
 
     /// Writes an exported report; a failure is shown, not lost.
     pub fn export(&mut self, path: &Path, text: &str) -> bool {
-        match crate::scenario::format::save_atomically(path, text) {
+        match crate::files::save_atomically(path, text) {
             Ok(()) => {
                 self.file_error = None;
                 self.note(format!("Exported {}", path.display()));

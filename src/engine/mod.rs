@@ -16,7 +16,7 @@ mod winter;
 pub use battle::BattleInfo;
 pub use position::{PlacedBlock, Position, PositionError, Stage};
 // `PlayQuality` is defined below, beside `GameStats`.
-pub use sets::SET_CAPACITY;
+pub(crate) use sets::SET_CAPACITY;
 use sets::{BlockSet, SpaceSet};
 pub use start::NotPlayable;
 pub use view::{CardSet, KnownBlock, SideView};
@@ -50,17 +50,17 @@ const NO_LINK: u16 = u16::MAX;
 
 /// Per-block flags for the current game turn.
 mod flag {
-    pub const MOVED: u8 = 1;
+    pub(crate) const MOVED: u8 = 1;
     /// Entered an enemy space this turn and must stop.
-    pub const STOPPED: u8 = 4;
+    pub(crate) const STOPPED: u8 = 4;
     /// A reserve in the coming battle (7.3).
-    pub const RESERVE: u8 = 8;
+    pub(crate) const RESERVE: u8 = 8;
     /// Moved by sea this turn (6.3): no land move.
-    pub const BY_SEA: u8 = 16;
+    pub(crate) const BY_SEA: u8 = 16;
     /// A navis that must stay at sea for an amphibious move (6.3).
-    pub const ANCHORED: u8 = 32;
+    pub(crate) const ANCHORED: u8 = 32;
     /// Responded to a battle (6.14).
-    pub const RESPONDED: u8 = 64;
+    pub(crate) const RESPONDED: u8 = 64;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,16 +296,8 @@ impl Game {
     /// The spaces `from` reaches by road, each with its road distance,
     /// nearest first and in id order at one distance (`from` itself left
     /// out): for a player looking for the nearest worthwhile space.
-    pub fn spaces_by_road_distance(&self, from: SpaceId) -> &[(SpaceId, u8)] {
+    pub(crate) fn spaces_by_road_distance(&self, from: SpaceId) -> &[(SpaceId, u8)] {
         &self.by_road_distance[from.index()]
-    }
-
-    /// The published game under a built-in rule set.
-    pub fn published(variant: &str) -> Game {
-        let doc = crate::scenario::historical();
-        let rules = RuleSet::builtin(variant);
-        let report = crate::scenario::validate::validate(&doc, &rules);
-        Game::new(Arc::new(report.scenario), Arc::new(rules))
     }
 
     pub fn board(&self) -> &crate::scenario::model::Board {
@@ -613,7 +605,7 @@ pub enum Period {
 
 impl Period {
     /// The periods in the order a game turn runs through them, from 0.
-    pub fn ordinal(self) -> u8 {
+    pub(crate) fn ordinal(self) -> u8 {
         match self {
             Period::Discard => 0,
             Period::Cards => 1,
@@ -734,7 +726,7 @@ impl State {
         State::new_logged(game, seed, &mut NoLog)
     }
 
-    pub fn new_logged(game: &Game, seed: u64, log: &mut impl Log) -> State {
+    pub(crate) fn new_logged(game: &Game, seed: u64, log: &mut impl Log) -> State {
         let roster = game.roster();
         let setup = game.scenario.starting_setup();
         let blocks = roster
@@ -851,7 +843,7 @@ impl State {
     }
     /// The event card that replaces the current command phase's command
     /// card, if any (its group moves are restricted: Mars, Neptune, ...).
-    pub fn command_event(&self) -> Option<Event> {
+    pub(crate) fn command_event(&self) -> Option<Event> {
         match self.phase {
             Phase::Command(_) => self.command.event,
             _ => None,
@@ -953,7 +945,7 @@ impl State {
     /// How much chance has been drawn so far: the stream's position and the
     /// scripted dice left. Equal before and after an action when the action
     /// rolled no die and shuffled nothing.
-    pub fn chance_drawn(&self) -> (u128, usize) {
+    pub(crate) fn chance_drawn(&self) -> (u128, usize) {
         (self.rng.get_word_pos(), self.dice.len())
     }
 
@@ -1173,7 +1165,7 @@ impl State {
     /// Whether `action` is legal now. A card is named by its deck index;
     /// identical cards are one choice in [`State::legal_actions`], and any
     /// copy in the hand may be given.
-    pub fn is_legal(&self, game: &Game, action: Action) -> bool {
+    pub(crate) fn is_legal(&self, game: &Game, action: Action) -> bool {
         let mut legal = Vec::new();
         self.legal_actions(game, &mut legal);
         if legal.contains(&action) {
@@ -1687,7 +1679,7 @@ mod tests {
     /// match those of redealing until the cap holds (the engine's old way).
     #[test]
     fn capped_deals_are_distributed_as_redealt_ones() {
-        let game = Game::published("house-2.0-max-2-events");
+        let game = crate::test_support::published("house-2.0-max-2-events");
         let (hand, cap) = (6, 1);
         let samples = 20_000;
         let mut direct = [[0u32; 2]; 2];
@@ -1726,7 +1718,7 @@ mod tests {
 
     #[test]
     fn rule_2_1_moves_not_made_read_zero_once_the_levies_begin() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let mut state = State::new(&game, 1);
         let mut legal = Vec::new();
         loop {

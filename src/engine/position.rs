@@ -539,7 +539,7 @@ mod tests {
     use super::*;
 
     fn game_with(change: impl FnOnce(&mut crate::scenario::rules::RuleSet)) -> Game {
-        let published = Game::published("rules-2.0");
+        let published = crate::test_support::published("rules-2.0");
         let mut rules = (*published.rules).clone();
         change(&mut rules);
         Game::new(published.scenario.clone(), Arc::new(rules))
@@ -578,7 +578,7 @@ mod tests {
     #[test]
     fn rule_jupiter_a_navis_never_defects() {
         // 2.0 and 1.1, Jupiter: "Leaders and Navis do not defect".
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let navis = with_defector(&game, Side::Caesar, "Navis 2", Side::Pompey, "Neapolis");
         assert_eq!(
             defector_errors(&game, &navis),
@@ -593,7 +593,7 @@ mod tests {
         let position = |game: &Game| {
             with_defector(game, Side::Pompey, "Cleopatra", Side::Caesar, "Alexandria")
         };
-        let published = Game::published("rules-2.0");
+        let published = crate::test_support::published("rules-2.0");
         assert!(defector_errors(&published, &position(&published)).is_empty());
         let loyal = game_with(|r| r.jupiter_cleopatra_defects = false);
         assert_eq!(

@@ -35,7 +35,7 @@ impl SetId for SpaceId {
 }
 
 /// The most ids a set holds.
-pub const SET_CAPACITY: usize = 256;
+pub(crate) const SET_CAPACITY: usize = 256;
 
 /// A set of ids, iterated in id order.
 #[derive(Debug, PartialEq, Eq)]

@@ -24,7 +24,7 @@ use crate::scenario::model::{BlockKind, Side, SpaceKind};
 pub struct CardSet([u64; 4]);
 
 impl CardSet {
-    pub const EMPTY: CardSet = CardSet([0; 4]);
+    pub(crate) const EMPTY: CardSet = CardSet([0; 4]);
 
     pub fn insert(&mut self, card: u8) {
         self.0[card as usize / 64] |= 1 << (card % 64);
@@ -89,7 +89,7 @@ impl State {
     /// not revealed until a battle is fought", so not while the attacker
     /// still chooses its main attack (round 0); and reserves
     /// stay hidden until they arrive in round 2 ([`State::visible_to`], 7.3).
-    pub fn revealed_space(&self) -> Option<SpaceId> {
+    pub(crate) fn revealed_space(&self) -> Option<SpaceId> {
         match self.phase {
             Phase::Battle => self.battle_info().filter(|b| b.round >= 1).map(|b| b.space),
             Phase::Regroup(_) => self.regroup_space,
@@ -362,7 +362,7 @@ impl<'a> SideView<'a> {
     pub fn side(&self) -> Side {
         self.side
     }
-    pub fn is_omniscient(&self) -> bool {
+    pub(crate) fn is_omniscient(&self) -> bool {
         self.omniscient
     }
     /// The whole state; only for omniscient players (`None` otherwise).
@@ -398,16 +398,12 @@ impl<'a> SideView<'a> {
         self.state.trophies[side.index()]
     }
     /// 7.51: whether a leader of `side` has died (its third leader is free).
-    pub fn leader_died(&self, side: Side) -> bool {
+    pub(crate) fn leader_died(&self, side: Side) -> bool {
         self.state.leader_died[side.index()]
     }
     /// The battle being fought, if any.
     pub fn battle(&self) -> Option<super::BattleInfo> {
         self.state.battle_info()
-    }
-    /// Spaces where both sides met this turn and a battle is due (7.1).
-    pub fn contests(&self) -> impl Iterator<Item = SpaceId> + '_ {
-        self.state.contests.iter().map(|c| c.space)
     }
     pub fn is_friendly(&self, space: SpaceId, side: Side) -> bool {
         self.state.is_friendly(space, side)
@@ -473,19 +469,19 @@ impl<'a> SideView<'a> {
 
     /// The strength of one of this side's own blocks (a side always knows
     /// its own: no visibility check); `None` for an enemy block.
-    pub fn own_strength(&self, game: &Game, b: BlockId) -> Option<u8> {
+    pub(crate) fn own_strength(&self, game: &Game, b: BlockId) -> Option<u8> {
         (self.state.blocks[b.index()].side == self.side).then(|| self.state.strength(game, b))
     }
 
     /// This side's blocks at `space`.
-    pub fn own_blocks_at(&self, space: SpaceId) -> impl Iterator<Item = BlockId> + 'a {
+    pub(crate) fn own_blocks_at(&self, space: SpaceId) -> impl Iterator<Item = BlockId> + 'a {
         self.state.blocks_at(space, self.side)
     }
 
     /// Every enemy block on the map, as this side sees it: where it stands
     /// (public: blocks stand on the map back outward) and, for a block it may
     /// identify, its strength.
-    pub fn enemies_on_map(
+    pub(crate) fn enemies_on_map(
         &self,
         game: &'a Game,
     ) -> impl Iterator<Item = (SpaceId, Option<u8>)> + 'a {
@@ -504,7 +500,10 @@ impl<'a> SideView<'a> {
 
     /// This side's blocks on the map, in id order, with where each stands
     /// and its strength (a side always knows its own).
-    pub fn own_on_map(&self, game: &'a Game) -> impl Iterator<Item = (BlockId, SpaceId, u8)> + 'a {
+    pub(crate) fn own_on_map(
+        &self,
+        game: &'a Game,
+    ) -> impl Iterator<Item = (BlockId, SpaceId, u8)> + 'a {
         let state = self.state;
         state.on_map[self.side.index()].iter().map(move |b| {
             let at = SpaceId(state.blocks[b.index()].loc);
@@ -515,7 +514,7 @@ impl<'a> SideView<'a> {
     /// Where one of this side's own blocks stands on the map (a side always
     /// knows its own: no visibility check); `None` for an enemy block or
     /// one off the map.
-    pub fn own_location(&self, b: BlockId) -> Option<SpaceId> {
+    pub(crate) fn own_location(&self, b: BlockId) -> Option<SpaceId> {
         let s = &self.state.blocks[b.index()];
         (s.side == self.side && s.on_map()).then_some(SpaceId(s.loc))
     }
@@ -546,14 +545,14 @@ impl<'a> SideView<'a> {
     }
 
     /// The event whose group is moving (public: the card was revealed).
-    pub fn command_event(&self) -> Option<crate::scenario::model::Event> {
+    pub(crate) fn command_event(&self) -> Option<crate::scenario::model::Event> {
         self.state.command_event()
     }
 
     /// A full state consistent with this view, for looking ahead: the hidden
     /// part redrawn ([`State::determinize`]) and the chance to come drawn
     /// afresh from `rng`; an omniscient view keeps everything but the dice.
-    pub fn sample_world<R: Rng + ?Sized>(&self, game: &Game, rng: &mut R) -> State {
+    pub(crate) fn sample_world<R: Rng + ?Sized>(&self, game: &Game, rng: &mut R) -> State {
         if self.omniscient {
             let mut world = self.state.clone();
             world.reseed(rng.random());
@@ -579,16 +578,6 @@ impl<'a> SideView<'a> {
         self.state
             .blocks_at(space, self.side.other())
             .filter(move |b| this.knows(game, *b))
-    }
-
-    /// Blocks standing in the opponent's pool (hidden ones included).
-    pub fn enemy_pool_count(&self) -> u8 {
-        let enemy = self.side.other();
-        self.state
-            .blocks
-            .iter()
-            .filter(|s| s.loc == POOL && s.side == enemy)
-            .count() as u8
     }
 
     // ------------------------------------------------------------- cards

@@ -31,7 +31,7 @@ impl<T> BySide<T> {
             Side::Pompey => &self.pompey,
         }
     }
-    pub fn side_mut(&mut self, side: Side) -> &mut T {
+    pub(crate) fn side_mut(&mut self, side: Side) -> &mut T {
         match side {
             Side::Caesar => &mut self.caesar,
             Side::Pompey => &mut self.pompey,
@@ -610,7 +610,7 @@ mod tests {
     use super::*;
 
     fn game() -> Game {
-        Game::published("rules-2.0")
+        crate::test_support::published("rules-2.0")
     }
 
     #[test]

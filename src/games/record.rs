@@ -21,8 +21,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{Player, decide};
 use crate::engine::{Action, EndReason, Game, Log, Outcome, Place, State};
+use crate::files::save_atomically;
 use crate::scenario::format::{
-    LoadError, Location, ResolvedScenario, SourceIndex, parse_ron, read_text, save_atomically,
+    LoadError, Location, ResolvedScenario, SourceIndex, parse_ron, read_text,
 };
 use crate::scenario::model::{CardFace, Side};
 use crate::scenario::names::{did_you_mean, normalise};
@@ -33,13 +34,13 @@ use crate::scenario::rules::RuleSet;
 /// records (no digests) are refused with a message saying so: a record
 /// without them cannot prove its game, and reading them would let any
 /// record be stripped of its proof.
-pub const FORMAT_VERSION: u32 = 2;
+pub(crate) const FORMAT_VERSION: u32 = 2;
 
 /// The scenario path a record gives for the scenario built into the program.
 pub const BUILT_IN: &str = "built-in";
 
 /// The player a record names for a side a person played.
-pub const HUMAN: &str = "human";
+pub(crate) const HUMAN: &str = "human";
 
 /// One game, as a record file holds it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,7 +130,7 @@ impl PlayerEntry {
             seed: Some(seed),
         }
     }
-    pub fn human() -> PlayerEntry {
+    pub(crate) fn human() -> PlayerEntry {
         PlayerEntry {
             player: HUMAN.to_string(),
             seed: None,
@@ -182,7 +183,7 @@ pub fn scenario_digest(doc: &ResolvedScenario) -> String {
 }
 
 /// [`RuleSet::digest`]: what records and reports name a rule set by.
-pub fn rules_digest(rules: &RuleSet) -> String {
+pub(crate) fn rules_digest(rules: &RuleSet) -> String {
     rules.digest()
 }
 
@@ -200,7 +201,7 @@ fn fnv_more(mut hash: u64, bytes: &[u8]) -> u64 {
 /// A position in bytes, for [`Proof`]: everything the engine shows of it,
 /// in a fixed order (docs/formats.md, "State digests"). Names do not count,
 /// only the scenario's ids (the scenario is checked by its own digest).
-pub fn position_bytes(game: &Game, state: &State) -> Vec<u8> {
+pub(crate) fn position_bytes(game: &Game, state: &State) -> Vec<u8> {
     fn side(s: Side) -> u8 {
         s.index() as u8
     }
@@ -412,7 +413,7 @@ impl RecordSetup {
     /// rule set's content digests, the seed, each side's player and its
     /// seed, and `omniscient` (not the file paths: a record and its files
     /// may move). One line of text, as docs/formats.md gives it.
-    pub fn canonical_text(&self) -> String {
+    pub(crate) fn canonical_text(&self) -> String {
         let player = |p: &PlayerEntry| match p.seed {
             Some(seed) => format!("{} seed {seed}", p.player),
             None => p.player.clone(),
@@ -451,7 +452,7 @@ impl RecordSetup {
 
 /// A record of `state` reached from `setup` by `actions`, `start` being
 /// [`Proof::start`] of the opening.
-pub fn record_of(
+pub(crate) fn record_of(
     setup: RecordSetup,
     start: String,
     actions: Vec<RecordedStep>,
@@ -523,11 +524,6 @@ impl RecordFile {
             pompey: self.pompey.clone(),
             omniscient: self.omniscient,
         }
-    }
-
-    /// The actions' words, in order.
-    pub fn action_texts(&self) -> impl Iterator<Item = &str> {
-        self.actions.iter().map(|s| s.action.as_str())
     }
 
     /// Writes the record (atomically: a failure keeps any previous file).
@@ -854,7 +850,7 @@ pub trait Replaying {
 /// digest differs (the game through it is not the one recorded), actions
 /// after the game's end, a game that goes on past the record's end though
 /// the record says how it ended, or another end.
-pub fn replay_into(
+pub(crate) fn replay_into(
     record: &RecordFile,
     game: &Game,
     into: &mut impl Replaying,
@@ -953,7 +949,7 @@ mod tests {
     use crate::ai::AiSpec;
 
     fn setup(game_seed: u64, variant: &str) -> (Game, RecordSetup) {
-        let game = Game::published(variant);
+        let game = crate::test_support::published(variant);
         let doc = crate::scenario::historical();
         let (scenario, variant_source) = RecordSetup::sources(None, &doc, variant, &game.rules);
         let setup = RecordSetup {

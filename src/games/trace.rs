@@ -65,7 +65,7 @@ impl Trace {
 
     /// A game going on from any position (a position file): it has no seed
     /// of its own, so it cannot be written as a record.
-    pub fn from_state(state: State) -> Trace {
+    pub(crate) fn from_state(state: State) -> Trace {
         Trace {
             proofs: Vec::new(),
             states: vec![state],
@@ -186,14 +186,14 @@ impl Trace {
     pub fn log(&self) -> &[String] {
         &self.log
     }
-    pub fn log_end(&self, step: usize) -> usize {
+    pub(crate) fn log_end(&self, step: usize) -> usize {
         self.marks[step.min(self.len())]
     }
 
     /// Where a step of `stride` from position `from` lands, forward or back.
     /// Back goes to the start of the current part (turn, year, ...) or, from
     /// its start, to the start of the one before.
-    pub fn seek(&self, from: usize, stride: Stride, forward: bool) -> usize {
+    pub(crate) fn seek(&self, from: usize, stride: Stride, forward: bool) -> usize {
         let from = from.min(self.len());
         if stride == Stride::Action {
             return if forward {
@@ -249,7 +249,7 @@ impl Trace {
     /// the one before it, when the last action was `side`'s and it neither
     /// rolled a die, shuffled, nor showed `side` anything hidden. `None` when
     /// there is nothing `side` may take back.
-    pub fn undo_point(&self, game: &Game, side: Side) -> Option<usize> {
+    pub(crate) fn undo_point(&self, game: &Game, side: Side) -> Option<usize> {
         let i = self.len().checked_sub(1)?;
         (self.deciders[i] == side
             && !reveals_or_rolls(game, &self.states[i], &self.states[i + 1], side))
@@ -276,7 +276,7 @@ impl Trace {
 
     /// VP of Caesar and Pompey at the start of each game turn and at the end:
     /// `(year, turn, [caesar, pompey])`.
-    pub fn vp_by_turn(&self, game: &Game) -> Vec<(u8, u8, [u32; 2])> {
+    pub(crate) fn vp_by_turn(&self, game: &Game) -> Vec<(u8, u8, [u32; 2])> {
         let mut out: Vec<(u8, u8, [u32; 2])> = Vec::new();
         for (i, s) in self.states.iter().enumerate() {
             let here = (s.year(), s.turn());
@@ -298,7 +298,7 @@ impl Trace {
 /// them (a path as written, else beside the record; `built-in`), checked
 /// against the record's digests, and the game re-played: everything a
 /// window needs to step through it. Errors are one message each.
-pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
+pub(crate) fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
     let record = RecordFile::read(path).map_err(|e| e.to_string())?;
     let (scenario, variant) = crate::games::record::source_paths(&record, path);
     let rules = RuleSet::load(&variant).map_err(|e| e.to_string())?;
@@ -325,7 +325,7 @@ impl Replaying for Trace {
 /// a hit taken or a disbanding, a battle's space, an event's target. Cards
 /// and actions with no place (fire, pass, end ...) have none: they are
 /// buttons.
-pub fn action_space(state: &State, action: Action) -> Option<SpaceId> {
+pub(crate) fn action_space(state: &State, action: Action) -> Option<SpaceId> {
     match action {
         Action::Group(s)
         | Action::Battle(s)
@@ -410,7 +410,7 @@ pub fn action_text_seen(
 }
 
 /// The block an action moves or picks, if any.
-pub fn action_block(action: Action) -> Option<BlockId> {
+pub(crate) fn action_block(action: Action) -> Option<BlockId> {
     match action {
         Action::Step { block, .. }
         | Action::SeaMove { block, .. }
@@ -428,7 +428,7 @@ pub fn action_block(action: Action) -> Option<BlockId> {
 /// or showed `side` something it could not see before: an enemy block
 /// identified or changed, the other side's card played, a card revealed.
 /// Such a step cannot be taken back: the player has learned from it.
-pub fn reveals_or_rolls(game: &Game, before: &State, after: &State, side: Side) -> bool {
+pub(crate) fn reveals_or_rolls(game: &Game, before: &State, after: &State, side: Side) -> bool {
     if before.chance_drawn() != after.chance_drawn() {
         return true;
     }
@@ -447,7 +447,7 @@ pub fn reveals_or_rolls(game: &Game, before: &State, after: &State, side: Side) 
 
 /// The last move among the first `upto` actions: where the block was and
 /// where it went (public: the board shows blocks, face down or not, move).
-pub fn last_move(trace: &Trace, upto: usize) -> Option<(SpaceId, SpaceId)> {
+pub(crate) fn last_move(trace: &Trace, upto: usize) -> Option<(SpaceId, SpaceId)> {
     (0..upto.min(trace.len())).rev().find_map(|i| {
         let a = trace.action(i);
         let to = action_space(trace.state(i), a).filter(|_| is_move(a))?;
@@ -457,7 +457,7 @@ pub fn last_move(trace: &Trace, upto: usize) -> Option<(SpaceId, SpaceId)> {
 }
 
 /// Moving a block somewhere (rather than acting on it where it stands).
-pub fn is_move(a: Action) -> bool {
+pub(crate) fn is_move(a: Action) -> bool {
     matches!(
         a,
         Action::Step { .. }
@@ -483,7 +483,7 @@ mod tests {
 
     #[test]
     fn a_played_game_matches_play_game_and_its_record_replays_to_every_position() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let trace = Trace::play(&game, 11, &mut players(1, 2));
         let mut log = Vec::new();
         let end = crate::ai::play_game(&game, 11, &mut players(1, 2), &mut log);
@@ -530,7 +530,7 @@ mod tests {
 
     #[test]
     fn seeking_lands_on_the_starts_of_turns_years_and_battle_rounds() {
-        let game = Game::published("rules-1.1");
+        let game = crate::test_support::published("rules-1.1");
         let trace = Trace::play(&game, 4, &mut players(3, 4));
         let n = trace.len();
         assert_eq!(trace.seek(0, Stride::Action, true), 1);
@@ -583,7 +583,7 @@ mod tests {
 
     #[test]
     fn the_last_move_is_where_the_last_moved_block_came_from_and_went() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let mut trace = Trace::new(&game, 5);
         let mut legal = Vec::new();
         assert_eq!(last_move(&trace, trace.len()), None);
@@ -604,7 +604,7 @@ mod tests {
 
     #[test]
     fn only_ones_own_quiet_decisions_can_be_taken_back() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let mut trace = Trace::new(&game, 5);
         let mut legal = Vec::new();
         // Discards: Caesar's discard shows him nothing and rolls nothing.
@@ -639,7 +639,7 @@ mod tests {
 
     #[test]
     fn a_battle_die_cannot_be_taken_back() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let trace = Trace::play(&game, 8, &mut players(5, 6));
         let fire = (0..trace.len())
             .find(|&i| trace.action(i) == Action::Fire)
@@ -656,7 +656,7 @@ mod tests {
     /// game's position knows or is one with no place (a button).
     #[test]
     fn placed_actions_name_spaces_of_the_board() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let trace = Trace::play(&game, 6, &mut players(9, 10));
         let mut legal = Vec::new();
         let mut placed = 0;
@@ -688,7 +688,7 @@ mod tests {
 
     #[test]
     fn vp_by_turn_starts_at_the_opening_and_ends_with_the_outcome() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let trace = Trace::play(&game, 2, &mut players(7, 8));
         let vp = trace.vp_by_turn(&game);
         assert_eq!((vp[0].0, vp[0].1), (1, 1));

@@ -211,7 +211,7 @@ impl Edit {
 
     /// The label for the undo history, given the scenario before the edit:
     /// a deleted block says where it was deployed, since that goes with it.
-    pub fn label_in(&self, before: &Working) -> String {
+    pub(crate) fn label_in(&self, before: &Working) -> String {
         match self {
             Edit::DeleteBlock { side, block } => {
                 let mut places = Vec::new();
@@ -318,7 +318,7 @@ impl Working {
     }
 
     /// The mode the scenario is in: free when it has a free deployment.
-    pub fn mode(&self) -> DeploymentMode {
+    pub(crate) fn mode(&self) -> DeploymentMode {
         if self.free_deployment.is_some() {
             DeploymentMode::Free
         } else {
@@ -1019,17 +1019,13 @@ impl Document {
     }
 
     /// How many edits undo can take back.
-    pub fn undo_depth(&self) -> usize {
+    pub(crate) fn undo_depth(&self) -> usize {
         self.undo.len()
     }
 
     /// What undo would take back.
     pub fn undo_label(&self) -> Option<&str> {
         self.undo.last().map(|s| s.label.as_str())
-    }
-
-    pub fn redo_label(&self) -> Option<&str> {
-        self.redo.last().map(|s| s.label.as_str())
     }
 
     /// Applies an edit; a refused edit changes nothing.
@@ -1071,7 +1067,7 @@ impl Document {
     }
 
     /// Does again what undo took back; false when there is nothing.
-    pub fn redo(&mut self) -> bool {
+    pub(crate) fn redo(&mut self) -> bool {
         let Some(step) = self.redo.pop() else {
             return false;
         };
@@ -1107,7 +1103,7 @@ impl Document {
 
     /// The file as it would be saved: its `extends`, and every section it
     /// wrote itself or that differs from what it inherits.
-    pub fn to_file(&self) -> ScenarioDoc {
+    pub(crate) fn to_file(&self) -> ScenarioDoc {
         let w = &self.work;
         // What the file inherits from, and which sections it writes anyway.
         let (l, own) = match &w.extends {
@@ -1178,7 +1174,7 @@ impl Document {
                 _ => self.work.extends = None,
             }
         }
-        format::save_atomically(path, &self.to_ron())?;
+        crate::files::save_atomically(path, &self.to_ron())?;
         if self.path.as_deref() != Some(path) {
             self.path = Some(path.to_path_buf());
         }
@@ -1246,7 +1242,7 @@ impl Document {
     }
 
     /// Which sections saving writes (the others it inherits from `extends`).
-    pub fn written_sections(&self) -> Vec<&'static str> {
+    pub(crate) fn written_sections(&self) -> Vec<&'static str> {
         let f = self.to_file();
         [
             ("map", f.map.is_some()),
@@ -1289,7 +1285,7 @@ impl CityBalance {
 
 /// 5.3: every city whose count of a side's blocks differs from the order of
 /// battle, Caesar's first; empty without a free deployment.
-pub fn free_deployment_balance(scenario: &Scenario) -> Vec<CityBalance> {
+pub(crate) fn free_deployment_balance(scenario: &Scenario) -> Vec<CityBalance> {
     let Some(free) = &scenario.free_deployment else {
         return Vec::new();
     };
@@ -1332,12 +1328,12 @@ pub enum Item {
 /// of the file): a space, a link, a block; a deployment entry selects its
 /// city. `None` for findings about the map, roster, deck or rule set as a
 /// whole.
-pub fn item_for(finding: &Finding) -> Option<Item> {
+pub(crate) fn item_for(finding: &Finding) -> Option<Item> {
     item_of(finding.subject.as_ref()?)
 }
 
 /// The map item for a finding's subject (see [`item_for`]).
-pub fn item_of(subject: &Subject) -> Option<Item> {
+pub(crate) fn item_of(subject: &Subject) -> Option<Item> {
     match subject {
         Subject::Space { name } => Some(Item::Space(name.clone())),
         Subject::Link { a, b } => Some(Item::Link(a.clone(), b.clone())),

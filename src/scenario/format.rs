@@ -80,12 +80,15 @@ impl LoadError {
 
 /// The RON options every file of the workbench is read with: `Some(..)` may be
 /// left out around optional values.
-pub fn ron_options() -> ron::Options {
+pub(crate) fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
 }
 
 /// Parses RON text into `T`, turning ron's error into a file:line:column message.
-pub fn parse_ron<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, LoadError> {
+pub(crate) fn parse_ron<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    text: &str,
+) -> Result<T, LoadError> {
     ron_options()
         .from_str(text)
         .map_err(|err| LoadError::Parse {
@@ -396,7 +399,7 @@ impl Strengths {
             Side::Pompey => &self.pompey,
         }
     }
-    pub fn side_mut(&mut self, side: Side) -> &mut Vec<(String, u8)> {
+    pub(crate) fn side_mut(&mut self, side: Side) -> &mut Vec<(String, u8)> {
         match side {
             Side::Caesar => &mut self.caesar,
             Side::Pompey => &mut self.pompey,
@@ -411,7 +414,7 @@ impl DeploymentDoc {
             Side::Pompey => &self.pompey,
         }
     }
-    pub fn side_mut(&mut self, side: Side) -> &mut Vec<(String, Vec<String>)> {
+    pub(crate) fn side_mut(&mut self, side: Side) -> &mut Vec<(String, Vec<String>)> {
         match side {
             Side::Caesar => &mut self.caesar,
             Side::Pompey => &mut self.pompey,
@@ -463,7 +466,7 @@ impl ResolvedScenario {
     /// which file a section came from do not count; every value does. The
     /// description and start-year label are words for people, not part of
     /// the game: editing them keeps records and reports valid.
-    pub fn canonical_text(&self) -> String {
+    pub(crate) fn canonical_text(&self) -> String {
         let whole = ScenarioDoc {
             name: self.name.clone(),
             description: String::new(),
@@ -486,7 +489,7 @@ impl ResolvedScenario {
 }
 
 /// FNV-1a, 64 bits: small, stable across platforms and versions.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         hash ^= u64::from(b);
@@ -496,7 +499,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 /// [`fnv1a64`] of a text, as 16 hex digits.
-pub fn digest_text(text: &str) -> String {
+pub(crate) fn digest_text(text: &str) -> String {
     format!("{:016x}", fnv1a64(text.as_bytes()))
 }
 
@@ -522,7 +525,7 @@ pub fn load_scenario(path: &Path) -> Result<ResolvedScenario, LoadError> {
 /// found exactly as loading that file would find it (relative to its folder,
 /// or a built-in scenario by bare name). The referrer need not exist yet; an
 /// `extends` that would lead back to it is a cycle.
-pub fn load_extended(referrer: &Path, spec: &str) -> Result<ResolvedScenario, LoadError> {
+pub(crate) fn load_extended(referrer: &Path, spec: &str) -> Result<ResolvedScenario, LoadError> {
     let text = format!("Scenario(extends: {spec:?})");
     let origin = Origin::File(std::fs::canonicalize(referrer).unwrap_or_else(|_| referrer.into()));
     let chain = chain_from::<ScenarioDoc>(
@@ -624,7 +627,7 @@ fn resolve(
 impl SourceFile {
     /// The line and column of a byte offset (for one-off positions; to
     /// locate many items, build a [`SourceIndex`] once).
-    pub fn location_of(&self, byte_offset: usize) -> Location {
+    pub(crate) fn location_of(&self, byte_offset: usize) -> Location {
         let before = &self.text[..byte_offset.min(self.text.len())];
         let line = before.matches('\n').count() + 1;
         let column = before.rfind('\n').map_or(before.chars().count(), |nl| {
@@ -699,7 +702,7 @@ enum Origin {
 /// - a file reached twice (compared by canonical path, so `../v/a.ron` from
 ///   `v/a.ron` is `v/a.ron`) is a cycle, reported with the whole chain;
 /// - errors point at the `extends` line of the file that names the parent.
-pub fn load_chain<D: serde::de::DeserializeOwned>(
+pub(crate) fn load_chain<D: serde::de::DeserializeOwned>(
     first: &Path,
     builtins: &Builtins,
     extends: impl Fn(&D) -> Option<&str>,
@@ -710,7 +713,7 @@ pub fn load_chain<D: serde::de::DeserializeOwned>(
 }
 
 /// [`load_chain`] from a built-in document.
-pub fn load_builtin_chain<D: serde::de::DeserializeOwned>(
+pub(crate) fn load_builtin_chain<D: serde::de::DeserializeOwned>(
     name: &str,
     builtins: &Builtins,
     extends: impl Fn(&D) -> Option<&str>,
@@ -1053,7 +1056,7 @@ impl SourceIndex {
     }
 
     /// The first string literal equal to `value` at or after `after`.
-    pub fn string_after(&self, value: &str, after: usize) -> Option<usize> {
+    pub(crate) fn string_after(&self, value: &str, after: usize) -> Option<usize> {
         let offsets = self.strings.get(&format!("{value:?}"))?;
         let at = offsets.partition_point(|&o| o < after);
         offsets.get(at).copied()
@@ -1061,7 +1064,7 @@ impl SourceIndex {
 
     /// 1-based line and column (in characters) of a byte offset of `text`,
     /// the text this index was built from.
-    pub fn line_column(&self, text: &str, offset: usize) -> (usize, usize) {
+    pub(crate) fn line_column(&self, text: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
         let start = self.line_starts[line - 1];
@@ -1198,10 +1201,8 @@ fn skip_string(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
-pub use crate::files::save_atomically;
-
 /// Pretty RON text of a scenario document, as the GUI saves it.
-pub fn scenario_to_ron(doc: &ScenarioDoc) -> String {
+pub(crate) fn scenario_to_ron(doc: &ScenarioDoc) -> String {
     let config = ron::ser::PrettyConfig::new()
         .depth_limit(4)
         .struct_names(true)

@@ -118,10 +118,10 @@ impl std::str::FromStr for Side {
 
 /// 7.4: the firepower a block may have (a d6 hits on 1 to its firepower).
 /// The validator and the roster editor both use this range.
-pub const FIREPOWER: std::ops::RangeInclusive<u8> = 1..=6;
+pub(crate) const FIREPOWER: std::ops::RangeInclusive<u8> = 1..=6;
 
 /// 3.11: blocks have strength I to IV at most (full strength, as printed).
-pub const MAX_STRENGTH: u8 = 4;
+pub(crate) const MAX_STRENGTH: u8 = 4;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BlockKind {
@@ -149,12 +149,12 @@ impl BlockKind {
 
     /// The full strengths, in steps, a block of this kind may have: 1 up
     /// to [`MAX_STRENGTH`] as printed (3.11; the elephant's steps count two).
-    pub fn step_range(self) -> std::ops::RangeInclusive<u8> {
+    pub(crate) fn step_range(self) -> std::ops::RangeInclusive<u8> {
         1..=MAX_STRENGTH / self.strength_per_step()
     }
 
     /// Land blocks are everything but Navis (4.1: Navis stay at sea or in ports).
-    pub fn is_land(self) -> bool {
+    pub(crate) fn is_land(self) -> bool {
         self != BlockKind::Navis
     }
     /// 6.4: legions, equitatus and the elephant deploy in their named city.
@@ -165,7 +165,7 @@ impl BlockKind {
         )
     }
     /// 7.41: each elephant step is worth two strength points (IV, II).
-    pub fn strength_per_step(self) -> u8 {
+    pub(crate) fn strength_per_step(self) -> u8 {
         if self == BlockKind::Elephant { 2 } else { 1 }
     }
     /// The strengths, as printed, a block of `steps` full steps may stand at.

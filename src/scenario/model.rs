@@ -206,7 +206,7 @@ impl Board {
     /// Road distances from `a` to every space, indexed by space (`u8::MAX`
     /// where no road path exists): one row of [`Board::road_distance`] for
     /// scans over all spaces.
-    pub fn road_distances_from(&self, a: SpaceId) -> &[u8] {
+    pub(crate) fn road_distances_from(&self, a: SpaceId) -> &[u8] {
         let n = self.len();
         &self.road_distance[a.index() * n..(a.index() + 1) * n]
     }
@@ -220,7 +220,7 @@ impl Board {
 
     /// Fewest navis moves from `a` to `b` along sea borders (port to sea,
     /// sea to sea, 6.2), ignoring enemies; `None` when no sea path exists.
-    pub fn sea_distance(&self, a: SpaceId, b: SpaceId) -> Option<u8> {
+    pub(crate) fn sea_distance(&self, a: SpaceId, b: SpaceId) -> Option<u8> {
         match self.sea_distance[a.index() * self.len() + b.index()] {
             u8::MAX => None,
             d => Some(d),
@@ -240,7 +240,7 @@ impl Board {
         &self.spaces[id.index()]
     }
     /// Links are numbered `0..link_count()`.
-    pub fn link_count(&self) -> usize {
+    pub(crate) fn link_count(&self) -> usize {
         self.links.len()
     }
     pub fn link(&self, id: LinkId) -> &Link {
@@ -271,17 +271,6 @@ impl Board {
         } else {
             &self.adjacency[seas..end]
         }
-    }
-
-    pub fn neighbours_by(
-        &self,
-        id: SpaceId,
-        class: LinkClass,
-    ) -> impl Iterator<Item = SpaceId> + '_ {
-        self.neighbours(id)
-            .iter()
-            .filter(move |a| a.class == class)
-            .map(|a| a.to)
     }
 
     /// Cities one road (major, minor or strait) away.
@@ -364,7 +353,7 @@ impl Board {
     }
 
     /// Connected groups of spaces over all links (land and sea), largest first.
-    pub fn components(&self) -> Vec<Vec<SpaceId>> {
+    pub(crate) fn components(&self) -> Vec<Vec<SpaceId>> {
         let mut sets = petgraph::unionfind::UnionFind::<usize>::new(self.len());
         for edge in self.graph.raw_edges() {
             sets.union(edge.source().index(), edge.target().index());
@@ -501,7 +490,7 @@ impl CardFace {
 
 /// The most cards a deck may hold: the engine names a card by a byte and
 /// keeps a year's cards in 256-bit sets (`playable::check` refuses more).
-pub const MAX_DECK_CARDS: usize = 256;
+pub(crate) const MAX_DECK_CARDS: usize = 256;
 
 impl Deck {
     /// The cards (indices) left after a variant's house-rule removals, one
@@ -549,7 +538,7 @@ pub struct Setup {
 /// it Contested, which only moves into it do, and a battle settles). The
 /// spaces that `placements` fill with blocks of both sides, in board order:
 /// one check for scenarios (and so sweeps' `deploy:` points) and positions.
-pub fn held_by_both_sides(
+pub(crate) fn held_by_both_sides(
     board: &Board,
     placements: impl IntoIterator<Item = (Side, SpaceId)>,
 ) -> Vec<SpaceId> {

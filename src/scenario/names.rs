@@ -2,7 +2,7 @@
 //! did-you-mean suggestion of the nearest known name.
 
 /// Lower-cases and collapses whitespace so "mare  internum" finds "Mare Internum".
-pub fn normalise(name: &str) -> String {
+pub(crate) fn normalise(name: &str) -> String {
     name.split_whitespace()
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
@@ -65,7 +65,7 @@ fn spend(cost: u64) -> bool {
 /// unknown names then validates in time linear in its size, the first
 /// names getting their suggestions and the rest none. Deterministic: the
 /// same file gets the same suggestions.
-pub fn with_suggestion_budget<T>(pairs: u64, work: impl FnOnce() -> T) -> T {
+pub(crate) fn with_suggestion_budget<T>(pairs: u64, work: impl FnOnce() -> T) -> T {
     let outer = BUDGET.with(|b| b.replace(Some(pairs)));
     let result = work();
     BUDGET.with(|b| b.set(outer));
@@ -73,7 +73,7 @@ pub fn with_suggestion_budget<T>(pairs: u64, work: impl FnOnce() -> T) -> T {
 }
 
 /// " (did you mean `X`?)" or nothing.
-pub fn did_you_mean<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> String {
     nearest(unknown, known)
         .map(|s| format!(" (did you mean \"{s}\"?)"))
         .unwrap_or_default()

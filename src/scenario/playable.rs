@@ -15,7 +15,7 @@ use crate::scenario::rules::RuleSet;
 /// The fewest battle rounds: blocks may not retreat in round 1 (7.2, 7.6),
 /// yet attackers must retreat in the last round, so the last round is at
 /// least round 2.
-pub const MIN_BATTLE_ROUNDS: u8 = 2;
+pub(crate) const MIN_BATTLE_ROUNDS: u8 = 2;
 
 /// One requirement of the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -77,7 +77,7 @@ impl Requirement {
 
     /// Whether the unmet requirement is about the deck file (rather than only
     /// the rule set), so the validator can point at the deck.
-    pub fn concerns_deck(self) -> bool {
+    pub(crate) fn concerns_deck(self) -> bool {
         matches!(
             self,
             Requirement::DeckDealsBothHands
@@ -102,7 +102,7 @@ impl std::fmt::Display for Unplayable {
 
 /// The cards a game is dealt from: the deck less the rule set's removals
 /// (names that match no card are the validator's to report).
-pub fn cards_in_play(deck: &Deck, rules: &RuleSet) -> Vec<u8> {
+pub(crate) fn cards_in_play(deck: &Deck, rules: &RuleSet) -> Vec<u8> {
     deck.without(&rules.removed_cards).0
 }
 

@@ -39,7 +39,7 @@ pub struct RuleField {
 }
 
 /// The parts of a [`FieldKind::Limits`] field, as `RoadLimits` names them.
-pub const LIMIT_PARTS: [&str; 4] = ["major", "minor", "strait", "strait_attacking"];
+pub(crate) const LIMIT_PARTS: [&str; 4] = ["major", "minor", "strait", "strait_attacking"];
 
 const fn field(
     name: &'static str,
@@ -63,7 +63,7 @@ const SWITCH: FieldKind = FieldKind::Switch;
 const LIMITS: FieldKind = FieldKind::Limits { max: 20 };
 
 /// Every field but the name, in the order `RuleSet` declares them.
-pub const RULE_FIELDS: &[RuleField] = &[
+pub(crate) const RULE_FIELDS: &[RuleField] = &[
     field("years", "1.2", "Years in a game.", number(20)),
     field(
         "turns_per_year",
@@ -252,7 +252,7 @@ pub const RULE_FIELDS: &[RuleField] = &[
 ];
 
 /// The field called `name`.
-pub fn rule_field(name: &str) -> Option<&'static RuleField> {
+pub(crate) fn rule_field(name: &str) -> Option<&'static RuleField> {
     RULE_FIELDS.iter().find(|f| f.name == name)
 }
 
@@ -359,7 +359,7 @@ impl FieldPath {
     /// The value `text` gives this path, as JSON of the field's type; a
     /// number out of the table's range, an unknown option or a switch that
     /// is not true/false is refused.
-    pub fn value_of(&self, text: &str) -> Result<Value, FieldError> {
+    pub(crate) fn value_of(&self, text: &str) -> Result<Value, FieldError> {
         let bad = |expected: String| FieldError::BadValue {
             field: self.text(),
             text: text.to_string(),
@@ -424,7 +424,7 @@ impl FieldPath {
 
 /// Every path a single value can be set at: each number, switch and
 /// choice, and each part of the road limits, in the table's order.
-pub fn settable_paths() -> Vec<String> {
+pub(crate) fn settable_paths() -> Vec<String> {
     RULE_FIELDS
         .iter()
         .flat_map(|f| match f.kind {
@@ -444,7 +444,7 @@ fn to_json(rules: &RuleSet) -> Value {
 
 impl RuleSet {
     /// Every field's value, in the table's order.
-    pub fn field_values(&self) -> Vec<(&'static RuleField, FieldValue)> {
+    pub(crate) fn field_values(&self) -> Vec<(&'static RuleField, FieldValue)> {
         let json = to_json(self);
         RULE_FIELDS
             .iter()
@@ -454,7 +454,11 @@ impl RuleSet {
 
     /// This rule set with `field` set to `value`; a value of another kind
     /// than the field's is refused.
-    pub fn with_field(&self, field: &RuleField, value: &FieldValue) -> Result<RuleSet, FieldError> {
+    pub(crate) fn with_field(
+        &self,
+        field: &RuleField,
+        value: &FieldValue,
+    ) -> Result<RuleSet, FieldError> {
         let json = match value {
             FieldValue::Number(n) => Value::from(*n),
             FieldValue::Switch(b) => Value::Bool(*b),
@@ -503,7 +507,7 @@ fn value_from_json(field: &RuleField, json: &Value) -> FieldValue {
 }
 
 /// The fields two rule sets set differently: the field, its value in `a`, in `b`.
-pub fn rule_differences(
+pub(crate) fn rule_differences(
     a: &RuleSet,
     b: &RuleSet,
 ) -> Vec<(&'static RuleField, FieldValue, FieldValue)> {
@@ -517,7 +521,7 @@ pub fn rule_differences(
 
 /// A variant file that `extends` the variant `base` was loaded from and sets
 /// only what `rules` changes; loading it gives `rules` back (named `name`).
-pub fn variant_file(rules: &RuleSet, name: &str, extends: &str, base: &RuleSet) -> String {
+pub(crate) fn variant_file(rules: &RuleSet, name: &str, extends: &str, base: &RuleSet) -> String {
     let mut out = format!(
         "// Made in the workbench from {extends}: only what differs is set.\n(\n    name: {name:?},\n    extends: {extends:?},\n"
     );

@@ -239,7 +239,10 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
 /// Where the variant `spec` sets one of `fields`: in the first file of its
 /// `extends` chain that writes any of them (the file itself, else what it
 /// extends), at the first of them that file writes.
-pub fn locate_fields(spec: &str, fields: &[&str]) -> Option<crate::scenario::format::Location> {
+pub(crate) fn locate_fields(
+    spec: &str,
+    fields: &[&str],
+) -> Option<crate::scenario::format::Location> {
     let chain = variant_chain(spec).ok()?;
     chain.iter().find_map(|file| {
         let index = crate::scenario::format::SourceIndex::new(&file.text);
@@ -276,7 +279,7 @@ impl RuleSet {
 
     /// The canonical text of the rule set: every rule (after `extends`) and
     /// its name, as one compact RON document.
-    pub fn canonical_text(&self) -> String {
+    pub(crate) fn canonical_text(&self) -> String {
         ron::to_string(self).unwrap_or_else(|e| format!("unserialisable rule set: {e}"))
     }
 

@@ -899,7 +899,7 @@ fn quote_list(names: &[&str]) -> String {
 /// (aliases resolve them to map names).
 pub mod published {
     /// The rules' Ports sidebar.
-    pub const SEAS: &[(&str, &[&str])] = &[
+    pub(crate) const SEAS: &[(&str, &[&str])] = &[
         (
             "Atlanticus",
             &["Burdigala", "Gades", "Olisipo", "Portus", "Sala", "Tingis"],
@@ -983,7 +983,7 @@ pub mod published {
     ];
 
     /// 4.32, with the ends read off the map.
-    pub const STRAITS: &[(&str, &str, &str)] = &[
+    pub(crate) const STRAITS: &[(&str, &str, &str)] = &[
         ("Herculeum", "Gades", "Tingis"),
         ("Messana", "Messana", "Rhegium"),
         ("Hellespontus", "Aenos", "Pergamum"),
@@ -991,10 +991,10 @@ pub mod published {
     ];
 
     /// 4.42.
-    pub const THREE_SEA_PORTS: &[&str] = &["Utica", "Creta"];
+    pub(crate) const THREE_SEA_PORTS: &[&str] = &["Utica", "Creta"];
 
     /// 4.41: the playable islands and their cities.
-    pub const ISLANDS: &[(&str, &[&str])] = &[
+    pub(crate) const ISLANDS: &[(&str, &[&str])] = &[
         ("Corsica", &["Aleria"]),
         ("Sardinia", &["Caralis"]),
         ("Sicilia", &["Lilybaeum", "Messana", "Syracusae"]),

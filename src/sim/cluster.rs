@@ -19,7 +19,7 @@ use std::str::FromStr;
 use super::Shard;
 
 /// The number of shards, for schedulers that do not say (Kubernetes).
-pub const SHARD_COUNT_VAR: &str = "CAESAR_SHARD_COUNT";
+pub(crate) const SHARD_COUNT_VAR: &str = "CAESAR_SHARD_COUNT";
 
 /// `--shard i/n`, `--shard auto` or `--shard auto/n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -368,7 +368,7 @@ fn share(count: u64, of: u64) -> f64 {
 
 impl MapCounts {
     /// The per-space figures, given the games and the games reaching each winter.
-    pub fn space_figures(&self, games: u64, reached: &[u64]) -> Vec<SpaceFigures> {
+    pub(crate) fn space_figures(&self, games: u64, reached: &[u64]) -> Vec<SpaceFigures> {
         (0..self.spaces.len())
             .map(|s| SpaceFigures {
                 space: self.spaces[s].clone(),
@@ -405,7 +405,7 @@ impl MapCounts {
             .collect()
     }
 
-    pub fn link_figures(&self) -> Vec<LinkFigures> {
+    pub(crate) fn link_figures(&self) -> Vec<LinkFigures> {
         self.links
             .iter()
             .enumerate()
@@ -470,7 +470,7 @@ mod tests {
     use crate::sim::{Merge, Progress, SimOptions, SimReport, simulate};
 
     fn run(shard: Option<&str>) -> SimReport {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let options = SimOptions {
             games: 24,
             seed: 3,
@@ -486,7 +486,10 @@ mod tests {
     fn map_counts_add_up_to_the_runs_totals() {
         let r = run(None);
         let m = &r.raw.map;
-        assert_eq!(m.spaces.len(), Game::published("rules-2.0").board().len());
+        assert_eq!(
+            m.spaces.len(),
+            crate::test_support::published("rules-2.0").board().len()
+        );
         // check() holds the sums against the run's own histograms.
         r.check().unwrap();
         let battles: u64 = m.battles.iter().sum();

@@ -46,14 +46,14 @@ const MIRROR_TAG: u64 = 0x4C41_4444_4552_4D49; // "LADDERMI"
 const CROSS_TAG: u64 = 0x4C41_4444_4552_4352; // "LADDERCR"
 
 /// Run seed of the mirror match at `rung` (0-based).
-pub fn mirror_seed(seed: u64, rung: usize) -> u64 {
+pub(crate) fn mirror_seed(seed: u64, rung: usize) -> u64 {
     game_seed(seed ^ MIRROR_TAG, rung as u64)
 }
 
 /// Run seed of the cross-play between rungs `a` and `b`: the same for both
 /// side assignments, so each pairing's games share their seeds with the
 /// games where the players swap sides.
-pub fn cross_seed(seed: u64, a: usize, b: usize) -> u64 {
+pub(crate) fn cross_seed(seed: u64, a: usize, b: usize) -> u64 {
     let (lo, hi) = (a.min(b) as u64, a.max(b) as u64);
     game_seed(game_seed(seed ^ CROSS_TAG, lo), hi)
 }
@@ -103,7 +103,7 @@ impl LadderOptions {
     }
 
     /// Every ordered pair of different rungs, in order.
-    pub fn pairings(&self) -> Vec<(usize, usize)> {
+    pub(crate) fn pairings(&self) -> Vec<(usize, usize)> {
         let k = self.players.len();
         (0..k)
             .flat_map(|i| (0..k).filter(move |&j| j != i).map(move |j| (i, j)))
@@ -215,7 +215,7 @@ fn pts(d: &Difference) -> String {
 /// Caesar's win rate at each rung: it holds at every rung when every rung's
 /// difference is significant at 5% with the same sign; no difference when
 /// none is significant; otherwise it depends on player strength.
-pub fn paired_verdict(
+pub(crate) fn paired_verdict(
     variants: [&str; 2],
     players: &[String],
     differences: &[Difference],
@@ -269,7 +269,7 @@ pub fn paired_verdict(
 
 /// The verdict on one rule set: Caesar's win rate at the last rung against
 /// the first (`change` = last − first, two independent samples).
-pub fn trend_verdict(
+pub(crate) fn trend_verdict(
     players: &[String],
     first: &Estimate,
     last: &Estimate,
@@ -332,7 +332,7 @@ pub struct Fit {
 }
 
 /// Logit units to Elo points.
-pub const ELO_PER_LOGIT: f64 = 400.0 / std::f64::consts::LN_10;
+pub(crate) const ELO_PER_LOGIT: f64 = 400.0 / std::f64::consts::LN_10;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -344,7 +344,7 @@ fn sigmoid(x: f64) -> f64 {
 /// Every pairing gets one virtual draw, a weak prior that keeps the ratings
 /// finite when a player wins every game. Standard errors come from the
 /// observed information at the optimum.
-pub fn fit_ratings(players: usize, pairings: &[Pairing]) -> Fit {
+pub(crate) fn fit_ratings(players: usize, pairings: &[Pairing]) -> Fit {
     // Parameters: θ_1 .. θ_{k-1}, then h.
     let k = players.max(1);
     let dim = k;
@@ -1185,8 +1185,8 @@ mod tests {
 
     #[test]
     fn shards_merge_into_the_whole_ladder_and_overlaps_are_refused() {
-        let a = Game::published("rules-2.0");
-        let b = Game::published("rules-1.1");
+        let a = crate::test_support::published("rules-2.0");
+        let b = crate::test_support::published("rules-1.1");
         let options = |shard: Option<&str>| LadderOptions {
             players: vec![AiSpec::Random, AiSpec::Heuristic],
             games: 3,

@@ -233,7 +233,7 @@ impl Progress {
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
     }
-    pub fn is_cancelled(&self) -> bool {
+    pub(crate) fn is_cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
     fn tick(&self) {
@@ -247,7 +247,7 @@ impl Progress {
 pub struct Cancelled;
 
 /// Seed of game `index` of a run seeded with `seed` (SplitMix64 of both).
-pub fn game_seed(seed: u64, index: u64) -> u64 {
+pub(crate) fn game_seed(seed: u64, index: u64) -> u64 {
     splitmix64(seed ^ splitmix64(index.wrapping_add(0x5EED)))
 }
 
@@ -335,7 +335,7 @@ events_cancelled,first_turn_player1,actions,vp_by_year";
 
 /// The seeds of game `index` of a run with base seed `run_seed`: the
 /// game's ([`game_seed`]), and Caesar's and Pompey's players'.
-pub fn game_and_player_seeds(run_seed: u64, index: u64) -> (u64, [u64; 2]) {
+pub(crate) fn game_and_player_seeds(run_seed: u64, index: u64) -> (u64, [u64; 2]) {
     let seed = game_seed(run_seed, index);
     (seed, [splitmix64(seed ^ 0xCAE5), splitmix64(seed ^ 0x9039)])
 }

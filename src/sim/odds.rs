@@ -88,7 +88,7 @@ pub struct BlockRisk {
 }
 
 /// The largest battle the calculator takes (a block a bit in the masks).
-pub const MAX_BLOCKS: usize = 20;
+pub(crate) const MAX_BLOCKS: usize = 20;
 
 #[derive(Debug, Clone, Copy)]
 struct Fighter {
@@ -589,7 +589,7 @@ mod tests {
     use super::*;
 
     fn game() -> Game {
-        Game::published("rules-2.0")
+        crate::test_support::published("rules-2.0")
     }
 
     fn block(game: &Game, side: Side, name: &str) -> BlockId {

@@ -624,18 +624,10 @@ pub struct RunDifference {
 
 impl MergeError {
     /// This error, said of the report (or part) called `label`.
-    pub fn in_report(self, label: impl fmt::Display) -> MergeError {
+    pub(crate) fn in_report(self, label: impl fmt::Display) -> MergeError {
         MergeError::In {
             label: label.to_string(),
             error: Box::new(self),
-        }
-    }
-
-    /// The error itself, under the labels of the reports it was found in.
-    pub fn innermost(&self) -> &MergeError {
-        match self {
-            MergeError::In { error, .. } => error.innermost(),
-            other => other,
         }
     }
 }
@@ -644,7 +636,7 @@ pub type Identity = Vec<(String, String)>;
 
 /// Refuses two reports whose identities differ, naming the first field that
 /// differs and its two values.
-pub fn refuse_different_runs(
+pub(crate) fn refuse_different_runs(
     what: &str,
     (label, identity): (&str, &Identity),
     (first_label, first): (&str, &Identity),
@@ -1163,7 +1155,7 @@ impl SimReport {
     }
 
     /// Whether this report covers every game of its run.
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         self.games == self.run_games
     }
 }
@@ -1452,7 +1444,7 @@ pub struct PairedSums {
 }
 
 /// The metrics compared pair by pair, in the order of [`paired_metrics`].
-pub const PAIRED_METRICS: [&str; 8] = [
+pub(crate) const PAIRED_METRICS: [&str; 8] = [
     "caesar_final_vp",
     "pompey_final_vp",
     "years_played",

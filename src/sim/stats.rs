@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// z for a two-sided 95% interval.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// A proportion with its 95% Wilson score interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -17,7 +17,7 @@ pub struct Estimate {
 impl Estimate {
     /// "12.0% (7.0–19.8%)": the estimate (right-aligned in `width`
     /// characters before the % sign) and its 95% interval.
-    pub fn percent_text(&self, width: usize) -> String {
+    pub(crate) fn percent_text(&self, width: usize) -> String {
         format!(
             "{:width$.1}% ({:.1}–{:.1}%)",
             self.estimate * 100.0,
@@ -41,7 +41,7 @@ impl Estimate {
 
 /// Wilson score interval for `successes` out of `trials` (Wilson 1927).
 /// With no trials nothing is known: the whole of [0, 1].
-pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> (f64, f64) {
+pub(crate) fn wilson_interval(successes: u64, trials: u64, z: f64) -> (f64, f64) {
     if trials == 0 {
         return (0.0, 1.0);
     }
@@ -55,13 +55,13 @@ pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> (f64, f64) {
 }
 
 /// Standard normal cumulative distribution.
-pub fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / std::f64::consts::SQRT_2)
 }
 
 /// Complementary error function (Numerical Recipes' Chebyshev fit,
 /// relative error below 1.2e-7 everywhere).
-pub fn erfc(x: f64) -> f64 {
+pub(crate) fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
     // Horner's rule from the highest coefficient; written as a loop because
@@ -84,7 +84,7 @@ pub fn erfc(x: f64) -> f64 {
 }
 
 /// Two-sided p-value of a z statistic.
-pub fn two_sided_p(z: f64) -> f64 {
+pub(crate) fn two_sided_p(z: f64) -> f64 {
     if !z.is_finite() {
         return if z.is_nan() { 1.0 } else { 0.0 };
     }
@@ -129,7 +129,7 @@ impl Difference {
 
 /// Unpaired two-proportion z-test (pooled variance for the test, unpooled
 /// for the interval): x1 of n1 against x2 of n2.
-pub fn two_proportion_test(x1: u64, n1: u64, x2: u64, n2: u64) -> Difference {
+pub(crate) fn two_proportion_test(x1: u64, n1: u64, x2: u64, n2: u64) -> Difference {
     if n1 == 0 || n2 == 0 {
         return Difference {
             estimate: 0.0,
@@ -153,7 +153,7 @@ pub fn two_proportion_test(x1: u64, n1: u64, x2: u64, n2: u64) -> Difference {
 /// event, `only_second` where only the second did, of `n` pairs. The test is
 /// McNemar's in its z form; the interval is the Wald interval of the mean
 /// paired difference.
-pub fn paired_proportion_test(only_first: u64, only_second: u64, n: u64) -> Difference {
+pub(crate) fn paired_proportion_test(only_first: u64, only_second: u64, n: u64) -> Difference {
     if n == 0 {
         return Difference {
             estimate: 0.0,
@@ -178,7 +178,7 @@ pub fn paired_proportion_test(only_first: u64, only_second: u64, n: u64) -> Diff
 
 /// Welch-style difference of two means from their sums, for paired or
 /// unpaired metrics; `sum_sq_diff` is Σ(xᵢ − yᵢ)² when paired.
-pub fn paired_mean_difference(sum_diff: f64, sum_sq_diff: f64, n: u64) -> Difference {
+pub(crate) fn paired_mean_difference(sum_diff: f64, sum_sq_diff: f64, n: u64) -> Difference {
     if n < 2 {
         return Difference {
             estimate: if n == 1 { sum_diff } else { 0.0 },
@@ -247,7 +247,7 @@ impl Histogram {
     }
 
     /// The smallest value with at least `q` of the mass at or below it.
-    pub fn quantile(&self, q: f64) -> u32 {
+    pub(crate) fn quantile(&self, q: f64) -> u32 {
         let n = self.total();
         if n == 0 {
             return 0;
@@ -263,7 +263,7 @@ impl Histogram {
         (self.counts.len() - 1) as u32
     }
 
-    pub fn summary(&self) -> Summary {
+    pub(crate) fn summary(&self) -> Summary {
         Summary {
             mean: self.mean(),
             q1: self.quantile(0.25),

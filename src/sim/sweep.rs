@@ -33,7 +33,7 @@ use crate::scenario::rules::RuleSet;
 
 /// At most this many points in one sweep: beyond it a typo in a range
 /// (`1..1000`) would start days of games.
-pub const MAX_POINTS: usize = 1000;
+pub(crate) const MAX_POINTS: usize = 1000;
 
 /// One `--set KEY=VALUES`, as written: the values not yet checked against
 /// the rule set (see [`plan`]).
@@ -116,7 +116,7 @@ enum Knob {
 /// The rule-set fields a sweep may set, in the rule table's order: every
 /// switch, choice and number (and each part of the road limits, as
 /// `road_limits.major`), with their current values.
-pub fn settable_fields(rules: &RuleSet) -> Vec<(FieldPath, Value)> {
+pub(crate) fn settable_fields(rules: &RuleSet) -> Vec<(FieldPath, Value)> {
     settable_paths()
         .iter()
         .filter_map(|p| FieldPath::parse(p).ok())
@@ -265,7 +265,7 @@ fn settings_text(settings: &Map<String, Value>) -> String {
 
 /// `rules` with the rule-set settings of a point applied (the scenario
 /// tweaks ignored): what "use these settings" makes the current rule set.
-pub fn apply_rule_settings(
+pub(crate) fn apply_rule_settings(
     rules: &RuleSet,
     settings: &Map<String, Value>,
 ) -> Result<RuleSet, String> {
@@ -727,7 +727,7 @@ impl SweepReport {
     }
 
     /// A point's settings in words: `vp_to_win=8, hand_size=6`.
-    pub fn settings_text(settings: &Map<String, Value>) -> String {
+    pub(crate) fn settings_text(settings: &Map<String, Value>) -> String {
         settings_text(settings)
     }
 }

@@ -188,12 +188,12 @@ impl TuneReport {
 
 /// The widest first step: beyond it a generation's candidates are
 /// numbers of no useful size.
-pub const MAX_STEP: f64 = 5.0;
+pub(crate) const MAX_STEP: f64 = 5.0;
 
 /// The range every tuned number is kept in: far wider than any useful
 /// value, and finite and positive in `f32`, so a player file `tune` writes is
 /// always one the program reads back ([`HeuristicParams::check`]).
-pub const TUNED_RANGE: (f64, f64) = (1e-6, 1e6);
+pub(crate) const TUNED_RANGE: (f64, f64) = (1e-6, 1e6);
 
 /// `z` (log space, relative to `start`) as parameters, each kept in
 /// [`TUNED_RANGE`] (a wide step or a long run can otherwise reach 0 or ∞).
@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn a_tuning_run_reproduces_on_any_number_of_threads() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -545,7 +545,7 @@ mod tests {
 
     #[test]
     fn the_budget_counts_games() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let progress = Progress::new();
         let report = tune(&game, "rules-2.0", &small(5), &progress).unwrap();
         assert_eq!(report.games_played, 48 + 8);
@@ -570,7 +570,7 @@ mod tests {
 
     #[test]
     fn a_candidate_is_scored_from_both_sides() {
-        let game = Game::published("rules-2.0");
+        let game = crate::test_support::published("rules-2.0");
         let start = HeuristicParams::default();
         let results = play_pairs(&game, 9, 6, start, start, &Progress::new()).unwrap();
         // The same player on both sides of the same seed: one game won as

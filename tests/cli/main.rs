@@ -1,6 +1,9 @@
 //! The command line, run as a user would (assert_cmd).
 //! One test binary per area keeps the build short: each binary links the library once.
 
+#[path = "../common/mod.rs"]
+mod common;
+
 mod cluster;
 mod commands;
 mod position;

@@ -320,7 +320,7 @@ fn replay_refuses_a_deleted_action_the_game_still_plays_to_the_same_end() {
     // recorded. The digest beside each action names the step.
     let dir = tempfile::tempdir().unwrap();
     let (_, file) = seed_3_record(dir.path());
-    let game = caesar_workbench::engine::Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let same_end = |record: &RecordFile| {
         let mut state = caesar_workbench::engine::State::new(&game, record.seed);
         for step in &record.actions {

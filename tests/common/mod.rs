@@ -14,6 +14,16 @@ use caesar_workbench::scenario::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::odds::{BattleSpec, parse_blocks};
 
+/// The published game under a built-in rule set.
+pub fn published(variant: &str) -> Game {
+    Game::from_document(
+        &caesar_workbench::scenario::historical(),
+        RuleSet::builtin(variant),
+        None,
+    )
+    .expect("the published game is valid under every built-in rule set")
+}
+
 pub struct Field {
     pub game: Game,
     pub from: SpaceId,
@@ -30,7 +40,7 @@ pub fn field(
     reserves: &str,
     defending: &str,
 ) -> (Field, BattleSpec) {
-    let base = Game::published(variant);
+    let base = published(variant);
     let attackers: Vec<BlockId> = parse_blocks(&base, Side::Caesar, attacking)
         .unwrap()
         .into_iter()
@@ -239,7 +249,7 @@ pub fn position_with(
     strengths: &[(Side, &str, u8)],
     tweak: impl FnOnce(&mut RuleSet),
 ) -> Game {
-    let base = Game::published(variant);
+    let base = published(variant);
     let mut placements: Vec<(BlockId, SpaceId)> = blocks
         .iter()
         .map(|(side, name, at)| (block(&base, *side, name), space(&base, at)))

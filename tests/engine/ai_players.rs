@@ -56,7 +56,7 @@ enum Decisions {
 /// Over many positions of a few games: how often `make`'s decision changes
 /// when the hidden information is redrawn; and how many positions were tried.
 fn differences(make: &dyn Fn(Side) -> Box<dyn Player>, which: Decisions) -> (u32, u32) {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let (mut differ, mut tried) = (0, 0);
     let step = if which == Decisions::CommandStarts {
         23
@@ -131,7 +131,7 @@ fn search_decides_the_same_in_worlds_its_side_cannot_tell_apart() {
 
 #[test]
 fn search_plays_whole_legal_games_reproducibly() {
-    let game = Game::published("rules-1.1");
+    let game = crate::common::published("rules-1.1");
     let opts = SimOptions {
         games: 2,
         seed: 8,
@@ -149,7 +149,7 @@ fn search_plays_whole_legal_games_reproducibly() {
 fn search_plays_the_same_game_on_one_thread_and_on_two() {
     // A decision's worlds are played in parallel; each has its own seed, so
     // the number of threads changes nothing.
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let opts = SimOptions {
         games: 1,
         seed: 3,
@@ -171,7 +171,7 @@ fn search_plays_the_same_game_on_one_thread_and_on_two() {
 /// Heuristic games, counting the navis steps, amphibious moves and Neptune
 /// plays the players chose.
 fn naval_play(variant: &str, games: u64) -> (u32, u32) {
-    let game = Game::published(variant);
+    let game = crate::common::published(variant);
     let (mut navis_steps, mut amphibious) = (0, 0);
     let mut legal = Vec::new();
     for seed in 0..games {
@@ -255,7 +255,7 @@ fn heuristic_spends_no_move_point_on_a_group_that_moves_nothing() {
     // first step will be made before it starts the group (it wasted about
     // 11 MP of 42 a game before).
     for variant in ["rules-1.1", "rules-2.0"] {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let options = SimOptions {
             games: 100,
             seed: 11,
@@ -274,7 +274,7 @@ fn heuristic_spends_no_move_point_on_a_group_that_moves_nothing() {
 
 #[test]
 fn play_quality_counts_a_group_that_moves_nothing_as_wasted() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let mut state = State::new(&game, 5);
     let mut legal = Vec::new();
     // Discards and card plays: the first choice each time.

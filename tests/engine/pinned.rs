@@ -35,7 +35,7 @@ fn digest(game: &Game, seed: u64) -> (String, u32, u64) {
 }
 
 fn check(variant: &str, expected: &[(u64, &str, u32, u64)]) {
-    let game = Game::published(variant);
+    let game = crate::common::published(variant);
     let mut report = String::new();
     let mut ok = true;
     for &(seed, outcome, actions, hash) in expected {
@@ -127,7 +127,7 @@ fn pinned_random_games_rules_2_0() {
 fn pinned_hundred_games_digest() {
     let mut got = Vec::new();
     for variant in ["rules-1.1", "rules-2.0"] {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let mut total: u64 = 0;
         for seed in 100..200 {
             let (_, actions, hash) = digest(&game, seed);

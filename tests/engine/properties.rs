@@ -1,7 +1,7 @@
 //! Property tests of engine invariants over random seeds and players.
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
-use caesar_workbench::engine::{Game, Place, State};
+use caesar_workbench::engine::{Place, State};
 use caesar_workbench::scenario::model::Side;
 use proptest::prelude::*;
 
@@ -28,7 +28,7 @@ proptest! {
         v2 in any::<bool>(),
         kinds in (any::<bool>(), any::<bool>()),
     ) {
-        let game = Game::published(if v2 { "rules-2.0" } else { "rules-1.1" });
+        let game = crate::common::published(if v2 { "rules-2.0" } else { "rules-1.1" });
         let mut players = players(kinds, seed);
         let mut state = State::new(&game, seed);
         let mut legal = Vec::new();
@@ -62,7 +62,7 @@ proptest! {
 
     #[test]
     fn the_same_seed_and_players_replay_the_same_game(seed in any::<u64>()) {
-        let game = Game::published("rules-2.0");
+        let game = crate::common::published("rules-2.0");
         let run = || {
             let mut p = players((true, false), seed);
             caesar_workbench::ai::play_game(&game, seed, &mut p, &mut caesar_workbench::engine::NoLog)

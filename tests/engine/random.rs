@@ -31,7 +31,7 @@ fn random_game(game: &Game, seed: u64) -> (State, Vec<caesar_workbench::engine::
 #[test]
 fn random_games_end_and_keep_invariants_under_both_rulebooks() {
     for variant in ["rules-1.1", "rules-2.0"] {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         for seed in 0..200 {
             let (state, _) = random_game(&game, seed);
             let outcome = state.outcome().expect("a finished game has an outcome");
@@ -42,7 +42,7 @@ fn random_games_end_and_keep_invariants_under_both_rulebooks() {
 
 #[test]
 fn same_seed_same_game() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let (a, ha) = random_game(&game, 42);
     let (b, hb) = random_game(&game, 42);
     assert_eq!(ha, hb);

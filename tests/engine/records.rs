@@ -18,7 +18,7 @@ fn recorded(variant: &'static str) -> &'static (Game, RecordFile) {
     static RECORDS: [OnceLock<(Game, RecordFile)>; 2] = [OnceLock::new(), OnceLock::new()];
     let slot = usize::from(variant == "rules-2.0");
     RECORDS[slot].get_or_init(|| {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let doc = caesar_workbench::scenario::historical();
         let (scenario, variant_source) = RecordSetup::sources(None, &doc, variant, &game.rules);
         let setup = RecordSetup {

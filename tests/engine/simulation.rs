@@ -35,7 +35,7 @@ fn timeless(mut r: SimReport) -> SimReport {
 
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let opts = options(40, AiSpec::Heuristic, AiSpec::Random);
     let one = timeless(run(&game, &opts, 1));
     let two = timeless(run(&game, &opts, 2));
@@ -46,7 +46,7 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn shards_merge_into_the_single_run() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let whole = options(30, AiSpec::Random, AiSpec::Heuristic);
     let single = timeless(run(&game, &whole, 2));
     let parts: Vec<SimReport> = ["1/3", "2/3", "3/3"]
@@ -80,7 +80,7 @@ fn shards_merge_into_the_single_run() {
 
 #[test]
 fn game_records_replay_exactly() {
-    let game = Game::published("rules-1.1");
+    let game = crate::common::published("rules-1.1");
     let opts = options(5, AiSpec::Heuristic, AiSpec::Heuristic);
     for i in 0..5 {
         assert_eq!(
@@ -92,7 +92,7 @@ fn game_records_replay_exactly() {
 
 #[test]
 fn comparing_a_variant_with_itself_finds_no_difference() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let opts = options(20, AiSpec::Heuristic, AiSpec::Random);
     let report = sim::compare([&game, &game], ["a", "b"], &opts, &Progress::new()).unwrap();
     let d = report.caesar_win_rate_difference;
@@ -104,7 +104,7 @@ fn comparing_a_variant_with_itself_finds_no_difference() {
 
 #[test]
 fn a_cancelled_run_stops_with_an_error() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let opts = options(10_000, AiSpec::Random, AiSpec::Random);
     let progress = Progress::new();
     progress.cancel();
@@ -117,7 +117,7 @@ fn a_cancelled_run_stops_with_an_error() {
 fn heuristic_beats_random_from_either_side() {
     // The full figures (thousands of games) are in the notes; here a modest
     // sample with a wide margin below the 90% goal.
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let as_caesar = run(&game, &options(40, AiSpec::Heuristic, AiSpec::Random), 2);
     let as_pompey = run(&game, &options(40, AiSpec::Random, AiSpec::Heuristic), 2);
     assert!(as_caesar.caesar_wins >= 34, "{}", as_caesar.caesar_wins);
@@ -126,7 +126,7 @@ fn heuristic_beats_random_from_either_side() {
 
 #[test]
 fn csv_rows_come_in_game_order() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let opts = options(20, AiSpec::Random, AiSpec::Random);
     let mut rows = Vec::new();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -141,7 +141,7 @@ fn csv_rows_come_in_game_order() {
 
 #[test]
 fn the_summary_says_never_played_instead_of_a_win_rate_of_nothing() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let mut report = run(&game, &options(6, AiSpec::Random, AiSpec::Random), 1);
     report.events[0].caesar.played_in = 0.0;
     report.events[0].pompey.played_in = 0.5;
@@ -163,7 +163,7 @@ fn search_beats_heuristic_over_both_sides() {
     // search:32 won 35 of 60 here (9 of 30 as Caesar, 26 as Pompey), where
     // the heuristic mirror gives Caesar about 17% and Pompey 83%. A small
     // budget keeps the test about 30 s (CI's build-time goal).
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let search = AiSpec::Search { playouts: 32 };
     let as_caesar = run(&game, &options(30, search.clone(), AiSpec::Heuristic), 2);
     let as_pompey = run(&game, &options(30, AiSpec::Heuristic, search), 2);
@@ -181,7 +181,7 @@ fn mcts_beats_random_from_either_side() {
     // A wide-margin check that the tree search plays sensibly at a tiny
     // budget (its measured strength against heuristic and search:256 is in
     // docs/simulation.md): 4 playouts a decision, 4 games from each side.
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let mcts = AiSpec::Mcts { playouts: 4 };
     let as_caesar = run(&game, &options(4, mcts.clone(), AiSpec::Random), 2);
     let as_pompey = run(&game, &options(4, AiSpec::Random, mcts), 2);

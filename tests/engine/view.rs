@@ -52,7 +52,7 @@ fn choices(game: &Game, state: &State) -> Vec<String> {
 fn determinized_worlds_look_the_same_to_the_side_and_keep_invariants() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for variant in ["rules-1.1", "rules-2.0"] {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let mut checked = 0;
         let mut hidden_changed = 0;
         for seed in 0..6 {
@@ -108,7 +108,7 @@ fn determinized_worlds_look_the_same_to_the_side_and_keep_invariants() {
 
 #[test]
 fn determinized_worlds_play_to_the_end() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     walk(&game, 3, |state, n| {
         if n % 60 == 30 {
@@ -123,7 +123,7 @@ fn determinized_worlds_play_to_the_end() {
 
 #[test]
 fn determinize_redraws_the_chance_stream() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let state = State::new(&game, 1);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let a = play_out(&game, state.determinize(&game, Side::Caesar, &mut rng), 4);
@@ -135,7 +135,7 @@ fn determinize_redraws_the_chance_stream() {
 
 #[test]
 fn omniscient_view_sees_everything() {
-    let game = Game::published("rules-1.1");
+    let game = crate::common::published("rules-1.1");
     walk(&game, 8, |state, n| {
         if n % 25 != 0 {
             return;
@@ -156,7 +156,7 @@ fn omniscient_view_sees_everything() {
 
 #[test]
 fn fog_of_war_shows_own_blocks_and_enemy_counts_only() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let state = State::new(&game, 2);
     for side in Side::BOTH {
         let view = state.view(side, false);
@@ -189,7 +189,7 @@ fn fog_of_war_shows_own_blocks_and_enemy_counts_only() {
 
 #[test]
 fn a_card_played_face_down_is_hidden_until_both_are_played() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let mut state = State::new(&game, 4);
     let mut legal = Vec::new();
     // Discards.
@@ -243,7 +243,7 @@ fn a_card_played_face_down_is_hidden_until_both_are_played() {
 
 #[test]
 fn rule_7_1_blocks_in_a_battle_are_revealed_to_both_sides_but_not_reserves() {
-    let game = Game::published("rules-1.1");
+    let game = crate::common::published("rules-1.1");
     let (mut fought, mut prompts, mut reserves) = (false, false, false);
     for seed in 0..40 {
         walk(&game, seed, |state, _| {
@@ -287,7 +287,7 @@ fn rule_7_1_blocks_in_a_battle_are_revealed_to_both_sides_but_not_reserves() {
 
 #[test]
 fn unseen_cards_are_the_deck_less_what_the_side_saw() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     walk(&game, 6, |state, n| {
         if n % 10 != 0 {
             return;

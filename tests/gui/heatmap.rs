@@ -4,7 +4,6 @@
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::heatmap_view::Layer;
 use caesar_workbench::app::{Outcome, RunGames, Tab, WorkbenchApp};
-use caesar_workbench::engine::Game;
 use caesar_workbench::sim::{self, Progress, SimOptions};
 use egui::vec2;
 use egui_kittest::Harness;
@@ -38,7 +37,7 @@ fn map_tab(outcome: Outcome) -> Harness<'static, WorkbenchApp> {
 
 #[test]
 fn a_runs_heatmap_shows_on_the_map_with_its_legend() {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let report = sim::simulate(&game, "rules-2.0", &options(), &Progress::new(), |_| {}).unwrap();
     let mut h = map_tab(Outcome::Single {
         report: Box::new(report),
@@ -62,7 +61,10 @@ fn a_runs_heatmap_shows_on_the_map_with_its_legend() {
 
 #[test]
 fn a_comparison_shows_the_difference_map() {
-    let (a, b) = (Game::published("rules-2.0"), Game::published("rules-1.1"));
+    let (a, b) = (
+        crate::common::published("rules-2.0"),
+        crate::common::published("rules-1.1"),
+    );
     let c = sim::compare(
         [&a, &b],
         ["rules-2.0", "rules-1.1"],

@@ -3,7 +3,6 @@
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{Outcome, Tab, WorkbenchApp};
-use caesar_workbench::engine::Game;
 use caesar_workbench::sim::ladder::ladder;
 use caesar_workbench::sim::{LadderOptions, Progress};
 use egui::accesskit::Role;
@@ -38,7 +37,10 @@ fn the_ladder_controls_are_in_the_simulate_tab() {
 #[test]
 fn a_finished_ladder_shows_its_chart_and_verdict() {
     // Two rungs, two games, two rule sets, played by the library.
-    let (a, b) = (Game::published("rules-2.0"), Game::published("rules-1.1"));
+    let (a, b) = (
+        crate::common::published("rules-2.0"),
+        crate::common::published("rules-1.1"),
+    );
     let options = LadderOptions {
         players: vec![AiSpec::Random, AiSpec::Heuristic],
         games: 2,

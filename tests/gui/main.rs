@@ -1,6 +1,9 @@
 //! The window, headless (egui_kittest): editing, files, undo.
 //! One test binary per area keeps the build short: each binary links the library once.
 
+#[path = "../common/mod.rs"]
+mod common;
+
 mod edit;
 mod heatmap;
 mod ladder;

@@ -236,7 +236,7 @@ fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic
 /// A Caesar legion attacks Roma from Genua; every die a miss, so the
 /// battle goes on until a retreat is offered.
 fn battle_position() -> (Game, State) {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let state = PositionDoc::new("rules-2.0")
         .when(1, 2, Stage::Command)
         .played("3/1", "2/2")
@@ -375,14 +375,7 @@ fn following_the_ai_points_the_map_at_its_last_action() {
         let s = p.session().expect("a game");
         let n = s.trace.len();
         let ai_acted = n > 0 && s.trace.decider(n - 1) == Side::Pompey;
-        let place = (n > 0)
-            .then(|| {
-                caesar_workbench::games::trace::action_space(
-                    s.trace.state(n - 1),
-                    s.trace.action(n - 1),
-                )
-            })
-            .flatten();
+        let place = n.checked_sub(1).and_then(|i| s.acted_at(i));
         if ai_acted && let Some(space) = place {
             assert_eq!(p.board().pointed(), Some(space));
             pointed += 1;
@@ -524,7 +517,7 @@ fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_t
 }
 
 fn recorded_game(dir: &Path) -> (std::path::PathBuf, Game, Trace) {
-    let game = Game::published("rules-2.0");
+    let game = crate::common::published("rules-2.0");
     let mut players = [
         AiSpec::Heuristic.player(Side::Caesar, 1, false),
         AiSpec::Heuristic.player(Side::Pompey, 2, false),

@@ -30,7 +30,7 @@ const ALL_HIT: &[u8] = &[1; 120];
 /// The published game with only `blocks` on the map: (side, block, city),
 /// at full strength unless given in `strengths` (strength as printed).
 fn setup(variant: &str, blocks: &[(Side, &str, &str)], strengths: &[(Side, &str, u8)]) -> Game {
-    let base = Game::published(variant);
+    let base = crate::common::published(variant);
     let mut scenario = (*base.scenario).clone();
     scenario.free_deployment = None;
     scenario.order_of_battle = Setup {
@@ -510,7 +510,7 @@ fn rule_6_14_responders_never_free_pinned_blocks_in_either_edition() {
             .block(P, "Legio 1", "Roma")
             .block(P, "Legio 5", "Neapolis")
             .played("3/1", "2/2");
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let mut state = doc.start(&game).unwrap();
         let (roma, legio1, legio5) = (
             space(&game, "Roma"),

@@ -24,7 +24,7 @@ type Placed = (Side, &'static str, &'static str, u8);
 
 /// The published game with only `blocks` on the map (everything else in the pools).
 fn position_with(rules: RuleSet, blocks: &[Placed]) -> Game {
-    let base = Game::published("rules-2.0");
+    let base = crate::common::published("rules-2.0");
     let mut scenario = (*base.scenario).clone();
     scenario.free_deployment = None;
     let mut setup = Setup {
@@ -1582,7 +1582,7 @@ fn second_year(game: &Game, seed: u64) -> State {
 fn with_house(f: impl FnOnce(&mut RuleSet)) -> Game {
     let mut rules = RuleSet::builtin("rules-2.0");
     f(&mut rules);
-    let base = Game::published("rules-2.0");
+    let base = crate::common::published("rules-2.0");
     Game::new(Arc::clone(&base.scenario), Arc::new(rules))
 }
 
@@ -1591,7 +1591,7 @@ fn rule_house_removed_cards_are_never_dealt() {
     let game = with_house(|r| {
         r.removed_cards = vec!["Jupiter".into(), "3/1".into(), "3/1".into()];
     });
-    let plain = Game::published("rules-2.0");
+    let plain = crate::common::published("rules-2.0");
     let count = |g: &Game, s: &State, pred: &dyn Fn(CardFace) -> bool| {
         [C, P]
             .iter()
@@ -1629,8 +1629,8 @@ fn rule_house_removed_cards_are_never_dealt() {
 
 #[test]
 fn rule_house_max_events_per_hand_deals_no_hand_over_the_cap() {
-    let capped = Game::published("house-2.0-max-2-events");
-    let plain = Game::published("rules-2.0");
+    let capped = crate::common::published("house-2.0-max-2-events");
+    let plain = crate::common::published("rules-2.0");
     let mut plain_over = 0;
     for seed in 0..300 {
         let s = State::new(&capped, seed);
@@ -1672,7 +1672,7 @@ fn rule_house_event_cap_the_deck_cannot_meet_is_refused() {
     ]
     .map(String::from)
     .to_vec();
-    let base = Game::published("rules-2.0");
+    let base = crate::common::published("rules-2.0");
     let Err(unmet) = Game::try_new(Arc::clone(&base.scenario), Arc::new(rules.clone())) else {
         panic!("a cap the deck cannot meet must be refused");
     };

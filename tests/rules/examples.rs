@@ -105,7 +105,7 @@ fn rule_2_0_game_turn_example_2_1_against_2_2_caesar_player_1_on_the_tie() {
     // 2.0's first-turn exception plays no part. Every block stands reduced
     // in its own city, so each levy can add a step.
     for variant in BOTH {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let mut s = PositionDoc::new(variant)
             .block_at(C, "Legio 11", "Massilia", 1)
             .block_at(C, "Legio 12", "Genua", 1)
@@ -193,7 +193,7 @@ fn rule_6_1_move_example_massilia_blocks_one_move_then_a_second() {
     // If some of the Massilia blocks are Navis, they can move to Mare
     // Hispanum, then to an adjacent sea or port if not attacking."
     for variant in BOTH {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let s = PositionDoc::new(variant)
             .block(C, "Legio 11", "Massilia")
             .block(C, "Navis 1", "Massilia")
@@ -250,7 +250,7 @@ fn rule_6_1_movement_and_attacking_example_six_from_massilia_attack_genua_with_f
         "Caesar", "Antonius", "Legio 11", "Legio 12", "Legio 13", "Legio 14",
     ];
     for variant in BOTH {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let mut doc = PositionDoc::new(variant);
         for b in caesar {
             doc = doc.block(C, b, "Massilia");
@@ -312,7 +312,7 @@ fn rule_6_11_road_limit_example_both_players_use_the_massilia_genua_road() {
     let pompey = ["Legio 1", "Legio 3", "Legio 4", "Legio 5"];
     for variant in BOTH {
         for leave_one in [false, true] {
-            let game = Game::published(variant);
+            let game = crate::common::published(variant);
             let mut doc = PositionDoc::new(variant);
             for n in caesar {
                 doc = doc.block(C, n, "Massilia");
@@ -369,7 +369,7 @@ fn rule_7_4_example_caesar_3_rolls_3_dice_a3_hits_on_1_2_3() {
             ([3, 4, 6], 1),
             ([6, 2, 1], 2),
         ] {
-            let game = Game::published(variant);
+            let game = crate::common::published(variant);
             let mut s = PositionDoc::new(variant)
                 .block(C, "Caesar", "Genua")
                 .block(P, "Legio 1", "Roma")
@@ -425,7 +425,7 @@ fn rule_jupiter_2_0_example_a_group_of_5_each_block_one_in_five() {
     // five blocks is taken one time in five. The engine draws the block
     // uniformly (docs/rules-notes.md, Jupiter), so the check is over draws.
     let variant = "rules-2.0";
-    let game = Game::published(variant);
+    let game = crate::common::published(variant);
     let roma_blocks = ["Pompey", "Legio 1", "Legio 3", "Auxilia 1", "Equitatus 2"];
     let mut doc = PositionDoc::new(variant).block(C, "Legio 11", "Genua");
     for b in roma_blocks {
@@ -457,7 +457,7 @@ fn rule_jupiter_2_0_example_the_printed_dice_pick_the_block() {
     // 5-6 = 3rd. For a group of 5, roll 1d6 and reroll a 6." The blocks of
     // a location are counted in roster order.
     let variant = "rules-2.0";
-    let game = Game::published(variant);
+    let game = crate::common::published(variant);
     let roma = space(&game, "Roma");
     let taken = |names: &[&str], dice: &[u8]| -> usize {
         let mut names = names.to_vec();

@@ -10,7 +10,7 @@ use caesar_workbench::scenario::model::{Event, Side};
 /// named `caesar` and Pompey `pompey` (as printed: `3/1`, `Vulcan`), each
 /// holding three command cards besides: the state after the reveal.
 fn first_turn(variant: &str, caesar: &str, pompey: &str) -> (Game, State) {
-    let game = Game::published(variant);
+    let game = crate::common::published(variant);
     let filler: &[&str] = &["2/3", "2/2", "2/1"];
     let state = common::command_turn(&game, caesar, pompey, [filler, filler], &[]);
     (game, state)
@@ -44,7 +44,7 @@ fn rule_2_1_two_events_cancel_the_turn() {
     assert!(matches!(
         {
             let mut legal = Vec::new();
-            s.legal_actions(&Game::published("rules-1.1"), &mut legal);
+            s.legal_actions(&crate::common::published("rules-1.1"), &mut legal);
             legal[0]
         },
         Action::Play(_)
@@ -68,7 +68,7 @@ fn rule_2_1_in_2_0_caesar_is_player_1_on_the_first_turn_whatever_the_cards() {
 #[test]
 fn rule_1_2_outcomes_agree_with_the_victory_points() {
     for variant in ["rules-1.1", "rules-2.0"] {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let mut seen = [false; 3];
         for seed in 0..150u64 {
             let mut players: [Box<dyn Player>; 2] = if seed % 2 == 0 {
@@ -123,7 +123,7 @@ fn rule_1_2_outcomes_agree_with_the_victory_points() {
 #[test]
 fn rule_8_3_and_8_4_after_each_winter_no_navis_at_sea_and_no_city_over_supply() {
     for variant in ["rules-1.1", "rules-2.0"] {
-        let game = Game::published(variant);
+        let game = crate::common::published(variant);
         let board = game.board();
         let mut winters = 0;
         for seed in 0..120u64 {
