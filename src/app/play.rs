@@ -1137,8 +1137,8 @@ impl Session {
     }
 
     /// Where the action at `i` of the trace happened: its space, or the
-    /// battle it was part of.
-    fn acted_at(&self, i: usize) -> Option<SpaceId> {
+    /// battle it was part of (following the AI points there).
+    pub fn acted_at(&self, i: usize) -> Option<SpaceId> {
         let before = self.trace.state(i);
         let action = self.trace.action(i);
         action_space(before, action).or(before.battle_info().map(|b| b.space))

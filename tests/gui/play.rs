@@ -375,14 +375,7 @@ fn following_the_ai_points_the_map_at_its_last_action() {
         let s = p.session().expect("a game");
         let n = s.trace.len();
         let ai_acted = n > 0 && s.trace.decider(n - 1) == Side::Pompey;
-        let place = (n > 0)
-            .then(|| {
-                caesar_workbench::games::trace::action_space(
-                    s.trace.state(n - 1),
-                    s.trace.action(n - 1),
-                )
-            })
-            .flatten();
+        let place = n.checked_sub(1).and_then(|i| s.acted_at(i));
         if ai_acted && let Some(space) = place {
             assert_eq!(p.board().pointed(), Some(space));
             pointed += 1;
