@@ -180,10 +180,6 @@ pub enum Request {
     Replay(Box<ReplaySource>),
 }
 
-/// The old name, still used by `rules_panel.rs` and `sweep_view.rs` (the
-/// lead's files) until they say [`Request`].
-pub(crate) type Action = Request;
-
 /// The workbench: the state it works on, and the panels that draw it.
 pub struct WorkbenchApp {
     state: AppState,

@@ -5,7 +5,7 @@
 use egui::{RichText, Ui};
 
 use super::state::{AppState, load_rules};
-use super::{Action, FilePurpose, theme};
+use super::{FilePurpose, Request, theme};
 use crate::scenario::rule_fields::{
     FieldKind, FieldValue, LIMIT_PARTS, RuleField, rule_differences,
 };
@@ -128,7 +128,7 @@ fn card_list(text: &str) -> Vec<String> {
 
 impl RulesPanel {
     /// The Rules tab: every switch, then the differences from another rule set.
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Action> {
+    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut actions = Vec::new();
         let (Some(rules), Some(base)) = (state.rules(), state.base_rules()) else {
             ui.colored_label(
@@ -152,9 +152,9 @@ impl RulesPanel {
         let mut draft = rules.clone();
         match self.switches(ui, state.variant(), &mut draft) {
             Switches::None => {}
-            Switches::Changed => actions.push(Action::SetRules(draft)),
-            Switches::Reset => actions.push(Action::ResetRules),
-            Switches::SaveVariant => actions.push(Action::Choose(FilePurpose::SaveVariant)),
+            Switches::Changed => actions.push(Request::SetRules(draft)),
+            Switches::Reset => actions.push(Request::ResetRules),
+            Switches::SaveVariant => actions.push(Request::Choose(FilePurpose::SaveVariant)),
         }
         ui.separator();
         ui.horizontal(|ui| {

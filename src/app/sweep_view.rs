@@ -7,7 +7,7 @@
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{HLine, Line, LineStyle, Points, Polygon};
 
-use super::Action;
+use super::Request;
 use super::bands::band_quads;
 use super::theme;
 use crate::scenario::rules::RuleSet;
@@ -88,7 +88,7 @@ pub fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
 }
 
 /// The finished sweep: the curve, the balance point and the points' table.
-pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Action> {
+pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.label(
         RichText::new(format!(
@@ -209,7 +209,7 @@ pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Action
                             ))
                             .clicked()
                         {
-                            actions.push(Action::SetRules(new_rules));
+                            actions.push(Request::SetRules(new_rules));
                         }
                     }
                     Some(Err(e)) => {
