@@ -1,7 +1,10 @@
 //! Whole random games per second, and the cost of the hot engine calls.
 
+mod common;
+use common::published;
+
 use caesar_workbench::ai::{Player, RandomPlayer};
-use caesar_workbench::engine::{Game, NoLog, State};
+use caesar_workbench::engine::{NoLog, State};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn random_games(c: &mut Criterion) {
@@ -33,13 +36,3 @@ fn random_games(c: &mut Criterion) {
 
 criterion_group!(benches, random_games);
 criterion_main!(benches);
-
-/// The published game under a built-in rule set.
-fn published(variant: &str) -> Game {
-    Game::from_document(
-        &caesar_workbench::scenario::historical(),
-        caesar_workbench::scenario::rules::RuleSet::builtin(variant),
-        None,
-    )
-    .expect("the published game is valid under every built-in rule set")
-}

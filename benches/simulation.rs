@@ -1,8 +1,11 @@
 //! Simulation throughput per AI pairing, and the exact battle calculator.
 
+mod common;
+use common::published;
+
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::{Budget, HeuristicPlayer, MctsPlayer, SearchPlayer, decide};
-use caesar_workbench::engine::{Action, Game, State};
+use caesar_workbench::engine::{Action, State};
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
 use caesar_workbench::sim::{self, SimOptions};
@@ -120,13 +123,3 @@ fn battles(c: &mut Criterion) {
 
 criterion_group!(benches, games, search_decisions, battles);
 criterion_main!(benches);
-
-/// The published game under a built-in rule set.
-fn published(variant: &str) -> Game {
-    Game::from_document(
-        &caesar_workbench::scenario::historical(),
-        caesar_workbench::scenario::rules::RuleSet::builtin(variant),
-        None,
-    )
-    .expect("the published game is valid under every built-in rule set")
-}
