@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::report::MergeError;
+use super::MergeError;
 use crate::engine::{EndReason, Game, MapEvent, State};
 use crate::scenario::model::{Board, Side, SpaceId};
 

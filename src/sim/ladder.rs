@@ -20,8 +20,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::MergeError;
 use super::OptionsError;
-use super::report::{Merge, MergeError};
+use super::report::Merge;
 use super::stats::{Difference, Estimate, Z95, two_proportion_test};
 use super::{
     Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,

@@ -8,6 +8,7 @@
 pub mod cluster;
 pub mod heatmap;
 pub mod ladder;
+mod merge;
 pub mod odds;
 pub mod report;
 pub mod stats;
@@ -28,7 +29,8 @@ use crate::scenario::model::Side;
 
 pub use cluster::ShardArg;
 pub use ladder::{LadderOptions, LadderReport};
-pub use report::{Accumulator, CompareReport, Merge, MergeError, PairedAccumulator, SimReport};
+pub use merge::{MergeError, RunDifference};
+pub use report::{Accumulator, CompareReport, Merge, PairedAccumulator, SimReport};
 pub use sweep::SweepReport;
 
 /// The games `start..end` of a run (0-based game indices, `end` excluded).

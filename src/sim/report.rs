@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::merge::{MergeError, RunDifference};
 use super::stats::{
     Difference, Estimate, Histogram, Summary, paired_mean_difference, paired_proportion_test,
     two_proportion_test,
@@ -574,64 +575,6 @@ impl PlayedOn {
 
 /// Fields that say which run a report belongs to, as (name, value), for
 /// [`refuse_different_runs`].
-/// Why reports do not merge (or a report does not pass its own check).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MergeError {
-    #[error("no reports to merge")]
-    NoReports,
-    /// Counts that disagree with each other or with the report's games: a
-    /// report edited by hand or damaged.
-    #[error("{0}")]
-    Damaged(String),
-    /// Adding up the reports' counts overflows.
-    #[error("the {0} overflow when added up")]
-    Overflow(&'static str),
-    /// Reports of different runs, told apart by the first field that differs.
-    #[error("{0}")]
-    DifferentRuns(Box<RunDifference>),
-    /// Two reports that hold the same games.
-    #[error(
-        "{first_label} ({first}) and {second_label} ({second}) overlap in {common}: every game may be counted only once"
-    )]
-    Overlap {
-        first_label: String,
-        first: GameRange,
-        second_label: String,
-        second: GameRange,
-        common: GameRange,
-    },
-    /// What is wrong in one report (or one part of it), by its label.
-    #[error("{label}: {error}")]
-    In {
-        label: String,
-        error: Box<MergeError>,
-    },
-}
-
-/// The first field in which two reports' runs differ, with its two values.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{label} and {first_label} are reports of different {what}: {field} is {mine} in {label} but {theirs} in {first_label}"
-)]
-pub struct RunDifference {
-    pub what: String,
-    pub field: String,
-    pub label: String,
-    pub mine: String,
-    pub first_label: String,
-    pub theirs: String,
-}
-
-impl MergeError {
-    /// This error, said of the report (or part) called `label`.
-    pub(crate) fn in_report(self, label: impl fmt::Display) -> MergeError {
-        MergeError::In {
-            label: label.to_string(),
-            error: Box::new(self),
-        }
-    }
-}
-
 pub type Identity = Vec<(String, String)>;
 
 /// Refuses two reports whose identities differ, naming the first field that

@@ -22,7 +22,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::report::{Merge, MergeError};
+use super::MergeError;
+use super::report::Merge;
 use super::stats::Estimate;
 use super::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 use crate::engine::{Game, NotPlayable};
