@@ -107,8 +107,9 @@ struct Fighter {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Pos {
     steps: [u8; MAX_BLOCKS],
-    /// Blocks that retreated (gone, steps kept).
-    gone: u32,
+    /// The blocks still in the battle: not eliminated, not retreated
+    /// (a retreated block keeps its steps).
+    present: u32,
     round: u8,
     /// The blocks that take turns this round (fixed when it starts, 7.2).
     in_order: u32,
@@ -131,42 +132,40 @@ impl TurnOrder {
     }
 }
 
-/// Sums over outcomes, weighted by probability.
+/// Sums over the battle's ends, weighted by how likely each end is.
 #[derive(Debug, Clone, Copy, Default)]
-struct Value {
+struct Totals {
     attacker_wins: f64,
     defender_holds: f64,
     both: f64,
     lost: [f64; 2],
-    /// Kept in f32 (shown as percentages): a smaller value to copy and
-    /// memoize, the solver's main cost in large battles.
-    round: [f32; 4],
-    eliminated: [f32; MAX_BLOCKS],
+    round: [f64; 4],
+    eliminated: [f64; MAX_BLOCKS],
 }
 
-impl Value {
-    fn add_scaled(&mut self, o: &Value, w: f64) {
-        self.attacker_wins += o.attacker_wins * w;
-        self.defender_holds += o.defender_holds * w;
-        self.both += o.both * w;
-        for i in 0..2 {
-            self.lost[i] += o.lost[i] * w;
-        }
-        for i in 0..4 {
-            self.round[i] += o.round[i] * w as f32;
-        }
-        for i in 0..MAX_BLOCKS {
-            self.eliminated[i] += o.eliminated[i] * w as f32;
-        }
-    }
-}
+/// Slots for (round, next turn): every move of the battle goes to a later
+/// slot, so the positions are expanded slot by slot, carrying their
+/// probability forward, and a slot is dropped once expanded.
+const TURN_SLOTS: usize = MAX_BLOCKS + 1;
 
 struct Solver<'a> {
     fighters: Vec<Fighter>,
+    /// Masks of the blocks of the original attacking side, and of reserves.
+    attacking_side: u32,
+    reserves: u32,
+    /// 7.4's tie order among equally strong blocks (lowest firepower, then
+    /// later initiative, then lower roster index: the highest rank takes
+    /// the hit), by whether the sides have swapped (7.31).
+    tie_rank: [[u8; MAX_BLOCKS]; 2],
     rounds: u8,
     surprise: bool,
     disrupt_defending_reserves: bool,
-    memo: FxHashMap<Pos, Value>,
+    /// The positions reached and not yet expanded, with the probability of
+    /// reaching them, by (round - 1) * TURN_SLOTS + next.
+    waiting: Vec<FxHashMap<Pos, f64>>,
+    /// Distinct positions reached.
+    states: usize,
+    totals: Totals,
     /// Each round's turn order, by (the blocks taking turns, whether it is a
     /// surprise round, whether the sides have swapped): the few orders a
     /// battle has, sorted once each.
@@ -176,6 +175,62 @@ struct Solver<'a> {
 
 /// Exact odds of `spec` under `game`'s rule set.
 pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsError> {
+    let (fighters, ids) = fighters(game, spec)?;
+    let binomial = binomial_table();
+    let rounds = game.rules.battle_rounds.max(1);
+    let mask = |keep: fn(&Fighter) -> bool| {
+        fighters
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| keep(f))
+            .fold(0u32, |m, (i, _)| m | 1 << i)
+    };
+    let attacking_side = mask(|f| f.attacking_side);
+    let reserves = mask(|f| f.reserve);
+    let tie_rank = [false, true].map(|swapped| tie_ranks(&fighters, swapped));
+    let mut solver = Solver {
+        fighters,
+        attacking_side,
+        reserves,
+        tie_rank,
+        rounds,
+        surprise: spec.surprise,
+        disrupt_defending_reserves: game.rules.disrupt_defending_reserves,
+        waiting: vec![FxHashMap::default(); rounds as usize * TURN_SLOTS],
+        states: 0,
+        totals: Totals::default(),
+        orders: FxHashMap::default(),
+        binomial: &binomial,
+    };
+    solver.solve();
+    let t = solver.totals;
+    let roster = game.roster();
+    let eliminated = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| BlockRisk {
+            block: roster.block(*id).name.clone(),
+            side: roster.block(*id).side,
+            eliminated: t.eliminated[i],
+        })
+        .collect();
+    Ok(BattleOdds {
+        attacker_wins: t.attacker_wins,
+        defender_holds: t.defender_holds,
+        both_eliminated: t.both,
+        expected_steps_lost: ExpectedLosses {
+            attacker: t.lost[0],
+            defender: t.lost[1],
+        },
+        ends_in_round: t.round[..(rounds as usize).min(4)].to_vec(),
+        eliminated,
+        states: solver.states,
+    })
+}
+
+/// The spec's blocks as the solver's fighters (attacking, its reserves,
+/// defending, its reserves), checked, with their roster ids.
+fn fighters(game: &Game, spec: &BattleSpec) -> Result<(Vec<Fighter>, Vec<BlockId>), OddsError> {
     let roster = game.roster();
     let defender = spec.attacker.other();
     let mut fighters = Vec::new();
@@ -203,22 +258,7 @@ pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsErr
                 return Err(OddsError::Cleopatra);
             }
             let per_step = block.kind.strength_per_step();
-            let impossible = |why: String| OddsError::ImpossibleStrength {
-                block: block.name.clone(),
-                strength,
-                why,
-            };
-            if strength == 0 || strength > block.max_strength() {
-                return Err(impossible(format!(
-                    "its strength is 1 to {}",
-                    block.max_strength()
-                )));
-            }
-            if strength % per_step != 0 {
-                return Err(impossible(
-                    "the elephant fights at IV or II (7.41)".to_string(),
-                ));
-            }
+            check_strength(block, strength, per_step)?;
             ids.push(id);
             fighters.push(Fighter {
                 attacking_side,
@@ -244,54 +284,62 @@ pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsErr
     if !fighters.iter().any(|f| !f.attacking_side) {
         return Err(OddsError::Empty("defending"));
     }
-    let binomial = binomial_table();
-    let mut solver = Solver {
-        fighters,
-        rounds: game.rules.battle_rounds.max(1),
-        surprise: spec.surprise,
-        disrupt_defending_reserves: game.rules.disrupt_defending_reserves,
-        memo: FxHashMap::default(),
-        orders: FxHashMap::default(),
-        binomial: &binomial,
+    Ok((fighters, ids))
+}
+
+fn check_strength(
+    block: &crate::scenario::model::Block,
+    strength: u8,
+    per_step: u8,
+) -> Result<(), OddsError> {
+    let impossible = |why: String| OddsError::ImpossibleStrength {
+        block: block.name.clone(),
+        strength,
+        why,
     };
-    let mut start = Pos {
-        steps: [0; MAX_BLOCKS],
-        gone: 0,
-        round: 1,
-        in_order: 0,
-        next: 0,
-        swapped: false,
-    };
-    for (i, f) in solver.fighters.iter().enumerate() {
-        start.steps[i] = f.steps;
+    if strength == 0 || strength > block.max_strength() {
+        return Err(impossible(format!(
+            "its strength is 1 to {}",
+            block.max_strength()
+        )));
     }
-    start.in_order = solver.round_members(&start);
-    let v = solver.value(start);
-    let eliminated = ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| BlockRisk {
-            block: roster.block(*id).name.clone(),
-            side: roster.block(*id).side,
-            eliminated: f64::from(v.eliminated[i]),
-        })
-        .collect();
-    let rounds = solver.rounds as usize;
-    Ok(BattleOdds {
-        attacker_wins: v.attacker_wins,
-        defender_holds: v.defender_holds,
-        both_eliminated: v.both,
-        expected_steps_lost: ExpectedLosses {
-            attacker: v.lost[0],
-            defender: v.lost[1],
-        },
-        ends_in_round: v.round[..rounds.min(4)]
-            .iter()
-            .map(|&p| f64::from(p))
-            .collect(),
-        eliminated,
-        states: solver.memo.len(),
-    })
+    if !strength.is_multiple_of(per_step) {
+        return Err(impossible(
+            "the elephant fights at IV or II (7.41)".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+fn lose_step(pos: &mut Pos, i: usize) {
+    pos.steps[i] -= 1;
+    if pos.steps[i] == 0 {
+        pos.present &= !(1 << i);
+    }
+}
+
+/// Each fighter's rank in 7.4's tie order when the sides have `swapped`
+/// or not: 0 for the block least to be hit.
+fn tie_ranks(fighters: &[Fighter], swapped: bool) -> [u8; MAX_BLOCKS] {
+    let mut by_preference: Vec<usize> = (0..fighters.len()).collect();
+    by_preference.sort_by_key(|&i| {
+        let f = &fighters[i];
+        let letter = if f.attacking_side != swapped {
+            f.attacking_initiative
+        } else {
+            f.initiative
+        };
+        (
+            std::cmp::Reverse(f.firepower),
+            letter,
+            std::cmp::Reverse(f.roster_index),
+        )
+    });
+    let mut rank = [0; MAX_BLOCKS];
+    for (r, i) in by_preference.into_iter().enumerate() {
+        rank[i] = r as u8;
+    }
+    rank
 }
 
 /// `table[fp][n * (n + 1) / 2 + k]` = P(k hits | n dice at firepower fp),
@@ -311,8 +359,38 @@ fn binomial_table() -> [[f64; 32]; 7] {
 }
 
 impl Solver<'_> {
+    /// Carries the probability of the start forward through every slot.
+    fn solve(&mut self) {
+        let mut start = Pos {
+            steps: [0; MAX_BLOCKS],
+            present: 0,
+            round: 1,
+            in_order: 0,
+            next: 0,
+            swapped: false,
+        };
+        for (i, f) in self.fighters.iter().enumerate() {
+            start.steps[i] = f.steps;
+            start.present |= 1 << i;
+        }
+        start.in_order = self.round_members(&start);
+        self.reach(start, 1.0);
+        for slot in 0..self.waiting.len() {
+            let positions = std::mem::take(&mut self.waiting[slot]);
+            self.states += positions.len();
+            for (pos, p) in positions {
+                self.expand(pos, p);
+            }
+        }
+    }
+
+    fn reach(&mut self, pos: Pos, p: f64) {
+        let slot = (pos.round as usize - 1) * TURN_SLOTS + pos.next as usize;
+        *self.waiting[slot].entry(pos).or_insert(0.0) += p;
+    }
+
     fn present(&self, pos: &Pos, i: usize) -> bool {
-        pos.steps[i] > 0 && pos.gone & (1 << i) == 0
+        pos.present & (1 << i) != 0
     }
 
     /// Whether block `i` now fights on the attacking side.
@@ -334,8 +412,12 @@ impl Solver<'_> {
     }
 
     fn side_present(&self, pos: &Pos, original_attacker: bool) -> bool {
-        (0..self.fighters.len())
-            .any(|i| self.present(pos, i) && self.fighters[i].attacking_side == original_attacker)
+        let side = if original_attacker {
+            self.attacking_side
+        } else {
+            !self.attacking_side
+        };
+        pos.present & side != 0
     }
 
     fn is_reserve(&self, pos: &Pos, i: usize) -> bool {
@@ -387,42 +469,35 @@ impl Solver<'_> {
         order
     }
 
-    fn terminal(&self, pos: &Pos) -> Value {
-        let mut v = Value::default();
+    /// The battle ends at `pos`, which happens with probability `p`.
+    fn end(&mut self, pos: &Pos, p: f64) {
         let att = self.side_present(pos, true);
         let def = self.side_present(pos, false);
+        let t = &mut self.totals;
         match (att, def) {
-            (_, true) => v.defender_holds = 1.0,
-            (true, false) => v.attacker_wins = 1.0,
-            (false, false) => v.both = 1.0,
+            (_, true) => t.defender_holds += p,
+            (true, false) => t.attacker_wins += p,
+            (false, false) => t.both += p,
         }
         for (i, f) in self.fighters.iter().enumerate() {
             let lost = f.steps - pos.steps[i];
-            v.lost[!f.attacking_side as usize] += lost as f64;
+            t.lost[!f.attacking_side as usize] += lost as f64 * p;
             if pos.steps[i] == 0 {
-                v.eliminated[i] = 1.0;
+                t.eliminated[i] += p;
             }
         }
-        v.round[(pos.round.clamp(1, 4) - 1) as usize] = 1.0;
-        v
+        t.round[(pos.round.clamp(1, 4) - 1) as usize] += p;
     }
 
     fn finished(&self, pos: &Pos) -> bool {
-        !(self.side_present(pos, true) && self.side_present(pos, false))
+        let alive = pos.present;
+        alive & self.attacking_side == 0 || alive & !self.attacking_side == 0
     }
 
-    fn value(&mut self, pos: Pos) -> Value {
-        if let Some(v) = self.memo.get(&pos) {
-            return *v;
-        }
-        let v = self.evaluate(pos);
-        self.memo.insert(pos, v);
-        v
-    }
-
-    fn evaluate(&mut self, mut pos: Pos) -> Value {
+    /// The next battle turn from `pos`, reached with probability `p`.
+    fn expand(&mut self, mut pos: Pos, p: f64) {
         if self.finished(&pos) {
-            return self.terminal(&pos);
+            return self.end(&pos, p);
         }
         let order = self.order(&pos);
         // Skip blocks that are gone; start the next round when the order is done.
@@ -430,7 +505,7 @@ impl Solver<'_> {
             let Some(i) = order.get(pos.next) else {
                 if pos.round >= self.rounds {
                     // Attackers that could not retreat (none, by assumption).
-                    return self.terminal(&pos);
+                    return self.end(&pos, p);
                 }
                 let mut next = pos;
                 next.round += 1;
@@ -438,11 +513,11 @@ impl Solver<'_> {
                 if next.round == 2 {
                     self.reserves_arrive(&mut next);
                     if self.finished(&next) {
-                        return self.terminal(&next);
+                        return self.end(&next, p);
                     }
                 }
                 next.in_order = self.round_members(&next);
-                return self.value(next);
+                return self.reach(next, p);
             };
             if !self.present(&pos, i) {
                 pos.next += 1;
@@ -451,21 +526,20 @@ impl Solver<'_> {
             if pos.round >= self.rounds && self.attacking_now(&pos, i) {
                 // 7.2: the attacker retreats in the last round.
                 let mut next = pos;
-                next.gone |= 1 << i;
+                next.present &= !(1 << i);
                 next.next += 1;
-                return self.value(next);
+                return self.reach(next, p);
             }
-            return self.fire(pos, i);
+            return self.fire(pos, i, p);
         }
     }
 
-    fn fire(&mut self, pos: Pos, shooter: usize) -> Value {
+    fn fire(&mut self, pos: Pos, shooter: usize, p: f64) {
         let dice = self.strength(&pos, shooter) as usize;
         let fp = self.fighters[shooter].firepower.min(6) as usize;
-        let mut total = Value::default();
         for k in 0..=dice.min(6) {
-            let p = self.binomial[fp][dice * (dice + 1) / 2 + k];
-            if p == 0.0 {
+            let pk = self.binomial[fp][dice * (dice + 1) / 2 + k];
+            if pk == 0.0 {
                 continue;
             }
             let mut next = pos;
@@ -473,38 +547,43 @@ impl Solver<'_> {
             let target_side = !self.attacking_now(&pos, shooter);
             for _ in 0..k {
                 match self.strongest(&next, target_side) {
-                    Some(t) => next.steps[t] -= 1,
+                    Some(t) => lose_step(&mut next, t),
                     None => break,
                 }
             }
-            let v = if self.finished(&next) {
-                self.terminal(&next)
+            if self.finished(&next) {
+                self.end(&next, p * pk);
             } else {
-                self.value(next)
-            };
-            total.add_scaled(&v, p);
+                self.reach(next, p * pk);
+            }
         }
-        total
     }
 
     /// 7.4: the strongest eligible block of the side now attacking (or
     /// not); ties by the default policy.
     fn strongest(&self, pos: &Pos, attacking: bool) -> Option<usize> {
-        (0..self.fighters.len())
-            .filter(|&i| {
-                self.present(pos, i)
-                    && self.attacking_now(pos, i) == attacking
-                    && !self.is_reserve(pos, i)
-            })
-            .max_by_key(|&i| {
-                let f = &self.fighters[i];
-                (
-                    self.strength(pos, i),
-                    std::cmp::Reverse(f.firepower),
-                    self.letter(pos, i),
-                    std::cmp::Reverse(f.roster_index),
-                )
-            })
+        let side = if attacking != pos.swapped {
+            self.attacking_side
+        } else {
+            !self.attacking_side
+        };
+        let mut eligible = pos.present & side;
+        if pos.round == 1 {
+            eligible &= !self.reserves;
+        }
+        let ranks = &self.tie_rank[pos.swapped as usize];
+        let mut best = None;
+        let mut best_key = 0u16;
+        while eligible != 0 {
+            let i = eligible.trailing_zeros() as usize;
+            eligible &= eligible - 1;
+            let key = u16::from(self.strength(pos, i)) << 8 | u16::from(ranks[i]);
+            if best.is_none() || key > best_key {
+                best = Some(i);
+                best_key = key;
+            }
+        }
+        best
     }
 
     /// 7.3 / 7.31, as the engine does it at the start of round 2.
@@ -528,7 +607,7 @@ impl Solver<'_> {
             }
             if main == 0 && !reserves.is_empty() {
                 for i in reserves {
-                    pos.steps[i] -= 1;
+                    lose_step(pos, i);
                 }
                 if defending {
                     pos.swapped = !pos.swapped;
