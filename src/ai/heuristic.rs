@@ -42,6 +42,20 @@ impl Style {
         garrison: 1.6,
     };
     pub const ALL: [Style; 3] = [Style::STEADY, Style::BOLD, Style::CAUTIOUS];
+
+    /// The styles a search weighs for a player whose own numbers are
+    /// `own`: its own, bolder and more cautious, in the proportions of the
+    /// default player's (a fitted player attacks at 2.8, not 1.25: the
+    /// default's absolute "bold" would undo its fit).
+    pub(crate) fn around(own: Style) -> [Style; 3] {
+        if own == Style::STEADY {
+            return Style::ALL;
+        }
+        Style::ALL.map(|s| Style {
+            attack_ratio: own.attack_ratio * s.attack_ratio / Style::STEADY.attack_ratio,
+            garrison: own.garrison * s.garrison / Style::STEADY.garrison,
+        })
+    }
 }
 
 pub struct HeuristicPlayer {
@@ -262,7 +276,7 @@ impl HeuristicPlayer {
     }
 
     /// The style of a game turn no search chose: the parameters' own.
-    fn own_style(&self) -> Style {
+    pub(crate) fn own_style(&self) -> Style {
         Style {
             attack_ratio: self.params.attack_ratio,
             garrison: self.params.garrison,

@@ -45,7 +45,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::heuristic::GroupPlan;
-use super::{Budget, HeuristicPlayer, Player, Style};
+use super::{Budget, HeuristicParams, HeuristicPlayer, Player, Style};
 use crate::engine::{Action, Game, SideView, State};
 use crate::scenario::model::Side;
 
@@ -187,6 +187,11 @@ pub struct MctsPlayer {
     params: MctsParams,
     rng: ChaCha8Rng,
     heuristic: HeuristicPlayer,
+    /// The heuristic's numbers for each side in the playouts and priors:
+    /// this side's are also its own play where it does not search.
+    numbers: [HeuristicParams; 2],
+    /// The styles it weighs at the start of a command phase, its own first.
+    styles: [Style; 3],
     /// The (year, turn) whose command-phase style was last chosen.
     styled: Option<(u8, u8)>,
     /// That style.
@@ -221,11 +226,23 @@ impl MctsPlayer {
             params,
             rng,
             heuristic,
+            numbers: [HeuristicParams::default(); 2],
+            styles: Style::ALL,
             styled: None,
             style: Style::STEADY,
             kept: None,
             playouts_done: None,
         }
+    }
+
+    /// Plays (and plays out) with these numbers for Caesar and Pompey
+    /// instead of the default heuristic's.
+    pub(crate) fn on_numbers(mut self, numbers: [HeuristicParams; 2]) -> MctsPlayer {
+        self.heuristic = self.heuristic.with_params(numbers[self.side.index()]);
+        self.styles = Style::around(self.heuristic.own_style());
+        self.style = self.styles[0];
+        self.numbers = numbers;
+        self
     }
 
     /// Counts every playout into `counter` (a window shows it thinking).
@@ -282,8 +299,10 @@ impl MctsPlayer {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut world = view.sample_world(game, &mut rng);
         let seeds: [u64; 2] = [rng.random(), rng.random()];
-        let mut players =
-            Side::BOTH.map(|side| HeuristicPlayer::new(side, seeds[side.index()], self.omniscient));
+        let mut players = Side::BOTH.map(|side| {
+            HeuristicPlayer::new(side, seeds[side.index()], self.omniscient)
+                .with_params(self.numbers[side.index()])
+        });
         let me = self.side.index();
         if let Some(when) = self.styled {
             players[me].set_turn_style(self.style, when.0, when.1);
@@ -312,7 +331,7 @@ impl MctsPlayer {
             match choice {
                 Choice::Style(i) => {
                     styled = Some(now);
-                    players[me].set_turn_style(Style::ALL[i], now.0, now.1);
+                    players[me].set_turn_style(self.styles[i], now.0, now.1);
                 }
                 Choice::Act(a) => {
                     let action = match scratch.plans.iter().find(|p| p.action == a) {
@@ -591,7 +610,7 @@ impl Player for MctsPlayer {
                 unreachable!("a style decision chooses a style")
             };
             self.styled = Some(now);
-            self.style = Style::ALL[i];
+            self.style = self.styles[i];
             self.heuristic.set_turn_style(self.style, now.0, now.1);
             return self.choose(game, view, legal);
         }

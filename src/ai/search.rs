@@ -37,7 +37,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::{HeuristicPlayer, Player, Style, play_on};
+use super::{HeuristicParams, HeuristicPlayer, Player, Style, play_on};
 use crate::engine::{Action, Game, NoLog, SideView, State};
 use crate::scenario::model::Side;
 
@@ -58,6 +58,11 @@ pub struct SearchPlayer {
     budget: Budget,
     rng: ChaCha8Rng,
     heuristic: HeuristicPlayer,
+    /// The heuristic's numbers for each side in the playouts: this side's
+    /// are also its own play where it does not search.
+    numbers: [HeuristicParams; 2],
+    /// The styles it weighs at the start of a command phase, its own first.
+    styles: [Style; 3],
     /// The (year, turn) whose command-phase style was last chosen.
     styled: Option<(u8, u8)>,
     /// Counts the playouts played, for whoever watches it think.
@@ -87,9 +92,20 @@ impl SearchPlayer {
             budget,
             rng,
             heuristic,
+            numbers: [HeuristicParams::default(); 2],
+            styles: Style::ALL,
             styled: None,
             playouts_done: None,
         }
+    }
+
+    /// Plays (and plays out) with these numbers for Caesar and Pompey
+    /// instead of the default heuristic's.
+    pub(crate) fn on_numbers(mut self, numbers: [HeuristicParams; 2]) -> SearchPlayer {
+        self.heuristic = self.heuristic.with_params(numbers[self.side.index()]);
+        self.styles = Style::around(self.heuristic.own_style());
+        self.numbers = numbers;
+        self
     }
 
     /// Counts every playout into `counter` (a window shows it thinking).
@@ -110,8 +126,9 @@ impl SearchPlayer {
     ) -> f64 {
         let mut players: [Box<dyn Player>; 2] = Side::BOTH.map(|side| {
             let mut player =
-                HeuristicPlayer::new(side, player_seeds[side.index()], self.omniscient);
-            if side == self.side && style != Style::STEADY {
+                HeuristicPlayer::new(side, player_seeds[side.index()], self.omniscient)
+                    .with_params(self.numbers[side.index()]);
+            if side == self.side && style != self.styles[0] {
                 player.set_turn_style(style, world.year(), world.turn());
             }
             Box::new(player) as Box<dyn Player>
@@ -208,7 +225,7 @@ impl SearchPlayer {
             anchor,
             |me, mut world, i, seeds| {
                 world.apply(game, legal[i]);
-                me.playout_value(game, world, seeds, Style::STEADY)
+                me.playout_value(game, world, seeds, me.styles[0])
             },
         );
         legal[i]
@@ -216,10 +233,10 @@ impl SearchPlayer {
 
     /// How boldly to move this command phase.
     fn choose_style(&mut self, game: &Game, view: &SideView<'_>) -> Style {
-        let i = self.compare(game, view, Style::ALL.len(), 0, |me, world, i, seeds| {
-            me.playout_value(game, world, seeds, Style::ALL[i])
+        let i = self.compare(game, view, self.styles.len(), 0, |me, world, i, seeds| {
+            me.playout_value(game, world, seeds, me.styles[i])
         });
-        Style::ALL[i]
+        self.styles[i]
     }
 }
 

@@ -28,10 +28,32 @@ pub enum AiSpec {
     /// Tree search for this many milliseconds per decision it searches: for
     /// play in the window; a run with it does not reproduce exactly.
     MctsTimed { millis: u32 },
+    /// A search (`search` or `mcts`, either budget) whose own play, priors,
+    /// playouts and model of the opponent are a player file's heuristic
+    /// (`mcts:64@FILE`) instead of the default one.
+    SearchOn(Box<SearchOn>),
+}
+
+/// A search on a player file's numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchOn {
+    /// `Search`, `SearchTimed`, `Mcts` or `MctsTimed`.
+    pub search: AiSpec,
+    pub on: TunedHeuristic,
 }
 
 impl AiSpec {
     pub(crate) const NAMES: [&'static str; 4] = ["random", "heuristic", "search", "mcts"];
+
+    /// The numbers of the player file this spec plays by, if any: the
+    /// heuristic's own or those a search plays on.
+    pub fn numbers_file(&self) -> Option<&TunedHeuristic> {
+        match self {
+            AiSpec::TunedHeuristic(t) => Some(t),
+            AiSpec::SearchOn(s) => Some(&s.on),
+            _ => None,
+        }
+    }
     pub(crate) const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
     pub(crate) const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
 
@@ -55,6 +77,9 @@ impl AiSpec {
                 AiSpec::TunedHeuristic(t) => Some(t.params),
                 _ => None,
             }
+        }
+        if let (AiSpec::SearchOn(a), AiSpec::SearchOn(b)) = (self, other) {
+            return a.search == b.search && a.on.params == b.on.params;
         }
         match (numbers(self), numbers(other)) {
             (Some(a), Some(b)) => a == b,
@@ -91,6 +116,44 @@ impl AiSpec {
                 omniscient,
                 super::Budget::Millis(millis),
             )),
+            AiSpec::SearchOn(ref on) => {
+                let numbers = [on.on.params; 2];
+                match on.search {
+                    AiSpec::Search { playouts } => Box::new(
+                        super::SearchPlayer::new(side, seed, omniscient, playouts)
+                            .on_numbers(numbers),
+                    ),
+                    AiSpec::SearchTimed { millis } => Box::new(
+                        super::SearchPlayer::with_budget(
+                            side,
+                            seed,
+                            omniscient,
+                            super::Budget::Millis(millis),
+                        )
+                        .on_numbers(numbers),
+                    ),
+                    AiSpec::Mcts { playouts } => Box::new(
+                        super::MctsPlayer::new(
+                            side,
+                            seed,
+                            omniscient,
+                            super::Budget::Playouts(playouts),
+                        )
+                        .on_numbers(numbers),
+                    ),
+                    AiSpec::MctsTimed { millis } => Box::new(
+                        super::MctsPlayer::new(
+                            side,
+                            seed,
+                            omniscient,
+                            super::Budget::Millis(millis),
+                        )
+                        .on_numbers(numbers),
+                    ),
+                    // FromStr builds only searches here.
+                    ref other => other.player(side, seed, omniscient),
+                }
+            }
         }
     }
 }
@@ -105,6 +168,7 @@ impl std::fmt::Display for AiSpec {
             AiSpec::SearchTimed { millis } => write!(f, "search:{millis}ms"),
             AiSpec::Mcts { playouts } => write!(f, "mcts:{playouts}"),
             AiSpec::MctsTimed { millis } => write!(f, "mcts:{millis}ms"),
+            AiSpec::SearchOn(on) => write!(f, "{}@{}", on.search, on.on.path),
         }
     }
 }
@@ -113,8 +177,30 @@ impl FromStr for AiSpec {
     type Err = String;
 
     /// `random`, `heuristic`, `heuristic:FILE`, `search`, `search:PLAYOUTS`,
-    /// `search:MILLISms`, `mcts`, `mcts:PLAYOUTS` or `mcts:MILLISms`.
+    /// `search:MILLISms`, `mcts`, `mcts:PLAYOUTS` or `mcts:MILLISms`; a
+    /// search may add `@FILE` to play on a player file's numbers.
     fn from_str(text: &str) -> Result<AiSpec, String> {
+        if let Some((search, file)) = text.split_once('@') {
+            let search: AiSpec = search.parse()?;
+            if !matches!(
+                search,
+                AiSpec::Search { .. }
+                    | AiSpec::SearchTimed { .. }
+                    | AiSpec::Mcts { .. }
+                    | AiSpec::MctsTimed { .. }
+            ) {
+                return Err(format!(
+                    "\"{text}\": only search and mcts play on a player file (@FILE); the heuristic takes one as heuristic:FILE"
+                ));
+            }
+            let Some(AiSpec::TunedHeuristic(on)) = Some(
+                AiSpec::player_file(std::path::Path::new(file))
+                    .map_err(|e| format!("{text}: {e}"))?,
+            ) else {
+                unreachable!("player_file makes a tuned heuristic")
+            };
+            return Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on: *on })));
+        }
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),
             None => (text, None),
@@ -141,7 +227,7 @@ impl FromStr for AiSpec {
                 .map_err(|e| format!("heuristic:{file}: {e}")),
             ("random", Some(_)) => Err(format!("\"{name}\" takes no budget")),
             _ => Err(format!(
-                "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N",
+                "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N (a search may add @FILE)",
                 crate::scenario::names::did_you_mean(name, AiSpec::NAMES)
             )),
         }

@@ -27,7 +27,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Caesar's player: random, heuristic, search, search:PLAYOUTS,
-    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms (a time budget
+    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms; a search may
+    /// add @FILE to play on a player file's numbers (a time budget
     /// does not reproduce exactly).
     #[arg(long, default_value = "heuristic")]
     pub caesar_ai: AiSpec,

@@ -34,7 +34,8 @@ pub struct PlayArgs {
     #[arg(long, requires = "run_seed", value_name = "I")]
     game: Option<u64>,
     /// Caesar's player: random, heuristic, search, search:PLAYOUTS,
-    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms (a time budget
+    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms; a search may
+    /// add @FILE to play on a player file's numbers (a time budget
     /// does not reproduce exactly).
     #[arg(long, default_value = "heuristic")]
     caesar_ai: AiSpec,

@@ -708,10 +708,7 @@ fn no_player_files(files: &[Option<crate::ai::HeuristicParams>; 2]) -> bool {
 
 /// The numbers of a player file, if `spec` plays one.
 fn player_file(spec: &crate::ai::AiSpec) -> Option<crate::ai::HeuristicParams> {
-    match spec {
-        crate::ai::AiSpec::TunedHeuristic(t) => Some(t.params),
-        _ => None,
-    }
+    spec.numbers_file().map(|t| t.params)
 }
 
 impl SimReport {
