@@ -31,10 +31,10 @@ pub struct RunArgs {
     /// add @FILE to play on a player file's numbers (a time budget
     /// does not reproduce exactly).
     #[arg(long, default_value = "heuristic")]
-    pub caesar_ai: AiSpec,
+    pub caesar_ai: PlayerArg,
     /// Pompey's player.
     #[arg(long, default_value = "heuristic")]
-    pub pompey_ai: AiSpec,
+    pub pompey_ai: PlayerArg,
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
@@ -55,14 +55,62 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
 }
 
+/// A player as `--caesar-ai` takes it: any [`AiSpec`], or `best`, the
+/// strongest measured under the rule set in play (`players` lists them).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlayerArg {
+    Best,
+    Spec(AiSpec),
+}
+
+impl std::str::FromStr for PlayerArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<PlayerArg, String> {
+        match text {
+            "best" => Ok(PlayerArg::Best),
+            _ => text.parse().map(PlayerArg::Spec).map_err(|e: String| {
+                if e.starts_with("unknown AI") {
+                    format!("{e}, or best")
+                } else {
+                    e
+                }
+            }),
+        }
+    }
+}
+
+impl PlayerArg {
+    /// The player under `variants` (`best` must be the same player under each).
+    pub fn resolve(&self, variants: &[&str]) -> Result<AiSpec, CliError> {
+        match self {
+            PlayerArg::Spec(spec) => Ok(spec.clone()),
+            PlayerArg::Best => {
+                let best: Vec<AiSpec> = variants
+                    .iter()
+                    .map(|v| caesar_workbench::sim::ratings::best(v).map_err(CliError::Usage))
+                    .collect::<Result<_, _>>()?;
+                match best.windows(2).find(|w| w[0] != w[1]) {
+                    Some(w) => Err(CliError::Usage(format!(
+                        "best is {} under one rule set and {} under the other: name the player",
+                        w[0], w[1]
+                    ))),
+                    None => Ok(best[0].clone()),
+                }
+            }
+        }
+    }
+}
+
 impl RunArgs {
-    /// The run to play; refuses a shard that would hold no game.
-    pub fn options(&self) -> Result<SimOptions, CliError> {
+    /// The run to play under `variants` (where `best` is resolved); refuses
+    /// a shard that would hold no game.
+    pub fn options(&self, variants: &[&str]) -> Result<SimOptions, CliError> {
         let options = SimOptions {
             games: self.games,
             seed: self.seed,
-            caesar: self.caesar_ai.clone(),
-            pompey: self.pompey_ai.clone(),
+            caesar: self.caesar_ai.resolve(variants)?,
+            pompey: self.pompey_ai.resolve(variants)?,
             omniscient: self.omniscient,
             shard: resolve_shard(self.shard)?,
         };

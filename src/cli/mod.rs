@@ -12,6 +12,7 @@ mod ladder;
 mod merge;
 mod output;
 mod play;
+mod players;
 mod position;
 mod replay;
 mod simulate;
@@ -76,6 +77,10 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Exact odds of one battle (no sampling).
     Battle(battle::BattleArgs),
+    /// Every shipped player with how strong it measured against the default
+    /// heuristic (both sides) and what a game costs, strongest first;
+    /// `--measure` plays them again. `--caesar-ai best` plays the first.
+    Players(players::PlayersArgs),
     /// Play one whole game between AI players and print its record.
     Play(play::PlayArgs),
     /// Read a position file: whose decision it is and the legal actions;
@@ -116,6 +121,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
         Some(Command::Tune(args)) => tune::tune(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
+        Some(Command::Players(args)) => players::players(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,
         Some(Command::Position(args)) => position::position(&mut out, args)?,
         Some(Command::Replay(args)) => replay::replay(&mut out, args)?,

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::{Game, Log, State};
 use caesar_workbench::games::record::{
     PlayerEntry, RecordSetup, record_game, simulated_game_seeds,
@@ -12,7 +11,7 @@ use caesar_workbench::games::record::{
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 
-use super::args::{Loaded, check_outputs, load_game};
+use super::args::{Loaded, PlayerArg, check_outputs, load_game};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -38,10 +37,10 @@ pub struct PlayArgs {
     /// add @FILE to play on a player file's numbers (a time budget
     /// does not reproduce exactly).
     #[arg(long, default_value = "heuristic")]
-    caesar_ai: AiSpec,
+    caesar_ai: PlayerArg,
     /// Pompey's player.
     #[arg(long, default_value = "heuristic")]
-    pompey_ai: AiSpec,
+    pompey_ai: PlayerArg,
     /// Players see everything (no fog of war), as `simulate --omniscient`.
     #[arg(long)]
     omniscient: bool,
@@ -52,6 +51,10 @@ pub struct PlayArgs {
 
 pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    let ai = [
+        args.caesar_ai.resolve(&[&args.variant])?,
+        args.pompey_ai.resolve(&[&args.variant])?,
+    ];
     check_outputs(&args.record.as_deref().into_iter().collect::<Vec<_>>())?;
     let Loaded { game, doc, .. } = loaded;
     let (seed, player_seeds) = match (args.run_seed, args.game) {
@@ -65,17 +68,10 @@ pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
         ),
     };
     let mut players = [
-        args.caesar_ai
-            .player(Side::Caesar, player_seeds[0], args.omniscient),
-        args.pompey_ai
-            .player(Side::Pompey, player_seeds[1], args.omniscient),
+        ai[0].player(Side::Caesar, player_seeds[0], args.omniscient),
+        ai[1].player(Side::Pompey, player_seeds[1], args.omniscient),
     ];
-    out.line(header(
-        &game,
-        seed,
-        &args.caesar_ai.to_string(),
-        &args.pompey_ai.to_string(),
-    ))?;
+    out.line(header(&game, seed, &ai[0].to_string(), &ai[1].to_string()))?;
     let mut log = PrintLog { out, failed: None };
     let state = match &args.record {
         None => caesar_workbench::ai::play_game(&game, seed, &mut players, &mut log),
@@ -86,8 +82,8 @@ pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
                 scenario,
                 variant,
                 seed,
-                caesar: PlayerEntry::ai(&args.caesar_ai, player_seeds[0]),
-                pompey: PlayerEntry::ai(&args.pompey_ai, player_seeds[1]),
+                caesar: PlayerEntry::ai(&ai[0], player_seeds[0]),
+                pompey: PlayerEntry::ai(&ai[1], player_seeds[1]),
                 omniscient: args.omniscient,
             };
             let (state, record) = record_game(&game, setup, &mut players, &mut log);

@@ -43,7 +43,7 @@ pub struct CompareArgs {
 /// the CSV's error comes after it.
 pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    let opts = run.options()?;
+    let opts = run.options(&[&args.variant])?;
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     let outputs: Vec<&Path> = [&args.csv, &report_path, &args.spaces_csv]
@@ -88,7 +88,7 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
             args.variant.len()
         )));
     }
-    let opts = run.options()?;
+    let opts = run.options(&[&args.variant[0], &args.variant[1]])?;
     let a = load_game(run.scenario.as_deref(), &args.variant[0])?;
     let b = load_game(run.scenario.as_deref(), &args.variant[1])?;
     refuse_same_rules(&args.variant, &[&a.game, &b.game])?;

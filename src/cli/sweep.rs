@@ -28,7 +28,7 @@ pub struct SweepArgs {
 
 pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    let opts = run.options()?;
+    let opts = run.options(&[&args.variant])?;
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;

@@ -10,6 +10,7 @@ pub mod heatmap;
 pub mod ladder;
 mod merge;
 pub mod odds;
+pub mod ratings;
 pub mod report;
 pub mod stats;
 pub mod sweep;
