@@ -863,65 +863,23 @@ impl PlayPanel {
 
     fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         Self::files_row(ui, actions);
-        let record_text = self.record().map(|r| r.to_ron() + "\n");
         let viewer = self.viewer();
-        let pace = self.settings.pace;
+        let record_text = self.record().map(|r| r.to_ron() + "\n");
         let Some(s) = &mut self.session else {
             return;
         };
-        ui.separator();
-        ui.label(RichText::new(&s.title).strong());
-        ui.label(
-            RichText::new(format!(
-                "Caesar: {}, Pompey: {}",
-                s.seats[0].label(),
-                s.seats[1].label()
-            ))
-            .small(),
-        );
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
-                .on_disabled_hover_text("A game begun from a position cannot be written as a record")
-                .clicked()
-                && let Some(text) = record_text
-            {
-                actions.push(Request::Choose(FilePurpose::Export {
-                    kind: ExportKind::Record,
-                    text,
-                }));
-            }
-            // A game in progress replayed as the side at the table sees it
-            // (no saving first); after the game, everything.
-            let over = s.trace.last().is_over();
-            if ui
-                .add_enabled(
-                    s.handover.is_none() && !s.trace.is_empty() && !over,
-                    egui::Button::new("Replay so far"),
-                )
-                .on_hover_text(match viewer {
-                    Some(side) => format!("Step through the game up to now, as {side} saw it"),
-                    None => "Step through the game up to now".to_string(),
-                })
-                .clicked()
-            {
-                actions.push(replay_action(s, viewer));
-            }
-            let undoable = s
-                .undoer()
-                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
-            if ui
-                .add_enabled(undoable, egui::Button::new("Undo my decision"))
-                .on_hover_text("Take back your last decision (Ctrl+Z)")
-                .on_disabled_hover_text(
-                    "Only your own decisions since the last one that showed you something or rolled dice",
-                )
-                .clicked()
-            {
-                s.undo_now();
-            }
-        });
+        game_header(ui, s, viewer, record_text, actions);
         self.ai_controls(ui);
+        self.decisions(ui, actions);
+    }
+
+    /// The decisions of the side at the table, in places that never move:
+    /// the slots, then the status and the hand in areas of fixed height,
+    /// then the list of actions; the battle and anything else whose length
+    /// changes below them.
+    fn decisions(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
+        let viewer = self.viewer();
+        let pace = self.settings.pace;
         let Some(s) = &mut self.session else {
             return;
         };
@@ -938,33 +896,41 @@ impl PlayPanel {
         // The actions with no place on the map in slots of their own, above
         // everything that grows or shrinks: they never move under the pointer.
         let mut picked = slots(ui, s, &legal, my_turn, &mut self.guard);
-        play_info::status(ui, &s.game, &state);
-        play_info::played(ui, &s.game, &state, viewer);
-        if state.is_over() {
-            game_over(ui, s, actions);
-        }
-        // The hand of the side at the table.
-        if let Some(me) = viewer {
-            let playable = my_turn && to_play == Some(me);
-            picked = picked.or(hand(ui, s, &state, me, playable, &mut self.guard));
-        } else {
-            for side in Side::BOTH {
-                ui.label(format!(
-                    "{side}'s hand: {}",
-                    play_info::hand_text(&s.game, &state, side)
-                ));
+        fixed_area(ui, "play_status", STATUS_ROWS, |ui| {
+            play_info::status(ui, &s.game, &state);
+            play_info::played(ui, &s.game, &state, viewer);
+            if let Some(n) = &s.note {
+                ui.colored_label(theme::WARNING, n);
             }
-        }
-        play_info::battle(ui, &s.game, &state, viewer);
-        if let Some(n) = &s.note {
-            ui.colored_label(theme::WARNING, n);
-        }
+        });
+        ui.separator();
+        // The hand of the side at the table.
+        fixed_area(ui, "play_hand", HAND_ROWS, |ui| match viewer {
+            Some(me) => {
+                let playable = my_turn && to_play == Some(me);
+                picked = picked.or(hand(ui, s, &state, me, playable, &mut self.guard));
+            }
+            None => {
+                for side in Side::BOTH {
+                    ui.label(format!(
+                        "{side}'s hand: {}",
+                        play_info::hand_text(&s.game, &state, side)
+                    ));
+                }
+            }
+        });
+        ui.separator();
         if my_turn {
             picked = picked.or(placed_actions(ui, s, &state, &legal, &mut self.guard));
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
         }
-        // The battle's story below the decisions, which it never moves.
+        if state.is_over() {
+            game_over(ui, s, actions);
+        }
+        // The battle and its story below the decisions, which they never move.
+        ui.separator();
+        play_info::battle(ui, &s.game, &state, viewer);
         let turns = self
             .log
             .get(&s.game, &s.trace, s.trace.len(), viewer, s.generation);
@@ -1215,6 +1181,86 @@ impl Session {
 }
 
 /// Following the AI: its last action's place brought into view and ringed.
+/// The game's title, its seats, and saving, replaying and undoing it.
+fn game_header(
+    ui: &mut Ui,
+    s: &mut Session,
+    viewer: Option<Side>,
+    record_text: Option<String>,
+    actions: &mut Vec<Request>,
+) {
+    ui.separator();
+    ui.label(RichText::new(&s.title).strong());
+    ui.label(
+        RichText::new(format!(
+            "Caesar: {}, Pompey: {}",
+            s.seats[0].label(),
+            s.seats[1].label()
+        ))
+        .small(),
+    );
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
+            .on_disabled_hover_text("A game begun from a position cannot be written as a record")
+            .clicked()
+            && let Some(text) = record_text
+        {
+            actions.push(Request::Choose(FilePurpose::Export {
+                kind: ExportKind::Record,
+                text,
+            }));
+        }
+        // A game in progress replayed as the side at the table sees it
+        // (no saving first); after the game, everything.
+        let over = s.trace.last().is_over();
+        if ui
+            .add_enabled(
+                s.handover.is_none() && !s.trace.is_empty() && !over,
+                egui::Button::new("Replay so far"),
+            )
+            .on_hover_text(match viewer {
+                Some(side) => format!("Step through the game up to now, as {side} saw it"),
+                None => "Step through the game up to now".to_string(),
+            })
+            .clicked()
+        {
+            actions.push(replay_action(s, viewer));
+        }
+        let undoable = s
+            .undoer()
+            .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
+        if ui
+            .add_enabled(undoable, egui::Button::new("Undo my decision"))
+            .on_hover_text("Take back your last decision (Ctrl+Z)")
+            .on_disabled_hover_text(
+                "Only your own decisions since the last one that showed you something or rolled dice",
+            )
+            .clicked()
+        {
+            s.undo_now();
+        }
+    });
+}
+
+/// Rows of text the status area holds: year and turn, Player 1 and why,
+/// VP, the stage, the cards played, a note.
+const STATUS_ROWS: f32 = 6.5;
+/// Rows the hand's area holds: its heading and two rows of cards.
+const HAND_ROWS: f32 = 3.4;
+
+/// An area `rows` rows of buttons high whatever it holds (it scrolls when
+/// it overflows), so what comes below it never moves.
+fn fixed_area(ui: &mut Ui, id: &str, rows: f32, add: impl FnOnce(&mut Ui)) {
+    let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    egui::ScrollArea::vertical()
+        .id_salt(id)
+        .max_height(rows * row)
+        .min_scrolled_height(rows * row)
+        .auto_shrink([false, false])
+        .show(ui, add);
+}
+
 fn follow(on: bool, s: &Session, board: &mut Board) {
     if on && let Some(space) = s.trace.len().checked_sub(1).and_then(|i| s.acted_at(i)) {
         board.follow(space);

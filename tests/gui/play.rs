@@ -97,7 +97,8 @@ fn click_block(h: &mut Harness<'_, WorkbenchApp>, game: &Game, block: BlockId) {
     for _ in 0..3 {
         let rect = block_rect(h, game, block);
         let on_top = (1..10)
-            .map(|k| rect.lerp_inside(egui::vec2(k as f32 / 10.0, 0.5)))
+            .flat_map(|k| (1..10).map(move |j| egui::vec2(k as f32, j as f32) / 10.0))
+            .map(|f| rect.lerp_inside(f))
             .find(|p| h.state_mut().play_panel().board().block_at(*p) == Some(block));
         let Some(p) = on_top else { break };
         h.hover_at(p);
@@ -540,13 +541,24 @@ fn recorded_game(dir: &Path) -> (std::path::PathBuf, Game, Trace) {
     (path, game, trace)
 }
 
-#[test]
-fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
+/// The Replay tab on a recorded game (in a folder kept while it is open).
+fn replaying() -> (
+    tempfile::TempDir,
+    Harness<'static, WorkbenchApp>,
+    Game,
+    Trace,
+) {
     let dir = tempfile::tempdir().unwrap();
     let (path, game, trace) = recorded_game(dir.path());
     let mut h = harness(Tab::Replay);
     h.state_mut().replay_panel().open_file(&path);
     h.run();
+    (dir, h, game, trace)
+}
+
+#[test]
+fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
+    let (dir, mut h, game, trace) = replaying();
     h.get_by_label("game.ron");
     h.get_by_label(&format!("Action 0 of {}", trace.len()));
     h.get_by_label("Nothing has happened yet.");
@@ -560,7 +572,7 @@ fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
     assert_eq!(h.state_mut().replay_panel().position(), at + 1);
     press(&mut h, ">|");
     assert_eq!(h.state_mut().replay_panel().position(), trace.len());
-    let record = record::RecordFile::read(&path).unwrap();
+    let record = record::RecordFile::read(&dir.path().join("game.ron")).unwrap();
     let (engine_end, log) = record::replay(&record, &game).unwrap();
     let shown = h.state_mut().replay_panel().state().unwrap().clone();
     assert_eq!(
@@ -766,19 +778,7 @@ fn a_whole_game_is_played_through_the_side_list_under_both_rulebooks() {
         h.run();
         press(&mut h, "Start game");
         let mut decisions = 0usize;
-        loop {
-            settle(&mut h);
-            let (game, s) = now(&mut h);
-            if s.is_over() {
-                break;
-            }
-            let l = legal(&game, &s);
-            // Vary the choice, but end phases often enough to move on.
-            let pick = l
-                .iter()
-                .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
-                .copied()
-                .unwrap_or(l[decisions * 7 % l.len()]);
+        while let Some((game, pick)) = next_pick(&mut h, decisions) {
             let before = h.state_mut().play_panel().session().unwrap().trace.len();
             let text = game.action_text(pick);
             press(&mut h, &text);
@@ -959,21 +959,30 @@ fn in_hot_seat_undo_and_hand_overs_never_show_the_other_sides_secrets() {
     assert!(refused >= 2, "refused {refused} times");
 }
 
+/// Lets the AI answer, then the person's `k`-th decision: varied, but
+/// ending phases often enough to move on; `None` once the game is over.
+fn next_pick(h: &mut Harness<'_, WorkbenchApp>, k: usize) -> Option<(Game, Action)> {
+    settle(h);
+    let (game, s) = now(h);
+    if s.is_over() {
+        return None;
+    }
+    let l = legal(&game, &s);
+    let pick = l
+        .iter()
+        .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
+        .copied()
+        .unwrap_or(l[k * 7 % l.len()]);
+    Some((game, pick))
+}
+
 /// Plays `n` of the person's decisions (ending phases often enough to move
 /// on), the AI answering; checks the tree for secrets every few decisions.
 fn play_some(h: &mut Harness<'_, WorkbenchApp>, n: usize) {
     for k in 0..n {
-        settle(h);
-        let (game, s) = now(h);
-        if s.is_over() {
+        let Some((game, pick)) = next_pick(h, k) else {
             break;
-        }
-        let l = legal(&game, &s);
-        let pick = l
-            .iter()
-            .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
-            .copied()
-            .unwrap_or(l[k * 7 % l.len()]);
+        };
         h.state_mut().play_panel().act(pick).unwrap();
         h.run();
         if k % 5 == 0 {
@@ -1018,11 +1027,7 @@ fn the_play_log_tells_the_other_sides_moves_without_naming_its_blocks() {
 /// every turn of a whole game; viewing everything names everything.
 #[test]
 fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
-    let dir = tempfile::tempdir().unwrap();
-    let (path, game, trace) = recorded_game(dir.path());
-    let mut h = harness(Tab::Replay);
-    h.state_mut().replay_panel().open_file(&path);
-    h.run();
+    let (_dir, mut h, game, trace) = replaying();
     for me in Side::BOTH {
         h.state_mut().replay_panel().set_viewer(Some(me));
         h.state_mut().replay_panel().set_position(0);
