@@ -148,6 +148,9 @@ pub struct PlayPanel {
     /// Where the pointer clicked the last decision; until it moves away,
     /// a click there is a double click and decides nothing more.
     guard: Guard,
+    /// A game began: the "New game" settings fold away, so the game's
+    /// decisions show without scrolling.
+    fold_setup: bool,
 }
 
 impl PlayPanel {
@@ -257,6 +260,7 @@ impl PlayPanel {
         setup: Option<RecordSetup>,
         title: String,
     ) {
+        self.fold_setup = true;
         let mut counters = [None, None];
         let players = Side::BOTH.map(|side| match &seats[side.index()] {
             Seat::Human => None,
@@ -681,52 +685,54 @@ impl PlayPanel {
     ) {
         ui.heading("Play");
         let open = self.session.is_none();
-        egui::CollapsingHeader::new("New game")
-            .default_open(open)
-            .show(ui, |ui| {
-                self.seats_grid(ui, actions);
-                ui.label(RichText::new(format!("Rule set: {variant}")).weak());
-                let startable = match (scenario, rules) {
-                    (Some(_), Some(_)) if errors == 0 => None,
-                    (Some(_), Some(_)) => Some(format!("the scenario has {errors} error(s)")),
-                    _ => Some("no scenario or rule set is loaded".to_string()),
-                };
-                ui.horizontal_wrapped(|ui| {
-                    let start = ui
-                        .add_enabled(startable.is_none(), egui::Button::new("Start game"))
-                        .on_disabled_hover_text(startable.clone().unwrap_or_default());
-                    // A game in progress is not thrown away without asking.
-                    let in_progress = self
-                        .session
-                        .as_ref()
-                        .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over());
-                    if start.clicked() {
-                        if in_progress {
-                            self.confirm_start = true;
-                        } else {
-                            self.start_new(scenario, rules, variant, resolved, path);
-                        }
+        let mut header = egui::CollapsingHeader::new("New game").default_open(open);
+        if std::mem::take(&mut self.fold_setup) {
+            header = header.open(Some(false));
+        }
+        header.show(ui, |ui| {
+            self.seats_grid(ui, actions);
+            ui.label(RichText::new(format!("Rule set: {variant}")).weak());
+            let startable = match (scenario, rules) {
+                (Some(_), Some(_)) if errors == 0 => None,
+                (Some(_), Some(_)) => Some(format!("the scenario has {errors} error(s)")),
+                _ => Some("no scenario or rule set is loaded".to_string()),
+            };
+            ui.horizontal_wrapped(|ui| {
+                let start = ui
+                    .add_enabled(startable.is_none(), egui::Button::new("Start game"))
+                    .on_disabled_hover_text(startable.clone().unwrap_or_default());
+                // A game in progress is not thrown away without asking.
+                let in_progress = self
+                    .session
+                    .as_ref()
+                    .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over());
+                if start.clicked() {
+                    if in_progress {
+                        self.confirm_start = true;
+                    } else {
+                        self.start_new(scenario, rules, variant, resolved, path);
                     }
-                    if let Some(why) = &startable {
-                        ui.label(RichText::new(why).color(theme::WARNING));
-                    }
-                });
-                if self.confirm_start {
-                    ui.label(
-                        RichText::new("A game is in progress. Discard it and start a new one?")
-                            .color(theme::WARNING),
-                    );
-                    ui.horizontal(|ui| {
-                        if ui.button("Keep playing").clicked() {
-                            self.confirm_start = false;
-                        }
-                        if ui.button("Discard it and start").clicked() {
-                            self.confirm_start = false;
-                            self.start_new(scenario, rules, variant, resolved, path);
-                        }
-                    });
+                }
+                if let Some(why) = &startable {
+                    ui.label(RichText::new(why).color(theme::WARNING));
                 }
             });
+            if self.confirm_start {
+                ui.label(
+                    RichText::new("A game is in progress. Discard it and start a new one?")
+                        .color(theme::WARNING),
+                );
+                ui.horizontal(|ui| {
+                    if ui.button("Keep playing").clicked() {
+                        self.confirm_start = false;
+                    }
+                    if ui.button("Discard it and start").clicked() {
+                        self.confirm_start = false;
+                        self.start_new(scenario, rules, variant, resolved, path);
+                    }
+                });
+            }
+        });
         if let Some(e) = &self.error {
             ui.colored_label(theme::ERROR, e);
         }
@@ -1464,7 +1470,9 @@ fn placed_actions(
             }
         }
     }
-    ui.separator();
+    if !movers.is_empty() || s.choices.is_some() {
+        ui.separator();
+    }
     // In a battle every decision is the battle's: fire and pass are slots;
     // retreats (lit on the map, a click there retreats) and which block
     // takes the hit or its turn are listed here.

@@ -55,38 +55,30 @@ pub struct Board {
     /// Centred only if it is not well inside the map already (following
     /// the AI: the map does not jump at every action).
     centre_if_hidden: bool,
-    /// The space whose stack is spread out (the pointer is over it).
-    spread: Option<usize>,
+    /// The space whose stack is spread out (the pointer is over it), and
+    /// which of its blocks stays where it was.
+    spread: Option<(usize, usize)>,
     /// Every block as drawn last: face up, its space, its rectangle.
     drawn_rects: Vec<(BlockId, bool, SpaceId, Rect)>,
     /// The size of the words on the blocks, as drawn last.
     font: f32,
 }
 
-/// A stack's blocks side by side with a small gap, centred where the stack
-/// is and kept inside the map.
-fn spread(rects: &[Rect], area: Rect) -> Vec<Rect> {
-    let Some(first) = rects.first() else {
+/// A stack's blocks side by side with a small gap, the `anchor`-th block
+/// (the one pointed at) left where it was, so the pointer stays on it; kept
+/// inside the map.
+fn spread(rects: &[Rect], area: Rect, anchor: usize) -> Vec<Rect> {
+    let Some(at) = rects.get(anchor.min(rects.len().saturating_sub(1))) else {
         return Vec::new();
     };
-    let (w, gap) = (first.width(), 3.0);
+    let (w, gap) = (at.width(), 3.0);
     let n = rects.len() as f32;
     let width = n * w + (n - 1.0) * gap;
-    let centre = rects
-        .iter()
-        .fold(Rect::NOTHING, |a, r| a.union(*r))
-        .center()
-        .x;
-    let left = (centre - width / 2.0)
+    let left = (at.left() - anchor as f32 * (w + gap))
         .min(area.right() - width)
         .max(area.left());
     (0..rects.len())
-        .map(|k| {
-            Rect::from_min_size(
-                Pos2::new(left + k as f32 * (w + gap), first.top()),
-                first.size(),
-            )
-        })
+        .map(|k| Rect::from_min_size(Pos2::new(left + k as f32 * (w + gap), at.top()), at.size()))
         .collect()
 }
 
@@ -289,31 +281,36 @@ impl Board {
             |rects: &[Rect]| hover.is_some_and(|p| rects.iter().any(|r| r.expand(2.0).contains(p)));
         self.spread = self
             .spread
-            .filter(|s| {
-                stacks
-                    .iter()
-                    .any(|st| st.space == *s && (over(&st.rects) || over(&spread(&st.rects, area))))
+            .filter(|(s, anchor)| {
+                stacks.iter().any(|st| {
+                    st.space == *s && (over(&st.rects) || over(&spread(&st.rects, area, *anchor)))
+                })
             })
             // The stack of the block drawn on top under the pointer, else
             // the topmost stack near it.
             .or_else(|| {
                 let p = hover?;
-                self.drawn_rects
+                let &(b, _, space, _) = self
+                    .drawn_rects
                     .iter()
                     .rev()
-                    .find(|(.., r)| r.expand(1.0).contains(p))
-                    .map(|(_, _, space, _)| space.index())
+                    .find(|(.., r)| r.expand(1.0).contains(p))?;
+                let anchor = self.drawn[space.index()]
+                    .iter()
+                    .position(|(x, _)| *x == b)?;
+                Some((space.index(), anchor))
             })
             .or_else(|| {
-                stacks
-                    .iter()
-                    .rev()
-                    .find(|st| over(&st.rects))
-                    .map(|st| st.space)
+                stacks.iter().rev().find(|st| over(&st.rects)).map(|st| {
+                    let anchor = st.rects.iter().rposition(|r| over(&[*r])).unwrap_or(0);
+                    (st.space, anchor)
+                })
             });
-        if let Some(k) = stacks.iter().position(|st| Some(st.space) == self.spread) {
+        if let Some((space, anchor)) = self.spread
+            && let Some(k) = stacks.iter().position(|st| st.space == space)
+        {
             let mut st = stacks.remove(k);
-            st.rects = spread(&st.rects, area);
+            st.rects = spread(&st.rects, area, anchor);
             st.piled = false;
             stacks.push(st);
         }
@@ -332,7 +329,10 @@ impl Board {
         stacks: Vec<Stack>,
     ) {
         let area = self.view.area();
-        if let Some(st) = stacks.last().filter(|st| Some(st.space) == self.spread) {
+        if let Some(st) = stacks
+            .last()
+            .filter(|st| self.spread.is_some_and(|(s, _)| s == st.space))
+        {
             painter.rect_filled(union(&st.rects).expand(4.0), 4.0, theme::STACK_BACKDROP);
         }
         self.drawn_rects.clear();

@@ -29,8 +29,12 @@ pub fn status(ui: &mut Ui, game: &Game, state: &State) {
         );
         if let Some((mp, lp)) = state.command_points() {
             ui.separator();
-            ui.label(format!("Moves left: {mp}"));
-            ui.label(format!("Levies left: {lp}"));
+            // Whose points: the side in its command phase, not the reader.
+            let whose = match state.period() {
+                Period::Command(side) => format!("{side}: "),
+                _ => String::new(),
+            };
+            ui.label(format!("{whose}{mp} moves, {lp} levies left"));
         }
     });
     ui.horizontal(|ui| {

@@ -1265,3 +1265,86 @@ fn at_1000_by_700_the_play_map_keeps_half_the_window() {
     h.run();
     assert_eq!(h.state().tab(), Tab::Replay);
 }
+
+/// The top of the first node whose label contains `text`, on screen.
+fn top_of(h: &Harness<'_, WorkbenchApp>, text: &str) -> Option<f32> {
+    h.query_all_by_label_contains(text)
+        .find(|n| n.accesskit_node().bounding_box().is_some())
+        .map(|n| n.rect().top())
+}
+
+/// Issue 30 hard point 1c: the hand and the list of actions keep their
+/// places while the status above them says more or less (the first turn's
+/// Player 1 reason, moves left, the cards played, a battle).
+#[test]
+fn the_hand_and_the_action_list_keep_their_places_as_the_status_changes() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 5);
+    press(&mut h, "Start game");
+    let mut places = Vec::new();
+    let mut stages = std::collections::BTreeSet::new();
+    for k in 0..80 {
+        let Some((game, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        let (_, s) = now(&mut h);
+        let hand = top_of(&h, "Caesar's hand").expect("the hand");
+        // The list's area begins with the blocks that may move, else the
+        // legal actions or the battle's decisions.
+        let list = top_of(&h, "Blocks that may move")
+            .or_else(|| top_of(&h, "Legal actions ("))
+            .or_else(|| top_of(&h, "Battle: your decision"))
+            .expect("the list of actions");
+        places.push((hand, list));
+        stages.insert(s.stage_text(&game));
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+    }
+    assert!(stages.len() > 5, "the status changed: {stages:?}");
+    assert!(
+        places
+            .iter()
+            .all(|p| (p.0 - places[0].0).abs() < 0.5 && (p.1 - places[0].1).abs() < 0.5),
+        "{places:?}"
+    );
+}
+
+/// Issue 30 hard point 1a: the board's card of a space is compact (narrow
+/// and a few lines), so it hides little of the stacks around it.
+#[test]
+fn the_boards_card_of_a_space_is_compact() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 5);
+    press(&mut h, "Start game");
+    h.get_all_by_label("Roma").next().unwrap().hover();
+    h.run_steps(60);
+    let lines: Vec<egui::Rect> = h
+        .query_all_by_label_contains("roads (")
+        .chain(h.query_all_by_label_contains("Seas: "))
+        .filter(|n| n.accesskit_node().bounding_box().is_some())
+        .map(|n| n.rect())
+        .collect();
+    assert!(lines.len() >= 2, "the card's roads and seas: {lines:?}");
+    let card = lines.iter().fold(egui::Rect::NOTHING, |a, r| a.union(*r));
+    // The card is at most 230 points wide (tooltip::BOARD_CARD_WIDTH), its
+    // lines small and one a kind of link.
+    assert!(card.width() <= 230.0, "{card:?}");
+    assert!(card.height() <= 4.0 * 16.0, "{card:?}");
+    // Nothing of a game's blocks on it: the board shows them.
+    assert_eq!(h.query_all_by_label_contains("Starting blocks").count(), 0);
+}
+
+/// Issue 30 hard point 1e: on the game's first turn under 2.0 the status
+/// says why Caesar is Player 1 (2.1's exception); later turns do not.
+#[test]
+fn player_one_on_the_first_turn_under_2_0_says_why() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 5);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    h.get_by_label_contains("Caesar is Player 1 whatever the cards, 2.1");
+    play_some(&mut h, 40);
+    let (_, s) = now(&mut h);
+    assert!((s.year(), s.turn()) > (1, 1));
+    assert_eq!(
+        h.query_all_by_label_contains("whatever the cards").count(),
+        0
+    );
+}
