@@ -39,6 +39,15 @@ fn play(seats: [Seat; 2], seed: u64) -> Harness<'static, WorkbenchApp> {
     h
 }
 
+/// A game begun between a person (Caesar) and the heuristic, the AI's
+/// first decisions made: the person to decide.
+fn started(seed: u64) -> Harness<'static, WorkbenchApp> {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], seed);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    h
+}
+
 fn click_at(h: &mut Harness<'_, WorkbenchApp>, at: Pos2) {
     h.hover_at(at);
     h.run();
@@ -131,11 +140,58 @@ fn is_command(game: &Game, card: u8) -> Option<(u8, u8)> {
     }
 }
 
+/// Discards (if the rule set asks) by clicks in the hand: any card but the
+/// one labelled `keep`.
+fn discard_all_but(h: &mut Harness<'_, WorkbenchApp>, keep: &str) {
+    while let (g, s) = now(h)
+        && s.period() == Period::Discard
+        && s.current_player() == Some(Side::Caesar)
+    {
+        let other = s
+            .hand(Side::Caesar)
+            .iter()
+            .find(|c| g.card_label(**c) != keep)
+            .copied()
+            .expect("another card");
+        let before = s.hand(Side::Caesar).len();
+        press(h, &g.card_label(other));
+        settle(h);
+        assert_eq!(now(h).1.hand(Side::Caesar).len(), before - 1);
+    }
+}
+
+/// A group move: click a space, then a block, then its destination.
+fn move_a_group_by_clicks(h: &mut Harness<'_, WorkbenchApp>, game: &Game, s: &State) {
+    let view = s.view(Side::Caesar, false);
+    let mut out = Vec::new();
+    let (from, step) = legal(game, s)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Group(at) => Some(at),
+            _ => None,
+        })
+        .find_map(|at| {
+            view.moves_after_group(game, at, &mut out);
+            out.iter()
+                .find(|a| matches!(a, Action::Step { .. }))
+                .map(|a| (at, *a))
+        })
+        .expect("a group that can move");
+    let Action::Step { block, to } = step else {
+        unreachable!()
+    };
+    click_space(h, from);
+    let (_, s) = now(h);
+    assert_eq!(s.moving_group(), Some(from), "the click started the group");
+    click_block(h, game, block);
+    click_space(h, to);
+    let (_, s) = now(h);
+    assert_eq!(s.location(block), Some(to), "moved by clicks");
+}
+
 #[test]
 fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(2);
     let (game, state) = now(&mut h);
     // The card to play: the best command card of the hand (moves and levies).
     let best = *state
@@ -145,22 +201,7 @@ fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic
         .max_by_key(|c| is_command(&game, **c))
         .expect("a command card");
     let best_label = game.card_label(best);
-    // Discards (if the rule set asks): any other card, clicked in the hand.
-    while let (g, s) = now(&mut h)
-        && s.period() == Period::Discard
-        && s.current_player() == Some(Side::Caesar)
-    {
-        let other = s
-            .hand(Side::Caesar)
-            .iter()
-            .find(|c| g.card_label(**c) != best_label)
-            .copied()
-            .expect("another card");
-        let before = s.hand(Side::Caesar).len();
-        press(&mut h, &g.card_label(other));
-        settle(&mut h);
-        assert_eq!(now(&mut h).1.hand(Side::Caesar).len(), before - 1);
-    }
+    discard_all_but(&mut h, &best_label);
     // Play the card by clicking it in the hand.
     let (_, s) = now(&mut h);
     assert_eq!(s.period(), Period::Cards);
@@ -177,32 +218,7 @@ fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic
     assert_eq!(copies(&s), before - 1, "played from the hand");
     assert_eq!(s.current_player(), Some(Side::Caesar));
     assert!(s.command_points().is_some(), "{}", s.stage_text(&game));
-    // A group move: click a space, then a block, then its destination.
-    let view = s.view(Side::Caesar, false);
-    let mut out = Vec::new();
-    let (from, step) = legal(&game, &s)
-        .into_iter()
-        .filter_map(|a| match a {
-            Action::Group(at) => Some(at),
-            _ => None,
-        })
-        .find_map(|at| {
-            view.moves_after_group(&game, at, &mut out);
-            out.iter()
-                .find(|a| matches!(a, Action::Step { .. }))
-                .map(|a| (at, *a))
-        })
-        .expect("a group that can move");
-    let Action::Step { block, to } = step else {
-        unreachable!()
-    };
-    click_space(&mut h, from);
-    let (_, s) = now(&mut h);
-    assert_eq!(s.moving_group(), Some(from), "the click started the group");
-    click_block(&mut h, &game, block);
-    click_space(&mut h, to);
-    let (_, s) = now(&mut h);
-    assert_eq!(s.location(block), Some(to), "moved by clicks");
+    move_a_group_by_clicks(&mut h, &game, &s);
     // End the moves with the side list's buttons, then levy by a click.
     loop {
         let (g, s) = now(&mut h);
@@ -252,6 +268,29 @@ fn battle_position() -> (Game, State) {
     (game, state)
 }
 
+/// Through the rest of the command phase to the battle at `at`, by the
+/// side list's buttons and a click on the battle's space.
+fn to_the_battle(h: &mut Harness<'_, WorkbenchApp>, at: SpaceId) {
+    for _ in 0..20 {
+        let (g, s) = now(h);
+        if s.battle_info().is_some() || s.period() == Period::Battles {
+            break;
+        }
+        let l = legal(&g, &s);
+        let pick = [Action::EndGroup, Action::EndMoves, Action::EndLevy]
+            .into_iter()
+            .find(|a| l.contains(a))
+            .unwrap_or_else(|| panic!("stuck at {}", s.stage_text(&g)));
+        press(h, &g.action_text(pick));
+        settle(h);
+    }
+    let (g, s) = now(h);
+    if legal(&g, &s).contains(&Action::Battle(at)) {
+        click_space(h, at);
+        settle(h);
+    }
+}
+
 #[test]
 fn a_battle_is_fought_through_the_battle_panel_and_a_retreat_clicked_on_the_map() {
     let mut h = harness(Tab::Play);
@@ -277,25 +316,7 @@ fn a_battle_is_fought_through_the_battle_panel_and_a_retreat_clicked_on_the_map(
     let (_, s) = now(&mut h);
     assert_eq!(s.location(l11), Some(roma));
     assert_eq!(s.location(l12), Some(roma));
-    // Through the rest of the command phase to the battle.
-    for _ in 0..20 {
-        let (g, s) = now(&mut h);
-        if s.battle_info().is_some() || s.period() == Period::Battles {
-            break;
-        }
-        let l = legal(&g, &s);
-        let pick = [Action::EndGroup, Action::EndMoves, Action::EndLevy]
-            .into_iter()
-            .find(|a| l.contains(a))
-            .unwrap_or_else(|| panic!("stuck at {}", s.stage_text(&g)));
-        press(&mut h, &g.action_text(pick));
-        settle(&mut h);
-    }
-    let (g, s) = now(&mut h);
-    if legal(&g, &s).contains(&Action::Battle(roma)) {
-        click_space(&mut h, roma);
-        settle(&mut h);
-    }
+    to_the_battle(&mut h, roma);
     assert!(h.query_all_by_label_contains("Battle of Roma").count() > 0);
     // Fire from the battle panel until a retreat is offered, then retreat
     // by clicking its space, lit on the map.
@@ -718,9 +739,7 @@ fn a_finished_game_offers_its_replay_and_a_saved_game_resumes_where_it_stood() {
 
 #[test]
 fn undo_takes_back_a_quiet_decision_and_nothing_past_a_reveal() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 7);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(7);
     let (game, s) = now(&mut h);
     assert_eq!(s.period(), Period::Discard);
     let hand: Vec<String> = s
@@ -1072,9 +1091,7 @@ fn group_lines(h: &Harness<'_, WorkbenchApp>, side: Side) -> Vec<String> {
 /// move, not the one that lands under the pointer next.
 #[test]
 fn action_slots_stay_put_and_a_double_click_does_one_thing() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(2);
     let slot = |h: &Harness<'_, WorkbenchApp>, label: &str| h.get_by_label(label).rect();
     let at_start: Vec<egui::Rect> = ["End group", "End moves", "End levy", "Fire", "End winter"]
         .iter()
@@ -1152,9 +1169,7 @@ fn action_slots_stay_put_and_a_double_click_does_one_thing() {
 /// Issue 30 item 5: "Start game" during a game asks before throwing it away.
 #[test]
 fn start_game_asks_before_discarding_a_game_in_progress() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(2);
     let (game, s) = now(&mut h);
     h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
     settle(&mut h);
@@ -1191,9 +1206,7 @@ fn start_game_asks_before_discarding_a_game_in_progress() {
 /// block of it can be read and clicked.
 #[test]
 fn board_blocks_are_readable_at_the_default_zoom_and_stacks_spread_on_hover() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(2);
     let font = h.state_mut().play_panel().board().block_font();
     assert!(font >= 11.0, "block text {font} px");
     let (game, s) = now(&mut h);
@@ -1221,8 +1234,16 @@ fn board_blocks_are_readable_at_the_default_zoom_and_stacks_spread_on_hover() {
         .map(|b| block_rect(&mut h, &game, *b))
         .max_by(|a, b| a.left().total_cmp(&b.left()))
         .unwrap();
+    let pointed = h.state_mut().play_panel().board().block_at(first.center());
+    assert!(pointed.is_some());
     h.hover_at(first.center());
     h.run();
+    // The block pointed at stays under the pointer as the stack spreads,
+    // so a click picks the block the person saw.
+    assert_eq!(
+        h.state_mut().play_panel().board().block_at(first.center()),
+        pointed
+    );
     let after: Vec<egui::Rect> = stack
         .iter()
         .map(|b| block_rect(&mut h, &game, *b))
@@ -1336,9 +1357,7 @@ fn the_boards_card_of_a_space_is_compact() {
 /// says why Caesar is Player 1 (2.1's exception); later turns do not.
 #[test]
 fn player_one_on_the_first_turn_under_2_0_says_why() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 5);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(5);
     h.get_by_label_contains("Caesar is Player 1 whatever the cards, 2.1");
     play_some(&mut h, 40);
     let (_, s) = now(&mut h);
