@@ -43,43 +43,47 @@ pub fn command_help(moves: u8, levy: u8) -> String {
 /// An event's text as the rule set plays it.
 pub fn event_help(event: Event, rules: &RuleSet) -> String {
     match event {
-        Event::Apollo => {
-            let mut t = "Apollo: copy the card your opponent played last turn; a copied event is that event exactly.".to_string();
-            t.push_str(if rules.apollo_copy_decides_player1 {
+        // Each text is the event's words, then the words of each switch
+        // of the rule set that changes it.
+        Event::Apollo => [
+            "Apollo: copy the card your opponent played last turn; a copied event is that event exactly.",
+            if rules.apollo_copy_decides_player1 {
                 " The copied card decides who is Player 1 (2.0); a copied event does not cancel the turn."
             } else {
                 " The Apollo player is Player 1 (1.1)."
-            });
-            t.push_str(match rules.apollo_first_turn {
+            },
+            match rules.apollo_first_turn {
                 ApolloFirstTurn::NoEffect => {
                     " On a year's first turn there is nothing to copy: no moves or levies."
                 }
                 ApolloFirstTurn::CopiesPreviousYear => {
                     " On a year's first turn it copies the opponent's last card of the previous year."
                 }
-            });
-            t
-        }
-        Event::Jupiter => {
-            let mut t = "Jupiter: one enemy block in a city next to a friendly city defects to you (the block is picked by a die roll). A leader or navis does not defect: it is revealed and loses a step.".to_string();
+            },
+        ]
+        .concat(),
+        Event::Jupiter => [
+            "Jupiter: one enemy block in a city next to a friendly city defects to you (the block is picked by a die roll). A leader or navis does not defect: it is revealed and loses a step.",
             if rules.jupiter_navis_at_sea {
-                t.push_str(" A navis at sea may be chosen (1.1).");
-            }
-            t.push_str(if rules.jupiter_cleopatra_defects {
+                " A navis at sea may be chosen (1.1)."
+            } else {
+                ""
+            },
+            if rules.jupiter_cleopatra_defects {
                 " Cleopatra is no leader and may defect."
             } else {
                 " Cleopatra does not defect."
-            });
-            t.push_str(match rules.jupiter_defection {
+            },
+            match rules.jupiter_defection {
                 JupiterDefection::InPlace => {
                     " The block changes sides where it stands: its city is contested (a battle)."
                 }
                 JupiterDefection::ToAdjacentFriendlyCity => {
                     " The block moves to your adjacent friendly city."
                 }
-            });
-            t
-        }
+            },
+        ]
+        .concat(),
         Event::Mars => {
             let mut t = String::from("Mars: ");
             if rules.mars_group_move {

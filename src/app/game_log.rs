@@ -77,6 +77,7 @@ pub fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -
     let upto = upto.min(trace.len());
     let mut turns: Vec<Turn> = Vec::new();
     let mut fought: Option<Fought> = None;
+    let mut moving: Option<Moving> = None;
     for i in 0..upto {
         let (before, after) = (trace.state(i), trace.state(i + 1));
         let here = (before.year(), before.turn());
@@ -90,6 +91,7 @@ pub fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -
         }
         let turn = turns.last_mut().expect("pushed above");
         let (seen_before, seen_after) = (seen(before, viewer), seen(after, viewer));
+        let known = |b: BlockId| seen_before.knows(game, b) || seen_after.knows(game, b);
         let decider = trace.decider(i);
         let action = trace.action(i);
         let lines = &trace.log()[trace.log_end(i)..trace.log_end(i + 1)];
@@ -120,7 +122,16 @@ pub fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -
             );
             entry.kind = Kind::Fire;
         }
-        turn.entries.push(entry);
+        if !fold_group_move(
+            game,
+            (before, action, decider),
+            &mut moving,
+            entry,
+            turn,
+            &known,
+        ) {
+            moving = None;
+        }
         if let Action::JupiterAt(at) | Action::VulcanCity(at) = action {
             let seen = (&seen_before, &seen_after);
             struck(game, (before, after), seen, at, i + 1, &mut turn.entries);
@@ -156,6 +167,146 @@ pub fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -
         }
     }
     turns
+}
+
+/// A group move told in one line, as it goes: each block's way so far.
+struct Moving {
+    /// The line's place in its turn's entries.
+    entry: usize,
+    side: Side,
+    from: SpaceId,
+    /// Each block moved: whether the viewer may name it, where it began,
+    /// and every space it entered (by sea or not).
+    ways: Vec<Way>,
+    /// The group is over.
+    ended: bool,
+}
+
+struct Way {
+    block: BlockId,
+    named: bool,
+    start: SpaceId,
+    hops: Vec<(SpaceId, bool)>,
+}
+
+/// Folds `entry` (the words for `action`) into the group move being told:
+/// a group's start opens its line, each step lengthens it, its end closes
+/// it. Anything else is pushed as a line of its own; returns whether a
+/// group move is still open.
+fn fold_group_move(
+    game: &Game,
+    (before, action, side): (&State, Action, Side),
+    moving: &mut Option<Moving>,
+    entry: Entry,
+    turn: &mut Turn,
+    known: &dyn Fn(BlockId) -> bool,
+) -> bool {
+    let step = match action {
+        Action::Step { block, to } => Some((block, to, false)),
+        Action::SeaMove { block, to } => Some((block, to, true)),
+        _ => None,
+    };
+    match (action, step, moving.as_mut()) {
+        (Action::Group(from), ..) => {
+            *moving = Some(Moving {
+                entry: turn.entries.len(),
+                side,
+                from,
+                ways: Vec::new(),
+                ended: false,
+            });
+            turn.entries.push(entry);
+            true
+        }
+        (_, Some((block, to, by_sea)), Some(m)) if before.moving_group().is_some() => {
+            match m.ways.iter_mut().find(|w| w.block == block) {
+                Some(w) => w.hops.push((to, by_sea)),
+                None => m.ways.push(Way {
+                    block,
+                    named: known(block),
+                    start: before.location(block).unwrap_or(m.from),
+                    hops: vec![(to, by_sea)],
+                }),
+            }
+            let line = &mut turn.entries[m.entry];
+            line.text = group_words(game, m);
+            line.step = entry.step;
+            line.space = Some(to);
+            true
+        }
+        (Action::EndGroup, _, Some(m)) => {
+            m.ended = true;
+            let line = &mut turn.entries[m.entry];
+            line.text = group_words(game, m);
+            line.step = entry.step;
+            false
+        }
+        _ => {
+            turn.entries.push(entry);
+            false
+        }
+    }
+}
+
+/// A group move in one line: "Pompey moves 3 blocks from Antiochia to
+/// Tarsus to Ancyra"; blocks that went different ways each with their way.
+/// Blocks the viewer may not name are counted, never named.
+fn group_words(game: &Game, m: &Moving) -> String {
+    let side = m.side;
+    let from = game.space_name(m.from);
+    if m.ways.is_empty() {
+        return if m.ended {
+            format!("{side} starts a group move from {from} and moves no block")
+        } else {
+            format!("{side} moves a group from {from}")
+        };
+    }
+    // The ways taken, each with the blocks that took it, in order.
+    let mut routes: Vec<(String, Vec<&Way>)> = Vec::new();
+    for w in &m.ways {
+        let mut route = String::new();
+        if w.start != m.from {
+            route = format!(" from {}", game.space_name(w.start));
+        }
+        for &(to, by_sea) in &w.hops {
+            route.push_str(" to ");
+            route.push_str(game.space_name(to));
+            if by_sea {
+                route.push_str(" by sea");
+            }
+        }
+        match routes.iter_mut().find(|(r, _)| *r == route) {
+            Some((_, ws)) => ws.push(w),
+            None => routes.push((route, vec![w])),
+        }
+    }
+    let who = |ways: &[&Way]| {
+        let mut parts: Vec<String> = ways
+            .iter()
+            .filter(|w| w.named)
+            .map(|w| game.block_name(w.block).to_string())
+            .collect();
+        match ways.iter().filter(|w| !w.named).count() {
+            0 => {}
+            1 => parts.push("a block".into()),
+            n => parts.push(format!("{n} blocks")),
+        }
+        match parts.len() {
+            1 => parts.remove(0),
+            _ => {
+                let last = parts.pop().expect("two or more");
+                format!("{} and {last}", parts.join(", "))
+            }
+        }
+    };
+    if let [(route, ways)] = routes.as_slice() {
+        return format!("{side} moves {} from {from}{route}", who(ways));
+    }
+    let each: Vec<String> = routes
+        .iter()
+        .map(|(route, ways)| format!("{}{route}", who(ways)))
+        .collect();
+    format!("{side} moves a group from {from}: {}", each.join("; "))
 }
 
 /// A position as `viewer` sees it (`None`: everything).
@@ -626,5 +777,98 @@ impl Cache {
             self.key = Some(key);
         }
         &self.turns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game of varied legal actions (multi-step group moves among them).
+    fn varied_game() -> (Game, Trace) {
+        let game = crate::test_support::published("rules-2.0");
+        let mut trace = Trace::new(&game, 7);
+        let mut legal = Vec::new();
+        for k in 0..800 {
+            let s = trace.last();
+            if s.is_over() {
+                break;
+            }
+            legal.clear();
+            s.legal_actions(&game, &mut legal);
+            let pick = legal[k * 7 % legal.len()];
+            trace.push(&game, pick).expect("legal");
+        }
+        (game, trace)
+    }
+
+    /// Whether `text` names `name` as a whole ("Legio 1" is not in "Legio 11").
+    fn names(text: &str, name: &str) -> bool {
+        text.match_indices(name).any(|(i, _)| {
+            !text[i + name.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric())
+        })
+    }
+
+    #[test]
+    fn a_group_move_is_one_line_that_names_only_blocks_the_viewer_knows() {
+        let (game, trace) = varied_game();
+        // A sea move on its own (6.3) is not a group's.
+        let is_group = |i: usize| match trace.action(i) {
+            Action::Group(_) | Action::Step { .. } | Action::EndGroup => true,
+            Action::SeaMove { .. } => trace.state(i).moving_group().is_some(),
+            _ => false,
+        };
+        let groups = |side: Side| {
+            (0..trace.len())
+                .filter(|&i| {
+                    trace.decider(i) == side && matches!(trace.action(i), Action::Group(_))
+                })
+                .count()
+        };
+        for viewer in [Some(Side::Caesar), Some(Side::Pompey), None] {
+            let turns = side_log(&game, &trace, trace.len(), viewer);
+            let lines: Vec<&Entry> = turns.iter().flat_map(|t| &t.entries).collect();
+            for side in Side::BOTH {
+                let told: Vec<&&Entry> = lines
+                    .iter()
+                    .filter(|e| {
+                        e.kind == Kind::Action && e.side == Some(side) && is_group(e.step - 1)
+                    })
+                    .collect();
+                assert!(groups(side) > 5, "{side} made {} group moves", groups(side));
+                assert_eq!(
+                    told.len(),
+                    groups(side),
+                    "{side}'s group moves, seen by {viewer:?}"
+                );
+                assert!(told.iter().all(|e| {
+                    e.text.starts_with(&format!("{side} moves "))
+                        || e.text.starts_with(&format!("{side} starts a group move"))
+                }));
+                // The other side's blocks the viewer never knew are not named.
+                let Some(me) = viewer.filter(|v| *v != side) else {
+                    continue;
+                };
+                for e in told {
+                    let ever_known = |b: BlockId| {
+                        (0..=e.step).any(|i| trace.state(i).view(me, false).knows(&game, b))
+                    };
+                    for b in game.roster().of_side(side).filter(|b| !ever_known(*b)) {
+                        let name = game.block_name(b);
+                        if Side::BOTH.iter().any(|s| s.to_string() == name) {
+                            continue;
+                        }
+                        assert!(!names(&e.text, name), "{me} reads {name} in {:?}", e.text);
+                    }
+                }
+            }
+            assert!(
+                lines.iter().any(|e| e.text.matches(" to ").count() >= 2),
+                "a move of two steps or more, in one line"
+            );
+        }
     }
 }

@@ -1220,14 +1220,16 @@ impl MapModel {
             let response = ui.interact(rect.intersect(area), id, Sense::hover());
             let name = s.name.clone();
             response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &name));
+            if mode == MapMode::Board {
+                // A game's blocks are the board's to show (some are hidden);
+                // its card is compact, so it hides few stacks around.
+                let _: Response = response.on_hover_ui(|ui| {
+                    super::tooltip::board_space(ui, scenario, rules, SpaceId(i as u16));
+                });
+                continue;
+            }
             let _: Response = response.on_hover_ui(|ui| {
-                // A game's blocks are the board's to show (some are hidden).
-                let blocks: &[BlockId] = if mode == MapMode::Board {
-                    &[]
-                } else {
-                    &self.blocks[i]
-                };
-                super::tooltip::space(ui, scenario, rules, blocks, SpaceId(i as u16));
+                super::tooltip::space(ui, scenario, rules, &self.blocks[i], SpaceId(i as u16));
             });
         }
     }

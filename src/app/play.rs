@@ -148,6 +148,9 @@ pub struct PlayPanel {
     /// Where the pointer clicked the last decision; until it moves away,
     /// a click there is a double click and decides nothing more.
     guard: Guard,
+    /// A game began: the "New game" settings fold away, so the game's
+    /// decisions show without scrolling.
+    fold_setup: bool,
 }
 
 impl PlayPanel {
@@ -257,6 +260,7 @@ impl PlayPanel {
         setup: Option<RecordSetup>,
         title: String,
     ) {
+        self.fold_setup = true;
         let mut counters = [None, None];
         let players = Side::BOTH.map(|side| match &seats[side.index()] {
             Seat::Human => None,
@@ -681,52 +685,54 @@ impl PlayPanel {
     ) {
         ui.heading("Play");
         let open = self.session.is_none();
-        egui::CollapsingHeader::new("New game")
-            .default_open(open)
-            .show(ui, |ui| {
-                self.seats_grid(ui, actions);
-                ui.label(RichText::new(format!("Rule set: {variant}")).weak());
-                let startable = match (scenario, rules) {
-                    (Some(_), Some(_)) if errors == 0 => None,
-                    (Some(_), Some(_)) => Some(format!("the scenario has {errors} error(s)")),
-                    _ => Some("no scenario or rule set is loaded".to_string()),
-                };
-                ui.horizontal_wrapped(|ui| {
-                    let start = ui
-                        .add_enabled(startable.is_none(), egui::Button::new("Start game"))
-                        .on_disabled_hover_text(startable.clone().unwrap_or_default());
-                    // A game in progress is not thrown away without asking.
-                    let in_progress = self
-                        .session
-                        .as_ref()
-                        .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over());
-                    if start.clicked() {
-                        if in_progress {
-                            self.confirm_start = true;
-                        } else {
-                            self.start_new(scenario, rules, variant, resolved, path);
-                        }
+        let mut header = egui::CollapsingHeader::new("New game").default_open(open);
+        if std::mem::take(&mut self.fold_setup) {
+            header = header.open(Some(false));
+        }
+        header.show(ui, |ui| {
+            self.seats_grid(ui, actions);
+            ui.label(RichText::new(format!("Rule set: {variant}")).weak());
+            let startable = match (scenario, rules) {
+                (Some(_), Some(_)) if errors == 0 => None,
+                (Some(_), Some(_)) => Some(format!("the scenario has {errors} error(s)")),
+                _ => Some("no scenario or rule set is loaded".to_string()),
+            };
+            ui.horizontal_wrapped(|ui| {
+                let start = ui
+                    .add_enabled(startable.is_none(), egui::Button::new("Start game"))
+                    .on_disabled_hover_text(startable.clone().unwrap_or_default());
+                // A game in progress is not thrown away without asking.
+                let in_progress = self
+                    .session
+                    .as_ref()
+                    .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over());
+                if start.clicked() {
+                    if in_progress {
+                        self.confirm_start = true;
+                    } else {
+                        self.start_new(scenario, rules, variant, resolved, path);
                     }
-                    if let Some(why) = &startable {
-                        ui.label(RichText::new(why).color(theme::WARNING));
-                    }
-                });
-                if self.confirm_start {
-                    ui.label(
-                        RichText::new("A game is in progress. Discard it and start a new one?")
-                            .color(theme::WARNING),
-                    );
-                    ui.horizontal(|ui| {
-                        if ui.button("Keep playing").clicked() {
-                            self.confirm_start = false;
-                        }
-                        if ui.button("Discard it and start").clicked() {
-                            self.confirm_start = false;
-                            self.start_new(scenario, rules, variant, resolved, path);
-                        }
-                    });
+                }
+                if let Some(why) = &startable {
+                    ui.label(RichText::new(why).color(theme::WARNING));
                 }
             });
+            if self.confirm_start {
+                ui.label(
+                    RichText::new("A game is in progress. Discard it and start a new one?")
+                        .color(theme::WARNING),
+                );
+                ui.horizontal(|ui| {
+                    if ui.button("Keep playing").clicked() {
+                        self.confirm_start = false;
+                    }
+                    if ui.button("Discard it and start").clicked() {
+                        self.confirm_start = false;
+                        self.start_new(scenario, rules, variant, resolved, path);
+                    }
+                });
+            }
+        });
         if let Some(e) = &self.error {
             ui.colored_label(theme::ERROR, e);
         }
@@ -863,65 +869,23 @@ impl PlayPanel {
 
     fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         Self::files_row(ui, actions);
-        let record_text = self.record().map(|r| r.to_ron() + "\n");
         let viewer = self.viewer();
-        let pace = self.settings.pace;
+        let record_text = self.record().map(|r| r.to_ron() + "\n");
         let Some(s) = &mut self.session else {
             return;
         };
-        ui.separator();
-        ui.label(RichText::new(&s.title).strong());
-        ui.label(
-            RichText::new(format!(
-                "Caesar: {}, Pompey: {}",
-                s.seats[0].label(),
-                s.seats[1].label()
-            ))
-            .small(),
-        );
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
-                .on_disabled_hover_text("A game begun from a position cannot be written as a record")
-                .clicked()
-                && let Some(text) = record_text
-            {
-                actions.push(Request::Choose(FilePurpose::Export {
-                    kind: ExportKind::Record,
-                    text,
-                }));
-            }
-            // A game in progress replayed as the side at the table sees it
-            // (no saving first); after the game, everything.
-            let over = s.trace.last().is_over();
-            if ui
-                .add_enabled(
-                    s.handover.is_none() && !s.trace.is_empty() && !over,
-                    egui::Button::new("Replay so far"),
-                )
-                .on_hover_text(match viewer {
-                    Some(side) => format!("Step through the game up to now, as {side} saw it"),
-                    None => "Step through the game up to now".to_string(),
-                })
-                .clicked()
-            {
-                actions.push(replay_action(s, viewer));
-            }
-            let undoable = s
-                .undoer()
-                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
-            if ui
-                .add_enabled(undoable, egui::Button::new("Undo my decision"))
-                .on_hover_text("Take back your last decision (Ctrl+Z)")
-                .on_disabled_hover_text(
-                    "Only your own decisions since the last one that showed you something or rolled dice",
-                )
-                .clicked()
-            {
-                s.undo_now();
-            }
-        });
+        game_header(ui, s, viewer, record_text, actions);
         self.ai_controls(ui);
+        self.decisions(ui, actions);
+    }
+
+    /// The decisions of the side at the table, in places that never move:
+    /// the slots, then the status and the hand in areas of fixed height,
+    /// then the list of actions; the battle and anything else whose length
+    /// changes below them.
+    fn decisions(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
+        let viewer = self.viewer();
+        let pace = self.settings.pace;
         let Some(s) = &mut self.session else {
             return;
         };
@@ -938,33 +902,41 @@ impl PlayPanel {
         // The actions with no place on the map in slots of their own, above
         // everything that grows or shrinks: they never move under the pointer.
         let mut picked = slots(ui, s, &legal, my_turn, &mut self.guard);
-        play_info::status(ui, &s.game, &state);
-        play_info::played(ui, &s.game, &state, viewer);
-        if state.is_over() {
-            game_over(ui, s, actions);
-        }
-        // The hand of the side at the table.
-        if let Some(me) = viewer {
-            let playable = my_turn && to_play == Some(me);
-            picked = picked.or(hand(ui, s, &state, me, playable, &mut self.guard));
-        } else {
-            for side in Side::BOTH {
-                ui.label(format!(
-                    "{side}'s hand: {}",
-                    play_info::hand_text(&s.game, &state, side)
-                ));
+        fixed_area(ui, "play_status", STATUS_ROWS, |ui| {
+            play_info::status(ui, &s.game, &state);
+            play_info::played(ui, &s.game, &state, viewer);
+            if let Some(n) = &s.note {
+                ui.colored_label(theme::WARNING, n);
             }
-        }
-        play_info::battle(ui, &s.game, &state, viewer);
-        if let Some(n) = &s.note {
-            ui.colored_label(theme::WARNING, n);
-        }
+        });
+        ui.separator();
+        // The hand of the side at the table.
+        fixed_area(ui, "play_hand", HAND_ROWS, |ui| match viewer {
+            Some(me) => {
+                let playable = my_turn && to_play == Some(me);
+                picked = picked.or(hand(ui, s, &state, me, playable, &mut self.guard));
+            }
+            None => {
+                for side in Side::BOTH {
+                    ui.label(format!(
+                        "{side}'s hand: {}",
+                        play_info::hand_text(&s.game, &state, side)
+                    ));
+                }
+            }
+        });
+        ui.separator();
         if my_turn {
             picked = picked.or(placed_actions(ui, s, &state, &legal, &mut self.guard));
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
         }
-        // The battle's story below the decisions, which it never moves.
+        if state.is_over() {
+            game_over(ui, s, actions);
+        }
+        // The battle and its story below the decisions, which they never move.
+        ui.separator();
+        play_info::battle(ui, &s.game, &state, viewer);
         let turns = self
             .log
             .get(&s.game, &s.trace, s.trace.len(), viewer, s.generation);
@@ -1215,6 +1187,86 @@ impl Session {
 }
 
 /// Following the AI: its last action's place brought into view and ringed.
+/// The game's title, its seats, and saving, replaying and undoing it.
+fn game_header(
+    ui: &mut Ui,
+    s: &mut Session,
+    viewer: Option<Side>,
+    record_text: Option<String>,
+    actions: &mut Vec<Request>,
+) {
+    ui.separator();
+    ui.label(RichText::new(&s.title).strong());
+    ui.label(
+        RichText::new(format!(
+            "Caesar: {}, Pompey: {}",
+            s.seats[0].label(),
+            s.seats[1].label()
+        ))
+        .small(),
+    );
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
+            .on_disabled_hover_text("A game begun from a position cannot be written as a record")
+            .clicked()
+            && let Some(text) = record_text
+        {
+            actions.push(Request::Choose(FilePurpose::Export {
+                kind: ExportKind::Record,
+                text,
+            }));
+        }
+        // A game in progress replayed as the side at the table sees it
+        // (no saving first); after the game, everything.
+        let over = s.trace.last().is_over();
+        if ui
+            .add_enabled(
+                s.handover.is_none() && !s.trace.is_empty() && !over,
+                egui::Button::new("Replay so far"),
+            )
+            .on_hover_text(match viewer {
+                Some(side) => format!("Step through the game up to now, as {side} saw it"),
+                None => "Step through the game up to now".to_string(),
+            })
+            .clicked()
+        {
+            actions.push(replay_action(s, viewer));
+        }
+        let undoable = s
+            .undoer()
+            .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
+        if ui
+            .add_enabled(undoable, egui::Button::new("Undo my decision"))
+            .on_hover_text("Take back your last decision (Ctrl+Z)")
+            .on_disabled_hover_text(
+                "Only your own decisions since the last one that showed you something or rolled dice",
+            )
+            .clicked()
+        {
+            s.undo_now();
+        }
+    });
+}
+
+/// Rows of text the status area holds: year and turn, Player 1 and why,
+/// VP, the stage, the cards played, a note.
+const STATUS_ROWS: f32 = 6.5;
+/// Rows the hand's area holds: its heading and two rows of cards.
+const HAND_ROWS: f32 = 3.4;
+
+/// An area `rows` rows of buttons high whatever it holds (it scrolls when
+/// it overflows), so what comes below it never moves.
+fn fixed_area(ui: &mut Ui, id: &str, rows: f32, add: impl FnOnce(&mut Ui)) {
+    let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    egui::ScrollArea::vertical()
+        .id_salt(id)
+        .max_height(rows * row)
+        .min_scrolled_height(rows * row)
+        .auto_shrink([false, false])
+        .show(ui, add);
+}
+
 fn follow(on: bool, s: &Session, board: &mut Board) {
     if on && let Some(space) = s.trace.len().checked_sub(1).and_then(|i| s.acted_at(i)) {
         board.follow(space);
@@ -1418,7 +1470,9 @@ fn placed_actions(
             }
         }
     }
-    ui.separator();
+    if !movers.is_empty() || s.choices.is_some() {
+        ui.separator();
+    }
     // In a battle every decision is the battle's: fire and pass are slots;
     // retreats (lit on the map, a click there retreats) and which block
     // takes the hit or its turn are listed here.

@@ -55,38 +55,30 @@ pub struct Board {
     /// Centred only if it is not well inside the map already (following
     /// the AI: the map does not jump at every action).
     centre_if_hidden: bool,
-    /// The space whose stack is spread out (the pointer is over it).
-    spread: Option<usize>,
+    /// The space whose stack is spread out (the pointer is over it), and
+    /// which of its blocks stays where it was.
+    spread: Option<(usize, usize)>,
     /// Every block as drawn last: face up, its space, its rectangle.
     drawn_rects: Vec<(BlockId, bool, SpaceId, Rect)>,
     /// The size of the words on the blocks, as drawn last.
     font: f32,
 }
 
-/// A stack's blocks side by side with a small gap, centred where the stack
-/// is and kept inside the map.
-fn spread(rects: &[Rect], area: Rect) -> Vec<Rect> {
-    let Some(first) = rects.first() else {
+/// A stack's blocks side by side with a small gap, the `anchor`-th block
+/// (the one pointed at) left where it was, so the pointer stays on it; kept
+/// inside the map.
+fn spread(rects: &[Rect], area: Rect, anchor: usize) -> Vec<Rect> {
+    let Some(at) = rects.get(anchor.min(rects.len().saturating_sub(1))) else {
         return Vec::new();
     };
-    let (w, gap) = (first.width(), 3.0);
+    let (w, gap) = (at.width(), 3.0);
     let n = rects.len() as f32;
     let width = n * w + (n - 1.0) * gap;
-    let centre = rects
-        .iter()
-        .fold(Rect::NOTHING, |a, r| a.union(*r))
-        .center()
-        .x;
-    let left = (centre - width / 2.0)
+    let left = (at.left() - anchor as f32 * (w + gap))
         .min(area.right() - width)
         .max(area.left());
     (0..rects.len())
-        .map(|k| {
-            Rect::from_min_size(
-                Pos2::new(left + k as f32 * (w + gap), first.top()),
-                first.size(),
-            )
-        })
+        .map(|k| Rect::from_min_size(Pos2::new(left + k as f32 * (w + gap), at.top()), at.size()))
         .collect()
 }
 
@@ -119,6 +111,68 @@ fn face_up(view: Option<&SideView<'_>>, game: &Game, b: BlockId) -> bool {
     view.is_none_or(|v| v.knows(game, b))
 }
 
+/// A space's stack as laid out this frame: its blocks' rectangles, and
+/// whether it is piled (its blocks almost on top of each other, a count on
+/// top) because laid out side by side it would cover a neighbour's stack.
+struct Stack {
+    space: usize,
+    rects: Vec<Rect>,
+    piled: bool,
+}
+
+/// How much of each block of a piled stack shows above the next one: its
+/// line of name, so every block of a pile is read; and how far each is
+/// set to the side.
+const PILE_RISE: f32 = 0.45;
+const PILE_SHIFT: f32 = 0.08;
+
+/// Each stack side by side as the map lays it out, or piled where it would
+/// overlap another stack: a fan upward from the space's marker, each block
+/// showing its name over the next.
+fn layout_stacks(mut stacks: Vec<(usize, Vec<Rect>)>) -> Vec<Stack> {
+    let bounds: Vec<Rect> = stacks.iter().map(|(_, r)| union(r)).collect();
+    stacks
+        .drain(..)
+        .enumerate()
+        .map(|(k, (space, rects))| {
+            let crowded = rects.len() > 1
+                && bounds
+                    .iter()
+                    .enumerate()
+                    .any(|(j, b)| j != k && b.shrink(1.0).intersects(bounds[k].shrink(1.0)));
+            if !crowded {
+                return Stack {
+                    space,
+                    rects,
+                    piled: false,
+                };
+            }
+            let first = rects[0];
+            let n = rects.len();
+            let (rise, shift) = (PILE_RISE * first.height(), PILE_SHIFT * first.width());
+            let left = bounds[k].center().x - (first.width() + shift * (n - 1) as f32) / 2.0;
+            let rects = (0..n)
+                .map(|i| {
+                    let above = (n - 1 - i) as f32;
+                    Rect::from_min_size(
+                        Pos2::new(left + i as f32 * shift, first.top() - above * rise),
+                        first.size(),
+                    )
+                })
+                .collect();
+            Stack {
+                space,
+                rects,
+                piled: true,
+            }
+        })
+        .collect()
+}
+
+fn union(rects: &[Rect]) -> Rect {
+    rects.iter().fold(Rect::NOTHING, |a, r| a.union(*r))
+}
+
 impl Board {
     /// Draws `state` as `viewer` may see it (`None`: everything) in the
     /// remaining space of `ui`; returns a click on a space, if any.
@@ -136,24 +190,14 @@ impl Board {
             self.model = Some(MapModel::rebuild(scenario, self.model.take()));
             self.built_for = key;
         }
-        let view = viewer.map(|side| state.view(side, false));
-        // Rows: the blocks in each space, Caesar's first, face-up ones first.
-        let mut rows: Vec<Vec<(BlockId, bool)>> = vec![Vec::new(); game.board().len()];
-        for b in game.roster().ids() {
-            if let Place::Map(at) = state.place(b) {
-                rows[at.index()].push((b, face_up(view.as_ref(), game, b)));
-            }
-        }
-        for row in &mut rows {
-            row.sort_by_key(|(b, up)| (state.side(*b), !*up, b.0));
-        }
+        self.drawn = rows(game, state, viewer);
         let model = self.model.as_mut().expect("built above");
         model.set_rows(
-            rows.iter()
+            self.drawn
+                .iter()
                 .map(|r| r.iter().map(|(b, _)| *b).collect())
                 .collect(),
         );
-        self.drawn = rows;
         let input = MapInput {
             mode: MapMode::Board,
             selected: marks.selected.map(MapHit::Space),
@@ -162,6 +206,22 @@ impl Board {
             dragging: None,
         };
         let out = model.show(ui, scenario, Some(&game.rules), &mut self.view, &input);
+        self.centre_pointed(ui);
+        if out.clicked.is_some() {
+            self.pointed = None;
+        }
+        let area = self.view.area();
+        let painter = ui.painter_at(area);
+        let zoom_u = (self.view.zoom() / 0.5).sqrt().clamp(0.7, 2.6);
+        self.paint_marks(&painter, marks, zoom_u);
+        let stacks = self.stacks(ui, scenario, area);
+        self.paint_stacks(ui, &painter, game, state, marks, stacks);
+        self.click(ui, out.clicked, zoom_u)
+    }
+
+    /// Centres the pointed space if it is still to be.
+    fn centre_pointed(&mut self, ui: &Ui) {
+        let Some(model) = &self.model else { return };
         if self.centre_pending
             && let Some(p) = self.pointed.and_then(|s| model.screen_pos(s))
         {
@@ -174,19 +234,18 @@ impl Board {
             }
             self.centre_pending = false;
         }
-        if out.clicked.is_some() {
-            self.pointed = None;
-        }
-        let area = self.view.area();
-        let painter = ui.painter_at(area);
-        let zoom_u = (self.view.zoom() / 0.5).sqrt().clamp(0.7, 2.6);
+    }
+
+    /// The pointed space, the targets, the last move and the battle,
+    /// under the blocks.
+    fn paint_marks(&self, painter: &egui::Painter, marks: &Marks<'_>, zoom_u: f32) {
+        let Some(model) = &self.model else { return };
         let ring = |space: SpaceId, radius: f32, stroke: Stroke| {
-            ring(&painter, model, space, radius * zoom_u, stroke);
+            ring(painter, model, space, radius * zoom_u, stroke);
         };
         if let Some(s) = self.pointed {
             ring(s, 17.0, Stroke::new(3.0, theme::SELECTED));
         }
-        // Targets, the battle, then the blocks over them.
         for &s in marks.targets {
             ring(s, 11.0, Stroke::new(3.0, theme::TARGET));
         }
@@ -202,68 +261,102 @@ impl Board {
         if let Some(s) = marks.battle {
             ring(s, 14.0, Stroke::new(3.5, theme::ERROR));
         }
-        // Each space's stack as drawn: overlapping, or spread out in a row
-        // while the pointer is over it (drawn last, on top).
+    }
+
+    /// Each space's stack as it is to be drawn: side by side, piled where
+    /// crowded, or spread out in a row while the pointer is over it (then
+    /// last, on top, over a backdrop).
+    fn stacks(&mut self, ui: &Ui, scenario: &Scenario, area: Rect) -> Vec<Stack> {
+        let Some(model) = &self.model else {
+            return Vec::new();
+        };
         let hover = ui.input(|i| i.pointer.hover_pos());
-        let mut stacks: Vec<(usize, Vec<Rect>)> = Vec::new();
-        for i in 0..self.drawn.len() {
-            let rects = model.row_rects(scenario, SpaceId(i as u16));
-            if !rects.is_empty() {
-                stacks.push((i, rects));
-            }
-        }
+        let mut stacks = layout_stacks(
+            (0..self.drawn.len())
+                .map(|i| (i, model.row_rects(scenario, SpaceId(i as u16))))
+                .filter(|(_, r)| !r.is_empty())
+                .collect(),
+        );
         let over =
             |rects: &[Rect]| hover.is_some_and(|p| rects.iter().any(|r| r.expand(2.0).contains(p)));
-        let spread_rects = |rects: &[Rect]| spread(rects, area);
         self.spread = self
             .spread
-            .filter(|s| {
-                stacks
-                    .iter()
-                    .any(|(i, r)| i == s && (over(r) || over(&spread_rects(r))))
+            .filter(|(s, anchor)| {
+                stacks.iter().any(|st| {
+                    st.space == *s && (over(&st.rects) || over(&spread(&st.rects, area, *anchor)))
+                })
             })
-            // The topmost stack under the pointer: the last drawn.
-            .or_else(|| stacks.iter().rev().find(|(_, r)| over(r)).map(|(i, _)| *i));
-        if let Some(k) = stacks.iter().position(|(i, _)| Some(*i) == self.spread) {
-            let (i, rects) = stacks.remove(k);
-            let spread = spread_rects(&rects);
-            painter.rect_filled(
-                spread
+            // The stack of the block drawn on top under the pointer, else
+            // the topmost stack near it.
+            .or_else(|| {
+                let p = hover?;
+                let &(b, _, space, _) = self
+                    .drawn_rects
                     .iter()
-                    .fold(Rect::NOTHING, |a, r| a.union(*r))
-                    .expand(4.0),
-                4.0,
-                theme::STACK_BACKDROP,
-            );
-            stacks.push((i, spread));
+                    .rev()
+                    .find(|(.., r)| r.expand(1.0).contains(p))?;
+                let anchor = self.drawn[space.index()]
+                    .iter()
+                    .position(|(x, _)| *x == b)?;
+                Some((space.index(), anchor))
+            })
+            .or_else(|| {
+                stacks.iter().rev().find(|st| over(&st.rects)).map(|st| {
+                    let anchor = st.rects.iter().rposition(|r| over(&[*r])).unwrap_or(0);
+                    (st.space, anchor)
+                })
+            });
+        if let Some((space, anchor)) = self.spread
+            && let Some(k) = stacks.iter().position(|st| st.space == space)
+        {
+            let mut st = stacks.remove(k);
+            st.rects = spread(&st.rects, area, anchor);
+            st.piled = false;
+            stacks.push(st);
+        }
+        stacks
+    }
+
+    /// The blocks of each stack, their outlines when chosen, their
+    /// accessibility nodes; remembered for clicks.
+    fn paint_stacks(
+        &mut self,
+        ui: &mut Ui,
+        painter: &egui::Painter,
+        game: &Game,
+        state: &State,
+        marks: &Marks<'_>,
+        stacks: Vec<Stack>,
+    ) {
+        let area = self.view.area();
+        if let Some(st) = stacks
+            .last()
+            .filter(|st| self.spread.is_some_and(|(s, _)| s == st.space))
+        {
+            painter.rect_filled(union(&st.rects).expand(4.0), 4.0, theme::STACK_BACKDROP);
         }
         self.drawn_rects.clear();
-        let font = model.board_font().unwrap_or(super::map::BOARD_FONT);
+        let font = self
+            .model
+            .as_ref()
+            .and_then(|m| m.board_font())
+            .unwrap_or(super::map::BOARD_FONT);
         self.font = font;
-        for (i, rects) in &stacks {
-            let row = &self.drawn[*i];
-            for (k, (&(b, up), rect)) in row.iter().zip(rects.iter().copied()).enumerate() {
+        for st in &stacks {
+            let row = &self.drawn[st.space];
+            for (k, (&(b, up), rect)) in row.iter().zip(st.rects.iter().copied()).enumerate() {
                 if !area.intersects(rect) {
                     continue;
                 }
-                // Face-down blocks in a row are counted on the last of them.
-                let hidden_run = if up {
-                    0
-                } else {
-                    let next_up = row
-                        .get(k + 1)
-                        .is_none_or(|(n, u)| *u || state.side(*n) != state.side(b));
-                    if next_up {
-                        row[..=k]
-                            .iter()
-                            .rev()
-                            .take_while(|(n, u)| !*u && state.side(*n) == state.side(b))
-                            .count()
-                    } else {
-                        0
-                    }
-                };
-                paint_block(&painter, rect, game, state, (b, up), font, hidden_run);
+                paint_block(
+                    painter,
+                    rect,
+                    game,
+                    state,
+                    (b, up),
+                    font,
+                    hidden_run(row, k, state),
+                );
                 if up && marks.chosen_blocks.contains(&b) {
                     painter.rect_stroke(
                         rect.expand(2.0),
@@ -272,36 +365,40 @@ impl Board {
                         StrokeKind::Outside,
                     );
                 }
-                self.drawn_rects.push((b, up, SpaceId(*i as u16), rect));
-                register_block(ui, rect, game, state, b, up, (*i, k), area);
+                self.drawn_rects
+                    .push((b, up, SpaceId(st.space as u16), rect));
+                register_block(ui, rect, game, state, b, up, (st.space, k), area);
             }
         }
-        // A click on a space's marker is on the space, though a
-        // neighbour's stack covers it; else on the topmost block under it.
+    }
+
+    /// A click on a space's marker is on the space, though a neighbour's
+    /// stack covers it; else on the topmost block under it; else on the
+    /// space the map found.
+    fn click(&self, ui: &Ui, clicked: Option<Option<MapHit>>, zoom_u: f32) -> Option<BoardClick> {
+        let model = self.model.as_ref()?;
         let pointer = ui.input(|i| i.pointer.interact_pos());
-        let marker = out.clicked.and(pointer).and_then(|p| {
-            (0..self.drawn.len()).map(|i| SpaceId(i as u16)).find(|s| {
-                model
-                    .screen_pos(*s)
-                    .is_some_and(|c| c.distance(p) <= 8.0 * zoom_u)
-            })
-        });
-        if let Some(space) = marker {
+        let at = clicked.and(pointer)?;
+        if let Some(space) = (0..self.drawn.len()).map(|i| SpaceId(i as u16)).find(|s| {
+            model
+                .screen_pos(*s)
+                .is_some_and(|c| c.distance(at) <= 8.0 * zoom_u)
+        }) {
             return Some(BoardClick { space, block: None });
         }
-        let click_block = out
-            .clicked
-            .and(pointer)
-            .and_then(|p| {
-                self.drawn_rects
-                    .iter()
-                    .rev()
-                    .find(|(.., r)| r.expand(1.0).contains(p))
-            })
-            .map(|&(b, up, space, _)| (space, up.then_some(b)));
-        match (click_block, out.clicked) {
-            (Some((space, block)), _) => Some(BoardClick { space, block }),
-            (None, Some(Some(MapHit::Space(space)))) => Some(BoardClick { space, block: None }),
+        if let Some(&(b, up, space, _)) = self
+            .drawn_rects
+            .iter()
+            .rev()
+            .find(|(.., r)| r.expand(1.0).contains(at))
+        {
+            return Some(BoardClick {
+                space,
+                block: up.then_some(b),
+            });
+        }
+        match clicked {
+            Some(Some(MapHit::Space(space))) => Some(BoardClick { space, block: None }),
             _ => None,
         }
     }
@@ -354,6 +451,39 @@ impl Board {
             .find(|(b, ..)| *b == block)
             .map(|(.., r)| *r)
     }
+}
+
+/// The blocks in each space as `viewer` sees them: Caesar's first,
+/// face-up ones first.
+fn rows(game: &Game, state: &State, viewer: Option<Side>) -> Vec<Vec<(BlockId, bool)>> {
+    let view = viewer.map(|side| state.view(side, false));
+    let mut rows: Vec<Vec<(BlockId, bool)>> = vec![Vec::new(); game.board().len()];
+    for b in game.roster().ids() {
+        if let Place::Map(at) = state.place(b) {
+            rows[at.index()].push((b, face_up(view.as_ref(), game, b)));
+        }
+    }
+    for row in &mut rows {
+        row.sort_by_key(|(b, up)| (state.side(*b), !*up, b.0));
+    }
+    rows
+}
+
+/// Face-down blocks in a row are counted on the last of them: how many
+/// the `k`-th block counts (0 on any other).
+fn hidden_run(row: &[(BlockId, bool)], k: usize, state: &State) -> usize {
+    let (b, up) = row[k];
+    let next_up = row
+        .get(k + 1)
+        .is_none_or(|(n, u)| *u || state.side(*n) != state.side(b));
+    if up || !next_up {
+        return 0;
+    }
+    row[..=k]
+        .iter()
+        .rev()
+        .take_while(|(n, u)| !*u && state.side(*n) == state.side(b))
+        .count()
 }
 
 /// A block as the game's blocks look: face up its side's colour, short

@@ -6,7 +6,7 @@
 use egui::{RichText, Ui};
 
 use super::theme;
-use crate::engine::{EndReason, Game, State};
+use crate::engine::{EndReason, Game, Period, State};
 use crate::scenario::model::{BlockId, Side};
 
 /// Year, turn, Player 1, the stage in words, move and levy points, VP.
@@ -23,11 +23,18 @@ pub fn status(ui: &mut Ui, game: &Game, state: &State) {
             .strong(),
         );
         ui.separator();
-        ui.label(format!("Player 1: {}", state.player1()));
+        ui.label(player1_text(game, state)).on_hover_text(
+            "Player 1 moves first (2.2). The higher move number makes Player 1; on a tie Caesar; \
+             the player of an event card is Player 1 (2.1).",
+        );
         if let Some((mp, lp)) = state.command_points() {
             ui.separator();
-            ui.label(format!("Moves left: {mp}"));
-            ui.label(format!("Levies left: {lp}"));
+            // Whose points: the side in its command phase, not the reader.
+            let whose = match state.period() {
+                Period::Command(side) => format!("{side}: "),
+                _ => String::new(),
+            };
+            ui.label(format!("{whose}{mp} moves, {lp} levies left"));
         }
     });
     ui.horizontal(|ui| {
@@ -41,6 +48,21 @@ pub fn status(ui: &mut Ui, game: &Game, state: &State) {
             None => format!("A draw, VP {}-{}", o.vp[0], o.vp[1]),
         };
         ui.label(RichText::new(text).strong().color(theme::GOOD));
+    }
+}
+
+/// Who is Player 1 this turn, and why when a rule rather than the cards
+/// decides: under 2.0 Caesar is Player 1 on the game's first turn whatever
+/// the cards (2.1). Before the cards are shown, nobody yet.
+pub fn player1_text(game: &Game, state: &State) -> String {
+    let first_turn = (state.year(), state.turn()) == (1, 1);
+    if first_turn && game.rules.caesar_player1_first_turn {
+        return "Player 1: Caesar (the game's first turn: Caesar is Player 1 whatever the cards, 2.1)"
+            .to_string();
+    }
+    match state.period() {
+        Period::Discard | Period::Cards => "Player 1: decided by the cards played".to_string(),
+        _ => format!("Player 1: {}", state.player1()),
     }
 }
 

@@ -39,6 +39,15 @@ fn play(seats: [Seat; 2], seed: u64) -> Harness<'static, WorkbenchApp> {
     h
 }
 
+/// A game begun between a person (Caesar) and the heuristic, the AI's
+/// first decisions made: the person to decide.
+fn started(seed: u64) -> Harness<'static, WorkbenchApp> {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], seed);
+    press(&mut h, "Start game");
+    settle(&mut h);
+    h
+}
+
 fn click_at(h: &mut Harness<'_, WorkbenchApp>, at: Pos2) {
     h.hover_at(at);
     h.run();
@@ -97,7 +106,8 @@ fn click_block(h: &mut Harness<'_, WorkbenchApp>, game: &Game, block: BlockId) {
     for _ in 0..3 {
         let rect = block_rect(h, game, block);
         let on_top = (1..10)
-            .map(|k| rect.lerp_inside(egui::vec2(k as f32 / 10.0, 0.5)))
+            .flat_map(|k| (1..10).map(move |j| egui::vec2(k as f32, j as f32) / 10.0))
+            .map(|f| rect.lerp_inside(f))
             .find(|p| h.state_mut().play_panel().board().block_at(*p) == Some(block));
         let Some(p) = on_top else { break };
         h.hover_at(p);
@@ -130,11 +140,58 @@ fn is_command(game: &Game, card: u8) -> Option<(u8, u8)> {
     }
 }
 
+/// Discards (if the rule set asks) by clicks in the hand: any card but the
+/// one labelled `keep`.
+fn discard_all_but(h: &mut Harness<'_, WorkbenchApp>, keep: &str) {
+    while let (g, s) = now(h)
+        && s.period() == Period::Discard
+        && s.current_player() == Some(Side::Caesar)
+    {
+        let other = s
+            .hand(Side::Caesar)
+            .iter()
+            .find(|c| g.card_label(**c) != keep)
+            .copied()
+            .expect("another card");
+        let before = s.hand(Side::Caesar).len();
+        press(h, &g.card_label(other));
+        settle(h);
+        assert_eq!(now(h).1.hand(Side::Caesar).len(), before - 1);
+    }
+}
+
+/// A group move: click a space, then a block, then its destination.
+fn move_a_group_by_clicks(h: &mut Harness<'_, WorkbenchApp>, game: &Game, s: &State) {
+    let view = s.view(Side::Caesar, false);
+    let mut out = Vec::new();
+    let (from, step) = legal(game, s)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Group(at) => Some(at),
+            _ => None,
+        })
+        .find_map(|at| {
+            view.moves_after_group(game, at, &mut out);
+            out.iter()
+                .find(|a| matches!(a, Action::Step { .. }))
+                .map(|a| (at, *a))
+        })
+        .expect("a group that can move");
+    let Action::Step { block, to } = step else {
+        unreachable!()
+    };
+    click_space(h, from);
+    let (_, s) = now(h);
+    assert_eq!(s.moving_group(), Some(from), "the click started the group");
+    click_block(h, game, block);
+    click_space(h, to);
+    let (_, s) = now(h);
+    assert_eq!(s.location(block), Some(to), "moved by clicks");
+}
+
 #[test]
 fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(2);
     let (game, state) = now(&mut h);
     // The card to play: the best command card of the hand (moves and levies).
     let best = *state
@@ -144,22 +201,7 @@ fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic
         .max_by_key(|c| is_command(&game, **c))
         .expect("a command card");
     let best_label = game.card_label(best);
-    // Discards (if the rule set asks): any other card, clicked in the hand.
-    while let (g, s) = now(&mut h)
-        && s.period() == Period::Discard
-        && s.current_player() == Some(Side::Caesar)
-    {
-        let other = s
-            .hand(Side::Caesar)
-            .iter()
-            .find(|c| g.card_label(**c) != best_label)
-            .copied()
-            .expect("another card");
-        let before = s.hand(Side::Caesar).len();
-        press(&mut h, &g.card_label(other));
-        settle(&mut h);
-        assert_eq!(now(&mut h).1.hand(Side::Caesar).len(), before - 1);
-    }
+    discard_all_but(&mut h, &best_label);
     // Play the card by clicking it in the hand.
     let (_, s) = now(&mut h);
     assert_eq!(s.period(), Period::Cards);
@@ -176,32 +218,7 @@ fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic
     assert_eq!(copies(&s), before - 1, "played from the hand");
     assert_eq!(s.current_player(), Some(Side::Caesar));
     assert!(s.command_points().is_some(), "{}", s.stage_text(&game));
-    // A group move: click a space, then a block, then its destination.
-    let view = s.view(Side::Caesar, false);
-    let mut out = Vec::new();
-    let (from, step) = legal(&game, &s)
-        .into_iter()
-        .filter_map(|a| match a {
-            Action::Group(at) => Some(at),
-            _ => None,
-        })
-        .find_map(|at| {
-            view.moves_after_group(&game, at, &mut out);
-            out.iter()
-                .find(|a| matches!(a, Action::Step { .. }))
-                .map(|a| (at, *a))
-        })
-        .expect("a group that can move");
-    let Action::Step { block, to } = step else {
-        unreachable!()
-    };
-    click_space(&mut h, from);
-    let (_, s) = now(&mut h);
-    assert_eq!(s.moving_group(), Some(from), "the click started the group");
-    click_block(&mut h, &game, block);
-    click_space(&mut h, to);
-    let (_, s) = now(&mut h);
-    assert_eq!(s.location(block), Some(to), "moved by clicks");
+    move_a_group_by_clicks(&mut h, &game, &s);
     // End the moves with the side list's buttons, then levy by a click.
     loop {
         let (g, s) = now(&mut h);
@@ -251,6 +268,29 @@ fn battle_position() -> (Game, State) {
     (game, state)
 }
 
+/// Through the rest of the command phase to the battle at `at`, by the
+/// side list's buttons and a click on the battle's space.
+fn to_the_battle(h: &mut Harness<'_, WorkbenchApp>, at: SpaceId) {
+    for _ in 0..20 {
+        let (g, s) = now(h);
+        if s.battle_info().is_some() || s.period() == Period::Battles {
+            break;
+        }
+        let l = legal(&g, &s);
+        let pick = [Action::EndGroup, Action::EndMoves, Action::EndLevy]
+            .into_iter()
+            .find(|a| l.contains(a))
+            .unwrap_or_else(|| panic!("stuck at {}", s.stage_text(&g)));
+        press(h, &g.action_text(pick));
+        settle(h);
+    }
+    let (g, s) = now(h);
+    if legal(&g, &s).contains(&Action::Battle(at)) {
+        click_space(h, at);
+        settle(h);
+    }
+}
+
 #[test]
 fn a_battle_is_fought_through_the_battle_panel_and_a_retreat_clicked_on_the_map() {
     let mut h = harness(Tab::Play);
@@ -276,25 +316,7 @@ fn a_battle_is_fought_through_the_battle_panel_and_a_retreat_clicked_on_the_map(
     let (_, s) = now(&mut h);
     assert_eq!(s.location(l11), Some(roma));
     assert_eq!(s.location(l12), Some(roma));
-    // Through the rest of the command phase to the battle.
-    for _ in 0..20 {
-        let (g, s) = now(&mut h);
-        if s.battle_info().is_some() || s.period() == Period::Battles {
-            break;
-        }
-        let l = legal(&g, &s);
-        let pick = [Action::EndGroup, Action::EndMoves, Action::EndLevy]
-            .into_iter()
-            .find(|a| l.contains(a))
-            .unwrap_or_else(|| panic!("stuck at {}", s.stage_text(&g)));
-        press(&mut h, &g.action_text(pick));
-        settle(&mut h);
-    }
-    let (g, s) = now(&mut h);
-    if legal(&g, &s).contains(&Action::Battle(roma)) {
-        click_space(&mut h, roma);
-        settle(&mut h);
-    }
+    to_the_battle(&mut h, roma);
     assert!(h.query_all_by_label_contains("Battle of Roma").count() > 0);
     // Fire from the battle panel until a retreat is offered, then retreat
     // by clicking its space, lit on the map.
@@ -540,13 +562,24 @@ fn recorded_game(dir: &Path) -> (std::path::PathBuf, Game, Trace) {
     (path, game, trace)
 }
 
-#[test]
-fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
+/// The Replay tab on a recorded game (in a folder kept while it is open).
+fn replaying() -> (
+    tempfile::TempDir,
+    Harness<'static, WorkbenchApp>,
+    Game,
+    Trace,
+) {
     let dir = tempfile::tempdir().unwrap();
     let (path, game, trace) = recorded_game(dir.path());
     let mut h = harness(Tab::Replay);
     h.state_mut().replay_panel().open_file(&path);
     h.run();
+    (dir, h, game, trace)
+}
+
+#[test]
+fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
+    let (dir, mut h, game, trace) = replaying();
     h.get_by_label("game.ron");
     h.get_by_label(&format!("Action 0 of {}", trace.len()));
     h.get_by_label("Nothing has happened yet.");
@@ -560,7 +593,7 @@ fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
     assert_eq!(h.state_mut().replay_panel().position(), at + 1);
     press(&mut h, ">|");
     assert_eq!(h.state_mut().replay_panel().position(), trace.len());
-    let record = record::RecordFile::read(&path).unwrap();
+    let record = record::RecordFile::read(&dir.path().join("game.ron")).unwrap();
     let (engine_end, log) = record::replay(&record, &game).unwrap();
     let shown = h.state_mut().replay_panel().state().unwrap().clone();
     assert_eq!(
@@ -706,9 +739,7 @@ fn a_finished_game_offers_its_replay_and_a_saved_game_resumes_where_it_stood() {
 
 #[test]
 fn undo_takes_back_a_quiet_decision_and_nothing_past_a_reveal() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 7);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(7);
     let (game, s) = now(&mut h);
     assert_eq!(s.period(), Period::Discard);
     let hand: Vec<String> = s
@@ -766,19 +797,7 @@ fn a_whole_game_is_played_through_the_side_list_under_both_rulebooks() {
         h.run();
         press(&mut h, "Start game");
         let mut decisions = 0usize;
-        loop {
-            settle(&mut h);
-            let (game, s) = now(&mut h);
-            if s.is_over() {
-                break;
-            }
-            let l = legal(&game, &s);
-            // Vary the choice, but end phases often enough to move on.
-            let pick = l
-                .iter()
-                .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
-                .copied()
-                .unwrap_or(l[decisions * 7 % l.len()]);
+        while let Some((game, pick)) = next_pick(&mut h, decisions) {
             let before = h.state_mut().play_panel().session().unwrap().trace.len();
             let text = game.action_text(pick);
             press(&mut h, &text);
@@ -959,21 +978,30 @@ fn in_hot_seat_undo_and_hand_overs_never_show_the_other_sides_secrets() {
     assert!(refused >= 2, "refused {refused} times");
 }
 
+/// Lets the AI answer, then the person's `k`-th decision: varied, but
+/// ending phases often enough to move on; `None` once the game is over.
+fn next_pick(h: &mut Harness<'_, WorkbenchApp>, k: usize) -> Option<(Game, Action)> {
+    settle(h);
+    let (game, s) = now(h);
+    if s.is_over() {
+        return None;
+    }
+    let l = legal(&game, &s);
+    let pick = l
+        .iter()
+        .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
+        .copied()
+        .unwrap_or(l[k * 7 % l.len()]);
+    Some((game, pick))
+}
+
 /// Plays `n` of the person's decisions (ending phases often enough to move
 /// on), the AI answering; checks the tree for secrets every few decisions.
 fn play_some(h: &mut Harness<'_, WorkbenchApp>, n: usize) {
     for k in 0..n {
-        settle(h);
-        let (game, s) = now(h);
-        if s.is_over() {
+        let Some((game, pick)) = next_pick(h, k) else {
             break;
-        }
-        let l = legal(&game, &s);
-        let pick = l
-            .iter()
-            .find(|a| matches!(a, Action::EndGroup | Action::EndLevy | Action::EndWinter))
-            .copied()
-            .unwrap_or(l[k * 7 % l.len()]);
+        };
         h.state_mut().play_panel().act(pick).unwrap();
         h.run();
         if k % 5 == 0 {
@@ -997,16 +1025,18 @@ fn the_play_log_tells_the_other_sides_moves_without_naming_its_blocks() {
         assert_nothing_hidden(&mut h, "the end");
         h.get_by_label("Game log");
         let other = me.other();
-        for told in [
-            format!("{other} discards a card"),
-            format!("{other} moves a group from"),
-            format!("{other} moves a block from"),
-        ] {
-            assert!(
-                h.query_all_by_label_contains(&told).count() > 0,
-                "{me}'s log never says \"{told}\""
-            );
-        }
+        assert!(
+            h.query_all_by_label_contains(&format!("{other} discards a card"))
+                .count()
+                > 0,
+            "{me}'s log never tells of a discard"
+        );
+        // A group move is one line with its way, its blocks counted.
+        let moves = group_lines(&h, other);
+        assert!(
+            moves.iter().any(|l| l.contains(" block")),
+            "{me}'s log never tells of a group move: {moves:?}"
+        );
         // One's own decisions are told in full.
         assert!(h.query_all_by_label_contains(&format!("{me}: ")).count() > 0);
     }
@@ -1016,11 +1046,7 @@ fn the_play_log_tells_the_other_sides_moves_without_naming_its_blocks() {
 /// every turn of a whole game; viewing everything names everything.
 #[test]
 fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
-    let dir = tempfile::tempdir().unwrap();
-    let (path, game, trace) = recorded_game(dir.path());
-    let mut h = harness(Tab::Replay);
-    h.state_mut().replay_panel().open_file(&path);
-    h.run();
+    let (_dir, mut h, game, trace) = replaying();
     for me in Side::BOTH {
         h.state_mut().replay_panel().set_viewer(Some(me));
         h.state_mut().replay_panel().set_position(0);
@@ -1037,20 +1063,27 @@ fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
             turns += 1;
         }
         assert!(turns > 5);
-        let other = me.other();
-        assert!(
-            h.query_all_by_label_contains(&format!("{other} moves a block from"))
-                .count()
-                > 0
-        );
+        let moves = group_lines(&h, me.other());
+        assert!(moves.iter().any(|l| l.contains(" block")), "{moves:?}");
     }
     // Everything: the other side's moves are named.
     h.state_mut().replay_panel().set_viewer(None);
     h.run();
-    assert_eq!(
-        h.query_all_by_label_contains("moves a block from").count(),
-        0
+    let moves = [Side::Caesar, Side::Pompey].map(|s| group_lines(&h, s));
+    assert!(moves.iter().all(|m| !m.is_empty()), "{moves:?}");
+    assert!(
+        moves.iter().flatten().all(|l| !l.contains(" block")),
+        "{moves:?}"
     );
+}
+
+/// The log's move lines of `side` ("Pompey moves 2 blocks from Antiochia
+/// to Tarsus to Ancyra"): one line a group move, with its way.
+fn group_lines(h: &Harness<'_, WorkbenchApp>, side: Side) -> Vec<String> {
+    labels(h)
+        .into_iter()
+        .filter(|l| l.starts_with(&format!("{side} moves ")) && l.contains(" to "))
+        .collect()
 }
 
 /// Issue 30 item 5: the buttons that end a phase, fire or pass keep their
@@ -1058,9 +1091,7 @@ fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
 /// move, not the one that lands under the pointer next.
 #[test]
 fn action_slots_stay_put_and_a_double_click_does_one_thing() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(2);
     let slot = |h: &Harness<'_, WorkbenchApp>, label: &str| h.get_by_label(label).rect();
     let at_start: Vec<egui::Rect> = ["End group", "End moves", "End levy", "Fire", "End winter"]
         .iter()
@@ -1138,9 +1169,7 @@ fn action_slots_stay_put_and_a_double_click_does_one_thing() {
 /// Issue 30 item 5: "Start game" during a game asks before throwing it away.
 #[test]
 fn start_game_asks_before_discarding_a_game_in_progress() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(2);
     let (game, s) = now(&mut h);
     h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
     settle(&mut h);
@@ -1177,9 +1206,7 @@ fn start_game_asks_before_discarding_a_game_in_progress() {
 /// block of it can be read and clicked.
 #[test]
 fn board_blocks_are_readable_at_the_default_zoom_and_stacks_spread_on_hover() {
-    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
-    press(&mut h, "Start game");
-    settle(&mut h);
+    let mut h = started(2);
     let font = h.state_mut().play_panel().board().block_font();
     assert!(font >= 11.0, "block text {font} px");
     let (game, s) = now(&mut h);
@@ -1207,8 +1234,16 @@ fn board_blocks_are_readable_at_the_default_zoom_and_stacks_spread_on_hover() {
         .map(|b| block_rect(&mut h, &game, *b))
         .max_by(|a, b| a.left().total_cmp(&b.left()))
         .unwrap();
+    let pointed = h.state_mut().play_panel().board().block_at(first.center());
+    assert!(pointed.is_some());
     h.hover_at(first.center());
     h.run();
+    // The block pointed at stays under the pointer as the stack spreads,
+    // so a click picks the block the person saw.
+    assert_eq!(
+        h.state_mut().play_panel().board().block_at(first.center()),
+        pointed
+    );
     let after: Vec<egui::Rect> = stack
         .iter()
         .map(|b| block_rect(&mut h, &game, *b))
@@ -1250,4 +1285,85 @@ fn at_1000_by_700_the_play_map_keeps_half_the_window() {
     press(&mut h, "Replay so far");
     h.run();
     assert_eq!(h.state().tab(), Tab::Replay);
+}
+
+/// The top of the first node whose label contains `text`, on screen.
+fn top_of(h: &Harness<'_, WorkbenchApp>, text: &str) -> Option<f32> {
+    h.query_all_by_label_contains(text)
+        .find(|n| n.accesskit_node().bounding_box().is_some())
+        .map(|n| n.rect().top())
+}
+
+/// Issue 30 hard point 1c: the hand and the list of actions keep their
+/// places while the status above them says more or less (the first turn's
+/// Player 1 reason, moves left, the cards played, a battle).
+#[test]
+fn the_hand_and_the_action_list_keep_their_places_as_the_status_changes() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 5);
+    press(&mut h, "Start game");
+    let mut places = Vec::new();
+    let mut stages = std::collections::BTreeSet::new();
+    for k in 0..80 {
+        let Some((game, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        let (_, s) = now(&mut h);
+        let hand = top_of(&h, "Caesar's hand").expect("the hand");
+        // The list's area begins with the blocks that may move, else the
+        // legal actions or the battle's decisions.
+        let list = top_of(&h, "Blocks that may move")
+            .or_else(|| top_of(&h, "Legal actions ("))
+            .or_else(|| top_of(&h, "Battle: your decision"))
+            .expect("the list of actions");
+        places.push((hand, list));
+        stages.insert(s.stage_text(&game));
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+    }
+    assert!(stages.len() > 5, "the status changed: {stages:?}");
+    assert!(
+        places
+            .iter()
+            .all(|p| (p.0 - places[0].0).abs() < 0.5 && (p.1 - places[0].1).abs() < 0.5),
+        "{places:?}"
+    );
+}
+
+/// Issue 30 hard point 1a: the board's card of a space is compact (narrow
+/// and a few lines), so it hides little of the stacks around it.
+#[test]
+fn the_boards_card_of_a_space_is_compact() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 5);
+    press(&mut h, "Start game");
+    h.get_all_by_label("Roma").next().unwrap().hover();
+    h.run_steps(60);
+    let lines: Vec<egui::Rect> = h
+        .query_all_by_label_contains("roads (")
+        .chain(h.query_all_by_label_contains("Seas: "))
+        .filter(|n| n.accesskit_node().bounding_box().is_some())
+        .map(|n| n.rect())
+        .collect();
+    assert!(lines.len() >= 2, "the card's roads and seas: {lines:?}");
+    let card = lines.iter().fold(egui::Rect::NOTHING, |a, r| a.union(*r));
+    // The card is at most 230 points wide (tooltip::BOARD_CARD_WIDTH), its
+    // lines small and one a kind of link.
+    assert!(card.width() <= 230.0, "{card:?}");
+    assert!(card.height() <= 4.0 * 16.0, "{card:?}");
+    // Nothing of a game's blocks on it: the board shows them.
+    assert_eq!(h.query_all_by_label_contains("Starting blocks").count(), 0);
+}
+
+/// Issue 30 hard point 1e: on the game's first turn under 2.0 the status
+/// says why Caesar is Player 1 (2.1's exception); later turns do not.
+#[test]
+fn player_one_on_the_first_turn_under_2_0_says_why() {
+    let mut h = started(5);
+    h.get_by_label_contains("Caesar is Player 1 whatever the cards, 2.1");
+    play_some(&mut h, 40);
+    let (_, s) = now(&mut h);
+    assert!((s.year(), s.turn()) > (1, 1));
+    assert_eq!(
+        h.query_all_by_label_contains("whatever the cards").count(),
+        0
+    );
 }
