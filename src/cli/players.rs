@@ -73,7 +73,8 @@ pub fn players(out: &mut Output, args: PlayersArgs) -> Result<ExitCode, CliError
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    print_table(out, &args.variant, &against, &rated)?;
+    let best_first = against == "heuristic";
+    print_table(out, &args.variant, &against, &rated, best_first)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -136,6 +137,7 @@ fn print_table(
     variant: &str,
     against: &str,
     rated: &[Rating],
+    best_first: bool,
 ) -> Result<(), CliError> {
     let against = if against == "heuristic" {
         "the default heuristic"
@@ -152,7 +154,7 @@ fn print_table(
     for (i, r) in rated.iter().enumerate() {
         out.line(format!(
             "{:<4} {:<58} {:>22} {:>8.1}% {:>8.1}% {:>10.3} {:>7}",
-            if i == 0 { "best" } else { "" },
+            if i == 0 && best_first { "best" } else { "" },
             r.player,
             format!(
                 "{:.1}% ({:.1}–{:.1}%)",
@@ -171,6 +173,8 @@ fn print_table(
     for r in rated {
         out.line(format!("  {}", r.measured))?;
     }
-    out.line("`--caesar-ai best` (or --pompey-ai) plays the first.")?;
+    if best_first {
+        out.line("`--caesar-ai best` (or --pompey-ai) plays the first.")?;
+    }
     Ok(())
 }
