@@ -23,6 +23,7 @@ mod files;
 pub mod game_log;
 mod geo;
 pub mod heatmap_view;
+mod history;
 mod inspector;
 mod ladder_view;
 mod map;
@@ -33,6 +34,7 @@ mod play_info;
 mod replay;
 mod replay_games;
 mod rules_panel;
+mod selection;
 mod setup_panel;
 mod side_panel;
 mod sim_panel;
@@ -53,13 +55,14 @@ use crate::scenario::validate::{Finding, Report};
 
 pub use file_dialog::{DialogEnd, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub use files::Recent;
+pub use history::History;
 pub use ladder_view::{LADDER_PLAYERS, LadderSettings};
 pub use play::{PlayPanel, PlaySettings, Seat, Session};
 pub use play_board::{Board, BoardClick};
 pub use replay::{ReplayPanel, Replayed};
 pub use replay_games::{GameRow, RunGames};
 pub use sim_panel::{Outcome, SimPanel};
-pub use state::{AppState, History, Status};
+pub use state::{AppState, Status};
 pub use view::MapView;
 
 /// Opens the workbench window.
