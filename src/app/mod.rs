@@ -14,6 +14,7 @@
 //! opens, the window's own otherwise.
 
 mod bands;
+mod battle_calculator;
 mod card_text;
 mod chart_key;
 mod chrome;
@@ -37,6 +38,7 @@ mod rules_panel;
 mod selection;
 mod setup_panel;
 mod side_panel;
+mod sim_charts;
 mod sim_panel;
 mod state;
 mod sweep_view;
