@@ -646,39 +646,14 @@ impl WorkbenchApp {
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             actions.extend(chrome::status_bar(ui, state, self.tab));
         });
-        // Narrow windows: side panels give way, the map keeps at least half.
-        let total = ui.available_width();
         match self.tab {
-            Tab::Setup => {
-                egui::Panel::right("side_panel")
-                    .default_size(theme::panel_default(total, 0.35, theme::SIDE_PANEL_WIDTH))
-                    .size_range(theme::panel_range(total, 0.35, theme::SIDE_PANEL_RANGE))
-                    .show(ui, |ui| {
-                        if side_panel::header(ui, state) {
-                            actions.extend(self.findings.show(ui, state, true));
-                        }
-                    });
-                egui::CentralPanel::default().show(ui, |ui| {
-                    actions.extend(self.setup.show(ui, state));
-                });
-            }
+            Tab::Setup => actions.extend(self.setup_tab(ui)),
             Tab::Rules => {
                 egui::CentralPanel::default().show(ui, |ui| {
                     actions.extend(self.rules_panel.show(ui, state));
                 });
             }
-            Tab::Play => {
-                let report = state.report();
-                actions.extend(self.play.show(
-                    ui,
-                    report.map(|r| &r.scenario),
-                    report.map_or(0, |r| r.errors()),
-                    state.rules(),
-                    state.variant(),
-                    state.resolved(),
-                    state.path(),
-                ));
-            }
+            Tab::Play => actions.extend(self.play_tab(ui)),
             Tab::Replay => actions.extend(self.replay.show(ui)),
             Tab::Simulation => match state.report() {
                 Some(report) => actions.extend(self.sim.show(
@@ -695,57 +670,13 @@ impl WorkbenchApp {
                     });
                 }
             },
-            Tab::Map | Tab::Deployment => {
-                let tab = self.tab;
-                egui::Panel::right("side_panel")
-                    .default_size(theme::panel_default(total, 0.3, theme::SIDE_PANEL_WIDTH))
-                    .size_range(theme::panel_range(total, 0.3, theme::SIDE_PANEL_RANGE))
-                    .show(ui, |ui| {
-                        if !side_panel::header(ui, state) {
-                            return;
-                        }
-                        match tab {
-                            Tab::Map => {
-                                let centre = self.map.view.to_map(self.map.view.area().center());
-                                actions.extend(self.inspector.show(ui, state, centre));
-                            }
-                            Tab::Deployment => actions.extend(self.deploy.tools(ui, state)),
-                            Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay => {
-                            }
-                        }
-                        ui.separator();
-                        actions.extend(self.findings.show(ui, state, self.map.has_backdrop()));
-                    });
-                if tab == Tab::Deployment && state.report().is_some() {
-                    egui::Panel::left("pools")
-                        .default_size(theme::panel_default(total, 0.2, theme::POOLS_WIDTH))
-                        .size_range(theme::panel_range(total, 0.2, theme::POOLS_RANGE))
-                        .show(ui, |ui| actions.extend(self.deploy.pools(ui, state)));
-                }
-                egui::CentralPanel::no_frame().show(ui, |ui| {
-                    let link_class = self.inspector.link_class();
-                    let heat = self.sim.heat_source();
-                    actions.extend(self.map.show(
-                        ui,
-                        state,
-                        tab,
-                        &mut self.deploy,
-                        link_class,
-                        heat,
-                    ));
-                });
-                let map = &self.map;
-                actions.extend(
-                    self.deploy
-                        .finish_drag(ui, state, |s, p| map.space_at(s, p)),
-                );
-            }
+            Tab::Map | Tab::Deployment => actions.extend(self.map_tab(ui)),
         }
         if let Some(pending) = &self.pending {
             actions.extend(chrome::confirm_dialog(
                 ui.ctx(),
                 pending,
-                &state.scenario_name(),
+                &self.state.scenario_name(),
             ));
         }
         let ended = self.dialogs.show(ui.ctx());
@@ -766,6 +697,88 @@ impl WorkbenchApp {
                 .send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.shown_title = title;
         }
+    }
+
+    /// The Setup tab: the findings beside the roster, deck and settings.
+    fn setup_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
+        let mut actions = Vec::new();
+        let state = &self.state;
+        // Narrow windows: side panels give way, the central part keeps at least half.
+        let total = ui.available_width();
+        egui::Panel::right("side_panel")
+            .default_size(theme::panel_default(total, 0.35, theme::SIDE_PANEL_WIDTH))
+            .size_range(theme::panel_range(total, 0.35, theme::SIDE_PANEL_RANGE))
+            .show(ui, |ui| {
+                if side_panel::header(ui, state) {
+                    actions.extend(self.findings.show(ui, state, true));
+                }
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            actions.extend(self.setup.show(ui, state));
+        });
+        actions
+    }
+
+    fn play_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
+        let state = &self.state;
+        let report = state.report();
+        self.play.show(
+            ui,
+            report.map(|r| &r.scenario),
+            report.map_or(0, |r| r.errors()),
+            state.rules(),
+            state.variant(),
+            state.resolved(),
+            state.path(),
+        )
+    }
+
+    /// The Map and Deployment tabs: the map with the inspector or the
+    /// deployment tools beside it (and the pools, deploying).
+    fn map_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
+        let mut actions = Vec::new();
+        let state = &self.state;
+        // Narrow windows: side panels give way, the map keeps at least half.
+        let total = ui.available_width();
+        let tab = self.tab;
+        egui::Panel::right("side_panel")
+            .default_size(theme::panel_default(total, 0.3, theme::SIDE_PANEL_WIDTH))
+            .size_range(theme::panel_range(total, 0.3, theme::SIDE_PANEL_RANGE))
+            .show(ui, |ui| {
+                if !side_panel::header(ui, state) {
+                    return;
+                }
+                match tab {
+                    Tab::Map => {
+                        let centre = self.map.view.to_map(self.map.view.area().center());
+                        actions.extend(self.inspector.show(ui, state, centre));
+                    }
+                    Tab::Deployment => actions.extend(self.deploy.tools(ui, state)),
+                    Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay => {}
+                }
+                ui.separator();
+                actions.extend(self.findings.show(ui, state, self.map.has_backdrop()));
+            });
+        if tab == Tab::Deployment && state.report().is_some() {
+            egui::Panel::left("pools")
+                .default_size(theme::panel_default(total, 0.2, theme::POOLS_WIDTH))
+                .size_range(theme::panel_range(total, 0.2, theme::POOLS_RANGE))
+                .show(ui, |ui| actions.extend(self.deploy.pools(ui, state)));
+        }
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            let link_class = self.inspector.link_class();
+            let heat = self.sim.heat_source();
+            actions.extend(
+                self.map
+                    .show(ui, state, tab, &mut self.deploy, link_class, heat),
+            );
+        });
+        let map = &self.map;
+        actions.extend(
+            self.deploy
+                .finish_drag(ui, state, |s, p| map.space_at(s, p)),
+        );
+        actions
     }
 
     /// Quitting with unsaved changes asks first.
