@@ -11,7 +11,7 @@ use crate::scenario::model::{Block, BlockId, Scenario, Side, SpaceId};
 
 /// The deployment editor's own state: what is dragged, what is shown.
 #[derive(Default)]
-pub struct DeployPanel {
+pub(super) struct DeployPanel {
     /// The block being dragged (from the map or a pool).
     pub dragging: Option<(Side, String)>,
     /// 8.4: show each city's winter supply on the map.
@@ -23,7 +23,7 @@ pub struct DeployPanel {
 
 impl DeployPanel {
     /// The side panel's tools: the mode, the 5.3 counts, the selected block.
-    pub fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(super) fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut edits = Vec::new();
         let (Some(report), Some(doc)) = (state.report(), state.document()) else {
             return Vec::new();
@@ -70,7 +70,7 @@ impl DeployPanel {
     }
 
     /// Each side's levy pool: the blocks not on the map (5.2).
-    pub fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(super) fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let Some(report) = state.report() else {
             return Vec::new();
         };
@@ -170,7 +170,7 @@ impl DeployPanel {
     /// city (refused with a reason when illegal) or on its side's pool.
     /// `space_at` finds the space under a point of the map (the map panel's
     /// hit test, passed in so this panel needs nothing else of the map).
-    pub fn finish_drag(
+    pub(super) fn finish_drag(
         &mut self,
         ui: &mut Ui,
         state: &AppState,

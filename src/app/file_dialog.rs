@@ -34,10 +34,10 @@ use egui::{Context, Id, Key, RichText, TextEdit, Ui};
 use super::{Pending, theme};
 
 /// A "no file" answer quicker than this means no dialog could be shown.
-pub const TOO_FAST: Duration = Duration::from_millis(300);
+pub(super) const TOO_FAST: Duration = Duration::from_millis(300);
 
 /// The environment variable that chooses the dialog: `window` or `native`.
-pub const CHOICE_VARIABLE: &str = "CAESAR_WORKBENCH_FILE_DIALOG";
+pub(super) const CHOICE_VARIABLE: &str = "CAESAR_WORKBENCH_FILE_DIALOG";
 
 /// What a chosen file is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,23 +75,23 @@ pub enum ExportKind {
 /// One question for a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileRequest {
-    pub purpose: FilePurpose,
-    pub title: String,
+    pub(crate) purpose: FilePurpose,
+    pub(crate) title: String,
     /// The kind of file, as the filter names it ("Scenario (RON)").
-    pub filter: &'static str,
+    pub(crate) filter: &'static str,
     /// Its extension, without the dot.
-    pub extension: &'static str,
+    pub(crate) extension: &'static str,
     /// Saving (a new or replaced file) rather than opening.
-    pub save: bool,
+    pub(crate) save: bool,
     /// The name suggested when saving.
-    pub file_name: String,
+    pub(crate) file_name: String,
     /// The folder to start in.
-    pub folder: Option<PathBuf>,
+    pub(crate) folder: Option<PathBuf>,
 }
 
 impl FileRequest {
     /// The question for each purpose; `name` suggests a file name when saving.
-    pub fn new(purpose: FilePurpose, name: &str, folder: Option<PathBuf>) -> FileRequest {
+    pub(crate) fn new(purpose: FilePurpose, name: &str, folder: Option<PathBuf>) -> FileRequest {
         let (title, filter, extension, save, file_name) = match &purpose {
             FilePurpose::OpenScenario => ("Open scenario", "Scenario (RON)", "ron", false, ""),
             FilePurpose::SaveScenario { .. } => {
@@ -159,7 +159,7 @@ pub trait NativeDialog {
 }
 
 /// The desktop's dialog through rfd.
-pub struct Rfd;
+pub(super) struct Rfd;
 
 impl NativeDialog for Rfd {
     fn ask(&mut self, r: &FileRequest) -> Option<PathBuf> {
@@ -178,7 +178,7 @@ impl NativeDialog for Rfd {
 }
 
 /// Whether the desktop might show a file dialog at all (check 1 above).
-pub fn desktop_may_offer_a_dialog() -> bool {
+pub(super) fn desktop_may_offer_a_dialog() -> bool {
     if !cfg!(all(unix, not(target_os = "macos"))) {
         return true;
     }
@@ -226,7 +226,7 @@ impl FileDialogs {
     }
 
     /// Only the window's own dialog; `why` is said in it.
-    pub fn without_native(why: &str) -> FileDialogs {
+    pub(crate) fn without_native(why: &str) -> FileDialogs {
         FileDialogs {
             native: None,
             why_not_native: Some(why.to_string()),
@@ -248,7 +248,7 @@ impl FileDialogs {
     /// Asks for a file. The desktop dialog answers at once (chosen or
     /// cancelled); `None` means the window's dialog opened and its answer
     /// comes from [`FileDialogs::show`].
-    pub fn ask(&mut self, mut request: FileRequest) -> Option<DialogEnd> {
+    pub(crate) fn ask(&mut self, mut request: FileRequest) -> Option<DialogEnd> {
         if self.open.is_some() {
             return None;
         }
@@ -281,7 +281,7 @@ impl FileDialogs {
     }
 
     /// Draws the window's dialog when it is open; its answer once given.
-    pub fn show(&mut self, ctx: &Context) -> Option<DialogEnd> {
+    pub(crate) fn show(&mut self, ctx: &Context) -> Option<DialogEnd> {
         let dialog = self.open.as_mut()?;
         let answer = dialog.show(ctx)?;
         let request = self.open.take()?.request;

@@ -76,7 +76,7 @@ impl History {
     }
 
     /// What redo would do again.
-    pub fn redo_label(&self) -> Option<&str> {
+    pub(crate) fn redo_label(&self) -> Option<&str> {
         self.redo.last().map(|e| e.label.as_str())
     }
 

@@ -11,7 +11,7 @@ use crate::scenario::model::{LinkClass, SpaceKind};
 /// The map editor's inspector. It keeps only the text being typed into it,
 /// committed on Enter or leaving the field.
 #[derive(Default)]
-pub struct Inspector {
+pub(super) struct Inspector {
     /// The item the texts belong to; another selection refills them.
     item: Option<Item>,
     name: String,
@@ -23,7 +23,7 @@ pub struct Inspector {
 
 impl Inspector {
     /// The class a new link gets ("Link to", shift+click).
-    pub fn link_class(&self) -> LinkClass {
+    pub(super) fn link_class(&self) -> LinkClass {
         self.link_class.unwrap_or(LinkClass::Major)
     }
 }
@@ -74,7 +74,7 @@ const CLASSES: [LinkClass; 4] = [
 impl Inspector {
     /// The editor's tools and the selected item's controls; `centre` is the
     /// canvas point in the middle of the map, where a new space goes.
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Request> {
+    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             return actions;

@@ -12,7 +12,7 @@ use crate::sim::ladder::{LadderReport, Ratings, VerdictKind};
 use crate::sim::stats::Estimate;
 
 /// The players offered as rungs, weakest first.
-pub const LADDER_PLAYERS: [AiSpec; 4] = [
+pub(super) const LADDER_PLAYERS: [AiSpec; 4] = [
     AiSpec::Random,
     AiSpec::Heuristic,
     AiSpec::Search { playouts: 16 },
@@ -26,9 +26,9 @@ const LINE_COLOURS: [egui::Color32; 2] = [theme::CAESAR, theme::ROUNDS];
 #[derive(Debug, Clone, PartialEq)]
 pub struct LadderSettings {
     /// Chosen among [`LADDER_PLAYERS`], in that order.
-    pub players: Vec<AiSpec>,
+    pub(crate) players: Vec<AiSpec>,
     /// Games of every match (each rung's mirror match, each cross-play pairing).
-    pub games: u64,
+    pub(crate) games: u64,
 }
 
 impl Default for LadderSettings {
@@ -41,7 +41,7 @@ impl Default for LadderSettings {
 }
 
 /// The rung checkboxes and the games per rung.
-pub fn settings(ui: &mut Ui, s: &mut LadderSettings) {
+pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Rungs");
         for p in LADDER_PLAYERS {
@@ -73,7 +73,7 @@ fn pct(e: &Estimate) -> String {
 }
 
 /// The finished ladder: chart, table, ratings, verdict.
-pub fn show(ui: &mut Ui, r: &LadderReport) {
+pub(super) fn show(ui: &mut Ui, r: &LadderReport) {
     ui.label(
         RichText::new(format!(
             "Strength ladder: {} — {} games per match, seed {}",

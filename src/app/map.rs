@@ -41,7 +41,7 @@ struct SeaArea {
 
 /// How the map answers the pointer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MapMode {
+pub(super) enum MapMode {
     /// Look only: dragging pans.
     View,
     /// Clicks select spaces and links; dragging a space moves it.
@@ -56,14 +56,14 @@ pub enum MapMode {
 
 /// Something on the map, by model id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MapHit {
+pub(super) enum MapHit {
     Space(SpaceId),
     Link(LinkId),
     Block(BlockId),
 }
 
 /// What the app tells the map each frame.
-pub struct MapInput<'a> {
+pub(super) struct MapInput<'a> {
     pub mode: MapMode,
     pub selected: Option<MapHit>,
     /// 8.4: the winter supply base, when supply is shown.
@@ -76,7 +76,7 @@ pub struct MapInput<'a> {
 
 /// What the pointer did on the map this frame.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
-pub struct MapOutput {
+pub(super) struct MapOutput {
     pub hovered: Option<SpaceId>,
     /// A click: on something, or (`Some(None)`) on empty ground.
     pub clicked: Option<Option<MapHit>>,
@@ -95,7 +95,7 @@ enum Drag {
 }
 
 /// Per-scenario drawing data, built once.
-pub struct MapModel {
+pub(super) struct MapModel {
     /// Water routes between two canvas points, kept across edits.
     routes: HashMap<[u32; 4], Option<Vec<Pos2>>>,
     /// Sea area radii by centre and starting radius, kept across edits.
@@ -146,9 +146,9 @@ struct Metrics {
 }
 
 /// The smallest text on a block of the Play and Replay board.
-pub const BOARD_FONT: f32 = 11.0;
+pub(super) const BOARD_FONT: f32 = 11.0;
 /// How much of each block of a stack on the board shows under the next one.
-pub const STACK_STEP: f32 = 0.4;
+pub(super) const STACK_STEP: f32 = 0.4;
 
 impl Metrics {
     fn new(zoom: f32) -> Metrics {
@@ -174,7 +174,7 @@ impl Metrics {
     }
     /// The text size on a board block: grows with the zoom, never below
     /// [`BOARD_FONT`].
-    pub fn board_font(self) -> f32 {
+    pub(crate) fn board_font(self) -> f32 {
         ((BOARD_FONT * self.u.max(1.0)) * 2.0).round() / 2.0
     }
     fn block(self) -> f32 {
@@ -195,7 +195,7 @@ impl Metrics {
 impl MapModel {
     /// Builds the drawing of an edited scenario, reusing the previous one's
     /// sea routes where both ends stayed put (routing is the slow part).
-    pub fn rebuild(scenario: &Scenario, previous: Option<MapModel>) -> MapModel {
+    pub(super) fn rebuild(scenario: &Scenario, previous: Option<MapModel>) -> MapModel {
         let (mut routes, mut sea_radii, old_backdrop) = match previous {
             Some(m) => (m.routes, m.sea_radii, m.backdrop),
             None => Default::default(),
@@ -245,13 +245,13 @@ impl MapModel {
     }
 
     /// Whether the published coastline is drawn behind this board.
-    pub fn has_backdrop(&self) -> bool {
+    pub(super) fn has_backdrop(&self) -> bool {
         self.backdrop.is_some()
     }
 
     /// Draws the map in the remaining space of `ui`, handles pan, zoom,
     /// clicks and drags, and reports what the pointer did.
-    pub fn show(
+    pub(super) fn show(
         &mut self,
         ui: &mut Ui,
         scenario: &Scenario,
@@ -355,7 +355,7 @@ impl MapModel {
 
     /// The space whose marker (or whose label) is at a screen point, as of
     /// the last frame drawn: where a dragged block would be dropped.
-    pub fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
+    pub(super) fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
         let m = self.metrics?;
         if self.screen.len() != scenario.board.len() {
             return None;
@@ -366,7 +366,7 @@ impl MapModel {
 
     /// Replaces the rows of blocks drawn over the spaces (one list per
     /// space, left to right); labels are placed around them again.
-    pub fn set_rows(&mut self, rows: Vec<Vec<BlockId>>) {
+    pub(super) fn set_rows(&mut self, rows: Vec<Vec<BlockId>>) {
         if rows != self.blocks {
             self.blocks = rows;
             self.placement.key = None;
@@ -374,7 +374,7 @@ impl MapModel {
     }
 
     /// The screen squares of a space's row of blocks, as last drawn.
-    pub fn row_rects(&self, scenario: &Scenario, space: SpaceId) -> Vec<Rect> {
+    pub(super) fn row_rects(&self, scenario: &Scenario, space: SpaceId) -> Vec<Rect> {
         match self.metrics {
             Some(m) if self.screen.len() == scenario.board.len() => {
                 self.block_rects(scenario, space.index(), m).collect()
@@ -384,18 +384,18 @@ impl MapModel {
     }
 
     /// The text size of the board's blocks, as last drawn.
-    pub fn board_font(&self) -> Option<f32> {
+    pub(super) fn board_font(&self) -> Option<f32> {
         self.metrics.filter(|m| m.board).map(|m| m.board_font())
     }
 
     /// A space's marker centre on screen, as last drawn.
-    pub fn screen_pos(&self, space: SpaceId) -> Option<Pos2> {
+    pub(super) fn screen_pos(&self, space: SpaceId) -> Option<Pos2> {
         self.screen.get(space.index()).copied()
     }
 
     /// The spaces' names drawn again as last laid out (over something
     /// painted on the map since, like a heatmap's discs).
-    pub fn repaint_labels(&self, painter: &Painter, scenario: &Scenario) {
+    pub(super) fn repaint_labels(&self, painter: &Painter, scenario: &Scenario) {
         if let Some(m) = self.metrics {
             self.paint_labels(painter, scenario, m, painter.clip_rect());
         }
@@ -403,7 +403,7 @@ impl MapModel {
 
     /// A sea's name on screen, as last drawn (`None` for a land space):
     /// rings around a sea go around its name, not over it.
-    pub fn sea_name_rect(&self, space: SpaceId) -> Option<Rect> {
+    pub(super) fn sea_name_rect(&self, space: SpaceId) -> Option<Rect> {
         let i = space.index();
         self.seas.get(i)?.as_ref()?;
         self.galleys.get(i)?;
@@ -1205,7 +1205,7 @@ fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
 
 /// A short name that fits on a block: "L13" for Legio 13, "N2" for Navis 2,
 /// the first letters otherwise.
-pub fn short_name(name: &str) -> String {
+pub(super) fn short_name(name: &str) -> String {
     let mut words = name.split_whitespace();
     let first = words.next().unwrap_or("");
     match words.last() {
@@ -1216,7 +1216,7 @@ pub fn short_name(name: &str) -> String {
     }
 }
 
-pub fn roman(n: u8) -> &'static str {
+pub(super) fn roman(n: u8) -> &'static str {
     ["0", "I", "II", "III", "IV", "V", "VI"]
         .get(n as usize)
         .copied()
@@ -1413,7 +1413,7 @@ fn vp_badge(painter: &Painter, c: Pos2, vp: u8, m: Metrics) {
 }
 
 /// Combat rating as printed: "C3", the ballista "B4/D4".
-pub fn short_rating(b: &crate::scenario::model::Block) -> String {
+pub(super) fn short_rating(b: &crate::scenario::model::Block) -> String {
     match b.attacking_initiative {
         Some(att) => format!(
             "{}{}/{}{}",
@@ -1427,7 +1427,7 @@ pub fn short_rating(b: &crate::scenario::model::Block) -> String {
 }
 
 /// "III", or "II of IV" for a block deployed below full strength.
-pub fn strength_text(b: &crate::scenario::model::Block, strength: u8) -> String {
+pub(super) fn strength_text(b: &crate::scenario::model::Block, strength: u8) -> String {
     if strength < b.max_strength() {
         format!("{} of {}", roman(strength), roman(b.max_strength()))
     } else {
@@ -1436,7 +1436,12 @@ pub fn strength_text(b: &crate::scenario::model::Block, strength: u8) -> String 
 }
 
 /// A block's short name, and its strength in the corner.
-pub fn block_text(painter: &Painter, rect: Rect, b: &crate::scenario::model::Block, strength: u8) {
+pub(super) fn block_text(
+    painter: &Painter,
+    rect: Rect,
+    b: &crate::scenario::model::Block,
+    strength: u8,
+) {
     let size = (rect.height() * 0.42).clamp(6.0, 14.0);
     painter.text(
         rect.center() - vec2(0.0, rect.height() * 0.12),
@@ -1455,7 +1460,7 @@ pub fn block_text(painter: &Painter, rect: Rect, b: &crate::scenario::model::Blo
 }
 
 /// A block as the levy pool draws it: the map's square, its name and strength.
-pub fn pool_block(painter: &Painter, rect: Rect, b: &crate::scenario::model::Block) {
+pub(super) fn pool_block(painter: &Painter, rect: Rect, b: &crate::scenario::model::Block) {
     let m = Metrics {
         u: rect.width() / 14.0,
         big_blocks: true,
@@ -1522,7 +1527,7 @@ fn strait_arrow(shapes: &mut Vec<Shape>, a: Pos2, b: Pos2, m: Metrics) {
 }
 
 /// The map's symbols, for the side panel.
-pub fn legend(ui: &mut Ui) {
+pub(super) fn legend(ui: &mut Ui) {
     let items = [
         (Sample::Major, "Major road"),
         (Sample::Minor, "Minor road"),

@@ -19,9 +19,9 @@ mod card_text;
 mod chart_key;
 mod chrome;
 mod deploy;
-pub mod file_dialog;
+mod file_dialog;
 mod files;
-pub mod game_log;
+mod game_log;
 mod geo;
 pub mod heatmap_view;
 mod history;
@@ -55,16 +55,15 @@ use crate::scenario::model::SpaceId;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
-pub use file_dialog::{DialogEnd, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
-pub use files::Recent;
+pub(crate) use file_dialog::DialogEnd;
+pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
+pub(crate) use files::Recent;
 pub use history::History;
-pub use ladder_view::{LADDER_PLAYERS, LadderSettings};
-pub use play::{PlayPanel, PlaySettings, Seat, Session};
-pub use play_board::{Board, BoardClick};
+pub use play::{PlayPanel, Seat};
 pub use replay::{ReplayPanel, Replayed};
-pub use replay_games::{GameRow, RunGames};
+pub use replay_games::RunGames;
 pub use sim_panel::{Outcome, SimPanel};
-pub use state::{AppState, Status};
+pub use state::AppState;
 pub use view::MapView;
 
 /// Opens the workbench window.
@@ -322,12 +321,12 @@ impl WorkbenchApp {
         &self.dialogs
     }
 
-    /// The simulation panel (its settings, run and result).
     /// The map heatmap's settings (layer, year).
     pub fn map_overlay(&mut self) -> &mut heatmap_view::Overlay {
         &mut self.map.overlay
     }
 
+    /// The simulation panel (its settings, run and result).
     pub fn sim_panel(&mut self) -> &mut SimPanel {
         &mut self.sim
     }
@@ -346,11 +345,6 @@ impl WorkbenchApp {
 
     pub fn set_tab(&mut self, tab: Tab) {
         self.tab = tab;
-    }
-
-    /// Fits the whole map into its area (the "Fit" button).
-    pub fn fit_map(&mut self) {
-        self.map.view.fit();
     }
 
     /// Selects an item (and shows it in the inspector).
@@ -379,11 +373,6 @@ impl WorkbenchApp {
         self.state.undo()
     }
 
-    /// Does again what undo took back.
-    pub fn redo(&mut self) -> bool {
-        self.state.redo()
-    }
-
     /// Opens a scenario file; with unsaved changes it asks first.
     pub fn open(&mut self, path: &Path) {
         if self.state.dirty() {
@@ -395,7 +384,7 @@ impl WorkbenchApp {
     }
 
     /// Opens the built-in published game; with unsaved changes it asks first.
-    pub fn open_builtin(&mut self) {
+    pub(crate) fn open_builtin(&mut self) {
         if self.state.dirty() {
             self.pending = Some(Pending::OpenBuiltin);
         } else {
@@ -581,7 +570,7 @@ impl WorkbenchApp {
     }
 
     /// Selects the item a finding is about and centres the map on it.
-    pub fn go_to_finding(&mut self, f: &Finding) {
+    pub(crate) fn go_to_finding(&mut self, f: &Finding) {
         let (Some(_), Some(report)) = (self.state.resolved(), self.state.report()) else {
             return;
         };

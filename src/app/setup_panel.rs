@@ -24,7 +24,7 @@ use crate::scenario::validate::Severity;
 
 /// The views of the Setup tab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SetupView {
+pub(super) enum SetupView {
     #[default]
     Roster,
     Deck,
@@ -90,7 +90,7 @@ impl Column {
 /// The Setup tab's own state: the view, the roster's filter and order, and
 /// the texts being typed (committed on Enter or leaving the field).
 #[derive(Default)]
-pub struct SetupPanel {
+pub(super) struct SetupPanel {
     view: SetupView,
     filter: String,
     side_filter: Option<Side>,
@@ -123,7 +123,7 @@ pub struct SetupPanel {
 }
 
 impl SetupPanel {
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             ui.label("Open a scenario to edit its roster, deck and settings.");

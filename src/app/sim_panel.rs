@@ -100,7 +100,7 @@ impl SimPanel {
 
     /// The last run's report(s) for the map heatmaps: a run, or a
     /// comparison (drawn as A − B).
-    pub fn heat_source(&self) -> Option<super::heatmap_view::HeatSource<'_>> {
+    pub(crate) fn heat_source(&self) -> Option<super::heatmap_view::HeatSource<'_>> {
         use super::heatmap_view::HeatSource;
         match &self.result {
             Some(Ok(Outcome::Single { report, .. })) => Some(HeatSource { a: report, b: None }),
@@ -112,14 +112,15 @@ impl SimPanel {
         }
     }
 
-    /// Games finished so far of the run in progress.
-    pub fn progress(&self) -> Option<(u64, u64)> {
-        self.running.as_ref().map(|r| (r.progress.done(), r.total))
-    }
-
     /// Starts a run in the background. Refused (with a reason) while one
     /// runs, or when the scenario has errors.
-    pub fn start(&mut self, scenario: &Scenario, errors: usize, rules: &RuleSet, variant: &str) {
+    pub(crate) fn start(
+        &mut self,
+        scenario: &Scenario,
+        errors: usize,
+        rules: &RuleSet,
+        variant: &str,
+    ) {
         if !self.may_start(errors) {
             return;
         }
@@ -173,7 +174,7 @@ impl SimPanel {
     /// the rule set in force and, when comparing, the other one too (same
     /// seeds). Refused like [`SimPanel::start`], and when the rungs are
     /// not a ladder (none chosen).
-    pub fn start_ladder(
+    pub(crate) fn start_ladder(
         &mut self,
         scenario: &Scenario,
         errors: usize,
@@ -219,7 +220,7 @@ impl SimPanel {
     /// chosen fields' values over the rule set in force, each point over the
     /// same seeds, each point's rule set checked by the validator (whose
     /// error is shown). Refused like [`SimPanel::start`].
-    pub fn start_sweep(
+    pub(crate) fn start_sweep(
         &mut self,
         doc: &ResolvedScenario,
         errors: usize,
@@ -321,7 +322,7 @@ impl SimPanel {
     }
 
     /// Records how long the window took to build a frame during a run.
-    pub fn note_frame(&mut self, took: Duration) {
+    pub(crate) fn note_frame(&mut self, took: Duration) {
         if self.running.is_some() {
             self.slowest_frame = Some(self.slowest_frame.map_or(took, |d| d.max(took)));
         }
@@ -333,14 +334,14 @@ impl SimPanel {
     }
 
     /// Asks the run to stop; it ends within a game or so per thread.
-    pub fn cancel(&mut self) {
+    pub(crate) fn cancel(&mut self) {
         if let Some(r) = &self.running {
             r.progress.cancel();
         }
     }
 
     /// Picks up a finished run; true while one is still going.
-    pub fn poll(&mut self) -> bool {
+    pub(crate) fn poll(&mut self) -> bool {
         let Some(r) = &self.running else {
             return false;
         };
@@ -377,7 +378,7 @@ impl SimPanel {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn show(
+    pub(crate) fn show(
         &mut self,
         ui: &mut Ui,
         scenario: &Scenario,
@@ -548,7 +549,7 @@ impl SimPanel {
     }
 
     /// Plays `side` with the heuristic player of the file at `path`.
-    pub fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
+    pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
         let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
         match side {
             Side::Caesar => self.caesar = spec,

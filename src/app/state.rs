@@ -22,8 +22,8 @@ use super::selection::Selection;
 /// A message for the status line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
-    pub text: String,
-    pub is_error: bool,
+    pub(crate) text: String,
+    pub(crate) is_error: bool,
 }
 
 /// What the window works on.
@@ -61,7 +61,7 @@ impl AppState {
     /// Loads `scenario` (the built-in published game when `None`) under the
     /// rule set `variant` (a built-in name or a file). Failures are kept and
     /// shown in the window rather than returned.
-    pub fn new(scenario: Option<&Path>, variant: &str) -> AppState {
+    pub(crate) fn new(scenario: Option<&Path>, variant: &str) -> AppState {
         let (doc, load_error) = match scenario {
             None => (Some(Document::builtin()), None),
             Some(p) => match Document::open(p) {
@@ -89,47 +89,47 @@ impl AppState {
 
     // ------------------------------------------------------------ reading
 
-    pub fn document(&self) -> Option<&Document> {
+    pub(crate) fn document(&self) -> Option<&Document> {
         self.history.document()
     }
 
-    pub fn load_error(&self) -> Option<&str> {
+    pub(crate) fn load_error(&self) -> Option<&str> {
         self.load_error.as_deref()
     }
 
-    pub fn file_error(&self) -> Option<&str> {
+    pub(crate) fn file_error(&self) -> Option<&str> {
         self.file_error.as_deref()
     }
 
-    pub fn status(&self) -> Option<&Status> {
+    pub(crate) fn status(&self) -> Option<&Status> {
         self.status.as_ref()
     }
 
-    pub fn variant(&self) -> &str {
+    pub(crate) fn variant(&self) -> &str {
         &self.variant
     }
 
     /// The rule set in force (with any switches changed).
-    pub fn rules(&self) -> Option<&RuleSet> {
+    pub(crate) fn rules(&self) -> Option<&RuleSet> {
         self.history.rules().as_ref().ok()
     }
 
     /// The rule set as the variant defines it.
-    pub fn base_rules(&self) -> Option<&RuleSet> {
+    pub(crate) fn base_rules(&self) -> Option<&RuleSet> {
         self.base_rules.as_ref()
     }
 
-    pub fn rules_error(&self) -> Option<&str> {
+    pub(crate) fn rules_error(&self) -> Option<&str> {
         self.history.rules().as_ref().err().map(String::as_str)
     }
 
     /// Whether the switches differ from the variant's.
-    pub fn rules_modified(&self) -> bool {
+    pub(crate) fn rules_modified(&self) -> bool {
         self.rules() != self.base_rules.as_ref()
     }
 
     /// The variant's name, "(modified)" when the switches were changed.
-    pub fn rules_label(&self) -> String {
+    pub(crate) fn rules_label(&self) -> String {
         if self.rules_modified() {
             format!("{} (modified)", self.variant)
         } else {
@@ -137,26 +137,26 @@ impl AppState {
         }
     }
 
-    pub fn report(&self) -> Option<&Report> {
+    pub(crate) fn report(&self) -> Option<&Report> {
         self.derived.report.as_ref()
     }
 
     /// The scenario as validated (its findings point into it).
-    pub fn resolved(&self) -> Option<&ResolvedScenario> {
+    pub(crate) fn resolved(&self) -> Option<&ResolvedScenario> {
         self.derived.resolved.as_ref()
     }
 
     /// The built scenario, when it loaded.
-    pub fn scenario(&self) -> Option<&Scenario> {
+    pub(crate) fn scenario(&self) -> Option<&Scenario> {
         self.report().map(|r| &r.scenario)
     }
 
     /// 5.3: the cities whose count of a side's blocks is off.
-    pub fn balance(&self) -> &[CityBalance] {
+    pub(crate) fn balance(&self) -> &[CityBalance] {
         &self.derived.balance
     }
 
-    pub fn selection(&self) -> Option<&Item> {
+    pub(crate) fn selection(&self) -> Option<&Item> {
         self.selection.as_ref().map(Selection::item)
     }
 
@@ -164,29 +164,29 @@ impl AppState {
         &self.history
     }
 
-    pub fn recent(&self) -> &Recent {
+    pub(crate) fn recent(&self) -> &Recent {
         &self.recent
     }
 
-    pub fn scenario_revision(&self) -> u64 {
+    pub(crate) fn scenario_revision(&self) -> u64 {
         self.scenario_revision
     }
 
-    pub fn rules_revision(&self) -> u64 {
+    pub(crate) fn rules_revision(&self) -> u64 {
         self.rules_revision
     }
 
     /// Unsaved changes to the scenario.
-    pub fn dirty(&self) -> bool {
+    pub(crate) fn dirty(&self) -> bool {
         self.document().is_some_and(Document::is_dirty)
     }
 
     /// The document's file, when it has one.
-    pub fn path(&self) -> Option<&Path> {
+    pub(crate) fn path(&self) -> Option<&Path> {
         self.document().and_then(Document::path)
     }
 
-    pub fn scenario_name(&self) -> String {
+    pub(crate) fn scenario_name(&self) -> String {
         match (self.document(), &self.load_error) {
             (Some(d), _) => d.working().name.clone(),
             (None, Some(_)) => "(no scenario)".to_string(),
@@ -195,7 +195,7 @@ impl AppState {
     }
 
     /// "Caesar Workbench — file.ron •" (the dot: unsaved changes).
-    pub fn window_title(&self) -> String {
+    pub(crate) fn window_title(&self) -> String {
         let file = match self.path() {
             Some(p) => p
                 .file_name()
@@ -208,7 +208,7 @@ impl AppState {
 
     // ------------------------------------------------------------ changing
 
-    pub fn set_recent(&mut self, recent: Recent) {
+    pub(crate) fn set_recent(&mut self, recent: Recent) {
         self.recent = recent;
         if let Some(path) = self.path().map(Path::to_path_buf) {
             self.recent.push(&path);
@@ -217,31 +217,31 @@ impl AppState {
 
     /// Selects an item by its names; an item the document does not have
     /// selects nothing.
-    pub fn select(&mut self, item: Option<Item>) {
+    pub(crate) fn select(&mut self, item: Option<Item>) {
         let working = self.history.document().map(Document::working);
         self.selection = item
             .zip(working)
             .and_then(|(item, w)| Selection::of(&item, w));
     }
 
-    pub fn note(&mut self, text: String) {
+    pub(crate) fn note(&mut self, text: String) {
         self.status = Some(Status {
             text,
             is_error: false,
         });
     }
 
-    pub fn dismiss_file_error(&mut self) {
+    pub(crate) fn dismiss_file_error(&mut self) {
         self.file_error = None;
     }
 
-    pub fn set_file_error(&mut self, error: String) {
+    pub(crate) fn set_file_error(&mut self, error: String) {
         self.file_error = Some(error);
     }
 
     /// Applies an edit to the document and validates again. A refused edit
     /// changes nothing; its reason is shown in the status line and returned.
-    pub fn apply(&mut self, edit: Edit) -> Result<(), String> {
+    pub(crate) fn apply(&mut self, edit: Edit) -> Result<(), String> {
         if self.document().is_none() {
             return Err("no scenario is open".into());
         }
@@ -271,21 +271,21 @@ impl AppState {
     }
 
     /// Changes the rule set in force (as the rules panel does) and revalidates.
-    pub fn set_rules(&mut self, rules: RuleSet) {
+    pub(crate) fn set_rules(&mut self, rules: RuleSet) {
         if self.history.set_rules(rules) {
             self.rules_changed();
         }
     }
 
     /// Puts the switches back as the variant sets them (undoable).
-    pub fn reset_rules(&mut self) {
+    pub(crate) fn reset_rules(&mut self) {
         if let Some(base) = self.base_rules.clone() {
             self.set_rules(base);
         }
     }
 
     /// Switches the rule set and validates again.
-    pub fn set_variant(&mut self, variant: &str) {
+    pub(crate) fn set_variant(&mut self, variant: &str) {
         self.variant = variant.to_string();
         let rules = load_rules(variant);
         self.base_rules = rules.as_ref().ok().cloned();
@@ -294,13 +294,13 @@ impl AppState {
     }
 
     /// Takes back the newest edit (of the scenario or of the rule switches).
-    pub fn undo(&mut self) -> bool {
+    pub(crate) fn undo(&mut self) -> bool {
         let changed = self.history.undo();
         self.after_step(changed)
     }
 
     /// Does again what undo took back.
-    pub fn redo(&mut self) -> bool {
+    pub(crate) fn redo(&mut self) -> bool {
         let changed = self.history.redo();
         self.after_step(changed)
     }
@@ -316,7 +316,7 @@ impl AppState {
 
     /// Opens a scenario file now. A file that fails to load leaves the current
     /// document untouched and shows why, with line and column.
-    pub fn open(&mut self, path: &Path) {
+    pub(crate) fn open(&mut self, path: &Path) {
         match Document::open(path) {
             Ok(doc) => {
                 self.recent.push(path);
@@ -328,7 +328,7 @@ impl AppState {
     }
 
     /// Opens the built-in published game now.
-    pub fn open_builtin(&mut self) {
+    pub(crate) fn open_builtin(&mut self) {
         self.replace_document(Document::builtin());
     }
 
@@ -342,7 +342,7 @@ impl AppState {
 
     /// Saves to the document's own file; false when it has none (the
     /// built-in game) or saving failed (the error is shown).
-    pub fn save(&mut self) -> bool {
+    pub(crate) fn save(&mut self) -> bool {
         match self.path().map(Path::to_path_buf) {
             Some(path) => self.save_as(&path),
             None => false,
@@ -350,7 +350,7 @@ impl AppState {
     }
 
     /// Saves atomically to `path` (keeping the previous file as `.bak`).
-    pub fn save_as(&mut self, path: &Path) -> bool {
+    pub(crate) fn save_as(&mut self, path: &Path) -> bool {
         let Some(saved) = self.history.save_as(path) else {
             self.file_error = Some("No scenario is open: nothing to save.".into());
             return false;
@@ -373,7 +373,7 @@ impl AppState {
 
     /// Writes the current switches as a variant file that extends the
     /// variant they started from, setting only what differs.
-    pub fn save_variant_to(&mut self, path: &Path, name: &str) -> Result<(), String> {
+    pub(crate) fn save_variant_to(&mut self, path: &Path, name: &str) -> Result<(), String> {
         let (Some(rules), Some(base)) = (self.rules(), &self.base_rules) else {
             return Err("no rule set is loaded".into());
         };
@@ -391,7 +391,7 @@ impl AppState {
     }
 
     /// Writes an exported report; a failure is shown, not lost.
-    pub fn export(&mut self, path: &Path, text: &str) -> bool {
+    pub(crate) fn export(&mut self, path: &Path, text: &str) -> bool {
         match crate::files::save_atomically(path, text) {
             Ok(()) => {
                 self.file_error = None;
@@ -465,6 +465,6 @@ impl AppState {
 }
 
 /// Loads a rule set by name or path.
-pub fn load_rules(variant: &str) -> Result<RuleSet, String> {
+pub(super) fn load_rules(variant: &str) -> Result<RuleSet, String> {
     RuleSet::load(variant).map_err(|e| e.to_string())
 }

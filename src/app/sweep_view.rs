@@ -18,7 +18,7 @@ use crate::sim::sweep::{self, Axis, SweepReport};
 pub struct SweepSettings {
     /// Field name and values (`8..12`, `5,6,7`, `true,false`).
     pub axes: Vec<(String, String)>,
-    pub games: u64,
+    pub(crate) games: u64,
 }
 
 impl Default for SweepSettings {
@@ -32,7 +32,7 @@ impl Default for SweepSettings {
 
 impl SweepSettings {
     /// The axes as the library reads them, or what is wrong with one.
-    pub fn parsed(&self) -> Result<Vec<Axis>, String> {
+    pub(crate) fn parsed(&self) -> Result<Vec<Axis>, String> {
         self.axes
             .iter()
             .map(|(field, values)| format!("{field}={values}").parse::<Axis>())
@@ -41,7 +41,7 @@ impl SweepSettings {
 }
 
 /// The axis rows (a field from the rule table, its values) and the games per point.
-pub fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
+pub(super) fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
     let fields = rules.map(sweep::settable_fields).unwrap_or_default();
     let mut remove = None;
     for (i, (field, values)) in s.axes.iter_mut().enumerate() {
@@ -88,7 +88,7 @@ pub fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
 }
 
 /// The finished sweep: the curve, the balance point and the points' table.
-pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Request> {
+pub(super) fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Request> {
     ui.label(
         RichText::new(format!(
             "Sweep of {}: {} games per point, seed {}, {} vs {} (the same seeds at every point)",
