@@ -1,7 +1,7 @@
-//! The window's state apart from its drawing: the scenario document, the rule
-//! set and their one undo history (`history.rs`), the selection by id
-//! (`selection.rs`), and what is derived from
-//! them (the validation report, the 5.3 balance), rebuilt only when they change.
+//! The window's state apart from its drawing: the scenario document and the
+//! rule set with their one undo history (`history.rs`), the selection by id
+//! (`selection.rs`), and what is derived from them (the validation report,
+//! the 5.3 balance), rebuilt only when they change.
 //!
 //! Panels never change this directly: they return [`super::Request`]s, which
 //! [`super::WorkbenchApp`] applies here in one place.
