@@ -3,7 +3,7 @@
 /// The band between two lines (a quartile band) as one quad per segment,
 /// each convex (two vertical sides), counter-clockwise from the lower left:
 /// a plot polygon must be convex, so the whole band cannot be one polygon.
-pub fn band_quads(xs: &[f64], lo: &[f64], hi: &[f64]) -> Vec<[[f64; 2]; 4]> {
+pub(super) fn band_quads(xs: &[f64], lo: &[f64], hi: &[f64]) -> Vec<[[f64; 2]; 4]> {
     let n = xs.len().min(lo.len()).min(hi.len());
     (1..n)
         .map(|i| {

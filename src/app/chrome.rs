@@ -12,7 +12,7 @@ use crate::scenario::rules::BUILTIN_VARIANTS;
 
 /// Ctrl+Z, Ctrl+Shift+Z (and Ctrl+Y), Ctrl+S, Ctrl+O, Delete; text fields
 /// keep their own undo while they have the keyboard.
-pub fn shortcuts(ui: &mut Ui, tab: Tab, selection: Option<&Item>) -> Vec<Request> {
+pub(super) fn shortcuts(ui: &mut Ui, tab: Tab, selection: Option<&Item>) -> Vec<Request> {
     let mut actions = Vec::new();
     if ui.ctx().egui_wants_keyboard_input() {
         return actions;
@@ -49,7 +49,7 @@ pub fn shortcuts(ui: &mut Ui, tab: Tab, selection: Option<&Item>) -> Vec<Request
     actions
 }
 
-pub fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<Request> {
+pub(super) fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.horizontal(|ui| {
         ui.menu_button("File", |ui| file_menu(ui, state, &mut actions));
@@ -194,7 +194,7 @@ fn file_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Request>) {
     }
 }
 
-pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Request> {
+pub(super) fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.horizontal(|ui| {
         if let Some(e) = state.file_error() {
@@ -236,7 +236,7 @@ pub fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Request> {
 }
 
 /// "Save your changes first?" while an action waits for the answer.
-pub fn confirm_dialog(ctx: &Context, pending: &Pending, scenario: &str) -> Option<Request> {
+pub(super) fn confirm_dialog(ctx: &Context, pending: &Pending, scenario: &str) -> Option<Request> {
     let what = match pending {
         Pending::Open(p) => format!("open {}", p.display()),
         Pending::OpenBuiltin => "open the published game".to_string(),

@@ -6,12 +6,12 @@ use egui::{Id, LayerId, Order, Pos2, Rect, RichText, Role, Sense, Ui, Vec2, Widg
 use super::state::AppState;
 use super::theme::{self, GOOD, POOL_BLOCK, WARNING};
 use super::{Request, map, mode_label};
-use crate::scenario::edit::{DeploymentMode, Edit, Item};
-use crate::scenario::model::{Scenario, Side, SpaceId};
+use crate::scenario::edit::{CityBalance, DeploymentMode, Edit, Item, Working};
+use crate::scenario::model::{Block, BlockId, Scenario, Side, SpaceId};
 
 /// The deployment editor's own state: what is dragged, what is shown.
 #[derive(Default)]
-pub struct DeployPanel {
+pub(super) struct DeployPanel {
     /// The block being dragged (from the map or a pool).
     pub dragging: Option<(Side, String)>,
     /// 8.4: show each city's winter supply on the map.
@@ -23,57 +23,17 @@ pub struct DeployPanel {
 
 impl DeployPanel {
     /// The side panel's tools: the mode, the 5.3 counts, the selected block.
-    pub fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(super) fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut edits = Vec::new();
         let (Some(report), Some(doc)) = (state.report(), state.document()) else {
             return Vec::new();
         };
-        let mode = doc.working().mode();
+        let w = doc.working();
+        let mode = w.mode();
         ui.label(RichText::new("Deployment editor").strong());
-        ui.horizontal(|ui| {
-            for m in [DeploymentMode::Historical, DeploymentMode::Free] {
-                let hover = match m {
-                    DeploymentMode::Historical => {
-                        "Edit the order of battle (5.1); a free deployment is removed (undo brings it back)"
-                    }
-                    DeploymentMode::Free => {
-                        "Each side moves its deployed blocks among its deployment cities; each city keeps its number of blocks (5.3)"
-                    }
-                };
-                if ui
-                    .radio(mode == m, mode_label(m))
-                    .on_hover_text(hover)
-                    .clicked()
-                    && mode != m
-                {
-                    edits.push(Edit::SetMode(m));
-                }
-            }
-        });
+        edits.extend(mode_buttons(ui, mode));
         if mode == DeploymentMode::Free {
-            let balance = state.balance();
-            if balance.is_empty() {
-                ui.colored_label(
-                    GOOD,
-                    "5.3: every city holds as many blocks of each side as in the order of battle.",
-                );
-            } else {
-                ui.colored_label(
-                    WARNING,
-                    "5.3: each city must keep its number of each side's blocks:",
-                );
-                for b in balance {
-                    let what = if b.surplus() > 0 {
-                        format!("{} too many", b.surplus())
-                    } else {
-                        format!("{} too few", -b.surplus())
-                    };
-                    ui.label(format!(
-                        "{} in {}: {} of {} ({what})",
-                        b.side, b.city, b.placed, b.wanted
-                    ));
-                }
-            }
+            balance_note(ui, state.balance());
         }
         ui.checkbox(&mut self.show_supply, "Show winter supply (8.4: 3 + VP)");
         ui.label(
@@ -89,83 +49,12 @@ impl DeployPanel {
         match state.selection() {
             Some(Item::Block(side, name)) => {
                 if let Some(id) = scenario.roster.find(*side, name) {
-                    let b = scenario.roster.block(id);
-                    ui.label(RichText::new(&b.name).heading());
-                    ui.label(format!(
-                        "{} {} · {} · full strength {}",
-                        b.side,
-                        b.kind.label(),
-                        super::map::short_rating(b),
-                        super::map::roman(b.max_strength())
-                    ));
-                    match scenario.starting_setup().location(id) {
-                        Some(s) => {
-                            ui.label(format!("In {}", scenario.board.name(s)));
-                            let current = doc.working().block_strength(b.side, &b.name);
-                            ui.horizontal(|ui| {
-                                ui.label("Starts at");
-                                for strength in b.kind.strengths(b.max_steps) {
-                                    let text = super::map::strength_text(b, strength);
-                                    let chosen = current == Some(strength);
-                                    if ui
-                                        .selectable_label(chosen, super::map::roman(strength))
-                                        .on_hover_text(format!(
-                                            "{} starts the game at strength {text}",
-                                            b.name
-                                        ))
-                                        .clicked()
-                                        && !chosen
-                                    {
-                                        edits.push(Edit::SetStrength {
-                                            side: b.side,
-                                            block: b.name.clone(),
-                                            strength: Some(strength),
-                                        });
-                                    }
-                                }
-                            });
-                            if ui.button("Send to the levy pool").clicked() {
-                                edits.push(Edit::MoveBlock {
-                                    side: b.side,
-                                    block: b.name.clone(),
-                                    to: None,
-                                });
-                            }
-                        }
-                        None => {
-                            ui.label("In the levy pool (5.2)");
-                        }
-                    }
-                    if let Some(levy) = b.levy_city {
-                        ui.label(format!("Levied in {} (6.4)", scenario.board.name(levy)));
-                    }
+                    selected_block(ui, scenario, w, id, &mut edits);
                 }
             }
             Some(Item::Space(name)) => {
                 if let Some(id) = scenario.board.find(name) {
-                    ui.label(RichText::new(scenario.board.name(id)).heading());
-                    let here: Vec<_> = scenario
-                        .starting_setup()
-                        .placements
-                        .iter()
-                        .filter(|(_, s)| *s == id)
-                        .map(|(b, _)| scenario.roster.block(*b))
-                        .collect();
-                    if here.is_empty() {
-                        ui.label(RichText::new("No blocks here.").weak());
-                    }
-                    for b in here {
-                        ui.horizontal(|ui| {
-                            ui.label(format!("{} ({})", b.name, b.side));
-                            if ui.small_button("to pool").clicked() {
-                                edits.push(Edit::MoveBlock {
-                                    side: b.side,
-                                    block: b.name.clone(),
-                                    to: None,
-                                });
-                            }
-                        });
-                    }
+                    selected_space(ui, scenario, id, &mut edits);
                 }
             }
             _ => {
@@ -181,7 +70,7 @@ impl DeployPanel {
     }
 
     /// Each side's levy pool: the blocks not on the map (5.2).
-    pub fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(super) fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let Some(report) = state.report() else {
             return Vec::new();
         };
@@ -281,7 +170,7 @@ impl DeployPanel {
     /// city (refused with a reason when illegal) or on its side's pool.
     /// `space_at` finds the space under a point of the map (the map panel's
     /// hit test, passed in so this panel needs nothing else of the map).
-    pub fn finish_drag(
+    pub(super) fn finish_drag(
         &mut self,
         ui: &mut Ui,
         state: &AppState,
@@ -337,5 +226,147 @@ impl DeployPanel {
         edit.map(|e| Request::EditAndSelect(e, Item::Block(side, name)))
             .into_iter()
             .collect()
+    }
+}
+
+/// "Historical (5.1)" and "Free (5.3)": a click on the other mode switches to it.
+fn mode_buttons(ui: &mut Ui, mode: DeploymentMode) -> Option<Edit> {
+    let mut edit = None;
+    ui.horizontal(|ui| {
+        for m in [DeploymentMode::Historical, DeploymentMode::Free] {
+            let hover = match m {
+                DeploymentMode::Historical => {
+                    "Edit the order of battle (5.1); a free deployment is removed (undo brings it back)"
+                }
+                DeploymentMode::Free => {
+                    "Each side moves its deployed blocks among its deployment cities; each city keeps its number of blocks (5.3)"
+                }
+            };
+            if ui
+                .radio(mode == m, mode_label(m))
+                .on_hover_text(hover)
+                .clicked()
+                && mode != m
+            {
+                edit = Some(Edit::SetMode(m));
+            }
+        }
+    });
+    edit
+}
+
+/// 5.3: whether each city holds its number of each side's blocks.
+fn balance_note(ui: &mut Ui, balance: &[CityBalance]) {
+    if balance.is_empty() {
+        ui.colored_label(
+            GOOD,
+            "5.3: every city holds as many blocks of each side as in the order of battle.",
+        );
+    } else {
+        ui.colored_label(
+            WARNING,
+            "5.3: each city must keep its number of each side's blocks:",
+        );
+        for b in balance {
+            let what = if b.surplus() > 0 {
+                format!("{} too many", b.surplus())
+            } else {
+                format!("{} too few", -b.surplus())
+            };
+            ui.label(format!(
+                "{} in {}: {} of {} ({what})",
+                b.side, b.city, b.placed, b.wanted
+            ));
+        }
+    }
+}
+
+/// The selected block: its ratings, where it starts and at what strength.
+fn selected_block(
+    ui: &mut Ui,
+    scenario: &Scenario,
+    w: &Working,
+    id: BlockId,
+    edits: &mut Vec<Edit>,
+) {
+    let b = scenario.roster.block(id);
+    ui.label(RichText::new(&b.name).heading());
+    ui.label(format!(
+        "{} {} · {} · full strength {}",
+        b.side,
+        b.kind.label(),
+        super::map::short_rating(b),
+        super::map::roman(b.max_strength())
+    ));
+    match scenario.starting_setup().location(id) {
+        Some(s) => {
+            ui.label(format!("In {}", scenario.board.name(s)));
+            start_strength(ui, w, b, edits);
+            if ui.button("Send to the levy pool").clicked() {
+                edits.push(Edit::MoveBlock {
+                    side: b.side,
+                    block: b.name.clone(),
+                    to: None,
+                });
+            }
+        }
+        None => {
+            ui.label("In the levy pool (5.2)");
+        }
+    }
+    if let Some(levy) = b.levy_city {
+        ui.label(format!("Levied in {} (6.4)", scenario.board.name(levy)));
+    }
+}
+
+/// "Starts at I II III IV": a deployed block's starting strength (5.1).
+fn start_strength(ui: &mut Ui, w: &Working, b: &Block, edits: &mut Vec<Edit>) {
+    let current = w.block_strength(b.side, &b.name);
+    ui.horizontal(|ui| {
+        ui.label("Starts at");
+        for strength in b.kind.strengths(b.max_steps) {
+            let text = super::map::strength_text(b, strength);
+            let chosen = current == Some(strength);
+            if ui
+                .selectable_label(chosen, super::map::roman(strength))
+                .on_hover_text(format!("{} starts the game at strength {text}", b.name))
+                .clicked()
+                && !chosen
+            {
+                edits.push(Edit::SetStrength {
+                    side: b.side,
+                    block: b.name.clone(),
+                    strength: Some(strength),
+                });
+            }
+        }
+    });
+}
+
+/// The selected space and the blocks that start there, each sent to its pool
+/// by a button.
+fn selected_space(ui: &mut Ui, scenario: &Scenario, id: SpaceId, edits: &mut Vec<Edit>) {
+    ui.label(RichText::new(scenario.board.name(id)).heading());
+    let here: Vec<_> = scenario
+        .starting_setup()
+        .placements
+        .iter()
+        .filter(|(_, s)| *s == id)
+        .map(|(b, _)| scenario.roster.block(*b))
+        .collect();
+    if here.is_empty() {
+        ui.label(RichText::new("No blocks here.").weak());
+    }
+    for b in here {
+        ui.horizontal(|ui| {
+            ui.label(format!("{} ({})", b.name, b.side));
+            if ui.small_button("to pool").clicked() {
+                edits.push(Edit::MoveBlock {
+                    side: b.side,
+                    block: b.name.clone(),
+                    to: None,
+                });
+            }
+        });
     }
 }

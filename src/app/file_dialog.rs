@@ -29,15 +29,15 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use egui::{Context, Id, Key, RichText, TextEdit};
+use egui::{Context, Id, Key, RichText, TextEdit, Ui};
 
 use super::{Pending, theme};
 
 /// A "no file" answer quicker than this means no dialog could be shown.
-pub const TOO_FAST: Duration = Duration::from_millis(300);
+pub(super) const TOO_FAST: Duration = Duration::from_millis(300);
 
 /// The environment variable that chooses the dialog: `window` or `native`.
-pub const CHOICE_VARIABLE: &str = "CAESAR_WORKBENCH_FILE_DIALOG";
+pub(super) const CHOICE_VARIABLE: &str = "CAESAR_WORKBENCH_FILE_DIALOG";
 
 /// What a chosen file is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,23 +75,23 @@ pub enum ExportKind {
 /// One question for a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileRequest {
-    pub purpose: FilePurpose,
-    pub title: String,
+    pub(crate) purpose: FilePurpose,
+    pub(crate) title: String,
     /// The kind of file, as the filter names it ("Scenario (RON)").
-    pub filter: &'static str,
+    pub(crate) filter: &'static str,
     /// Its extension, without the dot.
-    pub extension: &'static str,
+    pub(crate) extension: &'static str,
     /// Saving (a new or replaced file) rather than opening.
-    pub save: bool,
+    pub(crate) save: bool,
     /// The name suggested when saving.
-    pub file_name: String,
+    pub(crate) file_name: String,
     /// The folder to start in.
-    pub folder: Option<PathBuf>,
+    pub(crate) folder: Option<PathBuf>,
 }
 
 impl FileRequest {
     /// The question for each purpose; `name` suggests a file name when saving.
-    pub fn new(purpose: FilePurpose, name: &str, folder: Option<PathBuf>) -> FileRequest {
+    pub(crate) fn new(purpose: FilePurpose, name: &str, folder: Option<PathBuf>) -> FileRequest {
         let (title, filter, extension, save, file_name) = match &purpose {
             FilePurpose::OpenScenario => ("Open scenario", "Scenario (RON)", "ron", false, ""),
             FilePurpose::SaveScenario { .. } => {
@@ -159,7 +159,7 @@ pub trait NativeDialog {
 }
 
 /// The desktop's dialog through rfd.
-pub struct Rfd;
+pub(super) struct Rfd;
 
 impl NativeDialog for Rfd {
     fn ask(&mut self, r: &FileRequest) -> Option<PathBuf> {
@@ -178,7 +178,7 @@ impl NativeDialog for Rfd {
 }
 
 /// Whether the desktop might show a file dialog at all (check 1 above).
-pub fn desktop_may_offer_a_dialog() -> bool {
+pub(super) fn desktop_may_offer_a_dialog() -> bool {
     if !cfg!(all(unix, not(target_os = "macos"))) {
         return true;
     }
@@ -226,7 +226,7 @@ impl FileDialogs {
     }
 
     /// Only the window's own dialog; `why` is said in it.
-    pub fn without_native(why: &str) -> FileDialogs {
+    pub(crate) fn without_native(why: &str) -> FileDialogs {
         FileDialogs {
             native: None,
             why_not_native: Some(why.to_string()),
@@ -248,7 +248,7 @@ impl FileDialogs {
     /// Asks for a file. The desktop dialog answers at once (chosen or
     /// cancelled); `None` means the window's dialog opened and its answer
     /// comes from [`FileDialogs::show`].
-    pub fn ask(&mut self, mut request: FileRequest) -> Option<DialogEnd> {
+    pub(crate) fn ask(&mut self, mut request: FileRequest) -> Option<DialogEnd> {
         if self.open.is_some() {
             return None;
         }
@@ -281,7 +281,7 @@ impl FileDialogs {
     }
 
     /// Draws the window's dialog when it is open; its answer once given.
-    pub fn show(&mut self, ctx: &Context) -> Option<DialogEnd> {
+    pub(crate) fn show(&mut self, ctx: &Context) -> Option<DialogEnd> {
         let dialog = self.open.as_mut()?;
         let answer = dialog.show(ctx)?;
         let request = self.open.take()?.request;
@@ -420,126 +420,30 @@ impl WindowDialog {
                         .small(),
                 );
             }
-            let mut go_to = None;
-            ui.horizontal(|ui| {
-                if ui
-                    .button("Up")
-                    .on_hover_text("The folder above this one")
-                    .clicked()
-                    && let Some(parent) = self.folder.parent()
-                {
-                    go_to = Some(parent.to_path_buf());
-                }
-                let l = ui.label("Folder");
-                let r = ui
-                    .add(TextEdit::singleline(&mut self.folder_text).desired_width(f32::INFINITY))
-                    .labelled_by(l.id);
-                if r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
-                    go_to = Some(expand_home(self.folder_text.trim()));
-                }
-            });
-            let mut pick_file = None;
-            let mut double_clicked = false;
-            egui::ScrollArea::vertical()
-                .id_salt("file_dialog_list")
-                .max_height(theme::FILE_DIALOG_LIST_HEIGHT)
-                .min_scrolled_height(theme::FILE_DIALOG_LIST_HEIGHT)
-                .auto_shrink([false, false])
-                .show(ui, |ui| match &self.listing {
-                    Err(e) => {
-                        ui.colored_label(theme::ERROR, e);
-                    }
-                    Ok(entries) => {
-                        let ext = self.request.extension;
-                        let shown: Vec<&Entry> = entries
-                            .iter()
-                            .filter(|e| e.folder || self.all_files || has_extension(&e.name, ext))
-                            .collect();
-                        if shown.is_empty() {
-                            ui.label(RichText::new("Nothing to choose here.").weak());
-                        }
-                        for e in shown {
-                            let text = if e.folder {
-                                format!("{}/", e.name)
-                            } else {
-                                e.name.clone()
-                            };
-                            let chosen = !e.folder && self.name == e.name;
-                            let r = ui.selectable_label(chosen, text);
-                            if r.clicked() {
-                                if e.folder {
-                                    go_to = Some(self.folder.join(&e.name));
-                                } else {
-                                    pick_file = Some(e.name.clone());
-                                }
-                            }
-                            if r.double_clicked() && !e.folder {
-                                double_clicked = true;
-                            }
-                        }
-                    }
-                });
+            let typed_folder = self.folder_row(ui);
+            let clicked = self.entry_list(ui);
             ui.checkbox(
                 &mut self.all_files,
                 format!("Show all files, not only .{}", self.request.extension),
             );
-            if let Some(name) = pick_file {
+            if let Some(name) = clicked.file {
                 self.name = name;
                 self.replace = None;
                 self.error = None;
             }
-            if let Some(folder) = go_to {
+            if let Some(folder) = clicked.folder.or(typed_folder) {
                 if folder.is_dir() {
                     self.go_to(folder);
                 } else {
                     self.error = Some(format!("There is no folder {}.", folder.display()));
                 }
             }
-            let mut confirm = double_clicked;
-            ui.horizontal(|ui| {
-                let l = ui.label("File name");
-                let r = ui
-                    .add(TextEdit::singleline(&mut self.name).desired_width(f32::INFINITY))
-                    .labelled_by(l.id);
-                if r.changed() {
-                    self.replace = None;
-                    self.error = None;
-                }
-                if r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
-                    confirm = true;
-                }
-            });
+            let confirm = self.name_row(ui) || clicked.open;
             if let Some(e) = &self.error {
                 ui.colored_label(theme::ERROR, e);
             }
             ui.add_space(4.0);
-            if let Some(path) = self.replace.clone() {
-                ui.colored_label(
-                    theme::WARNING,
-                    format!("{} already exists. Replace it?", path.display()),
-                );
-                ui.horizontal(|ui| {
-                    if ui.button("Replace").clicked() {
-                        answer = Some(Some(path));
-                    }
-                    if ui.button("Back").clicked() {
-                        self.replace = None;
-                    }
-                });
-            } else {
-                ui.horizontal(|ui| {
-                    let verb = if self.request.save { "Save" } else { "Open" };
-                    if ui.button(verb).clicked() {
-                        confirm = true;
-                    }
-                    if ui.button("Cancel").clicked() {
-                        answer = Some(None);
-                    }
-                });
-                if confirm && let Some(path) = self.confirm() {
-                    answer = Some(Some(path));
-                }
-            }
+            answer = self.buttons(ui, confirm);
         });
         // Escape cancels; a stray click beside the dialog does not.
         if answer.is_none() && ctx.input(|i| i.key_pressed(Key::Escape)) {
@@ -547,6 +451,139 @@ impl WindowDialog {
         }
         answer
     }
+
+    /// "Up" and the folder field; the folder to go to, when asked.
+    fn folder_row(&mut self, ui: &mut Ui) -> Option<PathBuf> {
+        let mut go_to = None;
+        ui.horizontal(|ui| {
+            if ui
+                .button("Up")
+                .on_hover_text("The folder above this one")
+                .clicked()
+                && let Some(parent) = self.folder.parent()
+            {
+                go_to = Some(parent.to_path_buf());
+            }
+            let l = ui.label("Folder");
+            let r = ui
+                .add(TextEdit::singleline(&mut self.folder_text).desired_width(f32::INFINITY))
+                .labelled_by(l.id);
+            if r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                go_to = Some(expand_home(self.folder_text.trim()));
+            }
+        });
+        go_to
+    }
+
+    /// The folder's entries (folders, and files of the extension unless all
+    /// are shown), each a selectable label.
+    fn entry_list(&self, ui: &mut Ui) -> ListClick {
+        let mut clicked = ListClick::default();
+        egui::ScrollArea::vertical()
+            .id_salt("file_dialog_list")
+            .max_height(theme::FILE_DIALOG_LIST_HEIGHT)
+            .min_scrolled_height(theme::FILE_DIALOG_LIST_HEIGHT)
+            .auto_shrink([false, false])
+            .show(ui, |ui| match &self.listing {
+                Err(e) => {
+                    ui.colored_label(theme::ERROR, e);
+                }
+                Ok(entries) => {
+                    let ext = self.request.extension;
+                    let shown: Vec<&Entry> = entries
+                        .iter()
+                        .filter(|e| e.folder || self.all_files || has_extension(&e.name, ext))
+                        .collect();
+                    if shown.is_empty() {
+                        ui.label(RichText::new("Nothing to choose here.").weak());
+                    }
+                    for e in shown {
+                        let text = if e.folder {
+                            format!("{}/", e.name)
+                        } else {
+                            e.name.clone()
+                        };
+                        let chosen = !e.folder && self.name == e.name;
+                        let r = ui.selectable_label(chosen, text);
+                        if r.clicked() {
+                            if e.folder {
+                                clicked.folder = Some(self.folder.join(&e.name));
+                            } else {
+                                clicked.file = Some(e.name.clone());
+                            }
+                        }
+                        if r.double_clicked() && !e.folder {
+                            clicked.open = true;
+                        }
+                    }
+                }
+            });
+        clicked
+    }
+
+    /// The file name field; true when Enter confirms it.
+    fn name_row(&mut self, ui: &mut Ui) -> bool {
+        let mut confirm = false;
+        ui.horizontal(|ui| {
+            let l = ui.label("File name");
+            let r = ui
+                .add(TextEdit::singleline(&mut self.name).desired_width(f32::INFINITY))
+                .labelled_by(l.id);
+            if r.changed() {
+                self.replace = None;
+                self.error = None;
+            }
+            if r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                confirm = true;
+            }
+        });
+        confirm
+    }
+
+    /// "Save"/"Open" and "Cancel", or "Replace" and "Back" for a file that
+    /// exists; the answer once given.
+    fn buttons(&mut self, ui: &mut Ui, mut confirm: bool) -> Option<Option<PathBuf>> {
+        let mut answer = None;
+        if let Some(path) = self.replace.clone() {
+            ui.colored_label(
+                theme::WARNING,
+                format!("{} already exists. Replace it?", path.display()),
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Replace").clicked() {
+                    answer = Some(Some(path));
+                }
+                if ui.button("Back").clicked() {
+                    self.replace = None;
+                }
+            });
+        } else {
+            ui.horizontal(|ui| {
+                let verb = if self.request.save { "Save" } else { "Open" };
+                if ui.button(verb).clicked() {
+                    confirm = true;
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(None);
+                }
+            });
+            if confirm && let Some(path) = self.confirm() {
+                answer = Some(Some(path));
+            }
+        }
+        answer
+    }
+}
+
+/// What a click in the list of entries chose.
+#[derive(Default)]
+struct ListClick {
+    /// A folder to open.
+    folder: Option<PathBuf>,
+    /// A file's name.
+    file: Option<String>,
+    /// A file double-clicked: open (or save) it at once.
+    open: bool,
 }
 
 /// A folder's entries: folders first, then files, by name; hidden ones left out.

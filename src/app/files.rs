@@ -15,7 +15,7 @@ pub struct Recent {
 
 impl Recent {
     /// The list stored at `store` (missing or unreadable: empty).
-    pub fn load(store: PathBuf) -> Recent {
+    pub(crate) fn load(store: PathBuf) -> Recent {
         let paths = std::fs::read_to_string(&store)
             .map(|text| {
                 text.lines()
@@ -32,20 +32,20 @@ impl Recent {
     }
 
     /// `$XDG_CONFIG_HOME/caesar-workbench/recent` or `~/.config/...`.
-    pub fn default_store() -> Option<PathBuf> {
+    pub(crate) fn default_store() -> Option<PathBuf> {
         let base = std::env::var_os("XDG_CONFIG_HOME")
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
         Some(base.join("caesar-workbench").join("recent"))
     }
 
-    pub fn paths(&self) -> &[PathBuf] {
+    pub(crate) fn paths(&self) -> &[PathBuf] {
         &self.paths
     }
 
     /// Puts `path` first (once), keeps the newest few, and stores the list.
     /// Failing to store it is not worth bothering the user about.
-    pub fn push(&mut self, path: &Path) {
+    pub(crate) fn push(&mut self, path: &Path) {
         let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         self.paths.retain(|p| p != &path);
         self.paths.insert(0, path);

@@ -10,7 +10,7 @@ use crate::scenario::model::Board;
 use crate::scenario::model::SpaceKind;
 
 /// The canvas the scenario positions are drawn on (format.rs: `at`).
-pub const CANVAS: (f32, f32) = (2500.0, 1250.0);
+pub(super) const CANVAS: (f32, f32) = (2500.0, 1250.0);
 
 type Outline = &'static [(f32, f32)];
 
@@ -259,7 +259,7 @@ const BLACK_SEA: Outline = &[
 const NILE_DELTA: Outline = &[(2055.0, 1066.0), (2150.0, 1060.0), (2098.0, 1112.0)];
 
 /// The Nile up to the bottom edge, past Memphis.
-pub const NILE: &[(f32, f32)] = &[
+pub(super) const NILE: &[(f32, f32)] = &[
     (2098.0, 1100.0),
     (2102.0, 1140.0),
     (2110.0, 1175.0),
@@ -357,7 +357,7 @@ fn to_pos(p: &(f32, f32)) -> Pos2 {
 }
 
 /// Is a canvas point over water (outside the islands)?
-pub fn is_water(p: Pos2) -> bool {
+pub(super) fn is_water(p: Pos2) -> bool {
     WATER.iter().any(|o| contains(o, p)) && !ISLANDS.iter().any(|o| contains(o, p))
 }
 
@@ -448,7 +448,7 @@ impl WaterGrid {
 /// A line from `a` to `b` that stays at sea: straight when it can be, else
 /// the shortest way round through the water, straightened. `a` and `b` may
 /// be ports on land near a coast. `None` when the water does not connect them.
-pub fn water_route(a: Pos2, b: Pos2) -> Option<Vec<Pos2>> {
+pub(super) fn water_route(a: Pos2, b: Pos2) -> Option<Vec<Pos2>> {
     let g = grid();
     // Ports sit just inland; only the part of the line past the coast counts.
     let margin = 20.0_f32.min(a.distance(b) * 0.25);
@@ -539,7 +539,7 @@ fn shortest_path(g: &WaterGrid, start: usize, goal: usize) -> Option<Vec<usize>>
 }
 
 /// Distance from a point to the nearest coast (any outline edge).
-pub fn distance_to_coast(p: Pos2) -> f32 {
+pub(super) fn distance_to_coast(p: Pos2) -> f32 {
     WATER
         .iter()
         .chain(ISLANDS)
@@ -548,7 +548,7 @@ pub fn distance_to_coast(p: Pos2) -> f32 {
         .fold(f32::INFINITY, f32::min)
 }
 
-pub fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
+pub(super) fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_sq().max(f32::EPSILON)).clamp(0.0, 1.0);
     p.distance(a + ab * t)
@@ -556,7 +556,7 @@ pub fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
 
 /// Does the board use the published layout closely enough for the coastline
 /// to be meaningful? Three in four spaces must fall on the right side of it.
-pub fn fits_board(board: &Board) -> bool {
+pub(super) fn fits_board(board: &Board) -> bool {
     if board.is_empty() {
         return false;
     }
@@ -579,7 +579,7 @@ pub fn fits_board(board: &Board) -> bool {
 /// water coasts, water, island coasts, islands. Each fill hides the inner half
 /// of its coast stroke, so the seams where two water outlines meet (the
 /// straits) vanish and only the land side of each coast shows.
-pub struct Backdrop {
+pub(super) struct Backdrop {
     pub water: Mesh,
     pub islands: Mesh,
     pub water_coasts: Vec<Vec<Pos2>>,
@@ -588,7 +588,7 @@ pub struct Backdrop {
 }
 
 impl Backdrop {
-    pub fn new(water: Color32, land: Color32) -> Backdrop {
+    pub(super) fn new(water: Color32, land: Color32) -> Backdrop {
         let mut water_mesh = Mesh::default();
         for o in WATER {
             fill(&mut water_mesh, o, water);
@@ -623,7 +623,7 @@ fn fill(mesh: &mut Mesh, outline: Outline, color: Color32) {
 }
 
 /// Ear clipping: fine for the few hundred outline points drawn once.
-pub fn triangulate(points: &[Pos2]) -> Vec<[usize; 3]> {
+pub(super) fn triangulate(points: &[Pos2]) -> Vec<[usize; 3]> {
     let n = points.len();
     let mut out = Vec::with_capacity(n.saturating_sub(2));
     if n < 3 {

@@ -37,7 +37,7 @@ impl Layer {
         Layer::Retreats,
     ];
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Layer::Off => "None",
             Layer::Control => "Who holds it",
@@ -80,8 +80,8 @@ pub struct Overlay {
 /// The report(s) to draw: one run, or two compared (drawn as A − B).
 #[derive(Clone, Copy)]
 pub struct HeatSource<'a> {
-    pub a: &'a SimReport,
-    pub b: Option<&'a SimReport>,
+    pub(crate) a: &'a SimReport,
+    pub(crate) b: Option<&'a SimReport>,
 }
 
 fn held(s: &SpaceFigures, year: Option<u8>) -> Option<HeldShare> {

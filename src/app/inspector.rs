@@ -11,7 +11,7 @@ use crate::scenario::model::{LinkClass, SpaceKind};
 /// The map editor's inspector. It keeps only the text being typed into it,
 /// committed on Enter or leaving the field.
 #[derive(Default)]
-pub struct Inspector {
+pub(super) struct Inspector {
     /// The item the texts belong to; another selection refills them.
     item: Option<Item>,
     name: String,
@@ -23,8 +23,38 @@ pub struct Inspector {
 
 impl Inspector {
     /// The class a new link gets ("Link to", shift+click).
-    pub fn link_class(&self) -> LinkClass {
+    pub(super) fn link_class(&self) -> LinkClass {
         self.link_class.unwrap_or(LinkClass::Major)
+    }
+}
+
+/// The space's links, each a link that selects it.
+fn space_links(ui: &mut Ui, w: &Working, i: usize, actions: &mut Vec<Request>) {
+    let space = &w.map.spaces[i];
+    let mut any = false;
+    for link in &w.map.links {
+        let (a, x) = link.ends();
+        let other = if w.space_index(a) == Some(i) {
+            x
+        } else if w.space_index(x) == Some(i) {
+            a
+        } else {
+            continue;
+        };
+        any = true;
+        let text = match link.name() {
+            Some(n) => format!("{} to {other} (the {n})", link.class().label()),
+            None => format!("{} to {other}", link.class().label()),
+        };
+        if ui.link(text).clicked() {
+            actions.push(Request::Select(Some(Item::Link(
+                space.name.clone(),
+                other.to_string(),
+            ))));
+        }
+    }
+    if !any {
+        ui.label(RichText::new("none").weak());
     }
 }
 
@@ -44,7 +74,7 @@ const CLASSES: [LinkClass; 4] = [
 impl Inspector {
     /// The editor's tools and the selected item's controls; `centre` is the
     /// canvas point in the middle of the map, where a new space goes.
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Request> {
+    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             return actions;
@@ -138,170 +168,19 @@ impl Inspector {
             return;
         };
         let space = &w.map.spaces[i];
-        let b = self;
         ui.label(RichText::new(&space.name).heading());
         egui::Grid::new("space_inspector")
             .num_columns(2)
             .spacing([10.0, 4.0])
             .show(ui, |ui| {
-                let l = ui.label("Name");
-                let r = ui
-                    .add(egui::TextEdit::singleline(&mut b.name).desired_width(theme::FIELD_WIDTH))
-                    .labelled_by(l.id);
-                if r.lost_focus() && b.name.trim() != space.name {
-                    actions.push(Request::Edit(Edit::RenameSpace {
-                        space: space.name.clone(),
-                        name: b.name.clone(),
-                    }));
-                }
-                ui.end_row();
-
-                let l = ui.label("Kind");
-                let mut kind = space.kind;
-                egui::ComboBox::from_id_salt("space_kind")
-                    .selected_text(kind.label())
-                    .show_ui(ui, |ui| {
-                        for k in KINDS {
-                            ui.selectable_value(&mut kind, k, k.label());
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
-                if kind != space.kind {
-                    actions.push(Request::Edit(Edit::SetKind {
-                        space: space.name.clone(),
-                        kind,
-                    }));
-                }
-                ui.end_row();
-
-                let l = ui.label("VP");
-                let mut vp = space.vp;
-                let r = ui
-                    .add(egui::DragValue::new(&mut vp).range(0..=9))
-                    .labelled_by(l.id)
-                    .on_hover_text("Victory points (4.2); a city's winter supply is 3 + VP (8.4)");
-                if r.changed() && vp != space.vp {
-                    actions.push(Request::Edit(Edit::SetVp {
-                        space: space.name.clone(),
-                        vp,
-                    }));
-                }
-                ui.end_row();
-
-                ui.label("Position");
-                let (mut x, mut y) = space.at;
-                let changed = ui
-                    .horizontal(|ui| {
-                        let a = ui.add(egui::DragValue::new(&mut x).prefix("x ").speed(1.0));
-                        let b = ui.add(egui::DragValue::new(&mut y).prefix("y ").speed(1.0));
-                        a.changed() || b.changed()
-                    })
-                    .inner;
-                if changed {
-                    actions.push(Request::Edit(Edit::MoveSpace {
-                        space: space.name.clone(),
-                        to: (x, y),
-                    }));
-                }
-                ui.end_row();
-
-                let l = ui.label("Aliases");
-                let r = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut b.aliases)
-                            .hint_text("other names, comma separated")
-                            .desired_width(theme::FIELD_WIDTH),
-                    )
-                    .labelled_by(l.id);
-                if r.lost_focus() {
-                    let aliases: Vec<String> = b
-                        .aliases
-                        .split(',')
-                        .map(|a| a.trim().to_string())
-                        .filter(|a| !a.is_empty())
-                        .collect();
-                    if aliases != space.aliases {
-                        actions.push(Request::Edit(Edit::SetAliases {
-                            space: space.name.clone(),
-                            aliases,
-                        }));
-                    }
-                }
-                ui.end_row();
-
-                if let Some(island) = &space.island {
-                    ui.label("Island");
-                    ui.label(format!("{island} (4.41: reached only by sea)"));
-                    ui.end_row();
-                }
-                if space.kind.is_city() {
-                    ui.label("Winter supply");
-                    ui.label(format!(
-                        "{} blocks ({winter} + {} VP, 8.4)",
-                        winter.saturating_add(space.vp),
-                        space.vp
-                    ));
-                    ui.end_row();
-                }
+                self.identity_rows(ui, space, actions);
+                self.place_rows(ui, space, winter, actions);
             });
 
         ui.add_space(4.0);
         ui.label(RichText::new("Links").strong());
-        let mut any = false;
-        for link in &w.map.links {
-            let (a, x) = link.ends();
-            let other = if w.space_index(a) == Some(i) {
-                x
-            } else if w.space_index(x) == Some(i) {
-                a
-            } else {
-                continue;
-            };
-            any = true;
-            let text = match link.name() {
-                Some(n) => format!("{} to {other} (the {n})", link.class().label()),
-                None => format!("{} to {other}", link.class().label()),
-            };
-            if ui.link(text).clicked() {
-                actions.push(Request::Select(Some(Item::Link(
-                    space.name.clone(),
-                    other.to_string(),
-                ))));
-            }
-        }
-        if !any {
-            ui.label(RichText::new("none").weak());
-        }
-        ui.horizontal(|ui| {
-            let l = ui.label("Link to");
-            ui.add(
-                egui::TextEdit::singleline(&mut b.link_to)
-                    .hint_text("space name")
-                    .desired_width(120.0),
-            )
-            .labelled_by(l.id);
-            let class = b.link_class.get_or_insert(LinkClass::Major);
-            let as_label = ui.label("as");
-            egui::ComboBox::from_id_salt("new_link_class")
-                .selected_text(class.label())
-                .show_ui(ui, |ui| {
-                    for c in CLASSES {
-                        ui.selectable_value(class, c, c.label());
-                    }
-                })
-                .response
-                .labelled_by(as_label.id);
-            if ui.button("Add link").clicked() && !b.link_to.trim().is_empty() {
-                actions.push(Request::Edit(Edit::AddLink(LinkDoc::new(
-                    *class,
-                    space.name.clone(),
-                    b.link_to.trim().to_string(),
-                    None,
-                ))));
-                b.link_to.clear();
-            }
-        });
+        space_links(ui, w, i, actions);
+        self.new_link(ui, space, actions);
         ui.add_space(4.0);
         if ui
             .button("Delete space")
@@ -312,6 +191,152 @@ impl Inspector {
                 space: space.name.clone(),
             }));
         }
+    }
+
+    /// Name, kind and VP, as grid rows.
+    fn identity_rows(&mut self, ui: &mut Ui, space: &SpaceDoc, actions: &mut Vec<Request>) {
+        let l = ui.label("Name");
+        let r = ui
+            .add(egui::TextEdit::singleline(&mut self.name).desired_width(theme::FIELD_WIDTH))
+            .labelled_by(l.id);
+        if r.lost_focus() && self.name.trim() != space.name {
+            actions.push(Request::Edit(Edit::RenameSpace {
+                space: space.name.clone(),
+                name: self.name.clone(),
+            }));
+        }
+        ui.end_row();
+
+        let l = ui.label("Kind");
+        let mut kind = space.kind;
+        egui::ComboBox::from_id_salt("space_kind")
+            .selected_text(kind.label())
+            .show_ui(ui, |ui| {
+                for k in KINDS {
+                    ui.selectable_value(&mut kind, k, k.label());
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        if kind != space.kind {
+            actions.push(Request::Edit(Edit::SetKind {
+                space: space.name.clone(),
+                kind,
+            }));
+        }
+        ui.end_row();
+
+        let l = ui.label("VP");
+        let mut vp = space.vp;
+        let r = ui
+            .add(egui::DragValue::new(&mut vp).range(0..=9))
+            .labelled_by(l.id)
+            .on_hover_text("Victory points (4.2); a city's winter supply is 3 + VP (8.4)");
+        if r.changed() && vp != space.vp {
+            actions.push(Request::Edit(Edit::SetVp {
+                space: space.name.clone(),
+                vp,
+            }));
+        }
+        ui.end_row();
+    }
+
+    /// Position, aliases, island and winter supply, as grid rows.
+    fn place_rows(
+        &mut self,
+        ui: &mut Ui,
+        space: &SpaceDoc,
+        winter: u8,
+        actions: &mut Vec<Request>,
+    ) {
+        ui.label("Position");
+        let (mut x, mut y) = space.at;
+        let changed = ui
+            .horizontal(|ui| {
+                let a = ui.add(egui::DragValue::new(&mut x).prefix("x ").speed(1.0));
+                let b = ui.add(egui::DragValue::new(&mut y).prefix("y ").speed(1.0));
+                a.changed() || b.changed()
+            })
+            .inner;
+        if changed {
+            actions.push(Request::Edit(Edit::MoveSpace {
+                space: space.name.clone(),
+                to: (x, y),
+            }));
+        }
+        ui.end_row();
+
+        let l = ui.label("Aliases");
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut self.aliases)
+                    .hint_text("other names, comma separated")
+                    .desired_width(theme::FIELD_WIDTH),
+            )
+            .labelled_by(l.id);
+        if r.lost_focus() {
+            let aliases: Vec<String> = self
+                .aliases
+                .split(',')
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect();
+            if aliases != space.aliases {
+                actions.push(Request::Edit(Edit::SetAliases {
+                    space: space.name.clone(),
+                    aliases,
+                }));
+            }
+        }
+        ui.end_row();
+
+        if let Some(island) = &space.island {
+            ui.label("Island");
+            ui.label(format!("{island} (4.41: reached only by sea)"));
+            ui.end_row();
+        }
+        if space.kind.is_city() {
+            ui.label("Winter supply");
+            ui.label(format!(
+                "{} blocks ({winter} + {} VP, 8.4)",
+                winter.saturating_add(space.vp),
+                space.vp
+            ));
+            ui.end_row();
+        }
+    }
+
+    /// "Link to … as … Add link".
+    fn new_link(&mut self, ui: &mut Ui, space: &SpaceDoc, actions: &mut Vec<Request>) {
+        ui.horizontal(|ui| {
+            let l = ui.label("Link to");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.link_to)
+                    .hint_text("space name")
+                    .desired_width(120.0),
+            )
+            .labelled_by(l.id);
+            let class = self.link_class.get_or_insert(LinkClass::Major);
+            let as_label = ui.label("as");
+            egui::ComboBox::from_id_salt("new_link_class")
+                .selected_text(class.label())
+                .show_ui(ui, |ui| {
+                    for c in CLASSES {
+                        ui.selectable_value(class, c, c.label());
+                    }
+                })
+                .response
+                .labelled_by(as_label.id);
+            if ui.button("Add link").clicked() && !self.link_to.trim().is_empty() {
+                actions.push(Request::Edit(Edit::AddLink(LinkDoc::new(
+                    *class,
+                    space.name.clone(),
+                    self.link_to.trim().to_string(),
+                    None,
+                ))));
+                self.link_to.clear();
+            }
+        });
     }
 
     fn link(&mut self, ui: &mut Ui, w: &Working, a: &str, b: &str, actions: &mut Vec<Request>) {

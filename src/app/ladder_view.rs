@@ -4,15 +4,15 @@
 //! Every figure comes from [`LadderReport`]; nothing is computed here.
 
 use egui::{RichText, Stroke, Ui};
-use egui_plot::{Legend, Line, LineStyle, Plot, Points, uniform_grid_spacer};
+use egui_plot::{Legend, Line, LineStyle, Plot, PlotUi, Points, uniform_grid_spacer};
 
 use super::theme;
 use crate::ai::AiSpec;
-use crate::sim::ladder::{LadderReport, VerdictKind};
+use crate::sim::ladder::{LadderReport, Ratings, VerdictKind};
 use crate::sim::stats::Estimate;
 
 /// The players offered as rungs, weakest first.
-pub const LADDER_PLAYERS: [AiSpec; 4] = [
+pub(super) const LADDER_PLAYERS: [AiSpec; 4] = [
     AiSpec::Random,
     AiSpec::Heuristic,
     AiSpec::Search { playouts: 16 },
@@ -26,9 +26,9 @@ const LINE_COLOURS: [egui::Color32; 2] = [theme::CAESAR, theme::ROUNDS];
 #[derive(Debug, Clone, PartialEq)]
 pub struct LadderSettings {
     /// Chosen among [`LADDER_PLAYERS`], in that order.
-    pub players: Vec<AiSpec>,
+    pub(crate) players: Vec<AiSpec>,
     /// Games of every match (each rung's mirror match, each cross-play pairing).
-    pub games: u64,
+    pub(crate) games: u64,
 }
 
 impl Default for LadderSettings {
@@ -41,7 +41,7 @@ impl Default for LadderSettings {
 }
 
 /// The rung checkboxes and the games per rung.
-pub fn settings(ui: &mut Ui, s: &mut LadderSettings) {
+pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Rungs");
         for p in LADDER_PLAYERS {
@@ -73,7 +73,7 @@ fn pct(e: &Estimate) -> String {
 }
 
 /// The finished ladder: chart, table, ratings, verdict.
-pub fn show(ui: &mut Ui, r: &LadderReport) {
+pub(super) fn show(ui: &mut Ui, r: &LadderReport) {
     ui.label(
         RichText::new(format!(
             "Strength ladder: {} — {} games per match, seed {}",
@@ -83,6 +83,25 @@ pub fn show(ui: &mut Ui, r: &LadderReport) {
         ))
         .strong(),
     );
+    win_rate_chart(ui, r);
+    rungs_table(ui, r);
+    if let Some(ratings) = &r.ratings {
+        ratings_table(ui, ratings);
+    }
+    let colour = match r.verdict.kind {
+        VerdictKind::HoldsAtEveryRung | VerdictKind::Rises | VerdictKind::Falls => theme::GOOD,
+        VerdictKind::DependsOnStrength => theme::WARNING,
+        _ => ui.visuals().text_color(),
+    };
+    ui.label(
+        RichText::new(format!("Verdict: {}", r.verdict.text))
+            .strong()
+            .color(colour),
+    );
+}
+
+/// Caesar's win rate by rung under each rule set, with 95% whiskers.
+fn win_rate_chart(ui: &mut Ui, r: &LadderReport) {
     ui.label(RichText::new("Caesar's win rate by rung (mirror matches, 95% intervals)").strong());
     let players = r.players.clone();
     caesar_share_plot("ladder", players.len())
@@ -95,48 +114,56 @@ pub fn show(ui: &mut Ui, r: &LadderReport) {
         })
         .show(ui, |p| {
             for (k, variant) in r.variants.iter().enumerate() {
-                let colour = LINE_COLOURS[k % 2];
-                // The second rule set is drawn dashed and shifted a little,
-                // so the whiskers do not hide each other.
-                let shift = k as f64 * 0.06 - 0.03 * (r.variants.len() as f64 - 1.0);
-                let style = if k == 0 {
-                    LineStyle::Solid
-                } else {
-                    LineStyle::dashed_loose()
-                };
-                let estimates: Vec<(f64, &Estimate)> = r
-                    .rungs
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, rung)| {
-                        rung.caesar_win_rate.get(k).map(|e| (i as f64 + shift, e))
-                    })
-                    .collect();
-                let points: Vec<[f64; 2]> = estimates
-                    .iter()
-                    .map(|(x, e)| [*x, e.estimate * 100.0])
-                    .collect();
-                p.line(
-                    Line::new(variant.clone(), points.clone())
-                        .color(colour)
-                        .width(2.0)
-                        .style(style),
-                );
-                p.points(
-                    Points::new(variant.clone(), points)
-                        .color(colour)
-                        .radius(4.0),
-                );
-                for (x, e) in &estimates {
-                    let whisker = vec![[*x, e.ci95[0] * 100.0], [*x, e.ci95[1] * 100.0]];
-                    p.line(
-                        Line::new(variant.clone(), whisker)
-                            .stroke(Stroke::new(1.5, colour))
-                            .allow_hover(false),
-                    );
-                }
+                rung_series(p, r, k, variant);
             }
         });
+}
+
+/// The `k`th rule set's line through the rungs, with its whiskers.
+fn rung_series(p: &mut PlotUi<'_>, r: &LadderReport, k: usize, variant: &str) {
+    let colour = LINE_COLOURS[k % 2];
+    // The second rule set is drawn dashed and shifted a little,
+    // so the whiskers do not hide each other.
+    let shift = k as f64 * 0.06 - 0.03 * (r.variants.len() as f64 - 1.0);
+    let style = if k == 0 {
+        LineStyle::Solid
+    } else {
+        LineStyle::dashed_loose()
+    };
+    let estimates: Vec<(f64, &Estimate)> = r
+        .rungs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, rung)| rung.caesar_win_rate.get(k).map(|e| (i as f64 + shift, e)))
+        .collect();
+    let points: Vec<[f64; 2]> = estimates
+        .iter()
+        .map(|(x, e)| [*x, e.estimate * 100.0])
+        .collect();
+    p.line(
+        Line::new(variant.to_string(), points.clone())
+            .color(colour)
+            .width(2.0)
+            .style(style),
+    );
+    p.points(
+        Points::new(variant.to_string(), points)
+            .color(colour)
+            .radius(4.0),
+    );
+    for (x, e) in &estimates {
+        let whisker = vec![[*x, e.ci95[0] * 100.0], [*x, e.ci95[1] * 100.0]];
+        p.line(
+            Line::new(variant.to_string(), whisker)
+                .stroke(Stroke::new(1.5, colour))
+                .allow_hover(false),
+        );
+    }
+}
+
+/// Each rung's player and Caesar's win rate, with the rule sets' paired
+/// difference when there are two.
+fn rungs_table(ui: &mut Ui, r: &LadderReport) {
     egui::Grid::new("ladder_rungs")
         .num_columns(2 + r.variants.len() + usize::from(r.variants.len() == 2))
         .striped(true)
@@ -169,45 +196,37 @@ pub fn show(ui: &mut Ui, r: &LadderReport) {
                 ui.end_row();
             }
         });
-    if let Some(ratings) = &r.ratings {
-        ui.label(
-            RichText::new(format!(
-                "Ratings from cross-play under {} (Elo, first rung = 0)",
-                ratings.variant
-            ))
-            .strong(),
-        )
-        .on_hover_text(&ratings.method);
-        egui::Grid::new("ladder_ratings")
-            .num_columns(3)
-            .show(ui, |ui| {
-                for p in &ratings.players {
-                    ui.label(&p.player);
-                    ui.label(format!(
-                        "{:+.0} ({:+.0} to {:+.0})",
-                        p.elo.round() + 0.0,
-                        p.ci95[0].round() + 0.0,
-                        p.ci95[1].round() + 0.0
-                    ));
-                    ui.label(format!(
-                        "score {:.1}% of {} games",
-                        p.score * 100.0,
-                        p.games
-                    ));
-                    ui.end_row();
-                }
-            });
-    }
-    let colour = match r.verdict.kind {
-        VerdictKind::HoldsAtEveryRung | VerdictKind::Rises | VerdictKind::Falls => theme::GOOD,
-        VerdictKind::DependsOnStrength => theme::WARNING,
-        _ => ui.visuals().text_color(),
-    };
+}
+
+/// Elo from cross-play, with intervals and scores.
+fn ratings_table(ui: &mut Ui, ratings: &Ratings) {
     ui.label(
-        RichText::new(format!("Verdict: {}", r.verdict.text))
-            .strong()
-            .color(colour),
-    );
+        RichText::new(format!(
+            "Ratings from cross-play under {} (Elo, first rung = 0)",
+            ratings.variant
+        ))
+        .strong(),
+    )
+    .on_hover_text(&ratings.method);
+    egui::Grid::new("ladder_ratings")
+        .num_columns(3)
+        .show(ui, |ui| {
+            for p in &ratings.players {
+                ui.label(&p.player);
+                ui.label(format!(
+                    "{:+.0} ({:+.0} to {:+.0})",
+                    p.elo.round() + 0.0,
+                    p.ci95[0].round() + 0.0,
+                    p.ci95[1].round() + 0.0
+                ));
+                ui.label(format!(
+                    "score {:.1}% of {} games",
+                    p.score * 100.0,
+                    p.games
+                ));
+                ui.end_row();
+            }
+        });
 }
 
 /// The top of the share charts' y axis: above 100% the legend's rows.

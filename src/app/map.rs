@@ -5,6 +5,7 @@
 //! egui) and shapes are made. Label placement is redone only when the zoom
 //! changes, since panning moves every label together.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use egui::emath::TSTransform;
@@ -17,7 +18,7 @@ use egui::{
 
 use super::geo::{self, Backdrop};
 use super::view::MapView;
-use crate::scenario::model::{BlockId, LinkId, Scenario, SpaceId};
+use crate::scenario::model::{BlockId, Board, LinkId, Scenario, SpaceId};
 use crate::scenario::model::{BlockKind, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::RuleSet;
 
@@ -40,7 +41,7 @@ struct SeaArea {
 
 /// How the map answers the pointer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MapMode {
+pub(super) enum MapMode {
     /// Look only: dragging pans.
     View,
     /// Clicks select spaces and links; dragging a space moves it.
@@ -55,14 +56,14 @@ pub enum MapMode {
 
 /// Something on the map, by model id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MapHit {
+pub(super) enum MapHit {
     Space(SpaceId),
     Link(LinkId),
     Block(BlockId),
 }
 
 /// What the app tells the map each frame.
-pub struct MapInput<'a> {
+pub(super) struct MapInput<'a> {
     pub mode: MapMode,
     pub selected: Option<MapHit>,
     /// 8.4: the winter supply base, when supply is shown.
@@ -75,7 +76,7 @@ pub struct MapInput<'a> {
 
 /// What the pointer did on the map this frame.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
-pub struct MapOutput {
+pub(super) struct MapOutput {
     pub hovered: Option<SpaceId>,
     /// A click: on something, or (`Some(None)`) on empty ground.
     pub clicked: Option<Option<MapHit>>,
@@ -94,11 +95,11 @@ enum Drag {
 }
 
 /// Per-scenario drawing data, built once.
-pub struct MapModel {
+pub(super) struct MapModel {
     /// Water routes between two canvas points, kept across edits.
-    routes: std::collections::HashMap<[u32; 4], Option<Vec<Pos2>>>,
+    routes: HashMap<[u32; 4], Option<Vec<Pos2>>>,
     /// Sea area radii by centre and starting radius, kept across edits.
-    sea_radii: std::collections::HashMap<[u32; 4], f32>,
+    sea_radii: HashMap<[u32; 4], f32>,
     drag: Drag,
     /// The last frame's sizes, for hit tests between frames.
     metrics: Option<Metrics>,
@@ -145,9 +146,9 @@ struct Metrics {
 }
 
 /// The smallest text on a block of the Play and Replay board.
-pub const BOARD_FONT: f32 = 11.0;
+pub(super) const BOARD_FONT: f32 = 11.0;
 /// How much of each block of a stack on the board shows under the next one.
-pub const STACK_STEP: f32 = 0.4;
+pub(super) const STACK_STEP: f32 = 0.4;
 
 impl Metrics {
     fn new(zoom: f32) -> Metrics {
@@ -173,7 +174,7 @@ impl Metrics {
     }
     /// The text size on a board block: grows with the zoom, never below
     /// [`BOARD_FONT`].
-    pub fn board_font(self) -> f32 {
+    pub(crate) fn board_font(self) -> f32 {
         ((BOARD_FONT * self.u.max(1.0)) * 2.0).round() / 2.0
     }
     fn block(self) -> f32 {
@@ -194,7 +195,7 @@ impl Metrics {
 impl MapModel {
     /// Builds the drawing of an edited scenario, reusing the previous one's
     /// sea routes where both ends stayed put (routing is the slow part).
-    pub fn rebuild(scenario: &Scenario, previous: Option<MapModel>) -> MapModel {
+    pub(super) fn rebuild(scenario: &Scenario, previous: Option<MapModel>) -> MapModel {
         let (mut routes, mut sea_radii, old_backdrop) = match previous {
             Some(m) => (m.routes, m.sea_radii, m.backdrop),
             None => Default::default(),
@@ -220,80 +221,9 @@ impl MapModel {
             (None, false) => canvas,
         };
 
-        let seas: Vec<Option<SeaArea>> = board
-            .ids()
-            .map(|id| {
-                let s = board.space(id);
-                (s.kind == SpaceKind::Sea).then(|| {
-                    let nearest = board
-                        .ids()
-                        .filter(|o| board.space(*o).kind.is_city())
-                        .map(|o| positions[o.index()].distance(positions[id.index()]))
-                        .fold(f32::INFINITY, f32::min);
-                    let start = (nearest * 0.72).clamp(30.0, 105.0);
-                    // Over the coastline, shrink the area until it is all water.
-                    let centre = positions[id.index()];
-                    let wet = |r: f32| {
-                        (0..24).all(|k| {
-                            let a = k as f32 * std::f32::consts::TAU / 24.0;
-                            geo::is_water(centre + vec2(a.cos() * r, a.sin() * r * 0.6))
-                        })
-                    };
-                    let key =
-                        route_key(centre, pos2(start, f32::from(u8::from(backdrop.is_some()))));
-                    let r = *sea_radii.entry(key).or_insert_with(|| {
-                        let mut r = start;
-                        while backdrop.is_some() && r > 22.0 && !wet(r) {
-                            r -= 4.0;
-                        }
-                        r
-                    });
-                    SeaArea {
-                        radius: vec2(r, r * 0.6),
-                    }
-                })
-            })
-            .collect();
-
-        let sea_paths = board
-            .links
-            .iter()
-            .map(|link| {
-                if link.class != LinkClass::Sea {
-                    return None;
-                }
-                let (a, b) = (positions[link.a.index()], positions[link.b.index()]);
-                let mut path = match backdrop {
-                    Some(_) => routes
-                        .entry(route_key(a, b))
-                        .or_insert_with(|| geo::water_route(a, b))
-                        .clone()
-                        .unwrap_or_else(|| vec![a, b]),
-                    None => vec![a, b],
-                };
-                // Stop at the edge of a sea's area, so names stay clear.
-                if let Some(sea) = seas[link.a.index()] {
-                    trim_start(&mut path, a, sea);
-                }
-                if let Some(sea) = seas[link.b.index()] {
-                    path.reverse();
-                    trim_start(&mut path, b, sea);
-                    path.reverse();
-                }
-                (path.len() >= 2).then_some(path)
-            })
-            .collect();
-
-        let mut blocks = vec![Vec::new(); board.len()];
-        for (block, space) in &scenario.starting_setup().placements {
-            if let Some(list) = blocks.get_mut(space.index()) {
-                list.push(*block);
-            }
-        }
-        for list in &mut blocks {
-            list.sort_by_key(|b| (scenario.roster.block(*b).side, b.0));
-        }
-
+        let seas = sea_areas(board, &positions, backdrop.is_some(), &mut sea_radii);
+        let sea_paths = sea_paths(board, &positions, &seas, backdrop.is_some(), &mut routes);
+        let blocks = blocks_by_space(scenario);
         MapModel {
             routes,
             sea_radii,
@@ -315,13 +245,13 @@ impl MapModel {
     }
 
     /// Whether the published coastline is drawn behind this board.
-    pub fn has_backdrop(&self) -> bool {
+    pub(super) fn has_backdrop(&self) -> bool {
         self.backdrop.is_some()
     }
 
     /// Draws the map in the remaining space of `ui`, handles pan, zoom,
     /// clicks and drags, and reports what the pointer did.
-    pub fn show(
+    pub(super) fn show(
         &mut self,
         ui: &mut Ui,
         scenario: &Scenario,
@@ -425,7 +355,7 @@ impl MapModel {
 
     /// The space whose marker (or whose label) is at a screen point, as of
     /// the last frame drawn: where a dragged block would be dropped.
-    pub fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
+    pub(super) fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
         let m = self.metrics?;
         if self.screen.len() != scenario.board.len() {
             return None;
@@ -436,7 +366,7 @@ impl MapModel {
 
     /// Replaces the rows of blocks drawn over the spaces (one list per
     /// space, left to right); labels are placed around them again.
-    pub fn set_rows(&mut self, rows: Vec<Vec<BlockId>>) {
+    pub(super) fn set_rows(&mut self, rows: Vec<Vec<BlockId>>) {
         if rows != self.blocks {
             self.blocks = rows;
             self.placement.key = None;
@@ -444,7 +374,7 @@ impl MapModel {
     }
 
     /// The screen squares of a space's row of blocks, as last drawn.
-    pub fn row_rects(&self, scenario: &Scenario, space: SpaceId) -> Vec<Rect> {
+    pub(super) fn row_rects(&self, scenario: &Scenario, space: SpaceId) -> Vec<Rect> {
         match self.metrics {
             Some(m) if self.screen.len() == scenario.board.len() => {
                 self.block_rects(scenario, space.index(), m).collect()
@@ -454,18 +384,18 @@ impl MapModel {
     }
 
     /// The text size of the board's blocks, as last drawn.
-    pub fn board_font(&self) -> Option<f32> {
+    pub(super) fn board_font(&self) -> Option<f32> {
         self.metrics.filter(|m| m.board).map(|m| m.board_font())
     }
 
     /// A space's marker centre on screen, as last drawn.
-    pub fn screen_pos(&self, space: SpaceId) -> Option<Pos2> {
+    pub(super) fn screen_pos(&self, space: SpaceId) -> Option<Pos2> {
         self.screen.get(space.index()).copied()
     }
 
     /// The spaces' names drawn again as last laid out (over something
     /// painted on the map since, like a heatmap's discs).
-    pub fn repaint_labels(&self, painter: &Painter, scenario: &Scenario) {
+    pub(super) fn repaint_labels(&self, painter: &Painter, scenario: &Scenario) {
         if let Some(m) = self.metrics {
             self.paint_labels(painter, scenario, m, painter.clip_rect());
         }
@@ -473,7 +403,7 @@ impl MapModel {
 
     /// A sea's name on screen, as last drawn (`None` for a land space):
     /// rings around a sea go around its name, not over it.
-    pub fn sea_name_rect(&self, space: SpaceId) -> Option<Rect> {
+    pub(super) fn sea_name_rect(&self, space: SpaceId) -> Option<Rect> {
         let i = space.index();
         self.seas.get(i)?.as_ref()?;
         self.galleys.get(i)?;
@@ -657,10 +587,19 @@ impl MapModel {
     /// Greedy placement: each label takes the candidate spot around its
     /// anchor that overlaps the least of what is already there.
     fn place_labels(&mut self, scenario: &Scenario, m: Metrics) {
+        // Positions relative to the canvas origin: placement is pan-invariant.
+        let origin = self.frame.translation.to_pos2();
+        let segments = self.link_segments(&scenario.board);
+        let mut obstacles = self.marker_obstacles(scenario, m, origin);
+        self.place_space_labels(&scenario.board, m, origin, &mut obstacles, &segments);
+        // Strait names last, beside their crossing, avoiding the city labels.
+        self.place_strait_labels(&scenario.board, m, origin, &mut obstacles, &segments);
+    }
+
+    /// The links as drawn (sea routes as their paths), at the current zoom,
+    /// for labels to keep off.
+    fn link_segments(&self, board: &Board) -> Vec<[Pos2; 2]> {
         let zoom = self.frame.scaling;
-        let board = &scenario.board;
-        let n = board.len();
-        let mut obstacles: Vec<Rect> = Vec::with_capacity(n * 4);
         let mut segments: Vec<[Pos2; 2]> = Vec::with_capacity(board.links.len());
         let scaled = |p: Pos2| pos2(p.x * zoom, p.y * zoom);
         for (k, link) in board.links.iter().enumerate() {
@@ -675,8 +614,15 @@ impl MapModel {
                 ]),
             }
         }
-        // Positions relative to the canvas origin: placement is pan-invariant.
-        let origin = self.frame.translation.to_pos2();
+        segments
+    }
+
+    /// What labels must not cover: the markers, their VP discs, the block
+    /// rows and the seas' names.
+    fn marker_obstacles(&self, scenario: &Scenario, m: Metrics, origin: Pos2) -> Vec<Rect> {
+        let board = &scenario.board;
+        let n = board.len();
+        let mut obstacles: Vec<Rect> = Vec::with_capacity(n * 4);
         let rel = |r: Rect| r.translate(-origin.to_vec2());
         for i in 0..n {
             let s = &board.spaces[i];
@@ -701,6 +647,20 @@ impl MapModel {
             }
         }
 
+        obstacles
+    }
+
+    /// Each space's name beside its marker, crowded spaces first; a sea's
+    /// name stays centred on it.
+    fn place_space_labels(
+        &mut self,
+        board: &Board,
+        m: Metrics,
+        origin: Pos2,
+        obstacles: &mut Vec<Rect>,
+        segments: &[[Pos2; 2]],
+    ) {
+        let n = board.len();
         let anchor = |i: usize| (self.screen[i] - origin).to_pos2();
         // Crowded spaces first, so they get the good spots.
         let mut order: Vec<usize> = (0..n)
@@ -743,14 +703,26 @@ impl MapModel {
             .map(|min| Rect::from_min_size(min, size));
             let best = pick(
                 &candidates,
-                &obstacles,
-                &segments,
+                obstacles,
+                segments,
                 &[0.0, 4.0, 6.0, 8.0, 12.0, 14.0, 14.0, 16.0],
             );
             obstacles.push(candidates[best]);
             self.placement.spaces[i] = candidates[best].min - p;
         }
-        // Strait names last, beside their crossing, avoiding the city labels.
+    }
+
+    /// Each strait's name beside its crossing, left out where no spot is
+    /// clear enough.
+    fn place_strait_labels(
+        &mut self,
+        board: &Board,
+        m: Metrics,
+        origin: Pos2,
+        obstacles: &mut Vec<Rect>,
+        segments: &[[Pos2; 2]],
+    ) {
+        let anchor = |i: usize| (self.screen[i] - origin).to_pos2();
         self.placement.straits.clear();
         for (k, galley) in &self.strait_galleys {
             let link = &board.links[*k];
@@ -768,8 +740,7 @@ impl MapModel {
                 mid - normal * (clear + size.y),
             ]
             .map(|c| Rect::from_center_size(c, size));
-            let best =
-                candidates[pick(&candidates, &obstacles, &segments, &[0.0, 2.0, 14.0, 16.0])];
+            let best = candidates[pick(&candidates, obstacles, segments, &[0.0, 2.0, 14.0, 16.0])];
             let covered: f32 = obstacles
                 .iter()
                 .map(|o| best.intersect(*o))
@@ -1014,83 +985,53 @@ impl MapModel {
             } else {
                 self.blocks[i].len()
             };
-            for (k, rect) in self.block_rects(scenario, i, m).take(rows).enumerate() {
-                let bid = self.blocks[i][k];
-                if input.dragging == Some(bid) {
-                    painter.rect_stroke(
-                        rect,
-                        1.0,
-                        Stroke::new(1.0, super::theme::GHOST),
-                        StrokeKind::Inside,
-                    );
-                    continue;
-                }
-                let b = scenario.roster.block(bid);
-                block(painter, rect, b.side, b.kind, m);
-                if m.big_blocks {
-                    let strength = scenario.starting_setup().strength(&scenario.roster, bid);
-                    block_text(painter, rect, b, strength);
-                }
-                if input.selected == Some(MapHit::Block(bid)) {
-                    painter.rect_stroke(
-                        rect.expand(2.0),
-                        2.0,
-                        Stroke::new(2.5, SELECTED),
-                        StrokeKind::Outside,
-                    );
-                }
-            }
+            self.paint_blocks(painter, scenario, i, rows, m, input);
             // 5.3: a side's surplus or shortfall in this city.
-            let mut below = p.y + r + 3.0 * u;
-            for (_, side, surplus) in input.balance.iter().filter(|(c, _, _)| *c == id) {
-                let text = format!("{} {:+}", side.label(), surplus);
-                let colour = if *surplus > 0 { OVER } else { UNDER };
-                let g = painter.layout_no_wrap(
-                    text,
-                    FontId::proportional(11.0),
-                    super::theme::BLOCK_TEXT,
-                );
-                let rect = Rect::from_center_size(pos2(p.x, below + g.size().y / 2.0), g.size())
-                    .expand2(vec2(3.0, 1.0));
-                painter.rect_filled(rect, 3.0, colour);
-                painter.galley(rect.min + vec2(3.0, 1.0), g, super::theme::BLOCK_TEXT);
-                painter.circle_stroke(p, r + 3.0 * u, Stroke::new(2.5 * u, colour));
-                below = rect.max.y + 1.0;
-            }
+            paint_balance(painter, p, r, u, input.balance, id);
             // 8.4: blocks here / blocks the city supplies in winter.
             if let Some(base) = input.supply {
-                let n = self.blocks[i].len();
                 let cap = s.winter_supply(base) as usize;
-                let over = n > cap;
-                let text = if n > 0 {
-                    format!("{n}/{cap}")
-                } else {
-                    format!("{cap}")
-                };
-                let g = painter.layout_no_wrap(
-                    text,
-                    FontId::monospace(10.0),
-                    if over {
-                        super::theme::BLOCK_TEXT
-                    } else {
-                        LABEL
-                    },
-                );
-                let rect = Rect::from_center_size(
-                    pos2(p.x - r - g.size().x / 2.0 - 3.0, p.y + r),
-                    g.size(),
-                )
-                .expand2(vec2(2.0, 0.5));
-                painter.rect_filled(
+                paint_supply(painter, p, r, self.blocks[i].len(), cap);
+            }
+        }
+    }
+
+    /// The first `rows` blocks that start in space `i` (a dragged block as
+    /// its ghost), with their strength when there is room, and the selected
+    /// one ringed.
+    fn paint_blocks(
+        &self,
+        painter: &Painter,
+        scenario: &Scenario,
+        i: usize,
+        rows: usize,
+        m: Metrics,
+        input: &MapInput<'_>,
+    ) {
+        for (k, rect) in self.block_rects(scenario, i, m).take(rows).enumerate() {
+            let bid = self.blocks[i][k];
+            if input.dragging == Some(bid) {
+                painter.rect_stroke(
                     rect,
-                    2.0,
-                    if over {
-                        OVER
-                    } else {
-                        super::theme::SUPPLY_TEXT
-                    },
+                    1.0,
+                    Stroke::new(1.0, super::theme::GHOST),
+                    StrokeKind::Inside,
                 );
-                painter.galley(rect.min + vec2(2.0, 0.5), g, LABEL);
+                continue;
+            }
+            let b = scenario.roster.block(bid);
+            block(painter, rect, b.side, b.kind, m);
+            if m.big_blocks {
+                let strength = scenario.starting_setup().strength(&scenario.roster, bid);
+                block_text(painter, rect, b, strength);
+            }
+            if input.selected == Some(MapHit::Block(bid)) {
+                painter.rect_stroke(
+                    rect.expand(2.0),
+                    2.0,
+                    Stroke::new(2.5, SELECTED),
+                    StrokeKind::Outside,
+                );
             }
         }
     }
@@ -1266,7 +1207,7 @@ fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
 
 /// A short name that fits on a block: "L13" for Legio 13, "N2" for Navis 2,
 /// the first letters otherwise.
-pub fn short_name(name: &str) -> String {
+pub(super) fn short_name(name: &str) -> String {
     let mut words = name.split_whitespace();
     let first = words.next().unwrap_or("");
     match words.last() {
@@ -1277,7 +1218,7 @@ pub fn short_name(name: &str) -> String {
     }
 }
 
-pub fn roman(n: u8) -> &'static str {
+pub(super) fn roman(n: u8) -> &'static str {
     ["0", "I", "II", "III", "IV", "V", "VI"]
         .get(n as usize)
         .copied()
@@ -1474,7 +1415,7 @@ fn vp_badge(painter: &Painter, c: Pos2, vp: u8, m: Metrics) {
 }
 
 /// Combat rating as printed: "C3", the ballista "B4/D4".
-pub fn short_rating(b: &crate::scenario::model::Block) -> String {
+pub(super) fn short_rating(b: &crate::scenario::model::Block) -> String {
     match b.attacking_initiative {
         Some(att) => format!(
             "{}{}/{}{}",
@@ -1488,7 +1429,7 @@ pub fn short_rating(b: &crate::scenario::model::Block) -> String {
 }
 
 /// "III", or "II of IV" for a block deployed below full strength.
-pub fn strength_text(b: &crate::scenario::model::Block, strength: u8) -> String {
+pub(super) fn strength_text(b: &crate::scenario::model::Block, strength: u8) -> String {
     if strength < b.max_strength() {
         format!("{} of {}", roman(strength), roman(b.max_strength()))
     } else {
@@ -1497,7 +1438,12 @@ pub fn strength_text(b: &crate::scenario::model::Block, strength: u8) -> String 
 }
 
 /// A block's short name, and its strength in the corner.
-pub fn block_text(painter: &Painter, rect: Rect, b: &crate::scenario::model::Block, strength: u8) {
+pub(super) fn block_text(
+    painter: &Painter,
+    rect: Rect,
+    b: &crate::scenario::model::Block,
+    strength: u8,
+) {
     let size = (rect.height() * 0.42).clamp(6.0, 14.0);
     painter.text(
         rect.center() - vec2(0.0, rect.height() * 0.12),
@@ -1516,7 +1462,7 @@ pub fn block_text(painter: &Painter, rect: Rect, b: &crate::scenario::model::Blo
 }
 
 /// A block as the levy pool draws it: the map's square, its name and strength.
-pub fn pool_block(painter: &Painter, rect: Rect, b: &crate::scenario::model::Block) {
+pub(super) fn pool_block(painter: &Painter, rect: Rect, b: &crate::scenario::model::Block) {
     let m = Metrics {
         u: rect.width() / 14.0,
         big_blocks: true,
@@ -1544,7 +1490,7 @@ fn block(painter: &Painter, rect: Rect, side: Side, kind: BlockKind, m: Metrics)
 /// A strait: a blue double-headed arrow between the two cities.
 fn strait(
     shapes: &mut Vec<Shape>,
-    board: &crate::scenario::model::Board,
+    board: &Board,
     from: SpaceId,
     to: SpaceId,
     a: Pos2,
@@ -1583,19 +1529,7 @@ fn strait_arrow(shapes: &mut Vec<Shape>, a: Pos2, b: Pos2, m: Metrics) {
 }
 
 /// The map's symbols, for the side panel.
-pub fn legend(ui: &mut Ui) {
-    #[derive(Clone, Copy)]
-    enum Sample {
-        Major,
-        Minor,
-        Strait,
-        Sea,
-        City,
-        Port,
-        MajorPort,
-        Vp,
-        Block(Side, BlockKind),
-    }
+pub(super) fn legend(ui: &mut Ui) {
     let items = [
         (Sample::Major, "Major road"),
         (Sample::Minor, "Minor road"),
@@ -1633,62 +1567,235 @@ pub fn legend(ui: &mut Ui) {
         .show(ui, |ui| {
             for (k, (sample, text)) in items.iter().enumerate() {
                 let (rect, _) = ui.allocate_exact_size(vec2(34.0, 14.0), Sense::hover());
-                let p = ui.painter_at(rect.expand(4.0));
-                let (l, r, c) = (rect.left_center(), rect.right_center(), rect.center());
-                match *sample {
-                    Sample::Major => {
-                        p.line_segment([l, r], Stroke::new(2.8 * m.u, MAJOR));
-                    }
-                    Sample::Minor => {
-                        p.extend(Shape::dashed_line(
-                            &[l, r],
-                            Stroke::new(1.8 * m.u, MINOR),
-                            6.0,
-                            4.0,
-                        ));
-                    }
-                    Sample::Strait => {
-                        let mut shapes = Vec::new();
-                        strait_arrow(&mut shapes, l, r, m);
-                        p.extend(shapes);
-                    }
-                    Sample::Sea => {
-                        let mut shapes = Vec::new();
-                        dotted(
-                            &mut shapes,
-                            &[l, r],
-                            TSTransform::IDENTITY,
-                            Rect::EVERYTHING,
-                            SEA_LINK,
-                            5.0,
-                            1.1,
-                        );
-                        p.extend(shapes);
-                    }
-                    Sample::City => {
-                        p.circle(c, 5.0 * m.u, CITY_FILL, Stroke::new(1.6 * m.u, CITY_EDGE));
-                    }
-                    Sample::Port => {
-                        p.circle(c, 5.0 * m.u, CITY_FILL, Stroke::new(2.2 * m.u, PORT_RING));
-                    }
-                    Sample::MajorPort => major_port(&p, c, 5.0 * m.u, m),
-                    Sample::Vp => vp_badge(&p, c, 1, m),
-                    Sample::Block(side, kind) => {
-                        block(
-                            &p,
-                            Rect::from_center_size(c, Vec2::splat(m.block())),
-                            side,
-                            kind,
-                            m,
-                        );
-                    }
-                }
+                sample.paint(&ui.painter_at(rect.expand(4.0)), rect, m);
                 ui.label(*text);
                 if k % 2 == 1 {
                     ui.end_row();
                 }
             }
         });
+}
+
+/// A symbol of the map's legend.
+#[derive(Clone, Copy)]
+enum Sample {
+    Major,
+    Minor,
+    Strait,
+    Sea,
+    City,
+    Port,
+    MajorPort,
+    Vp,
+    Block(Side, BlockKind),
+}
+
+impl Sample {
+    /// Draws the symbol across `rect`.
+    fn paint(self, p: &Painter, rect: Rect, m: Metrics) {
+        let (l, r, c) = (rect.left_center(), rect.right_center(), rect.center());
+        match self {
+            Sample::Major => {
+                p.line_segment([l, r], Stroke::new(2.8 * m.u, MAJOR));
+            }
+            Sample::Minor => {
+                p.extend(Shape::dashed_line(
+                    &[l, r],
+                    Stroke::new(1.8 * m.u, MINOR),
+                    6.0,
+                    4.0,
+                ));
+            }
+            Sample::Strait => {
+                let mut shapes = Vec::new();
+                strait_arrow(&mut shapes, l, r, m);
+                p.extend(shapes);
+            }
+            Sample::Sea => {
+                let mut shapes = Vec::new();
+                dotted(
+                    &mut shapes,
+                    &[l, r],
+                    TSTransform::IDENTITY,
+                    Rect::EVERYTHING,
+                    SEA_LINK,
+                    5.0,
+                    1.1,
+                );
+                p.extend(shapes);
+            }
+            Sample::City => {
+                p.circle(c, 5.0 * m.u, CITY_FILL, Stroke::new(1.6 * m.u, CITY_EDGE));
+            }
+            Sample::Port => {
+                p.circle(c, 5.0 * m.u, CITY_FILL, Stroke::new(2.2 * m.u, PORT_RING));
+            }
+            Sample::MajorPort => major_port(p, c, 5.0 * m.u, m),
+            Sample::Vp => vp_badge(p, c, 1, m),
+            Sample::Block(side, kind) => {
+                block(
+                    p,
+                    Rect::from_center_size(c, Vec2::splat(m.block())),
+                    side,
+                    kind,
+                    m,
+                );
+            }
+        }
+    }
+}
+
+/// Each sea's area (`None` for land), as large as its nearest city allows and,
+/// over the coastline, shrunk until it is all water. Radii are cached by
+/// position in `sea_radii`.
+fn sea_areas(
+    board: &Board,
+    positions: &[Pos2],
+    has_backdrop: bool,
+    sea_radii: &mut HashMap<[u32; 4], f32>,
+) -> Vec<Option<SeaArea>> {
+    board
+        .ids()
+        .map(|id| {
+            let s = board.space(id);
+            (s.kind == SpaceKind::Sea).then(|| {
+                let nearest = board
+                    .ids()
+                    .filter(|o| board.space(*o).kind.is_city())
+                    .map(|o| positions[o.index()].distance(positions[id.index()]))
+                    .fold(f32::INFINITY, f32::min);
+                let start = (nearest * 0.72).clamp(30.0, 105.0);
+                // Over the coastline, shrink the area until it is all water.
+                let centre = positions[id.index()];
+                let wet = |r: f32| {
+                    (0..24).all(|k| {
+                        let a = k as f32 * std::f32::consts::TAU / 24.0;
+                        geo::is_water(centre + vec2(a.cos() * r, a.sin() * r * 0.6))
+                    })
+                };
+                let key = route_key(centre, pos2(start, f32::from(u8::from(has_backdrop))));
+                let r = *sea_radii.entry(key).or_insert_with(|| {
+                    let mut r = start;
+                    while has_backdrop && r > 22.0 && !wet(r) {
+                        r -= 4.0;
+                    }
+                    r
+                });
+                SeaArea {
+                    radius: vec2(r, r * 0.6),
+                }
+            })
+        })
+        .collect()
+}
+
+/// Each sea link's path, round the coast when the coastline is drawn (routes
+/// cached in `routes`), trimmed at the seas' areas; `None` for other links.
+fn sea_paths(
+    board: &Board,
+    positions: &[Pos2],
+    seas: &[Option<SeaArea>],
+    has_backdrop: bool,
+    routes: &mut HashMap<[u32; 4], Option<Vec<Pos2>>>,
+) -> Vec<Option<Vec<Pos2>>> {
+    board
+        .links
+        .iter()
+        .map(|link| {
+            if link.class != LinkClass::Sea {
+                return None;
+            }
+            let (a, b) = (positions[link.a.index()], positions[link.b.index()]);
+            let mut path = match has_backdrop {
+                true => routes
+                    .entry(route_key(a, b))
+                    .or_insert_with(|| geo::water_route(a, b))
+                    .clone()
+                    .unwrap_or_else(|| vec![a, b]),
+                false => vec![a, b],
+            };
+            // Stop at the edge of a sea's area, so names stay clear.
+            if let Some(sea) = seas[link.a.index()] {
+                trim_start(&mut path, a, sea);
+            }
+            if let Some(sea) = seas[link.b.index()] {
+                path.reverse();
+                trim_start(&mut path, b, sea);
+                path.reverse();
+            }
+            (path.len() >= 2).then_some(path)
+        })
+        .collect()
+}
+
+/// The blocks that start in each space, Caesar's first.
+fn blocks_by_space(scenario: &Scenario) -> Vec<Vec<BlockId>> {
+    let mut blocks = vec![Vec::new(); scenario.board.len()];
+    for (block, space) in &scenario.starting_setup().placements {
+        if let Some(list) = blocks.get_mut(space.index()) {
+            list.push(*block);
+        }
+    }
+    for list in &mut blocks {
+        list.sort_by_key(|b| (scenario.roster.block(*b).side, b.0));
+    }
+    blocks
+}
+
+/// 5.3: each side's surplus (or shortfall) of blocks in a city, as badges
+/// under its marker of radius `r` at `p`.
+fn paint_balance(
+    painter: &Painter,
+    p: Pos2,
+    r: f32,
+    u: f32,
+    balance: &[(SpaceId, Side, i64)],
+    id: SpaceId,
+) {
+    let mut below = p.y + r + 3.0 * u;
+    for (_, side, surplus) in balance.iter().filter(|(c, _, _)| *c == id) {
+        let text = format!("{} {:+}", side.label(), surplus);
+        let colour = if *surplus > 0 { OVER } else { UNDER };
+        let g = painter.layout_no_wrap(text, FontId::proportional(11.0), super::theme::BLOCK_TEXT);
+        let rect = Rect::from_center_size(pos2(p.x, below + g.size().y / 2.0), g.size())
+            .expand2(vec2(3.0, 1.0));
+        painter.rect_filled(rect, 3.0, colour);
+        painter.galley(rect.min + vec2(3.0, 1.0), g, super::theme::BLOCK_TEXT);
+        painter.circle_stroke(p, r + 3.0 * u, Stroke::new(2.5 * u, colour));
+        below = rect.max.y + 1.0;
+    }
+}
+
+/// 8.4: `n` blocks here of the `cap` the city supplies in winter, beside its
+/// marker (red when over).
+fn paint_supply(painter: &Painter, p: Pos2, r: f32, n: usize, cap: usize) {
+    let over = n > cap;
+    let text = if n > 0 {
+        format!("{n}/{cap}")
+    } else {
+        format!("{cap}")
+    };
+    let g = painter.layout_no_wrap(
+        text,
+        FontId::monospace(10.0),
+        if over {
+            super::theme::BLOCK_TEXT
+        } else {
+            LABEL
+        },
+    );
+    let rect = Rect::from_center_size(pos2(p.x - r - g.size().x / 2.0 - 3.0, p.y + r), g.size())
+        .expand2(vec2(2.0, 0.5));
+    painter.rect_filled(
+        rect,
+        2.0,
+        if over {
+            OVER
+        } else {
+            super::theme::SUPPLY_TEXT
+        },
+    );
+    painter.galley(rect.min + vec2(2.0, 0.5), g, LABEL);
 }
 
 #[cfg(test)]

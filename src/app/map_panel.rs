@@ -16,7 +16,7 @@ use crate::scenario::model::{Scenario, SpaceId};
 
 /// The map's drawing and view.
 #[derive(Default)]
-pub struct MapPanel {
+pub(super) struct MapPanel {
     model: Option<MapModel>,
     /// The scenario revision the drawing was built for.
     built_for: Option<u64>,
@@ -29,7 +29,7 @@ pub struct MapPanel {
 
 impl MapPanel {
     /// Rebuilds the drawing when the scenario changed since it was built.
-    pub fn sync(&mut self, state: &AppState) {
+    pub(super) fn sync(&mut self, state: &AppState) {
         if self.built_for == Some(state.scenario_revision()) {
             return;
         }
@@ -39,22 +39,22 @@ impl MapPanel {
             .map(|s| MapModel::rebuild(s, self.model.take()));
     }
 
-    pub fn has_model(&self) -> bool {
+    pub(super) fn has_model(&self) -> bool {
         self.model.is_some()
     }
 
     /// False for a custom map drawn without the published coastline.
-    pub fn has_backdrop(&self) -> bool {
+    pub(super) fn has_backdrop(&self) -> bool {
         self.model.as_ref().is_none_or(MapModel::has_backdrop)
     }
 
     /// The space (or the space of the block) at a screen point.
-    pub fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
+    pub(super) fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
         self.model.as_ref()?.space_at(scenario, p)
     }
 
     /// Draws the map, or why there is none.
-    pub fn show(
+    pub(super) fn show(
         &mut self,
         ui: &mut Ui,
         state: &AppState,

@@ -14,15 +14,17 @@
 //! opens, the window's own otherwise.
 
 mod bands;
+mod battle_calculator;
 mod card_text;
 mod chart_key;
 mod chrome;
 mod deploy;
-pub mod file_dialog;
+mod file_dialog;
 mod files;
-pub mod game_log;
+mod game_log;
 mod geo;
 pub mod heatmap_view;
+mod history;
 mod inspector;
 mod ladder_view;
 mod map;
@@ -33,8 +35,10 @@ mod play_info;
 mod replay;
 mod replay_games;
 mod rules_panel;
+mod selection;
 mod setup_panel;
 mod side_panel;
+mod sim_charts;
 mod sim_panel;
 mod state;
 mod sweep_view;
@@ -51,15 +55,15 @@ use crate::scenario::model::SpaceId;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
-pub use file_dialog::{DialogEnd, ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
-pub use files::Recent;
-pub use ladder_view::{LADDER_PLAYERS, LadderSettings};
-pub use play::{PlayPanel, PlaySettings, Seat, Session};
-pub use play_board::{Board, BoardClick};
+pub(crate) use file_dialog::DialogEnd;
+pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
+pub(crate) use files::Recent;
+pub use history::History;
+pub use play::{PlayPanel, Seat};
 pub use replay::{ReplayPanel, Replayed};
-pub use replay_games::{GameRow, RunGames};
+pub use replay_games::RunGames;
 pub use sim_panel::{Outcome, SimPanel};
-pub use state::{AppState, History, Status};
+pub use state::AppState;
 pub use view::MapView;
 
 /// Opens the workbench window.
@@ -317,12 +321,12 @@ impl WorkbenchApp {
         &self.dialogs
     }
 
-    /// The simulation panel (its settings, run and result).
     /// The map heatmap's settings (layer, year).
     pub fn map_overlay(&mut self) -> &mut heatmap_view::Overlay {
         &mut self.map.overlay
     }
 
+    /// The simulation panel (its settings, run and result).
     pub fn sim_panel(&mut self) -> &mut SimPanel {
         &mut self.sim
     }
@@ -341,11 +345,6 @@ impl WorkbenchApp {
 
     pub fn set_tab(&mut self, tab: Tab) {
         self.tab = tab;
-    }
-
-    /// Fits the whole map into its area (the "Fit" button).
-    pub fn fit_map(&mut self) {
-        self.map.view.fit();
     }
 
     /// Selects an item (and shows it in the inspector).
@@ -374,11 +373,6 @@ impl WorkbenchApp {
         self.state.undo()
     }
 
-    /// Does again what undo took back.
-    pub fn redo(&mut self) -> bool {
-        self.state.redo()
-    }
-
     /// Opens a scenario file; with unsaved changes it asks first.
     pub fn open(&mut self, path: &Path) {
         if self.state.dirty() {
@@ -390,7 +384,7 @@ impl WorkbenchApp {
     }
 
     /// Opens the built-in published game; with unsaved changes it asks first.
-    pub fn open_builtin(&mut self) {
+    pub(crate) fn open_builtin(&mut self) {
         if self.state.dirty() {
             self.pending = Some(Pending::OpenBuiltin);
         } else {
@@ -576,7 +570,7 @@ impl WorkbenchApp {
     }
 
     /// Selects the item a finding is about and centres the map on it.
-    pub fn go_to_finding(&mut self, f: &Finding) {
+    pub(crate) fn go_to_finding(&mut self, f: &Finding) {
         let (Some(_), Some(report)) = (self.state.resolved(), self.state.report()) else {
             return;
         };
@@ -641,39 +635,14 @@ impl WorkbenchApp {
         egui::Panel::bottom("status_bar").show(ui, |ui| {
             actions.extend(chrome::status_bar(ui, state, self.tab));
         });
-        // Narrow windows: side panels give way, the map keeps at least half.
-        let total = ui.available_width();
         match self.tab {
-            Tab::Setup => {
-                egui::Panel::right("side_panel")
-                    .default_size(theme::panel_default(total, 0.35, theme::SIDE_PANEL_WIDTH))
-                    .size_range(theme::panel_range(total, 0.35, theme::SIDE_PANEL_RANGE))
-                    .show(ui, |ui| {
-                        if side_panel::header(ui, state) {
-                            actions.extend(self.findings.show(ui, state, true));
-                        }
-                    });
-                egui::CentralPanel::default().show(ui, |ui| {
-                    actions.extend(self.setup.show(ui, state));
-                });
-            }
+            Tab::Setup => actions.extend(self.setup_tab(ui)),
             Tab::Rules => {
                 egui::CentralPanel::default().show(ui, |ui| {
                     actions.extend(self.rules_panel.show(ui, state));
                 });
             }
-            Tab::Play => {
-                let report = state.report();
-                actions.extend(self.play.show(
-                    ui,
-                    report.map(|r| &r.scenario),
-                    report.map_or(0, |r| r.errors()),
-                    state.rules(),
-                    state.variant(),
-                    state.resolved(),
-                    state.path(),
-                ));
-            }
+            Tab::Play => actions.extend(self.play_tab(ui)),
             Tab::Replay => actions.extend(self.replay.show(ui)),
             Tab::Simulation => match state.report() {
                 Some(report) => actions.extend(self.sim.show(
@@ -690,57 +659,13 @@ impl WorkbenchApp {
                     });
                 }
             },
-            Tab::Map | Tab::Deployment => {
-                let tab = self.tab;
-                egui::Panel::right("side_panel")
-                    .default_size(theme::panel_default(total, 0.3, theme::SIDE_PANEL_WIDTH))
-                    .size_range(theme::panel_range(total, 0.3, theme::SIDE_PANEL_RANGE))
-                    .show(ui, |ui| {
-                        if !side_panel::header(ui, state) {
-                            return;
-                        }
-                        match tab {
-                            Tab::Map => {
-                                let centre = self.map.view.to_map(self.map.view.area().center());
-                                actions.extend(self.inspector.show(ui, state, centre));
-                            }
-                            Tab::Deployment => actions.extend(self.deploy.tools(ui, state)),
-                            Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay => {
-                            }
-                        }
-                        ui.separator();
-                        actions.extend(self.findings.show(ui, state, self.map.has_backdrop()));
-                    });
-                if tab == Tab::Deployment && state.report().is_some() {
-                    egui::Panel::left("pools")
-                        .default_size(theme::panel_default(total, 0.2, theme::POOLS_WIDTH))
-                        .size_range(theme::panel_range(total, 0.2, theme::POOLS_RANGE))
-                        .show(ui, |ui| actions.extend(self.deploy.pools(ui, state)));
-                }
-                egui::CentralPanel::no_frame().show(ui, |ui| {
-                    let link_class = self.inspector.link_class();
-                    let heat = self.sim.heat_source();
-                    actions.extend(self.map.show(
-                        ui,
-                        state,
-                        tab,
-                        &mut self.deploy,
-                        link_class,
-                        heat,
-                    ));
-                });
-                let map = &self.map;
-                actions.extend(
-                    self.deploy
-                        .finish_drag(ui, state, |s, p| map.space_at(s, p)),
-                );
-            }
+            Tab::Map | Tab::Deployment => actions.extend(self.map_tab(ui)),
         }
         if let Some(pending) = &self.pending {
             actions.extend(chrome::confirm_dialog(
                 ui.ctx(),
                 pending,
-                &state.scenario_name(),
+                &self.state.scenario_name(),
             ));
         }
         let ended = self.dialogs.show(ui.ctx());
@@ -761,6 +686,88 @@ impl WorkbenchApp {
                 .send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.shown_title = title;
         }
+    }
+
+    /// The Setup tab: the findings beside the roster, deck and settings.
+    fn setup_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
+        let mut actions = Vec::new();
+        let state = &self.state;
+        // Narrow windows: side panels give way, the central part keeps at least half.
+        let total = ui.available_width();
+        egui::Panel::right("side_panel")
+            .default_size(theme::panel_default(total, 0.35, theme::SIDE_PANEL_WIDTH))
+            .size_range(theme::panel_range(total, 0.35, theme::SIDE_PANEL_RANGE))
+            .show(ui, |ui| {
+                if side_panel::header(ui, state) {
+                    actions.extend(self.findings.show(ui, state, true));
+                }
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            actions.extend(self.setup.show(ui, state));
+        });
+        actions
+    }
+
+    fn play_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
+        let state = &self.state;
+        let report = state.report();
+        self.play.show(
+            ui,
+            report.map(|r| &r.scenario),
+            report.map_or(0, |r| r.errors()),
+            state.rules(),
+            state.variant(),
+            state.resolved(),
+            state.path(),
+        )
+    }
+
+    /// The Map and Deployment tabs: the map with the inspector or the
+    /// deployment tools beside it (and the pools, deploying).
+    fn map_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
+        let mut actions = Vec::new();
+        let state = &self.state;
+        // Narrow windows: side panels give way, the map keeps at least half.
+        let total = ui.available_width();
+        let tab = self.tab;
+        egui::Panel::right("side_panel")
+            .default_size(theme::panel_default(total, 0.3, theme::SIDE_PANEL_WIDTH))
+            .size_range(theme::panel_range(total, 0.3, theme::SIDE_PANEL_RANGE))
+            .show(ui, |ui| {
+                if !side_panel::header(ui, state) {
+                    return;
+                }
+                match tab {
+                    Tab::Map => {
+                        let centre = self.map.view.to_map(self.map.view.area().center());
+                        actions.extend(self.inspector.show(ui, state, centre));
+                    }
+                    Tab::Deployment => actions.extend(self.deploy.tools(ui, state)),
+                    Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay => {}
+                }
+                ui.separator();
+                actions.extend(self.findings.show(ui, state, self.map.has_backdrop()));
+            });
+        if tab == Tab::Deployment && state.report().is_some() {
+            egui::Panel::left("pools")
+                .default_size(theme::panel_default(total, 0.2, theme::POOLS_WIDTH))
+                .size_range(theme::panel_range(total, 0.2, theme::POOLS_RANGE))
+                .show(ui, |ui| actions.extend(self.deploy.pools(ui, state)));
+        }
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            let link_class = self.inspector.link_class();
+            let heat = self.sim.heat_source();
+            actions.extend(
+                self.map
+                    .show(ui, state, tab, &mut self.deploy, link_class, heat),
+            );
+        });
+        let map = &self.map;
+        actions.extend(
+            self.deploy
+                .finish_drag(ui, state, |s, p| map.space_at(s, p)),
+        );
+        actions
     }
 
     /// Quitting with unsaved changes asks first.

@@ -99,7 +99,7 @@ fn number(ui: &mut Ui, value: &mut u8, max: u8, label: egui::Id) -> bool {
 /// The panel's own state: the text being typed, and what is derived from
 /// the rule sets, kept until they change.
 #[derive(Default)]
-pub struct RulesPanel {
+pub(super) struct RulesPanel {
     /// The variant shown beside the current one.
     pub compare_with: String,
     /// Name for "Save as variant".
@@ -128,7 +128,7 @@ fn card_list(text: &str) -> Vec<String> {
 
 impl RulesPanel {
     /// The Rules tab: every switch, then the differences from another rule set.
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut actions = Vec::new();
         let (Some(rules), Some(base)) = (state.rules(), state.base_rules()) else {
             ui.colored_label(

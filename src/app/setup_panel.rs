@@ -24,7 +24,7 @@ use crate::scenario::validate::Severity;
 
 /// The views of the Setup tab.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SetupView {
+pub(super) enum SetupView {
     #[default]
     Roster,
     Deck,
@@ -90,7 +90,7 @@ impl Column {
 /// The Setup tab's own state: the view, the roster's filter and order, and
 /// the texts being typed (committed on Enter or leaving the field).
 #[derive(Default)]
-pub struct SetupPanel {
+pub(super) struct SetupPanel {
     view: SetupView,
     filter: String,
     side_filter: Option<Side>,
@@ -123,7 +123,7 @@ pub struct SetupPanel {
 }
 
 impl SetupPanel {
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             ui.label("Open a scenario to edit its roster, deck and settings.");
@@ -171,6 +171,48 @@ impl SetupPanel {
                 }
             });
 
+        self.roster_filters(ui);
+        ui.horizontal(|ui| {
+            for side in Side::BOTH {
+                if ui
+                    .button(format!("Add {side} block"))
+                    .on_hover_text("A new legion in the side's levy pool (5.2)")
+                    .clicked()
+                {
+                    let b = new_block(w, side);
+                    let item = Item::Block(side, b.name.clone());
+                    actions.push(Request::EditAndSelect(Edit::AddBlock(b), item));
+                }
+            }
+        });
+
+        let rows = self.shown_blocks(w);
+        let count = |s: Side| w.roster.blocks.iter().filter(|b| b.side == s).count();
+        ui.label(format!(
+            "{} blocks ({} Caesar, {} Pompey), {} shown",
+            w.roster.blocks.len(),
+            count(Side::Caesar),
+            count(Side::Pompey),
+            rows.len()
+        ));
+        egui::ScrollArea::vertical()
+            .id_salt("roster")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                egui::Grid::new("roster_table")
+                    .striped(true)
+                    .spacing([12.0, 3.0])
+                    .show(ui, |ui| {
+                        self.sort_header(ui);
+                        for b in rows {
+                            self.roster_row(ui, state, w, b, actions);
+                        }
+                    });
+            });
+    }
+
+    /// The name filter, the side buttons and the kind chooser.
+    fn roster_filters(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let l = ui.label("Filter");
             ui.add(
@@ -203,32 +245,12 @@ impl SetupPanel {
                 .response
                 .labelled_by(l.id);
         });
-        ui.horizontal(|ui| {
-            for side in Side::BOTH {
-                if ui
-                    .button(format!("Add {side} block"))
-                    .on_hover_text("A new legion in the side's levy pool (5.2)")
-                    .clicked()
-                {
-                    let b = new_block(w, side);
-                    let item = Item::Block(side, b.name.clone());
-                    actions.push(Request::EditAndSelect(Edit::AddBlock(b), item));
-                }
-            }
-        });
+    }
 
-        let report = state.report();
-        let flagged = |b: &BlockDoc| -> Option<Severity> {
-            let item = Some(Item::Block(b.side, b.name.clone()));
-            report?
-                .findings
-                .iter()
-                .filter(|f| crate::scenario::edit::item_for(f) == item)
-                .map(|f| f.severity)
-                .min()
-        };
+    /// The blocks the filters let through, in the chosen order.
+    fn shown_blocks<'w>(&self, w: &'w Working) -> Vec<&'w BlockDoc> {
         let needle = self.filter.trim().to_lowercase();
-        let mut rows: Vec<&BlockDoc> = w
+        let mut rows: Vec<&'w BlockDoc> = w
             .roster
             .blocks
             .iter()
@@ -251,72 +273,63 @@ impl SetupPanel {
             let o = compare(sort, w, a, b).then_with(|| compare(Column::Side, w, a, b));
             if self.descending { o.reverse() } else { o }
         });
-        let count = |s: Side| w.roster.blocks.iter().filter(|b| b.side == s).count();
-        ui.label(format!(
-            "{} blocks ({} Caesar, {} Pompey), {} shown",
-            w.roster.blocks.len(),
-            count(Side::Caesar),
-            count(Side::Pompey),
-            rows.len()
-        ));
-        egui::ScrollArea::vertical()
-            .id_salt("roster")
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                egui::Grid::new("roster_table")
-                    .striped(true)
-                    .spacing([12.0, 3.0])
-                    .show(ui, |ui| {
-                        for c in Column::ALL {
-                            let arrow = match (self.sort == c, self.descending) {
-                                (true, false) => " ^",
-                                (true, true) => " v",
-                                (false, _) => "",
-                            };
-                            if ui
-                                .button(RichText::new(format!("{}{arrow}", c.label())).strong())
-                                .on_hover_text(format!("Sort by {}", c.label().to_lowercase()))
-                                .clicked()
-                            {
-                                self.descending = self.sort == c && !self.descending;
-                                self.sort = c;
-                            }
-                        }
-                        ui.label("");
-                        ui.end_row();
-                        for b in rows {
-                            let item = Item::Block(b.side, b.name.clone());
-                            ui.label(b.side.label());
-                            let chosen = state.selection() == Some(&item);
-                            let r = ui.selectable_label(chosen, &b.name);
-                            // A block selected elsewhere (added, duplicated, a finding) comes into view.
-                            if chosen && self.scrolled_to.as_ref() != Some(&item) {
-                                r.scroll_to_me(Some(egui::Align::Center));
-                                self.scrolled_to = Some(item.clone());
-                            }
-                            if r.clicked() {
-                                self.scrolled_to = Some(item.clone());
-                                actions.push(Request::Select(Some(item)));
-                            }
-                            ui.label(b.kind.label());
-                            ui.label(b.rating())
-                                .on_hover_text("Initiative and firepower (attacking/defending when they differ, 7.42)");
-                            ui.label(roman(b.steps.saturating_mul(b.kind.strength_per_step())));
-                            ui.label(b.levy.as_deref().unwrap_or("—"));
-                            ui.label(w.block_location(b.side, &b.name).unwrap_or("levy pool"));
-                            match flagged(b) {
-                                Some(Severity::Error) => {
-                                    ui.colored_label(theme::ERROR, "error")
-                                }
-                                Some(Severity::Warning) => {
-                                    ui.colored_label(theme::WARNING, "warning")
-                                }
-                                None => ui.label(""),
-                            };
-                            ui.end_row();
-                        }
-                    });
-            });
+        rows
+    }
+
+    /// The column titles, each a button that sorts by it (again: the other way).
+    fn sort_header(&mut self, ui: &mut Ui) {
+        for c in Column::ALL {
+            let arrow = match (self.sort == c, self.descending) {
+                (true, false) => " ^",
+                (true, true) => " v",
+                (false, _) => "",
+            };
+            if ui
+                .button(RichText::new(format!("{}{arrow}", c.label())).strong())
+                .on_hover_text(format!("Sort by {}", c.label().to_lowercase()))
+                .clicked()
+            {
+                self.descending = self.sort == c && !self.descending;
+                self.sort = c;
+            }
+        }
+        ui.label("");
+        ui.end_row();
+    }
+
+    fn roster_row(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        w: &Working,
+        b: &BlockDoc,
+        actions: &mut Vec<Request>,
+    ) {
+        let item = Item::Block(b.side, b.name.clone());
+        ui.label(b.side.label());
+        let chosen = state.selection() == Some(&item);
+        let r = ui.selectable_label(chosen, &b.name);
+        // A block selected elsewhere (added, duplicated, a finding) comes into view.
+        if chosen && self.scrolled_to.as_ref() != Some(&item) {
+            r.scroll_to_me(Some(egui::Align::Center));
+            self.scrolled_to = Some(item.clone());
+        }
+        if r.clicked() {
+            self.scrolled_to = Some(item.clone());
+            actions.push(Request::Select(Some(item)));
+        }
+        ui.label(b.kind.label());
+        ui.label(b.rating())
+            .on_hover_text("Initiative and firepower (attacking/defending when they differ, 7.42)");
+        ui.label(roman(b.steps.saturating_mul(b.kind.strength_per_step())));
+        ui.label(b.levy.as_deref().unwrap_or("—"));
+        ui.label(w.block_location(b.side, &b.name).unwrap_or("levy pool"));
+        match worst_finding(state, b) {
+            Some(Severity::Error) => ui.colored_label(theme::ERROR, "error"),
+            Some(Severity::Warning) => ui.colored_label(theme::WARNING, "warning"),
+            None => ui.label(""),
+        };
+        ui.end_row();
     }
 
     fn block_editor(
@@ -345,102 +358,9 @@ impl SetupPanel {
             .num_columns(2)
             .spacing([10.0, 4.0])
             .show(ui, |ui| {
-                let l = ui.label("Block name");
-                let r = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut self.block_name)
-                            .desired_width(theme::FIELD_WIDTH),
-                    )
-                    .labelled_by(l.id);
-                if r.lost_focus() && self.block_name.trim() != b.name {
-                    actions.push(Request::Edit(Edit::RenameBlock {
-                        side: b.side,
-                        block: b.name.clone(),
-                        name: self.block_name.clone(),
-                    }));
-                }
-                ui.end_row();
-
-                let l = ui.label("Kind");
-                egui::ComboBox::from_id_salt("block_kind")
-                    .selected_text(to.kind.label())
-                    .show_ui(ui, |ui| {
-                        for k in BlockKind::ALL {
-                            ui.selectable_value(&mut to.kind, k, k.label());
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
-                ui.end_row();
-
-                let l = ui.label("Initiative");
-                letter_combo(ui, "block_initiative", &mut to.initiative).labelled_by(l.id);
-                ui.end_row();
-
-                let l = ui.label("Attacking initiative");
-                let mut attacking = to.attacking_initiative;
-                egui::ComboBox::from_id_salt("block_attacking")
-                    .selected_text(attacking.map_or("same".to_string(), |i| i.letter().into()))
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut attacking, None, "same");
-                        for i in Initiative::ALL {
-                            ui.selectable_value(&mut attacking, Some(i), i.letter().to_string());
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id)
-                    .on_hover_text("7.42: the ballista is B defending, D attacking");
-                to.attacking_initiative = attacking;
-                ui.end_row();
-
-                let l = ui.label("Firepower");
-                // A value out of range in the file stays as it is until changed here
-                // (the validator reports it).
-                ui.add(
-                    egui::DragValue::new(&mut to.firepower)
-                        .range(FIREPOWER)
-                        .clamp_existing_to_range(false),
-                )
-                .labelled_by(l.id)
-                .on_hover_text("7.4: each die of 1 to the firepower hits");
-                ui.end_row();
-
-                let l = ui.label("Steps");
-                ui.add(
-                    egui::DragValue::new(&mut to.steps)
-                        .range(to.kind.step_range())
-                        .clamp_existing_to_range(false),
-                )
-                .labelled_by(l.id)
-                .on_hover_text(
-                    "Full strength in steps: I to IV (3.11); an elephant step counts two (7.41)",
-                );
-                ui.end_row();
-
-                let l = ui.label("Levy city");
-                let mut cities: Vec<&str> = w
-                    .map
-                    .spaces
-                    .iter()
-                    .filter(|s| s.kind.is_city())
-                    .map(|s| s.name.as_str())
-                    .collect();
-                cities.sort_unstable();
-                egui::ComboBox::from_id_salt("block_levy")
-                    .selected_text(to.levy.as_deref().unwrap_or("none"))
-                    .height(300.0)
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(&mut to.levy, None, "none");
-                        for c in cities {
-                            ui.selectable_value(&mut to.levy, Some(c.to_string()), c);
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id)
-                    .on_hover_text(
-                        "6.4: legions, equitatus and the elephant are levied in their city",
-                    );
-                ui.end_row();
+                self.block_name_row(ui, b, actions);
+                rating_rows(ui, &mut to);
+                levy_row(ui, w, &mut to);
             });
         // A new kind keeps the steps it may have (the elephant has two at most).
         if to.kind != b.kind {
@@ -458,49 +378,23 @@ impl SetupPanel {
             Some(city) => ui.label(format!("Starts in {city} (moved in the Deployment tab)")),
             None => ui.label("Starts in the levy pool (5.2)"),
         };
-        ui.horizontal(|ui| {
-            if ui
-                .button("Duplicate")
-                .on_hover_text("A copy under a new name, in the levy pool")
-                .clicked()
-            {
-                let name = free_name(w, b.side, &format!("{} (copy)", b.name));
-                actions.push(Request::EditAndSelect(
-                    Edit::DuplicateBlock {
-                        side: b.side,
-                        block: b.name.clone(),
-                        name: name.clone(),
-                    },
-                    Item::Block(b.side, name),
-                ));
-            }
-            if ui
-                .button("Delete block")
-                .on_hover_text(
-                    "Removes the block and its place in the deployments (undo brings it back)",
-                )
-                .clicked()
-            {
-                actions.push(Request::Edit(Edit::DeleteBlock {
-                    side: b.side,
-                    block: b.name.clone(),
-                }));
-            }
-        });
-        if let Some(report) = state.report() {
-            let item = Some(Item::Block(b.side, b.name.clone()));
-            for f in report
-                .findings
-                .iter()
-                .filter(|f| crate::scenario::edit::item_for(f) == item)
-            {
-                let colour = match f.severity {
-                    Severity::Error => theme::ERROR,
-                    Severity::Warning => theme::WARNING,
-                };
-                ui.colored_label(colour, &f.message);
-            }
+        block_buttons(ui, w, b, actions);
+        block_findings(ui, state, b);
+    }
+
+    fn block_name_row(&mut self, ui: &mut Ui, b: &BlockDoc, actions: &mut Vec<Request>) {
+        let l = ui.label("Block name");
+        let r = ui
+            .add(egui::TextEdit::singleline(&mut self.block_name).desired_width(theme::FIELD_WIDTH))
+            .labelled_by(l.id);
+        if r.lost_focus() && self.block_name.trim() != b.name {
+            actions.push(Request::Edit(Edit::RenameBlock {
+                side: b.side,
+                block: b.name.clone(),
+                name: self.block_name.clone(),
+            }));
         }
+        ui.end_row();
     }
 
     // ------------------------------------------------------------ deck
@@ -515,34 +409,7 @@ impl SetupPanel {
             ))
             .strong(),
         );
-        if let (Some(rules), Some(scenario)) = (state.rules(), state.scenario()) {
-            let in_play = crate::scenario::playable::cards_in_play(&scenario.deck, rules).len();
-            let removed = scenario.deck.cards.len().saturating_sub(in_play);
-            ui.label(format!(
-                "{}: each year deals {} cards to each player ({} of the {in_play} in play{}); \
-                 each discards {} and plays {} in {} turns (2.1)",
-                rules.name,
-                rules.hand_size,
-                2 * usize::from(rules.hand_size),
-                if removed > 0 {
-                    format!(", {removed} removed by the rule set")
-                } else {
-                    String::new()
-                },
-                rules.discards,
-                rules.hand_size.saturating_sub(rules.discards),
-                rules.turns_per_year,
-            ));
-            let unmet = crate::scenario::playable::check(&scenario.deck, rules);
-            if unmet.is_empty() {
-                ui.colored_label(theme::GOOD, "Every year can be dealt.");
-            } else {
-                ui.colored_label(theme::ERROR, "A year cannot be dealt:");
-                for u in unmet {
-                    ui.colored_label(theme::ERROR, u.message);
-                }
-            }
-        }
+        deal_check(ui, state);
         ui.separator();
         ui.columns(2, |cols| {
             let ui = &mut cols[0];
@@ -555,75 +422,66 @@ impl SetupPanel {
             }
             let ui = &mut cols[1];
             ui.label(RichText::new("Command cards (moves/levies): copies").strong());
-            let mut faces: Vec<(u8, u8, u32)> = Vec::new();
-            for c in &w.deck.commands {
-                match faces
-                    .iter_mut()
-                    .find(|(m, l, _)| (*m, *l) == (c.moves, c.levy))
-                {
-                    Some(f) => f.2 += u32::from(c.copies),
-                    None => faces.push((c.moves, c.levy, u32::from(c.copies))),
-                }
-            }
-            let frame = ui.ctx().cumulative_frame_nr();
-            if frame > self.deck_frame + 1 {
-                self.deck_faces.clear();
-            }
-            self.deck_frame = frame;
-            for &(m, l) in &self.deck_faces {
-                if !faces.iter().any(|f| (f.0, f.1) == (m, l)) {
-                    faces.push((m, l, 0));
-                }
-            }
-            self.deck_faces = faces.iter().map(|f| (f.0, f.1)).collect();
-            faces.sort_by_key(|f| std::cmp::Reverse((f.0, f.1)));
-            egui::Grid::new("deck_faces")
-                .num_columns(2)
-                .spacing([10.0, 4.0])
-                .show(ui, |ui| {
-                    for (moves, levy, copies) in faces {
-                        let l = ui.label(format!("{moves}/{levy}"));
-                        let mut n = copies.min(255) as u8;
-                        let r = ui
-                            .add(egui::DragValue::new(&mut n).range(0..=40))
-                            .labelled_by(l.id)
-                            .on_hover_text(format!(
-                                "Copies of the card {moves} moves / {levy} levies (0 takes them out)"
-                            ));
-                        if r.changed() && u32::from(n) != copies {
-                            actions.push(Request::Edit(Edit::SetCommandCopies {
-                                moves,
-                                levy,
-                                copies: n,
-                            }));
-                        }
-                        ui.end_row();
-                    }
-                });
+            let faces = self.command_faces(ui, w);
+            face_copies(ui, faces, actions);
             ui.add_space(6.0);
-            ui.horizontal(|ui| {
-                let l = ui.label("New card: moves");
-                ui.add(egui::DragValue::new(&mut self.new_face.0).range(0..=9))
-                    .labelled_by(l.id);
-                let l = ui.label("levies");
-                ui.add(egui::DragValue::new(&mut self.new_face.1).range(0..=9))
-                    .labelled_by(l.id);
-                if ui.button("Add card").clicked() {
-                    let (moves, levy) = self.new_face;
-                    let have: u32 = w
-                        .deck
-                        .commands
-                        .iter()
-                        .filter(|c| (c.moves, c.levy) == (moves, levy))
-                        .map(|c| u32::from(c.copies))
-                        .sum();
-                    actions.push(Request::Edit(Edit::SetCommandCopies {
-                        moves,
-                        levy,
-                        copies: (have + 1).min(255) as u8,
-                    }));
-                }
-            });
+            self.new_card(ui, w, actions);
+        });
+    }
+
+    /// Each command card face with its copies (moves, levies, copies), the
+    /// most moves first. A face set to 0 copies stays listed while the deck
+    /// stays in view, so it can be set back.
+    fn command_faces(&mut self, ui: &Ui, w: &Working) -> Vec<(u8, u8, u32)> {
+        let mut faces: Vec<(u8, u8, u32)> = Vec::new();
+        for c in &w.deck.commands {
+            match faces
+                .iter_mut()
+                .find(|(m, l, _)| (*m, *l) == (c.moves, c.levy))
+            {
+                Some(f) => f.2 += u32::from(c.copies),
+                None => faces.push((c.moves, c.levy, u32::from(c.copies))),
+            }
+        }
+        let frame = ui.ctx().cumulative_frame_nr();
+        if frame > self.deck_frame + 1 {
+            self.deck_faces.clear();
+        }
+        self.deck_frame = frame;
+        for &(m, l) in &self.deck_faces {
+            if !faces.iter().any(|f| (f.0, f.1) == (m, l)) {
+                faces.push((m, l, 0));
+            }
+        }
+        self.deck_faces = faces.iter().map(|f| (f.0, f.1)).collect();
+        faces.sort_by_key(|f| std::cmp::Reverse((f.0, f.1)));
+        faces
+    }
+
+    /// "New card: moves … levies … Add card".
+    fn new_card(&mut self, ui: &mut Ui, w: &Working, actions: &mut Vec<Request>) {
+        ui.horizontal(|ui| {
+            let l = ui.label("New card: moves");
+            ui.add(egui::DragValue::new(&mut self.new_face.0).range(0..=9))
+                .labelled_by(l.id);
+            let l = ui.label("levies");
+            ui.add(egui::DragValue::new(&mut self.new_face.1).range(0..=9))
+                .labelled_by(l.id);
+            if ui.button("Add card").clicked() {
+                let (moves, levy) = self.new_face;
+                let have: u32 = w
+                    .deck
+                    .commands
+                    .iter()
+                    .filter(|c| (c.moves, c.levy) == (moves, levy))
+                    .map(|c| u32::from(c.copies))
+                    .sum();
+                actions.push(Request::Edit(Edit::SetCommandCopies {
+                    moves,
+                    levy,
+                    copies: (have + 1).min(255) as u8,
+                }));
+            }
         });
     }
 
@@ -645,96 +503,85 @@ impl SetupPanel {
             .num_columns(2)
             .spacing([10.0, 6.0])
             .show(ui, |ui| {
-                let l = ui.label("Scenario name");
-                let r = ui
-                    .add(egui::TextEdit::singleline(&mut self.name).desired_width(360.0))
-                    .labelled_by(l.id);
-                if r.lost_focus() && self.name.trim() != w.name {
-                    actions.push(Request::Edit(Edit::SetName(self.name.clone())));
-                }
-                ui.end_row();
-
-                let l = ui.label("Start year");
-                let r = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut self.start_year)
-                            .hint_text("705 (49 BC)")
-                            .desired_width(160.0),
-                    )
-                    .labelled_by(l.id)
-                    .on_hover_text(
-                        "A label for players; the game's years are counted by the rule set",
-                    );
-                if r.lost_focus() && self.start_year.trim() != w.start_year {
-                    actions.push(Request::Edit(Edit::SetStartYear(self.start_year.clone())));
-                }
-                ui.end_row();
-
-                let l = ui.label("Description");
-                let r = ui
-                    .add(
-                        egui::TextEdit::multiline(&mut self.description)
-                            .desired_rows(4)
-                            .desired_width(360.0),
-                    )
-                    .labelled_by(l.id);
-                if r.lost_focus() && self.description.trim() != w.description {
-                    actions.push(Request::Edit(Edit::SetDescription(
-                        self.description.clone(),
-                    )));
-                }
-                ui.end_row();
-
-                let l = ui.label("Extends");
-                ui.horizontal(|ui| {
-                    ui.add(
-                        egui::TextEdit::singleline(&mut self.extends)
-                            .hint_text("historical.ron")
-                            .desired_width(220.0),
-                    )
-                    .labelled_by(l.id)
-                    .on_hover_text("A scenario file beside this one, or historical.ron (built in)");
-                    let typed = self.extends.trim();
-                    if ui
-                        .add_enabled(
-                            !typed.is_empty() && Some(typed) != w.extends.as_deref(),
-                            egui::Button::new("Set"),
-                        )
-                        .clicked()
-                    {
-                        actions.push(Request::Edit(Edit::SetExtends(Some(typed.to_string()))));
-                    }
-                    if ui
-                        .add_enabled(w.extends.is_some(), egui::Button::new("Stand alone"))
-                        .on_hover_text("Write every section into this file")
-                        .clicked()
-                    {
-                        actions.push(Request::Edit(Edit::SetExtends(None)));
-                    }
-                });
-                ui.end_row();
+                self.text_rows(ui, w, actions);
+                self.extends_row(ui, w, actions);
             });
         ui.add_space(6.0);
-        if let Some(doc) = state.document() {
-            let file = doc
-                .path()
-                .map_or("not saved yet (the built-in game)".to_string(), |p| {
-                    p.display().to_string()
-                });
-            ui.label(format!("File: {file}"));
-            let written = doc.written_sections();
-            let text = match &w.extends {
-                None => "Saving writes every section.".to_string(),
-                Some(parent) if written.is_empty() => {
-                    format!("Saving writes only the settings: everything else comes from {parent}.")
-                }
-                Some(parent) => format!(
-                    "Saving writes the {}; the rest comes from {parent}.",
-                    list_in_words(&written)
-                ),
-            };
-            ui.label(RichText::new(text).weak());
+        save_note(ui, state, w);
+    }
+
+    /// Name, start year and description, as grid rows committed on leaving
+    /// the field.
+    fn text_rows(&mut self, ui: &mut Ui, w: &Working, actions: &mut Vec<Request>) {
+        let l = ui.label("Scenario name");
+        let r = ui
+            .add(egui::TextEdit::singleline(&mut self.name).desired_width(360.0))
+            .labelled_by(l.id);
+        if r.lost_focus() && self.name.trim() != w.name {
+            actions.push(Request::Edit(Edit::SetName(self.name.clone())));
         }
+        ui.end_row();
+
+        let l = ui.label("Start year");
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut self.start_year)
+                    .hint_text("705 (49 BC)")
+                    .desired_width(160.0),
+            )
+            .labelled_by(l.id)
+            .on_hover_text("A label for players; the game's years are counted by the rule set");
+        if r.lost_focus() && self.start_year.trim() != w.start_year {
+            actions.push(Request::Edit(Edit::SetStartYear(self.start_year.clone())));
+        }
+        ui.end_row();
+
+        let l = ui.label("Description");
+        let r = ui
+            .add(
+                egui::TextEdit::multiline(&mut self.description)
+                    .desired_rows(4)
+                    .desired_width(360.0),
+            )
+            .labelled_by(l.id);
+        if r.lost_focus() && self.description.trim() != w.description {
+            actions.push(Request::Edit(Edit::SetDescription(
+                self.description.clone(),
+            )));
+        }
+        ui.end_row();
+    }
+
+    /// The scenario this one extends, as a grid row.
+    fn extends_row(&mut self, ui: &mut Ui, w: &Working, actions: &mut Vec<Request>) {
+        let l = ui.label("Extends");
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::TextEdit::singleline(&mut self.extends)
+                    .hint_text("historical.ron")
+                    .desired_width(220.0),
+            )
+            .labelled_by(l.id)
+            .on_hover_text("A scenario file beside this one, or historical.ron (built in)");
+            let typed = self.extends.trim();
+            if ui
+                .add_enabled(
+                    !typed.is_empty() && Some(typed) != w.extends.as_deref(),
+                    egui::Button::new("Set"),
+                )
+                .clicked()
+            {
+                actions.push(Request::Edit(Edit::SetExtends(Some(typed.to_string()))));
+            }
+            if ui
+                .add_enabled(w.extends.is_some(), egui::Button::new("Stand alone"))
+                .on_hover_text("Write every section into this file")
+                .clicked()
+            {
+                actions.push(Request::Edit(Edit::SetExtends(None)));
+            }
+        });
+        ui.end_row();
     }
 
     // ------------------------------------------------------------ compare
@@ -920,6 +767,237 @@ fn list_in_words<S: AsRef<str>>(items: &[S]) -> String {
             last.as_ref()
         ),
     }
+}
+
+/// Kind, initiative (defending and attacking), firepower and steps, as
+/// grid rows editing `to`.
+fn rating_rows(ui: &mut Ui, to: &mut BlockDoc) {
+    let l = ui.label("Kind");
+    egui::ComboBox::from_id_salt("block_kind")
+        .selected_text(to.kind.label())
+        .show_ui(ui, |ui| {
+            for k in BlockKind::ALL {
+                ui.selectable_value(&mut to.kind, k, k.label());
+            }
+        })
+        .response
+        .labelled_by(l.id);
+    ui.end_row();
+
+    let l = ui.label("Initiative");
+    letter_combo(ui, "block_initiative", &mut to.initiative).labelled_by(l.id);
+    ui.end_row();
+
+    let l = ui.label("Attacking initiative");
+    let mut attacking = to.attacking_initiative;
+    egui::ComboBox::from_id_salt("block_attacking")
+        .selected_text(attacking.map_or("same".to_string(), |i| i.letter().into()))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut attacking, None, "same");
+            for i in Initiative::ALL {
+                ui.selectable_value(&mut attacking, Some(i), i.letter().to_string());
+            }
+        })
+        .response
+        .labelled_by(l.id)
+        .on_hover_text("7.42: the ballista is B defending, D attacking");
+    to.attacking_initiative = attacking;
+    ui.end_row();
+
+    let l = ui.label("Firepower");
+    // A value out of range in the file stays as it is until changed here
+    // (the validator reports it).
+    ui.add(
+        egui::DragValue::new(&mut to.firepower)
+            .range(FIREPOWER)
+            .clamp_existing_to_range(false),
+    )
+    .labelled_by(l.id)
+    .on_hover_text("7.4: each die of 1 to the firepower hits");
+    ui.end_row();
+
+    let l = ui.label("Steps");
+    ui.add(
+        egui::DragValue::new(&mut to.steps)
+            .range(to.kind.step_range())
+            .clamp_existing_to_range(false),
+    )
+    .labelled_by(l.id)
+    .on_hover_text("Full strength in steps: I to IV (3.11); an elephant step counts two (7.41)");
+    ui.end_row();
+}
+
+/// The city where the block is levied (6.4), as a grid row editing `to`.
+fn levy_row(ui: &mut Ui, w: &Working, to: &mut BlockDoc) {
+    let l = ui.label("Levy city");
+    let mut cities: Vec<&str> = w
+        .map
+        .spaces
+        .iter()
+        .filter(|s| s.kind.is_city())
+        .map(|s| s.name.as_str())
+        .collect();
+    cities.sort_unstable();
+    egui::ComboBox::from_id_salt("block_levy")
+        .selected_text(to.levy.as_deref().unwrap_or("none"))
+        .height(300.0)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut to.levy, None, "none");
+            for c in cities {
+                ui.selectable_value(&mut to.levy, Some(c.to_string()), c);
+            }
+        })
+        .response
+        .labelled_by(l.id)
+        .on_hover_text("6.4: legions, equitatus and the elephant are levied in their city");
+    ui.end_row();
+}
+
+/// "Duplicate" and "Delete block".
+fn block_buttons(ui: &mut Ui, w: &Working, b: &BlockDoc, actions: &mut Vec<Request>) {
+    ui.horizontal(|ui| {
+        if ui
+            .button("Duplicate")
+            .on_hover_text("A copy under a new name, in the levy pool")
+            .clicked()
+        {
+            let name = free_name(w, b.side, &format!("{} (copy)", b.name));
+            actions.push(Request::EditAndSelect(
+                Edit::DuplicateBlock {
+                    side: b.side,
+                    block: b.name.clone(),
+                    name: name.clone(),
+                },
+                Item::Block(b.side, name),
+            ));
+        }
+        if ui
+            .button("Delete block")
+            .on_hover_text(
+                "Removes the block and its place in the deployments (undo brings it back)",
+            )
+            .clicked()
+        {
+            actions.push(Request::Edit(Edit::DeleteBlock {
+                side: b.side,
+                block: b.name.clone(),
+            }));
+        }
+    });
+}
+
+/// The findings about the block, in their colours.
+fn block_findings(ui: &mut Ui, state: &AppState, b: &BlockDoc) {
+    if let Some(report) = state.report() {
+        let item = Some(Item::Block(b.side, b.name.clone()));
+        for f in report
+            .findings
+            .iter()
+            .filter(|f| crate::scenario::edit::item_for(f) == item)
+        {
+            let colour = match f.severity {
+                Severity::Error => theme::ERROR,
+                Severity::Warning => theme::WARNING,
+            };
+            ui.colored_label(colour, &f.message);
+        }
+    }
+}
+
+/// How a year is dealt under the rule set in force, and whether the deck
+/// holds enough cards for it.
+fn deal_check(ui: &mut Ui, state: &AppState) {
+    if let (Some(rules), Some(scenario)) = (state.rules(), state.scenario()) {
+        let in_play = crate::scenario::playable::cards_in_play(&scenario.deck, rules).len();
+        let removed = scenario.deck.cards.len().saturating_sub(in_play);
+        ui.label(format!(
+            "{}: each year deals {} cards to each player ({} of the {in_play} in play{}); \
+             each discards {} and plays {} in {} turns (2.1)",
+            rules.name,
+            rules.hand_size,
+            2 * usize::from(rules.hand_size),
+            if removed > 0 {
+                format!(", {removed} removed by the rule set")
+            } else {
+                String::new()
+            },
+            rules.discards,
+            rules.hand_size.saturating_sub(rules.discards),
+            rules.turns_per_year,
+        ));
+        let unmet = crate::scenario::playable::check(&scenario.deck, rules);
+        if unmet.is_empty() {
+            ui.colored_label(theme::GOOD, "Every year can be dealt.");
+        } else {
+            ui.colored_label(theme::ERROR, "A year cannot be dealt:");
+            for u in unmet {
+                ui.colored_label(theme::ERROR, u.message);
+            }
+        }
+    }
+}
+
+/// A copies field for each command card face, as a grid.
+fn face_copies(ui: &mut Ui, faces: Vec<(u8, u8, u32)>, actions: &mut Vec<Request>) {
+    egui::Grid::new("deck_faces")
+        .num_columns(2)
+        .spacing([10.0, 4.0])
+        .show(ui, |ui| {
+            for (moves, levy, copies) in faces {
+                let l = ui.label(format!("{moves}/{levy}"));
+                let mut n = copies.min(255) as u8;
+                let r = ui
+                    .add(egui::DragValue::new(&mut n).range(0..=40))
+                    .labelled_by(l.id)
+                    .on_hover_text(format!(
+                        "Copies of the card {moves} moves / {levy} levies (0 takes them out)"
+                    ));
+                if r.changed() && u32::from(n) != copies {
+                    actions.push(Request::Edit(Edit::SetCommandCopies {
+                        moves,
+                        levy,
+                        copies: n,
+                    }));
+                }
+                ui.end_row();
+            }
+        });
+}
+
+/// The document's file, and which sections saving writes into it.
+fn save_note(ui: &mut Ui, state: &AppState, w: &Working) {
+    if let Some(doc) = state.document() {
+        let file = doc
+            .path()
+            .map_or("not saved yet (the built-in game)".to_string(), |p| {
+                p.display().to_string()
+            });
+        ui.label(format!("File: {file}"));
+        let written = doc.written_sections();
+        let text = match &w.extends {
+            None => "Saving writes every section.".to_string(),
+            Some(parent) if written.is_empty() => {
+                format!("Saving writes only the settings: everything else comes from {parent}.")
+            }
+            Some(parent) => format!(
+                "Saving writes the {}; the rest comes from {parent}.",
+                list_in_words(&written)
+            ),
+        };
+        ui.label(RichText::new(text).weak());
+    }
+}
+
+/// The gravest finding about a block, if any.
+fn worst_finding(state: &AppState, b: &BlockDoc) -> Option<Severity> {
+    let item = Some(Item::Block(b.side, b.name.clone()));
+    state
+        .report()?
+        .findings
+        .iter()
+        .filter(|f| crate::scenario::edit::item_for(f) == item)
+        .map(|f| f.severity)
+        .min()
 }
 
 #[cfg(test)]

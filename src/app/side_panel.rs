@@ -11,7 +11,7 @@ use crate::scenario::validate::{Finding, Severity};
 
 /// The scenario's name, file, variant, counts and legend. False when there
 /// is no scenario to say more about.
-pub fn header(ui: &mut Ui, state: &AppState) -> bool {
+pub(super) fn header(ui: &mut Ui, state: &AppState) -> bool {
     ui.add_space(4.0);
     ui.heading(state.scenario_name());
     let file = match state.path() {
@@ -52,7 +52,7 @@ pub fn header(ui: &mut Ui, state: &AppState) -> bool {
 }
 
 /// The findings list and its filter.
-pub struct FindingsPanel {
+pub(super) struct FindingsPanel {
     show_errors: bool,
     show_warnings: bool,
 }
@@ -67,7 +67,12 @@ impl Default for FindingsPanel {
 }
 
 impl FindingsPanel {
-    pub fn show(&mut self, ui: &mut Ui, state: &AppState, has_backdrop: bool) -> Vec<Request> {
+    pub(super) fn show(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        has_backdrop: bool,
+    ) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(report) = state.report() else {
             return actions;

@@ -1,6 +1,7 @@
-//! The window's state apart from its drawing: the scenario document, the rule
-//! set, the selection, one history of every edit, and what is derived from
-//! them (the validation report, the 5.3 balance), rebuilt only when they change.
+//! The window's state apart from its drawing: the scenario document and the
+//! rule set with their one undo history (`history.rs`), the selection by id
+//! (`selection.rs`), and what is derived from them (the validation report,
+//! the 5.3 balance), rebuilt only when they change.
 //!
 //! Panels never change this directly: they return [`super::Request`]s, which
 //! [`super::WorkbenchApp`] applies here in one place.
@@ -10,100 +11,31 @@ use std::path::Path;
 use crate::scenario::edit::{CityBalance, Document, Edit, Item, free_deployment_balance};
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Scenario;
-use crate::scenario::rule_fields::{rule_differences, variant_file};
+use crate::scenario::rule_fields::variant_file;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::scenario::validate::{Report, validate};
 
 use super::Recent;
-
-/// One entry of the history: what undo takes back (or redo does again).
-#[derive(Debug, Clone)]
-enum Change {
-    /// A scenario edit. The document keeps the scenario's states; the
-    /// history keeps their order among all edits.
-    Scenario { label: String },
-    /// A change of the rule switches, with the switches on the other side
-    /// of it (before it on the undo list, after it on the redo list).
-    Rules { label: String, other: Box<RuleSet> },
-}
-
-impl Change {
-    fn label(&self) -> &str {
-        match self {
-            Change::Scenario { label } | Change::Rules { label, .. } => label,
-        }
-    }
-}
-
-/// The one history of the window: scenario edits and rule changes in the
-/// order they were made. Undo takes back the newest, whatever its kind.
-#[derive(Debug, Default)]
-pub struct History {
-    undo: Vec<Change>,
-    redo: Vec<Change>,
-}
-
-impl History {
-    fn record(&mut self, change: Change) {
-        self.undo.push(change);
-        self.redo.clear();
-    }
-
-    pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty()
-    }
-
-    pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
-    }
-
-    /// What undo would take back.
-    pub fn undo_label(&self) -> Option<&str> {
-        self.undo.last().map(Change::label)
-    }
-
-    /// What redo would do again.
-    pub fn redo_label(&self) -> Option<&str> {
-        self.redo.last().map(Change::label)
-    }
-
-    /// Drops every entry of one kind (a new document, a new variant).
-    fn forget(&mut self, scenario: bool) {
-        let keep = |c: &Change| matches!(c, Change::Scenario { .. }) != scenario;
-        self.undo.retain(keep);
-        self.redo.retain(keep);
-    }
-
-    /// How many scenario edits it holds for undo and for redo; the document
-    /// must hold exactly as many states.
-    fn scenario_depths(&self) -> (usize, usize) {
-        let count = |l: &[Change]| {
-            l.iter()
-                .filter(|c| matches!(c, Change::Scenario { .. }))
-                .count()
-        };
-        (count(&self.undo), count(&self.redo))
-    }
-}
+use super::history::{Changed, History};
+use super::selection::Selection;
 
 /// A message for the status line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
-    pub text: String,
-    pub is_error: bool,
+    pub(crate) text: String,
+    pub(crate) is_error: bool,
 }
 
 /// What the window works on.
 pub struct AppState {
-    doc: Option<Document>,
+    /// The document and the rule switches in force, with their undo history.
+    history: History,
     /// Why the scenario given at start could not be loaded (no document then).
     load_error: Option<String>,
     variant: String,
-    rules: Result<RuleSet, String>,
     /// The rule set as loaded, before the switches were touched.
     base_rules: Option<RuleSet>,
-    history: History,
-    selection: Option<Item>,
+    selection: Option<Selection>,
     /// The last file that failed to open, save or export; the document is untouched.
     file_error: Option<String>,
     /// The last refused edit, or a note on what was done.
@@ -129,7 +61,7 @@ impl AppState {
     /// Loads `scenario` (the built-in published game when `None`) under the
     /// rule set `variant` (a built-in name or a file). Failures are kept and
     /// shown in the window rather than returned.
-    pub fn new(scenario: Option<&Path>, variant: &str) -> AppState {
+    pub(crate) fn new(scenario: Option<&Path>, variant: &str) -> AppState {
         let (doc, load_error) = match scenario {
             None => (Some(Document::builtin()), None),
             Some(p) => match Document::open(p) {
@@ -139,12 +71,10 @@ impl AppState {
         };
         let rules = load_rules(variant);
         let mut state = AppState {
-            doc,
             load_error,
             variant: variant.to_string(),
             base_rules: rules.as_ref().ok().cloned(),
-            rules,
-            history: History::default(),
+            history: History::new(doc, rules),
             selection: None,
             file_error: None,
             status: None,
@@ -159,47 +89,47 @@ impl AppState {
 
     // ------------------------------------------------------------ reading
 
-    pub fn document(&self) -> Option<&Document> {
-        self.doc.as_ref()
+    pub(crate) fn document(&self) -> Option<&Document> {
+        self.history.document()
     }
 
-    pub fn load_error(&self) -> Option<&str> {
+    pub(crate) fn load_error(&self) -> Option<&str> {
         self.load_error.as_deref()
     }
 
-    pub fn file_error(&self) -> Option<&str> {
+    pub(crate) fn file_error(&self) -> Option<&str> {
         self.file_error.as_deref()
     }
 
-    pub fn status(&self) -> Option<&Status> {
+    pub(crate) fn status(&self) -> Option<&Status> {
         self.status.as_ref()
     }
 
-    pub fn variant(&self) -> &str {
+    pub(crate) fn variant(&self) -> &str {
         &self.variant
     }
 
     /// The rule set in force (with any switches changed).
-    pub fn rules(&self) -> Option<&RuleSet> {
-        self.rules.as_ref().ok()
+    pub(crate) fn rules(&self) -> Option<&RuleSet> {
+        self.history.rules().as_ref().ok()
     }
 
     /// The rule set as the variant defines it.
-    pub fn base_rules(&self) -> Option<&RuleSet> {
+    pub(crate) fn base_rules(&self) -> Option<&RuleSet> {
         self.base_rules.as_ref()
     }
 
-    pub fn rules_error(&self) -> Option<&str> {
-        self.rules.as_ref().err().map(String::as_str)
+    pub(crate) fn rules_error(&self) -> Option<&str> {
+        self.history.rules().as_ref().err().map(String::as_str)
     }
 
     /// Whether the switches differ from the variant's.
-    pub fn rules_modified(&self) -> bool {
-        self.rules.as_ref().ok() != self.base_rules.as_ref()
+    pub(crate) fn rules_modified(&self) -> bool {
+        self.rules() != self.base_rules.as_ref()
     }
 
     /// The variant's name, "(modified)" when the switches were changed.
-    pub fn rules_label(&self) -> String {
+    pub(crate) fn rules_label(&self) -> String {
         if self.rules_modified() {
             format!("{} (modified)", self.variant)
         } else {
@@ -207,57 +137,57 @@ impl AppState {
         }
     }
 
-    pub fn report(&self) -> Option<&Report> {
+    pub(crate) fn report(&self) -> Option<&Report> {
         self.derived.report.as_ref()
     }
 
     /// The scenario as validated (its findings point into it).
-    pub fn resolved(&self) -> Option<&ResolvedScenario> {
+    pub(crate) fn resolved(&self) -> Option<&ResolvedScenario> {
         self.derived.resolved.as_ref()
     }
 
     /// The built scenario, when it loaded.
-    pub fn scenario(&self) -> Option<&Scenario> {
+    pub(crate) fn scenario(&self) -> Option<&Scenario> {
         self.report().map(|r| &r.scenario)
     }
 
     /// 5.3: the cities whose count of a side's blocks is off.
-    pub fn balance(&self) -> &[CityBalance] {
+    pub(crate) fn balance(&self) -> &[CityBalance] {
         &self.derived.balance
     }
 
-    pub fn selection(&self) -> Option<&Item> {
-        self.selection.as_ref()
+    pub(crate) fn selection(&self) -> Option<&Item> {
+        self.selection.as_ref().map(Selection::item)
     }
 
     pub fn history(&self) -> &History {
         &self.history
     }
 
-    pub fn recent(&self) -> &Recent {
+    pub(crate) fn recent(&self) -> &Recent {
         &self.recent
     }
 
-    pub fn scenario_revision(&self) -> u64 {
+    pub(crate) fn scenario_revision(&self) -> u64 {
         self.scenario_revision
     }
 
-    pub fn rules_revision(&self) -> u64 {
+    pub(crate) fn rules_revision(&self) -> u64 {
         self.rules_revision
     }
 
     /// Unsaved changes to the scenario.
-    pub fn dirty(&self) -> bool {
-        self.doc.as_ref().is_some_and(Document::is_dirty)
+    pub(crate) fn dirty(&self) -> bool {
+        self.document().is_some_and(Document::is_dirty)
     }
 
     /// The document's file, when it has one.
-    pub fn path(&self) -> Option<&Path> {
-        self.doc.as_ref().and_then(Document::path)
+    pub(crate) fn path(&self) -> Option<&Path> {
+        self.document().and_then(Document::path)
     }
 
-    pub fn scenario_name(&self) -> String {
-        match (&self.doc, &self.load_error) {
+    pub(crate) fn scenario_name(&self) -> String {
+        match (self.document(), &self.load_error) {
             (Some(d), _) => d.working().name.clone(),
             (None, Some(_)) => "(no scenario)".to_string(),
             (None, None) => crate::scenario::HISTORICAL_PATH.to_string(),
@@ -265,7 +195,7 @@ impl AppState {
     }
 
     /// "Caesar Workbench — file.ron •" (the dot: unsaved changes).
-    pub fn window_title(&self) -> String {
+    pub(crate) fn window_title(&self) -> String {
         let file = match self.path() {
             Some(p) => p
                 .file_name()
@@ -278,69 +208,54 @@ impl AppState {
 
     // ------------------------------------------------------------ changing
 
-    pub fn set_recent(&mut self, recent: Recent) {
+    pub(crate) fn set_recent(&mut self, recent: Recent) {
         self.recent = recent;
         if let Some(path) = self.path().map(Path::to_path_buf) {
             self.recent.push(&path);
         }
     }
 
-    pub fn select(&mut self, item: Option<Item>) {
-        self.selection = item;
+    /// Selects an item by its names; an item the document does not have
+    /// selects nothing.
+    pub(crate) fn select(&mut self, item: Option<Item>) {
+        let working = self.history.document().map(Document::working);
+        self.selection = item
+            .zip(working)
+            .and_then(|(item, w)| Selection::of(&item, w));
     }
 
-    pub fn note(&mut self, text: String) {
+    pub(crate) fn note(&mut self, text: String) {
         self.status = Some(Status {
             text,
             is_error: false,
         });
     }
 
-    pub fn dismiss_file_error(&mut self) {
+    pub(crate) fn dismiss_file_error(&mut self) {
         self.file_error = None;
     }
 
-    pub fn set_file_error(&mut self, error: String) {
+    pub(crate) fn set_file_error(&mut self, error: String) {
         self.file_error = Some(error);
     }
 
     /// Applies an edit to the document and validates again. A refused edit
     /// changes nothing; its reason is shown in the status line and returned.
-    pub fn apply(&mut self, edit: Edit) -> Result<(), String> {
-        let Some(doc) = &mut self.doc else {
+    pub(crate) fn apply(&mut self, edit: Edit) -> Result<(), String> {
+        if self.document().is_none() {
             return Err("no scenario is open".into());
-        };
-        let label = edit.label();
-        let before = doc.undo_depth();
-        let result = doc.apply(edit.clone()).map_err(|e| e.to_string());
-        // The document records a step only for an edit that changed something.
-        if doc.undo_depth() > before {
-            // The document's label may say more (what a deleted block takes along).
-            let label = doc.undo_label().unwrap_or(&label).to_string();
-            self.history.record(Change::Scenario { label });
         }
+        let label = edit.label();
+        // A deletion clears the selection (a rename keeps it: see `Selection`).
+        let deletes = matches!(
+            edit,
+            Edit::DeleteSpace { .. } | Edit::DeleteLink { .. } | Edit::DeleteBlock { .. }
+        );
+        let result = self.history.apply(edit).map_err(|e| e.to_string());
         match &result {
             Ok(()) => {
                 self.status = None;
-                // A renamed space stays selected under its new name.
-                if let (Edit::RenameSpace { space, name }, Some(Item::Space(s))) =
-                    (&edit, &self.selection)
-                    && s == space
-                {
-                    self.selection = Some(Item::Space(name.trim().to_string()));
-                }
-                // So does a renamed block.
-                if let (Edit::RenameBlock { side, block, name }, Some(Item::Block(s, b))) =
-                    (&edit, &self.selection)
-                    && (s, b) == (side, block)
-                {
-                    self.selection = Some(Item::Block(*side, name.trim().to_string()));
-                }
-                if let (
-                    Edit::DeleteSpace { .. } | Edit::DeleteLink { .. } | Edit::DeleteBlock { .. },
-                    Some(_),
-                ) = (&edit, &self.selection)
-                {
+                if deletes {
                     self.selection = None;
                 }
             }
@@ -356,101 +271,52 @@ impl AppState {
     }
 
     /// Changes the rule set in force (as the rules panel does) and revalidates.
-    pub fn set_rules(&mut self, rules: RuleSet) {
-        if self.rules.as_ref().ok() == Some(&rules) {
-            return;
+    pub(crate) fn set_rules(&mut self, rules: RuleSet) {
+        if self.history.set_rules(rules) {
+            self.rules_changed();
         }
-        if let Ok(before) = std::mem::replace(&mut self.rules, Ok(rules)) {
-            let label = match self
-                .rules
-                .as_ref()
-                .map(|now| rule_differences(&before, now))
-            {
-                Ok(d) if d.len() == 1 => format!("the rule switch {}", d[0].0.name),
-                _ => "a change of the rule switches".to_string(),
-            };
-            self.history.record(Change::Rules {
-                label,
-                other: Box::new(before),
-            });
-        }
-        self.rules_changed();
     }
 
     /// Puts the switches back as the variant sets them (undoable).
-    pub fn reset_rules(&mut self) {
+    pub(crate) fn reset_rules(&mut self) {
         if let Some(base) = self.base_rules.clone() {
             self.set_rules(base);
         }
     }
 
     /// Switches the rule set and validates again.
-    pub fn set_variant(&mut self, variant: &str) {
+    pub(crate) fn set_variant(&mut self, variant: &str) {
         self.variant = variant.to_string();
-        self.rules = load_rules(variant);
-        // Switch changes belong to the variant they were made to.
-        self.history.forget(false);
-        self.base_rules = self.rules.as_ref().ok().cloned();
+        let rules = load_rules(variant);
+        self.base_rules = rules.as_ref().ok().cloned();
+        self.history.replace_rules(rules);
         self.rules_changed();
     }
 
     /// Takes back the newest edit (of the scenario or of the rule switches).
-    pub fn undo(&mut self) -> bool {
-        self.step(true)
+    pub(crate) fn undo(&mut self) -> bool {
+        let changed = self.history.undo();
+        self.after_step(changed)
     }
 
     /// Does again what undo took back.
-    pub fn redo(&mut self) -> bool {
-        self.step(false)
+    pub(crate) fn redo(&mut self) -> bool {
+        let changed = self.history.redo();
+        self.after_step(changed)
     }
 
-    fn step(&mut self, undo: bool) -> bool {
-        let (from, to) = if undo {
-            (&mut self.history.undo, &mut self.history.redo)
-        } else {
-            (&mut self.history.redo, &mut self.history.undo)
-        };
-        let Some(change) = from.pop() else {
-            return false;
-        };
-        let back = match change {
-            Change::Scenario { label } => {
-                if let Some(doc) = &mut self.doc {
-                    if undo {
-                        doc.undo();
-                    } else {
-                        doc.redo();
-                    }
-                }
-                Change::Scenario { label }
-            }
-            Change::Rules { label, other } => {
-                match std::mem::replace(&mut self.rules, Ok(*other)) {
-                    Ok(now) => Change::Rules {
-                        label,
-                        other: Box::new(now),
-                    },
-                    // Cannot happen: rule changes are forgotten with their variant.
-                    Err(e) => {
-                        self.rules = Err(e);
-                        return false;
-                    }
-                }
-            }
-        };
-        let scenario = matches!(back, Change::Scenario { .. });
-        to.push(back);
-        if scenario {
-            self.scenario_changed();
-        } else {
-            self.rules_changed();
+    fn after_step(&mut self, changed: Option<Changed>) -> bool {
+        match changed {
+            Some(Changed::Document) => self.scenario_changed(),
+            Some(Changed::Rules) => self.rules_changed(),
+            None => return false,
         }
         true
     }
 
     /// Opens a scenario file now. A file that fails to load leaves the current
     /// document untouched and shows why, with line and column.
-    pub fn open(&mut self, path: &Path) {
+    pub(crate) fn open(&mut self, path: &Path) {
         match Document::open(path) {
             Ok(doc) => {
                 self.recent.push(path);
@@ -462,14 +328,12 @@ impl AppState {
     }
 
     /// Opens the built-in published game now.
-    pub fn open_builtin(&mut self) {
+    pub(crate) fn open_builtin(&mut self) {
         self.replace_document(Document::builtin());
     }
 
     fn replace_document(&mut self, doc: Document) {
-        self.doc = Some(doc);
-        // The new document's history starts empty.
-        self.history.forget(true);
+        self.history.replace_document(doc);
         self.load_error = None;
         self.file_error = None;
         self.selection = None;
@@ -478,7 +342,7 @@ impl AppState {
 
     /// Saves to the document's own file; false when it has none (the
     /// built-in game) or saving failed (the error is shown).
-    pub fn save(&mut self) -> bool {
+    pub(crate) fn save(&mut self) -> bool {
         match self.path().map(Path::to_path_buf) {
             Some(path) => self.save_as(&path),
             None => false,
@@ -486,12 +350,12 @@ impl AppState {
     }
 
     /// Saves atomically to `path` (keeping the previous file as `.bak`).
-    pub fn save_as(&mut self, path: &Path) -> bool {
-        let Some(doc) = &mut self.doc else {
+    pub(crate) fn save_as(&mut self, path: &Path) -> bool {
+        let Some(saved) = self.history.save_as(path) else {
             self.file_error = Some("No scenario is open: nothing to save.".into());
             return false;
         };
-        match doc.save_as(path) {
+        match saved {
             Ok(()) => {
                 self.recent.push(path);
                 self.file_error = None;
@@ -509,8 +373,8 @@ impl AppState {
 
     /// Writes the current switches as a variant file that extends the
     /// variant they started from, setting only what differs.
-    pub fn save_variant_to(&mut self, path: &Path, name: &str) -> Result<(), String> {
-        let (Ok(rules), Some(base)) = (&self.rules, &self.base_rules) else {
+    pub(crate) fn save_variant_to(&mut self, path: &Path, name: &str) -> Result<(), String> {
+        let (Some(rules), Some(base)) = (self.rules(), &self.base_rules) else {
             return Err("no rule set is loaded".into());
         };
         let extends = self.extends_spec(path);
@@ -527,7 +391,7 @@ impl AppState {
     }
 
     /// Writes an exported report; a failure is shown, not lost.
-    pub fn export(&mut self, path: &Path, text: &str) -> bool {
+    pub(crate) fn export(&mut self, path: &Path, text: &str) -> bool {
         match crate::files::save_atomically(path, text) {
             Ok(()) => {
                 self.file_error = None;
@@ -562,6 +426,12 @@ impl AppState {
 
     fn scenario_changed(&mut self) {
         self.scenario_revision += 1;
+        let working = self.history.document().map(Document::working);
+        self.selection = self
+            .selection
+            .take()
+            .zip(working)
+            .and_then(|(s, w)| s.follow(w));
         self.revalidate();
     }
 
@@ -572,25 +442,12 @@ impl AppState {
 
     /// Validates the document again and rebuilds what is derived from it.
     fn revalidate(&mut self) {
-        if let Some(doc) = &self.doc {
-            let (undo, redo) = self.history.scenario_depths();
-            debug_assert_eq!(
-                undo,
-                doc.undo_depth(),
-                "one history entry per document step"
-            );
-            debug_assert_eq!(
-                redo > 0,
-                doc.can_redo(),
-                "one history entry per document step"
-            );
-        }
-        let Some(doc) = &self.doc else {
+        let Some(doc) = self.document() else {
             self.derived = Derived::default();
             return;
         };
         let resolved = doc.resolved();
-        let report = match &self.rules {
+        let report = match self.history.rules() {
             Ok(rules) => validate(&resolved, rules),
             // Without rules the map can still be drawn; the model's own
             // findings (unknown names, duplicates) are still worth showing.
@@ -608,6 +465,6 @@ impl AppState {
 }
 
 /// Loads a rule set by name or path.
-pub fn load_rules(variant: &str) -> Result<RuleSet, String> {
+pub(super) fn load_rules(variant: &str) -> Result<RuleSet, String> {
     RuleSet::load(variant).map_err(|e| e.to_string())
 }

@@ -18,7 +18,7 @@ use crate::sim::sweep::{self, Axis, SweepReport};
 pub struct SweepSettings {
     /// Field name and values (`8..12`, `5,6,7`, `true,false`).
     pub axes: Vec<(String, String)>,
-    pub games: u64,
+    pub(crate) games: u64,
 }
 
 impl Default for SweepSettings {
@@ -32,7 +32,7 @@ impl Default for SweepSettings {
 
 impl SweepSettings {
     /// The axes as the library reads them, or what is wrong with one.
-    pub fn parsed(&self) -> Result<Vec<Axis>, String> {
+    pub(crate) fn parsed(&self) -> Result<Vec<Axis>, String> {
         self.axes
             .iter()
             .map(|(field, values)| format!("{field}={values}").parse::<Axis>())
@@ -41,7 +41,7 @@ impl SweepSettings {
 }
 
 /// The axis rows (a field from the rule table, its values) and the games per point.
-pub fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
+pub(super) fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
     let fields = rules.map(sweep::settable_fields).unwrap_or_default();
     let mut remove = None;
     for (i, (field, values)) in s.axes.iter_mut().enumerate() {
@@ -88,8 +88,7 @@ pub fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
 }
 
 /// The finished sweep: the curve, the balance point and the points' table.
-pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Request> {
-    let mut actions = Vec::new();
+pub(super) fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Request> {
     ui.label(
         RichText::new(format!(
             "Sweep of {}: {} games per point, seed {}, {} vs {} (the same seeds at every point)",
@@ -101,12 +100,31 @@ pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Reques
         ))
         .strong(),
     );
-    ui.label(RichText::new("Caesar's win rate at each point (95% band)").strong());
     let labels: Vec<String> = r
         .points
         .iter()
         .map(|p| SweepReport::settings_text(&p.settings))
         .collect();
+    win_rate_chart(ui, r, &labels);
+    if let Some(b) = &r.balance_point {
+        ui.label(
+            RichText::new(format!(
+                "Balance point (nearest an even game): {} — Caesar wins {}, Pompey {}; an even game is {} Caesar's interval",
+                SweepReport::settings_text(&b.settings),
+                b.caesar_win_rate.percent_text(0),
+                b.pompey_win_rate.percent_text(0),
+                if b.even_within_interval { "inside" } else { "outside" }
+            ))
+            .color(theme::GOOD),
+        );
+    }
+    points_table(ui, r, &labels, rules)
+}
+
+/// Caesar's win rate at each point with its 95% band, the even game, and
+/// the balance point ringed.
+fn win_rate_chart(ui: &mut Ui, r: &SweepReport, labels: &[String]) {
+    ui.label(RichText::new("Caesar's win rate at each point (95% band)").strong());
     let xs: Vec<f64> = (0..r.points.len()).map(|i| i as f64).collect();
     let est: Vec<f64> = r
         .points
@@ -123,7 +141,7 @@ pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Reques
         .iter()
         .map(|p| p.caesar_win_rate.ci95[1] * 100.0)
         .collect();
-    let axis_labels = labels.clone();
+    let axis_labels = labels.to_vec();
     let balance = r.balance_point.as_ref().map(|b| b.point);
     let colour = theme::CAESAR;
     super::ladder_view::caesar_share_plot("sweep", r.points.len())
@@ -174,18 +192,17 @@ pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Reques
                 );
             }
         });
-    if let Some(b) = &r.balance_point {
-        ui.label(
-            RichText::new(format!(
-                "Balance point (nearest an even game): {} — Caesar wins {}, Pompey {}; an even game is {} Caesar's interval",
-                SweepReport::settings_text(&b.settings),
-                b.caesar_win_rate.percent_text(0),
-                b.pompey_win_rate.percent_text(0),
-                if b.even_within_interval { "inside" } else { "outside" }
-            ))
-            .color(theme::GOOD),
-        );
-    }
+}
+
+/// One row per point: its settings, both win rates, and a button that makes
+/// its rule set the one in force.
+fn points_table(
+    ui: &mut Ui,
+    r: &SweepReport,
+    labels: &[String],
+    rules: Option<&RuleSet>,
+) -> Vec<Request> {
+    let mut actions = Vec::new();
     egui::Grid::new("sweep_points")
         .num_columns(5)
         .striped(true)
@@ -194,7 +211,7 @@ pub fn show(ui: &mut Ui, r: &SweepReport, rules: Option<&RuleSet>) -> Vec<Reques
                 ui.label(RichText::new(head).strong());
             }
             ui.end_row();
-            for (i, (p, label)) in r.points.iter().zip(&labels).enumerate() {
+            for (i, (p, label)) in r.points.iter().zip(labels).enumerate() {
                 ui.label(label);
                 ui.label(p.caesar_win_rate.percent_text(0));
                 ui.label(p.pompey_win_rate.percent_text(0));

@@ -40,7 +40,7 @@ impl Default for MapView {
 
 impl MapView {
     /// Tells the view where it is drawn and what "Fit" must show; called every frame.
-    pub fn set_area(&mut self, area: Rect, bounds: Rect) {
+    pub(crate) fn set_area(&mut self, area: Rect, bounds: Rect) {
         if area == self.area && bounds == self.bounds {
             return;
         }
@@ -56,13 +56,13 @@ impl MapView {
     }
 
     /// Shows the whole canvas, centred, and keeps doing so until the user moves the map.
-    pub fn fit(&mut self) {
+    pub(crate) fn fit(&mut self) {
         self.fitted = true;
         self.refit();
     }
 
     /// Puts a canvas point in the middle of the area, keeping the zoom.
-    pub fn centre_on(&mut self, canvas: Pos2) {
+    pub(crate) fn centre_on(&mut self, canvas: Pos2) {
         self.offset = self.area.size() * 0.5 - canvas.to_vec2() * self.zoom;
         self.fitted = false;
     }
@@ -79,7 +79,7 @@ impl MapView {
     }
 
     /// Zooms by `factor` keeping the canvas point under `screen` still.
-    pub fn zoom_around(&mut self, factor: f32, screen: Pos2) {
+    pub(crate) fn zoom_around(&mut self, factor: f32, screen: Pos2) {
         if !factor.is_finite() || factor <= 0.0 || factor == 1.0 {
             return;
         }
@@ -91,7 +91,7 @@ impl MapView {
     }
 
     /// Moves the map by a screen delta.
-    pub fn pan(&mut self, delta: Vec2) {
+    pub(crate) fn pan(&mut self, delta: Vec2) {
         if delta != Vec2::ZERO {
             self.offset += delta;
             self.fitted = false;
@@ -111,7 +111,7 @@ impl MapView {
     }
 
     /// Canvas → screen.
-    pub fn transform(&self) -> TSTransform {
+    pub(crate) fn transform(&self) -> TSTransform {
         TSTransform::new(self.area.min.to_vec2() + self.offset, self.zoom)
     }
 

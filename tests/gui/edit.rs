@@ -1005,6 +1005,105 @@ fn one_history_undoes_scenario_edits_and_rule_changes_in_the_order_made() {
 }
 
 /// Twice the signed area of the triangle a, b, c on the screen.
+#[test]
+fn undo_and_redo_of_a_rename_keep_the_space_selected_under_each_name() {
+    let mut h = built_in();
+    h.get_by_label("Treviri").click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "Name").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_role_and_label(Role::TextInput, "Name")
+        .type_text("Augusta Treverorum");
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    let renamed = Item::Space("Augusta Treverorum".into());
+    assert_eq!(h.state().selection(), Some(&renamed));
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run();
+    assert_eq!(
+        h.state().selection(),
+        Some(&Item::Space("Treviri".into())),
+        "undo takes the name back, not the selection"
+    );
+    // The inspector still shows the space, under its old name.
+    let name = h.get_by_role_and_label(Role::TextInput, "Name").value();
+    assert_eq!(name.as_deref(), Some("Treviri"));
+
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run();
+    assert_eq!(h.state().selection(), Some(&renamed));
+    let name = h.get_by_role_and_label(Role::TextInput, "Name").value();
+    assert_eq!(name.as_deref(), Some("Augusta Treverorum"));
+}
+
+/// Scenario edits and rule changes undone and redone in turn: each step
+/// restores its own kind only, and the selection stays on its space even
+/// when a deletion taken back moves the spaces after it.
+#[test]
+fn interleaved_undo_and_redo_of_edits_and_rule_changes_keep_state_and_selection_in_step() {
+    let mut h = built_in();
+    let first = h.state().document().unwrap().working().map.spaces[0]
+        .name
+        .clone();
+    let rename = Edit::RenameSpace {
+        space: "Treviri".into(),
+        name: "Augusta Treverorum".into(),
+    };
+    h.state_mut().select(Some(Item::Space("Treviri".into())));
+    h.state_mut().apply(rename).unwrap();
+    let mut rules = h.state().rules().unwrap().clone();
+    let base_rounds = rules.battle_rounds;
+    rules.battle_rounds = base_rounds - 1;
+    h.state_mut().set_rules(rules);
+    h.state_mut()
+        .apply(Edit::DeleteSpace {
+            space: first.clone(),
+        })
+        .unwrap();
+    // Deleting clears the selection; the renamed space is picked again.
+    assert_eq!(h.state().selection(), None);
+    h.state_mut()
+        .select(Some(Item::Space("Augusta Treverorum".into())));
+    h.run();
+
+    // (first space present, battle rounds, selected space's name)
+    let seen = |h: &Harness<'_, WorkbenchApp>| {
+        let w = h.state().document().unwrap().working();
+        let selected = match h.state().selection() {
+            Some(Item::Space(name)) => name.clone(),
+            other => format!("{other:?}"),
+        };
+        (
+            w.space_index(&first).is_some(),
+            h.state().rules().unwrap().battle_rounds,
+            selected,
+        )
+    };
+    let renamed = "Augusta Treverorum".to_string();
+    let newest_first = [
+        (false, base_rounds - 1, renamed.clone()),
+        (true, base_rounds - 1, renamed.clone()),
+        (true, base_rounds, renamed.clone()),
+        (true, base_rounds, "Treviri".to_string()),
+    ];
+    assert_eq!(seen(&h), newest_first[0]);
+    for expected in &newest_first[1..] {
+        h.get_by_label("Undo").click();
+        h.run();
+        assert_eq!(&seen(&h), expected);
+    }
+    assert!(!h.state().app_state().history().can_undo());
+    for expected in newest_first.iter().rev().skip(1) {
+        h.get_by_label("Redo").click();
+        h.run();
+        assert_eq!(&seen(&h), expected);
+    }
+    assert!(!h.state().app_state().history().can_redo());
+}
+
 fn turn(a: egui::Pos2, b: egui::Pos2, c: egui::Pos2) -> f32 {
     (b - a).x * (c - a).y - (b - a).y * (c - a).x
 }

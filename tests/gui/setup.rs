@@ -101,6 +101,11 @@ fn the_roster_adds_a_legion_to_the_levy_pool_renames_it_and_undo_takes_each_step
     h.get_by_label("Undo").click();
     h.run();
     assert!(block(&h, Side::Caesar, "New legion").is_some());
+    assert_eq!(
+        h.state().selection(),
+        Some(&new),
+        "undoing the rename keeps the block selected under its old name"
+    );
     h.get_by_label("Undo").click();
     h.run();
     assert!(block(&h, Side::Caesar, "New legion").is_none());
