@@ -1278,20 +1278,16 @@ impl State {
     }
 
     /// 2.1: reveal, resolve Apollo, decide Player 1, cancel two events.
-    fn reveal_cards(&mut self, game: &Game, log: &mut impl Log) {
-        let rules = &game.rules;
-        let played = [
-            self.played[0].expect("Caesar played"),
-            self.played[1].expect("Pompey played"),
-        ];
-        // What each card does, Apollo resolved into the card it copies.
+    /// What each played card does, Apollo resolved into the card it copies
+    /// (and whether it was Apollo).
+    fn card_effects(&self, game: &Game, played: [u8; 2]) -> ([CardFace; 2], [bool; 2]) {
         let mut effect = [game.card(played[0]), game.card(played[1])];
         let mut apollo = [false, false];
         for side in Side::BOTH {
             let i = side.index();
             if effect[i] == CardFace::Event(Event::Apollo) {
                 apollo[i] = true;
-                let copied = match rules.apollo_first_turn {
+                let copied = match game.rules.apollo_first_turn {
                     _ if self.turn > 1 => self.last_played[side.other().index()],
                     crate::scenario::rules::ApolloFirstTurn::CopiesPreviousYear => {
                         self.last_played[side.other().index()]
@@ -1303,8 +1299,17 @@ impl State {
                 }
             }
         }
+        (effect, apollo)
+    }
+
+    fn reveal_cards(&mut self, game: &Game, log: &mut impl Log) {
+        let rules = &game.rules;
+        let played = [
+            self.played[0].expect("Caesar played"),
+            self.played[1].expect("Pompey played"),
+        ];
+        let (effect, apollo) = self.card_effects(game, played);
         let printed_event = |i: usize| matches!(game.card(played[i]), CardFace::Event(_));
-        let effect_event = |i: usize| matches!(effect[i], CardFace::Event(_));
         // 2.1: two event cards played together cancel the turn; Apollo is an
         // event card whatever it copies (docs/rules-notes.md).
         let counts_as_event = printed_event;
@@ -1341,32 +1346,7 @@ impl State {
             self.end_turn(game, log);
             return;
         }
-        // Who is Player 1.
-        let moves = |i: usize| match effect[i] {
-            CardFace::Command { moves, .. } => moves,
-            CardFace::Event(_) => 0,
-        };
-        let decides_event = |i: usize| {
-            if apollo[i] && !rules.apollo_copy_decides_player1 {
-                true
-            } else {
-                effect_event(i)
-            }
-        };
-        let player1 = if first_turn && rules.caesar_player1_first_turn {
-            Side::Caesar
-        } else if decides_event(0) != decides_event(1) {
-            // The event player is Player 1.
-            if decides_event(0) {
-                Side::Caesar
-            } else {
-                Side::Pompey
-            }
-        } else if moves(1) > moves(0) {
-            Side::Pompey
-        } else {
-            Side::Caesar // higher move, Caesar on ties
-        };
+        let player1 = player_one(rules, effect, apollo, first_turn);
         if first_turn {
             self.stats.first_turn_player1 = Some(player1);
         }
@@ -1661,6 +1641,42 @@ fn deal_capped(game: &Game, hand: usize, cap: usize, rng: &mut ChaCha8Rng) -> [V
     first.shuffle(rng);
     second.shuffle(rng);
     [first, second]
+}
+
+/// Who is Player 1 (2.1) given what each card does: Caesar on the game's
+/// first turn where the rule set says so; else the event player; else the
+/// higher move, Caesar on ties.
+fn player_one(
+    rules: &crate::scenario::rules::RuleSet,
+    effect: [CardFace; 2],
+    apollo: [bool; 2],
+    first_turn: bool,
+) -> Side {
+    let moves = |i: usize| match effect[i] {
+        CardFace::Command { moves, .. } => moves,
+        CardFace::Event(_) => 0,
+    };
+    let decides_event = |i: usize| {
+        if apollo[i] && !rules.apollo_copy_decides_player1 {
+            true
+        } else {
+            matches!(effect[i], CardFace::Event(_))
+        }
+    };
+    if first_turn && rules.caesar_player1_first_turn {
+        Side::Caesar
+    } else if decides_event(0) != decides_event(1) {
+        // The event player is Player 1.
+        if decides_event(0) {
+            Side::Caesar
+        } else {
+            Side::Pompey
+        }
+    } else if moves(1) > moves(0) {
+        Side::Pompey
+    } else {
+        Side::Caesar // higher move, Caesar on ties
+    }
 }
 
 #[cfg(test)]

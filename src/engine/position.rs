@@ -175,37 +175,7 @@ impl State {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let roster = game.roster();
-        let mut blocks: Vec<BlockState> = roster
-            .ids()
-            .map(|b| BlockState {
-                loc: POOL,
-                steps: roster.block(b).max_steps,
-                side: roster.block(b).side,
-                flags: 0,
-                moved_steps: 0,
-                entered_via: NO_LINK,
-                came_from: POOL,
-            })
-            .collect();
-        let mut trophies = [0u8; 2];
-        let mut leader_died = [false; 2];
-        for placed in &position.blocks {
-            let s = &mut blocks[placed.block.index()];
-            s.side = placed.side;
-            (s.loc, s.steps) = match placed.place {
-                Place::Map(space) => (space.0, placed.steps),
-                Place::Pool => (POOL, roster.block(placed.block).max_steps),
-                Place::Eliminated => (ELIMINATED, 0),
-                Place::Trophy => {
-                    // 7.51: the side it fought for lost it to the other.
-                    trophies[placed.side.other().index()] += 1;
-                    leader_died[placed.side.index()] = true;
-                    (TROPHY, 0)
-                }
-            };
-            s.came_from = s.loc;
-        }
+        let (blocks, trophies, leader_died) = placed_blocks(game, position);
         let mut state = State::new(game, position.seed);
         state.rng = ChaCha8Rng::seed_from_u64(position.seed);
         state.year = position.year;
@@ -234,12 +204,24 @@ impl State {
         state.stats = Default::default();
         state.set_dice(&position.dice);
         state.recount_occupancy(game);
+        errors.extend(state.enter_stage(game, position));
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        debug_assert_eq!(state.check_invariants(game), Ok(()));
+        Ok(state)
+    }
+
+    /// The phase the position's stage names; under Command, the cards are
+    /// revealed, and a Player 1 the position states that the cards do not
+    /// make is an error.
+    fn enter_stage(&mut self, game: &Game, position: &Position) -> Option<PositionError> {
         match position.stage {
             Stage::Discard => {
                 let done = |side: Side| {
                     position.discarded[side.index()].len() >= game.rules.discards as usize
                 };
-                state.phase = if !done(Side::Caesar) {
+                self.phase = if !done(Side::Caesar) {
                     Phase::Discard(Side::Caesar)
                 } else if !done(Side::Pompey) {
                     Phase::Discard(Side::Pompey)
@@ -247,29 +229,25 @@ impl State {
                     Phase::PlayCard(Side::Caesar)
                 };
             }
-            Stage::PlayCards => state.phase = Phase::PlayCard(Side::Caesar),
+            Stage::PlayCards => self.phase = Phase::PlayCard(Side::Caesar),
             Stage::Command => {
-                state.played = position.played;
-                state.phase = Phase::PlayCard(Side::Pompey);
-                state.reveal_cards(game, &mut NoLog);
+                self.played = position.played;
+                self.phase = Phase::PlayCard(Side::Pompey);
+                self.reveal_cards(game, &mut NoLog);
                 // Two events cancel (2.1) and the turn ends: the state is
                 // then the next turn's, and no Player 1 was decided.
                 if let Some(stated) = position.player1
-                    && matches!(state.phase, Phase::Command(_))
-                    && stated != state.player1()
+                    && matches!(self.phase, Phase::Command(_))
+                    && stated != self.player1()
                 {
-                    errors.push(PositionError::Player1 {
+                    return Some(PositionError::Player1 {
                         stated,
-                        decided: state.player1(),
+                        decided: self.player1(),
                     });
                 }
             }
         }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        debug_assert_eq!(state.check_invariants(game), Ok(()));
-        Ok(state)
+        None
     }
 
     /// Sets the dice to come (then the seeded stream goes on).
@@ -377,8 +355,6 @@ fn last_played_cards(game: &Game, p: &Position, used: &[(CardFace, usize)]) -> V
 /// Everything wrong with a position that can be told without playing it.
 fn check(game: &Game, p: &Position) -> Vec<PositionError> {
     let rules = &game.rules;
-    let roster = game.roster();
-    let board = game.board();
     let mut errors = Vec::new();
     if !(1..=rules.years).contains(&p.year) {
         errors.push(PositionError::Year {
@@ -392,6 +368,22 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
             turns: rules.turns_per_year,
         });
     }
+    check_blocks(game, p, &mut errors);
+    check_cards(game, p, &mut errors);
+    check_hands(game, p, &mut errors);
+    for (index, &value) in p.dice.iter().enumerate() {
+        if !(1..=6).contains(&value) {
+            errors.push(PositionError::Die { index, value });
+        }
+    }
+    errors
+}
+
+/// Each block once, on its side (or a side it may defect to), at a strength
+/// it has, on terrain it may stand on; no space held by both sides.
+fn check_blocks(game: &Game, p: &Position, errors: &mut Vec<PositionError>) {
+    let roster = game.roster();
+    let board = game.board();
     let mut seen = vec![false; roster.blocks.len()];
     let mut on_map = Vec::new();
     for (entry, placed) in p.blocks.iter().enumerate() {
@@ -456,6 +448,11 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
             space: board.name(space).to_string(),
         });
     }
+}
+
+/// No more copies of a card than the deck in play holds; the cards last
+/// played consistent with them.
+fn check_cards(game: &Game, p: &Position, errors: &mut Vec<PositionError>) {
     // Cards: no more copies of a face than the deck in play holds.
     let mut used: Vec<(CardFace, usize)> = Vec::new();
     let all_cards = p
@@ -484,6 +481,11 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
         }
     }
     errors.extend(last_played_cards(game, p, &used));
+}
+
+/// Hands, discards and played cards as the stage allows.
+fn check_hands(game: &Game, p: &Position, errors: &mut Vec<PositionError>) {
+    let rules = &game.rules;
     let hand_size = rules.hand_size as usize;
     for side in Side::BOTH {
         let i = side.index();
@@ -524,12 +526,43 @@ fn check(game: &Game, p: &Position) -> Vec<PositionError> {
     if p.stage == Stage::Discard && p.turn != 1 {
         errors.push(PositionError::DiscardTurn { turn: p.turn });
     }
-    for (index, &value) in p.dice.iter().enumerate() {
-        if !(1..=6).contains(&value) {
-            errors.push(PositionError::Die { index, value });
-        }
+}
+
+/// Every block's state as the position places it, with the trophies each
+/// side holds and whether each side has lost a leader (7.51).
+fn placed_blocks(game: &Game, position: &Position) -> (Vec<BlockState>, [u8; 2], [bool; 2]) {
+    let roster = game.roster();
+    let mut blocks: Vec<BlockState> = roster
+        .ids()
+        .map(|b| BlockState {
+            loc: POOL,
+            steps: roster.block(b).max_steps,
+            side: roster.block(b).side,
+            flags: 0,
+            moved_steps: 0,
+            entered_via: NO_LINK,
+            came_from: POOL,
+        })
+        .collect();
+    let mut trophies = [0u8; 2];
+    let mut leader_died = [false; 2];
+    for placed in &position.blocks {
+        let s = &mut blocks[placed.block.index()];
+        s.side = placed.side;
+        (s.loc, s.steps) = match placed.place {
+            Place::Map(space) => (space.0, placed.steps),
+            Place::Pool => (POOL, roster.block(placed.block).max_steps),
+            Place::Eliminated => (ELIMINATED, 0),
+            Place::Trophy => {
+                // 7.51: the side it fought for lost it to the other.
+                trophies[placed.side.other().index()] += 1;
+                leader_died[placed.side.index()] = true;
+                (TROPHY, 0)
+            }
+        };
+        s.came_from = s.loc;
     }
-    errors
+    (blocks, trophies, leader_died)
 }
 
 #[cfg(test)]

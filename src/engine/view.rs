@@ -227,7 +227,6 @@ impl State {
 
     fn redraw_blocks<R: Rng + ?Sized>(&mut self, game: &Game, side: Side, rng: &mut R) {
         let roster = game.roster();
-        let board = game.board();
         let enemy = side.other();
         let hidden: Vec<BlockId> = roster
             .ids()
@@ -241,21 +240,6 @@ impl State {
         if hidden.len() < 2 {
             return;
         }
-        #[derive(PartialEq)]
-        enum Slot {
-            Sea,
-            Inland,
-            Port,
-            Pool,
-        }
-        let slot_kind = |s: &BlockState| match s.place() {
-            Place::Map(at) => match board.space(at).kind {
-                SpaceKind::Sea => Slot::Sea,
-                k if k.is_port() => Slot::Port,
-                _ => Slot::Inland,
-            },
-            _ => Slot::Pool,
-        };
         // The positions in an order the viewer can know (where, and how they
         // moved), never by identity or strength, so that the sample depends
         // only on the view and the rng.
@@ -272,70 +256,9 @@ impl State {
             (s.loc, flags, s.moved_steps, s.entered_via, s.came_from)
         });
         let (slots, slot_member): (Vec<BlockState>, Vec<bool>) = slots.into_iter().unzip();
-        let mut free: Vec<usize> = (0..slots.len()).collect();
-        free.shuffle(rng);
-        let kind = |b: BlockId| roster.block(b).kind;
-        let mut navis: Vec<BlockId> = hidden
-            .iter()
-            .copied()
-            .filter(|b| kind(*b) == BlockKind::Navis)
-            .collect();
-        let mut land: Vec<BlockId> = hidden
-            .iter()
-            .copied()
-            .filter(|b| kind(*b).is_land() && kind(*b) != BlockKind::Cleopatra)
-            .collect();
-        let cleopatra = hidden
-            .iter()
-            .copied()
-            .find(|b| kind(*b) == BlockKind::Cleopatra);
-        navis.shuffle(rng);
-        land.shuffle(rng);
-        let mut assigned: Vec<(BlockId, usize)> = Vec::with_capacity(hidden.len());
-        // Seas take navis.
-        free.retain(|&i| {
-            if slot_kind(&slots[i]) == Slot::Sea
-                && let Some(n) = navis.pop()
-            {
-                assigned.push((n, i));
-                return false;
-            }
-            true
-        });
-        let inland = free
-            .iter()
-            .filter(|&&i| slot_kind(&slots[i]) == Slot::Inland)
-            .count();
-        // Cleopatra to a map position; a port only if the land blocks left
-        // can still fill every inland city.
-        if let Some(c) = cleopatra
-            && let Some(pos) = free.iter().position(|&i| match slot_kind(&slots[i]) {
-                Slot::Inland => true,
-                Slot::Port => land.len() >= inland,
-                _ => false,
-            })
-        {
-            assigned.push((c, free.remove(pos)));
-        }
-        // Inland cities take land blocks.
-        free.retain(|&i| {
-            if slot_kind(&slots[i]) == Slot::Inland
-                && let Some(l) = land.pop()
-            {
-                assigned.push((l, i));
-                return false;
-            }
-            true
-        });
-        // Ports and the pool take the rest.
-        let mut rest: Vec<BlockId> = navis.into_iter().chain(land).collect();
-        rest.shuffle(rng);
-        for (b, i) in rest.into_iter().zip(free) {
-            assigned.push((b, i));
-        }
-        if assigned.len() != hidden.len() {
+        let Some(mut assigned) = assign_to_slots(game, &hidden, &slots, rng) else {
             return; // unreachable with a consistent state: keep the real one
-        }
+        };
         // Hidden strengths are redrawn too: uniformly on the map, full in
         // the pool (strength there is not used until a levy resets it).
         assigned.sort_by_key(|(b, _)| b.0);
@@ -356,6 +279,99 @@ impl State {
         }
         self.recount_occupancy(game);
     }
+}
+
+/// What a hidden block's position can hold.
+#[derive(PartialEq)]
+enum Slot {
+    Sea,
+    Inland,
+    Port,
+    Pool,
+}
+
+/// The `hidden` blocks dealt to the `slots` (their positions, in a known
+/// order) at random, as only a possible world would have them: seas take
+/// navis, inland cities land blocks, Cleopatra a map position, ports and the
+/// pool the rest. None if some block found no slot.
+fn assign_to_slots<R: Rng + ?Sized>(
+    game: &Game,
+    hidden: &[BlockId],
+    slots: &[BlockState],
+    rng: &mut R,
+) -> Option<Vec<(BlockId, usize)>> {
+    let roster = game.roster();
+    let board = game.board();
+    let slot_kind = |s: &BlockState| match s.place() {
+        Place::Map(at) => match board.space(at).kind {
+            SpaceKind::Sea => Slot::Sea,
+            k if k.is_port() => Slot::Port,
+            _ => Slot::Inland,
+        },
+        _ => Slot::Pool,
+    };
+    let mut free: Vec<usize> = (0..slots.len()).collect();
+    free.shuffle(rng);
+    let kind = |b: BlockId| roster.block(b).kind;
+    let mut navis: Vec<BlockId> = hidden
+        .iter()
+        .copied()
+        .filter(|b| kind(*b) == BlockKind::Navis)
+        .collect();
+    let mut land: Vec<BlockId> = hidden
+        .iter()
+        .copied()
+        .filter(|b| kind(*b).is_land() && kind(*b) != BlockKind::Cleopatra)
+        .collect();
+    let cleopatra = hidden
+        .iter()
+        .copied()
+        .find(|b| kind(*b) == BlockKind::Cleopatra);
+    navis.shuffle(rng);
+    land.shuffle(rng);
+    let mut assigned: Vec<(BlockId, usize)> = Vec::with_capacity(hidden.len());
+    // Seas take navis.
+    free.retain(|&i| {
+        if slot_kind(&slots[i]) == Slot::Sea
+            && let Some(n) = navis.pop()
+        {
+            assigned.push((n, i));
+            return false;
+        }
+        true
+    });
+    let inland = free
+        .iter()
+        .filter(|&&i| slot_kind(&slots[i]) == Slot::Inland)
+        .count();
+    // Cleopatra to a map position; a port only if the land blocks left
+    // can still fill every inland city.
+    if let Some(c) = cleopatra
+        && let Some(pos) = free.iter().position(|&i| match slot_kind(&slots[i]) {
+            Slot::Inland => true,
+            Slot::Port => land.len() >= inland,
+            _ => false,
+        })
+    {
+        assigned.push((c, free.remove(pos)));
+    }
+    // Inland cities take land blocks.
+    free.retain(|&i| {
+        if slot_kind(&slots[i]) == Slot::Inland
+            && let Some(l) = land.pop()
+        {
+            assigned.push((l, i));
+            return false;
+        }
+        true
+    });
+    // Ports and the pool take the rest.
+    let mut rest: Vec<BlockId> = navis.into_iter().chain(land).collect();
+    rest.shuffle(rng);
+    for (b, i) in rest.into_iter().zip(free) {
+        assigned.push((b, i));
+    }
+    (assigned.len() == hidden.len()).then_some(assigned)
 }
 
 impl<'a> SideView<'a> {
