@@ -118,38 +118,33 @@ impl AiSpec {
             )),
             AiSpec::SearchOn(ref on) => {
                 let numbers = [on.on.params; 2];
+                let budget = |budget: u32, timed: bool| {
+                    if timed {
+                        super::Budget::Millis(budget)
+                    } else {
+                        super::Budget::Playouts(budget)
+                    }
+                };
                 match on.search {
-                    AiSpec::Search { playouts } => Box::new(
-                        super::SearchPlayer::new(side, seed, omniscient, playouts)
+                    AiSpec::Search { playouts: n } | AiSpec::SearchTimed { millis: n } => {
+                        let timed = matches!(on.search, AiSpec::SearchTimed { .. });
+                        Box::new(
+                            super::SearchPlayer::with_budget(
+                                side,
+                                seed,
+                                omniscient,
+                                budget(n, timed),
+                            )
                             .on_numbers(numbers),
-                    ),
-                    AiSpec::SearchTimed { millis } => Box::new(
-                        super::SearchPlayer::with_budget(
-                            side,
-                            seed,
-                            omniscient,
-                            super::Budget::Millis(millis),
                         )
-                        .on_numbers(numbers),
-                    ),
-                    AiSpec::Mcts { playouts } => Box::new(
-                        super::MctsPlayer::new(
-                            side,
-                            seed,
-                            omniscient,
-                            super::Budget::Playouts(playouts),
+                    }
+                    AiSpec::Mcts { playouts: n } | AiSpec::MctsTimed { millis: n } => {
+                        let timed = matches!(on.search, AiSpec::MctsTimed { .. });
+                        Box::new(
+                            super::MctsPlayer::new(side, seed, omniscient, budget(n, timed))
+                                .on_numbers(numbers),
                         )
-                        .on_numbers(numbers),
-                    ),
-                    AiSpec::MctsTimed { millis } => Box::new(
-                        super::MctsPlayer::new(
-                            side,
-                            seed,
-                            omniscient,
-                            super::Budget::Millis(millis),
-                        )
-                        .on_numbers(numbers),
-                    ),
+                    }
                     // FromStr builds only searches here.
                     ref other => other.player(side, seed, omniscient),
                 }
