@@ -101,10 +101,12 @@ impl BattleCalculator {
             let (att, def) = (b.attacker, b.attacker.other());
             let spec = BattleSpec {
                 attacker: att,
-                attacking: parse_blocks(&game, att, &b.attacking)?,
-                attacking_reserves: parse_blocks(&game, att, &b.attacking_reserves)?,
-                defending: parse_blocks(&game, def, &b.defending)?,
-                defending_reserves: parse_blocks(&game, def, &b.defending_reserves)?,
+                attacking: parse_blocks(&game, att, &b.attacking).map_err(|e| e.to_string())?,
+                attacking_reserves: parse_blocks(&game, att, &b.attacking_reserves)
+                    .map_err(|e| e.to_string())?,
+                defending: parse_blocks(&game, def, &b.defending).map_err(|e| e.to_string())?,
+                defending_reserves: parse_blocks(&game, def, &b.defending_reserves)
+                    .map_err(|e| e.to_string())?,
                 surprise: b.surprise,
             };
             battle_odds(&game, &spec).map_err(|e| e.to_string())

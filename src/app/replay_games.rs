@@ -9,7 +9,7 @@ use egui::{RichText, Ui};
 use super::{ReplaySource, Request, theme};
 use crate::engine::{EndReason, Game};
 use crate::scenario::model::Side;
-use crate::sim::{GameRecord, SimOptions};
+use crate::sim::{GameSummary, SimOptions};
 
 /// One game of a run, as the table shows it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -23,8 +23,8 @@ pub struct GameRow {
     pub battles: u32,
 }
 
-impl From<&GameRecord> for GameRow {
-    fn from(r: &GameRecord) -> GameRow {
+impl From<&GameSummary> for GameRow {
+    fn from(r: &GameSummary) -> GameRow {
         GameRow {
             index: r.index,
             winner: r.winner,

@@ -21,7 +21,7 @@ use crate::scenario::model::Scenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::sim::{
-    self, CompareReport, GameRecord, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
+    self, CompareReport, GameSummary, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
     SweepReport,
 };
 
@@ -143,7 +143,7 @@ impl SimPanel {
             let game = Game::new(scenario.clone(), rules);
             match other {
                 None => {
-                    let mut csv = format!("{}\n", GameRecord::CSV_HEADER);
+                    let mut csv = format!("{}\n", GameSummary::CSV_HEADER);
                     let mut rows = Vec::new();
                     sim::simulate(&game, &variant, &options, shared, |r| {
                         csv.push_str(&r.csv_row());
@@ -251,7 +251,7 @@ impl SimPanel {
         let rules = rules.clone();
         let variant = variant.to_string();
         self.launch(total, move |shared| {
-            let planned = sim::sweep::plan(&doc, &rules, &axes)?;
+            let planned = sim::sweep::plan(&doc, &rules, &axes).map_err(|e| e.to_string())?;
             sim::sweep::sweep(&planned, &variant, &axes, &options, shared)
                 .map(|r| Outcome::Sweep(Box::new(r)))
                 .map_err(|_| "cancelled".to_string())

@@ -35,7 +35,11 @@ impl SweepSettings {
     pub(crate) fn parsed(&self) -> Result<Vec<Axis>, String> {
         self.axes
             .iter()
-            .map(|(field, values)| format!("{field}={values}").parse::<Axis>())
+            .map(|(field, values)| {
+                format!("{field}={values}")
+                    .parse::<Axis>()
+                    .map_err(|e| e.to_string())
+            })
             .collect()
     }
 }
@@ -230,7 +234,7 @@ fn points_table(
                         }
                     }
                     Some(Err(e)) => {
-                        ui.label(RichText::new(e).color(theme::ERROR));
+                        ui.label(RichText::new(e.to_string()).color(theme::ERROR));
                     }
                     None => {
                         ui.label("");

@@ -130,7 +130,7 @@ pub fn resolve_shard(shard: Option<ShardArg>) -> Result<Option<Shard>, CliError>
     shard
         .map(|s| s.resolve_from_env())
         .transpose()
-        .map_err(CliError::Usage)
+        .map_err(|e| CliError::Usage(format!("--{e}")))
 }
 
 /// Where `--out` writes: `{shard}` replaced by the shard as `i-of-n` (`1-of-1`

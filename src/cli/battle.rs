@@ -47,7 +47,9 @@ pub fn battle(out: &mut Output, args: BattleArgs) -> Result<ExitCode, CliError> 
     check_stdout()?;
     let game = loaded.game;
     let defender = attacker.other();
-    let blocks = |side, text: &str| parse_blocks(&game, side, text).map_err(CliError::Usage);
+    let blocks = |side, text: &str| {
+        parse_blocks(&game, side, text).map_err(|e| CliError::Usage(e.to_string()))
+    };
     let spec = BattleSpec {
         attacker,
         attacking: blocks(attacker, &args.attacking)?,

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use caesar_workbench::files::OutputFile;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
-use caesar_workbench::sim::{self, GameRecord, Progress};
+use caesar_workbench::sim::{self, GameSummary, Progress};
 
 use super::args::{RunArgs, check_outputs, load_game, out_path, refuse_same_rules};
 use super::output::warn;
@@ -183,7 +183,7 @@ impl Csv {
             source,
         };
         let mut writer = OutputFile::create(path).map_err(error)?;
-        writeln!(writer, "{}", GameRecord::CSV_HEADER).map_err(error)?;
+        writeln!(writer, "{}", GameSummary::CSV_HEADER).map_err(error)?;
         Ok(Csv {
             path: path.to_path_buf(),
             writer,
@@ -191,7 +191,7 @@ impl Csv {
         })
     }
 
-    fn row(&mut self, r: &GameRecord) {
+    fn row(&mut self, r: &GameSummary) {
         if self.failed.is_none()
             && let Err(e) = writeln!(self.writer, "{}", r.csv_row())
         {

@@ -258,7 +258,7 @@ impl PositionDoc {
         let mut card = |path: String, name: &str, problems: &mut Vec<Problem>| {
             cards
                 .pick(name)
-                .map_err(|m| problems.push(Problem::new(path, m)))
+                .map_err(|e| problems.push(Problem::new(path, e.to_string())))
                 .ok()
         };
         for side in Side::BOTH {
@@ -281,7 +281,7 @@ impl PositionDoc {
                     None => {
                         problems.push(Problem::new(
                             format!("last_played.{key}"),
-                            unknown_card(game, name),
+                            unknown_card(game, name).to_string(),
                         ));
                         None
                     }
@@ -306,8 +306,9 @@ impl PositionDoc {
             let key = side_key(side);
             for (n, entry) in self.blocks.side(side).iter().enumerate() {
                 let path = format!("blocks.{key}.{n}");
-                let block = find_block(game, side, &entry.block, true)
-                    .map_err(|m| problems.push(Problem::new(format!("{path}.block"), m)));
+                let block = find_block(game, side, &entry.block, true).map_err(|e| {
+                    problems.push(Problem::new(format!("{path}.block"), e.to_string()))
+                });
                 let at = game
                     .board()
                     .resolve(&entry.at)
@@ -353,7 +354,9 @@ impl PositionDoc {
                             });
                             fields.push(format!("{what}.{key}.{n}"));
                         }
-                        Err(m) => problems.push(Problem::new(format!("{what}.{key}.{n}"), m)),
+                        Err(e) => {
+                            problems.push(Problem::new(format!("{what}.{key}.{n}"), e.to_string()))
+                        }
                     }
                 }
             }
@@ -429,8 +432,25 @@ fn side_key(side: Side) -> &'static str {
     }
 }
 
+/// A name in a position file that matches no block or card in play.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Unresolved {
+    #[error("no {side} block named \"{name}\"{did_you_mean}")]
+    Block {
+        side: Side,
+        name: String,
+        did_you_mean: String,
+    },
+    #[error(
+        "no card \"{name}\" in the deck{did_you_mean} (cards: an event's name, or moves/levies as \"3/2\")"
+    )]
+    Card { name: String, did_you_mean: String },
+    #[error("\"{name}\" is removed from the deck by the rule set ({rules})")]
+    Removed { name: String, rules: String },
+}
+
 /// A block by name: the side's own, else (`defector`) the other side's.
-fn find_block(game: &Game, side: Side, name: &str, defector: bool) -> Result<BlockId, String> {
+fn find_block(game: &Game, side: Side, name: &str, defector: bool) -> Result<BlockId, Unresolved> {
     let roster = game.roster();
     if let Some(b) = roster.find(side, name) {
         return Ok(b);
@@ -442,10 +462,11 @@ fn find_block(game: &Game, side: Side, name: &str, defector: bool) -> Result<Blo
         .of_side(side)
         .map(|b| roster.block(b).name.as_str())
         .collect();
-    Err(format!(
-        "no {side} block named \"{name}\"{}",
-        did_you_mean(name, known)
-    ))
+    Err(Unresolved::Block {
+        side,
+        name: name.to_string(),
+        did_you_mean: did_you_mean(name, known),
+    })
 }
 
 fn face_named(game: &Game, name: &str) -> Option<crate::scenario::model::CardFace> {
@@ -458,7 +479,7 @@ fn face_named(game: &Game, name: &str) -> Option<crate::scenario::model::CardFac
         .find(|f| normalise(&f.name()) == wanted)
 }
 
-fn unknown_card(game: &Game, name: &str) -> String {
+fn unknown_card(game: &Game, name: &str) -> Unresolved {
     let mut names: Vec<String> = game
         .scenario
         .deck
@@ -468,10 +489,10 @@ fn unknown_card(game: &Game, name: &str) -> String {
         .collect();
     names.sort();
     names.dedup();
-    format!(
-        "no card \"{name}\" in the deck{} (cards: an event's name, or moves/levies as \"3/2\")",
-        did_you_mean(name, names.iter().map(String::as_str))
-    )
+    Unresolved::Card {
+        name: name.to_string(),
+        did_you_mean: did_you_mean(name, names.iter().map(String::as_str)),
+    }
 }
 
 /// Hands out deck indices by card name, a distinct copy each time while
@@ -490,7 +511,7 @@ impl<'g> CardPicker<'g> {
         }
     }
 
-    fn pick(&mut self, name: &str) -> Result<u8, String> {
+    fn pick(&mut self, name: &str) -> Result<u8, Unresolved> {
         let wanted = normalise(name);
         let copies: Vec<u8> = self
             .game
@@ -501,10 +522,10 @@ impl<'g> CardPicker<'g> {
             .collect();
         let Some(&first) = copies.first() else {
             if face_named(self.game, name).is_some() {
-                return Err(format!(
-                    "\"{name}\" is removed from the deck by the rule set ({})",
-                    self.game.rules.name
-                ));
+                return Err(Unresolved::Removed {
+                    name: name.to_string(),
+                    rules: self.game.rules.name.clone(),
+                });
             }
             return Err(unknown_card(self.game, name));
         };

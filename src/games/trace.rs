@@ -13,6 +13,7 @@ use crate::engine::{Action, Game, IllegalAction, State};
 use crate::games::record::{
     Proof, RecordFile, RecordSetup, RecordedStep, ReplayError, Replaying, check_sources, record_of,
 };
+use crate::scenario::format::LoadError;
 use crate::scenario::model::{BlockId, Side, SpaceId};
 use crate::scenario::rules::RuleSet;
 
@@ -294,20 +295,39 @@ impl Trace {
     }
 }
 
+/// Why a record file cannot be opened for stepping through.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum LoadRecordError {
+    /// The record, its scenario or its rule set cannot be read.
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    /// The sources differ from those the record was played on, or a move
+    /// of the record is not legal there.
+    #[error("{0}")]
+    Replay(#[from] ReplayError),
+    #[error("the scenario {scenario}: {refused}")]
+    NotPlayable {
+        scenario: String,
+        refused: crate::engine::NotPlayable,
+    },
+}
+
 /// A record file read, its scenario and rule set found as `replay` finds
 /// them (a path as written, else beside the record; `built-in`), checked
 /// against the record's digests, and the game re-played: everything a
-/// window needs to step through it. Errors are one message each.
-pub(crate) fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), String> {
-    let record = RecordFile::read(path).map_err(|e| e.to_string())?;
+/// window needs to step through it.
+pub(crate) fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), LoadRecordError> {
+    let record = RecordFile::read(path)?;
     let (scenario, variant) = crate::games::record::source_paths(&record, path);
-    let rules = RuleSet::load(&variant).map_err(|e| e.to_string())?;
-    let doc = crate::scenario::load_scenario(scenario.as_deref()).map_err(|e| e.to_string())?;
-    check_sources(&record, (scenario.as_deref(), &variant), &doc, &rules)
-        .map_err(|e| e.to_string())?;
-    let game = Game::from_document(&doc, rules, None)
-        .map_err(|refused| format!("the scenario {}: {refused}", record.scenario.path))?;
-    let trace = Trace::from_record(&record, &game).map_err(|e| e.to_string())?;
+    let rules = RuleSet::load(&variant)?;
+    let doc = crate::scenario::load_scenario(scenario.as_deref())?;
+    check_sources(&record, (scenario.as_deref(), &variant), &doc, &rules)?;
+    let game =
+        Game::from_document(&doc, rules, None).map_err(|refused| LoadRecordError::NotPlayable {
+            scenario: record.scenario.path.clone(),
+            refused,
+        })?;
+    let trace = Trace::from_record(&record, &game)?;
     Ok((record, game, trace))
 }
 
@@ -515,7 +535,8 @@ mod tests {
         changed.variant.digest = "0000000000000000".into();
         changed.write(&file).unwrap();
         let err = load_record(&file).unwrap_err();
-        assert!(err.contains("has changed since"), "{err}");
+        assert!(matches!(err, LoadRecordError::Replay(_)), "{err}");
+        assert!(err.to_string().contains("has changed since"), "{err}");
         let back = Trace::from_record(&record, &game).expect("replays");
         assert_eq!(back.len(), trace.len());
         for step in [0, 1, trace.len() / 2, trace.len()] {

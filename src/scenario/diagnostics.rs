@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-pub use crate::scenario::format::Location;
+use crate::scenario::format::Location;
 use crate::scenario::kinds::Side;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, HashMap};
 use petgraph::graph::UnGraph;
 use serde::Serialize;
 
-use crate::scenario::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
+use crate::scenario::diagnostics::{Code, Deployment, Finding, Severity, Subject};
+use crate::scenario::format::Location;
 use crate::scenario::format::{DeploymentDoc, ResolvedScenario, SourceFile, SourceIndex};
 use crate::scenario::names;
 

@@ -8,7 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use crate::scenario::diagnostics::{Code, Deployment, Finding, Location, Severity, Subject};
+pub use crate::scenario::diagnostics::{Code, Deployment, Finding, Severity, Subject};
+use crate::scenario::format::Location;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::scenario::model::{

@@ -32,10 +32,59 @@ pub enum ShardArg {
     },
 }
 
-impl FromStr for ShardArg {
-    type Err = String;
+/// Why a shard cannot be read or learnt from the scheduler.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    #[error("\"{text}\" is not a shard: expected i/n with 1 <= i <= n, as in 2/8")]
+    NotAShard { text: String },
+    #[error("\"{text}\" is not a shard: in auto/N, N is the number of shards (at least 1)")]
+    BadAutoCount { text: String },
+    #[error(
+        "\"{text}\" is not a shard: expected i/n with 1 <= i <= n, as in 2/8, or auto (from a Slurm array or Kubernetes Indexed Job)"
+    )]
+    NotAShardOrAuto { text: String },
+    #[error("shard auto: {name} is \"{value}\", not a whole number of 0 or more")]
+    NotANumber { name: String, value: String },
+    #[error(
+        "shard auto: both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set, so the scheduler is unclear; give the shard as i/n"
+    )]
+    TwoSchedulers,
+    #[error(
+        "shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not (is this a job array? sbatch --array=0-7)"
+    )]
+    NoSlurmCount,
+    #[error(
+        "shard auto: SLURM_ARRAY_TASK_ID {id} is not one of the array's tasks (from {min} in steps of {step}); arrays with gaps (--array=1,4,9) cannot be counted"
+    )]
+    NotAnArrayTask { id: u64, min: u64, step: u64 },
+    #[error(
+        "shard auto/{given}: the Slurm array has {count} tasks (SLURM_ARRAY_TASK_COUNT), not {given}"
+    )]
+    SlurmCountDiffers { given: u32, count: u64 },
+    #[error("shard auto/{given} and {SHARD_COUNT_VAR}={from_env} disagree on the number of shards")]
+    CountsDisagree { given: u32, from_env: u64 },
+    #[error(
+        "shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not the number of shards: give auto/N or set {SHARD_COUNT_VAR} to the Job's completions"
+    )]
+    NoIndexedJobCount,
+    #[error(
+        "shard auto: no scheduler says which shard this is: neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job, with auto/N or {SHARD_COUNT_VAR}) is set; outside a cluster give the shard as i/n"
+    )]
+    NoScheduler,
+    #[error("shard auto: {count} shards in {scheduler} is not a usable number")]
+    UnusableCount { count: u64, scheduler: &'static str },
+    #[error("shard auto: task {index} (0-based) of {scheduler} is outside its {count} shards")]
+    Outside {
+        index: u64,
+        count: u32,
+        scheduler: &'static str,
+    },
+}
 
-    fn from_str(text: &str) -> Result<ShardArg, String> {
+impl FromStr for ShardArg {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<ShardArg, ShardError> {
         let t = text.trim();
         if t == "auto" {
             return Ok(ShardArg::Auto { count: None });
@@ -43,14 +92,16 @@ impl FromStr for ShardArg {
         if let Some(n) = t.strip_prefix("auto/") {
             return match n.trim().parse::<u32>() {
                 Ok(n) if n > 0 => Ok(ShardArg::Auto { count: Some(n) }),
-                _ => Err(format!(
-                    "\"{text}\" is not a shard: in auto/N, N is the number of shards (at least 1)"
-                )),
+                _ => Err(ShardError::BadAutoCount {
+                    text: text.to_string(),
+                }),
             };
         }
         t.parse::<Shard>()
             .map(ShardArg::Fixed)
-            .map_err(|e| format!("{e}, or auto (from a Slurm array or Kubernetes Indexed Job)"))
+            .map_err(|_| ShardError::NotAShardOrAuto {
+                text: text.to_string(),
+            })
     }
 }
 
@@ -66,7 +117,7 @@ impl std::fmt::Display for ShardArg {
 
 impl ShardArg {
     /// The shard this process plays; `env` looks up an environment variable.
-    pub fn resolve(self, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+    pub fn resolve(self, env: impl Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
         match self {
             ShardArg::Fixed(s) => Ok(s),
             ShardArg::Auto { count } => auto_shard(count, env),
@@ -74,93 +125,72 @@ impl ShardArg {
     }
 
     /// [`ShardArg::resolve`] from this process's environment.
-    pub fn resolve_from_env(self) -> Result<Shard, String> {
+    pub fn resolve_from_env(self) -> Result<Shard, ShardError> {
         self.resolve(|name| std::env::var(name).ok())
     }
 }
 
-fn number(env: &impl Fn(&str) -> Option<String>, name: &str) -> Result<Option<u64>, String> {
+fn number(env: &impl Fn(&str) -> Option<String>, name: &str) -> Result<Option<u64>, ShardError> {
     match env(name) {
         None => Ok(None),
-        Some(v) => v.trim().parse::<u64>().map(Some).map_err(|_| {
-            format!("--shard auto: {name} is \"{v}\", not a whole number of 0 or more")
-        }),
+        Some(value) => value
+            .trim()
+            .parse::<u64>()
+            .map(Some)
+            .map_err(|_| ShardError::NotANumber {
+                name: name.to_string(),
+                value,
+            }),
     }
 }
 
-fn auto_shard(given: Option<u32>, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+fn auto_shard(
+    given: Option<u32>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Shard, ShardError> {
     let slurm_id = number(&env, "SLURM_ARRAY_TASK_ID")?;
     let k8s_index = number(&env, "JOB_COMPLETION_INDEX")?;
     let (index, count, scheduler) = match (slurm_id, k8s_index) {
-        (Some(_), Some(_)) => {
-            return Err(
-                "--shard auto: both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are set, \
-                 so the scheduler is unclear; give --shard i/n"
-                    .to_string(),
-            );
-        }
+        (Some(_), Some(_)) => return Err(ShardError::TwoSchedulers),
         (Some(id), None) => {
             let min = number(&env, "SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
             let step = number(&env, "SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
-            let count = number(&env, "SLURM_ARRAY_TASK_COUNT")?.ok_or(
-                "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not \
-                 (is this a job array? sbatch --array=0-7)",
-            )?;
+            let count = number(&env, "SLURM_ARRAY_TASK_COUNT")?.ok_or(ShardError::NoSlurmCount)?;
             if id < min || !(id - min).is_multiple_of(step) {
-                return Err(format!(
-                    "--shard auto: SLURM_ARRAY_TASK_ID {id} is not one of the array's tasks \
-                     (from {min} in steps of {step}); arrays with gaps (--array=1,4,9) cannot be counted"
-                ));
+                return Err(ShardError::NotAnArrayTask { id, min, step });
             }
             let index = (id - min) / step;
-            if let Some(n) = given
-                && u64::from(n) != count
+            if let Some(given) = given
+                && u64::from(given) != count
             {
-                return Err(format!(
-                    "--shard auto/{n}: the Slurm array has {count} tasks (SLURM_ARRAY_TASK_COUNT), not {n}"
-                ));
+                return Err(ShardError::SlurmCountDiffers { given, count });
             }
             (index, count, "the Slurm array")
         }
         (None, Some(index)) => {
             let from_env = number(&env, SHARD_COUNT_VAR)?;
             let count = match (given, from_env) {
-                (Some(n), Some(e)) if u64::from(n) != e => {
-                    return Err(format!(
-                        "--shard auto/{n} and {SHARD_COUNT_VAR}={e} disagree on the number of shards"
-                    ));
+                (Some(given), Some(from_env)) if u64::from(given) != from_env => {
+                    return Err(ShardError::CountsDisagree { given, from_env });
                 }
                 (Some(n), _) => u64::from(n),
                 (None, Some(e)) => e,
-                (None, None) => {
-                    return Err(format!(
-                        "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but \
-                         not the number of shards: give --shard auto/N or set {SHARD_COUNT_VAR} \
-                         to the Job's completions"
-                    ));
-                }
+                (None, None) => return Err(ShardError::NoIndexedJobCount),
             };
             (index, count, "the Indexed Job")
         }
-        (None, None) => {
-            return Err(format!(
-                "--shard auto: no scheduler says which shard this is: neither \
-                 SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes \
-                 Indexed Job, with --shard auto/N or {SHARD_COUNT_VAR}) is set; \
-                 outside a cluster give --shard i/n"
-            ));
-        }
+        (None, None) => return Err(ShardError::NoScheduler),
     };
     let count = u32::try_from(count)
         .ok()
         .filter(|&c| c > 0)
-        .ok_or_else(|| {
-            format!("--shard auto: {count} shards in {scheduler} is not a usable number")
-        })?;
+        .ok_or(ShardError::UnusableCount { count, scheduler })?;
     if index >= u64::from(count) {
-        return Err(format!(
-            "--shard auto: task {index} (0-based) of {scheduler} is outside its {count} shards"
-        ));
+        return Err(ShardError::Outside {
+            index,
+            count,
+            scheduler,
+        });
     }
     Ok(Shard {
         index: index as u32,
@@ -181,7 +211,8 @@ mod tests {
     }
 
     fn auto(text: &str, vars: &[(&str, &str)]) -> Result<Shard, String> {
-        text.parse::<ShardArg>()?.resolve(env(vars))
+        let arg = text.parse::<ShardArg>().map_err(|e| e.to_string())?;
+        arg.resolve(env(vars)).map_err(|e| e.to_string())
     }
 
     #[test]

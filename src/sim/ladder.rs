@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::MergeError;
 use super::OptionsError;
 use super::report::Merge;
-use super::stats::{Difference, Estimate, Z95, two_proportion_test};
+use super::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
 use super::{
     Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
 };
@@ -144,7 +144,7 @@ pub struct Rung {
     pub caesar_win_rate: Vec<Estimate>,
     /// First rule set minus second, paired over the same seeds (two rule
     /// sets only).
-    pub difference: Option<Difference>,
+    pub difference: Option<PairedDifference>,
     pub mirror: Mirror,
 }
 
@@ -202,7 +202,7 @@ pub struct Verdict {
     pub text: String,
 }
 
-fn pts(d: &Difference) -> String {
+fn pts(d: &PairedDifference) -> String {
     format!(
         "{:+.1} pts (95% CI {:+.1} to {:+.1}, p = {:.3})",
         d.estimate * 100.0,
@@ -219,7 +219,7 @@ fn pts(d: &Difference) -> String {
 pub(crate) fn paired_verdict(
     variants: [&str; 2],
     players: &[String],
-    differences: &[Difference],
+    differences: &[PairedDifference],
 ) -> Verdict {
     let [a, b] = variants;
     let significant = differences.iter().filter(|d| d.significant).count();
@@ -274,7 +274,7 @@ pub(crate) fn trend_verdict(
     players: &[String],
     first: &Estimate,
     last: &Estimate,
-    change: &Difference,
+    change: &PairedDifference,
 ) -> Verdict {
     let (Some(weakest), Some(strongest)) = (players.first(), players.last()) else {
         return Verdict {
@@ -597,7 +597,8 @@ impl LadderReport {
             .sum();
         let ratings = (players.len() >= 2).then(|| ratings(&variants[0], &players, &cross_play));
         let verdict = if variants.len() == 2 {
-            let differences: Vec<Difference> = rungs.iter().filter_map(|r| r.difference).collect();
+            let differences: Vec<PairedDifference> =
+                rungs.iter().filter_map(|r| r.difference).collect();
             paired_verdict([&variants[0], &variants[1]], &players, &differences)
         } else {
             let counts = |r: &Rung| {
@@ -987,8 +988,8 @@ impl fmt::Display for LadderReport {
 mod tests {
     use super::*;
 
-    fn diff(estimate: f64, significant: bool) -> Difference {
-        Difference {
+    fn diff(estimate: f64, significant: bool) -> PairedDifference {
+        PairedDifference {
             estimate,
             ci95: [estimate - 0.05, estimate + 0.05],
             p_value: if significant { 0.01 } else { 0.4 },

@@ -28,7 +28,7 @@ use crate::engine::{Action, EndReason, Game, PlayQuality, State};
 use crate::scenario::model::CardFace;
 use crate::scenario::model::Side;
 
-pub use cluster::ShardArg;
+pub use cluster::{ShardArg, ShardError};
 pub use ladder::{LadderOptions, LadderReport};
 pub use merge::{MergeError, RunDifference};
 pub use report::{Accumulator, CompareReport, Merge, PairedAccumulator, SimReport};
@@ -89,11 +89,13 @@ impl Shard {
 }
 
 impl FromStr for Shard {
-    type Err = String;
+    type Err = cluster::ShardError;
 
     /// `i/n`, 1-based: `1/4` is the first quarter.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("\"{text}\" is not a shard: expected i/n with 1 <= i <= n, as in 2/8");
+    fn from_str(text: &str) -> Result<Shard, cluster::ShardError> {
+        let bad = || cluster::ShardError::NotAShard {
+            text: text.to_string(),
+        };
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (i, n): (u32, u32) = (
             i.trim().parse().map_err(|_| bad())?,
@@ -263,7 +265,7 @@ fn splitmix64(mut z: u64) -> u64 {
 
 /// One finished game, as reports and CSV rows see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameRecord {
+pub struct GameSummary {
     pub index: u64,
     pub seed: u64,
     pub winner: Option<Side>,
@@ -291,7 +293,7 @@ pub struct GameRecord {
     pub map: heatmap::MapRecord,
 }
 
-impl GameRecord {
+impl GameSummary {
     pub const CSV_HEADER: &'static str = "game,seed,winner,how,year,caesar_vp,pompey_vp,battles,\
 caesar_steps_lost,pompey_steps_lost,caesar_blocks_eliminated,pompey_blocks_eliminated,\
 caesar_leaders_killed,pompey_leaders_killed,apollo,jupiter,mars,mercury,neptune,pluto,vulcan,\
@@ -344,7 +346,7 @@ pub(crate) fn game_and_player_seeds(run_seed: u64, index: u64) -> (u64, [u64; 2]
 }
 
 /// Plays game `index` of a run to the end.
-pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
+pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameSummary {
     let (seed, [caesar_seed, pompey_seed]) = game_and_player_seeds(options.seed, index);
     let mut players: [Box<dyn Player>; 2] = [
         options
@@ -384,7 +386,7 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameRecord {
         .outcome()
         .expect("play_game returns only finished games");
     let s = &state.stats;
-    GameRecord {
+    GameSummary {
         index,
         seed,
         winner: outcome.winner,
@@ -417,7 +419,7 @@ pub fn simulate(
     variant: &str,
     options: &SimOptions,
     progress: &Progress,
-    mut on_game: impl FnMut(&GameRecord),
+    mut on_game: impl FnMut(&GameSummary),
 ) -> Result<SimReport, Cancelled> {
     let started = Instant::now();
     let mut acc = Accumulator::new(game.rules.years);
@@ -426,7 +428,7 @@ pub fn simulate(
     let mut start = range.start;
     while start < range.end {
         let end = (start + CHUNK).min(range.end);
-        let records: Vec<Option<GameRecord>> = (start..end)
+        let records: Vec<Option<GameSummary>> = (start..end)
             .into_par_iter()
             .map(|i| {
                 if progress.is_cancelled() {
@@ -469,7 +471,7 @@ pub fn compare(
     let mut start = range.start;
     while start < range.end {
         let end = (start + CHUNK).min(range.end);
-        let records: Vec<Option<[GameRecord; 2]>> = (start..end)
+        let records: Vec<Option<[GameSummary; 2]>> = (start..end)
             .into_par_iter()
             .map(|i| {
                 if progress.is_cancelled() {

@@ -617,10 +617,31 @@ impl Solver<'_> {
     }
 }
 
+/// Why a list of blocks for the battle calculator cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BlocksError {
+    #[error("{0}")]
+    Unknown(#[from] crate::scenario::model::UnknownName),
+    #[error("{name} is a block of {owner}, not of {side}")]
+    OtherSide {
+        name: String,
+        owner: Side,
+        side: Side,
+    },
+    #[error(
+        "\"{text}\" is not a strength for {name}: expected a number such as 3 or a numeral such as III"
+    )]
+    BadStrength { name: String, text: String },
+}
+
 /// Parses `"Legio 13=3,Caesar=3"`: roster names of `side` with their
 /// strengths as printed (digits or I–IV). Names resolve like the map's
 /// (aliases, case-insensitive) and unknown ones get a did-you-mean.
-pub fn parse_blocks(game: &Game, side: Side, text: &str) -> Result<Vec<(BlockId, u8)>, String> {
+pub fn parse_blocks(
+    game: &Game,
+    side: Side,
+    text: &str,
+) -> Result<Vec<(BlockId, u8)>, BlocksError> {
     let roster = game.roster();
     let mut out = Vec::new();
     for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -630,19 +651,23 @@ pub fn parse_blocks(game: &Game, side: Side, text: &str) -> Result<Vec<(BlockId,
         };
         let id = match roster.resolve(side, name) {
             Ok(id) => id,
-            Err(e) => {
-                let other = roster.find(side.other(), name);
-                return Err(match other {
-                    Some(_) => format!("{name} is a block of {}, not of {side}", side.other()),
-                    None => e.to_string(),
+            Err(unknown) => {
+                return Err(match roster.find(side.other(), name) {
+                    Some(_) => BlocksError::OtherSide {
+                        name: name.to_string(),
+                        owner: side.other(),
+                        side,
+                    },
+                    None => unknown.into(),
                 });
             }
         };
         let block = roster.block(id);
         let strength = match strength {
             None => block.max_strength(),
-            Some(s) => parse_strength(s).ok_or_else(|| {
-                format!("\"{s}\" is not a strength for {name}: expected a number such as 3 or a numeral such as III")
+            Some(s) => parse_strength(s).ok_or_else(|| BlocksError::BadStrength {
+                name: name.to_string(),
+                text: s.to_string(),
             })?,
         };
         out.push((id, strength));

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::merge::{MergeError, RunDifference};
 use super::stats::{
-    Difference, Estimate, Histogram, Summary, paired_mean_difference, paired_proportion_test,
+    Estimate, Histogram, PairedDifference, Summary, paired_mean_difference, paired_proportion_test,
     two_proportion_test,
 };
-use super::{GameRange, GameRecord, Shard, SimOptions};
+use super::{GameRange, GameSummary, Shard, SimOptions};
 use crate::engine::EndReason;
 use crate::scenario::model::{Event, Side};
 
@@ -142,7 +142,7 @@ impl Accumulator {
         }
     }
 
-    pub fn add(&mut self, r: &GameRecord) {
+    pub fn add(&mut self, r: &GameSummary) {
         self.games += 1;
         match r.winner {
             Some(Side::Caesar) => self.caesar_wins += 1,
@@ -1395,7 +1395,7 @@ pub(crate) const PAIRED_METRICS: [&str; 8] = [
     "first_turn_player1_caesar",
 ];
 
-fn paired_metrics(r: &GameRecord) -> [i64; 8] {
+fn paired_metrics(r: &GameSummary) -> [i64; 8] {
     [
         r.vp[0] as i64,
         r.vp[1] as i64,
@@ -1409,9 +1409,9 @@ fn paired_metrics(r: &GameRecord) -> [i64; 8] {
 }
 
 impl PairedAccumulator {
-    pub fn add(&mut self, a: &GameRecord, b: &GameRecord) {
+    pub fn add(&mut self, a: &GameSummary, b: &GameSummary) {
         self.pairs += 1;
-        let won = |r: &GameRecord, s| r.winner == Some(s);
+        let won = |r: &GameSummary, s| r.winner == Some(s);
         match (won(a, Side::Caesar), won(b, Side::Caesar)) {
             (true, false) => self.caesar_only_a += 1,
             (false, true) => self.caesar_only_b += 1,
@@ -1517,7 +1517,7 @@ impl PairedAccumulator {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MetricDifference {
     pub metric: String,
-    pub difference: Difference,
+    pub difference: PairedDifference,
 }
 
 /// Two variants over the same seeds.
@@ -1527,10 +1527,10 @@ pub struct CompareReport {
     pub b: SimReport,
     /// P(Caesar wins | A) − P(Caesar wins | B), paired over the seeds
     /// (McNemar test; Wald interval of the paired difference).
-    pub caesar_win_rate_difference: Difference,
-    pub pompey_win_rate_difference: Difference,
+    pub caesar_win_rate_difference: PairedDifference,
+    pub pompey_win_rate_difference: PairedDifference,
     /// The same difference treated as two independent samples, for reference.
-    pub caesar_win_rate_difference_unpaired: Difference,
+    pub caesar_win_rate_difference_unpaired: PairedDifference,
     /// A − B in the mean of other metrics, paired.
     pub metric_differences: Vec<MetricDifference>,
     pub raw_paired: PairedAccumulator,
@@ -1640,7 +1640,7 @@ fn p_text(p: f64) -> String {
     }
 }
 
-fn signed(d: &Difference, scale: f64, unit: &str) -> String {
+fn signed(d: &PairedDifference, scale: f64, unit: &str) -> String {
     format!(
         "{:+.2}{unit} (95% CI {:+.2} to {:+.2}{unit}, {}{})",
         d.estimate * scale,
@@ -1708,9 +1708,9 @@ mod tests {
 
     /// A made-up game: Caesar wins the even ones on VP, Pompey the odd ones
     /// by sudden death in year 2.
-    fn record(index: u64) -> GameRecord {
+    fn record(index: u64) -> GameSummary {
         let caesar = index.is_multiple_of(2);
-        GameRecord {
+        GameSummary {
             index,
             seed: index,
             winner: Some(if caesar { Side::Caesar } else { Side::Pompey }),

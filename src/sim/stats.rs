@@ -93,7 +93,7 @@ pub(crate) fn two_sided_p(z: f64) -> f64 {
 
 /// A difference of two estimates with its interval and test.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Difference {
+pub struct PairedDifference {
     /// First minus second.
     pub estimate: f64,
     /// With fewer than two pairs the interval is unbounded; JSON writes the
@@ -111,14 +111,14 @@ fn unbounded_interval<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f64; 2]
     Ok([lo.unwrap_or(f64::NEG_INFINITY), hi.unwrap_or(f64::INFINITY)])
 }
 
-impl Difference {
-    fn new(estimate: f64, se: f64, z_for_test: f64) -> Difference {
+impl PairedDifference {
+    fn new(estimate: f64, se: f64, z_for_test: f64) -> PairedDifference {
         let p_value = if se == 0.0 && estimate == 0.0 {
             1.0
         } else {
             two_sided_p(z_for_test)
         };
-        Difference {
+        PairedDifference {
             estimate,
             ci95: [estimate - Z95 * se, estimate + Z95 * se],
             p_value,
@@ -129,9 +129,9 @@ impl Difference {
 
 /// Unpaired two-proportion z-test (pooled variance for the test, unpooled
 /// for the interval): x1 of n1 against x2 of n2.
-pub(crate) fn two_proportion_test(x1: u64, n1: u64, x2: u64, n2: u64) -> Difference {
+pub(crate) fn two_proportion_test(x1: u64, n1: u64, x2: u64, n2: u64) -> PairedDifference {
     if n1 == 0 || n2 == 0 {
-        return Difference {
+        return PairedDifference {
             estimate: 0.0,
             ci95: [-1.0, 1.0],
             p_value: 1.0,
@@ -145,7 +145,7 @@ pub(crate) fn two_proportion_test(x1: u64, n1: u64, x2: u64, n2: u64) -> Differe
     let se = (p1 * (1.0 - p1) / a + p2 * (1.0 - p2) / b).sqrt();
     let d = p1 - p2;
     let z = if se_test == 0.0 { 0.0 } else { d / se_test };
-    Difference::new(d, se, z)
+    PairedDifference::new(d, se, z)
 }
 
 /// Paired difference of two binary outcomes over the same seeds (common
@@ -153,9 +153,13 @@ pub(crate) fn two_proportion_test(x1: u64, n1: u64, x2: u64, n2: u64) -> Differe
 /// event, `only_second` where only the second did, of `n` pairs. The test is
 /// McNemar's in its z form; the interval is the Wald interval of the mean
 /// paired difference.
-pub(crate) fn paired_proportion_test(only_first: u64, only_second: u64, n: u64) -> Difference {
+pub(crate) fn paired_proportion_test(
+    only_first: u64,
+    only_second: u64,
+    n: u64,
+) -> PairedDifference {
     if n == 0 {
-        return Difference {
+        return PairedDifference {
             estimate: 0.0,
             ci95: [-1.0, 1.0],
             p_value: 1.0,
@@ -173,14 +177,14 @@ pub(crate) fn paired_proportion_test(only_first: u64, only_second: u64, n: u64) 
     } else {
         (b - c) / (b + c).sqrt()
     };
-    Difference::new(d, se, z)
+    PairedDifference::new(d, se, z)
 }
 
 /// Welch-style difference of two means from their sums, for paired or
 /// unpaired metrics; `sum_sq_diff` is Σ(xᵢ − yᵢ)² when paired.
-pub(crate) fn paired_mean_difference(sum_diff: f64, sum_sq_diff: f64, n: u64) -> Difference {
+pub(crate) fn paired_mean_difference(sum_diff: f64, sum_sq_diff: f64, n: u64) -> PairedDifference {
     if n < 2 {
-        return Difference {
+        return PairedDifference {
             estimate: if n == 1 { sum_diff } else { 0.0 },
             ci95: [f64::NEG_INFINITY, f64::INFINITY],
             p_value: 1.0,
@@ -196,7 +200,7 @@ pub(crate) fn paired_mean_difference(sum_diff: f64, sum_sq_diff: f64, n: u64) ->
     } else {
         mean / se
     };
-    Difference::new(mean, se, z)
+    PairedDifference::new(mean, se, z)
 }
 
 /// Counts of small non-negative integer values; exact mean and quartiles,
@@ -373,7 +377,7 @@ mod tests {
         let d = paired_mean_difference(3.0, 9.0, 1);
         let text = serde_json::to_string(&d).unwrap();
         assert!(text.contains("null"), "{text}");
-        let back: Difference = serde_json::from_str(&text).unwrap();
+        let back: PairedDifference = serde_json::from_str(&text).unwrap();
         assert_eq!(back.ci95, [f64::NEG_INFINITY, f64::INFINITY]);
         assert_eq!(back.estimate, 3.0);
     }

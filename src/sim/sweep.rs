@@ -44,21 +44,87 @@ pub struct Axis {
     pub values: Vec<String>,
 }
 
+/// Why an axis (`--set KEY=VALUES`) cannot be read or swept.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AxisError {
+    #[error(
+        "\"{text}\" is not a setting: expected FIELD=VALUES, as in vp_to_win=8..12 or hand_size=5,6,7"
+    )]
+    NotASetting { text: String },
+    #[error("\"{text}\": no field name before =")]
+    NoField { text: String },
+    #[error("{key}: \"{text}\" is not a range: expected whole numbers A..B, as in 8..12")]
+    NotARange { key: String, text: String },
+    #[error("{key}: the range {from}..{to} is empty: write the smaller end first")]
+    EmptyRange { key: String, from: i64, to: i64 },
+    #[error("{key}: the range {from}..{to} has more than {MAX_POINTS} values")]
+    LongRange { key: String, from: i64, to: i64 },
+    #[error(
+        "{key}: \"{text}\" has an empty value: list values with commas (5,6,7) or give a range (8..12)"
+    )]
+    EmptyValue { key: String, text: String },
+    #[error("{key}: {value} is listed twice")]
+    ListedTwice { key: String, value: String },
+    #[error("\"{key}\": expected {prefix}SIDE:BLOCK, as in {prefix}caesar:Legio 13")]
+    NoBlock { key: String, prefix: &'static str },
+    #[error("{0}")]
+    Side(#[from] crate::scenario::kinds::NotASide),
+    /// `did_you_mean` is empty or "; did you mean …?".
+    #[error(
+        "unknown field \"{key}\"{did_you_mean}; a sweep sets a rule-set field (variants list them), strength:SIDE:BLOCK or deploy:SIDE:BLOCK"
+    )]
+    UnknownField { key: String, did_you_mean: String },
+    #[error("{key} is not a number, a choice or a switch, so it cannot be swept")]
+    NotSweepable { key: String },
+    #[error("{key}: {error}")]
+    Field { key: String, error: FieldError },
+    #[error("{key}: \"{text}\" is not {expected}")]
+    BadValue {
+        key: String,
+        text: String,
+        expected: String,
+    },
+    #[error("{key}: \"{text}\" is not a strength (a whole number, as printed)")]
+    NotAStrength { key: String, text: String },
+    #[error("{key}: {side}'s {block} is not in the deployment{did_you_mean}")]
+    NotDeployed {
+        key: String,
+        side: Side,
+        block: String,
+        did_you_mean: String,
+    },
+    #[error("a sweep needs at least one --set FIELD=VALUES")]
+    NoAxes,
+    #[error("{key} is set twice: give all its values in one --set")]
+    SetTwice { key: String },
+    #[error(
+        "{key}: \"{first}\" and \"{second}\" are the same value ({value}): a point would be played twice"
+    )]
+    SameValue {
+        key: String,
+        first: String,
+        second: String,
+        value: Value,
+    },
+    #[error("the sweep has more than {MAX_POINTS} points")]
+    TooManyPoints,
+}
+
 impl FromStr for Axis {
-    type Err = String;
+    type Err = AxisError;
 
     /// `KEY=V1,V2,...` or `KEY=A..B` (whole numbers, both ends included).
-    fn from_str(text: &str) -> Result<Axis, String> {
-        let (key, values) = text.split_once('=').ok_or_else(|| {
-            format!(
-                "\"{text}\" is not a setting: expected FIELD=VALUES, as in vp_to_win=8..12 or hand_size=5,6,7"
-            )
+    fn from_str(text: &str) -> Result<Axis, AxisError> {
+        let (key, values) = text.split_once('=').ok_or_else(|| AxisError::NotASetting {
+            text: text.to_string(),
         })?;
         let key = key.trim();
         if key.is_empty() {
-            return Err(format!("\"{text}\": no field name before ="));
+            return Err(AxisError::NoField {
+                text: text.to_string(),
+            });
         }
-        let values = parse_values(values.trim()).map_err(|e| format!("{key}: {e}"))?;
+        let values = parse_values(key, values.trim())?;
         Ok(Axis {
             key: key.to_string(),
             values,
@@ -66,38 +132,34 @@ impl FromStr for Axis {
     }
 }
 
-fn parse_values(text: &str) -> Result<Vec<String>, String> {
+fn parse_values(key: &str, text: &str) -> Result<Vec<String>, AxisError> {
+    let key = key.to_string();
     if let Some((a, b)) = text.split_once("..") {
         let b = b.strip_prefix('=').unwrap_or(b);
-        let (a, b) = match (a.trim().parse::<i64>(), b.trim().parse::<i64>()) {
+        let (from, to) = match (a.trim().parse::<i64>(), b.trim().parse::<i64>()) {
             (Ok(a), Ok(b)) => (a, b),
             _ => {
-                return Err(format!(
-                    "\"{text}\" is not a range: expected whole numbers A..B, as in 8..12"
-                ));
+                let text = text.to_string();
+                return Err(AxisError::NotARange { key, text });
             }
         };
-        if b < a {
-            return Err(format!(
-                "the range {a}..{b} is empty: write the smaller end first"
-            ));
+        if to < from {
+            return Err(AxisError::EmptyRange { key, from, to });
         }
-        if (b - a) as u64 >= MAX_POINTS as u64 {
-            return Err(format!(
-                "the range {a}..{b} has more than {MAX_POINTS} values"
-            ));
+        if (to - from) as u64 >= MAX_POINTS as u64 {
+            return Err(AxisError::LongRange { key, from, to });
         }
-        return Ok((a..=b).map(|v| v.to_string()).collect());
+        return Ok((from..=to).map(|v| v.to_string()).collect());
     }
     let values: Vec<String> = text.split(',').map(|v| v.trim().to_string()).collect();
     if values.iter().any(String::is_empty) {
-        return Err(format!(
-            "\"{text}\" has an empty value: list values with commas (5,6,7) or give a range (8..12)"
-        ));
+        let text = text.to_string();
+        return Err(AxisError::EmptyValue { key, text });
     }
     for (i, v) in values.iter().enumerate() {
         if values[..i].contains(v) {
-            return Err(format!("{v} is listed twice"));
+            let value = v.clone();
+            return Err(AxisError::ListedTwice { key, value });
         }
     }
     Ok(values)
@@ -125,16 +187,14 @@ pub(crate) fn settable_fields(rules: &RuleSet) -> Vec<(FieldPath, Value)> {
         .collect()
 }
 
-fn knob(key: &str) -> Result<Knob, String> {
+fn knob(key: &str) -> Result<Knob, AxisError> {
     for (prefix, strength) in [("strength:", true), ("deploy:", false)] {
         if let Some(rest) = key.strip_prefix(prefix) {
-            let (side, block) = rest.split_once(':').ok_or_else(|| {
-                format!("\"{key}\": expected {prefix}SIDE:BLOCK, as in {prefix}caesar:Legio 13")
+            let (side, block) = rest.split_once(':').ok_or_else(|| AxisError::NoBlock {
+                key: key.to_string(),
+                prefix,
             })?;
-            let (side, block) = (
-                side.parse::<Side>().map_err(|e| e.to_string())?,
-                block.trim().to_string(),
-            );
+            let (side, block) = (side.parse::<Side>()?, block.trim().to_string());
             return Ok(if strength {
                 Knob::Strength { side, block }
             } else {
@@ -142,6 +202,7 @@ fn knob(key: &str) -> Result<Knob, String> {
             });
         }
     }
+    let key_owned = || key.to_string();
     FieldPath::parse(key).map(Knob::Rule).map_err(|e| match e {
         FieldError::Unknown { .. } => {
             let paths = settable_paths();
@@ -149,30 +210,40 @@ fn knob(key: &str) -> Result<Knob, String> {
                 .iter()
                 .map(String::as_str)
                 .chain(["strength:caesar:BLOCK", "deploy:caesar:BLOCK"]);
-            format!(
-                "unknown field \"{key}\"{}; a sweep sets a rule-set field (variants list them), strength:SIDE:BLOCK or deploy:SIDE:BLOCK",
-                crate::scenario::names::did_you_mean(key, names)
-            )
+            AxisError::UnknownField {
+                key: key_owned(),
+                did_you_mean: crate::scenario::names::did_you_mean(key, names),
+            }
         }
-        FieldError::NotOneValue { .. } => {
-            format!("{key} is not a number, a choice or a switch, so it cannot be swept")
-        }
-        other => other.to_string(),
+        FieldError::NotOneValue { .. } => AxisError::NotSweepable { key: key_owned() },
+        error => AxisError::Field {
+            key: key_owned(),
+            error,
+        },
     })
 }
 
 /// The value as JSON of the type the knob takes: a rule-set field's value
 /// as the rule table reads it, a strength, a city name.
-fn typed(knob: &Knob, doc: &ResolvedScenario, text: &str) -> Result<Value, String> {
+fn typed(key: &str, knob: &Knob, doc: &ResolvedScenario, text: &str) -> Result<Value, AxisError> {
+    let (key, text_owned) = (key.to_string(), text.to_string());
     match knob {
         Knob::Rule(path) => path.value_of(text).map_err(|e| match e {
-            FieldError::BadValue { expected, .. } => format!("\"{text}\" is not {expected}"),
-            other => other.to_string(),
+            FieldError::BadValue { expected, .. } => AxisError::BadValue {
+                key,
+                text: text_owned,
+                expected: expected.to_string(),
+            },
+            error => AxisError::Field { key, error },
         }),
-        Knob::Strength { .. } => text
-            .parse::<u64>()
-            .map(Value::from)
-            .map_err(|_| format!("\"{text}\" is not a strength (a whole number, as printed)")),
+        Knob::Strength { .. } => {
+            text.parse::<u64>()
+                .map(Value::from)
+                .map_err(|_| AxisError::NotAStrength {
+                    key,
+                    text: text_owned,
+                })
+        }
         // A city as the map spells it (names match as everywhere else,
         // ignoring case and spacing, aliases included); an unknown one is
         // left for the validator to name with its nearest.
@@ -209,11 +280,12 @@ fn set_strength(doc: &mut ResolvedScenario, side: Side, block: &str, strength: u
 }
 
 fn move_block(
+    key: &str,
     doc: &mut ResolvedScenario,
     side: Side,
     block: &str,
     city: &str,
-) -> Result<(), String> {
+) -> Result<(), AxisError> {
     let d = active_deployment(doc);
     let list = match side {
         Side::Caesar => &mut d.caesar,
@@ -227,10 +299,12 @@ fn move_block(
             .iter()
             .flat_map(|(_, b)| b.iter().map(String::as_str))
             .collect();
-        return Err(format!(
-            "{side}'s {block} is not in the deployment{}",
-            crate::scenario::names::did_you_mean(block, deployed)
-        ));
+        return Err(AxisError::NotDeployed {
+            key: key.to_string(),
+            side,
+            block: block.to_string(),
+            did_you_mean: crate::scenario::names::did_you_mean(block, deployed),
+        });
     };
     list[from].1.retain(|b| b != block);
     if list[from].1.is_empty() {
@@ -269,11 +343,14 @@ fn settings_text(settings: &Map<String, Value>) -> String {
 pub(crate) fn apply_rule_settings(
     rules: &RuleSet,
     settings: &Map<String, Value>,
-) -> Result<RuleSet, String> {
+) -> Result<RuleSet, AxisError> {
     let mut out = rules.clone();
     for (key, value) in settings {
         if let Knob::Rule(path) = knob(key)? {
-            out = path.set(&out, value).map_err(|e| e.to_string())?;
+            out = path.set(&out, value).map_err(|error| AxisError::Field {
+                key: key.clone(),
+                error,
+            })?;
         }
     }
     Ok(out)
@@ -285,7 +362,7 @@ pub enum PlanError {
     /// The axes cannot be read, or make no sweep (unknown field, a value of
     /// the wrong type, a key or a value given twice, too many points).
     #[error("{0}")]
-    Axes(String),
+    Axes(#[from] AxisError),
     /// A point whose rule set or scenario the validator (or the engine)
     /// refuses, with the findings.
     #[error("at {settings}: the validator refuses this point:\n{}", findings.join("\n"))]
@@ -293,18 +370,6 @@ pub enum PlanError {
         settings: String,
         findings: Vec<String>,
     },
-}
-
-impl From<String> for PlanError {
-    fn from(message: String) -> PlanError {
-        PlanError::Axes(message)
-    }
-}
-
-impl From<PlanError> for String {
-    fn from(e: PlanError) -> String {
-        e.to_string()
-    }
 }
 
 /// Every point of the grid the axes span (first axis slowest), each with
@@ -318,31 +383,32 @@ pub fn plan(
     axes: &[Axis],
 ) -> Result<Vec<PlannedPoint>, PlanError> {
     if axes.is_empty() {
-        return Err(PlanError::Axes(
-            "a sweep needs at least one --set FIELD=VALUES".to_string(),
-        ));
+        return Err(AxisError::NoAxes.into());
     }
     let mut knobs = Vec::new();
     for (i, axis) in axes.iter().enumerate() {
         if axes[..i].iter().any(|a| a.key == axis.key) {
-            return Err(PlanError::Axes(format!(
-                "{} is set twice: give all its values in one --set",
-                axis.key
-            )));
+            return Err(AxisError::SetTwice {
+                key: axis.key.clone(),
+            }
+            .into());
         }
         let k = knob(&axis.key)?;
         let values = axis
             .values
             .iter()
-            .map(|v| typed(&k, doc, v).map_err(|e| format!("{}: {e}", axis.key)))
-            .collect::<Result<Vec<Value>, String>>()?;
+            .map(|v| typed(&axis.key, &k, doc, v))
+            .collect::<Result<Vec<Value>, AxisError>>()?;
         // Two spellings of one value would play one point twice.
         for (j, value) in values.iter().enumerate() {
             if let Some(k) = values[..j].iter().position(|v| v == value) {
-                return Err(PlanError::Axes(format!(
-                    "{}: \"{}\" and \"{}\" are the same value ({value}): a point would be played twice",
-                    axis.key, axis.values[k], axis.values[j]
-                )));
+                return Err(AxisError::SameValue {
+                    key: axis.key.clone(),
+                    first: axis.values[k].clone(),
+                    second: axis.values[j].clone(),
+                    value: value.clone(),
+                }
+                .into());
             }
         }
         knobs.push((axis.key.clone(), k, values));
@@ -351,7 +417,7 @@ pub fn plan(
         .iter()
         .try_fold(1usize, |n, (_, _, v)| n.checked_mul(v.len()))
         .filter(|&n| n <= MAX_POINTS)
-        .ok_or_else(|| format!("the sweep has more than {MAX_POINTS} points"))?;
+        .ok_or(AxisError::TooManyPoints)?;
     let mut points = Vec::with_capacity(total);
     for index in 0..total {
         // Mixed radix, the last axis fastest.
@@ -369,20 +435,31 @@ pub fn plan(
             settings.insert(key.clone(), value.clone());
             match k {
                 Knob::Rule(path) => {
-                    point_rules = path
-                        .set(&point_rules, value)
-                        .map_err(|e| format!("{key}: {e}"))?
+                    point_rules =
+                        path.set(&point_rules, value)
+                            .map_err(|error| AxisError::Field {
+                                key: key.clone(),
+                                error,
+                            })?
                 }
                 Knob::Strength { side, block } => {
                     let n = value
                         .as_u64()
                         .and_then(|n| u8::try_from(n).ok())
-                        .ok_or_else(|| format!("{key}={value}: not a strength"))?;
+                        .ok_or_else(|| AxisError::NotAStrength {
+                            key: key.clone(),
+                            text: value.to_string(),
+                        })?;
                     set_strength(&mut doc, *side, block, n);
                 }
                 Knob::Deploy { side, block } => {
-                    move_block(&mut doc, *side, block, value.as_str().unwrap_or_default())
-                        .map_err(|e| format!("{key}: {e}"))?;
+                    move_block(
+                        key,
+                        &mut doc,
+                        *side,
+                        block,
+                        value.as_str().unwrap_or_default(),
+                    )?;
                 }
             }
         }
@@ -830,12 +907,14 @@ mod tests {
         ] {
             assert!(bad.parse::<Axis>().is_err(), "{bad}");
         }
-        assert!(
-            "years=0..5000"
-                .parse::<Axis>()
-                .unwrap_err()
-                .contains("more than")
-        );
+        assert!(matches!(
+            "years=0..5000".parse::<Axis>(),
+            Err(AxisError::LongRange {
+                from: 0,
+                to: 5000,
+                ..
+            })
+        ));
     }
 
     #[test]

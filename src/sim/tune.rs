@@ -26,7 +26,7 @@ use cmaes::{CMAESOptions, DVector, Mode};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::stats::{Difference, Estimate, paired_mean_difference};
+use super::stats::{Estimate, PairedDifference, paired_mean_difference};
 use super::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
 use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player};
 use crate::engine::{Game, NoLog};
@@ -128,7 +128,7 @@ pub struct Check {
     /// moves with the players.
     pub mirror_start: Estimate,
     pub mirror_tuned: Estimate,
-    pub mirror_difference: Difference,
+    pub mirror_difference: PairedDifference,
 }
 
 /// A tuning run.
