@@ -117,10 +117,19 @@ pub fn fight_watched(
 
 /// The state just after the battle.
 pub fn battle_end(f: &Field, seed: u64, watch: &mut dyn FnMut(&State, &[Action])) -> Option<State> {
-    let game = &f.game;
     // The cards are stated (Caesar Player 1 with two moves: the main attack
     // and the reserves); only the dice come from `seed`.
-    let mut state = caesar_to_move(f, seed)?;
+    battle_from(f, caesar_to_move(f, seed)?, watch)
+}
+
+/// The state just after the battle `state` (at Caesar's first group
+/// decision in `f`) leads to.
+pub fn battle_from(
+    f: &Field,
+    mut state: State,
+    watch: &mut dyn FnMut(&State, &[Action]),
+) -> Option<State> {
+    let game = &f.game;
     let mut legal = Vec::new();
     let mut grouped = 0;
     let mut fought = false;
@@ -214,10 +223,15 @@ fn battle_end_result(f: &Field, state: &State) -> (bool, [u32; 2]) {
 /// against Pompey's 1/2 (each holding three command cards besides): the
 /// state at Caesar's first group decision. Later chance comes from `seed`.
 pub fn caesar_to_move(f: &Field, seed: u64) -> Option<State> {
-    let hand: &[&str] = &["2/3", "2/1", "3/1"];
-    let mut state = command_turn(&f.game, "2/2", "1/2", [hand, hand], &[]);
+    let mut state = caesar_to_move_with_dice(f, &[]);
     state.reseed(seed);
     (state.current_player() == Some(Side::Caesar)).then_some(state)
+}
+
+/// As [`caesar_to_move`], the battle's dice stated.
+pub fn caesar_to_move_with_dice(f: &Field, dice: &[u8]) -> State {
+    let hand: &[&str] = &["2/3", "2/1", "3/1"];
+    command_turn(&f.game, "2/2", "1/2", [hand, hand], dice)
 }
 
 /// A block by name; panics with the name when the roster has none.

@@ -206,11 +206,14 @@ fn heuristic_moves_navis_and_makes_amphibious_moves() {
     }
 }
 
-/// Caesar's first discard in a position with his navis on `caesar_sea` and
-/// a Pompeian navis on Mare Tyrrhenum, from the first deal that gives him
-/// Neptune: (his hand's Neptune, what the heuristic discards).
+/// Caesar's first discard of the year (2.1) with his navis on `caesar_sea`,
+/// a Pompeian navis on Mare Tyrrhenum, and Neptune in a hand of otherwise
+/// small command cards (2/1, 1/3, 1/2: to the default heuristic each is
+/// worth more than Neptune, less than Neptune's naval surprise): (the
+/// Neptune, what the heuristic discards).
 fn first_discard_with_neptune(caesar_sea: &str) -> (u8, Action) {
     use Side::{Caesar, Pompey};
+    use caesar_workbench::engine::Stage;
     let game = common::position(
         "rules-2.0",
         &[
@@ -221,22 +224,23 @@ fn first_discard_with_neptune(caesar_sea: &str) -> (u8, Action) {
         ],
         &[],
     );
-    for seed in 0..500 {
-        let state = State::new(&game, seed);
-        let Some(neptune) = state
-            .hand(Caesar)
-            .iter()
-            .copied()
-            .find(|c| game.card(*c) == CardFace::Event(Event::Neptune))
-        else {
-            continue;
-        };
-        let (_, pick) = decision(&game, &state, &|| {
-            Box::new(HeuristicPlayer::new(Caesar, 1, false))
-        });
-        return (neptune, pick);
-    }
-    panic!("no deal gives Caesar Neptune");
+    let hand_size = usize::from(game.rules.hand_size);
+    let small = ["2/1", "2/1", "2/1", "1/3", "1/2", "1/2"];
+    let mut caesar = common::cards(&game, &["Neptune"]);
+    caesar.extend(common::cards(&game, &small[..hand_size - 1]));
+    let neptune = caesar[0];
+    let pompey = common::cards(
+        &game,
+        &["3/1", "3/1", "3/1", "2/2", "2/2", "2/2"][..hand_size],
+    );
+    let mut position = common::deployed(&game);
+    position.stage = Stage::Discard;
+    position.hands = [caesar, pompey];
+    let state = common::start(&game, &position);
+    let (_, pick) = decision(&game, &state, &|| {
+        Box::new(HeuristicPlayer::new(Caesar, 1, false))
+    });
+    (neptune, pick)
 }
 
 #[test]
