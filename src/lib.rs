@@ -22,7 +22,9 @@ pub mod app;
 /// What the library's unit tests share.
 #[cfg(test)]
 pub(crate) mod test_support {
-    use crate::engine::Game;
+    use crate::ai::HeuristicPlayer;
+    use crate::engine::{Action, Game, State};
+    use crate::scenario::model::Side;
     use crate::scenario::rules::RuleSet;
 
     /// The published game under a built-in rule set.
@@ -33,5 +35,26 @@ pub(crate) mod test_support {
             None,
         )
         .expect("the published game is valid under every built-in rule set")
+    }
+
+    /// Heuristic play from `seed` until `stop` holds at a decision of two or
+    /// more actions: the state and its legal actions.
+    pub(crate) fn play_until(
+        game: &Game,
+        seed: u64,
+        stop: impl Fn(&State, &[Action]) -> bool,
+    ) -> (State, Vec<Action>) {
+        let mut state = State::new(game, seed);
+        let mut players = Side::BOTH.map(|side| HeuristicPlayer::new(side, seed, false));
+        let mut legal = Vec::new();
+        while let Some(side) = state.current_player() {
+            state.legal_actions(game, &mut legal);
+            if legal.len() > 1 && stop(&state, &legal) {
+                break;
+            }
+            let a = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
+            state.apply(game, a);
+        }
+        (state, legal)
     }
 }

@@ -1164,29 +1164,13 @@ impl HeuristicPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::State;
 
-    /// Plays heuristic games from `seed` until `stop` holds, returning the
-    /// state and the legal actions then.
-    fn play_until(game: &Game, seed: u64, stop: impl Fn(&State) -> bool) -> (State, Vec<Action>) {
-        let mut state = State::new(game, seed);
-        let mut players = Side::BOTH.map(|side| HeuristicPlayer::new(side, seed, false));
-        let mut legal = Vec::new();
-        while let Some(side) = state.current_player() {
-            state.legal_actions(game, &mut legal);
-            if stop(&state) && legal.len() > 1 {
-                break;
-            }
-            let a = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
-            state.apply(game, a);
-        }
-        (state, legal)
-    }
+    use crate::test_support::play_until;
 
     #[test]
     fn a_turn_style_lasts_for_its_game_turn_only() {
         let game = crate::test_support::published("rules-2.0");
-        let (state, legal) = play_until(&game, 3, |s| s.turn() == 2);
+        let (state, legal) = play_until(&game, 3, |s, _| s.turn() == 2);
         let side = state
             .current_player()
             .expect("the game goes on into turn 2");

@@ -638,26 +638,7 @@ mod tests {
     use super::*;
     use crate::ai::AiSpec;
 
-    /// Heuristic play from `seed` until `stop` holds at a decision of two or
-    /// more actions: the state and its legal actions.
-    fn play_until(
-        game: &Game,
-        seed: u64,
-        stop: impl Fn(&State, &[Action]) -> bool,
-    ) -> (State, Vec<Action>) {
-        let mut state = State::new(game, seed);
-        let mut players = Side::BOTH.map(|side| HeuristicPlayer::new(side, seed, false));
-        let mut legal = Vec::new();
-        while let Some(side) = state.current_player() {
-            state.legal_actions(game, &mut legal);
-            if legal.len() > 1 && stop(&state, &legal) {
-                break;
-            }
-            let a = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
-            state.apply(game, a);
-        }
-        (state, legal)
-    }
+    use crate::test_support::play_until;
 
     /// Positions with each kind of searched decision: a discard, a card
     /// play, the start of a command phase and a later group move.

@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::engine::{Action, Game, SideView, State};
-use crate::scenario::model::BlockId;
+use crate::scenario::model::{BlockId, Side};
 
 pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};
@@ -137,15 +137,29 @@ pub fn play_game(
 /// Plays `state` on to the end.
 pub(crate) fn play_on(
     game: &Game,
+    state: State,
+    players: &mut [Box<dyn Player>; 2],
+    log: &mut impl crate::engine::Log,
+) -> State {
+    play_watched(game, state, players, log, |_, _, _| {})
+}
+
+/// Plays `state` on to the end as [`play_on`] does, showing `watch` each
+/// action with the side that took it and the state just after it: the one
+/// game loop that simulations, records and searches share.
+pub fn play_watched(
+    game: &Game,
     mut state: State,
     players: &mut [Box<dyn Player>; 2],
     log: &mut impl crate::engine::Log,
+    mut watch: impl FnMut(&State, Side, Action),
 ) -> State {
     let mut legal = Vec::new();
     while let Some(side) = state.current_player() {
         state.legal_actions(game, &mut legal);
         let action = decide(&mut players[side.index()], game, &state, &legal);
         state.apply_logged(game, action, log);
+        watch(&state, side, action);
     }
     state
 }

@@ -19,7 +19,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ai::{Player, decide};
+use crate::ai::Player;
 use crate::engine::{Action, EndReason, Game, Log, Outcome, Place, State};
 use crate::files::save_atomically;
 use crate::scenario::format::{
@@ -481,22 +481,18 @@ pub fn record_game(
     players: &mut [Box<dyn Player>; 2],
     log: &mut impl Log,
 ) -> (State, RecordFile) {
-    let mut state = State::new_logged(game, setup.seed, log);
+    let state = State::new_logged(game, setup.seed, log);
     let mut proof = Proof::new(game, &state);
     let start = proof.start(&setup);
-    let mut legal = Vec::new();
     let mut actions = Vec::new();
-    while let Some(side) = state.current_player() {
-        state.legal_actions(game, &mut legal);
-        let action = decide(&mut players[side.index()], game, &state, &legal);
+    let state = crate::ai::play_watched(game, state, players, log, |state, _, action| {
         let text = game.action_text(action);
-        state.apply_logged(game, action, log);
-        proof.push(game, &text, &state);
+        proof.push(game, &text, state);
         actions.push(RecordedStep {
             action: text,
             digest: proof.step(),
         });
-    }
+    });
     let record = record_of(setup, start, actions, &state);
     (state, record)
 }

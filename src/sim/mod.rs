@@ -357,29 +357,27 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameSummary {
             .player(Side::Pompey, pompey_seed, options.omniscient),
     ];
     let mut events_by_side = [[0u8; 7]; 2];
-    let mut state = State::new(game, seed);
-    let mut legal = Vec::new();
+    let state = State::new(game, seed);
     let mut map = heatmap::MapRecord::default();
     let mut start_of_year = heatmap::control(game, &state);
-    while let Some(side) = state.current_player() {
-        state.legal_actions(game, &mut legal);
-        let action = crate::ai::decide(&mut players[side.index()], game, &state, &legal);
+    let watch = |state: &State, side: Side, action: Action| {
         if let Action::Play(card) = action
             && let CardFace::Event(e) = game.card(card)
         {
             let slot = &mut events_by_side[side.index()][e as usize];
             *slot = slot.saturating_add(1);
         }
-        state.apply(game, action);
         // A winter's victory check has just run: who holds what now.
         if state.stats.vp_by_year.len() > map.control.len() {
-            let now = heatmap::control(game, &state);
+            let now = heatmap::control(game, state);
             if state.outcome().is_none() {
                 start_of_year = now.clone();
             }
             map.control.push(now);
         }
-    }
+    };
+    let mut state =
+        crate::ai::play_watched(game, state, &mut players, &mut crate::engine::NoLog, watch);
     let events = std::mem::take(&mut state.stats.map_events);
     map.finish(game, &state, &start_of_year, events);
     let outcome = state
