@@ -212,6 +212,84 @@ fn pts(d: &PairedDifference) -> String {
     )
 }
 
+/// Caesar's mirror share may move by less than this between the two
+/// strongest rungs for the ladder to count as settled (issue: "less than
+/// 3 points").
+pub const SETTLED_MIRROR_GAP: f64 = 0.03;
+
+/// What the two strongest rungs (the last two: rungs go weakest first) say,
+/// and whether they agree: whether a stronger player would likely change
+/// the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopRungs {
+    /// The second strongest and the strongest rung's players.
+    pub players: [String; 2],
+    /// Per rule set: Caesar's mirror win rate at the strongest rung minus
+    /// at the second strongest (independent games).
+    pub mirror_gap: Vec<PairedDifference>,
+    /// Two rule sets: the strongest rung's paired difference minus the
+    /// second strongest's.
+    pub difference_gap: Option<PairedDifference>,
+    /// Every mirror gap under [`SETTLED_MIRROR_GAP`] and no significant
+    /// difference gap.
+    pub settled: bool,
+    pub text: String,
+}
+
+impl TopRungs {
+    fn of(variants: &[String], rungs: &[Rung]) -> Option<TopRungs> {
+        let [second, top] = rungs.get(rungs.len().checked_sub(2)?..)? else {
+            return None;
+        };
+        let (second_runs, top_runs) = (second.mirror.runs(), top.mirror.runs());
+        let mirror_gap: Vec<PairedDifference> = top_runs
+            .iter()
+            .zip(&second_runs)
+            .map(|(t, s)| two_proportion_test(t.caesar_wins, t.games, s.caesar_wins, s.games))
+            .collect();
+        let difference_gap = match (top.difference, second.difference) {
+            (Some(t), Some(s)) => Some(t.minus_independent(&s)),
+            _ => None,
+        };
+        let mirrors_close = mirror_gap
+            .iter()
+            .all(|g| g.estimate.abs() < SETTLED_MIRROR_GAP);
+        let same_difference = difference_gap.is_none_or(|g| !g.significant);
+        let settled = mirrors_close && same_difference;
+        let mirrors: Vec<String> = variants
+            .iter()
+            .zip(&mirror_gap)
+            .map(|(v, g)| format!("Caesar's mirror share under {v} moves {}", pts(g)))
+            .collect();
+        let mut text = format!(
+            "The strongest two rungs ({} then {}) {}: {}",
+            second.player,
+            top.player,
+            if settled { "agree" } else { "do not agree yet" },
+            mirrors.join("; ")
+        );
+        if let (Some(g), Some(t)) = (difference_gap, top.difference) {
+            text.push_str(&format!(
+                "; the rule sets' difference moves {} between them, and at the strongest rung it is {}",
+                pts(&g),
+                pts(&t)
+            ));
+        }
+        text.push_str(if settled {
+            ". A stronger player is unlikely to change the answer."
+        } else {
+            ". The answer still moves with player strength: add a stronger rung, or more games."
+        });
+        Some(TopRungs {
+            players: [second.player.clone(), top.player.clone()],
+            mirror_gap,
+            difference_gap,
+            settled,
+            text,
+        })
+    }
+}
+
 /// The verdict on two rule sets from the paired difference (A − B) in
 /// Caesar's win rate at each rung: it holds at every rung when every rung's
 /// difference is significant at 5% with the same sign; no difference when
@@ -493,6 +571,9 @@ pub struct LadderReport {
     /// None with a single rung.
     pub ratings: Option<Ratings>,
     pub verdict: Verdict,
+    /// None with a single rung (and in reports older than it).
+    #[serde(default)]
+    pub top_rungs: Option<TopRungs>,
     /// Wall-clock seconds, summed over merged shards.
     pub elapsed_seconds: f64,
 }
@@ -610,6 +691,7 @@ impl LadderReport {
             let ((fw, fn_, fe), (lw, ln, le)) = (first.unwrap_or(empty), last.unwrap_or(empty));
             trend_verdict(&players, &fe, &le, &two_proportion_test(lw, ln, fw, fn_))
         };
+        let top_rungs = TopRungs::of(&variants, &rungs);
         LadderReport {
             kind: "ladder".to_string(),
             variants,
@@ -623,6 +705,7 @@ impl LadderReport {
             cross_play,
             ratings,
             verdict,
+            top_rungs,
             elapsed_seconds,
         }
     }
@@ -980,7 +1063,11 @@ impl fmt::Display for LadderReport {
                 elo(r.caesar_side_ci95[1])
             )?;
         }
-        write!(f, "Verdict: {}", self.verdict.text)
+        write!(f, "Verdict: {}", self.verdict.text)?;
+        if let Some(top) = &self.top_rungs {
+            write!(f, "\nStrongest rungs: {}", top.text)?;
+        }
+        Ok(())
     }
 }
 
@@ -1183,6 +1270,63 @@ mod tests {
             zero(&mut x.run);
         }
         r
+    }
+
+    #[test]
+    fn the_strongest_two_rungs_agree_only_when_their_answers_are_close() {
+        let game = crate::test_support::published("rules-2.0");
+        let options = SimOptions {
+            games: 40,
+            seed: 5,
+            caesar: AiSpec::Heuristic,
+            pompey: AiSpec::Heuristic,
+            omniscient: false,
+            shard: None,
+        };
+        let run =
+            super::super::simulate(&game, "rules-2.0", &options, &Progress::new(), |_| {}).unwrap();
+        let rung = |player: &str, caesar_wins: u64| {
+            let mut r = run.clone();
+            r.caesar_wins = caesar_wins;
+            Rung {
+                player: player.to_string(),
+                caesar_win_rate: vec![Estimate::of(caesar_wins, r.games)],
+                difference: None,
+                mirror: Mirror::Single(Box::new(r)),
+            }
+        };
+        let variants = ["rules-2.0".to_string()];
+        assert_eq!(TopRungs::of(&variants, &[rung("a", 10)]), None);
+        // One win in 40 is 2.5 points: under the 3-point bar.
+        let close = TopRungs::of(&variants, &[rung("weak", 0), rung("a", 10), rung("b", 11)]);
+        let close = close.unwrap();
+        assert_eq!(close.players, ["a".to_string(), "b".to_string()]);
+        assert!(close.settled, "{}", close.text);
+        assert!((close.mirror_gap[0].estimate - 0.025).abs() < 1e-12);
+        let apart = TopRungs::of(&variants, &[rung("a", 10), rung("b", 14)]).unwrap();
+        assert!(!apart.settled, "{}", apart.text);
+        assert!(apart.text.contains("do not agree yet"), "{}", apart.text);
+    }
+
+    #[test]
+    fn a_gap_between_two_independent_differences_is_tested_on_both_errors() {
+        let d = |estimate: f64, half_width: f64| PairedDifference {
+            estimate,
+            ci95: [estimate - half_width, estimate + half_width],
+            p_value: 0.0,
+            significant: true,
+        };
+        // Two differences of 4 and 1 points, each ±2: the gap is 3 ± 2.8.
+        let gap = d(0.04, 0.02).minus_independent(&d(0.01, 0.02));
+        assert!((gap.estimate - 0.03).abs() < 1e-12);
+        assert!((gap.ci95[1] - gap.ci95[0] - 2.0 * 0.02 * 2f64.sqrt()).abs() < 1e-9);
+        assert!(gap.significant);
+        assert!(!d(0.04, 0.03).minus_independent(&d(0.01, 0.03)).significant);
+        let unbounded = PairedDifference {
+            ci95: [f64::NEG_INFINITY, f64::INFINITY],
+            ..d(0.5, 0.0)
+        };
+        assert!(!unbounded.minus_independent(&d(0.0, 0.01)).significant);
     }
 
     #[test]

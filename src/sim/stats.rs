@@ -127,6 +127,24 @@ impl PairedDifference {
     }
 }
 
+impl PairedDifference {
+    /// `self − other` for differences measured on independent games (two
+    /// rungs of a ladder): a Wald test on the gap between them. An
+    /// unbounded interval on either side gives an unbounded gap.
+    pub(crate) fn minus_independent(&self, other: &PairedDifference) -> PairedDifference {
+        let se = |d: &PairedDifference| (d.ci95[1] - d.ci95[0]) / (2.0 * Z95);
+        let s = se(self).hypot(se(other));
+        let d = self.estimate - other.estimate;
+        let z = if s > 0.0 && s.is_finite() { d / s } else { 0.0 };
+        let mut gap = PairedDifference::new(d, s, z);
+        if !s.is_finite() {
+            gap.p_value = 1.0;
+            gap.significant = false;
+        }
+        gap
+    }
+}
+
 /// Unpaired two-proportion z-test (pooled variance for the test, unpooled
 /// for the interval): x1 of n1 against x2 of n2.
 pub(crate) fn two_proportion_test(x1: u64, n1: u64, x2: u64, n2: u64) -> PairedDifference {

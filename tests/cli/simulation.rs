@@ -614,6 +614,13 @@ fn ladder_reports_rates_per_rung_ratings_and_a_verdict() {
         "{kind}"
     );
     assert!(!v["verdict"]["text"].as_str().unwrap().is_empty());
+    // What the strongest two rungs say, and whether they agree.
+    let top = &v["top_rungs"];
+    assert_eq!(top["players"][0], "random");
+    assert_eq!(top["players"][1], "heuristic");
+    assert_eq!(top["mirror_gap"].as_array().unwrap().len(), 2);
+    assert!(top["difference_gap"]["p_value"].as_f64().is_some());
+    assert!(top["settled"].is_boolean());
     // The same on two threads.
     let two: Value = serde_json::from_slice(&ladder_json(&["--threads", "2"])).unwrap();
     assert_eq!(
@@ -627,7 +634,8 @@ fn ladder_reports_rates_per_rung_ratings_and_a_verdict() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("heuristic"))
-        .stdout(predicate::str::contains("Verdict: "));
+        .stdout(predicate::str::contains("Verdict: "))
+        .stdout(predicate::str::contains("Strongest rungs: "));
 }
 
 #[test]
