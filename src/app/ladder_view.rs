@@ -110,7 +110,7 @@ fn added_rungs(ui: &mut Ui, s: &mut LadderSettings, variant: &str) -> Option<Req
                 continue;
             }
             if ui
-                .button(format!("✕ {}", player_picker::label(p)))
+                .button(format!("× {}", player_picker::label(p)))
                 .on_hover_text(format!("Remove the rung {p}"))
                 .clicked()
             {

@@ -334,7 +334,12 @@ fn generations(ui: &mut Ui, report: &TuneReport) {
 
 /// The numbers that moved most, largest relative change first.
 fn changes(ui: &mut Ui, report: &TuneReport) {
-    ui.label(RichText::new("Numbers that moved most (opponent → tuned)").strong());
+    ui.label(
+        RichText::new(
+            "Numbers that moved most: the opponent's, the tuned player's, and their ratio",
+        )
+        .strong(),
+    );
     egui::Grid::new("tune_changes")
         .num_columns(4)
         .striped(true)
