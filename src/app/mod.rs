@@ -461,11 +461,14 @@ impl WorkbenchApp {
                 "" => "my-variant".to_string(),
                 n => n.to_string(),
             },
+            // "tuned-rules-2.0", or after a variant file's name.
             FilePurpose::SavePlayer { .. } => {
-                let rule_set = Path::new(self.state.variant())
-                    .file_stem()
-                    .map_or("player".into(), |s| s.to_string_lossy());
-                format!("tuned-{rule_set}")
+                let variant = Path::new(self.state.variant());
+                let rule_set = match variant.extension() {
+                    Some(ext) if ext == "ron" => variant.file_stem().unwrap_or_default(),
+                    _ => variant.as_os_str(),
+                };
+                format!("tuned-{}", rule_set.to_string_lossy())
             }
             // Saving again suggests the file's own name.
             FilePurpose::SaveScenario { .. } => match self.state.path().and_then(Path::file_stem) {

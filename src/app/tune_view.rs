@@ -169,6 +169,9 @@ fn number_rows(ui: &mut Ui, s: &mut TuneSettings) {
     s.check_games += s.check_games % 2;
 }
 
+/// Runs of up to this many generations list every one.
+const ALL_GENERATIONS_UP_TO: usize = 20;
+
 /// What to do with the tuned player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum TuneUse {
@@ -307,8 +310,9 @@ fn gain(ui: &mut Ui, report: &TuneReport) {
     });
 }
 
-/// Each generation's best and median score against the opponent (the
-/// first, every tenth and the last, as the CLI prints them).
+/// Each generation's best and median score against the opponent: every
+/// generation of a short run, else the first, every tenth and the last, as
+/// the CLI prints them.
 fn generations(ui: &mut Ui, report: &TuneReport) {
     ui.label(RichText::new("Generations: score against the opponent").strong());
     let last = report.generations.len().saturating_sub(1);
@@ -321,7 +325,10 @@ fn generations(ui: &mut Ui, report: &TuneReport) {
             }
             ui.end_row();
             for g in &report.generations {
-                if g.generation == 0 || g.generation % 10 == 0 || g.generation as usize == last {
+                let shown = report.generations.len() <= ALL_GENERATIONS_UP_TO
+                    || g.generation % 10 == 0
+                    || g.generation as usize == last;
+                if shown {
                     ui.label(g.generation.to_string());
                     ui.label(format!("{:.1}%", g.best * 100.0));
                     ui.label(format!("{:.1}%", g.median * 100.0));
