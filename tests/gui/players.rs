@@ -208,3 +208,36 @@ fn cancel_stops_a_tune() {
     ));
     h.get_by_label("The run stopped: cancelled");
 }
+
+#[test]
+fn player_files_from_disk_become_ladder_rungs_and_tune_opponents() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.ron");
+    let params = HeuristicParams {
+        attack_ratio: 0.8,
+        ..Default::default()
+    };
+    std::fs::write(&path, params.to_ron("test")).unwrap();
+    let app = WorkbenchApp::new(None, "rules-2.0")
+        .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(path.clone()))));
+    let mut h = harness(app, Tab::Simulation);
+    open(&mut h, "Add a rung");
+    h.get_by_label("heuristic from file…").click();
+    h.run();
+    h.run();
+    let rung = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+        path: path.display().to_string(),
+        params,
+    }));
+    assert_eq!(
+        h.state_mut().sim_panel().ladder.players().last(),
+        Some(&rung)
+    );
+    h.get_by_label("Tune a player").click();
+    h.run();
+    open(&mut h, "Opponent");
+    h.get_by_label("heuristic from file…").click();
+    h.run();
+    h.run();
+    h.get_by_value("heuristic: mine.ron");
+}
