@@ -653,7 +653,10 @@ impl SimPanel {
                 r.started.elapsed().as_secs_f32()
             )));
         }
-        if let Some(slowest) = self.slowest_frame {
+        // A tune's run is the tune panel's, not the ladder's above it.
+        let tuning = self.running.as_ref().is_some_and(|r| r.tune.is_some())
+            || matches!(self.result, Some(Ok(Outcome::Tune(_))));
+        if let Some(slowest) = self.slowest_frame.filter(|_| !tuning) {
             ui.label(
                 RichText::new(format!(
                     "Slowest window frame during the run: {:.1} ms to build",
