@@ -71,6 +71,9 @@ pub struct SimPanel {
     pub tune: TuneSettings,
     /// Where the last tuned player was saved, once it is.
     tuned_saved: Option<std::path::PathBuf>,
+    /// Whether the current or last run is a tune (finished, failed or
+    /// cancelled).
+    last_run_tuned: bool,
     running: Option<Running>,
     pub result: Option<Result<Outcome, String>>,
     /// The result as JSON, made once when the run ends (for export).
@@ -96,6 +99,7 @@ impl Default for SimPanel {
             sweep: SweepSettings::default(),
             tune: TuneSettings::default(),
             tuned_saved: None,
+            last_run_tuned: false,
             running: None,
             result: None,
             json: None,
@@ -306,6 +310,7 @@ impl SimPanel {
                 .map_err(|_| "cancelled".to_string())
         });
         self.tuned_saved = None;
+        self.last_run_tuned = true;
         if let Some(r) = &mut self.running {
             r.tune = Some(shape);
         }
@@ -366,6 +371,7 @@ impl SimPanel {
         self.result = None;
         self.json = None;
         self.slowest_frame = None;
+        self.last_run_tuned = false;
         self.running = Some(Running {
             progress,
             total,
@@ -654,9 +660,7 @@ impl SimPanel {
             )));
         }
         // A tune's run is the tune panel's, not the ladder's above it.
-        let tuning = self.running.as_ref().is_some_and(|r| r.tune.is_some())
-            || matches!(self.result, Some(Ok(Outcome::Tune(_))));
-        if let Some(slowest) = self.slowest_frame.filter(|_| !tuning) {
+        if let Some(slowest) = self.slowest_frame.filter(|_| !self.last_run_tuned) {
             ui.label(
                 RichText::new(format!(
                     "Slowest window frame during the run: {:.1} ms to build",
