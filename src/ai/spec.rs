@@ -3,6 +3,8 @@
 //! `heuristic:FILE`) and makes it for a side.
 
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +56,25 @@ impl AiSpec {
             _ => None,
         }
     }
+    /// This search (`search` or `mcts`, either budget) on the numbers of
+    /// the player file `on` (`search:32@FILE`); `None` for a player that
+    /// does not search.
+    pub fn on_numbers_of(&self, on: &TunedHeuristic) -> Option<AiSpec> {
+        matches!(
+            self,
+            AiSpec::Search { .. }
+                | AiSpec::SearchTimed { .. }
+                | AiSpec::Mcts { .. }
+                | AiSpec::MctsTimed { .. }
+        )
+        .then(|| {
+            AiSpec::SearchOn(Box::new(SearchOn {
+                search: self.clone(),
+                on: on.clone(),
+            }))
+        })
+    }
+
     pub(crate) const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
     pub(crate) const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
 
@@ -89,66 +110,67 @@ impl AiSpec {
     }
 
     pub fn player(&self, side: Side, seed: u64, omniscient: bool) -> Box<dyn super::Player> {
-        match *self {
-            AiSpec::Random => Box::new(super::RandomPlayer::new(seed)),
-            AiSpec::Heuristic => Box::new(super::HeuristicPlayer::new(side, seed, omniscient)),
-            AiSpec::TunedHeuristic(ref tuned) => Box::new(
-                super::HeuristicPlayer::new(side, seed, omniscient).with_params(tuned.params),
-            ),
-            AiSpec::Search { playouts } => {
-                Box::new(super::SearchPlayer::new(side, seed, omniscient, playouts))
+        self.player_counting(side, seed, omniscient, None)
+    }
+
+    /// The player, as [`AiSpec::player`] makes it, whose searches count
+    /// every playout into `playouts` (the window shows a search thinking);
+    /// a player that does not search has none to count. Counting changes no
+    /// decision: a player made either way plays the same games.
+    pub fn player_counting(
+        &self,
+        side: Side,
+        seed: u64,
+        omniscient: bool,
+        playouts: Option<Arc<AtomicU64>>,
+    ) -> Box<dyn super::Player> {
+        let (search, numbers) = match self {
+            AiSpec::Random => return Box::new(super::RandomPlayer::new(seed)),
+            AiSpec::Heuristic => {
+                return Box::new(super::HeuristicPlayer::new(side, seed, omniscient));
             }
-            AiSpec::SearchTimed { millis } => Box::new(super::SearchPlayer::with_budget(
-                side,
-                seed,
-                omniscient,
-                super::Budget::Millis(millis),
-            )),
-            AiSpec::Mcts { playouts } => Box::new(super::MctsPlayer::new(
-                side,
-                seed,
-                omniscient,
-                super::Budget::Playouts(playouts),
-            )),
-            AiSpec::MctsTimed { millis } => Box::new(super::MctsPlayer::new(
-                side,
-                seed,
-                omniscient,
-                super::Budget::Millis(millis),
-            )),
-            AiSpec::SearchOn(ref on) => {
-                let numbers = [on.on.params; 2];
-                let budget = |budget: u32, timed: bool| {
-                    if timed {
-                        super::Budget::Millis(budget)
-                    } else {
-                        super::Budget::Playouts(budget)
-                    }
-                };
-                match on.search {
-                    AiSpec::Search { playouts: n } | AiSpec::SearchTimed { millis: n } => {
-                        let timed = matches!(on.search, AiSpec::SearchTimed { .. });
-                        Box::new(
-                            super::SearchPlayer::with_budget(
-                                side,
-                                seed,
-                                omniscient,
-                                budget(n, timed),
-                            )
-                            .on_numbers(numbers),
-                        )
-                    }
-                    AiSpec::Mcts { playouts: n } | AiSpec::MctsTimed { millis: n } => {
-                        let timed = matches!(on.search, AiSpec::MctsTimed { .. });
-                        Box::new(
-                            super::MctsPlayer::new(side, seed, omniscient, budget(n, timed))
-                                .on_numbers(numbers),
-                        )
-                    }
-                    // FromStr builds only searches here.
-                    ref other => other.player(side, seed, omniscient),
+            AiSpec::TunedHeuristic(tuned) => {
+                return Box::new(
+                    super::HeuristicPlayer::new(side, seed, omniscient).with_params(tuned.params),
+                );
+            }
+            AiSpec::SearchOn(on) => (&on.search, Some([on.on.params; 2])),
+            search => (search, None),
+        };
+        let budget = |budget: u32, timed: bool| {
+            if timed {
+                super::Budget::Millis(budget)
+            } else {
+                super::Budget::Playouts(budget)
+            }
+        };
+        match *search {
+            AiSpec::Search { playouts: n } | AiSpec::SearchTimed { millis: n } => {
+                let timed = matches!(search, AiSpec::SearchTimed { .. });
+                let mut player =
+                    super::SearchPlayer::with_budget(side, seed, omniscient, budget(n, timed));
+                if let Some(numbers) = numbers {
+                    player = player.on_numbers(numbers);
                 }
+                if let Some(counter) = playouts {
+                    player = player.counting_playouts(counter);
+                }
+                Box::new(player)
             }
+            AiSpec::Mcts { playouts: n } | AiSpec::MctsTimed { millis: n } => {
+                let timed = matches!(search, AiSpec::MctsTimed { .. });
+                let mut player = super::MctsPlayer::new(side, seed, omniscient, budget(n, timed));
+                if let Some(numbers) = numbers {
+                    player = player.on_numbers(numbers);
+                }
+                if let Some(counter) = playouts {
+                    player = player.counting_playouts(counter);
+                }
+                Box::new(player)
+            }
+            // A search on a player file holds a search (FromStr builds only
+            // those); anything else plays as itself.
+            ref other => other.player_counting(side, seed, omniscient, playouts),
         }
     }
 }
@@ -272,4 +294,64 @@ fn parse_budget(name: &str, b: &str) -> Result<super::Budget, String> {
 pub struct TunedHeuristic {
     pub path: String,
     pub params: super::HeuristicParams,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::AiSpec;
+    use crate::ai::{Player, decide};
+    use crate::engine::{Action, State};
+    use crate::scenario::model::Side;
+
+    /// The first `decisions` actions of a game whose sides `make` makes.
+    fn opening(make: impl Fn(Side, u64) -> Box<dyn Player>, decisions: usize) -> Vec<Action> {
+        let game = crate::test_support::published("rules-2.0");
+        let mut state = State::new(&game, 11);
+        let mut players = Side::BOTH.map(|side| make(side, 20 + side.index() as u64));
+        let (mut legal, mut played) = (Vec::new(), Vec::new());
+        while let Some(side) = state.current_player() {
+            if played.len() == decisions {
+                break;
+            }
+            state.legal_actions(&game, &mut legal);
+            let action = decide(&mut players[side.index()], &game, &state, &legal);
+            state.apply(&game, action);
+            played.push(action);
+        }
+        played
+    }
+
+    #[test]
+    fn a_player_counting_its_playouts_plays_as_the_plain_one() {
+        let file = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/variants/players/tuned-rules-2.0.ron"
+        );
+        let specs = [
+            "heuristic".to_string(),
+            "search:3".to_string(),
+            "mcts:3".to_string(),
+            format!("search:3@{file}"),
+            format!("mcts:3@{file}"),
+        ];
+        for text in specs {
+            let spec: AiSpec = text.parse().unwrap();
+            let counter = Arc::new(AtomicU64::new(0));
+            let plain = opening(|side, seed| spec.player(side, seed, false), 40);
+            let counted = opening(
+                |side, seed| spec.player_counting(side, seed, false, Some(counter.clone())),
+                40,
+            );
+            assert_eq!(plain, counted, "{text}");
+            let searches = text != "heuristic";
+            assert_eq!(
+                counter.load(Ordering::Relaxed) > 0,
+                searches,
+                "{text}: a search counts its playouts, the heuristic has none"
+            );
+        }
+    }
 }

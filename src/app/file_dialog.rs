@@ -56,6 +56,11 @@ pub enum FilePurpose {
     /// A heuristic player file (`tune` writes them) for a side's AI in the
     /// Simulate tab, or for a seat of a new game in the Play tab.
     OpenPlayer(crate::scenario::model::Side, super::PlayerUse),
+    /// Write a player file `tune` made in the window (then play it by
+    /// that name).
+    SavePlayer {
+        text: String,
+    },
     /// Write a simulation report (JSON or CSV), or a game record.
     Export {
         kind: ExportKind,
@@ -109,6 +114,13 @@ impl FileRequest {
                 "ron",
                 false,
                 "",
+            ),
+            FilePurpose::SavePlayer { .. } => (
+                "Save player file",
+                "Heuristic player (RON)",
+                "ron",
+                true,
+                name,
             ),
             FilePurpose::Export {
                 kind: ExportKind::Record,

@@ -6,8 +6,10 @@
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{Legend, Line, LineStyle, Plot, PlotUi, Points, uniform_grid_spacer};
 
-use super::theme;
+use super::player_picker::{self, Menu, Offer, Picked};
+use super::{FilePurpose, PlayerUse, Request, theme};
 use crate::ai::AiSpec;
+use crate::scenario::model::Side;
 use crate::sim::ladder::{LadderReport, Ratings, VerdictKind};
 use crate::sim::stats::Estimate;
 
@@ -25,7 +27,8 @@ const LINE_COLOURS: [egui::Color32; 2] = [theme::CAESAR, theme::ROUNDS];
 /// The ladder's settings: its rungs and games per match.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LadderSettings {
-    /// Chosen among [`LADDER_PLAYERS`], in that order.
+    /// The fixed rungs chosen among [`LADDER_PLAYERS`], in that order, then
+    /// the players added from the menu, in the order added.
     pub(crate) players: Vec<AiSpec>,
     /// Games of every match (each rung's mirror match, each cross-play pairing).
     pub(crate) games: u64,
@@ -40,8 +43,37 @@ impl Default for LadderSettings {
     }
 }
 
-/// The rung checkboxes and the games per rung.
-pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings) {
+impl LadderSettings {
+    /// The rungs, weakest first as far as the window knows.
+    pub fn players(&self) -> &[AiSpec] {
+        &self.players
+    }
+
+    /// Adds `player` as a rung, unless a rung already plays as it.
+    pub(crate) fn add(&mut self, player: AiSpec) {
+        if !self.players.iter().any(|p| p.plays_as(&player)) {
+            self.players.push(player);
+            self.order();
+        }
+    }
+
+    /// The fixed rungs in [`LADDER_PLAYERS`] order, then the others in the
+    /// order they were added (a stable sort keeps it): players from the
+    /// menu and player files are as a rule stronger than the fixed four.
+    fn order(&mut self) {
+        self.players.sort_by_key(|q| {
+            LADDER_PLAYERS
+                .iter()
+                .position(|x| x == q)
+                .unwrap_or(LADDER_PLAYERS.len())
+        });
+    }
+}
+
+/// The rung checkboxes, the rungs added from the player menu (each with
+/// its remove button), the menu to add one, and the games per rung. A
+/// request when a rung is to be read from a player file.
+pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings, variant: &str) -> Option<Request> {
     ui.horizontal_wrapped(|ui| {
         ui.label("Rungs");
         for p in LADDER_PLAYERS {
@@ -52,12 +84,11 @@ pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings) {
                 } else {
                     s.players.retain(|q| *q != p);
                 }
-                // Weakest first, as the list offers them.
-                s.players
-                    .sort_by_key(|q| LADDER_PLAYERS.iter().position(|x| x == q));
+                s.order();
             }
         }
     });
+    let request = added_rungs(ui, s, variant);
     ui.horizontal(|ui| {
         let l = ui.label("Games per rung");
         ui.add(egui::DragValue::new(&mut s.games).range(1..=100_000))
@@ -66,6 +97,53 @@ pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings) {
                 "Games of each mirror match and of each cross-play pairing (each side assignment)",
             );
     });
+    request
+}
+
+/// The rungs beyond the fixed four, and the player menu that adds one.
+fn added_rungs(ui: &mut Ui, s: &mut LadderSettings, variant: &str) -> Option<Request> {
+    let mut request = None;
+    let mut removed = None;
+    ui.horizontal_wrapped(|ui| {
+        for (i, p) in s.players.iter().enumerate() {
+            if LADDER_PLAYERS.contains(p) {
+                continue;
+            }
+            if ui
+                .button(format!("× {}", player_picker::label(p)))
+                .on_hover_text(format!("Remove the rung {p}"))
+                .clicked()
+            {
+                removed = Some(i);
+            }
+        }
+        let l = ui.label("Add a rung");
+        let menu = Menu {
+            variant,
+            current: None,
+            offer: Offer::Players,
+        };
+        let (combo, picked) =
+            player_picker::combo(ui, "ladder_add_rung", "choose…".to_string(), &menu, |_| {});
+        combo.labelled_by(l.id).on_hover_text(
+            "Any player as a rung: the best for the rule set, a player file, a search on a player file",
+        );
+        match picked {
+            Some(Picked::Player(spec)) => s.add(spec),
+            // The side is not used: the file is a rung, playing both sides.
+            Some(Picked::FromFile) => {
+                request = Some(Request::Choose(FilePurpose::OpenPlayer(
+                    Side::Caesar,
+                    PlayerUse::LadderRung,
+                )));
+            }
+            None => {}
+        }
+    });
+    if let Some(i) = removed {
+        s.players.remove(i);
+    }
+    request
 }
 
 fn pct(e: &Estimate) -> String {

@@ -32,6 +32,7 @@ mod map_panel;
 mod play;
 mod play_board;
 mod play_info;
+mod player_picker;
 mod replay;
 mod replay_games;
 mod rules_panel;
@@ -44,6 +45,7 @@ mod state;
 mod sweep_view;
 pub mod theme;
 mod tooltip;
+mod tune_view;
 mod view;
 
 use std::path::{Path, PathBuf};
@@ -114,6 +116,10 @@ pub enum PlayerUse {
     Simulate,
     /// A seat of the next game in the Play tab.
     Play,
+    /// A rung of the strength ladder (Simulate tab).
+    LadderRung,
+    /// The player `tune` plays against and starts from (Simulate tab).
+    TuneOpponent,
 }
 
 /// What a game record is opened for.
@@ -182,6 +188,8 @@ pub enum Request {
     DismissFileError,
     /// Show a game in the Replay tab.
     Replay(Box<ReplaySource>),
+    /// Seat this player at a side of the next game in the Play tab.
+    SeatPlayer(crate::scenario::model::Side, crate::ai::AiSpec),
 }
 
 /// The workbench: the state it works on, and the panels that draw it.
@@ -453,6 +461,15 @@ impl WorkbenchApp {
                 "" => "my-variant".to_string(),
                 n => n.to_string(),
             },
+            // "tuned-rules-2.0", or after a variant file's name.
+            FilePurpose::SavePlayer { .. } => {
+                let variant = Path::new(self.state.variant());
+                let rule_set = match variant.extension() {
+                    Some(ext) if ext == "ron" => variant.file_stem().unwrap_or_default(),
+                    _ => variant.as_os_str(),
+                };
+                format!("tuned-{}", rule_set.to_string_lossy())
+            }
             // Saving again suggests the file's own name.
             FilePurpose::SaveScenario { .. } => match self.state.path().and_then(Path::file_stem) {
                 Some(stem) => stem.to_string_lossy().into_owned(),
@@ -495,6 +512,11 @@ impl WorkbenchApp {
             FilePurpose::Export { text, .. } => {
                 self.state.export(&path, &text);
             }
+            FilePurpose::SavePlayer { text } => {
+                if self.state.export(&path, &text) {
+                    self.sim.player_saved(&path);
+                }
+            }
             FilePurpose::OpenRecord(RecordUse::Replay) => {
                 self.replay.open_file(&path);
                 self.tab = Tab::Replay;
@@ -511,6 +533,8 @@ impl WorkbenchApp {
                 let loaded = match to {
                     PlayerUse::Simulate => self.sim.load_player(side, &path),
                     PlayerUse::Play => self.play.load_player(side, &path),
+                    PlayerUse::LadderRung => self.sim.add_rung_from(&path),
+                    PlayerUse::TuneOpponent => self.sim.tune.play_against(&path),
                 };
                 if let Err(e) = loaded {
                     self.state.set_file_error(e);
@@ -565,6 +589,9 @@ impl WorkbenchApp {
                     } => self.replay.open_simulated(*game, &options, index),
                 }
                 self.tab = Tab::Replay;
+            }
+            Request::SeatPlayer(side, spec) => {
+                self.play.settings.seats[side.index()] = Seat::Ai(spec);
             }
         }
     }

@@ -27,7 +27,7 @@ use super::play_info;
 use super::replay::Replayed;
 use super::{ExportKind, FilePurpose, RecordUse, Request, theme};
 use crate::ai::AiSpec;
-use crate::ai::{Budget, MctsPlayer, Player, SearchPlayer};
+use crate::ai::Player;
 use crate::engine::{Action, Game, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move, last_move};
@@ -264,28 +264,13 @@ impl PlayPanel {
         let mut counters = [None, None];
         let players = Side::BOTH.map(|side| match &seats[side.index()] {
             Seat::Human => None,
-            &Seat::Ai(AiSpec::Search { playouts }) => {
+            // Every AI gets a counter: a search fills it in ("thinking: N
+            // playouts"), any other player leaves it at nought.
+            Seat::Ai(spec) => {
                 let counter = Arc::new(AtomicU64::new(0));
                 counters[side.index()] = Some(counter.clone());
-                Some(Box::new(
-                    SearchPlayer::new(side, player_seeds[side.index()], false, playouts)
-                        .counting_playouts(counter),
-                ) as Box<dyn Player>)
+                Some(spec.player_counting(side, player_seeds[side.index()], false, Some(counter)))
             }
-            &Seat::Ai(AiSpec::Mcts { playouts }) => {
-                let counter = Arc::new(AtomicU64::new(0));
-                counters[side.index()] = Some(counter.clone());
-                Some(Box::new(
-                    MctsPlayer::new(
-                        side,
-                        player_seeds[side.index()],
-                        false,
-                        Budget::Playouts(playouts),
-                    )
-                    .counting_playouts(counter),
-                ) as Box<dyn Player>)
-            }
-            Seat::Ai(spec) => Some(spec.player(side, player_seeds[side.index()], false)),
         });
         let humans: Vec<Side> = Side::BOTH
             .into_iter()
@@ -598,8 +583,9 @@ impl PlayPanel {
         }
     }
 
-    /// Who sits at each side, their playouts, and the seed.
-    fn seats_grid(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
+    /// Who sits at each side (the best player for the rule set first),
+    /// their playouts, and the seed.
+    fn seats_grid(&mut self, ui: &mut Ui, actions: &mut Vec<Request>, variant: &str) {
         egui::Grid::new("play_seats")
             .num_columns(2)
             .spacing([10.0, 4.0])
@@ -607,52 +593,38 @@ impl PlayPanel {
                 for side in Side::BOTH {
                     let seat = &mut self.settings.seats[side.index()];
                     let l = ui.label(format!("{side}"));
-                    egui::ComboBox::from_id_salt(("play_seat", side.index()))
-                        .selected_text(seat.label())
-                        .show_ui(ui, |ui| {
-                            ui.selectable_value(seat, Seat::Human, "human");
-                            ui.selectable_value(seat, Seat::Ai(AiSpec::Random), "random");
-                            ui.selectable_value(seat, Seat::Ai(AiSpec::Heuristic), "heuristic");
-                            if !matches!(seat, Seat::Ai(AiSpec::Search { .. })) {
-                                ui.selectable_value(
-                                    seat,
-                                    Seat::Ai(AiSpec::Search {
-                                        playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
-                                    }),
-                                    "search",
-                                );
-                            }
-                            if !matches!(seat, Seat::Ai(AiSpec::Mcts { .. })) {
-                                ui.selectable_value(
-                                    seat,
-                                    Seat::Ai(AiSpec::Mcts {
-                                        playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
-                                    }),
-                                    "mcts",
-                                );
-                            }
-                            let tuned = matches!(seat, Seat::Ai(AiSpec::TunedHeuristic(_)));
-                            if ui
-                                .selectable_label(tuned, "heuristic from file…")
-                                .on_hover_text("A player file written by `caesar-workbench tune`")
-                                .clicked()
-                            {
-                                actions.push(Request::Choose(FilePurpose::OpenPlayer(
-                                    side,
-                                    super::PlayerUse::Play,
-                                )));
-                            }
-                        })
-                        .response
-                        .labelled_by(l.id);
+                    let current = match &*seat {
+                        Seat::Ai(spec) => Some(spec.clone()),
+                        Seat::Human => None,
+                    };
+                    let menu = super::player_picker::Menu {
+                        variant,
+                        current: current.as_ref(),
+                        offer: super::player_picker::Offer::Players,
+                    };
+                    let mut human = false;
+                    let (combo, picked) = super::player_picker::combo(
+                        ui,
+                        ("play_seat", side.index()),
+                        seat.label(),
+                        &menu,
+                        |ui| human = ui.selectable_label(current.is_none(), "human").clicked(),
+                    );
+                    combo.labelled_by(l.id);
+                    match picked {
+                        _ if human => *seat = Seat::Human,
+                        Some(super::player_picker::Picked::Player(spec)) => *seat = Seat::Ai(spec),
+                        Some(super::player_picker::Picked::FromFile) => {
+                            actions.push(Request::Choose(FilePurpose::OpenPlayer(
+                                side,
+                                super::PlayerUse::Play,
+                            )));
+                        }
+                        None => {}
+                    }
                     ui.end_row();
-                    if let Seat::Ai(AiSpec::Search { playouts } | AiSpec::Mcts { playouts }) = seat
-                    {
-                        let l = ui.label(format!("{side} playouts"));
-                        ui.add(egui::DragValue::new(playouts).range(1..=4096))
-                            .labelled_by(l.id)
-                            .on_hover_text("Playouts per searched decision");
-                        ui.end_row();
+                    if let Seat::Ai(spec) = seat {
+                        super::player_picker::budget_row(ui, &format!("{side} playouts"), spec);
                     }
                 }
                 let l = ui.label("Seed");
@@ -690,7 +662,7 @@ impl PlayPanel {
             header = header.open(Some(false));
         }
         header.show(ui, |ui| {
-            self.seats_grid(ui, actions);
+            self.seats_grid(ui, actions, variant);
             ui.label(RichText::new(format!("Rule set: {variant}")).weak());
             let startable = match (scenario, rules) {
                 (Some(_), Some(_)) if errors == 0 => None,

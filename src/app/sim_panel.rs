@@ -10,9 +10,11 @@ use egui::{RichText, Ui};
 
 use super::battle_calculator::BattleCalculator;
 use super::ladder_view::{self, LadderSettings};
+use super::player_picker::{self, Menu, Offer, Picked};
 use super::sim_charts::charts;
 use super::sweep_view::{self, SweepSettings};
 use super::theme;
+use super::tune_view::{self, TuneSettings, TuneUse};
 use super::{ExportKind, FilePurpose, Request};
 use crate::ai::AiSpec;
 use crate::engine::Game;
@@ -22,7 +24,7 @@ use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
 use crate::sim::{
     self, CompareReport, GameSummary, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
-    SweepReport,
+    SweepReport, tune::TuneReport,
 };
 
 /// What a finished run produced.
@@ -39,6 +41,8 @@ pub enum Outcome {
     Ladder(Box<LadderReport>),
     /// A balance sweep over rule-set fields.
     Sweep(Box<SweepReport>),
+    /// A tuned player (`tune`).
+    Tune(Box<TuneReport>),
 }
 
 struct Running {
@@ -46,6 +50,8 @@ struct Running {
     total: u64,
     started: Instant,
     rx: Receiver<Result<Outcome, String>>,
+    /// A tune's games per generation and generations, for its progress.
+    tune: Option<(u64, u64)>,
 }
 
 /// The simulation panel's settings, the run in progress and the last result.
@@ -61,6 +67,13 @@ pub struct SimPanel {
     pub ladder: LadderSettings,
     /// The balance sweep's fields, values and games per point.
     pub sweep: SweepSettings,
+    /// Tune's opponent, games, population and generations.
+    pub tune: TuneSettings,
+    /// Where the last tuned player was saved, once it is.
+    tuned_saved: Option<std::path::PathBuf>,
+    /// Whether the current or last run is a tune (finished, failed or
+    /// cancelled).
+    last_run_tuned: bool,
     running: Option<Running>,
     pub result: Option<Result<Outcome, String>>,
     /// The result as JSON, made once when the run ends (for export).
@@ -84,6 +97,9 @@ impl Default for SimPanel {
             compare_with: None,
             ladder: LadderSettings::default(),
             sweep: SweepSettings::default(),
+            tune: TuneSettings::default(),
+            tuned_saved: None,
+            last_run_tuned: false,
             running: None,
             result: None,
             json: None,
@@ -258,8 +274,48 @@ impl SimPanel {
         });
     }
 
-    /// Runs `work` on its own thread and rayon pool of `threads` workers;
-    /// the panel polls its progress (`total` games) and picks up its result.
+    /// Starts tuning a heuristic player in the background: `tune` with the
+    /// tune panel's settings and the seed above, under the rule set in
+    /// force. Refused like [`SimPanel::start`], and when the settings are
+    /// not a run (the reason is shown).
+    pub(crate) fn start_tune(
+        &mut self,
+        scenario: &Scenario,
+        errors: usize,
+        rules: &RuleSet,
+        variant: &str,
+    ) {
+        if !self.may_start(errors) {
+            return;
+        }
+        let options = match self.tune.options(self.seed) {
+            Ok(o) => o,
+            Err(e) => {
+                self.result = Some(Err(format!("Tune: {e}")));
+                return;
+            }
+        };
+        let shape = (
+            options.population() as u64 * options.games_per_candidate,
+            options.generations(),
+        );
+        let scenario = Arc::new(scenario.clone());
+        // Named as the CLI names it: the variant and the rule set's title.
+        let name = format!("{variant} ({})", rules.name);
+        let rules = Arc::new(rules.clone());
+        self.launch(options.total_games(), move |shared| {
+            let game = Game::new(scenario, rules);
+            sim::tune::tune(&game, &name, &options, shared)
+                .map(|r| Outcome::Tune(Box::new(r)))
+                .map_err(|_| "cancelled".to_string())
+        });
+        self.tuned_saved = None;
+        self.last_run_tuned = true;
+        if let Some(r) = &mut self.running {
+            r.tune = Some(shape);
+        }
+    }
+
     /// Whether a run may start: none is running and the scenario has no
     /// errors (else the reason is shown).
     fn may_start(&mut self, errors: usize) -> bool {
@@ -290,6 +346,8 @@ impl SimPanel {
         }
     }
 
+    /// Runs `work` on its own thread and rayon pool of `threads` workers;
+    /// the panel polls its progress (`total` games) and picks up its result.
     fn launch(
         &mut self,
         total: u64,
@@ -313,11 +371,13 @@ impl SimPanel {
         self.result = None;
         self.json = None;
         self.slowest_frame = None;
+        self.last_run_tuned = false;
         self.running = Some(Running {
             progress,
             total,
             started: Instant::now(),
             rx,
+            tune: None,
         });
     }
 
@@ -354,6 +414,7 @@ impl SimPanel {
                     Ok(Outcome::Compare(c)) => Some(serde_json::to_string_pretty(c)),
                     Ok(Outcome::Ladder(l)) => Some(serde_json::to_string_pretty(l)),
                     Ok(Outcome::Sweep(w)) => Some(serde_json::to_string_pretty(w)),
+                    Ok(Outcome::Tune(t)) => Some(serde_json::to_string_pretty(t)),
                     Err(_) => None,
                 }
                 .map(|j| j.map_err(|e| e.to_string()));
@@ -426,7 +487,7 @@ impl SimPanel {
                     (Side::Caesar, &mut self.caesar),
                     (Side::Pompey, &mut self.pompey),
                 ] {
-                    actions.extend(ai_rows(ui, side, ai));
+                    actions.extend(ai_rows(ui, side, ai, variant));
                 }
                 self.run_rows(ui);
             });
@@ -455,8 +516,10 @@ impl SimPanel {
             }
         });
         ui.separator();
-        self.ladder_controls(ui, scenario, errors, rules, variant);
+        actions.extend(self.ladder_controls(ui, scenario, errors, rules, variant));
         self.run_progress(ui);
+        ui.separator();
+        actions.extend(self.tune_controls(ui, scenario, errors, rules, variant));
         actions
     }
 
@@ -506,12 +569,12 @@ impl SimPanel {
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
-    ) {
+    ) -> Option<Request> {
         ui.label(RichText::new("Strength ladder").strong())
             .on_hover_text(
                 "A mirror match at every rung (both sides played by that player), cross-play between the rungs for ratings, and whether the rule sets' difference for Caesar holds at every strength. Uses the seed, threads and compare setting above.",
             );
-        ladder_view::settings(ui, &mut self.ladder);
+        let request = ladder_view::settings(ui, &mut self.ladder, variant);
         let can_run = rules.is_some() && self.running.is_none() && !self.ladder.players.is_empty();
         if ui
             .add_enabled(can_run, egui::Button::new("Run ladder"))
@@ -520,11 +583,74 @@ impl SimPanel {
         {
             self.start_ladder(scenario, errors, rules, variant);
         }
+        request
+    }
+
+    /// Tune's settings, its Run and Cancel, and its progress by generation.
+    fn tune_controls(
+        &mut self,
+        ui: &mut Ui,
+        scenario: &Scenario,
+        errors: usize,
+        rules: Option<&RuleSet>,
+        variant: &str,
+    ) -> Option<Request> {
+        let mut request = None;
+        egui::CollapsingHeader::new(RichText::new("Tune a player").strong())
+            .id_salt("tune_panel")
+            .show(ui, |ui| {
+                ui.label(
+                    RichText::new(
+                        "Fits the heuristic's numbers to the rule set by self-play (CMA-ES), as `caesar-workbench tune` does, then checks the result against its opponent on unseen games.",
+                    )
+                    .weak(),
+                );
+                request = tune_view::settings(ui, &mut self.tune, variant);
+                ui.horizontal(|ui| {
+                    let can_run = rules.is_some() && self.running.is_none();
+                    if ui.add_enabled(can_run, egui::Button::new("Run tune")).clicked()
+                        && let Some(rules) = rules
+                    {
+                        self.start_tune(scenario, errors, rules, variant);
+                    }
+                    let tuning = self.running.as_ref().is_some_and(|r| r.tune.is_some());
+                    if ui
+                        .add_enabled(tuning, egui::Button::new("Cancel tune"))
+                        .clicked()
+                    {
+                        self.cancel();
+                    }
+                });
+                if let Some(Running {
+                    progress,
+                    total,
+                    started,
+                    tune: Some((per_generation, generations)),
+                    ..
+                }) = &self.running
+                {
+                    let done = progress.done();
+                    let generation = done / per_generation.max(&1);
+                    let stage = if generation < *generations {
+                        format!("generation {} of {generations}", generation + 1)
+                    } else {
+                        "checking against the opponent".to_string()
+                    };
+                    ui.add(egui::ProgressBar::new(done as f32 / (*total).max(1) as f32).text(
+                        format!(
+                            "{stage}: {done} / {total} games, {:.0} s",
+                            started.elapsed().as_secs_f32()
+                        ),
+                    ));
+                }
+            });
+        request
     }
 
     /// The run's progress, and how smooth the window stayed during it.
     fn run_progress(&self, ui: &mut Ui) {
-        if let Some(r) = &self.running {
+        // A tune shows its progress in its own panel.
+        if let Some(r) = self.running.as_ref().filter(|r| r.tune.is_none()) {
             let done = r.progress.done();
             let fraction = done as f32 / r.total.max(1) as f32;
             ui.add(egui::ProgressBar::new(fraction).text(format!(
@@ -533,7 +659,8 @@ impl SimPanel {
                 r.started.elapsed().as_secs_f32()
             )));
         }
-        if let Some(slowest) = self.slowest_frame {
+        // A tune's run is the tune panel's, not the ladder's above it.
+        if let Some(slowest) = self.slowest_frame.filter(|_| !self.last_run_tuned) {
             ui.label(
                 RichText::new(format!(
                     "Slowest window frame during the run: {:.1} ms to build",
@@ -556,6 +683,35 @@ impl SimPanel {
             Side::Pompey => self.pompey = spec,
         }
         Ok(())
+    }
+
+    /// Adds the heuristic player of the file at `path` as a ladder rung.
+    pub(crate) fn add_rung_from(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+        self.ladder.add(spec);
+        Ok(())
+    }
+
+    /// The tuned player was saved at `path`: it is used by that name from
+    /// now on.
+    pub(crate) fn player_saved(&mut self, path: &std::path::Path) {
+        self.tuned_saved = Some(path.to_path_buf());
+    }
+
+    /// Uses the last tuned player where the user chose; a seat in the Play
+    /// tab is asked of the window.
+    fn use_tuned(&mut self, to: TuneUse) -> Option<Request> {
+        let Some(Ok(Outcome::Tune(report))) = &self.result else {
+            return None;
+        };
+        let spec = tune_view::tuned_player(report, self.tuned_saved.as_deref());
+        match to {
+            TuneUse::Simulate(Side::Caesar) => self.caesar = spec,
+            TuneUse::Simulate(Side::Pompey) => self.pompey = spec,
+            TuneUse::LadderRung => self.ladder.add(spec),
+            TuneUse::Play(side) => return Some(Request::SeatPlayer(side, spec)),
+        }
+        None
     }
 
     fn sweep_controls(
@@ -585,6 +741,7 @@ impl SimPanel {
 
     fn results(&mut self, ui: &mut Ui, rules: Option<&RuleSet>) -> Vec<Request> {
         let mut actions = Vec::new();
+        let mut tuned_use = None;
         match &self.result {
             None if self.running.is_none() => {
                 ui.label(
@@ -638,67 +795,49 @@ impl SimPanel {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
                 actions.extend(sweep_view::show(ui, w, rules));
             }
+            Some(Ok(Outcome::Tune(t))) => {
+                actions.extend(export_buttons(ui, self.json.as_ref(), None));
+                let (requests, used) = tune_view::show(ui, t, self.tuned_saved.as_deref());
+                actions.extend(requests);
+                tuned_use = used;
+            }
+        }
+        if let Some(to) = tuned_use {
+            actions.extend(self.use_tuned(to));
         }
         actions
     }
 }
 
-/// A side's AI chooser (and a searching player's playouts), as grid rows;
-/// choosing a player file asks for the file.
-fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec) -> Option<Request> {
+/// A side's AI chooser (the best player for the rule set first) and a
+/// searching player's playouts, as grid rows; choosing a player file asks
+/// for the file.
+fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec, variant: &str) -> Option<Request> {
     let mut request = None;
     let l = ui.label(format!("{side} AI"));
-    let combo = egui::ComboBox::from_id_salt(("ai", side.index()))
-        .selected_text(ai_label(ai))
-        .show_ui(ui, |ui| {
-            ui.selectable_value(ai, AiSpec::Random, "random");
-            ui.selectable_value(ai, AiSpec::Heuristic, "heuristic");
-            let tuned = matches!(ai, AiSpec::TunedHeuristic(_));
-            if ui
-                .selectable_label(tuned, "heuristic from file…")
-                .on_hover_text(
-                    "A player file written by `caesar-workbench tune`: \
-                     the heuristic with numbers fitted to a rule set",
-                )
-                .clicked()
-            {
-                request = Some(Request::Choose(FilePurpose::OpenPlayer(
-                    side,
-                    super::PlayerUse::Simulate,
-                )));
-            }
-            if !matches!(ai, AiSpec::Search { .. }) {
-                ui.selectable_value(
-                    ai,
-                    AiSpec::Search {
-                        playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
-                    },
-                    "search",
-                );
-            }
-            if !matches!(ai, AiSpec::Mcts { .. }) {
-                ui.selectable_value(
-                    ai,
-                    AiSpec::Mcts {
-                        playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
-                    },
-                    "mcts",
-                );
-            }
-        })
-        .response
-        .labelled_by(l.id);
-    if let AiSpec::TunedHeuristic(t) = ai {
+    let menu = Menu {
+        variant,
+        current: Some(ai),
+        offer: Offer::Players,
+    };
+    let (combo, picked) =
+        player_picker::combo(ui, ("ai", side.index()), ai_label(ai), &menu, |_| {});
+    let combo = combo.labelled_by(l.id);
+    if let Some(t) = ai.numbers_file() {
         combo.on_hover_text(format!("Player file {}", t.path));
     }
-    ui.end_row();
-    if let AiSpec::Search { playouts } | AiSpec::Mcts { playouts } = ai {
-        let l = ui.label(format!("{side} playouts"));
-        ui.add(egui::DragValue::new(playouts).range(1..=4096))
-            .labelled_by(l.id)
-            .on_hover_text("Playouts per searched decision: more is stronger and slower");
-        ui.end_row();
+    match picked {
+        Some(Picked::Player(spec)) => *ai = spec,
+        Some(Picked::FromFile) => {
+            request = Some(Request::Choose(FilePurpose::OpenPlayer(
+                side,
+                super::PlayerUse::Simulate,
+            )));
+        }
+        None => {}
     }
+    ui.end_row();
+    player_picker::budget_row(ui, &format!("{side} playouts"), ai);
     request
 }
 
@@ -776,13 +915,5 @@ fn summary(ui: &mut Ui, r: &SimReport) {
 
 /// A side's AI as its chooser shows it: a player file by its name only.
 pub(super) fn ai_label(ai: &AiSpec) -> String {
-    match ai {
-        AiSpec::TunedHeuristic(t) => {
-            let name = std::path::Path::new(&t.path)
-                .file_name()
-                .map_or(t.path.clone(), |n| n.to_string_lossy().into_owned());
-            format!("heuristic: {name}")
-        }
-        other => other.to_string(),
-    }
+    player_picker::label(ai)
 }

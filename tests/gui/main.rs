@@ -8,6 +8,7 @@ mod edit;
 mod heatmap;
 mod ladder;
 mod play;
+mod players;
 mod setup;
 mod sweep;
 mod window;

@@ -1,0 +1,312 @@
+//! The one menu of players, written once for every place the window asks
+//! for a player: a side's AI in the Simulate tab, a seat in the Play tab, a
+//! rung of the strength ladder and tune's opponent.
+//!
+//! Strongest first: the best player measured for the rule set in play
+//! ([`ratings::best`]), then the player kinds, the shipped player files
+//! (`variants/players/`) and searches on player files, each with its
+//! shipped rating when it has one, so a designer sees what is strongest
+//! before choosing and every menu offers the same players in the same order.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use egui::{Response, RichText, Ui};
+
+use crate::ai::AiSpec;
+use crate::sim::ratings::{self, Rating};
+
+/// Where the shipped player files live, relative to the source tree (and
+/// to the working directory when run from it), as the ratings name them.
+const SHIPPED_FOLDER: &str = "variants/players";
+
+/// What was picked in a player menu.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Picked {
+    Player(AiSpec),
+    /// "heuristic from file…": the caller asks for the file.
+    FromFile,
+}
+
+/// Which players a menu offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Offer {
+    /// Every player, the best first.
+    Players,
+    /// Only heuristics (the default one and player files): what `tune`
+    /// can start from and play against.
+    Heuristics,
+}
+
+/// A player menu: the rule set it ranks players for and what is chosen now.
+pub(super) struct Menu<'a> {
+    pub(super) variant: &'a str,
+    pub(super) current: Option<&'a AiSpec>,
+    pub(super) offer: Offer,
+}
+
+/// A combo box of players showing `selected`; `extra` adds the caller's
+/// own entries right after the best player (the Play tab's "human").
+/// Returns the combo's response (to label it) and what was picked.
+pub(super) fn combo(
+    ui: &mut Ui,
+    id_salt: impl egui::AsIdSalt,
+    selected: String,
+    menu: &Menu<'_>,
+    extra: impl FnOnce(&mut Ui),
+) -> (Response, Option<Picked>) {
+    let shown = egui::ComboBox::from_id_salt(id_salt)
+        .selected_text(selected)
+        .height(600.0)
+        .show_ui(ui, |ui| entries(ui, menu, extra));
+    (shown.response, shown.inner.flatten())
+}
+
+/// The menu's entries, strongest first.
+fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<Picked> {
+    let mut picked = None;
+    if menu.offer == Offer::Players {
+        picked = best_entry(ui, menu);
+    }
+    extra(ui);
+    ui.separator();
+    let kinds: &[AiSpec] = match menu.offer {
+        Offer::Players => &[
+            AiSpec::Random,
+            AiSpec::Heuristic,
+            AiSpec::Search {
+                playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+            },
+            AiSpec::Mcts {
+                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+            },
+        ],
+        Offer::Heuristics => &[AiSpec::Heuristic],
+    };
+    for spec in kinds {
+        picked = entry(ui, spec, menu).or(picked);
+    }
+    heading(ui, "Player files");
+    for spec in shipped_files() {
+        picked = entry(ui, spec, menu).or(picked);
+    }
+    let from_disk = menu
+        .current
+        .and_then(AiSpec::numbers_file)
+        .is_some_and(|t| !is_shipped(&t.path));
+    if ui
+        .selectable_label(from_disk, "heuristic from file…")
+        .on_hover_text(
+            "A player file written by `caesar-workbench tune` (or the Tune panel): \
+             the heuristic with numbers fitted to a rule set",
+        )
+        .clicked()
+    {
+        picked = Some(Picked::FromFile);
+    }
+    if menu.offer == Offer::Players {
+        heading(ui, "Searches on player files");
+        for spec in searches_on_files(menu.current) {
+            picked = entry(ui, &spec, menu).or(picked);
+        }
+    }
+    picked
+}
+
+/// "best for rules-2.0: search:16@tuned-rules-2.0.ron, 82.0%": the
+/// strongest shipped player for the rule set, resolved to the player itself.
+fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
+    let best = match ratings::best(menu.variant) {
+        Ok(best) => best,
+        Err(e) => {
+            ui.label(RichText::new(format!("best for {}: {e}", menu.variant)).weak());
+            return None;
+        }
+    };
+    let rating = rating_of(menu.variant, &best);
+    let text = match rating {
+        Some(r) => format!(
+            "best for {}: {}, {:.1}% against the default heuristic",
+            menu.variant,
+            label(&best),
+            r.score.estimate * 100.0
+        ),
+        None => format!(
+            "best for {}: {} (no player measured under this rule set)",
+            menu.variant,
+            label(&best)
+        ),
+    };
+    let response = ui.selectable_label(menu.current == Some(&best), RichText::new(text).strong());
+    let response = match rating {
+        Some(r) => response.on_hover_text(rating_text(r)),
+        None => response
+            .on_hover_text("`caesar-workbench players --measure --variant …` measures the players"),
+    };
+    response.clicked().then_some(Picked::Player(best))
+}
+
+/// One player of the menu, with its shipped rating under the rule set.
+/// Picking the kind already chosen keeps it (and its budget) as it is.
+fn entry(ui: &mut Ui, spec: &AiSpec, menu: &Menu<'_>) -> Option<Picked> {
+    let chosen = menu.current.is_some_and(|c| same_kind(c, spec));
+    let rating = rating_of(menu.variant, spec);
+    let text = match rating {
+        Some(r) => format!("{}   {:.1}%", label(spec), r.score.estimate * 100.0),
+        None => label(spec),
+    };
+    let mut response = ui.selectable_label(chosen, text);
+    if let Some(t) = spec.numbers_file() {
+        response = response.on_hover_text(format!("Player file {}", t.path));
+    }
+    if let Some(r) = rating {
+        response = response.on_hover_text(rating_text(r));
+    }
+    (response.clicked() && !chosen).then(|| Picked::Player(spec.clone()))
+}
+
+fn heading(ui: &mut Ui, text: &str) {
+    ui.separator();
+    ui.label(RichText::new(text).weak().small());
+}
+
+/// A rating as its tooltip says it.
+fn rating_text(r: &Rating) -> String {
+    format!(
+        "{} against {}: {} over both sides ({:.1}% as Caesar, {:.1}% as Pompey), {:.2} CPU s a game.\nMeasured with {}",
+        r.player,
+        r.against,
+        r.score.percent_text(0),
+        r.as_caesar * 100.0,
+        r.as_pompey * 100.0,
+        r.cpu_seconds_per_game,
+        r.measured
+    )
+}
+
+/// A player as menus show it: a player file by its name only.
+pub(super) fn label(spec: &AiSpec) -> String {
+    match spec {
+        AiSpec::TunedHeuristic(t) => format!("heuristic: {}", file_name(&t.path)),
+        AiSpec::SearchOn(s) => format!("{}@{}", s.search, file_name(&s.on.path)),
+        other => other.to_string(),
+    }
+}
+
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or(path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The "playouts" row under a searching player's menu, as grid rows: the
+/// budget of `search`, `mcts` and of a search on a player file.
+pub(super) fn budget_row(ui: &mut Ui, label: &str, spec: &mut AiSpec) {
+    let playouts = match spec {
+        AiSpec::Search { playouts } | AiSpec::Mcts { playouts } => playouts,
+        AiSpec::SearchOn(on) => match &mut on.search {
+            AiSpec::Search { playouts } | AiSpec::Mcts { playouts } => playouts,
+            _ => return,
+        },
+        _ => return,
+    };
+    let l = ui.label(label);
+    ui.add(egui::DragValue::new(playouts).range(1..=4096))
+        .labelled_by(l.id)
+        .on_hover_text("Playouts per searched decision: more is stronger and slower");
+    ui.end_row();
+}
+
+/// Whether picking `offered` when `current` is chosen changes nothing:
+/// the same kind of player (any budget) on the same numbers.
+fn same_kind(current: &AiSpec, offered: &AiSpec) -> bool {
+    let file = |s: &AiSpec| s.numbers_file().map(|t| t.path.clone());
+    let kind = |s: &AiSpec| match s {
+        AiSpec::SearchOn(on) => std::mem::discriminant(&on.search),
+        other => std::mem::discriminant(other),
+    };
+    std::mem::discriminant(current) == std::mem::discriminant(offered)
+        && kind(current) == kind(offered)
+        && file(current) == file(offered)
+}
+
+/// `search` and `mcts` (default budgets) on each shipped player file, and
+/// on the file chosen from disk, if any.
+fn searches_on_files(current: Option<&AiSpec>) -> Vec<AiSpec> {
+    let mut files: Vec<_> = shipped_files()
+        .iter()
+        .filter_map(AiSpec::numbers_file)
+        .cloned()
+        .collect();
+    if let Some(own) = current.and_then(AiSpec::numbers_file)
+        && !is_shipped(&own.path)
+    {
+        files.push(own.clone());
+    }
+    let searches = [
+        AiSpec::Search {
+            playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+        },
+        AiSpec::Mcts {
+            playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+        },
+    ];
+    files
+        .iter()
+        .flat_map(|on| {
+            searches
+                .iter()
+                .filter_map(|search| search.on_numbers_of(on))
+        })
+        .collect()
+}
+
+fn is_shipped(path: &str) -> bool {
+    shipped_files()
+        .iter()
+        .filter_map(AiSpec::numbers_file)
+        .any(|t| t.path == path)
+}
+
+/// The shipped ratings, read once.
+fn shipped_ratings() -> &'static [Rating] {
+    static RATINGS: OnceLock<Vec<Rating>> = OnceLock::new();
+    RATINGS.get_or_init(ratings::shipped)
+}
+
+/// `spec`'s shipped rating under `variant`, if it was measured there.
+fn rating_of(variant: &str, spec: &AiSpec) -> Option<&'static Rating> {
+    let name = spec.to_string();
+    ratings::ranked(shipped_ratings(), variant)
+        .into_iter()
+        .find(|r| r.player == name)
+}
+
+/// The player files of `variants/players/` (every `.ron` there that loads
+/// as one; the ratings file does not), found as [`ratings::shipped_player`]
+/// finds them and named as the ratings name them. Read once: they ship
+/// with the program.
+pub(super) fn shipped_files() -> &'static [AiSpec] {
+    static FILES: OnceLock<Vec<AiSpec>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let folder = if Path::new(SHIPPED_FOLDER).is_dir() {
+            PathBuf::from(SHIPPED_FOLDER)
+        } else {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_FOLDER)
+        };
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".ron"))
+            .collect();
+        names.sort();
+        names
+            .iter()
+            .filter_map(|n| {
+                ratings::shipped_player(&format!("heuristic:{SHIPPED_FOLDER}/{n}")).ok()
+            })
+            .collect()
+    })
+}

@@ -1,0 +1,243 @@
+//! The players the window offers (issue 29): the best player for the rule
+//! set first in every menu, player files and searches on them, ladder rungs
+//! from the menu, and tune run from the Simulate tab in the background.
+
+use std::path::PathBuf;
+
+use caesar_workbench::ai::{AiSpec, HeuristicParams, TunedHeuristic};
+use caesar_workbench::app::{
+    FileDialogs, FileRequest, NativeDialog, Outcome, Seat, Tab, WorkbenchApp,
+};
+use caesar_workbench::sim::ratings;
+use egui::accesskit::Role;
+use egui::vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+
+fn harness(app: WorkbenchApp, tab: Tab) -> Harness<'static, WorkbenchApp> {
+    let mut h = Harness::builder()
+        .with_size(vec2(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    h.state_mut().set_tab(tab);
+    h.run();
+    h
+}
+
+fn window(tab: Tab) -> Harness<'static, WorkbenchApp> {
+    harness(WorkbenchApp::new(None, "rules-2.0"), tab)
+}
+
+/// Opens the combo box labelled `menu`.
+fn open(h: &mut Harness<'_, WorkbenchApp>, menu: &str) {
+    h.get_by_role_and_label(Role::ComboBox, menu).click();
+    h.run();
+}
+
+/// The top of the first entry whose label contains `text`.
+fn top(h: &Harness<'_, WorkbenchApp>, text: &str) -> f32 {
+    h.query_all_by_label_contains(text)
+        .next()
+        .unwrap_or_else(|| panic!("no entry \"{text}\""))
+        .rect()
+        .min
+        .y
+}
+
+#[test]
+fn the_seat_menu_offers_the_best_player_first_and_a_game_seats_it() {
+    let best = ratings::best("rules-2.0").unwrap();
+    let shipped = ratings::shipped();
+    let rating = ratings::ranked(&shipped, "rules-2.0")[0];
+    assert_eq!(rating.player, best.to_string());
+    let mut h = window(Tab::Play);
+    // The AI decides only when asked: the test checks the seat, not a game.
+    h.state_mut().play_panel().paused = true;
+    open(&mut h, "Pompey");
+    let entry = h.get_by_label_contains("best for rules-2.0: ");
+    let text = entry.accesskit_node().label().unwrap_or_default();
+    let file = best
+        .numbers_file()
+        .unwrap()
+        .path
+        .rsplit('/')
+        .next()
+        .unwrap();
+    assert!(text.contains(file), "{text}");
+    assert!(
+        text.contains(&format!("{:.1}%", rating.score.estimate * 100.0)),
+        "{text}"
+    );
+    assert!(top(&h, "best for rules-2.0: ") < top(&h, "human"));
+    assert!(top(&h, "human") < top(&h, "random"));
+    entry.click();
+    h.run();
+    assert_eq!(
+        h.state_mut().play_panel().settings.seats[1],
+        Seat::Ai(best.clone())
+    );
+    h.get_by_label("Start game").click();
+    h.run();
+    let session = h.state_mut().play_panel().session().expect("a game");
+    assert_eq!(session.seats, [Seat::Human, Seat::Ai(best)]);
+}
+
+#[test]
+fn the_simulate_menus_offer_searches_on_player_files() {
+    let mut h = window(Tab::Simulation);
+    open(&mut h, "Caesar AI");
+    h.get_by_label_contains("best for rules-2.0: ");
+    assert!(top(&h, "best for rules-2.0: ") < top(&h, "random"));
+    h.get_by_label("mcts:64@tuned-rules-1.1.ron").click();
+    h.run();
+    assert_eq!(
+        h.state_mut().sim_panel().caesar.to_string(),
+        "mcts:64@variants/players/tuned-rules-1.1.ron"
+    );
+    // A search on a player file has a budget to set, like any search.
+    h.get_by_role_and_label(Role::SpinButton, "Caesar playouts");
+}
+
+#[test]
+fn the_ladder_rung_picker_offers_player_files() {
+    let mut h = window(Tab::Simulation);
+    open(&mut h, "Add a rung");
+    h.query_all_by_label_contains("heuristic: tuned-rules-2.0.ron")
+        .next()
+        .expect("the shipped player file is offered")
+        .click();
+    h.run();
+    let players: Vec<String> = h
+        .state_mut()
+        .sim_panel()
+        .ladder
+        .players()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        players,
+        [
+            "random",
+            "heuristic",
+            "heuristic:variants/players/tuned-rules-2.0.ron"
+        ]
+    );
+    // The added rung can be taken away again.
+    h.get_by_label("× heuristic: tuned-rules-2.0.ron").click();
+    h.run();
+    assert_eq!(h.state_mut().sim_panel().ladder.players().len(), 2);
+}
+
+/// A desktop dialog where the user picks `0` at once.
+struct Picks(PathBuf);
+
+impl NativeDialog for Picks {
+    fn ask(&mut self, _: &FileRequest) -> Option<PathBuf> {
+        Some(self.0.clone())
+    }
+}
+
+/// The Simulate tab with the Tune panel open and a run of `generations`
+/// generations of two candidates of two games each, with `check` games.
+fn tune_panel(app: WorkbenchApp, generations: f64, check: f64) -> Harness<'static, WorkbenchApp> {
+    let mut h = harness(app, Tab::Simulation);
+    h.get_by_label("Tune a player").click();
+    h.run();
+    for (setting, value) in [
+        ("Games per candidate", 2.0),
+        ("Population", 2.0),
+        ("Generations", generations),
+        ("Check games", check),
+    ] {
+        h.get_by_role_and_label(Role::SpinButton, setting)
+            .set_value_accesskit(value);
+        h.run();
+    }
+    h
+}
+
+#[test]
+fn a_tune_runs_from_the_window_and_its_player_is_saved_and_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tuned.ron");
+    let app = WorkbenchApp::new(None, "rules-2.0")
+        .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(path.clone()))));
+    let mut h = tune_panel(app, 1.0, 2.0);
+    h.get_by_label("Run tune").click();
+    h.run();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    let tuned = match &h.state_mut().sim_panel().result {
+        Some(Ok(Outcome::Tune(r))) => {
+            assert_eq!(r.generations.len(), 1);
+            assert_eq!(r.games_played, 2 * 2 + 2 * 2, "search and check games");
+            r.tuned
+        }
+        _ => panic!("no tune"),
+    };
+    h.get_by_label_contains("Against its opponent on 2 games");
+    h.get_by_label("Save player file…").click();
+    h.run();
+    assert_eq!(HeuristicParams::load(&path).unwrap(), tuned);
+    h.get_by_label_contains("Saved as ");
+    let player = Seat::Ai(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+        path: path.display().to_string(),
+        params: tuned,
+    })));
+    h.get_by_role_and_label(Role::Button, "Caesar AI").click();
+    h.get_by_label("Pompey's seat in Play").click();
+    h.run();
+    assert_eq!(Seat::Ai(h.state_mut().sim_panel().caesar.clone()), player);
+    assert_eq!(h.state_mut().play_panel().settings.seats[1], player);
+}
+
+#[test]
+fn cancel_stops_a_tune() {
+    let mut h = tune_panel(WorkbenchApp::new(None, "rules-2.0"), 10_000.0, 0.0);
+    h.get_by_label("Run tune").click();
+    h.run();
+    assert!(h.state_mut().sim_panel().is_running());
+    h.get_by_label("Cancel tune").click();
+    h.run();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    assert!(matches!(
+        &h.state_mut().sim_panel().result,
+        Some(Err(e)) if e == "cancelled"
+    ));
+    h.get_by_label("The run stopped: cancelled");
+}
+
+#[test]
+fn player_files_from_disk_become_ladder_rungs_and_tune_opponents() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.ron");
+    let params = HeuristicParams {
+        attack_ratio: 0.8,
+        ..Default::default()
+    };
+    std::fs::write(&path, params.to_ron("test")).unwrap();
+    let app = WorkbenchApp::new(None, "rules-2.0")
+        .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(path.clone()))));
+    let mut h = harness(app, Tab::Simulation);
+    open(&mut h, "Add a rung");
+    h.get_by_label("heuristic from file…").click();
+    h.run();
+    h.run();
+    let rung = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+        path: path.display().to_string(),
+        params,
+    }));
+    assert_eq!(
+        h.state_mut().sim_panel().ladder.players().last(),
+        Some(&rung)
+    );
+    h.get_by_label("Tune a player").click();
+    h.run();
+    open(&mut h, "Opponent");
+    h.get_by_label("heuristic from file…").click();
+    h.run();
+    h.run();
+    h.get_by_value("heuristic: mine.ron");
+}
