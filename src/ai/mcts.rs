@@ -636,7 +636,7 @@ impl Player for MctsPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::AiSpec;
+    use crate::ai::{AiSpec, NotAPlayer};
 
     use crate::test_support::play_until;
 
@@ -673,20 +673,26 @@ mod tests {
             let spec: AiSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
         }
-        assert_eq!("mcts:128".parse(), Ok(AiSpec::Mcts { playouts: 128 }));
-        assert_eq!("mcts:250ms".parse(), Ok(AiSpec::MctsTimed { millis: 250 }));
+        let parsed = |text: &str| text.parse::<AiSpec>().ok();
+        assert_eq!(parsed("mcts:128"), Some(AiSpec::Mcts { playouts: 128 }));
         assert_eq!(
-            "mcts".parse(),
-            Ok(AiSpec::Mcts {
+            parsed("mcts:250ms"),
+            Some(AiSpec::MctsTimed { millis: 250 })
+        );
+        assert_eq!(
+            parsed("mcts"),
+            Some(AiSpec::Mcts {
                 playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS
             })
         );
         let err = "mcts:0".parse::<AiSpec>().unwrap_err();
-        assert!(err.contains("as in mcts:64"), "{err}");
+        assert!(matches!(err, NotAPlayer::BadBudget { .. }), "{err}");
+        assert!(err.to_string().contains("as in mcts:64"), "{err}");
         let err = "mcts:fastms".parse::<AiSpec>().unwrap_err();
-        assert!(err.contains("as in mcts:250ms"), "{err}");
+        assert!(err.to_string().contains("as in mcts:250ms"), "{err}");
         let err = "mtcs:64".parse::<AiSpec>().unwrap_err();
-        assert!(err.contains("mcts"), "{err}");
+        assert!(matches!(err, NotAPlayer::Unknown { .. }), "{err}");
+        assert!(err.to_string().contains("mcts"), "{err}");
     }
 
     #[test]

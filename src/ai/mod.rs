@@ -18,7 +18,7 @@ pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::HeuristicParams;
 pub use search::{Budget, SearchPlayer};
-pub use spec::{AiSpec, TunedHeuristic};
+pub use spec::{AiSpec, NotAPlayer, TunedHeuristic};
 
 /// Something that picks one of the legal actions.
 ///

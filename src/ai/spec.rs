@@ -190,13 +190,52 @@ impl std::fmt::Display for AiSpec {
     }
 }
 
+/// Why a text names no player (`--caesar-ai`, a record's players, the
+/// ratings file).
+#[derive(Debug, thiserror::Error)]
+pub enum NotAPlayer {
+    /// `did_you_mean` is empty or "; did you mean …?".
+    #[error(
+        "unknown AI \"{text}\"{did_you_mean}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N (a search may add @FILE)"
+    )]
+    Unknown { text: String, did_you_mean: String },
+    #[error("\"{name}\" takes no budget")]
+    NoBudget { name: String },
+    #[error(
+        "\"{budget}\" is not a {what} budget: expected a whole number of {unit} from 1 to {max}, as in {example}",
+        max = u32::MAX
+    )]
+    BadBudget {
+        budget: String,
+        what: &'static str,
+        unit: &'static str,
+        example: String,
+    },
+    #[error("{name}:{budget} is more than a search takes: at most {max} {unit}", max = u32::MAX)]
+    TooLarge {
+        name: String,
+        budget: String,
+        unit: &'static str,
+    },
+    #[error(
+        "\"{text}\": only search and mcts play on a player file (@FILE); the heuristic takes one as heuristic:FILE"
+    )]
+    NotASearch { text: String },
+    /// The player file cannot be read (`given` is the spec as written).
+    #[error("{given}: {error}")]
+    File {
+        given: String,
+        error: crate::scenario::format::LoadError,
+    },
+}
+
 impl FromStr for AiSpec {
-    type Err = String;
+    type Err = NotAPlayer;
 
     /// `random`, `heuristic`, `heuristic:FILE`, `search`, `search:PLAYOUTS`,
     /// `search:MILLISms`, `mcts`, `mcts:PLAYOUTS` or `mcts:MILLISms`; a
     /// search may add `@FILE` to play on a player file's numbers.
-    fn from_str(text: &str) -> Result<AiSpec, String> {
+    fn from_str(text: &str) -> Result<AiSpec, NotAPlayer> {
         if let Some((search, file)) = text.split_once('@') {
             let search: AiSpec = search.parse()?;
             if !matches!(
@@ -206,17 +245,21 @@ impl FromStr for AiSpec {
                     | AiSpec::Mcts { .. }
                     | AiSpec::MctsTimed { .. }
             ) {
-                return Err(format!(
-                    "\"{text}\": only search and mcts play on a player file (@FILE); the heuristic takes one as heuristic:FILE"
-                ));
+                let text = text.to_string();
+                return Err(NotAPlayer::NotASearch { text });
             }
-            let Some(AiSpec::TunedHeuristic(on)) = Some(
-                AiSpec::player_file(std::path::Path::new(file))
-                    .map_err(|e| format!("{text}: {e}"))?,
-            ) else {
-                unreachable!("player_file makes a tuned heuristic")
+            let params =
+                super::HeuristicParams::load(std::path::Path::new(file)).map_err(|error| {
+                    NotAPlayer::File {
+                        given: text.to_string(),
+                        error,
+                    }
+                })?;
+            let on = TunedHeuristic {
+                path: std::path::Path::new(file).display().to_string(),
+                params,
             };
-            return Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on: *on })));
+            return Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on })));
         }
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),
@@ -240,20 +283,26 @@ impl FromStr for AiSpec {
                     (_, super::Budget::Millis(millis)) => AiSpec::MctsTimed { millis },
                 })
             }
-            ("heuristic", Some(file)) => AiSpec::player_file(std::path::Path::new(file))
-                .map_err(|e| format!("heuristic:{file}: {e}")),
-            ("random", Some(_)) => Err(format!("\"{name}\" takes no budget")),
-            _ => Err(format!(
-                "unknown AI \"{text}\"{}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N (a search may add @FILE)",
-                crate::scenario::names::did_you_mean(name, AiSpec::NAMES)
-            )),
+            ("heuristic", Some(file)) => {
+                AiSpec::player_file(std::path::Path::new(file)).map_err(|error| NotAPlayer::File {
+                    given: format!("heuristic:{file}"),
+                    error,
+                })
+            }
+            ("random", Some(_)) => Err(NotAPlayer::NoBudget {
+                name: name.to_string(),
+            }),
+            _ => Err(NotAPlayer::Unknown {
+                text: text.to_string(),
+                did_you_mean: crate::scenario::names::did_you_mean(name, AiSpec::NAMES),
+            }),
         }
     }
 }
 
 /// The budget after `name:`: `PLAYOUTS` or `MILLISms`, from 1 to
 /// [`u32::MAX`].
-fn parse_budget(name: &str, b: &str) -> Result<super::Budget, String> {
+fn parse_budget(name: &str, b: &str) -> Result<super::Budget, NotAPlayer> {
     let (digits, unit, example) = match b.strip_suffix("ms") {
         Some(ms) => (ms, "milliseconds", format!("{name}:250ms")),
         None => (
@@ -270,17 +319,18 @@ fn parse_budget(name: &str, b: &str) -> Result<super::Budget, String> {
             } else {
                 "time"
             };
-            return Err(format!(
-                "\"{b}\" is not a {what} budget: expected a whole number of {unit} from 1 to {}, as in {example}",
-                u32::MAX
-            ));
+            return Err(NotAPlayer::BadBudget {
+                budget: b.to_string(),
+                what,
+                unit,
+                example,
+            });
         }
     };
-    let number = u32::try_from(number).map_err(|_| {
-        format!(
-            "{name}:{b} is more than a search takes: at most {} {unit}",
-            u32::MAX
-        )
+    let number = u32::try_from(number).map_err(|_| NotAPlayer::TooLarge {
+        name: name.to_string(),
+        budget: b.to_string(),
+        unit,
     })?;
     Ok(if unit == "playouts" {
         super::Budget::Playouts(number)

@@ -222,7 +222,11 @@ impl PlayPanel {
             if entry.player == HUMAN {
                 Ok(Seat::Human)
             } else {
-                entry.player.parse::<AiSpec>().map(Seat::Ai)
+                entry
+                    .player
+                    .parse::<AiSpec>()
+                    .map(Seat::Ai)
+                    .map_err(|e| e.to_string())
             }
         };
         let seats = match (seat(&record.caesar), seat(&record.pompey)) {

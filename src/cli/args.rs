@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use caesar_workbench::ai::AiSpec;
+use caesar_workbench::ai::{AiSpec, NotAPlayer};
 use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
@@ -69,12 +69,9 @@ impl std::str::FromStr for PlayerArg {
     fn from_str(text: &str) -> Result<PlayerArg, String> {
         match text {
             "best" => Ok(PlayerArg::Best),
-            _ => text.parse().map(PlayerArg::Spec).map_err(|e: String| {
-                if e.starts_with("unknown AI") {
-                    format!("{e}, or best")
-                } else {
-                    e
-                }
+            _ => text.parse().map(PlayerArg::Spec).map_err(|e| match e {
+                NotAPlayer::Unknown { .. } => format!("{e}, or best"),
+                other => other.to_string(),
             }),
         }
     }
@@ -88,7 +85,10 @@ impl PlayerArg {
             PlayerArg::Best => {
                 let best: Vec<AiSpec> = variants
                     .iter()
-                    .map(|v| caesar_workbench::sim::ratings::best(v).map_err(CliError::Usage))
+                    .map(|v| {
+                        caesar_workbench::sim::ratings::best(v)
+                            .map_err(|e| CliError::Usage(e.to_string()))
+                    })
                     .collect::<Result<_, _>>()?;
                 match best.windows(2).find(|w| w[0] != w[1]) {
                     Some(w) => Err(CliError::Usage(format!(

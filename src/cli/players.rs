@@ -86,7 +86,7 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
     let candidates: Vec<AiSpec> = if args.players.is_empty() {
         ratings::ranked(shipped, &args.variant)
             .iter()
-            .map(|r| ratings::shipped_player(&r.player).map_err(CliError::Usage))
+            .map(|r| ratings::shipped_player(&r.player).map_err(|e| CliError::Usage(e.to_string())))
             .collect::<Result<_, _>>()?
     } else {
         args.players.clone()

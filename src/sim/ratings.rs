@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::stats::Estimate;
 use super::{Progress, SimOptions, simulate};
-use crate::ai::AiSpec;
+use crate::ai::{AiSpec, NotAPlayer};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 
@@ -149,7 +149,7 @@ pub fn ranked<'a>(ratings: &'a [Rating], variant: &str) -> Vec<&'a Rating> {
 
 /// The strongest shipped player for `variant`; the default heuristic when
 /// none was measured under it.
-pub fn best(variant: &str) -> Result<AiSpec, String> {
+pub fn best(variant: &str) -> Result<AiSpec, NotAPlayer> {
     let ratings = shipped();
     match ranked(&ratings, variant).first() {
         Some(r) => shipped_player(&r.player),
@@ -159,7 +159,7 @@ pub fn best(variant: &str) -> Result<AiSpec, String> {
 
 /// A player of the shipped ratings: its player file is looked for from the
 /// current directory, then in the source tree the workbench was built from.
-pub fn shipped_player(player: &str) -> Result<AiSpec, String> {
+pub fn shipped_player(player: &str) -> Result<AiSpec, NotAPlayer> {
     let split = match player.split_once('@') {
         Some((search, file)) => Some((search, '@', file)),
         None => player

@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use caesar_workbench::ai::AiSpec;
+use caesar_workbench::ai::{AiSpec, NotAPlayer};
 use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::scenario::model::{BlockKind, Side};
@@ -359,9 +359,20 @@ fn a_search_on_a_player_file_names_it_and_only_searches_take_one() {
     assert_eq!(spec.to_string(), format!("mcts:16@{file}"));
     assert!(spec.numbers_file().is_some());
     let refused = format!("heuristic@{file}").parse::<AiSpec>().unwrap_err();
-    assert!(refused.contains("only search and mcts"), "{refused}");
+    assert!(
+        matches!(refused, NotAPlayer::NotASearch { .. }),
+        "{refused}"
+    );
+    assert!(
+        refused.to_string().contains("only search and mcts"),
+        "{refused}"
+    );
     let missing = "search:8@no/such/file.ron".parse::<AiSpec>().unwrap_err();
-    assert!(missing.contains("no/such/file.ron"), "{missing}");
+    assert!(matches!(missing, NotAPlayer::File { .. }), "{missing}");
+    assert!(
+        missing.to_string().contains("no/such/file.ron"),
+        "{missing}"
+    );
 }
 
 #[test]
