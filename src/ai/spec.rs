@@ -225,7 +225,7 @@ pub enum NotAPlayer {
     #[error("{given}: {error}")]
     File {
         given: String,
-        error: crate::scenario::format::LoadError,
+        error: Box<crate::scenario::format::LoadError>,
     },
 }
 
