@@ -252,7 +252,7 @@ impl FromStr for AiSpec {
                 super::HeuristicParams::load(std::path::Path::new(file)).map_err(|error| {
                     NotAPlayer::File {
                         given: text.to_string(),
-                        error,
+                        error: Box::new(error),
                     }
                 })?;
             let on = TunedHeuristic {
@@ -286,7 +286,7 @@ impl FromStr for AiSpec {
             ("heuristic", Some(file)) => {
                 AiSpec::player_file(std::path::Path::new(file)).map_err(|error| NotAPlayer::File {
                     given: format!("heuristic:{file}"),
-                    error,
+                    error: Box::new(error),
                 })
             }
             ("random", Some(_)) => Err(NotAPlayer::NoBudget {
