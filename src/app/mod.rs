@@ -64,7 +64,7 @@ pub use history::History;
 pub use play::{PlayPanel, Seat};
 pub use replay::{ReplayPanel, Replayed};
 pub use replay_games::RunGames;
-pub use sim_panel::{Outcome, SimPanel};
+pub use sim_panel::{RunOutcome, SimPanel};
 pub use state::AppState;
 pub use view::MapView;
 

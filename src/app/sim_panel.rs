@@ -28,7 +28,7 @@ use crate::sim::{
 };
 
 /// What a finished run produced.
-pub enum Outcome {
+pub enum RunOutcome {
     Single {
         report: Box<SimReport>,
         /// One CSV row per game, with the header.
@@ -49,7 +49,7 @@ struct Running {
     progress: Arc<Progress>,
     total: u64,
     started: Instant,
-    rx: Receiver<Result<Outcome, String>>,
+    rx: Receiver<Result<RunOutcome, String>>,
     /// A tune's games per generation and generations, for its progress.
     tune: Option<(u64, u64)>,
 }
@@ -75,7 +75,7 @@ pub struct SimPanel {
     /// cancelled).
     last_run_tuned: bool,
     running: Option<Running>,
-    pub result: Option<Result<Outcome, String>>,
+    pub result: Option<Result<RunOutcome, String>>,
     /// The result as JSON, made once when the run ends (for export).
     json: Option<Result<String, String>>,
     battle: BattleCalculator,
@@ -119,8 +119,8 @@ impl SimPanel {
     pub(crate) fn heat_source(&self) -> Option<super::heatmap_view::HeatSource<'_>> {
         use super::heatmap_view::HeatSource;
         match &self.result {
-            Some(Ok(Outcome::Single { report, .. })) => Some(HeatSource { a: report, b: None }),
-            Some(Ok(Outcome::Compare(c))) => Some(HeatSource {
+            Some(Ok(RunOutcome::Single { report, .. })) => Some(HeatSource { a: report, b: None }),
+            Some(Ok(RunOutcome::Compare(c))) => Some(HeatSource {
                 a: &c.a,
                 b: Some(&c.b),
             }),
@@ -166,7 +166,7 @@ impl SimPanel {
                         csv.push('\n');
                         rows.push(super::replay_games::GameRow::from(r));
                     })
-                    .map(|report| Outcome::Single {
+                    .map(|report| RunOutcome::Single {
                         report: Box::new(report),
                         csv,
                         games: Box::new(super::replay_games::RunGames {
@@ -179,7 +179,7 @@ impl SimPanel {
                 Some((name, rules_b)) => {
                     let game_b = Game::new(scenario, Arc::new(rules_b));
                     sim::compare([&game, &game_b], [&variant, &name], &options, shared)
-                        .map(|r| Outcome::Compare(Box::new(r)))
+                        .map(|r| RunOutcome::Compare(Box::new(r)))
                 }
             }
             .map_err(|_| "cancelled".to_string())
@@ -227,7 +227,7 @@ impl SimPanel {
                     sim::ladder::ladder(&[&game, &game_b], &[&variant, &name], &options, shared)
                 }
             }
-            .map(|r| Outcome::Ladder(Box::new(r)))
+            .map(|r| RunOutcome::Ladder(Box::new(r)))
             .map_err(|_| "cancelled".to_string())
         });
     }
@@ -269,7 +269,7 @@ impl SimPanel {
         self.launch(total, move |shared| {
             let planned = sim::sweep::plan(&doc, &rules, &axes).map_err(|e| e.to_string())?;
             sim::sweep::sweep(&planned, &variant, &axes, &options, shared)
-                .map(|r| Outcome::Sweep(Box::new(r)))
+                .map(|r| RunOutcome::Sweep(Box::new(r)))
                 .map_err(|_| "cancelled".to_string())
         });
     }
@@ -306,7 +306,7 @@ impl SimPanel {
         self.launch(options.total_games(), move |shared| {
             let game = Game::new(scenario, rules);
             sim::tune::tune(&game, &name, &options, shared)
-                .map(|r| Outcome::Tune(Box::new(r)))
+                .map(|r| RunOutcome::Tune(Box::new(r)))
                 .map_err(|_| "cancelled".to_string())
         });
         self.tuned_saved = None;
@@ -351,7 +351,7 @@ impl SimPanel {
     fn launch(
         &mut self,
         total: u64,
-        work: impl FnOnce(&Progress) -> Result<Outcome, String> + Send + 'static,
+        work: impl FnOnce(&Progress) -> Result<RunOutcome, String> + Send + 'static,
     ) {
         let progress = Arc::new(Progress::new());
         let (tx, rx) = channel();
@@ -408,13 +408,13 @@ impl SimPanel {
         match r.rx.try_recv() {
             Ok(result) => {
                 self.json = match &result {
-                    Ok(Outcome::Single { report, .. }) => {
+                    Ok(RunOutcome::Single { report, .. }) => {
                         Some(serde_json::to_string_pretty(report))
                     }
-                    Ok(Outcome::Compare(c)) => Some(serde_json::to_string_pretty(c)),
-                    Ok(Outcome::Ladder(l)) => Some(serde_json::to_string_pretty(l)),
-                    Ok(Outcome::Sweep(w)) => Some(serde_json::to_string_pretty(w)),
-                    Ok(Outcome::Tune(t)) => Some(serde_json::to_string_pretty(t)),
+                    Ok(RunOutcome::Compare(c)) => Some(serde_json::to_string_pretty(c)),
+                    Ok(RunOutcome::Ladder(l)) => Some(serde_json::to_string_pretty(l)),
+                    Ok(RunOutcome::Sweep(w)) => Some(serde_json::to_string_pretty(w)),
+                    Ok(RunOutcome::Tune(t)) => Some(serde_json::to_string_pretty(t)),
                     Err(_) => None,
                 }
                 .map(|j| j.map_err(|e| e.to_string()));
@@ -701,7 +701,7 @@ impl SimPanel {
     /// Uses the last tuned player where the user chose; a seat in the Play
     /// tab is asked of the window.
     fn use_tuned(&mut self, to: TuneUse) -> Option<Request> {
-        let Some(Ok(Outcome::Tune(report))) = &self.result else {
+        let Some(Ok(RunOutcome::Tune(report))) = &self.result else {
             return None;
         };
         let spec = tune_view::tuned_player(report, self.tuned_saved.as_deref());
@@ -757,13 +757,13 @@ impl SimPanel {
             Some(Err(e)) => {
                 ui.colored_label(theme::ERROR, format!("The run stopped: {e}"));
             }
-            Some(Ok(Outcome::Single { report, csv, games })) => {
+            Some(Ok(RunOutcome::Single { report, csv, games })) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), Some(csv)));
                 summary(ui, report);
                 actions.extend(super::replay_games::table(ui, games));
                 actions.extend(charts(ui, &[report.as_ref()], Some(games)));
             }
-            Some(Ok(Outcome::Compare(c))) => {
+            Some(Ok(RunOutcome::Compare(c))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
                 let d = &c.caesar_win_rate_difference;
                 ui.label(
@@ -787,15 +787,15 @@ impl SimPanel {
                 summary(ui, &c.b);
                 charts(ui, &[&c.a, &c.b], None);
             }
-            Some(Ok(Outcome::Ladder(l))) => {
+            Some(Ok(RunOutcome::Ladder(l))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
                 ladder_view::show(ui, l);
             }
-            Some(Ok(Outcome::Sweep(w))) => {
+            Some(Ok(RunOutcome::Sweep(w))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
                 actions.extend(sweep_view::show(ui, w, rules));
             }
-            Some(Ok(Outcome::Tune(t))) => {
+            Some(Ok(RunOutcome::Tune(t))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
                 let (requests, used) = tune_view::show(ui, t, self.tuned_saved.as_deref());
                 actions.extend(requests);

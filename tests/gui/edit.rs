@@ -474,7 +474,7 @@ fn a_small_simulation_runs_in_the_background_and_reports_win_rates() {
     h.state_mut().sim_panel().wait();
     h.run();
     let report = match &h.state_mut().sim_panel().result {
-        Some(Ok(caesar_workbench::app::Outcome::Single { report, csv, .. })) => {
+        Some(Ok(caesar_workbench::app::RunOutcome::Single { report, csv, .. })) => {
             assert_eq!(csv.lines().count(), 13, "header and one row per game");
             report.clone()
         }
@@ -1121,7 +1121,9 @@ fn the_vp_band_is_drawn_as_convex_quads_between_the_quartile_lines() {
     h.state_mut().sim_panel().wait();
     h.run();
     let years = match &h.state_mut().sim_panel().result {
-        Some(Ok(caesar_workbench::app::Outcome::Single { report, .. })) => report.vp_by_year.len(),
+        Some(Ok(caesar_workbench::app::RunOutcome::Single { report, .. })) => {
+            report.vp_by_year.len()
+        }
         _ => panic!("no report"),
     };
     assert!(years >= 2, "{years} years");

@@ -3,7 +3,7 @@
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::heatmap_view::Layer;
-use caesar_workbench::app::{Outcome, RunGames, Tab, WorkbenchApp};
+use caesar_workbench::app::{RunGames, RunOutcome, Tab, WorkbenchApp};
 use caesar_workbench::sim::{self, Progress, SimOptions};
 use egui::vec2;
 use egui_kittest::Harness;
@@ -20,7 +20,7 @@ fn options() -> SimOptions {
     }
 }
 
-fn map_tab(outcome: Outcome) -> Harness<'static, WorkbenchApp> {
+fn map_tab(outcome: RunOutcome) -> Harness<'static, WorkbenchApp> {
     let mut h = Harness::builder()
         .with_size(vec2(1500.0, 1000.0))
         .build_ui_state(
@@ -39,7 +39,7 @@ fn map_tab(outcome: Outcome) -> Harness<'static, WorkbenchApp> {
 fn a_runs_heatmap_shows_on_the_map_with_its_legend() {
     let game = crate::common::published("rules-2.0");
     let report = sim::simulate(&game, "rules-2.0", &options(), &Progress::new(), |_| {}).unwrap();
-    let mut h = map_tab(Outcome::Single {
+    let mut h = map_tab(RunOutcome::Single {
         report: Box::new(report),
         csv: String::new(),
         games: Box::new(RunGames {
@@ -72,7 +72,7 @@ fn a_comparison_shows_the_difference_map() {
         &Progress::new(),
     )
     .unwrap();
-    let mut h = map_tab(Outcome::Compare(Box::new(c)));
+    let mut h = map_tab(RunOutcome::Compare(Box::new(c)));
     h.state_mut().map_overlay().layer = Layer::StepsLost;
     h.run();
     h.get_by_label("rules-2.0 − rules-1.1");

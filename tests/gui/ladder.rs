@@ -2,7 +2,7 @@
 //! ladder's chart and verdict.
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::app::{Outcome, Tab, WorkbenchApp};
+use caesar_workbench::app::{RunOutcome, Tab, WorkbenchApp};
 use caesar_workbench::sim::ladder::ladder;
 use caesar_workbench::sim::{LadderOptions, Progress};
 use egui::accesskit::Role;
@@ -64,7 +64,7 @@ fn a_finished_ladder_shows_its_chart_and_verdict() {
         rate.ci95[1] * 100.0
     );
     let mut h = simulate_tab();
-    h.state_mut().sim_panel().result = Some(Ok(Outcome::Ladder(Box::new(report))));
+    h.state_mut().sim_panel().result = Some(Ok(RunOutcome::Ladder(Box::new(report))));
     h.run();
     h.get_by_label("Caesar's win rate by rung (mirror matches, 95% intervals)");
     h.get_by_label(&verdict);
@@ -85,7 +85,7 @@ fn a_ladder_runs_in_the_background_from_the_panel() {
     h.state_mut().sim_panel().wait();
     h.run();
     match &h.state_mut().sim_panel().result {
-        Some(Ok(Outcome::Ladder(r))) => {
+        Some(Ok(RunOutcome::Ladder(r))) => {
             assert_eq!(r.players, ["random", "heuristic"]);
             assert_eq!(r.games_per_match, 2);
         }

@@ -633,7 +633,7 @@ fn a_click_on_a_simulated_game_replays_it_from_its_seed() {
     h.state_mut().sim_panel().wait();
     h.run();
     let (row, options, game) = match &h.state_mut().sim_panel().result {
-        Some(Ok(caesar_workbench::app::Outcome::Single { games, .. })) => {
+        Some(Ok(caesar_workbench::app::RunOutcome::Single { games, .. })) => {
             assert_eq!(games.rows.len(), 4, "one row per game");
             (games.rows[2], games.options.clone(), games.game.clone())
         }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use caesar_workbench::ai::{AiSpec, HeuristicParams, TunedHeuristic};
 use caesar_workbench::app::{
-    FileDialogs, FileRequest, NativeDialog, Outcome, Seat, Tab, WorkbenchApp,
+    FileDialogs, FileRequest, NativeDialog, RunOutcome, Seat, Tab, WorkbenchApp,
 };
 use caesar_workbench::sim::ratings;
 use egui::accesskit::Role;
@@ -169,7 +169,7 @@ fn a_tune_runs_from_the_window_and_its_player_is_saved_and_used() {
     h.state_mut().sim_panel().wait();
     h.run();
     let tuned = match &h.state_mut().sim_panel().result {
-        Some(Ok(Outcome::Tune(r))) => {
+        Some(Ok(RunOutcome::Tune(r))) => {
             assert_eq!(r.generations.len(), 1);
             assert_eq!(r.games_played, 2 * 2 + 2 * 2, "search and check games");
             r.tuned

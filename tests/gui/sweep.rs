@@ -1,7 +1,7 @@
 //! The balance sweep in the Simulate tab: its controls, a sweep run from the
 //! panel in the background, and a point's settings made the rule set in force.
 
-use caesar_workbench::app::{Outcome, Tab, WorkbenchApp};
+use caesar_workbench::app::{RunOutcome, Tab, WorkbenchApp};
 use egui::accesskit::Role;
 use egui::vec2;
 use egui_kittest::Harness;
@@ -39,7 +39,7 @@ fn a_sweep_runs_from_the_panel_and_a_point_becomes_the_rule_set() {
     h.state_mut().sim_panel().wait();
     h.run();
     match &h.state_mut().sim_panel().result {
-        Some(Ok(Outcome::Sweep(r))) => {
+        Some(Ok(RunOutcome::Sweep(r))) => {
             assert_eq!(r.points.len(), 3);
             assert_eq!(r.games_per_point, 3);
             assert!(r.balance_point.is_some());
