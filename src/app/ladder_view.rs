@@ -176,6 +176,14 @@ pub(super) fn show(ui: &mut Ui, r: &LadderReport) {
             .strong()
             .color(colour),
     );
+    if let Some(top) = &r.top_rungs {
+        let colour = if top.settled {
+            theme::GOOD
+        } else {
+            theme::WARNING
+        };
+        ui.label(RichText::new(format!("Strongest rungs: {}", top.text)).color(colour));
+    }
 }
 
 /// Caesar's win rate by rung under each rule set, with 95% whiskers.

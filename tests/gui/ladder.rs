@@ -56,6 +56,10 @@ fn a_finished_ladder_shows_its_chart_and_verdict() {
     )
     .unwrap();
     let verdict = format!("Verdict: {}", report.verdict.text);
+    let top = format!(
+        "Strongest rungs: {}",
+        report.top_rungs.as_ref().unwrap().text
+    );
     let rate = report.rungs[1].caesar_win_rate[1];
     let shown = format!(
         "{:.1}% ({:.1}–{:.1}%)",
@@ -68,6 +72,7 @@ fn a_finished_ladder_shows_its_chart_and_verdict() {
     h.run();
     h.get_by_label("Caesar's win rate by rung (mirror matches, 95% intervals)");
     h.get_by_label(&verdict);
+    h.get_by_label(&top);
     // The chart's legend names both rule sets; the table both players.
     assert!(h.query_all_by_label_contains("rules-1.1").count() >= 1);
     assert!(h.query_all_by_label(&shown).count() >= 1, "{shown}");
