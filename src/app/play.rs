@@ -38,6 +38,10 @@ use crate::scenario::model::{BlockId, Side, SpaceId};
 /// keeps the other half.
 const PLAY_SHARE: f32 = 0.29;
 const LOG_SHARE: f32 = 0.19;
+/// The least height of the end screen's chart, when the panel is short.
+const MIN_CHART_HEIGHT: f32 = 120.0;
+/// The least height of the log when it is under the map: a few turns' lines.
+const LOG_MIN_HEIGHT: f32 = 150.0;
 
 /// Who sits at a side.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,6 +155,16 @@ pub struct PlayPanel {
     /// A game began: the "New game" settings fold away, so the game's
     /// decisions show without scrolling.
     fold_setup: bool,
+    /// A consequential action clicked and not yet confirmed (a block to
+    /// disband in winter): asked about in a window of its own, away from
+    /// the list, so a stray click never takes a block off the map.
+    ask: Option<Action>,
+    /// The cards of each side's hand in the places they were dealt to; a
+    /// card played or discarded leaves its place empty, so the others
+    /// never move under the pointer.
+    hand_slots: [Vec<Option<u8>>; 2],
+    /// The foot of the side panel on screen, as last drawn.
+    panel_bottom: f32,
 }
 
 impl PlayPanel {
@@ -504,6 +518,7 @@ impl PlayPanel {
                 theme::PLAY_PANEL_RANGE,
             ))
             .show(ui, |ui| {
+                self.panel_bottom = ui.max_rect().bottom();
                 // The scroll bar always shown: one appearing would narrow
                 // the panel and move every button in it.
                 egui::ScrollArea::vertical()
@@ -521,24 +536,47 @@ impl PlayPanel {
                         self.side(ui, &mut actions);
                     });
             });
-        self.log_panel(ui, total);
+        let below = self.log_below(ui.available_rect_before_wrap().size(), total);
+        self.log_panel(ui, total, below);
         egui::CentralPanel::no_frame().show(ui, |ui| self.centre(ui));
         actions
+    }
+
+    /// The log's height when it goes under the map, else `None` (beside
+    /// it): under when the map, fitted to what is left, is larger so. A
+    /// wide map in a tall window would leave empty bands above and below
+    /// it; the log fills that band instead of narrowing the map.
+    fn log_below(&self, rest: egui::Vec2, total: f32) -> Option<f32> {
+        let bounds = self.board.view.bounds().size();
+        if self.session.is_none() || bounds.x <= 1.0 || bounds.y <= 1.0 {
+            return None;
+        }
+        let beside = theme::panel_default(total, LOG_SHARE, theme::LOG_PANEL_WIDTH);
+        let zoom_beside = ((rest.x - beside) / bounds.x).min(rest.y / bounds.y);
+        let zoom_below = (rest.x / bounds.x).min((rest.y - LOG_MIN_HEIGHT) / bounds.y);
+        (zoom_below > zoom_beside * 1.05)
+            .then(|| (rest.y - zoom_below * bounds.y).max(LOG_MIN_HEIGHT))
     }
 
     /// The game's log beside the map, as the side at the table may know it
     /// (nothing during a hot-seat hand-over); a click on a line shows its
     /// place on the map.
-    fn log_panel(&mut self, ui: &mut Ui, total: f32) {
+    fn log_panel(&mut self, ui: &mut Ui, total: f32, below: Option<f32>) {
         let viewer = self.viewer();
         let Some(s) = &self.session else { return };
-        let clicked = egui::Panel::left("play_log")
-            .default_size(theme::panel_default(
-                total,
-                LOG_SHARE,
-                theme::LOG_PANEL_WIDTH,
-            ))
-            .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE))
+        let panel = match below {
+            Some(height) => egui::Panel::bottom("play_log_below")
+                .resizable(false)
+                .exact_size(height),
+            None => egui::Panel::left("play_log")
+                .default_size(theme::panel_default(
+                    total,
+                    LOG_SHARE,
+                    theme::LOG_PANEL_WIDTH,
+                ))
+                .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE)),
+        };
+        let clicked = panel
             .show(ui, |ui| {
                 ui.heading("Game log");
                 if s.handover.is_some() {
@@ -895,6 +933,15 @@ impl PlayPanel {
             ui.label(format!("Hand the seat to {side}."));
             return;
         }
+        if state.is_over() {
+            // Nothing is left to decide: the result and the whole chart in
+            // the panel's height, no slots, no hand, nothing to scroll to.
+            play_info::status(ui, &s.game, &state);
+            play_info::played(ui, &s.game, &state, viewer);
+            ui.separator();
+            game_over(ui, s, actions, self.panel_bottom);
+            return;
+        }
         let to_play = state.current_player();
         let my_turn = to_play.is_some_and(|side| s.seats[side.index()] == Seat::Human);
         let mut legal = Vec::new();
@@ -911,10 +958,19 @@ impl PlayPanel {
         });
         ui.separator();
         // The hand of the side at the table.
-        fixed_area(ui, "play_hand", HAND_ROWS, |ui| match viewer {
+        let hand_slots = &mut self.hand_slots;
+        let hand_rows = hand_rows(&s.game);
+        fixed_area(ui, "play_hand", hand_rows, |ui| match viewer {
             Some(me) => {
                 let playable = my_turn && to_play == Some(me);
-                picked = picked.or(hand(ui, s, &state, me, playable, &mut self.guard));
+                let places = &mut hand_slots[me.index()];
+                *places = keep_places(places, state.hand(me));
+                let table = Table {
+                    s,
+                    state: &state,
+                    guard: &mut self.guard,
+                };
+                picked = picked.or(hand(ui, table, me, playable, places));
             }
             None => {
                 for side in Side::BOTH {
@@ -931,9 +987,6 @@ impl PlayPanel {
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
         }
-        if state.is_over() {
-            game_over(ui, s, actions);
-        }
         // The battle and its story below the decisions, which they never move.
         ui.separator();
         play_info::battle(ui, &s.game, &state, viewer);
@@ -944,6 +997,21 @@ impl PlayPanel {
             && let Some(space) = super::game_log::show_battle(ui, story).and_then(|c| c.space)
         {
             self.board.point_at(space);
+        }
+        // 8.5: disbanding is for good this year; asked before it is done.
+        self.ask = self.ask.filter(|a| my_turn && legal.contains(a));
+        if let Some(a) = picked.take() {
+            if matches!(a, Action::Disband(_)) && self.ask != Some(a) {
+                self.ask = Some(a);
+            } else {
+                picked = Some(a);
+            }
+        }
+        if let Some(a) = self.ask
+            && let Some(yes) = ask_disband(ui.ctx(), &s.game, &state, a)
+        {
+            self.ask = None;
+            picked = yes.then_some(a);
         }
         if let Some(a) = picked {
             s.decide(a, pace);
@@ -1252,8 +1320,15 @@ fn game_header(
 /// Rows of text the status area holds: year and turn, Player 1 and why,
 /// VP, the stage, the cards played, a note.
 const STATUS_ROWS: f32 = 6.5;
-/// Rows the hand's area holds: its heading and two rows of cards.
-const HAND_ROWS: f32 = 3.4;
+/// Rows the hand's area holds: its heading and a row of cards for every
+/// [`HAND_COLUMNS`] cards dealt (2.1: six under both rule sets), a card
+/// button being a little taller than a row; the same all game long.
+fn hand_rows(game: &Game) -> f32 {
+    let rows = usize::from(game.rules.hand_size)
+        .div_ceil(HAND_COLUMNS)
+        .max(1);
+    1.4 + 1.15 * rows as f32
+}
 
 /// An area `rows` rows of buttons high whatever it holds (it scrolls when
 /// it overflows), so what comes below it never moves.
@@ -1273,15 +1348,21 @@ fn follow(on: bool, s: &Session, board: &mut Board) {
     }
 }
 
-/// The end of a game: everything shown on request, the VP chart, a replay.
-fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Request>) {
+/// The end of a game: everything shown on request, a replay, and the VP
+/// chart down to `bottom` (the panel's foot), so the end screen fits
+/// without scrolling.
+fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Request>, bottom: f32) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut s.reveal_all, "Show everything");
         if ui.button("Replay this game").clicked() {
             actions.push(replay_action(s, None));
         }
     });
-    vp_chart(ui, &s.game, &s.trace);
+    // The chart's title and key take about two rows above the plot.
+    let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    let room = bottom - ui.cursor().top() - 2.0 * row - ui.spacing().item_spacing.y;
+    let height = room.clamp(MIN_CHART_HEIGHT, theme::CHART_HEIGHT);
+    vp_chart(ui, &s.game, &s.trace, height);
 }
 
 /// Opens the game so far in the Replay tab, seen only as `seen_by` (a
@@ -1385,46 +1466,129 @@ fn slots(
     picked
 }
 
-/// The hand of `me` as buttons: a click plays or discards the card, when
-/// `playable`.
-fn hand(
-    ui: &mut Ui,
-    s: &Session,
-    state: &State,
-    me: Side,
-    playable: bool,
-    guard: &mut Guard,
-) -> Option<Action> {
-    ui.label(RichText::new(format!("{me}'s hand")).strong());
-    let mut chosen = None;
-    ui.horizontal_wrapped(|ui| {
-        if state.hand(me).is_empty() {
-            ui.label("no cards");
-        }
-        for &card in state.hand(me) {
-            let label = s.game.card_label(card);
-            let action = [Action::Play(card), Action::Discard(card)]
-                .into_iter()
-                .find(|a| playable && state.is_legal(&s.game, *a));
-            let verb = match action {
-                Some(Action::Play(_)) => "Play",
-                Some(_) => "Discard",
-                None => "",
-            };
-            let text = RichText::new(&label).strong();
-            let r = ui.scope(|ui| decision_button(ui, guard, action.is_some(), text, 0.0));
-            let help = super::card_text::card_help(&s.game, card);
-            r.response.on_hover_text(if verb.is_empty() {
-                help
-            } else {
-                format!("{verb} {label}.\n\n{help}")
-            });
-            if r.inner {
-                chosen = action;
+/// What a hand's buttons need of the game at the table.
+struct Table<'a> {
+    s: &'a Session,
+    state: &'a State,
+    guard: &'a mut Guard,
+}
+
+/// The places of a hand's cards: each card that stays keeps its place, a
+/// card gone leaves its place empty, a card come back (an undo) takes the
+/// first empty place; a new deal (no card kept) starts afresh.
+fn keep_places(places: &[Option<u8>], hand: &[u8]) -> Vec<Option<u8>> {
+    let kept = |c: &Option<u8>| c.is_some_and(|c| hand.contains(&c));
+    if !places.iter().any(kept) {
+        return hand.iter().copied().map(Some).collect();
+    }
+    let mut out: Vec<Option<u8>> = places
+        .iter()
+        .map(|c| c.filter(|c| hand.contains(c)))
+        .collect();
+    for &card in hand {
+        if !out.contains(&Some(card)) {
+            match out.iter().position(Option::is_none) {
+                Some(k) => out[k] = Some(card),
+                None => out.push(Some(card)),
             }
         }
-    });
+    }
+    out
+}
+
+/// Cards in a row of the hand.
+const HAND_COLUMNS: usize = 3;
+
+/// The hand of `me` as buttons in fixed places (see [`keep_places`]): a
+/// click plays or discards the card, when `playable`.
+fn hand(
+    ui: &mut Ui,
+    t: Table<'_>,
+    me: Side,
+    playable: bool,
+    places: &[Option<u8>],
+) -> Option<Action> {
+    let Table { s, state, guard } = t;
+    ui.label(RichText::new(format!("{me}'s hand")).strong());
+    if state.hand(me).is_empty() {
+        ui.label("no cards");
+        return None;
+    }
+    let mut chosen = None;
+    let gap = ui.spacing().item_spacing.x;
+    let width =
+        ((ui.available_width() - (HAND_COLUMNS - 1) as f32 * gap) / HAND_COLUMNS as f32).floor();
+    for row in places.chunks(HAND_COLUMNS) {
+        // Top-aligned: centred, each card of a row would sit a little
+        // lower than the one before it.
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
+            for place in row {
+                let Some(card) = *place else {
+                    // An empty place: the card played from it.
+                    ui.allocate_exact_size(
+                        egui::vec2(width, ui.spacing().interact_size.y),
+                        egui::Sense::hover(),
+                    );
+                    continue;
+                };
+                let label = s.game.card_label(card);
+                let action = [Action::Play(card), Action::Discard(card)]
+                    .into_iter()
+                    .find(|a| playable && state.is_legal(&s.game, *a));
+                let verb = match action {
+                    Some(Action::Play(_)) => "Play",
+                    Some(_) => "Discard",
+                    None => "",
+                };
+                let text = RichText::new(&label).strong();
+                let r = ui.scope(|ui| decision_button(ui, guard, action.is_some(), text, width));
+                let help = super::card_text::card_help(&s.game, card);
+                r.response.on_hover_text(if verb.is_empty() {
+                    help
+                } else {
+                    format!("{verb} {label}.\n\n{help}")
+                });
+                if r.inner {
+                    chosen = action;
+                }
+            }
+        });
+    }
     chosen
+}
+
+/// Asks whether to disband the block of `action` (8.5), in a window in the
+/// middle of the screen, away from the list clicked: `Some(true)` to do
+/// it, `Some(false)` to keep the block, `None` while undecided.
+fn ask_disband(ctx: &egui::Context, game: &Game, state: &State, action: Action) -> Option<bool> {
+    let Action::Disband(b) = action else {
+        return Some(true);
+    };
+    let name = game.block_name(b).to_string();
+    let at = state
+        .location(b)
+        .map(|s| format!(" in {}", game.space_name(s)))
+        .unwrap_or_default();
+    let mut answer = None;
+    let modal = egui::Modal::new(egui::Id::unique("play_ask_disband")).show(ctx, |ui| {
+        ui.label(RichText::new(format!("Disband {name}{at}?")).strong());
+        ui.label(
+            "It goes to the levy pool, its steps lost; it may be levied again next year (8.5).",
+        );
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            if ui.button(format!("No, keep {name}")).clicked() {
+                answer = Some(false);
+            }
+            if ui.button(format!("Yes, disband {name}")).clicked() {
+                answer = Some(true);
+            }
+        });
+    });
+    if modal.should_close() && answer.is_none() {
+        answer = Some(false);
+    }
+    answer
 }
 
 /// The person's actions that have a place on the map (also made there by
@@ -1496,7 +1660,7 @@ fn placed_actions(
 }
 
 /// VP of each side, turn by turn (egui_plot).
-fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace) {
+fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace, height: f32) {
     let vp = trace.vp_by_turn(game);
     let turns_per_year = vp.iter().map(|(_, t, _)| *t).max().unwrap_or(1).max(1) as f64;
     let x = |y: u8, t: u8| (y as f64 - 1.0) + (t as f64 - 1.0) / turns_per_year + 1.0;
@@ -1514,7 +1678,7 @@ fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace) {
         ],
     );
     Plot::new("play_vp")
-        .height(theme::CHART_HEIGHT)
+        .height(height)
         .x_axis_label("year")
         .y_axis_label("VP")
         .allow_drag(false)
