@@ -1042,13 +1042,30 @@ fn the_play_log_tells_the_other_sides_moves_without_naming_its_blocks() {
     }
 }
 
+/// Clicks the Replay tab's choice of whose eyes to see with, as a person
+/// does: "Everything", "Caesar" or "Pompey" on the row of "Everything".
+fn view_as(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
+    h.hover_at(Pos2::ZERO);
+    h.run();
+    let row = h.get_by_label("Everything").rect();
+    h.get_all_by_label(label)
+        .find(|n| {
+            n.accesskit_node().bounding_box().is_some()
+                && (n.rect().center().y - row.center().y).abs() < 4.0
+                && n.rect().left() >= row.left()
+        })
+        .unwrap_or_else(|| panic!("no {label} beside Everything"))
+        .click();
+    h.run();
+}
+
 /// The Replay tab shows the same log, filtered to the side viewed, at
 /// every turn of a whole game; viewing everything names everything.
 #[test]
 fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
     let (_dir, mut h, game, trace) = replaying();
     for me in Side::BOTH {
-        h.state_mut().replay_panel().set_viewer(Some(me));
+        view_as(&mut h, &me.to_string());
         h.state_mut().replay_panel().set_position(0);
         h.run();
         let mut turns = 0;
@@ -1067,7 +1084,7 @@ fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
         assert!(moves.iter().any(|l| l.contains(" block")), "{moves:?}");
     }
     // Everything: the other side's moves are named.
-    h.state_mut().replay_panel().set_viewer(None);
+    view_as(&mut h, "Everything");
     h.run();
     let moves = [Side::Caesar, Side::Pompey].map(|s| group_lines(&h, s));
     assert!(moves.iter().all(|m| !m.is_empty()), "{moves:?}");
