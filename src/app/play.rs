@@ -38,8 +38,10 @@ use crate::scenario::model::{BlockId, Side, SpaceId};
 /// keeps the other half.
 const PLAY_SHARE: f32 = 0.29;
 const LOG_SHARE: f32 = 0.19;
-/// The least height of the end screen's chart, when the panel is short.
+/// The least height of the end screen's chart, when the panel is short,
+/// and the most, when it is tall (the chart is all that is left to see).
 const MIN_CHART_HEIGHT: f32 = 120.0;
+const MAX_CHART_HEIGHT: f32 = 360.0;
 /// The least height of the log when it is under the map: a few turns' lines.
 const LOG_MIN_HEIGHT: f32 = 150.0;
 
@@ -163,6 +165,9 @@ pub struct PlayPanel {
     /// card played or discarded leaves its place empty, so the others
     /// never move under the pointer.
     hand_slots: [Vec<Option<u8>>; 2],
+    /// The blocks of the moving group in the places they were first shown
+    /// in; a block done moving leaves its place empty.
+    mover_places: Vec<Option<BlockId>>,
     /// The foot of the side panel on screen, as last drawn.
     panel_bottom: f32,
 }
@@ -828,6 +833,8 @@ impl PlayPanel {
                 let mut ms = self.settings.pace.as_millis() as u64;
                 ui.add(
                     egui::Slider::new(&mut ms, 0..=2000)
+                        // Fine steps at the quick end, where a person sets it.
+                        .logarithmic(true)
                         .suffix(" ms")
                         .text("per action"),
                 )
@@ -983,7 +990,14 @@ impl PlayPanel {
         });
         ui.separator();
         if my_turn {
-            picked = picked.or(placed_actions(ui, s, &state, &legal, &mut self.guard));
+            let places = &mut self.mover_places;
+            picked = picked.or(placed_actions(
+                ui,
+                s,
+                (&state, &legal),
+                &mut self.guard,
+                places,
+            ));
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
         }
@@ -1361,7 +1375,7 @@ fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Request>, bottom: f
     // The chart's title and key take about two rows above the plot.
     let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
     let room = bottom - ui.cursor().top() - 2.0 * row - ui.spacing().item_spacing.y;
-    let height = room.clamp(MIN_CHART_HEIGHT, theme::CHART_HEIGHT);
+    let height = room.clamp(MIN_CHART_HEIGHT, MAX_CHART_HEIGHT);
     vp_chart(ui, &s.game, &s.trace, height);
 }
 
@@ -1473,23 +1487,24 @@ struct Table<'a> {
     guard: &'a mut Guard,
 }
 
-/// The places of a hand's cards: each card that stays keeps its place, a
-/// card gone leaves its place empty, a card come back (an undo) takes the
-/// first empty place; a new deal (no card kept) starts afresh.
-fn keep_places(places: &[Option<u8>], hand: &[u8]) -> Vec<Option<u8>> {
-    let kept = |c: &Option<u8>| c.is_some_and(|c| hand.contains(&c));
+/// The places of a row of things (a hand's cards, a group's blocks): each
+/// that stays keeps its place, one gone leaves its place empty, one come
+/// back (an undo) takes the first empty place; a new set (none kept: a
+/// new deal, another group) starts afresh.
+fn keep_places<T: Copy + PartialEq>(places: &[Option<T>], now: &[T]) -> Vec<Option<T>> {
+    let kept = |c: &Option<T>| c.is_some_and(|c| now.contains(&c));
     if !places.iter().any(kept) {
-        return hand.iter().copied().map(Some).collect();
+        return now.iter().copied().map(Some).collect();
     }
-    let mut out: Vec<Option<u8>> = places
+    let mut out: Vec<Option<T>> = places
         .iter()
-        .map(|c| c.filter(|c| hand.contains(c)))
+        .map(|c| c.filter(|c| now.contains(c)))
         .collect();
-    for &card in hand {
-        if !out.contains(&Some(card)) {
+    for &x in now {
+        if !out.contains(&Some(x)) {
             match out.iter().position(Option::is_none) {
-                Some(k) => out[k] = Some(card),
-                None => out.push(Some(card)),
+                Some(k) => out[k] = Some(x),
+                None => out.push(Some(x)),
             }
         }
     }
@@ -1591,15 +1606,46 @@ fn ask_disband(ctx: &egui::Context, game: &Game, state: &State, action: Action) 
     answer
 }
 
+/// Blocks of a row of the moving group.
+const MOVER_COLUMNS: usize = 4;
+
+/// The moving group's blocks in fixed places (see [`keep_places`]): a
+/// block done moving leaves its place empty, so the next block is never
+/// the one that slid under the pointer. A click picks or drops a block.
+fn movers_grid(ui: &mut Ui, s: &mut Session, places: &[Option<BlockId>]) {
+    let gap = ui.spacing().item_spacing.x;
+    let columns = MOVER_COLUMNS as f32;
+    let width = ((ui.available_width() - (columns - 1.0) * gap) / columns).floor();
+    let height = ui.spacing().interact_size.y;
+    for row in places.chunks(MOVER_COLUMNS) {
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
+            for place in row {
+                let Some(b) = *place else {
+                    ui.allocate_exact_size(egui::vec2(width, height), egui::Sense::hover());
+                    continue;
+                };
+                let name = s.game.block_name(b).to_string();
+                let on = s.chosen_block == Some(b);
+                let button = egui::Button::selectable(on, name)
+                    .truncate()
+                    .min_size(egui::vec2(width, height));
+                if ui.add_sized([width, height], button).clicked() {
+                    s.chosen_block = if on { None } else { Some(b) };
+                }
+            }
+        });
+    }
+}
+
 /// The person's actions that have a place on the map (also made there by
 /// clicks): the blocks that may move, the choices at a clicked space, and
 /// every such legal action as a button.
 fn placed_actions(
     ui: &mut Ui,
     s: &mut Session,
-    state: &State,
-    legal: &[Action],
+    (state, legal): (&State, &[Action]),
     guard: &mut Guard,
+    places: &mut Vec<Option<BlockId>>,
 ) -> Option<Action> {
     let mut movers: Vec<BlockId> = legal
         .iter()
@@ -1608,17 +1654,10 @@ fn placed_actions(
         .collect();
     movers.sort_by_key(|b| b.0);
     movers.dedup();
+    *places = keep_places(places, &movers);
     if !movers.is_empty() {
         ui.label(RichText::new("Blocks that may move").strong());
-        ui.horizontal_wrapped(|ui| {
-            for b in &movers {
-                let name = s.game.block_name(*b).to_string();
-                let on = s.chosen_block == Some(*b);
-                if ui.selectable_label(on, &name).clicked() {
-                    s.chosen_block = if on { None } else { Some(*b) };
-                }
-            }
-        });
+        movers_grid(ui, s, places);
         ui.label(
             RichText::new("Pick a block, then click a highlighted space to move it there.")
                 .weak()

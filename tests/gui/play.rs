@@ -1541,3 +1541,42 @@ fn the_play_map_fills_its_panel_at_fit_zoom() {
         "map {drawn:?} in {area:?}"
     );
 }
+
+/// Issue 30: a block that has moved as far as it may leaves the row of
+/// "Blocks that may move"; the others keep their places in it, so the
+/// next click is never on a block that slid under the pointer.
+#[test]
+fn the_moving_groups_blocks_keep_their_places_as_one_is_done() {
+    let mut h = harness(Tab::Play);
+    let (game, state) = battle_position();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.pace = Duration::ZERO;
+        p.paused = true;
+        p.start_from(game.clone(), state, "group".into());
+    }
+    h.run();
+    settle(&mut h);
+    let space = |n: &str| game.board().find(n).unwrap();
+    let l11 = game.roster().find(Side::Caesar, "Legio 11").unwrap();
+    click_space(&mut h, space("Genua"));
+    h.run_steps(10);
+    let place = |h: &Harness<'_, WorkbenchApp>, l: &str| {
+        h.query_all_by_label(l)
+            .find(|n| n.accesskit_node().bounding_box().is_some())
+            .map(|n| n.rect())
+    };
+    let before = place(&h, "Legio 12").expect("Legio 12 may move");
+    assert!(place(&h, "Legio 11").is_some());
+    click_block(&mut h, &game, l11);
+    click_space(&mut h, space("Roma"));
+    h.run_steps(10);
+    assert_eq!(now(&mut h).1.location(l11), Some(space("Roma")));
+    assert!(place(&h, "Legio 11").is_none(), "Legio 11 is done moving");
+    let after = place(&h, "Legio 12").expect("Legio 12 may still move");
+    assert!(
+        (after.min - before.min).length() < 0.5,
+        "Legio 12 moved from {before:?} to {after:?}"
+    );
+}
