@@ -1012,22 +1012,8 @@ impl PlayPanel {
         {
             self.board.point_at(space);
         }
-        // 8.5: disbanding is for good this year; asked before it is done.
-        self.ask = self.ask.filter(|a| my_turn && legal.contains(a));
-        if let Some(a) = picked.take() {
-            if matches!(a, Action::Disband(_)) && self.ask != Some(a) {
-                self.ask = Some(a);
-            } else {
-                picked = Some(a);
-            }
-        }
-        if let Some(a) = self.ask
-            && let Some(yes) = ask_disband(ui.ctx(), &s.game, &state, a)
-        {
-            self.ask = None;
-            picked = yes.then_some(a);
-        }
-        if let Some(a) = picked {
+        let legal = if my_turn { legal } else { Vec::new() };
+        if let Some(a) = confirmed(&mut self.ask, ui, (&s.game, &state), &legal, picked) {
             s.decide(a, pace);
         }
     }
@@ -1570,6 +1556,29 @@ fn hand(
         });
     }
     chosen
+}
+
+/// The action to take now, if any: `picked`, unless it disbands a block
+/// (8.5: for good this year), which is first asked about and taken only
+/// when the question's own button says so. `ask` holds the question
+/// between frames; it lapses when its action is no longer `legal`.
+fn confirmed(
+    ask: &mut Option<Action>,
+    ui: &Ui,
+    (game, state): (&Game, &State),
+    legal: &[Action],
+    picked: Option<Action>,
+) -> Option<Action> {
+    *ask = ask.filter(|a| legal.contains(a));
+    match picked {
+        Some(a) if matches!(a, Action::Disband(_)) => *ask = Some(a),
+        Some(a) => return Some(a),
+        None => {}
+    }
+    let a = (*ask)?;
+    let yes = ask_disband(ui.ctx(), game, state, a)?;
+    *ask = None;
+    yes.then_some(a)
 }
 
 /// Asks whether to disband the block of `action` (8.5), in a window in the
