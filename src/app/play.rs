@@ -1162,10 +1162,7 @@ impl Session {
             .collect();
         match here.len() {
             0 => {
-                self.note = Some(format!(
-                    "Nothing to do at {} now",
-                    self.game.space_name(click.space)
-                ));
+                self.note = Some(self.nothing_at(state, &legal, click.space));
                 None
             }
             1 => Some(here[0]),
@@ -1173,6 +1170,35 @@ impl Session {
                 self.choices = Some((click.space, here));
                 None
             }
+        }
+    }
+
+    /// What to say of a click where nothing can be done: with a block
+    /// picked, where that block may go instead (the engine's legal moves;
+    /// why not here is the rules', e.g. a road's limit, 4.31 and 6.11).
+    fn nothing_at(&self, state: &State, legal: &[Action], space: SpaceId) -> String {
+        let at = self.game.space_name(space);
+        let Some(b) = self.chosen_block else {
+            return format!("Nothing to do at {at} now");
+        };
+        let mut to: Vec<&str> = Vec::new();
+        for a in legal
+            .iter()
+            .filter(|a| action_block(**a) == Some(b) && is_move(**a))
+        {
+            if let Some(s) = action_space(state, *a).map(|s| self.game.space_name(s))
+                && !to.contains(&s)
+            {
+                to.push(s);
+            }
+        }
+        let name = self.game.block_name(b);
+        match to.as_slice() {
+            [] => format!("{name} cannot move now"),
+            _ => format!(
+                "{name} cannot move to {at} now; it may move to {}",
+                to.join(", ")
+            ),
         }
     }
 

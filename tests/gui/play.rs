@@ -1580,3 +1580,36 @@ fn the_moving_groups_blocks_keep_their_places_as_one_is_done() {
         "Legio 12 moved from {before:?} to {after:?}"
     );
 }
+
+/// Issue 30: a picked block clicked to a space it cannot reach says where
+/// it may go (from the engine's legal moves), not only "Nothing to do".
+#[test]
+fn a_picked_block_clicked_where_it_cannot_go_says_where_it_may() {
+    let mut h = harness(Tab::Play);
+    let (game, state) = battle_position();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.pace = Duration::ZERO;
+        p.paused = true;
+        p.start_from(game.clone(), state, "where".into());
+    }
+    h.run();
+    settle(&mut h);
+    let space = |n: &str| game.board().find(n).unwrap();
+    let l11 = game.roster().find(Side::Caesar, "Legio 11").unwrap();
+    click_space(&mut h, space("Genua"));
+    click_block(&mut h, &game, l11);
+    click_space(&mut h, space("Neapolis"));
+    h.run();
+    let note = h
+        .query_all_by_label_contains("Legio 11 cannot move to Neapolis now; it may move to")
+        .next()
+        .expect("the note says where Legio 11 may go")
+        .accesskit_node()
+        .value()
+        .unwrap_or_default()
+        .to_string();
+    assert!(note.contains("Roma"), "{note}");
+    assert_eq!(now(&mut h).1.location(l11), Some(space("Genua")));
+}
