@@ -10,7 +10,7 @@ use crate::scenario::model::CardFace;
 use crate::scenario::rules::{ApolloFirstTurn, JupiterDefection, RuleSet, VulcanTarget};
 
 /// The words for the card at deck index `card`.
-pub fn card_help(game: &Game, card: u8) -> String {
+pub(super) fn card_help(game: &Game, card: u8) -> String {
     match game.card(card) {
         CardFace::Command { moves, levy } => command_help(moves, levy),
         CardFace::Event(e) => format!(
@@ -22,7 +22,7 @@ pub fn card_help(game: &Game, card: u8) -> String {
 }
 
 /// "4/1": moves and levy points.
-pub fn command_help(moves: u8, levy: u8) -> String {
+pub(super) fn command_help(moves: u8, levy: u8) -> String {
     let plural = |n: u8, one: &str, many: &str| {
         if n == 1 {
             format!("1 {one}")
@@ -41,7 +41,7 @@ pub fn command_help(moves: u8, levy: u8) -> String {
 }
 
 /// An event's text as the rule set plays it.
-pub fn event_help(event: Event, rules: &RuleSet) -> String {
+pub(super) fn event_help(event: Event, rules: &RuleSet) -> String {
     match event {
         // Each text is the event's words, then the words of each switch
         // of the rule set that changes it.

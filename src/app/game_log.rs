@@ -18,7 +18,7 @@ use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// One line of the log.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub(super) struct Entry {
     /// The position after the action the line tells of.
     pub step: usize,
     pub text: String,
@@ -36,7 +36,7 @@ pub struct Entry {
 
 /// What a line of the log tells of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(super) enum Kind {
     /// A side's decision.
     Action,
     /// A block firing (its dice on the line).
@@ -55,7 +55,7 @@ pub enum Kind {
 
 /// The actions of one game turn (the year's discards count as its first).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Turn {
+pub(super) struct Turn {
     pub year: u8,
     pub turn: u8,
     /// The card each side played this turn, once the viewer may see it.
@@ -73,7 +73,7 @@ struct Fought {
 
 /// The log of the first `upto` actions of `trace` as `viewer` may know it
 /// (`None`: everything).
-pub fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -> Vec<Turn> {
+pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -> Vec<Turn> {
     let upto = upto.min(trace.len());
     let mut turns: Vec<Turn> = Vec::new();
     let mut fought: Option<Fought> = None;
@@ -583,7 +583,7 @@ fn battle_lines(
 
 /// The lines of the battle being fought, or of the last one fought this
 /// turn: from its heading to its summary.
-pub fn battle_story(turns: &[Turn]) -> Option<&[Entry]> {
+pub(super) fn battle_story(turns: &[Turn]) -> Option<&[Entry]> {
     let entries = &turns.last()?.entries;
     let start = entries.iter().rposition(|e| e.kind == Kind::BattleBegins)?;
     let end = entries[start..]
@@ -597,14 +597,14 @@ pub fn battle_story(turns: &[Turn]) -> Option<&[Entry]> {
 
 /// What a click on a line of the log asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Clicked {
+pub(super) struct Clicked {
     pub step: usize,
     pub space: Option<SpaceId>,
 }
 
 /// The log in a scroll area that follows the newest line; returns a click
 /// on a line.
-pub fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> {
+pub(super) fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> {
     let mut clicked = None;
     egui::ScrollArea::vertical()
         .id_salt("game_log")
@@ -641,7 +641,7 @@ pub fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> {
 /// round by round, and the summary once it is over. A scroll area of one
 /// height that follows the newest line, so the buttons below never move
 /// as the battle goes on.
-pub fn show_battle(ui: &mut Ui, story: &[Entry]) -> Option<Clicked> {
+pub(super) fn show_battle(ui: &mut Ui, story: &[Entry]) -> Option<Clicked> {
     let over = story.last().is_some_and(|e| e.kind == Kind::BattleOver);
     ui.label(
         RichText::new(if over {
@@ -755,7 +755,7 @@ fn pips(face: u8) -> Vec<(f32, f32)> {
 /// The log built last, kept until the game, the position or the viewer
 /// changes (a game's log is thousands of lines).
 #[derive(Default)]
-pub struct Cache {
+pub(super) struct Cache {
     key: Option<(u64, usize, Option<Side>)>,
     turns: Vec<Turn>,
 }
@@ -763,7 +763,7 @@ pub struct Cache {
 impl Cache {
     /// The log of the first `upto` actions as `viewer` may know it;
     /// `generation` changes whenever the trace does.
-    pub fn get(
+    pub(super) fn get(
         &mut self,
         game: &Game,
         trace: &Trace,

@@ -38,6 +38,12 @@ use crate::scenario::model::{BlockId, Side, SpaceId};
 /// keeps the other half.
 const PLAY_SHARE: f32 = 0.29;
 const LOG_SHARE: f32 = 0.19;
+/// The least height of the end screen's chart, when the panel is short,
+/// and the most, when it is tall (the chart is all that is left to see).
+const MIN_CHART_HEIGHT: f32 = 120.0;
+const MAX_CHART_HEIGHT: f32 = 360.0;
+/// The least height of the log when it is under the map: a few turns' lines.
+const LOG_MIN_HEIGHT: f32 = 150.0;
 
 /// Who sits at a side.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,6 +157,19 @@ pub struct PlayPanel {
     /// A game began: the "New game" settings fold away, so the game's
     /// decisions show without scrolling.
     fold_setup: bool,
+    /// A consequential action clicked and not yet confirmed (a block to
+    /// disband in winter): asked about in a window of its own, away from
+    /// the list, so a stray click never takes a block off the map.
+    ask: Option<Action>,
+    /// The cards of each side's hand in the places they were dealt to; a
+    /// card played or discarded leaves its place empty, so the others
+    /// never move under the pointer.
+    hand_slots: [Vec<Option<u8>>; 2],
+    /// The blocks of the moving group in the places they were first shown
+    /// in; a block done moving leaves its place empty.
+    mover_places: Vec<Option<BlockId>>,
+    /// The foot of the side panel on screen, as last drawn.
+    panel_bottom: f32,
 }
 
 impl PlayPanel {
@@ -493,6 +512,7 @@ impl PlayPanel {
                 theme::PLAY_PANEL_RANGE,
             ))
             .show(ui, |ui| {
+                self.panel_bottom = ui.max_rect().bottom();
                 // The scroll bar always shown: one appearing would narrow
                 // the panel and move every button in it.
                 egui::ScrollArea::vertical()
@@ -510,24 +530,47 @@ impl PlayPanel {
                         self.side(ui, &mut actions);
                     });
             });
-        self.log_panel(ui, total);
+        let below = self.log_below(ui.available_rect_before_wrap().size(), total);
+        self.log_panel(ui, total, below);
         egui::CentralPanel::no_frame().show(ui, |ui| self.centre(ui));
         actions
+    }
+
+    /// The log's height when it goes under the map, else `None` (beside
+    /// it): under when the map, fitted to what is left, is larger so. A
+    /// wide map in a tall window would leave empty bands above and below
+    /// it; the log fills that band instead of narrowing the map.
+    fn log_below(&self, rest: egui::Vec2, total: f32) -> Option<f32> {
+        let bounds = self.board.view.bounds().size();
+        if self.session.is_none() || bounds.x <= 1.0 || bounds.y <= 1.0 {
+            return None;
+        }
+        let beside = theme::panel_default(total, LOG_SHARE, theme::LOG_PANEL_WIDTH);
+        let zoom_beside = ((rest.x - beside) / bounds.x).min(rest.y / bounds.y);
+        let zoom_below = (rest.x / bounds.x).min((rest.y - LOG_MIN_HEIGHT) / bounds.y);
+        (zoom_below > zoom_beside * 1.05)
+            .then(|| (rest.y - zoom_below * bounds.y).max(LOG_MIN_HEIGHT))
     }
 
     /// The game's log beside the map, as the side at the table may know it
     /// (nothing during a hot-seat hand-over); a click on a line shows its
     /// place on the map.
-    fn log_panel(&mut self, ui: &mut Ui, total: f32) {
+    fn log_panel(&mut self, ui: &mut Ui, total: f32, below: Option<f32>) {
         let viewer = self.viewer();
         let Some(s) = &self.session else { return };
-        let clicked = egui::Panel::left("play_log")
-            .default_size(theme::panel_default(
-                total,
-                LOG_SHARE,
-                theme::LOG_PANEL_WIDTH,
-            ))
-            .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE))
+        let panel = match below {
+            Some(height) => egui::Panel::bottom("play_log_below")
+                .resizable(false)
+                .exact_size(height),
+            None => egui::Panel::left("play_log")
+                .default_size(theme::panel_default(
+                    total,
+                    LOG_SHARE,
+                    theme::LOG_PANEL_WIDTH,
+                ))
+                .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE)),
+        };
+        let clicked = panel
             .show(ui, |ui| {
                 ui.heading("Game log");
                 if s.handover.is_some() {
@@ -766,6 +809,8 @@ impl PlayPanel {
                 let mut ms = self.settings.pace.as_millis() as u64;
                 ui.add(
                     egui::Slider::new(&mut ms, 0..=2000)
+                        // Fine steps at the quick end, where a person sets it.
+                        .logarithmic(true)
                         .suffix(" ms")
                         .text("per action"),
                 )
@@ -871,6 +916,15 @@ impl PlayPanel {
             ui.label(format!("Hand the seat to {side}."));
             return;
         }
+        if state.is_over() {
+            // Nothing is left to decide: the result and the whole chart in
+            // the panel's height, no slots, no hand, nothing to scroll to.
+            play_info::status(ui, &s.game, &state);
+            play_info::played(ui, &s.game, &state, viewer);
+            ui.separator();
+            game_over(ui, s, actions, self.panel_bottom);
+            return;
+        }
         let to_play = state.current_player();
         let my_turn = to_play.is_some_and(|side| s.seats[side.index()] == Seat::Human);
         let mut legal = Vec::new();
@@ -887,10 +941,19 @@ impl PlayPanel {
         });
         ui.separator();
         // The hand of the side at the table.
-        fixed_area(ui, "play_hand", HAND_ROWS, |ui| match viewer {
+        let hand_slots = &mut self.hand_slots;
+        let hand_rows = hand_rows(&s.game);
+        fixed_area(ui, "play_hand", hand_rows, |ui| match viewer {
             Some(me) => {
                 let playable = my_turn && to_play == Some(me);
-                picked = picked.or(hand(ui, s, &state, me, playable, &mut self.guard));
+                let places = &mut hand_slots[me.index()];
+                *places = keep_places(places, state.hand(me));
+                let table = Table {
+                    s,
+                    state: &state,
+                    guard: &mut self.guard,
+                };
+                picked = picked.or(hand(ui, table, me, playable, places));
             }
             None => {
                 for side in Side::BOTH {
@@ -903,12 +966,16 @@ impl PlayPanel {
         });
         ui.separator();
         if my_turn {
-            picked = picked.or(placed_actions(ui, s, &state, &legal, &mut self.guard));
+            let places = &mut self.mover_places;
+            picked = picked.or(placed_actions(
+                ui,
+                s,
+                (&state, &legal),
+                &mut self.guard,
+                places,
+            ));
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
-        }
-        if state.is_over() {
-            game_over(ui, s, actions);
         }
         // The battle and its story below the decisions, which they never move.
         ui.separator();
@@ -921,7 +988,8 @@ impl PlayPanel {
         {
             self.board.point_at(space);
         }
-        if let Some(a) = picked {
+        let legal = if my_turn { legal } else { Vec::new() };
+        if let Some(a) = confirmed(&mut self.ask, ui, (&s.game, &state), &legal, picked) {
             s.decide(a, pace);
         }
     }
@@ -1070,10 +1138,7 @@ impl Session {
             .collect();
         match here.len() {
             0 => {
-                self.note = Some(format!(
-                    "Nothing to do at {} now",
-                    self.game.space_name(click.space)
-                ));
+                self.note = Some(self.nothing_at(state, &legal, click.space));
                 None
             }
             1 => Some(here[0]),
@@ -1081,6 +1146,35 @@ impl Session {
                 self.choices = Some((click.space, here));
                 None
             }
+        }
+    }
+
+    /// What to say of a click where nothing can be done: with a block
+    /// picked, where that block may go instead (the engine's legal moves;
+    /// why not here is the rules', e.g. a road's limit, 4.31 and 6.11).
+    fn nothing_at(&self, state: &State, legal: &[Action], space: SpaceId) -> String {
+        let at = self.game.space_name(space);
+        let Some(b) = self.chosen_block else {
+            return format!("Nothing to do at {at} now");
+        };
+        let mut to: Vec<&str> = Vec::new();
+        for a in legal
+            .iter()
+            .filter(|a| action_block(**a) == Some(b) && is_move(**a))
+        {
+            if let Some(s) = action_space(state, *a).map(|s| self.game.space_name(s))
+                && !to.contains(&s)
+            {
+                to.push(s);
+            }
+        }
+        let name = self.game.block_name(b);
+        match to.as_slice() {
+            [] => format!("{name} cannot move now"),
+            _ => format!(
+                "{name} cannot move to {at} now; it may move to {}",
+                to.join(", ")
+            ),
         }
     }
 
@@ -1228,8 +1322,15 @@ fn game_header(
 /// Rows of text the status area holds: year and turn, Player 1 and why,
 /// VP, the stage, the cards played, a note.
 const STATUS_ROWS: f32 = 6.5;
-/// Rows the hand's area holds: its heading and two rows of cards.
-const HAND_ROWS: f32 = 3.4;
+/// Rows the hand's area holds: its heading and a row of cards for every
+/// [`HAND_COLUMNS`] cards dealt (2.1: six under both rule sets), a card
+/// button being a little taller than a row; the same all game long.
+fn hand_rows(game: &Game) -> f32 {
+    let rows = usize::from(game.rules.hand_size)
+        .div_ceil(HAND_COLUMNS)
+        .max(1);
+    1.4 + 1.15 * rows as f32
+}
 
 /// An area `rows` rows of buttons high whatever it holds (it scrolls when
 /// it overflows), so what comes below it never moves.
@@ -1249,15 +1350,21 @@ fn follow(on: bool, s: &Session, board: &mut Board) {
     }
 }
 
-/// The end of a game: everything shown on request, the VP chart, a replay.
-fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Request>) {
+/// The end of a game: everything shown on request, a replay, and the VP
+/// chart down to `bottom` (the panel's foot), so the end screen fits
+/// without scrolling.
+fn game_over(ui: &mut Ui, s: &mut Session, actions: &mut Vec<Request>, bottom: f32) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut s.reveal_all, "Show everything");
         if ui.button("Replay this game").clicked() {
             actions.push(replay_action(s, None));
         }
     });
-    vp_chart(ui, &s.game, &s.trace);
+    // The chart's title and key take about two rows above the plot.
+    let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    let room = bottom - ui.cursor().top() - 2.0 * row - ui.spacing().item_spacing.y;
+    let height = room.clamp(MIN_CHART_HEIGHT, MAX_CHART_HEIGHT);
+    vp_chart(ui, &s.game, &s.trace, height);
 }
 
 /// Opens the game so far in the Replay tab, seen only as `seen_by` (a
@@ -1361,46 +1468,184 @@ fn slots(
     picked
 }
 
-/// The hand of `me` as buttons: a click plays or discards the card, when
-/// `playable`.
-fn hand(
-    ui: &mut Ui,
-    s: &Session,
-    state: &State,
-    me: Side,
-    playable: bool,
-    guard: &mut Guard,
-) -> Option<Action> {
-    ui.label(RichText::new(format!("{me}'s hand")).strong());
-    let mut chosen = None;
-    ui.horizontal_wrapped(|ui| {
-        if state.hand(me).is_empty() {
-            ui.label("no cards");
-        }
-        for &card in state.hand(me) {
-            let label = s.game.card_label(card);
-            let action = [Action::Play(card), Action::Discard(card)]
-                .into_iter()
-                .find(|a| playable && state.is_legal(&s.game, *a));
-            let verb = match action {
-                Some(Action::Play(_)) => "Play",
-                Some(_) => "Discard",
-                None => "",
-            };
-            let text = RichText::new(&label).strong();
-            let r = ui.scope(|ui| decision_button(ui, guard, action.is_some(), text, 0.0));
-            let help = super::card_text::card_help(&s.game, card);
-            r.response.on_hover_text(if verb.is_empty() {
-                help
-            } else {
-                format!("{verb} {label}.\n\n{help}")
-            });
-            if r.inner {
-                chosen = action;
+/// What a hand's buttons need of the game at the table.
+struct Table<'a> {
+    s: &'a Session,
+    state: &'a State,
+    guard: &'a mut Guard,
+}
+
+/// The places of a row of things (a hand's cards, a group's blocks): each
+/// that stays keeps its place, one gone leaves its place empty, one come
+/// back (an undo) takes the first empty place; a new set (none kept: a
+/// new deal, another group) starts afresh.
+fn keep_places<T: Copy + PartialEq>(places: &[Option<T>], now: &[T]) -> Vec<Option<T>> {
+    let kept = |c: &Option<T>| c.is_some_and(|c| now.contains(&c));
+    if !places.iter().any(kept) {
+        return now.iter().copied().map(Some).collect();
+    }
+    let mut out: Vec<Option<T>> = places
+        .iter()
+        .map(|c| c.filter(|c| now.contains(c)))
+        .collect();
+    for &x in now {
+        if !out.contains(&Some(x)) {
+            match out.iter().position(Option::is_none) {
+                Some(k) => out[k] = Some(x),
+                None => out.push(Some(x)),
             }
         }
-    });
+    }
+    out
+}
+
+/// Cards in a row of the hand.
+const HAND_COLUMNS: usize = 3;
+
+/// The hand of `me` as buttons in fixed places (see [`keep_places`]): a
+/// click plays or discards the card, when `playable`.
+fn hand(
+    ui: &mut Ui,
+    t: Table<'_>,
+    me: Side,
+    playable: bool,
+    places: &[Option<u8>],
+) -> Option<Action> {
+    let Table { s, state, guard } = t;
+    ui.label(RichText::new(format!("{me}'s hand")).strong());
+    if state.hand(me).is_empty() {
+        ui.label("no cards");
+        return None;
+    }
+    let mut chosen = None;
+    let gap = ui.spacing().item_spacing.x;
+    let width =
+        ((ui.available_width() - (HAND_COLUMNS - 1) as f32 * gap) / HAND_COLUMNS as f32).floor();
+    for row in places.chunks(HAND_COLUMNS) {
+        // Top-aligned: centred, each card of a row would sit a little
+        // lower than the one before it.
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
+            for place in row {
+                let Some(card) = *place else {
+                    // An empty place: the card played from it.
+                    ui.allocate_exact_size(
+                        egui::vec2(width, ui.spacing().interact_size.y),
+                        egui::Sense::hover(),
+                    );
+                    continue;
+                };
+                let label = s.game.card_label(card);
+                let action = [Action::Play(card), Action::Discard(card)]
+                    .into_iter()
+                    .find(|a| playable && state.is_legal(&s.game, *a));
+                let verb = match action {
+                    Some(Action::Play(_)) => "Play",
+                    Some(_) => "Discard",
+                    None => "",
+                };
+                let text = RichText::new(&label).strong();
+                let r = ui.scope(|ui| decision_button(ui, guard, action.is_some(), text, width));
+                let help = super::card_text::card_help(&s.game, card);
+                r.response.on_hover_text(if verb.is_empty() {
+                    help
+                } else {
+                    format!("{verb} {label}.\n\n{help}")
+                });
+                if r.inner {
+                    chosen = action;
+                }
+            }
+        });
+    }
     chosen
+}
+
+/// The action to take now, if any: `picked`, unless it disbands a block
+/// (8.5: for good this year), which is first asked about and taken only
+/// when the question's own button says so. `ask` holds the question
+/// between frames; it lapses when its action is no longer `legal`.
+fn confirmed(
+    ask: &mut Option<Action>,
+    ui: &Ui,
+    (game, state): (&Game, &State),
+    legal: &[Action],
+    picked: Option<Action>,
+) -> Option<Action> {
+    *ask = ask.filter(|a| legal.contains(a));
+    match picked {
+        Some(a) if matches!(a, Action::Disband(_)) => *ask = Some(a),
+        Some(a) => return Some(a),
+        None => {}
+    }
+    let a = (*ask)?;
+    let yes = ask_disband(ui.ctx(), game, state, a)?;
+    *ask = None;
+    yes.then_some(a)
+}
+
+/// Asks whether to disband the block of `action` (8.5), in a window in the
+/// middle of the screen, away from the list clicked: `Some(true)` to do
+/// it, `Some(false)` to keep the block, `None` while undecided.
+fn ask_disband(ctx: &egui::Context, game: &Game, state: &State, action: Action) -> Option<bool> {
+    let Action::Disband(b) = action else {
+        return Some(true);
+    };
+    let name = game.block_name(b).to_string();
+    let at = state
+        .location(b)
+        .map(|s| format!(" in {}", game.space_name(s)))
+        .unwrap_or_default();
+    let mut answer = None;
+    let modal = egui::Modal::new(egui::Id::unique("play_ask_disband")).show(ctx, |ui| {
+        ui.label(RichText::new(format!("Disband {name}{at}?")).strong());
+        ui.label(
+            "It goes to the levy pool, its steps lost; it may be levied again next year (8.5).",
+        );
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            if ui.button(format!("No, keep {name}")).clicked() {
+                answer = Some(false);
+            }
+            if ui.button(format!("Yes, disband {name}")).clicked() {
+                answer = Some(true);
+            }
+        });
+    });
+    if modal.should_close() && answer.is_none() {
+        answer = Some(false);
+    }
+    answer
+}
+
+/// Blocks of a row of the moving group.
+const MOVER_COLUMNS: usize = 4;
+
+/// The moving group's blocks in fixed places (see [`keep_places`]): a
+/// block done moving leaves its place empty, so the next block is never
+/// the one that slid under the pointer. A click picks or drops a block.
+fn movers_grid(ui: &mut Ui, s: &mut Session, places: &[Option<BlockId>]) {
+    let gap = ui.spacing().item_spacing.x;
+    let columns = MOVER_COLUMNS as f32;
+    let width = ((ui.available_width() - (columns - 1.0) * gap) / columns).floor();
+    let height = ui.spacing().interact_size.y;
+    for row in places.chunks(MOVER_COLUMNS) {
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
+            for place in row {
+                let Some(b) = *place else {
+                    ui.allocate_exact_size(egui::vec2(width, height), egui::Sense::hover());
+                    continue;
+                };
+                let name = s.game.block_name(b).to_string();
+                let on = s.chosen_block == Some(b);
+                let button = egui::Button::selectable(on, name)
+                    .truncate()
+                    .min_size(egui::vec2(width, height));
+                if ui.add_sized([width, height], button).clicked() {
+                    s.chosen_block = if on { None } else { Some(b) };
+                }
+            }
+        });
+    }
 }
 
 /// The person's actions that have a place on the map (also made there by
@@ -1409,9 +1654,9 @@ fn hand(
 fn placed_actions(
     ui: &mut Ui,
     s: &mut Session,
-    state: &State,
-    legal: &[Action],
+    (state, legal): (&State, &[Action]),
     guard: &mut Guard,
+    places: &mut Vec<Option<BlockId>>,
 ) -> Option<Action> {
     let mut movers: Vec<BlockId> = legal
         .iter()
@@ -1420,17 +1665,10 @@ fn placed_actions(
         .collect();
     movers.sort_by_key(|b| b.0);
     movers.dedup();
+    *places = keep_places(places, &movers);
     if !movers.is_empty() {
         ui.label(RichText::new("Blocks that may move").strong());
-        ui.horizontal_wrapped(|ui| {
-            for b in &movers {
-                let name = s.game.block_name(*b).to_string();
-                let on = s.chosen_block == Some(*b);
-                if ui.selectable_label(on, &name).clicked() {
-                    s.chosen_block = if on { None } else { Some(*b) };
-                }
-            }
-        });
+        movers_grid(ui, s, places);
         ui.label(
             RichText::new("Pick a block, then click a highlighted space to move it there.")
                 .weak()
@@ -1472,7 +1710,7 @@ fn placed_actions(
 }
 
 /// VP of each side, turn by turn (egui_plot).
-fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace) {
+fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace, height: f32) {
     let vp = trace.vp_by_turn(game);
     let turns_per_year = vp.iter().map(|(_, t, _)| *t).max().unwrap_or(1).max(1) as f64;
     let x = |y: u8, t: u8| (y as f64 - 1.0) + (t as f64 - 1.0) / turns_per_year + 1.0;
@@ -1490,7 +1728,7 @@ fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace) {
         ],
     );
     Plot::new("play_vp")
-        .height(theme::CHART_HEIGHT)
+        .height(height)
         .x_axis_label("year")
         .y_axis_label("VP")
         .allow_drag(false)

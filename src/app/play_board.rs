@@ -125,13 +125,18 @@ struct Stack {
 /// set to the side.
 const PILE_RISE: f32 = 0.45;
 const PILE_SHIFT: f32 = 0.08;
+/// The most blocks of a pile whose names show: the rest lie under the
+/// lowest, and a count says how many the pile holds. A pile of seven in
+/// Roma would otherwise rise over Ravenna and Genua; pointing at it
+/// spreads it out whole.
+const PILE_SHOWN: usize = 4;
 
 /// Each stack side by side as the map lays it out, or piled where it would
 /// overlap another stack: a fan upward from the space's marker, each block
 /// showing its name over the next.
 fn layout_stacks(mut stacks: Vec<(usize, Vec<Rect>)>) -> Vec<Stack> {
     let bounds: Vec<Rect> = stacks.iter().map(|(_, r)| union(r)).collect();
-    stacks
+    let mut stacks: Vec<Stack> = stacks
         .drain(..)
         .enumerate()
         .map(|(k, (space, rects))| {
@@ -150,10 +155,13 @@ fn layout_stacks(mut stacks: Vec<(usize, Vec<Rect>)>) -> Vec<Stack> {
             let first = rects[0];
             let n = rects.len();
             let (rise, shift) = (PILE_RISE * first.height(), PILE_SHIFT * first.width());
-            let left = bounds[k].center().x - (first.width() + shift * (n - 1) as f32) / 2.0;
+            let steps = n.min(PILE_SHOWN) - 1;
+            let left = bounds[k].center().x - (first.width() + shift * steps as f32) / 2.0;
             let rects = (0..n)
                 .map(|i| {
-                    let above = (n - 1 - i) as f32;
+                    // The lowest blocks of a tall pile share the top place.
+                    let above = (n - 1 - i).min(steps) as f32;
+                    let i = i.saturating_sub(n - 1 - steps);
                     Rect::from_min_size(
                         Pos2::new(left + i as f32 * shift, first.top() - above * rise),
                         first.size(),
@@ -166,7 +174,80 @@ fn layout_stacks(mut stacks: Vec<(usize, Vec<Rect>)>) -> Vec<Stack> {
                 piled: true,
             }
         })
-        .collect()
+        .collect();
+    separate(&mut stacks);
+    stacks
+}
+
+/// How far a pile may be pushed from its space to clear its neighbours,
+/// in block widths: further, and it would seem to stand somewhere else.
+const MAX_PUSH: f32 = 1.2;
+
+/// Piles that still cover each other pushed apart, each by half their
+/// overlap along the shorter way out, a few rounds; never further than
+/// [`MAX_PUSH`] from where they were laid out. Two piles of neighbouring
+/// spaces (Massilia and Narbo, Roma and Neapolis) then both stay readable.
+fn separate(stacks: &mut [Stack]) {
+    let home: Vec<Rect> = stacks.iter().map(|st| union(&st.rects)).collect();
+    let limit = stacks
+        .first()
+        .and_then(|st| st.rects.first())
+        .map_or(0.0, |r| r.width() * MAX_PUSH);
+    let mut shift = vec![egui::Vec2::ZERO; stacks.len()];
+    for _ in 0..8 {
+        let mut moved = false;
+        for a in 0..stacks.len() {
+            for b in a + 1..stacks.len() {
+                if !(stacks[a].piled || stacks[b].piled) {
+                    continue;
+                }
+                let (ra, rb) = (home[a].translate(shift[a]), home[b].translate(shift[b]));
+                let overlap = ra.intersect(rb);
+                if !ra.intersects(rb) || overlap.width() < 1.0 || overlap.height() < 1.0 {
+                    continue;
+                }
+                let away = if overlap.width() < overlap.height() {
+                    egui::vec2(
+                        (overlap.width() / 2.0).copysign(ra.center().x - rb.center().x),
+                        0.0,
+                    )
+                } else {
+                    egui::vec2(
+                        0.0,
+                        (overlap.height() / 2.0).copysign(ra.center().y - rb.center().y),
+                    )
+                };
+                shift[a] =
+                    (shift[a] + away).clamp(egui::Vec2::splat(-limit), egui::Vec2::splat(limit));
+                shift[b] =
+                    (shift[b] - away).clamp(egui::Vec2::splat(-limit), egui::Vec2::splat(limit));
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    for (st, d) in stacks.iter_mut().zip(shift) {
+        for r in &mut st.rects {
+            *r = r.translate(d);
+        }
+    }
+}
+
+/// How many blocks a tall pile holds, on a badge at its top corner.
+fn pile_count(painter: &egui::Painter, rects: &[Rect], n: usize, font: f32) {
+    let Some(top) = rects.first() else { return };
+    let at = top.right_top();
+    let r = font * 0.75;
+    painter.circle(at, r, theme::BLOCK_TEXT, Stroke::new(1.0, Color32::BLACK));
+    painter.text(
+        at,
+        Align2::CENTER_CENTER,
+        n.to_string(),
+        FontId::proportional(font * 0.9),
+        Color32::BLACK,
+    );
 }
 
 fn union(rects: &[Rect]) -> Rect {
@@ -192,6 +273,7 @@ impl Board {
         }
         self.drawn = rows(game, state, viewer);
         let model = self.model.as_mut().expect("built above");
+        model.set_avoid(self.drawn_rects.iter().map(|(.., r)| *r).collect());
         model.set_rows(
             self.drawn
                 .iter()
@@ -368,6 +450,9 @@ impl Board {
                 self.drawn_rects
                     .push((b, up, SpaceId(st.space as u16), rect));
                 register_block(ui, rect, game, state, b, up, (st.space, k), area);
+            }
+            if st.piled && row.len() > PILE_SHOWN {
+                pile_count(painter, &st.rects, row.len(), font);
             }
         }
     }
@@ -619,5 +704,36 @@ fn register_block(
         let label = format!("{side} block");
         response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &label));
         let _: Response = response.on_hover_text(format!("A {side} block, face down"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(x: f32, y: f32) -> Rect {
+        Rect::from_min_size(Pos2::new(x, y), egui::vec2(20.0, 20.0))
+    }
+
+    #[test]
+    fn neighbouring_piles_are_pushed_apart_but_stay_near_their_spaces() {
+        // Two crowded spaces 16 points apart, three blocks each.
+        let a: Vec<Rect> = (0..3)
+            .map(|k| block(100.0 + 22.0 * k as f32, 100.0))
+            .collect();
+        let b: Vec<Rect> = (0..3)
+            .map(|k| block(116.0 + 22.0 * k as f32, 110.0))
+            .collect();
+        let piles = layout_stacks(vec![(0, a.clone()), (1, b.clone())]);
+        assert!(piles.iter().all(|st| st.piled));
+        let (pa, pb) = (union(&piles[0].rects), union(&piles[1].rects));
+        assert!(
+            pa.intersect(pb).width() < 2.0 || pa.intersect(pb).height() < 2.0 || !pa.intersects(pb),
+            "{pa:?} still covers {pb:?}"
+        );
+        for (st, home) in piles.iter().zip([&a, &b]) {
+            let moved = union(&st.rects).center().x - union(home).center().x;
+            assert!(moved.abs() <= 20.0 * MAX_PUSH + 1.0, "moved {moved}");
+        }
     }
 }

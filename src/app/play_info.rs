@@ -10,7 +10,7 @@ use crate::engine::{EndReason, Game, Period, State};
 use crate::scenario::model::{BlockId, Side};
 
 /// Year, turn, Player 1, the stage in words, move and levy points, VP.
-pub fn status(ui: &mut Ui, game: &Game, state: &State) {
+pub(super) fn status(ui: &mut Ui, game: &Game, state: &State) {
     let vp = state.outcome().map_or_else(|| state.vp(game), |o| o.vp);
     ui.horizontal_wrapped(|ui| {
         ui.label(
@@ -54,7 +54,7 @@ pub fn status(ui: &mut Ui, game: &Game, state: &State) {
 /// Who is Player 1 this turn, and why when a rule rather than the cards
 /// decides: under 2.0 Caesar is Player 1 on the game's first turn whatever
 /// the cards (2.1). Before the cards are shown, nobody yet.
-pub fn player1_text(game: &Game, state: &State) -> String {
+pub(super) fn player1_text(game: &Game, state: &State) -> String {
     let first_turn = (state.year(), state.turn()) == (1, 1);
     if first_turn && game.rules.caesar_player1_first_turn {
         return "Player 1: Caesar (the game's first turn: Caesar is Player 1 whatever the cards, 2.1)"
@@ -67,7 +67,7 @@ pub fn player1_text(game: &Game, state: &State) -> String {
 }
 
 /// How a game ended, in words (1.2).
-pub fn how(reason: EndReason) -> &'static str {
+pub(super) fn how(reason: EndReason) -> &'static str {
     match reason {
         EndReason::SuddenDeath => "by sudden death (10 VP at a winter)",
         EndReason::VictoryPoints => "on victory points after the last year",
@@ -77,7 +77,7 @@ pub fn how(reason: EndReason) -> &'static str {
 }
 
 /// The cards each side played this turn, as `viewer` may see them.
-pub fn played(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
+pub(super) fn played(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
     let view = state.view(viewer.unwrap_or(Side::Caesar), viewer.is_none());
     let played: Vec<(Side, u8)> = Side::BOTH
         .iter()
@@ -98,7 +98,7 @@ pub fn played(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
 }
 
 /// A side's hand as labels (not playable here).
-pub fn hand_text(game: &Game, state: &State, side: Side) -> String {
+pub(super) fn hand_text(game: &Game, state: &State, side: Side) -> String {
     let cards: Vec<String> = state
         .hand(side)
         .iter()
@@ -113,7 +113,7 @@ pub fn hand_text(game: &Game, state: &State, side: Side) -> String {
 
 /// The battle being fought, as `viewer` may see it: each side's blocks in
 /// it (a reserve still hidden is counted, not named), the round, who acts.
-pub fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
+pub(super) fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
     let Some(b) = state.battle_info() else {
         return;
     };

@@ -182,9 +182,6 @@ impl ReplayPanel {
     pub fn state(&self) -> Option<&State> {
         self.replayed.as_ref().map(|r| r.trace.state(self.at))
     }
-    pub fn set_viewer(&mut self, viewer: Option<Side>) {
-        self.viewer = viewer;
-    }
 
     pub fn show(&mut self, ui: &mut Ui) -> Vec<Request> {
         if self.poll() {

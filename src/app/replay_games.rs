@@ -108,7 +108,7 @@ impl RunGames {
 }
 
 /// The table; a click on a row asks for that game in the Replay tab.
-pub fn table(ui: &mut Ui, games: &RunGames) -> Vec<Request> {
+pub(super) fn table(ui: &mut Ui, games: &RunGames) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.separator();
     ui.label(RichText::new(format!("Games ({})", games.rows.len())).strong())

@@ -11,12 +11,12 @@ const DEFAULT_WINTER_BASE: u8 = 3;
 
 /// The widest the Play board's compact card may be: it must not cover the
 /// stacks around the space hovered.
-pub const BOARD_CARD_WIDTH: f32 = 230.0;
+pub(super) const BOARD_CARD_WIDTH: f32 = 230.0;
 
 /// The Play and Replay board's card of a space: its name, kind, VP and
 /// winter supply in a line, then one short line per kind of link, in small
 /// words. The game's blocks are the board's to show, not the card's.
-pub fn board_space(ui: &mut Ui, scenario: &Scenario, rules: Option<&RuleSet>, id: SpaceId) {
+pub(super) fn board_space(ui: &mut Ui, scenario: &Scenario, rules: Option<&RuleSet>, id: SpaceId) {
     let board = &scenario.board;
     let s = board.space(id);
     ui.set_max_width(BOARD_CARD_WIDTH);
@@ -90,7 +90,7 @@ fn links(
     out
 }
 
-pub fn space(
+pub(super) fn space(
     ui: &mut Ui,
     scenario: &Scenario,
     rules: Option<&RuleSet>,

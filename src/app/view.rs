@@ -110,6 +110,11 @@ impl MapView {
         self.area
     }
 
+    /// The canvas region that "Fit" shows whole.
+    pub fn bounds(&self) -> Rect {
+        self.bounds
+    }
+
     /// Canvas → screen.
     pub(crate) fn transform(&self) -> TSTransform {
         TSTransform::new(self.area.min.to_vec2() + self.offset, self.zoom)

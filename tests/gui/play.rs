@@ -1042,13 +1042,30 @@ fn the_play_log_tells_the_other_sides_moves_without_naming_its_blocks() {
     }
 }
 
+/// Clicks the Replay tab's choice of whose eyes to see with, as a person
+/// does: "Everything", "Caesar" or "Pompey" on the row of "Everything".
+fn view_as(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
+    h.hover_at(Pos2::ZERO);
+    h.run();
+    let row = h.get_by_label("Everything").rect();
+    h.get_all_by_label(label)
+        .find(|n| {
+            n.accesskit_node().bounding_box().is_some()
+                && (n.rect().center().y - row.center().y).abs() < 4.0
+                && n.rect().left() >= row.left()
+        })
+        .unwrap_or_else(|| panic!("no {label} beside Everything"))
+        .click();
+    h.run();
+}
+
 /// The Replay tab shows the same log, filtered to the side viewed, at
 /// every turn of a whole game; viewing everything names everything.
 #[test]
 fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
     let (_dir, mut h, game, trace) = replaying();
     for me in Side::BOTH {
-        h.state_mut().replay_panel().set_viewer(Some(me));
+        view_as(&mut h, &me.to_string());
         h.state_mut().replay_panel().set_position(0);
         h.run();
         let mut turns = 0;
@@ -1067,7 +1084,7 @@ fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
         assert!(moves.iter().any(|l| l.contains(" block")), "{moves:?}");
     }
     // Everything: the other side's moves are named.
-    h.state_mut().replay_panel().set_viewer(None);
+    view_as(&mut h, "Everything");
     h.run();
     let moves = [Side::Caesar, Side::Pompey].map(|s| group_lines(&h, s));
     assert!(moves.iter().all(|m| !m.is_empty()), "{moves:?}");
@@ -1366,4 +1383,233 @@ fn player_one_on_the_first_turn_under_2_0_says_why() {
         h.query_all_by_label_contains("whatever the cards").count(),
         0
     );
+}
+
+/// The last turn of year 1, both cards played: Caesar's Legio 11 at Genua
+/// and Pompey's Legio 1 at Roma, so the winter is a few clicks away.
+fn before_winter() -> (Game, State) {
+    let game = crate::common::published("rules-2.0");
+    let state = PositionDoc::new("rules-2.0")
+        .when(1, game.rules.turns_per_year, Stage::Command)
+        .played("3/1", "2/2")
+        .block(Side::Caesar, "Legio 11", "Genua")
+        .block(Side::Pompey, "Legio 1", "Roma")
+        .start(&game)
+        .expect("a possible position");
+    (game, state)
+}
+
+/// Issue 30: in winter a "Disband" button may land where the pointer
+/// was; a click on it asks (8.5: the block's steps are lost), "Keep"
+/// keeps the block, and only the question's own button disbands it.
+#[test]
+fn a_winter_disband_asks_before_it_takes_a_block_off_the_map() {
+    let mut h = harness(Tab::Play);
+    let (game, state) = before_winter();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.pace = Duration::ZERO;
+        p.paused = true;
+        p.start_from(game.clone(), state, "winter".into());
+    }
+    h.run();
+    settle(&mut h);
+    let l11 = game.roster().find(Side::Caesar, "Legio 11").unwrap();
+    let genua = game.board().find("Genua").unwrap();
+    for _ in 0..20 {
+        let (g, s) = now(&mut h);
+        let l = legal(&g, &s);
+        if l.contains(&Action::Disband(l11)) {
+            break;
+        }
+        let pick = [
+            Action::EndGroup,
+            Action::EndMoves,
+            Action::EndLevy,
+            Action::EndRegroup,
+        ]
+        .into_iter()
+        .find(|a| l.contains(a))
+        .unwrap_or_else(|| panic!("stuck at {}", s.stage_text(&g)));
+        press(&mut h, &g.action_text(pick));
+        settle(&mut h);
+    }
+    let (g, s) = now(&mut h);
+    assert!(legal(&g, &s).contains(&Action::Disband(l11)), "in winter");
+    press(&mut h, "Disband Legio 11");
+    assert_eq!(now(&mut h).1.location(l11), Some(genua), "asked, not done");
+    h.get_by_label("Disband Legio 11 in Genua?");
+    press(&mut h, "No, keep Legio 11");
+    assert_eq!(now(&mut h).1.location(l11), Some(genua), "kept");
+    assert!(h.query_by_label("Disband Legio 11 in Genua?").is_none());
+    press(&mut h, "Disband Legio 11");
+    press(&mut h, "Yes, disband Legio 11");
+    assert_ne!(now(&mut h).1.location(l11), Some(genua), "disbanded");
+}
+
+/// Issue 30: the year's discard (2.1) leaves its card's place empty; the
+/// other cards of the hand stay where they were, so the next click never
+/// lands on a card that slid under the pointer.
+#[test]
+fn the_hands_cards_keep_their_places_after_a_discard() {
+    let mut h = started(5);
+    // The "New game" settings fold away as the game begins: let that end.
+    h.run_steps(30);
+    let (g, s) = now(&mut h);
+    assert_eq!(s.period(), Period::Discard);
+    let labels: Vec<String> = s
+        .hand(Side::Caesar)
+        .iter()
+        .map(|c| g.card_label(*c))
+        .collect();
+    let unique = |l: &String| labels.iter().filter(|x| *x == l).count() == 1;
+    let place = |h: &Harness<'_, WorkbenchApp>, l: &str| {
+        h.query_all_by_label(l)
+            .find(|n| n.accesskit_node().bounding_box().is_some())
+            .map(|n| n.rect())
+    };
+    let before: Vec<(String, egui::Rect)> = labels
+        .iter()
+        .filter(|l| unique(l))
+        .map(|l| (l.clone(), place(&h, l).expect("drawn")))
+        .collect();
+    let gone = before[0].0.clone();
+    press(&mut h, &gone);
+    settle(&mut h);
+    h.run_steps(30);
+    assert_eq!(now(&mut h).1.hand(Side::Caesar).len(), labels.len() - 1);
+    assert!(place(&h, &gone).is_none(), "{gone} left the hand");
+    for (l, at) in &before[1..] {
+        let now_at = place(&h, l).expect("still in the hand");
+        assert!(
+            (now_at.min - at.min).length() < 0.5,
+            "{l} moved from {at:?} to {now_at:?}"
+        );
+    }
+}
+
+/// Issue 30: the end of a game (result, replay, VP chart) fits in the
+/// window's default size: nothing of it below the panel's foot.
+#[test]
+fn the_end_screen_fits_without_scrolling_at_the_default_size() {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1500.0, 880.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Ai(AiSpec::Random), Seat::Ai(AiSpec::Heuristic)];
+        p.settings.seed = 6;
+        p.settings.pace = Duration::ZERO;
+        p.paused = true;
+    }
+    press(&mut h, "Start game");
+    settle(&mut h);
+    assert!(now(&mut h).1.is_over());
+    h.run_steps(30);
+    // Everything in the side panel (right of the replay button's left
+    // edge, less a margin) ends above the window's foot: the chart is
+    // last, so it too is whole on screen.
+    let panel_left = h.get_by_label("Replay this game").rect().left() - 120.0;
+    h.get_by_label("Victory points, turn by turn");
+    let lowest = h
+        .root()
+        .children_recursive()
+        .filter(|n| n.accesskit_node().bounding_box().is_some())
+        .map(|n| n.rect())
+        .filter(|r| r.left() >= panel_left)
+        .map(|r| r.bottom())
+        .fold(0.0, f32::max);
+    assert!(lowest <= 880.0, "the side panel runs to {lowest}");
+}
+
+/// Issue 30: a wide map in a tall panel leaves no empty bands: the log
+/// goes under the map when the map, fitted, is larger so.
+#[test]
+fn the_play_map_fills_its_panel_at_fit_zoom() {
+    let mut h = started(5);
+    h.run();
+    let view = h.state_mut().play_panel().board().view;
+    let (area, bounds) = (view.area(), view.bounds());
+    let drawn = bounds.size() * view.zoom();
+    let band = (area.size() - drawn).max_elem();
+    assert!(
+        band < 0.1 * area.height().max(area.width()),
+        "map {drawn:?} in {area:?}"
+    );
+}
+
+/// Issue 30: a block that has moved as far as it may leaves the row of
+/// "Blocks that may move"; the others keep their places in it, so the
+/// next click is never on a block that slid under the pointer.
+#[test]
+fn the_moving_groups_blocks_keep_their_places_as_one_is_done() {
+    let mut h = harness(Tab::Play);
+    let (game, state) = battle_position();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.pace = Duration::ZERO;
+        p.paused = true;
+        p.start_from(game.clone(), state, "group".into());
+    }
+    h.run();
+    settle(&mut h);
+    let space = |n: &str| game.board().find(n).unwrap();
+    let l11 = game.roster().find(Side::Caesar, "Legio 11").unwrap();
+    click_space(&mut h, space("Genua"));
+    h.run_steps(10);
+    let place = |h: &Harness<'_, WorkbenchApp>, l: &str| {
+        h.query_all_by_label(l)
+            .find(|n| n.accesskit_node().bounding_box().is_some())
+            .map(|n| n.rect())
+    };
+    let before = place(&h, "Legio 12").expect("Legio 12 may move");
+    assert!(place(&h, "Legio 11").is_some());
+    click_block(&mut h, &game, l11);
+    click_space(&mut h, space("Roma"));
+    h.run_steps(10);
+    assert_eq!(now(&mut h).1.location(l11), Some(space("Roma")));
+    assert!(place(&h, "Legio 11").is_none(), "Legio 11 is done moving");
+    let after = place(&h, "Legio 12").expect("Legio 12 may still move");
+    assert!(
+        (after.min - before.min).length() < 0.5,
+        "Legio 12 moved from {before:?} to {after:?}"
+    );
+}
+
+/// Issue 30: a picked block clicked to a space it cannot reach says where
+/// it may go (from the engine's legal moves), not only "Nothing to do".
+#[test]
+fn a_picked_block_clicked_where_it_cannot_go_says_where_it_may() {
+    let mut h = harness(Tab::Play);
+    let (game, state) = battle_position();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.pace = Duration::ZERO;
+        p.paused = true;
+        p.start_from(game.clone(), state, "where".into());
+    }
+    h.run();
+    settle(&mut h);
+    let space = |n: &str| game.board().find(n).unwrap();
+    let l11 = game.roster().find(Side::Caesar, "Legio 11").unwrap();
+    click_space(&mut h, space("Genua"));
+    click_block(&mut h, &game, l11);
+    click_space(&mut h, space("Neapolis"));
+    h.run();
+    let note = h
+        .query_all_by_label_contains("Legio 11 cannot move to Neapolis now; it may move to")
+        .next()
+        .expect("the note says where Legio 11 may go")
+        .accesskit_node()
+        .value()
+        .unwrap_or_default()
+        .to_string();
+    assert!(note.contains("Roma"), "{note}");
+    assert_eq!(now(&mut h).1.location(l11), Some(space("Genua")));
 }
