@@ -372,26 +372,20 @@ pub enum PlanError {
     },
 }
 
-/// Every point of the grid the axes span (first axis slowest), each with
-/// its rule set and scenario checked by the validator. Refuses unknown
-/// keys (naming the nearest), values of the wrong type, a key given twice,
-/// more than [`MAX_POINTS`] points, and any point the validator finds an
-/// error in (with the validator's message).
-pub fn plan(
+/// Each axis's key, what it changes and its values typed, checked: at
+/// least one axis, no key twice, no value twice under two spellings.
+fn knobs_of(
     doc: &ResolvedScenario,
-    rules: &RuleSet,
     axes: &[Axis],
-) -> Result<Vec<PlannedPoint>, PlanError> {
+) -> Result<Vec<(String, Knob, Vec<Value>)>, AxisError> {
     if axes.is_empty() {
-        return Err(AxisError::NoAxes.into());
+        return Err(AxisError::NoAxes);
     }
     let mut knobs = Vec::new();
     for (i, axis) in axes.iter().enumerate() {
         if axes[..i].iter().any(|a| a.key == axis.key) {
-            return Err(AxisError::SetTwice {
-                key: axis.key.clone(),
-            }
-            .into());
+            let key = axis.key.clone();
+            return Err(AxisError::SetTwice { key });
         }
         let k = knob(&axis.key)?;
         let values = axis
@@ -407,12 +401,25 @@ pub fn plan(
                     first: axis.values[k].clone(),
                     second: axis.values[j].clone(),
                     value: value.clone(),
-                }
-                .into());
+                });
             }
         }
         knobs.push((axis.key.clone(), k, values));
     }
+    Ok(knobs)
+}
+
+/// Every point of the grid the axes span (first axis slowest), each with
+/// its rule set and scenario checked by the validator. Refuses unknown
+/// keys (naming the nearest), values of the wrong type, a key given twice,
+/// more than [`MAX_POINTS`] points, and any point the validator finds an
+/// error in (with the validator's message).
+pub fn plan(
+    doc: &ResolvedScenario,
+    rules: &RuleSet,
+    axes: &[Axis],
+) -> Result<Vec<PlannedPoint>, PlanError> {
+    let knobs = knobs_of(doc, axes)?;
     let total = knobs
         .iter()
         .try_fold(1usize, |n, (_, _, v)| n.checked_mul(v.len()))
