@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use egui::{Key, KeyboardShortcut, Modifiers, PointerButton, Pos2, RichText, Ui};
 use egui_plot::{Line, Plot};
 
-use super::play_board::{Board, BoardClick, Marks};
+use super::play_board::{BoardClick, Marks, PlayBoard};
 use super::play_info;
 use super::replay::Replayed;
 use super::{ExportKind, FilePurpose, RecordUse, Request, theme};
@@ -144,7 +144,7 @@ pub struct PlayPanel {
     /// Bring each AI action's place into view on the map and ring it.
     pub follow_ai: bool,
     error: Option<String>,
-    board: Board,
+    board: PlayBoard,
     /// The slowest frame built while an AI was thinking.
     slowest_frame: Option<Duration>,
     /// The game's log as the viewer may know it.
@@ -343,7 +343,7 @@ impl PlayPanel {
         self.slowest_frame
     }
     /// The board's drawing (tests find spaces and blocks on it).
-    pub fn board(&self) -> &Board {
+    pub fn board(&self) -> &PlayBoard {
         &self.board
     }
     /// Whether an AI is thinking now.
@@ -1344,7 +1344,7 @@ fn fixed_area(ui: &mut Ui, id: &str, rows: f32, add: impl FnOnce(&mut Ui)) {
         .show(ui, add);
 }
 
-fn follow(on: bool, s: &Session, board: &mut Board) {
+fn follow(on: bool, s: &Session, board: &mut PlayBoard) {
     if on && let Some(space) = s.trace.len().checked_sub(1).and_then(|i| s.acted_at(i)) {
         board.follow(space);
     }

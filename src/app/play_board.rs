@@ -41,7 +41,7 @@ pub struct BoardClick {
 
 /// The map drawing and its view, kept between frames.
 #[derive(Default)]
-pub struct Board {
+pub struct PlayBoard {
     model: Option<MapModel>,
     /// The scenario the drawing was built for (its address).
     built_for: usize,
@@ -254,7 +254,7 @@ fn union(rects: &[Rect]) -> Rect {
     rects.iter().fold(Rect::NOTHING, |a, r| a.union(*r))
 }
 
-impl Board {
+impl PlayBoard {
     /// Draws `state` as `viewer` may see it (`None`: everything) in the
     /// remaining space of `ui`; returns a click on a space, if any.
     pub fn show(

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use egui::{Key, RichText, Ui};
 
-use super::play_board::{Board, Marks};
+use super::play_board::{Marks, PlayBoard};
 use super::play_info;
 use super::{FilePurpose, Request, theme};
 use crate::engine::{Game, State};
@@ -73,7 +73,7 @@ pub struct ReplayPanel {
     at: usize,
     /// Whose eyes: `None` shows everything.
     viewer: Option<Side>,
-    board: Board,
+    board: PlayBoard,
     /// The game's log as the viewer may know it.
     log: super::game_log::Cache,
     /// Changes with the game shown (the log is rebuilt then).
