@@ -4,21 +4,21 @@
 use egui::{Color32, Sense, Stroke, Ui, vec2};
 
 /// One entry of a key: its name, its colour, and whether its line is dashed.
-pub struct Key {
+pub(super) struct Key {
     pub name: String,
     pub colour: Color32,
     pub dashed: bool,
 }
 
 impl Key {
-    pub fn new(name: impl Into<String>, colour: Color32) -> Key {
+    pub(super) fn new(name: impl Into<String>, colour: Color32) -> Key {
         Key {
             name: name.into(),
             colour,
             dashed: false,
         }
     }
-    pub fn dashed(mut self, dashed: bool) -> Key {
+    pub(super) fn dashed(mut self, dashed: bool) -> Key {
         self.dashed = dashed;
         self
     }
@@ -26,7 +26,7 @@ impl Key {
 
 /// The key as a wrapped row: a swatch (a line, dashed where the series is)
 /// and the name of each entry.
-pub fn row(ui: &mut Ui, keys: &[Key]) {
+pub(super) fn row(ui: &mut Ui, keys: &[Key]) {
     ui.horizontal_wrapped(|ui| {
         for key in keys {
             let (rect, _) = ui.allocate_exact_size(vec2(22.0, 12.0), Sense::hover());

@@ -159,7 +159,7 @@ impl FileRequest {
 
 /// How a question for a file ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DialogEnd {
+pub(crate) enum DialogEnd {
     Chosen(FilePurpose, PathBuf),
     Cancelled(FilePurpose),
 }

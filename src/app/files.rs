@@ -7,7 +7,7 @@ const KEEP: usize = 8;
 
 /// The most recently opened or saved files, newest first.
 #[derive(Debug, Clone, Default)]
-pub struct Recent {
+pub(crate) struct Recent {
     paths: Vec<PathBuf>,
     /// Where the list is stored; `None` keeps it in memory (tests).
     store: Option<PathBuf>,

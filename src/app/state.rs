@@ -21,7 +21,7 @@ use super::selection::Selection;
 
 /// A message for the status line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Status {
+pub(crate) struct Status {
     pub(crate) text: String,
     pub(crate) is_error: bool,
 }
