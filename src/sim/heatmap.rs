@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::MergeError;
+use super::stats::share;
 use crate::engine::{EndReason, Game, MapEvent, State};
 use crate::scenario::model::{Board, Side, SpaceId};
 
@@ -356,14 +357,6 @@ pub struct LinkFigures {
     pub b: String,
     pub attacks: u64,
     pub retreats: u64,
-}
-
-fn share(count: u64, of: u64) -> f64 {
-    if of == 0 {
-        0.0
-    } else {
-        count as f64 / of as f64
-    }
 }
 
 impl MapCounts {

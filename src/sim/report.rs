@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::merge::{MergeError, RunDifference};
 use super::stats::{
     Estimate, Histogram, PairedDifference, Summary, paired_mean_difference, paired_proportion_test,
-    two_proportion_test,
+    share, two_proportion_test,
 };
 use super::{GameRange, GameSummary, Shard, SimOptions};
 use crate::engine::EndReason;
@@ -694,14 +694,6 @@ pub struct SimReport {
     pub raw: Accumulator,
 }
 
-fn share(count: u64, of: u64) -> f64 {
-    if of == 0 {
-        0.0
-    } else {
-        count as f64 / of as f64
-    }
-}
-
 fn no_player_files(files: &[Option<crate::ai::HeuristicParams>; 2]) -> bool {
     files.iter().all(Option::is_none)
 }
@@ -1383,30 +1375,24 @@ pub struct PairedSums {
     pub sum_sq: u64,
 }
 
-/// The metrics compared pair by pair, in the order of [`paired_metrics`].
-pub(crate) const PAIRED_METRICS: [&str; 8] = [
-    "caesar_final_vp",
-    "pompey_final_vp",
-    "years_played",
-    "battles",
-    "caesar_steps_lost",
-    "pompey_steps_lost",
-    "leaders_killed",
-    "first_turn_player1_caesar",
-];
+/// A metric compared pair by pair: its name in reports, and its value in a game.
+type PairedMetric = (&'static str, fn(&GameSummary) -> i64);
 
-fn paired_metrics(r: &GameSummary) -> [i64; 8] {
-    [
-        r.vp[0] as i64,
-        r.vp[1] as i64,
-        r.year as i64,
-        r.battles as i64,
-        r.steps_lost[0] as i64,
-        r.steps_lost[1] as i64,
-        (r.leaders_killed[0] + r.leaders_killed[1]) as i64,
-        (r.first_turn_player1 == Some(Side::Caesar)) as i64,
-    ]
-}
+/// The metrics compared pair by pair, each name beside what it measures.
+pub(crate) const PAIRED_METRICS: [PairedMetric; 8] = [
+    ("caesar_final_vp", |r| i64::from(r.vp[0])),
+    ("pompey_final_vp", |r| i64::from(r.vp[1])),
+    ("years_played", |r| i64::from(r.year)),
+    ("battles", |r| i64::from(r.battles)),
+    ("caesar_steps_lost", |r| i64::from(r.steps_lost[0])),
+    ("pompey_steps_lost", |r| i64::from(r.steps_lost[1])),
+    ("leaders_killed", |r| {
+        i64::from(r.leaders_killed[0]) + i64::from(r.leaders_killed[1])
+    }),
+    ("first_turn_player1_caesar", |r| {
+        i64::from(r.first_turn_player1 == Some(Side::Caesar))
+    }),
+];
 
 impl PairedAccumulator {
     pub fn add(&mut self, a: &GameSummary, b: &GameSummary) {
@@ -1422,18 +1408,17 @@ impl PairedAccumulator {
             (false, true) => self.pompey_only_b += 1,
             _ => {}
         }
-        let (ma, mb) = (paired_metrics(a), paired_metrics(b));
         if self.metrics.is_empty() {
             self.metrics = PAIRED_METRICS
                 .iter()
-                .map(|name| PairedSums {
+                .map(|(name, _)| PairedSums {
                     name: name.to_string(),
                     ..PairedSums::default()
                 })
                 .collect();
         }
-        for (slot, (x, y)) in self.metrics.iter_mut().zip(ma.iter().zip(mb.iter())) {
-            let d = x - y;
+        for (slot, (_, metric)) in self.metrics.iter_mut().zip(&PAIRED_METRICS) {
+            let d = metric(a) - metric(b);
             slot.sum += d;
             slot.sum_sq += (d * d) as u64;
         }
@@ -1495,9 +1480,10 @@ impl PairedAccumulator {
             }
         }
         let names: Vec<&str> = self.metrics.iter().map(|m| m.name.as_str()).collect();
-        if names != PAIRED_METRICS {
+        let expected: Vec<&str> = PAIRED_METRICS.iter().map(|(name, _)| *name).collect();
+        if names != expected {
             return Err(MergeError::Damaged(format!(
-                "raw_paired.metrics are {names:?}, not {PAIRED_METRICS:?}"
+                "raw_paired.metrics are {names:?}, not {expected:?}"
             )));
         }
         if let Some(m) = self

@@ -83,6 +83,15 @@ pub(crate) fn erfc(x: f64) -> f64 {
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
+/// `count` of `of` as a fraction; 0 of nothing is 0.
+pub(crate) fn share(count: u64, of: u64) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        count as f64 / of as f64
+    }
+}
+
 /// Two-sided p-value of a z statistic.
 pub(crate) fn two_sided_p(z: f64) -> f64 {
     if !z.is_finite() {
