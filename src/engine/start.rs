@@ -70,6 +70,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::diagnostics::Code;
 
     #[test]
     fn the_published_game_starts_and_a_scenario_with_errors_is_refused_with_them() {
@@ -82,9 +83,7 @@ mod tests {
         };
         assert!(findings.iter().all(|f| f.severity == Severity::Error));
         assert!(
-            findings
-                .iter()
-                .any(|f| f.code.as_str() == "too-few-battle-rounds"),
+            findings.iter().any(|f| f.code == Code::TooFewBattleRounds),
             "{findings:?}"
         );
     }

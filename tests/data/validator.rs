@@ -608,7 +608,7 @@ fn house_rule_removals_must_name_cards_the_deck_holds_and_leave_two_hands() {
     let f = report
         .findings
         .iter()
-        .find(|f| f.code == "bad-removed-card")
+        .find(|f| f.code == Code::BadRemovedCard)
         .unwrap();
     assert_eq!(f.severity, Severity::Error);
     assert!(f.message.contains("did you mean \"Jupiter\""), "{f}");
@@ -618,7 +618,7 @@ fn house_rule_removals_must_name_cards_the_deck_holds_and_leave_two_hands() {
     let f = report
         .findings
         .iter()
-        .find(|f| f.code == "bad-removed-card")
+        .find(|f| f.code == Code::BadRemovedCard)
         .unwrap();
     assert!(f.message.contains("more mentions than"), "{f}");
 
@@ -678,7 +678,7 @@ fn a_complete_graph_of_256_spaces_validates_and_every_finding_is_located() {
         let on_seas = report
             .findings
             .iter()
-            .filter(|f| f.code == "road-touches-sea")
+            .filter(|f| f.code == Code::RoadTouchesSea)
             .count();
         // Each sea (64) meets every other space (255) by a road, counted once per link.
         assert_eq!(on_seas, if seas { 64 * 255 - 64 * 63 / 2 } else { 0 });
@@ -687,7 +687,7 @@ fn a_complete_graph_of_256_spaces_validates_and_every_finding_is_located() {
         for f in report
             .findings
             .iter()
-            .filter(|f| f.code == "road-touches-sea")
+            .filter(|f| f.code == Code::RoadTouchesSea)
         {
             let loc = f.location.as_ref().expect("located");
             let Some(Subject::Link { a, b }) = &f.subject else {
@@ -873,7 +873,7 @@ fn every_finding_of_a_badly_broken_scenario_has_a_subject_and_a_location() {
     let twice = report
         .findings
         .iter()
-        .find(|f| f.code == "deployed-twice")
+        .find(|f| f.code == Code::DeployedTwice)
         .unwrap();
     let loc = twice.location.as_ref().unwrap();
     let line = text.lines().nth(loc.line - 1).unwrap();
