@@ -675,16 +675,13 @@ fn the_window_stays_live_while_a_search_player_thinks() {
     for _ in 0..3 {
         h.step();
     }
-    let started = std::time::Instant::now();
     let mut saw_thinking = false;
-    let mut frames = 0;
-    let mut slowest = Duration::ZERO;
+    let (mut frames, mut steps) = (0, 0u32);
     while h.state_mut().play_panel().session().unwrap().trace.len() < 16 {
         let thinking = h.state_mut().play_panel().is_thinking();
-        let t = std::time::Instant::now();
         h.step();
+        steps += 1;
         if thinking {
-            slowest = slowest.max(t.elapsed());
             frames += 1;
         }
         if h.state_mut().play_panel().is_thinking() {
@@ -692,15 +689,13 @@ fn the_window_stays_live_while_a_search_player_thinks() {
             // The progress line says who thinks (and, once counted, how far).
             h.get_by_label_contains("is thinking");
         }
+        // The AI plays on its own thread: give it the core between frames,
+        // as a window waiting for input would. No clock is read: a bound on
+        // frames, not seconds, says the game is stuck.
         std::thread::sleep(Duration::from_millis(5));
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        assert!(steps < 200_000, "no progress in {steps} frames");
     }
     assert!(saw_thinking);
-    println!(
-        "{frames} frames while the AI thought, in {:.1} s for 16 actions; slowest {:.1} ms",
-        started.elapsed().as_secs_f64(),
-        slowest.as_secs_f64() * 1000.0
-    );
     assert!(frames > 10, "the window went on drawing ({frames} frames)");
     // Frame times are measured (printed above, and shown in the window as
     // the slowest frame), not asserted: a busy CI machine would fail them.
