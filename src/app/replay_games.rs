@@ -41,7 +41,7 @@ impl GameRow {
     pub fn text(&self) -> String {
         let winner = self.winner.map_or("draw".to_string(), |s| s.to_string());
         format!(
-            "{:>6}  {:<8} {:>3}-{:<3}  {:>5}  {:>7}  {:?}",
+            "{:>6}  {:<8} {:>3}-{:<3}  {:>5}  {:>7}  {}",
             self.index, winner, self.vp[0], self.vp[1], self.years, self.battles, self.how
         )
     }

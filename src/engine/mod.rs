@@ -454,6 +454,18 @@ pub enum EndReason {
     Draw,
 }
 
+/// In words, as tables print it ("sudden death", not `SuddenDeath`).
+impl std::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EndReason::SuddenDeath => "sudden death",
+            EndReason::VictoryPoints => "victory points",
+            EndReason::RomeTieBreak => "Rome tie-break",
+            EndReason::Draw => "draw",
+        })
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Outcome {
     pub winner: Option<Side>,

@@ -93,9 +93,9 @@ pub enum AxisError {
         block: String,
         did_you_mean: String,
     },
-    #[error("a sweep needs at least one --set FIELD=VALUES")]
+    #[error("a sweep needs at least one field to vary (FIELD=VALUES)")]
     NoAxes,
-    #[error("{key} is set twice: give all its values in one --set")]
+    #[error("{key} is given twice: give all its values at once")]
     SetTwice { key: String },
     #[error(
         "{key}: \"{first}\" and \"{second}\" are the same value ({value}): a point would be played twice"
