@@ -418,13 +418,10 @@ impl HeuristicPlayer {
             })
     }
 
-    /// How much the side wants to be at `s` with `strength` more.
-    fn space_value(&self, game: &Game, p: &Picture, s: SpaceId) -> f32 {
-        let space = game.board().space(s);
-        if space.kind == SpaceKind::Sea {
-            return 0.0;
-        }
-        let vp = space.vp as f32;
+    /// How much the side wants to be at land space `s` with more strength
+    /// (a sea is worth nothing to a land group).
+    fn land_value(&self, game: &Game, p: &Picture, s: SpaceId) -> f32 {
+        let vp = game.board().space(s).vp as f32;
         let i = s.index();
         let k = &self.params;
         if p.enemy_cnt[i] > 0 {
@@ -683,13 +680,7 @@ impl HeuristicPlayer {
             0
         };
         let mut best: Option<(f32, SpaceId)> = None;
-        for t in board.ids() {
-            if board.space(t).kind != SpaceKind::Sea {
-                continue;
-            }
-            let Some(d) = board.sea_distance(at, t).filter(|d| (1..=2).contains(d)) else {
-                continue;
-            };
+        for &(t, d) in game.seas_within_two(at) {
             let i = t.index();
             let value = if p.enemy_cnt[i] > 0 {
                 // 6.2: navis attack only from next door.
@@ -721,10 +712,12 @@ impl HeuristicPlayer {
         block: BlockId,
         to: SpaceId,
     ) -> Option<f32> {
-        let from = view.own_location(block)?;
-        let d = self.dist(game, from, to);
         let value = values[to.index()];
-        if d <= 2 || value <= 0.0 {
+        if value <= 0.0 {
+            return None;
+        }
+        let from = view.own_location(block)?;
+        if self.dist(game, from, to) <= 2 {
             return None;
         }
         let strength = own_strength(game, view, block);
@@ -747,21 +740,22 @@ impl HeuristicPlayer {
         targets: &mut Targets,
     ) {
         let bound = self.plan_bound();
-        values.clear();
+        let n = game.board().len();
+        // Seas are worth nothing to a land group.
+        zeroed(values, n);
         targets.all.clear();
         targets.index.clear();
+        targets.index.resize(n, NOT_A_TARGET);
         targets.max_cap = 0.0;
-        for t in game.board().ids() {
-            let value = self.space_value(game, p, t);
-            values.push(value);
+        for &t in game.land_spaces() {
+            let i = t.index();
+            let value = self.land_value(game, p, t);
+            values[i] = value;
             if value <= 0.0 {
-                targets.index.push(NOT_A_TARGET);
                 continue;
             }
-            let i = t.index();
-            let cap = value * bound;
-            targets.index.push(targets.all.len() as u16);
-            targets.max_cap = targets.max_cap.max(cap);
+            targets.index[i] = targets.all.len() as u16;
+            targets.max_cap = targets.max_cap.max(value * bound);
             targets.all.push(Target {
                 space: t,
                 value,

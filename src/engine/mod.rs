@@ -127,6 +127,10 @@ pub struct Game {
     sea_borders: Vec<SpaceSet>,
     /// From each space, the others it reaches by road, nearest first.
     by_road_distance: Arc<[Vec<(SpaceId, u8)>]>,
+    /// From each space, the seas one or two sea moves away, in id order.
+    seas_within_two: Arc<[Vec<(SpaceId, u8)>]>,
+    /// The spaces that are not seas, in id order.
+    land_spaces: Arc<[SpaceId]>,
 }
 
 /// The seas bordering each space (6.2, 6.3).
@@ -139,6 +143,23 @@ fn sea_borders(board: &crate::scenario::model::Board) -> Vec<SpaceSet> {
                 .iter()
                 .filter(|a| a.class == LinkClass::Sea && board.space(a.to).kind == SpaceKind::Sea)
                 .map(|a| a.to)
+                .collect()
+        })
+        .collect()
+}
+
+/// For [`Game::seas_within_two`].
+fn seas_within_two(board: &crate::scenario::model::Board) -> Arc<[Vec<(SpaceId, u8)>]> {
+    board
+        .ids()
+        .map(|from| {
+            board
+                .ids()
+                .filter(|t| board.space(*t).kind == SpaceKind::Sea)
+                .filter_map(|t| {
+                    let d = board.sea_distance(from, t)?;
+                    (1..=2).contains(&d).then_some((t, d))
+                })
                 .collect()
         })
         .collect()
@@ -273,6 +294,11 @@ impl Game {
         let max_steps = scenario.roster.blocks.iter().map(|b| b.max_steps).collect();
         Ok(Game {
             by_road_distance: by_road_distance(board),
+            seas_within_two: seas_within_two(board),
+            land_spaces: board
+                .ids()
+                .filter(|s| board.space(*s).kind != SpaceKind::Sea)
+                .collect(),
             max_steps,
             seas,
             levied_anywhere,
@@ -298,6 +324,17 @@ impl Game {
     /// out): for a player looking for the nearest worthwhile space.
     pub(crate) fn spaces_by_road_distance(&self, from: SpaceId) -> &[(SpaceId, u8)] {
         &self.by_road_distance[from.index()]
+    }
+
+    /// The seas one or two sea moves from `from` (6.2), each with its
+    /// distance, in id order: where a navis group may go within a turn.
+    pub(crate) fn seas_within_two(&self, from: SpaceId) -> &[(SpaceId, u8)] {
+        &self.seas_within_two[from.index()]
+    }
+
+    /// The spaces that are not seas (cities and other land spaces), in id order.
+    pub(crate) fn land_spaces(&self) -> &[SpaceId] {
+        &self.land_spaces
     }
 
     pub fn board(&self) -> &crate::scenario::model::Board {
