@@ -303,12 +303,11 @@ impl HeuristicPlayer {
         }
         // Each space's sums are taken in block id order, as always: the
         // floats (unseen strength) come out the same to the last bit.
-        let roster = game.roster();
         for (b, at, strength) in view.own_on_map(game) {
             let i = at.index();
             p.own_str[i] += f32::from(strength);
             p.own_cnt[i] += 1;
-            if roster.block(b).kind == BlockKind::Navis {
+            if game.is_navis(b) {
                 p.navis_str[i] += f32::from(strength);
                 p.navis_cnt[i] += 1;
             }
@@ -809,16 +808,26 @@ impl HeuristicPlayer {
                 _ => {}
             }
         }
-        // Best first; a group is taken only if its first step would be made
-        // (no move point spent on a group that then moves nothing).
-        candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // Best first (the earlier among equals); a group is taken only if its
+        // first step would be made (no move point spent on a group that then
+        // moves nothing). The best usually passes: picked one at a time
+        // rather than sorted.
         let after = &mut scratch.after;
-        let chosen = candidates.iter().copied().find(|&(score, a, objective)| {
+        let mut chosen = None;
+        while let Some(i) = (0..candidates.len()).reduce(|best, i| {
+            if candidates[i].0.total_cmp(&candidates[best].0).is_gt() {
+                i
+            } else {
+                best
+            }
+        }) {
+            let (score, a, objective) = candidates.remove(i);
             if score <= self.params.least_group_score {
-                return false;
+                break;
             }
             let Action::Group(at) = a else {
-                return true;
+                chosen = Some((score, a, objective));
+                break;
             };
             view.moves_after_group(game, at, after);
             let first = match objective {
@@ -826,8 +835,11 @@ impl HeuristicPlayer {
                 Some(Objective::Sea(t)) => self.sea_step(game, view, p, after, t),
                 None => Action::EndGroup,
             };
-            first != Action::EndGroup
-        });
+            if first != Action::EndGroup {
+                chosen = Some((score, a, objective));
+                break;
+            }
+        }
         self.scratch = scratch;
         match chosen {
             Some((_, a, objective)) => {

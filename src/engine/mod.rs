@@ -123,6 +123,8 @@ pub struct Game {
     land_blocks: BlockSet,
     /// Each block's full strength in steps (the roster's, kept at hand).
     max_steps: Vec<u8>,
+    /// Each block's strength per step (the roster's, kept at hand).
+    strength_per_step: Vec<u8>,
     /// The seas bordering each space (6.2, 6.3).
     sea_borders: Vec<SpaceSet>,
     /// From each space, the others it reaches by road, nearest first.
@@ -292,6 +294,12 @@ impl Game {
             .map(|(i, _)| BlockId(i as u8))
             .collect();
         let max_steps = scenario.roster.blocks.iter().map(|b| b.max_steps).collect();
+        let strength_per_step = scenario
+            .roster
+            .blocks
+            .iter()
+            .map(|b| b.kind.strength_per_step())
+            .collect();
         Ok(Game {
             by_road_distance: by_road_distance(board),
             seas_within_two: seas_within_two(board),
@@ -300,6 +308,7 @@ impl Game {
                 .filter(|s| board.space(*s).kind != SpaceKind::Sea)
                 .collect(),
             max_steps,
+            strength_per_step,
             seas,
             levied_anywhere,
             levied_in,
@@ -330,6 +339,11 @@ impl Game {
     /// distance, in id order: where a navis group may go within a turn.
     pub(crate) fn seas_within_two(&self, from: SpaceId) -> &[(SpaceId, u8)] {
         &self.seas_within_two[from.index()]
+    }
+
+    /// Whether block `b` is a navis (moves by sea, 6.2).
+    pub(crate) fn is_navis(&self, b: BlockId) -> bool {
+        !self.land_blocks.contains(b)
     }
 
     /// The spaces that are not seas (cities and other land spaces), in id order.
@@ -1550,7 +1564,7 @@ impl State {
 
     /// Printed strength (7.41: elephant steps count double).
     pub fn strength(&self, game: &Game, b: BlockId) -> u8 {
-        self.blocks[b.index()].steps * game.roster().block(b).kind.strength_per_step()
+        self.blocks[b.index()].steps * game.strength_per_step[b.index()]
     }
 
     /// Checks invariants; used by tests and debug builds. Returns the first
