@@ -16,7 +16,7 @@ use crate::scenario::model::{BlockId, Side};
 
 pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};
-pub use params::HeuristicParams;
+pub use params::{HeuristicParams, PlayerNumbers};
 pub use search::{Budget, SearchPlayer};
 pub use spec::{AiSpec, NotAPlayer, TunedHeuristic};
 

@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::scenario::format::{self, LoadError, Location};
+use crate::scenario::model::Side;
 
 /// Declares the parameters once: the struct, its defaults and its names in
 /// order, so the tuner's vector and the file can never disagree.
@@ -140,23 +141,13 @@ heuristic_params! {
 impl Eq for HeuristicParams {}
 
 impl HeuristicParams {
-    /// Reads a player file. Unknown names are errors with a did-you-mean;
-    /// every number must be finite and positive.
+    /// Reads a player file of one set of numbers for both sides. Unknown
+    /// names are errors with a did-you-mean; every number must be finite and
+    /// positive. [`PlayerNumbers::load`] reads a file of either form.
     pub fn load(path: &Path) -> Result<HeuristicParams, LoadError> {
         let text = format::read_text(path)?;
         let params: HeuristicParams = format::parse_ron(path, &text)?;
-        params.check().map_err(|message| {
-            let (line, column) = locate_field(&text, message.0);
-            LoadError::Parse {
-                location: Location {
-                    file: path.to_path_buf(),
-                    line,
-                    column,
-                },
-                message: message.1,
-            }
-        })?;
-        Ok(params)
+        checked(path, &text, 0, params)
     }
 
     /// The first parameter that is not a finite positive number, and why.
@@ -189,16 +180,142 @@ impl HeuristicParams {
     }
 }
 
-/// Line and column (1-based) of `name:` in `text`, or 1:1.
-fn locate_field(text: &str, name: &str) -> (usize, usize) {
-    for (i, line) in text.lines().enumerate() {
-        if let Some(col) = line.find(name)
-            && line[col + name.len()..].trim_start().starts_with(':')
-        {
-            return (i + 1, col + 1);
+/// `params`, or where in `text` (from line `from`, 0-based) the first
+/// number that is not finite and positive stands, and why.
+fn checked(
+    path: &Path,
+    text: &str,
+    from: usize,
+    params: HeuristicParams,
+) -> Result<HeuristicParams, LoadError> {
+    params.check().map_err(|(name, message)| {
+        let (line, column) = locate_field(text, from, name).unwrap_or((1, 1));
+        LoadError::Parse {
+            location: Location {
+                file: path.to_path_buf(),
+                line,
+                column,
+            },
+            message,
+        }
+    })?;
+    Ok(params)
+}
+
+/// Line and column (1-based) of the first `name:` in `text` from line
+/// `from` (0-based) on.
+fn locate_field(text: &str, from: usize, name: &str) -> Option<(usize, usize)> {
+    let field = |line: &str| {
+        line.match_indices(name).map(|(col, _)| col).find(|&col| {
+            let before = line[..col].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && line[col + name.len()..].trim_start().starts_with(':')
+        })
+    };
+    text.lines()
+        .enumerate()
+        .skip(from)
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .find_map(|(i, line)| field(line).map(|col| (i + 1, col + 1)))
+}
+
+/// The numbers a player plays each side by: one set for both (the file
+/// form `(attack_ratio: …)`), or a set per side (`(caesar: (…), pompey:
+/// (…))`): Caesar attacks for 1 VP against 7 while Pompey holds, and a side
+/// tuned on its own plays its own game. A side a file leaves out plays the
+/// defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PlayerNumbers {
+    pub caesar: HeuristicParams,
+    pub pompey: HeuristicParams,
+}
+
+/// The per-side form of a player file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SidedFile {
+    #[serde(default)]
+    caesar: Option<HeuristicParams>,
+    #[serde(default)]
+    pompey: Option<HeuristicParams>,
+}
+
+impl PlayerNumbers {
+    /// One set of numbers for both sides.
+    pub fn both(params: HeuristicParams) -> PlayerNumbers {
+        PlayerNumbers {
+            caesar: params,
+            pompey: params,
         }
     }
-    (1, 1)
+
+    /// The numbers `side` plays by.
+    pub fn of(&self, side: Side) -> HeuristicParams {
+        match side {
+            Side::Caesar => self.caesar,
+            Side::Pompey => self.pompey,
+        }
+    }
+
+    /// These numbers with `side`'s replaced by `params`.
+    pub fn with(mut self, side: Side, params: HeuristicParams) -> PlayerNumbers {
+        match side {
+            Side::Caesar => self.caesar = params,
+            Side::Pompey => self.pompey = params,
+        }
+        self
+    }
+
+    /// The one set both sides play by, if they play by the same.
+    pub fn one_for_both(&self) -> Option<HeuristicParams> {
+        (self.caesar == self.pompey).then_some(self.caesar)
+    }
+
+    /// Reads a player file of either form (a file with a `caesar:` or
+    /// `pompey:` field is per side). Errors as [`HeuristicParams::load`]'s,
+    /// located in the side's part of the file.
+    pub fn load(path: &Path) -> Result<PlayerNumbers, LoadError> {
+        let text = format::read_text(path)?;
+        let side_line = |name: &str| locate_field(&text, 0, name).map(|(line, _)| line - 1);
+        let (caesar_at, pompey_at) = (side_line("caesar"), side_line("pompey"));
+        if caesar_at.is_none() && pompey_at.is_none() {
+            let params: HeuristicParams = format::parse_ron(path, &text)?;
+            return Ok(PlayerNumbers::both(checked(path, &text, 0, params)?));
+        }
+        let file: SidedFile = format::parse_ron(path, &text)?;
+        let side = |params: Option<HeuristicParams>, at: Option<usize>| match params {
+            Some(params) => checked(path, &text, at.unwrap_or(0), params),
+            None => Ok(HeuristicParams::default()),
+        };
+        Ok(PlayerNumbers {
+            caesar: side(file.caesar, caesar_at)?,
+            pompey: side(file.pompey, pompey_at)?,
+        })
+    }
+
+    /// The file text: a comment `header`, then the numbers, in the one-set
+    /// form when both sides play by the same.
+    pub fn to_ron(&self, header: &str) -> String {
+        if let Some(params) = self.one_for_both() {
+            return params.to_ron(header);
+        }
+        let mut text = String::new();
+        for line in header.lines() {
+            text.push_str("// ");
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.push_str("(\n");
+        for (side, params) in [("caesar", self.caesar), ("pompey", self.pompey)] {
+            text.push_str(&format!("    {side}: (\n"));
+            for (name, value) in HeuristicParams::NAMES.iter().zip(params.values()) {
+                text.push_str(&format!("        {name}: {value:?},\n"));
+            }
+            text.push_str("    ),\n");
+        }
+        text.push_str(")\n");
+        text
+    }
 }
 
 #[cfg(test)]
@@ -246,6 +363,46 @@ mod tests {
         let err = HeuristicParams::load(&path).unwrap_err().to_string();
         assert!(err.contains("p.ron:3:3"), "{err}");
         assert!(err.contains("`levy_front` is -1"), "{err}");
+    }
+
+    #[test]
+    fn a_file_per_side_reads_back_the_same_and_a_left_out_side_plays_the_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        let caesar = HeuristicParams {
+            attack_ratio: 0.75,
+            ..HeuristicParams::default()
+        };
+        let numbers = PlayerNumbers::both(HeuristicParams::default()).with(Side::Caesar, caesar);
+        std::fs::write(&path, numbers.to_ron("per side")).unwrap();
+        assert_eq!(PlayerNumbers::load(&path).unwrap(), numbers);
+        assert_eq!(numbers.of(Side::Caesar).attack_ratio, 0.75);
+        std::fs::write(&path, "(pompey: (garrison: 3.0))").unwrap();
+        let read = PlayerNumbers::load(&path).unwrap();
+        assert_eq!(read.caesar, HeuristicParams::default());
+        assert_eq!(read.pompey.garrison, 3.0);
+    }
+
+    #[test]
+    fn a_one_set_file_plays_both_sides() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        std::fs::write(&path, "(attack_ratio: 2.0)").unwrap();
+        let read = PlayerNumbers::load(&path).unwrap();
+        assert_eq!(read.one_for_both().unwrap().attack_ratio, 2.0);
+    }
+
+    #[test]
+    fn a_bad_number_in_the_pompey_part_is_located_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        let text = "(\n  caesar: (levy_front: 1.0),\n  pompey: (\n    levy_front: -1.0,\n  ),\n)";
+        std::fs::write(&path, text).unwrap();
+        let err = PlayerNumbers::load(&path).unwrap_err().to_string();
+        assert!(err.contains("p.ron:4:5"), "{err}");
+        std::fs::write(&path, "(caesar: (garison: 1.0))").unwrap();
+        let err = PlayerNumbers::load(&path).unwrap_err().to_string();
+        assert!(err.contains("did you mean `garrison`"), "{err}");
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl AiSpec {
     ) -> Result<AiSpec, crate::scenario::format::LoadError> {
         Ok(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
             path: path.display().to_string(),
-            params: super::HeuristicParams::load(path)?,
+            numbers: super::PlayerNumbers::load(path)?,
         })))
     }
 
@@ -92,15 +92,15 @@ impl AiSpec {
     /// a player file plays by its numbers, whatever its name (a file of the
     /// default numbers is the heuristic).
     pub(crate) fn plays_as(&self, other: &AiSpec) -> bool {
-        fn numbers(spec: &AiSpec) -> Option<super::HeuristicParams> {
+        fn numbers(spec: &AiSpec) -> Option<super::PlayerNumbers> {
             match spec {
-                AiSpec::Heuristic => Some(super::HeuristicParams::default()),
-                AiSpec::TunedHeuristic(t) => Some(t.params),
+                AiSpec::Heuristic => Some(super::PlayerNumbers::default()),
+                AiSpec::TunedHeuristic(t) => Some(t.numbers),
                 _ => None,
             }
         }
         if let (AiSpec::SearchOn(a), AiSpec::SearchOn(b)) = (self, other) {
-            return a.search == b.search && a.on.params == b.on.params;
+            return a.search == b.search && a.on.numbers == b.on.numbers;
         }
         match (numbers(self), numbers(other)) {
             (Some(a), Some(b)) => a == b,
@@ -131,10 +131,14 @@ impl AiSpec {
             }
             AiSpec::TunedHeuristic(tuned) => {
                 return Box::new(
-                    super::HeuristicPlayer::new(side, seed, omniscient).with_params(tuned.params),
+                    super::HeuristicPlayer::new(side, seed, omniscient)
+                        .with_params(tuned.numbers.of(side)),
                 );
             }
-            AiSpec::SearchOn(on) => (&on.search, Some([on.on.params; 2])),
+            AiSpec::SearchOn(on) => (
+                &on.search,
+                Some(Side::BOTH.map(|side| on.on.numbers.of(side))),
+            ),
             search => (search, None),
         };
         let budget = |budget: u32, timed: bool| {
@@ -248,8 +252,8 @@ impl FromStr for AiSpec {
                 let text = text.to_string();
                 return Err(NotAPlayer::NotASearch { text });
             }
-            let params =
-                super::HeuristicParams::load(std::path::Path::new(file)).map_err(|error| {
+            let numbers =
+                super::PlayerNumbers::load(std::path::Path::new(file)).map_err(|error| {
                     NotAPlayer::File {
                         given: text.to_string(),
                         error: Box::new(error),
@@ -257,7 +261,7 @@ impl FromStr for AiSpec {
                 })?;
             let on = TunedHeuristic {
                 path: std::path::Path::new(file).display().to_string(),
-                params,
+                numbers,
             };
             return Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on })));
         }
@@ -339,11 +343,12 @@ fn parse_budget(name: &str, b: &str) -> Result<super::Budget, NotAPlayer> {
     })
 }
 
-/// A heuristic player's numbers, and the file they were read from.
+/// A heuristic player's numbers (for each side), and the file they were
+/// read from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TunedHeuristic {
     pub path: String,
-    pub params: super::HeuristicParams,
+    pub numbers: super::PlayerNumbers,
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use egui::{RichText, Ui};
 
 use super::player_picker::{self, Menu, Offer, Picked};
 use super::{FilePurpose, PlayerUse, Request};
-use crate::ai::{AiSpec, HeuristicParams, TunedHeuristic};
+use crate::ai::{AiSpec, PlayerNumbers, TunedHeuristic};
 use crate::scenario::model::Side;
 use crate::sim::OptionsError;
 use crate::sim::tune::{TuneOptions, TuneReport};
@@ -41,7 +41,8 @@ impl Default for TuneSettings {
             step: 0.3,
             check_games: 0,
             seed: 1,
-            start: HeuristicParams::default(),
+            start: PlayerNumbers::default(),
+            side: None,
         };
         // Small enough to finish in a minute or so on two cores: a first
         // look, not a champion (the CLI runs the long ones).
@@ -60,8 +61,8 @@ impl TuneSettings {
     /// The run these settings ask for, checked as the CLI checks it.
     pub(crate) fn options(&self, seed: u64) -> Result<TuneOptions, OptionsError> {
         let start = match &self.opponent {
-            AiSpec::TunedHeuristic(t) => t.params,
-            _ => HeuristicParams::default(),
+            AiSpec::TunedHeuristic(t) => t.numbers,
+            _ => PlayerNumbers::default(),
         };
         let population = self.population.max(1);
         let options = TuneOptions {
@@ -72,6 +73,7 @@ impl TuneSettings {
             check_games: self.check_games,
             seed,
             start,
+            side: None,
         };
         options.check()?;
         Ok(options)
@@ -194,7 +196,7 @@ pub(super) fn tuned_player(report: &TuneReport, saved: Option<&Path>) -> AiSpec 
     };
     AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
         path,
-        params: report.tuned,
+        numbers: report.tuned,
     }))
 }
 

@@ -4,11 +4,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::ai::HeuristicParams;
+use caesar_workbench::ai::PlayerNumbers;
+use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::tune::{self as lib, TuneOptions};
 
-use super::args::{check_outputs, load_game, parse_threads, pool};
+use super::args::{check_outputs, load_game, parse_side, parse_threads, pool};
 use super::simulate::{print_report, with_progress};
 use super::{CliError, Output};
 
@@ -44,6 +45,10 @@ pub struct TuneArgs {
     /// A player file to start from and to play against (default: the built-in numbers).
     #[arg(long)]
     start: Option<PathBuf>,
+    /// Tune only this side's numbers (caesar or pompey), against the
+    /// starting player's other side; the file written holds numbers per side.
+    #[arg(long, value_parser = parse_side)]
+    side: Option<Side>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
@@ -57,8 +62,8 @@ pub struct TuneArgs {
 pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
     let start = match &args.start {
-        Some(path) => HeuristicParams::load(path)?,
-        None => HeuristicParams::default(),
+        Some(path) => PlayerNumbers::load(path)?,
+        None => PlayerNumbers::default(),
     };
     check_outputs(&[&args.out])?;
     let options = TuneOptions {
@@ -69,6 +74,7 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         check_games: args.check_games,
         seed: args.seed,
         start,
+        side: args.side,
     };
     options.check()?;
     let pool = pool(args.threads)?;

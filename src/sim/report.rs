@@ -698,9 +698,9 @@ fn no_player_files(files: &[Option<crate::ai::HeuristicParams>; 2]) -> bool {
     files.iter().all(Option::is_none)
 }
 
-/// The numbers of a player file, if `spec` plays one.
-fn player_file(spec: &crate::ai::AiSpec) -> Option<crate::ai::HeuristicParams> {
-    spec.numbers_file().map(|t| t.params)
+/// The numbers `side` plays by from a player file, if `spec` plays one.
+fn player_file(spec: &crate::ai::AiSpec, side: Side) -> Option<crate::ai::HeuristicParams> {
+    spec.numbers_file().map(|t| t.numbers.of(side))
 }
 
 impl SimReport {
@@ -717,7 +717,10 @@ impl SimReport {
             vec![options.game_range().into()],
             acc,
         );
-        report.player_files = [player_file(&options.caesar), player_file(&options.pompey)];
+        report.player_files = [
+            player_file(&options.caesar, Side::Caesar),
+            player_file(&options.pompey, Side::Pompey),
+        ];
         report
     }
 

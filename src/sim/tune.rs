@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use super::stats::{Estimate, PairedDifference, paired_mean_difference};
 use super::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
-use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player};
+use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player, PlayerNumbers};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
 
@@ -50,7 +50,11 @@ pub struct TuneOptions {
     pub check_games: u64,
     pub seed: u64,
     /// Where the search starts, and the player every candidate meets.
-    pub start: HeuristicParams,
+    pub start: PlayerNumbers,
+    /// The side whose numbers are tuned, against the starting player's
+    /// other side; `None` tunes one set of numbers for both sides.
+    #[serde(default)]
+    pub side: Option<Side>,
 }
 
 impl TuneOptions {
@@ -74,9 +78,34 @@ impl TuneOptions {
                 max: MAX_STEP,
             });
         }
-        self.start
-            .check()
-            .map_err(|(_, why)| OptionsError::StartingPlayer(why))
+        for side in Side::BOTH {
+            self.start
+                .of(side)
+                .check()
+                .map_err(|(_, why)| OptionsError::StartingPlayer(why))?;
+        }
+        if self.side.is_none() && self.start.one_for_both().is_none() {
+            return Err(OptionsError::StartingPlayer(
+                "it has numbers per side, so tune one side at a time (--side caesar or pompey)"
+                    .to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The numbers the search starts from: the tuned side's.
+    fn base(&self) -> HeuristicParams {
+        self.start.of(self.side.unwrap_or(Side::Caesar))
+    }
+
+    /// The player a point `z` of the search stands for: the tuned side's
+    /// numbers moved by `z`, the other side's the starting player's.
+    fn candidate(&self, z: &DVector<f64>) -> PlayerNumbers {
+        let params = params_at(&self.base(), z);
+        match self.side {
+            Some(side) => self.start.with(side, params),
+            None => PlayerNumbers::both(params),
+        }
     }
 
     /// Games a run plays, the search and the check together.
@@ -140,7 +169,7 @@ pub struct TuneReport {
     pub generations: Vec<Generation>,
     /// Why the search stopped, when it stopped before the budget.
     pub stopped_early: Option<String>,
-    pub tuned: HeuristicParams,
+    pub tuned: PlayerNumbers,
     pub check: Option<Check>,
     pub games_played: u64,
     pub elapsed_seconds: f64,
@@ -153,8 +182,12 @@ impl TuneReport {
     pub fn changes(&self) -> Vec<(&'static str, f32, f32)> {
         let mut changes: Vec<_> = HeuristicParams::NAMES
             .iter()
-            .zip(self.options.start.values())
-            .zip(self.tuned.values())
+            .zip(self.options.base().values())
+            .zip(
+                self.tuned
+                    .of(self.options.side.unwrap_or(Side::Caesar))
+                    .values(),
+            )
             .map(|((name, a), b)| (*name, a, b))
             .collect();
         changes.sort_by(|x, y| (y.2 / y.1).ln().abs().total_cmp(&(x.2 / x.1).ln().abs()));
@@ -163,8 +196,12 @@ impl TuneReport {
 
     /// The player file's text: the tuned numbers, and how they were found.
     pub fn player_file(&self) -> String {
+        let whose = match self.options.side {
+            Some(side) => format!("{side}'s numbers (the other side's are the starting player's)"),
+            None => "Heuristic player".to_string(),
+        };
         let mut header = format!(
-            "Heuristic player tuned for {} by `caesar-workbench tune` (CMA-ES):\n\
+            "{whose} tuned for {} by `caesar-workbench tune` (CMA-ES):\n\
              {} games in {} generation(s) of {} candidates, seed {}.",
             self.variant,
             self.games_played - self.check.as_ref().map_or(0, |c| c.games * 2),
@@ -211,7 +248,8 @@ fn params_at(start: &HeuristicParams, z: &DVector<f64>) -> HeuristicParams {
     HeuristicParams::from_values(&values)
 }
 
-/// Half-points (win 2, draw 1, loss 0) of `side` in one game.
+/// Half-points (win 2, draw 1, loss 0) of `side` in one game between
+/// Caesar playing `players[0]` and Pompey `players[1]`.
 fn half_points(game: &Game, seed: u64, players: [HeuristicParams; 2], side: Side) -> u32 {
     let (game_seed, player_seeds) = game_and_player_seeds(seed, 0);
     let mut seats: [Box<dyn Player>; 2] = Side::BOTH.map(|s| {
@@ -228,13 +266,14 @@ fn half_points(game: &Game, seed: u64, players: [HeuristicParams; 2], side: Side
 }
 
 /// Per seed of `pairs`: `candidate`'s half-points as Caesar and as Pompey
-/// against `opponent`, the seeds drawn from `stream`.
+/// against `opponent` (each side playing its own numbers), the seeds drawn
+/// from `stream`.
 fn play_pairs(
     game: &Game,
     stream: u64,
     pairs: u64,
-    candidate: HeuristicParams,
-    opponent: HeuristicParams,
+    candidate: PlayerNumbers,
+    opponent: PlayerNumbers,
     progress: &Progress,
 ) -> Result<Vec<[u32; 2]>, Cancelled> {
     (0..pairs)
@@ -244,11 +283,45 @@ fn play_pairs(
                 return Err(Cancelled);
             }
             let seed = game_seed(stream, i);
-            let caesar = half_points(game, seed, [candidate, opponent], Side::Caesar);
+            let caesar = half_points(
+                game,
+                seed,
+                [candidate.caesar, opponent.pompey],
+                Side::Caesar,
+            );
             progress.tick();
-            let pompey = half_points(game, seed, [opponent, candidate], Side::Pompey);
+            let pompey = half_points(
+                game,
+                seed,
+                [opponent.caesar, candidate.pompey],
+                Side::Pompey,
+            );
             progress.tick();
             Ok([caesar, pompey])
+        })
+        .collect()
+}
+
+/// `players`' half-points as `side` in a game of each seed of `games`, the
+/// seeds drawn from `stream`.
+fn play_side(
+    game: &Game,
+    stream: u64,
+    games: u64,
+    players: PlayerNumbers,
+    side: Side,
+    progress: &Progress,
+) -> Result<Vec<u32>, Cancelled> {
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            if progress.is_cancelled() {
+                return Err(Cancelled);
+            }
+            let seed = game_seed(stream, i);
+            let points = half_points(game, seed, [players.caesar, players.pompey], side);
+            progress.tick();
+            Ok(points)
         })
         .collect()
 }
@@ -296,6 +369,14 @@ pub fn tune(
     let started = std::time::Instant::now();
     let start = options.start;
     let pairs = options.games_per_candidate / 2;
+    let play = |stream: u64, candidate: PlayerNumbers| match options.side {
+        None => play_pairs(game, stream, pairs, candidate, start, progress).map(|r| score_of(&r)),
+        Some(side) => {
+            let points = play_side(game, stream, 2 * pairs, candidate, side, progress)?;
+            let total: u32 = points.iter().sum();
+            Ok(f64::from(total) / (2.0 * points.len() as f64))
+        }
+    };
     let evaluated = Cell::new(0u64);
     let cancelled = Cell::new(false);
     let lambda = options.population();
@@ -308,9 +389,8 @@ pub fn tune(
         let generation = evaluated.get() / lambda as u64;
         evaluated.set(evaluated.get() + 1);
         let stream = game_seed(options.seed, generation);
-        match play_pairs(game, stream, pairs, params_at(&start, z), start, progress) {
-            Ok(results) => {
-                let score = score_of(&results);
+        match play(stream, options.candidate(z)) {
+            Ok(score) => {
                 scores.borrow_mut().push(score);
                 score
             }
@@ -345,7 +425,7 @@ pub fn tune(
             break early_stop(&end.reasons);
         }
     };
-    let tuned = params_at(&start, cma.mean());
+    let tuned = options.candidate(cma.mean());
     let search_games = cma.function_evals() as u64 * options.games_per_candidate;
     let check = if options.check_games > 0 {
         Some(check(game, options, tuned, progress)?)
@@ -373,7 +453,7 @@ pub fn tune(
 fn check(
     game: &Game,
     options: &TuneOptions,
-    tuned: HeuristicParams,
+    tuned: PlayerNumbers,
     progress: &Progress,
 ) -> Result<Check, Cancelled> {
     let stream = options.seed ^ CHECK_SALT;
@@ -383,10 +463,10 @@ fn check(
         .into_par_iter()
         .map(|i| {
             let seed = game_seed(stream, i);
-            let start = [options.start; 2];
+            let [start, tuned] = [options.start, tuned].map(|n| [n.caesar, n.pompey]);
             let pair = [
                 half_points(game, seed, start, Side::Caesar),
-                half_points(game, seed, [tuned; 2], Side::Caesar),
+                half_points(game, seed, tuned, Side::Caesar),
             ];
             progress.tick();
             progress.tick();
@@ -473,6 +553,19 @@ impl fmt::Display for TuneReport {
                 c.mirror_difference.estimate * 100.0,
                 c.mirror_difference.p_value
             )?;
+            if let Some(side) = o.side {
+                // Only the tuned side's numbers differ between the mirrors.
+                let gain = match side {
+                    Side::Caesar => c.mirror_difference.estimate,
+                    Side::Pompey => -c.mirror_difference.estimate,
+                };
+                writeln!(
+                    f,
+                    "  only {side}'s numbers were tuned: {side} gains {:+.1} points against the starting {}",
+                    gain * 100.0,
+                    side.other()
+                )?;
+            }
         }
         writeln!(f, "moved most (start -> tuned):")?;
         for (name, a, b) in self.changes().into_iter().take(8) {
@@ -498,7 +591,8 @@ mod tests {
             step: 0.3,
             check_games: 4,
             seed,
-            start: HeuristicParams::default(),
+            start: PlayerNumbers::default(),
+            side: None,
         }
     }
 
@@ -540,7 +634,7 @@ mod tests {
             3,
             "50 games pay for 3 generations of 4 × 4"
         );
-        assert_ne!(one.tuned, HeuristicParams::default(), "the search moved");
+        assert_ne!(one.tuned, PlayerNumbers::default(), "the search moved");
     }
 
     #[test]
@@ -571,7 +665,7 @@ mod tests {
     #[test]
     fn a_candidate_is_scored_from_both_sides() {
         let game = crate::test_support::published("rules-2.0");
-        let start = HeuristicParams::default();
+        let start = PlayerNumbers::default();
         let results = play_pairs(&game, 9, 6, start, start, &Progress::new()).unwrap();
         // The same player on both sides of the same seed: one game won as
         // Caesar is the same game lost as Pompey, so the score is exactly ½.
@@ -579,5 +673,51 @@ mod tests {
             assert_eq!(r[0] + r[1], 2, "{r:?}");
         }
         assert_eq!(score_of(&results), 0.5);
+    }
+
+    #[test]
+    fn a_side_tuned_alone_keeps_the_other_sides_numbers() {
+        let game = crate::test_support::published("rules-2.0");
+        let pompey = HeuristicParams {
+            garrison: 2.0,
+            ..HeuristicParams::default()
+        };
+        let mut options = small(4);
+        options.start = PlayerNumbers::default().with(Side::Pompey, pompey);
+        options.side = Some(Side::Caesar);
+        let report = tune(&game, "rules-2.0", &options, &Progress::new()).unwrap();
+        assert_eq!(report.tuned.pompey, pompey, "the opponent's numbers stay");
+        assert_ne!(
+            report.tuned.caesar,
+            HeuristicParams::default(),
+            "Caesar's moved"
+        );
+        // Only Caesar's numbers differ between the two mirrors.
+        let check = report.check.as_ref().unwrap();
+        assert_eq!(check.games, 4);
+        assert!(report.player_file().contains("caesar: ("));
+        assert!(
+            report
+                .to_string()
+                .contains("only Caesar's numbers were tuned")
+        );
+    }
+
+    #[test]
+    fn numbers_per_side_are_tuned_one_side_at_a_time() {
+        let mut options = small(1);
+        options.start = PlayerNumbers::default().with(
+            Side::Caesar,
+            HeuristicParams {
+                garrison: 2.0,
+                ..HeuristicParams::default()
+            },
+        );
+        assert!(matches!(
+            options.check(),
+            Err(OptionsError::StartingPlayer(why)) if why.contains("--side")
+        ));
+        options.side = Some(Side::Pompey);
+        assert_eq!(options.check(), Ok(()));
     }
 }

@@ -449,9 +449,9 @@ fn the_shipped_tuned_players_load() {
         if path.file_name().is_some_and(|n| n == "ratings.ron") {
             continue;
         }
-        let params =
-            caesar_workbench::ai::HeuristicParams::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        assert_ne!(params, caesar_workbench::ai::HeuristicParams::default());
+        let numbers =
+            caesar_workbench::ai::PlayerNumbers::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_ne!(numbers, caesar_workbench::ai::PlayerNumbers::default());
         files += 1;
     }
     assert_eq!(files, 3);

@@ -1202,7 +1202,7 @@ fn a_tuned_player_file_is_picked_for_a_side_in_the_simulate_tab() {
     let mut h = pick_caesar_player(path.clone());
     match &h.state_mut().sim_panel().caesar {
         caesar_workbench::ai::AiSpec::TunedHeuristic(t) => {
-            assert_eq!(t.params, params);
+            assert_eq!(t.numbers, caesar_workbench::ai::PlayerNumbers::both(params));
             assert_eq!(t.path, path.display().to_string());
         }
         other => panic!("Caesar plays {other}"),

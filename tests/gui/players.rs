@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use caesar_workbench::ai::{AiSpec, HeuristicParams, TunedHeuristic};
+use caesar_workbench::ai::{AiSpec, HeuristicParams, PlayerNumbers, TunedHeuristic};
 use caesar_workbench::app::{
     FileDialogs, FileRequest, NativeDialog, RunOutcome, Seat, Tab, WorkbenchApp,
 };
@@ -179,7 +179,7 @@ fn a_tune_runs_from_the_window_and_its_player_is_saved_and_used() {
     h.get_by_label_contains("Against its opponent on 2 games");
     h.get_by_label("Save player file…").click();
     h.run();
-    assert_eq!(HeuristicParams::load(&path).unwrap(), tuned);
+    assert_eq!(PlayerNumbers::load(&path).unwrap(), tuned);
     h.get_by_label_contains("Saved as ");
     let player = Seat::Ai(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
         path: path.display().to_string(),
