@@ -754,6 +754,61 @@ fn tune_writes_a_player_file_that_simulate_plays_and_a_seed_reproduces() {
 }
 
 #[test]
+fn tune_side_fits_one_sides_numbers_and_a_seat_plays_its_own_sides() {
+    let dir = tempfile::tempdir().unwrap();
+    let (start, out) = (dir.path().join("start.ron"), dir.path().join("p.ron"));
+    std::fs::write(
+        &start,
+        "(caesar: (attack_ratio: 2.0), pompey: (garrison: 3.0))\n",
+    )
+    .unwrap();
+    let (start_arg, out_arg) = (start.to_str().unwrap(), out.to_str().unwrap());
+    let common = ["tune", "--variant", "rules-2.0", "--budget", "16"];
+    let small = ["--games-per-candidate", "4", "--population", "4"];
+    let both = cli()
+        .args(common)
+        .args(small)
+        .args(["--start", start_arg, "--out", out_arg])
+        .assert()
+        .code(2);
+    assert!(
+        stderr_of(&both).contains("--side"),
+        "numbers per side, one side at a time"
+    );
+    let report = json(
+        &[&common[..], &small[..]]
+            .concat()
+            .into_iter()
+            .chain(["--check-games", "4", "--side", "pompey", "--json"])
+            .chain(["--start", start_arg, "--out", out_arg])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(report["options"]["side"], "Pompey");
+    assert_eq!(
+        report["tuned"]["caesar"]["attack_ratio"], 2.0,
+        "Caesar's stay"
+    );
+    assert_ne!(report["tuned"]["pompey"]["garrison"], 3.0, "Pompey's moved");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("pompey: ("), "{text}");
+    let spec = format!("heuristic:{out_arg}");
+    let played = json(&[
+        "simulate",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--json",
+        "--caesar-ai",
+        &spec,
+        "--pompey-ai",
+        &spec,
+    ]);
+    assert_eq!(played["player_files"][0]["attack_ratio"], 2.0);
+    assert_eq!(played["player_files"][1], report["tuned"]["pompey"]);
+}
+
+#[test]
 fn a_player_file_with_a_misspelt_number_is_refused_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.ron");

@@ -183,7 +183,7 @@ fn a_tune_runs_from_the_window_and_its_player_is_saved_and_used() {
     h.get_by_label_contains("Saved as ");
     let player = Seat::Ai(AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
         path: path.display().to_string(),
-        params: tuned,
+        numbers: tuned,
     })));
     h.get_by_role_and_label(Role::Button, "Caesar AI").click();
     h.get_by_label("Pompey's seat in Play").click();
@@ -227,7 +227,7 @@ fn player_files_from_disk_become_ladder_rungs_and_tune_opponents() {
     h.run();
     let rung = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
         path: path.display().to_string(),
-        params,
+        numbers: PlayerNumbers::both(params),
     }));
     assert_eq!(
         h.state_mut().sim_panel().ladder.players().last(),
