@@ -43,6 +43,7 @@ impl Default for TuneSettings {
             seed: 1,
             start: PlayerNumbers::default(),
             side: None,
+            against: Vec::new(),
         };
         // Small enough to finish in a minute or so on two cores: a first
         // look, not a champion (the CLI runs the long ones).
@@ -74,6 +75,7 @@ impl TuneSettings {
             seed,
             start,
             side: None,
+            against: Vec::new(),
         };
         options.check()?;
         Ok(options)

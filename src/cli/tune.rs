@@ -49,6 +49,12 @@ pub struct TuneArgs {
     /// starting player's other side; the file written holds numbers per side.
     #[arg(long, value_parser = parse_side)]
     side: Option<Side>,
+    /// Player files every candidate meets in turn, game by game, instead
+    /// of the starting player alone (a pool of past champions; repeat the
+    /// flag or separate the files with commas). With --side, each plays the
+    /// other side by its numbers for that side.
+    #[arg(long, value_delimiter = ',')]
+    against: Vec<PathBuf>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
@@ -65,6 +71,11 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         Some(path) => PlayerNumbers::load(path)?,
         None => PlayerNumbers::default(),
     };
+    let against = args
+        .against
+        .iter()
+        .map(|path| PlayerNumbers::load(path))
+        .collect::<Result<Vec<_>, _>>()?;
     check_outputs(&[&args.out])?;
     let options = TuneOptions {
         budget: args.budget,
@@ -75,6 +86,7 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         seed: args.seed,
         start,
         side: args.side,
+        against,
     };
     options.check()?;
     let pool = pool(args.threads)?;

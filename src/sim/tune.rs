@@ -55,6 +55,11 @@ pub struct TuneOptions {
     /// other side; `None` tunes one set of numbers for both sides.
     #[serde(default)]
     pub side: Option<Side>,
+    /// The opponents every candidate meets in turn, game by game (a pool of
+    /// past champions, so the result does not just beat the last one);
+    /// empty: the starting player alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub against: Vec<PlayerNumbers>,
 }
 
 impl TuneOptions {
@@ -78,11 +83,13 @@ impl TuneOptions {
                 max: MAX_STEP,
             });
         }
-        for side in Side::BOTH {
-            self.start
-                .of(side)
-                .check()
-                .map_err(|(_, why)| OptionsError::StartingPlayer(why))?;
+        for numbers in std::iter::once(&self.start).chain(&self.against) {
+            for side in Side::BOTH {
+                numbers
+                    .of(side)
+                    .check()
+                    .map_err(|(_, why)| OptionsError::StartingPlayer(why))?;
+            }
         }
         if self.side.is_none() && self.start.one_for_both().is_none() {
             return Err(OptionsError::StartingPlayer(
@@ -91,6 +98,15 @@ impl TuneOptions {
             ));
         }
         Ok(())
+    }
+
+    /// The opponents the search plays against, in turn.
+    fn opponents(&self) -> &[PlayerNumbers] {
+        if self.against.is_empty() {
+            std::slice::from_ref(&self.start)
+        } else {
+            &self.against
+        }
     }
 
     /// The numbers the search starts from: the tuned side's.
@@ -209,6 +225,12 @@ impl TuneReport {
             self.population,
             self.options.seed,
         );
+        if self.options.against.len() > 1 {
+            header.push_str(&format!(
+                "\nThe search played a pool of {} opponents in turn.",
+                self.options.against.len()
+            ));
+        }
         if let Some(c) = &self.check {
             header.push_str(&format!(
                 "\nAgainst the starting player on {} unseen games: scores {:.1}% ({:.1}–{:.1}%).",
@@ -266,14 +288,14 @@ fn half_points(game: &Game, seed: u64, players: [HeuristicParams; 2], side: Side
 }
 
 /// Per seed of `pairs`: `candidate`'s half-points as Caesar and as Pompey
-/// against `opponent` (each side playing its own numbers), the seeds drawn
-/// from `stream`.
+/// against `opponents` in turn (each side playing its own numbers), the
+/// seeds drawn from `stream`.
 fn play_pairs(
     game: &Game,
     stream: u64,
     pairs: u64,
     candidate: PlayerNumbers,
-    opponent: PlayerNumbers,
+    opponents: &[PlayerNumbers],
     progress: &Progress,
 ) -> Result<Vec<[u32; 2]>, Cancelled> {
     (0..pairs)
@@ -283,6 +305,7 @@ fn play_pairs(
                 return Err(Cancelled);
             }
             let seed = game_seed(stream, i);
+            let opponent = opponents[i as usize % opponents.len()];
             let caesar = half_points(
                 game,
                 seed,
@@ -302,14 +325,14 @@ fn play_pairs(
         .collect()
 }
 
-/// `players`' half-points as `side` in a game of each seed of `games`, the
-/// seeds drawn from `stream`.
+/// `candidate`'s half-points as `side` against `opponents` in turn, a game
+/// of each seed of `games`, the seeds drawn from `stream`.
 fn play_side(
     game: &Game,
     stream: u64,
     games: u64,
-    players: PlayerNumbers,
-    side: Side,
+    (candidate, side): (HeuristicParams, Side),
+    opponents: &[PlayerNumbers],
     progress: &Progress,
 ) -> Result<Vec<u32>, Cancelled> {
     (0..games)
@@ -319,6 +342,7 @@ fn play_side(
                 return Err(Cancelled);
             }
             let seed = game_seed(stream, i);
+            let players = opponents[i as usize % opponents.len()].with(side, candidate);
             let points = half_points(game, seed, [players.caesar, players.pompey], side);
             progress.tick();
             Ok(points)
@@ -367,12 +391,15 @@ pub fn tune(
     progress: &Progress,
 ) -> Result<TuneReport, Cancelled> {
     let started = std::time::Instant::now();
-    let start = options.start;
     let pairs = options.games_per_candidate / 2;
+    let opponents = options.opponents();
     let play = |stream: u64, candidate: PlayerNumbers| match options.side {
-        None => play_pairs(game, stream, pairs, candidate, start, progress).map(|r| score_of(&r)),
+        None => {
+            play_pairs(game, stream, pairs, candidate, opponents, progress).map(|r| score_of(&r))
+        }
         Some(side) => {
-            let points = play_side(game, stream, 2 * pairs, candidate, side, progress)?;
+            let tuned = (candidate.of(side), side);
+            let points = play_side(game, stream, 2 * pairs, tuned, opponents, progress)?;
             let total: u32 = points.iter().sum();
             Ok(f64::from(total) / (2.0 * points.len() as f64))
         }
@@ -458,7 +485,7 @@ fn check(
 ) -> Result<Check, Cancelled> {
     let stream = options.seed ^ CHECK_SALT;
     let pairs = options.check_games / 2;
-    let duel = play_pairs(game, stream, pairs, tuned, options.start, progress)?;
+    let duel = play_pairs(game, stream, pairs, tuned, &[options.start], progress)?;
     let mirrors: Vec<[u32; 2]> = (0..pairs)
         .into_par_iter()
         .map(|i| {
@@ -593,6 +620,7 @@ mod tests {
             seed,
             start: PlayerNumbers::default(),
             side: None,
+            against: Vec::new(),
         }
     }
 
@@ -666,7 +694,7 @@ mod tests {
     fn a_candidate_is_scored_from_both_sides() {
         let game = crate::test_support::published("rules-2.0");
         let start = PlayerNumbers::default();
-        let results = play_pairs(&game, 9, 6, start, start, &Progress::new()).unwrap();
+        let results = play_pairs(&game, 9, 6, start, &[start], &Progress::new()).unwrap();
         // The same player on both sides of the same seed: one game won as
         // Caesar is the same game lost as Pompey, so the score is exactly ½.
         for r in &results {
@@ -719,5 +747,27 @@ mod tests {
         ));
         options.side = Some(Side::Pompey);
         assert_eq!(options.check(), Ok(()));
+    }
+
+    #[test]
+    fn a_pool_of_opponents_is_met_in_turn_game_by_game() {
+        let game = crate::test_support::published("rules-2.0");
+        let bold = HeuristicParams {
+            attack_ratio: 0.5,
+            ..HeuristicParams::default()
+        };
+        let pool = [PlayerNumbers::default(), PlayerNumbers::both(bold)];
+        let candidate = (HeuristicParams::default(), Side::Caesar);
+        let points = play_side(&game, 11, 4, candidate, &pool, &Progress::new()).unwrap();
+        let expected: Vec<u32> = (0..4)
+            .map(|i| {
+                let pompey = pool[i % 2].pompey;
+                let seed = game_seed(11, i as u64);
+                half_points(&game, seed, [candidate.0, pompey], Side::Caesar)
+            })
+            .collect();
+        assert_eq!(points, expected);
+        let alone = play_side(&game, 11, 4, candidate, &pool[..1], &Progress::new()).unwrap();
+        assert_ne!(points, alone, "the bold opponent changes some game");
     }
 }
