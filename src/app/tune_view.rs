@@ -22,6 +22,9 @@ pub struct TuneSettings {
     /// The player every candidate meets and the search starts from: the
     /// default heuristic or a player file.
     pub(crate) opponent: AiSpec,
+    /// The side whose numbers are tuned against the opponent's other side;
+    /// `None`: one set for both sides.
+    pub(crate) side: Option<Side>,
     /// Even: each seed is played once from each side.
     pub(crate) games_per_candidate: u64,
     pub(crate) population: usize,
@@ -49,6 +52,7 @@ impl Default for TuneSettings {
         // look, not a champion (the CLI runs the long ones).
         TuneSettings {
             opponent: AiSpec::Heuristic,
+            side: None,
             games_per_candidate: 20,
             population: cli_default.population(),
             generations: 10,
@@ -74,7 +78,7 @@ impl TuneSettings {
             check_games: self.check_games,
             seed,
             start,
-            side: None,
+            side: self.side,
             against: Vec::new(),
         };
         options.check()?;
@@ -124,6 +128,7 @@ pub(super) fn settings(ui: &mut Ui, s: &mut TuneSettings, variant: &str) -> Opti
                 None => {}
             }
             ui.end_row();
+            side_row(ui, s);
             number_rows(ui, s);
         });
     ui.label(
@@ -134,6 +139,29 @@ pub(super) fn settings(ui: &mut Ui, s: &mut TuneSettings, variant: &str) -> Opti
         .weak(),
     );
     request
+}
+
+/// Which side's numbers to tune, as a grid row.
+fn side_row(ui: &mut Ui, s: &mut TuneSettings) {
+    let name = |side: Option<Side>| match side {
+        None => "Both sides, one set of numbers".to_string(),
+        Some(side) => format!("{side} only, against the opponent's {}", side.other()),
+    };
+    let l = ui.label("Tune");
+    egui::ComboBox::from_id_salt("tune_side")
+        .selected_text(name(s.side))
+        .show_ui(ui, |ui| {
+            for side in [None, Some(Side::Caesar), Some(Side::Pompey)] {
+                ui.selectable_value(&mut s.side, side, name(side));
+            }
+        })
+        .response
+        .labelled_by(l.id)
+        .on_hover_text(
+            "Caesar and Pompey play different games: tune one side's numbers against the \
+             opponent's other side, and the player file holds numbers per side",
+        );
+    ui.end_row();
 }
 
 /// Games, population, generations, step and check games, as grid rows.
@@ -311,6 +339,16 @@ fn gain(ui: &mut Ui, report: &TuneReport) {
             d.p_value
         ));
         ui.end_row();
+        if let Some(side) = report.options.side {
+            // Only the tuned side's numbers differ between the mirrors.
+            let gain = match side {
+                Side::Caesar => d.estimate,
+                Side::Pompey => -d.estimate,
+            };
+            ui.label(format!("{side}'s gain"));
+            ui.label(format!("{:+.1} points", gain * 100.0));
+            ui.end_row();
+        }
     });
 }
 

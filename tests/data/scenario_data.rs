@@ -454,5 +454,5 @@ fn the_shipped_tuned_players_load() {
         assert_ne!(numbers, caesar_workbench::ai::PlayerNumbers::default());
         files += 1;
     }
-    assert_eq!(files, 3);
+    assert_eq!(files, 6);
 }

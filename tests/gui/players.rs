@@ -8,6 +8,7 @@ use caesar_workbench::ai::{AiSpec, HeuristicParams, PlayerNumbers, TunedHeuristi
 use caesar_workbench::app::{
     FileDialogs, FileRequest, NativeDialog, RunOutcome, Seat, Tab, WorkbenchApp,
 };
+use caesar_workbench::scenario::model::Side;
 use caesar_workbench::sim::ratings;
 use egui::accesskit::Role;
 use egui::vec2;
@@ -155,6 +156,29 @@ fn tune_panel(app: WorkbenchApp, generations: f64, check: f64) -> Harness<'stati
         h.run();
     }
     h
+}
+
+#[test]
+fn a_tune_of_one_side_from_the_window_keeps_the_other_sides_numbers() {
+    let mut h = tune_panel(WorkbenchApp::new(None, "rules-2.0"), 1.0, 2.0);
+    h.get_by_role_and_label(Role::ComboBox, "Tune").click();
+    h.run();
+    h.get_by_label("Pompey only, against the opponent's Caesar")
+        .click();
+    h.run();
+    h.get_by_label("Run tune").click();
+    h.run();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    match &h.state_mut().sim_panel().result {
+        Some(Ok(RunOutcome::Tune(r))) => {
+            assert_eq!(r.options.side, Some(Side::Pompey));
+            assert_eq!(r.tuned.caesar, HeuristicParams::default(), "Caesar's stay");
+            assert_ne!(r.tuned.pompey, HeuristicParams::default(), "Pompey's moved");
+        }
+        _ => panic!("no tune"),
+    }
+    h.get_by_label("Pompey's gain");
 }
 
 #[test]
