@@ -165,19 +165,22 @@ impl HeuristicParams {
 
     /// The file text: a comment `header`, then every parameter, one a line.
     pub fn to_ron(&self, header: &str) -> String {
-        let mut text = String::new();
-        for line in header.lines() {
-            text.push_str("// ");
-            text.push_str(line);
-            text.push('\n');
-        }
-        text.push_str("(\n");
-        for (name, value) in Self::NAMES.iter().zip(self.values()) {
-            text.push_str(&format!("    {name}: {value:?},\n"));
-        }
-        text.push_str(")\n");
-        text
+        format!("{}(\n{})\n", comment(header), self.fields("    "))
     }
+
+    /// Every parameter, one a line, each line starting with `indent`.
+    fn fields(&self, indent: &str) -> String {
+        Self::NAMES
+            .iter()
+            .zip(self.values())
+            .map(|(name, value)| format!("{indent}{name}: {value:?},\n"))
+            .collect()
+    }
+}
+
+/// `header` as RON line comments.
+fn comment(header: &str) -> String {
+    header.lines().map(|line| format!("// {line}\n")).collect()
 }
 
 /// `params`, or where in `text` (from line `from`, 0-based) the first
@@ -299,22 +302,11 @@ impl PlayerNumbers {
         if let Some(params) = self.one_for_both() {
             return params.to_ron(header);
         }
-        let mut text = String::new();
-        for line in header.lines() {
-            text.push_str("// ");
-            text.push_str(line);
-            text.push('\n');
-        }
-        text.push_str("(\n");
-        for (side, params) in [("caesar", self.caesar), ("pompey", self.pompey)] {
-            text.push_str(&format!("    {side}: (\n"));
-            for (name, value) in HeuristicParams::NAMES.iter().zip(params.values()) {
-                text.push_str(&format!("        {name}: {value:?},\n"));
-            }
-            text.push_str("    ),\n");
-        }
-        text.push_str(")\n");
-        text
+        let sides: String = [("caesar", self.caesar), ("pompey", self.pompey)]
+            .iter()
+            .map(|(side, params)| format!("    {side}: (\n{}    ),\n", params.fields("        ")))
+            .collect();
+        format!("{}(\n{sides})\n", comment(header))
     }
 }
 

@@ -287,6 +287,25 @@ fn half_points(game: &Game, seed: u64, players: [HeuristicParams; 2], side: Side
     }
 }
 
+/// `play(seed, i)` for each of the first `n` seeds of `stream`, on every
+/// thread; stops early when the run is cancelled.
+fn per_seed<T: Send>(
+    stream: u64,
+    n: u64,
+    progress: &Progress,
+    play: impl Fn(u64, usize) -> T + Sync,
+) -> Result<Vec<T>, Cancelled> {
+    (0..n)
+        .into_par_iter()
+        .map(|i| {
+            if progress.is_cancelled() {
+                return Err(Cancelled);
+            }
+            Ok(play(game_seed(stream, i), i as usize))
+        })
+        .collect()
+}
+
 /// Per seed of `pairs`: `candidate`'s half-points as Caesar and as Pompey
 /// against `opponents` in turn (each side playing its own numbers), the
 /// seeds drawn from `stream`.
@@ -298,31 +317,16 @@ fn play_pairs(
     opponents: &[PlayerNumbers],
     progress: &Progress,
 ) -> Result<Vec<[u32; 2]>, Cancelled> {
-    (0..pairs)
-        .into_par_iter()
-        .map(|i| {
-            if progress.is_cancelled() {
-                return Err(Cancelled);
-            }
-            let seed = game_seed(stream, i);
-            let opponent = opponents[i as usize % opponents.len()];
-            let caesar = half_points(
-                game,
-                seed,
-                [candidate.caesar, opponent.pompey],
-                Side::Caesar,
-            );
-            progress.tick();
-            let pompey = half_points(
-                game,
-                seed,
-                [opponent.caesar, candidate.pompey],
-                Side::Pompey,
-            );
-            progress.tick();
-            Ok([caesar, pompey])
-        })
-        .collect()
+    per_seed(stream, pairs, progress, |seed, i| {
+        let opponent = opponents[i % opponents.len()];
+        let caesar = [candidate.caesar, opponent.pompey];
+        let caesar = half_points(game, seed, caesar, Side::Caesar);
+        progress.tick();
+        let pompey = [opponent.caesar, candidate.pompey];
+        let pompey = half_points(game, seed, pompey, Side::Pompey);
+        progress.tick();
+        [caesar, pompey]
+    })
 }
 
 /// `candidate`'s half-points as `side` against `opponents` in turn, a game
@@ -335,19 +339,12 @@ fn play_side(
     opponents: &[PlayerNumbers],
     progress: &Progress,
 ) -> Result<Vec<u32>, Cancelled> {
-    (0..games)
-        .into_par_iter()
-        .map(|i| {
-            if progress.is_cancelled() {
-                return Err(Cancelled);
-            }
-            let seed = game_seed(stream, i);
-            let players = opponents[i as usize % opponents.len()].with(side, candidate);
-            let points = half_points(game, seed, [players.caesar, players.pompey], side);
-            progress.tick();
-            Ok(points)
-        })
-        .collect()
+    per_seed(stream, games, progress, |seed, i| {
+        let players = opponents[i % opponents.len()].with(side, candidate);
+        let points = half_points(game, seed, [players.caesar, players.pompey], side);
+        progress.tick();
+        points
+    })
 }
 
 fn score_of(results: &[[u32; 2]]) -> f64 {
@@ -486,20 +483,16 @@ fn check(
     let stream = options.seed ^ CHECK_SALT;
     let pairs = options.check_games / 2;
     let duel = play_pairs(game, stream, pairs, tuned, &[options.start], progress)?;
-    let mirrors: Vec<[u32; 2]> = (0..pairs)
-        .into_par_iter()
-        .map(|i| {
-            let seed = game_seed(stream, i);
-            let [start, tuned] = [options.start, tuned].map(|n| [n.caesar, n.pompey]);
-            let pair = [
-                half_points(game, seed, start, Side::Caesar),
-                half_points(game, seed, tuned, Side::Caesar),
-            ];
-            progress.tick();
-            progress.tick();
-            pair
-        })
-        .collect();
+    let [start, tuned] = [options.start, tuned].map(|n| [n.caesar, n.pompey]);
+    let mirrors = per_seed(stream, pairs, progress, |seed, _| {
+        let pair = [
+            half_points(game, seed, start, Side::Caesar),
+            half_points(game, seed, tuned, Side::Caesar),
+        ];
+        progress.tick();
+        progress.tick();
+        pair
+    })?;
     // Paired over seeds: each seed's score is the mean of its two games.
     let per_seed: Vec<f64> = duel.iter().map(|r| f64::from(r[0] + r[1]) / 4.0).collect();
     let n = per_seed.len() as f64;
