@@ -508,9 +508,7 @@ impl PlayPanel {
             .show(ui, |ui| {
                 self.panel_bottom = ui.max_rect().bottom();
                 // The scroll bar always shown: one appearing would narrow
-                // the panel and move every button in it. Solid, beside the
-                // buttons: a floating bar covers the last column's edge.
-                ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+                // the panel and move every button in it.
                 egui::ScrollArea::vertical()
                     .id_salt("play_side_scroll")
                     .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
@@ -803,14 +801,20 @@ impl PlayPanel {
             ui.horizontal_wrapped(|ui| {
                 let l = ui.label("AI pace");
                 let mut ms = self.settings.pace.as_millis() as u64;
+                // The slider gives way in a narrow panel: at its full width
+                // with its value and words it would be wider than the panel,
+                // which then overflows the window's edge and the map.
+                ui.spacing_mut().slider_width = (ui.available_width() - 150.0).clamp(40.0, 100.0);
                 ui.add(
                     egui::Slider::new(&mut ms, 0..=2000)
                         // Fine steps at the quick end, where a person sets it.
                         .logarithmic(true)
-                        .suffix(" ms")
-                        .text("per action"),
+                        .suffix(" ms"),
                 )
                 .labelled_by(l.id);
+                // Words of their own, which wrap to the next line when the
+                // panel is narrow (a slider's own text never wraps).
+                ui.label("per action");
                 self.settings.pace = Duration::from_millis(ms);
                 ui.checkbox(&mut self.paused, "Pause AI");
                 ui.checkbox(&mut self.follow_ai, "Follow the AI on the map")
@@ -1393,6 +1397,14 @@ const SLOTS: [Action; 9] = [
     Action::EndWinter,
 ];
 
+/// The width a row of buttons may fill in the side panel: left of its
+/// scroll bar, which floats over the content (a solid bar would make the
+/// content wider than a narrow panel, pushing the panel over the map).
+fn beside_scroll_bar(ui: &Ui) -> f32 {
+    let bar = &ui.spacing().scroll;
+    ui.available_width() - bar.bar_width - bar.bar_outer_margin
+}
+
 /// The fixed slots: every action of [`SLOTS`] always drawn at its place,
 /// enabled when it is legal for the person to play.
 fn slots(
@@ -1404,7 +1416,7 @@ fn slots(
 ) -> Option<Action> {
     let mut picked = None;
     let gap = ui.spacing().item_spacing.x;
-    let width = ((ui.available_width() - 2.0 * gap) / 3.0).floor();
+    let width = ((beside_scroll_bar(ui) - 2.0 * gap) / 3.0).floor();
     for row in SLOTS.chunks(3) {
         ui.horizontal(|ui| {
             for &a in row {
@@ -1472,7 +1484,7 @@ fn hand(
     let mut chosen = None;
     let gap = ui.spacing().item_spacing.x;
     let width =
-        ((ui.available_width() - (HAND_COLUMNS - 1) as f32 * gap) / HAND_COLUMNS as f32).floor();
+        ((beside_scroll_bar(ui) - (HAND_COLUMNS - 1) as f32 * gap) / HAND_COLUMNS as f32).floor();
     for row in places.chunks(HAND_COLUMNS) {
         // Top-aligned: centred, each card of a row would sit a little
         // lower than the one before it.
@@ -1578,7 +1590,7 @@ const MOVER_COLUMNS: usize = 4;
 fn movers_grid(ui: &mut Ui, s: &mut Session, places: &[Option<BlockId>]) {
     let gap = ui.spacing().item_spacing.x;
     let columns = MOVER_COLUMNS as f32;
-    let width = ((ui.available_width() - (columns - 1.0) * gap) / columns).floor();
+    let width = ((beside_scroll_bar(ui) - (columns - 1.0) * gap) / columns).floor();
     let height = ui.spacing().interact_size.y;
     for row in places.chunks(MOVER_COLUMNS) {
         ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
