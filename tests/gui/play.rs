@@ -1440,6 +1440,23 @@ fn at_1000_by_700_the_play_map_keeps_half_the_window() {
     let map = h.state_mut().play_panel().board().view.area();
     assert!(map.width() >= 500.0, "the Play map is {} wide", map.width());
     h.get_by_label("Game log");
+    // The side panel's buttons fit between the map and the window's edge:
+    // a row wider than the panel pushed it over the map and past the edge.
+    for label in ["End group", "End levy", "Fire", "End winter", "per action"] {
+        let r = h.get_by_label(label).rect();
+        assert!(
+            r.left() >= map.right() && r.right() <= 1000.0,
+            "{label} at {r:?}, the map ends at {}",
+            map.right()
+        );
+    }
+    // So do the Map tab's counts.
+    h.state_mut().set_tab(Tab::Map);
+    h.run();
+    let counts = h.get_by_label_contains("19 cities").rect();
+    assert!(counts.right() <= 1000.0, "the counts end at {counts:?}");
+    h.state_mut().set_tab(Tab::Play);
+    h.run();
     let (game, s) = now(&mut h);
     h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
     settle(&mut h);
