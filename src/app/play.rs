@@ -815,6 +815,9 @@ impl PlayPanel {
                 // Words of their own, which wrap to the next line when the
                 // panel is narrow (a slider's own text never wraps).
                 ui.label("per action");
+                // The checkboxes on a line of their own: beside a short
+                // pace they would reach under the scroll bar.
+                ui.end_row();
                 self.settings.pace = Duration::from_millis(ms);
                 ui.checkbox(&mut self.paused, "Pause AI");
                 ui.checkbox(&mut self.follow_ai, "Follow the AI on the map")
