@@ -151,17 +151,20 @@ pub(super) fn headed_list(
     actions: &[Action],
     text: impl Fn(Action) -> String,
 ) -> Option<Action> {
-    let mut sorted = actions.to_vec();
-    sorted.sort_by_key(|a| kind_heading(a).0);
+    // By kind, then by words: the engine's order may differ from one
+    // decision to the next ("Legio 9 takes its turn" before "Legio 7"), the
+    // words' order does not.
+    let mut sorted: Vec<(Action, String)> = actions.iter().map(|a| (*a, text(*a))).collect();
+    sorted.sort_by(|(a, x), (b, y)| kind_heading(a).0.cmp(&kind_heading(b).0).then(x.cmp(y)));
     let mut picked = None;
     let mut heading = None;
-    for a in sorted {
-        let (kind, words) = kind_heading(&a);
+    for (a, words) in sorted {
+        let (kind, title) = kind_heading(&a);
         if heading != Some(kind) {
             heading = Some(kind);
-            ui.label(RichText::new(words).italics());
+            ui.label(RichText::new(title).italics());
         }
-        if decision_button(ui, guard, true, RichText::new(text(a)), 0.0) {
+        if decision_button(ui, guard, true, RichText::new(words), 0.0) {
             picked = Some(a);
         }
     }
