@@ -95,7 +95,14 @@ pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<S
         let decider = trace.decider(i);
         let action = trace.action(i);
         let lines = &trace.log()[trace.log_end(i)..trace.log_end(i + 1)];
-        let text = action_words(game, action, decider, before, &seen_before, &seen_after);
+        let text = action_words(
+            game,
+            action,
+            decider,
+            (before, after),
+            &seen_before,
+            &seen_after,
+        );
         let battle_space = before.battle_info().map(|b| b.space);
         let mut entry = Entry {
             step: i + 1,
@@ -161,7 +168,7 @@ pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<S
         }
         // The cards of the turn, as the last position of it shows them.
         for side in Side::BOTH {
-            if let Some(c) = seen_after.played(side).filter(|_| same_turn(before, after)) {
+            if let Some(c) = shown_card(before, after, &seen_after, (action, decider), side) {
                 turn.cards[side.index()] = Some(game.card_label(c));
             }
         }
@@ -317,6 +324,27 @@ fn seen(state: &State, viewer: Option<Side>) -> SideView<'_> {
     }
 }
 
+/// The card `side` played this turn, if the viewer has seen it once
+/// `action` (by `decider`) is taken. A card played that ends the turn is
+/// the second of two events, which cancel each other (2.x): both cards
+/// were shown, though the next turn's position holds neither.
+fn shown_card(
+    before: &State,
+    after: &State,
+    seen_after: &SideView,
+    (action, decider): (Action, Side),
+    side: Side,
+) -> Option<u8> {
+    if same_turn(before, after) {
+        return seen_after.played(side);
+    }
+    match action {
+        Action::Play(c) if side == decider => Some(c),
+        Action::Play(_) => before.view(side, true).played(side),
+        _ => None,
+    }
+}
+
 fn same_turn(a: &State, b: &State) -> bool {
     (a.year(), a.turn()) == (b.year(), b.turn())
 }
@@ -348,7 +376,7 @@ fn action_words(
     game: &Game,
     action: Action,
     side: Side,
-    before: &State,
+    (before, after): (&State, &State),
     seen_before: &SideView<'_>,
     seen_after: &SideView<'_>,
 ) -> String {
@@ -363,7 +391,8 @@ fn action_words(
     let from = |b: BlockId| before.location(b).map_or("the pool".to_string(), space);
     match action {
         Action::Discard(_) => format!("{side} discards a card"),
-        Action::Play(c) if seen_after.played(side) == Some(c) => {
+        // A card that ends the turn was shown with the other (see shown_card).
+        Action::Play(c) if seen_after.played(side) == Some(c) || !same_turn(before, after) => {
             format!("{side} plays {}", game.card_label(c))
         }
         Action::Play(_) => format!("{side} plays a card"),
@@ -869,6 +898,59 @@ mod tests {
                 lines.iter().any(|e| e.text.matches(" to ").count() >= 2),
                 "a move of two steps or more, in one line"
             );
+        }
+    }
+
+    /// Two event cards cancel and end the turn at once (2.x): the log of
+    /// either side shows both, though the next turn's position holds
+    /// neither (the game's last turn ended so once, "not shown yet").
+    #[test]
+    fn two_events_that_end_the_turn_are_both_shown_in_the_log() {
+        use crate::engine::Stage;
+        use crate::games::position_file::PositionDoc;
+        let game = crate::test_support::published("rules-2.0");
+        let state = PositionDoc::new("rules-2.0")
+            .when(1, 2, Stage::PlayCards)
+            .hand(Side::Caesar, &["Mercury", "2/3"])
+            .hand(Side::Pompey, &["Apollo", "1/2"])
+            .block(Side::Caesar, "Legio 11", "Genua")
+            .block(Side::Pompey, "Legio 1", "Roma")
+            .start(&game)
+            .expect("a possible position");
+        let mut trace = Trace::from_state(state);
+        let play = |trace: &Trace, side: Side, label: &str| {
+            let mut legal = Vec::new();
+            trace.last().legal_actions(&game, &mut legal);
+            *legal
+                .iter()
+                .find(|a| matches!(a, Action::Play(c) if game.card_label(*c) == label))
+                .unwrap_or_else(|| panic!("{side} cannot play {label}"))
+        };
+        let mercury = play(&trace, Side::Caesar, "Mercury");
+        trace.push(&game, mercury).unwrap();
+        let apollo = play(&trace, Side::Pompey, "Apollo");
+        trace.push(&game, apollo).unwrap();
+        assert_ne!(trace.last().turn(), 2, "the two events ended the turn");
+        for viewer in [Some(Side::Caesar), Some(Side::Pompey), None] {
+            let turns = side_log(&game, &trace, trace.len(), viewer);
+            let cards = &turns.iter().find(|t| t.turn == 2).expect("turn 2").cards;
+            assert_eq!(
+                cards,
+                &[Some("Mercury".to_string()), Some("Apollo".to_string())],
+                "seen by {viewer:?}"
+            );
+            let lines: Vec<&str> = turns
+                .iter()
+                .flat_map(|t| &t.entries)
+                .map(|e| e.text.as_str())
+                .collect();
+            // Caesar's card was face down when played; Pompey's, the
+            // second, showed both.
+            let told = match viewer {
+                Some(Side::Caesar) => "Pompey plays Apollo",
+                _ => "Pompey: Play Apollo",
+            };
+            assert!(lines.contains(&told), "seen by {viewer:?}: {lines:?}");
         }
     }
 }

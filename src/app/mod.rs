@@ -31,6 +31,7 @@ mod map;
 mod map_panel;
 mod play;
 mod play_board;
+mod play_controls;
 mod play_info;
 mod player_picker;
 mod replay;

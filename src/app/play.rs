@@ -19,10 +19,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
-use egui::{Key, KeyboardShortcut, Modifiers, PointerButton, Pos2, RichText, Ui};
+use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use egui_plot::{Line, Plot};
 
 use super::play_board::{BoardClick, Marks, PlayBoard};
+use super::play_controls::{ClickGuard, decision_button, headed_list};
 use super::play_info;
 use super::replay::Replayed;
 use super::{ExportKind, FilePurpose, RecordUse, Request, theme};
@@ -151,9 +152,8 @@ pub struct PlayPanel {
     log: super::game_log::Cache,
     /// "Start game" was pressed during a game: asking before discarding it.
     confirm_start: bool,
-    /// Where the pointer clicked the last decision; until it moves away,
-    /// a click there is a double click and decides nothing more.
-    guard: Guard,
+    /// What keeps a double click to one decision.
+    guard: ClickGuard,
     /// A game began: the "New game" settings fold away, so the game's
     /// decisions show without scrolling.
     fold_setup: bool,
@@ -483,14 +483,8 @@ impl PlayPanel {
     ) -> Vec<Request> {
         let mut actions = Vec::new();
         self.drive(ui.ctx());
-        let pointer = ui.input(|i| i.pointer.hover_pos());
-        if self
-            .guard
-            .as_ref()
-            .is_some_and(|(g, _)| pointer.is_none_or(|p| p.distance(*g) > GUARD_RADIUS))
-        {
-            self.guard = None;
-        }
+        let shown = self.session.as_ref().map(|s| s.generation);
+        self.guard.frame(ui, shown);
         if !ui.ctx().egui_wants_keyboard_input()
             && ui.input_mut(|i| {
                 i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z))
@@ -807,14 +801,23 @@ impl PlayPanel {
             ui.horizontal_wrapped(|ui| {
                 let l = ui.label("AI pace");
                 let mut ms = self.settings.pace.as_millis() as u64;
+                // The slider gives way in a narrow panel: at its full width
+                // with its value and words it would be wider than the panel,
+                // which then overflows the window's edge and the map.
+                ui.spacing_mut().slider_width = (ui.available_width() - 150.0).clamp(40.0, 100.0);
                 ui.add(
                     egui::Slider::new(&mut ms, 0..=2000)
                         // Fine steps at the quick end, where a person sets it.
                         .logarithmic(true)
-                        .suffix(" ms")
-                        .text("per action"),
+                        .suffix(" ms"),
                 )
                 .labelled_by(l.id);
+                // Words of their own, which wrap to the next line when the
+                // panel is narrow (a slider's own text never wraps).
+                ui.label("per action");
+                // The checkboxes on a line of their own: beside a short
+                // pace they would reach under the scroll bar.
+                ui.end_row();
                 self.settings.pace = Duration::from_millis(ms);
                 ui.checkbox(&mut self.paused, "Pause AI");
                 ui.checkbox(&mut self.follow_ai, "Follow the AI on the map")
@@ -1048,7 +1051,10 @@ impl PlayPanel {
         };
         let game = s.game.clone();
         let click = self.board.show(ui, &game, &state, viewer, &marks);
-        if let Some(c) = click {
+        // A click on the board decides too: none on a position just shown.
+        if let Some(c) = click
+            && !self.guard.just_shown()
+        {
             self.click(c);
         }
     }
@@ -1394,52 +1400,13 @@ const SLOTS: [Action; 9] = [
     Action::EndWinter,
 ];
 
-/// Where the last decision was clicked and the words of its button.
-type Guard = Option<(Pos2, String)>;
-
-/// A button that decides. A pointer click where the last decision's click
-/// was (the pointer not moved away since) on a button that now says
-/// something else is the second half of a double click: ignored, so it
-/// never does the next thing that appeared under the pointer. The same
-/// button again (Fire, Fire) acts.
-fn decision_button(
-    ui: &mut Ui,
-    guard: &mut Guard,
-    enabled: bool,
-    text: RichText,
-    width: f32,
-) -> bool {
-    let words = text.text().to_string();
-    // Long words wrap rather than widen the panel (which would move every
-    // button in it).
-    let button = egui::Button::new(text).wrap();
-    let r = if width > 0.0 {
-        // A slot: exactly `width` wide, its words wrapped inside.
-        ui.allocate_ui(egui::vec2(width, 0.0), |ui| {
-            ui.set_width(width);
-            ui.add_enabled(enabled, button.min_size(egui::vec2(width, 0.0)))
-        })
-        .inner
-    } else {
-        ui.add_enabled(enabled, button)
-    };
-    if !r.clicked() {
-        return false;
-    }
-    if !r.clicked_by(PointerButton::Primary) {
-        return true;
-    }
-    let at = r.interact_pointer_pos();
-    let shifted = matches!((&*guard, at), (Some((g, w)), Some(p)) if p.distance(*g) <= GUARD_RADIUS && *w != words);
-    if shifted {
-        return false;
-    }
-    *guard = at.map(|p| (p, words));
-    true
+/// The width a row of buttons may fill in the side panel: left of its
+/// scroll bar, which floats over the content (a solid bar would make the
+/// content wider than a narrow panel, pushing the panel over the map).
+fn beside_scroll_bar(ui: &Ui) -> f32 {
+    let bar = &ui.spacing().scroll;
+    ui.available_width() - bar.bar_width - bar.bar_outer_margin
 }
-
-/// How far the pointer must move before a click counts as a new one.
-const GUARD_RADIUS: f32 = 4.0;
 
 /// The fixed slots: every action of [`SLOTS`] always drawn at its place,
 /// enabled when it is legal for the person to play.
@@ -1448,11 +1415,11 @@ fn slots(
     s: &Session,
     legal: &[Action],
     my_turn: bool,
-    guard: &mut Guard,
+    guard: &mut ClickGuard,
 ) -> Option<Action> {
     let mut picked = None;
     let gap = ui.spacing().item_spacing.x;
-    let width = ((ui.available_width() - 2.0 * gap) / 3.0).floor();
+    let width = ((beside_scroll_bar(ui) - 2.0 * gap) / 3.0).floor();
     for row in SLOTS.chunks(3) {
         ui.horizontal(|ui| {
             for &a in row {
@@ -1472,7 +1439,7 @@ fn slots(
 struct Table<'a> {
     s: &'a Session,
     state: &'a State,
-    guard: &'a mut Guard,
+    guard: &'a mut ClickGuard,
 }
 
 /// The places of a row of things (a hand's cards, a group's blocks): each
@@ -1520,7 +1487,7 @@ fn hand(
     let mut chosen = None;
     let gap = ui.spacing().item_spacing.x;
     let width =
-        ((ui.available_width() - (HAND_COLUMNS - 1) as f32 * gap) / HAND_COLUMNS as f32).floor();
+        ((beside_scroll_bar(ui) - (HAND_COLUMNS - 1) as f32 * gap) / HAND_COLUMNS as f32).floor();
     for row in places.chunks(HAND_COLUMNS) {
         // Top-aligned: centred, each card of a row would sit a little
         // lower than the one before it.
@@ -1626,7 +1593,7 @@ const MOVER_COLUMNS: usize = 4;
 fn movers_grid(ui: &mut Ui, s: &mut Session, places: &[Option<BlockId>]) {
     let gap = ui.spacing().item_spacing.x;
     let columns = MOVER_COLUMNS as f32;
-    let width = ((ui.available_width() - (columns - 1.0) * gap) / columns).floor();
+    let width = ((beside_scroll_bar(ui) - (columns - 1.0) * gap) / columns).floor();
     let height = ui.spacing().interact_size.y;
     for row in places.chunks(MOVER_COLUMNS) {
         ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
@@ -1655,7 +1622,7 @@ fn placed_actions(
     ui: &mut Ui,
     s: &mut Session,
     (state, legal): (&State, &[Action]),
-    guard: &mut Guard,
+    guard: &mut ClickGuard,
     places: &mut Vec<Option<BlockId>>,
 ) -> Option<Action> {
     let mut movers: Vec<BlockId> = legal
@@ -1675,25 +1642,24 @@ fn placed_actions(
                 .small(),
         );
     }
+    let text = |a: Action| s.game.action_text(a);
     let mut picked = None;
     if let Some((space, choices)) = &s.choices {
         ui.label(RichText::new(format!("At {}:", s.game.space_name(*space))).strong());
-        for a in choices {
-            if decision_button(ui, guard, true, RichText::new(s.game.action_text(*a)), 0.0) {
-                picked = Some(*a);
-            }
-        }
+        picked = headed_list(ui, guard, choices, text);
     }
     if !movers.is_empty() || s.choices.is_some() {
         ui.separator();
     }
-    // In a battle every decision is the battle's: fire and pass are slots;
-    // retreats (lit on the map, a click there retreats) and which block
-    // takes the hit or its turn are listed here.
+    // Fire, pass and the ends are slots and the cards are the hand's
+    // buttons, never listed here: a list's first place never turns into
+    // a card played. The rest under a heading for each kind: retreats
+    // (lit on the map too), which block takes the hit or its turn, moves,
+    // levies.
     let listed: Vec<Action> = legal
         .iter()
         .copied()
-        .filter(|a| !SLOTS.contains(a))
+        .filter(|a| !SLOTS.contains(a) && !matches!(a, Action::Play(_) | Action::Discard(_)))
         .collect();
     let heading = if state.battle_info().is_some() {
         "Battle: your decision".to_string()
@@ -1701,12 +1667,14 @@ fn placed_actions(
         format!("Legal actions ({})", legal.len())
     };
     ui.label(RichText::new(heading).strong());
-    for a in &listed {
-        if decision_button(ui, guard, true, RichText::new(s.game.action_text(*a)), 0.0) {
-            picked = Some(*a);
-        }
+    if listed.is_empty()
+        && legal
+            .iter()
+            .any(|a| matches!(a, Action::Play(_) | Action::Discard(_)))
+    {
+        ui.label(RichText::new("Click a card of your hand above.").weak());
     }
-    picked
+    picked.or(headed_list(ui, guard, &listed, text))
 }
 
 /// VP of each side, turn by turn (egui_plot).

@@ -11,6 +11,10 @@ use crate::scenario::validate::{Finding, Severity};
 
 /// The scenario's name, file, variant, counts and legend. False when there
 /// is no scenario to say more about.
+/// The width of the counts' names column ("VP on map") and the least
+/// a value is given beside it.
+const COUNT_NAMES_WIDTH: f32 = 80.0;
+
 pub(super) fn header(ui: &mut Ui, state: &AppState) -> bool {
     ui.add_space(4.0);
     ui.heading(state.scenario_name());
@@ -184,49 +188,66 @@ fn counts(ui: &mut Ui, scenario: &Scenario) {
         .iter()
         .filter(|c| matches!(c.face, CardFace::Event(_)))
         .count();
+    // The counts wrap in a narrow panel: a grid's cells do not, and a row
+    // wider than the panel widens it over the map.
+    let words = (ui.available_width() - COUNT_NAMES_WIDTH).max(COUNT_NAMES_WIDTH);
+    let value = |ui: &mut Ui, text: String| ui.add(egui::Label::new(text).wrap());
     egui::Grid::new("counts")
         .num_columns(2)
         .spacing([12.0, 3.0])
+        .max_col_width(words)
         .show(ui, |ui| {
             ui.label("Spaces");
-            ui.label(format!(
-                "{}: {}, {}, {}, {}",
-                board.len(),
-                counted(kinds(SpaceKind::City), "city", "cities"),
-                counted(kinds(SpaceKind::Port), "port", "ports"),
-                counted(kinds(SpaceKind::MajorPort), "major port", "major ports"),
-                counted(kinds(SpaceKind::Sea), "sea", "seas"),
-            ));
+            value(
+                ui,
+                format!(
+                    "{}: {}, {}, {}, {}",
+                    board.len(),
+                    counted(kinds(SpaceKind::City), "city", "cities"),
+                    counted(kinds(SpaceKind::Port), "port", "ports"),
+                    counted(kinds(SpaceKind::MajorPort), "major port", "major ports"),
+                    counted(kinds(SpaceKind::Sea), "sea", "seas"),
+                ),
+            );
             ui.end_row();
             ui.label("Links");
-            ui.label(format!(
-                "{}: {} major, {} minor, {}, {} sea",
-                board.links.len(),
-                links(LinkClass::Major),
-                links(LinkClass::Minor),
-                counted(links(LinkClass::Strait), "strait", "straits"),
-                links(LinkClass::Sea)
-            ));
+            value(
+                ui,
+                format!(
+                    "{}: {} major, {} minor, {}, {} sea",
+                    board.links.len(),
+                    links(LinkClass::Major),
+                    links(LinkClass::Minor),
+                    counted(links(LinkClass::Strait), "strait", "straits"),
+                    links(LinkClass::Sea)
+                ),
+            );
             ui.end_row();
             ui.label("Blocks");
-            ui.label(format!(
-                "{}: {} Caesar, {} Pompey; {} on the map at start",
-                scenario.roster.blocks.len(),
-                side(Side::Caesar),
-                side(Side::Pompey),
-                scenario.starting_setup().placements.len()
-            ));
+            value(
+                ui,
+                format!(
+                    "{}: {} Caesar, {} Pompey; {} on the map at start",
+                    scenario.roster.blocks.len(),
+                    side(Side::Caesar),
+                    side(Side::Pompey),
+                    scenario.starting_setup().placements.len()
+                ),
+            );
             ui.end_row();
             ui.label("Cards");
-            ui.label(format!(
-                "{}: {}, {}",
-                scenario.deck.cards.len(),
-                counted(events, "event", "events"),
-                counted(scenario.deck.cards.len() - events, "command", "commands")
-            ));
+            value(
+                ui,
+                format!(
+                    "{}: {}, {}",
+                    scenario.deck.cards.len(),
+                    counted(events, "event", "events"),
+                    counted(scenario.deck.cards.len() - events, "command", "commands")
+                ),
+            );
             ui.end_row();
             ui.label("VP on map");
-            ui.label(board.total_vp().to_string());
+            value(ui, board.total_vp().to_string());
             ui.end_row();
         });
 }

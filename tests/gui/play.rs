@@ -133,6 +133,25 @@ fn press(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
     h.run();
 }
 
+/// Presses the button of `action`: a card's in the hand (the list of
+/// actions never shows cards), any other by its words.
+fn press_decision(h: &mut Harness<'_, WorkbenchApp>, game: &Game, action: Action) {
+    let (Action::Play(card) | Action::Discard(card)) = action else {
+        return press(h, &game.action_text(action));
+    };
+    h.hover_at(Pos2::ZERO);
+    h.run();
+    let label = game.card_label(card);
+    h.get_all_by_label(&label)
+        .find(|n| {
+            n.accesskit_node().role() == egui::accesskit::Role::Button
+                && n.accesskit_node().bounding_box().is_some()
+        })
+        .unwrap_or_else(|| panic!("no card {label} in the hand"))
+        .click();
+    h.run();
+}
+
 fn is_command(game: &Game, card: u8) -> Option<(u8, u8)> {
     match game.card(card) {
         CardFace::Command { moves, levy } => Some((moves, levy)),
@@ -795,7 +814,7 @@ fn a_whole_game_is_played_through_the_side_list_under_both_rulebooks() {
         while let Some((game, pick)) = next_pick(&mut h, decisions) {
             let before = h.state_mut().play_panel().session().unwrap().trace.len();
             let text = game.action_text(pick);
-            press(&mut h, &text);
+            press_decision(&mut h, &game, pick);
             let after = h.state_mut().play_panel().session().unwrap().trace.len();
             assert_eq!(after, before + 1, "{variant}: the button {text} acted");
             decisions += 1;
@@ -1178,6 +1197,136 @@ fn action_slots_stay_put_and_a_double_click_does_one_thing() {
     }
 }
 
+/// Where the button of `action` is drawn: a card's in the hand, any
+/// other's by its words.
+fn decision_at(h: &Harness<'_, WorkbenchApp>, game: &Game, action: Action) -> Pos2 {
+    let label = decision_label(game, action);
+    h.get_all_by_label(&label)
+        .find(|n| {
+            n.accesskit_node().role() == egui::accesskit::Role::Button
+                && n.accesskit_node().bounding_box().is_some()
+        })
+        .unwrap_or_else(|| panic!("no button {label}"))
+        .rect()
+        .center()
+}
+
+/// Presses and releases the primary button at `at` `times` times, one
+/// frame an event (the pointer already there: no frame between clicks).
+fn clicks_at(h: &mut Harness<'_, WorkbenchApp>, at: Pos2, times: usize) {
+    for _ in 0..times {
+        for pressed in [true, false] {
+            h.event(Event::PointerButton {
+                pos: at,
+                button: PointerButton::Primary,
+                pressed,
+                modifiers: Modifiers::NONE,
+            });
+        }
+    }
+    h.run();
+}
+
+/// The words of the enabled buttons under `at`.
+fn buttons_under(h: &Harness<'_, WorkbenchApp>, at: Pos2) -> Vec<String> {
+    h.query_all_by(|_| true)
+        .filter(|n| {
+            let node = n.accesskit_node();
+            node.role() == egui::accesskit::Role::Button
+                && !node.is_disabled()
+                && node.bounding_box().is_some()
+        })
+        .filter(|n| n.rect().contains(at))
+        .filter_map(|n| n.accesskit_node().label())
+        .collect()
+}
+
+/// Issue 30 item 5: through cards, moves, levies and battles, a double
+/// click on a decision's button decides once (the second click lands on
+/// buttons just shown, which ignore clicks for a moment), and a later
+/// click where the pointer still rests, on a button that now means
+/// something else, decides nothing.
+#[test]
+fn a_double_click_decides_once_and_a_place_that_changed_meaning_waits_for_the_pointer() {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(Tab::Play);
+    // Tall, so the longest list shows unscrolled; frames a tenth of a
+    // second apart, so a double click's second click comes 0.2 s after
+    // its first.
+    let mut h = Harness::builder()
+        .with_size(vec2(1500.0, 2400.0))
+        .with_step_dt(0.1)
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.seed = 4;
+        p.settings.pace = Duration::ZERO;
+        p.paused = true;
+    }
+    h.run();
+    press(&mut h, "Start game");
+    let len = |h: &mut Harness<'_, WorkbenchApp>| {
+        h.state_mut().play_panel().session().unwrap().trace.len()
+    };
+    let (mut doubles, mut changed_meaning) = (0, 0);
+    let mut kinds = std::collections::HashSet::new();
+    for k in 0..30 {
+        let Some((game, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        if matches!(pick, Action::Disband(_)) {
+            // Asked about first (another test); not a click's decision.
+            h.state_mut().play_panel().act(pick).unwrap();
+            continue;
+        }
+        kinds.insert(std::mem::discriminant(&pick));
+        let at = decision_at(&h, &game, pick);
+        h.hover_at(at);
+        // Past the guard of the position just shown: the first click acts.
+        h.run_steps(5);
+        let before = len(&mut h);
+        clicks_at(&mut h, at, 2);
+        assert_eq!(
+            len(&mut h),
+            before + 1,
+            "a double click on {} decided once",
+            game.action_text(pick)
+        );
+        doubles += 1;
+        // The pointer rests; the guard lapses. What lies under it now, if
+        // it says something else, waits for the pointer to move away.
+        h.run_steps(5);
+        let words = decision_label(&game, pick);
+        if buttons_under(&h, at).iter().any(|w| *w != words) {
+            clicks_at(&mut h, at, 1);
+            assert_eq!(
+                len(&mut h),
+                before + 1,
+                "a click resting where {words} was took {:?}",
+                buttons_under(&h, at)
+            );
+            changed_meaning += 1;
+        }
+        h.hover_at(Pos2::ZERO);
+        h.run();
+    }
+    assert!(doubles >= 25, "{doubles} double clicks");
+    assert!(kinds.len() >= 4, "kinds of decision: {kinds:?}");
+    assert!(
+        changed_meaning >= 3,
+        "{changed_meaning} places changed meaning"
+    );
+}
+
+/// The words on the button of `action`.
+fn decision_label(game: &Game, action: Action) -> String {
+    match action {
+        Action::Play(c) | Action::Discard(c) => game.card_label(c),
+        a => game.action_text(a),
+    }
+}
+
 /// Issue 30 item 5: "Start game" during a game asks before throwing it away.
 #[test]
 fn start_game_asks_before_discarding_a_game_in_progress() {
@@ -1291,6 +1440,23 @@ fn at_1000_by_700_the_play_map_keeps_half_the_window() {
     let map = h.state_mut().play_panel().board().view.area();
     assert!(map.width() >= 500.0, "the Play map is {} wide", map.width());
     h.get_by_label("Game log");
+    // The side panel's buttons fit between the map and the window's edge:
+    // a row wider than the panel pushed it over the map and past the edge.
+    for label in ["End group", "End levy", "Fire", "End winter", "per action"] {
+        let r = h.get_by_label(label).rect();
+        assert!(
+            r.left() >= map.right() && r.right() <= 1000.0,
+            "{label} at {r:?}, the map ends at {}",
+            map.right()
+        );
+    }
+    // So do the Map tab's counts.
+    h.state_mut().set_tab(Tab::Map);
+    h.run();
+    let counts = h.get_by_label_contains("19 cities").rect();
+    assert!(counts.right() <= 1000.0, "the counts end at {counts:?}");
+    h.state_mut().set_tab(Tab::Play);
+    h.run();
     let (game, s) = now(&mut h);
     h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
     settle(&mut h);
