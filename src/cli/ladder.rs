@@ -23,6 +23,11 @@ pub struct LadderArgs {
     /// The rungs, weakest first, comma-separated: random, heuristic, search:N, mcts:N.
     #[arg(long, value_delimiter = ',', required = true)]
     players: Vec<AiSpec>,
+    /// Reserve rungs, weakest first: while the two strongest rungs do not
+    /// agree, the next is added on top and played, until they agree or the
+    /// reserve is spent (the report says which were added and why it stopped).
+    #[arg(long, value_delimiter = ',')]
+    then: Vec<AiSpec>,
     /// Games of every match (each rung's mirror match, each cross-play pairing).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
@@ -70,7 +75,17 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
         omniscient: args.omniscient,
         shard: resolve_shard(args.shard)?,
     };
-    options.check()?;
+    let every_rung = LadderOptions {
+        players: [&args.players[..], &args.then[..]].concat(),
+        ..options.clone()
+    };
+    every_rung.check()?;
+    if !args.then.is_empty() && options.shard.is_some() {
+        return Err(CliError::Usage(
+            "--then decides which rungs to play from the whole matches, so it takes no --shard"
+                .to_string(),
+        ));
+    }
     let mut loaded = Vec::new();
     for v in &variants {
         loaded.push(load_game(args.scenario.as_deref(), v)?);
@@ -86,8 +101,15 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
     let pool = pool(args.threads)?;
     let game_refs: Vec<_> = games.iter().collect();
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let report = with_progress(options.total_games(games.len()), |progress| {
-        pool.install(|| lib::ladder(&game_refs, &name_refs, &options, progress))
+    // The bar counts every rung's games: a climb that settles early ends short of it.
+    let report = with_progress(every_rung.total_games(games.len()), |progress| {
+        pool.install(|| {
+            if args.then.is_empty() {
+                lib::ladder(&game_refs, &name_refs, &options, progress)
+            } else {
+                lib::climb(&game_refs, &name_refs, &options, &args.then, progress)
+            }
+        })
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
     emit_report(out, &report, args.json, report_path.as_deref())?;

@@ -574,6 +574,10 @@ pub struct LadderReport {
     /// None with a single rung (and in reports older than it).
     #[serde(default)]
     pub top_rungs: Option<TopRungs>,
+    /// The rungs a climbing ladder added, and why it stopped; `None` for a
+    /// ladder of the rungs given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub climb: Option<Climb>,
     /// Wall-clock seconds, summed over merged shards.
     pub elapsed_seconds: f64,
 }
@@ -591,52 +595,157 @@ pub fn ladder(
         matches!(games.len(), 1 | 2) && games.len() == variants.len(),
         "a ladder plays one or two rule sets"
     );
-    let mut mirrors = Vec::new();
-    for rung in 0..options.players.len() {
-        let opts = options.mirror(rung);
-        mirrors.push(if games.len() == 1 {
-            Mirror::Single(Box::new(super::simulate(
+    let mut played = Played::default();
+    played.play_missing(games, variants, options, progress)?;
+    Ok(played.report(variants, options))
+}
+
+/// Plays a ladder as [`ladder`] does, then, while its two strongest rungs
+/// do not agree ([`TopRungs::settled`]), adds the next of the `reserve`
+/// rungs on top and plays its matches, until they agree or the reserve is
+/// spent; the report says which rungs were added and why it stopped. The
+/// matches are the ones [`ladder`] plays with the same rungs.
+pub fn climb(
+    games: &[&Game],
+    variants: &[&str],
+    options: &LadderOptions,
+    reserve: &[AiSpec],
+    progress: &Progress,
+) -> Result<LadderReport, Cancelled> {
+    let mut options = options.clone();
+    let mut played = Played::default();
+    let mut added = Vec::new();
+    let mut reserve = reserve.iter();
+    loop {
+        played.play_missing(games, variants, &options, progress)?;
+        let mut report = played.report(variants, &options);
+        let settled = report.top_rungs.as_ref().is_some_and(|t| t.settled);
+        if !settled && let Some(next) = reserve.next() {
+            added.push(next.to_string());
+            options.players.push(next.clone());
+            continue;
+        }
+        let unused = reserve.map(ToString::to_string).collect();
+        report.climb = Some(Climb::new(added, unused, settled));
+        return Ok(report);
+    }
+}
+
+/// How a ladder climbed ([`climb`]): the rungs it added from the reserve
+/// and why it stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Climb {
+    pub added: Vec<String>,
+    /// Reserve rungs not needed.
+    pub unused: Vec<String>,
+    /// Whether the two strongest rungs agree at the end.
+    pub settled: bool,
+    pub text: String,
+}
+
+impl Climb {
+    fn new(added: Vec<String>, unused: Vec<String>, settled: bool) -> Climb {
+        let took = if added.is_empty() {
+            "added no rung".to_string()
+        } else {
+            format!("added {}", added.join(", "))
+        };
+        let why = match (settled, unused.is_empty()) {
+            (true, true) => "the two strongest rungs agree".to_string(),
+            (true, false) => format!(
+                "the two strongest rungs agree, so {} was not needed",
+                unused.join(", ")
+            ),
+            (false, _) => {
+                "the reserve is spent and the two strongest rungs still do not agree".to_string()
+            }
+        };
+        Climb {
+            text: format!("{took}; stopped because {why}."),
+            added,
+            unused,
+            settled,
+        }
+    }
+}
+
+/// The matches of a ladder played so far: each rung's mirror match, and
+/// the cross-play of each ordered pair of rungs. A match's seed depends
+/// only on its rungs' places, so a rung added on top leaves every match
+/// played before as it was.
+#[derive(Default)]
+struct Played {
+    mirrors: Vec<Mirror>,
+    cross: std::collections::HashMap<(usize, usize), SimReport>,
+}
+
+impl Played {
+    /// Plays the matches of `options`' rungs not played yet.
+    fn play_missing(
+        &mut self,
+        games: &[&Game],
+        variants: &[&str],
+        options: &LadderOptions,
+        progress: &Progress,
+    ) -> Result<(), Cancelled> {
+        for rung in self.mirrors.len()..options.players.len() {
+            let opts = options.mirror(rung);
+            self.mirrors.push(if games.len() == 1 {
+                Mirror::Single(Box::new(super::simulate(
+                    games[0],
+                    variants[0],
+                    &opts,
+                    progress,
+                    |_| {},
+                )?))
+            } else {
+                Mirror::Compare(Box::new(super::compare(
+                    [games[0], games[1]],
+                    [variants[0], variants[1]],
+                    &opts,
+                    progress,
+                )?))
+            });
+        }
+        for (c, p) in options.pairings() {
+            if self.cross.contains_key(&(c, p)) {
+                continue;
+            }
+            let run = super::simulate(
                 games[0],
                 variants[0],
-                &opts,
+                &options.cross(c, p),
                 progress,
                 |_| {},
-            )?))
-        } else {
-            Mirror::Compare(Box::new(super::compare(
-                [games[0], games[1]],
-                [variants[0], variants[1]],
-                &opts,
-                progress,
-            )?))
-        });
+            )?;
+            self.cross.insert((c, p), run);
+        }
+        Ok(())
     }
-    let mut cross = Vec::new();
-    for (c, p) in options.pairings() {
-        let run = super::simulate(
-            games[0],
-            variants[0],
-            &options.cross(c, p),
-            progress,
-            |_| {},
-        )?;
-        cross.push(CrossPlay {
-            caesar_rung: c,
-            pompey_rung: p,
-            run,
-        });
+
+    /// The ladder of `options`' rungs, from its played matches.
+    fn report(&self, variants: &[&str], options: &LadderOptions) -> LadderReport {
+        let cross = options
+            .pairings()
+            .into_iter()
+            .map(|(c, p)| CrossPlay {
+                caesar_rung: c,
+                pompey_rung: p,
+                run: self.cross[&(c, p)].clone(),
+            })
+            .collect();
+        let shard = options.shard.map_or("1/1".to_string(), |s| s.to_string());
+        LadderReport::from_parts(
+            variants.iter().map(|v| v.to_string()).collect(),
+            options.players.iter().map(|p| p.to_string()).collect(),
+            options.seed,
+            options.games,
+            options.omniscient,
+            vec![shard],
+            self.mirrors[..options.players.len()].to_vec(),
+            cross,
+        )
     }
-    let shard = options.shard.map_or("1/1".to_string(), |s| s.to_string());
-    Ok(LadderReport::from_parts(
-        variants.iter().map(|v| v.to_string()).collect(),
-        options.players.iter().map(|p| p.to_string()).collect(),
-        options.seed,
-        options.games,
-        options.omniscient,
-        vec![shard],
-        mirrors,
-        cross,
-    ))
 }
 
 impl LadderReport {
@@ -706,6 +815,7 @@ impl LadderReport {
             ratings,
             verdict,
             top_rungs,
+            climb: None,
             elapsed_seconds,
         }
     }
@@ -1067,6 +1177,9 @@ impl fmt::Display for LadderReport {
         if let Some(top) = &self.top_rungs {
             write!(f, "\nStrongest rungs: {}", top.text)?;
         }
+        if let Some(climb) = &self.climb {
+            write!(f, "\nClimb: {}", climb.text)?;
+        }
         Ok(())
     }
 }
@@ -1306,6 +1419,82 @@ mod tests {
         let apart = TopRungs::of(&variants, &[rung("a", 10), rung("b", 14)]).unwrap();
         assert!(!apart.settled, "{}", apart.text);
         assert!(apart.text.contains("do not agree yet"), "{}", apart.text);
+    }
+
+    #[test]
+    fn a_climb_adds_reserve_rungs_on_top_and_plays_the_ladder_of_those_rungs() {
+        let game = crate::test_support::published("rules-2.0");
+        let options = LadderOptions {
+            players: vec![AiSpec::Random],
+            games: 30,
+            seed: 3,
+            omniscient: false,
+            shard: None,
+        };
+        let reserve = [AiSpec::Heuristic];
+        let climbed = climb(
+            &[&game],
+            &["rules-2.0"],
+            &options,
+            &reserve,
+            &Progress::new(),
+        );
+        let climbed = climbed.unwrap();
+        let climb = climbed.climb.clone().unwrap();
+        assert_eq!(climb.added, ["heuristic"]);
+        assert!(climb.unused.is_empty());
+        assert!(!climb.settled, "random and the heuristic are far apart");
+        assert!(climb.text.contains("reserve is spent"), "{}", climb.text);
+        // The same matches as the ladder of the rungs it ended with.
+        let whole = LadderOptions {
+            players: vec![AiSpec::Random, AiSpec::Heuristic],
+            ..options
+        };
+        let plain = ladder(&[&game], &["rules-2.0"], &whole, &Progress::new()).unwrap();
+        assert_eq!(climbed.players, plain.players);
+        let wins = |r: &LadderReport| -> Vec<u64> {
+            let mirrors = r.rungs.iter().map(|g| g.mirror.runs()[0].caesar_wins);
+            mirrors
+                .chain(r.cross_play.iter().map(|c| c.run.caesar_wins))
+                .collect()
+        };
+        assert_eq!(wins(&climbed), wins(&plain));
+        assert_eq!(plain.climb, None);
+    }
+
+    #[test]
+    fn a_climb_stops_when_the_top_two_agree() {
+        let game = crate::test_support::published("rules-2.0");
+        // A player all but the heuristic: its mirror share is the same up
+        // to chance, and 1,000 games a match keep chance under the bar.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("near.ron");
+        std::fs::write(&path, "(strike_own: 3.0001)").unwrap();
+        let near = AiSpec::player_file(&path).unwrap();
+        let options = LadderOptions {
+            players: vec![AiSpec::Heuristic, near],
+            games: 1000,
+            seed: 3,
+            omniscient: false,
+            shard: None,
+        };
+        let reserve = [AiSpec::Random];
+        let report = climb(
+            &[&game],
+            &["rules-2.0"],
+            &options,
+            &reserve,
+            &Progress::new(),
+        );
+        let climb = report.unwrap().climb.unwrap();
+        assert!(climb.settled);
+        assert!(climb.added.is_empty());
+        assert_eq!(climb.unused, ["random"]);
+        assert!(
+            climb.text.contains("random was not needed"),
+            "{}",
+            climb.text
+        );
     }
 
     #[test]

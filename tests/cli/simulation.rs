@@ -702,6 +702,75 @@ fn ladder_refuses_a_player_twice_and_three_variants() {
         .stderr(predicate::str::contains("one or two"));
 }
 
+#[test]
+fn ladder_then_adds_reserve_rungs_and_says_why_it_stopped() {
+    let v = json(&[
+        "ladder",
+        "--players",
+        "random",
+        "--then",
+        "heuristic",
+        "--games",
+        "6",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["players"], serde_json::json!(["random", "heuristic"]));
+    assert_eq!(v["climb"]["added"], serde_json::json!(["heuristic"]));
+    assert!(
+        v["climb"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("stopped because")
+    );
+    let plain = json(&[
+        "ladder",
+        "--players",
+        "random,heuristic",
+        "--games",
+        "6",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    assert!(
+        plain.get("climb").is_none(),
+        "a ladder of given rungs says nothing of climbing"
+    );
+    assert_eq!(
+        v["rungs"][1]["caesar_win_rate"],
+        plain["rungs"][1]["caesar_win_rate"]
+    );
+    let sharded = cli()
+        .args([
+            "ladder",
+            "--players",
+            "random",
+            "--then",
+            "heuristic",
+            "--games",
+            "4",
+        ])
+        .args(["--shard", "1/2"])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&sharded).contains("--then"));
+    let twice = cli()
+        .args([
+            "ladder",
+            "--players",
+            "random",
+            "--then",
+            "random",
+            "--games",
+            "2",
+        ])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&twice).contains("listed twice"));
+}
+
 // ---- tune and heuristic:FILE ----
 
 fn tune_into(path: &Path, seed: &str) -> Value {
