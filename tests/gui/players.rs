@@ -89,6 +89,10 @@ fn the_simulate_menus_offer_searches_on_player_files() {
     open(&mut h, "Caesar AI");
     h.get_by_label_contains("best for rules-2.0: ");
     assert!(top(&h, "best for rules-2.0: ") < top(&h, "random"));
+    // The menu scrolls: six shipped files, each as a heuristic and under
+    // both searches.
+    h.get_by_label("mcts:64@tuned-rules-1.1.ron").scroll_to_me();
+    h.run();
     h.get_by_label("mcts:64@tuned-rules-1.1.ron").click();
     h.run();
     assert_eq!(
