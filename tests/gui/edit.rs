@@ -470,7 +470,7 @@ fn a_small_simulation_runs_in_the_background_and_reports_win_rates() {
         .set_value_accesskit(12.0);
     h.run();
     h.get_by_label("Run").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     let report = match &h.state_mut().sim_panel().result {
@@ -508,7 +508,7 @@ fn a_simulation_can_be_cancelled() {
     h.run();
     assert!(h.state_mut().sim_panel().is_running());
     h.get_by_label("Cancel").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     assert!(matches!(&h.state_mut().sim_panel().result, Some(Err(e)) if e == "cancelled"));
@@ -1117,7 +1117,7 @@ fn the_vp_band_is_drawn_as_convex_quads_between_the_quartile_lines() {
         .set_value_accesskit(16.0);
     h.run();
     h.get_by_label("Run").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     let years = match &h.state_mut().sim_panel().result {

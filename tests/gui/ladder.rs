@@ -86,7 +86,7 @@ fn a_ladder_runs_in_the_background_from_the_panel() {
         .set_value_accesskit(2.0);
     h.run();
     h.get_by_label("Run ladder").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     match &h.state_mut().sim_panel().result {

@@ -648,7 +648,7 @@ fn a_click_on_a_simulated_game_replays_it_from_its_seed() {
     }
     h.run();
     h.get_by_label("Run").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     let (row, options, game) = match &h.state_mut().sim_panel().result {

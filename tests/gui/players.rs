@@ -171,7 +171,7 @@ fn a_tune_of_one_side_from_the_window_keeps_the_other_sides_numbers() {
         .click();
     h.run();
     h.get_by_label("Run tune").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     match &h.state_mut().sim_panel().result {
@@ -193,7 +193,7 @@ fn a_tune_runs_from_the_window_and_its_player_is_saved_and_used() {
         .with_file_dialogs(FileDialogs::with_native(Box::new(Picks(path.clone()))));
     let mut h = tune_panel(app, 1.0, 2.0);
     h.get_by_label("Run tune").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     let tuned = match &h.state_mut().sim_panel().result {
@@ -227,7 +227,7 @@ fn cancel_stops_a_tune() {
     h.run();
     assert!(h.state_mut().sim_panel().is_running());
     h.get_by_label("Cancel tune").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     assert!(matches!(

@@ -35,7 +35,7 @@ fn a_sweep_runs_from_the_panel_and_a_point_becomes_the_rule_set() {
     }
     h.run();
     h.get_by_label("Run sweep").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     match &h.state_mut().sim_panel().result {
@@ -63,7 +63,7 @@ fn a_sweep_the_validator_refuses_says_why() {
     h.state_mut().sim_panel().sweep.axes = vec![("battle_rounds".to_string(), "1,4".to_string())];
     h.run();
     h.get_by_label("Run sweep").click();
-    h.run();
+    h.step();
     h.state_mut().sim_panel().wait();
     h.run();
     h.get_by_label_contains("too-few-battle-rounds");
