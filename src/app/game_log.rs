@@ -364,7 +364,13 @@ fn note(step: usize, text: String) -> Entry {
 /// A block as the viewer may name it: "Antonius (Pompey)" or "a Pompey block".
 fn block_words(game: &Game, state: &State, view: &SideView<'_>, b: BlockId) -> String {
     if view.knows(game, b) {
-        format!("{} ({})", game.block_name(b), state.side(b))
+        let (name, side) = (game.block_name(b), state.side(b));
+        // The leaders named for their side need no side after the name.
+        if name == side.to_string() {
+            name.to_string()
+        } else {
+            format!("{name} ({side})")
+        }
     } else {
         format!("a {} block", state.side(b))
     }
@@ -899,6 +905,19 @@ mod tests {
                 "a move of two steps or more, in one line"
             );
         }
+    }
+
+    #[test]
+    fn a_leader_named_for_his_side_is_not_followed_by_the_side_again() {
+        let game = crate::test_support::published("rules-2.0");
+        let state = crate::engine::State::new(&game, 1);
+        let view = state.view(Side::Caesar, false);
+        let named = |name: &str| {
+            let b = game.roster().ids().find(|b| game.block_name(*b) == name);
+            block_words(&game, &state, &view, b.expect("in the roster"))
+        };
+        assert_eq!(named("Caesar"), "Caesar");
+        assert_eq!(named("Legio 13"), "Legio 13 (Caesar)");
     }
 
     /// Two event cards cancel and end the turn at once (2.x): the log of

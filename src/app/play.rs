@@ -1667,12 +1667,18 @@ fn placed_actions(
         format!("Legal actions ({})", legal.len())
     };
     ui.label(RichText::new(heading).strong());
-    if listed.is_empty()
-        && legal
+    if listed.is_empty() {
+        let cards = legal
             .iter()
-            .any(|a| matches!(a, Action::Play(_) | Action::Discard(_)))
-    {
-        ui.label(RichText::new("Click a card of your hand above.").weak());
+            .any(|a| matches!(a, Action::Play(_) | Action::Discard(_)));
+        ui.label(
+            RichText::new(if cards {
+                "Click a card of your hand above."
+            } else {
+                "Nothing else to do: use the buttons above."
+            })
+            .weak(),
+        );
     }
     picked.or(headed_list(ui, guard, &listed, text))
 }

@@ -34,7 +34,9 @@ pub(super) fn status(ui: &mut Ui, game: &Game, state: &State) {
                 Period::Command(side) => format!("{side}: "),
                 _ => String::new(),
             };
-            ui.label(format!("{whose}{mp} moves, {lp} levies left"));
+            let moves = if mp == 1 { "move" } else { "moves" };
+            let levies = if lp == 1 { "levy" } else { "levies" };
+            ui.label(format!("{whose}{mp} {moves}, {lp} {levies} left"));
         }
     });
     ui.horizontal(|ui| {
