@@ -116,18 +116,7 @@ pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<S
         if action == Action::Fire
             && let Some(b) = before.battle_info().and_then(|b| b.acting)
         {
-            entry.dice = fire_dice(game, b, lines);
-            let scored = entry.dice.iter().filter(|(_, hit)| *hit).count();
-            entry.text = format!(
-                "{} fires: {}",
-                block_words(game, before, &seen_before, b),
-                match scored {
-                    0 => "no hit".to_string(),
-                    1 => "1 hit".to_string(),
-                    n => format!("{n} hits"),
-                }
-            );
-            entry.kind = Kind::Fire;
+            tell_fire(game, (before, &seen_before), b, lines, &mut entry);
         }
         if !fold_group_move(
             game,
@@ -174,6 +163,29 @@ pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<S
         }
     }
     turns
+}
+
+/// A fire (7.3) told as the block that fired, as the viewer knows it, the
+/// hits it scored, and its dice.
+fn tell_fire(
+    game: &Game,
+    (before, seen): (&State, &SideView<'_>),
+    b: BlockId,
+    lines: &[String],
+    entry: &mut Entry,
+) {
+    entry.dice = fire_dice(game, b, lines);
+    let scored = entry.dice.iter().filter(|(_, hit)| *hit).count();
+    entry.text = format!(
+        "{} fires: {}",
+        block_words(game, before, seen, b),
+        match scored {
+            0 => "no hit".to_string(),
+            1 => "1 hit".to_string(),
+            n => format!("{n} hits"),
+        }
+    );
+    entry.kind = Kind::Fire;
 }
 
 /// A group move told in one line, as it goes: each block's way so far.

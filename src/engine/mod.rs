@@ -150,6 +150,38 @@ fn sea_borders(board: &crate::scenario::model::Board) -> Vec<SpaceSet> {
         .collect()
 }
 
+/// 6.4: where each block may be levied; per space, the blocks levied there
+/// by their own city; and the blocks levied in any friendly city or major port.
+fn levy_tables(
+    roster: &crate::scenario::model::Roster,
+    spaces: usize,
+) -> (Vec<LevyRule>, Vec<BlockSet>, BlockSet) {
+    let levy_rule: Vec<LevyRule> = roster
+        .blocks
+        .iter()
+        .map(|block| match block.kind {
+            BlockKind::Legion | BlockKind::Equitatus | BlockKind::Elephant => {
+                block.levy_city.map_or(LevyRule::Never, LevyRule::City)
+            }
+            BlockKind::Navis => LevyRule::MajorPort,
+            _ => LevyRule::AnyCity,
+        })
+        .collect();
+    let mut levied_in = vec![BlockSet::default(); spaces];
+    for (i, rule) in levy_rule.iter().enumerate() {
+        if let LevyRule::City(city) = rule {
+            levied_in[city.index()].insert(BlockId(i as u8));
+        }
+    }
+    let levied_anywhere = levy_rule
+        .iter()
+        .enumerate()
+        .filter(|(_, rule)| matches!(rule, LevyRule::AnyCity | LevyRule::MajorPort))
+        .map(|(i, _)| BlockId(i as u8))
+        .collect();
+    (levy_rule, levied_in, levied_anywhere)
+}
+
 /// For [`Game::seas_within_two`].
 fn seas_within_two(board: &crate::scenario::model::Board) -> Arc<[Vec<(SpaceId, u8)>]> {
     board
@@ -269,30 +301,7 @@ impl Game {
             .collect();
         let printed =
             [Side::Caesar, Side::Pompey].map(|side| scenario.roster.of_side(side).collect());
-        let levy_rule: Vec<LevyRule> = scenario
-            .roster
-            .blocks
-            .iter()
-            .map(|block| match block.kind {
-                BlockKind::Legion | BlockKind::Equitatus | BlockKind::Elephant => {
-                    block.levy_city.map_or(LevyRule::Never, LevyRule::City)
-                }
-                BlockKind::Navis => LevyRule::MajorPort,
-                _ => LevyRule::AnyCity,
-            })
-            .collect();
-        let mut levied_in = vec![BlockSet::default(); board.len()];
-        for (i, rule) in levy_rule.iter().enumerate() {
-            if let LevyRule::City(city) = rule {
-                levied_in[city.index()].insert(BlockId(i as u8));
-            }
-        }
-        let levied_anywhere = levy_rule
-            .iter()
-            .enumerate()
-            .filter(|(_, rule)| matches!(rule, LevyRule::AnyCity | LevyRule::MajorPort))
-            .map(|(i, _)| BlockId(i as u8))
-            .collect();
+        let (levy_rule, levied_in, levied_anywhere) = levy_tables(&scenario.roster, board.len());
         let max_steps = scenario.roster.blocks.iter().map(|b| b.max_steps).collect();
         let strength_per_step = scenario
             .roster
