@@ -208,6 +208,21 @@ fn move_a_group_by_clicks(h: &mut Harness<'_, WorkbenchApp>, game: &Game, s: &St
     assert_eq!(s.location(block), Some(to), "moved by clicks");
 }
 
+/// Starts `state` as a game named `name`: Caesar a person, Pompey the
+/// heuristic, paused so it acts only when a test lets it.
+fn play_position_as_caesar(
+    h: &mut Harness<'_, WorkbenchApp>,
+    game: &Game,
+    state: State,
+    name: &str,
+) {
+    let p = h.state_mut().play_panel();
+    p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+    p.settings.pace = Duration::ZERO;
+    p.paused = true;
+    p.start_from(game.clone(), state, name.into());
+}
+
 #[test]
 fn a_person_plays_a_card_a_group_move_and_a_levy_by_clicks_against_the_heuristic() {
     let mut h = started(2);
@@ -314,13 +329,7 @@ fn to_the_battle(h: &mut Harness<'_, WorkbenchApp>, at: SpaceId) {
 fn a_battle_is_fought_through_the_battle_panel_and_a_retreat_clicked_on_the_map() {
     let mut h = harness(Tab::Play);
     let (game, state) = battle_position();
-    {
-        let p = h.state_mut().play_panel();
-        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
-        p.settings.pace = Duration::ZERO;
-        p.paused = true;
-        p.start_from(game.clone(), state, "battle".into());
-    }
+    play_position_as_caesar(&mut h, &game, state, "battle");
     h.run();
     settle(&mut h);
     let space = |n: &str| game.board().find(n).unwrap();
@@ -1567,13 +1576,7 @@ fn before_winter() -> (Game, State) {
 fn a_winter_disband_asks_before_it_takes_a_block_off_the_map() {
     let mut h = harness(Tab::Play);
     let (game, state) = before_winter();
-    {
-        let p = h.state_mut().play_panel();
-        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
-        p.settings.pace = Duration::ZERO;
-        p.paused = true;
-        p.start_from(game.clone(), state, "winter".into());
-    }
+    play_position_as_caesar(&mut h, &game, state, "winter");
     h.run();
     settle(&mut h);
     let l11 = game.roster().find(Side::Caesar, "Legio 11").unwrap();
@@ -1710,13 +1713,7 @@ fn the_play_map_fills_its_panel_at_fit_zoom() {
 fn the_moving_groups_blocks_keep_their_places_as_one_is_done() {
     let mut h = harness(Tab::Play);
     let (game, state) = battle_position();
-    {
-        let p = h.state_mut().play_panel();
-        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
-        p.settings.pace = Duration::ZERO;
-        p.paused = true;
-        p.start_from(game.clone(), state, "group".into());
-    }
+    play_position_as_caesar(&mut h, &game, state, "group");
     h.run();
     settle(&mut h);
     let space = |n: &str| game.board().find(n).unwrap();
@@ -1748,13 +1745,7 @@ fn the_moving_groups_blocks_keep_their_places_as_one_is_done() {
 fn a_picked_block_clicked_where_it_cannot_go_says_where_it_may() {
     let mut h = harness(Tab::Play);
     let (game, state) = battle_position();
-    {
-        let p = h.state_mut().play_panel();
-        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
-        p.settings.pace = Duration::ZERO;
-        p.paused = true;
-        p.start_from(game.clone(), state, "where".into());
-    }
+    play_position_as_caesar(&mut h, &game, state, "where");
     h.run();
     settle(&mut h);
     let space = |n: &str| game.board().find(n).unwrap();
