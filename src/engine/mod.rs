@@ -942,7 +942,9 @@ impl State {
                             .map(|g| format!(", moving the group from {}", space(g)))
                             .unwrap_or_default();
                         let event = event.map(|e| format!("{e:?}, ")).unwrap_or_default();
-                        format!("{event}{} moves and {} levies left{group}", c.mp, c.lp)
+                        let moves = if c.mp == 1 { "move" } else { "moves" };
+                        let levies = if c.lp == 1 { "levy" } else { "levies" };
+                        format!("{event}{} {moves} and {} {levies} left{group}", c.mp, c.lp)
                     }
                 };
                 format!("{side}'s command phase (Player {}): {what}", slot + 1)

@@ -22,7 +22,7 @@ fn position_lists_whose_decision_it_is_and_the_legal_actions() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "stage: Caesar's command phase (Player 1): 3 moves and 1 levies left",
+            "stage: Caesar's command phase (Player 1): 3 moves and 1 levy left",
         ))
         .stdout(predicate::str::contains(
             "Caesar to decide; legal actions:\n  Group move from Ravenna\n  Group move from Genua\n  End moves\n",
