@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{HeuristicParams, Player, default_hit_victim_seen, hit_candidates};
-use crate::engine::{Action, Game, SideView};
+use crate::engine::{Action, Forces, Game, SideView};
 use crate::scenario::model::{BlockId, CardFace, SpaceId};
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 
@@ -86,7 +86,6 @@ pub struct HeuristicPlayer {
 
 #[derive(Default)]
 struct GroupScratch {
-    values: Vec<f32>,
     targets: Targets,
     candidates: Vec<(f32, Action, Option<Objective>)>,
     after: Vec<Action>,
@@ -196,33 +195,52 @@ enum Objective {
 }
 
 impl Picture {
+    fn own_str(&self, i: usize) -> f32 {
+        f32::from(self.own[i].strength)
+    }
+    fn own_cnt(&self, i: usize) -> u8 {
+        self.own[i].blocks
+    }
+    fn navis_str(&self, i: usize) -> f32 {
+        f32::from(self.own[i].navis_strength)
+    }
+    fn navis_cnt(&self, i: usize) -> u8 {
+        self.own[i].navis
+    }
     /// 4.21: only own blocks there.
     fn friendly(&self, s: SpaceId) -> bool {
-        self.own_cnt[s.index()] > 0 && self.enemy_cnt[s.index()] == 0
+        self.own_cnt(s.index()) > 0 && self.enemy_cnt[s.index()] == 0
     }
     fn vacant(&self, s: SpaceId) -> bool {
-        self.own_cnt[s.index()] == 0 && self.enemy_cnt[s.index()] == 0
+        self.own_cnt(s.index()) == 0 && self.enemy_cnt[s.index()] == 0
     }
 }
 
-/// The spaces worth going to, in id order, found by space, with the
-/// highest cap among them: a target's cap is the most any group may score
+/// Every space's value to a group, by space id, and the highest cap among
+/// those worth going to: a target's cap is the most any group may score
 /// for it (its value times the largest factor a plan applies, at least 1,
-/// at a distance of one).
+/// at a distance of one). Kept between the group decisions of a command
+/// phase: a land space's value reads the picture at that space (own and
+/// enemy) and the enemy next door, so while the enemy half of the picture
+/// and the style stay, only the spaces whose own blocks changed are valued
+/// again.
 #[derive(Default)]
 struct Targets {
-    all: Vec<Target>,
-    /// Per space, its index in `all` (`NOT_A_TARGET` if none).
-    index: Vec<u16>,
+    by_space: Vec<Target>,
     max_cap: f32,
+    /// The own blocks, the enemy picture's epoch and the attack ratio the
+    /// values were taken with.
+    own: Vec<Forces>,
+    key: Option<(u64, u32)>,
 }
 
-const NOT_A_TARGET: u16 = u16::MAX;
-
-/// A space worth going to, as a group's plan reads it.
+/// A space's value to a group, as a group's plan reads it.
 #[derive(Clone, Copy)]
 struct Target {
+    /// Worth going to (a value above 0).
+    worth: bool,
     space: SpaceId,
+    /// 0 for a sea (worth nothing to a land group).
     value: f32,
     enemy: bool,
     enemy_str: f32,
@@ -233,21 +251,20 @@ struct Target {
 /// What the player sees of the board at one decision.
 #[derive(Default)]
 struct Picture {
-    own_str: Vec<f32>,
-    own_cnt: Vec<u8>,
+    /// Own blocks per space, as the state keeps them.
+    own: Vec<Forces>,
     enemy_str: Vec<f32>,
     enemy_cnt: Vec<u8>,
     /// Enemy strength that could reach each space (itself and road neighbours).
     threat: Vec<f32>,
-    /// Own navis and their strength per space.
-    navis_cnt: Vec<u8>,
-    navis_str: Vec<f32>,
     /// The enemy blocks on the map as last seen (where, and the strength if
     /// known, in id order) and the unseen strength assumed then: the enemy
     /// half of the picture is a function of these, kept while they stay.
     enemies: Vec<(SpaceId, Option<u8>)>,
     seen: Vec<(SpaceId, Option<u8>)>,
     unseen_strength: f32,
+    /// Changes whenever the enemy half is computed again.
+    enemy_epoch: u64,
 }
 
 impl HeuristicPlayer {
@@ -295,23 +312,10 @@ impl HeuristicPlayer {
 
     fn fill_picture(&self, game: &Game, view: &SideView<'_>, p: &mut Picture) {
         let n = game.board().len();
-        for v in [&mut p.own_str, &mut p.navis_str] {
-            zeroed(v, n);
-        }
-        for v in [&mut p.own_cnt, &mut p.navis_cnt] {
-            zeroed(v, n);
-        }
-        // Each space's sums are taken in block id order, as always: the
-        // floats (unseen strength) come out the same to the last bit.
-        for (b, at, strength) in view.own_on_map(game) {
-            let i = at.index();
-            p.own_str[i] += f32::from(strength);
-            p.own_cnt[i] += 1;
-            if game.is_navis(b) {
-                p.navis_str[i] += f32::from(strength);
-                p.navis_cnt[i] += 1;
-            }
-        }
+        // Own strengths are whole numbers, exact in an f32 whatever the
+        // order they were summed in: the state's sums serve.
+        p.own.clear();
+        p.own.extend_from_slice(view.own_forces());
         // The enemy blocks compared with those last seen as they come; a
         // list of them is made only from the first difference on.
         let unseen = self.params.unseen_strength;
@@ -336,6 +340,7 @@ impl HeuristicPlayer {
         if !same {
             std::mem::swap(&mut p.seen, &mut p.enemies);
             p.unseen_strength = unseen;
+            p.enemy_epoch += 1;
             Self::fill_enemy(game, p);
         }
     }
@@ -425,7 +430,7 @@ impl HeuristicPlayer {
         let k = &self.params;
         if p.enemy_cnt[i] > 0 {
             vp * k.enemy_city_vp + k.enemy_space + p.enemy_str[i]
-        } else if p.own_cnt[i] == 0 {
+        } else if p.own_cnt(i) == 0 {
             if p.vacant(s) {
                 vp * k.vacant_city_vp + k.vacant_space
             } else {
@@ -434,7 +439,7 @@ impl HeuristicPlayer {
         } else {
             // Own city: reinforce when threatened, or mass there to attack a
             // neighbouring enemy city too strong for what is there now.
-            let gap = p.threat[i] - p.own_str[i];
+            let gap = p.threat[i] - p.own_str(i);
             let defend = if gap > 0.0 && vp > 0.0 {
                 vp * k.defend_vp + gap
             } else {
@@ -443,7 +448,7 @@ impl HeuristicPlayer {
             let mut stage = 0.0f32;
             for adj in game.board().road_neighbours(s) {
                 let t = adj.to.index();
-                if p.enemy_cnt[t] > 0 && p.own_str[i] < p.enemy_str[t] * self.style.attack_ratio {
+                if p.enemy_cnt[t] > 0 && p.own_str(i) < p.enemy_str[t] * self.style.attack_ratio {
                     let target_vp = game.board().space(adj.to).vp as f32;
                     stage = stage.max(target_vp * k.stage_vp);
                 }
@@ -484,9 +489,9 @@ impl HeuristicPlayer {
             if best.is_some_and(|(b, _)| targets.max_cap / (df * df) < b) {
                 break;
             }
-            let k = targets.index[space.index()];
-            if k != NOT_A_TARGET {
-                self.plan_target(&targets.all[usize::from(k)], d, mobile, &mut best);
+            let target = &targets.by_space[space.index()];
+            if target.worth {
+                self.plan_target(target, d, mobile, &mut best);
             }
         }
         best
@@ -530,7 +535,7 @@ impl HeuristicPlayer {
 
     /// Strength that may leave `at` without abandoning a threatened city.
     fn mobile_strength(&self, game: &Game, p: &Picture, at: SpaceId) -> f32 {
-        (p.own_str[at.index()] - self.garrison(game, p, at)).max(0.0)
+        (p.own_str(at.index()) - self.garrison(game, p, at)).max(0.0)
     }
 
     fn choose_step(
@@ -580,14 +585,14 @@ impl HeuristicPlayer {
             // Keep a garrison in a threatened friendly city.
             let strength = own_strength(game, view, block);
             let fi = from.index();
-            if p.own_str[fi] - strength < self.garrison(game, p, from) {
+            if p.own_str(fi) - strength < self.garrison(game, p, from) {
                 continue;
             }
             // Do not walk alone into an enemy space we cannot beat.
             let ti = to.index();
             if p.enemy_cnt[ti] > 0 {
                 let mobile = self.mobile_strength(game, p, from);
-                if mobile + p.own_str[ti] < p.enemy_str[ti] * self.style.attack_ratio {
+                if mobile + p.own_str(ti) < p.enemy_str[ti] * self.style.attack_ratio {
                     continue;
                 }
             }
@@ -625,7 +630,7 @@ impl HeuristicPlayer {
             }
             let holding = board.space(from).kind == SpaceKind::Sea
                 && self.sea_value(game, p, from) > 0.0
-                && p.own_cnt[from.index()] <= 1;
+                && p.own_cnt(from.index()) <= 1;
             if holding && !attacking {
                 continue;
             }
@@ -662,8 +667,8 @@ impl HeuristicPlayer {
     fn plan_navis(&self, game: &Game, p: &Picture, at: SpaceId) -> Option<(f32, SpaceId)> {
         let board = game.board();
         let (navis, strength) = (
-            usize::from(p.navis_cnt[at.index()]),
-            p.navis_str[at.index()],
+            usize::from(p.navis_cnt(at.index())),
+            p.navis_str(at.index()),
         );
         if navis == 0 {
             return None;
@@ -673,7 +678,7 @@ impl HeuristicPlayer {
         // without the port rule Caesar's win rate fell by 5 points.
         let keep = if board.space(at).kind == SpaceKind::Sea {
             usize::from(self.sea_value(game, p, at) > 0.0)
-        } else if p.own_cnt[at.index()] as usize <= navis {
+        } else if p.own_cnt(at.index()) as usize <= navis {
             navis
         } else {
             0
@@ -687,7 +692,7 @@ impl HeuristicPlayer {
                     continue;
                 }
                 self.params.naval_attack + self.sea_value(game, p, t)
-            } else if p.own_cnt[i] == 0 && navis > keep {
+            } else if p.own_cnt(i) == 0 && navis > keep {
                 self.sea_value(game, p, t)
             } else {
                 continue;
@@ -707,11 +712,11 @@ impl HeuristicPlayer {
         game: &Game,
         view: &SideView<'_>,
         p: &Picture,
-        values: &[f32],
+        targets: &Targets,
         block: BlockId,
         to: SpaceId,
     ) -> Option<f32> {
-        let value = values[to.index()];
+        let value = targets.by_space[to.index()].value;
         if value <= 0.0 {
             return None;
         }
@@ -721,8 +726,8 @@ impl HeuristicPlayer {
         }
         let strength = own_strength(game, view, block);
         let (ti, fi) = (to.index(), from.index());
-        if p.threat[ti] > strength + p.own_str[ti]
-            || p.own_str[fi] - strength < self.garrison(game, p, from)
+        if p.threat[ti] > strength + p.own_str(ti)
+            || p.own_str(fi) - strength < self.garrison(game, p, from)
         {
             return None;
         }
@@ -730,40 +735,57 @@ impl HeuristicPlayer {
     }
 
     /// Every space's value to a group, and the spaces worth going to with
-    /// what each group's plan reads of them, gathered once a decision.
-    fn gather_targets(
-        &self,
-        game: &Game,
-        p: &Picture,
-        values: &mut Vec<f32>,
-        targets: &mut Targets,
-    ) {
-        let bound = self.plan_bound();
+    /// what each group's plan reads of them: taken again where the picture
+    /// changed since the last group decision (see [`Targets`]).
+    fn gather_targets(&self, game: &Game, p: &Picture, targets: &mut Targets) {
         let n = game.board().len();
-        // Seas are worth nothing to a land group.
-        zeroed(values, n);
-        targets.all.clear();
-        targets.index.clear();
-        targets.index.resize(n, NOT_A_TARGET);
-        targets.max_cap = 0.0;
+        let key = (p.enemy_epoch, self.style.attack_ratio.to_bits());
+        let all = targets.key != Some(key) || targets.by_space.len() != n;
+        if all {
+            targets.by_space.clear();
+            let sea = Target {
+                worth: false,
+                space: SpaceId(0),
+                value: 0.0,
+                enemy: false,
+                enemy_str: 0.0,
+                own_str: 0.0,
+                threat: 0.0,
+            };
+            targets.by_space.resize(n, sea);
+        }
+        let mut changed = all;
         for &t in game.land_spaces() {
             let i = t.index();
-            let value = self.land_value(game, p, t);
-            values[i] = value;
-            if value <= 0.0 {
+            if !all && targets.own[i] == p.own[i] {
                 continue;
             }
-            targets.index[i] = targets.all.len() as u16;
-            targets.max_cap = targets.max_cap.max(value * bound);
-            targets.all.push(Target {
+            changed = true;
+            let value = self.land_value(game, p, t);
+            targets.by_space[i] = Target {
+                worth: value > 0.0,
                 space: t,
                 value,
                 enemy: p.enemy_cnt[i] > 0,
                 enemy_str: p.enemy_str[i],
-                own_str: p.own_str[i],
+                own_str: p.own_str(i),
                 threat: p.threat[i],
-            });
+            };
         }
+        if !changed {
+            return;
+        }
+        let bound = self.plan_bound();
+        targets.max_cap = 0.0;
+        for &t in game.land_spaces() {
+            let target = &targets.by_space[t.index()];
+            if target.worth {
+                targets.max_cap = targets.max_cap.max(target.value * bound);
+            }
+        }
+        targets.own.clear();
+        targets.own.extend_from_slice(&p.own);
+        targets.key = Some(key);
     }
 
     fn choose_group(
@@ -779,8 +801,8 @@ impl HeuristicPlayer {
             self.idle_groups.clear();
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        self.gather_targets(game, p, &mut scratch.values, &mut scratch.targets);
-        let (values, targets) = (&scratch.values, &scratch.targets);
+        self.gather_targets(game, p, &mut scratch.targets);
+        let targets = &scratch.targets;
         // Event groups move land blocks only, or navis only (Neptune).
         let event = view.command_event();
         let land_moves = event != Some(Event::Neptune);
@@ -801,7 +823,7 @@ impl HeuristicPlayer {
                     }
                 }
                 Action::SeaMove { block, to } => {
-                    if let Some(score) = self.amphibious_score(game, view, p, values, block, to) {
+                    if let Some(score) = self.amphibious_score(game, view, p, targets, block, to) {
                         consider(score, a, None);
                     }
                 }
@@ -872,7 +894,7 @@ impl HeuristicPlayer {
         let roster = game.roster();
         let supply_room = |s: SpaceId| {
             let space = board.space(s);
-            space.winter_supply(game.rules.winter_supply_base) as i32 - p.own_cnt[s.index()] as i32
+            space.winter_supply(game.rules.winter_supply_base) as i32 - p.own_cnt(s.index()) as i32
         };
         let k = &self.params;
         let front = |s: SpaceId| 1.0 + p.threat[s.index()] * k.levy_front;
@@ -929,7 +951,7 @@ impl HeuristicPlayer {
             && let Some(info) = view.battle()
         {
             let i = info.space.index();
-            let (ours, theirs) = (p.own_str[i], p.enemy_str[i]);
+            let (ours, theirs) = (p.own_str(i), p.enemy_str[i]);
             let acting = info.acting;
             let leader = acting.is_some_and(|b| game.roster().block(b).kind == BlockKind::Leader);
             let losing = ours * self.params.retreat_ratio < theirs || (leader && ours < theirs);
@@ -937,7 +959,7 @@ impl HeuristicPlayer {
                 // Safest place: friendly, least threatened.
                 let best = retreats.iter().copied().max_by(|a, b| {
                     let score = |s: SpaceId| {
-                        (p.friendly(s) as u8 as f32) * 5.0 + p.own_str[s.index()]
+                        (p.friendly(s) as u8 as f32) * 5.0 + p.own_str(s.index())
                             - p.threat[s.index()]
                     };
                     score(*a).total_cmp(&score(*b))
@@ -962,7 +984,7 @@ impl HeuristicPlayer {
                     } else {
                         0.0
                     };
-                    enemy * self.params.strike_enemy - p.own_str[s.index()] * self.params.strike_own
+                    enemy * self.params.strike_enemy - p.own_str(s.index()) * self.params.strike_own
                         + vp
                 }
                 Action::PassEvent => 0.0,
@@ -1085,7 +1107,7 @@ impl HeuristicPlayer {
                 .iter()
                 .max_by(|a, b| {
                     let edge = |x: &Action| match x {
-                        Action::Battle(s) => p.own_str[s.index()] - p.enemy_str[s.index()],
+                        Action::Battle(s) => p.own_str(s.index()) - p.enemy_str[s.index()],
                         _ => f32::MIN,
                     };
                     edge(a).total_cmp(&edge(b))
@@ -1137,7 +1159,7 @@ impl HeuristicPlayer {
                             .space(*to)
                             .winter_supply(game.rules.winter_supply_base)
                             as i32
-                            - p.own_cnt[to.index()] as i32
+                            - p.own_cnt(to.index()) as i32
                     }
                     _ => i32::MIN,
                 })
@@ -1195,13 +1217,15 @@ mod tests {
         let roma = game.board().find("Roma").unwrap();
         let mut p = Picture::default();
         let n = game.board().len();
-        p.own_str = vec![0.0; n];
-        p.own_cnt = vec![0; n];
+        p.own = vec![Forces::default(); n];
         p.enemy_str = vec![0.0; n];
         p.enemy_cnt = vec![0; n];
         p.threat = vec![0.0; n];
-        p.own_str[roma.index()] = 4.0;
-        p.own_cnt[roma.index()] = 2;
+        p.own[roma.index()] = Forces {
+            blocks: 2,
+            strength: 4,
+            ..Forces::default()
+        };
         p.threat[roma.index()] = 6.0;
         let mut player = HeuristicPlayer::new(Side::Caesar, 1, false);
         let steady = player.garrison(&game, &p, roma);

@@ -597,7 +597,7 @@ impl Battle {
             }
             None => self.sea_retreats[side.index()] += 1,
         }
-        state.set_loc(b, to.0);
+        state.set_loc(game, b, to.0);
         log!(
             log,
             "  {} {} retreats to {}",
@@ -761,7 +761,7 @@ impl State {
                         None => self.regroup_use.push((link.0, 1)),
                     }
                 }
-                self.set_loc(block, to.0);
+                self.set_loc(game, block, to.0);
                 log!(
                     log,
                     "  {} regroups to {}",

@@ -283,9 +283,9 @@ impl State {
         match action {
             Action::Levy { block, at } => {
                 self.command.lp -= 1;
-                self.set_loc(block, at.0);
-                self.blocks[block.index()].steps = 1;
-                self.set_side(block, side);
+                self.set_loc(game, block, at.0);
+                self.set_steps(game, block, 1);
+                self.set_side(game, block, side);
                 self.blocks[block.index()].came_from = at.0;
                 log!(
                     log,
@@ -297,7 +297,8 @@ impl State {
             }
             Action::AddStep(block) => {
                 self.command.lp -= 1;
-                self.blocks[block.index()].steps += 1;
+                let steps = self.blocks[block.index()].steps;
+                self.set_steps(game, block, steps + 1);
                 log!(
                     log,
                     "{side} adds a step to {} (now {})",
@@ -595,7 +596,7 @@ impl State {
             s.flags |= flag::MOVED;
             s.entered_via = link.0;
         }
-        self.set_loc(b, to.0);
+        self.set_loc(game, b, to.0);
         if enemy_there {
             self.blocks[b.index()].flags |= flag::STOPPED;
             self.join_contest(side, b, to, link);
@@ -769,7 +770,7 @@ impl State {
         }
         self.command.mp -= 1;
         self.stats.quality.mp_spent[side.index()] += 1;
-        self.set_loc(b, to.0);
+        self.set_loc(game, b, to.0);
         self.blocks[b.index()].flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
         log!(
             log,
@@ -928,7 +929,7 @@ impl State {
             game.block_name(b),
             game.space_name(at)
         );
-        self.set_side(b, side);
+        self.set_side(game, b, side);
         match game.rules.jupiter_defection {
             JupiterDefection::InPlace => {}
             JupiterDefection::ToAdjacentFriendlyCity => {
@@ -938,7 +939,7 @@ impl State {
                     .iter()
                     .find(|a| a.class.is_road() && self.is_friendly(a.to, side))
                 {
-                    self.set_loc(b, adj.to.0);
+                    self.set_loc(game, b, adj.to.0);
                 }
             }
         }

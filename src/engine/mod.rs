@@ -647,16 +647,47 @@ pub struct State {
     outcome: Option<Outcome>,
     /// Counters for reports.
     pub stats: GameStats,
-    /// Blocks of each side in each space, kept in step with every block's
-    /// place and side by [`State::set_loc`] and [`State::set_side`]: the hot
-    /// path asks "who is here?" thousands of times per game.
-    occupancy: Vec<[u8; 2]>,
-    /// The spaces where each side has blocks, kept like `occupancy`.
+    /// Each side's blocks in each space (how many, how strong), kept in step
+    /// with every block's place, side and steps by [`State::set_loc`],
+    /// [`State::set_side`] and [`State::set_steps`]: the hot path asks "who
+    /// is here?" thousands of times per game, and a player its own strength
+    /// per space at every decision.
+    forces: [Vec<Forces>; 2],
+    /// The spaces where each side has blocks, kept like `forces`.
     occupied: [SpaceSet; 2],
     /// Each side's blocks on the map, and in the pool (face-down, ready to
-    /// levy), kept like `occupancy`.
+    /// levy), kept like `forces`.
     on_map: [BlockSet; 2],
     pooled: [BlockSet; 2],
+}
+
+/// One side's blocks in one space: how many and how strong, its navis
+/// apart (a side's own are its to know; the enemy's count is public).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Forces {
+    pub(crate) blocks: u8,
+    pub(crate) navis: u8,
+    pub(crate) strength: u16,
+    pub(crate) navis_strength: u16,
+}
+
+impl Forces {
+    fn add(&mut self, strength: u8, navis: bool) {
+        self.blocks += 1;
+        self.strength += u16::from(strength);
+        if navis {
+            self.navis += 1;
+            self.navis_strength += u16::from(strength);
+        }
+    }
+    fn remove(&mut self, strength: u8, navis: bool) {
+        self.blocks -= 1;
+        self.strength -= u16::from(strength);
+        if navis {
+            self.navis -= 1;
+            self.navis_strength -= u16::from(strength);
+        }
+    }
 }
 
 /// The parts of a game turn, as [`State::period`] names them.
@@ -855,7 +886,7 @@ impl State {
             trophies: [0, 0],
             outcome: None,
             stats: GameStats::default(),
-            occupancy: Vec::new(),
+            forces: [Vec::new(), Vec::new()],
             occupied: [SpaceSet::default(); 2],
             on_map: [BlockSet::default(); 2],
             pooled: [BlockSet::default(); 2],
@@ -1088,30 +1119,40 @@ impl State {
         self.occupied[side.index()].without(self.occupied[side.other().index()])
     }
 
-    /// Rebuilds [`State::occupancy`] and the block and space sets from the blocks.
+    /// Rebuilds [`State::forces`] and the block and space sets from the blocks.
     fn recount_occupancy(&mut self, game: &Game) {
-        (self.occupancy, self.occupied, self.on_map, self.pooled) = self.counted(game);
+        (self.forces, self.occupied, self.on_map, self.pooled) = self.counted(game);
     }
 
-    /// Occupancy per space, the spaces each side occupies, and each side's
+    /// Forces per space, the spaces each side occupies, and each side's
     /// blocks on the map and in the pool, counted afresh from the blocks.
     #[allow(clippy::type_complexity)]
-    fn counted(&self, game: &Game) -> (Vec<[u8; 2]>, [SpaceSet; 2], [BlockSet; 2], [BlockSet; 2]) {
-        let mut occupancy = vec![[0, 0]; game.board().len()];
+    fn counted(
+        &self,
+        game: &Game,
+    ) -> (
+        [Vec<Forces>; 2],
+        [SpaceSet; 2],
+        [BlockSet; 2],
+        [BlockSet; 2],
+    ) {
+        let n = game.board().len();
+        let mut forces = [vec![Forces::default(); n], vec![Forces::default(); n]];
         let mut occupied = [SpaceSet::default(); 2];
         let mut on_map = [BlockSet::default(); 2];
         let mut pooled = [BlockSet::default(); 2];
         for (i, b) in self.blocks.iter().enumerate() {
             let id = BlockId(i as u8);
             if b.on_map() {
-                occupancy[b.loc as usize][b.side.index()] += 1;
+                let strength = b.steps * game.strength_per_step[i];
+                forces[b.side.index()][b.loc as usize].add(strength, game.is_navis(id));
                 occupied[b.side.index()].insert(SpaceId(b.loc));
                 on_map[b.side.index()].insert(id);
             } else if b.loc == POOL {
                 pooled[b.side.index()].insert(id);
             }
         }
-        (occupancy, occupied, on_map, pooled)
+        (forces, occupied, on_map, pooled)
     }
 
     /// 4.21 / 4.4: friendly to `side` (occupied by it alone).
@@ -1225,12 +1266,7 @@ impl State {
             Phase::Over => {}
         }
         debug_assert_eq!(
-            (
-                self.occupancy.clone(),
-                self.occupied,
-                self.on_map,
-                self.pooled
-            ),
+            (self.forces.clone(), self.occupied, self.on_map, self.pooled),
             self.counted(game),
             "occupancy out of step after {action:?}"
         );
@@ -1466,47 +1502,61 @@ impl State {
 
     /// Moves a block (on or off the map). Every change of place goes
     /// through here so that [`State::occupancy`] stays true.
-    fn set_loc(&mut self, b: BlockId, loc: u16) {
+    fn set_loc(&mut self, game: &Game, b: BlockId, loc: u16) {
         let block = self.blocks[b.index()];
         let side = block.side;
         if block.on_map() {
-            self.leave_space(block.loc, side);
+            self.leave_space(game, b, block.loc, side);
             self.on_map[side.index()].remove(b);
         } else if block.loc == POOL {
             self.pooled[side.index()].remove(b);
         }
         self.blocks[b.index()].loc = loc;
         if self.blocks[b.index()].on_map() {
-            self.enter_space(loc, side);
+            self.enter_space(game, b, loc, side);
             self.on_map[side.index()].insert(b);
         } else if loc == POOL {
             self.pooled[side.index()].insert(b);
         }
     }
 
-    fn enter_space(&mut self, loc: u16, side: Side) {
-        let count = &mut self.occupancy[loc as usize][side.index()];
-        *count += 1;
-        if *count == 1 {
+    /// Sets a block's steps, keeping [`State::forces`] true.
+    fn set_steps(&mut self, game: &Game, b: BlockId, steps: u8) {
+        let block = self.blocks[b.index()];
+        if block.on_map() {
+            self.leave_space(game, b, block.loc, block.side);
+            self.blocks[b.index()].steps = steps;
+            self.enter_space(game, b, block.loc, block.side);
+        } else {
+            self.blocks[b.index()].steps = steps;
+        }
+    }
+
+    fn enter_space(&mut self, game: &Game, b: BlockId, loc: u16, side: Side) {
+        let strength = self.strength(game, b);
+        let here = &mut self.forces[side.index()][loc as usize];
+        here.add(strength, game.is_navis(b));
+        if here.blocks == 1 {
             self.occupied[side.index()].insert(SpaceId(loc));
         }
     }
 
-    fn leave_space(&mut self, loc: u16, side: Side) {
-        let count = &mut self.occupancy[loc as usize][side.index()];
-        *count -= 1;
-        if *count == 0 {
+    fn leave_space(&mut self, game: &Game, b: BlockId, loc: u16, side: Side) {
+        let strength = self.strength(game, b);
+        let here = &mut self.forces[side.index()][loc as usize];
+        here.remove(strength, game.is_navis(b));
+        if here.blocks == 0 {
             self.occupied[side.index()].remove(SpaceId(loc));
         }
     }
 
     /// Changes the side a block fights for (Cleopatra, Jupiter, a return to
     /// the printed owner's pool), keeping [`State::occupancy`] true.
-    fn set_side(&mut self, b: BlockId, side: Side) {
+    fn set_side(&mut self, game: &Game, b: BlockId, side: Side) {
         let block = self.blocks[b.index()];
         if block.on_map() {
-            self.leave_space(block.loc, block.side);
-            self.enter_space(block.loc, side);
+            self.leave_space(game, b, block.loc, block.side);
+            self.enter_space(game, b, block.loc, side);
             self.on_map[block.side.index()].remove(b);
             self.on_map[side.index()].insert(b);
         } else if block.loc == POOL {
@@ -1524,8 +1574,8 @@ impl State {
         let side = self.blocks[b.index()].side;
         let at = self.blocks[b.index()].place();
         if block.kind == BlockKind::Cleopatra {
-            self.set_side(b, side.other());
-            self.blocks[b.index()].steps = 1;
+            self.set_side(game, b, side.other());
+            self.set_steps(game, b, 1);
             log!(log, "Cleopatra joins {} at strength I", side.other());
             return false;
         }
@@ -1534,7 +1584,7 @@ impl State {
             self.stats.map_events.push(MapEvent::BlockLost(space, side));
         }
         if block.kind == BlockKind::Leader {
-            self.set_loc(b, TROPHY);
+            self.set_loc(game, b, TROPHY);
             self.trophies[side.other().index()] += 1;
             self.leader_died[side.index()] = true;
             self.stats.leaders_killed[side.index()] += 1;
@@ -1545,14 +1595,14 @@ impl State {
                 side.other()
             );
         } else {
-            self.set_loc(b, ELIMINATED);
-            self.blocks[b.index()].steps = 0;
+            self.set_loc(game, b, ELIMINATED);
+            self.set_steps(game, b, 0);
             log!(log, "{side} {} is eliminated", block.name);
         }
         self.blocks[b.index()].flags = 0;
         // A block that dies returns to its printed owner's pool.
         if block.kind != BlockKind::Leader {
-            self.set_side(b, block.side);
+            self.set_side(game, b, block.side);
         }
         true
     }
@@ -1564,9 +1614,9 @@ impl State {
         if let Place::Map(space) = self.blocks[b.index()].place() {
             self.stats.map_events.push(MapEvent::StepLost(space, side));
         }
-        let s = &mut self.blocks[b.index()];
-        if s.steps > 1 {
-            s.steps -= 1;
+        let steps = self.blocks[b.index()].steps;
+        if steps > 1 {
+            self.set_steps(game, b, steps - 1);
             false
         } else {
             self.eliminate(game, b, log)

@@ -514,17 +514,10 @@ impl<'a> SideView<'a> {
         })
     }
 
-    /// This side's blocks on the map, in id order, with where each stands
-    /// and its strength (a side always knows its own).
-    pub(crate) fn own_on_map(
-        &self,
-        game: &'a Game,
-    ) -> impl Iterator<Item = (BlockId, SpaceId, u8)> + 'a {
-        let state = self.state;
-        state.on_map[self.side.index()].iter().map(move |b| {
-            let at = SpaceId(state.blocks[b.index()].loc);
-            (b, at, state.strength(game, b))
-        })
+    /// This side's blocks in each space, by space id (a side always knows
+    /// its own; the other side's strength is never shown).
+    pub(crate) fn own_forces(&self) -> &'a [super::Forces] {
+        &self.state.forces[self.side.index()]
     }
 
     /// Where one of this side's own blocks stands on the map (a side always
@@ -580,7 +573,7 @@ impl<'a> SideView<'a> {
 
     /// Blocks of the other side at `space`, seen or not.
     pub fn enemy_count(&self, space: SpaceId) -> u8 {
-        self.state.occupancy[space.index()][self.side.other().index()]
+        self.state.forces[self.side.other().index()][space.index()].blocks
     }
 
     /// Enemy blocks at `space` this side can identify (all, in omniscient

@@ -15,7 +15,7 @@ impl State {
         {
             let side = self.blocks[cleo.index()].side;
             if self.is_friendly(alex, side.other()) {
-                self.set_side(cleo, side.other());
+                self.set_side(game, cleo, side.other());
                 log!(
                     log,
                     "Cleopatra returns to Alexandria and joins {}",
@@ -24,7 +24,7 @@ impl State {
             } else if self.blocks[cleo.index()].loc != alex.0 {
                 log!(log, "Cleopatra returns to Alexandria");
             }
-            self.set_loc(cleo, alex.0);
+            self.set_loc(game, cleo, alex.0);
         }
         // 8.2 / 1.2: victory.
         let vp = self.vp(game);
@@ -114,7 +114,7 @@ impl State {
                         game.block_name(b),
                         game.space_name(ports[0])
                     );
-                    self.set_loc(b, ports[0].0);
+                    self.set_loc(game, b, ports[0].0);
                 }
                 Some(_) => return,
                 None if side == Side::Caesar => self.phase = Phase::WinterNavis(Side::Pompey),
@@ -128,9 +128,9 @@ impl State {
 
     /// 8.3–8.5: back to the printed owner's pool (a Jupiter defector too).
     fn disband(&mut self, game: &Game, b: BlockId) {
-        self.set_loc(b, POOL);
-        self.set_side(b, game.roster().block(b).side);
-        self.blocks[b.index()].steps = 0;
+        self.set_loc(game, b, POOL);
+        self.set_side(game, b, game.roster().block(b).side);
+        self.set_steps(game, b, 0);
         self.blocks[b.index()].flags = 0;
     }
 
@@ -155,7 +155,7 @@ impl State {
                 game.block_name(block),
                 game.space_name(to)
             );
-            self.set_loc(block, to.0);
+            self.set_loc(game, block, to.0);
             self.settle_winter_navis(game, log);
         }
     }
@@ -164,7 +164,7 @@ impl State {
     fn oversupplied(&self, game: &Game, side: Side, city: SpaceId) -> bool {
         let space = game.board().space(city);
         space.kind.is_city()
-            && self.occupancy[city.index()][side.index()]
+            && self.forces[side.index()][city.index()].blocks
                 > space.winter_supply(game.rules.winter_supply_base)
     }
 
@@ -216,7 +216,7 @@ impl State {
     fn new_year(&mut self, game: &Game, log: &mut impl Log) {
         for i in 0..self.blocks.len() {
             if self.blocks[i].loc == ELIMINATED {
-                self.set_loc(BlockId(i as u8), POOL);
+                self.set_loc(game, BlockId(i as u8), POOL);
             }
         }
         self.year += 1;
