@@ -262,6 +262,9 @@ struct Picture {
     /// half of the picture is a function of these, kept while they stay.
     enemies: Vec<(SpaceId, Option<u8>)>,
     seen: Vec<(SpaceId, Option<u8>)>,
+    /// The state's stamp for the enemy blocks when `enemies` was last
+    /// compared with them, if none of their strengths could be known.
+    enemies_stamp: Option<u64>,
     unseen_strength: f32,
     /// Changes whenever the enemy half is computed again.
     enemy_epoch: u64,
@@ -320,6 +323,13 @@ impl HeuristicPlayer {
         // list of them is made only from the first difference on.
         let unseen = self.params.unseen_strength;
         let mut same = p.enemy_str.len() == n && p.unseen_strength.to_bits() == unseen.to_bits();
+        let stamp = view.unseen_enemies_stamp();
+        if same && stamp.is_some() && stamp == p.enemies_stamp {
+            // Nothing of theirs moved and nothing is known: the same list.
+            debug_assert!(view.enemies_on_map(game).eq(p.enemies.iter().copied()));
+            return;
+        }
+        p.enemies_stamp = stamp;
         let mut k = 0;
         p.seen.clear();
         for enemy in view.enemies_on_map(game) {
@@ -484,9 +494,15 @@ impl HeuristicPlayer {
         let mut best: Option<(f32, SpaceId)> = None;
         // Nearest first: a target `d` away scores at most the highest cap
         // over d², so once that falls below the best, none further can win.
+        // The spaces come ring by ring: the bound is taken once a ring.
+        let (mut ring, mut most) = (0, f32::INFINITY);
         for &(space, d) in game.spaces_by_road_distance(at) {
-            let df = d as f32;
-            if best.is_some_and(|(b, _)| targets.max_cap / (df * df) < b) {
+            if d != ring {
+                ring = d;
+                let df = d as f32;
+                most = targets.max_cap / (df * df);
+            }
+            if best.is_some_and(|(b, _)| most < b) {
                 break;
             }
             let target = &targets.by_space[space.index()];

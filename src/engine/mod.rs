@@ -659,6 +659,27 @@ pub struct State {
     /// levy), kept like `forces`.
     on_map: [BlockSet; 2],
     pooled: [BlockSet; 2],
+    /// Per side, renewed (see [`fresh_stamp`]) whenever one of its blocks
+    /// enters, leaves or moves on the map or changes sides there: what the
+    /// other side sees of its blocks, strengths apart, stays while it does.
+    map_stamp: [u64; 2],
+}
+
+/// A stamp that no other change shares, in any state (clones included) or
+/// thread: a cache keyed on one cannot be fooled by two clones that changed
+/// differently. Never part of play: games do not depend on its value.
+fn fresh_stamp() -> u64 {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static THREADS: AtomicU64 = AtomicU64::new(1);
+    thread_local! {
+        static NEXT: Cell<u64> = Cell::new(THREADS.fetch_add(1, Ordering::Relaxed) << 40);
+    }
+    NEXT.with(|next| {
+        let stamp = next.get() + 1;
+        next.set(stamp);
+        stamp
+    })
 }
 
 /// One side's blocks in one space: how many and how strong, its navis
@@ -890,6 +911,7 @@ impl State {
             occupied: [SpaceSet::default(); 2],
             on_map: [BlockSet::default(); 2],
             pooled: [BlockSet::default(); 2],
+            map_stamp: [0; 2],
         };
         state.recount_occupancy(game);
         state.deal(game, log);
@@ -1122,6 +1144,7 @@ impl State {
     /// Rebuilds [`State::forces`] and the block and space sets from the blocks.
     fn recount_occupancy(&mut self, game: &Game) {
         (self.forces, self.occupied, self.on_map, self.pooled) = self.counted(game);
+        self.map_stamp = [fresh_stamp(), fresh_stamp()];
     }
 
     /// Forces per space, the spaces each side occupies, and each side's
@@ -1505,6 +1528,9 @@ impl State {
     fn set_loc(&mut self, game: &Game, b: BlockId, loc: u16) {
         let block = self.blocks[b.index()];
         let side = block.side;
+        if block.on_map() || loc < TROPHY {
+            self.map_stamp[side.index()] = fresh_stamp();
+        }
         if block.on_map() {
             self.leave_space(game, b, block.loc, side);
             self.on_map[side.index()].remove(b);
@@ -1555,6 +1581,7 @@ impl State {
     fn set_side(&mut self, game: &Game, b: BlockId, side: Side) {
         let block = self.blocks[b.index()];
         if block.on_map() {
+            self.map_stamp = [fresh_stamp(), fresh_stamp()];
             self.leave_space(game, b, block.loc, block.side);
             self.enter_space(game, b, block.loc, side);
             self.on_map[block.side.index()].remove(b);
@@ -1832,6 +1859,45 @@ fn player_one(
 mod tests {
     use super::*;
     use rand::seq::SliceRandom;
+
+    /// Two clones that move different blocks get different stamps for the
+    /// side that moved (a cache keyed on the stamp is never fooled), and
+    /// the side that did not move keeps its stamp.
+    #[test]
+    fn map_stamps_differ_between_clones_that_moved_differently() {
+        let game = crate::test_support::published("rules-2.0");
+        let (state, legal) = crate::test_support::play_until(&game, 3, |_, legal| {
+            legal
+                .iter()
+                .filter(|a| matches!(a, Action::Group(_)))
+                .count()
+                >= 2
+        });
+        let side = state.current_player().expect("a command phase");
+        let groups: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Action::Group(_)))
+            .collect();
+        let mut legal = Vec::new();
+        let mut moved = |group: Action| {
+            let mut s = state.clone();
+            s.apply(&game, group);
+            s.legal_actions(&game, &mut legal);
+            let step = *legal
+                .iter()
+                .find(|a| matches!(a, Action::Step { .. }))
+                .expect("the group has a step");
+            s.apply(&game, step);
+            s
+        };
+        let (a, b) = (moved(groups[0]), moved(groups[1]));
+        let (i, other) = (side.index(), side.other().index());
+        assert_ne!(a.map_stamp[i], b.map_stamp[i]);
+        assert_ne!(a.map_stamp[i], state.map_stamp[i]);
+        assert_eq!(a.map_stamp[other], state.map_stamp[other]);
+        assert_eq!(b.map_stamp[other], state.map_stamp[other]);
+    }
 
     fn events_in(game: &Game, hand: &[u8]) -> usize {
         hand.iter()

@@ -514,6 +514,15 @@ impl<'a> SideView<'a> {
         })
     }
 
+    /// While this side can know no enemy strength on the map (not
+    /// omniscient, no battle revealed: 7.1), a stamp that stays while the
+    /// enemy blocks stay where they are: what it sees of them is the same.
+    /// `None` when it may know a strength.
+    pub(crate) fn unseen_enemies_stamp(&self) -> Option<u64> {
+        let known = self.omniscient || self.state.revealed_space().is_some();
+        (!known).then_some(self.state.map_stamp[self.side.other().index()])
+    }
+
     /// This side's blocks in each space, by space id (a side always knows
     /// its own; the other side's strength is never shown).
     pub(crate) fn own_forces(&self) -> &'a [super::Forces] {
