@@ -673,11 +673,16 @@ fn fresh_stamp() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static THREADS: AtomicU64 = AtomicU64::new(1);
     thread_local! {
-        static NEXT: Cell<u64> = Cell::new(THREADS.fetch_add(1, Ordering::Relaxed) << 40);
+        // 0 until the thread's first stamp; then its own range of 2^40.
+        static LAST: Cell<u64> = const { Cell::new(0) };
     }
-    NEXT.with(|next| {
-        let stamp = next.get() + 1;
-        next.set(stamp);
+    LAST.with(|last| {
+        let mut stamp = last.get();
+        if stamp == 0 {
+            stamp = THREADS.fetch_add(1, Ordering::Relaxed) << 40;
+        }
+        stamp += 1;
+        last.set(stamp);
         stamp
     })
 }
@@ -693,6 +698,7 @@ pub(crate) struct Forces {
 }
 
 impl Forces {
+    #[inline]
     fn add(&mut self, strength: u8, navis: bool) {
         self.blocks += 1;
         self.strength += u16::from(strength);
@@ -701,6 +707,7 @@ impl Forces {
             self.navis_strength += u16::from(strength);
         }
     }
+    #[inline]
     fn remove(&mut self, strength: u8, navis: bool) {
         self.blocks -= 1;
         self.strength -= u16::from(strength);
@@ -1528,49 +1535,54 @@ impl State {
     fn set_loc(&mut self, game: &Game, b: BlockId, loc: u16) {
         let block = self.blocks[b.index()];
         let side = block.side;
-        if block.on_map() || loc < TROPHY {
-            self.map_stamp[side.index()] = fresh_stamp();
-        }
+        let (strength, navis) = (self.strength(game, b), game.is_navis(b));
         if block.on_map() {
-            self.leave_space(game, b, block.loc, side);
+            self.leave_space(strength, navis, block.loc, side);
             self.on_map[side.index()].remove(b);
         } else if block.loc == POOL {
             self.pooled[side.index()].remove(b);
         }
         self.blocks[b.index()].loc = loc;
         if self.blocks[b.index()].on_map() {
-            self.enter_space(game, b, loc, side);
+            self.enter_space(strength, navis, loc, side);
             self.on_map[side.index()].insert(b);
         } else if loc == POOL {
             self.pooled[side.index()].insert(b);
+        }
+        if block.on_map() || loc < TROPHY {
+            self.map_stamp[side.index()] = fresh_stamp();
         }
     }
 
     /// Sets a block's steps, keeping [`State::forces`] true.
     fn set_steps(&mut self, game: &Game, b: BlockId, steps: u8) {
         let block = self.blocks[b.index()];
+        self.blocks[b.index()].steps = steps;
         if block.on_map() {
-            self.leave_space(game, b, block.loc, block.side);
-            self.blocks[b.index()].steps = steps;
-            self.enter_space(game, b, block.loc, block.side);
-        } else {
-            self.blocks[b.index()].steps = steps;
+            let per_step = game.strength_per_step[b.index()];
+            let here = &mut self.forces[block.side.index()][block.loc as usize];
+            here.strength =
+                here.strength - u16::from(block.steps * per_step) + u16::from(steps * per_step);
+            if game.is_navis(b) {
+                here.navis_strength = here.navis_strength - u16::from(block.steps * per_step)
+                    + u16::from(steps * per_step);
+            }
         }
     }
 
-    fn enter_space(&mut self, game: &Game, b: BlockId, loc: u16, side: Side) {
-        let strength = self.strength(game, b);
+    #[inline]
+    fn enter_space(&mut self, strength: u8, navis: bool, loc: u16, side: Side) {
         let here = &mut self.forces[side.index()][loc as usize];
-        here.add(strength, game.is_navis(b));
+        here.add(strength, navis);
         if here.blocks == 1 {
             self.occupied[side.index()].insert(SpaceId(loc));
         }
     }
 
-    fn leave_space(&mut self, game: &Game, b: BlockId, loc: u16, side: Side) {
-        let strength = self.strength(game, b);
+    #[inline]
+    fn leave_space(&mut self, strength: u8, navis: bool, loc: u16, side: Side) {
         let here = &mut self.forces[side.index()][loc as usize];
-        here.remove(strength, game.is_navis(b));
+        here.remove(strength, navis);
         if here.blocks == 0 {
             self.occupied[side.index()].remove(SpaceId(loc));
         }
@@ -1582,8 +1594,9 @@ impl State {
         let block = self.blocks[b.index()];
         if block.on_map() {
             self.map_stamp = [fresh_stamp(), fresh_stamp()];
-            self.leave_space(game, b, block.loc, block.side);
-            self.enter_space(game, b, block.loc, side);
+            let (strength, navis) = (self.strength(game, b), game.is_navis(b));
+            self.leave_space(strength, navis, block.loc, block.side);
+            self.enter_space(strength, navis, block.loc, side);
             self.on_map[block.side.index()].remove(b);
             self.on_map[side.index()].insert(b);
         } else if block.loc == POOL {
