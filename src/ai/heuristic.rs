@@ -1227,6 +1227,50 @@ mod tests {
         assert_eq!(player.style, Style::STEADY);
     }
 
+    /// The values a player keeps between group decisions (and its picture
+    /// of the enemy, kept while their blocks stay) are those a fresh player
+    /// takes from scratch, at every group decision of whole games.
+    #[test]
+    fn kept_group_values_equal_values_taken_afresh() {
+        let game = crate::test_support::published("rules-2.0");
+        let mut compared = 0;
+        for seed in 1..=3 {
+            let mut state = crate::engine::State::new(&game, seed);
+            let mut players = Side::BOTH.map(|side| HeuristicPlayer::new(side, seed, false));
+            let mut legal = Vec::new();
+            while let Some(side) = state.current_player() {
+                state.legal_actions(&game, &mut legal);
+                let player = &mut players[side.index()];
+                let action = crate::ai::decide(player, &game, &state, &legal);
+                if legal.iter().any(|a| matches!(a, Action::Group(_)))
+                    && let Some(kept) = &player.picture
+                {
+                    let view = state.view(side, false);
+                    let mut fresh = HeuristicPlayer::new(side, seed, false);
+                    fresh.style = player.style;
+                    let mut p = Picture::default();
+                    fresh.fill_picture(&game, &view, &mut p);
+                    assert_eq!(p.enemy_str, kept.enemy_str);
+                    assert_eq!(p.threat, kept.threat);
+                    let mut afresh = Targets::default();
+                    fresh.gather_targets(&game, &p, &mut afresh);
+                    let values = |t: &Targets| -> Vec<(bool, u32)> {
+                        t.by_space
+                            .iter()
+                            .map(|t| (t.worth, t.value.to_bits()))
+                            .collect()
+                    };
+                    let kept_targets = &player.scratch.targets;
+                    assert_eq!(values(&afresh), values(kept_targets));
+                    assert_eq!(afresh.max_cap.to_bits(), kept_targets.max_cap.to_bits());
+                    compared += 1;
+                }
+                state.apply(&game, action);
+            }
+        }
+        assert!(compared > 100, "only {compared} group decisions");
+    }
+
     #[test]
     fn a_bold_style_keeps_smaller_garrisons_a_cautious_one_larger() {
         let game = crate::test_support::published("rules-2.0");
