@@ -199,6 +199,9 @@ pub struct MctsPlayer {
     /// The trees of the last decision, if the next may go on with them.
     kept: Option<Kept>,
     playouts_done: Option<Arc<AtomicU64>>,
+    /// A learned evaluation that scores a playout at its horizon instead
+    /// of playing it to the end.
+    value: Option<Arc<super::ValueModel>>,
 }
 
 impl MctsPlayer {
@@ -232,6 +235,7 @@ impl MctsPlayer {
             style: Style::STEADY,
             kept: None,
             playouts_done: None,
+            value: None,
         }
     }
 
@@ -248,6 +252,12 @@ impl MctsPlayer {
     /// Counts every playout into `counter` (a window shows it thinking).
     pub(crate) fn counting_playouts(mut self, counter: Arc<AtomicU64>) -> MctsPlayer {
         self.playouts_done = Some(counter);
+        self
+    }
+
+    /// Stops each playout at `value`'s horizon and scores it there.
+    pub(crate) fn scoring_with(mut self, value: Arc<super::ValueModel>) -> MctsPlayer {
+        self.value = Some(value);
         self
     }
 
@@ -298,6 +308,10 @@ impl MctsPlayer {
         let k = u64::from(tree.nodes[top as usize].edges[e as usize].visits);
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut world = view.sample_world(game, &mut rng);
+        let mut horizon = self
+            .value
+            .as_deref()
+            .map(|v| super::value::Horizon::new(&world, v.horizon_turns));
         let seeds: [u64; 2] = [rng.random(), rng.random()];
         let mut players = Side::BOTH.map(|side| {
             HeuristicPlayer::new(side, seeds[side.index()], self.omniscient)
@@ -361,15 +375,18 @@ impl MctsPlayer {
                 self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
             }
         }
-        // The playout: the heuristic on both sides to the end.
-        while world.current_player().is_some() {
+        // The playout: the heuristic on both sides to the end (or the
+        // learned evaluation's horizon).
+        while world.current_player().is_some()
+            && !horizon.as_mut().is_some_and(|h| h.reached(&world))
+        {
             world.legal_actions(game, &mut scratch.legal);
             self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
         }
         if let Some(counter) = &self.playouts_done {
             counter.fetch_add(1, Ordering::Relaxed);
         }
-        let value = self.value(&world);
+        let value = super::search::score_at(self.side, game, &world, self.value.as_deref());
         tree.nodes[top as usize].visits += 1;
         tree.nodes[top as usize].value += value;
         for &(n, e) in &scratch.path {
@@ -404,11 +421,6 @@ impl MctsPlayer {
         }
         let action = super::decide(&mut players[side.index()], game, world, &scratch.legal);
         world.apply(game, action);
-    }
-
-    /// The end of a playout scored for this side.
-    fn value(&self, end: &State) -> f64 {
-        super::search::playout_score(self.side, end)
     }
 
     /// Grows `tree` from `seed` until `stop` (at least two iterations).

@@ -6,6 +6,7 @@ mod mcts;
 mod params;
 mod search;
 mod spec;
+pub mod value;
 
 use rand::RngExt;
 use rand::SeedableRng;
@@ -18,7 +19,8 @@ pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::{HeuristicParams, PlayerNumbers};
 pub use search::{Budget, SearchPlayer};
-pub use spec::{AiSpec, NotAPlayer, TunedHeuristic};
+pub use spec::{AiSpec, LearnedValue, NotAPlayer, TunedHeuristic};
+pub use value::ValueModel;
 
 /// Something that picks one of the legal actions.
 ///
@@ -142,6 +144,26 @@ pub(crate) fn play_on(
     log: &mut impl crate::engine::Log,
 ) -> State {
     play_watched(game, state, players, log, |_, _, _| {})
+}
+
+/// Plays `state` on until it ends or `stop` says so (asked before each
+/// decision): a playout that is scored at a horizon.
+pub(crate) fn play_until(
+    game: &Game,
+    mut state: State,
+    players: &mut [Box<dyn Player>; 2],
+    mut stop: impl FnMut(&State) -> bool,
+) -> State {
+    let mut legal = Vec::new();
+    while let Some(side) = state.current_player() {
+        if stop(&state) {
+            break;
+        }
+        state.legal_actions(game, &mut legal);
+        let action = decide(&mut players[side.index()], game, &state, &legal);
+        state.apply(game, action);
+    }
+    state
 }
 
 /// Plays `state` on to the end as [`play_on`] does, showing `watch` each

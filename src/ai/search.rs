@@ -37,8 +37,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::{HeuristicParams, HeuristicPlayer, Player, Style, play_on};
-use crate::engine::{Action, Game, NoLog, SideView, State};
+use super::value::{Horizon, ValueModel};
+use super::{HeuristicParams, HeuristicPlayer, Player, Style, play_until};
+use crate::engine::{Action, Game, SideView, State};
 use crate::scenario::model::Side;
 
 /// How much a searched decision may think.
@@ -67,6 +68,9 @@ pub struct SearchPlayer {
     styled: Option<(u8, u8)>,
     /// Counts the playouts played, for whoever watches it think.
     playouts_done: Option<Arc<AtomicU64>>,
+    /// A learned evaluation that scores a playout at its horizon instead
+    /// of playing it to the end.
+    value: Option<Arc<ValueModel>>,
 }
 
 impl SearchPlayer {
@@ -96,6 +100,7 @@ impl SearchPlayer {
             styles: Style::ALL,
             styled: None,
             playouts_done: None,
+            value: None,
         }
     }
 
@@ -114,9 +119,15 @@ impl SearchPlayer {
         self
     }
 
-    /// Plays `world` to the end with heuristic players (Caesar's and
-    /// Pompey's seeds given; this side's player in `style` for this turn)
-    /// and scores the end for this side.
+    /// Stops each playout at `value`'s horizon and scores it there.
+    pub(crate) fn scoring_with(mut self, value: Arc<ValueModel>) -> SearchPlayer {
+        self.value = Some(value);
+        self
+    }
+
+    /// Plays `world` to the end (or to the learned evaluation's horizon)
+    /// with heuristic players (Caesar's and Pompey's seeds given; this
+    /// side's player in `style` for this turn) and scores it for this side.
     fn playout_value(
         &self,
         game: &Game,
@@ -133,11 +144,17 @@ impl SearchPlayer {
             }
             Box::new(player) as Box<dyn Player>
         });
-        let end = play_on(game, world, &mut players, &mut NoLog);
+        let mut horizon = self
+            .value
+            .as_deref()
+            .map(|v| Horizon::new(&world, v.horizon_turns));
+        let end = play_until(game, world, &mut players, |state| {
+            horizon.as_mut().is_some_and(|h| h.reached(state))
+        });
         if let Some(counter) = &self.playouts_done {
             counter.fetch_add(1, Ordering::Relaxed);
         }
-        playout_score(self.side, &end)
+        score_at(self.side, game, &end, self.value.as_deref())
     }
 
     /// The values of the `n` candidates in one world drawn from `seed`.
@@ -275,6 +292,16 @@ pub(super) fn playout_score(side: Side, end: &State) -> f64 {
     };
     let margin = outcome.vp[me] as f64 - outcome.vp[1 - me] as f64;
     result + 0.01 * margin.clamp(-10.0, 10.0)
+}
+
+/// A playout's last state scored for `side`: its result if the game is
+/// over ([`playout_score`]), else the chance `value` gives `side` from what
+/// it may know there (a playout stops before the end only with a value).
+pub(super) fn score_at(side: Side, game: &Game, end: &State, value: Option<&ValueModel>) -> f64 {
+    match value {
+        Some(value) if !end.is_over() => value.win_chance(game, &end.view(side, false)),
+        _ => playout_score(side, end),
+    }
 }
 
 /// Whether the decision offered by `legal` (two or more actions) is one the

@@ -42,6 +42,17 @@ pub struct SearchOn {
     /// `Search`, `SearchTimed`, `Mcts` or `MctsTimed`.
     pub search: AiSpec,
     pub on: TunedHeuristic,
+    /// A learned evaluation its playouts stop and are scored at
+    /// (`search:16@FILE+VALUE`), kept whole as the numbers are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<LearnedValue>,
+}
+
+/// A learned evaluation, and the value file it was read from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LearnedValue {
+    pub path: String,
+    pub model: super::ValueModel,
 }
 
 impl AiSpec {
@@ -71,6 +82,7 @@ impl AiSpec {
             AiSpec::SearchOn(Box::new(SearchOn {
                 search: self.clone(),
                 on: on.clone(),
+                value: None,
             }))
         })
     }
@@ -100,7 +112,9 @@ impl AiSpec {
             }
         }
         if let (AiSpec::SearchOn(a), AiSpec::SearchOn(b)) = (self, other) {
-            return a.search == b.search && a.on.numbers == b.on.numbers;
+            let same_value =
+                a.value.as_ref().map(|v| &v.model) == b.value.as_ref().map(|v| &v.model);
+            return a.search == b.search && a.on.numbers == b.on.numbers && same_value;
         }
         match (numbers(self), numbers(other)) {
             (Some(a), Some(b)) => a == b,
@@ -124,6 +138,10 @@ impl AiSpec {
         omniscient: bool,
         playouts: Option<Arc<AtomicU64>>,
     ) -> Box<dyn super::Player> {
+        let value = match self {
+            AiSpec::SearchOn(on) => on.value.as_ref().map(|v| Arc::new(v.model.clone())),
+            _ => None,
+        };
         let (search, numbers) = match self {
             AiSpec::Random => return Box::new(super::RandomPlayer::new(seed)),
             AiSpec::Heuristic => {
@@ -159,6 +177,9 @@ impl AiSpec {
                 if let Some(counter) = playouts {
                     player = player.counting_playouts(counter);
                 }
+                if let Some(value) = value {
+                    player = player.scoring_with(value);
+                }
                 Box::new(player)
             }
             AiSpec::Mcts { playouts: n } | AiSpec::MctsTimed { millis: n } => {
@@ -169,6 +190,9 @@ impl AiSpec {
                 }
                 if let Some(counter) = playouts {
                     player = player.counting_playouts(counter);
+                }
+                if let Some(value) = value {
+                    player = player.scoring_with(value);
                 }
                 Box::new(player)
             }
@@ -189,7 +213,13 @@ impl std::fmt::Display for AiSpec {
             AiSpec::SearchTimed { millis } => write!(f, "search:{millis}ms"),
             AiSpec::Mcts { playouts } => write!(f, "mcts:{playouts}"),
             AiSpec::MctsTimed { millis } => write!(f, "mcts:{millis}ms"),
-            AiSpec::SearchOn(on) => write!(f, "{}@{}", on.search, on.on.path),
+            AiSpec::SearchOn(on) => {
+                write!(f, "{}@{}", on.search, on.on.path)?;
+                match &on.value {
+                    Some(value) => write!(f, "+{}", value.path),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -200,7 +230,7 @@ impl std::fmt::Display for AiSpec {
 pub enum NotAPlayer {
     /// `did_you_mean` is empty or "; did you mean …?".
     #[error(
-        "unknown AI \"{text}\"{did_you_mean}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N (a search may add @FILE)"
+        "unknown AI \"{text}\"{did_you_mean}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N (a search may add @FILE, and then +VALUE_FILE)"
     )]
     Unknown { text: String, did_you_mean: String },
     #[error("\"{name}\" takes no budget")]
@@ -225,6 +255,10 @@ pub enum NotAPlayer {
         "\"{text}\": only search and mcts play on a player file (@FILE); the heuristic takes one as heuristic:FILE"
     )]
     NotASearch { text: String },
+    #[error(
+        "\"{text}\": a value file (+VALUE) comes after the player file a search plays on: search:16@PLAYER_FILE+VALUE_FILE"
+    )]
+    ValueWithoutNumbers { text: String },
     /// The player file cannot be read (`given` is the spec as written).
     #[error("{given}: {error}")]
     File {
@@ -238,9 +272,18 @@ impl FromStr for AiSpec {
 
     /// `random`, `heuristic`, `heuristic:FILE`, `search`, `search:PLAYOUTS`,
     /// `search:MILLISms`, `mcts`, `mcts:PLAYOUTS` or `mcts:MILLISms`; a
-    /// search may add `@FILE` to play on a player file's numbers.
+    /// search may add `@FILE` to play on a player file's numbers, and then
+    /// `+VALUE` to score its playouts at a value file's horizon.
     fn from_str(text: &str) -> Result<AiSpec, NotAPlayer> {
+        if !text.contains('@') && text.contains('+') {
+            let text = text.to_string();
+            return Err(NotAPlayer::ValueWithoutNumbers { text });
+        }
         if let Some((search, file)) = text.split_once('@') {
+            let (file, value_file) = match file.split_once('+') {
+                Some((file, value)) => (file, Some(value)),
+                None => (file, None),
+            };
             let search: AiSpec = search.parse()?;
             if !matches!(
                 search,
@@ -263,7 +306,20 @@ impl FromStr for AiSpec {
                 path: std::path::Path::new(file).display().to_string(),
                 numbers,
             };
-            return Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on })));
+            let value = match value_file {
+                Some(path) => {
+                    let path = std::path::Path::new(path);
+                    let model =
+                        super::ValueModel::load(path).map_err(|error| NotAPlayer::File {
+                            given: text.to_string(),
+                            error: Box::new(error),
+                        })?;
+                    let path = path.display().to_string();
+                    Some(LearnedValue { path, model })
+                }
+                None => None,
+            };
+            return Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on, value })));
         }
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),

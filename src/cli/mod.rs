@@ -9,6 +9,7 @@ mod diff;
 mod error;
 mod gui;
 mod ladder;
+mod learn;
 mod merge;
 mod output;
 mod play;
@@ -73,6 +74,10 @@ enum Command {
     /// Fit the heuristic player's numbers to a rule set by self-play
     /// (CMA-ES) and write a player file for `--caesar-ai heuristic:FILE`.
     Tune(tune::TuneArgs),
+    /// Fit a learned evaluation (each side's chance to win from the start of
+    /// a game turn) on self-play, judge it on held-out games, and write the
+    /// value file a search scores its playouts with (`search:16@FILE+VALUE`).
+    Learn(learn::LearnArgs),
     /// Combine the JSON reports of the shards of one run (simulate, compare, ladder or sweep).
     Merge(merge::MergeArgs),
     /// Exact odds of one battle (no sampling).
@@ -120,6 +125,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Sweep(args)) => sweep::sweep(&mut out, args)?,
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
         Some(Command::Tune(args)) => tune::tune(&mut out, args)?,
+        Some(Command::Learn(args)) => learn::learn(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
         Some(Command::Players(args)) => players::players(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,

@@ -8,6 +8,7 @@
 pub mod cluster;
 pub mod heatmap;
 pub mod ladder;
+pub mod learn;
 mod merge;
 pub mod odds;
 pub mod ratings;
@@ -140,6 +141,10 @@ pub enum OptionsError {
         "a {games}-game run splits into at most {games} shards, so shard {shard} would hold no game"
     )]
     EmptyShard { shard: Shard, games: u64 },
+    #[error(
+        "holding out {share} of {games} games leaves no game to fit or none to judge the fit on: expected a share between 0 and 1 that leaves at least one of each"
+    )]
+    HeldOut { games: u64, share: f64 },
     #[error("a ladder needs at least one player")]
     NoPlayers,
     #[error(
@@ -177,6 +182,7 @@ pub enum Setting {
     CheckGames,
     Step,
     StartingPlayer,
+    HeldOut,
 }
 
 impl OptionsError {
@@ -191,6 +197,7 @@ impl OptionsError {
             OptionsError::OddCheckGames(_) => Setting::CheckGames,
             OptionsError::Step { .. } => Setting::Step,
             OptionsError::StartingPlayer(_) => Setting::StartingPlayer,
+            OptionsError::HeldOut { .. } => Setting::HeldOut,
         }
     }
 }

@@ -1,0 +1,80 @@
+//! `learn`: fits the learned evaluation on positions of self-play and
+//! writes the value file a search plays with (`search:16@PLAYERS+VALUE`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
+use caesar_workbench::sim::learn::{self as lib, LearnOptions};
+
+use super::args::{PlayerArg, check_outputs, load_game, parse_threads, pool};
+use super::simulate::{print_report, with_progress};
+use super::{CliError, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct LearnArgs {
+    /// Rule set whose games to learn from: a variant file or a built-in name.
+    #[arg(long, default_value = DEFAULT_VARIANT)]
+    variant: String,
+    /// Scenario file; the built-in published game when left out.
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// The value file to write (atomically; an older one is kept as .bak).
+    #[arg(long)]
+    out: PathBuf,
+    /// Games of self-play, the held-out ones included.
+    #[arg(long, default_value_t = 4_000, value_parser = clap::value_parser!(u64).range(2..))]
+    games: u64,
+    /// The share of the games (the last ones) kept out of the fit to judge it on.
+    #[arg(long, default_value_t = 0.25)]
+    held_out: f64,
+    /// Game turns a playout scored by the model plays before it stops.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..))]
+    horizon: u8,
+    /// Caesar's player in the self-play (any AI, or best).
+    #[arg(long, default_value = "heuristic")]
+    caesar_ai: PlayerArg,
+    /// Pompey's player in the self-play.
+    #[arg(long, default_value = "heuristic")]
+    pompey_ai: PlayerArg,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Print the full JSON report instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
+    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    check_outputs(&[&args.out])?;
+    let variants = [args.variant.as_str()];
+    let options = LearnOptions {
+        games: args.games,
+        held_out: args.held_out,
+        seed: args.seed,
+        players: [
+            args.caesar_ai.resolve(&variants)?,
+            args.pompey_ai.resolve(&variants)?,
+        ],
+        horizon_turns: args.horizon,
+    };
+    options.check()?;
+    let pool = pool(args.threads)?;
+    let name = format!("{} ({})", args.variant, loaded.game.rules.name);
+    let report = with_progress(options.games, |progress| {
+        pool.install(|| lib::learn(&loaded.game, &name, &options, progress))
+    })
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    caesar_workbench::files::write_output(&args.out, &report.value_file())?;
+    print_report(out, &report, args.json)?;
+    if !args.json {
+        out.line(format!(
+            "wrote {} (search with it: --caesar-ai search:16@PLAYER_FILE+{0})",
+            args.out.display()
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
