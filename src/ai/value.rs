@@ -196,11 +196,23 @@ impl ValueModel {
 
     /// The first field that does not fit this build, and why.
     pub fn check(&self) -> Result<(), (&'static str, String)> {
-        if self.features.len() != FEATURES.len() || self.features.iter().ne(FEATURES.iter()) {
-            let known = FEATURES.join(", ");
+        if self.features.iter().ne(FEATURES.iter()) {
+            let at = (0..FEATURES.len().max(self.features.len()))
+                .find(|&i| self.features.get(i).map(String::as_str) != FEATURES.get(i).copied())
+                .unwrap_or(0);
+            let file = self
+                .features
+                .get(at)
+                .map_or("nothing".into(), |f| format!("{f:?}"));
+            let build = FEATURES
+                .get(at)
+                .map_or("nothing".into(), |f| format!("{f:?}"));
             return Err((
                 "features",
-                format!("the features differ from this build's: expected [{known}]"),
+                format!(
+                    "the features differ from this build's: feature {} is {file} where this build has {build} (fit the file again with `caesar-workbench learn`)",
+                    at + 1
+                ),
             ));
         }
         if self.horizon_turns == 0 {
@@ -235,13 +247,14 @@ impl ValueModel {
         let comment: String = header.lines().map(|l| format!("// {l}\n")).collect();
         let list = |xs: &[f64]| {
             xs.iter()
-                .zip(FEATURES)
+                .zip(&self.features)
                 .map(|(x, name)| format!("        {x:?}, // {name}\n"))
                 .collect::<String>()
         };
-        let names: String = FEATURES
+        let names: String = self
+            .features
             .iter()
-            .map(|n| format!("        \"{n}\",\n"))
+            .map(|n| format!("        {n:?},\n"))
             .collect();
         format!(
             "{comment}(\n    horizon_turns: {},\n    features: [\n{names}    ],\n    mean: [\n{}    ],\n    scale: [\n{}    ],\n    caesar: [\n{}    ],\n    pompey: [\n{}    ],\n)\n",
@@ -400,8 +413,11 @@ mod tests {
         let path = dir.path().join("value.ron");
         std::fs::write(&path, model.to_ron("old")).unwrap();
         let error = ValueModel::load(&path).unwrap_err().to_string();
-        assert!(error.contains("value.ron:3:5"), "{error}");
-        assert!(error.contains("features differ"), "{error}");
+        assert!(error.contains("value.ron:4:5"), "{error}");
+        assert!(
+            error.contains("feature 4 is \"cities\" where this build has \"own_vp_late\""),
+            "{error}"
+        );
     }
 
     #[test]

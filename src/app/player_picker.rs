@@ -188,7 +188,13 @@ fn rating_text(r: &Rating) -> String {
 pub(super) fn label(spec: &AiSpec) -> String {
     match spec {
         AiSpec::TunedHeuristic(t) => format!("heuristic: {}", file_name(&t.path)),
-        AiSpec::SearchOn(s) => format!("{}@{}", s.search, file_name(&s.on.path)),
+        AiSpec::SearchOn(s) => {
+            let on = format!("{}@{}", s.search, file_name(&s.on.path));
+            match &s.value {
+                Some(value) => format!("{on}+{}", file_name(&value.path)),
+                None => on,
+            }
+        }
         other => other.to_string(),
     }
 }
@@ -220,7 +226,13 @@ pub(super) fn budget_row(ui: &mut Ui, label: &str, spec: &mut AiSpec) {
 /// Whether picking `offered` when `current` is chosen changes nothing:
 /// the same kind of player (any budget) on the same numbers.
 fn same_kind(current: &AiSpec, offered: &AiSpec) -> bool {
-    let file = |s: &AiSpec| s.numbers_file().map(|t| t.path.clone());
+    let file = |s: &AiSpec| {
+        let value = match s {
+            AiSpec::SearchOn(on) => on.value.as_ref().map(|v| v.path.clone()),
+            _ => None,
+        };
+        (s.numbers_file().map(|t| t.path.clone()), value)
+    };
     let kind = |s: &AiSpec| match s {
         AiSpec::SearchOn(on) => std::mem::discriminant(&on.search),
         other => std::mem::discriminant(other),

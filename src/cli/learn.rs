@@ -63,9 +63,8 @@ pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
     };
     options.check()?;
     let pool = pool(args.threads)?;
-    let name = format!("{} ({})", args.variant, loaded.game.rules.name);
     let report = with_progress(options.games, |progress| {
-        pool.install(|| lib::learn(&loaded.game, &name, &options, progress))
+        pool.install(|| lib::learn(&loaded.game, &args.variant, &options, progress))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
     caesar_workbench::files::write_output(&args.out, &report.value_file())?;

@@ -147,13 +147,19 @@ fn print_table(
     out.line(format!(
         "Players under {variant}, strongest first: share of the points against {against}, as Caesar and as Pompey alike (95% interval)"
     ))?;
+    let width = rated
+        .iter()
+        .map(|r| r.player.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(58);
     out.line(format!(
-        "{:<4} {:<58} {:>22} {:>9} {:>9} {:>10} {:>7}",
+        "{:<4} {:<width$} {:>22} {:>9} {:>9} {:>10} {:>7}",
         "", "player", "score", "Caesar", "Pompey", "CPU s/game", "games"
     ))?;
     for (i, r) in rated.iter().enumerate() {
         out.line(format!(
-            "{:<4} {:<58} {:>22} {:>8.1}% {:>8.1}% {:>10.3} {:>7}",
+            "{:<4} {:<width$} {:>22} {:>8.1}% {:>8.1}% {:>10.3} {:>7}",
             if i == 0 && best_first { "best" } else { "" },
             r.player,
             format!(

@@ -91,6 +91,7 @@ pub struct SideFit {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LearnReport {
+    /// The rule set as given (a built-in name or a variant file).
     pub variant: String,
     pub options: LearnOptions,
     pub sides: Vec<SideFit>,
@@ -330,7 +331,7 @@ impl LearnReport {
         let o = &self.options;
         let mut header = format!(
             "A learned evaluation for {}: the chance a side wins from the start of a game turn.\n\
-             Fitted by `caesar-workbench learn --games {} --seed {} --caesar-ai {} --pompey-ai {} --horizon {}`\n\
+             Fitted by `caesar-workbench learn --variant {0} --games {} --seed {} --caesar-ai {} --pompey-ai {} --horizon {} --held-out {}`\n\
              on the positions of {} games; {} more games held out.",
             self.variant,
             o.games,
@@ -338,6 +339,7 @@ impl LearnReport {
             o.players[0],
             o.players[1],
             o.horizon_turns,
+            o.held_out,
             o.fitted_games(),
             o.games - o.fitted_games(),
         );

@@ -169,20 +169,35 @@ pub fn shipped_player(player: &str) -> Result<AiSpec, NotAPlayer> {
     let Some((head, sep, file)) = split else {
         return player.parse();
     };
-    let found: PathBuf = if Path::new(file).exists() {
-        PathBuf::from(file)
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(file)
+    let found = |file: &str| -> PathBuf {
+        if Path::new(file).exists() {
+            PathBuf::from(file)
+        } else {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(file)
+        }
     };
-    let spec: AiSpec = format!("{head}{sep}{}", found.display()).parse()?;
-    Ok(relabelled(spec, file))
+    // A search may be scored by a value file too: `search:16@FILE+VALUE`.
+    let (file, value) = match file.split_once('+') {
+        Some((file, value)) => (file, Some(value)),
+        None => (file, None),
+    };
+    let mut text = format!("{head}{sep}{}", found(file).display());
+    if let Some(value) = value {
+        text = format!("{text}+{}", found(value).display());
+    }
+    Ok(relabelled(text.parse()?, file, value))
 }
 
-/// `spec` named by the shipped path, whatever directory it was read from.
-fn relabelled(mut spec: AiSpec, path: &str) -> AiSpec {
+/// `spec` named by the shipped paths, whatever directory they were read from.
+fn relabelled(mut spec: AiSpec, path: &str, value_path: Option<&str>) -> AiSpec {
     match &mut spec {
         AiSpec::TunedHeuristic(t) => t.path = path.to_string(),
-        AiSpec::SearchOn(s) => s.on.path = path.to_string(),
+        AiSpec::SearchOn(s) => {
+            s.on.path = path.to_string();
+            if let (Some(value), Some(path)) = (&mut s.value, value_path) {
+                value.path = path.to_string();
+            }
+        }
         _ => {}
     }
     spec

@@ -637,6 +637,11 @@ pub struct SimReport {
     /// changes later. Left out of the JSON when neither does.
     #[serde(default, skip_serializing_if = "no_player_files")]
     pub player_files: [Option<crate::ai::HeuristicParams>; 2],
+    /// Caesar's and Pompey's learned evaluations when a side searches with
+    /// one (`search:16@FILE+VALUE`), kept whole as the numbers are. Left out
+    /// of the JSON when neither does.
+    #[serde(default, skip_serializing_if = "no_value_files")]
+    pub value_files: [Option<crate::ai::ValueModel>; 2],
     pub omniscient: bool,
     pub seed: u64,
     /// Games in this report.
@@ -698,6 +703,18 @@ fn no_player_files(files: &[Option<crate::ai::HeuristicParams>; 2]) -> bool {
     files.iter().all(Option::is_none)
 }
 
+fn no_value_files(files: &[Option<crate::ai::ValueModel>; 2]) -> bool {
+    files.iter().all(Option::is_none)
+}
+
+/// The learned evaluation `spec` scores its playouts with, if any.
+fn value_file(spec: &crate::ai::AiSpec) -> Option<crate::ai::ValueModel> {
+    match spec {
+        crate::ai::AiSpec::SearchOn(on) => on.value.as_ref().map(|v| v.model.clone()),
+        _ => None,
+    }
+}
+
 /// The numbers `side` plays by from a player file, if `spec` plays one.
 fn player_file(spec: &crate::ai::AiSpec, side: Side) -> Option<crate::ai::HeuristicParams> {
     spec.numbers_file().map(|t| t.numbers.of(side))
@@ -721,6 +738,7 @@ impl SimReport {
             player_file(&options.caesar, Side::Caesar),
             player_file(&options.pompey, Side::Pompey),
         ];
+        report.value_files = [value_file(&options.caesar), value_file(&options.pompey)];
         report
     }
 
@@ -748,6 +766,7 @@ impl SimReport {
             caesar_ai,
             pompey_ai,
             player_files: [None, None],
+            value_files: [None, None],
             omniscient,
             seed,
             games: n,
@@ -925,6 +944,7 @@ impl Merge for SimReport {
             acc,
         );
         merged.player_files = first.player_files;
+        merged.value_files = first.value_files.clone();
         merged.played_on = first.played_on.clone();
         Ok(merged)
     }
@@ -1073,6 +1093,13 @@ impl SimReport {
                     }));
                 }
             }
+        }
+        for (side, file) in ["caesar", "pompey"].iter().zip(&self.value_files) {
+            let digest = match file {
+                None => "none".to_string(),
+                Some(model) => crate::scenario::format::digest_text(&model.to_ron("")),
+            };
+            fields.push((format!("value_files.{side}"), digest));
         }
         fields
     }

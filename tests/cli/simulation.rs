@@ -902,3 +902,86 @@ fn a_player_file_with_a_misspelt_number_is_refused_with_its_line() {
         .code(2);
     assert!(stderr_of(&missing).contains("nowhere.ron"));
 }
+
+fn learn_into(path: &Path, seed: &str, held_out: &str) -> assert_cmd::assert::Assert {
+    cli()
+        .args([
+            "learn",
+            "--variant",
+            "rules-2.0",
+            "--games",
+            "40",
+            "--seed",
+            seed,
+        ])
+        .args(["--held-out", held_out, "--json", "--out"])
+        .arg(path)
+        .assert()
+}
+
+#[test]
+fn learn_writes_a_value_file_a_search_plays_with_and_a_seed_reproduces() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.ron"), dir.path().join("b.ron"));
+    let out = learn_into(&a, "6", "0.25")
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    learn_into(&b, "6", "0.25").code(0);
+    let report: Value = serde_json::from_slice(&out).unwrap();
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap(), "same seed");
+    assert!(
+        text.contains("caesar-workbench learn --variant rules-2.0 --games 40 --seed 6"),
+        "{text}"
+    );
+    for side in report["sides"].as_array().unwrap() {
+        let held_out = &side["held_out"];
+        assert_eq!(held_out["games"], 10);
+        // 30 fitted games over-fit (the library's test fits enough to beat a
+        // constant chance): here only the figures' sense is checked.
+        let brier = held_out["brier"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&brier), "{held_out}");
+        let deciles = held_out["deciles"].as_array().unwrap();
+        assert_eq!(deciles.len(), 10);
+        let counted: u64 = deciles
+            .iter()
+            .map(|d| d["positions"].as_u64().unwrap())
+            .sum();
+        assert_eq!(held_out["positions"], counted);
+    }
+    let numbers = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/players/tuned-rules-2.0.ron"
+    );
+    let spec = format!("search:4@{numbers}+{}", a.display());
+    let played = json(&[
+        "simulate",
+        "--games",
+        "2",
+        "--seed",
+        "2",
+        "--json",
+        "--caesar-ai",
+        &spec,
+    ]);
+    assert_eq!(played["caesar_ai"], spec);
+    assert_eq!(played["value_files"][0]["horizon_turns"], 5);
+    assert!(
+        played["value_files"][1].is_null(),
+        "Pompey searches with no value"
+    );
+}
+
+#[test]
+fn learn_refuses_a_held_out_share_that_leaves_nothing_to_fit_or_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.ron");
+    for share in ["0", "1", "0.001"] {
+        let assert = learn_into(&path, "1", share).code(2);
+        let stderr = stderr_of(&assert);
+        assert!(stderr.contains("--held-out"), "{share}: {stderr}");
+    }
+    assert!(!path.exists(), "nothing written");
+}
