@@ -55,11 +55,32 @@ pub(super) fn combo(
     menu: &Menu<'_>,
     extra: impl FnOnce(&mut Ui),
 ) -> (Response, Option<Picked>) {
+    // A search on a player file scored by a value file names two files: the
+    // button shows the start of the name (the whole is its tooltip), so that
+    // it never pushes the panel wider than the window.
+    let short = elided(&selected, SELECTED_CHARS);
     let shown = egui::ComboBox::from_id_salt(id_salt)
-        .selected_text(selected)
+        .selected_text(short.as_str())
         .height(600.0)
         .show_ui(ui, |ui| entries(ui, menu, extra));
-    (shown.response, shown.inner.flatten())
+    let response = if short == selected {
+        shown.response
+    } else {
+        shown.response.on_hover_text(selected)
+    };
+    (response, shown.inner.flatten())
+}
+
+/// The most characters a player's menu button shows.
+const SELECTED_CHARS: usize = 34;
+
+/// `text` cut to `max` characters, an ellipsis marking the cut.
+fn elided(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
 }
 
 /// The menu's entries, strongest first.

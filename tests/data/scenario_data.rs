@@ -439,14 +439,21 @@ fn road_and_sea_neighbours_split_every_space_s_links() {
 /// The tuned players shipped in `variants/players/` read, and differ from the
 /// defaults (`tune` wrote them; docs/simulation.md has their figures). The
 /// folder's `ratings.ron` is the players' measured strengths, not a player
-/// (`sim::ratings` reads it).
+/// (`sim::ratings` reads it); its `value-*.ron` files are learned evaluations
+/// (`learn` wrote them), which must fit this build's features.
 #[test]
 fn the_shipped_tuned_players_load() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/players");
-    let mut files = 0;
+    let (mut files, mut values) = (0, 0);
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.file_name().is_some_and(|n| n == "ratings.ron") {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "ratings.ron" {
+            continue;
+        }
+        if name.starts_with("value-") {
+            caesar_workbench::ai::ValueModel::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            values += 1;
             continue;
         }
         let numbers =
@@ -454,5 +461,5 @@ fn the_shipped_tuned_players_load() {
         assert_ne!(numbers, caesar_workbench::ai::PlayerNumbers::default());
         files += 1;
     }
-    assert_eq!(files, 6);
+    assert_eq!((files, values), (6, 3));
 }
