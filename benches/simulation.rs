@@ -104,6 +104,32 @@ fn search_decisions(c: &mut Criterion) {
         });
     }
     group.finish();
+    // The same two decisions by a search on the shipped player file, its
+    // playouts played to the end, then stopped and scored at the learned
+    // evaluation's horizon (`+VALUE`): what the horizon saves.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/players");
+    let numbers = format!("search:32@{dir}/search-base-rules-2.0.ron");
+    let scored = format!("{numbers}+{dir}/value-rules-2.0.ron");
+    for (kind, text) in [("to_the_end", numbers), ("scored_at_horizon", scored)] {
+        let spec: AiSpec = text.parse().expect("the shipped files load");
+        let mut group = c.benchmark_group(format!("search_on_file_decision/32_playouts/{kind}"));
+        group.sample_size(10);
+        for (name, (state, legal)) in [("discard", &discard), ("command_style", &command)] {
+            let mut seed = 0;
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    seed += 1;
+                    decide(
+                        &mut spec.player(Side::Caesar, seed, false),
+                        &game,
+                        state,
+                        legal,
+                    )
+                })
+            });
+        }
+        group.finish();
+    }
 }
 
 fn battles(c: &mut Criterion) {
