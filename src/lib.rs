@@ -57,4 +57,14 @@ pub(crate) mod test_support {
         }
         (state, legal)
     }
+
+    /// `work` run on a pool of `threads` threads (a result that must not
+    /// depend on the thread count is compared across two).
+    pub(crate) fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+            .install(work)
+    }
 }

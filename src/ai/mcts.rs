@@ -131,6 +131,25 @@ impl Tree {
     }
 
     /// Makes the node below the root's `choice` the root (0 if there is none).
+    /// Adds one playout's `value` to the root, and to every edge walked
+    /// (`path`) and the node it leads to.
+    fn back_up(&mut self, path: &[(u32, u32)], value: f64) {
+        let top = self.root as usize;
+        self.nodes[top].visits += 1;
+        self.nodes[top].value += value;
+        for &(n, e) in path {
+            let edge = &mut self.nodes[n as usize].edges[e as usize];
+            edge.visits += 1;
+            edge.value += value;
+            let child = edge.node;
+            if child != 0 {
+                let child = &mut self.nodes[child as usize];
+                child.visits += 1;
+                child.value += value;
+            }
+        }
+    }
+
     fn reroot(&mut self, choice: Choice) {
         let edges = &self.nodes[self.root as usize].edges;
         self.root = edges
@@ -387,19 +406,7 @@ impl MctsPlayer {
             counter.fetch_add(1, Ordering::Relaxed);
         }
         let value = super::search::score_at(self.side, game, &world, self.value.as_deref());
-        tree.nodes[top as usize].visits += 1;
-        tree.nodes[top as usize].value += value;
-        for &(n, e) in &scratch.path {
-            let edge = &mut tree.nodes[n as usize].edges[e as usize];
-            edge.visits += 1;
-            edge.value += value;
-            let child = edge.node;
-            if child != 0 {
-                let child = &mut tree.nodes[child as usize];
-                child.visits += 1;
-                child.value += value;
-            }
-        }
+        tree.back_up(&scratch.path, value);
     }
 
     /// One heuristic decision in a playout, `scratch.legal` holding the
@@ -712,11 +719,7 @@ mod tests {
         let game = crate::test_support::published("rules-2.0");
         for (state, legal) in searched_positions(&game) {
             let on = |threads: usize| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .expect("a thread pool")
-                    .install(|| choose(&state, &game, &legal, 7, 16))
+                crate::test_support::on_threads(threads, || choose(&state, &game, &legal, 7, 16))
             };
             assert_eq!(on(1), on(2), "{}", state.stage_text(&game));
         }

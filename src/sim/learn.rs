@@ -474,11 +474,9 @@ mod tests {
     fn a_fit_beats_a_constant_chance_and_reproduces_on_any_thread_count() {
         let game = crate::test_support::published("rules-2.0");
         let run = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| learn(&game, "rules-2.0", &options(120, 5), &Progress::new()).unwrap())
+            crate::test_support::on_threads(threads, || {
+                learn(&game, "rules-2.0", &options(120, 5), &Progress::new()).unwrap()
+            })
         };
         let one = run(1);
         assert_eq!(one, run(2));

@@ -640,11 +640,9 @@ mod tests {
     fn a_tuning_run_reproduces_on_any_number_of_threads() {
         let game = crate::test_support::published("rules-2.0");
         let run = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| tune(&game, "rules-2.0", &small(3), &Progress::new()).unwrap())
+            crate::test_support::on_threads(threads, || {
+                tune(&game, "rules-2.0", &small(3), &Progress::new()).unwrap()
+            })
         };
         let (one, two) = (run(1), run(2));
         assert_eq!(one.tuned, two.tuned);

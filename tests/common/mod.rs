@@ -372,3 +372,13 @@ pub fn fired(log: &[String]) -> Option<(Vec<u8>, u8)> {
     let hits = hits.split_whitespace().next()?.parse().unwrap();
     Some((rolls, hits))
 }
+
+/// `work` run on a pool of `threads` threads (a result that must not depend
+/// on the thread count is compared across two).
+pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(work)
+}

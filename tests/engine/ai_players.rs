@@ -147,24 +147,26 @@ fn search_plays_whole_legal_games_reproducibly() {
 #[test]
 fn search_plays_the_same_game_on_one_thread_and_on_two() {
     // A decision's worlds are played in parallel; each has its own seed, so
-    // the number of threads changes nothing.
+    // the number of threads changes nothing (with a learned value too).
     let game = crate::common::published("rules-2.0");
-    let opts = SimOptions {
-        games: 1,
-        seed: 3,
-        caesar: AiSpec::Search { playouts: 6 },
-        pompey: AiSpec::Search { playouts: 6 },
-        omniscient: false,
-        shard: None,
-    };
-    let on = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool")
-            .install(|| sim::play_one(&game, &opts, 0))
-    };
-    assert_eq!(on(1), on(2));
+    let specs = [
+        "search:6".to_string(),
+        value_search("search:6"),
+        value_search("mcts:6"),
+    ];
+    for text in specs {
+        let spec: AiSpec = text.parse().unwrap();
+        let opts = SimOptions {
+            games: 1,
+            seed: 3,
+            caesar: spec.clone(),
+            pompey: spec,
+            omniscient: false,
+            shard: None,
+        };
+        let on = |threads| common::on_threads(threads, || sim::play_one(&game, &opts, 0));
+        assert_eq!(on(1), on(2), "{text}");
+    }
 }
 
 /// Heuristic games, counting the navis steps, amphibious moves and Neptune
@@ -339,8 +341,15 @@ fn searches_on_a_file_of_the_default_numbers_play_as_the_plain_searches() {
 
 #[test]
 fn searches_on_a_player_file_decide_the_same_in_worlds_their_side_cannot_tell_apart() {
-    for text in ["search:4@", "mcts:4@"] {
-        let spec: AiSpec = format!("{text}{}", tuned_2_0()).parse().unwrap();
+    // On a player file, and scored at a learned value's horizon.
+    let specs = [
+        format!("search:4@{}", tuned_2_0()),
+        format!("mcts:4@{}", tuned_2_0()),
+        value_search("search:4"),
+        value_search("mcts:4"),
+    ];
+    for text in specs {
+        let spec: AiSpec = text.parse().unwrap();
         for which in [Decisions::CardPlays, Decisions::CommandStarts] {
             let (differ, tried) = differences(&|s| spec.player(s, 9, false), which);
             assert!(tried >= 3, "{tried}");
@@ -400,44 +409,6 @@ fn a_search_on_the_tuned_player_wins_as_caesar_twice_as_often_as_the_default_heu
 fn value_search(budget: &str) -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/players");
     format!("{budget}@{dir}/search-base-rules-2.0.ron+{dir}/value-rules-2.0.ron")
-}
-
-#[test]
-fn searches_scored_by_a_learned_value_decide_the_same_in_worlds_their_side_cannot_tell_apart() {
-    for budget in ["search:4", "mcts:4"] {
-        let spec: AiSpec = value_search(budget).parse().unwrap();
-        for which in [Decisions::CardPlays, Decisions::CommandStarts] {
-            let (differ, tried) = differences(&|s| spec.player(s, 9, false), which);
-            assert!(tried >= 3, "{tried}");
-            assert_eq!(
-                differ, 0,
-                "{spec}: {differ} of {tried} decisions used hidden information"
-            );
-        }
-    }
-}
-
-#[test]
-fn a_search_scored_by_a_learned_value_plays_the_same_game_on_one_thread_and_on_two() {
-    let game = common::published("rules-2.0");
-    for budget in ["search:6", "mcts:6"] {
-        let opts = SimOptions {
-            games: 1,
-            seed: 3,
-            caesar: value_search(budget).parse().unwrap(),
-            pompey: value_search(budget).parse().unwrap(),
-            omniscient: false,
-            shard: None,
-        };
-        let on = |threads: usize| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a thread pool")
-                .install(|| sim::play_one(&game, &opts, 0))
-        };
-        assert_eq!(on(1), on(2), "{budget}");
-    }
 }
 
 #[test]

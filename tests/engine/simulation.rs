@@ -17,12 +17,10 @@ fn options(games: u64, caesar: AiSpec, pompey: AiSpec) -> SimOptions {
 }
 
 fn run(game: &Game, opts: &SimOptions, threads: usize) -> SimReport {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
-    pool.install(|| sim::simulate(game, "rules-2.0", opts, &Progress::new(), |_| {}))
-        .unwrap()
+    crate::common::on_threads(threads, || {
+        sim::simulate(game, "rules-2.0", opts, &Progress::new(), |_| {})
+    })
+    .unwrap()
 }
 
 /// The report without wall-clock figures, which no two runs share.
