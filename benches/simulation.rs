@@ -4,8 +4,8 @@ mod common;
 use common::published;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::ai::{Budget, HeuristicPlayer, MctsPlayer, SearchPlayer, decide};
-use caesar_workbench::engine::{Action, State};
+use caesar_workbench::ai::{Budget, HeuristicPlayer, MctsPlayer, Player, SearchPlayer, decide};
+use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
 use caesar_workbench::sim::{self, SimOptions};
@@ -68,42 +68,29 @@ fn search_decisions(c: &mut Criterion) {
         state.legal_actions(&game, &mut legal);
     }
     let command = (state, legal);
-    let mut group = c.benchmark_group("search_decision/32_playouts");
-    group.sample_size(10);
-    for (name, (state, legal)) in [("discard", &discard), ("command_style", &command)] {
-        let mut seed = 0;
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                seed += 1;
-                decide(
-                    &mut SearchPlayer::new(Side::Caesar, seed, false, 32),
-                    &game,
-                    state,
-                    legal,
-                )
-            })
-        });
-    }
-    group.finish();
+    decisions(
+        c,
+        &game,
+        "search_decision/32_playouts",
+        [("discard", &discard), ("command_style", &command)],
+        |seed| Box::new(SearchPlayer::new(Side::Caesar, seed, false, 32)),
+    );
     // The same positions for the tree search: the discard, and the first
     // group move of the command phase.
-    let mut group = c.benchmark_group("mcts_decision/32_playouts");
-    group.sample_size(10);
-    for (name, (state, legal)) in [("discard", &discard), ("command_group", &command)] {
-        let mut seed = 0;
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                seed += 1;
-                decide(
-                    &mut MctsPlayer::new(Side::Caesar, seed, false, Budget::Playouts(32)),
-                    &game,
-                    state,
-                    legal,
-                )
-            })
-        });
-    }
-    group.finish();
+    decisions(
+        c,
+        &game,
+        "mcts_decision/32_playouts",
+        [("discard", &discard), ("command_group", &command)],
+        |seed| {
+            Box::new(MctsPlayer::new(
+                Side::Caesar,
+                seed,
+                false,
+                Budget::Playouts(32),
+            ))
+        },
+    );
     // The same two decisions by a search on the shipped player file, its
     // playouts played to the end, then stopped and scored at the learned
     // evaluation's horizon (`+VALUE`): what the horizon saves.
@@ -112,24 +99,37 @@ fn search_decisions(c: &mut Criterion) {
     let scored = format!("{numbers}+{dir}/value-rules-2.0.ron");
     for (kind, text) in [("to_the_end", numbers), ("scored_at_horizon", scored)] {
         let spec: AiSpec = text.parse().expect("the shipped files load");
-        let mut group = c.benchmark_group(format!("search_on_file_decision/32_playouts/{kind}"));
-        group.sample_size(10);
-        for (name, (state, legal)) in [("discard", &discard), ("command_style", &command)] {
-            let mut seed = 0;
-            group.bench_function(name, |b| {
-                b.iter(|| {
-                    seed += 1;
-                    decide(
-                        &mut spec.player(Side::Caesar, seed, false),
-                        &game,
-                        state,
-                        legal,
-                    )
-                })
-            });
-        }
-        group.finish();
+        decisions(
+            c,
+            &game,
+            &format!("search_on_file_decision/32_playouts/{kind}"),
+            [("discard", &discard), ("command_style", &command)],
+            |seed| spec.player(Side::Caesar, seed, false),
+        );
     }
+}
+
+/// One benchmark group: Caesar's decision at each named position, by a
+/// player `make` makes fresh from a new seed every time.
+fn decisions(
+    c: &mut Criterion,
+    game: &Game,
+    group: &str,
+    positions: [(&str, &(State, Vec<Action>)); 2],
+    make: impl Fn(u64) -> Box<dyn Player>,
+) {
+    let mut group = c.benchmark_group(group);
+    group.sample_size(10);
+    for (name, (state, legal)) in positions {
+        let mut seed = 0;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                decide(&mut make(seed), game, state, legal)
+            })
+        });
+    }
+    group.finish();
 }
 
 fn battles(c: &mut Criterion) {
