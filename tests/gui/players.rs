@@ -134,6 +134,29 @@ fn the_ladder_rung_picker_offers_player_files() {
     assert_eq!(h.state_mut().sim_panel().ladder.players().len(), 2);
 }
 
+#[test]
+fn the_ladder_rung_picker_offers_the_best_player_a_search_scored_by_a_learned_value() {
+    let best = ratings::best("rules-2.0").unwrap();
+    let value = match &best {
+        AiSpec::SearchOn(on) => on.value.as_ref().map(|v| v.path.clone()),
+        _ => None,
+    };
+    assert_eq!(
+        value.as_deref(),
+        Some("variants/players/value-rules-2.0.ron"),
+        "the best player for 2.0 searches with the learned value: {best}"
+    );
+    let mut h = window(Tab::Simulation);
+    open(&mut h, "Add a rung");
+    let entry = h.get_by_label_contains("best for rules-2.0: ");
+    let text = entry.accesskit_node().label().unwrap_or_default();
+    assert!(text.contains("+value-rules-2.0.ron"), "{text}");
+    entry.click();
+    h.run();
+    let players = h.state_mut().sim_panel().ladder.players().to_vec();
+    assert_eq!(players.last(), Some(&best));
+}
+
 /// A desktop dialog where the user picks `0` at once.
 struct Picks(PathBuf);
 
