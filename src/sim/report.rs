@@ -1794,6 +1794,42 @@ mod tests {
     }
 
     #[test]
+    fn shards_searched_with_a_value_file_edited_between_them_are_refused() {
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/players");
+        let temp = tempfile::tempdir().unwrap();
+        let value = temp.path().join("value.ron");
+        let text = std::fs::read_to_string(format!("{shipped}/value-rules-2.0.ron")).unwrap();
+        let shard = |part: &str| {
+            let mut options = options(40, Some(part));
+            let spec = format!(
+                "search:4@{shipped}/search-base-rules-2.0.ron+{}",
+                value.display()
+            );
+            options.caesar = spec.parse().unwrap();
+            let mut acc = Accumulator::new(5);
+            for i in options.game_range() {
+                acc.add(&record(i));
+            }
+            SimReport::new("Rules 2.0 (2023)", &options, acc)
+        };
+        std::fs::write(&value, &text).unwrap();
+        let first = shard("1/2");
+        let model = crate::ai::ValueModel::load(&value).unwrap();
+        assert_eq!(first.value_files, [Some(model), None]);
+        assert!(SimReport::merge(&[first.clone(), shard("2/2")]).is_ok());
+        // The same name, other weights: not the same run.
+        std::fs::write(
+            &value,
+            text.replacen("horizon_turns: 5", "horizon_turns: 4", 1),
+        )
+        .unwrap();
+        let err = SimReport::merge(&[first, shard("2/2")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("value_files.caesar"), "{err}");
+    }
+
+    #[test]
     fn overlapping_shards_are_refused_with_the_games_they_share() {
         let parts = [
             report(40, Some("1/2")),

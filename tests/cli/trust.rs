@@ -172,6 +172,26 @@ fn no_output_overwrites_a_player_file() {
 }
 
 #[test]
+fn no_output_overwrites_a_value_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/players");
+    let text = std::fs::read_to_string(format!("{shipped}/value-rules-2.0.ron")).unwrap();
+    let value = write(dir.path(), "v.ron", &text);
+    let spec = format!(
+        "search:2@{shipped}/search-base-rules-2.0.ron+{}",
+        value.display()
+    );
+    cli()
+        .args(["simulate", "--games", "2", "--caesar-ai", &spec])
+        .args(["--csv", value.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("refusing to write"));
+    assert_eq!(std::fs::read_to_string(&value).unwrap(), text);
+    assert!(!dir.path().join("v.ron.bak").exists());
+}
+
+#[test]
 fn standard_output_appended_to_an_input_is_refused_before_a_byte() {
     let dir = tempfile::tempdir().unwrap();
     let player = write(dir.path(), "pl.ron", "(attack_ratio: 2.0)");
