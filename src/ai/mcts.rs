@@ -55,8 +55,10 @@ pub(crate) const TREES: usize = 4;
 /// Group plans searched at a move decision (with ending the moves).
 const MAX_GROUP_PLANS: usize = 4;
 
-/// Search knobs.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Search knobs: the defaults, or a player file's `mcts:` section (`tune
+/// --search` fits them).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct MctsParams {
     /// PUCT exploration constant.
     pub c_puct: f64,
@@ -67,6 +69,31 @@ pub struct MctsParams {
     /// The share of the budget a decision spends when it goes on with the
     /// trees of the one before (in the same command phase).
     pub reused_share: f64,
+}
+
+/// Sound: a checked file's numbers are finite ([`MctsParams::check`]).
+impl Eq for MctsParams {}
+
+impl MctsParams {
+    /// The first setting out of its range, and why.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        if !(self.c_puct.is_finite() && self.c_puct > 0.0) {
+            let why = format!("`c_puct` is {}: expected a positive number", self.c_puct);
+            return Err(("c_puct", why));
+        }
+        for (name, share) in [
+            ("heuristic_prior", self.heuristic_prior),
+            ("reused_share", self.reused_share),
+        ] {
+            if !(share > 0.0 && share < 1.0) {
+                return Err((
+                    name,
+                    format!("`{name}` is {share}: expected a share between 0 and 1"),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Default for MctsParams {
@@ -265,6 +292,12 @@ impl MctsPlayer {
         self.styles = Style::around(self.heuristic.own_style());
         self.style = self.styles[0];
         self.numbers = numbers;
+        self
+    }
+
+    /// Searches by these settings instead of the defaults.
+    pub(crate) fn with_settings(mut self, params: MctsParams) -> MctsPlayer {
+        self.params = params;
         self
     }
 

@@ -231,6 +231,10 @@ fn locate_field(text: &str, from: usize, name: &str) -> Option<(usize, usize)> {
 pub struct PlayerNumbers {
     pub caesar: HeuristicParams,
     pub pompey: HeuristicParams,
+    /// The tree search's own settings (`mcts:N@FILE` searches by them), when
+    /// the file has an `mcts:` section (`tune --search` writes one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcts: Option<super::MctsParams>,
 }
 
 /// The per-side form of a player file.
@@ -241,6 +245,8 @@ struct SidedFile {
     caesar: Option<HeuristicParams>,
     #[serde(default)]
     pompey: Option<HeuristicParams>,
+    #[serde(default)]
+    mcts: Option<super::MctsParams>,
 }
 
 impl PlayerNumbers {
@@ -249,6 +255,7 @@ impl PlayerNumbers {
         PlayerNumbers {
             caesar: params,
             pompey: params,
+            mcts: None,
         }
     }
 
@@ -274,14 +281,15 @@ impl PlayerNumbers {
         (self.caesar == self.pompey).then_some(self.caesar)
     }
 
-    /// Reads a player file of either form (a file with a `caesar:` or
-    /// `pompey:` field is per side). Errors as [`HeuristicParams::load`]'s,
-    /// located in the side's part of the file.
+    /// Reads a player file of either form (a file with a `caesar:`,
+    /// `pompey:` or `mcts:` field is per side). Errors as
+    /// [`HeuristicParams::load`]'s, located in the side's part of the file.
     pub fn load(path: &Path) -> Result<PlayerNumbers, LoadError> {
         let text = format::read_text(path)?;
         let side_line = |name: &str| locate_field(&text, 0, name).map(|(line, _)| line - 1);
         let (caesar_at, pompey_at) = (side_line("caesar"), side_line("pompey"));
-        if caesar_at.is_none() && pompey_at.is_none() {
+        let mcts_at = side_line("mcts");
+        if caesar_at.is_none() && pompey_at.is_none() && mcts_at.is_none() {
             let params: HeuristicParams = format::parse_ron(path, &text)?;
             return Ok(PlayerNumbers::both(checked(path, &text, 0, params)?));
         }
@@ -290,22 +298,43 @@ impl PlayerNumbers {
             Some(params) => checked(path, &text, at.unwrap_or(0), params),
             None => Ok(HeuristicParams::default()),
         };
+        if let Some(mcts) = &file.mcts {
+            mcts.check().map_err(|(name, message)| {
+                let (line, column) = locate_field(&text, mcts_at.unwrap_or(0), name)
+                    .unwrap_or((mcts_at.unwrap_or(0) + 1, 1));
+                LoadError::Parse {
+                    location: Location {
+                        file: path.to_path_buf(),
+                        line,
+                        column,
+                    },
+                    message,
+                }
+            })?;
+        }
         Ok(PlayerNumbers {
             caesar: side(file.caesar, caesar_at)?,
             pompey: side(file.pompey, pompey_at)?,
+            mcts: file.mcts,
         })
     }
 
     /// The file text: a comment `header`, then the numbers, in the one-set
     /// form when both sides play by the same.
     pub fn to_ron(&self, header: &str) -> String {
-        if let Some(params) = self.one_for_both() {
+        if let (Some(params), None) = (self.one_for_both(), self.mcts) {
             return params.to_ron(header);
         }
-        let sides: String = [("caesar", self.caesar), ("pompey", self.pompey)]
+        let mut sides: String = [("caesar", self.caesar), ("pompey", self.pompey)]
             .iter()
             .map(|(side, params)| format!("    {side}: (\n{}    ),\n", params.fields("        ")))
             .collect();
+        if let Some(m) = self.mcts {
+            sides.push_str(&format!(
+                "    mcts: (\n        c_puct: {:?},\n        heuristic_prior: {:?},\n        groups: {},\n        reused_share: {:?},\n    ),\n",
+                m.c_puct, m.heuristic_prior, m.groups, m.reused_share
+            ));
+        }
         format!("{}(\n{sides})\n", comment(header))
     }
 }
@@ -313,6 +342,43 @@ impl PlayerNumbers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_player_file_with_tree_search_settings_reads_back_and_refuses_a_bad_share() {
+        let numbers = PlayerNumbers {
+            mcts: Some(super::super::MctsParams {
+                c_puct: 1.25,
+                heuristic_prior: 0.3,
+                ..Default::default()
+            }),
+            ..PlayerNumbers::both(HeuristicParams::default())
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        let text = numbers.to_ron("with settings");
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(PlayerNumbers::load(&path).unwrap(), numbers);
+        // Without settings the one-set form is written, as before.
+        let plain = PlayerNumbers {
+            mcts: None,
+            ..numbers
+        };
+        assert!(!plain.to_ron("").contains("caesar:"));
+        std::fs::write(
+            &path,
+            text.replace("heuristic_prior: 0.3", "heuristic_prior: 1.5"),
+        )
+        .unwrap();
+        let err = PlayerNumbers::load(&path).unwrap_err().to_string();
+        assert!(err.contains("heuristic_prior"), "{err}");
+        assert!(err.contains("between 0 and 1"), "{err}");
+        let line = text
+            .lines()
+            .position(|l| l.contains("heuristic_prior"))
+            .unwrap()
+            + 1;
+        assert!(err.contains(&format!("p.ron:{line}:")), "{err}");
+    }
 
     #[test]
     fn a_written_player_file_reads_back_the_same() {

@@ -142,6 +142,7 @@ impl AiSpec {
             AiSpec::SearchOn(on) => on.value.as_ref().map(|v| Arc::new(v.model.clone())),
             _ => None,
         };
+        let settings = self.numbers_file().and_then(|t| t.numbers.mcts);
         let (search, numbers) = match self {
             AiSpec::Random => return Box::new(super::RandomPlayer::new(seed)),
             AiSpec::Heuristic => {
@@ -187,6 +188,9 @@ impl AiSpec {
                 let mut player = super::MctsPlayer::new(side, seed, omniscient, budget(n, timed));
                 if let Some(numbers) = numbers {
                     player = player.on_numbers(numbers);
+                }
+                if let Some(settings) = settings {
+                    player = player.with_settings(settings);
                 }
                 if let Some(counter) = playouts {
                     player = player.counting_playouts(counter);

@@ -4,10 +4,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::PlayerNumbers;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::tune::{self as lib, TuneOptions};
+use caesar_workbench::sim::tune_search::{self, SearchTuneOptions};
 
 use super::args::{check_outputs, load_game, parse_side, parse_threads, pool};
 use super::simulate::{print_report, with_progress};
@@ -55,6 +57,16 @@ pub struct TuneArgs {
     /// other side by its numbers for that side.
     #[arg(long, value_delimiter = ',')]
     against: Vec<PathBuf>,
+    /// Tune a tree search's own settings instead of the heuristic's numbers:
+    /// `mcts:N@FILE` or `mcts:N@FILE+VALUE` (exploration, the heuristic's
+    /// prior, the reused trees' share). The file written holds FILE's numbers
+    /// with the tuned `mcts:` settings, which `mcts:N@OUT` then searches by.
+    /// Mind the budget: a searched game costs what its playouts cost.
+    #[arg(long)]
+    search: Option<AiSpec>,
+    /// With --search: the player every candidate meets, on both sides.
+    #[arg(long, default_value = "heuristic", requires = "search")]
+    opponent: AiSpec,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
@@ -66,6 +78,9 @@ pub struct TuneArgs {
 }
 
 pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
+    if args.search.is_some() {
+        return tune_search(out, args);
+    }
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
     let start = match &args.start {
         Some(path) => PlayerNumbers::load(path)?,
@@ -100,6 +115,43 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
     if !args.json {
         out.line(format!(
             "wrote {} (play it with --caesar-ai heuristic:{0})",
+            args.out.display()
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tune --search`: the tree search's own settings.
+fn tune_search(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
+    if args.start.is_some() || args.side.is_some() || !args.against.is_empty() {
+        return Err(CliError::Usage(
+            "--search tunes a search's settings on its own player file: --start, --side and --against are for the heuristic's numbers".to_string(),
+        ));
+    }
+    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    check_outputs(&[&args.out])?;
+    let options = SearchTuneOptions {
+        search: args.search.expect("tune_search is called with --search"),
+        opponent: args.opponent,
+        budget: args.budget,
+        games_per_candidate: args.games_per_candidate,
+        population: args.population.map_or(7, |p| p as usize),
+        step: args.step,
+        check_games: args.check_games,
+        seed: args.seed,
+    };
+    options.check()?;
+    let pool = pool(args.threads)?;
+    let name = format!("{} ({})", args.variant, loaded.game.rules.name);
+    let report = with_progress(options.total_games(), |progress| {
+        pool.install(|| tune_search::tune_search(&loaded.game, &name, &options, progress))
+    })
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    caesar_workbench::files::write_output(&args.out, &report.player_file())?;
+    print_report(out, &report, args.json)?;
+    if !args.json {
+        out.line(format!(
+            "wrote {} (search by it with --caesar-ai mcts:N@{0})",
             args.out.display()
         ))?;
     }

@@ -16,6 +16,7 @@ pub mod report;
 pub mod stats;
 pub mod sweep;
 pub mod tune;
+pub mod tune_search;
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -985,3 +985,27 @@ fn learn_refuses_a_held_out_share_that_leaves_nothing_to_fit_or_judge() {
     }
     assert!(!path.exists(), "nothing written");
 }
+
+#[test]
+fn tune_search_takes_a_tree_search_on_a_player_file_and_nothing_for_the_heuristic() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.ron");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/players/tuned-rules-2.0.ron"
+    );
+    let refused = |search: &str, extra: &[&str], says: &str| {
+        let assert = cli()
+            .args(["tune", "--search", search, "--budget", "4", "--out"])
+            .arg(&out)
+            .args(extra)
+            .assert()
+            .code(2);
+        let stderr = stderr_of(&assert);
+        assert!(stderr.contains(says), "{search} {extra:?}: {stderr}");
+    };
+    refused(&format!("search:4@{file}"), &[], "mcts:N@FILE");
+    refused("mcts:4", &[], "mcts:N@FILE");
+    refused(&format!("mcts:4@{file}"), &["--side", "caesar"], "--side");
+    assert!(!out.exists(), "nothing written");
+}

@@ -488,3 +488,43 @@ fn a_search_scored_by_a_learned_value_names_both_files_and_needs_the_player_file
     let refused = wrong.parse::<AiSpec>().unwrap_err().to_string();
     assert!(refused.contains("tuned-rules-2.0.ron:"), "{refused}");
 }
+
+#[test]
+fn a_tree_search_plays_by_its_player_files_settings() {
+    // A player file's `mcts:` section (`tune --search` writes one) is what
+    // `mcts:N@FILE` searches by: the defaults written out play as no section,
+    // other settings play otherwise.
+    use caesar_workbench::ai::{MctsParams, PlayerNumbers};
+    let numbers = PlayerNumbers::load(std::path::Path::new(&tuned_2_0())).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let with = |name: &str, mcts: MctsParams| {
+        let path = dir.path().join(name);
+        let file = PlayerNumbers {
+            mcts: Some(mcts),
+            ..numbers
+        };
+        std::fs::write(&path, file.to_ron("")).unwrap();
+        format!("mcts:4@{}", path.display())
+    };
+    let game = common::published("rules-2.0");
+    let played = |caesar: String| {
+        let opts = SimOptions {
+            games: 1,
+            seed: 23,
+            caesar: caesar.parse().unwrap(),
+            pompey: AiSpec::Heuristic,
+            omniscient: false,
+            shard: None,
+        };
+        sim::play_one(&game, &opts, 0)
+    };
+    let plain = played(format!("mcts:4@{}", tuned_2_0()));
+    assert_eq!(plain, played(with("defaults.ron", MctsParams::default())));
+    let other = MctsParams {
+        c_puct: 3.0,
+        heuristic_prior: 0.1,
+        reused_share: 0.9,
+        ..MctsParams::default()
+    };
+    assert_ne!(plain, played(with("other.ron", other)));
+}

@@ -1,0 +1,488 @@
+//! `tune --search`: fits a tree search's own settings ([`MctsParams`]:
+//! exploration, the heuristic's prior, the share of the budget a reused
+//! tree spends) with the optimiser `tune` fits the heuristic with (CMA-ES),
+//! as the tabletop-games research frameworks tune MCTS per game.
+//!
+//! A candidate plays both sides of the same seeds against one opponent; all
+//! candidates of a generation play the same seeds, each generation new ones.
+//! The search runs in an unbounded space: the exploration constant is its
+//! start times e^z, the two shares are the logistic of their start's logit
+//! plus z, so every candidate is a valid setting. The result (CMA-ES's final
+//! mean) and the starting settings then meet the opponent again on seeds the
+//! search never played, each way, and the report gives both scores and their
+//! paired difference. Everything derives from the seed.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+
+use cmaes::{CMAESOptions, DVector, Mode};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::stats::{PairedDifference, paired_mean_difference};
+use super::tune::Generation;
+use super::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
+use crate::ai::{AiSpec, MctsParams, Player, play_game};
+use crate::engine::{Game, NoLog};
+use crate::scenario::model::Side;
+
+/// Salt of the check games' seeds: a stream the search never plays.
+const CHECK_SALT: u64 = 0x5EA2_C4EC_0000_5EED;
+
+/// What to tune, and how hard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchTuneOptions {
+    /// The search whose settings are tuned: `mcts:N@FILE[+VALUE]`. Its
+    /// file's `mcts:` settings (or the defaults) are where the search starts.
+    pub search: AiSpec,
+    /// The player every candidate meets, on both sides.
+    pub opponent: AiSpec,
+    /// Games to play while searching, in all (the check games come on top).
+    pub budget: u64,
+    /// Games per candidate: even, half on each side.
+    pub games_per_candidate: u64,
+    /// Candidates per generation (at least 2).
+    pub population: usize,
+    /// The first step, in the transformed space.
+    pub step: f64,
+    /// Games of the final check for each of the tuned and starting settings
+    /// (even: half on each side).
+    pub check_games: u64,
+    pub seed: u64,
+}
+
+impl SearchTuneOptions {
+    pub fn check(&self) -> Result<(), OptionsError> {
+        if self.start_settings().is_none() {
+            return Err(OptionsError::StartingPlayer(format!(
+                "{} is not a tree search on a player file: tune --search takes mcts:N@FILE (or mcts:N@FILE+VALUE)",
+                self.search
+            )));
+        }
+        if self.games_per_candidate < 2 || !self.games_per_candidate.is_multiple_of(2) {
+            return Err(OptionsError::GamesPerCandidate(self.games_per_candidate));
+        }
+        if self.generations() == 0 {
+            return Err(OptionsError::BudgetUnderOneGeneration {
+                budget: self.budget,
+                population: self.population.max(2),
+                games_per_candidate: self.games_per_candidate,
+            });
+        }
+        if !self.check_games.is_multiple_of(2) {
+            return Err(OptionsError::OddCheckGames(self.check_games));
+        }
+        if !(self.step.is_finite() && self.step > 0.0 && self.step <= super::tune::MAX_STEP) {
+            return Err(OptionsError::Step {
+                step: self.step,
+                max: super::tune::MAX_STEP,
+            });
+        }
+        Ok(())
+    }
+
+    /// The settings the search starts from, if `search` is an MCTS on a file.
+    pub fn start_settings(&self) -> Option<MctsParams> {
+        match &self.search {
+            AiSpec::SearchOn(on)
+                if matches!(on.search, AiSpec::Mcts { .. } | AiSpec::MctsTimed { .. }) =>
+            {
+                Some(on.on.numbers.mcts.unwrap_or_default())
+            }
+            _ => None,
+        }
+    }
+
+    pub fn generations(&self) -> u64 {
+        self.budget / (self.population.max(2) as u64 * self.games_per_candidate)
+    }
+
+    /// Games a run plays, the search and the check together.
+    pub fn total_games(&self) -> u64 {
+        self.generations() * self.population.max(2) as u64 * self.games_per_candidate
+            + 2 * self.check_games
+    }
+
+    /// The search with these settings in its player file.
+    fn with_settings(&self, settings: MctsParams) -> AiSpec {
+        let mut spec = self.search.clone();
+        if let AiSpec::SearchOn(on) = &mut spec {
+            on.on.numbers.mcts = Some(settings);
+        }
+        spec
+    }
+}
+
+fn logit(p: f64) -> f64 {
+    (p / (1.0 - p)).ln()
+}
+
+fn logistic(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The settings a point `z` of the search stands for.
+fn settings_at(start: MctsParams, z: &DVector<f64>) -> MctsParams {
+    // Kept off the very edges, where a share of 0 or 1 is not a setting.
+    let share = |p: f64, z: f64| logistic(logit(p) + z).clamp(1e-3, 1.0 - 1e-3);
+    MctsParams {
+        c_puct: (start.c_puct * z[0].exp()).clamp(1e-4, 1e4),
+        heuristic_prior: share(start.heuristic_prior, z[1]),
+        reused_share: share(start.reused_share, z[2]),
+        groups: start.groups,
+    }
+}
+
+/// `spec`'s points (win 1, draw ½) as Caesar and as Pompey against
+/// `opponent` over the first `pairs` seeds of `stream`, one game each way.
+fn duel(
+    game: &Game,
+    stream: u64,
+    pairs: u64,
+    (spec, opponent): (&AiSpec, &AiSpec),
+    progress: &Progress,
+) -> Result<Vec<[f64; 2]>, Cancelled> {
+    let points = |seed: u64, caesar: &AiSpec, pompey: &AiSpec, side: Side| {
+        let (game_seed, seeds) = game_and_player_seeds(seed, 0);
+        let mut players: [Box<dyn Player>; 2] = [
+            caesar.player(Side::Caesar, seeds[0], false),
+            pompey.player(Side::Pompey, seeds[1], false),
+        ];
+        let end = play_game(game, game_seed, &mut players, &mut NoLog);
+        progress.tick();
+        match end.outcome().and_then(|o| o.winner) {
+            Some(w) if w == side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    };
+    // A game's result depends on its seeds only: the games (and the
+    // searches' worlds within them) share the threads in any order.
+    (0..pairs)
+        .into_par_iter()
+        .map(|i| {
+            if progress.is_cancelled() {
+                return Err(Cancelled);
+            }
+            let seed = game_seed(stream, i);
+            Ok([
+                points(seed, spec, opponent, Side::Caesar),
+                points(seed, opponent, spec, Side::Pompey),
+            ])
+        })
+        .collect()
+}
+
+fn mean_score(results: &[[f64; 2]]) -> f64 {
+    results.iter().map(|r| r[0] + r[1]).sum::<f64>() / (2.0 * results.len().max(1) as f64)
+}
+
+/// A paired difference in points, as `+1.5 pts (95% CI … to …, p = …)`.
+fn points_text(d: &PairedDifference) -> String {
+    format!(
+        "{:+.1} pts (95% CI {:+.1} to {:+.1}, p = {:.3})",
+        100.0 * d.estimate,
+        100.0 * d.ci95[0],
+        100.0 * d.ci95[1],
+        d.p_value
+    )
+}
+
+/// The tuned and the starting settings against the opponent on unseen seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchCheck {
+    pub games: u64,
+    pub tuned_score: f64,
+    pub start_score: f64,
+    /// Tuned minus starting score over the same seeds (points per game).
+    pub difference: PairedDifference,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchTuneReport {
+    pub variant: String,
+    pub options: SearchTuneOptions,
+    pub generations: Vec<Generation>,
+    pub start: MctsParams,
+    pub tuned: MctsParams,
+    pub check: Option<SearchCheck>,
+    pub games_played: u64,
+    pub elapsed_seconds: f64,
+}
+
+/// Tunes the settings of `options.search` for `game`'s rules. Progress counts games.
+pub fn tune_search(
+    game: &Game,
+    variant: &str,
+    options: &SearchTuneOptions,
+    progress: &Progress,
+) -> Result<SearchTuneReport, Cancelled> {
+    let started = std::time::Instant::now();
+    let start = options.start_settings().unwrap_or_default();
+    let pairs = options.games_per_candidate / 2;
+    let lambda = options.population.max(2);
+    let evaluated = Cell::new(0u64);
+    let cancelled = Cell::new(false);
+    let scores = RefCell::new(Vec::with_capacity(lambda));
+    let objective = |z: &DVector<f64>| {
+        if cancelled.get() {
+            return 0.0;
+        }
+        let generation = evaluated.get() / lambda as u64;
+        evaluated.set(evaluated.get() + 1);
+        let stream = game_seed(options.seed, generation);
+        let spec = options.with_settings(settings_at(start, z));
+        match duel(game, stream, pairs, (&spec, &options.opponent), progress) {
+            Ok(results) => {
+                let score = mean_score(&results);
+                scores.borrow_mut().push(score);
+                score
+            }
+            Err(Cancelled) => {
+                cancelled.set(true);
+                0.0
+            }
+        }
+    };
+    let mut cma = CMAESOptions::new(vec![0.0; 3], options.step)
+        .mode(Mode::Maximize)
+        .seed(options.seed)
+        .population_size(lambda)
+        .max_generations(options.generations() as usize)
+        .tol_fun(0.0)
+        .tol_fun_rel(0.0)
+        .tol_fun_hist(0.0)
+        .tol_stagnation(usize::MAX)
+        .build(objective)
+        .expect("the options are checked and the start is finite");
+    let mut generations = Vec::new();
+    loop {
+        let end = cma.next();
+        if cancelled.get() {
+            return Err(Cancelled);
+        }
+        let mut done = std::mem::take(&mut *scores.borrow_mut());
+        if !done.is_empty() {
+            done.sort_by(f64::total_cmp);
+            generations.push(Generation {
+                generation: generations.len() as u64,
+                best: done[done.len() - 1],
+                median: done[done.len() / 2],
+                sigma: cma.sigma(),
+            });
+        }
+        if end.is_some() {
+            break;
+        }
+    }
+    let tuned = settings_at(start, cma.mean());
+    let search_games = cma.function_evals() as u64 * options.games_per_candidate;
+    let check = if options.check_games > 0 {
+        Some(check(game, options, [tuned, start], progress)?)
+    } else {
+        None
+    };
+    Ok(SearchTuneReport {
+        variant: variant.to_string(),
+        options: options.clone(),
+        generations,
+        start,
+        tuned,
+        games_played: search_games + 2 * options.check_games,
+        check,
+        elapsed_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The tuned and the starting settings, each against the opponent on the
+/// same unseen seeds.
+fn check(
+    game: &Game,
+    options: &SearchTuneOptions,
+    [tuned, start]: [MctsParams; 2],
+    progress: &Progress,
+) -> Result<SearchCheck, Cancelled> {
+    let stream = options.seed ^ CHECK_SALT;
+    let pairs = options.check_games / 2;
+    let [a, b] = [tuned, start].map(|settings| {
+        let spec = options.with_settings(settings);
+        duel(game, stream, pairs, (&spec, &options.opponent), progress)
+    });
+    let (a, b) = (a?, b?);
+    let (mut sum, mut sum_sq) = (0.0, 0.0);
+    for (x, y) in a.iter().zip(&b) {
+        let d = (x[0] + x[1] - y[0] - y[1]) / 2.0;
+        sum += d;
+        sum_sq += d * d;
+    }
+    Ok(SearchCheck {
+        games: options.check_games,
+        tuned_score: mean_score(&a),
+        start_score: mean_score(&b),
+        difference: paired_mean_difference(sum, sum_sq, pairs),
+    })
+}
+
+impl SearchTuneReport {
+    /// The player file: the search's numbers with the tuned `mcts:` settings,
+    /// headed by how they were found.
+    pub fn player_file(&self) -> String {
+        let AiSpec::SearchOn(on) = &self.options.search else {
+            unreachable!("the options are checked: an MCTS on a player file")
+        };
+        let o = &self.options;
+        let mut header = format!(
+            "The numbers of {} with the tree search's settings tuned for {} by\n\
+             `caesar-workbench tune --search {} --opponent {}` (CMA-ES):\n\
+             {} generation(s) of {} candidates, {} games each, seed {}.",
+            on.on.path,
+            self.variant,
+            o.search,
+            o.opponent,
+            self.generations.len(),
+            o.population.max(2),
+            o.games_per_candidate,
+            o.seed,
+        );
+        if let Some(c) = &self.check {
+            header.push_str(&format!(
+                "\nOn {} unseen games each: tuned {:.1}%, starting settings {:.1}% against {} ({}).",
+                c.games,
+                100.0 * c.tuned_score,
+                100.0 * c.start_score,
+                o.opponent,
+                points_text(&c.difference),
+            ));
+        }
+        let numbers = crate::ai::PlayerNumbers {
+            mcts: Some(self.tuned),
+            ..on.on.numbers
+        };
+        numbers.to_ron(&header)
+    }
+}
+
+impl fmt::Display for SearchTuneReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = &self.options;
+        writeln!(
+            f,
+            "tune {} settings for {} against {}: {} generation(s) of {} candidates, {} games each (seed {})",
+            o.search,
+            self.variant,
+            o.opponent,
+            self.generations.len(),
+            o.population.max(2),
+            o.games_per_candidate,
+            o.seed
+        )?;
+        writeln!(f, "  generation   best  median  step")?;
+        for g in &self.generations {
+            writeln!(
+                f,
+                "  {:>10}  {:>5.1}%  {:>5.1}%  {:.3}",
+                g.generation,
+                100.0 * g.best,
+                100.0 * g.median,
+                g.sigma
+            )?;
+        }
+        let (s, t) = (self.start, self.tuned);
+        writeln!(f, "  setting          start    tuned")?;
+        writeln!(f, "  c_puct         {:>7.3}  {:>7.3}", s.c_puct, t.c_puct)?;
+        writeln!(
+            f,
+            "  heuristic_prior{:>7.3}  {:>7.3}",
+            s.heuristic_prior, t.heuristic_prior
+        )?;
+        writeln!(
+            f,
+            "  reused_share   {:>7.3}  {:>7.3}",
+            s.reused_share, t.reused_share
+        )?;
+        if let Some(c) = &self.check {
+            writeln!(
+                f,
+                "check on {} unseen games each: tuned {:.1}%, start {:.1}% against {}; tuned − start {}",
+                c.games,
+                100.0 * c.tuned_score,
+                100.0 * c.start_score,
+                o.opponent,
+                points_text(&c.difference)
+            )?;
+        }
+        writeln!(
+            f,
+            "{} games in {:.1} s",
+            self.games_played, self.elapsed_seconds
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(seed: u64) -> SearchTuneOptions {
+        let file = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/variants/players/tuned-rules-2.0.ron"
+        );
+        SearchTuneOptions {
+            search: format!("mcts:1@{file}").parse().unwrap(),
+            opponent: AiSpec::Heuristic,
+            budget: 4,
+            games_per_candidate: 2,
+            population: 2,
+            step: 0.5,
+            check_games: 2,
+            seed,
+        }
+    }
+
+    #[test]
+    fn every_point_of_the_search_is_a_valid_setting() {
+        let start = MctsParams::default();
+        for z in [[0.0, 0.0, 0.0], [40.0, -40.0, 40.0], [-40.0, 40.0, -40.0]] {
+            let s = settings_at(start, &DVector::from_vec(z.to_vec()));
+            assert!(s.check().is_ok(), "{z:?}: {s:?}");
+        }
+        assert_eq!(settings_at(start, &DVector::zeros(3)).c_puct, start.c_puct);
+    }
+
+    /// A small run reproduces on one thread and on two, and writes a player
+    /// file whose settings a search then plays by.
+    #[test]
+    fn a_search_tuning_run_reproduces_and_writes_a_file_mcts_plays() {
+        let game = crate::test_support::published("rules-2.0");
+        let run = |threads| {
+            crate::test_support::on_threads(threads, || {
+                tune_search(&game, "rules-2.0", &options(3), &Progress::new()).unwrap()
+            })
+        };
+        let one = run(1);
+        let two = run(2);
+        assert_eq!((one.tuned, &one.generations), (two.tuned, &two.generations));
+        assert_eq!(one.generations.len(), 1);
+        assert_eq!(one.games_played, 4 + 2 * 2);
+        assert_ne!(one.tuned, one.start, "the search moved");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.ron");
+        std::fs::write(&path, one.player_file()).unwrap();
+        let read = crate::ai::PlayerNumbers::load(&path).unwrap();
+        assert_eq!(read.mcts, Some(one.tuned));
+        let spec: AiSpec = format!("mcts:2@{}", path.display()).parse().unwrap();
+        assert_eq!(spec.numbers_file().unwrap().numbers.mcts, Some(one.tuned));
+    }
+
+    #[test]
+    fn only_a_tree_search_on_a_player_file_is_tuned() {
+        let o = SearchTuneOptions {
+            search: AiSpec::Mcts { playouts: 2 },
+            ..options(1)
+        };
+        let err = o.check().unwrap_err().to_string();
+        assert!(err.contains("mcts:N@FILE"), "{err}");
+        assert!(options(1).check().is_ok());
+    }
+}
