@@ -191,18 +191,23 @@ fn checked(
     from: usize,
     params: HeuristicParams,
 ) -> Result<HeuristicParams, LoadError> {
-    params.check().map_err(|(name, message)| {
-        let (line, column) = locate_field(text, from, name).unwrap_or((1, 1));
-        LoadError::Parse {
-            location: Location {
-                file: path.to_path_buf(),
-                line,
-                column,
-            },
-            message,
-        }
-    })?;
+    params
+        .check()
+        .map_err(|(name, message)| field_error(path, text, from, name, message))?;
     Ok(params)
+}
+
+/// A parse error at the first `name:` in `text` from line `from` (0-based).
+fn field_error(path: &Path, text: &str, from: usize, name: &str, message: String) -> LoadError {
+    let (line, column) = locate_field(text, from, name).unwrap_or((from + 1, 1));
+    LoadError::Parse {
+        location: Location {
+            file: path.to_path_buf(),
+            line,
+            column,
+        },
+        message,
+    }
 }
 
 /// Line and column (1-based) of the first `name:` in `text` from line
@@ -299,18 +304,9 @@ impl PlayerNumbers {
             None => Ok(HeuristicParams::default()),
         };
         if let Some(mcts) = &file.mcts {
-            mcts.check().map_err(|(name, message)| {
-                let (line, column) = locate_field(&text, mcts_at.unwrap_or(0), name)
-                    .unwrap_or((mcts_at.unwrap_or(0) + 1, 1));
-                LoadError::Parse {
-                    location: Location {
-                        file: path.to_path_buf(),
-                        line,
-                        column,
-                    },
-                    message,
-                }
-            })?;
+            let at = mcts_at.unwrap_or(0);
+            mcts.check()
+                .map_err(|(name, message)| field_error(path, &text, at, name, message))?;
         }
         Ok(PlayerNumbers {
             caesar: side(file.caesar, caesar_at)?,

@@ -64,25 +64,13 @@ pub struct TuneOptions {
 
 impl TuneOptions {
     pub fn check(&self) -> Result<(), OptionsError> {
-        if self.games_per_candidate < 2 || !self.games_per_candidate.is_multiple_of(2) {
-            return Err(OptionsError::GamesPerCandidate(self.games_per_candidate));
-        }
-        if self.generations() == 0 {
-            return Err(OptionsError::BudgetUnderOneGeneration {
-                budget: self.budget,
-                population: self.population(),
-                games_per_candidate: self.games_per_candidate,
-            });
-        }
-        if !self.check_games.is_multiple_of(2) {
-            return Err(OptionsError::OddCheckGames(self.check_games));
-        }
-        if !(self.step.is_finite() && self.step > 0.0 && self.step <= MAX_STEP) {
-            return Err(OptionsError::Step {
-                step: self.step,
-                max: MAX_STEP,
-            });
-        }
+        check_run(
+            self.budget,
+            self.population(),
+            self.games_per_candidate,
+            self.check_games,
+            self.step,
+        )?;
         for numbers in std::iter::once(&self.start).chain(&self.against) {
             for side in Side::BOTH {
                 numbers
@@ -243,6 +231,38 @@ impl TuneReport {
         header.push_str("\nPlay it with --caesar-ai heuristic:FILE or --pompey-ai heuristic:FILE.");
         self.tuned.to_ron(&header)
     }
+}
+
+/// Refuses a CMA-ES run (of the heuristic's numbers or of a search's
+/// settings) that cannot play a generation or whose games cannot split evenly
+/// between the sides.
+pub(crate) fn check_run(
+    budget: u64,
+    population: usize,
+    games_per_candidate: u64,
+    check_games: u64,
+    step: f64,
+) -> Result<(), OptionsError> {
+    if games_per_candidate < 2 || !games_per_candidate.is_multiple_of(2) {
+        return Err(OptionsError::GamesPerCandidate(games_per_candidate));
+    }
+    if budget / (population as u64 * games_per_candidate) == 0 {
+        return Err(OptionsError::BudgetUnderOneGeneration {
+            budget,
+            population,
+            games_per_candidate,
+        });
+    }
+    if !check_games.is_multiple_of(2) {
+        return Err(OptionsError::OddCheckGames(check_games));
+    }
+    if !(step.is_finite() && step > 0.0 && step <= MAX_STEP) {
+        return Err(OptionsError::Step {
+            step,
+            max: MAX_STEP,
+        });
+    }
+    Ok(())
 }
 
 /// The widest first step: beyond it a generation's candidates are

@@ -59,26 +59,13 @@ impl SearchTuneOptions {
                 self.search
             )));
         }
-        if self.games_per_candidate < 2 || !self.games_per_candidate.is_multiple_of(2) {
-            return Err(OptionsError::GamesPerCandidate(self.games_per_candidate));
-        }
-        if self.generations() == 0 {
-            return Err(OptionsError::BudgetUnderOneGeneration {
-                budget: self.budget,
-                population: self.population.max(2),
-                games_per_candidate: self.games_per_candidate,
-            });
-        }
-        if !self.check_games.is_multiple_of(2) {
-            return Err(OptionsError::OddCheckGames(self.check_games));
-        }
-        if !(self.step.is_finite() && self.step > 0.0 && self.step <= super::tune::MAX_STEP) {
-            return Err(OptionsError::Step {
-                step: self.step,
-                max: super::tune::MAX_STEP,
-            });
-        }
-        Ok(())
+        super::tune::check_run(
+            self.budget,
+            self.population.max(2),
+            self.games_per_candidate,
+            self.check_games,
+            self.step,
+        )
     }
 
     /// The settings the search starts from, if `search` is an MCTS on a file.
