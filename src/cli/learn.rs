@@ -8,7 +8,7 @@ use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::learn::{self as lib, LearnOptions};
 
 use super::args::{PlayerArg, check_outputs, load_game, parse_threads, pool};
-use super::simulate::{print_report, with_progress};
+use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -67,13 +67,10 @@ pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
         pool.install(|| lib::learn(&loaded.game, &args.variant, &options, progress))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
-    caesar_workbench::files::write_output(&args.out, &report.value_file())?;
-    print_report(out, &report, args.json)?;
-    if !args.json {
-        out.line(format!(
-            "wrote {} (search with it: --caesar-ai search:16@PLAYER_FILE+{0})",
-            args.out.display()
-        ))?;
-    }
-    Ok(ExitCode::SUCCESS)
+    let hint = format!(
+        "search with it: --caesar-ai search:16@PLAYER_FILE+{}",
+        args.out.display()
+    );
+    let text = report.value_file();
+    write_file_and_report(out, (&args.out, &text), &report, args.json, &hint)
 }

@@ -155,6 +155,26 @@ where
 }
 
 /// A report as text or JSON.
+/// Writes the file a fitting command made (`tune`, `learn`) to `path`, then
+/// prints its report and, as text, where the file went and how to play it.
+pub fn write_file_and_report<T>(
+    out: &mut Output,
+    (path, text): (&std::path::Path, &str),
+    report: &T,
+    json: bool,
+    how_to_use: &str,
+) -> Result<ExitCode, CliError>
+where
+    T: serde::Serialize + std::fmt::Display,
+{
+    caesar_workbench::files::write_output(path, text)?;
+    print_report(out, report, json)?;
+    if !json {
+        out.line(format!("wrote {} ({how_to_use})", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn print_report<T>(out: &mut Output, report: &T, json: bool) -> Result<(), CliError>
 where
     T: serde::Serialize + std::fmt::Display,

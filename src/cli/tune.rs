@@ -12,7 +12,7 @@ use caesar_workbench::sim::tune::{self as lib, TuneOptions};
 use caesar_workbench::sim::tune_search::{self, SearchTuneOptions};
 
 use super::args::{check_outputs, load_game, parse_side, parse_threads, pool};
-use super::simulate::{print_report, with_progress};
+use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -110,15 +110,9 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         pool.install(|| lib::tune(&loaded.game, &name, &options, progress))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
-    caesar_workbench::files::write_output(&args.out, &report.player_file())?;
-    print_report(out, &report, args.json)?;
-    if !args.json {
-        out.line(format!(
-            "wrote {} (play it with --caesar-ai heuristic:{0})",
-            args.out.display()
-        ))?;
-    }
-    Ok(ExitCode::SUCCESS)
+    let file = (args.out.as_path(), report.player_file());
+    let hint = format!("play it with --caesar-ai heuristic:{}", args.out.display());
+    write_file_and_report(out, (file.0, &file.1), &report, args.json, &hint)
 }
 
 /// `tune --search`: the tree search's own settings.
@@ -147,13 +141,10 @@ fn tune_search(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         pool.install(|| tune_search::tune_search(&loaded.game, &name, &options, progress))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
-    caesar_workbench::files::write_output(&args.out, &report.player_file())?;
-    print_report(out, &report, args.json)?;
-    if !args.json {
-        out.line(format!(
-            "wrote {} (search by it with --caesar-ai mcts:N@{0})",
-            args.out.display()
-        ))?;
-    }
-    Ok(ExitCode::SUCCESS)
+    let file = (args.out.as_path(), report.player_file());
+    let hint = format!(
+        "search by it with --caesar-ai mcts:N@{}",
+        args.out.display()
+    );
+    write_file_and_report(out, (file.0, &file.1), &report, args.json, &hint)
 }
