@@ -8,7 +8,9 @@
 //! - each group move (6.1, 6.3): the heuristic's best few group plans (a
 //!   location and its objective, or an amphibious move), best first, and
 //!   ending the moves. A chosen plan's steps are then the heuristic's, toward
-//!   the plan's objective ([`HeuristicPlayer::adopt`]).
+//!   the plan's objective ([`HeuristicPlayer::adopt`]); a plan is one choice
+//!   (the same location toward another objective is another), and ending the
+//!   moves, once chosen, is played as chosen, not left to the heuristic.
 //!
 //! Every other decision (levies, battles, the opponent's) is the heuristic's.
 //!
@@ -112,6 +114,8 @@ impl Default for MctsParams {
 enum Choice {
     Act(Action),
     Style(usize),
+    /// A group move toward its objective.
+    Plan(GroupPlan),
 }
 
 /// A choice below a node, with its statistics.
@@ -376,11 +380,8 @@ impl MctsPlayer {
         let root_turn = (world.year(), world.turn());
         let mut styled = self.styled;
         scratch.path.clear();
-        // The root's candidates are the real player's (its heuristic
-        // remembers what a fresh one does not).
-        scratch.plans.clone_from(&root.plans);
-        let mut step = Some((top, e, root.kind));
-        while let Some((n, e, kind)) = step.take() {
+        let mut step = Some((top, e));
+        while let Some((n, e)) = step.take() {
             scratch.path.push((n, e));
             let edge = &tree.nodes[n as usize].edges[e as usize];
             let (choice, child) = (edge.choice, edge.node);
@@ -399,11 +400,9 @@ impl MctsPlayer {
                     styled = Some(now);
                     players[me].set_turn_style(self.styles[i], now.0, now.1);
                 }
-                Choice::Act(a) => {
-                    let action = match scratch.plans.iter().find(|p| p.action == a) {
-                        Some(plan) if kind == Kind::Group => players[me].adopt(*plan),
-                        _ => a,
-                    };
+                Choice::Act(a) => world.apply(game, a),
+                Choice::Plan(plan) => {
+                    let action = players[me].adopt(plan);
                     world.apply(game, action);
                 }
             }
@@ -421,7 +420,7 @@ impl MctsPlayer {
                     let seen = world.view(self.side, self.omniscient);
                     candidates(&self.params, game, &seen, kind, &mut players[me], scratch);
                     let e = tree.select(n, &scratch.candidates, self.params.c_puct);
-                    step = Some((n, e, kind));
+                    step = Some((n, e));
                     break;
                 }
                 self.heuristic_move(game, &mut world, &mut players, &mut styled, scratch);
@@ -502,9 +501,7 @@ impl MctsPlayer {
             &mut scratch,
         );
         let root = Root {
-            kind,
             candidates: scratch.candidates,
-            plans: scratch.plans,
         };
         // Within one command phase the trees grown for the style and each
         // group go on to the next group: nothing but this side's own steps
@@ -625,18 +622,16 @@ fn candidates(
             let rest = (1.0 - top) / n as f64;
             out.extend(scratch.plans.iter().enumerate().map(|(i, plan)| {
                 let p = if i == 0 { top } else { rest };
-                (Choice::Act(plan.action), p)
+                (Choice::Plan(*plan), p)
             }));
             out.push((Choice::Act(Action::EndMoves), rest));
         }
     }
 }
 
-/// The candidates at the root of a search, with the plans behind them.
+/// The candidates at the root of a search, with their priors.
 struct Root {
-    kind: Kind,
     candidates: Vec<(Choice, f64)>,
-    plans: Vec<GroupPlan>,
 }
 
 /// The kinds of searched decision.
@@ -667,15 +662,12 @@ impl Player for MctsPlayer {
             return self.choose(game, view, legal);
         }
         if kind == Kind::Group {
-            let Choice::Act(a) = self.search(game, &view, legal, kind) else {
-                unreachable!("a group decision chooses an action")
-            };
-            let mut plans = Vec::new();
-            self.heuristic
-                .group_plans(game, &view, legal, MAX_GROUP_PLANS, &mut plans);
-            return match plans.iter().find(|p| p.action == a) {
-                Some(plan) => self.heuristic.adopt(*plan),
-                None => self.heuristic.choose(game, view, legal),
+            return match self.search(game, &view, legal, kind) {
+                Choice::Plan(plan) => self.heuristic.adopt(plan),
+                // Ending the moves, as searched: the heuristic would move
+                // another group.
+                Choice::Act(a) => a,
+                Choice::Style(_) => unreachable!("a group decision chooses a plan or ends"),
             };
         }
         let Choice::Act(a) = self.search(game, &view, legal, kind) else {
@@ -779,6 +771,47 @@ mod tests {
             state.apply(&game, a);
         }
         assert!(state.year() > 2 || state.is_over());
+    }
+
+    #[test]
+    fn ending_the_moves_as_searched_is_played_though_group_plans_remain() {
+        // The heuristic moves a group whenever it has a plan; the search may
+        // judge that ending the moves (6.1) does better, and is then obeyed.
+        let game = crate::test_support::published("rules-2.0");
+        let mut legal = Vec::new();
+        let mut ended_with_plans = 0;
+        for seed in 0..6 {
+            if ended_with_plans > 0 {
+                break;
+            }
+            let mut state = State::new(&game, seed);
+            let mut caesar = MctsPlayer::new(Side::Caesar, seed, false, Budget::Playouts(16));
+            let mut pompey = HeuristicPlayer::new(Side::Pompey, seed, false);
+            while let Some(side) = state.current_player()
+                && state.year() <= 5
+            {
+                state.legal_actions(&game, &mut legal);
+                let a = if side == Side::Caesar {
+                    let mut plans = Vec::new();
+                    let view = state.view(side, false);
+                    caesar
+                        .heuristic
+                        .group_plans(&game, &view, &legal, MAX_GROUP_PLANS, &mut plans);
+                    let a = crate::ai::decide(&mut caesar, &game, &state, &legal);
+                    if a == Action::EndMoves && !plans.is_empty() {
+                        ended_with_plans += 1;
+                    }
+                    a
+                } else {
+                    crate::ai::decide(&mut pompey, &game, &state, &legal)
+                };
+                state.apply(&game, a);
+            }
+        }
+        assert!(
+            ended_with_plans > 0,
+            "the search never ended its moves early"
+        );
     }
 
     #[test]
