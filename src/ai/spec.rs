@@ -104,6 +104,27 @@ impl AiSpec {
     /// a player file plays by its numbers, whatever its name (a file of the
     /// default numbers is the heuristic).
     pub(crate) fn plays_as(&self, other: &AiSpec) -> bool {
+        let (plain_self, plain_other) = (self.plain(), other.plain());
+        plain_self
+            .as_ref()
+            .unwrap_or(self)
+            .plays_as_spelt(plain_other.as_ref().unwrap_or(other))
+    }
+
+    /// The plainer spelling of this player, if it has one: a search on a
+    /// file of the default numbers with no value file is the plain search.
+    fn plain(&self) -> Option<AiSpec> {
+        match self {
+            AiSpec::SearchOn(s)
+                if s.value.is_none() && s.on.numbers == super::PlayerNumbers::default() =>
+            {
+                Some(s.search.clone())
+            }
+            _ => None,
+        }
+    }
+
+    fn plays_as_spelt(&self, other: &AiSpec) -> bool {
         fn numbers(spec: &AiSpec) -> Option<super::PlayerNumbers> {
             match spec {
                 AiSpec::Heuristic => Some(super::PlayerNumbers::default()),

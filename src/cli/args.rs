@@ -8,7 +8,10 @@ use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
 
-use super::CliError;
+use std::process::ExitCode;
+
+use super::output::warn;
+use super::{CliError, Output};
 
 /// More worker threads than this is refused: beyond the cores there is
 /// nothing to gain, and thousands of threads only take memory and time.
@@ -53,6 +56,11 @@ pub struct RunArgs {
     /// output; `{shard}` in the name becomes the shard as `i-of-n`.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Read every input and check every output as the run would, then stop
+    /// before the first game (what `deploy/slurm/submit.sh` runs before
+    /// queueing anything).
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// A player as `--caesar-ai` takes it: any [`AiSpec`], or `best`, the
@@ -78,27 +86,44 @@ impl std::str::FromStr for PlayerArg {
 }
 
 impl PlayerArg {
-    /// The player under `variants` (`best` must be the same player under each).
-    pub fn resolve(&self, variants: &[&str]) -> Result<AiSpec, CliError> {
-        match self {
-            PlayerArg::Spec(spec) => Ok(spec.clone()),
-            PlayerArg::Best => {
-                let best: Vec<AiSpec> = variants
-                    .iter()
-                    .map(|v| {
-                        caesar_workbench::sim::ratings::best(v)
-                            .map_err(|e| CliError::Usage(e.to_string()))
-                    })
-                    .collect::<Result<_, _>>()?;
-                match best.windows(2).find(|w| w[0] != w[1]) {
-                    Some(w) => Err(CliError::Usage(format!(
-                        "best is {} under one rule set and {} under the other: name the player",
-                        w[0], w[1]
-                    ))),
-                    None => Ok(best[0].clone()),
-                }
+    /// The player under `variants` on `scenario` (the published game when
+    /// `None`); `best` must be the same player under each, and says on
+    /// standard error what it stands for and what it was measured on.
+    pub fn resolve(&self, variants: &[&str], scenario: Option<&Path>) -> Result<AiSpec, CliError> {
+        Ok(self.resolve_best(variants, scenario)?.0)
+    }
+
+    /// [`PlayerArg::resolve`], with what `best` stands for in words (`None`
+    /// for a named player).
+    pub fn resolve_best(
+        &self,
+        variants: &[&str],
+        scenario: Option<&Path>,
+    ) -> Result<(AiSpec, Option<String>), CliError> {
+        let PlayerArg::Spec(spec) = self else {
+            let scenario_digest = match scenario {
+                Some(path) => Some(caesar_workbench::scenario::load_scenario(Some(path))?.digest()),
+                None => None,
+            };
+            let mut best = Vec::new();
+            for v in variants {
+                let lineage = RuleSet::lineage(v)?;
+                let found =
+                    caesar_workbench::sim::ratings::best_for(&lineage, scenario_digest.as_deref())
+                        .map_err(|e| CliError::Usage(e.to_string()))?;
+                best.push(found);
             }
-        }
+            if let Some(w) = best.windows(2).find(|w| w[0].spec != w[1].spec) {
+                return Err(CliError::Usage(format!(
+                    "best is {} under one rule set and {} under the other: name the player",
+                    w[0].spec, w[1].spec
+                )));
+            }
+            let words = format!("best = {}: {}", best[0].spec, best[0].describe());
+            warn(format_args!("{words}"));
+            return Ok((best[0].spec.clone(), Some(words)));
+        };
+        Ok((spec.clone(), None))
     }
 }
 
@@ -109,8 +134,8 @@ impl RunArgs {
         let options = SimOptions {
             games: self.games,
             seed: self.seed,
-            caesar: self.caesar_ai.resolve(variants)?,
-            pompey: self.pompey_ai.resolve(variants)?,
+            caesar: self.caesar_ai.resolve(variants, self.scenario.as_deref())?,
+            pompey: self.pompey_ai.resolve(variants, self.scenario.as_deref())?,
             omniscient: self.omniscient,
             shard: resolve_shard(self.shard)?,
         };
@@ -193,12 +218,12 @@ pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliEr
     Ok(Loaded { game, doc })
 }
 
-/// Refuses two `--variant`s that are one rule set (the same content, by
-/// another name or path): their difference is nothing but noise.
+/// Refuses two `--variant`s that play as one rule set (the same rules, by
+/// another name, path or `name:`): their difference is nothing but noise.
 pub fn refuse_same_rules(variants: &[String], games: &[&Game]) -> Result<(), CliError> {
     for j in 1..games.len() {
         for i in 0..j {
-            if games[i].rules.digest() == games[j].rules.digest() {
+            if games[i].rules.play_digest() == games[j].rules.play_digest() {
                 return Err(CliError::Usage(format!(
                     "--variant {} and --variant {} are the same rule set: compare two different ones",
                     variants[i], variants[j]
@@ -209,25 +234,33 @@ pub fn refuse_same_rules(variants: &[String], games: &[&Game]) -> Result<(), Cli
     Ok(())
 }
 
+/// Ends a `--dry-run` once its inputs are read and its outputs checked:
+/// says what would be played, plays nothing.
+pub fn dry_run_done(out: &mut Output, games: u64) -> Result<ExitCode, CliError> {
+    out.line(format_args!(
+        "dry run: every input read and every output checked; {games} games would be played"
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Checks, before any game is played, that every output of a command can
-/// be written and that none of them, standard output included, is a file
-/// the command has read (every file of every `extends` chain, player files,
-/// records, position files, reports: [`caesar_workbench::files`]).
+/// be written, that no two of them (nor a `.bak` one keeps) land in one
+/// place, and that none of them, standard output and error included, is a
+/// file the command has read (every file of every `extends` chain, player
+/// files, records, position files, reports: [`caesar_workbench::files`]).
 pub fn check_outputs(paths: &[&Path]) -> Result<(), CliError> {
     check_stdout()?;
-    for path in paths {
-        caesar_workbench::files::check_output(path)?;
-    }
+    caesar_workbench::files::check_outputs(paths)?;
     Ok(())
 }
 
-/// Refuses to go on when standard output is redirected into a file the
-/// command read (as `merge a.json b.json >> a.json` would append to a
-/// report it reads).
+/// Refuses to go on when standard output or error is redirected into a
+/// file the command read (as `merge a.json b.json >> a.json` or
+/// `players --measure 2>> pl.ron` would append to a file it reads).
 pub fn check_stdout() -> Result<(), CliError> {
-    match caesar_workbench::files::stdout_over_input() {
-        Some(input) => Err(CliError::OverwritesInput {
-            output: "the standard output".to_string(),
+    match caesar_workbench::files::std_stream_over_input() {
+        Some((stream, input)) => Err(CliError::OverwritesInput {
+            output: stream.to_string(),
             what: "the input file",
             input,
         }),

@@ -10,7 +10,7 @@ use caesar_workbench::files::OutputFile;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameSummary, Progress};
 
-use super::args::{RunArgs, check_outputs, load_game, out_path, refuse_same_rules};
+use super::args::{RunArgs, check_outputs, dry_run_done, load_game, out_path, refuse_same_rules};
 use super::output::warn;
 use super::{CliError, Output};
 
@@ -51,10 +51,13 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
         .filter_map(|p| p.as_deref())
         .collect();
     check_outputs(&outputs)?;
+    let range = opts.game_range();
+    if run.dry_run {
+        return dry_run_done(out, range.end - range.start);
+    }
     let game = loaded.game;
     let pool = run.pool()?;
     let mut csv = args.csv.as_deref().map(Csv::create).transpose()?;
-    let range = opts.game_range();
     let report = with_progress(range.end - range.start, |progress| {
         pool.install(|| {
             sim::simulate(&game, &game.rules.name, &opts, progress, |r| {
@@ -94,9 +97,12 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
     refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
+    let range = opts.game_range();
+    if run.dry_run {
+        return dry_run_done(out, 2 * (range.end - range.start));
+    }
     let games = [a.game, b.game];
     let pool = run.pool()?;
-    let range = opts.game_range();
     let names = [games[0].rules.name.clone(), games[1].rules.name.clone()];
     let report = with_progress(2 * (range.end - range.start), |progress| {
         pool.install(|| {

@@ -696,8 +696,10 @@ enum Origin {
 ///
 /// - a relative `extends` is taken from the folder of the file that names it
 ///   (with or without `.ron`);
-/// - a bare name that is no file there may name a built-in document
-///   (`"historical.ron"`, `"rules-2.0"`); a path with a folder never does, so
+/// - a bare name without `.ron` (`"rules-2.0"`) is the built-in document
+///   of that name when there is one, even beside a file of that name;
+/// - a name with `.ron` and no folder (`"historical.ron"`) is the file
+///   beside, else the built-in document; a path with a folder never is, so
 ///   a misspelt folder is an error, not the built-in game;
 /// - a file reached twice (compared by canonical path, so `../v/a.ron` from
 ///   `v/a.ron` is `v/a.ron`) is a cycle, reported with the whole chain;
@@ -814,6 +816,15 @@ fn find_parent<D>(
                 ),
             )),
         };
+    }
+    // A bare name without `.ron` is the built-in document, even beside a
+    // file of that name (a user's own `rules-2.0.ron` may extend the
+    // built-in `rules-2.0`).
+    if bare
+        && !spec.ends_with(".ron")
+        && let Some((path, text)) = builtins.find(spec)
+    {
+        return Ok((path.clone(), text, Origin::Builtin(path)));
     }
     let dir = referrer
         .path

@@ -251,6 +251,85 @@ pub(crate) const RULE_FIELDS: &[RuleField] = &[
     ),
 ];
 
+/// Why a rule set's value is out of the table's range or makes the game
+/// degenerate: the field, and the message naming its rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldFinding {
+    pub field: &'static RuleField,
+    /// Out of the table's range (an error); else degenerate (a warning).
+    pub out_of_range: bool,
+    pub message: String,
+}
+
+/// The values of `rules` outside the table's ranges (the ranges the Rules
+/// tab offers and sweeps accept: one table for every editor), and those
+/// that make the game degenerate. `map_vp` is the VP on the scenario's map,
+/// against which `vp_to_win` is judged.
+pub fn field_findings(rules: &RuleSet, map_vp: u32) -> Vec<FieldFinding> {
+    let mut found = Vec::new();
+    for (field, value) in rules.field_values() {
+        let over = match (field.kind, &value) {
+            (FieldKind::Number { max }, FieldValue::Number(n)) => (*n > max).then(|| n.to_string()),
+            (FieldKind::Limits { max }, FieldValue::Limits(l)) => {
+                let parts = [l.major, l.minor, l.strait, l.strait_attacking];
+                parts.iter().any(|p| *p > max).then(|| value.to_string())
+            }
+            _ => None,
+        };
+        if let Some(text) = over {
+            let max = match field.kind {
+                FieldKind::Number { max } | FieldKind::Limits { max } => max,
+                _ => 0,
+            };
+            found.push(FieldFinding {
+                field,
+                out_of_range: true,
+                message: format!(
+                    "{}: {} = {text} is outside 0 to {max}, the range the workbench plays ({}: {})",
+                    rules.name, field.name, field.rule, field.explain
+                ),
+            });
+        }
+        if let Some(why) = degenerate(rules, field.name, map_vp) {
+            found.push(FieldFinding {
+                field,
+                out_of_range: false,
+                message: format!("{}: {} ({}): {why}", rules.name, field.name, field.rule),
+            });
+        }
+    }
+    found
+}
+
+/// Why the value of `field` makes every game the same, if it does.
+fn degenerate(rules: &RuleSet, field: &str, map_vp: u32) -> Option<String> {
+    let r = rules;
+    match field {
+        "vp_to_win" if r.vp_to_win == 0 => {
+            Some("0 VP to win ends every game after its first year".to_string())
+        }
+        "vp_to_win" if u32::from(r.vp_to_win) > map_vp + 2 * u32::from(r.vp_per_leader_killed) => {
+            Some(format!(
+                "{} VP to win cannot be reached: the map holds {map_vp} VP and killing both enemy leaders gives {} more",
+                r.vp_to_win,
+                2 * u32::from(r.vp_per_leader_killed)
+            ))
+        }
+        "road_limits" if r.road_limits.major == 0 && r.road_limits.minor == 0 => {
+            Some("no block may move by road (6.11), so no attack is ever made".to_string())
+        }
+        "winter_supply_base" if r.winter_supply_base == 0 => Some(
+            "cities without VP supply no block in winter (8.4), so nearly every block is disbanded"
+                .to_string(),
+        ),
+        "battle_rounds" if r.battle_rounds > 6 => Some(format!(
+            "{} rounds: a battle almost always ends with a side eliminated (the rules have 4)",
+            r.battle_rounds
+        )),
+        _ => None,
+    }
+}
+
 /// The field called `name`.
 pub(crate) fn rule_field(name: &str) -> Option<&'static RuleField> {
     RULE_FIELDS.iter().find(|f| f.name == name)

@@ -166,8 +166,8 @@ pub enum OptionsError {
     },
     #[error("check games must be even (got {0}): each seed is played once from each side")]
     OddCheckGames(u64),
-    #[error("the step must be more than 0 and at most {max} (got {step}): it is in log space, so {max} already tries numbers about {:.0} times larger or smaller", max.exp())]
-    Step { step: f64, max: f64 },
+    #[error("the step must be at least {min} (a smaller one moves no number: they are 32-bit) and at most {max} (got {step}): it is in log space, so {max} already tries numbers about {:.0} times larger or smaller", max.exp())]
+    Step { step: f64, min: f64, max: f64 },
     #[error("the starting player: {0}")]
     StartingPlayer(String),
 }
