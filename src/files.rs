@@ -104,11 +104,15 @@ fn input_with(identity: &Identity) -> Option<PathBuf> {
         .map(|(p, _)| p.clone())
 }
 
+/// Standard output and error, as [`std_stream_over_input`] names them.
+pub const STDOUT: &str = "the standard output";
+pub const STDERR: &str = "the standard error";
+
 /// The file this process has read that standard output or standard error
 /// writes to, if any (as `merge a.json >> a.json` or `2>> a.json` would),
 /// with the stream's name.
 pub fn std_stream_over_input() -> Option<(&'static str, PathBuf)> {
-    [("the standard output", 1), ("the standard error", 2)]
+    [(STDOUT, 1), (STDERR, 2)]
         .into_iter()
         .find_map(|(name, fd)| {
             let identity = regular_file_on(fd)?;

@@ -30,6 +30,7 @@ use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 
 pub use error::CliError;
 use output::Output;
+pub use output::warn;
 
 #[derive(Debug, Parser)]
 #[command(

@@ -145,7 +145,10 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
     let threads = pool.current_num_threads();
     let mut rated = Vec::new();
     for player in &candidates {
-        eprintln!("measuring {player} ({} games each way)", args.games);
+        super::output::warn(format_args!(
+            "measuring {player} ({} games each way)",
+            args.games
+        ));
         let mut r = with_progress(2 * args.games, |progress| {
             pool.install(|| {
                 ratings::rate(

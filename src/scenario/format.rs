@@ -835,7 +835,8 @@ fn find_parent<D>(
     let mut with_ext = candidate.clone().into_os_string();
     with_ext.push(".ron");
     for path in [candidate.clone(), PathBuf::from(with_ext)] {
-        if path.is_file() {
+        // A device is read too (so `/dev/zero` says it is too large).
+        if path.exists() && !path.is_dir() {
             let text = read_text(&path)?;
             let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
             return Ok((path, text, Origin::File(key)));

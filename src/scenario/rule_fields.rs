@@ -60,6 +60,9 @@ const fn number(max: u8) -> FieldKind {
 }
 
 const SWITCH: FieldKind = FieldKind::Switch;
+
+/// The largest hand: two of them deal the engine's largest deck (256 cards).
+const MAX_HAND: u8 = 128;
 const LIMITS: FieldKind = FieldKind::Limits { max: 20 };
 
 /// Every field but the name, in the order `RuleSet` declares them.
@@ -75,13 +78,13 @@ pub(crate) const RULE_FIELDS: &[RuleField] = &[
         "hand_size",
         "2.1",
         "Cards dealt to each player each year.",
-        number(20),
+        number(MAX_HAND),
     ),
     field(
         "discards",
         "2.1",
         "Cards each player discards unseen.",
-        number(20),
+        number(MAX_HAND),
     ),
     field(
         "vp_to_win",
@@ -247,58 +250,47 @@ pub(crate) const RULE_FIELDS: &[RuleField] = &[
         "max_events_per_hand",
         "House rule",
         "At most this many events in a hand (redealt otherwise); hand size or more means no cap.",
-        number(20),
+        number(MAX_HAND),
     ),
 ];
 
-/// Why a rule set's value is out of the table's range or makes the game
-/// degenerate: the field, and the message naming its rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FieldFinding {
-    pub field: &'static RuleField,
-    /// Out of the table's range (an error); else degenerate (a warning).
-    pub out_of_range: bool,
-    pub message: String,
-}
-
 /// The values of `rules` outside the table's ranges (the ranges the Rules
-/// tab offers and sweeps accept: one table for every editor), and those
-/// that make the game degenerate. `map_vp` is the VP on the scenario's map,
-/// against which `vp_to_win` is judged.
-pub fn field_findings(rules: &RuleSet, map_vp: u32) -> Vec<FieldFinding> {
+/// tab offers and sweeps accept: one table for every editor, for the
+/// validator and for the engine, [`crate::scenario::playable`]), one message each.
+pub fn out_of_range(rules: &RuleSet) -> Vec<String> {
     let mut found = Vec::new();
     for (field, value) in rules.field_values() {
-        let over = match (field.kind, &value) {
-            (FieldKind::Number { max }, FieldValue::Number(n)) => (*n > max).then(|| n.to_string()),
-            (FieldKind::Limits { max }, FieldValue::Limits(l)) => {
-                let parts = [l.major, l.minor, l.strait, l.strait_attacking];
-                parts.iter().any(|p| *p > max).then(|| value.to_string())
-            }
-            _ => None,
+        let (max, over) = match (field.kind, &value) {
+            (FieldKind::Number { max }, FieldValue::Number(n)) => (max, *n > max),
+            (FieldKind::Limits { max }, FieldValue::Limits(l)) => (
+                max,
+                [l.major, l.minor, l.strait, l.strait_attacking]
+                    .iter()
+                    .any(|p| *p > max),
+            ),
+            _ => continue,
         };
-        if let Some(text) = over {
-            let max = match field.kind {
-                FieldKind::Number { max } | FieldKind::Limits { max } => max,
-                _ => 0,
-            };
-            found.push(FieldFinding {
-                field,
-                out_of_range: true,
-                message: format!(
-                    "{}: {} = {text} is outside 0 to {max}, the range the workbench plays ({}: {})",
-                    rules.name, field.name, field.rule, field.explain
-                ),
-            });
-        }
-        if let Some(why) = degenerate(rules, field.name, map_vp) {
-            found.push(FieldFinding {
-                field,
-                out_of_range: false,
-                message: format!("{}: {} ({}): {why}", rules.name, field.name, field.rule),
-            });
+        if over {
+            found.push(format!(
+                "{}: {} = {value} is outside 0 to {max}, the range the workbench plays ({}: {})",
+                rules.name, field.name, field.rule, field.explain
+            ));
         }
     }
     found
+}
+
+/// The values of `rules` that make every game alike, one message each,
+/// naming the field and its rule. `map_vp` is the VP on the scenario's map,
+/// against which `vp_to_win` is judged.
+pub fn degenerate_values(rules: &RuleSet, map_vp: u32) -> Vec<String> {
+    RULE_FIELDS
+        .iter()
+        .filter_map(|field| {
+            degenerate(rules, field.name, map_vp)
+                .map(|why| format!("{}: {} ({}): {why}", rules.name, field.name, field.rule))
+        })
+        .collect()
 }
 
 /// Why the value of `field` makes every game the same, if it does.

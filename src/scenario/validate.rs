@@ -492,8 +492,8 @@ impl Ctx<'_> {
         }
     }
 
-    /// The rule set's values against the one table of rule fields: out of
-    /// its ranges an error, degenerate a warning; and a name to call it by.
+    /// The rule set's values that make every game alike, and a name to call
+    /// it by.
     fn check_rule_values(&self, out: &mut Vec<Finding>) {
         let subject = || Subject::RuleSet {
             name: self.rules.name.clone(),
@@ -509,14 +509,10 @@ impl Ctx<'_> {
                 subject(),
             ));
         }
+        // Out of range is the engine's requirement, reported with the others.
         let map_vp: u32 = self.board().spaces.iter().map(|s| u32::from(s.vp)).sum();
-        for f in crate::scenario::rule_fields::field_findings(self.rules, map_vp) {
-            let code = if f.out_of_range {
-                Code::RuleOutOfRange
-            } else {
-                Code::DegenerateRule
-            };
-            out.push(finding(code, f.message, None, subject()));
+        for message in crate::scenario::rule_fields::degenerate_values(self.rules, map_vp) {
+            out.push(finding(Code::DegenerateRule, message, None, subject()));
         }
     }
 

@@ -170,6 +170,8 @@ pub enum OptionsError {
     Step { step: f64, min: f64, max: f64 },
     #[error("the starting player: {0}")]
     StartingPlayer(String),
+    #[error("{0}")]
+    SearchToTune(String),
 }
 
 /// Which setting an [`OptionsError`] is about.
@@ -183,6 +185,7 @@ pub enum Setting {
     CheckGames,
     Step,
     StartingPlayer,
+    SearchToTune,
     HeldOut,
 }
 
@@ -198,6 +201,7 @@ impl OptionsError {
             OptionsError::OddCheckGames(_) => Setting::CheckGames,
             OptionsError::Step { .. } => Setting::Step,
             OptionsError::StartingPlayer(_) => Setting::StartingPlayer,
+            OptionsError::SearchToTune(_) => Setting::SearchToTune,
             OptionsError::HeldOut { .. } => Setting::HeldOut,
         }
     }
