@@ -237,8 +237,8 @@ refused() {
         fail "$name: $why: not refused as expected (exit $rc; wanted 2 and '$expect'): $out"
     elif [[ ${out,,} == *"syntax error"* || ${out,,} == *"arithmetic"* || ${out,,} == *"illegal option"* ]]; then
         fail "$name: $why: a shell error: $out"
-    elif [ -n "$(squeue -h 2>/dev/null)" ]; then
-        fail "$name: $why: refused, but jobs are queued: $(squeue -h | tr -s ' ' | head -n 3 | tr '\n' ' ')"
+    elif [ -n "$(squeue -h -u "$(id -un)" -n caesar-shards,caesar-merge 2>/dev/null)" ]; then
+        fail "$name: $why: refused, but jobs are queued: $(squeue -h -u "$(id -un)" | tr -s ' ' | head -n 3 | tr '\n' ' ')"
     elif [ -e "$res" ]; then
         fail "$name: $why: refused, but $res was left behind: $(find "$res" | tr '\n' ' ')"
     else
