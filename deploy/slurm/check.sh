@@ -4,11 +4,16 @@
 # and munge, Slurm 22.05; its configuration, state and logs in a temporary
 # directory; munged, slurmctld and slurmd started by hand and stopped by PID),
 # or the Slurm already answering `scontrol ping`. It runs simulate, ladder and
-# sweep as arrays, a simulate whose task 1 fails once (merge cancelled,
-# `scontrol requeue`, merge again as submit.sh says), the refusals (a re-run
-# as an array of another size, a non-empty results directory, resources no
-# node has, a merge over missing shards), and compares every merged report
-# field by field with the same run on one machine, timing fields apart.
+# sweep as arrays; submits that must be refused before anything is queued,
+# leaving nothing behind (a relative player file from another folder,
+# --mem 1.5G as `sh submit.sh`, a bad --merge-mem, a merge step sbatch
+# refuses after the array); the corrected submit into the same directory, a
+# simulate whose task 3 is cancelled while pending and task 1 fails (the
+# merge fails, its log naming both), and `submit.sh --resume`; the refusals
+# (a re-run as an array of another size, a non-empty results directory,
+# resources no node has, a merge over missing shards); and compares every
+# merged report field by field with the same run on one machine, timing
+# fields apart.
 #
 #   deploy/slurm/check.sh            # CAESAR_BIN, else target/release, else target/debug
 #   CAESAR_CHECK_SCALE=50 deploy/slurm/check.sh    # 50 times the games: figures for docs/cluster.md

@@ -100,6 +100,7 @@ if [ -n "$resume" ]; then
             *=*) rec[${f%%=*}]=${f#*=} ;;
         esac
     done
+    [ "${rec[version]:-}" = 1 ] || refuse "--resume: $results/run.args is not a version 1 record of this submit.sh"
     for f in "${record_fields[@]}"; do
         [ -n "${rec[$f]:-}" ] || refuse "--resume: $results/run.args has no $f: not a record written by this submit.sh"
     done
