@@ -6,7 +6,7 @@
 # or the Slurm already answering `scontrol ping`. It runs simulate, ladder and
 # sweep as arrays; submits that must be refused before anything is queued,
 # leaving nothing behind (a relative player file from another folder,
-# --mem 1.5G as `sh submit.sh`, a bad --merge-mem, a merge step sbatch
+# --mem 1.5G, --time 1h as `sh submit.sh`, a bad --merge-mem, a merge step sbatch
 # refuses after the array); the corrected submit into the same directory, a
 # simulate whose task 3 is cancelled while pending and task 1 fails (the
 # merge fails, its log naming both), and `submit.sh --resume`; the refusals
@@ -233,26 +233,35 @@ cp "$repo/variants/players/tuned-rules-2.0.ron" "$work/players/tuned.ron"
 run=(simulate --games "$(g 80)" --seed 11 --caesar-ai heuristic:players/tuned.ron --pompey-ai heuristic)
 sub=("$slurm_dir/submit.sh" --mem 200M --merge-mem 200M)
 # WHY EXPECTED COMMAND...: exit 2 with EXPECTED in the output, no shell
-# error, no job queued, no $res.
+# error, no job queued, no $res. (After a failure it cancels what was queued
+# and removes $res, so that each case is judged on its own.)
 refused() {
-    local why=$1 expect=$2 out rc=0
+    local why=$1 expect=$2 out rc=0 ok=0 me
     shift 2
+    me=$(id -un)
     out=$("$@" 2>&1) || rc=$?
     if [ "$rc" != 2 ] || [[ $out != *"$expect"* ]]; then
-        fail "$name: $why: not refused as expected (exit $rc; wanted 2 and '$expect'): $out"
+        fail "$name: $why: not refused as expected (exit $rc; wanted 2 and '$expect'): $(tail -n 3 <<<"$out")"
     elif [[ ${out,,} == *"syntax error"* || ${out,,} == *"arithmetic"* || ${out,,} == *"illegal option"* ]]; then
         fail "$name: $why: a shell error: $out"
-    elif [ -n "$(squeue -h -u "$(id -un)" -n caesar-shards,caesar-merge 2>/dev/null)" ]; then
-        fail "$name: $why: refused, but jobs are queued: $(squeue -h -u "$(id -un)" | tr -s ' ' | head -n 3 | tr '\n' ' ')"
+    elif [ -n "$(squeue -h -u "$me" -n caesar-shards,caesar-merge 2>/dev/null)" ]; then
+        fail "$name: $why: refused, but jobs are queued: $(squeue -h -u "$me" | tr -s ' ' | head -n 3 | tr '\n' ' ')"
     elif [ -e "$res" ]; then
         fail "$name: $why: refused, but $res was left behind: $(find "$res" | tr '\n' ' ')"
     else
+        ok=1
         say "refused ($why): $(tail -n 1 <<<"$out" | cut -c1-160)"
+    fi
+    if [ "$ok" = 0 ]; then
+        scancel --quiet -u "$me" -n caesar-shards,caesar-merge 2>/dev/null || true
+        wait_jobs "$(squeue -h -u "$me" -o %A | paste -sd, -)" 2>/dev/null || true
+        rm -rf "$res"
     fi
 }
 refused "a relative player file, submitted from another folder" "players/tuned.ron" \
     bash -c 'cd "$1" && shift && exec "$@"' - "$work/elsewhere" "${sub[@]}" 4 "$res" "${run[@]}"
-refused "--mem 1.5G, as sh submit.sh" "not a Slurm memory size" sh "${sub[@]}" --mem 1.5G 4 "$res" "${run[@]}"
+refused "--mem 1.5G" "not a Slurm memory size" "${sub[@]}" --mem 1.5G 4 "$res" "${run[@]}"
+refused "--time 1h, as sh submit.sh" "not a Slurm time limit" sh "${sub[@]}" --time 1h 4 "$res" "${run[@]}"
 refused "--merge-mem 1.5G" "not a Slurm memory size" "${sub[@]}" --merge-mem 1.5G 4 "$res" "${run[@]}"
 refused "--merge-mem 64G" "no node has" "${sub[@]}" --merge-mem 64G 4 "$res" "${run[@]}"
 # An sbatch that takes the array but refuses the merge step (as a site limit
@@ -356,7 +365,7 @@ if RESULTS=$work/partial SHARDS=4 CAESAR_BIN=$bin "$slurm_dir/merge.sbatch" >"$w
 elif [ -e "$work/partial/merged.txt" ] || [ -e "$work/partial/merged.json" ]; then
     fail "merge.sbatch left a merged report after failing"
 else
-    say "refused: a merge over 2 of 4 shards ($(head -1 "$work/partial.out" | cut -c1-90)...)"
+    say "refused: a merge over 2 of 4 shards ($(grep -m1 '^error' "$work/partial.out" | cut -c1-90)...)"
 fi
 for f in "${report_figures[@]}"; do say "$f"; done
 say "$(secs "$started" "$(now)") s in all"
