@@ -258,6 +258,7 @@ refused() {
         rm -rf "$res"
     fi
 }
+t0=$(now)
 refused "a relative player file, submitted from another folder" "players/tuned.ron" \
     bash -c 'cd "$1" && shift && exec "$@"' - "$work/elsewhere" "${sub[@]}" 4 "$res" "${run[@]}"
 refused "--mem 1.5G" "not a Slurm memory size" "${sub[@]}" --mem 1.5G 4 "$res" "${run[@]}"
@@ -277,6 +278,7 @@ EOF
 chmod +x "$work/no-merge/sbatch"
 refused "the merge step refused once the array was queued" "was cancelled" \
     env PATH="$work/no-merge:$PATH" "${sub[@]}" 4 "$res" "${run[@]}"
+report_figures+=("$name: 6 submits refused before queueing in $(secs "$t0" "$(now)") s")
 
 # Tasks 0 and 1 of the first array wait for $work/go, so that tasks 2 and 3
 # are still pending; task 1 then fails once. The dry run passes through.

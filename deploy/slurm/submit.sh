@@ -285,6 +285,7 @@ if [ ${#todo[@]} -gt 0 ]; then
 fi
 
 # --- queue: the array held until its merge step is queued too --------------------
+[ -d "$results/logs" ] || mkdir "$results/logs"    # (resume: Slurm writes the logs there)
 export RESULTS=$results SHARDS=$shards CAESAR_BIN=$bin SHARD_FROM=$shard_from SUBMIT_SH=$here/submit.sh
 array=
 if [ ${#todo[@]} -gt 0 ]; then
