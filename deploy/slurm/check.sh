@@ -336,6 +336,7 @@ else
 fi
 
 # A failed task re-run the wrong way (a one-task array) is refused.
+mkdir -p "$res/logs"
 wrong=$(sbatch --parsable --array=1 --mem=200M --output="$res/logs/wrong-%A_%a.out" \
     --export=ALL,RESULTS="$res",SHARDS=4,CAESAR_BIN="$bin" "$slurm_dir/shards.sbatch" "${run[@]}")
 wrong=${wrong%%;*}
