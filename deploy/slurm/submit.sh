@@ -161,8 +161,8 @@ if [ -n "$resume" ]; then
     ids=()
     [ -f "$results/logs/jobs" ] && read -r -a ids <<<"$(tr '\n' ' ' <"$results/logs/jobs")"
     if [ ${#ids[@]} -gt 0 ]; then
-        queued=$(squeue -h -o '%A %F %i' 2>/dev/null) || refuse "--resume: squeue does not answer: cannot tell whether jobs of the run are still queued"
-        still=$(awk -v ids=" ${ids[*]} " '{ if (index(ids, " " $1 " ") || index(ids, " " $2 " ")) print $3 }' <<<"$queued" | sort -u | tr '\n' ' ')
+        in_queue=$(squeue -h -o '%A %F %i' 2>/dev/null) || refuse "--resume: squeue does not answer: cannot tell whether jobs of the run are still queued"
+        still=$(awk -v ids=" ${ids[*]} " '{ if (index(ids, " " $1 " ") || index(ids, " " $2 " ")) print $3 }' <<<"$in_queue" | sort -u | tr '\n' ' ')
         [ -z "$still" ] || refuse "--resume: jobs of this run are still queued (${still% }; squeue -j $(
             IFS=,
             echo "${ids[*]}"
