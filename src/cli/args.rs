@@ -56,6 +56,10 @@ pub struct RunArgs {
     /// output; `{shard}` in the name becomes the shard as `i-of-n`.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// A fit's bundle (`fit --out DIR`) whose players `best` takes; by
+    /// default the `NAME.players/` folder beside the scenario or variant file.
+    #[arg(long, value_name = "DIR")]
+    pub players: Option<PathBuf>,
     /// Read every input and check every output as the run would, then stop
     /// before the first game (what `deploy/slurm/submit.sh` runs before
     /// queueing anything).
@@ -90,7 +94,7 @@ impl PlayerArg {
     /// `None`); `best` must be the same player under each, and says on
     /// standard error what it stands for and what it was measured on.
     pub fn resolve(&self, variants: &[&str], scenario: Option<&Path>) -> Result<AiSpec, CliError> {
-        Ok(self.resolve_best(variants, scenario)?.0)
+        Ok(self.resolve_best(variants, scenario, None)?.0)
     }
 
     /// [`PlayerArg::resolve`], with what `best` stands for in words (`None`
@@ -99,6 +103,7 @@ impl PlayerArg {
         &self,
         variants: &[&str],
         scenario: Option<&Path>,
+        bundle: Option<&Path>,
     ) -> Result<(AiSpec, Option<String>), CliError> {
         let PlayerArg::Spec(spec) = self else {
             let scenario_digest = match scenario {
@@ -108,9 +113,13 @@ impl PlayerArg {
             let mut best = Vec::new();
             for v in variants {
                 let lineage = RuleSet::lineage(v)?;
-                let found =
-                    caesar_workbench::sim::ratings::best_for(&lineage, scenario_digest.as_deref())
-                        .map_err(|e| CliError::Usage(e.to_string()))?;
+                let bundle = bundle_ratings(bundle, scenario, v)?;
+                let found = caesar_workbench::sim::ratings::best_for(
+                    &lineage,
+                    scenario_digest.as_deref(),
+                    &bundle,
+                )
+                .map_err(|e| CliError::Usage(e.to_string()))?;
                 best.push(found);
             }
             if let Some(w) = best.windows(2).find(|w| w[0].spec != w[1].spec) {
@@ -127,6 +136,29 @@ impl PlayerArg {
     }
 }
 
+/// The ratings of a fit's bundle for a setup: the folder given
+/// (`--players DIR`, which must hold one), else the one beside the scenario
+/// file, else beside the variant file (`mine.ron` → `mine.players/`), if any.
+pub fn bundle_ratings(
+    given: Option<&Path>,
+    scenario: Option<&Path>,
+    variant: &str,
+) -> Result<Vec<caesar_workbench::sim::ratings::Rating>, CliError> {
+    use caesar_workbench::sim::fit;
+    if let Some(dir) = given {
+        return Ok(fit::bundle_ratings(dir)?);
+    }
+    let variant_file =
+        (!caesar_workbench::scenario::rules::is_bare_name(variant)).then(|| Path::new(variant));
+    for setup in [scenario, variant_file].into_iter().flatten() {
+        let dir = fit::bundle_beside(setup);
+        if dir.join(fit::BUNDLE_RATINGS).is_file() {
+            return Ok(fit::bundle_ratings(&dir)?);
+        }
+    }
+    Ok(Vec::new())
+}
+
 impl RunArgs {
     /// The run to play under `variants` (where `best` is resolved); refuses
     /// a shard that would hold no game.
@@ -134,8 +166,14 @@ impl RunArgs {
         let options = SimOptions {
             games: self.games,
             seed: self.seed,
-            caesar: self.caesar_ai.resolve(variants, self.scenario.as_deref())?,
-            pompey: self.pompey_ai.resolve(variants, self.scenario.as_deref())?,
+            caesar: self
+                .caesar_ai
+                .resolve_best(variants, self.scenario.as_deref(), self.players.as_deref())?
+                .0,
+            pompey: self
+                .pompey_ai
+                .resolve_best(variants, self.scenario.as_deref(), self.players.as_deref())?
+                .0,
             omniscient: self.omniscient,
             shard: resolve_shard(self.shard)?,
         };

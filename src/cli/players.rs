@@ -57,7 +57,8 @@ pub fn players(out: &mut Output, args: PlayersArgs) -> Result<ExitCode, CliError
     // The rule set must load: a misspelt name is an error, not an empty list.
     let lineage = RuleSet::lineage(&args.variant)?;
     let shipped = ratings::shipped();
-    let best = ratings::best_for(&lineage, None).map_err(|e| CliError::Usage(e.to_string()))?;
+    let best =
+        ratings::best_for(&lineage, None, &[]).map_err(|e| CliError::Usage(e.to_string()))?;
     let rated: Vec<Rating> = if args.measure {
         measure(&args, &shipped)?
     } else {

@@ -85,10 +85,7 @@ pub(crate) fn ron_options() -> ron::Options {
 }
 
 /// Parses RON text into `T`, turning ron's error into a file:line:column message.
-pub(crate) fn parse_ron<T: serde::de::DeserializeOwned>(
-    path: &Path,
-    text: &str,
-) -> Result<T, LoadError> {
+pub fn parse_ron<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, LoadError> {
     ron_options()
         .from_str(text)
         .map_err(|err| LoadError::Parse {

@@ -51,6 +51,10 @@ pub struct Rating {
     /// The scenario's content digest; empty for the published game.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub scenario_digest: String,
+    /// The rule set's [`RuleSet::play_digest`], when `variant` is a file
+    /// (a fit's bundle); empty for a built-in name, whose digest is its own.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub variant_digest: String,
 }
 
 /// How a rating names the built-in published game.
@@ -129,6 +133,7 @@ pub fn rate(
         } else {
             game.scenario.digest.clone()
         },
+        variant_digest: String::new(),
     })
 }
 
@@ -177,9 +182,7 @@ pub fn ranked<'a>(ratings: &'a [Rating], variant: &str) -> Vec<&'a Rating> {
 pub fn ranked_for<'a>(ratings: &'a [Rating], digest: &str) -> Vec<&'a Rating> {
     let mut of: Vec<&Rating> = ratings
         .iter()
-        .filter(|r| {
-            r.against == "heuristic" && play_digest_of(&r.variant).as_deref() == Some(digest)
-        })
+        .filter(|r| r.against == "heuristic" && rules_digest(r).as_deref() == Some(digest))
         .collect();
     of.sort_by(|a, b| {
         b.score
@@ -188,6 +191,15 @@ pub fn ranked_for<'a>(ratings: &'a [Rating], digest: &str) -> Vec<&'a Rating> {
             .then(a.cpu_seconds_per_game.total_cmp(&b.cpu_seconds_per_game))
     });
     of
+}
+
+/// The play digest of the rule set a rating was measured under.
+fn rules_digest(r: &Rating) -> Option<String> {
+    if r.variant_digest.is_empty() {
+        play_digest_of(&r.variant)
+    } else {
+        Some(r.variant_digest.clone())
+    }
 }
 
 /// The play digest of the rule set a rating names, computed once per name
@@ -210,7 +222,7 @@ fn play_digest_of(variant: &str) -> Option<String> {
 /// default heuristic when none was measured along the chain.
 pub fn best(variant: &str) -> Result<AiSpec, NotAPlayer> {
     let lineage = RuleSet::lineage(variant).unwrap_or_default();
-    Ok(best_for(&lineage, None)?.spec)
+    Ok(best_for(&lineage, None, &[])?.spec)
 }
 
 /// The player `best` stands for on one setup, with the rating behind it
@@ -226,6 +238,8 @@ pub struct BestPlayer {
     pub same_rules: bool,
     /// Whether it was measured on the scenario in play.
     pub same_scenario: bool,
+    /// Whether it comes from a fit's bundle for this very setup.
+    pub fitted_here: bool,
 }
 
 impl BestPlayer {
@@ -237,6 +251,12 @@ impl BestPlayer {
             return "the default heuristic: no player was measured under this rule set or any it extends"
                 .to_string();
         };
+        if self.fitted_here {
+            return format!(
+                "the fit's choice for this setup ({:.1}% against the default heuristic, measured here)",
+                100.0 * r.score.estimate
+            );
+        }
         let setup = if r.scenario == PUBLISHED {
             "the published setup".to_string()
         } else {
@@ -263,7 +283,25 @@ impl BestPlayer {
 /// [`best`] for a rule set's lineage (the rule set in play first, then each
 /// rule set it extends, [`RuleSet::lineage`]) on the scenario with content
 /// digest `scenario` (`None`: the published game).
-pub fn best_for(lineage: &[RuleSet], scenario: Option<&str>) -> Result<BestPlayer, NotAPlayer> {
+pub fn best_for(
+    lineage: &[RuleSet],
+    scenario: Option<&str>,
+    bundle: &[Rating],
+) -> Result<BestPlayer, NotAPlayer> {
+    // A fit's bundle for this very setup lists its choice first.
+    if let Some(here) = lineage.first().map(RuleSet::play_digest)
+        && let Some(r) = bundle
+            .iter()
+            .find(|r| rules_digest(r).as_deref() == Some(&here) && scenario_matches(r, scenario))
+    {
+        return Ok(BestPlayer {
+            spec: shipped_player(&r.player)?,
+            rating: Some(r.clone()),
+            same_rules: true,
+            same_scenario: true,
+            fitted_here: true,
+        });
+    }
     let ratings = shipped();
     for (depth, rules) in lineage.iter().enumerate() {
         let ranked = ranked_for(&ratings, &rules.play_digest());
@@ -277,8 +315,9 @@ pub fn best_for(lineage: &[RuleSet], scenario: Option<&str>) -> Result<BestPlaye
             return Ok(BestPlayer {
                 spec: shipped_player(&r.player)?,
                 same_rules: depth == 0,
-                same_scenario: scenario_matches(&r, scenario),
+                same_scenario: scenario_matches(r, scenario),
                 rating: Some(r.clone()),
+                fitted_here: false,
             });
         }
     }
@@ -287,7 +326,33 @@ pub fn best_for(lineage: &[RuleSet], scenario: Option<&str>) -> Result<BestPlaye
         rating: None,
         same_rules: false,
         same_scenario: false,
+        fitted_here: false,
     })
+}
+
+/// The strongest rated player that costs under `max_cpu` CPU seconds a
+/// game, for a rule set's lineage as [`best_for`] searches it (the fast
+/// default of runs that play thousands of games); `None` when no such player
+/// was measured along the chain.
+pub fn strongest_within(
+    lineage: &[RuleSet],
+    scenario: Option<&str>,
+    max_cpu: f64,
+) -> Result<Option<BestPlayer>, NotAPlayer> {
+    let ratings = shipped();
+    for (depth, rules) in lineage.iter().enumerate() {
+        let ranked = ranked_for(&ratings, &rules.play_digest());
+        if let Some(r) = ranked.iter().find(|r| r.cpu_seconds_per_game < max_cpu) {
+            return Ok(Some(BestPlayer {
+                spec: shipped_player(&r.player)?,
+                same_rules: depth == 0,
+                same_scenario: scenario_matches(r, scenario),
+                rating: Some((*r).clone()),
+                fitted_here: false,
+            }));
+        }
+    }
+    Ok(None)
 }
 
 /// Whether `r` was measured on the scenario with digest `scenario` (`None`
