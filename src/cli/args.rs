@@ -29,14 +29,16 @@ pub struct RunArgs {
     /// Base seed: game i uses a seed derived from it and i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Caesar's player: random, heuristic, search, search:PLAYOUTS,
-    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms; a search may
-    /// add @FILE to play on a player file's numbers (a time budget
-    /// does not reproduce exactly).
-    #[arg(long, default_value = "heuristic")]
+    /// Caesar's player: random, heuristic (the default numbers),
+    /// heuristic:FILE, search, search:PLAYOUTS, search:MILLISms, mcts,
+    /// mcts:PLAYOUTS or mcts:MILLISms (a search may add @FILE to play on a
+    /// player file's numbers; a time budget does not reproduce exactly);
+    /// best, the strongest measured for the setup; or fast (the default),
+    /// the strongest measured under 0.005 CPU s a game.
+    #[arg(long, default_value = "fast")]
     pub caesar_ai: PlayerArg,
     /// Pompey's player.
-    #[arg(long, default_value = "heuristic")]
+    #[arg(long, default_value = "fast")]
     pub pompey_ai: PlayerArg,
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
@@ -67,13 +69,19 @@ pub struct RunArgs {
     pub dry_run: bool,
 }
 
-/// A player as `--caesar-ai` takes it: any [`AiSpec`], or `best`, the
-/// strongest measured under the rule set in play (`players` lists them).
+/// A player as `--caesar-ai` takes it: any [`AiSpec`]; `best`, the
+/// strongest measured for the setup in play (`players` lists them); or
+/// `fast`, the strongest of those under [`FAST_GAME_CPU`] a game (a fitted
+/// or tuned heuristic), for runs of thousands of games.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerArg {
     Best,
+    Fast,
     Spec(AiSpec),
 }
+
+/// CPU seconds a game of a `fast` player may cost.
+pub const FAST_GAME_CPU: f64 = 0.005;
 
 impl std::str::FromStr for PlayerArg {
     type Err = String;
@@ -81,8 +89,9 @@ impl std::str::FromStr for PlayerArg {
     fn from_str(text: &str) -> Result<PlayerArg, String> {
         match text {
             "best" => Ok(PlayerArg::Best),
+            "fast" => Ok(PlayerArg::Fast),
             _ => text.parse().map(PlayerArg::Spec).map_err(|e| match e {
-                NotAPlayer::Unknown { .. } => format!("{e}, or best"),
+                NotAPlayer::Unknown { .. } => format!("{e}, or best or fast"),
                 other => other.to_string(),
             }),
         }
@@ -105,7 +114,10 @@ impl PlayerArg {
         scenario: Option<&Path>,
         bundle: Option<&Path>,
     ) -> Result<(AiSpec, Option<String>), CliError> {
-        let PlayerArg::Spec(spec) = self else {
+        if let PlayerArg::Spec(spec) = self {
+            return Ok((spec.clone(), None));
+        }
+        {
             let scenario_digest = match scenario {
                 Some(path) => Some(caesar_workbench::scenario::load_scenario(Some(path))?.digest()),
                 None => None,
@@ -114,26 +126,64 @@ impl PlayerArg {
             for v in variants {
                 let lineage = RuleSet::lineage(v)?;
                 let bundle = bundle_ratings(bundle, scenario, v)?;
-                let found = caesar_workbench::sim::ratings::best_for(
-                    &lineage,
-                    scenario_digest.as_deref(),
-                    &bundle,
-                )
+                let found = match self {
+                    PlayerArg::Fast => fast_for(&lineage, scenario_digest.as_deref(), &bundle),
+                    _ => caesar_workbench::sim::ratings::best_for(
+                        &lineage,
+                        scenario_digest.as_deref(),
+                        &bundle,
+                    ),
+                }
                 .map_err(|e| CliError::Usage(e.to_string()))?;
                 best.push(found);
             }
+            let name = if *self == PlayerArg::Fast {
+                "fast"
+            } else {
+                "best"
+            };
             if let Some(w) = best.windows(2).find(|w| w[0].spec != w[1].spec) {
                 return Err(CliError::Usage(format!(
-                    "best is {} under one rule set and {} under the other: name the player",
+                    "{name} is {} under one rule set and {} under the other: name the player",
                     w[0].spec, w[1].spec
                 )));
             }
-            let words = format!("best = {}: {}", best[0].spec, best[0].describe());
+            let words = format!("{name} = {}: {}", best[0].spec, best[0].describe());
             warn(format_args!("{words}"));
-            return Ok((best[0].spec.clone(), Some(words)));
-        };
-        Ok((spec.clone(), None))
+            Ok((best[0].spec.clone(), Some(words)))
+        }
     }
+}
+
+/// The `fast` player for a setup: the bundle's first player under
+/// [`FAST_GAME_CPU`] a game, else the strongest such along the rule set's
+/// `extends` chain, else the default heuristic.
+fn fast_for(
+    lineage: &[RuleSet],
+    scenario: Option<&str>,
+    bundle: &[caesar_workbench::sim::ratings::Rating],
+) -> Result<caesar_workbench::sim::ratings::BestPlayer, NotAPlayer> {
+    use caesar_workbench::sim::ratings;
+    let fast_bundle: Vec<_> = bundle
+        .iter()
+        .filter(|r| r.cpu_seconds_per_game < FAST_GAME_CPU)
+        .cloned()
+        .collect();
+    let in_bundle = ratings::best_for(lineage, scenario, &fast_bundle)?;
+    if in_bundle.fitted_here {
+        return Ok(in_bundle);
+    }
+    Ok(
+        ratings::strongest_within(lineage, scenario, FAST_GAME_CPU)?.unwrap_or(
+            ratings::BestPlayer {
+                spec: AiSpec::Heuristic,
+                rating: None,
+                same_rules: false,
+                same_scenario: false,
+                fitted_here: false,
+            },
+        ),
+    )
 }
 
 /// The ratings of a fit's bundle for a setup: the folder given
@@ -162,23 +212,26 @@ pub fn bundle_ratings(
 impl RunArgs {
     /// The run to play under `variants` (where `best` is resolved); refuses
     /// a shard that would hold no game.
-    pub fn options(&self, variants: &[&str]) -> Result<SimOptions, CliError> {
+    /// With it, what `best` or `fast` stood for, a line a side, for the
+    /// head of a text report.
+    pub fn options(&self, variants: &[&str]) -> Result<(SimOptions, Vec<String>), CliError> {
+        let (scenario, bundle) = (self.scenario.as_deref(), self.players.as_deref());
+        let (caesar, caesar_note) = self.caesar_ai.resolve_best(variants, scenario, bundle)?;
+        let (pompey, pompey_note) = self.pompey_ai.resolve_best(variants, scenario, bundle)?;
         let options = SimOptions {
             games: self.games,
             seed: self.seed,
-            caesar: self
-                .caesar_ai
-                .resolve_best(variants, self.scenario.as_deref(), self.players.as_deref())?
-                .0,
-            pompey: self
-                .pompey_ai
-                .resolve_best(variants, self.scenario.as_deref(), self.players.as_deref())?
-                .0,
+            caesar,
+            pompey,
             omniscient: self.omniscient,
             shard: resolve_shard(self.shard)?,
         };
         options.check()?;
-        Ok(options)
+        let notes = [("Caesar", caesar_note), ("Pompey", pompey_note)]
+            .into_iter()
+            .filter_map(|(side, note)| note.map(|n| format!("{side}'s player: {n}")))
+            .collect();
+        Ok((options, notes))
     }
 
     /// A rayon pool of `--threads` workers (all cores by default).
