@@ -31,7 +31,7 @@ use crate::ai::AiSpec;
 use crate::ai::Player;
 use crate::engine::{Action, Game, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
-use crate::games::trace::{Trace, action_block, action_space, is_move, last_move};
+use crate::games::trace::{Trace, action_block, action_space, is_move};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// The most of the window's width the side panel and the log may take:
@@ -133,6 +133,14 @@ fn next_generation() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// What would replace a game in progress, once the person says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Replace {
+    Start,
+    Resume,
+    Position,
+}
+
 /// The Play tab.
 #[derive(Default)]
 pub struct PlayPanel {
@@ -150,8 +158,9 @@ pub struct PlayPanel {
     slowest_frame: Option<Duration>,
     /// The game's log as the viewer may know it.
     log: super::game_log::Cache,
-    /// "Start game" was pressed during a game: asking before discarding it.
-    confirm_start: bool,
+    /// "Start game", "Resume game…" or "Start from position…" was pressed
+    /// during a game: asking before discarding it.
+    confirm: Option<Replace>,
     /// What keeps a double click to one decision.
     guard: ClickGuard,
     /// A game began: the "New game" settings fold away, so the game's
@@ -272,6 +281,15 @@ impl PlayPanel {
         self.settings.seats = seats.clone();
         self.settings.seed = record.seed;
         self.begin(game, trace, seats, player_seeds, Some(setup), title);
+        // Hot-seat: whoever opened the file may not be the side to play;
+        // the seat is handed over before any hand or block shows.
+        if let Some(s) = &mut self.session
+            && s.seats.iter().all(|x| *x == Seat::Human)
+            && let Some(side) = s.trace.last().current_player()
+        {
+            s.handover = Some(side);
+            s.seat_holder = None;
+        }
     }
 
     fn begin(
@@ -284,6 +302,8 @@ impl PlayPanel {
         title: String,
     ) {
         self.fold_setup = true;
+        // The last game's ring and zoom are not this game's.
+        self.board.reset();
         let mut counters = [None, None];
         let players = Side::BOTH.map(|side| match &seats[side.index()] {
             Seat::Human => None,
@@ -341,6 +361,11 @@ impl PlayPanel {
     /// The slowest frame built while an AI was thinking.
     pub fn slowest_frame(&self) -> Option<Duration> {
         self.slowest_frame
+    }
+    /// Why the last click on a decision button was ignored, while the
+    /// button says so.
+    pub fn click_ignored(&self) -> Option<&'static str> {
+        self.guard.ignored().map(|why| why.words())
     }
     /// The board's drawing (tests find spaces and blocks on it).
     pub fn board(&self) -> &PlayBoard {
@@ -485,7 +510,10 @@ impl PlayPanel {
         self.drive(ui.ctx());
         let shown = self.session.as_ref().map(|s| s.generation);
         self.guard.frame(ui, shown);
+        // On the hand-over screen its own button names whose decision an
+        // undo takes back; "my" decision would be the other person's.
         if !ui.ctx().egui_wants_keyboard_input()
+            && self.handover().is_none()
             && ui.input_mut(|i| {
                 i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z))
             })
@@ -715,13 +743,9 @@ impl PlayPanel {
                     .add_enabled(startable.is_none(), egui::Button::new("Start game"))
                     .on_disabled_hover_text(startable.clone().unwrap_or_default());
                 // A game in progress is not thrown away without asking.
-                let in_progress = self
-                    .session
-                    .as_ref()
-                    .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over());
                 if start.clicked() {
-                    if in_progress {
-                        self.confirm_start = true;
+                    if self.in_progress() {
+                        self.confirm = Some(Replace::Start);
                     } else {
                         self.start_new(scenario, rules, variant, resolved, path);
                     }
@@ -730,20 +754,8 @@ impl PlayPanel {
                     ui.label(RichText::new(why).color(theme::WARNING));
                 }
             });
-            if self.confirm_start {
-                ui.label(
-                    RichText::new("A game is in progress. Discard it and start a new one?")
-                        .color(theme::WARNING),
-                );
-                ui.horizontal(|ui| {
-                    if ui.button("Keep playing").clicked() {
-                        self.confirm_start = false;
-                    }
-                    if ui.button("Discard it and start").clicked() {
-                        self.confirm_start = false;
-                        self.start_new(scenario, rules, variant, resolved, path);
-                    }
-                });
+            if self.confirm == Some(Replace::Start) && self.ask_replace(ui) {
+                self.start_new(scenario, rules, variant, resolved, path);
             }
         });
         if let Some(e) = &self.error {
@@ -871,28 +883,74 @@ impl PlayPanel {
         }
     }
 
-    /// Resume a saved game, start from a position file.
-    fn files_row(ui: &mut Ui, actions: &mut Vec<Request>) {
+    /// A game is on and not over: replacing it asks first.
+    fn in_progress(&self) -> bool {
+        self.session
+            .as_ref()
+            .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over())
+    }
+
+    /// Resume a saved game, start from a position file: during a game,
+    /// only once the person says the game may go.
+    fn files_row(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         ui.horizontal_wrapped(|ui| {
-            if ui
+            let resume = ui
                 .button("Resume game…")
                 .on_hover_text("Play on from a saved game record")
                 .clicked()
-            {
-                actions.push(Request::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
-            }
-            if ui
+                .then_some(Replace::Resume);
+            let position = ui
                 .button("Start from position…")
                 .on_hover_text("Play on from a position file (docs/formats.md)")
                 .clicked()
-            {
-                actions.push(Request::Choose(FilePurpose::OpenPosition));
+                .then_some(Replace::Position);
+            match resume.or(position) {
+                Some(r) if self.in_progress() => self.confirm = Some(r),
+                Some(r) => actions.push(choose(r)),
+                None => {}
             }
         });
+        if let Some(r) = self.confirm.filter(|r| *r != Replace::Start)
+            && self.ask_replace(ui)
+        {
+            actions.push(choose(r));
+        }
+    }
+
+    /// Asks whether the game in progress may be discarded for what
+    /// [`Self::confirm`] holds; true once the person says so.
+    fn ask_replace(&mut self, ui: &mut Ui) -> bool {
+        let Some(r) = self.confirm else { return false };
+        let (question, yes) = match r {
+            Replace::Start => (
+                "A game is in progress. Discard it and start a new one?",
+                "Discard it and start",
+            ),
+            Replace::Resume => (
+                "A game is in progress. Discard it and resume a saved game?",
+                "Discard it and choose a saved game",
+            ),
+            Replace::Position => (
+                "A game is in progress. Discard it and play on from a position?",
+                "Discard it and choose a position",
+            ),
+        };
+        ui.label(RichText::new(question).color(theme::WARNING));
+        let mut go = false;
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Keep playing").clicked() {
+                self.confirm = None;
+            }
+            if ui.button(yes).clicked() {
+                self.confirm = None;
+                go = true;
+            }
+        });
+        go
     }
 
     fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
-        Self::files_row(ui, actions);
+        self.files_row(ui, actions);
         let viewer = self.viewer();
         let record_text = self.record().map(|r| r.to_ron() + "\n");
         let Some(s) = &mut self.session else {
@@ -1042,12 +1100,13 @@ impl PlayPanel {
         let state = s.trace.last().clone();
         let targets = Self::targets(s);
         let chosen: Vec<BlockId> = s.chosen_block.into_iter().collect();
+        let moves = super::play_board::turn_moves(&s.trace, s.trace.len());
         let marks = Marks {
             targets: &targets,
             selected: state.moving_group(),
             chosen_blocks: &chosen,
             battle: state.battle_info().map(|b| b.space),
-            last_move: last_move(&s.trace, s.trace.len()),
+            moves: &moves,
         };
         let game = s.game.clone();
         let click = self.board.show(ui, &game, &state, viewer, &marks);
@@ -1309,9 +1368,11 @@ fn game_header(
         {
             actions.push(replay_action(s, viewer));
         }
-        let undoable = s
-            .undoer()
-            .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
+        // On the hand-over screen the person at the window may be either
+        // side: the screen's own button says whose decision it takes back.
+        let undoable = s.handover.is_none()
+            && s.undoer()
+                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
         if ui
             .add_enabled(undoable, egui::Button::new("Undo my decision"))
             .on_hover_text("Take back your last decision (Ctrl+Z)")
@@ -1387,6 +1448,16 @@ fn replay_action(s: &Session, seen_by: Option<Side>) -> Request {
     Request::Replay(Box::new(super::ReplaySource::Played(Box::new(replayed))))
 }
 
+/// The file dialog that picks what replaces the game.
+fn choose(r: Replace) -> Request {
+    match r {
+        Replace::Resume | Replace::Start => {
+            Request::Choose(FilePurpose::OpenRecord(RecordUse::Resume))
+        }
+        Replace::Position => Request::Choose(FilePurpose::OpenPosition),
+    }
+}
+
 /// The actions that have no place on the map, each in a slot of its own.
 const SLOTS: [Action; 9] = [
     Action::EndGroup,
@@ -1425,7 +1496,7 @@ fn slots(
             for &a in row {
                 let on = my_turn && s.handover.is_none() && legal.contains(&a);
                 let text = RichText::new(s.game.action_text(a));
-                if decision_button(ui, guard, on, text, width) {
+                if decision_button(ui, guard, on, text, (width, None)) {
                     picked = Some(a);
                 }
             }
@@ -1510,8 +1581,20 @@ fn hand(
                     Some(_) => "Discard",
                     None => "",
                 };
-                let text = RichText::new(&label).strong();
-                let r = ui.scope(|ui| decision_button(ui, guard, action.is_some(), text, width));
+                // Event cards stand out from command cards at a glance:
+                // their own colour, their name in italics.
+                let event = matches!(
+                    s.game.card(card),
+                    crate::scenario::model::CardFace::Event(_)
+                );
+                let (text, fill) = if event {
+                    let text = RichText::new(&label).strong().italics();
+                    (text.color(theme::EVENT_CARD_TEXT), Some(theme::EVENT_CARD))
+                } else {
+                    (RichText::new(&label).strong(), None)
+                };
+                let r = ui
+                    .scope(|ui| decision_button(ui, guard, action.is_some(), text, (width, fill)));
                 let help = super::card_text::card_help(&s.game, card);
                 r.response.on_hover_text(if verb.is_empty() {
                     help

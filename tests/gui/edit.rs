@@ -236,8 +236,10 @@ fn switching_rules_1_1_and_2_0_and_changing_a_switch() {
     h.run();
     h.get_by_label("Rules 1.1 (2010)");
     // Compared with 2.0 by default: only the 13 switches that differ.
-    h.get_by_label("FirstRoadUsed");
-    h.get_by_label("AnyCitiesByAttackRoads");
+    // Choices in words (issue 45), not as the file spells them.
+    h.get_by_label("First road used");
+    h.get_by_label("Any cities by attack roads");
+    assert!(h.query_by_label("FirstRoadUsed").is_none());
     assert_eq!(
         h.query_all_by_label("6.12, 7.3").count(),
         2,
