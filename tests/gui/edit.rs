@@ -1209,7 +1209,7 @@ fn a_tuned_player_file_is_picked_for_a_side_in_the_simulate_tab() {
         }
         other => panic!("Caesar plays {other}"),
     }
-    h.get_by_value("heuristic: tuned.ron");
+    h.get_by_value("Heuristic (tuned.ron)");
     assert!(h.state().file_error().is_none());
 }
 
@@ -1248,5 +1248,5 @@ fn a_tuned_player_file_takes_a_seat_in_the_play_tab() {
         format!("{seat:?}").contains("TunedHeuristic"),
         "Pompey's seat: {seat:?}"
     );
-    h.get_by_value("heuristic: seat.ron");
+    h.get_by_value("Heuristic (seat.ron)");
 }
