@@ -133,6 +133,15 @@ fn next_generation() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// What a new game is started from: the scenario, its errors, rule set
+/// and variant, its document and file.
+type Setup<'a> = (
+    Option<&'a crate::scenario::model::Scenario>,
+    (usize, Option<&'a crate::scenario::rules::RuleSet>, &'a str),
+    Option<&'a crate::scenario::format::ResolvedScenario>,
+    Option<&'a Path>,
+);
+
 /// What would replace a game in progress, once the person says so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Replace {
@@ -541,15 +550,22 @@ impl PlayPanel {
                     .id_salt("play_side_scroll")
                     .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                     .show(ui, |ui| {
-                        self.setup_ui(
-                            ui,
-                            &mut actions,
-                            scenario,
-                            (errors, rules, variant),
-                            resolved,
-                            path,
-                        );
+                        ui.heading("Play");
+                        // During a game its decisions come first: opening
+                        // "New game" below them never moves a button.
+                        let playing = self
+                            .session
+                            .as_ref()
+                            .is_some_and(|s| !s.trace.last().is_over());
+                        let setup = (scenario, (errors, rules, variant), resolved, path);
+                        if !playing {
+                            self.setup_and_files(ui, &mut actions, setup);
+                        }
                         self.side(ui, &mut actions);
+                        if playing {
+                            ui.separator();
+                            self.setup_and_files(ui, &mut actions, setup);
+                        }
                     });
             });
         let below = self.log_below(ui.available_rect_before_wrap().size(), total);
@@ -714,6 +730,17 @@ impl PlayPanel {
             });
     }
 
+    /// The new game's settings, then resuming or starting from a file.
+    fn setup_and_files(
+        &mut self,
+        ui: &mut Ui,
+        actions: &mut Vec<Request>,
+        (scenario, rules, resolved, path): Setup<'_>,
+    ) {
+        self.setup_ui(ui, actions, scenario, rules, resolved, path);
+        self.files_row(ui, actions);
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn setup_ui(
         &mut self,
@@ -724,7 +751,6 @@ impl PlayPanel {
         resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
     ) {
-        ui.heading("Play");
         let open = self.session.is_none();
         let mut header = egui::CollapsingHeader::new("New game").default_open(open);
         if std::mem::take(&mut self.fold_setup) {
@@ -852,35 +878,54 @@ impl PlayPanel {
                 });
             }
         }
-        if let Some(t) = &s.thinking {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                let done = s.playout_counters[t.side.index()]
-                    .as_ref()
-                    .map(|c| c.load(Ordering::Relaxed));
-                let secs = t.started.elapsed().as_secs_f32();
-                ui.label(match done {
-                    Some(n) if n > 0 => {
-                        format!("{} is thinking: {n} playouts, {secs:.1} s", t.side)
+        // One line of a fixed height whatever it says (a spinner is taller
+        // than words): nothing below it moves while an AI thinks.
+        let row = ui.spacing().interact_size.y;
+        let took = self.slowest_frame.map_or("none yet".to_string(), |d| {
+            format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+        });
+        let slowest = RichText::new(format!(
+            "· slowest window frame while the AI thought: {took}"
+        ))
+        .weak()
+        .small();
+        ui.allocate_ui_with_layout(
+            egui::vec2(ui.available_width(), row),
+            egui::Layout::left_to_right(egui::Align::Center),
+            |ui| {
+                ui.set_height(row);
+                match &s.thinking {
+                    Some(t) => {
+                        ui.add(egui::Spinner::new().size(row * 0.7));
+                        let done = s.playout_counters[t.side.index()]
+                            .as_ref()
+                            .map(|c| c.load(Ordering::Relaxed));
+                        let secs = t.started.elapsed().as_secs_f32();
+                        ui.label(match done {
+                            Some(n) if n > 0 => {
+                                format!("{} is thinking: {n} playouts, {secs:.1} s", t.side)
+                            }
+                            _ => format!("{} is thinking… {secs:.1} s", t.side),
+                        });
                     }
-                    _ => format!("{} is thinking… {secs:.1} s", t.side),
-                });
-            });
-        } else if ais {
-            // The same line while no AI thinks, so the panel does not jump.
-            ui.label(RichText::new("No AI is thinking").weak());
-        }
-        // Shown from the start when an AI plays, so the panel does not jump.
-        if ais {
-            let took = self.slowest_frame.map_or("none yet".to_string(), |d| {
-                format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-            });
-            ui.label(
-                RichText::new(format!("Slowest window frame while the AI thought: {took}"))
-                    .weak()
-                    .small(),
-            );
-        }
+                    None if ais => {
+                        ui.label(RichText::new("No AI is thinking").weak());
+                    }
+                    None => {
+                        // Cut to the panel: never widening it.
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new("Hot-seat: a hand-over screen between turns").weak(),
+                            )
+                            .truncate(),
+                        );
+                    }
+                }
+                if ais {
+                    ui.add(egui::Label::new(slowest).truncate());
+                }
+            },
+        );
     }
 
     /// A game is on and not over: replacing it asks first.
@@ -950,14 +995,20 @@ impl PlayPanel {
     }
 
     fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
-        self.files_row(ui, actions);
         let viewer = self.viewer();
         let record_text = self.record().map(|r| r.to_ron() + "\n");
         let Some(s) = &mut self.session else {
             return;
         };
         game_header(ui, s, viewer, record_text, actions);
-        self.ai_controls(ui);
+        // The same height whoever sits at the sides (AI or hot-seat), so
+        // the decisions below stand at one height in every game.
+        let rows = if s.seats.iter().all(|x| *x != Seat::Human) {
+            AI_ROWS + 1.0
+        } else {
+            AI_ROWS
+        };
+        fixed_area(ui, "play_ai", rows, |ui| self.ai_controls(ui));
         self.decisions(ui, actions);
     }
 
@@ -1386,6 +1437,9 @@ fn game_header(
     });
 }
 
+/// Rows the AI's controls hold: the pace, pause and follow, what the AI
+/// is thinking (a row more to watch two AIs: whose eyes).
+const AI_ROWS: f32 = 3.2;
 /// Rows of text the status area holds: year and turn, Player 1 and why,
 /// VP, the stage, the cards played, a note.
 const STATUS_ROWS: f32 = 6.5;

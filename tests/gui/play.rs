@@ -2014,3 +2014,19 @@ fn a_click_right_after_the_ai_on_a_button_that_stood_there_is_taken() {
     }
     assert!(taken >= 3, "{taken} clicks right after the AI");
 }
+
+/// Issue 45: nothing above the decisions changes height during play: the
+/// fixed slots stand at one height against the AI, in hot-seat, and with
+/// "New game" opened during a game.
+#[test]
+fn the_slots_stand_at_one_height_against_the_ai_in_hot_seat_and_with_new_game_open() {
+    let slot = |h: &Harness<'_, WorkbenchApp>| h.get_by_label("End moves").rect();
+    let mut h = started(2);
+    let against_ai = slot(&h);
+    press(&mut h, "New game");
+    h.get_by_label("Start game");
+    assert_eq!(slot(&h), against_ai, "New game opened moved the slots");
+    let mut hot = play([Seat::Human, Seat::Human], 2);
+    press(&mut hot, "Start game");
+    assert_eq!(slot(&hot), against_ai, "hot-seat puts the slots elsewhere");
+}
