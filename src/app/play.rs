@@ -23,7 +23,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use egui_plot::{Line, Plot};
 
 use super::play_board::{BoardClick, Marks, PlayBoard};
-use super::play_controls::{ClickGuard, decision_button, headed_list};
+use super::play_controls::{ClickGuard, ListPlaces, decision_button, headed_list, keep_places};
 use super::play_info;
 use super::replay::Replayed;
 use super::{ExportKind, FilePurpose, RecordUse, Request, theme};
@@ -183,9 +183,10 @@ pub struct PlayPanel {
     /// card played or discarded leaves its place empty, so the others
     /// never move under the pointer.
     hand_slots: [Vec<Option<u8>>; 2],
-    /// The blocks of the moving group in the places they were first shown
-    /// in; a block done moving leaves its place empty.
-    mover_places: Vec<Option<BlockId>>,
+    /// The blocks of the moving group, the choices at a space clicked and
+    /// the list of decisions in the places they were first shown in; one
+    /// done leaves its place empty.
+    places: Places,
     /// The foot of the side panel on screen, as last drawn.
     panel_bottom: f32,
 }
@@ -1078,7 +1079,7 @@ impl PlayPanel {
         });
         ui.separator();
         if my_turn {
-            let places = &mut self.mover_places;
+            let places = &mut self.places;
             picked = picked.or(placed_actions(
                 ui,
                 s,
@@ -1187,7 +1188,19 @@ impl Session {
         self.chosen_block = self.chosen_block.filter(|b| {
             self.trace.last().location(*b).is_some() && self.trace.last().moving_group().is_some()
         });
-        self.choices = None;
+        // The choices at the space clicked stay while some are left to a
+        // person ("At Roma": another step to add), in their places.
+        self.choices = self.choices.take().and_then(|(space, _)| {
+            let state = self.trace.last();
+            let side = state.current_player()?;
+            if self.seats[side.index()] != Seat::Human {
+                return None;
+            }
+            let mut legal = Vec::new();
+            state.legal_actions(&self.game, &mut legal);
+            legal.retain(|a| action_space(state, *a) == Some(space));
+            (legal.len() >= 2).then_some((space, legal))
+        });
         let humans = self.seats.iter().filter(|s| **s == Seat::Human).count();
         if humans == 2
             && let Some(next) = self.trace.last().current_player()
@@ -1567,30 +1580,6 @@ struct Table<'a> {
     guard: &'a mut ClickGuard,
 }
 
-/// The places of a row of things (a hand's cards, a group's blocks): each
-/// that stays keeps its place, one gone leaves its place empty, one come
-/// back (an undo) takes the first empty place; a new set (none kept: a
-/// new deal, another group) starts afresh.
-fn keep_places<T: Copy + PartialEq>(places: &[Option<T>], now: &[T]) -> Vec<Option<T>> {
-    let kept = |c: &Option<T>| c.is_some_and(|c| now.contains(&c));
-    if !places.iter().any(kept) {
-        return now.iter().copied().map(Some).collect();
-    }
-    let mut out: Vec<Option<T>> = places
-        .iter()
-        .map(|c| c.filter(|c| now.contains(c)))
-        .collect();
-    for &x in now {
-        if !out.contains(&Some(x)) {
-            match out.iter().position(Option::is_none) {
-                Some(k) => out[k] = Some(x),
-                None => out.push(Some(x)),
-            }
-        }
-    }
-    out
-}
-
 /// Cards in a row of the hand.
 const HAND_COLUMNS: usize = 3;
 
@@ -1721,6 +1710,14 @@ fn ask_disband(ctx: &egui::Context, game: &Game, state: &State, action: Action) 
     answer
 }
 
+/// Where the side list's buttons stood (see [`keep_places`]).
+#[derive(Default)]
+struct Places {
+    movers: Vec<Option<BlockId>>,
+    choices: ListPlaces,
+    list: ListPlaces,
+}
+
 /// Blocks of a row of the moving group.
 const MOVER_COLUMNS: usize = 4;
 
@@ -1760,7 +1757,7 @@ fn placed_actions(
     s: &mut Session,
     (state, legal): (&State, &[Action]),
     guard: &mut ClickGuard,
-    places: &mut Vec<Option<BlockId>>,
+    places: &mut Places,
 ) -> Option<Action> {
     let mut movers: Vec<BlockId> = legal
         .iter()
@@ -1769,10 +1766,10 @@ fn placed_actions(
         .collect();
     movers.sort_by_key(|b| b.0);
     movers.dedup();
-    *places = keep_places(places, &movers);
+    places.movers = keep_places(&places.movers, &movers);
     if !movers.is_empty() {
         ui.label(RichText::new("Blocks that may move").strong());
-        movers_grid(ui, s, places);
+        movers_grid(ui, s, &places.movers);
         ui.label(
             RichText::new("Pick a block, then click a highlighted space to move it there.")
                 .weak()
@@ -1783,7 +1780,7 @@ fn placed_actions(
     let mut picked = None;
     if let Some((space, choices)) = &s.choices {
         ui.label(RichText::new(format!("At {}:", s.game.space_name(*space))).strong());
-        picked = headed_list(ui, guard, choices, text);
+        picked = headed_list(ui, guard, choices, text, &mut places.choices);
     }
     if !movers.is_empty() || s.choices.is_some() {
         ui.separator();
@@ -1817,7 +1814,7 @@ fn placed_actions(
             .weak(),
         );
     }
-    picked.or(headed_list(ui, guard, &listed, text))
+    picked.or(headed_list(ui, guard, &listed, text, &mut places.list))
 }
 
 /// VP of each side, turn by turn (egui_plot).

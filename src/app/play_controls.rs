@@ -299,30 +299,88 @@ pub(super) fn kind_heading(a: &Action) -> (u8, &'static str) {
     }
 }
 
+/// The places of a row of things (a hand's cards, a group's blocks, a
+/// kind's decisions): each that stays keeps its place, one gone leaves its
+/// place empty, one come back (an undo) takes the first empty place; a new
+/// set (none kept: a new deal, another group) starts afresh.
+pub(super) fn keep_places<T: Copy + PartialEq>(places: &[Option<T>], now: &[T]) -> Vec<Option<T>> {
+    let kept = |c: &Option<T>| c.is_some_and(|c| now.contains(&c));
+    if !places.iter().any(kept) {
+        return now.iter().copied().map(Some).collect();
+    }
+    let mut out: Vec<Option<T>> = places
+        .iter()
+        .map(|c| c.filter(|c| now.contains(c)))
+        .collect();
+    for &x in now {
+        if !out.contains(&Some(x)) {
+            match out.iter().position(Option::is_none) {
+                Some(k) => out[k] = Some(x),
+                None => out.push(Some(x)),
+            }
+        }
+    }
+    out
+}
+
+/// Where each decision of a list stood, kind by kind (see [`keep_places`]):
+/// after "Add a step to Caesar" the next button is not the one that slid
+/// under the pointer.
+#[derive(Default)]
+pub(super) struct ListPlaces(Vec<(u8, Vec<Option<Action>>)>);
+
 /// `actions` under a heading for each kind (see [`kind_heading`]), each a
-/// [`decision_button`] with the words `text` gives it; the one clicked.
+/// [`decision_button`] with the words `text` gives it, in the places they
+/// stood in before (an action gone leaves its place empty); the one clicked.
 pub(super) fn headed_list(
     ui: &mut Ui,
     guard: &mut ClickGuard,
     actions: &[Action],
     text: impl Fn(Action) -> String,
+    places: &mut ListPlaces,
 ) -> Option<Action> {
     // By kind, then by words: the engine's order may differ from one
     // decision to the next ("Legio 9 takes its turn" before "Legio 7"), the
     // words' order does not.
     let mut sorted: Vec<(Action, String)> = actions.iter().map(|a| (*a, text(*a))).collect();
     sorted.sort_by(|(a, x), (b, y)| kind_heading(a).0.cmp(&kind_heading(b).0).then(x.cmp(y)));
-    let mut picked = None;
-    let mut heading = None;
-    for (a, words) in sorted {
-        let (kind, title) = kind_heading(&a);
-        if heading != Some(kind) {
-            heading = Some(kind);
-            ui.label(RichText::new(title).italics());
-        }
-        if decision_button(ui, guard, true, RichText::new(words), (0.0, None)) {
-            picked = Some(a);
+    let mut kinds: Vec<(u8, &'static str, Vec<Action>)> = Vec::new();
+    for (a, _) in &sorted {
+        let (kind, title) = kind_heading(a);
+        match kinds.last_mut() {
+            Some((k, _, list)) if *k == kind => list.push(*a),
+            _ => kinds.push((kind, title, vec![*a])),
         }
     }
+    let mut picked = None;
+    let mut next = Vec::with_capacity(kinds.len());
+    let blank = egui::vec2(
+        ui.available_width().min(120.0),
+        ui.spacing().interact_size.y,
+    );
+    for (kind, title, list) in kinds {
+        let before = places
+            .0
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(&[][..], |(_, p)| p.as_slice());
+        let placed = keep_places(before, &list);
+        ui.label(RichText::new(title).italics());
+        for place in &placed {
+            match place {
+                Some(a) => {
+                    if decision_button(ui, guard, true, RichText::new(text(*a)), (0.0, None)) {
+                        picked = Some(*a);
+                    }
+                }
+                // The place of a decision gone: the next stays where it was.
+                None => {
+                    ui.allocate_exact_size(blank, egui::Sense::hover());
+                }
+            }
+        }
+        next.push((kind, placed));
+    }
+    places.0 = next;
     picked
 }

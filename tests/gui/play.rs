@@ -2030,3 +2030,64 @@ fn the_slots_stand_at_one_height_against_the_ai_in_hot_seat_and_with_new_game_op
     press(&mut hot, "Start game");
     assert_eq!(slot(&hot), against_ai, "hot-seat puts the slots elsewhere");
 }
+
+/// Issue 45: a decision taken from the list leaves the others of its kind
+/// where they stood (a levy, a step added, a hit taken): the next button
+/// never slides under the pointer.
+#[test]
+fn the_decisions_left_in_a_list_keep_their_places() {
+    let mut h = started(5);
+    let listed = |game: &Game, s: &State| -> Vec<Action> {
+        legal(game, s)
+            .into_iter()
+            .filter(|a| {
+                matches!(
+                    a,
+                    Action::Levy { .. }
+                        | Action::AddStep(_)
+                        | Action::TakeHit(_)
+                        | Action::TakeTurn(_)
+                )
+            })
+            .collect()
+    };
+    let mut kept = 0;
+    for k in 0..200 {
+        let Some((game, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        let (_, s) = now(&mut h);
+        let list = listed(&game, &s);
+        if list.len() < 3 {
+            h.state_mut().play_panel().act(pick).unwrap();
+            h.run();
+            continue;
+        }
+        let at: Vec<(Action, Pos2)> = list
+            .iter()
+            .map(|a| (*a, decision_at(&h, &game, *a)))
+            .collect();
+        // The last of the list taken by a click.
+        press(&mut h, &game.action_text(at[at.len() / 2].0));
+        let (game, after) = now(&mut h);
+        if after.current_player() != Some(Side::Caesar) {
+            continue;
+        }
+        let kind = |a: &Action| std::mem::discriminant(a);
+        for (a, p) in &at {
+            if kind(a) == kind(&list[0]) && listed(&game, &after).contains(a) {
+                assert_eq!(
+                    decision_at(&h, &game, *a),
+                    *p,
+                    "{} moved",
+                    game.action_text(*a)
+                );
+                kept += 1;
+            }
+        }
+        if kept >= 6 {
+            return;
+        }
+    }
+    panic!("only {kept} decisions checked");
+}
