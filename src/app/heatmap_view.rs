@@ -307,18 +307,26 @@ pub fn controls(
         Some(id) if overlay.layer != Layer::Off => hover_numbers(scenario, source, *overlay, id),
         _ => "Point at a space for its figures.".to_string(),
     };
-    ui.add(egui::Label::new(RichText::new(&line).small()).truncate())
-        .on_hover_text(line.replace(" · ", "\n"));
+    // Wrapped, never cut off: the figures are what the designer came for.
+    ui.add(egui::Label::new(RichText::new(&line).small()).wrap());
 }
 
 /// The scale: its one end, a bar of its colours, its other end, the unit.
 fn legend(ui: &mut Ui, source: &HeatSource<'_>, layer: Layer, max: f64) {
     let diverging = source.diverging(layer);
     let (left, right) = if diverging {
+        // A comparison in words a designer reads: which rule set, which side.
         let (a, b) = match (layer, source.b) {
             (Layer::Control, None) => ("Caesar".to_string(), "Pompey".to_string()),
-            (Layer::Control, Some(_)) => ("Caesar more in A".to_string(), "Pompey".to_string()),
-            _ => ("A more".to_string(), "B more".to_string()),
+            (Layer::Control, Some(b)) => (
+                format!("Caesar holds it more under {}", source.a.variant),
+                format!("more under {}", b.variant),
+            ),
+            (_, Some(b)) => (
+                format!("more under {}", source.a.variant),
+                format!("more under {}", b.variant),
+            ),
+            (_, None) => ("more".to_string(), "less".to_string()),
         };
         (format!("{a} {max:+.2}"), format!("{b} {:+.2}", -max))
     } else {
@@ -384,7 +392,7 @@ fn hover_numbers(scenario: &Scenario, source: &HeatSource<'_>, o: Overlay, id: S
     }
     let runs: Vec<(&str, &SimReport)> = match source.b {
         None => vec![("", source.a)],
-        Some(b) => vec![("A: ", source.a), ("B: ", b)],
+        Some(b) => vec![("under ", source.a), ("under ", b)],
     };
     for (tag, r) in runs {
         for (k, line) in space_lines(r, id.index(), o.year).into_iter().enumerate() {

@@ -89,6 +89,9 @@ pub(super) struct MapInput<'a> {
     pub balance: &'a [(SpaceId, Side, i64)],
     /// A block being dragged is drawn at the pointer, not in its city.
     pub dragging: Option<BlockId>,
+    /// The game board: the only neighbours a hovered space lights up (the
+    /// legal destinations); `None` lights every neighbour (the editor).
+    pub reachable: Option<&'a [SpaceId]>,
 }
 
 /// What the pointer did on the map this frame.
@@ -137,9 +140,11 @@ pub(super) struct MapModel {
     galleys: Vec<Arc<Galley>>,
     strait_galleys: Vec<(usize, Arc<Galley>)>,
     shapes: Vec<Shape>,
-    /// What a hover card should not cover (the board's blocks, as last
-    /// drawn): the card goes where it covers fewest.
-    avoid: Vec<Rect>,
+    /// The board's block tiles as last drawn, with their spaces: a hover
+    /// card keeps off them, and a click on one is on its space.
+    tiles: Vec<(SpaceId, Rect)>,
+    /// The size of one block tile of the board (a line of words).
+    tile: Vec2,
 }
 
 /// Label offsets (screen points from the anchor to the label's top-left) for
@@ -167,8 +172,8 @@ struct Metrics {
 
 /// The smallest text on a block of the Play and Replay board.
 pub(super) const BOARD_FONT: f32 = 11.0;
-/// How much of each block of a stack on the board shows under the next one.
-pub(super) const STACK_STEP: f32 = 0.4;
+/// The gap between two tiles of a stack on the board.
+pub(super) const BOARD_TILE_GAP: f32 = 1.0;
 
 impl Metrics {
     fn new(zoom: f32) -> Metrics {
@@ -261,7 +266,8 @@ impl MapModel {
             galleys: Vec::new(),
             strait_galleys: Vec::new(),
             shapes: Vec::new(),
-            avoid: Vec::new(),
+            tiles: Vec::new(),
+            tile: Vec2::ZERO,
         }
     }
 
@@ -356,7 +362,7 @@ impl MapModel {
         self.metrics = Some(m);
 
         self.paint_backdrop(&painter, view);
-        self.paint_links(&painter, scenario, m, hovered);
+        self.paint_links(&painter, scenario, m, hovered, input.reachable);
         self.paint_selected_link(&painter, scenario, m, input.selected);
         self.paint_spaces(&painter, scenario, m, hovered, area, input);
         self.paint_labels(&painter, scenario, m, area);
@@ -383,19 +389,51 @@ impl MapModel {
         }
     }
 
-    /// The screen rectangles a space's hover card should keep clear of.
-    pub(super) fn set_avoid(&mut self, rects: Vec<Rect>) {
-        self.avoid = rects;
+    /// The board's block tiles as drawn, by space: a hover card keeps
+    /// clear of them and a click on one is on its space.
+    pub(super) fn set_tiles(&mut self, tiles: Vec<(SpaceId, Rect)>) {
+        self.tiles = tiles;
     }
 
-    /// The screen squares of a space's row of blocks, as last drawn.
-    pub(super) fn row_rects(&self, scenario: &Scenario, space: SpaceId) -> Vec<Rect> {
-        match self.metrics {
-            Some(m) if self.screen.len() == scenario.board.len() => {
-                self.block_rects(scenario, space.index(), m).collect()
-            }
-            _ => Vec::new(),
+    /// The size of one block tile of the board; the names are placed
+    /// around the columns of tiles again when it changes.
+    pub(super) fn set_tile(&mut self, tile: Vec2) {
+        if tile != self.tile {
+            self.tile = tile;
+            self.placement.key = None;
         }
+    }
+
+    /// The size of one block tile of the board, as set last.
+    pub(super) fn tile(&self) -> Vec2 {
+        self.tile
+    }
+
+    /// What the board's stacks must not cover, on screen as last drawn:
+    /// every name (spaces' and seas'), and every marker with its VP disc.
+    pub(super) fn names_and_markers(&self, scenario: &Scenario) -> (Vec<Rect>, Vec<Rect>) {
+        let Some(m) = self.metrics else {
+            return Default::default();
+        };
+        let board = &scenario.board;
+        if self.screen.len() != board.len() || self.galleys.len() != board.len() {
+            return Default::default();
+        }
+        let mut names = Vec::with_capacity(board.len());
+        let mut markers = Vec::with_capacity(board.len() * 2);
+        for (i, s) in board.spaces.iter().enumerate() {
+            if s.kind == SpaceKind::Sea {
+                names.push(self.sea_label_rect(i));
+                continue;
+            }
+            names.push(self.label_rect(i));
+            markers.push(self.marker_rect(s.kind, s.vp, i, m).expand(1.0));
+            if s.vp > 0 {
+                let c = self.vp_centre(i, m.radius(s.vp));
+                markers.push(Rect::from_center_size(c, Vec2::splat(2.0 * m.vp_radius())));
+            }
+        }
+        (names, markers)
     }
 
     /// The text size of the board's blocks, as last drawn.
@@ -441,7 +479,8 @@ impl MapModel {
         self.screen[i] + vec2(0.95 * r, -0.95 * r)
     }
 
-    /// The row of starting blocks above a city.
+    /// The row of starting blocks above a city; on the board, a column of
+    /// tiles above it (where the board starts looking for room).
     fn block_rects(
         &self,
         scenario: &Scenario,
@@ -451,15 +490,16 @@ impl MapModel {
         let s = &scenario.board.spaces[i];
         let r = m.radius(s.vp);
         let (b, gap) = (m.block(), 1.5 * m.u);
-        // The board's blocks are wider than high (a name and a rating fit).
-        let w = if m.board { 1.3 * b } else { b };
-        let step = if m.board { STACK_STEP * w } else { b + gap };
-        let n = self.blocks[i].len() as f32;
-        let width = w + (n - 1.0).max(0.0) * step;
+        let n = self.blocks[i].len();
         let bottom = self.screen[i].y - r - if s.vp > 0 { 6.0 * m.u } else { 2.5 * m.u };
-        let left = self.screen[i].x - width / 2.0;
-        (0..self.blocks[i].len())
-            .map(move |k| Rect::from_min_size(pos2(left + k as f32 * step, bottom - b), vec2(w, b)))
+        let (size, step) = if m.board {
+            (self.tile, vec2(0.0, -(self.tile.y + BOARD_TILE_GAP)))
+        } else {
+            (vec2(b, b), vec2(b + gap, 0.0))
+        };
+        let width = size.x + (n as f32 - 1.0).max(0.0) * step.x;
+        let first = pos2(self.screen[i].x - width / 2.0, bottom - size.y);
+        (0..n).map(move |k| Rect::from_min_size(first + step * k as f32, size))
     }
 
     fn sea_label_rect(&self, i: usize) -> Rect {

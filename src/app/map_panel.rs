@@ -101,6 +101,7 @@ impl MapPanel {
                 .then(|| state.rules().map_or(3, |r| r.winter_supply_base)),
             balance: &balance,
             dragging,
+            reachable: None,
         };
         if tab == Tab::Map {
             // The heatmap's controls and legend above the map, never over it.

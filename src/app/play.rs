@@ -23,7 +23,7 @@ use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use egui_plot::{Line, Plot};
 
 use super::play_board::{BoardClick, Marks, PlayBoard};
-use super::play_controls::{ClickGuard, decision_button, headed_list};
+use super::play_controls::{ClickGuard, ListPlaces, decision_button, headed_list, keep_places};
 use super::play_info;
 use super::replay::Replayed;
 use super::{ExportKind, FilePurpose, RecordUse, Request, theme};
@@ -31,7 +31,7 @@ use crate::ai::AiSpec;
 use crate::ai::Player;
 use crate::engine::{Action, Game, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
-use crate::games::trace::{Trace, action_block, action_space, is_move, last_move};
+use crate::games::trace::{Trace, action_block, action_space, is_move};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// The most of the window's width the side panel and the log may take:
@@ -133,6 +133,23 @@ fn next_generation() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// What a new game is started from: the scenario, its errors, rule set
+/// and variant, its document and file.
+type Setup<'a> = (
+    Option<&'a crate::scenario::model::Scenario>,
+    (usize, Option<&'a crate::scenario::rules::RuleSet>, &'a str),
+    Option<&'a crate::scenario::format::ResolvedScenario>,
+    Option<&'a Path>,
+);
+
+/// What would replace a game in progress, once the person says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Replace {
+    Start,
+    Resume,
+    Position,
+}
+
 /// The Play tab.
 #[derive(Default)]
 pub struct PlayPanel {
@@ -150,8 +167,9 @@ pub struct PlayPanel {
     slowest_frame: Option<Duration>,
     /// The game's log as the viewer may know it.
     log: super::game_log::Cache,
-    /// "Start game" was pressed during a game: asking before discarding it.
-    confirm_start: bool,
+    /// "Start game", "Resume game…" or "Start from position…" was pressed
+    /// during a game: asking before discarding it.
+    confirm: Option<Replace>,
     /// What keeps a double click to one decision.
     guard: ClickGuard,
     /// A game began: the "New game" settings fold away, so the game's
@@ -165,9 +183,10 @@ pub struct PlayPanel {
     /// card played or discarded leaves its place empty, so the others
     /// never move under the pointer.
     hand_slots: [Vec<Option<u8>>; 2],
-    /// The blocks of the moving group in the places they were first shown
-    /// in; a block done moving leaves its place empty.
-    mover_places: Vec<Option<BlockId>>,
+    /// The blocks of the moving group, the choices at a space clicked and
+    /// the list of decisions in the places they were first shown in; one
+    /// done leaves its place empty.
+    places: Places,
     /// The foot of the side panel on screen, as last drawn.
     panel_bottom: f32,
 }
@@ -272,6 +291,15 @@ impl PlayPanel {
         self.settings.seats = seats.clone();
         self.settings.seed = record.seed;
         self.begin(game, trace, seats, player_seeds, Some(setup), title);
+        // Hot-seat: whoever opened the file may not be the side to play;
+        // the seat is handed over before any hand or block shows.
+        if let Some(s) = &mut self.session
+            && s.seats.iter().all(|x| *x == Seat::Human)
+            && let Some(side) = s.trace.last().current_player()
+        {
+            s.handover = Some(side);
+            s.seat_holder = None;
+        }
     }
 
     fn begin(
@@ -284,6 +312,8 @@ impl PlayPanel {
         title: String,
     ) {
         self.fold_setup = true;
+        // The last game's ring and zoom are not this game's.
+        self.board.reset();
         let mut counters = [None, None];
         let players = Side::BOTH.map(|side| match &seats[side.index()] {
             Seat::Human => None,
@@ -341,6 +371,11 @@ impl PlayPanel {
     /// The slowest frame built while an AI was thinking.
     pub fn slowest_frame(&self) -> Option<Duration> {
         self.slowest_frame
+    }
+    /// Why the last click on a decision button was ignored, while the
+    /// button says so.
+    pub fn click_ignored(&self) -> Option<&'static str> {
+        self.guard.ignored().map(|why| why.words())
     }
     /// The board's drawing (tests find spaces and blocks on it).
     pub fn board(&self) -> &PlayBoard {
@@ -485,7 +520,10 @@ impl PlayPanel {
         self.drive(ui.ctx());
         let shown = self.session.as_ref().map(|s| s.generation);
         self.guard.frame(ui, shown);
+        // On the hand-over screen its own button names whose decision an
+        // undo takes back; "my" decision would be the other person's.
         if !ui.ctx().egui_wants_keyboard_input()
+            && self.handover().is_none()
             && ui.input_mut(|i| {
                 i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z))
             })
@@ -513,15 +551,22 @@ impl PlayPanel {
                     .id_salt("play_side_scroll")
                     .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                     .show(ui, |ui| {
-                        self.setup_ui(
-                            ui,
-                            &mut actions,
-                            scenario,
-                            (errors, rules, variant),
-                            resolved,
-                            path,
-                        );
+                        ui.heading("Play");
+                        // During a game its decisions come first: opening
+                        // "New game" below them never moves a button.
+                        let playing = self
+                            .session
+                            .as_ref()
+                            .is_some_and(|s| !s.trace.last().is_over());
+                        let setup = (scenario, (errors, rules, variant), resolved, path);
+                        if !playing {
+                            self.setup_and_files(ui, &mut actions, setup);
+                        }
                         self.side(ui, &mut actions);
+                        if playing {
+                            ui.separator();
+                            self.setup_and_files(ui, &mut actions, setup);
+                        }
                     });
             });
         let below = self.log_below(ui.available_rect_before_wrap().size(), total);
@@ -686,6 +731,17 @@ impl PlayPanel {
             });
     }
 
+    /// The new game's settings, then resuming or starting from a file.
+    fn setup_and_files(
+        &mut self,
+        ui: &mut Ui,
+        actions: &mut Vec<Request>,
+        (scenario, rules, resolved, path): Setup<'_>,
+    ) {
+        self.setup_ui(ui, actions, scenario, rules, resolved, path);
+        self.files_row(ui, actions);
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn setup_ui(
         &mut self,
@@ -696,7 +752,6 @@ impl PlayPanel {
         resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
     ) {
-        ui.heading("Play");
         let open = self.session.is_none();
         let mut header = egui::CollapsingHeader::new("New game").default_open(open);
         if std::mem::take(&mut self.fold_setup) {
@@ -715,13 +770,9 @@ impl PlayPanel {
                     .add_enabled(startable.is_none(), egui::Button::new("Start game"))
                     .on_disabled_hover_text(startable.clone().unwrap_or_default());
                 // A game in progress is not thrown away without asking.
-                let in_progress = self
-                    .session
-                    .as_ref()
-                    .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over());
                 if start.clicked() {
-                    if in_progress {
-                        self.confirm_start = true;
+                    if self.in_progress() {
+                        self.confirm = Some(Replace::Start);
                     } else {
                         self.start_new(scenario, rules, variant, resolved, path);
                     }
@@ -730,20 +781,8 @@ impl PlayPanel {
                     ui.label(RichText::new(why).color(theme::WARNING));
                 }
             });
-            if self.confirm_start {
-                ui.label(
-                    RichText::new("A game is in progress. Discard it and start a new one?")
-                        .color(theme::WARNING),
-                );
-                ui.horizontal(|ui| {
-                    if ui.button("Keep playing").clicked() {
-                        self.confirm_start = false;
-                    }
-                    if ui.button("Discard it and start").clicked() {
-                        self.confirm_start = false;
-                        self.start_new(scenario, rules, variant, resolved, path);
-                    }
-                });
+            if self.confirm == Some(Replace::Start) && self.ask_replace(ui) {
+                self.start_new(scenario, rules, variant, resolved, path);
             }
         });
         if let Some(e) = &self.error {
@@ -840,66 +879,137 @@ impl PlayPanel {
                 });
             }
         }
-        if let Some(t) = &s.thinking {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                let done = s.playout_counters[t.side.index()]
-                    .as_ref()
-                    .map(|c| c.load(Ordering::Relaxed));
-                let secs = t.started.elapsed().as_secs_f32();
-                ui.label(match done {
-                    Some(n) if n > 0 => {
-                        format!("{} is thinking: {n} playouts, {secs:.1} s", t.side)
+        // One line of a fixed height whatever it says (a spinner is taller
+        // than words): nothing below it moves while an AI thinks.
+        let row = ui.spacing().interact_size.y;
+        let took = self.slowest_frame.map_or("none yet".to_string(), |d| {
+            format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+        });
+        let slowest = RichText::new(format!(
+            "· slowest window frame while the AI thought: {took}"
+        ))
+        .weak()
+        .small();
+        ui.allocate_ui_with_layout(
+            egui::vec2(ui.available_width(), row),
+            egui::Layout::left_to_right(egui::Align::Center),
+            |ui| {
+                ui.set_height(row);
+                match &s.thinking {
+                    Some(t) => {
+                        ui.add(egui::Spinner::new().size(row * 0.7));
+                        let done = s.playout_counters[t.side.index()]
+                            .as_ref()
+                            .map(|c| c.load(Ordering::Relaxed));
+                        let secs = t.started.elapsed().as_secs_f32();
+                        ui.label(match done {
+                            Some(n) if n > 0 => {
+                                format!("{} is thinking: {n} playouts, {secs:.1} s", t.side)
+                            }
+                            _ => format!("{} is thinking… {secs:.1} s", t.side),
+                        });
                     }
-                    _ => format!("{} is thinking… {secs:.1} s", t.side),
-                });
-            });
-        } else if ais {
-            // The same line while no AI thinks, so the panel does not jump.
-            ui.label(RichText::new("No AI is thinking").weak());
-        }
-        // Shown from the start when an AI plays, so the panel does not jump.
-        if ais {
-            let took = self.slowest_frame.map_or("none yet".to_string(), |d| {
-                format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-            });
-            ui.label(
-                RichText::new(format!("Slowest window frame while the AI thought: {took}"))
-                    .weak()
-                    .small(),
-            );
-        }
+                    None if ais => {
+                        ui.label(RichText::new("No AI is thinking").weak());
+                    }
+                    None => {
+                        // Cut to the panel: never widening it.
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new("Hot-seat: a hand-over screen between turns").weak(),
+                            )
+                            .truncate(),
+                        );
+                    }
+                }
+                if ais {
+                    ui.add(egui::Label::new(slowest).truncate());
+                }
+            },
+        );
     }
 
-    /// Resume a saved game, start from a position file.
-    fn files_row(ui: &mut Ui, actions: &mut Vec<Request>) {
+    /// A game is on and not over: replacing it asks first.
+    fn in_progress(&self) -> bool {
+        self.session
+            .as_ref()
+            .is_some_and(|s| !s.trace.is_empty() && !s.trace.last().is_over())
+    }
+
+    /// Resume a saved game, start from a position file: during a game,
+    /// only once the person says the game may go.
+    fn files_row(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         ui.horizontal_wrapped(|ui| {
-            if ui
+            let resume = ui
                 .button("Resume game…")
                 .on_hover_text("Play on from a saved game record")
                 .clicked()
-            {
-                actions.push(Request::Choose(FilePurpose::OpenRecord(RecordUse::Resume)));
-            }
-            if ui
+                .then_some(Replace::Resume);
+            let position = ui
                 .button("Start from position…")
                 .on_hover_text("Play on from a position file (docs/formats.md)")
                 .clicked()
-            {
-                actions.push(Request::Choose(FilePurpose::OpenPosition));
+                .then_some(Replace::Position);
+            match resume.or(position) {
+                Some(r) if self.in_progress() => self.confirm = Some(r),
+                Some(r) => actions.push(choose(r)),
+                None => {}
             }
         });
+        if let Some(r) = self.confirm.filter(|r| *r != Replace::Start)
+            && self.ask_replace(ui)
+        {
+            actions.push(choose(r));
+        }
+    }
+
+    /// Asks whether the game in progress may be discarded for what
+    /// [`Self::confirm`] holds; true once the person says so.
+    fn ask_replace(&mut self, ui: &mut Ui) -> bool {
+        let Some(r) = self.confirm else { return false };
+        let (question, yes) = match r {
+            Replace::Start => (
+                "A game is in progress. Discard it and start a new one?",
+                "Discard it and start",
+            ),
+            Replace::Resume => (
+                "A game is in progress. Discard it and resume a saved game?",
+                "Discard it and choose a saved game",
+            ),
+            Replace::Position => (
+                "A game is in progress. Discard it and play on from a position?",
+                "Discard it and choose a position",
+            ),
+        };
+        ui.label(RichText::new(question).color(theme::WARNING));
+        let mut go = false;
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Keep playing").clicked() {
+                self.confirm = None;
+            }
+            if ui.button(yes).clicked() {
+                self.confirm = None;
+                go = true;
+            }
+        });
+        go
     }
 
     fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
-        Self::files_row(ui, actions);
         let viewer = self.viewer();
         let record_text = self.record().map(|r| r.to_ron() + "\n");
         let Some(s) = &mut self.session else {
             return;
         };
         game_header(ui, s, viewer, record_text, actions);
-        self.ai_controls(ui);
+        // The same height whoever sits at the sides (AI or hot-seat), so
+        // the decisions below stand at one height in every game.
+        let rows = if s.seats.iter().all(|x| *x != Seat::Human) {
+            AI_ROWS + 1.0
+        } else {
+            AI_ROWS
+        };
+        fixed_area(ui, "play_ai", rows, |ui| self.ai_controls(ui));
         self.decisions(ui, actions);
     }
 
@@ -969,7 +1079,7 @@ impl PlayPanel {
         });
         ui.separator();
         if my_turn {
-            let places = &mut self.mover_places;
+            let places = &mut self.places;
             picked = picked.or(placed_actions(
                 ui,
                 s,
@@ -1042,12 +1152,13 @@ impl PlayPanel {
         let state = s.trace.last().clone();
         let targets = Self::targets(s);
         let chosen: Vec<BlockId> = s.chosen_block.into_iter().collect();
+        let moves = super::play_board::turn_moves(&s.trace, s.trace.len());
         let marks = Marks {
             targets: &targets,
             selected: state.moving_group(),
             chosen_blocks: &chosen,
             battle: state.battle_info().map(|b| b.space),
-            last_move: last_move(&s.trace, s.trace.len()),
+            moves: &moves,
         };
         let game = s.game.clone();
         let click = self.board.show(ui, &game, &state, viewer, &marks);
@@ -1077,7 +1188,19 @@ impl Session {
         self.chosen_block = self.chosen_block.filter(|b| {
             self.trace.last().location(*b).is_some() && self.trace.last().moving_group().is_some()
         });
-        self.choices = None;
+        // The choices at the space clicked stay while some are left to a
+        // person ("At Roma": another step to add), in their places.
+        self.choices = self.choices.take().and_then(|(space, _)| {
+            let state = self.trace.last();
+            let side = state.current_player()?;
+            if self.seats[side.index()] != Seat::Human {
+                return None;
+            }
+            let mut legal = Vec::new();
+            state.legal_actions(&self.game, &mut legal);
+            legal.retain(|a| action_space(state, *a) == Some(space));
+            (legal.len() >= 2).then_some((space, legal))
+        });
         let humans = self.seats.iter().filter(|s| **s == Seat::Human).count();
         if humans == 2
             && let Some(next) = self.trace.last().current_player()
@@ -1309,9 +1432,11 @@ fn game_header(
         {
             actions.push(replay_action(s, viewer));
         }
-        let undoable = s
-            .undoer()
-            .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
+        // On the hand-over screen the person at the window may be either
+        // side: the screen's own button says whose decision it takes back.
+        let undoable = s.handover.is_none()
+            && s.undoer()
+                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
         if ui
             .add_enabled(undoable, egui::Button::new("Undo my decision"))
             .on_hover_text("Take back your last decision (Ctrl+Z)")
@@ -1325,6 +1450,9 @@ fn game_header(
     });
 }
 
+/// Rows the AI's controls hold: the pace, pause and follow, what the AI
+/// is thinking (a row more to watch two AIs: whose eyes).
+const AI_ROWS: f32 = 3.2;
 /// Rows of text the status area holds: year and turn, Player 1 and why,
 /// VP, the stage, the cards played, a note.
 const STATUS_ROWS: f32 = 6.5;
@@ -1387,6 +1515,16 @@ fn replay_action(s: &Session, seen_by: Option<Side>) -> Request {
     Request::Replay(Box::new(super::ReplaySource::Played(Box::new(replayed))))
 }
 
+/// The file dialog that picks what replaces the game.
+fn choose(r: Replace) -> Request {
+    match r {
+        Replace::Resume | Replace::Start => {
+            Request::Choose(FilePurpose::OpenRecord(RecordUse::Resume))
+        }
+        Replace::Position => Request::Choose(FilePurpose::OpenPosition),
+    }
+}
+
 /// The actions that have no place on the map, each in a slot of its own.
 const SLOTS: [Action; 9] = [
     Action::EndGroup,
@@ -1425,7 +1563,7 @@ fn slots(
             for &a in row {
                 let on = my_turn && s.handover.is_none() && legal.contains(&a);
                 let text = RichText::new(s.game.action_text(a));
-                if decision_button(ui, guard, on, text, width) {
+                if decision_button(ui, guard, on, text, (width, None)) {
                     picked = Some(a);
                 }
             }
@@ -1440,30 +1578,6 @@ struct Table<'a> {
     s: &'a Session,
     state: &'a State,
     guard: &'a mut ClickGuard,
-}
-
-/// The places of a row of things (a hand's cards, a group's blocks): each
-/// that stays keeps its place, one gone leaves its place empty, one come
-/// back (an undo) takes the first empty place; a new set (none kept: a
-/// new deal, another group) starts afresh.
-fn keep_places<T: Copy + PartialEq>(places: &[Option<T>], now: &[T]) -> Vec<Option<T>> {
-    let kept = |c: &Option<T>| c.is_some_and(|c| now.contains(&c));
-    if !places.iter().any(kept) {
-        return now.iter().copied().map(Some).collect();
-    }
-    let mut out: Vec<Option<T>> = places
-        .iter()
-        .map(|c| c.filter(|c| now.contains(c)))
-        .collect();
-    for &x in now {
-        if !out.contains(&Some(x)) {
-            match out.iter().position(Option::is_none) {
-                Some(k) => out[k] = Some(x),
-                None => out.push(Some(x)),
-            }
-        }
-    }
-    out
 }
 
 /// Cards in a row of the hand.
@@ -1510,8 +1624,20 @@ fn hand(
                     Some(_) => "Discard",
                     None => "",
                 };
-                let text = RichText::new(&label).strong();
-                let r = ui.scope(|ui| decision_button(ui, guard, action.is_some(), text, width));
+                // Event cards stand out from command cards at a glance:
+                // their own colour, their name in italics.
+                let event = matches!(
+                    s.game.card(card),
+                    crate::scenario::model::CardFace::Event(_)
+                );
+                let (text, fill) = if event {
+                    let text = RichText::new(&label).strong().italics();
+                    (text.color(theme::EVENT_CARD_TEXT), Some(theme::EVENT_CARD))
+                } else {
+                    (RichText::new(&label).strong(), None)
+                };
+                let r = ui
+                    .scope(|ui| decision_button(ui, guard, action.is_some(), text, (width, fill)));
                 let help = super::card_text::card_help(&s.game, card);
                 r.response.on_hover_text(if verb.is_empty() {
                     help
@@ -1584,6 +1710,14 @@ fn ask_disband(ctx: &egui::Context, game: &Game, state: &State, action: Action) 
     answer
 }
 
+/// Where the side list's buttons stood (see [`keep_places`]).
+#[derive(Default)]
+struct Places {
+    movers: Vec<Option<BlockId>>,
+    choices: ListPlaces,
+    list: ListPlaces,
+}
+
 /// Blocks of a row of the moving group.
 const MOVER_COLUMNS: usize = 4;
 
@@ -1623,7 +1757,7 @@ fn placed_actions(
     s: &mut Session,
     (state, legal): (&State, &[Action]),
     guard: &mut ClickGuard,
-    places: &mut Vec<Option<BlockId>>,
+    places: &mut Places,
 ) -> Option<Action> {
     let mut movers: Vec<BlockId> = legal
         .iter()
@@ -1632,10 +1766,10 @@ fn placed_actions(
         .collect();
     movers.sort_by_key(|b| b.0);
     movers.dedup();
-    *places = keep_places(places, &movers);
+    places.movers = keep_places(&places.movers, &movers);
     if !movers.is_empty() {
         ui.label(RichText::new("Blocks that may move").strong());
-        movers_grid(ui, s, places);
+        movers_grid(ui, s, &places.movers);
         ui.label(
             RichText::new("Pick a block, then click a highlighted space to move it there.")
                 .weak()
@@ -1646,7 +1780,7 @@ fn placed_actions(
     let mut picked = None;
     if let Some((space, choices)) = &s.choices {
         ui.label(RichText::new(format!("At {}:", s.game.space_name(*space))).strong());
-        picked = headed_list(ui, guard, choices, text);
+        picked = headed_list(ui, guard, choices, text, &mut places.choices);
     }
     if !movers.is_empty() || s.choices.is_some() {
         ui.separator();
@@ -1680,7 +1814,7 @@ fn placed_actions(
             .weak(),
         );
     }
-    picked.or(headed_list(ui, guard, &listed, text))
+    picked.or(headed_list(ui, guard, &listed, text, &mut places.list))
 }
 
 /// VP of each side, turn by turn (egui_plot).

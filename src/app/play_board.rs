@@ -3,17 +3,20 @@
 //! them. A block the viewer may not identify is drawn face down: its side's
 //! colour, no name, no strength, and its accessibility node says only
 //! "Pompey block". Clicks come back as the space (and the block, when the
-//! viewer may see it) under the pointer.
+//! viewer may see it) under the pointer. Each block is a tile of one line
+//! (name, rating, strength), a space's tiles a column that
+//! [`super::play_stacks`] puts where it covers no other column and no name,
+//! so every block of every stack is read without pointing at it.
 
 use egui::epaint::{CornerRadius, StrokeKind};
 use egui::{Align2, Color32, FontId, Pos2, Rect, Response, Role, Sense, Stroke, Ui, WidgetInfo};
 
-use super::map::{
-    MapHit, MapInput, MapMode, MapModel, roman, short_name, short_rating, strength_text,
-};
+use super::map::{MapHit, MapInput, MapMode, MapModel, roman, short_rating, strength_text};
+use super::play_stacks::{self, Placed, StackSpec};
 use super::theme;
 use super::view::MapView;
 use crate::engine::{Game, Place, SideView, State};
+use crate::games::trace::Trace;
 use crate::scenario::model::{BlockId, Scenario, Side, SpaceId};
 
 /// What the board shows besides the blocks.
@@ -27,8 +30,9 @@ pub struct Marks<'a> {
     pub chosen_blocks: &'a [BlockId],
     /// Where a battle is being fought.
     pub battle: Option<SpaceId>,
-    /// The last move made (either side's): from, to.
-    pub last_move: Option<(SpaceId, SpaceId)>,
+    /// The moves of the turn so far (either side's): from, to, and how
+    /// strongly drawn (the newest 1, older ones fading).
+    pub moves: &'a [(SpaceId, SpaceId, f32)],
 }
 
 /// A click on the board.
@@ -55,31 +59,18 @@ pub struct PlayBoard {
     /// Centred only if it is not well inside the map already (following
     /// the AI: the map does not jump at every action).
     centre_if_hidden: bool,
-    /// The space whose stack is spread out (the pointer is over it), and
-    /// which of its blocks stays where it was.
-    spread: Option<(usize, usize)>,
     /// Every block as drawn last: face up, its space, its rectangle.
     drawn_rects: Vec<(BlockId, bool, SpaceId, Rect)>,
+    /// Every face-up block's words as drawn last: the block, the words,
+    /// and where they stand on screen.
+    words: Vec<(BlockId, String, Rect)>,
+    /// The spaces' names on screen as drawn last (the stacks keep off them).
+    names: Vec<Rect>,
+    /// The stacks as placed last, and what they were placed for.
+    placed: Vec<Placed>,
+    placed_for: Option<(Vec<StackSpec>, egui::Vec2, Rect, Vec<Rect>)>,
     /// The size of the words on the blocks, as drawn last.
     font: f32,
-}
-
-/// A stack's blocks side by side with a small gap, the `anchor`-th block
-/// (the one pointed at) left where it was, so the pointer stays on it; kept
-/// inside the map.
-fn spread(rects: &[Rect], area: Rect, anchor: usize) -> Vec<Rect> {
-    let Some(at) = rects.get(anchor.min(rects.len().saturating_sub(1))) else {
-        return Vec::new();
-    };
-    let (w, gap) = (at.width(), 3.0);
-    let n = rects.len() as f32;
-    let width = n * w + (n - 1.0) * gap;
-    let left = (at.left() - anchor as f32 * (w + gap))
-        .min(area.right() - width)
-        .max(area.left());
-    (0..rects.len())
-        .map(|k| Rect::from_min_size(Pos2::new(left + k as f32 * (w + gap), at.top()), at.size()))
-        .collect()
 }
 
 /// A ring around a space: a circle around a city's marker, a rounded box
@@ -111,149 +102,6 @@ fn face_up(view: Option<&SideView<'_>>, game: &Game, b: BlockId) -> bool {
     view.is_none_or(|v| v.knows(game, b))
 }
 
-/// A space's stack as laid out this frame: its blocks' rectangles, and
-/// whether it is piled (its blocks almost on top of each other, a count on
-/// top) because laid out side by side it would cover a neighbour's stack.
-struct Stack {
-    space: usize,
-    rects: Vec<Rect>,
-    piled: bool,
-}
-
-/// How much of each block of a piled stack shows above the next one: its
-/// line of name, so every block of a pile is read; and how far each is
-/// set to the side.
-const PILE_RISE: f32 = 0.45;
-const PILE_SHIFT: f32 = 0.08;
-/// The most blocks of a pile whose names show: the rest lie under the
-/// lowest, and a count says how many the pile holds. A pile of seven in
-/// Roma would otherwise rise over Ravenna and Genua; pointing at it
-/// spreads it out whole.
-const PILE_SHOWN: usize = 4;
-
-/// Each stack side by side as the map lays it out, or piled where it would
-/// overlap another stack: a fan upward from the space's marker, each block
-/// showing its name over the next.
-fn layout_stacks(mut stacks: Vec<(usize, Vec<Rect>)>) -> Vec<Stack> {
-    let bounds: Vec<Rect> = stacks.iter().map(|(_, r)| union(r)).collect();
-    let mut stacks: Vec<Stack> = stacks
-        .drain(..)
-        .enumerate()
-        .map(|(k, (space, rects))| {
-            let crowded = rects.len() > 1
-                && bounds
-                    .iter()
-                    .enumerate()
-                    .any(|(j, b)| j != k && b.shrink(1.0).intersects(bounds[k].shrink(1.0)));
-            if !crowded {
-                return Stack {
-                    space,
-                    rects,
-                    piled: false,
-                };
-            }
-            let first = rects[0];
-            let n = rects.len();
-            let (rise, shift) = (PILE_RISE * first.height(), PILE_SHIFT * first.width());
-            let steps = n.min(PILE_SHOWN) - 1;
-            let left = bounds[k].center().x - (first.width() + shift * steps as f32) / 2.0;
-            let rects = (0..n)
-                .map(|i| {
-                    // The lowest blocks of a tall pile share the top place.
-                    let above = (n - 1 - i).min(steps) as f32;
-                    let i = i.saturating_sub(n - 1 - steps);
-                    Rect::from_min_size(
-                        Pos2::new(left + i as f32 * shift, first.top() - above * rise),
-                        first.size(),
-                    )
-                })
-                .collect();
-            Stack {
-                space,
-                rects,
-                piled: true,
-            }
-        })
-        .collect();
-    separate(&mut stacks);
-    stacks
-}
-
-/// How far a pile may be pushed from its space to clear its neighbours,
-/// in block widths: further, and it would seem to stand somewhere else.
-const MAX_PUSH: f32 = 1.2;
-
-/// Piles that still cover each other pushed apart, each by half their
-/// overlap along the shorter way out, a few rounds; never further than
-/// [`MAX_PUSH`] from where they were laid out. Two piles of neighbouring
-/// spaces (Massilia and Narbo, Roma and Neapolis) then both stay readable.
-fn separate(stacks: &mut [Stack]) {
-    let home: Vec<Rect> = stacks.iter().map(|st| union(&st.rects)).collect();
-    let limit = stacks
-        .first()
-        .and_then(|st| st.rects.first())
-        .map_or(0.0, |r| r.width() * MAX_PUSH);
-    let mut shift = vec![egui::Vec2::ZERO; stacks.len()];
-    for _ in 0..8 {
-        let mut moved = false;
-        for a in 0..stacks.len() {
-            for b in a + 1..stacks.len() {
-                if !(stacks[a].piled || stacks[b].piled) {
-                    continue;
-                }
-                let (ra, rb) = (home[a].translate(shift[a]), home[b].translate(shift[b]));
-                let overlap = ra.intersect(rb);
-                if !ra.intersects(rb) || overlap.width() < 1.0 || overlap.height() < 1.0 {
-                    continue;
-                }
-                let away = if overlap.width() < overlap.height() {
-                    egui::vec2(
-                        (overlap.width() / 2.0).copysign(ra.center().x - rb.center().x),
-                        0.0,
-                    )
-                } else {
-                    egui::vec2(
-                        0.0,
-                        (overlap.height() / 2.0).copysign(ra.center().y - rb.center().y),
-                    )
-                };
-                shift[a] =
-                    (shift[a] + away).clamp(egui::Vec2::splat(-limit), egui::Vec2::splat(limit));
-                shift[b] =
-                    (shift[b] - away).clamp(egui::Vec2::splat(-limit), egui::Vec2::splat(limit));
-                moved = true;
-            }
-        }
-        if !moved {
-            break;
-        }
-    }
-    for (st, d) in stacks.iter_mut().zip(shift) {
-        for r in &mut st.rects {
-            *r = r.translate(d);
-        }
-    }
-}
-
-/// How many blocks a tall pile holds, on a badge at its top corner.
-fn pile_count(painter: &egui::Painter, rects: &[Rect], n: usize, font: f32) {
-    let Some(top) = rects.first() else { return };
-    let at = top.right_top();
-    let r = font * 0.75;
-    painter.circle(at, r, theme::BLOCK_TEXT, Stroke::new(1.0, Color32::BLACK));
-    painter.text(
-        at,
-        Align2::CENTER_CENTER,
-        n.to_string(),
-        FontId::proportional(font * 0.9),
-        Color32::BLACK,
-    );
-}
-
-fn union(rects: &[Rect]) -> Rect {
-    rects.iter().fold(Rect::NOTHING, |a, r| a.union(*r))
-}
-
 impl PlayBoard {
     /// Draws `state` as `viewer` may see it (`None`: everything) in the
     /// remaining space of `ui`; returns a click on a space, if any.
@@ -273,21 +121,36 @@ impl PlayBoard {
         }
         self.drawn = rows(game, state, viewer);
         let model = self.model.as_mut().expect("built above");
-        model.set_avoid(self.drawn_rects.iter().map(|(.., r)| *r).collect());
+        model.set_tiles(
+            self.drawn_rects
+                .iter()
+                .map(|&(_, _, s, r)| (s, r))
+                .collect(),
+        );
         model.set_rows(
             self.drawn
                 .iter()
                 .map(|r| r.iter().map(|(b, _)| *b).collect())
                 .collect(),
         );
+        let font = model.board_font().unwrap_or(super::map::BOARD_FONT);
+        model.set_tile(tile_size(ui, game, font));
         let input = MapInput {
             mode: MapMode::Board,
             selected: marks.selected.map(MapHit::Space),
             supply: None,
             balance: &[],
             dragging: None,
+            reachable: Some(marks.targets),
         };
         let out = model.show(ui, scenario, Some(&game.rules), &mut self.view, &input);
+        self.font = model.board_font().unwrap_or(super::map::BOARD_FONT);
+        let tile = tile_size(ui, game, self.font);
+        if tile != model.tile() {
+            // Zoomed: the names are placed around tiles of the new size.
+            model.set_tile(tile);
+            ui.ctx().request_repaint();
+        }
         self.centre_pointed(ui);
         if out.clicked.is_some() {
             self.pointed = None;
@@ -296,8 +159,8 @@ impl PlayBoard {
         let painter = ui.painter_at(area);
         let zoom_u = (self.view.zoom() / 0.5).sqrt().clamp(0.7, 2.6);
         self.paint_marks(&painter, marks, zoom_u);
-        let stacks = self.stacks(ui, scenario, area);
-        self.paint_stacks(ui, &painter, game, state, marks, stacks);
+        self.place_stacks(scenario, area, tile);
+        self.paint_stacks(ui, &painter, game, state, marks);
         self.click(ui, out.clicked, zoom_u)
     }
 
@@ -318,7 +181,7 @@ impl PlayBoard {
         }
     }
 
-    /// The pointed space, the targets, the last move and the battle,
+    /// The pointed space, the targets, the turn's moves and the battle,
     /// under the blocks.
     fn paint_marks(&self, painter: &egui::Painter, marks: &Marks<'_>, zoom_u: f32) {
         let Some(model) = &self.model else { return };
@@ -331,76 +194,57 @@ impl PlayBoard {
         for &s in marks.targets {
             ring(s, 11.0, Stroke::new(3.0, theme::TARGET));
         }
-        if let Some((from, to)) = marks.last_move
-            && let (Some(a), Some(b)) = (model.screen_pos(from), model.screen_pos(to))
-            && a != b
-        {
+        for &(from, to, strength) in marks.moves {
+            let (Some(a), Some(b)) = (model.screen_pos(from), model.screen_pos(to)) else {
+                continue;
+            };
+            if a == b {
+                continue;
+            }
             // From and to a sea's name's edge: never over its letters.
             let a = outside_name(model, from, b, a);
             let b = outside_name(model, to, a, b);
-            painter.arrow(a, b - a, Stroke::new(3.0 * zoom_u, theme::LAST_MOVE));
+            let colour = theme::LAST_MOVE.gamma_multiply(strength.clamp(0.2, 1.0));
+            painter.arrow(a, b - a, Stroke::new(3.0 * zoom_u, colour));
         }
         if let Some(s) = marks.battle {
             ring(s, 14.0, Stroke::new(3.5, theme::ERROR));
         }
     }
 
-    /// Each space's stack as it is to be drawn: side by side, piled where
-    /// crowded, or spread out in a row while the pointer is over it (then
-    /// last, on top, over a backdrop).
-    fn stacks(&mut self, ui: &Ui, scenario: &Scenario, area: Rect) -> Vec<Stack> {
-        let Some(model) = &self.model else {
-            return Vec::new();
-        };
-        let hover = ui.input(|i| i.pointer.hover_pos());
-        let mut stacks = layout_stacks(
-            (0..self.drawn.len())
-                .map(|i| (i, model.row_rects(scenario, SpaceId(i as u16))))
-                .filter(|(_, r)| !r.is_empty())
-                .collect(),
-        );
-        let over =
-            |rects: &[Rect]| hover.is_some_and(|p| rects.iter().any(|r| r.expand(2.0).contains(p)));
-        self.spread = self
-            .spread
-            .filter(|(s, anchor)| {
-                stacks.iter().any(|st| {
-                    st.space == *s && (over(&st.rects) || over(&spread(&st.rects, area, *anchor)))
+    /// Each space's column of tiles put where it covers no other column,
+    /// name or marker ([`play_stacks::place`]); placed again only when
+    /// the stacks, the zoom, the pan or the tiles change.
+    fn place_stacks(&mut self, scenario: &Scenario, area: Rect, tile: egui::Vec2) {
+        let Some(model) = &self.model else { return };
+        let specs: Vec<StackSpec> = self
+            .drawn
+            .iter()
+            .enumerate()
+            .filter(|(_, row)| !row.is_empty())
+            .filter_map(|(i, row)| {
+                Some(StackSpec {
+                    space: i,
+                    marker: model.screen_pos(SpaceId(i as u16))?,
+                    blocks: row.len(),
                 })
             })
-            // The stack of the block drawn on top under the pointer, else
-            // the topmost stack near it.
-            .or_else(|| {
-                let p = hover?;
-                let &(b, _, space, _) = self
-                    .drawn_rects
-                    .iter()
-                    .rev()
-                    .find(|(.., r)| r.expand(1.0).contains(p))?;
-                let anchor = self.drawn[space.index()]
-                    .iter()
-                    .position(|(x, _)| *x == b)?;
-                Some((space.index(), anchor))
-            })
-            .or_else(|| {
-                stacks.iter().rev().find(|st| over(&st.rects)).map(|st| {
-                    let anchor = st.rects.iter().rposition(|r| over(&[*r])).unwrap_or(0);
-                    (st.space, anchor)
-                })
-            });
-        if let Some((space, anchor)) = self.spread
-            && let Some(k) = stacks.iter().position(|st| st.space == space)
-        {
-            let mut st = stacks.remove(k);
-            st.rects = spread(&st.rects, area, anchor);
-            st.piled = false;
-            stacks.push(st);
+            .collect();
+        // The names move too (placed again around the new stacks, or the
+        // new tiles): the stacks are placed again whenever they do.
+        let (names, markers) = model.names_and_markers(scenario);
+        let obstacles: Vec<Rect> = names.iter().chain(&markers).copied().collect();
+        let key = (specs, tile, area, obstacles);
+        if self.placed_for.as_ref() == Some(&key) {
+            return;
         }
-        stacks
+        self.placed = play_stacks::place(&key.0, tile, TILE_GAP, &key.3, area);
+        self.names = names;
+        self.placed_for = Some(key);
     }
 
-    /// The blocks of each stack, their outlines when chosen, their
-    /// accessibility nodes; remembered for clicks.
+    /// The blocks of each stack, their leader lines, their outlines when
+    /// chosen, their accessibility nodes; remembered for clicks.
     fn paint_stacks(
         &mut self,
         ui: &mut Ui,
@@ -408,37 +252,26 @@ impl PlayBoard {
         game: &Game,
         state: &State,
         marks: &Marks<'_>,
-        stacks: Vec<Stack>,
     ) {
         let area = self.view.area();
-        if let Some(st) = stacks
-            .last()
-            .filter(|st| self.spread.is_some_and(|(s, _)| s == st.space))
-        {
-            painter.rect_filled(union(&st.rects).expand(4.0), 4.0, theme::STACK_BACKDROP);
-        }
         self.drawn_rects.clear();
-        let font = self
-            .model
-            .as_ref()
-            .and_then(|m| m.board_font())
-            .unwrap_or(super::map::BOARD_FONT);
-        self.font = font;
-        for st in &stacks {
+        self.words.clear();
+        let placed = std::mem::take(&mut self.placed);
+        for st in &placed {
+            if let Some((from, to)) = st.leader {
+                painter.line_segment([from, to], Stroke::new(2.5, theme::LEADER_HALO));
+                painter.line_segment([from, to], Stroke::new(1.2, theme::LEADER));
+            }
+        }
+        for st in &placed {
             let row = &self.drawn[st.space];
             for (k, (&(b, up), rect)) in row.iter().zip(st.rects.iter().copied()).enumerate() {
                 if !area.intersects(rect) {
                     continue;
                 }
-                paint_block(
-                    painter,
-                    rect,
-                    game,
-                    state,
-                    (b, up),
-                    font,
-                    hidden_run(row, k, state),
-                );
+                if let Some(words) = paint_block(painter, rect, game, state, (b, up), self.font) {
+                    self.words.push((b, words.0, words.1));
+                }
                 if up && marks.chosen_blocks.contains(&b) {
                     painter.rect_stroke(
                         rect.expand(2.0),
@@ -451,10 +284,8 @@ impl PlayBoard {
                     .push((b, up, SpaceId(st.space as u16), rect));
                 register_block(ui, rect, game, state, b, up, (st.space, k), area);
             }
-            if st.piled && row.len() > PILE_SHOWN {
-                pile_count(painter, &st.rects, row.len(), font);
-            }
         }
+        self.placed = placed;
     }
 
     /// A click on a space's marker is on the space, though a neighbour's
@@ -513,6 +344,30 @@ impl PlayBoard {
             .map(|(b, ..)| *b)
     }
 
+    /// Every face-up block's words as last drawn, with where they stand
+    /// on screen (tests read each block of every stack).
+    pub fn block_words(&self) -> &[(BlockId, String, Rect)] {
+        &self.words
+    }
+
+    /// Every block's tile as last drawn: the block, face up or not, its space.
+    pub fn block_tiles(&self) -> Vec<(BlockId, bool, SpaceId, Rect)> {
+        self.drawn_rects.clone()
+    }
+
+    /// The spaces' names (and the seas') on screen, as last drawn.
+    pub fn space_names(&self) -> &[Rect] {
+        &self.names
+    }
+
+    /// Forgets the ring of a line clicked and the zoom: a new game starts
+    /// on the whole map.
+    pub fn reset(&mut self) {
+        self.pointed = None;
+        self.centre_pending = false;
+        self.view.fit();
+    }
+
     /// The size of the words on the blocks, as last drawn.
     pub fn block_font(&self) -> f32 {
         self.font
@@ -528,8 +383,7 @@ impl PlayBoard {
         self.model.as_ref()?.screen_pos(space)
     }
 
-    /// The screen rectangle of a block as last drawn (spread out if its
-    /// stack was), if it is on the map.
+    /// The screen rectangle of a block as last drawn, if it is on the map.
     pub fn block_rect(&self, _scenario: &Scenario, block: BlockId) -> Option<Rect> {
         self.drawn_rects
             .iter()
@@ -554,26 +408,75 @@ fn rows(game: &Game, state: &State, viewer: Option<Side>) -> Vec<Vec<(BlockId, b
     rows
 }
 
-/// Face-down blocks in a row are counted on the last of them: how many
-/// the `k`-th block counts (0 on any other).
-fn hidden_run(row: &[(BlockId, bool)], k: usize, state: &State) -> usize {
-    let (b, up) = row[k];
-    let next_up = row
-        .get(k + 1)
-        .is_none_or(|(n, u)| *u || state.side(*n) != state.side(b));
-    if up || !next_up {
-        return 0;
-    }
-    row[..=k]
-        .iter()
-        .rev()
-        .take_while(|(n, u)| !*u && state.side(*n) == state.side(b))
-        .count()
+/// The moves of the turn so far (see [`crate::games::trace::turn_moves`]),
+/// each with how strongly to draw it: the newest 1, older ones fainter.
+pub(crate) fn turn_moves(trace: &Trace, upto: usize) -> Vec<(SpaceId, SpaceId, f32)> {
+    let moves = crate::games::trace::turn_moves(trace, upto);
+    let n = moves.len() as f32;
+    moves
+        .into_iter()
+        .enumerate()
+        .map(|(k, (from, to))| (from, to, 0.35 + 0.65 * (k as f32 + 1.0) / n))
+        .collect()
 }
 
-/// A block as the game's blocks look: face up its side's colour, short
-/// name, kind, rating and strength (reduced in a paler colour); face down
-/// blank in its side's colour, the last of a row of them with their count.
+/// The space between a stack's tiles.
+const TILE_GAP: f32 = 1.0;
+/// Room left and right of a tile's words.
+const TILE_PAD: f32 = 3.0;
+
+/// A block's name on its tile: whole for a leader or a one-of-a-kind
+/// block ("Antonius", "Ballista"), the kind shortened and the number whole
+/// for the rest ("Leg 13", "Aux 1", "Eq 2", "Nav 3"), so no name reads
+/// as a rating and no two share their first letters.
+pub(crate) fn board_name(name: &str) -> String {
+    let Some((kind, number)) = name.rsplit_once(' ') else {
+        return name.to_string();
+    };
+    if !number.chars().all(|c| c.is_ascii_digit()) {
+        return name.to_string();
+    }
+    let short = match kind {
+        "Legio" => "Leg",
+        "Auxilia" => "Aux",
+        "Equitatus" => "Eq",
+        "Navis" => "Nav",
+        other => other,
+    };
+    format!("{short} {number}")
+}
+
+/// What a face-up tile says before its strength: "Leg 13 C3".
+fn tile_words(block: &crate::scenario::model::Block) -> String {
+    format!("{} {}", board_name(&block.name), short_board_rating(block))
+}
+
+/// One size for every tile of the board: the widest block's words and
+/// strength at `font`, one line high. The same all game, so tiles never
+/// change size as blocks come and go.
+fn tile_size(ui: &Ui, game: &Game, font: f32) -> egui::Vec2 {
+    let font_id = FontId::proportional(font);
+    let width = |text: String| {
+        ui.painter()
+            .layout_no_wrap(text, font_id.clone(), Color32::WHITE)
+            .size()
+    };
+    let words = game
+        .roster()
+        .ids()
+        .map(|b| width(tile_words(game.roster().block(b))).x)
+        .fold(0.0, f32::max);
+    let strength = width("IV".to_string());
+    egui::vec2(
+        (words + 0.6 * font + strength.x + 2.0 * TILE_PAD).ceil(),
+        (strength.y + 2.0).ceil(),
+    )
+}
+
+/// A block as the game's blocks look: face up its side's colour, its
+/// name and rating, and its strength at the right (reduced in a paler
+/// colour); face down blank in its side's colour. Returns a face-up
+/// tile's words and where they stand.
 fn paint_block(
     painter: &egui::Painter,
     rect: Rect,
@@ -581,8 +484,7 @@ fn paint_block(
     state: &State,
     (b, up): (BlockId, bool),
     font: f32,
-    hidden_run: usize,
-) {
+) -> Option<(String, Rect)> {
     let side = state.side(b);
     let block = game.roster().block(b);
     let kind = if up {
@@ -593,39 +495,30 @@ fn paint_block(
     let (fill, edge) = theme::block(side, kind);
     painter.rect(
         rect,
-        CornerRadius::same(3),
+        CornerRadius::same(2),
         fill,
         Stroke::new(1.5, edge),
         StrokeKind::Inside,
     );
-    let pad = egui::vec2(3.0, 1.0);
     if !up {
-        if hidden_run > 1 {
-            painter.text(
-                rect.center(),
-                Align2::CENTER_CENTER,
-                format!("×{hidden_run}"),
-                FontId::proportional(font),
-                theme::BLOCK_TEXT,
-            );
-        }
-        return;
+        return None;
     }
     let strength = state.strength(game, b);
-    let name = format!("{} {}", short_name(&block.name), kind_letter(block.kind));
-    painter.text(
-        rect.left_top() + pad,
-        Align2::LEFT_TOP,
-        name,
-        FontId::proportional(font),
+    let words = tile_words(block);
+    let font_id = FontId::proportional(font);
+    let left = painter.text(
+        rect.left_center() + egui::vec2(TILE_PAD, 0.0),
+        Align2::LEFT_CENTER,
+        &words,
+        font_id.clone(),
         theme::BLOCK_TEXT,
     );
     let reduced = strength < block.max_strength();
-    painter.text(
-        rect.left_bottom() + egui::vec2(pad.x, -pad.y),
-        Align2::LEFT_BOTTOM,
-        format!("{} {}", short_board_rating(block), roman(strength)),
-        FontId::proportional(font),
+    let right = painter.text(
+        rect.right_center() - egui::vec2(TILE_PAD, 0.0),
+        Align2::RIGHT_CENTER,
+        roman(strength),
+        font_id,
         if reduced {
             theme::BLOCK_REDUCED
         } else {
@@ -635,26 +528,12 @@ fn paint_block(
     if state.is_reserve(b) {
         painter.rect_stroke(
             rect,
-            3.0,
+            2.0,
             Stroke::new(1.5, Color32::WHITE),
             StrokeKind::Inside,
         );
     }
-}
-
-/// A block's kind in two letters after its name ("Lg" legion, "Ld" leader).
-fn kind_letter(kind: crate::scenario::model::BlockKind) -> &'static str {
-    use crate::scenario::model::BlockKind as K;
-    match kind {
-        K::Leader => "Ld",
-        K::Legion => "Lg",
-        K::Auxilia => "Ax",
-        K::Equitatus => "Eq",
-        K::Elephant => "El",
-        K::Ballista => "Bl",
-        K::Navis => "Nv",
-        K::Cleopatra => "Cl",
-    }
+    Some((format!("{words} {}", roman(strength)), left.union(right)))
 }
 
 /// The rating as the block prints it, the ballista's attack rating left
@@ -704,36 +583,5 @@ fn register_block(
         let label = format!("{side} block");
         response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &label));
         let _: Response = response.on_hover_text(format!("A {side} block, face down"));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn block(x: f32, y: f32) -> Rect {
-        Rect::from_min_size(Pos2::new(x, y), egui::vec2(20.0, 20.0))
-    }
-
-    #[test]
-    fn neighbouring_piles_are_pushed_apart_but_stay_near_their_spaces() {
-        // Two crowded spaces 16 points apart, three blocks each.
-        let a: Vec<Rect> = (0..3)
-            .map(|k| block(100.0 + 22.0 * k as f32, 100.0))
-            .collect();
-        let b: Vec<Rect> = (0..3)
-            .map(|k| block(116.0 + 22.0 * k as f32, 110.0))
-            .collect();
-        let piles = layout_stacks(vec![(0, a.clone()), (1, b.clone())]);
-        assert!(piles.iter().all(|st| st.piled));
-        let (pa, pb) = (union(&piles[0].rects), union(&piles[1].rects));
-        assert!(
-            pa.intersect(pb).width() < 2.0 || pa.intersect(pb).height() < 2.0 || !pa.intersects(pb),
-            "{pa:?} still covers {pb:?}"
-        );
-        for (st, home) in piles.iter().zip([&a, &b]) {
-            let moved = union(&st.rects).center().x - union(home).center().x;
-            assert!(moved.abs() <= 20.0 * MAX_PUSH + 1.0, "moved {moved}");
-        }
     }
 }

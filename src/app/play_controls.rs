@@ -2,35 +2,95 @@
 //! decision.
 //!
 //! A decision changes what the buttons say: the next list of moves,
-//! retreats or levies lands where the pointer just clicked. Two guards keep
-//! a double click (or a click made before looking) from taking a decision
-//! the person never saw: the buttons of a position just shown ignore
-//! clicks for a moment ([`ARRIVAL_GUARD`]), and a click where the last
-//! decision was clicked, the pointer not moved away, on a button that now
-//! says something else is ignored. The list itself is split by kind of
-//! decision, each kind under its own heading, so what a button means is
-//! written above it. Uses `engine` (actions) only; the app's `play` draws.
+//! retreats or levies lands where the pointer just clicked. The guard
+//! tells a deliberate click from one aimed at something that is gone:
+//! - every place remembers the button it last held; a button that stands
+//!   where the same button (the same words) stood before is taken at once,
+//!   whoever acted in between (an AI's move does not make the person's
+//!   "takes the hit" button wait);
+//! - a button that arrived or changed its words in a place waits
+//!   [`ARRIVAL_GUARD`] before it takes a click;
+//! - the second click of a double click (within [`ARRIVAL_GUARD`] of the
+//!   decision, where it was clicked) is not a second decision;
+//! - a click where the last decision was clicked, the pointer not moved
+//!   away, on a button that now says something else waits for the pointer
+//!   to move.
+//!
+//! A click the guard ignores is never silent: the button shows, for a
+//! moment, that it ignored the click and why. The list itself is split by
+//! kind of decision, each kind under its own heading, so what a button
+//! means is written above it. Uses `engine` (actions) only; the app's
+//! `play` draws.
 
-use egui::{PointerButton, Pos2, RichText, Ui};
+use egui::{PointerButton, Pos2, Rect, RichText, Ui};
 
 use crate::engine::Action;
 
-/// How long the buttons of a position just shown ignore clicks: longer
-/// than the gap between a double click's two clicks (about 0.1–0.3 s),
-/// shorter than anyone reads a new list of choices and points at one.
+/// How long a button that just arrived in its place ignores clicks, and
+/// how long after a decision a click at its place is that double click's
+/// second: longer than the gap between a double click's two clicks (about
+/// 0.1–0.3 s), shorter than anyone reads a new choice and points at it.
 pub(super) const ARRIVAL_GUARD: f64 = 0.35;
 
 /// How far the pointer must move before a click counts as a new one.
 pub(super) const GUARD_RADIUS: f32 = 4.0;
 
+/// How long a button says it ignored a click.
+const IGNORED_SHOWN: f64 = 2.5;
+
+/// A button's place and words, and since when (egui's clock) it has
+/// stood there saying them.
+#[derive(Clone)]
+struct Standing {
+    rect: Rect,
+    words: String,
+    since: f64,
+}
+
+/// Why a click was ignored, in the words the button shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ignored {
+    /// The second click of a double click on the decision just taken.
+    DoubleClick,
+    /// The button had just arrived or changed under the pointer.
+    JustChanged,
+    /// The pointer rests where the last decision was clicked, and the
+    /// button there now says something else.
+    ChangedUnderPointer,
+}
+
+impl Ignored {
+    pub(super) fn words(self) -> &'static str {
+        match self {
+            Ignored::DoubleClick => {
+                "Click ignored: it came right after your last decision here (a double click?). Click again to take it."
+            }
+            Ignored::JustChanged => {
+                "Click ignored: this button had only just appeared here. Click again to take it."
+            }
+            Ignored::ChangedUnderPointer => {
+                "Click ignored: this button changed under the pointer after your last decision. Move the pointer and click again."
+            }
+        }
+    }
+}
+
 /// What keeps a double click to one decision (see the module's text).
 #[derive(Default)]
 pub(super) struct ClickGuard {
-    /// Where the last decision was clicked and the words of its button.
-    last: Option<(Pos2, String)>,
+    /// Where the last decision was clicked, the words of its button, and
+    /// when (egui's clock).
+    last: Option<(Pos2, String, f64)>,
     /// The position shown (the session's generation) and when, on egui's
     /// clock, it was first drawn.
     shown: Option<(u64, f64)>,
+    /// Positions shown since the last decision: one is the decision's own;
+    /// more, and someone else (the AI) acted since.
+    shown_since_decision: u32,
+    /// The button each place last held (kept while the place is empty).
+    places: Vec<Standing>,
+    /// The last click ignored: on which button (its place), why, when.
+    ignored: Option<(Rect, Ignored, f64)>,
     /// egui's clock this frame.
     now: f64,
 }
@@ -44,55 +104,115 @@ impl ClickGuard {
         match generation {
             Some(g) if self.shown.is_none_or(|(shown, _)| shown != g) => {
                 self.shown = Some((g, now));
+                self.shown_since_decision = self.shown_since_decision.saturating_add(1);
             }
             Some(_) => {}
-            None => self.shown = None,
+            None => {
+                self.shown = None;
+                self.places.clear();
+            }
         }
         if self
             .last
             .as_ref()
-            .is_some_and(|(at, _)| pointer.is_none_or(|p| p.distance(*at) > GUARD_RADIUS))
+            .is_some_and(|(at, ..)| pointer.is_none_or(|p| p.distance(*at) > GUARD_RADIUS))
         {
             self.last = None;
+        }
+        if self
+            .ignored
+            .is_some_and(|(.., at)| now - at > IGNORED_SHOWN)
+        {
+            self.ignored = None;
         }
     }
 
     /// The position shown was drawn less than [`ARRIVAL_GUARD`] ago: a
-    /// click now was aimed at the one before it.
+    /// click on the map now was aimed at the one before it.
     pub(super) fn just_shown(&self) -> bool {
         self.shown
             .is_some_and(|(_, at)| self.now - at < ARRIVAL_GUARD)
     }
 
-    /// Whether a primary click at `at` on a button saying `words` decides
-    /// (remembering it if so).
-    fn accepts(&mut self, at: Option<Pos2>, words: &str) -> bool {
-        if self.just_shown() {
-            return false;
+    /// Since when the button drawn at `rect` saying `words` has stood
+    /// there: as long as its place has held it, else from now.
+    fn stand(&mut self, rect: Rect, words: &str) -> f64 {
+        let same_place = |s: &Standing| {
+            (s.rect.min - rect.min).length() < 1.0 && (s.rect.max - rect.max).length() < 1.0
+        };
+        if let Some(s) = self.places.iter().find(|s| same_place(s))
+            && s.words == words
+        {
+            return s.since;
         }
-        let shifted = matches!((&self.last, at),
-            (Some((g, w)), Some(p)) if p.distance(*g) <= GUARD_RADIUS && w != words);
-        if shifted {
-            return false;
+        // Whatever stood on this place before is gone from it.
+        self.places.retain(|s| !s.rect.intersects(rect.shrink(1.0)));
+        self.places.push(Standing {
+            rect,
+            words: words.to_string(),
+            since: self.now,
+        });
+        self.now
+    }
+
+    /// Why a primary click at `at` on the button at `rect` saying `words`,
+    /// there since `since`, is ignored; `None`: it decides (remembered).
+    fn refuses(&mut self, at: Option<Pos2>, words: &str, since: f64) -> Option<Ignored> {
+        let near_last = |p: Pos2, g: Pos2| p.distance(g) <= GUARD_RADIUS;
+        // The decision's own position only: once the AI has acted, a
+        // button that stood there is the person's to click again.
+        if let (Some((g, _, when)), Some(p)) = (&self.last, at)
+            && near_last(p, *g)
+            && self.now - when < ARRIVAL_GUARD
+            && self.shown_since_decision <= 1
+        {
+            return Some(Ignored::DoubleClick);
         }
-        self.last = at.map(|p| (p, words.to_string()));
-        true
+        if self.now - since < ARRIVAL_GUARD {
+            return Some(Ignored::JustChanged);
+        }
+        if let (Some((g, w, _)), Some(p)) = (&self.last, at)
+            && near_last(p, *g)
+            && w != words
+        {
+            return Some(Ignored::ChangedUnderPointer);
+        }
+        self.last = at.map(|p| (p, words.to_string(), self.now));
+        self.shown_since_decision = 0;
+        None
+    }
+
+    /// Why the last click on the button at `rect` was ignored, while it
+    /// is still to be shown.
+    fn ignored_at(&self, rect: Rect) -> Option<Ignored> {
+        self.ignored
+            .filter(|(r, ..)| r.intersects(rect.shrink(1.0)))
+            .map(|(_, why, _)| why)
+    }
+
+    /// The last click ignored, while it is shown (tests).
+    pub(super) fn ignored(&self) -> Option<Ignored> {
+        self.ignored.map(|(_, why, _)| why)
     }
 }
 
-/// A button that decides, `width` wide (0: as wide as its words), its
+/// A button that decides, `width` wide (0: as wide as its words) and
+/// filled with `fill` (an event card), its
 /// words wrapped rather than widening the panel (which would move every
-/// button in it). A click counts only when the guard accepts it; the same
-/// button again (Fire, then Fire) acts once the guard has lapsed.
+/// button in it). A click counts only when the guard takes it; one it
+/// ignores is said under the button, with why (see the module's text).
 pub(super) fn decision_button(
     ui: &mut Ui,
     guard: &mut ClickGuard,
     enabled: bool,
     text: RichText,
-    width: f32,
+    (width, fill): (f32, Option<egui::Color32>),
 ) -> bool {
     let words = text.text().to_string();
-    let button = egui::Button::new(text).wrap();
+    let mut button = egui::Button::new(text).wrap();
+    if let Some(fill) = fill {
+        button = button.fill(fill);
+    }
     let r = if width > 0.0 {
         ui.allocate_ui(egui::vec2(width, 0.0), |ui| {
             ui.set_width(width);
@@ -102,6 +222,10 @@ pub(super) fn decision_button(
     } else {
         ui.add_enabled(enabled, button)
     };
+    let since = guard.stand(r.rect, &words);
+    if let Some(why) = guard.ignored_at(r.rect) {
+        say_ignored(ui, &r, why);
+    }
     if !r.clicked() {
         return false;
     }
@@ -109,7 +233,39 @@ pub(super) fn decision_button(
         // A keyboard press (accessibility) has no place to be confused by.
         return true;
     }
-    guard.accepts(r.interact_pointer_pos(), &words)
+    match guard.refuses(r.interact_pointer_pos(), &words, since) {
+        None => {
+            guard.ignored = None;
+            true
+        }
+        Some(why) => {
+            guard.ignored = Some((r.rect, why, guard.now));
+            ui.ctx().request_repaint();
+            false
+        }
+    }
+}
+
+/// Says, just under the button of `r`, that it ignored a click and why.
+fn say_ignored(ui: &Ui, r: &egui::Response, why: Ignored) {
+    ui.painter().rect_stroke(
+        r.rect.expand(1.0),
+        3.0,
+        egui::Stroke::new(2.0, super::theme::WARNING),
+        egui::StrokeKind::Outside,
+    );
+    egui::Area::new(r.id.with("ignored"))
+        .order(egui::Order::Tooltip)
+        .fixed_pos(r.rect.left_bottom() + egui::vec2(0.0, 2.0))
+        .interactable(false)
+        .show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.set_max_width(r.rect.width().max(220.0));
+                ui.label(RichText::new(why.words()).color(super::theme::WARNING));
+            });
+        });
+    ui.ctx()
+        .request_repaint_after(std::time::Duration::from_millis(200));
 }
 
 /// The kinds of decision the side list shows, in the order it shows
@@ -143,30 +299,88 @@ pub(super) fn kind_heading(a: &Action) -> (u8, &'static str) {
     }
 }
 
+/// The places of a row of things (a hand's cards, a group's blocks, a
+/// kind's decisions): each that stays keeps its place, one gone leaves its
+/// place empty, one come back (an undo) takes the first empty place; a new
+/// set (none kept: a new deal, another group) starts afresh.
+pub(super) fn keep_places<T: Copy + PartialEq>(places: &[Option<T>], now: &[T]) -> Vec<Option<T>> {
+    let kept = |c: &Option<T>| c.is_some_and(|c| now.contains(&c));
+    if !places.iter().any(kept) {
+        return now.iter().copied().map(Some).collect();
+    }
+    let mut out: Vec<Option<T>> = places
+        .iter()
+        .map(|c| c.filter(|c| now.contains(c)))
+        .collect();
+    for &x in now {
+        if !out.contains(&Some(x)) {
+            match out.iter().position(Option::is_none) {
+                Some(k) => out[k] = Some(x),
+                None => out.push(Some(x)),
+            }
+        }
+    }
+    out
+}
+
+/// Where each decision of a list stood, kind by kind (see [`keep_places`]):
+/// after "Add a step to Caesar" the next button is not the one that slid
+/// under the pointer.
+#[derive(Default)]
+pub(super) struct ListPlaces(Vec<(u8, Vec<Option<Action>>)>);
+
 /// `actions` under a heading for each kind (see [`kind_heading`]), each a
-/// [`decision_button`] with the words `text` gives it; the one clicked.
+/// [`decision_button`] with the words `text` gives it, in the places they
+/// stood in before (an action gone leaves its place empty); the one clicked.
 pub(super) fn headed_list(
     ui: &mut Ui,
     guard: &mut ClickGuard,
     actions: &[Action],
     text: impl Fn(Action) -> String,
+    places: &mut ListPlaces,
 ) -> Option<Action> {
     // By kind, then by words: the engine's order may differ from one
     // decision to the next ("Legio 9 takes its turn" before "Legio 7"), the
     // words' order does not.
     let mut sorted: Vec<(Action, String)> = actions.iter().map(|a| (*a, text(*a))).collect();
     sorted.sort_by(|(a, x), (b, y)| kind_heading(a).0.cmp(&kind_heading(b).0).then(x.cmp(y)));
-    let mut picked = None;
-    let mut heading = None;
-    for (a, words) in sorted {
-        let (kind, title) = kind_heading(&a);
-        if heading != Some(kind) {
-            heading = Some(kind);
-            ui.label(RichText::new(title).italics());
-        }
-        if decision_button(ui, guard, true, RichText::new(words), 0.0) {
-            picked = Some(a);
+    let mut kinds: Vec<(u8, &'static str, Vec<Action>)> = Vec::new();
+    for (a, _) in &sorted {
+        let (kind, title) = kind_heading(a);
+        match kinds.last_mut() {
+            Some((k, _, list)) if *k == kind => list.push(*a),
+            _ => kinds.push((kind, title, vec![*a])),
         }
     }
+    let mut picked = None;
+    let mut next = Vec::with_capacity(kinds.len());
+    let blank = egui::vec2(
+        ui.available_width().min(120.0),
+        ui.spacing().interact_size.y,
+    );
+    for (kind, title, list) in kinds {
+        let before = places
+            .0
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(&[][..], |(_, p)| p.as_slice());
+        let placed = keep_places(before, &list);
+        ui.label(RichText::new(title).italics());
+        for place in &placed {
+            match place {
+                Some(a) => {
+                    if decision_button(ui, guard, true, RichText::new(text(*a)), (0.0, None)) {
+                        picked = Some(*a);
+                    }
+                }
+                // The place of a decision gone: the next stays where it was.
+                None => {
+                    ui.allocate_exact_size(blank, egui::Sense::hover());
+                }
+            }
+        }
+        next.push((kind, placed));
+    }
+    places.0 = next;
     picked
 }

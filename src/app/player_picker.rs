@@ -63,10 +63,13 @@ pub(super) fn combo(
         .selected_text(short.as_str())
         .height(600.0)
         .show_ui(ui, |ui| entries(ui, menu, extra));
-    let response = if short == selected {
-        shown.response
-    } else {
-        shown.response.on_hover_text(selected)
+    // The words whole (they may be cut short on the button) and the spec.
+    let spec = menu.current.map(spec_text);
+    let response = match (short == selected, spec) {
+        (true, None) => shown.response,
+        (true, Some(spec)) => shown.response.on_hover_text(spec),
+        (false, None) => shown.response.on_hover_text(selected),
+        (false, Some(spec)) => shown.response.on_hover_text(format!("{selected}\n{spec}")),
     };
     (response, shown.inner.flatten())
 }
@@ -134,7 +137,8 @@ fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<
     picked
 }
 
-/// "best for rules-2.0: search:16@tuned-rules-2.0.ron, 82.0%": the
+/// "Strongest for rules-2.0: Search (16 playouts, fitted for rules 2.0),
+/// 82.0%": the
 /// strongest shipped player for the rule set, resolved to the player itself.
 fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
     let best = match ratings::best(menu.variant) {
@@ -147,22 +151,24 @@ fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
     let rating = rating_of(menu.variant, &best);
     let text = match rating {
         Some(r) => format!(
-            "best for {}: {}, {:.1}% against the default heuristic",
+            "Strongest for {}: {}, {:.1}% against the default heuristic",
             menu.variant,
             label(&best),
             r.score.estimate * 100.0
         ),
         None => format!(
-            "best for {}: {} (no player measured under this rule set)",
+            "Strongest for {}: {} (no player measured under this rule set)",
             menu.variant,
             label(&best)
         ),
     };
     let response = ui.selectable_label(menu.current == Some(&best), RichText::new(text).strong());
     let response = match rating {
-        Some(r) => response.on_hover_text(rating_text(r)),
-        None => response
-            .on_hover_text("`caesar-workbench players --measure --variant …` measures the players"),
+        Some(r) => response.on_hover_text(format!("{}\n\n{}", spec_text(&best), rating_text(r))),
+        None => response.on_hover_text(format!(
+            "{}\n\n`caesar-workbench players --measure --variant …` measures the players",
+            spec_text(&best)
+        )),
     };
     response.clicked().then_some(Picked::Player(best))
 }
@@ -176,7 +182,9 @@ fn entry(ui: &mut Ui, spec: &AiSpec, menu: &Menu<'_>) -> Option<Picked> {
         Some(r) => format!("{}   {:.1}%", label(spec), r.score.estimate * 100.0),
         None => label(spec),
     };
-    let mut response = ui.selectable_label(chosen, text);
+    let mut response = ui
+        .selectable_label(chosen, text)
+        .on_hover_text(spec_text(spec));
     if let Some(t) = spec.numbers_file() {
         response = response.on_hover_text(format!("Player file {}", t.path));
     }
@@ -205,8 +213,45 @@ fn rating_text(r: &Rating) -> String {
     )
 }
 
-/// A player as menus show it: a player file by its name only.
+/// A player in the words a board gamer reads ("Tree search (64
+/// playouts, fitted for rules 2.0, learned value)"); its spec
+/// (`mcts:64@variants/players/…`) is the hover text of every place that
+/// shows these words.
 pub(super) fn label(spec: &AiSpec) -> String {
+    let budget = |s: &AiSpec| match s {
+        AiSpec::Search { playouts } | AiSpec::Mcts { playouts } => {
+            format!("{playouts} playouts")
+        }
+        AiSpec::SearchTimed { millis } | AiSpec::MctsTimed { millis } => {
+            format!("{millis} ms a decision")
+        }
+        _ => String::new(),
+    };
+    let kind = |s: &AiSpec| match s {
+        AiSpec::Mcts { .. } | AiSpec::MctsTimed { .. } => "Tree search",
+        _ => "Search",
+    };
+    match spec {
+        AiSpec::Random => "Random".to_string(),
+        AiSpec::Heuristic => "Heuristic".to_string(),
+        AiSpec::TunedHeuristic(t) => format!("Heuristic ({})", file_words(&t.path)),
+        AiSpec::Search { .. }
+        | AiSpec::SearchTimed { .. }
+        | AiSpec::Mcts { .. }
+        | AiSpec::MctsTimed { .. } => format!("{} ({})", kind(spec), budget(spec)),
+        AiSpec::SearchOn(s) => {
+            let mut parts = vec![budget(&s.search), file_words(&s.on.path)];
+            if s.value.is_some() {
+                parts.push("learned value".to_string());
+            }
+            format!("{} ({})", kind(&s.search), parts.join(", "))
+        }
+    }
+}
+
+/// A player's spec as the command line and the files write it, with a
+/// player file by its name only: the hover text of [`label`]'s words.
+pub(super) fn spec_text(spec: &AiSpec) -> String {
     match spec {
         AiSpec::TunedHeuristic(t) => format!("heuristic: {}", file_name(&t.path)),
         AiSpec::SearchOn(s) => {
@@ -217,6 +262,27 @@ pub(super) fn label(spec: &AiSpec) -> String {
             }
         }
         other => other.to_string(),
+    }
+}
+
+/// What a shipped player file's name says, in words: `tuned-rules-2.0.ron`
+/// is "fitted for rules 2.0", `tuned-sides-rules-1.1.ron` "fitted per side
+/// for rules 1.1"; any other file goes by its name.
+fn file_words(path: &str) -> String {
+    let name = file_name(path);
+    let stem = name.strip_suffix(".ron").unwrap_or(&name);
+    let rules = |r: &str| match r.strip_prefix("rules-") {
+        Some(v) => format!("rules {v}"),
+        None => r.to_string(),
+    };
+    if let Some(r) = stem.strip_prefix("tuned-sides-") {
+        format!("fitted per side for {}", rules(r))
+    } else if let Some(r) = stem.strip_prefix("tuned-") {
+        format!("fitted for {}", rules(r))
+    } else if let Some(r) = stem.strip_prefix("search-base-") {
+        format!("fitted for search under {}", rules(r))
+    } else {
+        name
     }
 }
 

@@ -16,7 +16,8 @@ use super::play_board::{Marks, PlayBoard};
 use super::play_info;
 use super::{FilePurpose, Request, theme};
 use crate::engine::{Game, State};
-use crate::games::trace::{Stride, Trace, last_move};
+use crate::games::record::{HUMAN, RecordFile};
+use crate::games::trace::{Stride, Trace};
 use crate::scenario::model::Side;
 use crate::sim::{SimOptions, game_and_player_seeds};
 
@@ -62,6 +63,23 @@ impl Replayed {
     }
 }
 
+/// Whose eyes an unfinished game's record is replayed through: its one
+/// person's, or in hot-seat the side to play (a person may be about to
+/// resume it; neither may learn the other's secrets from it). A finished
+/// game, or one between AIs, shows everything.
+fn in_progress_viewer(record: &RecordFile, trace: &Trace) -> Option<Side> {
+    if trace.last().is_over() {
+        return None;
+    }
+    let human = |e: &crate::games::record::PlayerEntry| e.player == HUMAN;
+    match (human(&record.caesar), human(&record.pompey)) {
+        (true, true) => Some(trace.last().current_player().unwrap_or(Side::Caesar)),
+        (true, false) => Some(Side::Caesar),
+        (false, true) => Some(Side::Pompey),
+        (false, false) => None,
+    }
+}
+
 /// The Replay tab.
 #[derive(Default)]
 pub struct ReplayPanel {
@@ -101,7 +119,8 @@ impl ReplayPanel {
                     n.to_string_lossy().into_owned()
                 });
                 let players = [record.caesar.player.as_str(), record.pompey.player.as_str()];
-                self.open(Replayed::new(game, trace, title, players));
+                let seen_by = in_progress_viewer(&record, &trace);
+                self.open(Replayed::new(game, trace, title, players).seen_by(seen_by));
             }
             Err(e) => {
                 self.error = Some(format!("{}: {e}", path.display()));
@@ -201,10 +220,11 @@ impl ReplayPanel {
             Some(r) => {
                 let state = r.trace.state(self.at);
                 let battle = state.battle_info().map(|b| b.space);
+                let moves = super::play_board::turn_moves(&r.trace, self.at);
                 let marks = Marks {
                     battle,
                     selected: state.moving_group(),
-                    last_move: last_move(&r.trace, self.at),
+                    moves: &moves,
                     ..Marks::default()
                 };
                 self.board.show(ui, &r.game, state, self.viewer, &marks);

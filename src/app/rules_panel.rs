@@ -35,16 +35,20 @@ fn control(
         (FieldKind::Choice { options }, FieldValue::Choice(now)) => {
             let mut picked = None;
             egui::ComboBox::from_id_salt(field.name)
-                .selected_text(now.as_str())
+                .selected_text(choice_words(now))
                 .show_ui(ui, |ui| {
                     for option in options {
-                        if ui.selectable_label(now == option, *option).clicked() && now != option {
+                        let entry = ui
+                            .selectable_label(now == option, choice_words(option))
+                            .on_hover_text(format!("In a variant file: {option}"));
+                        if entry.clicked() && now != option {
                             picked = Some(FieldValue::Choice(option.to_string()));
                         }
                     }
                 })
                 .response
-                .labelled_by(label);
+                .labelled_by(label)
+                .on_hover_text(format!("In a variant file: {now}"));
             picked
         }
         (FieldKind::Limits { max }, FieldValue::Limits(limits)) => {
@@ -290,6 +294,32 @@ impl RulesPanel {
     }
 }
 
+/// A choice as a designer reads it: `ToAdjacentFriendlyCity` is "To
+/// adjacent friendly city" (the file's word is the hover text).
+fn choice_words(option: &str) -> String {
+    let mut out = String::with_capacity(option.len() + 4);
+    for (i, c) in option.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A field's value in the differences table: a choice in words, a number
+/// or switch as it is.
+fn value_words(value: &FieldValue) -> String {
+    match value {
+        FieldValue::Choice(c) => choice_words(c),
+        FieldValue::Switch(true) => "on".to_string(),
+        FieldValue::Switch(false) => "off".to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// What the user did with the switches.
 enum Switches {
     None,
@@ -318,8 +348,8 @@ fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
                 for (field, a, b) in diff {
                     ui.label(RichText::new(field.name).monospace());
                     ui.label(field.rule);
-                    ui.label(RichText::new(a.to_string()).monospace());
-                    ui.label(RichText::new(b.to_string()).monospace());
+                    ui.label(value_words(a));
+                    ui.label(value_words(b));
                     ui.end_row();
                 }
             });

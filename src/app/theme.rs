@@ -78,8 +78,14 @@ pub const TARGET: Color32 = Color32::from_rgb(40, 200, 235);
 pub const LAST_MOVE: Color32 = Color32::from_rgb(250, 110, 20);
 /// Hovered items and drop targets.
 pub const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 36);
-/// Behind a stack of blocks spread out on the board.
-pub const STACK_BACKDROP: Color32 = Color32::from_rgba_premultiplied(20, 20, 20, 150);
+/// The line from a space to its stack of blocks set away from it, over a
+/// pale halo so it shows on land and sea alike.
+pub const LEADER: Color32 = Color32::from_rgb(30, 30, 30);
+pub const LEADER_HALO: Color32 = Color32::from_rgba_premultiplied(235, 235, 235, 200);
+/// An event card's button in the hand (command cards keep the plain
+/// button's grey), and its words.
+pub const EVENT_CARD: Color32 = Color32::from_rgb(96, 62, 140);
+pub const EVENT_CARD_TEXT: Color32 = Color32::from_rgb(255, 226, 140);
 /// Text on a block.
 pub const BLOCK_TEXT: Color32 = Color32::WHITE;
 /// A reduced strength on a block.

@@ -465,15 +465,30 @@ pub(crate) fn reveals_or_rolls(game: &Game, before: &State, after: &State, side:
         || before.revealed_space() != after.revealed_space()
 }
 
-/// The last move among the first `upto` actions: where the block was and
-/// where it went (public: the board shows blocks, face down or not, move).
-pub(crate) fn last_move(trace: &Trace, upto: usize) -> Option<(SpaceId, SpaceId)> {
-    (0..upto.min(trace.len())).rev().find_map(|i| {
-        let a = trace.action(i);
-        let to = action_space(trace.state(i), a).filter(|_| is_move(a))?;
-        let from = trace.state(i).location(action_block(a)?)?;
-        Some((from, to))
-    })
+/// The moves of the turn so far among the first `upto` actions, oldest
+/// first: where each block was and where it went (public: the board
+/// shows blocks, face down or not, move). Both sides' command phases;
+/// none once the battles start (or winter), nor before the turn's first move.
+pub(crate) fn turn_moves(trace: &Trace, upto: usize) -> Vec<(SpaceId, SpaceId)> {
+    let upto = upto.min(trace.len());
+    let now = trace.state(upto);
+    if !matches!(now.period(), crate::engine::Period::Command(_)) {
+        return Vec::new();
+    }
+    let mut moves: Vec<(SpaceId, SpaceId)> = (0..upto)
+        .rev()
+        .take_while(|i| {
+            let s = trace.state(*i);
+            s.year() == now.year() && s.turn() == now.turn()
+        })
+        .filter_map(|i| {
+            let (before, a) = (trace.state(i), trace.action(i));
+            let to = action_space(before, a).filter(|_| is_move(a))?;
+            Some((before.location(action_block(a)?)?, to))
+        })
+        .collect();
+    moves.reverse();
+    moves
 }
 
 /// Moving a block somewhere (rather than acting on it where it stands).
@@ -603,11 +618,11 @@ mod tests {
     }
 
     #[test]
-    fn the_last_move_is_where_the_last_moved_block_came_from_and_went() {
+    fn the_turns_moves_are_where_each_moved_block_came_from_and_went() {
         let game = crate::test_support::published("rules-2.0");
         let mut trace = Trace::new(&game, 5);
         let mut legal = Vec::new();
-        assert_eq!(last_move(&trace, trace.len()), None);
+        assert_eq!(turn_moves(&trace, trace.len()), vec![]);
         // The first legal action each time, a step by road once there is one.
         while !trace.actions.last().is_some_and(|a| is_move(*a)) {
             trace.last().legal_actions(&game, &mut legal);
@@ -619,8 +634,25 @@ mod tests {
             panic!("the first move is a step by road");
         };
         let from = trace.state(step).location(block).unwrap();
-        assert_eq!(last_move(&trace, trace.len()), Some((from, to)));
-        assert_eq!(last_move(&trace, step), None, "no move before it");
+        assert_eq!(turn_moves(&trace, trace.len()), vec![(from, to)]);
+        assert_eq!(turn_moves(&trace, step), vec![], "no move before it");
+        // A second move of the turn: both are shown, oldest first; once the
+        // battles (or the next turn) come, none.
+        let mut moved = 1;
+        while matches!(trace.last().period(), crate::engine::Period::Command(_)) {
+            trace.last().legal_actions(&game, &mut legal);
+            let step = legal.iter().find(|a| matches!(a, Action::Step { .. }));
+            let a = *step.unwrap_or(&legal[0]);
+            moved += usize::from(is_move(a));
+            trace.push(&game, a).unwrap();
+            if matches!(trace.last().period(), crate::engine::Period::Command(_)) {
+                let shown = turn_moves(&trace, trace.len());
+                assert_eq!(shown.len(), moved, "every move of the turn");
+                assert_eq!(shown[0], (from, to), "oldest first");
+            }
+        }
+        assert!(moved >= 2, "a turn of one move");
+        assert_eq!(turn_moves(&trace, trace.len()), vec![]);
     }
 
     #[test]

@@ -236,8 +236,10 @@ fn switching_rules_1_1_and_2_0_and_changing_a_switch() {
     h.run();
     h.get_by_label("Rules 1.1 (2010)");
     // Compared with 2.0 by default: only the 13 switches that differ.
-    h.get_by_label("FirstRoadUsed");
-    h.get_by_label("AnyCitiesByAttackRoads");
+    // Choices in words (issue 45), not as the file spells them.
+    h.get_by_label("First road used");
+    h.get_by_label("Any cities by attack roads");
+    assert!(h.query_by_label("FirstRoadUsed").is_none());
     assert_eq!(
         h.query_all_by_label("6.12, 7.3").count(),
         2,
@@ -1207,7 +1209,7 @@ fn a_tuned_player_file_is_picked_for_a_side_in_the_simulate_tab() {
         }
         other => panic!("Caesar plays {other}"),
     }
-    h.get_by_value("heuristic: tuned.ron");
+    h.get_by_value("Heuristic (tuned.ron)");
     assert!(h.state().file_error().is_none());
 }
 
@@ -1246,5 +1248,5 @@ fn a_tuned_player_file_takes_a_seat_in_the_play_tab() {
         format!("{seat:?}").contains("TunedHeuristic"),
         "Pompey's seat: {seat:?}"
     );
-    h.get_by_value("heuristic: seat.ron");
+    h.get_by_value("Heuristic (seat.ron)");
 }

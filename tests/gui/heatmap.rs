@@ -76,5 +76,8 @@ fn a_comparison_shows_the_difference_map() {
     h.state_mut().map_overlay().layer = Layer::StepsLost;
     h.run();
     h.get_by_label("rules-2.0 − rules-1.1");
-    h.get_by_label_contains("A more");
+    // The legend in words: which rule set each end means (issue 45).
+    h.get_by_label_contains("more under rules-2.0");
+    h.get_by_label_contains("more under rules-1.1");
+    assert!(h.query_by_label_contains("A more").is_none());
 }

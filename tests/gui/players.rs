@@ -55,22 +55,19 @@ fn the_seat_menu_offers_the_best_player_first_and_a_game_seats_it() {
     // The AI decides only when asked: the test checks the seat, not a game.
     h.state_mut().play_panel().paused = true;
     open(&mut h, "Pompey");
-    let entry = h.get_by_label_contains("best for rules-2.0: ");
+    let entry = h.get_by_label_contains("Strongest for rules-2.0: ");
     let text = entry.accesskit_node().label().unwrap_or_default();
-    let file = best
-        .numbers_file()
-        .unwrap()
-        .path
-        .rsplit('/')
-        .next()
-        .unwrap();
-    assert!(text.contains(file), "{text}");
+    // In words (issue 45): what kind of player, its numbers' rule set; the
+    // spec ("mcts:64@…") is the hover text only.
+    assert!(text.contains("search ("), "{text}");
+    assert!(text.contains("rules 2.0"), "{text}");
+    assert!(!text.contains('@') && !text.contains(".ron"), "{text}");
     assert!(
         text.contains(&format!("{:.1}%", rating.score.estimate * 100.0)),
         "{text}"
     );
-    assert!(top(&h, "best for rules-2.0: ") < top(&h, "human"));
-    assert!(top(&h, "human") < top(&h, "random"));
+    assert!(top(&h, "Strongest for rules-2.0: ") < top(&h, "human"));
+    assert!(top(&h, "human") < top(&h, "Random"));
     entry.click();
     h.run();
     assert_eq!(
@@ -87,13 +84,14 @@ fn the_seat_menu_offers_the_best_player_first_and_a_game_seats_it() {
 fn the_simulate_menus_offer_searches_on_player_files() {
     let mut h = window(Tab::Simulation);
     open(&mut h, "Caesar AI");
-    h.get_by_label_contains("best for rules-2.0: ");
-    assert!(top(&h, "best for rules-2.0: ") < top(&h, "random"));
+    h.get_by_label_contains("Strongest for rules-2.0: ");
+    assert!(top(&h, "Strongest for rules-2.0: ") < top(&h, "Random"));
     // The menu scrolls: six shipped files, each as a heuristic and under
     // both searches.
-    h.get_by_label("mcts:64@tuned-rules-1.1.ron").scroll_to_me();
+    let words = "Tree search (64 playouts, fitted for rules 1.1)";
+    h.get_by_label(words).scroll_to_me();
     h.run();
-    h.get_by_label("mcts:64@tuned-rules-1.1.ron").click();
+    h.get_by_label(words).click();
     h.run();
     assert_eq!(
         h.state_mut().sim_panel().caesar.to_string(),
@@ -107,7 +105,7 @@ fn the_simulate_menus_offer_searches_on_player_files() {
 fn the_ladder_rung_picker_offers_player_files() {
     let mut h = window(Tab::Simulation);
     open(&mut h, "Add a rung");
-    h.query_all_by_label_contains("heuristic: tuned-rules-2.0.ron")
+    h.query_all_by_label_contains("Heuristic (fitted for rules 2.0)")
         .next()
         .expect("the shipped player file is offered")
         .click();
@@ -129,7 +127,7 @@ fn the_ladder_rung_picker_offers_player_files() {
         ]
     );
     // The added rung can be taken away again.
-    h.get_by_label("× heuristic: tuned-rules-2.0.ron").click();
+    h.get_by_label("× Heuristic (fitted for rules 2.0)").click();
     h.run();
     assert_eq!(h.state_mut().sim_panel().ladder.players().len(), 2);
 }
@@ -148,9 +146,9 @@ fn the_ladder_rung_picker_offers_the_best_player_a_search_scored_by_a_learned_va
     );
     let mut h = window(Tab::Simulation);
     open(&mut h, "Add a rung");
-    let entry = h.get_by_label_contains("best for rules-2.0: ");
+    let entry = h.get_by_label_contains("Strongest for rules-2.0: ");
     let text = entry.accesskit_node().label().unwrap_or_default();
-    assert!(text.contains("+value-rules-2.0.ron"), "{text}");
+    assert!(text.contains("learned value"), "{text}");
     entry.click();
     h.run();
     let players = h.state_mut().sim_panel().ladder.players().to_vec();
@@ -290,5 +288,5 @@ fn player_files_from_disk_become_ladder_rungs_and_tune_opponents() {
     h.get_by_label("heuristic from file…").click();
     h.run();
     h.run();
-    h.get_by_value("heuristic: mine.ron");
+    h.get_by_value("Heuristic (mine.ron)");
 }

@@ -31,6 +31,15 @@ impl MapModel {
         m: Metrics,
         p: Pos2,
     ) -> Option<SpaceId> {
+        if m.board {
+            // The board's tiles stand where the board found room for them.
+            return self
+                .tiles
+                .iter()
+                .rev()
+                .find(|(_, r)| r.expand(1.0).contains(p))
+                .map(|(s, _)| *s);
+        }
         (0..self.blocks.len())
             .find(|&i| {
                 self.block_rects(scenario, i, m)
@@ -227,7 +236,12 @@ impl MapModel {
         let covered = |align: &RectAlign| {
             let card = align.align_rect(&anchor, size, 4.0);
             let off_map = usize::from(!area.contains_rect(card)) * 1000;
-            off_map + self.avoid.iter().filter(|r| r.intersects(card)).count()
+            off_map
+                + self
+                    .tiles
+                    .iter()
+                    .filter(|(_, r)| r.intersects(card))
+                    .count()
         };
         // `min_by_key` keeps the first of equals: the usual place wins ties.
         CARD_ALIGNS

@@ -77,6 +77,7 @@ impl MapModel {
         scenario: &Scenario,
         m: Metrics,
         hovered: Option<SpaceId>,
+        reachable: Option<&[SpaceId]>,
     ) {
         let board = &scenario.board;
         let u = m.u;
@@ -122,7 +123,8 @@ impl MapModel {
         }
         if let Some(h) = hovered {
             let glow = Stroke::new(5.0 * u, HIGHLIGHT.gamma_multiply(0.55));
-            for adj in board.neighbours(h) {
+            let lit = |to: SpaceId| reachable.is_none_or(|r| r.contains(&to));
+            for adj in board.neighbours(h).iter().filter(|a| lit(a.to)) {
                 match &self.sea_paths[adj.link.index()] {
                     Some(path) => {
                         shapes.push(Shape::line(path.iter().map(|p| t * *p).collect(), glow));
@@ -151,8 +153,16 @@ impl MapModel {
         let board = &scenario.board;
         let u = m.u;
         let visible = area.expand(40.0 * u);
+        // On the game board only the legal destinations light up: a
+        // neighbour the group cannot reach is no invitation.
+        let reachable = |i: usize| {
+            input
+                .reachable
+                .is_none_or(|r| r.contains(&SpaceId(i as u16)))
+        };
         let neighbour_of_hovered = |i: usize| {
-            hovered.is_some_and(|h| board.neighbours(h).iter().any(|a| a.to.index() == i))
+            reachable(i)
+                && hovered.is_some_and(|h| board.neighbours(h).iter().any(|a| a.to.index() == i))
         };
         for (i, s) in board.spaces.iter().enumerate() {
             let p = self.screen[i];
