@@ -74,8 +74,8 @@ impl FitPlan {
         FitPlan {
             // At least one generation, whole generations only.
             tune_games_per_side: (per_side / one_generation).max(1) * one_generation,
-            learn_games: games(LEARN_SHARE, heuristic_game).clamp(200, 20_000),
-            measure_games_each_way: (games(MEASURE_SHARE, measured_games) / 2).clamp(20, 400),
+            learn_games: games(LEARN_SHARE, heuristic_game).clamp(100, 20_000),
+            measure_games_each_way: (games(MEASURE_SHARE, measured_games) / 2).clamp(10, 400),
         }
     }
 }
@@ -640,8 +640,8 @@ mod tests {
             tiny.tune_games_per_side, generation,
             "at least one generation"
         );
-        assert_eq!(tiny.measure_games_each_way, 20);
-        assert_eq!(tiny.learn_games, 200);
+        assert_eq!(tiny.measure_games_each_way, 10);
+        assert_eq!(tiny.learn_games, 100);
     }
 
     #[test]
