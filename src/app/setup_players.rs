@@ -154,10 +154,10 @@ impl SetupPlayers {
             {
                 self.start(state, folder);
             }
-            if self.running.is_some() && ui.button("Cancel fit").clicked() {
-                if let Some(r) = &self.running {
-                    r.progress.cancel();
-                }
+            if let Some(r) = &self.running
+                && ui.button("Cancel fit").clicked()
+            {
+                r.progress.cancel();
             }
         });
         if let Some(r) = &self.running {
