@@ -310,6 +310,10 @@ impl ExplainReport {
                 mine.at_b.add(&theirs.at_b);
             }
         }
+        // Every game of the run: the report of the whole run, as one machine writes it.
+        if merged.total.pairs == merged.run_games {
+            merged.shards = vec!["1/1".to_string()];
+        }
         Ok(merged)
     }
 
