@@ -153,7 +153,7 @@ fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
     // with the figure measured on this setup.
     let text = match &found.rating {
         Some(r) if found.fitted_here => format!(
-            "For this setup (fitted): {}, {:.1}% against the default heuristic here",
+            "For this setup (measured here): {}, {:.1}% against the default heuristic here",
             label(&best),
             r.score.estimate * 100.0
         ),

@@ -350,11 +350,14 @@ fn fit_players_on_a_custom_setup_offers_its_fitted_player_first() {
     h.run();
     h.state_mut().play_panel().paused = true;
     open(&mut h, "Pompey");
-    let first = h.get_by_label_contains("For this setup (fitted): ");
+    let first = h.get_by_label_contains("For this setup (measured here): ");
     let text = first.accesskit_node().label().unwrap_or_default();
-    assert!(text.contains("here"), "{text}");
     assert!(
-        top(&h, "For this setup (fitted): ") < top(&h, "human"),
+        text.contains("% against the default heuristic"),
+        "its figure: {text}"
+    );
+    assert!(
+        top(&h, "For this setup (measured here): ") < top(&h, "human"),
         "offered first"
     );
 }
