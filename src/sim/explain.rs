@@ -389,6 +389,17 @@ impl fmt::Display for ExplainReport {
                 continue;
             }
             let d = &effect.both;
+            let changed = |c: &PairCounts| c.caesar_only_first + c.caesar_only_second;
+            if changed(&field.at_a) + changed(&field.at_b) == 0
+                && field.at_a.years_diff_squares + field.at_b.years_diff_squares == 0
+            {
+                writeln!(
+                    f,
+                    "{} ({}: {} → {}): no game changed its winner or length: the players never used what this rule changes",
+                    field.field, field.rule, field.a_value, field.b_value
+                )?;
+                continue;
+            }
             writeln!(
                 f,
                 "{} ({}: {} → {}): {} for Caesar, p = {:.3}{}",
