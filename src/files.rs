@@ -358,8 +358,14 @@ fn temporary_name(path: &Path, what: &str) -> PathBuf {
         while !name.is_char_boundary(cut) {
             cut -= 1;
         }
-        let hash = crate::scenario::format::digest_text(&name);
-        format!("{}~{hash}", &name[..cut])
+        // Any stable hash of the whole name keeps two cut names apart.
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(&name, &mut hasher);
+        format!(
+            "{}~{:016x}",
+            &name[..cut],
+            std::hash::Hasher::finish(&hasher)
+        )
     } else {
         name
     };

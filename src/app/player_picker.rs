@@ -141,7 +141,7 @@ fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<
 /// 82.0%": the
 /// strongest shipped player for the rule set, resolved to the player itself.
 fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
-    let found = match super::setup_players::best_here(menu.variant) {
+    let found = match best_here(menu.variant) {
         Ok(found) => found,
         Err(e) => {
             ui.label(RichText::new(format!("best for {}: {e}", menu.variant)).weak());
@@ -420,4 +420,36 @@ pub(super) fn shipped_files() -> &'static [AiSpec] {
             })
             .collect()
     })
+}
+
+/// The setup in the window, as the player menus rank players for it: its
+/// scenario's content digest and the ratings of a fit's bundle beside it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct SetupRatings {
+    pub(crate) scenario_digest: Option<String>,
+    pub(crate) bundle: Vec<Rating>,
+}
+
+thread_local! {
+    /// The setup the window shows now, for the player menus (which are
+    /// drawn from many panels): set once a frame by [`SetupPlayers::refresh`].
+    static SETUP: std::cell::RefCell<SetupRatings> = std::cell::RefCell::default();
+}
+
+/// The setup the window shows now, for the menus (set once a frame).
+pub(crate) fn set_setup(setup: SetupRatings) {
+    SETUP.with(|s| *s.borrow_mut() = setup);
+}
+
+fn current_setup() -> SetupRatings {
+    SETUP.with(|s| s.borrow().clone())
+}
+
+/// `best` for `variant` on the setup in the window.
+pub(crate) fn best_here(
+    variant: &str,
+) -> Result<crate::sim::ratings::BestPlayer, crate::ai::NotAPlayer> {
+    let setup = current_setup();
+    let lineage = crate::scenario::rules::RuleSet::lineage(variant).unwrap_or_default();
+    ratings::best_for(&lineage, setup.scenario_digest.as_deref(), &setup.bundle)
 }

@@ -2,7 +2,7 @@
 //! in the window, and what that was measured on; "Fit players…" runs `fit`
 //! ([`crate::sim::fit`]) on its own thread with progress and cancel, and the
 //! bundle it writes beside the setup file is what the player menus then
-//! offer first ([`SetupRatings`]).
+//! offer first ([`super::player_picker::set_setup`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
@@ -11,39 +11,13 @@ use std::time::Duration;
 
 use egui::{RichText, Ui};
 
+use super::player_picker::SetupRatings;
 use super::state::AppState;
 use super::theme;
 use crate::engine::Game;
-use crate::scenario::rules::{RuleSet, is_bare_name};
+use crate::scenario::rules::is_bare_name;
 use crate::sim::Progress;
 use crate::sim::fit::{self, Fit, FitRequest, Transferred, Verdict};
-use crate::sim::ratings::{self, BestPlayer, Rating};
-
-/// The setup in the window, as the player menus rank players for it: its
-/// scenario's content digest and the ratings of a fit's bundle beside it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct SetupRatings {
-    pub(crate) scenario_digest: Option<String>,
-    pub(crate) bundle: Vec<Rating>,
-}
-
-thread_local! {
-    /// The setup the window shows now, for the player menus (which are
-    /// drawn from many panels): set once a frame by [`SetupPlayers::refresh`].
-    static SETUP: std::cell::RefCell<SetupRatings> = std::cell::RefCell::default();
-}
-
-/// The setup's ratings, as the player menus read them.
-pub(crate) fn current_setup() -> SetupRatings {
-    SETUP.with(|s| s.borrow().clone())
-}
-
-/// `best` for `variant` on the setup in the window.
-pub(crate) fn best_here(variant: &str) -> Result<BestPlayer, crate::ai::NotAPlayer> {
-    let setup = current_setup();
-    let lineage = RuleSet::lineage(variant).unwrap_or_default();
-    ratings::best_for(&lineage, setup.scenario_digest.as_deref(), &setup.bundle)
-}
 
 /// The Setup and Rules tabs' line about the setup's players, and its fit.
 pub(crate) struct SetupPlayers {
@@ -102,11 +76,10 @@ impl SetupPlayers {
             .filter(|dir| dir.join(fit::BUNDLE_RATINGS).is_file())
             .and_then(|dir| fit::bundle_ratings(&dir).ok())
             .unwrap_or_default();
-        let setup = SetupRatings {
+        super::player_picker::set_setup(SetupRatings {
             scenario_digest: state.resolved().map(|doc| doc.digest()),
             bundle,
-        };
-        SETUP.with(|s| *s.borrow_mut() = setup);
+        });
     }
 
     /// "Players for this setup: …", the budget and "Fit players…", the
@@ -115,7 +88,7 @@ impl SetupPlayers {
         self.poll();
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Players for this setup:").strong());
-            match best_here(state.variant()) {
+            match super::player_picker::best_here(state.variant()) {
                 Ok(best) => {
                     ui.label(format!(
                         "{}: {}",

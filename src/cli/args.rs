@@ -10,7 +10,7 @@ use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
 
 use std::process::ExitCode;
 
-use super::output::warn;
+use super::output::{check_stdout, warn};
 use super::{CliError, Output};
 
 /// More worker threads than this is refused: beyond the cores there is
@@ -343,18 +343,4 @@ pub fn check_outputs(paths: &[&Path]) -> Result<(), CliError> {
     check_stdout()?;
     caesar_workbench::files::check_outputs(paths)?;
     Ok(())
-}
-
-/// Refuses to go on when standard output or error is redirected into a
-/// file the command read (as `merge a.json b.json >> a.json` or
-/// `players --measure 2>> pl.ron` would append to a file it reads).
-pub fn check_stdout() -> Result<(), CliError> {
-    match caesar_workbench::files::std_stream_over_input() {
-        Some((stream, input)) => Err(CliError::OverwritesInput {
-            output: stream.to_string(),
-            what: "the input file",
-            input,
-        }),
-        None => Ok(()),
-    }
 }

@@ -7,7 +7,8 @@ use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
 
-use super::args::{check_stdout, load_game, parse_side};
+use super::args::{load_game, parse_side};
+use super::output::check_stdout;
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]

@@ -10,7 +10,7 @@ use super::CliError;
 pub struct Output {
     inner: Box<dyn Write>,
     /// Whether standard output was checked against the files the command
-    /// read ([`super::args::check_stdout`]), which happens before the first byte.
+    /// read ([`check_stdout`]), which happens before the first byte.
     checked: bool,
 }
 
@@ -45,7 +45,7 @@ impl Output {
     /// never writes a byte over one of its inputs.
     fn check(&mut self) -> Result<(), CliError> {
         if !self.checked {
-            super::args::check_stdout()?;
+            check_stdout()?;
             self.checked = true;
         }
         Ok(())
@@ -65,5 +65,19 @@ pub fn warn(text: impl Display) {
         .is_some_and(|(stream, _)| stream == caesar_workbench::files::STDERR);
     if !over_input {
         let _ = writeln!(io::stderr(), "{text}");
+    }
+}
+
+/// Refuses to go on when standard output or error is redirected into a
+/// file the command read (as `merge a.json b.json >> a.json` or
+/// `players --measure 2>> pl.ron` would append to a file it reads).
+pub fn check_stdout() -> Result<(), CliError> {
+    match caesar_workbench::files::std_stream_over_input() {
+        Some((stream, input)) => Err(CliError::OverwritesInput {
+            output: stream.to_string(),
+            what: "the input file",
+            input,
+        }),
+        None => Ok(()),
     }
 }

@@ -10,7 +10,8 @@ use caesar_workbench::games::position_file::{LoadedPosition, PositionFileError, 
 use caesar_workbench::games::trace::action_text_seen;
 use caesar_workbench::scenario::model::Side;
 
-use super::args::{check_stdout, parse_side};
+use super::args::parse_side;
+use super::output::check_stdout;
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]

@@ -8,7 +8,7 @@ use caesar_workbench::scenario::model::SpaceKind;
 use caesar_workbench::scenario::rules::{BUILTIN_VARIANTS, DEFAULT_VARIANT, RuleSet};
 use caesar_workbench::scenario::validate::{Report, Severity, validate as check};
 
-use super::args::check_stdout;
+use super::output::check_stdout;
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
