@@ -189,6 +189,9 @@ pub struct PlayPanel {
     places: Places,
     /// The foot of the side panel on screen, as last drawn.
     panel_bottom: f32,
+    /// The side panel's height, as last drawn: a short window (700 px) gets
+    /// a shorter status area, so the hand and the list stay in view.
+    panel_height: f32,
 }
 
 impl PlayPanel {
@@ -545,19 +548,23 @@ impl PlayPanel {
             ))
             .show(ui, |ui| {
                 self.panel_bottom = ui.max_rect().bottom();
+                self.panel_height = ui.max_rect().height();
                 // The scroll bar always shown: one appearing would narrow
                 // the panel and move every button in it.
                 egui::ScrollArea::vertical()
                     .id_salt("play_side_scroll")
                     .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                     .show(ui, |ui| {
-                        ui.heading("Play");
                         // During a game its decisions come first: opening
-                        // "New game" below them never moves a button.
+                        // "New game" below them never moves a button; the
+                        // tab's name is all the heading it needs.
                         let playing = self
                             .session
                             .as_ref()
                             .is_some_and(|s| !s.trace.last().is_over());
+                        if !playing {
+                            ui.heading("Play");
+                        }
                         let setup = (scenario, (errors, rules, variant), resolved, path);
                         if !playing {
                             self.setup_and_files(ui, &mut actions, setup);
@@ -843,7 +850,7 @@ impl PlayPanel {
                 // The slider gives way in a narrow panel: at its full width
                 // with its value and words it would be wider than the panel,
                 // which then overflows the window's edge and the map.
-                ui.spacing_mut().slider_width = (ui.available_width() - 150.0).clamp(40.0, 100.0);
+                ui.spacing_mut().slider_width = (ui.available_width() - 190.0).clamp(30.0, 100.0);
                 ui.add(
                     egui::Slider::new(&mut ms, 0..=2000)
                         // Fine steps at the quick end, where a person sets it.
@@ -1045,7 +1052,14 @@ impl PlayPanel {
         // The actions with no place on the map in slots of their own, above
         // everything that grows or shrinks: they never move under the pointer.
         let mut picked = slots(ui, s, &legal, my_turn, &mut self.guard);
-        fixed_area(ui, "play_status", STATUS_ROWS, |ui| {
+        // Fixed for the window's height: a short window gets fewer rows
+        // (the area scrolls), never a height that changes during play.
+        let status_rows = if self.panel_height < SHORT_PANEL {
+            STATUS_ROWS_SHORT
+        } else {
+            STATUS_ROWS
+        };
+        fixed_area(ui, "play_status", status_rows, |ui| {
             play_info::status(ui, &s.game, &state);
             play_info::played(ui, &s.game, &state, viewer);
             if let Some(n) = &s.note {
@@ -1406,7 +1420,7 @@ fn game_header(
     );
     ui.horizontal_wrapped(|ui| {
         if ui
-            .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
+            .add_enabled(record_text.is_some(), egui::Button::new(RichText::new("Save game…").small()))
             .on_disabled_hover_text("A game begun from a position cannot be written as a record")
             .clicked()
             && let Some(text) = record_text
@@ -1422,7 +1436,7 @@ fn game_header(
         if ui
             .add_enabled(
                 s.handover.is_none() && !s.trace.is_empty() && !over,
-                egui::Button::new("Replay so far"),
+                egui::Button::new(RichText::new("Replay so far").small()),
             )
             .on_hover_text(match viewer {
                 Some(side) => format!("Step through the game up to now, as {side} saw it"),
@@ -1438,7 +1452,7 @@ fn game_header(
             && s.undoer()
                 .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
         if ui
-            .add_enabled(undoable, egui::Button::new("Undo my decision"))
+            .add_enabled(undoable, egui::Button::new(RichText::new("Undo my decision").small()))
             .on_hover_text("Take back your last decision (Ctrl+Z)")
             .on_disabled_hover_text(
                 "Only your own decisions since the last one that showed you something or rolled dice",
@@ -1456,6 +1470,9 @@ const AI_ROWS: f32 = 3.2;
 /// Rows of text the status area holds: year and turn, Player 1 and why,
 /// VP, the stage, the cards played, a note.
 const STATUS_ROWS: f32 = 6.5;
+/// The status area's rows in a side panel shorter than [`SHORT_PANEL`].
+const STATUS_ROWS_SHORT: f32 = 4.2;
+const SHORT_PANEL: f32 = 760.0;
 /// Rows the hand's area holds: its heading and a row of cards for every
 /// [`HAND_COLUMNS`] cards dealt (2.1: six under both rule sets), a card
 /// button being a little taller than a row; the same all game long.
@@ -1562,7 +1579,9 @@ fn slots(
         ui.horizontal(|ui| {
             for &a in row {
                 let on = my_turn && s.handover.is_none() && legal.contains(&a);
+                // In a narrow panel, smaller words keep each slot one line.
                 let text = RichText::new(s.game.action_text(a));
+                let text = if width < 110.0 { text.small() } else { text };
                 if decision_button(ui, guard, on, text, (width, None)) {
                     picked = Some(a);
                 }

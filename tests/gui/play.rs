@@ -2091,3 +2091,81 @@ fn the_decisions_left_in_a_list_keep_their_places() {
     }
     panic!("only {kept} decisions checked");
 }
+
+/// Issue 45: at 1000×700 nothing needed for a decision is below the fold:
+/// the whole hand, the list's heading and its first decisions, and the
+/// Variant box is whole in the window.
+#[test]
+fn at_1000_by_700_the_hand_and_the_decisions_are_in_view() {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1000.0, 700.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.seed = 3;
+        p.paused = true;
+    }
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let variant = h.get_by_label("Variant").rect();
+    assert!(
+        variant.right() <= 1000.0,
+        "the Variant box ends at {variant:?}"
+    );
+    // The window's foot: above the status line at its bottom.
+    let foot = h
+        .get_by_label_contains("Click a card, a space or a block")
+        .rect()
+        .top();
+    let in_view = |h: &Harness<'_, WorkbenchApp>, label: &str| {
+        let r = h
+            .get_all_by_label(label)
+            .find(|n| n.accesskit_node().bounding_box().is_some())
+            .unwrap_or_else(|| panic!("no {label}"))
+            .rect();
+        assert!(
+            r.bottom() <= foot && r.right() <= 1000.0,
+            "{label} at {r:?}, the foot at {foot}"
+        );
+    };
+    let (game, s) = now(&mut h);
+    for c in s.hand(Side::Caesar) {
+        in_view(&h, &game.card_label(*c));
+    }
+    let heading = h
+        .query_all_by_label_contains("Legal actions (")
+        .find(|n| n.accesskit_node().bounding_box().is_some())
+        .expect("the list's heading")
+        .rect();
+    assert!(
+        heading.bottom() <= foot,
+        "the list's heading at {heading:?}"
+    );
+    // Into the command phase: the first decisions of the list in view too.
+    let mut checked = 0;
+    for k in 0..60 {
+        let Some((game, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        let (_, s) = now(&mut h);
+        if s.command_points().is_some() && s.current_player() == Some(Side::Caesar) {
+            let first = legal(&game, &s)
+                .into_iter()
+                .find(|a| matches!(a, Action::Group(_) | Action::Levy { .. }));
+            if let Some(a) = first {
+                in_view(&h, &game.action_text(a));
+                checked += 1;
+            }
+        }
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+        if checked >= 3 {
+            break;
+        }
+    }
+    assert!(checked >= 3, "{checked} decisions checked");
+}
