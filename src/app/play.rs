@@ -582,20 +582,11 @@ impl PlayPanel {
         actions
     }
 
-    /// The log's height when it goes under the map, else `None` (beside
-    /// it): under when the map, fitted to what is left, is larger so. A
-    /// wide map in a tall window would leave empty bands above and below
-    /// it; the log fills that band instead of narrowing the map.
+    /// The log's height when it goes under the map, else `None` (see
+    /// [`log_below`]).
     fn log_below(&self, rest: egui::Vec2, total: f32) -> Option<f32> {
-        let bounds = self.board.view.bounds().size();
-        if self.session.is_none() || bounds.x <= 1.0 || bounds.y <= 1.0 {
-            return None;
-        }
-        let beside = theme::panel_default(total, LOG_SHARE, theme::LOG_PANEL_WIDTH);
-        let zoom_beside = ((rest.x - beside) / bounds.x).min(rest.y / bounds.y);
-        let zoom_below = (rest.x / bounds.x).min((rest.y - LOG_MIN_HEIGHT) / bounds.y);
-        (zoom_below > zoom_beside * 1.05)
-            .then(|| (rest.y - zoom_below * bounds.y).max(LOG_MIN_HEIGHT))
+        self.session.as_ref()?;
+        log_below(self.board.view.bounds().size(), rest, total)
     }
 
     /// The game's log beside the map, as the side at the table may know it
@@ -604,19 +595,7 @@ impl PlayPanel {
     fn log_panel(&mut self, ui: &mut Ui, total: f32, below: Option<f32>) {
         let viewer = self.viewer();
         let Some(s) = &self.session else { return };
-        let panel = match below {
-            Some(height) => egui::Panel::bottom("play_log_below")
-                .resizable(false)
-                .exact_size(height),
-            None => egui::Panel::left("play_log")
-                .default_size(theme::panel_default(
-                    total,
-                    LOG_SHARE,
-                    theme::LOG_PANEL_WIDTH,
-                ))
-                .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE)),
-        };
-        let clicked = panel
+        let clicked = log_panel("play_log", total, below)
             .show(ui, |ui| {
                 ui.heading("Game log");
                 if s.handover.is_some() {
@@ -1530,6 +1509,38 @@ fn replay_action(s: &Session, seen_by: Option<Side>) -> Request {
     )
     .seen_by(seen_by);
     Request::Replay(Box::new(super::ReplaySource::Played(Box::new(replayed))))
+}
+
+/// The game log's height when it goes under the map, else `None` (beside
+/// it), for Play and Replay alike: under when the map (`bounds` big),
+/// fitted to what is left (`rest` of a window `total` wide), is larger
+/// so. A wide map in a tall window would leave empty bands above and below
+/// it; the log fills that band instead of narrowing the map.
+pub(super) fn log_below(bounds: egui::Vec2, rest: egui::Vec2, total: f32) -> Option<f32> {
+    if bounds.x <= 1.0 || bounds.y <= 1.0 {
+        return None;
+    }
+    let beside = theme::panel_default(total, LOG_SHARE, theme::LOG_PANEL_WIDTH);
+    let zoom_beside = ((rest.x - beside) / bounds.x).min(rest.y / bounds.y);
+    let zoom_below = (rest.x / bounds.x).min((rest.y - LOG_MIN_HEIGHT) / bounds.y);
+    (zoom_below > zoom_beside * 1.05).then(|| (rest.y - zoom_below * bounds.y).max(LOG_MIN_HEIGHT))
+}
+
+/// The log's panel: under the map `below` high, else beside it, as
+/// [`log_below`] says; the same in Play and Replay.
+pub(super) fn log_panel(id: &str, total: f32, below: Option<f32>) -> egui::Panel {
+    match below {
+        Some(height) => egui::Panel::bottom(format!("{id}_below"))
+            .resizable(false)
+            .exact_size(height),
+        None => egui::Panel::left(id.to_string())
+            .default_size(theme::panel_default(
+                total,
+                LOG_SHARE,
+                theme::LOG_PANEL_WIDTH,
+            ))
+            .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE)),
+    }
 }
 
 /// The file dialog that picks what replaces the game.

@@ -2175,3 +2175,52 @@ fn at_1000_by_700_the_hand_and_the_decisions_are_in_view() {
     }
     assert!(checked >= 3, "{checked} decisions checked");
 }
+
+/// Issue 45: the game log has one place, sized for reading: in Replay as
+/// in Play, a panel of its own beside or under the map (no longer a box of
+/// a few lines at the foot of Replay's side panel), its lines in view.
+#[test]
+fn the_replay_log_has_the_place_and_size_of_plays() {
+    let mut h = started(2);
+    play_some(&mut h, 30);
+    let in_play = h.get_by_label("Game log").rect();
+    press(&mut h, "Replay so far");
+    assert_eq!(h.state().tab(), Tab::Replay);
+    press(&mut h, ">|");
+    let heading = h.get_by_label("Game log").rect();
+    let map = h.state_mut().replay_panel().board().view.area();
+    let beside = heading.right() <= map.left() + 1.0;
+    let under = heading.top() >= map.bottom() - 1.0;
+    assert!(
+        beside || under,
+        "the log at {heading:?}, the map at {map:?}"
+    );
+    // Its room: the window's height beside the map, its width under it.
+    if beside {
+        assert!(map.height() >= 500.0, "beside a map {} high", map.height());
+    } else {
+        assert!(heading.width() >= 0.0 && map.width() >= 600.0);
+    }
+    // In the same place as Play's, when Play's went the same way.
+    if (in_play.right() <= map.left() + 1.0) == beside {
+        assert!(
+            (in_play.left() - heading.left()).abs() < 1.0,
+            "{in_play:?} vs {heading:?}"
+        );
+    }
+    // Many lines of it in view at once, not three.
+    let shown = h
+        .query_all_by(|n| n.label().is_some_and(|l| !l.is_empty()))
+        .filter(|n| n.accesskit_node().bounding_box().is_some())
+        .map(|n| n.rect())
+        .filter(|r| r.top() >= heading.bottom() && r.bottom() <= 880.0)
+        .filter(|r| {
+            if beside {
+                r.right() <= map.left() + 1.0
+            } else {
+                r.top() >= map.bottom()
+            }
+        })
+        .count();
+    assert!(shown >= 8, "{shown} lines of the log in view");
+}
