@@ -150,8 +150,10 @@ fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
     };
     let rating = rating_of(menu.variant, &best);
     let text = match rating {
+        // Short enough for the menu to stay inside a 1000 px window; who
+        // the score is against is the hover text.
         Some(r) => format!(
-            "Strongest for {}: {}, {:.1}% against the default heuristic",
+            "Strongest for {}: {}   {:.1}%",
             menu.variant,
             label(&best),
             r.score.estimate * 100.0

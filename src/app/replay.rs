@@ -105,6 +105,8 @@ impl ReplayPanel {
             self.viewer = Some(side);
         }
         self.replayed = Some(replayed);
+        // The last game's ring and zoom are not this game's.
+        self.board.reset();
         self.generation += 1;
         self.loading = None;
         self.error = None;

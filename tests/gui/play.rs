@@ -542,6 +542,11 @@ fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_t
     press(&mut h, &first);
     assert_eq!(h.state_mut().play_panel().handover(), Some(Side::Pompey));
     h.get_by_label("Pompey to play");
+    // Issue 45: the side panel's "Undo my decision" would be Caesar's
+    // decision, whoever sits there: off; the hand-over's own button says
+    // whose decision it takes back.
+    assert!(h.get_by_label("Undo my decision").accesskit_node().is_disabled());
+    h.get_by_label("Undo Caesar's last decision");
     assert!(blocks_named(&h, &game, Side::Caesar).is_empty());
     assert!(blocks_named(&h, &game, Side::Pompey).is_empty());
     let (_, s) = now(&mut h);
@@ -2223,4 +2228,101 @@ fn the_replay_log_has_the_place_and_size_of_plays() {
         })
         .count();
     assert!(shown >= 8, "{shown} lines of the log in view");
+}
+
+/// Issue 45: a new game starts on the whole map with no ring left from the
+/// last one (a line of its log clicked, the AI followed, the map zoomed).
+#[test]
+fn a_new_game_starts_on_the_whole_map_with_no_ring() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
+    h.state_mut().play_panel().follow_ai = true;
+    press(&mut h, "Start game");
+    for k in 0..40 {
+        settle(&mut h);
+        if h.state_mut().play_panel().board().pointed().is_some() {
+            break;
+        }
+        let Some((_, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+    }
+    assert!(
+        h.state_mut().play_panel().board().pointed().is_some(),
+        "a ring"
+    );
+    let at = h.state_mut().play_panel().board().view.area().center();
+    h.hover_at(at);
+    h.event(Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: vec2(0.0, 4.0),
+        modifiers: Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+    });
+    h.run();
+    assert!(
+        !h.state_mut().play_panel().board().view.is_fitted(),
+        "zoomed"
+    );
+    press(&mut h, "New game");
+    press(&mut h, "Start game");
+    press(&mut h, "Discard it and start");
+    let board = h.state_mut().play_panel().board();
+    assert_eq!(board.pointed(), None, "the last game's ring");
+    assert!(board.view.is_fitted(), "the last game's zoom");
+}
+
+/// A desktop dialog that counts the questions and cancels each.
+struct Counting(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl caesar_workbench::app::NativeDialog for Counting {
+    fn ask(&mut self, _: &caesar_workbench::app::FileRequest) -> Option<std::path::PathBuf> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        None
+    }
+}
+
+/// Issue 45: "Resume game…" during a game asks before it throws the game
+/// away, as "Start game" does; only once told so does it ask for the file.
+#[test]
+fn resume_game_asks_before_discarding_a_game_in_progress() {
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let dialogs =
+        caesar_workbench::app::FileDialogs::with_native(Box::new(Counting(asked.clone())));
+    let mut app = WorkbenchApp::new(None, "rules-2.0").with_file_dialogs(dialogs);
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1500.0, 900.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.paused = true;
+    }
+    h.run();
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let (game, s) = now(&mut h);
+    h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
+    settle(&mut h);
+    let question = "A game is in progress. Discard it and resume a saved game?";
+    press(&mut h, "Resume game…");
+    h.get_by_label(question);
+    assert_eq!(
+        asked.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "no file asked for yet"
+    );
+    press(&mut h, "Keep playing");
+    assert!(h.query_by_label(question).is_none());
+    press(&mut h, "Resume game…");
+    press(&mut h, "Discard it and choose a saved game");
+    h.run();
+    assert_eq!(
+        asked.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "the file asked for"
+    );
 }
