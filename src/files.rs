@@ -104,21 +104,40 @@ fn input_with(identity: &Identity) -> Option<PathBuf> {
         .map(|(p, _)| p.clone())
 }
 
-/// The file this process has read that standard output writes to, if any
-/// (as `merge a.json >> a.json` would).
-pub fn stdout_over_input() -> Option<PathBuf> {
+/// Standard output and error, as [`std_stream_over_input`] names them.
+pub const STDOUT: &str = "the standard output";
+pub const STDERR: &str = "the standard error";
+
+/// The file this process has read that standard output or standard error
+/// writes to, if any (as `merge a.json >> a.json` or `2>> a.json` would),
+/// with the stream's name.
+pub fn std_stream_over_input() -> Option<(&'static str, PathBuf)> {
+    [(STDOUT, 1), (STDERR, 2)]
+        .into_iter()
+        .find_map(|(name, fd)| {
+            let identity = regular_file_on(fd)?;
+            input_with(&identity).map(|input| (name, input))
+        })
+}
+
+/// The identity of the regular file that file descriptor `fd` (1 or 2)
+/// writes to; `None` for a terminal, pipe or device.
+fn regular_file_on(fd: i32) -> Option<Identity> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
-        let stdout = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
-        let meta = std::fs::File::from(stdout).metadata().ok()?;
-        if !meta.is_file() {
-            return None;
-        }
-        input_with(&metadata_identity(&meta))
+        let stream = match fd {
+            1 => std::io::stdout().as_fd().try_clone_to_owned().ok()?,
+            _ => std::io::stderr().as_fd().try_clone_to_owned().ok()?,
+        };
+        let meta = std::fs::File::from(stream).metadata().ok()?;
+        meta.is_file().then(|| metadata_identity(&meta))
     }
     #[cfg(not(unix))]
-    None
+    {
+        let _ = fd;
+        None
+    }
 }
 
 /// Why an output cannot be written.
@@ -128,6 +147,10 @@ pub enum WriteError {
     OverInput { output: PathBuf, input: PathBuf },
     #[error("cannot write {}: the folder {} does not exist", path.display(), folder.display())]
     NoFolder { path: PathBuf, folder: PathBuf },
+    #[error("cannot write {}: it names a folder (it ends with a separator); give a file name", path.display())]
+    FolderName { path: PathBuf },
+    #[error("{} and {} are one place: give each output its own file", first.display(), second.display())]
+    SameOutput { first: PathBuf, second: PathBuf },
     #[error("cannot write {}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -136,21 +159,141 @@ pub enum WriteError {
     },
 }
 
-/// Checks, before any work, that `path` can be written: not a file this
-/// process read, its folder exists and takes a new file (or, for an
-/// existing device or pipe, it opens for writing).
+/// `-` as an output: standard output, as the ecosystem's tools take it.
+pub fn is_stdout_name(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Where an output lands: the file a symbolic link ends at (so the link is
+/// written through, never replaced), else the path itself.
+fn landing(path: &Path) -> PathBuf {
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return path.to_path_buf();
+    }
+    match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        // A dangling link: where it points, from its own folder.
+        Err(_) => std::fs::read_link(path).map_or_else(
+            |_| path.to_path_buf(),
+            |target| folder_of(path).join(target),
+        ),
+    }
+}
+
+/// The copy of the previous version kept beside a regular file's output.
+fn backup_of(landing: &Path) -> PathBuf {
+    let name = landing.file_name().unwrap_or_default().to_string_lossy();
+    folder_of(landing).join(format!("{name}.bak"))
+}
+
+/// Every path an output writes: where it lands, and for a regular (or new)
+/// file the `.bak` of its previous version; a device, pipe or `-` writes
+/// only itself.
+pub fn written_paths(path: &Path) -> Vec<PathBuf> {
+    if is_stdout_name(path) {
+        return vec![path.to_path_buf()];
+    }
+    let at = landing(path);
+    match std::fs::metadata(&at) {
+        Ok(m) if !m.is_file() => vec![at],
+        _ if is_std_stream(&at) => vec![at],
+        _ => {
+            let bak = backup_of(&at);
+            vec![at, bak]
+        }
+    }
+}
+
+/// Whether `path` is the regular file that standard output or error
+/// writes to (`/dev/stdout` when it is redirected to a file): written in
+/// place, appending, so the stream's own writes are not lost.
+fn is_std_stream(path: &Path) -> bool {
+    identity_of(path).is_some_and(|id| [1, 2].iter().any(|fd| regular_file_on(*fd) == Some(id)))
+}
+
+/// A path's lexical key for telling outputs apart before they exist:
+/// absolute, with `.` and `..` taken out, its folder canonical.
+fn place_key(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut clean = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                clean.pop();
+            }
+            other => clean.push(other),
+        }
+    }
+    match (clean.parent(), clean.file_name()) {
+        (Some(folder), Some(name)) => {
+            std::fs::canonicalize(folder).map_or(clean.clone(), |folder| folder.join(name))
+        }
+        _ => clean,
+    }
+}
+
+/// Checks, before any work, that every output of a command can be written
+/// ([`check_output`]) and that no two of them, nor the `.bak` one keeps,
+/// land in one place (`--out X --csv X`, `--out r.csv.bak --csv r.csv`).
+pub fn check_outputs(paths: &[&Path]) -> Result<(), WriteError> {
+    let mut places: Vec<(PathBuf, &Path)> = Vec::new();
+    for path in paths {
+        check_output(path)?;
+        // Devices and pipes take any number of writers (`/dev/null` twice).
+        let shared = std::fs::metadata(landing(path)).is_ok_and(|m| !m.is_file());
+        if shared && !is_stdout_name(path) {
+            continue;
+        }
+        for written in written_paths(path) {
+            let key = place_key(&written);
+            let identity = identity_of(&written);
+            if let Some((_, first)) = places
+                .iter()
+                .find(|(k, _)| *k == key || (identity.is_some() && identity_of(k) == identity))
+            {
+                return Err(WriteError::SameOutput {
+                    first: first.to_path_buf(),
+                    second: path.to_path_buf(),
+                });
+            }
+            places.push((key, path));
+        }
+    }
+    Ok(())
+}
+
+/// Checks, before any work, that `path` can be written: neither it nor the
+/// `.bak` it would keep is a file this process read, its folder exists and
+/// takes a new file (or, for an existing device or pipe, it opens for
+/// writing).
 pub fn check_output(path: &Path) -> Result<(), WriteError> {
-    if let Some(input) = read_earlier(path) {
-        return Err(WriteError::OverInput {
-            output: path.to_path_buf(),
-            input,
+    if is_stdout_name(path) {
+        return Ok(());
+    }
+    if path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(['/', std::path::MAIN_SEPARATOR])
+    {
+        return Err(WriteError::FolderName {
+            path: path.to_path_buf(),
         });
+    }
+    for written in written_paths(path) {
+        if let Some(input) = read_earlier(&written) {
+            return Err(WriteError::OverInput {
+                output: written,
+                input,
+            });
+        }
     }
     let io = |source| WriteError::Io {
         path: path.to_path_buf(),
         source,
     };
-    match std::fs::metadata(path) {
+    let at = landing(path);
+    match std::fs::metadata(&at) {
         Ok(m) if m.is_dir() => Err(io(std::io::Error::other("it is a folder"))),
         // A device or a pipe is written in place: it must open for writing.
         // (Opening a pipe for writing would wait for a reader: a pipe is
@@ -161,12 +304,13 @@ pub fn check_output(path: &Path) -> Result<(), WriteError> {
             }
             std::fs::OpenOptions::new()
                 .write(true)
-                .open(path)
+                .open(&at)
                 .map(drop)
                 .map_err(io)
         }
+        _ if is_std_stream(&at) => Ok(()),
         _ => {
-            let folder = folder_of(path);
+            let folder = folder_of(&at);
             if !folder.is_dir() {
                 return Err(WriteError::NoFolder {
                     path: path.to_path_buf(),
@@ -175,7 +319,7 @@ pub fn check_output(path: &Path) -> Result<(), WriteError> {
             }
             // A probe file proves the folder takes the temporary file that
             // the atomic write renames into place.
-            let probe = temporary_name(path, "probe");
+            let probe = temporary_name(&at, "probe");
             std::fs::File::create(&probe).map_err(io)?;
             let _ = std::fs::remove_file(&probe);
             Ok(())
@@ -200,21 +344,38 @@ fn folder_of(path: &Path) -> &Path {
         .unwrap_or_else(|| Path::new("."))
 }
 
+/// A hidden name beside `path` for a file about to be renamed over it. Kept
+/// short, so a file name near the system's limit (255 bytes) still has one:
+/// the name is cut to fit, a hash of the whole keeping it unique.
 fn temporary_name(path: &Path, what: &str) -> PathBuf {
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().to_string());
-    folder_of(path).join(format!(".{name}.{what}-{}", std::process::id()))
+    let suffix = format!(".{what}-{}", std::process::id());
+    let room = 255usize.saturating_sub(1 + suffix.len() + 17);
+    let short = if name.len() > room {
+        let mut cut = room;
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let hash = crate::scenario::format::digest_text(&name);
+        format!("{}~{hash}", &name[..cut])
+    } else {
+        name
+    };
+    folder_of(path).join(format!(".{short}{suffix}"))
 }
 
 /// Writes `text` to `path` as [`OutputFile`] does, refusing a file this
 /// process read.
 pub fn write_output(path: &Path, text: &str) -> Result<(), WriteError> {
-    if let Some(input) = read_earlier(path) {
-        return Err(WriteError::OverInput {
-            output: path.to_path_buf(),
-            input,
-        });
+    for written in written_paths(path) {
+        if let Some(input) = read_earlier(&written) {
+            return Err(WriteError::OverInput {
+                output: written,
+                input,
+            });
+        }
     }
     save_atomically(path, text).map_err(|source| WriteError::Io {
         path: path.to_path_buf(),
@@ -236,9 +397,13 @@ pub(crate) fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 /// and renames over the target, so a crash or a failed write never leaves a
 /// half-written file and the last good version survives; the previous
 /// version is kept as `<name>.bak`. A device or a pipe is written in place
-/// (renaming over it would replace the device node with a regular file).
+/// (renaming over it would replace the device node with a regular file), a
+/// symbolic link is written through (the file it ends at is replaced, the
+/// link stays), `-` is standard output, and the regular file standard
+/// output or error goes to (`/dev/stdout` redirected) is appended to.
 /// Dropped without a commit, the temporary file is removed.
 pub struct OutputFile {
+    /// Where the text lands (a link's target).
     path: PathBuf,
     /// The temporary file to rename into place, when the target is a file.
     temporary: Option<PathBuf>,
@@ -247,20 +412,31 @@ pub struct OutputFile {
 
 impl OutputFile {
     pub fn create(path: &Path) -> std::io::Result<OutputFile> {
+        if is_stdout_name(path) {
+            return Ok(OutputFile {
+                path: path.to_path_buf(),
+                temporary: None,
+                writer: std::io::BufWriter::new(stdout_file()?),
+            });
+        }
         if path.file_name().is_none() {
             return Err(std::io::Error::other("no file name"));
         }
-        let in_place = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+        let at = landing(path);
+        let in_place = std::fs::metadata(&at).is_ok_and(|m| !m.is_file() && !m.is_dir());
         let (temporary, file) = if in_place {
-            let file = std::fs::OpenOptions::new().write(true).open(path)?;
+            let file = std::fs::OpenOptions::new().write(true).open(&at)?;
+            (None, file)
+        } else if is_std_stream(&at) {
+            let file = std::fs::OpenOptions::new().append(true).open(&at)?;
             (None, file)
         } else {
-            let tmp = temporary_name(path, "tmp");
+            let tmp = temporary_name(&at, "tmp");
             let file = std::fs::File::create(&tmp)?;
             (Some(tmp), file)
         };
         Ok(OutputFile {
-            path: path.to_path_buf(),
+            path: at,
             temporary,
             writer: std::io::BufWriter::new(file),
         })
@@ -278,16 +454,27 @@ impl OutputFile {
             return Err(e);
         }
         if self.path.is_file() {
-            let name = self.path.file_name().unwrap_or_default().to_string_lossy();
-            let _ = std::fs::copy(
-                &self.path,
-                folder_of(&self.path).join(format!("{name}.bak")),
-            );
+            let _ = std::fs::copy(&self.path, backup_of(&self.path));
         }
         std::fs::rename(&tmp, &self.path).inspect_err(|_| {
             let _ = std::fs::remove_file(&tmp);
         })
     }
+}
+
+/// Standard output as a file of its own (a duplicate of descriptor 1).
+fn stdout_file() -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        Ok(std::fs::File::from(
+            std::io::stdout().as_fd().try_clone_to_owned()?,
+        ))
+    }
+    #[cfg(not(unix))]
+    Err(std::io::Error::other(
+        "`-` (standard output) as an output needs Unix",
+    ))
 }
 
 impl Write for OutputFile {

@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: {e}");
+            cli::warn(format_args!("error: {e}"));
             e.exit_code()
         }
     }

@@ -4,11 +4,16 @@
 # and munge, Slurm 22.05; its configuration, state and logs in a temporary
 # directory; munged, slurmctld and slurmd started by hand and stopped by PID),
 # or the Slurm already answering `scontrol ping`. It runs simulate, ladder and
-# sweep as arrays, a simulate whose task 1 fails once (merge cancelled,
-# `scontrol requeue`, merge again as submit.sh says), the refusals (a re-run
-# as an array of another size, a non-empty results directory, resources no
-# node has, a merge over missing shards), and compares every merged report
-# field by field with the same run on one machine, timing fields apart.
+# sweep as arrays; submits that must be refused before anything is queued,
+# leaving nothing behind (a relative player file from another folder,
+# --mem 1.5G, --time 1h as `sh submit.sh`, a bad --merge-mem, a merge step sbatch
+# refuses after the array); the corrected submit into the same directory, a
+# simulate whose task 3 is cancelled while pending and task 1 fails (the
+# merge fails, its log naming both), and `submit.sh --resume`; the refusals
+# (a re-run as an array of another size, a non-empty results directory,
+# resources no node has, a merge over missing shards); and compares every
+# merged report field by field with the same run on one machine, timing
+# fields apart.
 #
 #   deploy/slurm/check.sh            # CAESAR_BIN, else target/release, else target/debug
 #   CAESAR_CHECK_SCALE=50 deploy/slurm/check.sh    # 50 times the games: figures for docs/cluster.md
@@ -155,8 +160,8 @@ now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 # Waits until none of the jobs is in squeue; prints nothing.
 wait_jobs() {
-    local ids=$1 i
-    for i in $(seq 2400); do
+    local ids=$1
+    for _ in $(seq 2400); do
         [ -z "$(squeue -h -j "$ids" 2>/dev/null)" ] && return 0
         sleep 0.25
     done
@@ -215,56 +220,132 @@ run_case simulate 4 simulate --games "$(g 200)" --seed 7 --caesar-ai heuristic -
 run_case ladder 3 ladder --players random,heuristic --games "$(g 20)" --seed 3
 run_case sweep 2 sweep --set vp_to_win=9..10 --games "$(g 40)" --seed 5
 
-# A task that fails once: the merge job is cancelled (not left waiting for
-# ever); the task requeued and the merge submitted again as submit.sh says.
-name=requeue
-cat >"$work/fail-once" <<EOF
+# --- recovery ---------------------------------------------------------------
+# Submits that must be refused before anything is queued, leaving nothing in
+# the results directory; then the corrected submit into the same directory
+# (run as `sh submit.sh`), a run that loses two shards (task 3 cancelled
+# while pending, task 1 failing), the merge log naming them, and
+# `submit.sh --resume`, whose merged report must equal the one-machine run.
+name=resume
+res=$work/$name
+mkdir -p "$work/players" "$work/elsewhere" "$work/no-merge"
+cp "$repo/variants/players/tuned-rules-2.0.ron" "$work/players/tuned.ron"
+run=(simulate --games "$(g 80)" --seed 11 --caesar-ai heuristic:players/tuned.ron --pompey-ai heuristic)
+sub=("$slurm_dir/submit.sh" --mem 200M --merge-mem 200M)
+# WHY EXPECTED COMMAND...: exit 2 with EXPECTED in the output, no shell
+# error, no job queued, no $res. (After a failure it cancels what was queued
+# and removes $res, so that each case is judged on its own.)
+refused() {
+    local why=$1 expect=$2 out rc=0 ok=0 me
+    shift 2
+    me=$(id -un)
+    out=$("$@" 2>&1) || rc=$?
+    if [ "$rc" != 2 ] || [[ $out != *"$expect"* ]]; then
+        fail "$name: $why: not refused as expected (exit $rc; wanted 2 and '$expect'): $(tail -n 3 <<<"$out")"
+    elif [[ ${out,,} == *"syntax error"* || ${out,,} == *"arithmetic"* || ${out,,} == *"illegal option"* ]]; then
+        fail "$name: $why: a shell error: $out"
+    elif [ -n "$(squeue -h -u "$me" -n caesar-shards,caesar-merge 2>/dev/null)" ]; then
+        fail "$name: $why: refused, but jobs are queued: $(squeue -h -u "$me" | tr -s ' ' | head -n 3 | tr '\n' ' ')"
+    elif [ -e "$res" ]; then
+        fail "$name: $why: refused, but $res was left behind: $(find "$res" | tr '\n' ' ')"
+    else
+        ok=1
+        say "refused ($why): $(tail -n 1 <<<"$out" | cut -c1-160)"
+    fi
+    if [ "$ok" = 0 ]; then
+        scancel --quiet -u "$me" -n caesar-shards,caesar-merge 2>/dev/null || true
+        wait_jobs "$(squeue -h -u "$me" -o %A | paste -sd, -)" 2>/dev/null || true
+        rm -rf "$res"
+    fi
+}
+t0=$(now)
+refused "a relative player file, submitted from another folder" "players/tuned.ron" \
+    bash -c 'cd "$1" && shift && exec "$@"' - "$work/elsewhere" "${sub[@]}" 4 "$res" "${run[@]}"
+refused "--mem 1.5G" "not a Slurm memory size" "${sub[@]}" --mem 1.5G 4 "$res" "${run[@]}"
+refused "--time 1h, as sh submit.sh" "not a Slurm time limit" sh "${sub[@]}" --time 1h 4 "$res" "${run[@]}"
+refused "--merge-mem 1.5G" "not a Slurm memory size" "${sub[@]}" --merge-mem 1.5G 4 "$res" "${run[@]}"
+refused "--merge-mem 64G" "no node has" "${sub[@]}" --merge-mem 64G 4 "$res" "${run[@]}"
+# An sbatch that takes the array but refuses the merge step (as a site limit
+# that --test-only does not see would): the held array must be cancelled.
+cat >"$work/no-merge/sbatch" <<EOF
 #!/bin/bash
-if [ "\${SLURM_ARRAY_TASK_ID:-}" = 1 ] && [ "\$1" != merge ] && mkdir "$work/failed-once" 2>/dev/null; then
-    echo "fail-once: task 1 fails on purpose" >&2
-    exit 3
+case " \$* " in
+    *" --test-only "*) ;;
+    *" --job-name=caesar-merge "*) echo "sbatch: error: Batch job submission failed: refused by check.sh" >&2; exit 1 ;;
+esac
+exec $(command -v sbatch) "\$@"
+EOF
+chmod +x "$work/no-merge/sbatch"
+refused "the merge step refused once the array was queued" "was cancelled" \
+    env PATH="$work/no-merge:$PATH" "${sub[@]}" 4 "$res" "${run[@]}"
+report_figures+=("$name: 6 submits refused before queueing in $(secs "$t0" "$(now)") s")
+
+# Tasks 0 and 1 of the first array wait for $work/go, so that tasks 2 and 3
+# are still pending; task 1 then fails once. The dry run passes through.
+cat >"$work/hold-two" <<EOF
+#!/bin/bash
+case " \$* " in *" --dry-run "*) exec "$bin" "\$@" ;; esac
+if [ "\$1" != merge ] && [[ \${SLURM_ARRAY_TASK_ID:-} == [01] ]]; then
+    for _ in \$(seq 600); do [ -e "$work/go" ] && break; sleep 0.1; done
+    if [ "\$SLURM_ARRAY_TASK_ID" = 1 ] && mkdir "$work/failed-once" 2>/dev/null; then
+        echo "hold-two: task 1 fails on purpose" >&2
+        exit 3
+    fi
 fi
 exec "$bin" "\$@"
 EOF
-chmod +x "$work/fail-once"
-run=(simulate --games "$(g 60)" --seed 11 --caesar-ai random --pompey-ai heuristic)
+chmod +x "$work/hold-two"
 t0=$(now)
-if jobs=$(CAESAR_BIN=$work/fail-once submit 3 "$work/$name" "${run[@]}"); then
-    read -r array merge <<<"$jobs"
+if out=$(CAESAR_BIN=$work/hold-two sh "${sub[@]}" 4 "$res" "${run[@]}" 2>&1); then
+    read -r array merge <<<"$(sed -n 's/^array job \([0-9]*\) .*merge job \([0-9]*\);.*/\1 \2/p' <<<"$out")"
+    say "accepted: the corrected submit into $res, as sh submit.sh: array $array, merge $merge"
+    for _ in $(seq 200); do [ "$(squeue -h -t R -j "${array}_0,${array}_1" | wc -l)" = 2 ] && break; sleep 0.1; done
+    [ "$(state "${array}_3")" = PENDING ] || fail "$name: task ${array}_3 is $(state "${array}_3"), not PENDING"
+    scancel "${array}_3"
+    touch "$work/go"
     wait_jobs "$array,$merge" || true
     [ "$(state "${array}_1")" = FAILED ] || fail "$name: task ${array}_1 is $(state "${array}_1"), not FAILED"
-    [ "$(state "$merge")" = CANCELLED ] || fail "$name: merge job $merge is $(state "$merge"), not CANCELLED"
-    [ ! -e "$work/$name/merged.json" ] || fail "$name: a merged.json after a failed task"
-    scontrol requeue "${array}_1"
-    scontrol update JobId="${array}_1" StartTime=now
-    # The line submit.sh printed for this case, run as a user would paste it.
-    again=$(sed -n 's/^  \(sbatch .*afterany.*\)$/\1/p' "$work/$name/logs/submit.txt")
-    [ -n "$again" ] || fail "$name: submit.sh printed no merge command for after a requeue"
-    merge2=$(eval "$again")
-    merge2=${merge2%%;*}
-    wait_jobs "$array,$merge2" || true
-    t1=$(now)
-    [ "$(state "${array}_1")" = COMPLETED ] || fail "$name: requeued task ${array}_1 is $(state "${array}_1")"
-    [ "$(state "$merge2")" = COMPLETED ] || fail "$name: merge job $merge2 after the requeue is $(state "$merge2")"
-    grep -q "fails on purpose" "$work/$name/logs/caesar-shards-${array}_1.out" ||
-        fail "$name: the failed attempt's log was not kept (--open-mode=append)"
-    "$bin" "${run[@]}" --threads 2 --json --out "$work/$name.single.json"
-    same_report "$name" "$work/$name/merged.json" "$work/$name.single.json"
-    report_figures+=("$name: 3 tasks, one failing once, requeued; submit to merged $(secs "$t0" "$t1") s")
+    [ "$(state "$merge")" = FAILED ] || fail "$name: merge job $merge is $(state "$merge"), not FAILED"
+    [ ! -e "$res/merged.json" ] || fail "$name: a merged.json with two shards missing"
+    mlog=$res/logs/caesar-merge-$merge.out
+    if grep -q "shard-2-of-4.json.*caesar-shards-${array}_1.out" "$mlog" && grep -q "shard-4-of-4.json.*never started" "$mlog" &&
+        grep -q -- "--resume $res" "$mlog"; then
+        say "the failed merge's log names the missing shards and --resume: $(grep -c . "$mlog") lines"
+    else
+        fail "$name: the merge log does not explain the failed merge:"
+        cat "$mlog" >&2 || true
+    fi
+    if out=$("$slurm_dir/submit.sh" --resume "$res" 2>&1); then
+        read -r array2 merge2 <<<"$(sed -n 's/^array job \([0-9]*\) .*merge job \([0-9]*\);.*/\1 \2/p' <<<"$out")"
+        wait_jobs "$array2,$merge2" || true
+        t1=$(now)
+        [ "$(state "$merge2")" = COMPLETED ] || fail "$name: merge job $merge2 after --resume is $(state "$merge2")"
+        tasks=$(cd "$res/logs" && echo caesar-shards-"${array2}"_*.out)
+        [ "$tasks" = "caesar-shards-${array2}_1.out caesar-shards-${array2}_3.out" ] ||
+            fail "$name: --resume ran other tasks than 1 and 3: $tasks"
+        "$bin" "${run[@]}" --threads 2 --json --out "$work/$name.single.json"
+        same_report "$name" "$res/merged.json" "$work/$name.single.json"
+        out=$("$slurm_dir/submit.sh" --resume "$res" 2>&1) && [[ $out == *"nothing to resume"* ]] ||
+            fail "$name: --resume of a complete run: $out"
+        report_figures+=("$name: 4 tasks, one cancelled while pending and one failing, then --resume; submit to merged $(secs "$t0" "$t1") s")
+    else
+        fail "$name: submit.sh --resume failed: $out"
+    fi
 else
-    fail "$name: submit.sh failed"
+    fail "$name: the corrected submit (sh submit.sh) failed: $out"
 fi
 
 # A failed task re-run the wrong way (a one-task array) is refused.
-wrong=$(sbatch --parsable --array=1 --mem=200M --output="$work/$name/logs/wrong-%A_%a.out" \
-    --export=ALL,RESULTS="$work/$name",SHARDS=3,CAESAR_BIN="$bin" "$slurm_dir/shards.sbatch" "${run[@]}")
+mkdir -p "$res/logs"
+wrong=$(sbatch --parsable --array=1 --mem=200M --output="$res/logs/wrong-%A_%a.out" \
+    --export=ALL,RESULTS="$res",SHARDS=4,CAESAR_BIN="$bin" "$slurm_dir/shards.sbatch" "${run[@]}")
 wrong=${wrong%%;*}
 wait_jobs "$wrong" || true
-if [ "$(state "${wrong}_1")" != FAILED ] || ! grep -q "auto/3" "$work/$name/logs/wrong-${wrong}_1.out"; then
-    fail "$name: a one-task re-run of a 3-task array was not refused ($(state "${wrong}_1"))"
-    cat "$work/$name/logs/wrong-${wrong}_1.out" >&2 || true
+if [ "$(state "${wrong}_1")" != FAILED ] || ! grep -q "auto/4" "$res/logs/wrong-${wrong}_1.out"; then
+    fail "$name: a one-task re-run of a 4-task array was not refused ($(state "${wrong}_1"))"
+    cat "$res/logs/wrong-${wrong}_1.out" >&2 || true
 else
-    say "refused: a re-run as a one-task array ($(grep -m1 -o 'error: --shard.*' "$work/$name/logs/wrong-${wrong}_1.out")...)"
+    say "refused: a re-run as a one-task array ($(grep -m1 -o 'error: --shard.*' "$res/logs/wrong-${wrong}_1.out")...)"
 fi
 
 # submit.sh refuses a used results directory and resources no node has.
@@ -287,7 +368,7 @@ if RESULTS=$work/partial SHARDS=4 CAESAR_BIN=$bin "$slurm_dir/merge.sbatch" >"$w
 elif [ -e "$work/partial/merged.txt" ] || [ -e "$work/partial/merged.json" ]; then
     fail "merge.sbatch left a merged report after failing"
 else
-    say "refused: a merge over 2 of 4 shards ($(head -1 "$work/partial.out" | cut -c1-90)...)"
+    say "refused: a merge over 2 of 4 shards ($(grep -m1 '^error' "$work/partial.out" | cut -c1-90)...)"
 fi
 for f in "${report_figures[@]}"; do say "$f"; done
 say "$(secs "$started" "$(now)") s in all"

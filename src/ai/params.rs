@@ -154,9 +154,16 @@ impl HeuristicParams {
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         for (name, value) in Self::NAMES.iter().zip(self.values()) {
             if !(value.is_finite() && value > 0.0) {
+                let what = if value.is_infinite() {
+                    "too large: the numbers are 32-bit, at most about 3.4e38".to_string()
+                } else if value.is_nan() {
+                    "not a number".to_string()
+                } else {
+                    value.to_string()
+                };
                 return Err((
                     name,
-                    format!("`{name}` is {value}: expected a positive number"),
+                    format!("`{name}` is {what}: expected a positive number"),
                 ));
             }
         }
@@ -291,7 +298,14 @@ impl PlayerNumbers {
     /// [`HeuristicParams::load`]'s, located in the side's part of the file.
     pub fn load(path: &Path) -> Result<PlayerNumbers, LoadError> {
         let text = format::read_text(path)?;
-        let side_line = |name: &str| locate_field(&text, 0, name).map(|(line, _)| line - 1);
+        // The form is told by the file's own top-level fields, parsed (a
+        // comment that says `caesar:` makes no per-side file).
+        let index = format::SourceIndex::new(&text);
+        let side_line = |name: &str| {
+            index
+                .label(name)
+                .map(|offset| index.line_column(&text, offset).0 - 1)
+        };
         let (caesar_at, pompey_at) = (side_line("caesar"), side_line("pompey"));
         let mcts_at = side_line("mcts");
         if caesar_at.is_none() && pompey_at.is_none() && mcts_at.is_none() {

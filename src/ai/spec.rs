@@ -104,6 +104,27 @@ impl AiSpec {
     /// a player file plays by its numbers, whatever its name (a file of the
     /// default numbers is the heuristic).
     pub(crate) fn plays_as(&self, other: &AiSpec) -> bool {
+        let (plain_self, plain_other) = (self.plain(), other.plain());
+        plain_self
+            .as_ref()
+            .unwrap_or(self)
+            .plays_as_spelt(plain_other.as_ref().unwrap_or(other))
+    }
+
+    /// The plainer spelling of this player, if it has one: a search on a
+    /// file of the default numbers with no value file is the plain search.
+    fn plain(&self) -> Option<AiSpec> {
+        match self {
+            AiSpec::SearchOn(s)
+                if s.value.is_none() && s.on.numbers == super::PlayerNumbers::default() =>
+            {
+                Some(s.search.clone())
+            }
+            _ => None,
+        }
+    }
+
+    fn plays_as_spelt(&self, other: &AiSpec) -> bool {
         fn numbers(spec: &AiSpec) -> Option<super::PlayerNumbers> {
             match spec {
                 AiSpec::Heuristic => Some(super::PlayerNumbers::default()),
@@ -263,6 +284,14 @@ pub enum NotAPlayer {
         "\"{text}\": a value file (+VALUE) comes after the player file a search plays on: search:16@PLAYER_FILE+VALUE_FILE"
     )]
     ValueWithoutNumbers { text: String },
+    /// `search:16@` or `heuristic:` with nothing after the separator.
+    #[error("\"{text}\" names no {what} after the `{separator}`: write {example}")]
+    NoFileName {
+        text: String,
+        what: &'static str,
+        separator: char,
+        example: &'static str,
+    },
     /// The player file cannot be read (`given` is the spec as written).
     #[error("{given}: {error}")]
     File {
@@ -288,6 +317,22 @@ impl FromStr for AiSpec {
                 Some((file, value)) => (file, Some(value)),
                 None => (file, None),
             };
+            let missing = |what, separator, example| NotAPlayer::NoFileName {
+                text: text.to_string(),
+                what,
+                separator,
+                example,
+            };
+            if file.is_empty() {
+                return Err(missing("player file", '@', "search:16@PLAYER_FILE"));
+            }
+            if value_file == Some("") {
+                return Err(missing(
+                    "value file",
+                    '+',
+                    "search:16@PLAYER_FILE+VALUE_FILE",
+                ));
+            }
             let search: AiSpec = search.parse()?;
             if !matches!(
                 search,
@@ -347,6 +392,12 @@ impl FromStr for AiSpec {
                     (_, super::Budget::Millis(millis)) => AiSpec::MctsTimed { millis },
                 })
             }
+            ("heuristic", Some("")) => Err(NotAPlayer::NoFileName {
+                text: text.to_string(),
+                what: "player file",
+                separator: ':',
+                example: "heuristic:PLAYER_FILE",
+            }),
             ("heuristic", Some(file)) => {
                 AiSpec::player_file(std::path::Path::new(file)).map_err(|error| NotAPlayer::File {
                     given: format!("heuristic:{file}"),

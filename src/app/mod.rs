@@ -40,6 +40,7 @@ mod replay_games;
 mod rules_panel;
 mod selection;
 mod setup_panel;
+mod setup_players;
 mod side_panel;
 mod sim_charts;
 mod sim_panel;
@@ -204,6 +205,8 @@ pub struct WorkbenchApp {
     findings: side_panel::FindingsPanel,
     rules_panel: rules_panel::RulesPanel,
     setup: setup_panel::SetupPanel,
+    /// The setup's players and their fit (Setup and Rules tabs).
+    setup_players: setup_players::SetupPlayers,
     sim: SimPanel,
     play: PlayPanel,
     replay: ReplayPanel,
@@ -230,6 +233,7 @@ impl WorkbenchApp {
             findings: side_panel::FindingsPanel::default(),
             rules_panel: rules_panel::RulesPanel::default(),
             setup: setup_panel::SetupPanel::default(),
+            setup_players: setup_players::SetupPlayers::default(),
             sim: SimPanel::default(),
             play: PlayPanel::default(),
             replay: ReplayPanel::default(),
@@ -657,6 +661,7 @@ impl WorkbenchApp {
         }
         self.close_request(ui);
         self.map.sync(&self.state);
+        self.setup_players.refresh(&self.state);
         let state = &self.state;
         egui::Panel::top("top_bar").show(ui, |ui| {
             actions.extend(chrome::top_bar(ui, state, self.tab, &self.map));
@@ -668,6 +673,8 @@ impl WorkbenchApp {
             Tab::Setup => actions.extend(self.setup_tab(ui)),
             Tab::Rules => {
                 egui::CentralPanel::default().show(ui, |ui| {
+                    self.setup_players.show(ui, state);
+                    ui.separator();
                     actions.extend(self.rules_panel.show(ui, state));
                 });
             }
@@ -732,6 +739,8 @@ impl WorkbenchApp {
                 }
             });
         egui::CentralPanel::default().show(ui, |ui| {
+            self.setup_players.show(ui, state);
+            ui.separator();
             actions.extend(self.setup.show(ui, state));
         });
         actions

@@ -141,17 +141,24 @@ fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<
 /// 82.0%": the
 /// strongest shipped player for the rule set, resolved to the player itself.
 fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
-    let best = match ratings::best(menu.variant) {
-        Ok(best) => best,
+    let found = match super::setup_players::best_here(menu.variant) {
+        Ok(found) => found,
         Err(e) => {
-            ui.label(RichText::new(format!("best for {}: {e}", menu.variant)).weak());
+            ui.label(RichText::new(format!("Strongest for {}: {e}", menu.variant)).weak());
             return None;
         }
     };
-    let rating = rating_of(menu.variant, &best);
-    let text = match rating {
-        // Short enough for the menu to stay inside a 1000 px window; who
-        // the score is against is the hover text.
+    let best = found.spec.clone();
+    // The setup's own fitted player (a fit's bundle beside it) comes first,
+    // with the figure measured on this setup. Short enough for the menu to
+    // stay inside a 1000 px window; who the score is against is the hover
+    // text.
+    let text = match &found.rating {
+        Some(r) if found.fitted_here => format!(
+            "For this setup (fitted): {}   {:.1}% here",
+            label(&best),
+            r.score.estimate * 100.0
+        ),
         Some(r) => format!(
             "Strongest for {}: {}   {:.1}%",
             menu.variant,
@@ -165,8 +172,13 @@ fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
         ),
     };
     let response = ui.selectable_label(menu.current == Some(&best), RichText::new(text).strong());
-    let response = match rating {
-        Some(r) => response.on_hover_text(format!("{}\n\n{}", spec_text(&best), rating_text(r))),
+    let response = match &found.rating {
+        Some(r) => response.on_hover_text(format!(
+            "{}\n\n{}\n\n{}",
+            spec_text(&best),
+            found.describe(),
+            rating_text(r)
+        )),
         None => response.on_hover_text(format!(
             "{}\n\n`caesar-workbench players --measure --variant …` measures the players",
             spec_text(&best)

@@ -133,6 +133,7 @@ impl SimPanel {
     pub(crate) fn start(
         &mut self,
         scenario: &Scenario,
+        doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: &RuleSet,
         variant: &str,
@@ -149,14 +150,12 @@ impl SimPanel {
             omniscient: false,
             shard: None,
         };
-        let Some(other) = self.compared_rules() else {
+        let Some((game, other)) = self.checked_games(&scenario, doc, rules, variant) else {
             return;
         };
         let total = options.games * if other.is_some() { 2 } else { 1 };
-        let rules = Arc::new(rules.clone());
         let variant = variant.to_string();
         self.launch(total, move |shared| {
-            let game = Game::new(scenario.clone(), rules);
             match other {
                 None => {
                     let mut csv = format!("{}\n", GameSummary::CSV_HEADER);
@@ -176,8 +175,7 @@ impl SimPanel {
                         }),
                     })
                 }
-                Some((name, rules_b)) => {
-                    let game_b = Game::new(scenario, Arc::new(rules_b));
+                Some((name, game_b)) => {
                     sim::compare([&game, &game_b], [&variant, &name], &options, shared)
                         .map(|r| RunOutcome::Compare(Box::new(r)))
                 }
@@ -193,6 +191,7 @@ impl SimPanel {
     pub(crate) fn start_ladder(
         &mut self,
         scenario: &Scenario,
+        doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: &RuleSet,
         variant: &str,
@@ -211,19 +210,16 @@ impl SimPanel {
             self.result = Some(Err(format!("The ladder: {e}")));
             return;
         }
-        let Some(other) = self.compared_rules() else {
+        let scenario = Arc::new(scenario.clone());
+        let Some((game, other)) = self.checked_games(&scenario, doc, rules, variant) else {
             return;
         };
         let total = options.total_games(1 + usize::from(other.is_some()));
-        let scenario = Arc::new(scenario.clone());
-        let rules = Arc::new(rules.clone());
         let variant = variant.to_string();
         self.launch(total, move |shared| {
-            let game = Game::new(scenario.clone(), rules);
             match other {
                 None => sim::ladder::ladder(&[&game], &[&variant], &options, shared),
-                Some((name, rules_b)) => {
-                    let game_b = Game::new(scenario, Arc::new(rules_b));
+                Some((name, game_b)) => {
                     sim::ladder::ladder(&[&game, &game_b], &[&variant, &name], &options, shared)
                 }
             }
@@ -281,6 +277,7 @@ impl SimPanel {
     pub(crate) fn start_tune(
         &mut self,
         scenario: &Scenario,
+        doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: &RuleSet,
         variant: &str,
@@ -300,11 +297,12 @@ impl SimPanel {
             options.generations(),
         );
         let scenario = Arc::new(scenario.clone());
+        let Some(game) = self.checked_game(&scenario, doc, rules, variant) else {
+            return;
+        };
         // Named as the CLI names it: the variant and the rule set's title.
         let name = format!("{variant} ({})", rules.name);
-        let rules = Arc::new(rules.clone());
         self.launch(options.total_games(), move |shared| {
-            let game = Game::new(scenario, rules);
             sim::tune::tune(&game, &name, &options, shared)
                 .map(|r| RunOutcome::Tune(Box::new(r)))
                 .map_err(|_| "cancelled".to_string())
@@ -333,6 +331,55 @@ impl SimPanel {
 
     /// The rule set to compare with, if one is chosen: `None` (with the
     /// error shown) when its file cannot be loaded.
+    /// The game of `rules` on the scenario, started as the command line
+    /// starts it (validated against the document, whose errors refuse it),
+    /// else `None` with the validator's findings shown.
+    fn checked_game(
+        &mut self,
+        scenario: &Arc<Scenario>,
+        doc: Option<&ResolvedScenario>,
+        rules: &RuleSet,
+        variant: &str,
+    ) -> Option<Game> {
+        let started = match doc {
+            Some(doc) => Game::from_document(doc, rules.clone(), Some(variant))
+                .map_err(|refused| refused.messages()),
+            None => Game::try_new(scenario.clone(), Arc::new(rules.clone()))
+                .map_err(|unmet| unmet.iter().map(ToString::to_string).collect()),
+        };
+        match started {
+            Ok(game) => Some(game),
+            Err(messages) => {
+                self.result = Some(Err(format!(
+                    "{variant} cannot be played on this scenario:\n{}",
+                    messages.join("\n")
+                )));
+                None
+            }
+        }
+    }
+
+    /// The games of the rule set in force and, when comparing, of the other
+    /// one, each checked as [`SimPanel::checked_game`] checks it.
+    fn checked_games(
+        &mut self,
+        scenario: &Arc<Scenario>,
+        doc: Option<&ResolvedScenario>,
+        rules: &RuleSet,
+        variant: &str,
+    ) -> Option<(Game, Option<(String, Game)>)> {
+        let other = self.compared_rules()?;
+        let game = self.checked_game(scenario, doc, rules, variant)?;
+        let other = match other {
+            Some((name, rules_b)) => Some((
+                name.clone(),
+                self.checked_game(scenario, doc, &rules_b, &name)?,
+            )),
+            None => None,
+        };
+        Some((game, other))
+    }
+
     fn compared_rules(&mut self) -> Option<Option<(String, RuleSet)>> {
         match &self.compare_with {
             Some(v) => match RuleSet::load(v) {
@@ -456,7 +503,7 @@ impl SimPanel {
             .default_size(theme::SIM_CONTROLS_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    actions.extend(self.controls(ui, scenario, errors, rules, variant));
+                    actions.extend(self.controls(ui, scenario, doc, errors, rules, variant));
                     ui.separator();
                     self.sweep_controls(ui, doc, errors, rules, variant);
                     ui.separator();
@@ -469,10 +516,12 @@ impl SimPanel {
         actions
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn controls(
         &mut self,
         ui: &mut Ui,
         scenario: &Scenario,
+        doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
@@ -506,7 +555,7 @@ impl SimPanel {
             if ui.add_enabled(can_run, egui::Button::new("Run")).clicked()
                 && let Some(rules) = rules
             {
-                self.start(scenario, errors, rules, variant);
+                self.start(scenario, doc, errors, rules, variant);
             }
             if ui
                 .add_enabled(self.running.is_some(), egui::Button::new("Cancel"))
@@ -516,10 +565,10 @@ impl SimPanel {
             }
         });
         ui.separator();
-        actions.extend(self.ladder_controls(ui, scenario, errors, rules, variant));
+        actions.extend(self.ladder_controls(ui, scenario, doc, errors, rules, variant));
         self.run_progress(ui);
         ui.separator();
-        actions.extend(self.tune_controls(ui, scenario, errors, rules, variant));
+        actions.extend(self.tune_controls(ui, scenario, doc, errors, rules, variant));
         actions
     }
 
@@ -562,10 +611,12 @@ impl SimPanel {
         ui.end_row();
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn ladder_controls(
         &mut self,
         ui: &mut Ui,
         scenario: &Scenario,
+        doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
@@ -581,16 +632,18 @@ impl SimPanel {
             .clicked()
             && let Some(rules) = rules
         {
-            self.start_ladder(scenario, errors, rules, variant);
+            self.start_ladder(scenario, doc, errors, rules, variant);
         }
         request
     }
 
     /// Tune's settings, its Run and Cancel, and its progress by generation.
+    #[allow(clippy::too_many_arguments)]
     fn tune_controls(
         &mut self,
         ui: &mut Ui,
         scenario: &Scenario,
+        doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
@@ -611,7 +664,7 @@ impl SimPanel {
                     if ui.add_enabled(can_run, egui::Button::new("Run tune")).clicked()
                         && let Some(rules) = rules
                     {
-                        self.start_tune(scenario, errors, rules, variant);
+                        self.start_tune(scenario, doc, errors, rules, variant);
                     }
                     let tuning = self.running.as_ref().is_some_and(|r| r.tune.is_some());
                     if ui

@@ -8,7 +8,10 @@ use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
 
-use super::CliError;
+use std::process::ExitCode;
+
+use super::output::warn;
+use super::{CliError, Output};
 
 /// More worker threads than this is refused: beyond the cores there is
 /// nothing to gain, and thousands of threads only take memory and time.
@@ -26,14 +29,16 @@ pub struct RunArgs {
     /// Base seed: game i uses a seed derived from it and i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Caesar's player: random, heuristic, search, search:PLAYOUTS,
-    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms; a search may
-    /// add @FILE to play on a player file's numbers (a time budget
-    /// does not reproduce exactly).
-    #[arg(long, default_value = "heuristic")]
+    /// Caesar's player: random, heuristic (the default numbers),
+    /// heuristic:FILE, search, search:PLAYOUTS, search:MILLISms, mcts,
+    /// mcts:PLAYOUTS or mcts:MILLISms (a search may add @FILE to play on a
+    /// player file's numbers; a time budget does not reproduce exactly);
+    /// best, the strongest measured for the setup; or fast (the default),
+    /// the strongest measured under 0.005 CPU s a game.
+    #[arg(long, default_value = "fast")]
     pub caesar_ai: PlayerArg,
     /// Pompey's player.
-    #[arg(long, default_value = "heuristic")]
+    #[arg(long, default_value = "fast")]
     pub pompey_ai: PlayerArg,
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
@@ -53,15 +58,30 @@ pub struct RunArgs {
     /// output; `{shard}` in the name becomes the shard as `i-of-n`.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// A fit's bundle (`fit --out DIR`) whose players `best` takes; by
+    /// default the `NAME.players/` folder beside the scenario or variant file.
+    #[arg(long, value_name = "DIR")]
+    pub players: Option<PathBuf>,
+    /// Read every input and check every output as the run would, then stop
+    /// before the first game (what `deploy/slurm/submit.sh` runs before
+    /// queueing anything).
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
-/// A player as `--caesar-ai` takes it: any [`AiSpec`], or `best`, the
-/// strongest measured under the rule set in play (`players` lists them).
+/// A player as `--caesar-ai` takes it: any [`AiSpec`]; `best`, the
+/// strongest measured for the setup in play (`players` lists them); or
+/// `fast`, the strongest of those under [`FAST_GAME_CPU`] a game (a fitted
+/// or tuned heuristic), for runs of thousands of games.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerArg {
     Best,
+    Fast,
     Spec(AiSpec),
 }
+
+/// CPU seconds a game of a `fast` player may cost.
+pub const FAST_GAME_CPU: f64 = 0.005;
 
 impl std::str::FromStr for PlayerArg {
     type Err = String;
@@ -69,8 +89,9 @@ impl std::str::FromStr for PlayerArg {
     fn from_str(text: &str) -> Result<PlayerArg, String> {
         match text {
             "best" => Ok(PlayerArg::Best),
+            "fast" => Ok(PlayerArg::Fast),
             _ => text.parse().map(PlayerArg::Spec).map_err(|e| match e {
-                NotAPlayer::Unknown { .. } => format!("{e}, or best"),
+                NotAPlayer::Unknown { .. } => format!("{e}, or best or fast"),
                 other => other.to_string(),
             }),
         }
@@ -78,44 +99,139 @@ impl std::str::FromStr for PlayerArg {
 }
 
 impl PlayerArg {
-    /// The player under `variants` (`best` must be the same player under each).
-    pub fn resolve(&self, variants: &[&str]) -> Result<AiSpec, CliError> {
-        match self {
-            PlayerArg::Spec(spec) => Ok(spec.clone()),
-            PlayerArg::Best => {
-                let best: Vec<AiSpec> = variants
-                    .iter()
-                    .map(|v| {
-                        caesar_workbench::sim::ratings::best(v)
-                            .map_err(|e| CliError::Usage(e.to_string()))
-                    })
-                    .collect::<Result<_, _>>()?;
-                match best.windows(2).find(|w| w[0] != w[1]) {
-                    Some(w) => Err(CliError::Usage(format!(
-                        "best is {} under one rule set and {} under the other: name the player",
-                        w[0], w[1]
-                    ))),
-                    None => Ok(best[0].clone()),
+    /// The player under `variants` on `scenario` (the published game when
+    /// `None`); `best` must be the same player under each, and says on
+    /// standard error what it stands for and what it was measured on.
+    pub fn resolve(&self, variants: &[&str], scenario: Option<&Path>) -> Result<AiSpec, CliError> {
+        Ok(self.resolve_best(variants, scenario, None)?.0)
+    }
+
+    /// [`PlayerArg::resolve`], with what `best` stands for in words (`None`
+    /// for a named player).
+    pub fn resolve_best(
+        &self,
+        variants: &[&str],
+        scenario: Option<&Path>,
+        bundle: Option<&Path>,
+    ) -> Result<(AiSpec, Option<String>), CliError> {
+        if let PlayerArg::Spec(spec) = self {
+            return Ok((spec.clone(), None));
+        }
+        {
+            let scenario_digest = match scenario {
+                Some(path) => Some(caesar_workbench::scenario::load_scenario(Some(path))?.digest()),
+                None => None,
+            };
+            let mut best = Vec::new();
+            for v in variants {
+                let lineage = RuleSet::lineage(v)?;
+                let bundle = bundle_ratings(bundle, scenario, v)?;
+                let found = match self {
+                    PlayerArg::Fast => fast_for(&lineage, scenario_digest.as_deref(), &bundle),
+                    _ => caesar_workbench::sim::ratings::best_for(
+                        &lineage,
+                        scenario_digest.as_deref(),
+                        &bundle,
+                    ),
                 }
+                .map_err(|e| CliError::Usage(e.to_string()))?;
+                best.push(found);
             }
+            let name = if *self == PlayerArg::Fast {
+                "fast"
+            } else {
+                "best"
+            };
+            if let Some(w) = best.windows(2).find(|w| w[0].spec != w[1].spec) {
+                return Err(CliError::Usage(format!(
+                    "{name} is {} under one rule set and {} under the other: name the player",
+                    w[0].spec, w[1].spec
+                )));
+            }
+            let words = format!("{name} = {}: {}", best[0].spec, best[0].describe());
+            warn(format_args!("{words}"));
+            Ok((best[0].spec.clone(), Some(words)))
         }
     }
+}
+
+/// The `fast` player for a setup: the bundle's first player under
+/// [`FAST_GAME_CPU`] a game, else the strongest such along the rule set's
+/// `extends` chain, else the default heuristic.
+fn fast_for(
+    lineage: &[RuleSet],
+    scenario: Option<&str>,
+    bundle: &[caesar_workbench::sim::ratings::Rating],
+) -> Result<caesar_workbench::sim::ratings::BestPlayer, NotAPlayer> {
+    use caesar_workbench::sim::ratings;
+    let fast_bundle: Vec<_> = bundle
+        .iter()
+        .filter(|r| r.cpu_seconds_per_game < FAST_GAME_CPU)
+        .cloned()
+        .collect();
+    let in_bundle = ratings::best_for(lineage, scenario, &fast_bundle)?;
+    if in_bundle.fitted_here {
+        return Ok(in_bundle);
+    }
+    Ok(
+        ratings::strongest_within(lineage, scenario, FAST_GAME_CPU)?.unwrap_or(
+            ratings::BestPlayer {
+                spec: AiSpec::Heuristic,
+                rating: None,
+                same_rules: false,
+                same_scenario: false,
+                fitted_here: false,
+            },
+        ),
+    )
+}
+
+/// The ratings of a fit's bundle for a setup: the folder given
+/// (`--players DIR`, which must hold one), else the one beside the scenario
+/// file, else beside the variant file (`mine.ron` → `mine.players/`), if any.
+pub fn bundle_ratings(
+    given: Option<&Path>,
+    scenario: Option<&Path>,
+    variant: &str,
+) -> Result<Vec<caesar_workbench::sim::ratings::Rating>, CliError> {
+    use caesar_workbench::sim::fit;
+    if let Some(dir) = given {
+        return Ok(fit::bundle_ratings(dir)?);
+    }
+    let variant_file =
+        (!caesar_workbench::scenario::rules::is_bare_name(variant)).then(|| Path::new(variant));
+    for setup in [scenario, variant_file].into_iter().flatten() {
+        let dir = fit::bundle_beside(setup);
+        if dir.join(fit::BUNDLE_RATINGS).is_file() {
+            return Ok(fit::bundle_ratings(&dir)?);
+        }
+    }
+    Ok(Vec::new())
 }
 
 impl RunArgs {
     /// The run to play under `variants` (where `best` is resolved); refuses
     /// a shard that would hold no game.
-    pub fn options(&self, variants: &[&str]) -> Result<SimOptions, CliError> {
+    /// With it, what `best` or `fast` stood for, a line a side, for the
+    /// head of a text report.
+    pub fn options(&self, variants: &[&str]) -> Result<(SimOptions, Vec<String>), CliError> {
+        let (scenario, bundle) = (self.scenario.as_deref(), self.players.as_deref());
+        let (caesar, caesar_note) = self.caesar_ai.resolve_best(variants, scenario, bundle)?;
+        let (pompey, pompey_note) = self.pompey_ai.resolve_best(variants, scenario, bundle)?;
         let options = SimOptions {
             games: self.games,
             seed: self.seed,
-            caesar: self.caesar_ai.resolve(variants)?,
-            pompey: self.pompey_ai.resolve(variants)?,
+            caesar,
+            pompey,
             omniscient: self.omniscient,
             shard: resolve_shard(self.shard)?,
         };
         options.check()?;
-        Ok(options)
+        let notes = [("Caesar", caesar_note), ("Pompey", pompey_note)]
+            .into_iter()
+            .filter_map(|(side, note)| note.map(|n| format!("{side}'s player: {n}")))
+            .collect();
+        Ok((options, notes))
     }
 
     /// A rayon pool of `--threads` workers (all cores by default).
@@ -193,12 +309,12 @@ pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliEr
     Ok(Loaded { game, doc })
 }
 
-/// Refuses two `--variant`s that are one rule set (the same content, by
-/// another name or path): their difference is nothing but noise.
+/// Refuses two `--variant`s that play as one rule set (the same rules, by
+/// another name, path or `name:`): their difference is nothing but noise.
 pub fn refuse_same_rules(variants: &[String], games: &[&Game]) -> Result<(), CliError> {
     for j in 1..games.len() {
         for i in 0..j {
-            if games[i].rules.digest() == games[j].rules.digest() {
+            if games[i].rules.play_digest() == games[j].rules.play_digest() {
                 return Err(CliError::Usage(format!(
                     "--variant {} and --variant {} are the same rule set: compare two different ones",
                     variants[i], variants[j]
@@ -209,25 +325,33 @@ pub fn refuse_same_rules(variants: &[String], games: &[&Game]) -> Result<(), Cli
     Ok(())
 }
 
+/// Ends a `--dry-run` once its inputs are read and its outputs checked:
+/// says what would be played, plays nothing.
+pub fn dry_run_done(out: &mut Output, games: u64) -> Result<ExitCode, CliError> {
+    out.line(format_args!(
+        "dry run: every input read and every output checked; {games} games would be played"
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Checks, before any game is played, that every output of a command can
-/// be written and that none of them, standard output included, is a file
-/// the command has read (every file of every `extends` chain, player files,
-/// records, position files, reports: [`caesar_workbench::files`]).
+/// be written, that no two of them (nor a `.bak` one keeps) land in one
+/// place, and that none of them, standard output and error included, is a
+/// file the command has read (every file of every `extends` chain, player
+/// files, records, position files, reports: [`caesar_workbench::files`]).
 pub fn check_outputs(paths: &[&Path]) -> Result<(), CliError> {
     check_stdout()?;
-    for path in paths {
-        caesar_workbench::files::check_output(path)?;
-    }
+    caesar_workbench::files::check_outputs(paths)?;
     Ok(())
 }
 
-/// Refuses to go on when standard output is redirected into a file the
-/// command read (as `merge a.json b.json >> a.json` would append to a
-/// report it reads).
+/// Refuses to go on when standard output or error is redirected into a
+/// file the command read (as `merge a.json b.json >> a.json` or
+/// `players --measure 2>> pl.ron` would append to a file it reads).
 pub fn check_stdout() -> Result<(), CliError> {
-    match caesar_workbench::files::stdout_over_input() {
-        Some(input) => Err(CliError::OverwritesInput {
-            output: "the standard output".to_string(),
+    match caesar_workbench::files::std_stream_over_input() {
+        Some((stream, input)) => Err(CliError::OverwritesInput {
+            output: stream.to_string(),
             what: "the input file",
             input,
         }),

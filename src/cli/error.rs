@@ -83,6 +83,7 @@ fn flag(setting: Setting) -> &'static str {
         Setting::CheckGames => "--check-games",
         Setting::Step => "--step",
         Setting::StartingPlayer => "--start",
+        Setting::SearchToTune => "--search",
         Setting::HeldOut => "--held-out",
     }
 }

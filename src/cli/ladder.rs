@@ -9,7 +9,8 @@ use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{LadderOptions, ShardArg, ladder as lib};
 
 use super::args::{
-    check_outputs, load_game, out_path, parse_threads, pool, refuse_same_rules, resolve_shard,
+    check_outputs, dry_run_done, load_game, out_path, parse_threads, pool, refuse_same_rules,
+    resolve_shard,
 };
 use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
@@ -54,6 +55,9 @@ pub struct LadderArgs {
     /// output; `{shard}` in the name becomes the shard as `i-of-n`.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Read every input and check every output, then stop before the first game.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> {
@@ -96,6 +100,9 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
     )?;
     let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
+    if args.dry_run {
+        return dry_run_done(out, every_rung.total_games(loaded.len()));
+    }
     let games: Vec<_> = loaded.into_iter().map(|l| l.game).collect();
     let names: Vec<String> = games.iter().map(|g| g.rules.name.clone()).collect();
     let pool = pool(args.threads)?;

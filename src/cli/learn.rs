@@ -49,19 +49,23 @@ pub struct LearnArgs {
 
 pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
-    check_outputs(&[&args.out])?;
     let variants = [args.variant.as_str()];
     let options = LearnOptions {
         games: args.games,
         held_out: args.held_out,
         seed: args.seed,
         players: [
-            args.caesar_ai.resolve(&variants)?,
-            args.pompey_ai.resolve(&variants)?,
+            args.caesar_ai
+                .resolve(&variants, args.scenario.as_deref())?,
+            args.pompey_ai
+                .resolve(&variants, args.scenario.as_deref())?,
         ],
         horizon_turns: args.horizon,
     };
     options.check()?;
+    // After the players are made: `best` reads its player and value files,
+    // and the output must be none of them.
+    check_outputs(&[&args.out])?;
     let pool = pool(args.threads)?;
     let report = with_progress(options.games, |progress| {
         pool.install(|| lib::learn(&loaded.game, &args.variant, &options, progress))

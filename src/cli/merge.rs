@@ -65,6 +65,17 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         .flatten()
         .collect();
     check_outputs(&outputs)?;
+    if args.spaces_csv.is_some()
+        && let Some(other) = compares
+            .first()
+            .map(|(l, _)| l)
+            .or(ladders.first().map(|(l, _)| l))
+            .or(sweeps.first().map(|(l, _)| l))
+    {
+        return Err(CliError::Usage(format!(
+            "--spaces-csv is written from simulate reports only, and {other} is not one"
+        )));
+    }
     if let Some((sweep, _)) = sweeps.first() {
         if let Some(other) = sims
             .first()
@@ -166,6 +177,9 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
     let name = path.display();
     let text = String::from_utf8(bytes)
         .map_err(|_| CliError::Report(format!("{name}: not UTF-8, so not a JSON report")))?;
+    // A byte-order mark (an editor's save) is no part of the JSON, as RON
+    // files accept one.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let not_a_report = |e: serde_json::Error| {
         CliError::Report(format!(
             "{name}:{}:{}: not a simulate, compare, ladder or sweep report written with --json: {e}",
@@ -173,21 +187,21 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
             e.column()
         ))
     };
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(not_a_report)?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_report)?;
     if value.get("kind").and_then(|k| k.as_str()) == Some("sweep") {
-        serde_json::from_str(&text)
+        serde_json::from_str(text)
             .map(|r| Parsed::Sweep(Box::new(r)))
             .map_err(not_a_report)
     } else if value.get("kind").and_then(|k| k.as_str()) == Some("ladder") {
-        serde_json::from_str(&text)
+        serde_json::from_str(text)
             .map(|r| Parsed::Ladder(Box::new(r)))
             .map_err(not_a_report)
     } else if value.get("raw_paired").is_some() {
-        serde_json::from_str(&text)
+        serde_json::from_str(text)
             .map(|r| Parsed::Compare(Box::new(r)))
             .map_err(not_a_report)
     } else {
-        serde_json::from_str(&text)
+        serde_json::from_str(text)
             .map(|r| Parsed::Simulate(Box::new(r)))
             .map_err(not_a_report)
     }

@@ -7,6 +7,7 @@ mod args;
 mod battle;
 mod diff;
 mod error;
+mod fit;
 mod gui;
 mod ladder;
 mod learn;
@@ -30,6 +31,7 @@ use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 
 pub use error::CliError;
 use output::Output;
+pub use output::warn;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -78,6 +80,11 @@ enum Command {
     /// a game turn) on self-play, judge it on held-out games, and write the
     /// value file a search scores its playouts with (`search:16@FILE+VALUE`).
     Learn(learn::LearnArgs),
+    /// Players for a new setup in one command: tunes the heuristic per side
+    /// against the transferred players, learns a value, measures a search on
+    /// them against the default heuristic and the transferred best on unseen
+    /// seeds, and writes a bundle (`NAME.players/`) that `best` finds.
+    Fit(fit::FitArgs),
     /// Combine the JSON reports of the shards of one run (simulate, compare, ladder or sweep).
     Merge(merge::MergeArgs),
     /// Exact odds of one battle (no sampling).
@@ -126,6 +133,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
         Some(Command::Tune(args)) => tune::tune(&mut out, args)?,
         Some(Command::Learn(args)) => learn::learn(&mut out, args)?,
+        Some(Command::Fit(args)) => fit::fit(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
         Some(Command::Players(args)) => players::players(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,

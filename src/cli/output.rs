@@ -57,7 +57,13 @@ impl Output {
 }
 
 /// A warning or note on stderr. Nothing is done when stderr itself cannot be
-/// written: there is nowhere left to say so.
+/// written, nor when it is appended to a file the command read (`2>> p.ron`
+/// with `p.ron` an input): there is nowhere left to say so, and the input
+/// stays as it was.
 pub fn warn(text: impl Display) {
-    let _ = writeln!(io::stderr(), "{text}");
+    let over_input = caesar_workbench::files::std_stream_over_input()
+        .is_some_and(|(stream, _)| stream == caesar_workbench::files::STDERR);
+    if !over_input {
+        let _ = writeln!(io::stderr(), "{text}");
+    }
 }

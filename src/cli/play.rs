@@ -52,8 +52,10 @@ pub struct PlayArgs {
 pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
     let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
     let ai = [
-        args.caesar_ai.resolve(&[&args.variant])?,
-        args.pompey_ai.resolve(&[&args.variant])?,
+        args.caesar_ai
+            .resolve(&[&args.variant], args.scenario.as_deref())?,
+        args.pompey_ai
+            .resolve(&[&args.variant], args.scenario.as_deref())?,
     ];
     check_outputs(&args.record.as_deref().into_iter().collect::<Vec<_>>())?;
     let Loaded { game, doc, .. } = loaded;

@@ -5,12 +5,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
+use caesar_workbench::scenario::rules::{DEFAULT_VARIANT, RuleSet};
 use caesar_workbench::sim::ratings::{self, Rating};
 
 use super::args::{check_outputs, load_game, parse_threads, pool};
 use super::simulate::with_progress;
 use super::{CliError, Output};
+
+const DEFAULT_GAMES: u64 = 200;
 
 #[derive(Debug, clap::Args)]
 pub struct PlayersArgs {
@@ -30,10 +32,15 @@ pub struct PlayersArgs {
     #[arg(long, default_value = "heuristic")]
     against: AiSpec,
     /// With --measure: games each way (as Caesar, then as Pompey).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_GAMES, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
+    /// With --measure: the base seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// With --measure: the scenario to measure on (the published game when
+    /// left out); the ratings it writes record it.
+    #[arg(long)]
+    scenario: Option<PathBuf>,
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
@@ -46,11 +53,22 @@ pub struct PlayersArgs {
 }
 
 pub fn players(out: &mut Output, args: PlayersArgs) -> Result<ExitCode, CliError> {
+    refuse_measure_options_without_measure(&args)?;
+    // The rule set must load: a misspelt name is an error, not an empty list.
+    let lineage = RuleSet::lineage(&args.variant)?;
     let shipped = ratings::shipped();
-    let rated = if args.measure {
+    let best =
+        ratings::best_for(&lineage, None, &[]).map_err(|e| CliError::Usage(e.to_string()))?;
+    let rated: Vec<Rating> = if args.measure {
         measure(&args, &shipped)?
     } else {
-        ratings::ranked(&shipped, &args.variant)
+        // The ratings `best` chose from: this rule set's own, else those of
+        // the nearest rule set it extends.
+        lineage
+            .iter()
+            .map(|rules| ratings::ranked_for(&shipped, &rules.play_digest()))
+            .find(|ranked| !ranked.is_empty())
+            .unwrap_or_default()
             .into_iter()
             .cloned()
             .collect()
@@ -68,21 +86,44 @@ pub fn players(out: &mut Output, args: PlayersArgs) -> Result<ExitCode, CliError
     }
     if rated.is_empty() {
         out.line(format!(
-            "No player was measured under {}; `players --measure --variant {}` measures them (the default heuristic plays for `best`).",
+            "No player was measured under {} or any rule set it extends; `players --measure --variant {}` measures them (the default heuristic plays for `best`).",
             args.variant, args.variant
         ))?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if !args.measure {
+        out.line(format!("best = {}: {}", best.spec, best.describe()))?;
     }
     let best_first = against == "heuristic";
     print_table(out, &args.variant, &against, &rated, best_first)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliError> {
-    let loaded = load_game(None, &args.variant)?;
-    if let Some(path) = &args.out {
-        check_outputs(&[path])?;
+/// `--out`, `--players`, `--games`, `--against` and `--seed` only mean
+/// something to `--measure`: given without it they would be ignored.
+fn refuse_measure_options_without_measure(args: &PlayersArgs) -> Result<(), CliError> {
+    if args.measure {
+        return Ok(());
     }
+    let given = [
+        ("--out", args.out.is_some()),
+        ("--players", !args.players.is_empty()),
+        ("--games", args.games != DEFAULT_GAMES),
+        ("--against", args.against != AiSpec::Heuristic),
+        ("--seed", args.seed != 1),
+        ("--scenario", args.scenario.is_some()),
+        ("--threads", args.threads.is_some()),
+    ];
+    match given.iter().find(|(_, given)| *given) {
+        Some((flag, _)) => Err(CliError::Usage(format!(
+            "{flag} is for --measure: add --measure to play the players again, or leave {flag} out to list the shipped figures"
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliError> {
+    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
     let candidates: Vec<AiSpec> = if args.players.is_empty() {
         ratings::ranked(shipped, &args.variant)
             .iter()
@@ -91,6 +132,10 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
     } else {
         args.players.clone()
     };
+    // After the players are read: the output must be none of their files.
+    if let Some(path) = &args.out {
+        check_outputs(&[path])?;
+    }
     if candidates.is_empty() {
         return Err(CliError::Usage(format!(
             "no player to measure under {}: name them with --players",
@@ -101,7 +146,10 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
     let threads = pool.current_num_threads();
     let mut rated = Vec::new();
     for player in &candidates {
-        eprintln!("measuring {player} ({} games each way)", args.games);
+        super::output::warn(format_args!(
+            "measuring {player} ({} games each way)",
+            args.games
+        ));
         let mut r = with_progress(2 * args.games, |progress| {
             pool.install(|| {
                 ratings::rate(
@@ -117,8 +165,14 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
         })
         .map_err(|_| CliError::Usage("cancelled".to_string()))?;
         r.measured = format!(
-            "caesar-workbench players --measure --variant {} --players {player} --against {} --games {} --seed {} ({threads} threads)",
-            args.variant, args.against, args.games, args.seed
+            "caesar-workbench players --measure --variant {}{} --players {player} --against {} --games {} --seed {} ({threads} threads)",
+            args.variant,
+            args.scenario
+                .as_ref()
+                .map_or(String::new(), |s| format!(" --scenario {}", s.display())),
+            args.against,
+            args.games,
+            args.seed
         );
         rated.push(r);
     }

@@ -10,7 +10,7 @@ use caesar_workbench::files::OutputFile;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameSummary, Progress};
 
-use super::args::{RunArgs, check_outputs, load_game, out_path, refuse_same_rules};
+use super::args::{RunArgs, check_outputs, dry_run_done, load_game, out_path, refuse_same_rules};
 use super::output::warn;
 use super::{CliError, Output};
 
@@ -43,7 +43,7 @@ pub struct CompareArgs {
 /// the CSV's error comes after it.
 pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    let opts = run.options(&[&args.variant])?;
+    let (opts, notes) = run.options(&[&args.variant])?;
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     let outputs: Vec<&Path> = [&args.csv, &report_path, &args.spaces_csv]
@@ -51,10 +51,13 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
         .filter_map(|p| p.as_deref())
         .collect();
     check_outputs(&outputs)?;
+    let range = opts.game_range();
+    if run.dry_run {
+        return dry_run_done(out, range.end - range.start);
+    }
     let game = loaded.game;
     let pool = run.pool()?;
     let mut csv = args.csv.as_deref().map(Csv::create).transpose()?;
-    let range = opts.game_range();
     let report = with_progress(range.end - range.start, |progress| {
         pool.install(|| {
             sim::simulate(&game, &game.rules.name, &opts, progress, |r| {
@@ -64,7 +67,7 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
             })
         })
     })?;
-    let printed = emit_report(out, &report, run.json, report_path.as_deref());
+    let printed = emit_report_headed(out, &report, run.json, report_path.as_deref(), &notes);
     let written = csv
         .map_or(Ok(()), Csv::finish)
         .and(write_spaces_csv(&report, args.spaces_csv.as_deref()));
@@ -88,15 +91,18 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
             args.variant.len()
         )));
     }
-    let opts = run.options(&[&args.variant[0], &args.variant[1]])?;
+    let (opts, notes) = run.options(&[&args.variant[0], &args.variant[1]])?;
     let a = load_game(run.scenario.as_deref(), &args.variant[0])?;
     let b = load_game(run.scenario.as_deref(), &args.variant[1])?;
     refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
+    let range = opts.game_range();
+    if run.dry_run {
+        return dry_run_done(out, 2 * (range.end - range.start));
+    }
     let games = [a.game, b.game];
     let pool = run.pool()?;
-    let range = opts.game_range();
     let names = [games[0].rules.name.clone(), games[1].rules.name.clone()];
     let report = with_progress(2 * (range.end - range.start), |progress| {
         pool.install(|| {
@@ -108,7 +114,7 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
             )
         })
     })?;
-    emit_report(out, &report, run.json, report_path.as_deref())?;
+    emit_report_headed(out, &report, run.json, report_path.as_deref(), &notes)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -139,7 +145,26 @@ pub fn emit_report<T>(
 where
     T: serde::Serialize + std::fmt::Display,
 {
+    emit_report_headed(out, report, json, path, &[])
+}
+
+/// [`emit_report`], a text report headed by `header` (what `best` or
+/// `fast` stood for and what it was measured on); JSON names the players.
+pub fn emit_report_headed<T>(
+    out: &mut Output,
+    report: &T,
+    json: bool,
+    path: Option<&Path>,
+    header: &[String],
+) -> Result<(), CliError>
+where
+    T: serde::Serialize + std::fmt::Display,
+{
+    let head: String = header.iter().map(|line| format!("{line}\n")).collect();
     let Some(path) = path else {
+        if !json && !head.is_empty() {
+            out.line(head.trim_end())?;
+        }
         return print_report(out, report, json);
     };
     let text = if json {
@@ -148,7 +173,7 @@ where
         t.push('\n');
         t
     } else {
-        format!("{report}\n")
+        format!("{head}{report}\n")
     };
     caesar_workbench::files::write_output(path, &text)?;
     Ok(())

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::sweep::{self, Axis};
 
-use super::args::{RunArgs, check_outputs, load_game, out_path};
-use super::simulate::{emit_report, with_progress};
+use super::args::{RunArgs, check_outputs, dry_run_done, load_game, out_path};
+use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -28,18 +28,21 @@ pub struct SweepArgs {
 
 pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    let opts = run.options(&[&args.variant])?;
+    let (opts, notes) = run.options(&[&args.variant])?;
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let rules = &loaded.game.rules;
     let points = sweep::plan(&loaded.doc, rules, &args.set)?;
-    let pool = run.pool()?;
     let range = opts.game_range();
     let total = (range.end - range.start) * points.len() as u64;
+    if run.dry_run {
+        return dry_run_done(out, total);
+    }
+    let pool = run.pool()?;
     let report = with_progress(total, |progress| {
         pool.install(|| sweep::sweep(&points, &rules.name, &args.set, &opts, progress))
     })?;
-    emit_report(out, &report, run.json, report_path.as_deref())?;
+    emit_report_headed(out, &report, run.json, report_path.as_deref(), &notes)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -591,12 +591,22 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
     if Path::new(&variant).is_file() {
         inputs.push(PathBuf::from(&variant));
     }
-    let rules = RuleSet::load(&variant)?;
+    // A file that cannot be opened is reported where the position file
+    // names it; an error inside it, where it is.
+    let at_field = |field: &str, error: LoadError| match error {
+        LoadError::Io { .. } => PositionFileError::Load(LoadError::Parse {
+            location: locate(field),
+            message: error.to_string(),
+        }),
+        other => PositionFileError::from(other),
+    };
+    let rules = RuleSet::load(&variant).map_err(|e| at_field("variant", e))?;
     let scenario_path = doc.scenario.as_ref().map(|s| dir.join(s));
     if let Some(p) = &scenario_path {
         inputs.push(p.clone());
     }
-    let scenario = crate::scenario::load_scenario(scenario_path.as_deref())?;
+    let scenario = crate::scenario::load_scenario(scenario_path.as_deref())
+        .map_err(|e| at_field("scenario", e))?;
     let game = Game::from_document(&scenario, rules, Some(&variant))
         .map_err(|refused| PositionFileError::Game(refused.messages()))?;
     let state = doc.start(&game).map_err(|problems| {
@@ -618,11 +628,14 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
 /// A variant named in a file: a path relative to the file when one exists
 /// there, else as written (a built-in name or a path from here).
 fn relative(dir: &Path, spec: &str) -> String {
-    let candidate = dir.join(spec);
-    if !spec.is_empty() && candidate.is_file() {
-        candidate.to_string_lossy().into_owned()
-    } else {
+    let builtin = crate::scenario::rules::is_bare_name(spec)
+        && crate::scenario::rules::BUILTIN_VARIANTS
+            .iter()
+            .any(|(name, _)| *name == spec);
+    if spec.is_empty() || builtin {
         spec.to_string()
+    } else {
+        dir.join(spec).to_string_lossy().into_owned()
     }
 }
 

@@ -632,6 +632,9 @@ fn relative_to(path: &Path, dir: &Path) -> Option<String> {
 /// The file a variant given as `spec` is read from, as [`RuleSet::load`]
 /// finds it (`spec`, else `spec.ron`), or `None` for a built-in name.
 fn variant_file(spec: &str) -> Option<PathBuf> {
+    if crate::scenario::rules::is_bare_name(spec) && builtin_variant(spec).is_some() {
+        return None;
+    }
     let path = PathBuf::from(spec);
     let mut with_ext = path.clone().into_os_string();
     with_ext.push(".ron");
@@ -761,13 +764,8 @@ pub fn source_paths(record: &RecordFile, record_path: &Path) -> (Option<PathBuf>
     let scenario = (record.scenario.path != BUILT_IN).then(|| beside(&record.scenario.path));
     let name = &record.variant.name;
     let variant = if let Some(stem) = builtin_variant(name) {
-        // A file of the same name in the current folder would be read
-        // instead of the built-in; the `variants/` spelling then reads it.
-        if variant_file(name).is_some() && variant_file(&format!("variants/{stem}")).is_none() {
-            format!("variants/{stem}")
-        } else {
-            name.clone()
-        }
+        // The bare name is always the built-in, whatever files lie here.
+        stem.to_string()
     } else {
         let near = beside(name);
         variant_file(&near.to_string_lossy())

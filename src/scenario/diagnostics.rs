@@ -122,6 +122,15 @@ codes! {
     TooFewBattleRounds = "too-few-battle-rounds", Error;
     /// The variant's cap on events per hand cannot be dealt from the deck.
     EventCapUndealable = "event-cap-undealable", Error;
+    /// A rule-set number outside the range of the table of rule fields.
+    RuleOutOfRange = "rule-out-of-range", Error;
+    /// A space, block or rule set named by an empty name, only spaces, or
+    /// invisible characters.
+    BadName = "bad-name", Error;
+    /// A space placed outside the map's canvas.
+    OffCanvas = "off-canvas", Error;
+    /// A command card whose move or levy points are more than a card holds.
+    BadCommandCard = "bad-command-card", Error;
     /// 5.3: a city holds a different number of a side's blocks.
     FreeDeploymentCount = "free-deployment-count", Error;
     /// 5.3: a block from the levy pool was deployed.
@@ -158,6 +167,9 @@ codes! {
     EmptyCommandCard = "empty-command-card", Warning;
     /// Not 7 event and 20 command cards.
     DeckComposition = "deck-composition", Warning;
+    /// A rule-set value that makes every game the same (a game won in its
+    /// first year, a target no side can reach, no moves by road).
+    DegenerateRule = "degenerate-rule", Warning;
 }
 
 impl Code {

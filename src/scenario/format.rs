@@ -85,10 +85,7 @@ pub(crate) fn ron_options() -> ron::Options {
 }
 
 /// Parses RON text into `T`, turning ron's error into a file:line:column message.
-pub(crate) fn parse_ron<T: serde::de::DeserializeOwned>(
-    path: &Path,
-    text: &str,
-) -> Result<T, LoadError> {
+pub fn parse_ron<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, LoadError> {
     ron_options()
         .from_str(text)
         .map_err(|err| LoadError::Parse {
@@ -696,8 +693,10 @@ enum Origin {
 ///
 /// - a relative `extends` is taken from the folder of the file that names it
 ///   (with or without `.ron`);
-/// - a bare name that is no file there may name a built-in document
-///   (`"historical.ron"`, `"rules-2.0"`); a path with a folder never does, so
+/// - a bare name without `.ron` (`"rules-2.0"`) is the built-in document
+///   of that name when there is one, even beside a file of that name;
+/// - a name with `.ron` and no folder (`"historical.ron"`) is the file
+///   beside, else the built-in document; a path with a folder never is, so
 ///   a misspelt folder is an error, not the built-in game;
 /// - a file reached twice (compared by canonical path, so `../v/a.ron` from
 ///   `v/a.ron` is `v/a.ron`) is a cycle, reported with the whole chain;
@@ -815,6 +814,15 @@ fn find_parent<D>(
             )),
         };
     }
+    // A bare name without `.ron` is the built-in document, even beside a
+    // file of that name (a user's own `rules-2.0.ron` may extend the
+    // built-in `rules-2.0`).
+    if bare
+        && !spec.ends_with(".ron")
+        && let Some((path, text)) = builtins.find(spec)
+    {
+        return Ok((path.clone(), text, Origin::Builtin(path)));
+    }
     let dir = referrer
         .path
         .parent()
@@ -824,7 +832,8 @@ fn find_parent<D>(
     let mut with_ext = candidate.clone().into_os_string();
     with_ext.push(".ron");
     for path in [candidate.clone(), PathBuf::from(with_ext)] {
-        if path.is_file() {
+        // A device is read too (so `/dev/zero` says it is too large).
+        if path.exists() && !path.is_dir() {
             let text = read_text(&path)?;
             let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
             return Ok((path, text, Origin::File(key)));

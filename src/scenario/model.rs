@@ -103,7 +103,7 @@ pub struct Board {
 
 /// A name that matches no space (or block), with the nearest known name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} \"{name}\"{suggestion}")]
+#[error("unknown {what} {}{suggestion}", crate::scenario::names::escaped(name))]
 pub struct UnknownName {
     pub what: &'static str,
     pub name: String,

@@ -75,8 +75,63 @@ pub(crate) fn with_suggestion_budget<T>(pairs: u64, work: impl FnOnce() -> T) ->
 /// " (did you mean `X`?)" or nothing.
 pub(crate) fn did_you_mean<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> String {
     nearest(unknown, known)
-        .map(|s| format!(" (did you mean \"{s}\"?)"))
+        .map(|s| format!(" (did you mean {}?)", escaped(s)))
         .unwrap_or_default()
+}
+
+/// Whether `c` shows nothing where it stands: a zero-width or format
+/// character (U+200B, U+FEFF, a soft hyphen...) or a control character.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00ad}'
+                | '\u{034f}'
+                | '\u{061c}'
+                | '\u{115f}'
+                | '\u{1160}'
+                | '\u{17b4}'
+                | '\u{17b5}'
+                | '\u{180e}'
+        )
+        || ('\u{200b}'..='\u{200f}').contains(&c)
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2060}'..='\u{206f}').contains(&c)
+        || c == '\u{feff}'
+}
+
+/// What is wrong with `name` as the name of a space, block or rule set:
+/// empty, only spaces, or holding a character that shows nothing (so that
+/// two names that read alike are different names).
+pub fn name_problem(name: &str) -> Option<String> {
+    if name.trim().is_empty() {
+        return Some("a name must hold a letter, not be empty or only spaces".to_string());
+    }
+    if let Some(c) = name.chars().find(|c| is_invisible(*c)) {
+        return Some(format!(
+            "holds the invisible character U+{:04X}, so it reads like another name; take it out",
+            c as u32
+        ));
+    }
+    if name.trim() != name {
+        return Some("starts or ends with a space".to_string());
+    }
+    None
+}
+
+/// `name` in quotes, with every character that shows nothing written as
+/// `\u{200B}`, so a message never prints two different names alike.
+pub fn escaped(name: &str) -> String {
+    let mut text = String::from("\"");
+    for c in name.chars() {
+        if is_invisible(c) {
+            text += &format!("\\u{{{:04X}}}", c as u32);
+        } else {
+            text.push(c);
+        }
+    }
+    text.push('"');
+    text
 }
 
 #[cfg(test)]

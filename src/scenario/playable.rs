@@ -35,10 +35,13 @@ pub enum Requirement {
     /// House rule: with a cap on events per hand, enough command cards
     /// remain to fill both hands.
     EventCapDealable,
+    /// Every number within the range of the one table of rule fields
+    /// ([`crate::scenario::rule_fields`]).
+    FieldsInRange,
 }
 
 impl Requirement {
-    pub const ALL: [Requirement; 7] = [
+    pub const ALL: [Requirement; 8] = [
         Requirement::AtLeastOneYear,
         Requirement::AtLeastOneTurn,
         Requirement::CardLeftAfterDiscards,
@@ -46,6 +49,7 @@ impl Requirement {
         Requirement::DeckFitsEngine,
         Requirement::RetreatRoundExists,
         Requirement::EventCapDealable,
+        Requirement::FieldsInRange,
     ];
 
     /// The validator's code for an unmet requirement (listed in `docs/formats.md`).
@@ -58,6 +62,7 @@ impl Requirement {
             Requirement::DeckFitsEngine => Code::DeckTooLarge,
             Requirement::RetreatRoundExists => Code::TooFewBattleRounds,
             Requirement::EventCapDealable => Code::EventCapUndealable,
+            Requirement::FieldsInRange => Code::RuleOutOfRange,
         }
     }
 
@@ -72,6 +77,7 @@ impl Requirement {
             Requirement::DeckFitsEngine => &[],
             Requirement::RetreatRoundExists => &["battle_rounds"],
             Requirement::EventCapDealable => &["max_events_per_hand", "hand_size"],
+            Requirement::FieldsInRange => &[],
         }
     }
 
@@ -116,6 +122,9 @@ pub fn check(deck: &Deck, rules: &RuleSet) -> Vec<Unplayable> {
             message,
         })
     };
+    for message in crate::scenario::rule_fields::out_of_range(rules) {
+        fail(Requirement::FieldsInRange, message);
+    }
     let name = &rules.name;
     if rules.years == 0 {
         fail(

@@ -60,6 +60,9 @@ const fn number(max: u8) -> FieldKind {
 }
 
 const SWITCH: FieldKind = FieldKind::Switch;
+
+/// The largest hand: two of them deal the engine's largest deck (256 cards).
+const MAX_HAND: u8 = 128;
 const LIMITS: FieldKind = FieldKind::Limits { max: 20 };
 
 /// Every field but the name, in the order `RuleSet` declares them.
@@ -75,13 +78,13 @@ pub(crate) const RULE_FIELDS: &[RuleField] = &[
         "hand_size",
         "2.1",
         "Cards dealt to each player each year.",
-        number(20),
+        number(MAX_HAND),
     ),
     field(
         "discards",
         "2.1",
         "Cards each player discards unseen.",
-        number(20),
+        number(MAX_HAND),
     ),
     field(
         "vp_to_win",
@@ -247,9 +250,77 @@ pub(crate) const RULE_FIELDS: &[RuleField] = &[
         "max_events_per_hand",
         "House rule",
         "At most this many events in a hand (redealt otherwise); hand size or more means no cap.",
-        number(20),
+        number(MAX_HAND),
     ),
 ];
+
+/// The values of `rules` outside the table's ranges (the ranges the Rules
+/// tab offers and sweeps accept: one table for every editor, for the
+/// validator and for the engine, [`crate::scenario::playable`]), one message each.
+pub fn out_of_range(rules: &RuleSet) -> Vec<String> {
+    let mut found = Vec::new();
+    for (field, value) in rules.field_values() {
+        let (max, over) = match (field.kind, &value) {
+            (FieldKind::Number { max }, FieldValue::Number(n)) => (max, *n > max),
+            (FieldKind::Limits { max }, FieldValue::Limits(l)) => (
+                max,
+                [l.major, l.minor, l.strait, l.strait_attacking]
+                    .iter()
+                    .any(|p| *p > max),
+            ),
+            _ => continue,
+        };
+        if over {
+            found.push(format!(
+                "{}: {} = {value} is outside 0 to {max}, the range the workbench plays ({}: {})",
+                rules.name, field.name, field.rule, field.explain
+            ));
+        }
+    }
+    found
+}
+
+/// The values of `rules` that make every game alike, one message each,
+/// naming the field and its rule. `map_vp` is the VP on the scenario's map,
+/// against which `vp_to_win` is judged.
+pub fn degenerate_values(rules: &RuleSet, map_vp: u32) -> Vec<String> {
+    RULE_FIELDS
+        .iter()
+        .filter_map(|field| {
+            degenerate(rules, field.name, map_vp)
+                .map(|why| format!("{}: {} ({}): {why}", rules.name, field.name, field.rule))
+        })
+        .collect()
+}
+
+/// Why the value of `field` makes every game the same, if it does.
+fn degenerate(rules: &RuleSet, field: &str, map_vp: u32) -> Option<String> {
+    let r = rules;
+    match field {
+        "vp_to_win" if r.vp_to_win == 0 => {
+            Some("0 VP to win ends every game after its first year".to_string())
+        }
+        "vp_to_win" if u32::from(r.vp_to_win) > map_vp + 2 * u32::from(r.vp_per_leader_killed) => {
+            Some(format!(
+                "{} VP to win cannot be reached: the map holds {map_vp} VP and killing both enemy leaders gives {} more",
+                r.vp_to_win,
+                2 * u32::from(r.vp_per_leader_killed)
+            ))
+        }
+        "road_limits" if r.road_limits.major == 0 && r.road_limits.minor == 0 => {
+            Some("no block may move by road (6.11), so no attack is ever made".to_string())
+        }
+        "winter_supply_base" if r.winter_supply_base == 0 => Some(
+            "cities without VP supply no block in winter (8.4), so nearly every block is disbanded"
+                .to_string(),
+        ),
+        "battle_rounds" if r.battle_rounds > 6 => Some(format!(
+            "{} rounds: a battle almost always ends with a side eliminated (the rules have 4)",
+            r.battle_rounds
+        )),
+        _ => None,
+    }
+}
 
 /// The field called `name`.
 pub(crate) fn rule_field(name: &str) -> Option<&'static RuleField> {

@@ -4,7 +4,7 @@
 //! A variant file may `extends` another and set only what it changes; the
 //! fields it sets are checked (unknown fields are errors with file:line:column).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -195,13 +195,24 @@ const BUILTINS: Builtins = Builtins {
     path: |name| PathBuf::from(format!("variants/{name}.ron")),
 };
 
+/// Whether `spec` is a built-in variant's bare name: no folder and no
+/// `.ron`. Only such a name means a built-in; anything else is a path, read
+/// from disk or refused as missing, never a built-in of the same stem.
+pub fn is_bare_name(spec: &str) -> bool {
+    !spec.contains(['/', '\\']) && !spec.ends_with(".ron")
+}
+
 /// Reads the variant the user named and every variant it extends (the
-/// shared `extends` resolver, [`crate::scenario::format::load_chain`]): a file path
-/// (with or without `.ron`), else the name of a built-in variant, also when
-/// written as the path it is listed under (`variants/rules-2.0.ron`).
+/// shared `extends` resolver, [`crate::scenario::format::load_chain`]): a
+/// bare name ([`is_bare_name`]) is the built-in variant of that name, else
+/// a file (`spec`, then `spec.ron`); a path that names no file is an error.
 fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
     fn extends(p: &RuleSetPatch) -> Option<&str> {
         p.extends.as_deref()
+    }
+    let bare = is_bare_name(spec);
+    if bare && let Some(chain) = load_builtin_chain(spec, &BUILTINS, extends) {
+        return chain;
     }
     let as_path = PathBuf::from(spec);
     let mut with_ext = as_path.clone().into_os_string();
@@ -213,26 +224,29 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
             return load_chain(&path, &BUILTINS, extends);
         }
     }
-    let builtin_name = spec
-        .strip_prefix("variants/")
-        .filter(|rest| !rest.contains(['/', '\\']))
-        .unwrap_or(spec);
-    if let Some(chain) = load_builtin_chain(builtin_name, &BUILTINS, extends) {
-        return chain;
-    }
-    let stem = builtin_name.strip_suffix(".ron").unwrap_or(builtin_name);
+    let stem = spec.strip_suffix(".ron").unwrap_or(spec);
+    let reason = if bare {
+        format!(
+            "no such variant file, and no built-in variant named \"{stem}\"{}",
+            crate::scenario::names::did_you_mean(stem, BUILTIN_VARIANTS.iter().map(|(n, _)| *n))
+        )
+    } else {
+        let builtin = Path::new(stem)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .filter(|n| BUILTIN_VARIANTS.iter().any(|(b, _)| b == n));
+        match builtin {
+            // A path is never taken for the built-in of its stem: the user
+            // may have meant an edited copy.
+            Some(name) => format!(
+                "no such variant file (a path is read from disk only; the built-in variant is `--variant {name}`)"
+            ),
+            None => "no such variant file".to_string(),
+        }
+    };
     Err(LoadError::Io {
         path: as_path,
-        source: std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            format!(
-                "no such variant file, and no built-in variant named \"{stem}\"{}",
-                crate::scenario::names::did_you_mean(
-                    stem,
-                    BUILTIN_VARIANTS.iter().map(|(n, _)| *n)
-                )
-            ),
-        ),
+        source: std::io::Error::new(std::io::ErrorKind::NotFound, reason),
     })
 }
 
@@ -277,6 +291,29 @@ impl RuleSet {
         Ok(rules)
     }
 
+    /// The rule set `spec` names, then each rule set its `extends` chain
+    /// passes through, nearest first (`house-2.0-max-2-events`, `rules-2.0`,
+    /// `rules-1.1`): where `best` looks for a measured player.
+    pub fn lineage(spec: &str) -> Result<Vec<RuleSet>, LoadError> {
+        let chain = variant_chain(spec)?;
+        let mut lineage = Vec::new();
+        for start in 0..chain.len() {
+            let mut patches: Vec<RuleSetPatch> =
+                chain[start..].iter().map(|c| c.doc.clone()).collect();
+            let root = patches.pop().expect("a chain holds at least one file");
+            // A chain that sets every field only at its root: the ancestors
+            // above a file that does not complete the set are skipped.
+            let Ok(mut rules) = root.complete() else {
+                continue;
+            };
+            while let Some(patch) = patches.pop() {
+                rules = patch.apply(rules);
+            }
+            lineage.push(rules);
+        }
+        Ok(lineage)
+    }
+
     /// The canonical text of the rule set: every rule (after `extends`) and
     /// its name, as one compact RON document.
     pub(crate) fn canonical_text(&self) -> String {
@@ -287,6 +324,18 @@ impl RuleSet {
     /// game records and reports name the rule set by.
     pub fn digest(&self) -> String {
         crate::scenario::format::digest_text(&self.canonical_text())
+    }
+
+    /// The digest of what is played: every rule, not the name. Two rule
+    /// sets with this digest play the same games (a copy of `rules-2.0`
+    /// under another name is `rules-2.0`): compare, ladder and the ratings
+    /// tell rule sets apart by it.
+    pub fn play_digest(&self) -> String {
+        let unnamed = RuleSet {
+            name: String::new(),
+            ..self.clone()
+        };
+        unnamed.digest()
     }
 
     /// A built-in variant by name; panics only if the shipped files are broken,

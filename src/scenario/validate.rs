@@ -111,6 +111,13 @@ fn validate_now(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     Report { scenario, findings }
 }
 
+/// The canvas map positions are drawn on (`SpaceDoc::at`).
+const CANVAS: (f32, f32) = (2500.0, 1250.0);
+
+/// The most move or levy points a command card may give: above the
+/// published cards' 4 and 3, below anything absurd.
+const MAX_CARD_POINTS: u8 = 9;
+
 struct Ctx<'a> {
     doc: &'a ResolvedScenario,
     scenario: &'a Scenario,
@@ -215,6 +222,31 @@ impl Ctx<'_> {
         let board = self.board();
         for id in board.ids() {
             let space = board.space(id);
+            if let Some(why) = crate::scenario::names::name_problem(&space.name) {
+                out.push(finding(
+                    Code::BadName,
+                    format!(
+                        "space {}: {why}",
+                        crate::scenario::names::escaped(&space.name)
+                    ),
+                    self.space_location(id),
+                    space_subject(&space.name),
+                ));
+            }
+            let (x, y) = space.pos;
+            let (w, h) = CANVAS;
+            if !(x.is_finite() && y.is_finite() && (0.0..=w).contains(&x) && (0.0..=h).contains(&y))
+            {
+                out.push(finding(
+                    Code::OffCanvas,
+                    format!(
+                        "\"{}\" is drawn at ({x}, {y}), outside the {w} x {h} canvas of map positions",
+                        space.name
+                    ),
+                    self.space_location(id),
+                    space_subject(&space.name),
+                ));
+            }
             if space.kind.is_port() && board.seas_of(id).next().is_none() {
                 out.push(finding(
                     Code::PortWithoutSea,
@@ -308,6 +340,18 @@ impl Ctx<'_> {
                 side: block.side,
                 name: block.name.clone(),
             };
+            if let Some(why) = crate::scenario::names::name_problem(&block.name) {
+                out.push(finding(
+                    Code::BadName,
+                    format!(
+                        "{} block {}: {why}",
+                        block.side,
+                        crate::scenario::names::escaped(&block.name)
+                    ),
+                    here(),
+                    subject(),
+                ));
+            }
             if block.kind.needs_levy_city() && doc_block.levy.is_none() {
                 out.push(finding(
                     Code::BadLevyCity,
@@ -370,6 +414,27 @@ impl Ctx<'_> {
                 subject,
             ));
         }
+        self.check_rule_values(out);
+        if let Some((k, c)) = self
+            .doc
+            .deck
+            .commands
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.moves > MAX_CARD_POINTS || c.levy > MAX_CARD_POINTS)
+        {
+            out.push(finding(
+                Code::BadCommandCard,
+                format!(
+                    "a command card with move {} and levy {}: a card gives at most {MAX_CARD_POINTS} of each (the published cards 1 to 4 moves, 1 to 3 levies: 6.1, 6.4)",
+                    c.moves, c.levy
+                ),
+                self.at.field(Section::Deck, &format!("deck.commands.{k}")),
+                Subject::Deck {
+                    card: Some(format!("{}/{}", c.moves, c.levy)),
+                },
+            ));
+        }
         // House rules: every removed card must name a card of this deck.
         let (_, unmatched) = deck.without(&self.rules.removed_cards);
         let names: Vec<String> = deck.cards.iter().map(|c| c.face.name()).collect();
@@ -424,6 +489,30 @@ impl Ctx<'_> {
                     card: Some(format!("{}/{}", c.moves, c.levy)),
                 },
             ));
+        }
+    }
+
+    /// The rule set's values that make every game alike, and a name to call
+    /// it by.
+    fn check_rule_values(&self, out: &mut Vec<Finding>) {
+        let subject = || Subject::RuleSet {
+            name: self.rules.name.clone(),
+        };
+        if let Some(why) = crate::scenario::names::name_problem(&self.rules.name) {
+            out.push(finding(
+                Code::BadName,
+                format!(
+                    "the rule set's name {}: {why}",
+                    crate::scenario::names::escaped(&self.rules.name)
+                ),
+                None,
+                subject(),
+            ));
+        }
+        // Out of range is the engine's requirement, reported with the others.
+        let map_vp: u32 = self.board().spaces.iter().map(|s| u32::from(s.vp)).sum();
+        for message in crate::scenario::rule_fields::degenerate_values(self.rules, map_vp) {
+            out.push(finding(Code::DegenerateRule, message, None, subject()));
         }
     }
 

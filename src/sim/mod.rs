@@ -6,6 +6,7 @@
 //! many, on one machine or merged from shards.
 
 pub mod cluster;
+pub mod fit;
 pub mod heatmap;
 pub mod ladder;
 pub mod learn;
@@ -166,10 +167,12 @@ pub enum OptionsError {
     },
     #[error("check games must be even (got {0}): each seed is played once from each side")]
     OddCheckGames(u64),
-    #[error("the step must be more than 0 and at most {max} (got {step}): it is in log space, so {max} already tries numbers about {:.0} times larger or smaller", max.exp())]
-    Step { step: f64, max: f64 },
+    #[error("the step must be at least {min} (a smaller one moves no number: they are 32-bit) and at most {max} (got {step}): it is in log space, so {max} already tries numbers about {:.0} times larger or smaller", max.exp())]
+    Step { step: f64, min: f64, max: f64 },
     #[error("the starting player: {0}")]
     StartingPlayer(String),
+    #[error("{0}")]
+    SearchToTune(String),
 }
 
 /// Which setting an [`OptionsError`] is about.
@@ -183,6 +186,7 @@ pub enum Setting {
     CheckGames,
     Step,
     StartingPlayer,
+    SearchToTune,
     HeldOut,
 }
 
@@ -198,6 +202,7 @@ impl OptionsError {
             OptionsError::OddCheckGames(_) => Setting::CheckGames,
             OptionsError::Step { .. } => Setting::Step,
             OptionsError::StartingPlayer(_) => Setting::StartingPlayer,
+            OptionsError::SearchToTune(_) => Setting::SearchToTune,
             OptionsError::HeldOut { .. } => Setting::HeldOut,
         }
     }

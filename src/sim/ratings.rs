@@ -6,7 +6,9 @@
 //! `players` can list the players strongest first without playing, and
 //! `best` names the strongest player for a rule set.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -16,6 +18,7 @@ use super::{Progress, SimOptions, simulate};
 use crate::ai::{AiSpec, NotAPlayer};
 use crate::engine::Game;
 use crate::scenario::model::Side;
+use crate::scenario::rules::RuleSet;
 
 /// One player's measured strength under one rule set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,6 +43,25 @@ pub struct Rating {
     pub cpu_seconds_per_game: f64,
     /// The command that measured it, and where.
     pub measured: String,
+    /// The scenario it was measured on: [`PUBLISHED`] for the built-in
+    /// published game (every shipped rating), else the scenario's name and
+    /// content digest as a report names them.
+    #[serde(default = "published")]
+    pub scenario: String,
+    /// The scenario's content digest; empty for the published game.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scenario_digest: String,
+    /// The rule set's [`RuleSet::play_digest`], when `variant` is a file
+    /// (a fit's bundle); empty for a built-in name, whose digest is its own.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub variant_digest: String,
+}
+
+/// How a rating names the built-in published game.
+pub const PUBLISHED: &str = "published";
+
+fn published() -> String {
+    PUBLISHED.to_string()
 }
 
 /// Plays `player` against `against`, `games_each_way` games as Caesar and
@@ -101,6 +123,17 @@ pub fn rate(
         as_pompey: points[1],
         cpu_seconds_per_game: cpu / games as f64,
         measured: String::new(),
+        scenario: if game.scenario.digest == published_digest() {
+            published()
+        } else {
+            game.scenario.name.clone()
+        },
+        scenario_digest: if game.scenario.digest == published_digest() {
+            String::new()
+        } else {
+            game.scenario.digest.clone()
+        },
+        variant_digest: String::new(),
     })
 }
 
@@ -132,11 +165,24 @@ pub fn shipped() -> Vec<Rating> {
         .expect("the shipped ratings parse (a unit test reads them)")
 }
 
-/// The ratings of `variant`, strongest first (ties: the cheaper first).
+/// The ratings measured under the rule set `variant` names, strongest
+/// first (ties: the cheaper first). Matched by what is played
+/// ([`RuleSet::play_digest`]), not by spelling: `rules-2.0`,
+/// `variants/rules-2.0.ron`, its absolute path and a copy under another
+/// name all have the ratings of rules 2.0. A variant that does not load has none.
 pub fn ranked<'a>(ratings: &'a [Rating], variant: &str) -> Vec<&'a Rating> {
+    match RuleSet::load(variant) {
+        Ok(rules) => ranked_for(ratings, &rules.play_digest()),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The ratings measured under the rule set whose [`RuleSet::play_digest`]
+/// is `digest`, strongest first (ties: the cheaper first).
+pub fn ranked_for<'a>(ratings: &'a [Rating], digest: &str) -> Vec<&'a Rating> {
     let mut of: Vec<&Rating> = ratings
         .iter()
-        .filter(|r| r.variant == variant && r.against == "heuristic")
+        .filter(|r| r.against == "heuristic" && rules_digest(r).as_deref() == Some(digest))
         .collect();
     of.sort_by(|a, b| {
         b.score
@@ -147,14 +193,186 @@ pub fn ranked<'a>(ratings: &'a [Rating], variant: &str) -> Vec<&'a Rating> {
     of
 }
 
-/// The strongest shipped player for `variant`; the default heuristic when
-/// none was measured under it.
-pub fn best(variant: &str) -> Result<AiSpec, NotAPlayer> {
-    let ratings = shipped();
-    match ranked(&ratings, variant).first() {
-        Some(r) => shipped_player(&r.player),
-        None => Ok(AiSpec::Heuristic),
+/// The play digest of the rule set a rating was measured under.
+fn rules_digest(r: &Rating) -> Option<String> {
+    if r.variant_digest.is_empty() {
+        play_digest_of(&r.variant)
+    } else {
+        Some(r.variant_digest.clone())
     }
+}
+
+/// The play digest of the rule set a rating names, computed once per name
+/// (ratings name built-in variants; a file is read again if it changed).
+fn play_digest_of(variant: &str) -> Option<String> {
+    static DIGESTS: Mutex<BTreeMap<String, Option<String>>> = Mutex::new(BTreeMap::new());
+    let builtin = crate::scenario::rules::is_bare_name(variant);
+    if builtin && let Some(known) = DIGESTS.lock().ok()?.get(variant) {
+        return known.clone();
+    }
+    let digest = RuleSet::load(variant).ok().map(|r| r.play_digest());
+    if builtin && let Ok(mut digests) = DIGESTS.lock() {
+        digests.insert(variant.to_string(), digest.clone());
+    }
+    digest
+}
+
+/// The strongest shipped player for the rule set `variant` names (by
+/// content, [`ranked`]), else for the nearest rule set it extends; the
+/// default heuristic when none was measured along the chain.
+pub fn best(variant: &str) -> Result<AiSpec, NotAPlayer> {
+    let lineage = RuleSet::lineage(variant).unwrap_or_default();
+    Ok(best_for(&lineage, None, &[])?.spec)
+}
+
+/// The player `best` stands for on one setup, with the rating behind it
+/// and how near that rating's setup is to the one in play.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BestPlayer {
+    pub spec: AiSpec,
+    /// The shipped rating `spec` was chosen by; `None` when nothing along
+    /// the rule set's `extends` chain was measured (the default heuristic).
+    pub rating: Option<Rating>,
+    /// Whether the rating was measured under the rule set in play (else
+    /// under a rule set it extends).
+    pub same_rules: bool,
+    /// Whether it was measured on the scenario in play.
+    pub same_scenario: bool,
+    /// Whether it comes from a fit's bundle for this very setup.
+    pub fitted_here: bool,
+}
+
+impl BestPlayer {
+    /// In words, for reports, listings and menus: "strongest for rules-2.0
+    /// (82.0% against the default heuristic), measured on the published
+    /// setup; not measured on this setup".
+    pub fn describe(&self) -> String {
+        let Some(r) = &self.rating else {
+            return "the default heuristic: no player was measured under this rule set or any it extends"
+                .to_string();
+        };
+        if self.fitted_here {
+            return format!(
+                "the fit's choice for this setup ({:.1}% against the default heuristic, measured here)",
+                100.0 * r.score.estimate
+            );
+        }
+        let setup = if r.scenario == PUBLISHED {
+            "the published setup".to_string()
+        } else {
+            format!("the setup {}", r.scenario)
+        };
+        let mut text = format!(
+            "strongest for {} ({:.1}% against the default heuristic), measured on {setup}",
+            r.variant,
+            100.0 * r.score.estimate
+        );
+        if !self.same_rules {
+            text += &format!(
+                "; not measured under this rule set (it extends {})",
+                r.variant
+            );
+        }
+        if !self.same_scenario {
+            text += "; not measured on this setup";
+        }
+        text
+    }
+}
+
+/// [`best`] for a rule set's lineage (the rule set in play first, then each
+/// rule set it extends, [`RuleSet::lineage`]) on the scenario with content
+/// digest `scenario` (`None`: the published game).
+pub fn best_for(
+    lineage: &[RuleSet],
+    scenario: Option<&str>,
+    bundle: &[Rating],
+) -> Result<BestPlayer, NotAPlayer> {
+    // A fit's bundle for this very setup lists its choice first.
+    if let Some(here) = lineage.first().map(RuleSet::play_digest)
+        && let Some(r) = bundle
+            .iter()
+            .find(|r| rules_digest(r).as_deref() == Some(&here) && scenario_matches(r, scenario))
+    {
+        return Ok(BestPlayer {
+            spec: shipped_player(&r.player)?,
+            rating: Some(r.clone()),
+            same_rules: true,
+            same_scenario: true,
+            fitted_here: true,
+        });
+    }
+    let ratings = shipped();
+    for (depth, rules) in lineage.iter().enumerate() {
+        let ranked = ranked_for(&ratings, &rules.play_digest());
+        // A rating on this very setup beats one on another setup.
+        let chosen = ranked
+            .iter()
+            .find(|r| scenario_matches(r, scenario))
+            .or(ranked.first())
+            .copied();
+        if let Some(r) = chosen {
+            return Ok(BestPlayer {
+                spec: shipped_player(&r.player)?,
+                same_rules: depth == 0,
+                same_scenario: scenario_matches(r, scenario),
+                rating: Some(r.clone()),
+                fitted_here: false,
+            });
+        }
+    }
+    Ok(BestPlayer {
+        spec: AiSpec::Heuristic,
+        rating: None,
+        same_rules: false,
+        same_scenario: false,
+        fitted_here: false,
+    })
+}
+
+/// The strongest rated player that costs under `max_cpu` CPU seconds a
+/// game, for a rule set's lineage as [`best_for`] searches it (the fast
+/// default of runs that play thousands of games); `None` when no such player
+/// was measured along the chain.
+pub fn strongest_within(
+    lineage: &[RuleSet],
+    scenario: Option<&str>,
+    max_cpu: f64,
+) -> Result<Option<BestPlayer>, NotAPlayer> {
+    let ratings = shipped();
+    for (depth, rules) in lineage.iter().enumerate() {
+        let ranked = ranked_for(&ratings, &rules.play_digest());
+        if let Some(r) = ranked.iter().find(|r| r.cpu_seconds_per_game < max_cpu) {
+            return Ok(Some(BestPlayer {
+                spec: shipped_player(&r.player)?,
+                same_rules: depth == 0,
+                same_scenario: scenario_matches(r, scenario),
+                rating: Some((*r).clone()),
+                fitted_here: false,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// Whether `r` was measured on the scenario with digest `scenario` (`None`
+/// or the published game's digest: the published game).
+fn scenario_matches(r: &Rating, scenario: Option<&str>) -> bool {
+    match scenario {
+        None => r.scenario == PUBLISHED,
+        Some(digest) if r.scenario == PUBLISHED => digest == published_digest(),
+        Some(digest) => r.scenario_digest == digest,
+    }
+}
+
+/// The published game's content digest, computed once.
+pub fn published_digest() -> &'static str {
+    static DIGEST: OnceLock<String> = OnceLock::new();
+    DIGEST.get_or_init(|| {
+        crate::scenario::load_scenario(None)
+            .map(|doc| doc.digest())
+            .unwrap_or_default()
+    })
 }
 
 /// A player of the shipped ratings: its player file is looked for from the

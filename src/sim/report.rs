@@ -573,6 +573,21 @@ impl PlayedOn {
     }
 }
 
+/// A player as a report names it, without the paths of its files
+/// (`heuristic:FILE`, `mcts:64@FILE+VALUE`): a run's identity holds the
+/// files' numbers themselves, so shards that spelt one file differently
+/// (relative and absolute) merge, and two files of other numbers do not.
+fn player_kind(spec: &str) -> String {
+    if let Some((search, rest)) = spec.split_once('@') {
+        let value = if rest.contains('+') { "+VALUE" } else { "" };
+        return format!("{search}@FILE{value}");
+    }
+    match spec.split_once(':') {
+        Some(("heuristic", _)) => "heuristic:FILE".to_string(),
+        _ => spec.to_string(),
+    }
+}
+
 /// Fields that say which run a report belongs to, as (name, value), for
 /// [`refuse_different_runs`].
 pub type Identity = Vec<(String, String)>;
@@ -1073,8 +1088,8 @@ impl SimReport {
             ("variant_digest", self.played_on.variant_digest.clone()),
             ("scenario", self.played_on.scenario.clone()),
             ("scenario_digest", self.played_on.scenario_digest.clone()),
-            ("caesar_ai", self.caesar_ai.clone()),
-            ("pompey_ai", self.pompey_ai.clone()),
+            ("caesar_ai", player_kind(&self.caesar_ai)),
+            ("pompey_ai", player_kind(&self.pompey_ai)),
             ("omniscient", self.omniscient.to_string()),
             ("seed", self.seed.to_string()),
             ("run_games", self.run_games.to_string()),

@@ -256,14 +256,20 @@ pub(crate) fn check_run(
     if !check_games.is_multiple_of(2) {
         return Err(OptionsError::OddCheckGames(check_games));
     }
-    if !(step.is_finite() && step > 0.0 && step <= MAX_STEP) {
+    if !(step.is_finite() && (MIN_STEP..=MAX_STEP).contains(&step)) {
         return Err(OptionsError::Step {
             step,
+            min: MIN_STEP,
             max: MAX_STEP,
         });
     }
     Ok(())
 }
+
+/// The narrowest first step: the numbers are `f32`, and a relative change
+/// much under their precision (about 1.2e-7) moves none of them (a
+/// subnormal step made CMA-ES itself refuse to start).
+pub(crate) const MIN_STEP: f64 = 1e-6;
 
 /// The widest first step: beyond it a generation's candidates are
 /// numbers of no useful size.

@@ -54,7 +54,7 @@ pub struct SearchTuneOptions {
 impl SearchTuneOptions {
     pub fn check(&self) -> Result<(), OptionsError> {
         if self.start_settings().is_none() {
-            return Err(OptionsError::StartingPlayer(format!(
+            return Err(OptionsError::SearchToTune(format!(
                 "{} is not a tree search on a player file: tune --search takes mcts:N@FILE (or mcts:N@FILE+VALUE)",
                 self.search
             )));

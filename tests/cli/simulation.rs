@@ -815,6 +815,8 @@ fn tune_writes_a_player_file_that_simulate_plays_and_a_seed_reproduces() {
         "--json",
         "--caesar-ai",
         &spec,
+        "--pompey-ai",
+        "heuristic",
     ]);
     assert_eq!(played["caesar_ai"], spec);
     assert!(played["player_files"][0]["attack_ratio"].is_number());

@@ -545,7 +545,11 @@ fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_t
     // Issue 45: the side panel's "Undo my decision" would be Caesar's
     // decision, whoever sits there: off; the hand-over's own button says
     // whose decision it takes back.
-    assert!(h.get_by_label("Undo my decision").accesskit_node().is_disabled());
+    assert!(
+        h.get_by_label("Undo my decision")
+            .accesskit_node()
+            .is_disabled()
+    );
     h.get_by_label("Undo Caesar's last decision");
     assert!(blocks_named(&h, &game, Side::Caesar).is_empty());
     assert!(blocks_named(&h, &game, Side::Pompey).is_empty());

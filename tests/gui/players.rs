@@ -290,3 +290,71 @@ fn player_files_from_disk_become_ladder_rungs_and_tune_opponents() {
     h.run();
     h.get_by_value("Heuristic (mine.ron)");
 }
+
+/// Frames until `done` holds, at most `seconds` of wall time.
+fn run_until(
+    h: &mut Harness<'_, WorkbenchApp>,
+    seconds: u64,
+    mut done: impl FnMut(&mut Harness<'_, WorkbenchApp>) -> bool,
+) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while !done(h) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not done in {seconds} s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.run();
+    }
+}
+
+#[test]
+fn fit_players_on_a_custom_setup_offers_its_fitted_player_first() {
+    // A custom order of battle (the free-deployment example) saved to a
+    // folder of its own, under rules 1.1 (whose best player is cheap to
+    // measure against, so a tiny fit stays short).
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("mine.ron");
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/free-deployment-example.ron"
+    );
+    std::fs::copy(example, &scenario).unwrap();
+    let mut h = harness(
+        WorkbenchApp::new(Some(scenario.clone()), "rules-1.1"),
+        Tab::Setup,
+    );
+    // Before the fit the players are transferred, and say so.
+    h.get_by_label_contains("strongest for rules-1.1");
+    h.get_by_label_contains("not measured on this setup");
+    h.get_by_role_and_label(Role::SpinButton, "Budget (minutes)")
+        .set_value_accesskit(0.01);
+    h.run();
+    h.get_by_label("Fit players…").click();
+    h.run();
+    run_until(&mut h, 600, |h| {
+        h.query_by_label_contains("The last fit's report").is_some()
+            || h.query_by_label_contains("The fit stopped").is_some()
+    });
+    assert!(
+        h.query_by_label_contains("The fit stopped").is_none(),
+        "the fit ends with its report"
+    );
+    let bundle = dir.path().join("mine.players");
+    assert!(
+        bundle.join("ratings.ron").is_file(),
+        "the bundle beside the setup"
+    );
+    // The menus offer the setup's own player first, with its figure here.
+    h.state_mut().set_tab(Tab::Play);
+    h.run();
+    h.state_mut().play_panel().paused = true;
+    open(&mut h, "Pompey");
+    let first = h.get_by_label_contains("For this setup (fitted): ");
+    let text = first.accesskit_node().label().unwrap_or_default();
+    assert!(text.contains("here"), "{text}");
+    assert!(
+        top(&h, "For this setup (fitted): ") < top(&h, "human"),
+        "offered first"
+    );
+}

@@ -1,0 +1,276 @@
+//! "Players for this setup": which player `best` stands for on the setup
+//! in the window, and what that was measured on; "Fit players…" runs `fit`
+//! ([`crate::sim::fit`]) on its own thread with progress and cancel, and the
+//! bundle it writes beside the setup file is what the player menus then
+//! offer first ([`SetupRatings`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use egui::{RichText, Ui};
+
+use super::state::AppState;
+use super::theme;
+use crate::engine::Game;
+use crate::scenario::rules::{RuleSet, is_bare_name};
+use crate::sim::Progress;
+use crate::sim::fit::{self, Fit, FitRequest, Transferred, Verdict};
+use crate::sim::ratings::{self, BestPlayer, Rating};
+
+/// The setup in the window, as the player menus rank players for it: its
+/// scenario's content digest and the ratings of a fit's bundle beside it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct SetupRatings {
+    pub(crate) scenario_digest: Option<String>,
+    pub(crate) bundle: Vec<Rating>,
+}
+
+thread_local! {
+    /// The setup the window shows now, for the player menus (which are
+    /// drawn from many panels): set once a frame by [`SetupPlayers::refresh`].
+    static SETUP: std::cell::RefCell<SetupRatings> = std::cell::RefCell::default();
+}
+
+/// The setup's ratings, as the player menus read them.
+pub(crate) fn current_setup() -> SetupRatings {
+    SETUP.with(|s| s.borrow().clone())
+}
+
+/// `best` for `variant` on the setup in the window.
+pub(crate) fn best_here(variant: &str) -> Result<BestPlayer, crate::ai::NotAPlayer> {
+    let setup = current_setup();
+    let lineage = RuleSet::lineage(variant).unwrap_or_default();
+    ratings::best_for(&lineage, setup.scenario_digest.as_deref(), &setup.bundle)
+}
+
+/// The Setup and Rules tabs' line about the setup's players, and its fit.
+pub(crate) struct SetupPlayers {
+    budget_minutes: f64,
+    running: Option<Running>,
+    /// The last fit's report, or why it failed.
+    outcome: Option<Result<String, String>>,
+    /// What the ratings were read for (revisions, and fits finished).
+    read_for: Option<(u64, u64, u64)>,
+    fits_finished: u64,
+}
+
+impl Default for SetupPlayers {
+    fn default() -> SetupPlayers {
+        SetupPlayers {
+            budget_minutes: 10.0,
+            running: None,
+            outcome: None,
+            read_for: None,
+            fits_finished: 0,
+        }
+    }
+}
+
+/// A fit on its own thread.
+struct Running {
+    progress: Arc<Progress>,
+    total: Arc<Mutex<u64>>,
+    stage: Arc<Mutex<String>>,
+    result: Receiver<Result<String, String>>,
+}
+
+/// Where the setup's bundle is: beside the scenario file, else beside the
+/// variant file; `None` for the published game under a built-in rule set.
+fn bundle_folder(state: &AppState) -> Option<PathBuf> {
+    if let Some(path) = state.document().and_then(|d| d.path()) {
+        return Some(fit::bundle_beside(path));
+    }
+    (!is_bare_name(state.variant())).then(|| fit::bundle_beside(Path::new(state.variant())))
+}
+
+impl SetupPlayers {
+    /// Reads the setup's digest and bundle again when the scenario, the
+    /// rules or a fit changed them, and hands them to the player menus.
+    pub(crate) fn refresh(&mut self, state: &AppState) {
+        let key = (
+            state.scenario_revision(),
+            state.rules_revision(),
+            self.fits_finished,
+        );
+        if self.read_for == Some(key) {
+            return;
+        }
+        self.read_for = Some(key);
+        let bundle = bundle_folder(state)
+            .filter(|dir| dir.join(fit::BUNDLE_RATINGS).is_file())
+            .and_then(|dir| fit::bundle_ratings(&dir).ok())
+            .unwrap_or_default();
+        let setup = SetupRatings {
+            scenario_digest: state.resolved().map(|doc| doc.digest()),
+            bundle,
+        };
+        SETUP.with(|s| *s.borrow_mut() = setup);
+    }
+
+    /// "Players for this setup: …", the budget and "Fit players…", the
+    /// fit's progress and its result.
+    pub(crate) fn show(&mut self, ui: &mut Ui, state: &AppState) {
+        self.poll();
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new("Players for this setup:").strong());
+            match best_here(state.variant()) {
+                Ok(best) => {
+                    ui.label(format!(
+                        "{}: {}",
+                        super::player_picker::label(&best.spec),
+                        best.describe()
+                    ))
+                    .on_hover_text(best.spec.to_string());
+                }
+                Err(e) => {
+                    ui.colored_label(theme::ERROR, e.to_string());
+                }
+            }
+        });
+        let folder = bundle_folder(state);
+        ui.horizontal(|ui| {
+            let l = ui.label("Budget (minutes)");
+            ui.add(
+                egui::DragValue::new(&mut self.budget_minutes)
+                    .range(0.01..=600.0)
+                    .speed(0.5),
+            )
+            .labelled_by(l.id);
+            let can_fit = self.running.is_none() && folder.is_some() && state.resolved().is_some();
+            let fit_button = ui
+                .add_enabled(can_fit, egui::Button::new("Fit players…"))
+                .on_hover_text(
+                    "Tune the heuristic per side for this setup, learn a value, measure a search on \
+                     them against the default heuristic and the transferred best on unseen seeds, \
+                     and write the bundle beside the setup (as `caesar-workbench fit`)",
+                )
+                .on_disabled_hover_text(
+                    "Save the setup (or a variant) to a file first: the fitted players are kept beside it",
+                );
+            if fit_button.clicked()
+                && let Some(folder) = &folder
+            {
+                self.start(state, folder);
+            }
+            if let Some(r) = &self.running
+                && ui.button("Cancel fit").clicked()
+            {
+                r.progress.cancel();
+            }
+        });
+        if let Some(r) = &self.running {
+            let total = (*r.total.lock().unwrap_or_else(|e| e.into_inner())).max(1);
+            let done = r.progress.done();
+            let stage = r.stage.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            ui.add(
+                egui::ProgressBar::new(done as f32 / total as f32)
+                    .text(format!("{stage} ({done} of {total} games)")),
+            );
+            ui.ctx().request_repaint_after(Duration::from_millis(100));
+        }
+        match &self.outcome {
+            Some(Ok(report)) => {
+                egui::CollapsingHeader::new("The last fit's report")
+                    .id_salt("fit_report")
+                    .show(ui, |ui| {
+                        ui.label(RichText::new(report).monospace());
+                    });
+            }
+            Some(Err(e)) => {
+                ui.colored_label(theme::ERROR, format!("The fit stopped: {e}"));
+            }
+            None => {}
+        }
+    }
+
+    fn start(&mut self, state: &AppState, folder: &Path) {
+        let (Some(doc), Some(rules)) = (state.resolved(), state.rules()) else {
+            return;
+        };
+        let variant = state.variant().to_string();
+        let game = match Game::from_document(doc, rules.clone(), Some(&variant)) {
+            Ok(game) => game,
+            Err(e) => {
+                self.outcome = Some(Err(e.to_string()));
+                return;
+            }
+        };
+        let request = FitRequest {
+            scenario: state
+                .document()
+                .and_then(|d| d.path())
+                .map(Path::to_path_buf),
+            variant,
+            budget_minutes: self.budget_minutes,
+            seed: 1,
+        };
+        let progress = Arc::new(Progress::new());
+        let total = Arc::new(Mutex::new(0));
+        let stage = Arc::new(Mutex::new("timing a game".to_string()));
+        let (tx, rx) = channel();
+        let folder = folder.to_path_buf();
+        let shared = (progress.clone(), total.clone(), stage.clone());
+        std::thread::spawn(move || {
+            let (progress, total, stage) = shared;
+            let outcome = run_fit(&folder, request, &game, &progress, &total, &stage);
+            let _ = tx.send(outcome);
+        });
+        self.outcome = None;
+        self.running = Some(Running {
+            progress,
+            total,
+            stage,
+            result: rx,
+        });
+    }
+
+    /// Takes a finished fit's result; its bundle is read again.
+    fn poll(&mut self) {
+        let Some(r) = &self.running else {
+            return;
+        };
+        if let Ok(outcome) = r.result.try_recv() {
+            self.outcome = Some(outcome);
+            self.running = None;
+            self.fits_finished += 1;
+        }
+    }
+}
+
+/// A whole fit, resumed when the folder holds one (a cancelled fit goes on).
+fn run_fit(
+    folder: &Path,
+    request: FitRequest,
+    game: &Game,
+    progress: &Progress,
+    total: &Mutex<u64>,
+    stage: &Mutex<String>,
+) -> Result<String, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|e| e.to_string())?;
+    pool.install(|| {
+        let state = match fit::resume(folder) {
+            Ok(state) if state.request.variant == request.variant => state,
+            _ => fit::start(folder, request, game).map_err(|e| e.to_string())?,
+        };
+        let transferred =
+            Transferred::of(&state.request.variant, game).map_err(|e| e.to_string())?;
+        let fit = Fit {
+            dir: folder,
+            state: &state,
+            game,
+            transferred,
+        };
+        *total.lock().unwrap_or_else(|e| e.into_inner()) = fit.games_left();
+        let mut say = |what: String| *stage.lock().unwrap_or_else(|e| e.into_inner()) = what;
+        let outcome = fit.run(progress, &mut say).map_err(|e| e.to_string())?;
+        let verdict = match outcome.verdict {
+            Verdict::FittedIsBest => "The fitted search is best here.",
+            Verdict::TransferredStays => "The transferred player stays best.",
+        };
+        Ok(format!("{verdict}\n\n{}", outcome.report))
+    })
+}

@@ -1,0 +1,690 @@
+//! Players for a designer's own setup (`fit`): what a budget of minutes is
+//! spent on, which player the bundle ships as best, and how `best` reads a
+//! bundle back.
+//!
+//! A fit tunes the heuristic's numbers one side at a time against a pool
+//! that holds the transferred fast player (the strongest fast player of the
+//! nearest rated setup), learns a value on the fitted players' self-play,
+//! and measures the fitted heuristic and a search on it (and the
+//! transferred best player) on seeds the fit never played, against the
+//! default heuristic and head to head. The bundle folder holds the player
+//! and value files, `ratings.ron` (best first, by the fit's verdict), the
+//! commands that made it and a short report. A fitted search ships as best
+//! only if it beats the transferred best player head to head; otherwise the
+//! bundle says so and names the transferred player first.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::ratings::{self, BestPlayer, Rating};
+use super::stats::Estimate;
+use super::tune::TuneOptions;
+use crate::ai::{AiSpec, PlayerNumbers};
+use crate::engine::Game;
+use crate::scenario::format::LoadError;
+use crate::scenario::model::Side;
+use crate::scenario::rules::RuleSet;
+
+/// The file of a bundle that `best` reads.
+pub const BUNDLE_RATINGS: &str = "ratings.ron";
+
+/// The bundle folder beside a setup file: `my-setup.ron` → `my-setup.players/`.
+pub fn bundle_beside(setup_file: &Path) -> PathBuf {
+    let stem = setup_file
+        .file_stem()
+        .map_or_else(|| "setup".into(), |s| s.to_string_lossy().into_owned());
+    setup_file
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(format!("{stem}.players"))
+}
+
+/// Share of the budget for each stage: tuning (both sides together),
+/// learning the value, measuring on unseen seeds.
+const TUNE_SHARE: f64 = 0.55;
+const LEARN_SHARE: f64 = 0.10;
+const MEASURE_SHARE: f64 = 0.35;
+
+/// Games of a CMA-ES candidate while fitting (both sides, against the pool).
+pub const GAMES_PER_CANDIDATE: u64 = 40;
+/// Candidates per generation while fitting.
+pub const POPULATION: usize = 10;
+
+/// How many games each stage of a fit plays, worked out from its budget and
+/// what a game costs on this machine.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FitPlan {
+    /// Games of the CMA-ES search for each side's numbers.
+    pub tune_games_per_side: u64,
+    /// Games of self-play the value is learned on (a fifth held out).
+    pub learn_games: u64,
+    /// Games each way of every measured pairing.
+    pub measure_games_each_way: u64,
+}
+
+impl FitPlan {
+    /// The plan for `cpu_seconds` (minutes × 60 × threads) when a game of
+    /// heuristics costs `heuristic_game` CPU seconds and one game of every
+    /// measured pairing together costs `measured_games` (each way counted once).
+    pub fn new(cpu_seconds: f64, heuristic_game: f64, measured_games: f64) -> FitPlan {
+        let games = |share: f64, cost: f64| (cpu_seconds * share / cost.max(1e-6)) as u64;
+        let per_side = games(TUNE_SHARE / 2.0, heuristic_game);
+        let one_generation = GAMES_PER_CANDIDATE * POPULATION as u64;
+        FitPlan {
+            // At least one generation, whole generations only.
+            tune_games_per_side: (per_side / one_generation).max(1) * one_generation,
+            learn_games: games(LEARN_SHARE, heuristic_game).clamp(100, 20_000),
+            measure_games_each_way: (games(MEASURE_SHARE, measured_games) / 2).clamp(10, 400),
+        }
+    }
+}
+
+/// Which player a fit ships first, from the head-to-head score of the
+/// fitted search against the transferred best (both sides, on seeds the fit
+/// never saw) and its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// The fitted search beat the transferred best: it is `best` here.
+    FittedIsBest,
+    /// It did not: the transferred player stays `best`, and the bundle says so.
+    TransferredStays,
+}
+
+impl Verdict {
+    /// A fitted player ships only when the whole 95% interval of its
+    /// head-to-head score is over one half: never a player that may be
+    /// weaker than the transferred one.
+    pub fn of(head_to_head: &Estimate) -> Verdict {
+        if head_to_head.ci95[0] > 0.5 {
+            Verdict::FittedIsBest
+        } else {
+            Verdict::TransferredStays
+        }
+    }
+}
+
+/// The ratings of the bundle in `dir`, best first as the fit ordered them,
+/// with every file a player names found in the bundle's own folder (so a
+/// bundle may be moved or copied whole).
+pub fn bundle_ratings(dir: &Path) -> Result<Vec<Rating>, LoadError> {
+    let path = dir.join(BUNDLE_RATINGS);
+    let text = crate::scenario::format::read_text(&path)?;
+    let mut ratings: Vec<Rating> = crate::scenario::format::parse_ron(&path, &text)?;
+    for r in &mut ratings {
+        r.player = in_folder(&r.player, dir);
+    }
+    Ok(ratings)
+}
+
+/// `player` with each relative file it names (`heuristic:FILE`,
+/// `search:N@FILE+VALUE`) taken from `dir`.
+fn in_folder(player: &str, dir: &Path) -> String {
+    // A file of the bundle is found in it; a shipped one (the transferred
+    // players) as `best` finds shipped files.
+    let place = |file: &str| {
+        let inside = dir.join(file);
+        if !Path::new(file).is_absolute() && inside.exists() {
+            inside.display().to_string()
+        } else {
+            file.to_string()
+        }
+    };
+    if let Some((search, files)) = player.split_once('@') {
+        let placed: Vec<String> = files.split('+').map(place).collect();
+        return format!("{search}@{}", placed.join("+"));
+    }
+    match player.strip_prefix("heuristic:") {
+        Some(file) => format!("heuristic:{}", place(file)),
+        None => player.to_string(),
+    }
+}
+
+// ------------------------------------------------------------ the fit itself
+
+/// Why a fit stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum FitError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error(transparent)]
+    Write(#[from] crate::files::WriteError),
+    #[error(transparent)]
+    Options(#[from] super::OptionsError),
+    #[error(transparent)]
+    Player(#[from] crate::ai::NotAPlayer),
+    #[error("the setup cannot be played: {0}")]
+    NotPlayable(#[from] crate::engine::NotPlayable),
+    #[error("{} already holds a fit: resume it, or give another folder", .0.display())]
+    AlreadyThere(PathBuf),
+    #[error("cannot make the folder {}: {source}", path.display())]
+    Folder {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the budget is minutes of this machine, more than 0 (got {0})")]
+    Budget(f64),
+    #[error("the fit was cancelled; what is finished is kept, and resuming goes on from there")]
+    Cancelled,
+}
+
+impl From<super::Cancelled> for FitError {
+    fn from(_: super::Cancelled) -> FitError {
+        FitError::Cancelled
+    }
+}
+
+/// What a fit was asked for, kept in the bundle (`fit.ron`) for a resume.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FitRequest {
+    /// The scenario file, as given (`None`: the published game).
+    pub scenario: Option<PathBuf>,
+    pub variant: String,
+    pub budget_minutes: f64,
+    pub seed: u64,
+}
+
+/// A fit under way: its request, its plan and its folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FitState {
+    pub request: FitRequest,
+    pub plan: FitPlan,
+}
+
+const STATE: &str = "fit.ron";
+const CAESAR_FILE: &str = "fitted-caesar.ron";
+/// The fitted player file of a bundle (numbers per side).
+pub const FITTED_FILE: &str = "fitted.ron";
+/// The learned value of a bundle.
+pub const VALUE_FILE: &str = "value.ron";
+const MEASURED_FILE: &str = "measured.ron";
+/// The report of a bundle, in Markdown.
+pub const REPORT_FILE: &str = "report.md";
+
+/// Salt of the measured games' seeds: a stream no stage of the fit plays.
+const MEASURE_SALT: u64 = 0x6d65_6173_7572_6564;
+
+/// A fast player costs under this many CPU seconds a game.
+pub const FAST_GAME: f64 = 0.005;
+
+/// The players a setup has before a fit: the best and the strongest fast
+/// one of the nearest rated rule set.
+pub struct Transferred {
+    pub best: BestPlayer,
+    pub fast: AiSpec,
+    /// The fast player's shipped CPU seconds a game, to scale the shipped
+    /// costs to this machine and build.
+    fast_cpu: Option<f64>,
+}
+
+impl Transferred {
+    /// The transferred players of `variant` on `game`'s scenario.
+    pub fn of(variant: &str, game: &Game) -> Result<Transferred, FitError> {
+        let lineage = RuleSet::lineage(variant)?;
+        let scenario = Some(game.scenario.digest.as_str());
+        let best = ratings::best_for(&lineage, scenario, &[])?;
+        let fast = ratings::strongest_within(&lineage, scenario, FAST_GAME)?;
+        Ok(Transferred {
+            best,
+            fast_cpu: fast
+                .as_ref()
+                .and_then(|b| b.rating.as_ref())
+                .map(|r| r.cpu_seconds_per_game),
+            fast: fast.map_or(AiSpec::Heuristic, |b| b.spec),
+        })
+    }
+
+    /// CPU seconds of one game of every measured pairing together.
+    fn measured_games_cost(&self) -> f64 {
+        let best = self
+            .best
+            .rating
+            .as_ref()
+            .map_or(0.05, |r| r.cpu_seconds_per_game);
+        // The fitted search costs about what a 16-playout search does.
+        let search = 0.06;
+        2.0 * FAST_GAME + search + (search + best) + best
+    }
+}
+
+/// Starts a fit in `dir` (made if missing; refused if it holds one): times
+/// a game on this machine (on the current rayon pool) and writes the plan.
+pub fn start(dir: &Path, request: FitRequest, game: &Game) -> Result<FitState, FitError> {
+    if !(request.budget_minutes.is_finite() && request.budget_minutes > 0.0) {
+        return Err(FitError::Budget(request.budget_minutes));
+    }
+    if dir.join(STATE).exists() {
+        return Err(FitError::AlreadyThere(dir.to_path_buf()));
+    }
+    std::fs::create_dir_all(dir).map_err(|source| FitError::Folder {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let threads = rayon::current_num_threads();
+    let cpu_seconds = request.budget_minutes * 60.0 * threads as f64;
+    let transferred = Transferred::of(&request.variant, game)?;
+    let calibration = ratings::rate(
+        game,
+        &request.variant,
+        &transferred.fast,
+        &AiSpec::Heuristic,
+        2 * threads as u64,
+        request.seed ^ MEASURE_SALT,
+        &super::Progress::new(),
+    )?;
+    let heuristic_game = calibration.cpu_seconds_per_game.max(1e-4);
+    // The shipped costs were measured on another build or machine: scaled
+    // by how the same pairing costs here.
+    let here = transferred.fast_cpu.map_or(1.0, |shipped| {
+        (heuristic_game / shipped.max(1e-6)).clamp(0.2, 20.0)
+    });
+    let plan = FitPlan::new(
+        cpu_seconds,
+        heuristic_game,
+        here * transferred.measured_games_cost(),
+    );
+    let state = FitState { request, plan };
+    let text =
+        ron::ser::to_string_pretty(&state, ron::ser::PrettyConfig::default()).unwrap_or_default();
+    crate::files::write_output(
+        &dir.join(STATE),
+        &format!(
+            "// A fit under way: resuming it goes on from its first unfinished stage.\n{text}\n"
+        ),
+    )?;
+    Ok(state)
+}
+
+/// The fit in `dir`, to go on with.
+pub fn resume(dir: &Path) -> Result<FitState, FitError> {
+    let path = dir.join(STATE);
+    let text = crate::scenario::format::read_text(&path)?;
+    Ok(crate::scenario::format::parse_ron(&path, &text)?)
+}
+
+/// What a finished fit chose, and its report.
+pub struct FitOutcome {
+    pub verdict: Verdict,
+    pub report: String,
+}
+
+/// The stages of one fit, each skipped when its file is already there.
+pub struct Fit<'a> {
+    pub dir: &'a Path,
+    pub state: &'a FitState,
+    pub game: &'a Game,
+    pub transferred: Transferred,
+}
+
+impl Fit<'_> {
+    /// Games the stages not yet finished will play, for a progress bar.
+    pub fn games_left(&self) -> u64 {
+        let plan = &self.state.plan;
+        let file = |f: &str| self.dir.join(f).exists();
+        let tune = |f: &str| if file(f) { 0 } else { plan.tune_games_per_side };
+        let measured = self.measured_so_far().map_or(0, |m| m.len() as u64);
+        tune(CAESAR_FILE)
+            + tune(FITTED_FILE)
+            + if file(VALUE_FILE) {
+                0
+            } else {
+                plan.learn_games
+            }
+            + 2 * plan.measure_games_each_way * (5u64.saturating_sub(measured))
+    }
+
+    /// Runs every unfinished stage on the current rayon pool, saying what
+    /// each does through `say`; `progress` counts games and cancels.
+    pub fn run(
+        &self,
+        progress: &super::Progress,
+        say: &mut dyn FnMut(String),
+    ) -> Result<FitOutcome, FitError> {
+        self.tune_side(Side::Caesar, progress, say)?;
+        self.tune_side(Side::Pompey, progress, say)?;
+        self.learn(progress, say)?;
+        let measured = self.measure(progress, say)?;
+        let verdict = self.bundle(&measured)?;
+        Ok(FitOutcome {
+            verdict,
+            report: self.report(&measured, verdict),
+        })
+    }
+
+    fn numbers_of(&self, file: &str) -> Result<PlayerNumbers, FitError> {
+        Ok(PlayerNumbers::load(&self.dir.join(file))?)
+    }
+
+    /// The transferred fast player's numbers (the default ones when it is
+    /// the default heuristic).
+    fn transferred_numbers(&self) -> PlayerNumbers {
+        self.transferred
+            .fast
+            .numbers_file()
+            .map_or_else(PlayerNumbers::default, |t| t.numbers)
+    }
+
+    /// Tunes one side's numbers, Caesar's from the transferred fast player,
+    /// then Pompey's from the fitted Caesar, each against a pool of the
+    /// transferred fast player and the default heuristic.
+    fn tune_side(
+        &self,
+        side: Side,
+        progress: &super::Progress,
+        say: &mut dyn FnMut(String),
+    ) -> Result<(), FitError> {
+        let (start, file) = match side {
+            Side::Caesar => (self.transferred_numbers(), CAESAR_FILE),
+            Side::Pompey => (self.numbers_of(CAESAR_FILE)?, FITTED_FILE),
+        };
+        if self.dir.join(file).exists() {
+            say(format!("{side}'s numbers already fitted ({file})"));
+            return Ok(());
+        }
+        let options = TuneOptions {
+            budget: self.state.plan.tune_games_per_side,
+            games_per_candidate: GAMES_PER_CANDIDATE,
+            population: POPULATION,
+            step: 0.3,
+            check_games: 0,
+            seed: self.state.request.seed + side.index() as u64,
+            start,
+            side: Some(side),
+            against: vec![self.transferred_numbers(), PlayerNumbers::default()],
+        };
+        options.check()?;
+        say(format!(
+            "tuning {side}'s numbers ({} games)",
+            options.total_games()
+        ));
+        let name = format!("{} ({})", self.state.request.variant, self.game.rules.name);
+        let report = super::tune::tune(self.game, &name, &options, progress)?;
+        crate::files::write_output(&self.dir.join(file), &report.player_file())?;
+        Ok(())
+    }
+
+    /// Learns a value on the fitted players' self-play.
+    fn learn(
+        &self,
+        progress: &super::Progress,
+        say: &mut dyn FnMut(String),
+    ) -> Result<(), FitError> {
+        if self.dir.join(VALUE_FILE).exists() {
+            say(format!("the value already learned ({VALUE_FILE})"));
+            return Ok(());
+        }
+        let fitted = AiSpec::player_file(&self.dir.join(FITTED_FILE))?;
+        let options = super::learn::LearnOptions {
+            games: self.state.plan.learn_games,
+            held_out: 0.2,
+            seed: self.state.request.seed + 2,
+            players: [fitted.clone(), fitted],
+            horizon_turns: 5,
+        };
+        options.check()?;
+        say(format!("learning a value ({} games)", options.games));
+        let report =
+            super::learn::learn(self.game, &self.state.request.variant, &options, progress)?;
+        crate::files::write_output(&self.dir.join(VALUE_FILE), &report.value_file())?;
+        Ok(())
+    }
+
+    /// The fitted search: 16 playouts on the fitted numbers, scored by the value.
+    fn fitted_search(&self) -> Result<AiSpec, FitError> {
+        Ok(format!(
+            "search:16@{}+{}",
+            self.dir.join(FITTED_FILE).display(),
+            self.dir.join(VALUE_FILE).display()
+        )
+        .parse()?)
+    }
+
+    fn measured_so_far(&self) -> Option<Vec<Rating>> {
+        let path = self.dir.join(MEASURED_FILE);
+        let text = crate::scenario::format::read_text(&path).ok()?;
+        crate::scenario::format::parse_ron(&path, &text).ok()
+    }
+
+    /// Every pairing measured on seeds the fit never played, kept in
+    /// `measured.ron` as it goes (a pairing already there is not played again).
+    fn measure(
+        &self,
+        progress: &super::Progress,
+        say: &mut dyn FnMut(String),
+    ) -> Result<Measured, FitError> {
+        let mut done = self.measured_so_far().unwrap_or_default();
+        let fitted = AiSpec::player_file(&self.dir.join(FITTED_FILE))?;
+        let search = self.fitted_search()?;
+        let best = self.transferred.best.spec.clone();
+        let fast = self.transferred.fast.clone();
+        let pairings = [
+            (&fitted, &AiSpec::Heuristic),
+            (&fast, &AiSpec::Heuristic),
+            (&search, &AiSpec::Heuristic),
+            (&best, &AiSpec::Heuristic),
+            (&search, &best),
+        ];
+        let games = self.state.plan.measure_games_each_way;
+        let request = &self.state.request;
+        for (player, against) in pairings {
+            let key = (player.to_string(), against.to_string());
+            if done
+                .iter()
+                .any(|r| (r.player.clone(), r.against.clone()) == key)
+            {
+                continue;
+            }
+            say(format!(
+                "measuring {player} against {against} ({games} games each way)"
+            ));
+            let seed = request.seed ^ MEASURE_SALT;
+            let mut rating = ratings::rate(
+                self.game,
+                &request.variant,
+                player,
+                against,
+                games,
+                seed,
+                progress,
+            )?;
+            rating.measured = format!(
+                "caesar-workbench players --measure --variant {}{} --players {player} --against {against} --games {games} --seed {seed} ({} threads)",
+                request.variant,
+                request
+                    .scenario
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(" --scenario {}", s.display())),
+                rayon::current_num_threads()
+            );
+            rating.variant_digest = self.game.rules.play_digest();
+            done.push(rating);
+            let text = ron::ser::to_string_pretty(&done, ron::ser::PrettyConfig::default())
+                .unwrap_or_default();
+            crate::files::write_output(&self.dir.join(MEASURED_FILE), &format!("{text}\n"))?;
+        }
+        let find = |player: &AiSpec, against: &AiSpec| {
+            done.iter()
+                .find(|r| r.player == player.to_string() && r.against == against.to_string())
+                .cloned()
+                .expect("every pairing was measured above")
+        };
+        Ok(Measured {
+            fitted: find(&fitted, &AiSpec::Heuristic),
+            transferred_fast: find(&fast, &AiSpec::Heuristic),
+            search: find(&search, &AiSpec::Heuristic),
+            transferred_best: find(&best, &AiSpec::Heuristic),
+            head_to_head: find(&search, &best),
+        })
+    }
+
+    /// The bundle's ratings (best first by the verdict, then the fast
+    /// players strongest first) and its report.
+    fn bundle(&self, m: &Measured) -> Result<Verdict, FitError> {
+        let verdict = Verdict::of(&m.head_to_head.score);
+        let (first, second) = match verdict {
+            Verdict::FittedIsBest => (&m.search, &m.transferred_best),
+            Verdict::TransferredStays => (&m.transferred_best, &m.search),
+        };
+        let (fast_first, fast_second) =
+            if m.fitted.score.estimate >= m.transferred_fast.score.estimate {
+                (&m.fitted, &m.transferred_fast)
+            } else {
+                (&m.transferred_fast, &m.fitted)
+            };
+        let own = format!("{}/", self.dir.display());
+        let entries: Vec<Rating> = [first, second, fast_first, fast_second]
+            .into_iter()
+            .map(|r| Rating {
+                player: r.player.replace(&own, ""),
+                ..r.clone()
+            })
+            .collect();
+        let text = ron::ser::to_string_pretty(&entries, ron::ser::PrettyConfig::default())
+            .unwrap_or_default();
+        let header = "// Players for this setup, written by `caesar-workbench fit`: the first is `best`,\n// the first under 0.005 CPU s a game the fast default. Files are found in this folder.\n";
+        crate::files::write_output(&self.dir.join(BUNDLE_RATINGS), &format!("{header}{text}\n"))?;
+        crate::files::write_output(&self.dir.join(REPORT_FILE), &self.report(m, verdict))?;
+        Ok(verdict)
+    }
+
+    fn report(&self, m: &Measured, verdict: Verdict) -> String {
+        let pct = |r: &Rating| {
+            format!(
+                "{:.1}% ({:.1}–{:.1}%; as Caesar {:.1}%, as Pompey {:.1}%; {:.3} CPU s a game)",
+                100.0 * r.score.estimate,
+                100.0 * r.score.ci95[0],
+                100.0 * r.score.ci95[1],
+                100.0 * r.as_caesar,
+                100.0 * r.as_pompey,
+                r.cpu_seconds_per_game
+            )
+        };
+        let s = &self.state.request;
+        let setup = s
+            .scenario
+            .as_ref()
+            .map_or("the published game".to_string(), |p| {
+                p.display().to_string()
+            });
+        let mut text = format!(
+            "# Players fitted for {setup} under {}\n\n\
+             Budget {} min, seed {}; {} games each way per pairing, on seeds the fit never played.\n\
+             Transferred: best {} ({}), fast {}.\n\n\
+             | player | against the default heuristic |\n|---|---|\n\
+             | fitted heuristic (`{FITTED_FILE}`) | {} |\n\
+             | transferred fast player | {} |\n\
+             | fitted search (`search:16@{FITTED_FILE}+{VALUE_FILE}`) | {} |\n\
+             | transferred best player | {} |\n\n\
+             Fitted search against the transferred best, head to head: {}\n\n",
+            s.variant,
+            s.budget_minutes,
+            s.seed,
+            self.state.plan.measure_games_each_way,
+            self.transferred.best.spec,
+            self.transferred.best.describe(),
+            self.transferred.fast,
+            pct(&m.fitted),
+            pct(&m.transferred_fast),
+            pct(&m.search),
+            pct(&m.transferred_best),
+            pct(&m.head_to_head),
+        );
+        text += match verdict {
+            Verdict::FittedIsBest => {
+                "Verdict: the fitted search beats the transferred best (its whole interval is above 50%); `best` plays it on this setup.\n"
+            }
+            Verdict::TransferredStays => {
+                "Verdict: the fitted search does not surely beat the transferred best (its interval reaches 50%), so the transferred player stays `best` on this setup.\n"
+            }
+        };
+        text += &format!(
+            "\nMade by:\n\n    caesar-workbench fit --variant {}{} --budget {} --seed {} --out {}\n",
+            s.variant,
+            s.scenario
+                .as_ref()
+                .map_or(String::new(), |p| format!(" --scenario {}", p.display())),
+            s.budget_minutes,
+            s.seed,
+            self.dir.display()
+        );
+        text
+    }
+}
+
+/// What the fit measured, one rating a pairing.
+struct Measured {
+    fitted: Rating,
+    transferred_fast: Rating,
+    search: Rating,
+    transferred_best: Rating,
+    head_to_head: Rating,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_spends_the_budget_in_whole_generations_and_bounded_measurements() {
+        let plan = FitPlan::new(1200.0, 0.002, 0.7);
+        let generation = GAMES_PER_CANDIDATE * POPULATION as u64;
+        assert_eq!(plan.tune_games_per_side % generation, 0);
+        assert!(plan.tune_games_per_side >= 100 * generation, "{plan:?}");
+        assert!(
+            (20..=400).contains(&plan.measure_games_each_way),
+            "{plan:?}"
+        );
+        let tiny = FitPlan::new(1.0, 0.01, 1.0);
+        assert_eq!(
+            tiny.tune_games_per_side, generation,
+            "at least one generation"
+        );
+        assert_eq!(tiny.measure_games_each_way, 10);
+        assert_eq!(tiny.learn_games, 100);
+    }
+
+    #[test]
+    fn a_fitted_player_ships_only_when_it_surely_beats_the_transferred_one() {
+        let score = |wins| Estimate::of(wins, 800);
+        assert_eq!(Verdict::of(&score(480)), Verdict::FittedIsBest);
+        assert_eq!(
+            Verdict::of(&score(420)),
+            Verdict::TransferredStays,
+            "52.5% is noise"
+        );
+        assert_eq!(Verdict::of(&score(240)), Verdict::TransferredStays);
+    }
+
+    #[test]
+    fn a_bundles_files_are_found_in_its_own_folder() {
+        let folder = tempfile::tempdir().unwrap();
+        let dir = folder.path();
+        for file in ["fitted.ron", "value.ron"] {
+            std::fs::write(dir.join(file), "()").unwrap();
+        }
+        let d = dir.display();
+        assert_eq!(
+            in_folder("search:16@fitted.ron+value.ron", dir),
+            format!("search:16@{d}/fitted.ron+{d}/value.ron")
+        );
+        assert_eq!(
+            in_folder("heuristic:fitted.ron", dir),
+            format!("heuristic:{d}/fitted.ron")
+        );
+        assert_eq!(
+            in_folder("heuristic:/abs/p.ron", dir),
+            "heuristic:/abs/p.ron"
+        );
+        assert_eq!(
+            in_folder("mcts:64@variants/players/x.ron", dir),
+            "mcts:64@variants/players/x.ron",
+            "a shipped file stays as the ratings name it"
+        );
+        assert_eq!(in_folder("heuristic", dir), "heuristic");
+        assert_eq!(
+            bundle_beside(Path::new("scenarios/mine.ron")),
+            Path::new("scenarios/mine.players")
+        );
+    }
+}
