@@ -547,39 +547,75 @@ impl PlayPanel {
                 theme::PLAY_PANEL_RANGE,
             ))
             .show(ui, |ui| {
-                self.panel_bottom = ui.max_rect().bottom();
-                self.panel_height = ui.max_rect().height();
-                // The scroll bar always shown: one appearing would narrow
-                // the panel and move every button in it.
-                egui::ScrollArea::vertical()
-                    .id_salt("play_side_scroll")
-                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
-                    .show(ui, |ui| {
-                        // During a game its decisions come first: opening
-                        // "New game" below them never moves a button; the
-                        // tab's name is all the heading it needs.
-                        let playing = self
-                            .session
-                            .as_ref()
-                            .is_some_and(|s| !s.trace.last().is_over());
-                        if !playing {
-                            ui.heading("Play");
-                        }
-                        let setup = (scenario, (errors, rules, variant), resolved, path);
-                        if !playing {
-                            self.setup_and_files(ui, &mut actions, setup);
-                        }
-                        self.side(ui, &mut actions);
-                        if playing {
-                            ui.separator();
-                            self.setup_and_files(ui, &mut actions, setup);
-                        }
-                    });
+                let setup = (scenario, (errors, rules, variant), resolved, path);
+                self.side_panel(ui, &mut actions, setup);
             });
         let below = self.log_below(ui.available_rect_before_wrap().size(), total);
         self.log_panel(ui, total, below);
         egui::CentralPanel::no_frame().show(ui, |ui| self.centre(ui));
         actions
+    }
+
+    /// The side panel. During a game, the game's header, the AI's controls
+    /// and the slots stand above the scrolled part: scrolling never moves
+    /// them, and opening "New game" (at the foot) never does either.
+    fn side_panel(&mut self, ui: &mut Ui, actions: &mut Vec<Request>, setup: Setup<'_>) {
+        self.panel_bottom = ui.max_rect().bottom();
+        self.panel_height = ui.max_rect().height();
+        let playing = self
+            .session
+            .as_ref()
+            .is_some_and(|s| !s.trace.last().is_over());
+        let slot = if playing {
+            self.fixed_top(ui, actions)
+        } else {
+            None
+        };
+        // The scroll bar always shown: one appearing would narrow the
+        // panel and move every button in it.
+        egui::ScrollArea::vertical()
+            .id_salt("play_side_scroll")
+            .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+            .show(ui, |ui| {
+                if playing {
+                    self.decisions(ui, actions, slot);
+                    ui.separator();
+                    self.setup_and_files(ui, actions, setup);
+                } else {
+                    ui.heading("Play");
+                    self.setup_and_files(ui, actions, setup);
+                    if self.session.is_some() {
+                        self.top(ui, actions);
+                        self.decisions(ui, actions, None);
+                    }
+                }
+            });
+    }
+
+    /// The game's header and the AI's controls, then (a decision open,
+    /// not handing over) the slots; the slot clicked, if any.
+    fn fixed_top(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) -> Option<Action> {
+        self.top(ui, actions);
+        let my_turn = self.my_turn();
+        let s = self.session.as_ref()?;
+        if s.handover.is_some() {
+            return None;
+        }
+        let state = s.trace.last();
+        let mut legal = Vec::new();
+        state.legal_actions(&s.game, &mut legal);
+        ui.separator();
+        slots(ui, s, &legal, my_turn, &mut self.guard)
+    }
+
+    /// Whether a person is to decide now.
+    fn my_turn(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| {
+            s.trace
+                .last()
+                .current_player()
+                .is_some_and(|side| s.seats[side.index()] == Seat::Human)
+        })
     }
 
     /// The log's height when it goes under the map, else `None` (see
@@ -981,7 +1017,8 @@ impl PlayPanel {
         go
     }
 
-    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
+    /// The game's header and the AI's controls.
+    fn top(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         let viewer = self.viewer();
         let record_text = self.record().map(|r| r.to_ron() + "\n");
         let Some(s) = &mut self.session else {
@@ -996,14 +1033,13 @@ impl PlayPanel {
             AI_ROWS
         };
         fixed_area(ui, "play_ai", rows, |ui| self.ai_controls(ui));
-        self.decisions(ui, actions);
     }
 
-    /// The decisions of the side at the table, in places that never move:
-    /// the slots, then the status and the hand in areas of fixed height,
-    /// then the list of actions; the battle and anything else whose length
-    /// changes below them.
-    fn decisions(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
+    /// The decisions of the side at the table, in places that never move
+    /// (the slots are above, `slot` the one clicked there): the status and
+    /// the hand in areas of fixed height, then the list of actions; the
+    /// battle and anything else whose length changes below them.
+    fn decisions(&mut self, ui: &mut Ui, actions: &mut Vec<Request>, slot: Option<Action>) {
         let viewer = self.viewer();
         let pace = self.settings.pace;
         let Some(s) = &mut self.session else {
@@ -1028,9 +1064,9 @@ impl PlayPanel {
         let my_turn = to_play.is_some_and(|side| s.seats[side.index()] == Seat::Human);
         let mut legal = Vec::new();
         state.legal_actions(&s.game, &mut legal);
-        // The actions with no place on the map in slots of their own, above
-        // everything that grows or shrinks: they never move under the pointer.
-        let mut picked = slots(ui, s, &legal, my_turn, &mut self.guard);
+        // The actions with no place on the map are in slots of their own,
+        // above the scrolled part (see `fixed_top`): `slot` is the one clicked.
+        let mut picked = slot;
         // Fixed for the window's height: a short window gets fewer rows
         // (the area scrolls), never a height that changes during play.
         let status_rows = if self.panel_height < SHORT_PANEL {
@@ -1599,7 +1635,6 @@ fn slots(
             }
         });
     }
-    ui.separator();
     picked
 }
 

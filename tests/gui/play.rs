@@ -2330,3 +2330,43 @@ fn resume_game_asks_before_discarding_a_game_in_progress() {
         "the file asked for"
     );
 }
+
+/// Issue 45: scrolling the side panel never moves the slots: they stand
+/// above the part that scrolls.
+#[test]
+fn scrolling_the_side_panel_leaves_the_slots_in_place() {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1000.0, 700.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.paused = true;
+    }
+    press(&mut h, "Start game");
+    settle(&mut h);
+    // "New game" opened: more than the panel holds.
+    press(&mut h, "New game");
+    let slot = h.get_by_label("End moves").rect();
+    let resume = h.get_by_label("Resume game…").rect();
+    // The wheel over the panel's lower part, which scrolls.
+    h.hover_at(egui::pos2(slot.center().x, 600.0));
+    h.event(Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: vec2(0.0, -10.0),
+        modifiers: Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+    });
+    // The scroll eases in over a few frames.
+    h.run_steps(10);
+    let scrolled = h.get_by_label("Resume game…").rect();
+    assert!(
+        scrolled.top() < resume.top() - 10.0,
+        "the panel scrolled: {resume:?} to {scrolled:?}"
+    );
+    assert_eq!(h.get_by_label("End moves").rect(), slot, "the slots moved");
+}
