@@ -2370,3 +2370,52 @@ fn scrolling_the_side_panel_leaves_the_slots_in_place() {
     );
     assert_eq!(h.get_by_label("End moves").rect(), slot, "the slots moved");
 }
+
+/// Issue 45: pointing at a space during a group move lights up only the
+/// places the group may go (no sea for a land-only group), never every
+/// neighbour.
+#[test]
+fn hovering_a_space_lights_only_legal_destinations() {
+    let mut h = started(2);
+    let mut checked = 0;
+    for k in 0..80 {
+        let Some((game, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        let (_, s) = now(&mut h);
+        if let Some(from) = s.moving_group() {
+            let targets: Vec<SpaceId> = legal(&game, &s)
+                .into_iter()
+                .filter_map(|a| caesar_workbench::games::trace::action_space(&s, a))
+                .collect();
+            let at = h
+                .state_mut()
+                .play_panel()
+                .board()
+                .space_centre(from)
+                .unwrap();
+            h.hover_at(at);
+            h.run();
+            let lit = h.state_mut().play_panel().board().lit_spaces();
+            assert!(lit.contains(&from), "the hovered space is lit");
+            for l in &lit {
+                assert!(
+                    *l == from || targets.contains(l),
+                    "{} lit from {} though no move goes there",
+                    game.space_name(*l),
+                    game.space_name(from)
+                );
+            }
+            // Not every neighbour: some cannot be reached this move.
+            checked += 1;
+            h.hover_at(Pos2::ZERO);
+            h.run();
+        }
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+        if checked >= 3 {
+            return;
+        }
+    }
+    panic!("{checked} group moves checked");
+}
