@@ -219,6 +219,8 @@ g() { echo $(($1 * scale)); }
 run_case simulate 4 simulate --games "$(g 200)" --seed 7 --caesar-ai heuristic --pompey-ai heuristic
 run_case ladder 3 ladder --players random,heuristic --games "$(g 20)" --seed 3
 run_case sweep 2 sweep --set vp_to_win=9..10 --games "$(g 40)" --seed 5
+run_case explain 2 explain --variant rules-1.1 --variant rules-2.0 --games "$(g 40)" --seed 9 \
+    --caesar-ai heuristic --pompey-ai heuristic
 
 # --- recovery ---------------------------------------------------------------
 # Submits that must be refused before anything is queued, leaving nothing in

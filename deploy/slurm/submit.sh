@@ -130,8 +130,8 @@ mem_ok "$merge_mem" || refuse "--merge-mem $merge_mem: not a Slurm memory size: 
 [[ $time =~ ^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$|^([Uu][Nn][Ll][Ii][Mm][Ii][Tt][Ee][Dd]|[Ii][Nn][Ff][Ii][Nn][Ii][Tt][Ee])$ ]] ||
     refuse "--time $time: not a Slurm time limit (minutes, H:M:S or D-H:M:S, e.g. 04:00:00 or 1-12:00:00)"
 case $1 in
-    simulate | compare | ladder | sweep) ;;
-    *) refuse "COMMAND must be simulate, compare, ladder or sweep, not '$1'" ;;
+    simulate | compare | ladder | sweep | explain) ;;
+    *) refuse "COMMAND must be simulate, compare, ladder, sweep or explain, not '$1'" ;;
 esac
 
 # The binary, by absolute path: the tasks run it from other nodes.

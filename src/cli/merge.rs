@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use caesar_workbench::sim::explain::ExplainReport;
 use caesar_workbench::sim::{
     CompareReport, GameRange, LadderReport, Merge, SimReport, SweepReport,
 };
@@ -42,6 +43,7 @@ enum Parsed {
     Compare(Box<CompareReport>),
     Ladder(Box<LadderReport>),
     Sweep(Box<SweepReport>),
+    Explain(Box<ExplainReport>),
 }
 
 /// Refuses reports that do not check out, overlap or come from different
@@ -51,6 +53,7 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
     let mut compares = Vec::new();
     let mut ladders = Vec::new();
     let mut sweeps = Vec::new();
+    let mut explains = Vec::new();
     for path in &args.reports {
         let label = path.display().to_string();
         match read_report(path)? {
@@ -58,6 +61,7 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             Parsed::Compare(r) => compares.push((label, *r)),
             Parsed::Ladder(r) => ladders.push((label, *r)),
             Parsed::Sweep(r) => sweeps.push((label, *r)),
+            Parsed::Explain(r) => explains.push((label, *r)),
         }
     }
     let outputs: Vec<&Path> = [args.spaces_csv.as_deref(), args.out.as_deref()]
@@ -75,6 +79,25 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         return Err(CliError::Usage(format!(
             "--spaces-csv is written from simulate reports only, and {other} is not one"
         )));
+    }
+    if let Some((explain, _)) = explains.first() {
+        let other = sims
+            .first()
+            .map(|(l, _)| l.clone())
+            .or(compares.first().map(|(l, _)| l.clone()))
+            .or(ladders.first().map(|(l, _)| l.clone()))
+            .or(sweeps.first().map(|(l, _)| l.clone()));
+        if let Some(other) = other {
+            return Err(CliError::Report(format!(
+                "cannot merge explain reports with other reports: {explain} is an explain report, {other} is not"
+            )));
+        }
+        let labelled: Vec<(&str, &ExplainReport)> =
+            explains.iter().map(|(l, r)| (l.as_str(), r)).collect();
+        let merged = ExplainReport::merge_labelled(&labelled)
+            .map_err(|e| CliError::Report(e.to_string()))?;
+        emit_report(out, &merged, args.json, args.out.as_deref())?;
+        return Ok(ExitCode::SUCCESS);
     }
     if let Some((sweep, _)) = sweeps.first() {
         if let Some(other) = sims
@@ -188,7 +211,11 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
         ))
     };
     let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_report)?;
-    if value.get("kind").and_then(|k| k.as_str()) == Some("sweep") {
+    if value.get("kind").and_then(|k| k.as_str()) == Some("explain") {
+        serde_json::from_str(text)
+            .map(|r| Parsed::Explain(Box::new(r)))
+            .map_err(not_a_report)
+    } else if value.get("kind").and_then(|k| k.as_str()) == Some("sweep") {
         serde_json::from_str(text)
             .map(|r| Parsed::Sweep(Box::new(r)))
             .map_err(not_a_report)

@@ -7,6 +7,7 @@ mod args;
 mod battle;
 mod diff;
 mod error;
+mod explain;
 mod fit;
 mod gui;
 mod ladder;
@@ -80,6 +81,10 @@ enum Command {
     /// a game turn) on self-play, judge it on held-out games, and write the
     /// value file a search scores its playouts with (`search:16@FILE+VALUE`).
     Learn(learn::LearnArgs),
+    /// Why two rule sets differ for Caesar, field by field: each field in
+    /// which they differ switched alone (at A and at B) over the same seeds,
+    /// with its interval, the interacting ones marked, the sum against the whole.
+    Explain(explain::ExplainArgs),
     /// Players for a new setup in one command: tunes the heuristic per side
     /// against the transferred players, learns a value, measures a search on
     /// them against the default heuristic and the transferred best on unseen
@@ -134,6 +139,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Tune(args)) => tune::tune(&mut out, args)?,
         Some(Command::Learn(args)) => learn::learn(&mut out, args)?,
         Some(Command::Fit(args)) => fit::fit(&mut out, args)?,
+        Some(Command::Explain(args)) => explain::explain(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,
         Some(Command::Players(args)) => players::players(&mut out, args)?,
         Some(Command::Play(args)) => play::play(&mut out, args)?,

@@ -415,26 +415,13 @@ impl Ctx<'_> {
             ));
         }
         self.check_rule_values(out);
-        if let Some((k, c)) = self
-            .doc
-            .deck
-            .commands
-            .iter()
-            .enumerate()
-            .find(|(_, c)| c.moves > MAX_CARD_POINTS || c.levy > MAX_CARD_POINTS)
-        {
-            out.push(finding(
-                Code::BadCommandCard,
-                format!(
-                    "a command card with move {} and levy {}: a card gives at most {MAX_CARD_POINTS} of each (the published cards 1 to 4 moves, 1 to 3 levies: 6.1, 6.4)",
-                    c.moves, c.levy
-                ),
-                self.at.field(Section::Deck, &format!("deck.commands.{k}")),
-                Subject::Deck {
-                    card: Some(format!("{}/{}", c.moves, c.levy)),
-                },
-            ));
-        }
+        out.extend(self.first_command_card(
+            Code::BadCommandCard,
+            |c| c.moves > MAX_CARD_POINTS || c.levy > MAX_CARD_POINTS,
+            &format!(
+                "a card gives at most {MAX_CARD_POINTS} of each (the published cards 1 to 4 moves, 1 to 3 levies: 6.1, 6.4)"
+            ),
+        ));
         // House rules: every removed card must name a card of this deck.
         let (_, unmatched) = deck.without(&self.rules.removed_cards);
         let names: Vec<String> = deck.cards.iter().map(|c| c.face.name()).collect();
@@ -470,26 +457,39 @@ impl Ctx<'_> {
                 ));
             }
         }
-        if let Some((k, c)) = self
+        out.extend(self.first_command_card(
+            Code::EmptyCommandCard,
+            |c| c.moves == 0 && c.levy == 0,
+            "it does nothing",
+        ));
+    }
+
+    /// A finding of `code` at the first command card `bad` holds for,
+    /// saying `why`.
+    fn first_command_card(
+        &self,
+        code: Code,
+        bad: impl Fn(&crate::scenario::format::CommandDoc) -> bool,
+        why: &str,
+    ) -> Option<Finding> {
+        let (k, c) = self
             .doc
             .deck
             .commands
             .iter()
             .enumerate()
-            .find(|(_, c)| c.moves == 0 && c.levy == 0)
-        {
-            out.push(finding(
-                Code::EmptyCommandCard,
-                format!(
-                    "a command card with move {} and levy {} does nothing",
-                    c.moves, c.levy
-                ),
-                self.at.field(Section::Deck, &format!("deck.commands.{k}")),
-                Subject::Deck {
-                    card: Some(format!("{}/{}", c.moves, c.levy)),
-                },
-            ));
-        }
+            .find(|(_, c)| bad(c))?;
+        Some(finding(
+            code,
+            format!(
+                "a command card with move {} and levy {}: {why}",
+                c.moves, c.levy
+            ),
+            self.at.field(Section::Deck, &format!("deck.commands.{k}")),
+            Subject::Deck {
+                card: Some(format!("{}/{}", c.moves, c.levy)),
+            },
+        ))
     }
 
     /// The rule set's values that make every game alike, and a name to call

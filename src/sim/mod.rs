@@ -6,6 +6,7 @@
 //! many, on one machine or merged from shards.
 
 pub mod cluster;
+pub mod explain;
 pub mod fit;
 pub mod heatmap;
 pub mod ladder;

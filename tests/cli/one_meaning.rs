@@ -399,72 +399,53 @@ fn a_rule_set_without_a_name_is_refused() {
         .stdout(predicate::str::contains("bad-name"));
 }
 
-#[test]
-fn empty_blank_and_invisible_space_names_and_off_canvas_spaces_are_errors() {
+/// `validate` of the published scenario with `edit` made to its text.
+fn validate_published_edited(edit: impl Fn(&str) -> String) -> assert_cmd::assert::Assert {
     let scenario = std::fs::read_to_string(format!("{ROOT}/scenarios/historical.ron")).unwrap();
-    for (from, to, code) in [
-        ("name: \"Aenos\"", "name: \"Ae\u{200b}nos\"", "bad-name"),
-        ("name: \"Aenos\"", "name: \"   \"", "bad-name"),
-        ("name: \"Aenos\"", "name: \"\"", "bad-name"),
-    ] {
-        let dir = tempfile::tempdir().unwrap();
-        let edited = scenario.replacen(from, to, 1);
-        assert_ne!(edited, scenario, "{from} is in the published scenario");
-        let path = write(dir.path(), "s.ron", &edited);
-        cli()
-            .arg("validate")
-            .arg(&path)
-            .assert()
-            .code(1)
-            .stdout(predicate::str::contains(code));
-    }
-    let at = scenario.find("at: (").unwrap();
-    let end = at + scenario[at..].find(')').unwrap();
-    let far = format!(
-        "{}at: (4294967295.0, 1e30{}",
-        &scenario[..at],
-        &scenario[end..]
+    let edited = edit(&scenario);
+    assert_ne!(
+        edited, scenario,
+        "the edit finds its text in the published scenario"
     );
     let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "s.ron", &far);
-    cli()
-        .arg("validate")
-        .arg(&path)
-        .assert()
+    let path = write(dir.path(), "s.ron", &edited);
+    cli().arg("validate").arg(&path).assert()
+}
+
+#[test]
+fn empty_blank_and_invisible_space_names_and_off_canvas_spaces_are_errors() {
+    for name in ["Ae\u{200b}nos", "   ", ""] {
+        validate_published_edited(|s| {
+            s.replacen("name: \"Aenos\"", &format!("name: \"{name}\""), 1)
+        })
         .code(1)
-        .stdout(predicate::str::contains("off-canvas"));
+        .stdout(predicate::str::contains("bad-name"));
+    }
+    validate_published_edited(|s| {
+        let at = s.find("at: (").unwrap();
+        let end = at + s[at..].find(')').unwrap();
+        format!("{}at: (4294967295.0, 1e30{}", &s[..at], &s[end..])
+    })
+    .code(1)
+    .stdout(predicate::str::contains("off-canvas"));
 }
 
 #[test]
 fn an_invisible_character_in_an_unknown_name_is_shown_escaped() {
-    let scenario = std::fs::read_to_string(format!("{ROOT}/scenarios/historical.ron")).unwrap();
-    let edited = scenario.replacen(
-        "\"Neapolis\", \"Roma\")",
-        "\"Neapolis\", \"Ro\u{200b}ma\")",
-        1,
-    );
-    assert_ne!(edited, scenario);
-    let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "s.ron", &edited);
-    cli()
-        .arg("validate")
-        .arg(&path)
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("Ro\\u{200B}ma"));
+    validate_published_edited(|s| {
+        s.replacen(
+            "\"Neapolis\", \"Roma\")",
+            "\"Neapolis\", \"Ro\u{200b}ma\")",
+            1,
+        )
+    })
+    .code(1)
+    .stdout(predicate::str::contains("Ro\\u{200B}ma"));
 }
 
 #[test]
 fn a_command_card_of_255_moves_is_refused() {
-    let scenario = std::fs::read_to_string(format!("{ROOT}/scenarios/historical.ron")).unwrap();
-    let edited = scenario.replacen("(move: 4, levy: 1", "(move: 255, levy: 255", 1);
-    assert_ne!(edited, scenario, "the published deck has a 4/1 card");
-    let dir = tempfile::tempdir().unwrap();
-    let path = write(dir.path(), "s.ron", &edited);
-    cli()
-        .arg("validate")
-        .arg(&path)
-        .assert()
+    validate_published_edited(|s| s.replacen("(move: 4, levy: 1", "(move: 255, levy: 255", 1))
         .code(1)
         .stdout(predicate::str::contains("bad-command-card"));
 }

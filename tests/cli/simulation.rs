@@ -1011,3 +1011,87 @@ fn tune_search_takes_a_tree_search_on_a_player_file_and_nothing_for_the_heuristi
     refused(&format!("mcts:4@{file}"), &["--side", "caesar"], "--side");
     assert!(!out.exists(), "nothing written");
 }
+
+/// `explain`'s JSON report of A against B, with `extra` options.
+fn explain_json(a: &str, b: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "explain",
+        "--variant",
+        a,
+        "--variant",
+        b,
+        "--games",
+        "60",
+        "--seed",
+        "3",
+        "--json",
+        "--caesar-ai",
+        "heuristic",
+        "--pompey-ai",
+        "heuristic",
+    ];
+    args.extend(extra);
+    json(&args)
+}
+
+#[test]
+fn explain_of_a_variant_that_changes_one_field_names_that_field_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("v.ron");
+    std::fs::write(
+        &v,
+        "(name: \"no exception\", extends: \"rules-2.0\", caesar_player1_first_turn: false)",
+    )
+    .unwrap();
+    let report = explain_json("rules-2.0", v.to_str().unwrap(), &[]);
+    let fields = report["fields"].as_array().unwrap();
+    assert_eq!(fields.len(), 1, "{fields:?}");
+    assert_eq!(fields[0]["field"], "caesar_player1_first_turn");
+    assert_eq!(fields[0]["at_a"]["pairs"], 60);
+    // Switched alone at A, the field is the whole difference: same games.
+    assert_eq!(fields[0]["at_a"], report["total"]);
+    let moved = fields[0]["at_a"]["caesar_only_first"].as_u64().unwrap()
+        + fields[0]["at_a"]["caesar_only_second"].as_u64().unwrap();
+    assert!(moved > 0, "the first-turn exception changes some games");
+}
+
+#[test]
+fn explain_shards_merge_to_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = explain_json("rules-1.1", "rules-2.0", &[]);
+    let mut shards = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let out = dir.path().join(format!("s{}.json", shards.len()));
+        cli()
+            .args([
+                "explain",
+                "--variant",
+                "rules-1.1",
+                "--variant",
+                "rules-2.0",
+            ])
+            .args([
+                "--games",
+                "60",
+                "--seed",
+                "3",
+                "--json",
+                "--caesar-ai",
+                "heuristic",
+            ])
+            .args(["--pompey-ai", "heuristic", "--shard", shard, "--out"])
+            .arg(&out)
+            .assert()
+            .code(0);
+        shards.push(out);
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(shards.iter().map(|p| p.to_str().unwrap()));
+    let merged = json(&args);
+    assert_eq!(merged["total"], whole["total"]);
+    assert_eq!(merged["fields"], whole["fields"]);
+    assert_eq!(
+        merged, whole,
+        "the whole run's report, as one machine writes it"
+    );
+}

@@ -1250,3 +1250,36 @@ fn a_tuned_player_file_takes_a_seat_in_the_play_tab() {
     );
     h.get_by_value("Heuristic (seat.ron)");
 }
+
+#[test]
+fn a_compared_rule_set_the_scenario_cannot_play_is_refused_with_the_validators_findings() {
+    // Hands of 20 cannot be dealt from the published deck of 27: the
+    // compare used to start it with the unchecked constructor, whose panic
+    // killed the worker thread.
+    let dir = tempfile::tempdir().unwrap();
+    let variant = dir.path().join("big-hands.ron");
+    std::fs::write(
+        &variant,
+        "(name: \"big hands\", extends: \"rules-2.0\", hand_size: 20)",
+    )
+    .unwrap();
+    let mut h = built_in();
+    h.get_by_label("Simulate").click();
+    h.run();
+    h.state_mut().sim_panel().compare_with = Some(variant.display().to_string());
+    h.get_by_role_and_label(Role::SpinButton, "Games")
+        .set_value_accesskit(4.0);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    match &h.state_mut().sim_panel().result {
+        Some(Err(e)) => {
+            assert!(e.contains("cannot be played on this scenario"), "{e}");
+            assert!(e.contains("deck-too-small"), "the validator's finding: {e}");
+        }
+        Some(Ok(_)) => panic!("the run was started"),
+        None => panic!("no result: the run neither ended nor was refused"),
+    }
+}
