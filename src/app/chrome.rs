@@ -110,7 +110,9 @@ pub(super) fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -
         let mut chosen = variant.to_string();
         let combo = egui::ComboBox::from_id_salt("variant")
             .selected_text(state.rules_label())
-            .width(240.0)
+            // Narrower in a narrow window (1000 px): whole, never clipped.
+            .width((ui.available_width() - 12.0).clamp(110.0, 240.0))
+            .truncate()
             .show_ui(ui, |ui| {
                 let builtin = BUILTIN_VARIANTS.iter().any(|(n, _)| *n == variant);
                 if !builtin {

@@ -1,8 +1,10 @@
 //! The game's log as one side may know it, for the Play and Replay tabs:
 //! every action in words, grouped by year and turn, newest at the bottom.
 //! The other side's hidden decisions read as what a player across the table
-//! sees ("Pompey moves a block from Antiochia to Tarsus", "Pompey plays a
-//! card"); only what the side's [`SideView`] knows is named. Battles are
+//! sees ("Pompey's side moves a block from Antiochia to Tarsus", "Pompey's
+//! side plays a card"): a side is always "Pompey's side", the leader "the
+//! Pompey block", never one for the other; only what the side's
+//! [`SideView`] knows is named. Battles are
 //! narrated fire by fire: the block, its dice, the hits and who took them,
 //! round by round, and a summary (steps lost, who holds the space).
 //!
@@ -267,11 +269,11 @@ fn fold_group_move(
     }
 }
 
-/// A group move in one line: "Pompey moves 3 blocks from Antiochia to
+/// A group move in one line: "Pompey's side moves 3 blocks from Antiochia to
 /// Tarsus to Ancyra"; blocks that went different ways each with their way.
 /// Blocks the viewer may not name are counted, never named.
 fn group_words(game: &Game, m: &Moving) -> String {
-    let side = m.side;
+    let side = side_words(m.side);
     let from = game.space_name(m.from);
     if m.ways.is_empty() {
         return if m.ended {
@@ -303,7 +305,7 @@ fn group_words(game: &Game, m: &Moving) -> String {
         let mut parts: Vec<String> = ways
             .iter()
             .filter(|w| w.named)
-            .map(|w| game.block_name(w.block).to_string())
+            .map(|w| block_name(game, w.block))
             .collect();
         match ways.iter().filter(|w| !w.named).count() {
             0 => {}
@@ -374,12 +376,30 @@ fn note(step: usize, text: String) -> Entry {
 }
 
 /// A block as the viewer may name it: "Antonius (Pompey)" or "a Pompey block".
+/// A side as the subject of a line: "Pompey's side moves …", so it is never
+/// taken for the leader of its name ("the Pompey block", [`block_name`]).
+fn side_words(side: Side) -> String {
+    format!("{side}'s side")
+}
+
+/// A block's name in a line: a leader named for a side as "the Pompey
+/// block", any other by its name.
+fn block_name(game: &Game, b: BlockId) -> String {
+    let name = game.block_name(b);
+    if Side::BOTH.iter().any(|s| s.to_string() == name) {
+        format!("the {name} block")
+    } else {
+        name.to_string()
+    }
+}
+
 fn block_words(game: &Game, state: &State, view: &SideView<'_>, b: BlockId) -> String {
     if view.knows(game, b) {
         let (name, side) = (game.block_name(b), state.side(b));
-        // The leaders named for their side need no side after the name.
-        if name == side.to_string() {
-            name.to_string()
+        // The leaders named for their side: "the Pompey block", never
+        // read as the side.
+        if Side::BOTH.iter().any(|s| s.to_string() == name) {
+            format!("the {name} block")
         } else {
             format!("{name} ({side})")
         }
@@ -399,6 +419,8 @@ fn action_words(
     seen_after: &SideView<'_>,
 ) -> String {
     let own = seen_before.is_omniscient() || seen_before.side() == side;
+    let played = seen_after.played(side);
+    let side = side_words(side);
     let full = format!("{side}: {}", game.action_text(action));
     if own {
         return full;
@@ -410,7 +432,7 @@ fn action_words(
     match action {
         Action::Discard(_) => format!("{side} discards a card"),
         // A card that ends the turn was shown with the other (see shown_card).
-        Action::Play(c) if seen_after.played(side) == Some(c) || !same_turn(before, after) => {
+        Action::Play(c) if played == Some(c) || !same_turn(before, after) => {
             format!("{side} plays {}", game.card_label(c))
         }
         Action::Play(_) => format!("{side} plays a card"),
@@ -564,8 +586,8 @@ fn battle_lines(
         let lost = after.stats.steps_lost;
         let occupied = Side::BOTH.map(|s| after.blocks_at(f.space, s).next().is_some());
         let holder = match occupied {
-            [true, false] => format!("Caesar holds {}", game.space_name(f.space)),
-            [false, true] => format!("Pompey holds {}", game.space_name(f.space)),
+            [true, false] => format!("Caesar's side holds {}", game.space_name(f.space)),
+            [false, true] => format!("Pompey's side holds {}", game.space_name(f.space)),
             _ => format!("{} is left empty", game.space_name(f.space)),
         };
         let casualties = |side: Side| {
@@ -576,6 +598,7 @@ fn battle_lines(
                 1 => "1 step".to_string(),
                 n => format!("{n} steps"),
             };
+            let side = side_words(side);
             match blocks {
                 0 => format!("{side} lost {steps}"),
                 1 => format!("{side} lost {steps} (1 block eliminated)"),
@@ -827,6 +850,44 @@ impl Cache {
     }
 }
 
+/// The most of the window's width the log may take (with Play's side
+/// panel, under a half).
+const LOG_SHARE: f32 = 0.19;
+/// The least height of the log when it is under the map: a few turns' lines.
+const LOG_MIN_HEIGHT: f32 = 150.0;
+
+/// The game log's height when it goes under the map, else `None` (beside
+/// it), for Play and Replay alike: under when the map (`bounds` big),
+/// fitted to what is left (`rest` of a window `total` wide), is larger
+/// so. A wide map in a tall window would leave empty bands above and below
+/// it; the log fills that band instead of narrowing the map.
+pub(super) fn log_below(bounds: egui::Vec2, rest: egui::Vec2, total: f32) -> Option<f32> {
+    if bounds.x <= 1.0 || bounds.y <= 1.0 {
+        return None;
+    }
+    let beside = theme::panel_default(total, LOG_SHARE, theme::LOG_PANEL_WIDTH);
+    let zoom_beside = ((rest.x - beside) / bounds.x).min(rest.y / bounds.y);
+    let zoom_below = (rest.x / bounds.x).min((rest.y - LOG_MIN_HEIGHT) / bounds.y);
+    (zoom_below > zoom_beside * 1.05).then(|| (rest.y - zoom_below * bounds.y).max(LOG_MIN_HEIGHT))
+}
+
+/// The log's panel: under the map `below` high, else beside it, as
+/// [`log_below`] says; the same in Play and Replay.
+pub(super) fn log_panel(id: &str, total: f32, below: Option<f32>) -> egui::Panel {
+    match below {
+        Some(height) => egui::Panel::bottom(format!("{id}_below"))
+            .resizable(false)
+            .exact_size(height),
+        None => egui::Panel::left(id.to_string())
+            .default_size(theme::panel_default(
+                total,
+                LOG_SHARE,
+                theme::LOG_PANEL_WIDTH,
+            ))
+            .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -892,8 +953,9 @@ mod tests {
                     "{side}'s group moves, seen by {viewer:?}"
                 );
                 assert!(told.iter().all(|e| {
-                    e.text.starts_with(&format!("{side} moves "))
-                        || e.text.starts_with(&format!("{side} starts a group move"))
+                    e.text.starts_with(&format!("{side}'s side moves "))
+                        || e.text
+                            .starts_with(&format!("{side}'s side starts a group move"))
                 }));
                 // The other side's blocks the viewer never knew are not named.
                 let Some(me) = viewer.filter(|v| *v != side) else {
@@ -920,7 +982,7 @@ mod tests {
     }
 
     #[test]
-    fn a_leader_named_for_his_side_is_not_followed_by_the_side_again() {
+    fn a_leader_named_for_his_side_reads_as_a_block_never_as_the_side() {
         let game = crate::test_support::published("rules-2.0");
         let state = crate::engine::State::new(&game, 1);
         let view = state.view(Side::Caesar, false);
@@ -928,8 +990,9 @@ mod tests {
             let b = game.roster().ids().find(|b| game.block_name(*b) == name);
             block_words(&game, &state, &view, b.expect("in the roster"))
         };
-        assert_eq!(named("Caesar"), "Caesar");
+        assert_eq!(named("Caesar"), "the Caesar block");
         assert_eq!(named("Legio 13"), "Legio 13 (Caesar)");
+        assert_eq!(side_words(Side::Pompey), "Pompey's side");
     }
 
     /// Two event cards cancel and end the turn at once (2.x): the log of
@@ -978,8 +1041,8 @@ mod tests {
             // Caesar's card was face down when played; Pompey's, the
             // second, showed both.
             let told = match viewer {
-                Some(Side::Caesar) => "Pompey plays Apollo",
-                _ => "Pompey: Play Apollo",
+                Some(Side::Caesar) => "Pompey's side plays Apollo",
+                _ => "Pompey's side: Play Apollo",
             };
             assert!(lines.contains(&told), "seen by {viewer:?}: {lines:?}");
         }

@@ -145,6 +145,8 @@ pub(super) struct MapModel {
     tiles: Vec<(SpaceId, Rect)>,
     /// The size of one block tile of the board (a line of words).
     tile: Vec2,
+    /// The spaces lit up around the hovered one, as last drawn.
+    lit: Vec<SpaceId>,
 }
 
 /// Label offsets (screen points from the anchor to the label's top-left) for
@@ -268,6 +270,7 @@ impl MapModel {
             shapes: Vec::new(),
             tiles: Vec::new(),
             tile: Vec2::ZERO,
+            lit: Vec::new(),
         }
     }
 
@@ -402,6 +405,11 @@ impl MapModel {
             self.tile = tile;
             self.placement.key = None;
         }
+    }
+
+    /// The spaces lit up around the hovered one, as last drawn.
+    pub(super) fn lit(&self) -> &[SpaceId] {
+        &self.lit
     }
 
     /// The size of one block tile of the board, as set last.

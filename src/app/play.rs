@@ -38,13 +38,10 @@ use crate::scenario::model::{BlockId, Side, SpaceId};
 /// together under a half (their frames take a few points), so the map
 /// keeps the other half.
 const PLAY_SHARE: f32 = 0.29;
-const LOG_SHARE: f32 = 0.19;
 /// The least height of the end screen's chart, when the panel is short,
 /// and the most, when it is tall (the chart is all that is left to see).
 const MIN_CHART_HEIGHT: f32 = 120.0;
 const MAX_CHART_HEIGHT: f32 = 360.0;
-/// The least height of the log when it is under the map: a few turns' lines.
-const LOG_MIN_HEIGHT: f32 = 150.0;
 
 /// Who sits at a side.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,6 +186,9 @@ pub struct PlayPanel {
     places: Places,
     /// The foot of the side panel on screen, as last drawn.
     panel_bottom: f32,
+    /// The side panel's height, as last drawn: a short window (700 px) gets
+    /// a shorter status area, so the hand and the list stay in view.
+    panel_height: f32,
 }
 
 impl PlayPanel {
@@ -544,30 +544,8 @@ impl PlayPanel {
                 theme::PLAY_PANEL_RANGE,
             ))
             .show(ui, |ui| {
-                self.panel_bottom = ui.max_rect().bottom();
-                // The scroll bar always shown: one appearing would narrow
-                // the panel and move every button in it.
-                egui::ScrollArea::vertical()
-                    .id_salt("play_side_scroll")
-                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
-                    .show(ui, |ui| {
-                        ui.heading("Play");
-                        // During a game its decisions come first: opening
-                        // "New game" below them never moves a button.
-                        let playing = self
-                            .session
-                            .as_ref()
-                            .is_some_and(|s| !s.trace.last().is_over());
-                        let setup = (scenario, (errors, rules, variant), resolved, path);
-                        if !playing {
-                            self.setup_and_files(ui, &mut actions, setup);
-                        }
-                        self.side(ui, &mut actions);
-                        if playing {
-                            ui.separator();
-                            self.setup_and_files(ui, &mut actions, setup);
-                        }
-                    });
+                let setup = (scenario, (errors, rules, variant), resolved, path);
+                self.side_panel(ui, &mut actions, setup);
             });
         let below = self.log_below(ui.available_rect_before_wrap().size(), total);
         self.log_panel(ui, total, below);
@@ -575,20 +553,73 @@ impl PlayPanel {
         actions
     }
 
-    /// The log's height when it goes under the map, else `None` (beside
-    /// it): under when the map, fitted to what is left, is larger so. A
-    /// wide map in a tall window would leave empty bands above and below
-    /// it; the log fills that band instead of narrowing the map.
-    fn log_below(&self, rest: egui::Vec2, total: f32) -> Option<f32> {
-        let bounds = self.board.view.bounds().size();
-        if self.session.is_none() || bounds.x <= 1.0 || bounds.y <= 1.0 {
+    /// The side panel. During a game, the game's header, the AI's controls
+    /// and the slots stand above the scrolled part: scrolling never moves
+    /// them, and opening "New game" (at the foot) never does either.
+    fn side_panel(&mut self, ui: &mut Ui, actions: &mut Vec<Request>, setup: Setup<'_>) {
+        self.panel_bottom = ui.max_rect().bottom();
+        self.panel_height = ui.max_rect().height();
+        let playing = self
+            .session
+            .as_ref()
+            .is_some_and(|s| !s.trace.last().is_over());
+        let slot = if playing {
+            self.fixed_top(ui, actions)
+        } else {
+            None
+        };
+        // The scroll bar always shown: one appearing would narrow the
+        // panel and move every button in it.
+        egui::ScrollArea::vertical()
+            .id_salt("play_side_scroll")
+            .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+            .show(ui, |ui| {
+                if playing {
+                    self.decisions(ui, actions, slot);
+                    ui.separator();
+                    self.setup_and_files(ui, actions, setup);
+                } else {
+                    ui.heading("Play");
+                    self.setup_and_files(ui, actions, setup);
+                    if self.session.is_some() {
+                        self.top(ui, actions);
+                        self.decisions(ui, actions, None);
+                    }
+                }
+            });
+    }
+
+    /// The game's header and the AI's controls, then (a decision open,
+    /// not handing over) the slots; the slot clicked, if any.
+    fn fixed_top(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) -> Option<Action> {
+        self.top(ui, actions);
+        let my_turn = self.my_turn();
+        let s = self.session.as_ref()?;
+        if s.handover.is_some() {
             return None;
         }
-        let beside = theme::panel_default(total, LOG_SHARE, theme::LOG_PANEL_WIDTH);
-        let zoom_beside = ((rest.x - beside) / bounds.x).min(rest.y / bounds.y);
-        let zoom_below = (rest.x / bounds.x).min((rest.y - LOG_MIN_HEIGHT) / bounds.y);
-        (zoom_below > zoom_beside * 1.05)
-            .then(|| (rest.y - zoom_below * bounds.y).max(LOG_MIN_HEIGHT))
+        let state = s.trace.last();
+        let mut legal = Vec::new();
+        state.legal_actions(&s.game, &mut legal);
+        ui.separator();
+        slots(ui, s, &legal, my_turn, &mut self.guard)
+    }
+
+    /// Whether a person is to decide now.
+    fn my_turn(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| {
+            s.trace
+                .last()
+                .current_player()
+                .is_some_and(|side| s.seats[side.index()] == Seat::Human)
+        })
+    }
+
+    /// The log's height when it goes under the map, else `None` (see
+    /// [`super::game_log::log_below`]).
+    fn log_below(&self, rest: egui::Vec2, total: f32) -> Option<f32> {
+        self.session.as_ref()?;
+        super::game_log::log_below(self.board.view.bounds().size(), rest, total)
     }
 
     /// The game's log beside the map, as the side at the table may know it
@@ -597,19 +628,7 @@ impl PlayPanel {
     fn log_panel(&mut self, ui: &mut Ui, total: f32, below: Option<f32>) {
         let viewer = self.viewer();
         let Some(s) = &self.session else { return };
-        let panel = match below {
-            Some(height) => egui::Panel::bottom("play_log_below")
-                .resizable(false)
-                .exact_size(height),
-            None => egui::Panel::left("play_log")
-                .default_size(theme::panel_default(
-                    total,
-                    LOG_SHARE,
-                    theme::LOG_PANEL_WIDTH,
-                ))
-                .size_range(theme::panel_range(total, LOG_SHARE, theme::LOG_PANEL_RANGE)),
-        };
-        let clicked = panel
+        let clicked = super::game_log::log_panel("play_log", total, below)
             .show(ui, |ui| {
                 ui.heading("Game log");
                 if s.handover.is_some() {
@@ -843,7 +862,7 @@ impl PlayPanel {
                 // The slider gives way in a narrow panel: at its full width
                 // with its value and words it would be wider than the panel,
                 // which then overflows the window's edge and the map.
-                ui.spacing_mut().slider_width = (ui.available_width() - 150.0).clamp(40.0, 100.0);
+                ui.spacing_mut().slider_width = (ui.available_width() - 190.0).clamp(30.0, 100.0);
                 ui.add(
                     egui::Slider::new(&mut ms, 0..=2000)
                         // Fine steps at the quick end, where a person sets it.
@@ -995,7 +1014,8 @@ impl PlayPanel {
         go
     }
 
-    fn side(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
+    /// The game's header and the AI's controls.
+    fn top(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
         let viewer = self.viewer();
         let record_text = self.record().map(|r| r.to_ron() + "\n");
         let Some(s) = &mut self.session else {
@@ -1010,14 +1030,13 @@ impl PlayPanel {
             AI_ROWS
         };
         fixed_area(ui, "play_ai", rows, |ui| self.ai_controls(ui));
-        self.decisions(ui, actions);
     }
 
-    /// The decisions of the side at the table, in places that never move:
-    /// the slots, then the status and the hand in areas of fixed height,
-    /// then the list of actions; the battle and anything else whose length
-    /// changes below them.
-    fn decisions(&mut self, ui: &mut Ui, actions: &mut Vec<Request>) {
+    /// The decisions of the side at the table, in places that never move
+    /// (the slots are above, `slot` the one clicked there): the status and
+    /// the hand in areas of fixed height, then the list of actions; the
+    /// battle and anything else whose length changes below them.
+    fn decisions(&mut self, ui: &mut Ui, actions: &mut Vec<Request>, slot: Option<Action>) {
         let viewer = self.viewer();
         let pace = self.settings.pace;
         let Some(s) = &mut self.session else {
@@ -1042,10 +1061,17 @@ impl PlayPanel {
         let my_turn = to_play.is_some_and(|side| s.seats[side.index()] == Seat::Human);
         let mut legal = Vec::new();
         state.legal_actions(&s.game, &mut legal);
-        // The actions with no place on the map in slots of their own, above
-        // everything that grows or shrinks: they never move under the pointer.
-        let mut picked = slots(ui, s, &legal, my_turn, &mut self.guard);
-        fixed_area(ui, "play_status", STATUS_ROWS, |ui| {
+        // The actions with no place on the map are in slots of their own,
+        // above the scrolled part (see `fixed_top`): `slot` is the one clicked.
+        let mut picked = slot;
+        // Fixed for the window's height: a short window gets fewer rows
+        // (the area scrolls), never a height that changes during play.
+        let status_rows = if self.panel_height < SHORT_PANEL {
+            STATUS_ROWS_SHORT
+        } else {
+            STATUS_ROWS
+        };
+        fixed_area(ui, "play_status", status_rows, |ui| {
             play_info::status(ui, &s.game, &state);
             play_info::played(ui, &s.game, &state, viewer);
             if let Some(n) = &s.note {
@@ -1406,7 +1432,7 @@ fn game_header(
     );
     ui.horizontal_wrapped(|ui| {
         if ui
-            .add_enabled(record_text.is_some(), egui::Button::new("Save game…"))
+            .add_enabled(record_text.is_some(), egui::Button::new(RichText::new("Save game…").small()))
             .on_disabled_hover_text("A game begun from a position cannot be written as a record")
             .clicked()
             && let Some(text) = record_text
@@ -1422,7 +1448,7 @@ fn game_header(
         if ui
             .add_enabled(
                 s.handover.is_none() && !s.trace.is_empty() && !over,
-                egui::Button::new("Replay so far"),
+                egui::Button::new(RichText::new("Replay so far").small()),
             )
             .on_hover_text(match viewer {
                 Some(side) => format!("Step through the game up to now, as {side} saw it"),
@@ -1438,7 +1464,7 @@ fn game_header(
             && s.undoer()
                 .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
         if ui
-            .add_enabled(undoable, egui::Button::new("Undo my decision"))
+            .add_enabled(undoable, egui::Button::new(RichText::new("Undo my decision").small()))
             .on_hover_text("Take back your last decision (Ctrl+Z)")
             .on_disabled_hover_text(
                 "Only your own decisions since the last one that showed you something or rolled dice",
@@ -1456,6 +1482,9 @@ const AI_ROWS: f32 = 3.2;
 /// Rows of text the status area holds: year and turn, Player 1 and why,
 /// VP, the stage, the cards played, a note.
 const STATUS_ROWS: f32 = 6.5;
+/// The status area's rows in a side panel shorter than [`SHORT_PANEL`].
+const STATUS_ROWS_SHORT: f32 = 4.2;
+const SHORT_PANEL: f32 = 760.0;
 /// Rows the hand's area holds: its heading and a row of cards for every
 /// [`HAND_COLUMNS`] cards dealt (2.1: six under both rule sets), a card
 /// button being a little taller than a row; the same all game long.
@@ -1562,14 +1591,15 @@ fn slots(
         ui.horizontal(|ui| {
             for &a in row {
                 let on = my_turn && s.handover.is_none() && legal.contains(&a);
+                // In a narrow panel, smaller words keep each slot one line.
                 let text = RichText::new(s.game.action_text(a));
+                let text = if width < 110.0 { text.small() } else { text };
                 if decision_button(ui, guard, on, text, (width, None)) {
                     picked = Some(a);
                 }
             }
         });
     }
-    ui.separator();
     picked
 }
 

@@ -355,6 +355,11 @@ impl PlayBoard {
         self.drawn_rects.clone()
     }
 
+    /// The spaces lit up around the hovered one, as last drawn (tests).
+    pub fn lit_spaces(&self) -> Vec<SpaceId> {
+        self.model.as_ref().map_or(Vec::new(), |m| m.lit().to_vec())
+    }
+
     /// The spaces' names (and the seas') on screen, as last drawn.
     pub fn space_names(&self) -> &[Rect] {
         &self.names

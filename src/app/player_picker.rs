@@ -144,21 +144,23 @@ fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
     let found = match best_here(menu.variant) {
         Ok(found) => found,
         Err(e) => {
-            ui.label(RichText::new(format!("best for {}: {e}", menu.variant)).weak());
+            ui.label(RichText::new(format!("Strongest for {}: {e}", menu.variant)).weak());
             return None;
         }
     };
     let best = found.spec.clone();
     // The setup's own fitted player (a fit's bundle beside it) comes first,
-    // with the figure measured on this setup.
+    // with the figure measured on this setup. Short enough for the menu to
+    // stay inside a 1000 px window; who the score is against is the hover
+    // text.
     let text = match &found.rating {
         Some(r) if found.fitted_here => format!(
-            "For this setup (measured here): {}, {:.1}% against the default heuristic here",
+            "For this setup (measured here): {}   {:.1}%",
             label(&best),
             r.score.estimate * 100.0
         ),
         Some(r) => format!(
-            "Strongest for {}: {}, {:.1}% against the default heuristic",
+            "Strongest for {}: {}   {:.1}%",
             menu.variant,
             label(&best),
             r.score.estimate * 100.0

@@ -105,6 +105,8 @@ impl ReplayPanel {
             self.viewer = Some(side);
         }
         self.replayed = Some(replayed);
+        // The last game's ring and zoom are not this game's.
+        self.board.reset();
         self.generation += 1;
         self.loading = None;
         self.error = None;
@@ -197,9 +199,38 @@ impl ReplayPanel {
     pub fn set_position(&mut self, at: usize) {
         self.at = self.replayed.as_ref().map_or(0, |r| at.min(r.trace.len()));
     }
+    /// The board's drawing (tests find where the map is).
+    pub fn board(&self) -> &PlayBoard {
+        &self.board
+    }
     /// The state shown.
     pub fn state(&self) -> Option<&State> {
         self.replayed.as_ref().map(|r| r.trace.state(self.at))
+    }
+
+    /// The game's log as the viewer may know it, in the place and at the
+    /// size Play gives it (beside or under the map, whole height or width);
+    /// a click on a line goes there.
+    fn log_panel(&mut self, ui: &mut Ui, total: f32) {
+        let Some(r) = &self.replayed else { return };
+        let rest = ui.available_rect_before_wrap().size();
+        let below = super::game_log::log_below(self.board.view.bounds().size(), rest, total);
+        let clicked = super::game_log::log_panel("replay_log", total, below)
+            .show(ui, |ui| {
+                ui.heading("Game log");
+                let turns = self
+                    .log
+                    .get(&r.game, &r.trace, self.at, self.viewer, self.generation);
+                let height = ui.available_height();
+                super::game_log::show(ui, turns, height)
+            })
+            .inner;
+        if let Some(c) = clicked {
+            self.at = c.step;
+            if let Some(space) = c.space {
+                self.board.point_at(space);
+            }
+        }
     }
 
     pub fn show(&mut self, ui: &mut Ui) -> Vec<Request> {
@@ -216,6 +247,7 @@ impl ReplayPanel {
                     .id_salt("replay_side_scroll")
                     .show(ui, |ui| self.side(ui, &mut actions));
             });
+        self.log_panel(ui, total);
         egui::CentralPanel::no_frame().show(ui, |ui| match &self.replayed {
             Some(r) => {
                 let state = r.trace.state(self.at);
@@ -405,18 +437,6 @@ impl ReplayPanel {
             }
         }
         ui.separator();
-        // The log as the viewer may know it, the same as Play shows.
-        ui.label(RichText::new("Game log").strong());
-        let turns = self
-            .log
-            .get(&r.game, &r.trace, self.at, self.viewer, self.generation);
-        let clicked = super::game_log::show(ui, turns, 420.0);
-        if let Some(c) = clicked {
-            self.at = c.step;
-            if let Some(space) = c.space {
-                self.board.point_at(space);
-            }
-        }
         if self.viewer.is_none() {
             egui::CollapsingHeader::new("Record (the text `play` prints)")
                 .default_open(false)

@@ -399,7 +399,7 @@ fn a_battle_is_fought_through_the_battle_panel_and_a_retreat_clicked_on_the_map(
     h.get_by_label("How the last battle went");
     assert!(
         h.query_all_by_label_contains(
-            "Battle over: Caesar lost 0 steps, Pompey lost 0 steps; Pompey holds Roma"
+            "Battle over: Caesar's side lost 0 steps, Pompey's side lost 0 steps; Pompey's side holds Roma"
         )
         .count()
             > 0,
@@ -542,6 +542,15 @@ fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_t
     press(&mut h, &first);
     assert_eq!(h.state_mut().play_panel().handover(), Some(Side::Pompey));
     h.get_by_label("Pompey to play");
+    // Issue 45: the side panel's "Undo my decision" would be Caesar's
+    // decision, whoever sits there: off; the hand-over's own button says
+    // whose decision it takes back.
+    assert!(
+        h.get_by_label("Undo my decision")
+            .accesskit_node()
+            .is_disabled()
+    );
+    h.get_by_label("Undo Caesar's last decision");
     assert!(blocks_named(&h, &game, Side::Caesar).is_empty());
     assert!(blocks_named(&h, &game, Side::Pompey).is_empty());
     let (_, s) = now(&mut h);
@@ -1049,7 +1058,7 @@ fn the_play_log_tells_the_other_sides_moves_without_naming_its_blocks() {
         h.get_by_label("Game log");
         let other = me.other();
         assert!(
-            h.query_all_by_label_contains(&format!("{other} discards a card"))
+            h.query_all_by_label_contains(&format!("{other}'s side discards a card"))
                 .count()
                 > 0,
             "{me}'s log never tells of a discard"
@@ -1112,7 +1121,13 @@ fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
     let moves = [Side::Caesar, Side::Pompey].map(|s| group_lines(&h, s));
     assert!(moves.iter().all(|m| !m.is_empty()), "{moves:?}");
     assert!(
-        moves.iter().flatten().all(|l| !l.contains(" block")),
+        // Unnamed blocks are "a block"; a leader named for a side is "the
+        // Pompey block", a name.
+        moves.iter().flatten().all(|l| {
+            !l.replace("the Caesar block", "")
+                .replace("the Pompey block", "")
+                .contains(" block")
+        }),
         "{moves:?}"
     );
 }
@@ -1122,7 +1137,7 @@ fn the_replay_log_viewed_as_a_side_names_nothing_that_side_did_not_see() {
 fn group_lines(h: &Harness<'_, WorkbenchApp>, side: Side) -> Vec<String> {
     labels(h)
         .into_iter()
-        .filter(|l| l.starts_with(&format!("{side} moves ")) && l.contains(" to "))
+        .filter(|l| l.starts_with(&format!("{side}'s side moves ")) && l.contains(" to "))
         .collect()
 }
 
@@ -2090,4 +2105,317 @@ fn the_decisions_left_in_a_list_keep_their_places() {
         }
     }
     panic!("only {kept} decisions checked");
+}
+
+/// Issue 45: at 1000×700 nothing needed for a decision is below the fold:
+/// the whole hand, the list's heading and its first decisions, and the
+/// Variant box is whole in the window.
+#[test]
+fn at_1000_by_700_the_hand_and_the_decisions_are_in_view() {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1000.0, 700.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.settings.seed = 3;
+        p.paused = true;
+    }
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let variant = h.get_by_label("Variant").rect();
+    assert!(
+        variant.right() <= 1000.0,
+        "the Variant box ends at {variant:?}"
+    );
+    // The window's foot: above the status line at its bottom.
+    let foot = h
+        .get_by_label_contains("Click a card, a space or a block")
+        .rect()
+        .top();
+    let in_view = |h: &Harness<'_, WorkbenchApp>, label: &str| {
+        let r = h
+            .get_all_by_label(label)
+            .find(|n| n.accesskit_node().bounding_box().is_some())
+            .unwrap_or_else(|| panic!("no {label}"))
+            .rect();
+        assert!(
+            r.bottom() <= foot && r.right() <= 1000.0,
+            "{label} at {r:?}, the foot at {foot}"
+        );
+    };
+    let (game, s) = now(&mut h);
+    for c in s.hand(Side::Caesar) {
+        in_view(&h, &game.card_label(*c));
+    }
+    let heading = h
+        .query_all_by_label_contains("Legal actions (")
+        .find(|n| n.accesskit_node().bounding_box().is_some())
+        .expect("the list's heading")
+        .rect();
+    assert!(
+        heading.bottom() <= foot,
+        "the list's heading at {heading:?}"
+    );
+    // Into the command phase: the first decisions of the list in view too.
+    let mut checked = 0;
+    for k in 0..60 {
+        let Some((game, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        let (_, s) = now(&mut h);
+        if s.command_points().is_some() && s.current_player() == Some(Side::Caesar) {
+            let first = legal(&game, &s)
+                .into_iter()
+                .find(|a| matches!(a, Action::Group(_) | Action::Levy { .. }));
+            if let Some(a) = first {
+                in_view(&h, &game.action_text(a));
+                checked += 1;
+            }
+        }
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+        if checked >= 3 {
+            break;
+        }
+    }
+    assert!(checked >= 3, "{checked} decisions checked");
+}
+
+/// Issue 45: the game log has one place, sized for reading: in Replay as
+/// in Play, a panel of its own beside or under the map (no longer a box of
+/// a few lines at the foot of Replay's side panel), its lines in view.
+#[test]
+fn the_replay_log_has_the_place_and_size_of_plays() {
+    let mut h = started(2);
+    play_some(&mut h, 30);
+    let in_play = h.get_by_label("Game log").rect();
+    press(&mut h, "Replay so far");
+    assert_eq!(h.state().tab(), Tab::Replay);
+    press(&mut h, ">|");
+    let heading = h.get_by_label("Game log").rect();
+    let map = h.state_mut().replay_panel().board().view.area();
+    let beside = heading.right() <= map.left() + 1.0;
+    let under = heading.top() >= map.bottom() - 1.0;
+    assert!(
+        beside || under,
+        "the log at {heading:?}, the map at {map:?}"
+    );
+    // Its room: the window's height beside the map, its width under it.
+    if beside {
+        assert!(map.height() >= 500.0, "beside a map {} high", map.height());
+    } else {
+        assert!(heading.width() >= 0.0 && map.width() >= 600.0);
+    }
+    // In the same place as Play's, when Play's went the same way.
+    if (in_play.right() <= map.left() + 1.0) == beside {
+        assert!(
+            (in_play.left() - heading.left()).abs() < 1.0,
+            "{in_play:?} vs {heading:?}"
+        );
+    }
+    // Many lines of it in view at once, not three.
+    let shown = h
+        .query_all_by(|n| n.label().is_some_and(|l| !l.is_empty()))
+        .filter(|n| n.accesskit_node().bounding_box().is_some())
+        .map(|n| n.rect())
+        .filter(|r| r.top() >= heading.bottom() && r.bottom() <= 880.0)
+        .filter(|r| {
+            if beside {
+                r.right() <= map.left() + 1.0
+            } else {
+                r.top() >= map.bottom()
+            }
+        })
+        .count();
+    assert!(shown >= 8, "{shown} lines of the log in view");
+}
+
+/// Issue 45: a new game starts on the whole map with no ring left from the
+/// last one (a line of its log clicked, the AI followed, the map zoomed).
+#[test]
+fn a_new_game_starts_on_the_whole_map_with_no_ring() {
+    let mut h = play([Seat::Human, Seat::Ai(AiSpec::Heuristic)], 2);
+    h.state_mut().play_panel().follow_ai = true;
+    press(&mut h, "Start game");
+    for k in 0..40 {
+        settle(&mut h);
+        if h.state_mut().play_panel().board().pointed().is_some() {
+            break;
+        }
+        let Some((_, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+    }
+    assert!(
+        h.state_mut().play_panel().board().pointed().is_some(),
+        "a ring"
+    );
+    let at = h.state_mut().play_panel().board().view.area().center();
+    h.hover_at(at);
+    h.event(Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: vec2(0.0, 4.0),
+        modifiers: Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+    });
+    h.run();
+    assert!(
+        !h.state_mut().play_panel().board().view.is_fitted(),
+        "zoomed"
+    );
+    press(&mut h, "New game");
+    press(&mut h, "Start game");
+    press(&mut h, "Discard it and start");
+    let board = h.state_mut().play_panel().board();
+    assert_eq!(board.pointed(), None, "the last game's ring");
+    assert!(board.view.is_fitted(), "the last game's zoom");
+}
+
+/// A desktop dialog that counts the questions and cancels each.
+struct Counting(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl caesar_workbench::app::NativeDialog for Counting {
+    fn ask(&mut self, _: &caesar_workbench::app::FileRequest) -> Option<std::path::PathBuf> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        None
+    }
+}
+
+/// Issue 45: "Resume game…" during a game asks before it throws the game
+/// away, as "Start game" does; only once told so does it ask for the file.
+#[test]
+fn resume_game_asks_before_discarding_a_game_in_progress() {
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let dialogs =
+        caesar_workbench::app::FileDialogs::with_native(Box::new(Counting(asked.clone())));
+    let mut app = WorkbenchApp::new(None, "rules-2.0").with_file_dialogs(dialogs);
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1500.0, 900.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.paused = true;
+    }
+    h.run();
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let (game, s) = now(&mut h);
+    h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
+    settle(&mut h);
+    let question = "A game is in progress. Discard it and resume a saved game?";
+    press(&mut h, "Resume game…");
+    h.get_by_label(question);
+    assert_eq!(
+        asked.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "no file asked for yet"
+    );
+    press(&mut h, "Keep playing");
+    assert!(h.query_by_label(question).is_none());
+    press(&mut h, "Resume game…");
+    press(&mut h, "Discard it and choose a saved game");
+    h.run();
+    assert_eq!(
+        asked.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "the file asked for"
+    );
+}
+
+/// Issue 45: scrolling the side panel never moves the slots: they stand
+/// above the part that scrolls.
+#[test]
+fn scrolling_the_side_panel_leaves_the_slots_in_place() {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1000.0, 700.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    h.run();
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.paused = true;
+    }
+    press(&mut h, "Start game");
+    settle(&mut h);
+    // "New game" opened: more than the panel holds.
+    press(&mut h, "New game");
+    let slot = h.get_by_label("End moves").rect();
+    let resume = h.get_by_label("Resume game…").rect();
+    // The wheel over the panel's lower part, which scrolls.
+    h.hover_at(egui::pos2(slot.center().x, 600.0));
+    h.event(Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Line,
+        delta: vec2(0.0, -10.0),
+        modifiers: Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+    });
+    // The scroll eases in over a few frames.
+    h.run_steps(10);
+    let scrolled = h.get_by_label("Resume game…").rect();
+    assert!(
+        scrolled.top() < resume.top() - 10.0,
+        "the panel scrolled: {resume:?} to {scrolled:?}"
+    );
+    assert_eq!(h.get_by_label("End moves").rect(), slot, "the slots moved");
+}
+
+/// Issue 45: pointing at a space during a group move lights up only the
+/// places the group may go (no sea for a land-only group), never every
+/// neighbour.
+#[test]
+fn hovering_a_space_lights_only_legal_destinations() {
+    let mut h = started(2);
+    let mut checked = 0;
+    for k in 0..80 {
+        let Some((game, pick)) = next_pick(&mut h, k) else {
+            break;
+        };
+        let (_, s) = now(&mut h);
+        if let Some(from) = s.moving_group() {
+            let targets: Vec<SpaceId> = legal(&game, &s)
+                .into_iter()
+                .filter_map(|a| caesar_workbench::games::trace::action_space(&s, a))
+                .collect();
+            let at = h
+                .state_mut()
+                .play_panel()
+                .board()
+                .space_centre(from)
+                .unwrap();
+            h.hover_at(at);
+            h.run();
+            let lit = h.state_mut().play_panel().board().lit_spaces();
+            assert!(lit.contains(&from), "the hovered space is lit");
+            for l in &lit {
+                assert!(
+                    *l == from || targets.contains(l),
+                    "{} lit from {} though no move goes there",
+                    game.space_name(*l),
+                    game.space_name(from)
+                );
+            }
+            // Not every neighbour: some cannot be reached this move.
+            checked += 1;
+            h.hover_at(Pos2::ZERO);
+            h.run();
+        }
+        h.state_mut().play_panel().act(pick).unwrap();
+        h.run();
+        if checked >= 3 {
+            return;
+        }
+    }
+    panic!("{checked} group moves checked");
 }

@@ -164,9 +164,13 @@ impl MapModel {
             reachable(i)
                 && hovered.is_some_and(|h| board.neighbours(h).iter().any(|a| a.to.index() == i))
         };
+        self.lit.clear();
         for (i, s) in board.spaces.iter().enumerate() {
             let p = self.screen[i];
             let lit = hovered == Some(SpaceId(i as u16)) || neighbour_of_hovered(i);
+            if lit {
+                self.lit.push(SpaceId(i as u16));
+            }
             if let Some(sea) = self.seas[i] {
                 if lit {
                     let radius = sea.radius * self.frame.scaling;
