@@ -1431,9 +1431,19 @@ fn game_header(
         .small(),
     );
     ui.horizontal_wrapped(|ui| {
+        // On the hand-over screen nobody holds the seat: the record holds
+        // both hands, so it waits until the seat is taken.
+        let why_not = if s.handover.is_some() {
+            "Take the seat first: the record holds both sides' hands"
+        } else {
+            "A game begun from a position cannot be written as a record"
+        };
         if ui
-            .add_enabled(record_text.is_some(), egui::Button::new(RichText::new("Save game…").small()))
-            .on_disabled_hover_text("A game begun from a position cannot be written as a record")
+            .add_enabled(
+                record_text.is_some() && s.handover.is_none(),
+                egui::Button::new(RichText::new("Save game…").small()),
+            )
+            .on_disabled_hover_text(why_not)
             .clicked()
             && let Some(text) = record_text
         {

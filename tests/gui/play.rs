@@ -1931,7 +1931,21 @@ fn a_resumed_hot_seat_game_hands_over_first_and_its_replay_keeps_to_one_side() {
             .is_disabled(),
         "nobody's decision to take back before the seat is taken"
     );
+    assert!(
+        other
+            .get_by_label("Save game…")
+            .accesskit_node()
+            .is_disabled(),
+        "the record holds both hands: not saved before the seat is taken"
+    );
     press(&mut other, &format!("I am {to_play}: show my board"));
+    assert!(
+        !other
+            .get_by_label("Save game…")
+            .accesskit_node()
+            .is_disabled(),
+        "the seat taken, the game saves"
+    );
     assert_eq!(other.state_mut().play_panel().viewer(), Some(to_play));
     assert_nothing_hidden(&mut other, "the seat taken");
 
