@@ -300,6 +300,65 @@ pub enum NotAPlayer {
     },
 }
 
+/// `SEARCH@FILE` or `SEARCH@FILE+VALUE` (`text` whole, for messages): a
+/// search on a player file's numbers, scored by a value file if given.
+fn search_on_file(text: &str, search: &str, file: &str) -> Result<AiSpec, NotAPlayer> {
+    let (file, value_file) = match file.split_once('+') {
+        Some((file, value)) => (file, Some(value)),
+        None => (file, None),
+    };
+    let missing = |what, separator, example| NotAPlayer::NoFileName {
+        text: text.to_string(),
+        what,
+        separator,
+        example,
+    };
+    if file.is_empty() {
+        return Err(missing("player file", '@', "search:16@PLAYER_FILE"));
+    }
+    if value_file == Some("") {
+        return Err(missing(
+            "value file",
+            '+',
+            "search:16@PLAYER_FILE+VALUE_FILE",
+        ));
+    }
+    let search: AiSpec = search.parse()?;
+    if !matches!(
+        search,
+        AiSpec::Search { .. }
+            | AiSpec::SearchTimed { .. }
+            | AiSpec::Mcts { .. }
+            | AiSpec::MctsTimed { .. }
+    ) {
+        let text = text.to_string();
+        return Err(NotAPlayer::NotASearch { text });
+    }
+    let numbers = super::PlayerNumbers::load(std::path::Path::new(file)).map_err(|error| {
+        NotAPlayer::File {
+            given: text.to_string(),
+            error: Box::new(error),
+        }
+    })?;
+    let on = TunedHeuristic {
+        path: std::path::Path::new(file).display().to_string(),
+        numbers,
+    };
+    let value = match value_file {
+        Some(path) => {
+            let path = std::path::Path::new(path);
+            let model = super::ValueModel::load(path).map_err(|error| NotAPlayer::File {
+                given: text.to_string(),
+                error: Box::new(error),
+            })?;
+            let path = path.display().to_string();
+            Some(LearnedValue { path, model })
+        }
+        None => None,
+    };
+    Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on, value })))
+}
+
 impl FromStr for AiSpec {
     type Err = NotAPlayer;
 
@@ -313,62 +372,7 @@ impl FromStr for AiSpec {
             return Err(NotAPlayer::ValueWithoutNumbers { text });
         }
         if let Some((search, file)) = text.split_once('@') {
-            let (file, value_file) = match file.split_once('+') {
-                Some((file, value)) => (file, Some(value)),
-                None => (file, None),
-            };
-            let missing = |what, separator, example| NotAPlayer::NoFileName {
-                text: text.to_string(),
-                what,
-                separator,
-                example,
-            };
-            if file.is_empty() {
-                return Err(missing("player file", '@', "search:16@PLAYER_FILE"));
-            }
-            if value_file == Some("") {
-                return Err(missing(
-                    "value file",
-                    '+',
-                    "search:16@PLAYER_FILE+VALUE_FILE",
-                ));
-            }
-            let search: AiSpec = search.parse()?;
-            if !matches!(
-                search,
-                AiSpec::Search { .. }
-                    | AiSpec::SearchTimed { .. }
-                    | AiSpec::Mcts { .. }
-                    | AiSpec::MctsTimed { .. }
-            ) {
-                let text = text.to_string();
-                return Err(NotAPlayer::NotASearch { text });
-            }
-            let numbers =
-                super::PlayerNumbers::load(std::path::Path::new(file)).map_err(|error| {
-                    NotAPlayer::File {
-                        given: text.to_string(),
-                        error: Box::new(error),
-                    }
-                })?;
-            let on = TunedHeuristic {
-                path: std::path::Path::new(file).display().to_string(),
-                numbers,
-            };
-            let value = match value_file {
-                Some(path) => {
-                    let path = std::path::Path::new(path);
-                    let model =
-                        super::ValueModel::load(path).map_err(|error| NotAPlayer::File {
-                            given: text.to_string(),
-                            error: Box::new(error),
-                        })?;
-                    let path = path.display().to_string();
-                    Some(LearnedValue { path, model })
-                }
-                None => None,
-            };
-            return Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on, value })));
+            return search_on_file(text, search, file);
         }
         let (name, budget) = match text.split_once(':') {
             Some((n, b)) => (n, Some(b)),

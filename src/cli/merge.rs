@@ -80,24 +80,15 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             "--spaces-csv is written from simulate reports only, and {other} is not one"
         )));
     }
-    if let Some((explain, _)) = explains.first() {
-        let other = sims
+    if !explains.is_empty() {
+        let others = sims
             .first()
-            .map(|(l, _)| l.clone())
-            .or(compares.first().map(|(l, _)| l.clone()))
-            .or(ladders.first().map(|(l, _)| l.clone()))
-            .or(sweeps.first().map(|(l, _)| l.clone()));
-        if let Some(other) = other {
-            return Err(CliError::Report(format!(
-                "cannot merge explain reports with other reports: {explain} is an explain report, {other} is not"
-            )));
-        }
-        let labelled: Vec<(&str, &ExplainReport)> =
-            explains.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = ExplainReport::merge_labelled(&labelled)
-            .map_err(|e| CliError::Report(e.to_string()))?;
-        emit_report(out, &merged, args.json, args.out.as_deref())?;
-        return Ok(ExitCode::SUCCESS);
+            .map(|(l, _)| l)
+            .or(compares.first().map(|(l, _)| l))
+            .or(ladders.first().map(|(l, _)| l))
+            .or(sweeps.first().map(|(l, _)| l))
+            .cloned();
+        return merge_explains(out, &args, &explains, others);
     }
     if let Some((sweep, _)) = sweeps.first() {
         if let Some(other) = sims
@@ -183,6 +174,28 @@ fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
     }
     warn(format_args!("warning: {text}"));
     Ok(())
+}
+
+/// The shards of one `explain` run merged (refused beside reports of
+/// another kind, `other` naming the first of them).
+fn merge_explains(
+    out: &mut Output,
+    args: &MergeArgs,
+    explains: &[(String, ExplainReport)],
+    other: Option<String>,
+) -> Result<ExitCode, CliError> {
+    let explain = &explains[0].0;
+    if let Some(other) = other {
+        return Err(CliError::Report(format!(
+            "cannot merge explain reports with other reports: {explain} is an explain report, {other} is not"
+        )));
+    }
+    let labelled: Vec<(&str, &ExplainReport)> =
+        explains.iter().map(|(l, r)| (l.as_str(), r)).collect();
+    let merged =
+        ExplainReport::merge_labelled(&labelled).map_err(|e| CliError::Report(e.to_string()))?;
+    emit_report(out, &merged, args.json, args.out.as_deref())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads at most [`MAX_REPORT_BYTES`] (so `/dev/zero` ends) and parses a
