@@ -28,6 +28,9 @@ pub(crate) struct SetupPlayers {
     /// What the ratings were read for (revisions, and fits finished).
     read_for: Option<(u64, u64, u64)>,
     fits_finished: u64,
+    /// What `best` stands for here, in words (its spec for the hover), as
+    /// read with the ratings: not worked out again every frame.
+    best_line: Result<(String, String), String>,
 }
 
 impl Default for SetupPlayers {
@@ -38,6 +41,7 @@ impl Default for SetupPlayers {
             outcome: None,
             read_for: None,
             fits_finished: 0,
+            best_line: Ok(Default::default()),
         }
     }
 }
@@ -80,6 +84,16 @@ impl SetupPlayers {
             scenario_digest: state.resolved().map(|doc| doc.digest()),
             bundle,
         });
+        self.best_line = super::player_picker::best_here(state.variant())
+            .map(|best| {
+                let words = format!(
+                    "{}: {}",
+                    super::player_picker::label(&best.spec),
+                    best.describe()
+                );
+                (words, best.spec.to_string())
+            })
+            .map_err(|e| e.to_string());
     }
 
     /// "Players for this setup: …", the budget and "Fit players…", the
@@ -88,17 +102,12 @@ impl SetupPlayers {
         self.poll();
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Players for this setup:").strong());
-            match super::player_picker::best_here(state.variant()) {
-                Ok(best) => {
-                    ui.label(format!(
-                        "{}: {}",
-                        super::player_picker::label(&best.spec),
-                        best.describe()
-                    ))
-                    .on_hover_text(best.spec.to_string());
+            match &self.best_line {
+                Ok((words, spec)) => {
+                    ui.label(words).on_hover_text(spec);
                 }
                 Err(e) => {
-                    ui.colored_label(theme::ERROR, e.to_string());
+                    ui.colored_label(theme::ERROR, e);
                 }
             }
         });

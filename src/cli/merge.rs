@@ -69,17 +69,12 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         .flatten()
         .collect();
     check_outputs(&outputs)?;
-    if args.spaces_csv.is_some()
-        && let Some(other) = compares
-            .first()
-            .map(|(l, _)| l)
-            .or(ladders.first().map(|(l, _)| l))
-            .or(sweeps.first().map(|(l, _)| l))
-    {
-        return Err(CliError::Usage(format!(
-            "--spaces-csv is written from simulate reports only, and {other} is not one"
-        )));
-    }
+    let not_simulate = compares.first().map(|(l, _)| l);
+    let not_simulate = not_simulate
+        .or(ladders.first().map(|(l, _)| l))
+        .or(sweeps.first().map(|(l, _)| l))
+        .or(explains.first().map(|(l, _)| l));
+    refuse_spaces_csv(&args, not_simulate)?;
     if !explains.is_empty() {
         let others = sims
             .first()
@@ -174,6 +169,17 @@ fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
     }
     warn(format_args!("warning: {text}"));
     Ok(())
+}
+
+/// `--spaces-csv` is written from simulate reports only: refused when
+/// `not_simulate` names a report of another kind.
+fn refuse_spaces_csv(args: &MergeArgs, not_simulate: Option<&String>) -> Result<(), CliError> {
+    match (&args.spaces_csv, not_simulate) {
+        (Some(_), Some(other)) => Err(CliError::Usage(format!(
+            "--spaces-csv is written from simulate reports only, and {other} is not one"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The shards of one `explain` run merged (refused beside reports of
