@@ -386,8 +386,7 @@ impl Battle {
     }
 
     fn fire(&mut self, state: &mut State, game: &Game, b: BlockId, log: &mut impl Log) {
-        let dice = state.strength(game, b);
-        let firepower = game.roster().block(b).firepower;
+        let (dice, firepower) = state.fire_dice(game, b);
         let mut hits = 0u8;
         let mut rolls = String::new();
         for _ in 0..dice {
@@ -776,6 +775,14 @@ impl State {
             Action::EndRegroup => self.after_battle(game, log),
             _ => {}
         }
+    }
+}
+
+impl State {
+    /// 7.3 / 7.4: a block fires one die per strength point; a die at or
+    /// under its firepower hits.
+    pub(super) fn fire_dice(&self, game: &Game, b: BlockId) -> (u8, u8) {
+        (self.strength(game, b), game.roster().block(b).firepower)
     }
 }
 

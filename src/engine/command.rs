@@ -895,7 +895,7 @@ impl State {
 
     /// The enemy blocks at `at` Jupiter may take (Cleopatra only where she
     /// may defect).
-    fn jupiter_candidates<'s>(
+    pub(super) fn jupiter_candidates<'s>(
         &'s self,
         game: &'s Game,
         side: Side,

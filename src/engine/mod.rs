@@ -7,6 +7,7 @@
 //! Decisions the rulebooks leave open are documented in `docs/rules-notes.md`.
 
 mod battle;
+pub mod chance;
 mod command;
 mod position;
 mod sets;
@@ -939,21 +940,11 @@ impl State {
     /// rest; more than six choices take two dice (36 faces), and so on. One
     /// choice takes no roll.
     fn roll_among(&mut self, n: usize) -> usize {
-        debug_assert!(n > 0);
-        loop {
-            let (mut faces, mut value) = (1usize, 0usize);
-            while faces < n {
-                value = value * 6 + (self.roll_die() - 1) as usize;
-                faces *= 6;
-            }
-            let per_choice = faces / n;
-            if value < per_choice * n {
-                return value / per_choice;
-            }
-        }
+        roll_among_with(n, &mut || self.roll_die())
     }
 
-    /// One die (7.4): the next scripted die, else the stream's.
+    /// One die (7.4): the next scripted die, else the stream's. Every roll
+    /// of the engine comes through here (see [`chance`]).
     fn roll_die(&mut self) -> u8 {
         use rand::RngExt;
         self.dice
@@ -1773,6 +1764,22 @@ pub enum BrokenInvariant {
 /// it; then which events and commands, uniformly. No redealing, so the time
 /// does not depend on how rare a capped deal is. `playable::check`
 /// guarantees enough commands.
+/// [`State::roll_among`] with the dice from `roll`.
+fn roll_among_with(n: usize, roll: &mut dyn FnMut() -> u8) -> usize {
+    debug_assert!(n > 0);
+    loop {
+        let (mut faces, mut value) = (1usize, 0usize);
+        while faces < n {
+            value = value * 6 + (roll() - 1) as usize;
+            faces *= 6;
+        }
+        let per_choice = faces / n;
+        if value < per_choice * n {
+            return value / per_choice;
+        }
+    }
+}
+
 fn deal_capped(game: &Game, hand: usize, cap: usize, rng: &mut ChaCha8Rng) -> [Vec<u8>; 2] {
     use rand::RngExt;
     use rand::seq::SliceRandom;
