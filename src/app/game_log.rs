@@ -14,7 +14,9 @@
 use egui::{Color32, Pos2, RichText, Sense, Stroke, Ui, vec2};
 
 use super::theme;
+use crate::engine::GameEvent;
 use crate::engine::{Action, Game, Period, SideView, State};
+use crate::games::narrate::{self, block_name, side_words};
 use crate::games::trace::{Trace, action_block, action_space};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
@@ -96,7 +98,7 @@ pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<S
         let known = |b: BlockId| seen_before.knows(game, b) || seen_after.knows(game, b);
         let decider = trace.decider(i);
         let action = trace.action(i);
-        let lines = &trace.log()[trace.log_end(i)..trace.log_end(i + 1)];
+        let events = trace.events(i);
         let text = action_words(
             game,
             action,
@@ -118,7 +120,7 @@ pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<S
         if action == Action::Fire
             && let Some(b) = before.battle_info().and_then(|b| b.acting)
         {
-            tell_fire(game, (before, &seen_before), b, lines, &mut entry);
+            tell_fire(game, (before, &seen_before), b, events, &mut entry);
         }
         if !fold_group_move(
             game,
@@ -130,6 +132,7 @@ pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<S
         ) {
             moving = None;
         }
+        told_by_events(game, events, (&known, viewer), i + 1, &mut turn.entries);
         if let Action::JupiterAt(at) | Action::VulcanCity(at) = action {
             let seen = (&seen_before, &seen_after);
             struck(game, (before, after), seen, at, i + 1, &mut turn.entries);
@@ -173,10 +176,10 @@ fn tell_fire(
     game: &Game,
     (before, seen): (&State, &SideView<'_>),
     b: BlockId,
-    lines: &[String],
+    events: &[GameEvent],
     entry: &mut Entry,
 ) {
-    entry.dice = fire_dice(game, b, lines);
+    entry.dice = fire_dice(b, events);
     let scored = entry.dice.iter().filter(|(_, hit)| *hit).count();
     entry.text = format!(
         "{} fires: {}",
@@ -376,35 +379,53 @@ fn note(step: usize, text: String) -> Entry {
 }
 
 /// A block as the viewer may name it: "Antonius (Pompey)" or "a Pompey block".
-/// A side as the subject of a line: "Pompey's side moves …", so it is never
-/// taken for the leader of its name ("the Pompey block", [`block_name`]).
-fn side_words(side: Side) -> String {
-    format!("{side}'s side")
-}
-
-/// A block's name in a line: a leader named for a side as "the Pompey
-/// block", any other by its name.
-fn block_name(game: &Game, b: BlockId) -> String {
-    let name = game.block_name(b);
-    if Side::BOTH.iter().any(|s| s.to_string() == name) {
-        format!("the {name} block")
-    } else {
-        name.to_string()
-    }
-}
-
+/// A block as the viewer may name it, in the renderer's one convention.
 fn block_words(game: &Game, state: &State, view: &SideView<'_>, b: BlockId) -> String {
-    if view.knows(game, b) {
-        let (name, side) = (game.block_name(b), state.side(b));
-        // The leaders named for their side: "the Pompey block", never
-        // read as the side.
-        if Side::BOTH.iter().any(|s| s.to_string() == name) {
-            format!("the {name} block")
-        } else {
-            format!("{name} ({side})")
-        }
-    } else {
-        format!("a {} block", state.side(b))
+    let knows = |x: BlockId| view.knows(game, x);
+    let reader = narrate::Reader {
+        side: (!view.is_omniscient()).then(|| view.side()),
+        knows: &knows,
+    };
+    narrate::block_words(game, &reader, state.side(b), b)
+}
+
+/// The events no decision shows: Jupiter's roll, a navis the winter sends
+/// to its only port (or disbands), the victory check, Cleopatra going home.
+fn told_by_events(
+    game: &Game,
+    events: &[GameEvent],
+    (known, viewer): (&dyn Fn(BlockId) -> bool, Option<Side>),
+    step: usize,
+    out: &mut Vec<Entry>,
+) {
+    let reader = narrate::Reader {
+        side: viewer,
+        knows: known,
+    };
+    for event in events {
+        let (space, side) = match event {
+            GameEvent::JupiterPick { at, side, .. } => (Some(*at), Some(*side)),
+            GameEvent::NavisToPort {
+                to,
+                side,
+                chosen: false,
+                ..
+            } => (Some(*to), Some(*side)),
+            GameEvent::NavisLost { side, .. } => (None, Some(*side)),
+            GameEvent::VictoryCheck { .. } => (None, None),
+            // 8.1 moves a hidden block: told only to whoever knows her.
+            GameEvent::CleopatraReturns { block, side, .. }
+                if viewer.is_none_or(|v| v == *side) || known(*block) =>
+            {
+                (None, None)
+            }
+            _ => continue,
+        };
+        out.push(Entry {
+            space,
+            side,
+            ..note(step, narrate::words(game, event, &reader))
+        });
     }
 }
 
@@ -466,20 +487,19 @@ fn action_words(
     }
 }
 
-/// The dice of a fire, as the game's log wrote them ("fires: 3 5 -> 1
-/// hit(s)"), each with whether it hit (a roll at or under the firepower).
-fn fire_dice(game: &Game, b: BlockId, lines: &[String]) -> Vec<(u8, bool)> {
-    let firepower = game.roster().block(b).firepower;
-    lines
+/// The dice of the block's fire among the action's events, each with
+/// whether it hit (7.4).
+fn fire_dice(b: BlockId, events: &[GameEvent]) -> Vec<(u8, bool)> {
+    events
         .iter()
-        .find_map(|l| l.split_once(" fires: "))
-        .and_then(|(_, rest)| rest.split_once("->"))
-        .map(|(rolls, _)| {
-            rolls
-                .split_whitespace()
-                .filter_map(|r| r.parse::<u8>().ok())
-                .map(|r| (r, r <= firepower))
-                .collect()
+        .find_map(|e| match e {
+            GameEvent::Fire {
+                block,
+                dice,
+                hit_max,
+                ..
+            } if *block == b => Some(dice.iter().map(|&d| (d, d <= *hit_max)).collect()),
+            _ => None,
         })
         .unwrap_or_default()
 }
@@ -991,7 +1011,7 @@ mod tests {
             block_words(&game, &state, &view, b.expect("in the roster"))
         };
         assert_eq!(named("Caesar"), "the Caesar block");
-        assert_eq!(named("Legio 13"), "Legio 13 (Caesar)");
+        assert_eq!(named("Legio 13"), "Legio 13 (Caesar's side)");
         assert_eq!(side_words(Side::Pompey), "Pompey's side");
     }
 

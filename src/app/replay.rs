@@ -455,7 +455,8 @@ fn record(ui: &mut Ui, r: &Replayed, at: usize) {
         .stick_to_bottom(true)
         .show(ui, |ui| {
             ui.label(RichText::new(&r.header).monospace());
-            for line in &r.trace.log()[..end] {
+            for event in &r.trace.log()[..end] {
+                let line = crate::games::narrate::record_line(&r.game, event);
                 ui.label(RichText::new(line).monospace());
             }
             if at == r.trace.len() {

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::engine::{Game, Log, State};
+use caesar_workbench::engine::{Game, GameEvent, Log, State};
+use caesar_workbench::games::narrate::record_line;
 use caesar_workbench::games::record::{
     PlayerEntry, RecordSetup, record_game, simulated_game_seeds,
 };
@@ -74,7 +75,11 @@ pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
         ai[1].player(Side::Pompey, player_seeds[1], args.omniscient),
     ];
     out.line(header(&game, seed, &ai[0].to_string(), &ai[1].to_string()))?;
-    let mut log = PrintLog { out, failed: None };
+    let mut log = PrintLog {
+        out,
+        game: &game,
+        failed: None,
+    };
     let state = match &args.record {
         None => caesar_workbench::ai::play_game(&game, seed, &mut players, &mut log),
         Some(path) => {
@@ -124,6 +129,7 @@ pub fn stats_line(state: &State) -> String {
 /// asking for lines and keeps the error for the end of the game.
 pub struct PrintLog<'a> {
     pub out: &'a mut Output,
+    pub game: &'a Game,
     pub failed: Option<CliError>,
 }
 
@@ -131,9 +137,9 @@ impl Log for PrintLog<'_> {
     fn enabled(&self) -> bool {
         self.failed.is_none()
     }
-    fn line(&mut self, text: String) {
+    fn event(&mut self, event: GameEvent) {
         if self.failed.is_none()
-            && let Err(e) = self.out.line(text)
+            && let Err(e) = self.out.line(record_line(self.game, &event))
         {
             self.failed = Some(e);
         }

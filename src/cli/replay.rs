@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use caesar_workbench::games::narrate::record_line;
 use caesar_workbench::games::record::{self, RecordFile, ReplayError};
 use caesar_workbench::scenario::format::{LoadError, read_text};
 use caesar_workbench::scenario::rules::RuleSet;
@@ -49,8 +50,8 @@ pub fn replay(out: &mut Output, args: ReplayArgs) -> Result<ExitCode, CliError> 
             &record.caesar.player,
             &record.pompey.player,
         ))?;
-        for line in &log {
-            out.line(line)?;
+        for event in &log {
+            out.line(record_line(&game, event))?;
         }
         out.line(stats_line(&state))?;
     }

@@ -1,7 +1,8 @@
 //! Battles (7.0): order of battle turns, fire, hits, reserves and disruption,
 //! retreats, regroups, navis battles and shore combat.
 
-use super::{Action, Game, Log, NO_LINK, Phase, SpaceSet, State, flag, log};
+use super::events::{GameEvent, Log, emit};
+use super::{Action, Game, NO_LINK, Phase, SpaceSet, State, flag};
 use crate::scenario::model::{Adjacent, BlockId, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::{AttackerRetreat, MainAttack};
@@ -106,18 +107,25 @@ impl Battle {
             }
             (Sub::Turn, Action::Pass) => {
                 let b = battle.order[battle.next];
-                log!(log, "  {} {} passes", state.side(b), game.block_name(b));
+                emit!(
+                    log,
+                    GameEvent::Passes {
+                        side: state.side(b),
+                        block: b
+                    }
+                );
                 battle.advance(state, game, log)
             }
             (Sub::Choose, Action::TakeTurn(b)) => {
                 if let Some(i) = battle.order[battle.next..].iter().position(|x| *x == b) {
                     battle.order.swap(battle.next, battle.next + i);
                 }
-                log!(
+                emit!(
                     log,
-                    "  {} {} takes its turn",
-                    state.side(b),
-                    game.block_name(b)
+                    GameEvent::TakesTurn {
+                        side: state.side(b),
+                        block: b
+                    }
                 );
                 battle.sub = Sub::Turn;
                 battle.chosen = true;
@@ -179,7 +187,12 @@ impl Battle {
             self.surprise = true;
             state.surprise = None;
             state.surprise_at = None;
-            log!(log, "{} springs a surprise attack", self.attacker);
+            emit!(
+                log,
+                GameEvent::SurpriseAttack {
+                    side: self.attacker
+                }
+            );
         }
         self.sub = Sub::Turn;
         self.start_round(state, game, log);
@@ -210,7 +223,13 @@ impl Battle {
         // 7.2: A before B before C before D, defenders first on ties; Mars and
         // Neptune: in round 1 all attackers fire first.
         order.sort_by_key(|b| (self.turn_key(state, game, *b), b.0));
-        log!(log, "  Round {}", self.round);
+        emit!(
+            log,
+            GameEvent::BattleRound {
+                space: self.space,
+                round: self.round
+            }
+        );
         self.order = order;
         self.next = 0;
         self.chosen = false;
@@ -263,14 +282,14 @@ impl Battle {
                 }
             }
             if main == 0 && !reserves.is_empty() && self.main_force_at_start[side.index()] {
-                log!(log, "  {side}'s reserves are disrupted");
+                emit!(log, GameEvent::ReservesDisrupted { side });
                 for b in reserves {
                     state.reduce(game, b, log);
                 }
                 if defending {
                     // 7.31: the attacker becomes the defender.
                     self.attacker = side;
-                    log!(log, "  {side} becomes the attacker");
+                    emit!(log, GameEvent::BecomesAttacker { side });
                 }
             }
         }
@@ -303,6 +322,13 @@ impl Battle {
                     // Attackers still here could not retreat: eliminated (7.6).
                     let stuck: Vec<BlockId> = state.blocks_at(self.space, self.attacker).collect();
                     for b in stuck {
+                        emit!(
+                            log,
+                            GameEvent::CannotRetreat {
+                                side: self.attacker,
+                                block: b
+                            }
+                        );
                         state.eliminate(game, b, log);
                     }
                     self.finish(state, game, log);
@@ -325,10 +351,12 @@ impl Battle {
                 let mut any = false;
                 self.retreats(state, game, b, |_| any = true);
                 if !any {
-                    log!(
+                    emit!(
                         log,
-                        "  {} cannot retreat and is eliminated",
-                        game.block_name(b)
+                        GameEvent::CannotRetreat {
+                            side: state.side(b),
+                            block: b
+                        }
                     );
                     state.eliminate(game, b, log);
                     self.next += 1;
@@ -357,18 +385,13 @@ impl Battle {
                 s.flags &= !flag::RESERVE;
             }
         }
-        match winner {
-            Some(w) => log!(
-                log,
-                "  {w} wins the battle of {}",
-                game.space_name(self.space)
-            ),
-            None => log!(
-                log,
-                "  The battle of {} leaves it empty",
-                game.space_name(self.space)
-            ),
-        }
+        emit!(
+            log,
+            GameEvent::BattleEnds {
+                space: self.space,
+                winner
+            }
+        );
         if let Some(w) = winner {
             state
                 .stats
@@ -388,22 +411,25 @@ impl Battle {
     fn fire(&mut self, state: &mut State, game: &Game, b: BlockId, log: &mut impl Log) {
         let (dice, firepower) = state.fire_dice(game, b);
         let mut hits = 0u8;
-        let mut rolls = String::new();
+        let mut rolls = Vec::new();
         for _ in 0..dice {
             let roll = state.roll_die();
             if log.enabled() {
-                rolls.push_str(&format!("{roll} "));
+                rolls.push(roll);
             }
             if roll <= firepower {
                 hits += 1;
             }
         }
-        log!(
+        emit!(
             log,
-            "  {} {} fires: {}-> {hits} hit(s)",
-            state.side(b),
-            game.block_name(b),
-            rolls
+            GameEvent::Fire {
+                side: state.side(b),
+                block: b,
+                dice: rolls,
+                hit_max: firepower,
+                hits,
+            }
         );
         let target = state.side(b).other();
         self.assign_hits(state, game, target, hits, log);
@@ -597,13 +623,7 @@ impl Battle {
             None => self.sea_retreats[side.index()] += 1,
         }
         state.set_loc(game, b, to.0);
-        log!(
-            log,
-            "  {} {} retreats to {}",
-            side,
-            game.block_name(b),
-            game.space_name(to)
-        );
+        emit!(log, GameEvent::Retreats { side, block: b, to });
     }
 }
 
@@ -618,12 +638,12 @@ impl State {
         for link in &contest.attack_links {
             self.stats.map_events.push(super::MapEvent::Attack(*link));
         }
-        log!(
+        emit!(
             log,
-            "Battle of {}: {} attacks {}",
-            game.space_name(space),
-            contest.attacker,
-            contest.attacker.other()
+            GameEvent::BattleBegins {
+                space,
+                attacker: contest.attacker
+            }
         );
         // 1.1: normally declared at the end of the attacker's moves already.
         let choose_main = game.rules.main_attack == MainAttack::AttackerChooses
@@ -657,15 +677,8 @@ impl State {
 
     /// One hit on a block (7.4).
     fn hit(&mut self, game: &Game, b: BlockId, log: &mut impl Log) {
-        let eliminated = self.reduce(game, b, log);
-        if !eliminated && log.enabled() {
-            log!(
-                log,
-                "    {} drops to {}",
-                game.block_name(b),
-                self.strength(game, b)
-            );
-        }
+        // The step lost and any elimination are events of `reduce`.
+        self.reduce(game, b, log);
     }
 
     /// After a battle and its regroup: the next battle, or the end of the turn.
@@ -761,13 +774,8 @@ impl State {
                     }
                 }
                 self.set_loc(game, block, to.0);
-                log!(
-                    log,
-                    "  {} regroups to {}",
-                    game.block_name(block),
-                    game.space_name(to)
-                );
                 let side = self.side(block);
+                emit!(log, GameEvent::Regroups { side, block, to });
                 if !self.has_regroup(game, side) {
                     self.after_battle(game, log);
                 }

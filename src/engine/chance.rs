@@ -82,7 +82,7 @@ fn binomial(n: u8, k: u8, p: f64) -> f64 {
     ways * p.powi(i32::from(k)) * (1.0 - p).powi(i32::from(n - k))
 }
 
-/// Dice that make [`State::roll_among`] choose `choice` of `among`: the
+/// Dice that make [`super::roll_among_with`] choose `choice` of `among`: the
 /// first face (or pair of faces, …) of the choice's share.
 fn pick_dice(choice: usize, among: usize) -> Vec<u8> {
     let mut faces = 1usize;

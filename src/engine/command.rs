@@ -3,9 +3,10 @@
 
 use std::ops::ControlFlow;
 
+use super::events::{GameEvent, Log, Orders, emit};
 use super::{
-    Action, BlockSet, BlockState, CommandState, CommandStep, Contest, Game, LevyRule, Log, NO_LINK,
-    Orders, Phase, Place, SET_CAPACITY, SpaceSet, State, flag, log,
+    Action, BlockSet, BlockState, CommandState, CommandStep, Contest, Game, LevyRule, NO_LINK,
+    Phase, Place, SET_CAPACITY, SpaceSet, State, flag,
 };
 use crate::scenario::model::{BlockId, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
@@ -25,21 +26,22 @@ impl State {
             moved_by_land: false,
             event: None,
         };
-        match self.orders[slot as usize] {
+        let orders = self.orders[slot as usize];
+        emit!(
+            log,
+            GameEvent::OrdersGiven {
+                side,
+                player: slot + 1,
+                orders,
+            }
+        );
+        match orders {
             Orders::Command { moves, levy } => {
                 cmd.mp = moves;
                 cmd.lp = levy;
-                log!(
-                    log,
-                    "-- {side} (Player {}): {moves} moves, {levy} levies",
-                    slot + 1
-                );
             }
-            Orders::Nothing => {
-                log!(log, "-- {side} (Player {}): no orders", slot + 1);
-            }
+            Orders::Nothing => {}
             Orders::Event(e) => {
-                log!(log, "-- {side} (Player {}): event {e:?}", slot + 1);
                 cmd.event = Some(e);
                 match e {
                     Event::Jupiter | Event::Vulcan => cmd.step = CommandStep::EventTarget,
@@ -214,7 +216,7 @@ impl State {
                 for id in joining.iter() {
                     self.blocks[id.index()].moved_steps = 0;
                 }
-                log!(log, "{side} moves a group from {}", game.space_name(at));
+                emit!(log, GameEvent::GroupMoves { side, from: at });
             }
             Action::Step { block, to } => self.step(game, side, block, to, log),
             Action::SeaMove { block, to } => self.sea_move(game, side, block, to, log),
@@ -240,12 +242,9 @@ impl State {
             Action::MainAttack(link) => {
                 if let Some(i) = self.undeclared_attack(game) {
                     self.declare_main_attack(i, link);
-                    log!(
-                        log,
-                        "{side} declares the main attack on {} from {}",
-                        game.space_name(self.contests[i].space),
-                        game.space_name(game.board().link(link).other(self.contests[i].space))
-                    );
+                    let space = self.contests[i].space;
+                    let from = game.board().link(link).other(space);
+                    emit!(log, GameEvent::MainAttackDeclared { side, space, from });
                 }
                 self.skip_empty_command_steps(game, log);
             }
@@ -256,15 +255,7 @@ impl State {
                 }
                 // The record says a battle was named, not which: the
                 // opponent learns it when the battle is fought.
-                log!(
-                    log,
-                    "{side} {}",
-                    if named.is_some() {
-                        "names a battle for the surprise attack"
-                    } else {
-                        "names no battle for the surprise attack"
-                    }
-                );
+                emit!(log, GameEvent::SurpriseNamed { side, space: named });
                 self.command.step = CommandStep::Levy;
                 self.skip_empty_command_steps(game, log);
             }
@@ -287,23 +278,20 @@ impl State {
                 self.set_steps(game, block, 1);
                 self.set_side(game, block, side);
                 self.blocks[block.index()].came_from = at.0;
-                log!(
-                    log,
-                    "{side} levies {} in {}",
-                    game.block_name(block),
-                    game.space_name(at)
-                );
+                emit!(log, GameEvent::Levied { side, block, at });
                 self.skip_empty_command_steps(game, log);
             }
             Action::AddStep(block) => {
                 self.command.lp -= 1;
                 let steps = self.blocks[block.index()].steps;
                 self.set_steps(game, block, steps + 1);
-                log!(
+                emit!(
                     log,
-                    "{side} adds a step to {} (now {})",
-                    game.block_name(block),
-                    self.strength(game, block)
+                    GameEvent::StepAdded {
+                        side,
+                        block,
+                        strength: self.strength(game, block)
+                    }
                 );
                 self.skip_empty_command_steps(game, log);
             }
@@ -334,8 +322,23 @@ impl State {
                 // revealed.
                 let enemies: Vec<BlockId> = self.jupiter_candidates(game, side, at).collect();
                 if !enemies.is_empty() {
-                    let pick = enemies[self.roll_among(enemies.len())];
-                    log!(log, "Jupiter picks a block in {}", game.space_name(at));
+                    let mut dice = Vec::new();
+                    let choice = super::roll_among_with(enemies.len(), &mut || {
+                        let die = self.roll_die();
+                        dice.push(die);
+                        die
+                    });
+                    let pick = enemies[choice];
+                    emit!(
+                        log,
+                        GameEvent::JupiterPick {
+                            side,
+                            at,
+                            among: enemies.len().min(255) as u8,
+                            dice,
+                            block: pick,
+                        }
+                    );
                     self.jupiter_strike(game, side, pick, log);
                 }
                 self.finish_command(game, log);
@@ -345,7 +348,7 @@ impl State {
                 self.finish_command(game, log);
             }
             Action::PassEvent => {
-                log!(log, "{side}'s event has no effect");
+                emit!(log, GameEvent::EventWithoutEffect { side });
                 self.finish_command(game, log);
             }
             _ => {}
@@ -601,13 +604,15 @@ impl State {
             self.blocks[b.index()].flags |= flag::STOPPED;
             self.join_contest(side, b, to, link);
         }
-        log!(
+        emit!(
             log,
-            "  {} {} -> {}{}",
-            game.block_name(b),
-            game.space_name(from),
-            game.space_name(to),
-            if enemy_there { " (attack)" } else { "" }
+            GameEvent::BlockMoved {
+                side,
+                block: b,
+                from,
+                to,
+                attack: enemy_there,
+            }
         );
     }
 
@@ -772,18 +777,15 @@ impl State {
         self.stats.quality.mp_spent[side.index()] += 1;
         self.set_loc(game, b, to.0);
         self.blocks[b.index()].flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
-        log!(
+        emit!(
             log,
-            "  {} sails {} -> {} across {}",
-            game.block_name(b),
-            game.space_name(from),
-            game.space_name(to),
-            chain
-                .iter()
-                .rev()
-                .map(|s| game.space_name(*s))
-                .collect::<Vec<_>>()
-                .join(", ")
+            GameEvent::BlockSailed {
+                side,
+                block: b,
+                from,
+                to,
+                seas: chain.iter().rev().copied().collect(),
+            }
         );
         self.skip_empty_command_steps(game, log);
     }
@@ -912,22 +914,20 @@ impl State {
         let kind = game.roster().block(b).kind;
         let at = SpaceId(self.blocks[b.index()].loc);
         if matches!(kind, BlockKind::Leader | BlockKind::Navis) {
-            log!(
-                log,
-                "Jupiter: {} does not defect and loses a step",
-                game.block_name(b)
-            );
+            emit!(log, GameEvent::RefusesToDefect { block: b });
             self.reduce(game, b, log);
             return;
         }
         if kind == BlockKind::Cleopatra && !game.rules.jupiter_cleopatra_defects {
             return;
         }
-        log!(
+        emit!(
             log,
-            "Jupiter: {} defects to {side} in {}",
-            game.block_name(b),
-            game.space_name(at)
+            GameEvent::Defects {
+                block: b,
+                to: side,
+                at
+            }
         );
         self.set_side(game, b, side);
         match game.rules.jupiter_defection {
@@ -966,7 +966,7 @@ impl State {
 
     /// Vulcan: every block in the city loses a step.
     fn vulcan(&mut self, game: &Game, side: Side, city: SpaceId, log: &mut impl Log) {
-        log!(log, "Vulcan strikes {}", game.space_name(city));
+        emit!(log, GameEvent::VulcanStrikes { side, city });
         let victims: Vec<BlockId> = (0..self.blocks.len() as u8)
             .map(BlockId)
             .filter(|b| self.blocks[b.index()].loc == city.0)

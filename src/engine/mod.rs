@@ -9,6 +9,7 @@
 mod battle;
 pub mod chance;
 mod command;
+pub mod events;
 mod position;
 mod sets;
 mod start;
@@ -17,6 +18,8 @@ mod winter;
 pub use battle::BattleInfo;
 pub use position::{PlacedBlock, Position, PositionError, Stage};
 // `PlayQuality` is defined below, beside `GameStats`.
+pub use events::{GameEvent, Log, NoLog};
+use events::{Orders, emit};
 pub(crate) use sets::SET_CAPACITY;
 use sets::{BlockSet, SpaceSet};
 pub use start::NotPlayable;
@@ -551,14 +554,6 @@ enum Phase {
     Over,
 }
 
-/// What a player does in their command phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Orders {
-    Command { moves: u8, levy: u8 },
-    Event(Event),
-    Nothing,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum CommandStep {
     /// Choose event targets first.
@@ -817,41 +812,6 @@ pub struct PlayQuality {
     pub events_discarded: [u32; 2],
 }
 
-/// Receives the game record. The fast path uses [`NoLog`].
-pub trait Log {
-    fn enabled(&self) -> bool;
-    fn line(&mut self, text: String);
-}
-
-/// Discards the record.
-pub struct NoLog;
-impl Log for NoLog {
-    #[inline]
-    fn enabled(&self) -> bool {
-        false
-    }
-    #[inline]
-    fn line(&mut self, _: String) {}
-}
-
-impl Log for Vec<String> {
-    fn enabled(&self) -> bool {
-        true
-    }
-    fn line(&mut self, text: String) {
-        self.push(text);
-    }
-}
-
-macro_rules! log {
-    ($log:expr, $($arg:tt)*) => {
-        if $log.enabled() {
-            $log.line(format!($($arg)*));
-        }
-    };
-}
-pub(crate) use log;
-
 impl State {
     /// A new game from the scenario's starting deployment, the first year dealt.
     pub fn new(game: &Game, seed: u64) -> State {
@@ -931,16 +891,6 @@ impl State {
     pub fn reseed(&mut self, seed: u64) {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.dice.clear();
-    }
-
-    /// One of `n` equally likely choices by the dice, as 2.0's Jupiter
-    /// prints it: "For a group of 3, roll 1d6: 1-2 = 1st block, 3-4 = 2nd
-    /// block, and 5-6 = 3rd. For a group of 5, roll 1d6 and reroll a 6."
-    /// Each die splits the faces evenly among the choices and rerolls the
-    /// rest; more than six choices take two dice (36 faces), and so on. One
-    /// choice takes no roll.
-    fn roll_among(&mut self, n: usize) -> usize {
-        roll_among_with(n, &mut || self.roll_die())
     }
 
     /// One die (7.4): the next scripted die, else the stream's. Every roll
@@ -1351,15 +1301,13 @@ impl State {
         self.discarded = [CardSet::EMPTY; 2];
         self.year_played = CardSet::EMPTY;
         for side in Side::BOTH {
-            log!(
+            emit!(
                 log,
-                "Year {}: {side} is dealt {}",
-                self.year,
-                self.hands[side.index()]
-                    .iter()
-                    .map(|&c| game.card_label(c))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                GameEvent::Dealt {
+                    year: self.year,
+                    side,
+                    cards: self.hands[side.index()].clone(),
+                }
             );
         }
         self.phase = if game.rules.discards > 0 {
@@ -1381,7 +1329,7 @@ impl State {
         if matches!(game.card(card), CardFace::Event(_)) {
             self.stats.quality.events_discarded[side.index()] += 1;
         }
-        log!(log, "{side} discards {} (unseen)", game.card_label(card));
+        emit!(log, GameEvent::Discarded { side, card });
         let discarded = game.rules.hand_size as usize - self.hands[side.index()].len();
         self.phase = if discarded < game.rules.discards as usize {
             Phase::Discard(side)
@@ -1444,18 +1392,24 @@ impl State {
         // 2.1: two event cards played together cancel the turn; Apollo is an
         // event card whatever it copies (docs/rules-notes.md).
         let counts_as_event = printed_event;
-        log!(
+        emit!(
             log,
-            "== Year {} turn {}: Caesar plays {}, Pompey plays {}",
-            self.year,
-            self.turn,
-            game.card_label(played[0]),
-            game.card_label(played[1])
+            GameEvent::CardsRevealed {
+                year: self.year,
+                turn: self.turn,
+                played,
+            }
         );
         for side in Side::BOTH {
             let i = side.index();
             if apollo[i] && effect[i] != CardFace::Event(Event::Apollo) {
-                log!(log, "{side}'s Apollo copies {}", effect[i].name());
+                emit!(
+                    log,
+                    GameEvent::ApolloCopies {
+                        side,
+                        copied: effect[i]
+                    }
+                );
             }
             if let CardFace::Event(e) = game.card(played[i]) {
                 self.stats.events_played[e as usize] += 1;
@@ -1470,10 +1424,7 @@ impl State {
             if first_turn {
                 self.stats.first_turn_player1 = Some(Side::Caesar);
             }
-            log!(
-                log,
-                "Both play event cards: both are cancelled and the turn ends"
-            );
+            emit!(log, GameEvent::EventsCancel);
             self.end_turn(game, log);
             return;
         }
@@ -1481,11 +1432,7 @@ impl State {
         if first_turn {
             self.stats.first_turn_player1 = Some(player1);
         }
-        log!(
-            log,
-            "Player 1 is {player1}, Player 2 is {}",
-            player1.other()
-        );
+        emit!(log, GameEvent::PlayerOrder { player1 });
         self.order = [player1, player1.other()];
         for (slot, side) in self.order.into_iter().enumerate() {
             self.orders[slot] = match effect[side.index()] {
@@ -1607,7 +1554,7 @@ impl State {
         if block.kind == BlockKind::Cleopatra {
             self.set_side(game, b, side.other());
             self.set_steps(game, b, 1);
-            log!(log, "Cleopatra joins {} at strength I", side.other());
+            emit!(log, GameEvent::CleopatraChangesSides { to: side.other() });
             return false;
         }
         self.stats.blocks_eliminated[side.index()] += 1;
@@ -1619,16 +1566,11 @@ impl State {
             self.trophies[side.other().index()] += 1;
             self.leader_died[side.index()] = true;
             self.stats.leaders_killed[side.index()] += 1;
-            log!(
-                log,
-                "{side} leader {} is killed: a trophy for {}",
-                block.name,
-                side.other()
-            );
+            emit!(log, GameEvent::LeaderKilled { side, block: b });
         } else {
             self.set_loc(game, b, ELIMINATED);
             self.set_steps(game, b, 0);
-            log!(log, "{side} {} is eliminated", block.name);
+            emit!(log, GameEvent::Eliminated { side, block: b });
         }
         self.blocks[b.index()].flags = 0;
         // A block that dies returns to its printed owner's pool.
@@ -1646,6 +1588,14 @@ impl State {
             self.stats.map_events.push(MapEvent::StepLost(space, side));
         }
         let steps = self.blocks[b.index()].steps;
+        emit!(
+            log,
+            GameEvent::StepLost {
+                side,
+                block: b,
+                strength: (steps - 1) * game.strength_per_step[b.index()],
+            }
+        );
         if steps > 1 {
             self.set_steps(game, b, steps - 1);
             false
@@ -1757,15 +1707,13 @@ pub enum BrokenInvariant {
     TrophyCount,
 }
 
-/// House rule (`max_events_per_hand` below the hand size): two hands drawn
-/// directly from the deals that respect the cap, each such deal as likely as
-/// in a plain shuffle that happened to respect it. First the number of events
-/// in each hand is drawn with its exact weight, the count of deals that give
-/// it; then which events and commands, uniformly. No redealing, so the time
-/// does not depend on how rare a capped deal is. `playable::check`
-/// guarantees enough commands.
-/// [`State::roll_among`] with the dice from `roll`.
-fn roll_among_with(n: usize, roll: &mut dyn FnMut() -> u8) -> usize {
+/// One of `n` equally likely choices by the dice, as 2.0's Jupiter
+/// prints it: "For a group of 3, roll 1d6: 1-2 = 1st block, 3-4 = 2nd
+/// block, and 5-6 = 3rd. For a group of 5, roll 1d6 and reroll a 6."
+/// Each die splits the faces evenly among the choices and rerolls the
+/// rest; more than six choices take two dice (36 faces), and so on. One
+/// choice takes no roll.
+pub(super) fn roll_among_with(n: usize, roll: &mut dyn FnMut() -> u8) -> usize {
     debug_assert!(n > 0);
     loop {
         let (mut faces, mut value) = (1usize, 0usize);
@@ -1780,6 +1728,13 @@ fn roll_among_with(n: usize, roll: &mut dyn FnMut() -> u8) -> usize {
     }
 }
 
+/// House rule (`max_events_per_hand` below the hand size): two hands drawn
+/// directly from the deals that respect the cap, each such deal as likely as
+/// in a plain shuffle that happened to respect it. First the number of events
+/// in each hand is drawn with its exact weight, the count of deals that give
+/// it; then which events and commands, uniformly. No redealing, so the time
+/// does not depend on how rare a capped deal is. `playable::check`
+/// guarantees enough commands.
 fn deal_capped(game: &Game, hand: usize, cap: usize, rng: &mut ChaCha8Rng) -> [Vec<u8>; 2] {
     use rand::RngExt;
     use rand::seq::SliceRandom;

@@ -1,14 +1,15 @@
 //! The winter turn (8.0): Cleopatra goes home, victory, navis to port, supply,
 //! disbanding, and the year reset.
 
-use super::{Action, ELIMINATED, EndReason, Game, Log, Outcome, POOL, Phase, SpaceSet, State, log};
+use super::events::{GameEvent, Log, emit};
+use super::{Action, ELIMINATED, EndReason, Game, Outcome, POOL, Phase, SpaceSet, State};
 use crate::scenario::model::{BlockId, SpaceId};
 use crate::scenario::model::{BlockKind, Side};
 use crate::scenario::rules::ApolloFirstTurn;
 
 impl State {
     pub(super) fn begin_winter(&mut self, game: &Game, log: &mut impl Log) {
-        log!(log, "== Winter of year {}", self.year);
+        emit!(log, GameEvent::WinterBegins { year: self.year });
         // 8.1: Cleopatra goes home; she joins whoever holds Alexandria.
         if let (Some(cleo), Some(alex)) = (game.cleopatra, game.alexandria)
             && self.blocks[cleo.index()].on_map()
@@ -16,26 +17,46 @@ impl State {
             let side = self.blocks[cleo.index()].side;
             if self.is_friendly(alex, side.other()) {
                 self.set_side(game, cleo, side.other());
-                log!(
+                emit!(
                     log,
-                    "Cleopatra returns to Alexandria and joins {}",
-                    side.other()
+                    GameEvent::CleopatraReturns {
+                        block: cleo,
+                        side,
+                        joins: Some(side.other())
+                    }
                 );
             } else if self.blocks[cleo.index()].loc != alex.0 {
-                log!(log, "Cleopatra returns to Alexandria");
+                emit!(
+                    log,
+                    GameEvent::CleopatraReturns {
+                        block: cleo,
+                        side,
+                        joins: None
+                    }
+                );
             }
             self.set_loc(game, cleo, alex.0);
         }
         // 8.2 / 1.2: victory.
         let vp = self.vp(game);
         self.stats.vp_by_year.push(vp);
-        log!(log, "VP: Caesar {}, Pompey {}", vp[0], vp[1]);
         let target = game.rules.vp_to_win as u32;
         let leader = match vp[0].cmp(&vp[1]) {
             std::cmp::Ordering::Greater => Some(Side::Caesar),
             std::cmp::Ordering::Less => Some(Side::Pompey),
             std::cmp::Ordering::Equal => None,
         };
+        let decided =
+            (vp[0].max(vp[1]) >= target && leader.is_some()) || self.year >= game.rules.years;
+        emit!(
+            log,
+            GameEvent::VictoryCheck {
+                year: self.year,
+                vp,
+                target,
+                decided,
+            }
+        );
         if vp[0].max(vp[1]) >= target && leader.is_some() {
             return self.end_game(leader, EndReason::SuddenDeath, vp, log);
         }
@@ -65,15 +86,7 @@ impl State {
             year: self.year,
         });
         self.phase = Phase::Over;
-        match winner {
-            Some(w) => log!(
-                log,
-                "Game over: {w} wins ({how:?}), VP {} - {}",
-                vp[0],
-                vp[1]
-            ),
-            None => log!(log, "Game over: draw, VP {} - {}", vp[0], vp[1]),
-        }
+        emit!(log, GameEvent::GameOver { winner, how, vp });
     }
 
     /// The first navis of the side still at sea, and the friendly ports it may reach.
@@ -100,19 +113,18 @@ impl State {
             };
             match self.navis_at_sea(game, side) {
                 Some((b, ports)) if ports.is_empty() => {
-                    log!(
-                        log,
-                        "{side} {} finds no friendly port and is disbanded",
-                        game.block_name(b)
-                    );
+                    emit!(log, GameEvent::NavisLost { side, block: b });
                     self.disband(game, b);
                 }
                 Some((b, ports)) if ports.len() == 1 => {
-                    log!(
+                    emit!(
                         log,
-                        "{side} {} winters in {}",
-                        game.block_name(b),
-                        game.space_name(ports[0])
+                        GameEvent::NavisToPort {
+                            side,
+                            block: b,
+                            to: ports[0],
+                            chosen: false,
+                        }
                     );
                     self.set_loc(game, b, ports[0].0);
                 }
@@ -149,11 +161,14 @@ impl State {
 
     pub(super) fn winter_navis_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
         if let Action::NavisToPort { block, to } = action {
-            log!(
+            emit!(
                 log,
-                "{} winters in {}",
-                game.block_name(block),
-                game.space_name(to)
+                GameEvent::NavisToPort {
+                    side: self.side(block),
+                    block,
+                    to,
+                    chosen: true,
+                }
             );
             self.set_loc(game, block, to.0);
             self.settle_winter_navis(game, log);
@@ -198,7 +213,7 @@ impl State {
         };
         match action {
             Action::Disband(b) => {
-                log!(log, "{side} disbands {}", game.block_name(b));
+                emit!(log, GameEvent::Disbanded { side, block: b });
                 self.disband(game, b);
             }
             Action::EndWinter => {

@@ -6,6 +6,7 @@
 //! Uses the scenario, the engine and the AI players (a record names its
 //! players); the window and the command line build on it.
 
+pub mod narrate;
 pub mod position_file;
 pub mod record;
 pub mod trace;

@@ -20,7 +20,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::ai::Player;
-use crate::engine::{Action, EndReason, Game, Log, Outcome, Place, State};
+use crate::engine::{Action, EndReason, Game, GameEvent, Log, Outcome, Place, State};
 use crate::files::save_atomically;
 use crate::scenario::format::{
     LoadError, Location, ResolvedScenario, SourceIndex, parse_ron, read_text,
@@ -902,10 +902,10 @@ pub(crate) fn replay_into(
     Ok(())
 }
 
-/// A state and the log it writes.
+/// A state and the events it emits.
 struct Logged {
     state: State,
-    log: Vec<String>,
+    log: Vec<GameEvent>,
 }
 
 impl Replaying for Logged {
@@ -919,9 +919,10 @@ impl Replaying for Logged {
 
 /// Re-plays `record` through the engine from [`State::new`]`(game, seed)`
 /// and checks it as [`replay_into`] does. Returns the final state and the
-/// game's log (the lines `play` prints between its first and last line).
-pub fn replay(record: &RecordFile, game: &Game) -> Result<(State, Vec<String>), ReplayError> {
-    let mut log: Vec<String> = Vec::new();
+/// game's events (rendered by [`crate::games::narrate`] into the lines `play`
+/// prints between its first and last line).
+pub fn replay(record: &RecordFile, game: &Game) -> Result<(State, Vec<GameEvent>), ReplayError> {
+    let mut log: Vec<GameEvent> = Vec::new();
     let state = State::new_logged(game, record.seed, &mut log);
     let mut logged = Logged { state, log };
     replay_into(record, game, &mut logged)?;
@@ -957,7 +958,7 @@ mod tests {
         (game, setup)
     }
 
-    fn random_game(variant: &str, seed: u64) -> (Game, State, RecordFile, Vec<String>) {
+    fn random_game(variant: &str, seed: u64) -> (Game, State, RecordFile, Vec<GameEvent>) {
         let (game, setup) = setup(seed, variant);
         let mut players = [
             AiSpec::Random.player(Side::Caesar, 1, false),

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use crate::ai::{Player, decide};
-use crate::engine::{Action, Game, IllegalAction, State};
+use crate::engine::{Action, Game, GameEvent, IllegalAction, State};
 use crate::games::record::{
     Proof, RecordFile, RecordSetup, RecordedStep, ReplayError, Replaying, check_sources, record_of,
 };
@@ -30,8 +30,8 @@ pub struct Trace {
     /// `proofs[i]`: the game's [`Proof`] at position `i` (a record's
     /// digests), kept for a game begun from a seed (one that can be recorded).
     proofs: Vec<Proof>,
-    /// The game's log; `marks[i]` is its length at position `i`.
-    log: Vec<String>,
+    /// The game's events; `marks[i]` is how many there were at position `i`.
+    log: Vec<GameEvent>,
     marks: Vec<usize>,
     /// The seed of [`State::new`] when the game began with it (a record can
     /// be written only then).
@@ -183,12 +183,17 @@ impl Trace {
         self.deciders[i]
     }
 
-    /// The whole log, and how much of it was written by position `step`.
-    pub fn log(&self) -> &[String] {
+    /// Every event of the game so far, and how many happened by position `step`.
+    pub fn log(&self) -> &[GameEvent] {
         &self.log
     }
-    pub(crate) fn log_end(&self, step: usize) -> usize {
+    pub fn log_end(&self, step: usize) -> usize {
         self.marks[step.min(self.len())]
+    }
+
+    /// The events of action `i` (from position `i` to `i + 1`).
+    pub fn events(&self, i: usize) -> &[GameEvent] {
+        &self.log[self.log_end(i)..self.log_end(i + 1)]
     }
 
     /// Where a step of `stride` from position `from` lands, forward or back.

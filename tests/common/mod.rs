@@ -8,7 +8,9 @@
 use std::sync::Arc;
 
 use caesar_workbench::ai::{default_hit_victim, hit_candidates};
-use caesar_workbench::engine::{Action, Game, Place, PlacedBlock, Position, Stage, State};
+use caesar_workbench::engine::{
+    Action, Game, GameEvent, Place, PlacedBlock, Position, Stage, State,
+};
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::scenario::rules::RuleSet;
@@ -360,17 +362,12 @@ pub fn command_turn(
     start(game, &p)
 }
 
-/// (dice, hits) of a "… fires: 1 5 3 -> 2 hit(s)" log line.
-pub fn fired(log: &[String]) -> Option<(Vec<u8>, u8)> {
-    let line = log.iter().find(|l| l.contains(" fires: "))?;
-    let rest = line.split(" fires: ").nth(1)?;
-    let (rolls, hits) = rest.split_once("->")?;
-    let rolls = rolls
-        .split_whitespace()
-        .map(|r| r.parse().unwrap())
-        .collect();
-    let hits = hits.split_whitespace().next()?.parse().unwrap();
-    Some((rolls, hits))
+/// (dice, hits) of the first fire among `events`.
+pub fn fired(events: &[GameEvent]) -> Option<(Vec<u8>, u8)> {
+    events.iter().find_map(|e| match e {
+        GameEvent::Fire { dice, hits, .. } => Some((dice.clone(), *hits)),
+        _ => None,
+    })
 }
 
 /// `work` run on a pool of `threads` threads (a result that must not depend

@@ -645,13 +645,15 @@ fn a_recorded_game_replays_to_its_end_as_the_engine_plays_it() {
     h.get_by_label("Record (the text `play` prints)")
         .click_accesskit();
     h.run();
-    assert!(h.query_all_by_label(log.last().unwrap()).count() >= 1);
+    let last = caesar_workbench::games::narrate::record_line(&game, log.last().unwrap());
+    assert!(h.query_all_by_label(&last).count() >= 1);
     // As Pompey: Caesar's blocks face down, and the record hidden.
     press(&mut h, "|<");
     press(&mut h, "Pompey");
     assert!(!blocks_named(&h, &game, Side::Pompey).is_empty());
     assert_eq!(blocks_named(&h, &game, Side::Caesar), Vec::<String>::new());
-    assert!(h.query_by_label(&trace.log()[0]).is_none());
+    let first = caesar_workbench::games::narrate::record_line(&game, &trace.log()[0]);
+    assert!(h.query_by_label(&first).is_none());
 }
 
 #[test]

@@ -8,7 +8,7 @@ use common::{block, fired, space};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use caesar_workbench::engine::{Action, Game, Place, State};
+use caesar_workbench::engine::{Action, Game, GameEvent, Place, State};
 use caesar_workbench::games::position_file::PositionDoc;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::model::{BlockId, CardFace, Setup, SpaceId};
@@ -203,13 +203,13 @@ fn spaces(game: &Game, names: &[&str]) -> BTreeSet<SpaceId> {
 }
 
 /// Plays out the battle being fought: `policy` takes each decision, seeing
-/// the log lines of the action before it.
+/// the events of the action before it.
 fn fight(
     game: &Game,
     state: &mut State,
-    mut policy: impl FnMut(&State, &[Action], &[String]) -> Action,
+    mut policy: impl FnMut(&State, &[Action], &[GameEvent]) -> Action,
 ) {
-    let mut log: Vec<String> = Vec::new();
+    let mut log: Vec<GameEvent> = Vec::new();
     let mut legal = Vec::new();
     while state.battle_info().is_some() {
         state.legal_actions(game, &mut legal);
@@ -221,7 +221,7 @@ fn fight(
 }
 
 /// Everybody passes; attackers forced to retreat take the first retreat.
-fn pass_all(_: &State, legal: &[Action], _: &[String]) -> Action {
+fn pass_all(_: &State, legal: &[Action], _: &[GameEvent]) -> Action {
     if legal.contains(&Action::Pass) {
         Action::Pass
     } else {
@@ -230,8 +230,8 @@ fn pass_all(_: &State, legal: &[Action], _: &[String]) -> Action {
 }
 
 /// `side` fires, the other side passes; hits on the first tied block.
-fn fire_for(side: Side) -> impl FnMut(&State, &[Action], &[String]) -> Action {
-    move |state: &State, legal: &[Action], _: &[String]| {
+fn fire_for(side: Side) -> impl FnMut(&State, &[Action], &[GameEvent]) -> Action {
+    move |state: &State, legal: &[Action], _: &[GameEvent]| {
         let acting = state.battle_info().unwrap().acting;
         match acting {
             Some(b) if state.side(b) == side && legal.contains(&Action::Fire) => Action::Fire,
@@ -244,7 +244,7 @@ fn fire_for(side: Side) -> impl FnMut(&State, &[Action], &[String]) -> Action {
 fn turns_by_round(
     game: &Game,
     state: &mut State,
-    mut policy: impl FnMut(&State, &[Action], &[String]) -> Action,
+    mut policy: impl FnMut(&State, &[Action], &[GameEvent]) -> Action,
 ) -> Vec<Vec<BlockId>> {
     let mut rounds: Vec<Vec<BlockId>> = Vec::new();
     fight(game, state, |state, legal, log| {
