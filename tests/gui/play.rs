@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{Seat, Tab, WorkbenchApp};
-use caesar_workbench::engine::{Action, Game, Period, Stage, State};
+use caesar_workbench::engine::{Action, Game, GameEvent, Period, Stage, State};
 use caesar_workbench::games::position_file::PositionDoc;
 use caesar_workbench::games::record::{self, PlayerEntry, RecordSetup};
 use caesar_workbench::games::trace::Trace;
@@ -576,19 +576,23 @@ fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_t
 }
 
 fn recorded_game(dir: &Path) -> (std::path::PathBuf, Game, Trace) {
+    recorded_game_seeded(dir, 21)
+}
+
+fn recorded_game_seeded(dir: &Path, seed: u64) -> (std::path::PathBuf, Game, Trace) {
     let game = crate::common::published("rules-2.0");
     let mut players = [
         AiSpec::Heuristic.player(Side::Caesar, 1, false),
         AiSpec::Heuristic.player(Side::Pompey, 2, false),
     ];
-    let trace = Trace::play(&game, 21, &mut players);
+    let trace = Trace::play(&game, seed, &mut players);
     let doc = caesar_workbench::scenario::historical();
     let (scenario, variant) = RecordSetup::sources(None, &doc, "rules-2.0", &game.rules);
     let record = trace
         .record(RecordSetup {
             scenario,
             variant,
-            seed: 21,
+            seed,
             caesar: PlayerEntry::ai(&AiSpec::Heuristic, 1),
             pompey: PlayerEntry::ai(&AiSpec::Heuristic, 2),
             omniscient: false,
@@ -612,6 +616,74 @@ fn replaying() -> (
     h.state_mut().replay_panel().open_file(&path);
     h.run();
     (dir, h, game, trace)
+}
+
+/// Whether a game's events include what no decision shows: a Jupiter pick
+/// by the dice, a navis the winter sends to its only port, a victory check.
+fn tells_what_no_decision_shows(trace: &Trace) -> bool {
+    let log = trace.log();
+    log.iter()
+        .any(|e| matches!(e, GameEvent::JupiterPick { dice, .. } if !dice.is_empty()))
+        && log
+            .iter()
+            .any(|e| matches!(e, GameEvent::NavisToPort { chosen: false, .. }))
+        && log
+            .iter()
+            .any(|e| matches!(e, GameEvent::VictoryCheck { .. }))
+}
+
+/// Issue 42: the log shows Jupiter's roll, the winter's navis moves and the
+/// victory check, and names a side only as "Pompey's side" and the leader
+/// of that name only as "the Pompey block".
+#[test]
+fn the_log_shows_jupiters_roll_winter_navis_and_victory_checks_and_never_a_bare_side() {
+    // Seed 21 onwards: the first game of the heuristic with all three.
+    let seed = (21..)
+        .take(60)
+        .find(|&seed| {
+            let game = crate::common::published("rules-2.0");
+            let mut players = [
+                AiSpec::Heuristic.player(Side::Caesar, 1, false),
+                AiSpec::Heuristic.player(Side::Pompey, 2, false),
+            ];
+            tells_what_no_decision_shows(&Trace::play(&game, seed, &mut players))
+        })
+        .expect("a heuristic game with a Jupiter roll and a navis sent to port");
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _, _) = recorded_game_seeded(dir.path(), seed);
+    let mut h = harness(Tab::Replay);
+    h.state_mut().replay_panel().open_file(&path);
+    h.run();
+    press(&mut h, ">|");
+    let all = labels(&h);
+    let has = |part: &str| all.iter().any(|l| l.contains(part));
+    assert!(
+        has("Jupiter: ") && has(" rolls "),
+        "no Jupiter roll in the log"
+    );
+    assert!(has(" winters in "), "no winter navis move in the log");
+    assert!(has("Victory check: Caesar's side "), "no victory check");
+    let verbs = [
+        " moves",
+        " fires",
+        " levies",
+        " loses",
+        " eliminated",
+        " retreats",
+    ];
+    for line in all.iter().filter(|l| verbs.iter().any(|v| l.contains(v))) {
+        for side in ["Caesar", "Pompey"] {
+            for (i, _) in line.match_indices(side) {
+                let after = &line[i + side.len()..];
+                let before = &line[..i];
+                assert!(
+                    after.starts_with("'s side")
+                        || (before.ends_with("the ") && after.starts_with(" block")),
+                    "a bare {side} in {line:?}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
