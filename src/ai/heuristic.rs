@@ -1301,7 +1301,29 @@ mod tests {
     }
 }
 
-/// A group move the heuristic would make, with its objective: what a search
+/// What a space is worth as a group's own objective `d` roads away
+/// ([`HeuristicPlayer::own_plans`]), if anything: VP at stake, scaled by the
+/// odds of the group's `mobile` strength against the enemy's there.
+fn own_target_score(game: &Game, p: &Picture, t: SpaceId, mobile: f32, d: u8) -> Option<f32> {
+    let i = t.index();
+    let vp = f32::from(game.board().space(t).vp);
+    let near = 1.0 / f32::from(d);
+    if p.enemy_cnt[i] > 0 {
+        // An attack: only where the group outweighs what is seen there.
+        let odds = (mobile + p.own_str(i)) / p.enemy_str[i].max(1.0);
+        return (vp > 0.0 && odds >= 1.2).then(|| (vp + 1.0) * odds.min(3.0) * near);
+    }
+    if p.own_cnt(i) == 0 {
+        return (vp > 0.0).then_some((vp + 0.5) * near); // a vacant VP city
+    }
+    if vp > 0.0 && p.threat[i] > p.own_str(i) {
+        return Some(vp * 0.8 * near); // hold a threatened city
+    }
+    // Concentrate on a large friendly stack.
+    (p.own_str(i) >= 6.0).then(|| 0.3 * p.own_str(i) / 6.0 * near)
+}
+
+/// A group move with its objective (the heuristic's, or a search's own): what a search
 /// ([`super::mcts`]) picks among and hands back with [`HeuristicPlayer::adopt`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct GroupPlan {
@@ -1347,6 +1369,96 @@ impl HeuristicPlayer {
         }
         self.picture = Some(p);
         (self.target, self.group_steps, self.current_group) = kept;
+    }
+
+    /// Group moves of a search's own (issue 44): not the heuristic's ranking
+    /// but the legal moves themselves. Each legal group toward each space
+    /// worth going to within two roads: an enemy VP city its mobile strength
+    /// outweighs, a vacant VP city, a threatened friendly VP city, or the
+    /// side's largest stack nearby (concentration); and each sea move that
+    /// lands on a VP city not held. Best first by VP at stake and the odds
+    /// of strength, at most `max`, leaving out `known` (the heuristic's
+    /// plans); a group is offered only if its first step would be made.
+    /// Leaves the player as it was.
+    pub(crate) fn own_plans(
+        &mut self,
+        game: &Game,
+        view: &SideView<'_>,
+        legal: &[Action],
+        known: &[GroupPlan],
+        max: usize,
+        out: &mut Vec<GroupPlan>,
+    ) {
+        out.clear();
+        if max == 0
+            || !legal.contains(&Action::EndMoves)
+            || view.command_event() == Some(Event::Neptune)
+        {
+            return;
+        }
+        let mut p = self.picture.take().unwrap_or_default();
+        self.fill_picture(game, view, &mut p);
+        let mut scored: Vec<(f32, GroupPlan)> = Vec::new();
+        let mut after = Vec::new();
+        for &a in legal {
+            match a {
+                Action::Group(at) => {
+                    let mobile = self.mobile_strength(game, &p, at);
+                    if mobile <= 0.0 {
+                        continue;
+                    }
+                    for &(t, d) in game.spaces_by_road_distance(at) {
+                        if d == 0 || d > 2 {
+                            continue;
+                        }
+                        let Some(score) = own_target_score(game, &p, t, mobile, d) else {
+                            continue;
+                        };
+                        let plan = GroupPlan {
+                            action: a,
+                            objective: Some(Objective::Land(t)),
+                        };
+                        if known.contains(&plan) {
+                            continue;
+                        }
+                        view.moves_after_group(game, at, &mut after);
+                        if self.land_step(game, view, &p, &after, t) == Action::EndGroup {
+                            continue;
+                        }
+                        scored.push((score, plan));
+                    }
+                }
+                Action::SeaMove { to, .. } => {
+                    let vp = f32::from(game.board().space(to).vp);
+                    if vp > 0.0 && !p.friendly(to) {
+                        let plan = GroupPlan {
+                            action: a,
+                            objective: None,
+                        };
+                        if !known.contains(&plan) {
+                            scored.push((vp - p.enemy_str[to.index()] * 0.5, plan));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.picture = Some(p);
+        // Best first; the first plan of each location before any second one.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut used: Vec<Action> = Vec::new();
+        for pass in 0..2 {
+            for (_, plan) in &scored {
+                if out.len() >= max {
+                    return;
+                }
+                let first_here = !used.contains(&plan.action);
+                if (pass == 0) == first_here && !out.contains(plan) {
+                    used.push(plan.action);
+                    out.push(*plan);
+                }
+            }
+        }
     }
 
     /// Makes `plan` this player's current group move and returns its action.

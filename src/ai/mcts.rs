@@ -71,7 +71,14 @@ pub struct MctsParams {
     /// The share of the budget a decision spends when it goes on with the
     /// trees of the one before (in the same command phase).
     pub reused_share: f64,
+    /// Group moves of its own offered at each group decision besides the
+    /// heuristic's plans (issue 44; [`HeuristicPlayer::own_plans`]): 0
+    /// searches the heuristic's plans only.
+    pub own_moves: u8,
 }
+
+/// The most own group moves a decision may offer.
+pub const MAX_OWN_MOVES: u8 = 16;
 
 /// Sound: a checked file's numbers are finite ([`MctsParams::check`]).
 impl Eq for MctsParams {}
@@ -82,6 +89,13 @@ impl MctsParams {
         if !(self.c_puct.is_finite() && self.c_puct > 0.0) {
             let why = format!("`c_puct` is {}: expected a positive number", self.c_puct);
             return Err(("c_puct", why));
+        }
+        if self.own_moves > MAX_OWN_MOVES {
+            let why = format!(
+                "`own_moves` is {}: expected 0 to {MAX_OWN_MOVES}",
+                self.own_moves
+            );
+            return Err(("own_moves", why));
         }
         for (name, share) in [
             ("heuristic_prior", self.heuristic_prior),
@@ -105,6 +119,7 @@ impl Default for MctsParams {
             heuristic_prior: 0.5,
             groups: true,
             reused_share: 0.5,
+            own_moves: 0,
         }
     }
 }
@@ -143,6 +158,7 @@ struct Scratch {
     legal: Vec<Action>,
     candidates: Vec<(Choice, f64)>,
     plans: Vec<GroupPlan>,
+    own: Vec<GroupPlan>,
     /// (node, edge) pairs walked.
     path: Vec<(u32, u32)>,
 }
@@ -610,21 +626,67 @@ fn candidates(
                 MAX_GROUP_PLANS,
                 &mut scratch.plans,
             );
+            player.own_plans(
+                game,
+                view,
+                &scratch.legal,
+                &scratch.plans,
+                params.own_moves.into(),
+                &mut scratch.own,
+            );
             // The heuristic's plan first, the others by rank, ending the
             // moves last (the heuristic's choice when it has no plan).
             let n = scratch.plans.len();
-            if n == 0 {
+            if n == 0 && scratch.own.is_empty() {
                 out.push((Choice::Act(Action::EndMoves), 1.0));
                 return;
             }
-            let rest = (1.0 - top) / n as f64;
-            out.extend(scratch.plans.iter().enumerate().map(|(i, plan)| {
-                let p = if i == 0 { top } else { rest };
-                (Choice::Plan(*plan), p)
-            }));
-            out.push((Choice::Act(Action::EndMoves), rest));
+            if scratch.own.is_empty() {
+                let rest = (1.0 - top) / n as f64;
+                out.extend(scratch.plans.iter().enumerate().map(|(i, plan)| {
+                    let p = if i == 0 { top } else { rest };
+                    (Choice::Plan(*plan), p)
+                }));
+                out.push((Choice::Act(Action::EndMoves), rest));
+                return;
+            }
+            own_moves_first(top, &scratch.plans, &scratch.own, out);
         }
     }
+}
+
+/// A group decision's candidates with moves of its own: the heuristic's
+/// plan first (its prior `top`), then the best own move and ending the
+/// moves (holding what is held), then the heuristic's and the own moves
+/// alternately. Progressive widening considers the first `1 + ⌊√visits⌋`
+/// only, so the own moves come early or never.
+fn own_moves_first(top: f64, plans: &[GroupPlan], own: &[GroupPlan], out: &mut Vec<(Choice, f64)>) {
+    let mut order: Vec<Choice> = Vec::with_capacity(plans.len() + own.len() + 1);
+    let (mut h, mut o) = (plans.iter(), own.iter());
+    if let Some(first) = h.next() {
+        order.push(Choice::Plan(*first));
+    }
+    if let Some(first) = o.next() {
+        order.push(Choice::Plan(*first));
+    }
+    order.push(Choice::Act(Action::EndMoves));
+    loop {
+        let (a, b) = (h.next(), o.next());
+        if a.is_none() && b.is_none() {
+            break;
+        }
+        order.extend(a.into_iter().chain(b).map(|p| Choice::Plan(*p)));
+    }
+    let lead = if plans.is_empty() { 0.0 } else { top };
+    let rest = (1.0 - lead) / (order.len() - usize::from(!plans.is_empty())).max(1) as f64;
+    out.extend(order.iter().enumerate().map(|(i, c)| {
+        let p = if i == 0 && !plans.is_empty() {
+            top
+        } else {
+            rest
+        };
+        (*c, p)
+    }));
 }
 
 /// The kinds of searched decision.
@@ -741,6 +803,43 @@ mod tests {
             };
             assert_eq!(on(1), on(2), "{}", state.stage_text(&game));
         }
+    }
+
+    #[test]
+    fn own_moves_are_legal_group_moves_the_heuristic_does_not_offer_and_come_early() {
+        let game = crate::test_support::published("rules-2.0");
+        let params = MctsParams {
+            own_moves: 4,
+            ..MctsParams::default()
+        };
+        let mut offered = 0;
+        for seed in 20..40 {
+            let (state, legal) = play_until(&game, seed, |s, l| {
+                s.turn() >= 2 && l.contains(&Action::EndMoves) && l.len() > 3
+            });
+            let side = state.current_player().unwrap();
+            let view = state.view(side, false);
+            let mut player = HeuristicPlayer::new(side, seed, false);
+            let mut scratch = Scratch {
+                legal: legal.clone(),
+                ..Scratch::default()
+            };
+            candidates(&params, &game, &view, Kind::Group, &mut player, &mut scratch);
+            for plan in &scratch.own {
+                assert!(legal.contains(&plan.action), "{plan:?} is not legal");
+                assert!(!scratch.plans.contains(plan), "{plan:?} is the heuristic's");
+            }
+            if let Some(first) = scratch.own.first() {
+                offered += 1;
+                // Within the first three: widening reaches it after 4 visits.
+                let at = scratch.candidates.iter().position(|c| c.0 == Choice::Plan(*first));
+                assert!(at.is_some_and(|i| i < 3), "{at:?}");
+                let total: f64 = scratch.candidates.iter().map(|c| c.1).sum();
+                assert!((total - 1.0).abs() < 1e-9, "priors sum to {total}");
+            }
+            assert!(scratch.own.len() <= 4);
+        }
+        assert!(offered >= 10, "own moves offered in {offered} of 20 positions");
     }
 
     #[test]

@@ -117,6 +117,7 @@ fn settings_at(start: MctsParams, z: &DVector<f64>) -> MctsParams {
         heuristic_prior: share(start.heuristic_prior, z[1]),
         reused_share: share(start.reused_share, z[2]),
         groups: start.groups,
+        own_moves: start.own_moves,
     }
 }
 
