@@ -634,6 +634,11 @@ impl State {
             return;
         };
         self.stats.battles += 1;
+        for b in &mut self.blocks {
+            if b.loc == space.0 {
+                b.flags |= super::flag::FOUGHT;
+            }
+        }
         self.stats.map_events.push(super::MapEvent::Battle(space));
         for link in &contest.attack_links {
             self.stats.map_events.push(super::MapEvent::Attack(*link));

@@ -16,6 +16,7 @@ impl State {
     pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
         let side = self.order[slot as usize];
         self.phase = Phase::Command(slot);
+        self.held_vp = self.friendly_spaces(side).and(game.vp_cities);
         let rules = &game.rules;
         let mut cmd = CommandState {
             step: CommandStep::Moves,
@@ -85,6 +86,12 @@ impl State {
             return;
         };
         self.command.members = BlockSet::default();
+        let side = self.order[slot as usize];
+        let left = self
+            .held_vp
+            .without(self.occupied[0])
+            .without(self.occupied[1]);
+        self.stats.quality.vp_cities_left[side.index()] += left.iter().count() as u32;
         if slot == 0 {
             self.begin_command(game, 1, log);
         } else {

@@ -65,6 +65,9 @@ mod flag {
     pub(crate) const ANCHORED: u8 = 32;
     /// Responded to a battle (6.14).
     pub(crate) const RESPONDED: u8 = 64;
+    /// In a battle this turn (play quality: a move that led to a battle is
+    /// not undone).
+    pub(crate) const FOUGHT: u8 = 2;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +82,25 @@ struct BlockState {
     entered_via: u16,
     /// Where it was before this turn's move (7.82: navis retreat where they came from).
     came_from: u16,
+    /// Its last turn's move, to count a move undone (play quality).
+    last_hop: Hop,
+}
+
+/// A block's move in one game turn: from where to where, and in which turn
+/// of the game (1-based; 0: none since it last fought).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Hop {
+    from: u16,
+    to: u16,
+    turn: u8,
+}
+
+impl Hop {
+    const NONE: Hop = Hop {
+        from: 0,
+        to: 0,
+        turn: 0,
+    };
 }
 
 impl BlockState {
@@ -121,6 +143,8 @@ pub struct Game {
     cleopatra: Option<BlockId>,
     /// 4.1: cities (ports included), and major ports (navis levies, 6.4).
     cities: SpaceSet,
+    /// Cities worth VP (play quality).
+    vp_cities: SpaceSet,
     major_ports: SpaceSet,
     seas: SpaceSet,
     /// Blocks that move by road (all but navis).
@@ -286,6 +310,10 @@ impl Game {
             .ids()
             .filter(|s| board.space(*s).kind == SpaceKind::Sea)
             .collect();
+        let vp_cities = board
+            .ids()
+            .filter(|s| board.space(*s).kind.is_city() && board.space(*s).vp > 0)
+            .collect();
         let major_ports = board
             .ids()
             .filter(|s| board.space(*s).kind == SpaceKind::MajorPort)
@@ -335,6 +363,7 @@ impl Game {
             alexandria,
             cleopatra,
             cities,
+            vp_cities,
             major_ports,
             scenario,
             rules,
@@ -659,6 +688,9 @@ pub struct State {
     /// enters, leaves or moves on the map or changes sides there: what the
     /// other side sees of its blocks, strengths apart, stays while it does.
     map_stamp: [u64; 2],
+    /// The VP cities the side in command held when its command phase began
+    /// (play quality: cities left empty).
+    held_vp: SpaceSet,
 }
 
 /// A stamp that no other change shares, in any state (clones included) or
@@ -810,6 +842,14 @@ pub struct PlayQuality {
     pub lp_unused: [u32; 2],
     /// Event cards discarded unplayed (2.1).
     pub events_discarded: [u32; 2],
+    /// Blocks moved back where they came from within two game turns, with
+    /// no battle in between (moves undone: back-and-forth play).
+    #[serde(default)]
+    pub moves_undone: [u32; 2],
+    /// VP cities the side held when its command phase began and left empty
+    /// by its end (it could have kept a block there).
+    #[serde(default)]
+    pub vp_cities_left: [u32; 2],
 }
 
 impl State {
@@ -838,6 +878,7 @@ impl State {
                     moved_steps: 0,
                     entered_via: NO_LINK,
                     came_from: loc,
+                    last_hop: Hop::NONE,
                 }
             })
             .collect();
@@ -880,6 +921,7 @@ impl State {
             on_map: [BlockSet::default(); 2],
             pooled: [BlockSet::default(); 2],
             map_stamp: [0; 2],
+            held_vp: SpaceSet::default(),
         };
         state.recount_occupancy(game);
         state.deal(game, log);
@@ -1446,6 +1488,7 @@ impl State {
 
     /// After the battles: next turn, or winter.
     fn end_turn(&mut self, game: &Game, log: &mut impl Log) {
+        self.count_moves_undone(game);
         for b in &mut self.blocks {
             b.flags = 0;
             b.moved_steps = 0;
@@ -1463,6 +1506,36 @@ impl State {
         } else {
             self.turn += 1;
             self.phase = Phase::PlayCard(Side::Caesar);
+        }
+    }
+
+    /// Play quality: a block that moves back to where it came from within
+    /// two game turns, with no battle in between or at either end, undid
+    /// its move. Called at the end of a turn, before the flags are reset.
+    fn count_moves_undone(&mut self, game: &Game) {
+        let turns = u16::from(game.rules.turns_per_year.max(1));
+        let now = ((u16::from(self.year) - 1) * turns + u16::from(self.turn)).min(255) as u8;
+        for b in &mut self.blocks {
+            if b.has(flag::FOUGHT) || !b.on_map() {
+                b.last_hop = Hop::NONE;
+                continue;
+            }
+            if !b.has(flag::MOVED) || b.came_from == b.loc {
+                continue;
+            }
+            let hop = Hop {
+                from: b.came_from,
+                to: b.loc,
+                turn: now,
+            };
+            let last = b.last_hop;
+            if last.turn != 0
+                && now.saturating_sub(last.turn) <= 2
+                && (last.from, last.to) == (hop.to, hop.from)
+            {
+                self.stats.quality.moves_undone[b.side.index()] += 1;
+            }
+            b.last_hop = hop;
         }
     }
 

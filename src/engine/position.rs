@@ -542,6 +542,7 @@ fn placed_blocks(game: &Game, position: &Position) -> (Vec<BlockState>, [u8; 2],
             moved_steps: 0,
             entered_via: NO_LINK,
             came_from: POOL,
+            last_hop: super::Hop::NONE,
         })
         .collect();
     let mut trophies = [0u8; 2];
