@@ -6,7 +6,7 @@ use crate::scenario::model::{Adjacent, BlockId, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::{AttackerRetreat, MainAttack};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Sub {
     /// 7.3 (1.1): the attacker names the main attack road.
     MainAttack,
@@ -19,7 +19,7 @@ enum Sub {
     Hit { side: Side, hits: u8 },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) struct Battle {
     space: SpaceId,
     attacker: Side,
@@ -187,6 +187,7 @@ impl Battle {
 
     fn start_round(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
         self.round += 1;
+        state.stats.battle_rounds += 1;
         if self.round == 1 {
             for side in [Side::Caesar, Side::Pompey] {
                 self.main_force_at_start[side.index()] = state

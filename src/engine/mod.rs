@@ -7,6 +7,7 @@
 //! Decisions the rulebooks leave open are documented in `docs/rules-notes.md`.
 
 mod battle;
+mod battle_setup;
 pub mod chance;
 mod command;
 mod position;
@@ -15,6 +16,7 @@ mod start;
 mod view;
 mod winter;
 pub use battle::BattleInfo;
+pub use battle_setup::{BattleBlock, BattleKey, BattleStart};
 pub use position::{PlacedBlock, Position, PositionError, Stage};
 // `PlayQuality` is defined below, beside `GameStats`.
 pub(crate) use sets::SET_CAPACITY;
@@ -64,7 +66,7 @@ mod flag {
     pub(crate) const RESPONDED: u8 = 64;
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct BlockState {
     loc: u16,
     steps: u8,
@@ -767,6 +769,9 @@ impl fmt::Display for Period {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct GameStats {
     pub battles: u32,
+    /// Battle rounds begun (7.2): exact odds read the round a battle ended in.
+    #[serde(skip)]
+    pub battle_rounds: u32,
     pub steps_lost: [u32; 2],
     pub blocks_eliminated: [u32; 2],
     pub leaders_killed: [u32; 2],
