@@ -41,6 +41,18 @@ pub(super) struct Battle {
 }
 
 impl Battle {
+    /// Where the battle stands: every decision leads to a greater value
+    /// (7.2: a later round or battle turn; within a turn, a block picked
+    /// among tied ones, then its hits assigned one by one).
+    pub(super) fn progress(&self) -> u32 {
+        let within = match self.sub {
+            Sub::MainAttack | Sub::Choose => 0,
+            Sub::Turn => 1,
+            Sub::Hit { hits, .. } => 2 + u32::from(u8::MAX - hits),
+        };
+        (u32::from(self.round) << 24) | ((self.next as u32) << 10) | within
+    }
+
     pub(super) fn decider(&self, state: &State) -> Side {
         match self.sub {
             Sub::MainAttack => self.attacker,

@@ -174,6 +174,31 @@ impl State {
         self.start_battle(game, space, &mut NoLog);
     }
 
+    /// Where the battle stands in its sequence, if one is being fought:
+    /// every battle decision leads to a position of greater progress, so a
+    /// walk may take positions in this order and forget those behind it.
+    pub fn battle_progress(&self) -> Option<u32> {
+        self.battle.as_ref().map(Battle::progress)
+    }
+
+    /// This state with the battle and blocks of `key` (taken from a state
+    /// of the same battle started by [`State::at_battle`]): the position
+    /// `key` was taken from, its counters and chance stream apart.
+    pub fn with_battle_key(&self, game: &Game, key: &BattleKey) -> State {
+        let mut state = self.clone();
+        for &(i, b) in &key.blocks {
+            state.blocks[usize::from(i)] = b;
+        }
+        state.battle = key.battle.clone();
+        state.phase = if key.battle.is_some() {
+            Phase::Battle
+        } else {
+            self.phase
+        };
+        state.recount_occupancy(game);
+        state
+    }
+
     /// The key of [`BattleKey`]: the battle and every block off the pool.
     pub fn battle_key(&self) -> BattleKey {
         BattleKey {

@@ -1,5 +1,5 @@
 //! Exact battle odds: the engine's own battle code walked over every
-//! outcome of every fire, memoised on the battle's position — not sampled.
+//! outcome of every fire, each position of the battle once — not sampled.
 //! This module keeps no rule of 7.x: the engine starts the battle
 //! ([`State::at_battle`]), says what each fire rolls and lists its outcomes
 //! ([`State::chance_request`]), and applies them; here are only the walk,
@@ -23,6 +23,8 @@
 //! default player puts them ([`crate::ai::default_hit_victim`]); blocks of
 //! one letter take their turns in the order the engine offers them, as its
 //! default player does.
+
+use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
@@ -84,7 +86,7 @@ pub struct BattleOdds {
     pub ends_in_round: Vec<f64>,
     /// Probability that each block is eliminated, by name.
     pub eliminated: Vec<BlockRisk>,
-    /// Battle positions evaluated (each once, by the memo).
+    /// Battle positions evaluated (each once).
     pub states: usize,
 }
 
@@ -168,10 +170,10 @@ pub fn battle_start(game: &Game, spec: &BattleSpec, seed: u64) -> Result<State, 
 /// Exact odds of `spec` under `game`'s rule set.
 pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsError> {
     let fighters = fighters(game, spec)?;
-    let state = State::at_battle(game, &fighters.start);
-    let mut walk = Walk::new(game, fighters, &state);
-    let totals = walk.value(&state);
-    Ok(walk.odds(&totals, walk.memo.len()))
+    let start = State::at_battle(game, &fighters.start);
+    let mut walk = Walk::new(game, fighters);
+    let (totals, states) = walk.solve(&start);
+    Ok(walk.odds(&totals, states))
 }
 
 /// One battle of `spec` fought by the engine with the stream's dice from
@@ -179,72 +181,114 @@ pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsErr
 /// the mean of many.
 pub fn sample_battle(game: &Game, spec: &BattleSpec, seed: u64) -> Result<BattleOdds, OddsError> {
     let mut state = battle_start(game, spec, seed)?;
-    let fighters = fighters(game, spec)?;
-    let walk = Walk::new(game, fighters, &state);
+    let walk = Walk::new(game, fighters(game, spec)?);
+    let rounds_before = state.stats.battle_rounds.saturating_sub(1);
     let mut legal = Vec::new();
     while state.battle_info().is_some() {
         state.legal_actions(game, &mut legal);
         state.apply(game, policy(game, &state, &legal));
     }
-    Ok(walk.odds(&walk.end(&state), 1))
+    let round = state.stats.battle_rounds - rounds_before;
+    Ok(walk.odds(&walk.end(&state, round), 1))
 }
 
-/// The walk over a battle's outcomes.
+/// The walk over a battle's outcomes: positions are taken in the order of
+/// the engine's [`State::battle_progress`], each once with the probability
+/// of reaching it, and forgotten once expanded.
 struct Walk<'a> {
     game: &'a Game,
     blocks: Vec<(BlockId, u8, bool)>,
     space: SpaceId,
-    /// Battle rounds begun before the battle's round 1.
-    rounds_before: u32,
-    memo: FxHashMap<BattleKey, Tally>,
     legal: Vec<Action>,
 }
 
+/// Positions waiting to be expanded, by progress, with the probability of
+/// reaching each.
+type Waiting = BTreeMap<u32, FxHashMap<BattleKey, f64>>;
+
 impl<'a> Walk<'a> {
-    fn new(game: &'a Game, fighters: Fighters, start: &State) -> Walk<'a> {
+    fn new(game: &'a Game, fighters: Fighters) -> Walk<'a> {
         Walk {
             game,
             blocks: fighters.blocks,
             space: BattleStart::space_for(game),
-            rounds_before: start.stats.battle_rounds.saturating_sub(1),
-            memo: FxHashMap::default(),
             legal: Vec::new(),
         }
     }
 
-    /// The ends reachable from `state`, weighted by their probability.
-    fn value(&mut self, state: &State) -> Tally {
-        if state.battle_info().is_none() {
-            return self.end(state);
+    /// The ends of the battle from `start`, weighted by their probability,
+    /// and the positions expanded.
+    fn solve(&mut self, start: &State) -> (Tally, usize) {
+        let mut totals = Tally::default();
+        let mut waiting = Waiting::new();
+        let mut states = 0;
+        self.reach(&mut waiting, &mut totals, start, 1, start, 1.0);
+        while let Some((_, positions)) = waiting.pop_first() {
+            states += positions.len();
+            for (key, p) in positions {
+                let state = start.with_battle_key(self.game, &key);
+                self.expand(&mut waiting, &mut totals, &state, p);
+            }
         }
-        let key = state.battle_key();
-        if let Some(t) = self.memo.get(&key) {
-            return *t;
-        }
-        state.legal_actions(self.game, &mut self.legal);
-        let action = policy(self.game, state, &self.legal);
-        let mut total = Tally::default();
-        match state.chance_request(self.game, action) {
+        (totals, states)
+    }
+
+    /// The decision at `state` by the policy, and each outcome of its dice.
+    fn expand(&mut self, waiting: &mut Waiting, totals: &mut Tally, state: &State, p: f64) {
+        let game = self.game;
+        state.legal_actions(game, &mut self.legal);
+        let action = policy(game, state, &self.legal);
+        let round = state.battle_info().map_or(1, |b| u32::from(b.round));
+        match state.chance_request(game, action) {
             Some(request) => {
                 for outcome in request.outcomes() {
                     let mut next = state.clone();
-                    next.apply_outcome(self.game, action, &outcome);
-                    let t = self.value(&next);
-                    total.add(&t, outcome.probability);
+                    next.apply_outcome(game, action, &outcome);
+                    let q = p * outcome.probability;
+                    self.reach(waiting, totals, state, round, &next, q);
                 }
             }
             None => {
                 let mut next = state.clone();
-                next.apply(self.game, action);
-                total = self.value(&next);
+                next.apply(game, action);
+                self.reach(waiting, totals, state, round, &next, p);
             }
         }
-        self.memo.insert(key, total);
-        total
     }
 
-    /// A battle over: who holds the space, what each side lost.
-    fn end(&self, state: &State) -> Tally {
+    /// `next`, reached from `from` (in battle round `round`) with
+    /// probability `p`: waiting, or an end of the battle.
+    fn reach(
+        &self,
+        waiting: &mut Waiting,
+        totals: &mut Tally,
+        from: &State,
+        round: u32,
+        next: &State,
+        p: f64,
+    ) {
+        match next.battle_progress() {
+            Some(progress) => {
+                debug_assert!(
+                    std::ptr::eq(from, next) || Some(progress) > from.battle_progress(),
+                    "a battle decision went back"
+                );
+                *waiting
+                    .entry(progress)
+                    .or_default()
+                    .entry(next.battle_key())
+                    .or_insert(0.0) += p;
+            }
+            None => {
+                // A round may begin (reserves arriving, 7.3) and the battle end at once.
+                let begun = next.stats.battle_rounds - from.stats.battle_rounds;
+                totals.add(&self.end(next, round + begun), p);
+            }
+        }
+    }
+
+    /// A battle over in `round`: who holds the space, what each side lost.
+    fn end(&self, state: &State, round: u32) -> Tally {
         let mut t = Tally::default();
         let here = |attacking: bool| {
             self.blocks
@@ -263,7 +307,6 @@ impl<'a> Walk<'a> {
                 t.eliminated[i] = 1.0;
             }
         }
-        let round = state.stats.battle_rounds.saturating_sub(self.rounds_before);
         t.round[round.clamp(1, 4) as usize - 1] = 1.0;
         t
     }
