@@ -181,22 +181,18 @@ impl State {
         self.battle.as_ref().map(Battle::progress)
     }
 
-    /// This state with the battle and blocks of `key` (taken from a state
-    /// of the same battle started by [`State::at_battle`]): the position
-    /// `key` was taken from, its counters and chance stream apart.
-    pub fn with_battle_key(&self, game: &Game, key: &BattleKey) -> State {
-        let mut state = self.clone();
+    /// Puts this state at the position `key` was taken from: the battle
+    /// and its blocks (the state and the key of one battle started by
+    /// [`State::at_battle`]; counters and chance stream stay).
+    pub fn set_battle_key(&mut self, game: &Game, key: &BattleKey) {
         for &(i, b) in &key.blocks {
-            state.blocks[usize::from(i)] = b;
+            self.blocks[usize::from(i)] = b;
         }
-        state.battle = key.battle.clone();
-        state.phase = if key.battle.is_some() {
-            Phase::Battle
-        } else {
-            self.phase
-        };
-        state.recount_occupancy(game);
-        state
+        self.battle.clone_from(&key.battle);
+        if key.battle.is_some() {
+            self.phase = Phase::Battle;
+        }
+        self.recount_occupancy(game);
     }
 
     /// The key of [`BattleKey`]: the battle and every block off the pool.

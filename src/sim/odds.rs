@@ -86,7 +86,7 @@ pub struct BattleOdds {
     pub ends_in_round: Vec<f64>,
     /// Probability that each block is eliminated, by name.
     pub eliminated: Vec<BlockRisk>,
-    /// Battle positions evaluated (each once).
+    /// Positions where a block fires, evaluated (each once).
     pub states: usize,
 }
 
@@ -192,9 +192,10 @@ pub fn sample_battle(game: &Game, spec: &BattleSpec, seed: u64) -> Result<Battle
     Ok(walk.odds(&walk.end(&state, round), 1))
 }
 
-/// The walk over a battle's outcomes: positions are taken in the order of
-/// the engine's [`State::battle_progress`], each once with the probability
-/// of reaching it, and forgotten once expanded.
+/// The walk over a battle's outcomes: the positions where a block fires
+/// are taken in the order of the engine's [`State::battle_progress`], each
+/// once with the probability of reaching it, and forgotten once expanded;
+/// the decisions between fires roll nothing and follow the policy at once.
 struct Walk<'a> {
     game: &'a Game,
     blocks: Vec<(BlockId, u8, bool)>,
@@ -222,55 +223,48 @@ impl<'a> Walk<'a> {
         let mut totals = Tally::default();
         let mut waiting = Waiting::new();
         let mut states = 0;
-        self.reach(&mut waiting, &mut totals, start, 1, start, 1.0);
+        self.reach(&mut waiting, &mut totals, start, 1, start.clone(), 1.0);
+        let mut state = start.clone();
         while let Some((_, positions)) = waiting.pop_first() {
             states += positions.len();
             for (key, p) in positions {
-                let state = start.with_battle_key(self.game, &key);
+                state.set_battle_key(self.game, &key);
                 self.expand(&mut waiting, &mut totals, &state, p);
             }
         }
         (totals, states)
     }
 
-    /// The decision at `state` by the policy, and each outcome of its dice.
+    /// Each outcome of the dice of the fire at `state`.
     fn expand(&mut self, waiting: &mut Waiting, totals: &mut Tally, state: &State, p: f64) {
         let game = self.game;
-        state.legal_actions(game, &mut self.legal);
-        let action = policy(game, state, &self.legal);
         let round = state.battle_info().map_or(1, |b| u32::from(b.round));
-        match state.chance_request(game, action) {
-            Some(request) => {
-                for outcome in request.outcomes() {
-                    let mut next = state.clone();
-                    next.apply_outcome(game, action, &outcome);
-                    let q = p * outcome.probability;
-                    self.reach(waiting, totals, state, round, &next, q);
-                }
-            }
-            None => {
-                let mut next = state.clone();
-                next.apply(game, action);
-                self.reach(waiting, totals, state, round, &next, p);
-            }
+        let request = state.chance_request(game, Action::Fire);
+        for outcome in request.iter().flat_map(|r| r.outcomes()) {
+            let mut next = state.clone();
+            next.apply_outcome(game, Action::Fire, &outcome);
+            self.reach(waiting, totals, state, round, next, p * outcome.probability);
         }
     }
 
     /// `next`, reached from `from` (in battle round `round`) with
-    /// probability `p`: waiting, or an end of the battle.
+    /// probability `p`: the decisions that roll no dice taken by the
+    /// policy, then a fire waiting, or an end of the battle.
     fn reach(
-        &self,
+        &mut self,
         waiting: &mut Waiting,
         totals: &mut Tally,
         from: &State,
         round: u32,
-        next: &State,
+        mut next: State,
         p: f64,
     ) {
-        match next.battle_progress() {
-            Some(progress) => {
+        while let Some(progress) = next.battle_progress() {
+            next.legal_actions(self.game, &mut self.legal);
+            let action = policy(self.game, &next, &self.legal);
+            if action == Action::Fire {
                 debug_assert!(
-                    std::ptr::eq(from, next) || Some(progress) > from.battle_progress(),
+                    from.battle_progress().is_none_or(|f| progress >= f),
                     "a battle decision went back"
                 );
                 *waiting
@@ -278,13 +272,13 @@ impl<'a> Walk<'a> {
                     .or_default()
                     .entry(next.battle_key())
                     .or_insert(0.0) += p;
+                return;
             }
-            None => {
-                // A round may begin (reserves arriving, 7.3) and the battle end at once.
-                let begun = next.stats.battle_rounds - from.stats.battle_rounds;
-                totals.add(&self.end(next, round + begun), p);
-            }
+            next.apply(self.game, action);
         }
+        // A round may begin (reserves arriving, 7.3) and the battle end at once.
+        let begun = next.stats.battle_rounds - from.stats.battle_rounds;
+        totals.add(&self.end(&next, round + begun), p);
     }
 
     /// A battle over in `round`: who holds the space, what each side lost.

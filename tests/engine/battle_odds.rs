@@ -238,3 +238,25 @@ fn rule_7_62_attackers_retreating_to_one_city_exact_odds_match_the_engine() {
         split_odds.expected_steps_lost.attacker
     );
 }
+
+#[test]
+fn rule_7_4_a_stated_battle_with_stated_dice_goes_as_the_dice_say() {
+    // Legio 13 (C, firepower 3) at I attacks Legio 1 (C, firepower 2) at I:
+    // the defender fires first on equal letters (7.2) and misses with a 6;
+    // Legio 13 hits with a 3 (7.4) and wins in round 1.
+    use caesar_workbench::sim::odds::{battle_start, policy};
+    let game = common::published("rules-2.0");
+    let s = spec(&game, ["Legio 13=1", "", "Legio 1=1", ""]);
+    let mut state = battle_start(&game, &s, 0).unwrap();
+    state.set_dice(&[6, 3]);
+    let mut legal = Vec::new();
+    while state.battle_info().is_some() {
+        state.legal_actions(&game, &mut legal);
+        state.apply(&game, policy(&game, &state, &legal));
+    }
+    let legio_1 = common::block(&game, Side::Pompey, "Legio 1");
+    let legio_13 = common::block(&game, Side::Caesar, "Legio 13");
+    assert_eq!(state.location(legio_1), None, "eliminated");
+    assert_eq!(state.steps(legio_13), 1);
+    assert!(state.dice_to_come().is_empty(), "both dice rolled, no more");
+}
