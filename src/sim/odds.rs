@@ -243,6 +243,8 @@ impl<'a> Walk<'a> {
         for outcome in request.iter().flat_map(|r| r.outcomes()) {
             let mut next = state.clone();
             next.apply_outcome(game, Action::Fire, &outcome);
+            // The walk owes its exactness to chance answering only through outcomes.
+            debug_assert!(next.dice_to_come().is_empty(), "a fire left dice unrolled");
             self.reach(waiting, totals, state, round, next, p * outcome.probability);
         }
     }
