@@ -145,6 +145,40 @@ fn battles(c: &mut Criterion) {
     c.bench_function("battle_odds/4_vs_4_with_reserves", |b| {
         b.iter(|| battle_odds(&game, &spec).unwrap())
     });
+    let three = BattleSpec {
+        attacker: Side::Caesar,
+        attacking: parse_blocks(&game, Side::Caesar, "Caesar,Legio 13,Legio 8").unwrap(),
+        attacking_reserves: vec![],
+        defending: parse_blocks(&game, Side::Pompey, "Pompey,Legio 1,Legio 2").unwrap(),
+        defending_reserves: vec![],
+        surprise: false,
+    };
+    c.bench_function("battle_odds/3_vs_3", |b| {
+        b.iter(|| battle_odds(&game, &three).unwrap())
+    });
+    let big = BattleSpec {
+        attacker: Side::Caesar,
+        attacking: parse_blocks(
+            &game,
+            Side::Caesar,
+            "Caesar,Antonius,Legio 13,Legio 8,Legio 12",
+        )
+        .unwrap(),
+        attacking_reserves: vec![],
+        defending: parse_blocks(
+            &game,
+            Side::Pompey,
+            "Pompey,Legio 1,Legio 2,Legio 3,Legio 4",
+        )
+        .unwrap(),
+        defending_reserves: vec![],
+        surprise: false,
+    };
+    // Some 27,000 positions: few samples.
+    let mut g = c.benchmark_group("battle_odds_large");
+    g.sample_size(10);
+    g.bench_function("5_vs_5", |b| b.iter(|| battle_odds(&game, &big).unwrap()));
+    g.finish();
 }
 
 criterion_group!(benches, games, search_decisions, battles);

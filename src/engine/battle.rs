@@ -7,7 +7,7 @@ use crate::scenario::model::{Adjacent, BlockId, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::{AttackerRetreat, MainAttack};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Sub {
     /// 7.3 (1.1): the attacker names the main attack road.
     MainAttack,
@@ -20,7 +20,7 @@ enum Sub {
     Hit { side: Side, hits: u8 },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) struct Battle {
     space: SpaceId,
     attacker: Side,
@@ -42,6 +42,18 @@ pub(super) struct Battle {
 }
 
 impl Battle {
+    /// Where the battle stands: every decision leads to a greater value
+    /// (7.2: a later round or battle turn; within a turn, a block picked
+    /// among tied ones, then its hits assigned one by one).
+    pub(super) fn progress(&self) -> u32 {
+        let within = match self.sub {
+            Sub::MainAttack | Sub::Choose => 0,
+            Sub::Turn => 1,
+            Sub::Hit { hits, .. } => 2 + u32::from(u8::MAX - hits),
+        };
+        (u32::from(self.round) << 24) | ((self.next as u32) << 10) | within
+    }
+
     pub(super) fn decider(&self, state: &State) -> Side {
         match self.sub {
             Sub::MainAttack => self.attacker,
@@ -200,6 +212,7 @@ impl Battle {
 
     fn start_round(&mut self, state: &mut State, game: &Game, log: &mut impl Log) {
         self.round += 1;
+        state.stats.battle_rounds += 1;
         if self.round == 1 {
             for side in [Side::Caesar, Side::Pompey] {
                 self.main_force_at_start[side.index()] = state

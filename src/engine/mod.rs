@@ -7,6 +7,7 @@
 //! Decisions the rulebooks leave open are documented in `docs/rules-notes.md`.
 
 mod battle;
+mod battle_setup;
 pub mod chance;
 mod command;
 pub mod events;
@@ -16,6 +17,7 @@ mod start;
 mod view;
 mod winter;
 pub use battle::BattleInfo;
+pub use battle_setup::{BattleBlock, BattleKey, BattleStart};
 pub use position::{PlacedBlock, Position, PositionError, Stage};
 // `PlayQuality` is defined below, beside `GameStats`.
 pub use events::{GameEvent, Log, NoLog};
@@ -70,7 +72,7 @@ mod flag {
     pub(crate) const FOUGHT: u8 = 2;
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct BlockState {
     loc: u16,
     steps: u8,
@@ -88,7 +90,7 @@ struct BlockState {
 
 /// A block's move in one game turn: from where to where, and in which turn
 /// of the game (1-based; 0: none since it last fought).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Hop {
     from: u16,
     to: u16,
@@ -794,6 +796,9 @@ impl fmt::Display for Period {
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct GameStats {
     pub battles: u32,
+    /// Battle rounds begun (7.2): exact odds read the round a battle ended in.
+    #[serde(skip)]
+    pub battle_rounds: u32,
     pub steps_lost: [u32; 2],
     pub blocks_eliminated: [u32; 2],
     pub leaders_killed: [u32; 2],

@@ -1,22 +1,38 @@
-//! Exact battle odds (7.0–7.5), by dynamic programming over the blocks'
-//! steps, the round and the battle turn — not sampled.
+//! Exact battle odds: the engine's own battle code walked over every
+//! outcome of every fire, each position of the battle once — not sampled.
+//! This module keeps no rule of 7.x: the engine starts the battle
+//! ([`State::at_battle`]), says what each fire rolls and lists its outcomes
+//! ([`State::chance_request`]), and applies them; here are only the walk,
+//! the players' policy and the tally. A custom rule set's battle switches
+//! (`battle_rounds`, `disrupt_defending_reserves`, `attacker_retreat`, road
+//! limits, …) so apply as in games.
 //!
-//! Assumptions, as the `battle` command documents: nobody retreats by
-//! choice; attackers retreat on their turns in the last round (7.2) and can
-//! always find somewhere to go; hits go to the strongest eligible block and
-//! ties follow the engine's default policy ([`crate::ai::default_hit_victim`]:
-//! lowest firepower, then later initiative, then lower roster index);
-//! reserves arrive in round 2 with disruption (7.31, including the
-//! attacker/defender swap when the defender is disrupted and the rule set
-//! says so); Mars/Neptune surprise lets every attacker fire first in round 1.
+//! The battle has no place of its own, so it is fought where
+//! [`BattleStart::space_for`] puts it (the city with the most major roads:
+//! Thessalonica on the published map) with every other block off the map:
+//! the attacking main force came by its first road, the attacking reserves
+//! by the second, the defending reserves by the third (docs/rules-notes.md,
+//! "Battle odds"). Retreats follow 7.6 from there: attackers that must
+//! retreat in the last round (7.2) go to the vacant cities across those
+//! roads within the road limits (7.61, and 7.62 under 1.1: one city), and
+//! one that cannot is eliminated.
+//!
+//! The policy, as the `battle` command documents it ([`policy`]): every
+//! block fires when it may; nobody retreats by choice; a block that must
+//! retreat takes the first retreat offered; hits go where the engine's
+//! default player puts them ([`crate::ai::default_hit_victim`]); blocks of
+//! one letter take their turns in the order the engine offers them, as its
+//! default player does.
+
+use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Game;
-use crate::scenario::model::BlockId;
-use crate::scenario::model::{BlockKind, Initiative, Side};
+use crate::ai::{default_hit_victim, hit_candidates};
+use crate::engine::{Action, BattleBlock, BattleKey, BattleStart, Game, State};
+use crate::scenario::model::{BlockId, BlockKind, Side, SpaceId};
 
 /// A battle to evaluate. Strengths are as printed (the elephant's IV or II).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +86,7 @@ pub struct BattleOdds {
     pub ends_in_round: Vec<f64>,
     /// Probability that each block is eliminated, by name.
     pub eliminated: Vec<BlockRisk>,
-    /// Dynamic-programming states evaluated.
+    /// Positions where a block fires, evaluated (each once).
     pub states: usize,
 }
 
@@ -87,54 +103,12 @@ pub struct BlockRisk {
     pub eliminated: f64,
 }
 
-/// The largest battle the calculator takes (a block a bit in the masks).
+/// The largest battle the calculator takes.
 pub(crate) const MAX_BLOCKS: usize = 20;
-
-#[derive(Debug, Clone, Copy)]
-struct Fighter {
-    /// Of the original attacking side.
-    attacking_side: bool,
-    reserve: bool,
-    steps: u8,
-    per_step: u8,
-    firepower: u8,
-    initiative: Initiative,
-    attacking_initiative: Initiative,
-    roster_index: u8,
-}
-
-/// The battle's position between two battle turns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Pos {
-    steps: [u8; MAX_BLOCKS],
-    /// The blocks still in the battle: not eliminated, not retreated
-    /// (a retreated block keeps its steps).
-    present: u32,
-    round: u8,
-    /// The blocks that take turns this round (fixed when it starts, 7.2).
-    in_order: u32,
-    /// Index into this round's turn order.
-    next: u8,
-    /// 7.31: the original defender has become the attacker.
-    swapped: bool,
-}
-
-/// The blocks of one round in the order they take their turns (7.2).
-#[derive(Debug, Clone, Copy)]
-struct TurnOrder {
-    blocks: [u8; MAX_BLOCKS],
-    len: u8,
-}
-
-impl TurnOrder {
-    fn get(&self, turn: u8) -> Option<usize> {
-        (turn < self.len).then(|| self.blocks[turn as usize] as usize)
-    }
-}
 
 /// Sums over the battle's ends, weighted by how likely each end is.
 #[derive(Debug, Clone, Copy, Default)]
-struct Totals {
+struct Tally {
     attacker_wins: f64,
     defender_holds: f64,
     both: f64,
@@ -143,105 +117,242 @@ struct Totals {
     eliminated: [f64; MAX_BLOCKS],
 }
 
-/// Slots for (round, next turn): every move of the battle goes to a later
-/// slot, so the positions are expanded slot by slot, carrying their
-/// probability forward, and a slot is dropped once expanded.
-const TURN_SLOTS: usize = MAX_BLOCKS + 1;
+impl Tally {
+    fn add(&mut self, other: &Tally, p: f64) {
+        self.attacker_wins += other.attacker_wins * p;
+        self.defender_holds += other.defender_holds * p;
+        self.both += other.both * p;
+        for (a, b) in self.lost.iter_mut().zip(other.lost) {
+            *a += b * p;
+        }
+        for (a, b) in self.round.iter_mut().zip(other.round) {
+            *a += b * p;
+        }
+        for (a, b) in self.eliminated.iter_mut().zip(other.eliminated) {
+            *a += b * p;
+        }
+    }
+}
 
-struct Solver<'a> {
-    fighters: Vec<Fighter>,
-    /// Masks of the blocks of the original attacking side, and of reserves.
-    attacking_side: u32,
-    reserves: u32,
-    /// 7.4's tie order among equally strong blocks (lowest firepower, then
-    /// later initiative, then lower roster index: the highest rank takes
-    /// the hit), by whether the sides have swapped (7.31).
-    tie_rank: [[u8; MAX_BLOCKS]; 2],
-    rounds: u8,
-    surprise: bool,
-    disrupt_defending_reserves: bool,
-    /// The positions reached and not yet expanded, with the probability of
-    /// reaching them, by (round - 1) * TURN_SLOTS + next.
-    waiting: Vec<FxHashMap<Pos, f64>>,
-    /// Distinct positions reached.
-    states: usize,
-    totals: Totals,
-    /// Each round's turn order, by (the blocks taking turns, whether it is a
-    /// surprise round, whether the sides have swapped): the few orders a
-    /// battle has, sorted once each.
-    orders: FxHashMap<(u32, bool, bool), TurnOrder>,
-    binomial: &'a [[f64; 32]; 7],
+/// The spec's blocks, checked: (block, steps, of the attacking side), in
+/// the order attacking, its reserves, defending, its reserves.
+struct Fighters {
+    blocks: Vec<(BlockId, u8, bool)>,
+    start: BattleStart,
+}
+
+/// The battle's decision now by the module's policy, among `legal`.
+pub fn policy(game: &Game, state: &State, legal: &[Action]) -> Action {
+    if legal.contains(&Action::Fire) {
+        return Action::Fire;
+    }
+    let hits = hit_candidates(legal);
+    if !hits.is_empty() {
+        return Action::TakeHit(default_hit_victim(game, state, &hits));
+    }
+    // A forced retreat takes the first; otherwise the engine's first offer
+    // (a turn among blocks of one letter, 7.2).
+    legal
+        .iter()
+        .find(|a| matches!(a, Action::Retreat(_)))
+        .copied()
+        .unwrap_or(legal[0])
+}
+
+/// The state at the start of `spec`'s battle under `game`'s rules (see the
+/// module doc for where), its dice to come from `seed`.
+pub fn battle_start(game: &Game, spec: &BattleSpec, seed: u64) -> Result<State, OddsError> {
+    let mut fighters = fighters(game, spec)?;
+    fighters.start.seed = seed;
+    Ok(State::at_battle(game, &fighters.start))
 }
 
 /// Exact odds of `spec` under `game`'s rule set.
 pub fn battle_odds(game: &Game, spec: &BattleSpec) -> Result<BattleOdds, OddsError> {
-    let (fighters, ids) = fighters(game, spec)?;
-    let binomial = binomial_table();
-    let rounds = game.rules.battle_rounds.max(1);
-    let mask = |keep: fn(&Fighter) -> bool| {
-        fighters
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| keep(f))
-            .fold(0u32, |m, (i, _)| m | 1 << i)
-    };
-    let attacking_side = mask(|f| f.attacking_side);
-    let reserves = mask(|f| f.reserve);
-    let tie_rank = [false, true].map(|swapped| tie_ranks(&fighters, swapped));
-    let mut solver = Solver {
-        fighters,
-        attacking_side,
-        reserves,
-        tie_rank,
-        rounds,
-        surprise: spec.surprise,
-        disrupt_defending_reserves: game.rules.disrupt_defending_reserves,
-        waiting: vec![FxHashMap::default(); rounds as usize * TURN_SLOTS],
-        states: 0,
-        totals: Totals::default(),
-        orders: FxHashMap::default(),
-        binomial: &binomial,
-    };
-    solver.solve();
-    let t = solver.totals;
-    let roster = game.roster();
-    let eliminated = ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| BlockRisk {
-            block: roster.block(*id).name.clone(),
-            side: roster.block(*id).side,
-            eliminated: t.eliminated[i],
-        })
-        .collect();
-    Ok(BattleOdds {
-        attacker_wins: t.attacker_wins,
-        defender_holds: t.defender_holds,
-        both_eliminated: t.both,
-        expected_steps_lost: ExpectedLosses {
-            attacker: t.lost[0],
-            defender: t.lost[1],
-        },
-        ends_in_round: t.round[..(rounds as usize).min(4)].to_vec(),
-        eliminated,
-        states: solver.states,
-    })
+    let fighters = fighters(game, spec)?;
+    let start = State::at_battle(game, &fighters.start);
+    let mut walk = Walk::new(game, fighters);
+    let (totals, states) = walk.solve(&start);
+    Ok(walk.odds(&totals, states))
 }
 
-/// The spec's blocks as the solver's fighters (attacking, its reserves,
-/// defending, its reserves), checked, with their roster ids.
-fn fighters(game: &Game, spec: &BattleSpec) -> Result<(Vec<Fighter>, Vec<BlockId>), OddsError> {
+/// One battle of `spec` fought by the engine with the stream's dice from
+/// `seed` and the module's policy, as odds of 0 or 1: the exact odds are
+/// the mean of many.
+pub fn sample_battle(game: &Game, spec: &BattleSpec, seed: u64) -> Result<BattleOdds, OddsError> {
+    let mut state = battle_start(game, spec, seed)?;
+    let walk = Walk::new(game, fighters(game, spec)?);
+    let rounds_before = state.stats.battle_rounds.saturating_sub(1);
+    let mut legal = Vec::new();
+    while state.battle_info().is_some() {
+        state.legal_actions(game, &mut legal);
+        state.apply(game, policy(game, &state, &legal));
+    }
+    let round = state.stats.battle_rounds - rounds_before;
+    Ok(walk.odds(&walk.end(&state, round), 1))
+}
+
+/// The walk over a battle's outcomes: the positions where a block fires
+/// are taken in the order of the engine's [`State::battle_progress`], each
+/// once with the probability of reaching it, and forgotten once expanded;
+/// the decisions between fires roll nothing and follow the policy at once.
+struct Walk<'a> {
+    game: &'a Game,
+    blocks: Vec<(BlockId, u8, bool)>,
+    space: SpaceId,
+    legal: Vec<Action>,
+}
+
+/// Positions waiting to be expanded, by progress, with the probability of
+/// reaching each.
+type Waiting = BTreeMap<u32, FxHashMap<BattleKey, f64>>;
+
+impl<'a> Walk<'a> {
+    fn new(game: &'a Game, fighters: Fighters) -> Walk<'a> {
+        Walk {
+            game,
+            blocks: fighters.blocks,
+            space: BattleStart::space_for(game),
+            legal: Vec::new(),
+        }
+    }
+
+    /// The ends of the battle from `start`, weighted by their probability,
+    /// and the positions expanded.
+    fn solve(&mut self, start: &State) -> (Tally, usize) {
+        let mut totals = Tally::default();
+        let mut waiting = Waiting::new();
+        let mut states = 0;
+        self.reach(&mut waiting, &mut totals, start, 1, start.clone(), 1.0);
+        let mut state = start.clone();
+        while let Some((_, positions)) = waiting.pop_first() {
+            states += positions.len();
+            for (key, p) in positions {
+                state.set_battle_key(self.game, &key);
+                self.expand(&mut waiting, &mut totals, &state, p);
+            }
+        }
+        (totals, states)
+    }
+
+    /// Each outcome of the dice of the fire at `state`.
+    fn expand(&mut self, waiting: &mut Waiting, totals: &mut Tally, state: &State, p: f64) {
+        let game = self.game;
+        let round = state.battle_info().map_or(1, |b| u32::from(b.round));
+        let request = state.chance_request(game, Action::Fire);
+        for outcome in request.iter().flat_map(|r| r.outcomes()) {
+            let mut next = state.clone();
+            next.apply_outcome(game, Action::Fire, &outcome);
+            // The walk owes its exactness to chance answering only through outcomes.
+            debug_assert!(next.dice_to_come().is_empty(), "a fire left dice unrolled");
+            self.reach(waiting, totals, state, round, next, p * outcome.probability);
+        }
+    }
+
+    /// `next`, reached from `from` (in battle round `round`) with
+    /// probability `p`: the decisions that roll no dice taken by the
+    /// policy, then a fire waiting, or an end of the battle.
+    fn reach(
+        &mut self,
+        waiting: &mut Waiting,
+        totals: &mut Tally,
+        from: &State,
+        round: u32,
+        mut next: State,
+        p: f64,
+    ) {
+        while let Some(progress) = next.battle_progress() {
+            next.legal_actions(self.game, &mut self.legal);
+            let action = policy(self.game, &next, &self.legal);
+            if action == Action::Fire {
+                debug_assert!(
+                    from.battle_progress().is_none_or(|f| progress >= f),
+                    "a battle decision went back"
+                );
+                *waiting
+                    .entry(progress)
+                    .or_default()
+                    .entry(next.battle_key())
+                    .or_insert(0.0) += p;
+                return;
+            }
+            next.apply(self.game, action);
+        }
+        // A round may begin (reserves arriving, 7.3) and the battle end at once.
+        let begun = next.stats.battle_rounds - from.stats.battle_rounds;
+        totals.add(&self.end(&next, round + begun), p);
+    }
+
+    /// A battle over in `round`: who holds the space, what each side lost.
+    fn end(&self, state: &State, round: u32) -> Tally {
+        let mut t = Tally::default();
+        let here = |attacking: bool| {
+            self.blocks
+                .iter()
+                .any(|&(b, _, a)| a == attacking && state.location(b) == Some(self.space))
+        };
+        match (here(true), here(false)) {
+            (_, true) => t.defender_holds = 1.0,
+            (true, false) => t.attacker_wins = 1.0,
+            (false, false) => t.both = 1.0,
+        }
+        for (i, &(b, steps, attacking)) in self.blocks.iter().enumerate() {
+            let left = state.location(b).map_or(0, |_| state.steps(b));
+            t.lost[usize::from(!attacking)] += f64::from(steps.saturating_sub(left));
+            if left == 0 {
+                t.eliminated[i] = 1.0;
+            }
+        }
+        t.round[round.clamp(1, 4) as usize - 1] = 1.0;
+        t
+    }
+
+    fn odds(&self, t: &Tally, states: usize) -> BattleOdds {
+        let roster = self.game.roster();
+        let rounds = usize::from(self.game.rules.battle_rounds.clamp(1, 4));
+        BattleOdds {
+            attacker_wins: t.attacker_wins,
+            defender_holds: t.defender_holds,
+            both_eliminated: t.both,
+            expected_steps_lost: ExpectedLosses {
+                attacker: t.lost[0],
+                defender: t.lost[1],
+            },
+            ends_in_round: t.round[..rounds].to_vec(),
+            eliminated: self
+                .blocks
+                .iter()
+                .enumerate()
+                .map(|(i, (id, ..))| BlockRisk {
+                    block: roster.block(*id).name.clone(),
+                    side: roster.block(*id).side,
+                    eliminated: t.eliminated[i],
+                })
+                .collect(),
+            states,
+        }
+    }
+}
+
+/// The spec's blocks, checked, as the engine's battle start.
+fn fighters(game: &Game, spec: &BattleSpec) -> Result<Fighters, OddsError> {
     let roster = game.roster();
     let defender = spec.attacker.other();
-    let mut fighters = Vec::new();
-    let mut ids: Vec<BlockId> = Vec::new();
+    let mut blocks: Vec<(BlockId, u8, bool)> = Vec::new();
+    let mut start = BattleStart {
+        attacker: spec.attacker,
+        attacking: Vec::new(),
+        defending: Vec::new(),
+        surprise: spec.surprise,
+        seed: 0,
+    };
     let groups = [
         (&spec.attacking, spec.attacker, true, false),
         (&spec.attacking_reserves, spec.attacker, true, true),
         (&spec.defending, defender, false, false),
         (&spec.defending_reserves, defender, false, true),
     ];
-    for (list, side, attacking_side, reserve) in groups {
+    for (list, side, attacking, reserve) in groups {
         for &(id, strength) in list.iter() {
             let block = roster.block(id);
             if block.side != side {
@@ -251,7 +362,7 @@ fn fighters(game: &Game, spec: &BattleSpec) -> Result<(Vec<Fighter>, Vec<BlockId
                     wanted: side,
                 });
             }
-            if ids.contains(&id) {
+            if blocks.iter().any(|x| x.0 == id) {
                 return Err(OddsError::Duplicate(block.name.clone()));
             }
             if block.kind == BlockKind::Cleopatra {
@@ -259,32 +370,32 @@ fn fighters(game: &Game, spec: &BattleSpec) -> Result<(Vec<Fighter>, Vec<BlockId
             }
             let per_step = block.kind.strength_per_step();
             check_strength(block, strength, per_step)?;
-            ids.push(id);
-            fighters.push(Fighter {
-                attacking_side,
+            let steps = strength / per_step;
+            blocks.push((id, steps, attacking));
+            let placed = BattleBlock {
+                block: id,
+                steps,
                 reserve,
-                steps: strength / per_step,
-                per_step,
-                firepower: block.firepower,
-                initiative: block.initiative,
-                attacking_initiative: block.initiative(true),
-                roster_index: id.0,
-            });
+            };
+            match attacking {
+                true => start.attacking.push(placed),
+                false => start.defending.push(placed),
+            }
         }
     }
-    if fighters.len() > MAX_BLOCKS {
+    if blocks.len() > MAX_BLOCKS {
         return Err(OddsError::TooMany {
             max: MAX_BLOCKS,
-            got: fighters.len(),
+            got: blocks.len(),
         });
     }
-    if !fighters.iter().any(|f| f.attacking_side) {
+    if start.attacking.is_empty() {
         return Err(OddsError::Empty("attacking"));
     }
-    if !fighters.iter().any(|f| !f.attacking_side) {
+    if start.defending.is_empty() {
         return Err(OddsError::Empty("defending"));
     }
-    Ok((fighters, ids))
+    Ok(Fighters { blocks, start })
 }
 
 fn check_strength(
@@ -309,312 +420,6 @@ fn check_strength(
         ));
     }
     Ok(())
-}
-
-fn lose_step(pos: &mut Pos, i: usize) {
-    pos.steps[i] -= 1;
-    if pos.steps[i] == 0 {
-        pos.present &= !(1 << i);
-    }
-}
-
-/// Each fighter's rank in 7.4's tie order when the sides have `swapped`
-/// or not: 0 for the block least to be hit.
-fn tie_ranks(fighters: &[Fighter], swapped: bool) -> [u8; MAX_BLOCKS] {
-    let mut by_preference: Vec<usize> = (0..fighters.len()).collect();
-    by_preference.sort_by_key(|&i| {
-        let f = &fighters[i];
-        let letter = if f.attacking_side != swapped {
-            f.attacking_initiative
-        } else {
-            f.initiative
-        };
-        (
-            std::cmp::Reverse(f.firepower),
-            letter,
-            std::cmp::Reverse(f.roster_index),
-        )
-    });
-    let mut rank = [0; MAX_BLOCKS];
-    for (r, i) in by_preference.into_iter().enumerate() {
-        rank[i] = r as u8;
-    }
-    rank
-}
-
-/// `table[fp][n * (n + 1) / 2 + k]` = P(k hits | n dice at firepower fp),
-/// for up to 6 dice (the strongest block has 4).
-fn binomial_table() -> [[f64; 32]; 7] {
-    let mut t = [[0.0; 32]; 7];
-    for (fp, row) in t.iter_mut().enumerate() {
-        let p = fp as f64 / 6.0;
-        for n in 0..=6usize {
-            for k in 0..=n {
-                let c = (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64);
-                row[n * (n + 1) / 2 + k] = c * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32);
-            }
-        }
-    }
-    t
-}
-
-impl Solver<'_> {
-    /// Carries the probability of the start forward through every slot.
-    fn solve(&mut self) {
-        let mut start = Pos {
-            steps: [0; MAX_BLOCKS],
-            present: 0,
-            round: 1,
-            in_order: 0,
-            next: 0,
-            swapped: false,
-        };
-        for (i, f) in self.fighters.iter().enumerate() {
-            start.steps[i] = f.steps;
-            start.present |= 1 << i;
-        }
-        start.in_order = self.round_members(&start);
-        self.reach(start, 1.0);
-        for slot in 0..self.waiting.len() {
-            let positions = std::mem::take(&mut self.waiting[slot]);
-            self.states += positions.len();
-            for (pos, p) in positions {
-                self.expand(pos, p);
-            }
-        }
-    }
-
-    fn reach(&mut self, pos: Pos, p: f64) {
-        let slot = (pos.round as usize - 1) * TURN_SLOTS + pos.next as usize;
-        *self.waiting[slot].entry(pos).or_insert(0.0) += p;
-    }
-
-    fn present(&self, pos: &Pos, i: usize) -> bool {
-        pos.present & (1 << i) != 0
-    }
-
-    /// Whether block `i` now fights on the attacking side.
-    fn attacking_now(&self, pos: &Pos, i: usize) -> bool {
-        self.fighters[i].attacking_side != pos.swapped
-    }
-
-    fn strength(&self, pos: &Pos, i: usize) -> u8 {
-        pos.steps[i] * self.fighters[i].per_step
-    }
-
-    fn letter(&self, pos: &Pos, i: usize) -> Initiative {
-        let f = &self.fighters[i];
-        if self.attacking_now(pos, i) {
-            f.attacking_initiative
-        } else {
-            f.initiative
-        }
-    }
-
-    fn side_present(&self, pos: &Pos, original_attacker: bool) -> bool {
-        let side = if original_attacker {
-            self.attacking_side
-        } else {
-            !self.attacking_side
-        };
-        pos.present & side != 0
-    }
-
-    fn is_reserve(&self, pos: &Pos, i: usize) -> bool {
-        self.fighters[i].reserve && pos.round == 1
-    }
-
-    /// The blocks that take turns in a round starting at `pos`.
-    fn round_members(&self, pos: &Pos) -> u32 {
-        (0..self.fighters.len())
-            .filter(|&i| self.present(pos, i) && !self.is_reserve(pos, i))
-            .fold(0, |mask, i| mask | 1 << i)
-    }
-
-    /// This round's battle turns (7.2), including blocks eliminated since
-    /// the round began (they are skipped).
-    fn order(&mut self, pos: &Pos) -> TurnOrder {
-        let surprise = self.surprise && pos.round == 1;
-        let key = (pos.in_order, surprise, pos.swapped);
-        if let Some(order) = self.orders.get(&key) {
-            return *order;
-        }
-        let sorted = self.sorted_order(pos);
-        let mut order = TurnOrder {
-            blocks: [0; MAX_BLOCKS],
-            len: sorted.len() as u8,
-        };
-        for (slot, i) in order.blocks.iter_mut().zip(sorted) {
-            *slot = i as u8;
-        }
-        self.orders.insert(key, order);
-        order
-    }
-
-    fn sorted_order(&self, pos: &Pos) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.fighters.len())
-            .filter(|&i| pos.in_order & (1 << i) != 0)
-            .collect();
-        let surprise = self.surprise && pos.round == 1;
-        order.sort_by_key(|&i| {
-            let attacking = self.attacking_now(pos, i);
-            let letter = self.letter(pos, i);
-            let index = self.fighters[i].roster_index;
-            if surprise {
-                (!attacking, letter, false, index)
-            } else {
-                (false, letter, attacking, index)
-            }
-        });
-        order
-    }
-
-    /// The battle ends at `pos`, which happens with probability `p`.
-    fn end(&mut self, pos: &Pos, p: f64) {
-        let att = self.side_present(pos, true);
-        let def = self.side_present(pos, false);
-        let t = &mut self.totals;
-        match (att, def) {
-            (_, true) => t.defender_holds += p,
-            (true, false) => t.attacker_wins += p,
-            (false, false) => t.both += p,
-        }
-        for (i, f) in self.fighters.iter().enumerate() {
-            let lost = f.steps - pos.steps[i];
-            t.lost[!f.attacking_side as usize] += lost as f64 * p;
-            if pos.steps[i] == 0 {
-                t.eliminated[i] += p;
-            }
-        }
-        t.round[(pos.round.clamp(1, 4) - 1) as usize] += p;
-    }
-
-    fn finished(&self, pos: &Pos) -> bool {
-        let alive = pos.present;
-        alive & self.attacking_side == 0 || alive & !self.attacking_side == 0
-    }
-
-    /// The next battle turn from `pos`, reached with probability `p`.
-    fn expand(&mut self, mut pos: Pos, p: f64) {
-        if self.finished(&pos) {
-            return self.end(&pos, p);
-        }
-        let order = self.order(&pos);
-        // Skip blocks that are gone; start the next round when the order is done.
-        loop {
-            let Some(i) = order.get(pos.next) else {
-                if pos.round >= self.rounds {
-                    // Attackers that could not retreat (none, by assumption).
-                    return self.end(&pos, p);
-                }
-                let mut next = pos;
-                next.round += 1;
-                next.next = 0;
-                if next.round == 2 {
-                    self.reserves_arrive(&mut next);
-                    if self.finished(&next) {
-                        return self.end(&next, p);
-                    }
-                }
-                next.in_order = self.round_members(&next);
-                return self.reach(next, p);
-            };
-            if !self.present(&pos, i) {
-                pos.next += 1;
-                continue;
-            }
-            if pos.round >= self.rounds && self.attacking_now(&pos, i) {
-                // 7.2: the attacker retreats in the last round.
-                let mut next = pos;
-                next.present &= !(1 << i);
-                next.next += 1;
-                return self.reach(next, p);
-            }
-            return self.fire(pos, i, p);
-        }
-    }
-
-    fn fire(&mut self, pos: Pos, shooter: usize, p: f64) {
-        let dice = self.strength(&pos, shooter) as usize;
-        let fp = self.fighters[shooter].firepower.min(6) as usize;
-        for k in 0..=dice.min(6) {
-            let pk = self.binomial[fp][dice * (dice + 1) / 2 + k];
-            if pk == 0.0 {
-                continue;
-            }
-            let mut next = pos;
-            next.next += 1;
-            let target_side = !self.attacking_now(&pos, shooter);
-            for _ in 0..k {
-                match self.strongest(&next, target_side) {
-                    Some(t) => lose_step(&mut next, t),
-                    None => break,
-                }
-            }
-            if self.finished(&next) {
-                self.end(&next, p * pk);
-            } else {
-                self.reach(next, p * pk);
-            }
-        }
-    }
-
-    /// 7.4: the strongest eligible block of the side now attacking (or
-    /// not); ties by the default policy.
-    fn strongest(&self, pos: &Pos, attacking: bool) -> Option<usize> {
-        let side = if attacking != pos.swapped {
-            self.attacking_side
-        } else {
-            !self.attacking_side
-        };
-        let mut eligible = pos.present & side;
-        if pos.round == 1 {
-            eligible &= !self.reserves;
-        }
-        let ranks = &self.tie_rank[pos.swapped as usize];
-        let mut best = None;
-        let mut best_key = 0u16;
-        while eligible != 0 {
-            let i = eligible.trailing_zeros() as usize;
-            eligible &= eligible - 1;
-            let key = u16::from(self.strength(pos, i)) << 8 | u16::from(ranks[i]);
-            if best.is_none() || key > best_key {
-                best = Some(i);
-                best_key = key;
-            }
-        }
-        best
-    }
-
-    /// 7.3 / 7.31, as the engine does it at the start of round 2.
-    fn reserves_arrive(&self, pos: &mut Pos) {
-        let attacker_now_original = !pos.swapped;
-        for original_attacking in [attacker_now_original, !attacker_now_original] {
-            let defending = original_attacking != attacker_now_original;
-            if defending && !self.disrupt_defending_reserves {
-                continue;
-            }
-            let mut main = 0;
-            let mut reserves = Vec::new();
-            for i in 0..self.fighters.len() {
-                if self.present(pos, i) && self.fighters[i].attacking_side == original_attacking {
-                    if self.fighters[i].reserve {
-                        reserves.push(i);
-                    } else {
-                        main += 1;
-                    }
-                }
-            }
-            if main == 0 && !reserves.is_empty() {
-                for i in reserves {
-                    lose_step(pos, i);
-                }
-                if defending {
-                    pos.swapped = !pos.swapped;
-                }
-            }
-        }
-    }
 }
 
 /// Why a list of blocks for the battle calculator cannot be read.
@@ -743,17 +548,6 @@ mod tests {
             battle_odds(&g, &spec).unwrap_err(),
             OddsError::TooMany { max: 20, got: 21 }
         );
-    }
-
-    #[test]
-    fn binomials_sum_to_one() {
-        let t = binomial_table();
-        for row in &t {
-            for n in 0..=6usize {
-                let s: f64 = (0..=n).map(|k| row[n * (n + 1) / 2 + k]).sum();
-                assert!((s - 1.0).abs() < 1e-12);
-            }
-        }
     }
 
     #[test]
