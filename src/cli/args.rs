@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use caesar_workbench::ai::{AiSpec, NotAPlayer};
 use caesar_workbench::engine::Game;
+use caesar_workbench::scenario::checked::CheckedScenario;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
@@ -301,11 +302,11 @@ pub struct Loaded {
 pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliError> {
     let rules = RuleSet::load(variant)?;
     let doc = caesar_workbench::scenario::load_scenario(scenario)?;
-    let game = Game::from_document(&doc, rules, Some(variant)).map_err(|refused| {
-        CliError::InvalidScenario {
+    let game = CheckedScenario::from_document(&doc, rules, Some(variant))
+        .map(Game::from_checked)
+        .map_err(|refused| CliError::InvalidScenario {
             findings: refused.messages(),
-        }
-    })?;
+        })?;
     Ok(Loaded { game, doc })
 }
 
