@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use caesar_workbench::ai::{AiSpec, NotAPlayer};
+use caesar_workbench::ai::{AiSpec, NotAPlayer, Spelling, spellings};
 use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::checked::CheckedScenario;
 use caesar_workbench::scenario::model::Side;
@@ -30,13 +30,8 @@ pub struct RunArgs {
     /// Base seed: game i uses a seed derived from it and i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Caesar's player: random, heuristic (the default numbers),
-    /// heuristic:FILE, search, search:PLAYOUTS, search:MILLISms, mcts,
-    /// mcts:PLAYOUTS or mcts:MILLISms (a search may add @FILE to play on a
-    /// player file's numbers; a time budget does not reproduce exactly);
-    /// best, the strongest measured for the setup; or fast (the default),
-    /// the strongest measured under 0.005 CPU s a game.
-    #[arg(long, default_value = "fast")]
+    // Caesar's player; the kinds' spellings come from `ai::spec::KINDS`.
+    #[arg(long, default_value = "fast", help = player_help())]
     pub caesar_ai: PlayerArg,
     /// Pompey's player.
     #[arg(long, default_value = "fast")]
@@ -83,6 +78,16 @@ pub enum PlayerArg {
 
 /// CPU seconds a game of a `fast` player may cost.
 pub const FAST_GAME_CPU: f64 = 0.005;
+
+/// `--caesar-ai`'s help: every kind's spellings, then `best` and `fast`.
+fn player_help() -> String {
+    format!(
+        "Caesar's player: {} (a search may add @FILE to play on a player file's numbers; \
+         a time budget does not reproduce exactly); best, the strongest measured for the \
+         setup; or fast (the default), the strongest measured under {FAST_GAME_CPU} CPU s a game",
+        spellings(Spelling::Help)
+    )
+}
 
 impl std::str::FromStr for PlayerArg {
     type Err = String;
