@@ -159,7 +159,7 @@ impl SimPanel {
         self.launch(total, move |shared| {
             match other {
                 None => {
-                    let mut csv = format!("{}\n", GameSummary::CSV_HEADER);
+                    let mut csv = format!("{}\n", GameSummary::csv_header());
                     let mut rows = Vec::new();
                     sim::simulate(&game, &variant, &options, shared, |r| {
                         csv.push_str(&r.csv_row());
