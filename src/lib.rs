@@ -24,16 +24,18 @@ pub mod app;
 pub(crate) mod test_support {
     use crate::ai::HeuristicPlayer;
     use crate::engine::{Action, Game, State};
+    use crate::scenario::checked::CheckedScenario;
     use crate::scenario::model::Side;
     use crate::scenario::rules::RuleSet;
 
     /// The published game under a built-in rule set.
     pub(crate) fn published(variant: &str) -> Game {
-        Game::from_document(
+        CheckedScenario::from_document(
             &crate::scenario::historical(),
             RuleSet::builtin(variant),
             None,
         )
+        .map(Game::from_checked)
         .expect("the published game is valid under every built-in rule set")
     }
 

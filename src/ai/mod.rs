@@ -19,7 +19,8 @@ pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::{HeuristicParams, PlayerNumbers};
 pub use search::{Budget, SearchPlayer};
-pub use spec::{AiSpec, LearnedValue, NotAPlayer, TunedHeuristic};
+pub(crate) use spec::KINDS;
+pub use spec::{AiSpec, LearnedValue, NotAPlayer, Spelling, TunedHeuristic, spellings};
 pub use value::ValueModel;
 
 /// Something that picks one of the legal actions.

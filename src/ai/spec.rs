@@ -55,8 +55,136 @@ pub struct LearnedValue {
     pub model: super::ValueModel,
 }
 
+/// What a kind's name may be followed by after a `:`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum After {
+    /// Nothing: `random:4` is refused.
+    Nothing,
+    /// A player file (`heuristic:FILE`).
+    PlayerFile,
+    /// A budget, `PLAYOUTS` or `MILLISms`, and how it makes the spec.
+    Budget(fn(super::Budget) -> AiSpec),
+}
+
+/// One kind of player: the one table its name, the spellings the help and
+/// errors list, parsing, [`Display`](std::fmt::Display) and the window's
+/// menu and words all read.
+#[derive(Debug)]
+pub(crate) struct Kind {
+    /// As the command line writes it, before any `:`.
+    pub(crate) name: &'static str,
+    /// The window's word for it.
+    pub(crate) word: &'static str,
+    /// What the help says of the bare name, if anything.
+    note: &'static str,
+    pub(crate) after: After,
+    /// What the bare name makes: the window's menu entry for the kind.
+    pub(crate) plain: AiSpec,
+}
+
+/// Every kind, weakest first (the window's menu order).
+pub(crate) static KINDS: [Kind; 4] = [
+    Kind {
+        name: "random",
+        word: "Random",
+        note: "",
+        after: After::Nothing,
+        plain: AiSpec::Random,
+    },
+    Kind {
+        name: "heuristic",
+        word: "Heuristic",
+        note: " (the default numbers)",
+        after: After::PlayerFile,
+        plain: AiSpec::Heuristic,
+    },
+    Kind {
+        name: "search",
+        word: "Search",
+        note: "",
+        after: After::Budget(|budget| match budget {
+            super::Budget::Playouts(playouts) => AiSpec::Search { playouts },
+            super::Budget::Millis(millis) => AiSpec::SearchTimed { millis },
+        }),
+        plain: AiSpec::Search {
+            playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+        },
+    },
+    Kind {
+        name: "mcts",
+        word: "Tree search",
+        note: "",
+        after: After::Budget(|budget| match budget {
+            super::Budget::Playouts(playouts) => AiSpec::Mcts { playouts },
+            super::Budget::Millis(millis) => AiSpec::MctsTimed { millis },
+        }),
+        plain: AiSpec::Mcts {
+            playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
+        },
+    },
+];
+
+/// How [`spellings`] writes what follows a `:`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spelling {
+    /// Every form in full, with notes: the command line's help.
+    Help,
+    /// One short form each: error messages.
+    Short,
+}
+
+/// Every spelling of every kind, as "a, b or c".
+pub fn spellings(style: Spelling) -> String {
+    let mut all = Vec::new();
+    for kind in &KINDS {
+        let name = kind.name;
+        all.push(match style {
+            Spelling::Help => format!("{name}{}", kind.note),
+            Spelling::Short => name.to_string(),
+        });
+        match (kind.after, style) {
+            (After::Nothing, _) => {}
+            (After::PlayerFile, _) => all.push(format!("{name}:FILE")),
+            (After::Budget(_), Spelling::Help) => {
+                all.push(format!("{name}:PLAYOUTS"));
+                all.push(format!("{name}:MILLISms"));
+            }
+            (After::Budget(_), Spelling::Short) => all.push(format!("{name}:N")),
+        }
+    }
+    let last = all.pop().unwrap_or_default();
+    format!("{} or {last}", all.join(", "))
+}
+
 impl AiSpec {
-    pub(crate) const NAMES: [&'static str; 4] = ["random", "heuristic", "search", "mcts"];
+    /// The kind this spec is of (a search on a player file: its search's).
+    pub(crate) fn kind(&self) -> &'static Kind {
+        let name = match self {
+            AiSpec::Random => "random",
+            AiSpec::Heuristic | AiSpec::TunedHeuristic(_) => "heuristic",
+            AiSpec::Search { .. } | AiSpec::SearchTimed { .. } => "search",
+            AiSpec::Mcts { .. } | AiSpec::MctsTimed { .. } => "mcts",
+            AiSpec::SearchOn(on) => return on.search.kind(),
+        };
+        KINDS
+            .iter()
+            .find(|kind| kind.name == name)
+            .expect("every kind is in KINDS")
+    }
+
+    /// A search's budget (`None` for a player that does not search, and for
+    /// a search on a player file: see its `search`).
+    pub(crate) fn budget(&self) -> Option<super::Budget> {
+        match *self {
+            AiSpec::Search { playouts } | AiSpec::Mcts { playouts } => {
+                Some(super::Budget::Playouts(playouts))
+            }
+            AiSpec::SearchTimed { millis } | AiSpec::MctsTimed { millis } => {
+                Some(super::Budget::Millis(millis))
+            }
+            _ => None,
+        }
+    }
 
     /// The numbers of the player file this spec plays by, if any: the
     /// heuristic's own or those a search plays on.
@@ -230,21 +358,19 @@ impl AiSpec {
 
 impl std::fmt::Display for AiSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AiSpec::Random => f.write_str("random"),
-            AiSpec::Heuristic => f.write_str("heuristic"),
-            AiSpec::TunedHeuristic(tuned) => write!(f, "heuristic:{}", tuned.path),
-            AiSpec::Search { playouts } => write!(f, "search:{playouts}"),
-            AiSpec::SearchTimed { millis } => write!(f, "search:{millis}ms"),
-            AiSpec::Mcts { playouts } => write!(f, "mcts:{playouts}"),
-            AiSpec::MctsTimed { millis } => write!(f, "mcts:{millis}ms"),
-            AiSpec::SearchOn(on) => {
-                write!(f, "{}@{}", on.search, on.on.path)?;
-                match &on.value {
-                    Some(value) => write!(f, "+{}", value.path),
-                    None => Ok(()),
-                }
-            }
+        if let AiSpec::SearchOn(on) = self {
+            write!(f, "{}@{}", on.search, on.on.path)?;
+            return match &on.value {
+                Some(value) => write!(f, "+{}", value.path),
+                None => Ok(()),
+            };
+        }
+        f.write_str(self.kind().name)?;
+        match (self, self.budget()) {
+            (AiSpec::TunedHeuristic(tuned), _) => write!(f, ":{}", tuned.path),
+            (_, Some(super::Budget::Playouts(playouts))) => write!(f, ":{playouts}"),
+            (_, Some(super::Budget::Millis(millis))) => write!(f, ":{millis}ms"),
+            _ => Ok(()),
         }
     }
 }
@@ -255,7 +381,8 @@ impl std::fmt::Display for AiSpec {
 pub enum NotAPlayer {
     /// `did_you_mean` is empty or "; did you mean …?".
     #[error(
-        "unknown AI \"{text}\"{did_you_mean}; expected random, heuristic, heuristic:FILE, search, search:N, mcts or mcts:N (a search may add @FILE, and then +VALUE_FILE)"
+        "unknown AI \"{text}\"{did_you_mean}; expected {} (a search may add @FILE, and then +VALUE_FILE)",
+        spellings(Spelling::Short)
     )]
     Unknown { text: String, did_you_mean: String },
     #[error("\"{name}\" takes no budget")]
@@ -290,7 +417,7 @@ pub enum NotAPlayer {
         text: String,
         what: &'static str,
         separator: char,
-        example: &'static str,
+        example: String,
     },
     /// The player file cannot be read (`given` is the spec as written).
     #[error("{given}: {error}")]
@@ -307,11 +434,11 @@ fn search_on_file(text: &str, search: &str, file: &str) -> Result<AiSpec, NotAPl
         Some((file, value)) => (file, Some(value)),
         None => (file, None),
     };
-    let missing = |what, separator, example| NotAPlayer::NoFileName {
+    let missing = |what, separator, example: &str| NotAPlayer::NoFileName {
         text: text.to_string(),
         what,
         separator,
-        example,
+        example: example.to_string(),
     };
     if file.is_empty() {
         return Err(missing("player file", '@', "search:16@PLAYER_FILE"));
@@ -378,43 +505,32 @@ impl FromStr for AiSpec {
             Some((n, b)) => (n, Some(b)),
             None => (text, None),
         };
-        match (name, budget) {
-            ("random", None) => Ok(AiSpec::Random),
-            ("heuristic", None) => Ok(AiSpec::Heuristic),
-            ("search", None) => Ok(AiSpec::Search {
-                playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
+        let Some(kind) = KINDS.iter().find(|kind| kind.name == name) else {
+            return Err(NotAPlayer::Unknown {
+                text: text.to_string(),
+                did_you_mean: crate::scenario::names::did_you_mean(
+                    name,
+                    KINDS.iter().map(|kind| kind.name),
+                ),
+            });
+        };
+        match (kind.after, budget) {
+            (_, None) => Ok(kind.plain.clone()),
+            (After::Nothing, Some(_)) => Err(NotAPlayer::NoBudget {
+                name: name.to_string(),
             }),
-            ("mcts", None) => Ok(AiSpec::Mcts {
-                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
-            }),
-            ("search" | "mcts", Some(b)) => {
-                let budget = parse_budget(name, b)?;
-                Ok(match (name, budget) {
-                    ("search", super::Budget::Playouts(playouts)) => AiSpec::Search { playouts },
-                    ("search", super::Budget::Millis(millis)) => AiSpec::SearchTimed { millis },
-                    (_, super::Budget::Playouts(playouts)) => AiSpec::Mcts { playouts },
-                    (_, super::Budget::Millis(millis)) => AiSpec::MctsTimed { millis },
-                })
-            }
-            ("heuristic", Some("")) => Err(NotAPlayer::NoFileName {
+            (After::PlayerFile, Some("")) => Err(NotAPlayer::NoFileName {
                 text: text.to_string(),
                 what: "player file",
                 separator: ':',
-                example: "heuristic:PLAYER_FILE",
+                example: format!("{name}:PLAYER_FILE"),
             }),
-            ("heuristic", Some(file)) => {
-                AiSpec::player_file(std::path::Path::new(file)).map_err(|error| NotAPlayer::File {
-                    given: format!("heuristic:{file}"),
+            (After::PlayerFile, Some(file)) => AiSpec::player_file(std::path::Path::new(file))
+                .map_err(|error| NotAPlayer::File {
+                    given: format!("{name}:{file}"),
                     error: Box::new(error),
-                })
-            }
-            ("random", Some(_)) => Err(NotAPlayer::NoBudget {
-                name: name.to_string(),
-            }),
-            _ => Err(NotAPlayer::Unknown {
-                text: text.to_string(),
-                did_you_mean: crate::scenario::names::did_you_mean(name, AiSpec::NAMES),
-            }),
+                }),
+            (After::Budget(make), Some(b)) => parse_budget(name, b).map(make),
         }
     }
 }
@@ -492,6 +608,23 @@ mod tests {
             played.push(action);
         }
         played
+    }
+
+    #[test]
+    fn every_kind_reads_back_as_it_writes_and_is_its_own_kind() {
+        for kind in &super::KINDS {
+            assert_eq!(kind.plain.kind().name, kind.name);
+            let written = kind.plain.to_string();
+            assert_eq!(written.parse::<AiSpec>().unwrap(), kind.plain, "{written}");
+            assert!(super::spellings(super::Spelling::Short).contains(kind.name));
+            if let super::After::Budget(make) = kind.after {
+                for budget in [crate::ai::Budget::Playouts(5), crate::ai::Budget::Millis(7)] {
+                    let spec = make(budget);
+                    assert_eq!(spec.budget(), Some(budget));
+                    assert_eq!(spec.to_string().parse::<AiSpec>().unwrap(), spec);
+                }
+            }
+        }
     }
 
     #[test]

@@ -32,6 +32,7 @@ use crate::ai::Player;
 use crate::engine::{Action, Game, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move};
+use crate::scenario::checked::{CheckedScenario, NotPlayable};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// The most of the window's width the side panel and the log may take:
@@ -825,9 +826,10 @@ impl PlayPanel {
         // refused with the validator's errors); a scenario with no document
         // behind it is handed to the engine as it is.
         let game = match resolved {
-            Some(doc) => Game::from_document(doc, rules.clone(), Some(variant)),
+            Some(doc) => CheckedScenario::from_document(doc, rules.clone(), Some(variant))
+                .map(Game::from_checked),
             None => Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone()))
-                .map_err(crate::engine::NotPlayable::Unplayable),
+                .map_err(NotPlayable::Unplayable),
         };
         match game {
             Ok(game) => {

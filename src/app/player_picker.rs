@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use egui::{Response, RichText, Ui};
 
 use crate::ai::AiSpec;
+use crate::ai::KINDS;
 use crate::sim::ratings::{self, Rating};
 
 /// Where the shipped player files live, relative to the source tree (and
@@ -94,18 +95,9 @@ fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<
     }
     extra(ui);
     ui.separator();
-    let kinds: &[AiSpec] = match menu.offer {
-        Offer::Players => &[
-            AiSpec::Random,
-            AiSpec::Heuristic,
-            AiSpec::Search {
-                playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
-            },
-            AiSpec::Mcts {
-                playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
-            },
-        ],
-        Offer::Heuristics => &[AiSpec::Heuristic],
+    let kinds: Vec<&AiSpec> = match menu.offer {
+        Offer::Players => KINDS.iter().map(|kind| &kind.plain).collect(),
+        Offer::Heuristics => vec![&AiSpec::Heuristic],
     };
     for spec in kinds {
         picked = entry(ui, spec, menu).or(picked);
@@ -241,24 +233,20 @@ pub(super) fn label(spec: &AiSpec) -> String {
         }
         _ => String::new(),
     };
-    let kind = |s: &AiSpec| match s {
-        AiSpec::Mcts { .. } | AiSpec::MctsTimed { .. } => "Tree search",
-        _ => "Search",
-    };
+    let word = spec.kind().word;
     match spec {
-        AiSpec::Random => "Random".to_string(),
-        AiSpec::Heuristic => "Heuristic".to_string(),
-        AiSpec::TunedHeuristic(t) => format!("Heuristic ({})", file_words(&t.path)),
+        AiSpec::Random | AiSpec::Heuristic => word.to_string(),
+        AiSpec::TunedHeuristic(t) => format!("{word} ({})", file_words(&t.path)),
         AiSpec::Search { .. }
         | AiSpec::SearchTimed { .. }
         | AiSpec::Mcts { .. }
-        | AiSpec::MctsTimed { .. } => format!("{} ({})", kind(spec), budget(spec)),
+        | AiSpec::MctsTimed { .. } => format!("{word} ({})", budget(spec)),
         AiSpec::SearchOn(s) => {
             let mut parts = vec![budget(&s.search), file_words(&s.on.path)];
             if s.value.is_some() {
                 parts.push("learned value".to_string());
             }
-            format!("{} ({})", kind(&s.search), parts.join(", "))
+            format!("{word} ({})", parts.join(", "))
         }
     }
 }
@@ -356,21 +344,11 @@ fn searches_on_files(current: Option<&AiSpec>) -> Vec<AiSpec> {
     {
         files.push(own.clone());
     }
-    let searches = [
-        AiSpec::Search {
-            playouts: AiSpec::DEFAULT_SEARCH_PLAYOUTS,
-        },
-        AiSpec::Mcts {
-            playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS,
-        },
-    ];
+    // Every kind that searches, at its default budget (`on_numbers_of`
+    // skips the rest).
     files
         .iter()
-        .flat_map(|on| {
-            searches
-                .iter()
-                .filter_map(|search| search.on_numbers_of(on))
-        })
+        .flat_map(|on| KINDS.iter().filter_map(|kind| kind.plain.on_numbers_of(on)))
         .collect()
 }
 

@@ -15,6 +15,7 @@ use super::player_picker::SetupRatings;
 use super::state::AppState;
 use super::theme;
 use crate::engine::Game;
+use crate::scenario::checked::CheckedScenario;
 use crate::scenario::rules::is_bare_name;
 use crate::sim::Progress;
 use crate::sim::fit::{self, Fit, FitRequest, Transferred, Verdict};
@@ -172,7 +173,9 @@ impl SetupPlayers {
             return;
         };
         let variant = state.variant().to_string();
-        let game = match Game::from_document(doc, rules.clone(), Some(&variant)) {
+        let game = match CheckedScenario::from_document(doc, rules.clone(), Some(&variant))
+            .map(Game::from_checked)
+        {
             Ok(game) => game,
             Err(e) => {
                 self.outcome = Some(Err(e.to_string()));

@@ -18,6 +18,7 @@ use super::tune_view::{self, TuneSettings, TuneUse};
 use super::{ExportKind, FilePurpose, Request};
 use crate::ai::AiSpec;
 use crate::engine::Game;
+use crate::scenario::checked::CheckedScenario;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Scenario;
 use crate::scenario::model::Side;
@@ -158,7 +159,7 @@ impl SimPanel {
         self.launch(total, move |shared| {
             match other {
                 None => {
-                    let mut csv = format!("{}\n", GameSummary::CSV_HEADER);
+                    let mut csv = format!("{}\n", GameSummary::csv_header());
                     let mut rows = Vec::new();
                     sim::simulate(&game, &variant, &options, shared, |r| {
                         csv.push_str(&r.csv_row());
@@ -342,7 +343,8 @@ impl SimPanel {
         variant: &str,
     ) -> Option<Game> {
         let started = match doc {
-            Some(doc) => Game::from_document(doc, rules.clone(), Some(variant))
+            Some(doc) => CheckedScenario::from_document(doc, rules.clone(), Some(variant))
+                .map(Game::from_checked)
                 .map_err(|refused| refused.messages()),
             None => Game::try_new(scenario.clone(), Arc::new(rules.clone()))
                 .map_err(|unmet| unmet.iter().map(ToString::to_string).collect()),

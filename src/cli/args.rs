@@ -2,8 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use caesar_workbench::ai::{AiSpec, NotAPlayer};
+use caesar_workbench::ai::{AiSpec, NotAPlayer, Spelling, spellings};
 use caesar_workbench::engine::Game;
+use caesar_workbench::scenario::checked::CheckedScenario;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
@@ -29,13 +30,8 @@ pub struct RunArgs {
     /// Base seed: game i uses a seed derived from it and i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Caesar's player: random, heuristic (the default numbers),
-    /// heuristic:FILE, search, search:PLAYOUTS, search:MILLISms, mcts,
-    /// mcts:PLAYOUTS or mcts:MILLISms (a search may add @FILE to play on a
-    /// player file's numbers; a time budget does not reproduce exactly);
-    /// best, the strongest measured for the setup; or fast (the default),
-    /// the strongest measured under 0.005 CPU s a game.
-    #[arg(long, default_value = "fast")]
+    // Caesar's player; the kinds' spellings come from `ai::spec::KINDS`.
+    #[arg(long, default_value = "fast", help = player_help())]
     pub caesar_ai: PlayerArg,
     /// Pompey's player.
     #[arg(long, default_value = "fast")]
@@ -82,6 +78,16 @@ pub enum PlayerArg {
 
 /// CPU seconds a game of a `fast` player may cost.
 pub const FAST_GAME_CPU: f64 = 0.005;
+
+/// `--caesar-ai`'s help: every kind's spellings, then `best` and `fast`.
+fn player_help() -> String {
+    format!(
+        "Caesar's player: {} (a search may add @FILE to play on a player file's numbers; \
+         a time budget does not reproduce exactly); best, the strongest measured for the \
+         setup; or fast (the default), the strongest measured under {FAST_GAME_CPU} CPU s a game",
+        spellings(Spelling::Help)
+    )
+}
 
 impl std::str::FromStr for PlayerArg {
     type Err = String;
@@ -301,11 +307,11 @@ pub struct Loaded {
 pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliError> {
     let rules = RuleSet::load(variant)?;
     let doc = caesar_workbench::scenario::load_scenario(scenario)?;
-    let game = Game::from_document(&doc, rules, Some(variant)).map_err(|refused| {
-        CliError::InvalidScenario {
+    let game = CheckedScenario::from_document(&doc, rules, Some(variant))
+        .map(Game::from_checked)
+        .map_err(|refused| CliError::InvalidScenario {
             findings: refused.messages(),
-        }
-    })?;
+        })?;
     Ok(Loaded { game, doc })
 }
 

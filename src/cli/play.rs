@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caesar_workbench::ai::{Spelling, spellings};
 use caesar_workbench::engine::{Game, GameEvent, Log, State};
 use caesar_workbench::games::narrate::record_line;
 use caesar_workbench::games::record::{
@@ -33,11 +34,12 @@ pub struct PlayArgs {
     /// The game's index in that run (0-based, the CSV's `game` column).
     #[arg(long, requires = "run_seed", value_name = "I")]
     game: Option<u64>,
-    /// Caesar's player: random, heuristic, search, search:PLAYOUTS,
-    /// search:MILLISms, mcts, mcts:PLAYOUTS or mcts:MILLISms; a search may
-    /// add @FILE to play on a player file's numbers (a time budget
-    /// does not reproduce exactly).
-    #[arg(long, default_value = "heuristic")]
+    // Caesar's player; the kinds' spellings come from `ai::spec::KINDS`.
+    #[arg(long, default_value = "heuristic", help = format!(
+        "Caesar's player: {}; a search may add @FILE to play on a player file's numbers \
+         (a time budget does not reproduce exactly)",
+        spellings(Spelling::Help)
+    ))]
     caesar_ai: PlayerArg,
     /// Pompey's player.
     #[arg(long, default_value = "heuristic")]

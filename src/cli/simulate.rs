@@ -228,7 +228,7 @@ impl Csv {
             source,
         };
         let mut writer = OutputFile::create(path).map_err(error)?;
-        writeln!(writer, "{}", GameSummary::CSV_HEADER).map_err(error)?;
+        writeln!(writer, "{}", GameSummary::csv_header()).map_err(error)?;
         Ok(Csv {
             path: path.to_path_buf(),
             writer,

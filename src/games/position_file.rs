@@ -607,8 +607,10 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
     }
     let scenario = crate::scenario::load_scenario(scenario_path.as_deref())
         .map_err(|e| at_field("scenario", e))?;
-    let game = Game::from_document(&scenario, rules, Some(&variant))
-        .map_err(|refused| PositionFileError::Game(refused.messages()))?;
+    let game =
+        crate::scenario::checked::CheckedScenario::from_document(&scenario, rules, Some(&variant))
+            .map(Game::from_checked)
+            .map_err(|refused| PositionFileError::Game(refused.messages()))?;
     let state = doc.start(&game).map_err(|problems| {
         PositionFileError::Position(
             problems

@@ -327,8 +327,9 @@ pub(crate) fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), Load
     let rules = RuleSet::load(&variant)?;
     let doc = crate::scenario::load_scenario(scenario.as_deref())?;
     check_sources(&record, (scenario.as_deref(), &variant), &doc, &rules)?;
-    let game =
-        Game::from_document(&doc, rules, None).map_err(|refused| LoadRecordError::NotPlayable {
+    let game = crate::scenario::checked::CheckedScenario::from_document(&doc, rules, None)
+        .map(Game::from_checked)
+        .map_err(|refused| LoadRecordError::NotPlayable {
             scenario: record.scenario.path.clone(),
             refused,
         })?;

@@ -219,7 +219,9 @@ pub enum Event {
 }
 
 impl Event {
-    pub const ALL: [Event; 7] = [
+    /// How many event cards there are: one past the last.
+    pub const COUNT: usize = Event::Vulcan as usize + 1;
+    pub const ALL: [Event; Event::COUNT] = [
         Event::Apollo,
         Event::Jupiter,
         Event::Mars,

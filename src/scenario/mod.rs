@@ -2,13 +2,15 @@
 //! `extends` chains ([`format`]), names and kinds, the model with every
 //! name resolved ([`model`]), the rule sets ([`rules`]) and
 //! the one table of their fields ([`rule_fields`]), the validator and
-//! its findings ([`validate`], [`diagnostics`]), what the engine can play
+//! its findings ([`validate`], [`diagnostics`]), what it accepted for the
+//! engine to start on ([`checked`]), what the engine can play
 //! ([`playable`]), the differences between two scenarios ([`diff`]) and the
 //! editor's commands with undo ([`edit`]).
 //!
 //! Uses only [`crate::files`]; knows nothing of the engine, players or
 //! simulations.
 
+pub mod checked;
 pub mod diagnostics;
 pub mod diff;
 pub mod edit;

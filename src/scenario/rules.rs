@@ -67,8 +67,86 @@ pub enum JupiterDefection {
     ToAdjacentFriendlyCity,
 }
 
+/// The one list of rule-set fields, in the order `RuleSet` declares them:
+/// each field's docs, name and type, then the rule it implements, what it
+/// decides in one line and the kind of value it takes with its range (the
+/// kinds are [`crate::scenario::rule_fields`]'s). It hands the list to
+/// `$then`: [`rule_set!`] makes `RuleSet` and `RuleSetPatch` from it, and
+/// `rule_fields` its table `RULE_FIELDS`, so the two cannot disagree.
+macro_rules! with_rule_fields {
+    ($then:ident) => {
+        $then! {
+            /// 1.2: years in a game.
+            years: u8 => ("1.2", "Years in a game.", number(20)),
+            /// 2.0: game turns (cards played) per year.
+            turns_per_year: u8 => ("2.0", "Game turns (cards played) per year.", number(20)),
+            /// 2.1: cards dealt to each player each year.
+            hand_size: u8 => ("2.1", "Cards dealt to each player each year.", number(MAX_HAND)),
+            /// 2.1: cards each player discards unseen.
+            discards: u8 => ("2.1", "Cards each player discards unseen.", number(MAX_HAND)),
+            /// 1.2: VP needed to win after a year.
+            vp_to_win: u8 => ("1.2", "VP that win the game after a year.", number(50)),
+            /// 7.51: VP for each enemy leader killed.
+            vp_per_leader_killed: u8 => ("7.51", "VP for each enemy leader killed.", number(10)),
+            /// 6.11 road limits.
+            road_limits: RoadLimits => ("6.11, 4.32", "Blocks per player per turn on a major road, minor road, strait, and a strait into a defended city.", LIMITS),
+            /// 7.61: land blocks per battle round across a strait.
+            strait_retreat_limit: u8 => ("7.61", "Land blocks per battle round that may retreat across a strait.", number(20)),
+            /// 7.64: land blocks per player per battle round retreating by sea.
+            sea_retreat_limit: u8 => ("7.64", "Land blocks per side per battle round that may retreat by sea.", number(20)),
+            /// 7.2: battle rounds; the attacker retreats in the last.
+            battle_rounds: u8 => ("7.2", "Battle rounds; the attacker retreats in the last.", number(10)),
+            /// 8.4: blocks any city supplies in winter, before adding its VP value.
+            winter_supply_base: u8 => ("8.4", "Blocks every city supplies in winter, before adding its VP.", number(20)),
+            /// 2.1 (2.0): Caesar is Player 1 on the first turn of the game.
+            caesar_player1_first_turn: bool => ("2.1", "2.0: Caesar is Player 1 on the game's first turn, whatever the cards.", SWITCH),
+            /// Apollo (2.0): the copied card decides Player 1 (1.1: the Apollo player is Player 1).
+            apollo_copy_decides_player1: bool => ("Apollo", "2.0: the copied card decides Player 1 (1.1: the Apollo player is).", SWITCH),
+            /// Apollo on a year's first turn.
+            apollo_first_turn: ApolloFirstTurn => ("Apollo", "What Apollo copies on a year's first turn.", FieldKind::Choice { options: &["NoEffect", "CopiesPreviousYear"] }),
+            /// Jupiter (1.1): a navis at sea may be taken.
+            jupiter_navis_at_sea: bool => ("Jupiter", "1.1: a Navis at sea may be taken.", SWITCH),
+            /// Jupiter (2.0): Cleopatra may defect.
+            jupiter_cleopatra_defects: bool => ("Jupiter", "Cleopatra may defect (both texts).", SWITCH),
+            /// Jupiter: where the defected block goes.
+            jupiter_defection: JupiterDefection => ("Jupiter", "Where a defecting block goes: it stays, or moves to a friendly city.", FieldKind::Choice { options: &["InPlace", "ToAdjacentFriendlyCity"] }),
+            /// Mars (2.0): the card also gives one group move (land units).
+            mars_group_move: bool => ("Mars, Neptune", "2.0: the card also gives one group move.", SWITCH),
+            /// Mercury (2.0): only land blocks take the extra move.
+            mercury_land_only: bool => ("Mercury", "2.0: only land blocks take the extra move.", SWITCH),
+            /// Pluto (2.0): raised limits apply to attacks only, land units only.
+            pluto_attacks_only: bool => ("Pluto", "2.0: raised limits for attacks only, land units only.", SWITCH),
+            /// Pluto's raised road limits.
+            pluto_road_limits: RoadLimits => ("Pluto", "Pluto's raised road limits.", LIMITS),
+            /// Vulcan's target city.
+            vulcan_target: VulcanTarget => ("Vulcan", "1.1: any city; 2.0: an enemy city.", FieldKind::Choice { options: &["AnyCity", "EnemyCity"] }),
+            /// Vulcan (2.0): Cleopatra at strength I is not reduced.
+            vulcan_spares_cleopatra: bool => ("Vulcan", "2.0: Cleopatra at strength I is not reduced.", SWITCH),
+            /// 6.12 / 7.3 main attack.
+            main_attack: MainAttack => ("6.12, 7.3", "1.1: the attacker declares the main attack; 2.0: the first road used.", FieldKind::Choice { options: &["AttackerChooses", "FirstRoadUsed"] }),
+            /// 6.4: blocks that moved may take steps in a friendly city (both texts;
+            /// `false` is a house rule).
+            levy_on_moved_blocks: bool => ("6.4", "Blocks that moved may take steps in a friendly city (both texts).", SWITCH),
+            /// 7.31 (2.0): defending reserves are disrupted too.
+            disrupt_defending_reserves: bool => ("7.31", "Defending reserves are disrupted too.", SWITCH),
+            /// 7.62 attacker retreat destinations.
+            attacker_retreat: AttackerRetreat => ("7.62", "1.1: retreating attackers go to one vacant city; 2.0: to any, splitting.", FieldKind::Choice { options: &["OneCityByAttackRoad", "AnyCitiesByAttackRoads"] }),
+            /// 7.7 (1.1): the victor's blocks regroup to one adjacent city, not several.
+            regroup_to_one_city: bool => ("7.7", "1.1: the victor regroups to one adjacent city; 2.0: to any, splitting.", SWITCH),
+            /// House rule: cards removed from the deck, by name ("Jupiter", "3/1").
+            removed_cards: Vec<String> => ("House rule", "Cards taken out of the deck: events by name, commands as \"3/1\".", FieldKind::Cards),
+            /// House rule: at most this many event cards in a hand (redealt otherwise);
+            /// a value of at least `hand_size` means no cap.
+            max_events_per_hand: u8 => ("House rule", "At most this many events in a hand (redealt otherwise); hand size or more means no cap.", number(MAX_HAND)),
+        }
+    };
+}
+pub(crate) use with_rule_fields;
+
+/// `RuleSet` and `RuleSetPatch` from [`with_rule_fields!`]'s list (the
+/// rule, explanation and kind are `rule_fields`').
 macro_rules! rule_set {
-    ($( $(#[$doc:meta])* $field:ident : $ty:ty ),* $(,)?) => {
+    ($( $(#[$doc:meta])* $field:ident : $ty:ty => ($rule:literal, $explain:literal, $kind:expr) ),* $(,)?) => {
         /// A complete rule set. Load one with [`RuleSet::load`] or [`RuleSet::builtin`].
         /// (Deserialize is for whole rule sets as `Serialize` writes them,
         /// e.g. a sweep's changed copy; variant files go through the patch.)
@@ -107,70 +185,7 @@ macro_rules! rule_set {
     };
 }
 
-rule_set! {
-    /// 1.2: years in a game.
-    years: u8,
-    /// 2.0: game turns (cards played) per year.
-    turns_per_year: u8,
-    /// 2.1: cards dealt to each player each year.
-    hand_size: u8,
-    /// 2.1: cards each player discards unseen.
-    discards: u8,
-    /// 1.2: VP needed to win after a year.
-    vp_to_win: u8,
-    /// 7.51: VP for each enemy leader killed.
-    vp_per_leader_killed: u8,
-    /// 6.11 road limits.
-    road_limits: RoadLimits,
-    /// 7.61: land blocks per battle round across a strait.
-    strait_retreat_limit: u8,
-    /// 7.64: land blocks per player per battle round retreating by sea.
-    sea_retreat_limit: u8,
-    /// 7.2: battle rounds; the attacker retreats in the last.
-    battle_rounds: u8,
-    /// 8.4: blocks any city supplies in winter, before adding its VP value.
-    winter_supply_base: u8,
-    /// 2.1 (2.0): Caesar is Player 1 on the first turn of the game.
-    caesar_player1_first_turn: bool,
-    /// Apollo (2.0): the copied card decides Player 1 (1.1: the Apollo player is Player 1).
-    apollo_copy_decides_player1: bool,
-    /// Apollo on a year's first turn.
-    apollo_first_turn: ApolloFirstTurn,
-    /// Jupiter (1.1): a navis at sea may be taken.
-    jupiter_navis_at_sea: bool,
-    /// Jupiter (2.0): Cleopatra may defect.
-    jupiter_cleopatra_defects: bool,
-    /// Jupiter: where the defected block goes.
-    jupiter_defection: JupiterDefection,
-    /// Mars (2.0): the card also gives one group move (land units).
-    mars_group_move: bool,
-    /// Mercury (2.0): only land blocks take the extra move.
-    mercury_land_only: bool,
-    /// Pluto (2.0): raised limits apply to attacks only, land units only.
-    pluto_attacks_only: bool,
-    /// Pluto's raised road limits.
-    pluto_road_limits: RoadLimits,
-    /// Vulcan's target city.
-    vulcan_target: VulcanTarget,
-    /// Vulcan (2.0): Cleopatra at strength I is not reduced.
-    vulcan_spares_cleopatra: bool,
-    /// 6.12 / 7.3 main attack.
-    main_attack: MainAttack,
-    /// 6.4: blocks that moved may take steps in a friendly city (both texts;
-    /// `false` is a house rule).
-    levy_on_moved_blocks: bool,
-    /// 7.31 (2.0): defending reserves are disrupted too.
-    disrupt_defending_reserves: bool,
-    /// 7.62 attacker retreat destinations.
-    attacker_retreat: AttackerRetreat,
-    /// 7.7 (1.1): the victor's blocks regroup to one adjacent city, not several.
-    regroup_to_one_city: bool,
-    /// House rule: cards removed from the deck, by name ("Jupiter", "3/1").
-    removed_cards: Vec<String>,
-    /// House rule: at most this many event cards in a hand (redealt otherwise);
-    /// a value of at least `hand_size` means no cap.
-    max_events_per_hand: u8,
-}
+with_rule_fields!(rule_set);
 
 /// The variant files shipped in `variants/`, built into the binary.
 pub const BUILTIN_VARIANTS: &[(&str, &str)] = &[

@@ -154,7 +154,7 @@ pub enum FitError {
     #[error(transparent)]
     Player(#[from] crate::ai::NotAPlayer),
     #[error("the setup cannot be played: {0}")]
-    NotPlayable(#[from] crate::engine::NotPlayable),
+    NotPlayable(#[from] crate::scenario::checked::NotPlayable),
     #[error("{} already holds a fit: resume it, or give another folder", .0.display())]
     AlreadyThere(PathBuf),
     #[error("cannot make the folder {}: {source}", path.display())]

@@ -29,8 +29,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{AiSpec, Player};
 use crate::engine::{Action, EndReason, Game, PlayQuality, State};
-use crate::scenario::model::CardFace;
 use crate::scenario::model::Side;
+use crate::scenario::model::{CardFace, Event};
 
 pub use cluster::{ShardArg, ShardError};
 pub use ladder::{LadderOptions, LadderReport};
@@ -292,9 +292,9 @@ pub struct GameSummary {
     pub steps_lost: [u32; 2],
     pub blocks_eliminated: [u32; 2],
     pub leaders_killed: [u32; 2],
-    pub events_played: [u32; 7],
+    pub events_played: [u32; Event::COUNT],
     /// Event cards each side played ([Caesar, Pompey], `Event::ALL` order).
-    pub events_by_side: [[u8; 7]; 2],
+    pub events_by_side: [[u8; Event::COUNT]; 2],
     pub events_cancelled: u32,
     pub first_turn_player1: Option<Side>,
     pub actions: u32,
@@ -307,48 +307,67 @@ pub struct GameSummary {
     pub map: heatmap::MapRecord,
 }
 
-impl GameSummary {
-    pub const CSV_HEADER: &'static str = "game,seed,winner,how,year,caesar_vp,pompey_vp,battles,\
-caesar_steps_lost,pompey_steps_lost,caesar_blocks_eliminated,pompey_blocks_eliminated,\
-caesar_leaders_killed,pompey_leaders_killed,apollo,jupiter,mars,mercury,neptune,pluto,vulcan,\
-events_cancelled,first_turn_player1,actions,vp_by_year";
+/// A column of the per-game CSV: its header and its value in a game.
+type CsvColumn = (String, Box<dyn Fn(&GameSummary) -> String + Send + Sync>);
 
-    pub fn csv_row(&self) -> String {
-        let side = |s: Option<Side>| s.map_or("none".to_string(), |s| s.to_string());
-        let by_year: Vec<String> = self
-            .vp_by_year
-            .iter()
-            .map(|[c, p]| format!("{c}-{p}"))
-            .collect();
-        let e = self.events_played;
-        format!(
-            "{},{},{},{:?},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            self.index,
-            self.seed,
-            side(self.winner),
-            self.how,
-            self.year,
-            self.vp[0],
-            self.vp[1],
-            self.battles,
-            self.steps_lost[0],
-            self.steps_lost[1],
-            self.blocks_eliminated[0],
-            self.blocks_eliminated[1],
-            self.leaders_killed[0],
-            self.leaders_killed[1],
-            e[0],
-            e[1],
-            e[2],
-            e[3],
-            e[4],
-            e[5],
-            e[6],
-            self.events_cancelled,
-            side(self.first_turn_player1),
-            self.actions,
+/// The per-game CSV's columns, in order: the header and every row read
+/// this one list (the per-game counts from [`report::GAME_COUNTS`], the
+/// events from [`Event::ALL`]).
+static CSV_COLUMNS: std::sync::LazyLock<Vec<CsvColumn>> = std::sync::LazyLock::new(|| {
+    fn side(s: Option<Side>) -> String {
+        s.map_or("none".to_string(), |s| s.to_string())
+    }
+    fn column(
+        name: &str,
+        value: impl Fn(&GameSummary) -> String + Send + Sync + 'static,
+    ) -> CsvColumn {
+        (name.to_string(), Box::new(value))
+    }
+    let mut columns = vec![
+        column("game", |g| g.index.to_string()),
+        column("seed", |g| g.seed.to_string()),
+        column("winner", |g| side(g.winner)),
+        column("how", |g| format!("{:?}", g.how)),
+    ];
+    for count in report::GAME_COUNTS.iter() {
+        if let Some(name) = count.csv {
+            let of = count.of;
+            columns.push(column(name, move |g| of(g).to_string()));
+        }
+    }
+    for event in Event::ALL {
+        let name = format!("{event:?}").to_lowercase();
+        columns.push(column(&name, move |g| {
+            g.events_played[event as usize].to_string()
+        }));
+    }
+    columns.extend([
+        column("events_cancelled", |g| g.events_cancelled.to_string()),
+        column("first_turn_player1", |g| side(g.first_turn_player1)),
+        column("actions", |g| g.actions.to_string()),
+        column("vp_by_year", |g| {
+            let by_year: Vec<String> = g
+                .vp_by_year
+                .iter()
+                .map(|[c, p]| format!("{c}-{p}"))
+                .collect();
             by_year.join(" ")
-        )
+        }),
+    ]);
+    columns
+});
+
+impl GameSummary {
+    /// The per-game CSV's header line (no newline).
+    pub fn csv_header() -> String {
+        let names: Vec<&str> = CSV_COLUMNS.iter().map(|(name, _)| name.as_str()).collect();
+        names.join(",")
+    }
+
+    /// This game's CSV row (no newline), under [`GameSummary::csv_header`].
+    pub fn csv_row(&self) -> String {
+        let values: Vec<String> = CSV_COLUMNS.iter().map(|(_, value)| value(self)).collect();
+        values.join(",")
     }
 }
 
@@ -370,7 +389,7 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameSummary {
             .pompey
             .player(Side::Pompey, pompey_seed, options.omniscient),
     ];
-    let mut events_by_side = [[0u8; 7]; 2];
+    let mut events_by_side = [[0u8; Event::COUNT]; 2];
     let state = State::new(game, seed);
     let mut map = heatmap::MapRecord::default();
     let mut start_of_year = heatmap::control(game, &state);
@@ -520,6 +539,28 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_csv_header_is_as_published_and_every_row_has_its_columns() {
+        assert_eq!(
+            GameSummary::csv_header(),
+            "game,seed,winner,how,year,caesar_vp,pompey_vp,battles,caesar_steps_lost,\
+             pompey_steps_lost,caesar_blocks_eliminated,pompey_blocks_eliminated,\
+             caesar_leaders_killed,pompey_leaders_killed,apollo,jupiter,mars,mercury,neptune,\
+             pluto,vulcan,events_cancelled,first_turn_player1,actions,vp_by_year"
+        );
+        let game = crate::test_support::published("rules-2.0");
+        let options = SimOptions {
+            games: 1,
+            seed: 3,
+            caesar: AiSpec::Heuristic,
+            pompey: AiSpec::Random,
+            omniscient: false,
+            shard: None,
+        };
+        let row = play_one(&game, &options, 0).csv_row();
+        assert_eq!(row.split(',').count(), CSV_COLUMNS.len(), "{row}");
+    }
 
     #[test]
     fn ai_specs_parse_and_print() {

@@ -42,11 +42,11 @@ pub struct Accumulator {
     pub blocks_eliminated: [Histogram; 2],
     pub leaders_killed: [Histogram; 2],
     /// Event cards played, in `Event::ALL` order.
-    pub events_played: [u64; 7],
+    pub events_played: [u64; Event::COUNT],
     /// Per side and event: games in which the side played it, and of
     /// those, games the side won.
-    pub event_games: [[u64; 7]; 2],
-    pub event_wins: [[u64; 7]; 2],
+    pub event_games: [[u64; Event::COUNT]; 2],
+    pub event_wins: [[u64; Event::COUNT]; 2],
     pub events_cancelled: u64,
     pub first_turn_player1_caesar: u64,
     pub actions: u64,
@@ -60,6 +60,61 @@ pub struct Accumulator {
     #[serde(default)]
     pub map: super::heatmap::MapCounts,
 }
+
+/// A count of one game that a run keeps as a histogram of games: the one
+/// declaration [`Accumulator::add`], [`Accumulator::merge`],
+/// [`Accumulator::check`] and the CSV ([`GameSummary::csv_row`]) read.
+pub(crate) struct GameCount {
+    /// Its name in a report's `raw` (the accumulator's field).
+    pub(crate) raw: &'static str,
+    /// Its column in the per-game CSV, if it has one.
+    pub(crate) csv: Option<&'static str>,
+    /// Its value in one game.
+    pub(crate) of: fn(&GameSummary) -> u32,
+    histogram: fn(&Accumulator) -> &Histogram,
+    histogram_mut: fn(&mut Accumulator) -> &mut Histogram,
+}
+
+/// A [`GameCount`] of the accumulator's field `$field` (`[$i]`: a side's).
+macro_rules! game_count {
+    ($csv:expr, $field:ident $([$i:literal])?, $of:expr) => {
+        GameCount {
+            raw: concat!(stringify!($field) $(, "[", stringify!($i), "]")?),
+            csv: $csv,
+            of: $of,
+            histogram: |a| &a.$field $([$i])?,
+            histogram_mut: |a| &mut a.$field $([$i])?,
+        }
+    };
+}
+
+/// Every per-game count, in the CSV's column order.
+pub(crate) const GAME_COUNTS: [GameCount; 12] = [
+    game_count!(Some("year"), years, |g| g.year as u32),
+    game_count!(Some("caesar_vp"), final_vp[0], |g| g.vp[0]),
+    game_count!(Some("pompey_vp"), final_vp[1], |g| g.vp[1]),
+    game_count!(Some("battles"), battles, |g| g.battles),
+    game_count!(Some("caesar_steps_lost"), steps_lost[0], |g| g.steps_lost
+        [0]),
+    game_count!(Some("pompey_steps_lost"), steps_lost[1], |g| g.steps_lost
+        [1]),
+    game_count!(
+        Some("caesar_blocks_eliminated"),
+        blocks_eliminated[0],
+        |g| g.blocks_eliminated[0]
+    ),
+    game_count!(
+        Some("pompey_blocks_eliminated"),
+        blocks_eliminated[1],
+        |g| g.blocks_eliminated[1]
+    ),
+    game_count!(Some("caesar_leaders_killed"), leaders_killed[0], |g| g
+        .leaders_killed[0]),
+    game_count!(Some("pompey_leaders_killed"), leaders_killed[1], |g| g
+        .leaders_killed[1]),
+    game_count!(None, vp_margin, |g| g.vp[0].abs_diff(g.vp[1])),
+    game_count!(None, lead_changes, |g| lead_changes(&g.vp_by_year)),
+];
 
 /// Play-quality counts summed over games, [Caesar, Pompey] (see
 /// [`crate::engine::PlayQuality`]).
@@ -171,23 +226,15 @@ impl Accumulator {
             self.vp_by_year[y][0].add(vp[0]);
             self.vp_by_year[y][1].add(vp[1]);
         }
-        self.final_vp[0].add(r.vp[0]);
-        self.final_vp[1].add(r.vp[1]);
-        self.vp_margin.add(r.vp[0].abs_diff(r.vp[1]));
-        self.lead_changes.add(lead_changes(&r.vp_by_year));
-        self.years.add(r.year as u32);
-        self.battles.add(r.battles);
-        for i in 0..2 {
-            self.steps_lost[i].add(r.steps_lost[i]);
-            self.blocks_eliminated[i].add(r.blocks_eliminated[i]);
-            self.leaders_killed[i].add(r.leaders_killed[i]);
+        for count in &GAME_COUNTS {
+            (count.histogram_mut)(self).add((count.of)(r));
         }
         for (a, b) in self.events_played.iter_mut().zip(r.events_played) {
             *a += b as u64;
         }
         for side in [Side::Caesar, Side::Pompey] {
             let i = side.index();
-            for e in 0..7 {
+            for e in 0..Event::COUNT {
                 if r.events_by_side[i][e] > 0 {
                     self.event_games[i][e] += 1;
                     if r.winner == Some(side) {
@@ -239,25 +286,18 @@ impl Accumulator {
         }
         // Histograms count games; each count of the sum is at most the games
         // added up above, so it cannot overflow once those did not.
-        for i in 0..2 {
-            self.final_vp[i].merge(&o.final_vp[i]);
-            self.steps_lost[i].merge(&o.steps_lost[i]);
-            self.blocks_eliminated[i].merge(&o.blocks_eliminated[i]);
-            self.leaders_killed[i].merge(&o.leaders_killed[i]);
+        for count in &GAME_COUNTS {
+            (count.histogram_mut)(self).merge((count.histogram)(o));
         }
         for (a, b) in self.vp_by_year.iter_mut().zip(&o.vp_by_year) {
             a[0].merge(&b[0]);
             a[1].merge(&b[1]);
         }
-        self.vp_margin.merge(&o.vp_margin);
-        self.lead_changes.merge(&o.lead_changes);
-        self.years.merge(&o.years);
-        self.battles.merge(&o.battles);
         for (a, b) in self.events_played.iter_mut().zip(o.events_played) {
             add_to(a, b)?;
         }
         for i in 0..2 {
-            for e in 0..7 {
+            for e in 0..Event::COUNT {
                 add_to(&mut self.event_games[i][e], o.event_games[i][e])?;
                 add_to(&mut self.event_wins[i][e], o.event_wins[i][e])?;
             }
@@ -322,22 +362,8 @@ impl Accumulator {
 
     /// Every per-game histogram counts each game once; the other counts fit the games.
     fn check_histograms(&self, games: u64) -> Result<(), MergeError> {
-        let every_game = [
-            ("final_vp[0]", &self.final_vp[0]),
-            ("final_vp[1]", &self.final_vp[1]),
-            ("vp_margin", &self.vp_margin),
-            ("lead_changes", &self.lead_changes),
-            ("years", &self.years),
-            ("battles", &self.battles),
-            ("steps_lost[0]", &self.steps_lost[0]),
-            ("steps_lost[1]", &self.steps_lost[1]),
-            ("blocks_eliminated[0]", &self.blocks_eliminated[0]),
-            ("blocks_eliminated[1]", &self.blocks_eliminated[1]),
-            ("leaders_killed[0]", &self.leaders_killed[0]),
-            ("leaders_killed[1]", &self.leaders_killed[1]),
-        ];
-        for (name, h) in every_game {
-            check_histogram(name, h, games, true)?;
+        for count in &GAME_COUNTS {
+            check_histogram(count.raw, (count.histogram)(self), games, true)?;
         }
         let q = &self.quality;
         for i in 0..2 {

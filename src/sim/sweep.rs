@@ -26,7 +26,8 @@ use super::MergeError;
 use super::report::Merge;
 use super::stats::Estimate;
 use super::{Cancelled, GameRange, Progress, SimOptions, SimReport};
-use crate::engine::{Game, NotPlayable};
+use crate::engine::Game;
+use crate::scenario::checked::{CheckedScenario, NotPlayable};
 use crate::scenario::format::{DeploymentDoc, ResolvedScenario};
 use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
@@ -471,20 +472,22 @@ pub fn plan(
             }
         }
         let name = format!("{} [{}]", rules.name, settings_text(&settings));
-        let game = Game::from_document(&doc, point_rules.clone(), None).map_err(|refused| {
-            // The point's changes are in no file: its findings have no place to point at.
-            let findings = match refused {
-                NotPlayable::Invalid(findings) => findings
-                    .iter()
-                    .map(|f| format!("{}[{}]: {}", f.severity, f.code, f.message))
-                    .collect(),
-                unplayable => unplayable.messages(),
-            };
-            PlanError::Refused {
-                settings: settings_text(&settings),
-                findings,
-            }
-        })?;
+        let game = CheckedScenario::from_document(&doc, point_rules.clone(), None)
+            .map(Game::from_checked)
+            .map_err(|refused| {
+                // The point's changes are in no file: its findings have no place to point at.
+                let findings = match refused {
+                    NotPlayable::Invalid(findings) => findings
+                        .iter()
+                        .map(|f| format!("{}[{}]: {}", f.severity, f.code, f.message))
+                        .collect(),
+                    unplayable => unplayable.messages(),
+                };
+                PlanError::Refused {
+                    settings: settings_text(&settings),
+                    findings,
+                }
+            })?;
         points.push(PlannedPoint {
             settings,
             rules: point_rules,

@@ -18,11 +18,12 @@ use caesar_workbench::sim::odds::{BattleSpec, parse_blocks};
 
 /// The published game under a built-in rule set.
 pub fn published(variant: &str) -> Game {
-    Game::from_document(
+    caesar_workbench::scenario::checked::CheckedScenario::from_document(
         &caesar_workbench::scenario::historical(),
         RuleSet::builtin(variant),
         None,
     )
+    .map(Game::from_checked)
     .expect("the published game is valid under every built-in rule set")
 }
 

@@ -106,7 +106,13 @@ fn variant(fields: &str) -> Game {
     )
     .unwrap();
     let rules = RuleSet::load(path.to_str().unwrap()).unwrap();
-    Game::from_document(&caesar_workbench::scenario::historical(), rules, None).unwrap()
+    caesar_workbench::scenario::checked::CheckedScenario::from_document(
+        &caesar_workbench::scenario::historical(),
+        rules,
+        None,
+    )
+    .map(Game::from_checked)
+    .unwrap()
 }
 
 /// Caesar attacks: main force, reserves; Pompey defends: main force, reserves.
