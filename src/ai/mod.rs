@@ -19,6 +19,7 @@ pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};
 pub use params::{HeuristicParams, PlayerNumbers};
 pub use search::{Budget, SearchPlayer};
+#[cfg(feature = "gui")]
 pub(crate) use spec::KINDS;
 pub use spec::{AiSpec, LearnedValue, NotAPlayer, Spelling, TunedHeuristic, spellings};
 pub use value::ValueModel;

@@ -74,6 +74,7 @@ pub(crate) struct Kind {
     /// As the command line writes it, before any `:`.
     pub(crate) name: &'static str,
     /// The window's word for it.
+    #[cfg_attr(not(feature = "gui"), allow(dead_code))]
     pub(crate) word: &'static str,
     /// What the help says of the bare name, if anything.
     note: &'static str,
