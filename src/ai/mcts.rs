@@ -824,7 +824,14 @@ mod tests {
                 legal: legal.clone(),
                 ..Scratch::default()
             };
-            candidates(&params, &game, &view, Kind::Group, &mut player, &mut scratch);
+            candidates(
+                &params,
+                &game,
+                &view,
+                Kind::Group,
+                &mut player,
+                &mut scratch,
+            );
             for plan in &scratch.own {
                 assert!(legal.contains(&plan.action), "{plan:?} is not legal");
                 assert!(!scratch.plans.contains(plan), "{plan:?} is the heuristic's");
@@ -832,14 +839,20 @@ mod tests {
             if let Some(first) = scratch.own.first() {
                 offered += 1;
                 // Within the first three: widening reaches it after 4 visits.
-                let at = scratch.candidates.iter().position(|c| c.0 == Choice::Plan(*first));
+                let at = scratch
+                    .candidates
+                    .iter()
+                    .position(|c| c.0 == Choice::Plan(*first));
                 assert!(at.is_some_and(|i| i < 3), "{at:?}");
                 let total: f64 = scratch.candidates.iter().map(|c| c.1).sum();
                 assert!((total - 1.0).abs() < 1e-9, "priors sum to {total}");
             }
             assert!(scratch.own.len() <= 4);
         }
-        assert!(offered >= 10, "own moves offered in {offered} of 20 positions");
+        assert!(
+            offered >= 10,
+            "own moves offered in {offered} of 20 positions"
+        );
     }
 
     #[test]

@@ -802,7 +802,7 @@ pub struct GameStats {
     pub steps_lost: [u32; 2],
     pub blocks_eliminated: [u32; 2],
     pub leaders_killed: [u32; 2],
-    pub events_played: [u32; 7],
+    pub events_played: [u32; Event::COUNT],
     pub events_cancelled: u32,
     pub first_turn_player1: Option<Side>,
     /// VP of each side after each winter.
@@ -1998,6 +1998,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_move_back_within_two_turns_without_a_battle_counts_as_undone() {
+        let game = crate::test_support::published("rules-2.0");
+        let mut state = State::new(&game, 1);
+        let b = state.on_map[0].iter().next().unwrap();
+        let here = state.blocks[b.index()].loc;
+        let there = game.board().neighbours(SpaceId(here))[0].to.0;
+        let mut hop = |state: &mut State, turn: u8, from: u16, to: u16, flags: u8| {
+            state.turn = turn;
+            let s = &mut state.blocks[b.index()];
+            (s.came_from, s.loc, s.flags) = (from, to, flag::MOVED | flags);
+            state.count_moves_undone(&game);
+            state.blocks[b.index()].flags = 0;
+            state.stats.quality.moves_undone[0]
+        };
+        assert_eq!(hop(&mut state, 1, here, there, 0), 0);
+        assert_eq!(hop(&mut state, 2, there, here, 0), 1, "back the next turn");
+        assert_eq!(hop(&mut state, 5, here, there, 0), 1, "three turns on");
+        assert_eq!(
+            hop(&mut state, 6, there, here, flag::FOUGHT),
+            1,
+            "into a battle"
+        );
+        assert_eq!(hop(&mut state, 7, here, there, 0), 1, "after a battle");
+        assert_eq!(hop(&mut state, 8, there, here, 0), 2);
     }
 
     #[test]

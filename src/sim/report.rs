@@ -127,6 +127,12 @@ pub struct QualitySums {
     pub events_discarded: [u64; 2],
     /// Games in which the side wasted at least one move point.
     pub games_with_waste: [u64; 2],
+    /// Moves undone within two turns without a battle (issue 44).
+    #[serde(default)]
+    pub moves_undone: [u64; 2],
+    /// VP cities held at the start of a command phase and left empty.
+    #[serde(default)]
+    pub vp_cities_left: [u64; 2],
 }
 
 impl QualitySums {
@@ -138,6 +144,8 @@ impl QualitySums {
             self.lp_unused[i] += q.lp_unused[i] as u64;
             self.events_discarded[i] += q.events_discarded[i] as u64;
             self.games_with_waste[i] += (q.mp_wasted[i] > 0) as u64;
+            self.moves_undone[i] += q.moves_undone[i] as u64;
+            self.vp_cities_left[i] += q.vp_cities_left[i] as u64;
         }
     }
 
@@ -149,6 +157,8 @@ impl QualitySums {
             add_to(&mut self.lp_unused[i], o.lp_unused[i])?;
             add_to(&mut self.events_discarded[i], o.events_discarded[i])?;
             add_to(&mut self.games_with_waste[i], o.games_with_waste[i])?;
+            add_to(&mut self.moves_undone[i], o.moves_undone[i])?;
+            add_to(&mut self.vp_cities_left[i], o.vp_cities_left[i])?;
         }
         Ok(())
     }
@@ -162,6 +172,8 @@ impl QualitySums {
             mp_unused_per_game: share(self.mp_unused[i], games),
             lp_unused_per_game: share(self.lp_unused[i], games),
             events_discarded_per_game: share(self.events_discarded[i], games),
+            moves_undone_per_game: share(self.moves_undone[i], games),
+            vp_cities_left_per_game: share(self.vp_cities_left[i], games),
         }
     }
 }
@@ -181,6 +193,14 @@ pub struct SideQuality {
     pub lp_unused_per_game: f64,
     /// Event cards discarded unplayed.
     pub events_discarded_per_game: f64,
+    /// Blocks moved back where they came from within two game turns, no
+    /// battle in between (back-and-forth play).
+    #[serde(default)]
+    pub moves_undone_per_game: f64,
+    /// VP cities the side held when its command phase began and left
+    /// empty by its end.
+    #[serde(default)]
+    pub vp_cities_left_per_game: f64,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -1288,7 +1308,7 @@ impl SimReport {
     fn write_play_quality(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "Play quality per game: move points spent / wasted on groups that moved nothing / left unused; levies left unused; events discarded"
+            "Play quality per game: move points spent / wasted on groups that moved nothing / left unused; levies left unused; events discarded; moves undone within two turns without a battle; VP cities left empty"
         )?;
         for (name, q) in [
             ("Caesar", &self.play_quality.caesar),
@@ -1296,13 +1316,15 @@ impl SimReport {
         ] {
             writeln!(
                 f,
-                "  {name:<7} MP {:5.2} / {:.2} (in {} games) / {:.2}; LP {:.2}; events {:.2}",
+                "  {name:<7} MP {:5.2} / {:.2} (in {} games) / {:.2}; LP {:.2}; events {:.2}; undone {:.2}; left empty {:.2}",
                 q.mp_spent_per_game,
                 q.mp_wasted_per_game,
                 q.games_with_waste,
                 q.mp_unused_per_game,
                 q.lp_unused_per_game,
-                q.events_discarded_per_game
+                q.events_discarded_per_game,
+                q.moves_undone_per_game,
+                q.vp_cities_left_per_game
             )?;
         }
         Ok(())
