@@ -2007,7 +2007,7 @@ mod tests {
         let b = state.on_map[0].iter().next().unwrap();
         let here = state.blocks[b.index()].loc;
         let there = game.board().neighbours(SpaceId(here))[0].to.0;
-        let mut hop = |state: &mut State, turn: u8, from: u16, to: u16, flags: u8| {
+        let hop = |state: &mut State, turn: u8, from: u16, to: u16, flags: u8| {
             state.turn = turn;
             let s = &mut state.blocks[b.index()];
             (s.came_from, s.loc, s.flags) = (from, to, flag::MOVED | flags);
