@@ -1461,6 +1461,69 @@ impl HeuristicPlayer {
         }
     }
 
+    /// Each group-decision candidate's features for a learned policy
+    /// ([`super::policy::MOVE_FEATURES`]): `None` ends the moves; `rank` is
+    /// the heuristic's rank of a plan of its own (else the search's own).
+    /// Leaves the player as it was.
+    pub(crate) fn candidate_features(
+        &mut self,
+        game: &Game,
+        view: &SideView<'_>,
+        candidates: &[(Option<GroupPlan>, Option<usize>)],
+        out: &mut Vec<super::policy::MoveFeatures>,
+    ) {
+        out.clear();
+        let mut p = self.picture.take().unwrap_or_default();
+        self.fill_picture(game, view, &mut p);
+        for &(plan, rank) in candidates {
+            let mut x = [0.0; super::policy::MOVE_FEATURES.len()];
+            let Some(plan) = plan else {
+                x[0] = 1.0;
+                out.push(x);
+                continue;
+            };
+            x[1] = f64::from(u8::from(rank == Some(0)));
+            x[2] = f64::from(u8::from(rank.is_some_and(|r| r > 0)));
+            x[3] = f64::from(u8::from(rank.is_none()));
+            let (from, target, sea, mobile) = match (plan.action, plan.objective) {
+                (Action::Group(at), Some(Objective::Land(t))) => {
+                    (Some(at), Some(t), false, self.mobile_strength(game, &p, at))
+                }
+                (Action::Group(at), Some(Objective::Sea(t))) => (
+                    Some(at),
+                    Some(t),
+                    true,
+                    f32::from(p.own[at.index()].navis_strength),
+                ),
+                (Action::SeaMove { block, to }, _) => {
+                    (None, Some(to), true, own_strength(game, view, block))
+                }
+                _ => (None, None, false, 0.0),
+            };
+            x[4] = f64::from(u8::from(sea));
+            if let Some(t) = target {
+                let i = t.index();
+                x[5] = f64::from(game.board().space(t).vp) / 3.0;
+                x[6] = f64::from(u8::from(p.enemy_cnt[i] > 0));
+                if p.enemy_cnt[i] > 0 {
+                    x[7] = f64::from(((mobile + p.own_str(i)) / p.enemy_str[i].max(1.0)).min(3.0));
+                }
+                x[8] = f64::from(u8::from(p.vacant(t)));
+                x[9] = f64::from(u8::from(p.friendly(t) && p.threat[i] > p.own_str(i)));
+                if let Some(at) = from {
+                    x[11] = f64::from(self.dist(game, at, t).min(6)) / 3.0;
+                }
+            }
+            if let Some(at) = from {
+                // The group may take everything out of a VP city it holds.
+                let vp = game.board().space(at).vp;
+                x[10] = f64::from(u8::from(vp > 0 && mobile >= p.own_str(at.index()) - 0.01));
+            }
+            out.push(x);
+        }
+        self.picture = Some(p);
+    }
+
     /// Makes `plan` this player's current group move and returns its action.
     pub(crate) fn adopt(&mut self, plan: GroupPlan) -> Action {
         self.target = plan.objective;

@@ -47,6 +47,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::heuristic::GroupPlan;
+use super::policy::{MoveFeatures, PolicyModel, SearchedDecision};
 use super::{Budget, HeuristicParams, HeuristicPlayer, Player, Style};
 use crate::engine::{Action, Game, SideView, State};
 use crate::scenario::model::Side;
@@ -159,6 +160,10 @@ struct Scratch {
     candidates: Vec<(Choice, f64)>,
     plans: Vec<GroupPlan>,
     own: Vec<GroupPlan>,
+    /// The group candidates' features, in the order of `candidates`
+    /// (with a policy, or when `describe` asks for them).
+    features: Vec<MoveFeatures>,
+    describe: bool,
     /// (node, edge) pairs walked.
     path: Vec<(u32, u32)>,
 }
@@ -268,7 +273,13 @@ pub struct MctsPlayer {
     /// A learned evaluation that scores a playout at its horizon instead
     /// of playing it to the end.
     value: Option<Arc<super::ValueModel>>,
+    /// Where each searched group decision's root candidates and visits go
+    /// (self-play for `learn-policy`).
+    recorder: Option<Recorder>,
 }
+
+/// The searched group decisions of a self-play game.
+pub(crate) type Recorder = Arc<std::sync::Mutex<Vec<SearchedDecision>>>;
 
 impl MctsPlayer {
     pub fn new(side: Side, seed: u64, omniscient: bool, budget: Budget) -> MctsPlayer {
@@ -302,7 +313,19 @@ impl MctsPlayer {
             kept: None,
             playouts_done: None,
             value: None,
+            recorder: None,
         }
+    }
+
+    /// Writes down every searched group decision into `recorder`.
+    pub(crate) fn recording(mut self, recorder: Recorder) -> MctsPlayer {
+        self.recorder = Some(recorder);
+        self
+    }
+
+    /// The learned policy a value file carries, if any.
+    fn policy(&self) -> Option<&PolicyModel> {
+        self.value.as_deref().and_then(|v| v.policy.as_ref())
     }
 
     /// Plays (and plays out) with these numbers for Caesar and Pompey
@@ -434,7 +457,16 @@ impl MctsPlayer {
                     && let Some(kind) = self.decision_at(&scratch.legal, now, styled)
                 {
                     let seen = world.view(self.side, self.omniscient);
-                    candidates(&self.params, game, &seen, kind, &mut players[me], scratch);
+                    let policy = self.policy();
+                    candidates(
+                        &self.params,
+                        policy,
+                        game,
+                        &seen,
+                        kind,
+                        &mut players[me],
+                        scratch,
+                    );
                     let e = tree.select(n, &scratch.candidates, self.params.c_puct);
                     step = Some((n, e));
                     break;
@@ -506,10 +538,14 @@ impl MctsPlayer {
         let now = (view.year(), view.turn());
         let mut scratch = Scratch {
             legal: legal.to_vec(),
+            describe: self.recorder.is_some(),
             ..Scratch::default()
         };
+        let policy = self.value.clone();
+        let policy = policy.as_deref().and_then(|v| v.policy.as_ref());
         candidates(
             &self.params,
+            policy,
             game,
             view,
             kind,
@@ -517,6 +553,7 @@ impl MctsPlayer {
             &mut scratch,
         );
         let root = scratch.candidates;
+        let root_features = scratch.features;
         // Within one command phase the trees grown for the style and each
         // group go on to the next group: nothing but this side's own steps
         // comes between (6.1), so what they learnt below still holds.
@@ -551,6 +588,16 @@ impl MctsPlayer {
                     t.1 += edge.visits;
                 }
             }
+        }
+        if let (Some(recorder), Kind::Group) = (&self.recorder, kind)
+            && root_features.len() == total.len()
+        {
+            let decision = SearchedDecision {
+                side: self.side,
+                candidates: root_features,
+                visits: total.iter().map(|t| t.1).collect(),
+            };
+            recorder.lock().expect("no recorder panics").push(decision);
         }
         let mut best = total[0];
         for &t in &total[1..] {
@@ -589,6 +636,7 @@ struct Kept {
 /// `scratch.candidates` (and the group plans into `scratch.plans`).
 fn candidates(
     params: &MctsParams,
+    policy: Option<&PolicyModel>,
     game: &Game,
     view: &SideView<'_>,
     kind: Kind,
@@ -639,20 +687,58 @@ fn candidates(
             let n = scratch.plans.len();
             if n == 0 && scratch.own.is_empty() {
                 out.push((Choice::Act(Action::EndMoves), 1.0));
-                return;
-            }
-            if scratch.own.is_empty() {
+            } else if scratch.own.is_empty() {
                 let rest = (1.0 - top) / n as f64;
                 out.extend(scratch.plans.iter().enumerate().map(|(i, plan)| {
                     let p = if i == 0 { top } else { rest };
                     (Choice::Plan(*plan), p)
                 }));
                 out.push((Choice::Act(Action::EndMoves), rest));
-                return;
+            } else {
+                own_moves_first(top, &scratch.plans, &scratch.own, out);
             }
-            own_moves_first(top, &scratch.plans, &scratch.own, out);
+            scratch.features.clear();
+            if let Some(policy) = policy {
+                learned_priors(policy, game, view, player, scratch);
+            } else if scratch.describe {
+                let described = described(scratch);
+                player.candidate_features(game, view, &described, &mut scratch.features);
+            }
         }
     }
+}
+
+/// Each group candidate as a plan (`None`: ending the moves) and its rank
+/// among the heuristic's plans.
+fn described(scratch: &Scratch) -> Vec<(Option<GroupPlan>, Option<usize>)> {
+    scratch
+        .candidates
+        .iter()
+        .map(|(c, _)| match c {
+            Choice::Plan(plan) => (Some(*plan), scratch.plans.iter().position(|p| p == plan)),
+            _ => (None, None),
+        })
+        .collect()
+}
+
+/// Orders and weighs a group decision's candidates by the learned policy
+/// (best first, so progressive widening reaches what it favours first),
+/// keeping their features beside them.
+fn learned_priors(
+    policy: &PolicyModel,
+    game: &Game,
+    view: &SideView<'_>,
+    player: &mut HeuristicPlayer,
+    scratch: &mut Scratch,
+) {
+    let described = described(scratch);
+    player.candidate_features(game, view, &described, &mut scratch.features);
+    let priors = policy.priors(view.side(), &scratch.features);
+    let mut order: Vec<usize> = (0..priors.len()).collect();
+    order.sort_by(|&a, &b| priors[b].total_cmp(&priors[a]));
+    let (old, features) = (scratch.candidates.clone(), scratch.features.clone());
+    scratch.candidates = order.iter().map(|&i| (old[i].0, priors[i])).collect();
+    scratch.features = order.iter().map(|&i| features[i]).collect();
 }
 
 /// A group decision's candidates with moves of its own: the heuristic's
@@ -826,6 +912,7 @@ mod tests {
             };
             candidates(
                 &params,
+                None,
                 &game,
                 &view,
                 Kind::Group,

@@ -4,6 +4,7 @@
 mod heuristic;
 mod mcts;
 mod params;
+pub mod policy;
 mod search;
 mod spec;
 pub mod value;

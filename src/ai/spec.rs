@@ -357,6 +357,42 @@ impl AiSpec {
     }
 }
 
+impl AiSpec {
+    /// This tree search as a player that writes down its searched group
+    /// decisions into `recorder` (self-play for `learn-policy`); `None` for
+    /// any other kind of player.
+    pub(crate) fn recording_player(
+        &self,
+        side: Side,
+        seed: u64,
+        recorder: super::mcts::Recorder,
+    ) -> Option<super::MctsPlayer> {
+        let (search, numbers, value) = match self {
+            AiSpec::SearchOn(on) => (
+                &on.search,
+                Some(Side::BOTH.map(|side| on.on.numbers.of(side))),
+                on.value.as_ref().map(|v| Arc::new(v.model.clone())),
+            ),
+            search => (search, None, None),
+        };
+        let AiSpec::Mcts { playouts } = *search else {
+            return None;
+        };
+        let mut player =
+            super::MctsPlayer::new(side, seed, false, super::Budget::Playouts(playouts));
+        if let Some(numbers) = numbers {
+            player = player.on_numbers(numbers);
+        }
+        if let Some(settings) = self.numbers_file().and_then(|t| t.numbers.mcts) {
+            player = player.with_settings(settings);
+        }
+        if let Some(value) = value {
+            player = player.scoring_with(value);
+        }
+        Some(player.recording(recorder))
+    }
+}
+
 impl std::fmt::Display for AiSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if let AiSpec::SearchOn(on) = self {

@@ -140,6 +140,10 @@ pub struct ValueModel {
     /// The weights for Caesar's view and for Pompey's.
     pub caesar: Vec<f64>,
     pub pompey: Vec<f64>,
+    /// A policy learned from the search's choices (`learn-policy`), which
+    /// orders and weighs a search's candidates at group decisions.
+    #[serde(default)]
+    pub policy: Option<super::policy::PolicyModel>,
 }
 
 /// The same model: every number equal (a loaded model has no NaN).
@@ -151,6 +155,7 @@ impl PartialEq for ValueModel {
             && self.scale == other.scale
             && self.caesar == other.caesar
             && self.pompey == other.pompey
+            && self.policy == other.policy
     }
 }
 
@@ -239,6 +244,9 @@ impl ValueModel {
         if let Some(x) = self.scale.iter().find(|x| **x <= 0.0) {
             return Err(("scale", format!("{x}: every spread must be above 0")));
         }
+        if let Some(policy) = &self.policy {
+            policy.check().map_err(|(_, why)| ("policy", why))?;
+        }
         Ok(())
     }
 
@@ -257,12 +265,13 @@ impl ValueModel {
             .map(|n| format!("        {n:?},\n"))
             .collect();
         format!(
-            "{comment}(\n    horizon_turns: {},\n    features: [\n{names}    ],\n    mean: [\n{}    ],\n    scale: [\n{}    ],\n    caesar: [\n{}    ],\n    pompey: [\n{}    ],\n)\n",
+            "{comment}(\n    horizon_turns: {},\n    features: [\n{names}    ],\n    mean: [\n{}    ],\n    scale: [\n{}    ],\n    caesar: [\n{}    ],\n    pompey: [\n{}    ],\n{})\n",
             self.horizon_turns,
             list(&self.mean),
             list(&self.scale),
             list(&self.caesar),
             list(&self.pompey),
+            self.policy.as_ref().map_or(String::new(), |p| p.to_ron()),
         )
     }
 }
@@ -393,6 +402,7 @@ mod tests {
             scale: vec![1.0; n],
             pompey: caesar.clone(),
             caesar,
+            policy: None,
         }
     }
 

@@ -12,6 +12,7 @@ mod fit;
 mod gui;
 mod ladder;
 mod learn;
+mod learn_policy;
 mod merge;
 mod output;
 mod play;
@@ -81,6 +82,10 @@ enum Command {
     /// a game turn) on self-play, judge it on held-out games, and write the
     /// value file a search scores its playouts with (`search:16@FILE+VALUE`).
     Learn(learn::LearnArgs),
+    /// Learn a policy from a tree search's own choices in self-play (the
+    /// root visits at its group decisions) and write it into a copy of the
+    /// search's value file, which `mcts:N@PLAYERS+FILE` then widens by.
+    LearnPolicy(learn_policy::LearnPolicyArgs),
     /// Why two rule sets differ for Caesar, field by field: each field in
     /// which they differ switched alone (at A and at B) over the same seeds,
     /// with its interval, the interacting ones marked, the sum against the whole.
@@ -138,6 +143,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
         Some(Command::Tune(args)) => tune::tune(&mut out, args)?,
         Some(Command::Learn(args)) => learn::learn(&mut out, args)?,
+        Some(Command::LearnPolicy(args)) => learn_policy::learn_policy(&mut out, args)?,
         Some(Command::Fit(args)) => fit::fit(&mut out, args)?,
         Some(Command::Explain(args)) => explain::explain(&mut out, args)?,
         Some(Command::Battle(args)) => battle::battle(&mut out, args)?,

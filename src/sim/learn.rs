@@ -189,6 +189,7 @@ pub fn learn(
         scale,
         caesar,
         pompey,
+        policy: None,
     };
     let held_out_games = options.games - fitted_games;
     let sides = Side::BOTH

@@ -13,6 +13,7 @@ pub mod ladder;
 pub mod learn;
 mod merge;
 pub mod odds;
+pub mod policy_fit;
 pub mod ratings;
 pub mod report;
 pub mod stats;
@@ -255,7 +256,7 @@ impl Progress {
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
-    fn tick(&self) {
+    pub(crate) fn tick(&self) {
         self.done.fetch_add(1, Ordering::Relaxed);
     }
 }

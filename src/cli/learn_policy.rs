@@ -1,0 +1,78 @@
+//! `learn-policy`: a policy learned from a tree search's own choices in
+//! self-play (issue 44), written into a copy of the search's value file so
+//! that `mcts:N@PLAYERS+FILE` widens by it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
+use caesar_workbench::sim::policy_fit;
+
+use super::args::{PlayerArg, check_outputs, load_game, parse_threads, pool};
+use super::simulate::{with_progress, write_file_and_report};
+use super::{CliError, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct LearnPolicyArgs {
+    /// Rule set whose games to learn from: a variant file or a built-in name.
+    #[arg(long, default_value = DEFAULT_VARIANT)]
+    variant: String,
+    /// Scenario file; the built-in published game when left out.
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// The tree search whose choices are learned: mcts:N@PLAYERS+VALUE (its
+    /// value file carries the policy).
+    #[arg(long)]
+    search: PlayerArg,
+    /// The value file to write: the search's, with the policy (atomically;
+    /// an older one is kept as .bak).
+    #[arg(long)]
+    out: PathBuf,
+    /// Games of self-play.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+}
+
+pub fn learn_policy(out: &mut Output, args: LearnPolicyArgs) -> Result<ExitCode, CliError> {
+    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    let variants = [args.variant.as_str()];
+    let search = args.search.resolve(&variants, args.scenario.as_deref())?;
+    check_outputs(&[&args.out])?;
+    let pool = pool(args.threads)?;
+    let learned = with_progress(args.games, |progress| {
+        pool.install(|| {
+            policy_fit::learn_policy(&loaded.game, &search, args.games, args.seed, progress)
+        })
+    })
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    let header = format!(
+        "The value file of {search} with a policy learned from its own choices:\n  caesar-workbench learn-policy --variant {} --search {search} --games {} --seed {}",
+        args.variant, args.games, args.seed
+    );
+    let text = learned.value.to_ron(&header);
+    let hint = format!(
+        "search with it: --caesar-ai mcts:64@PLAYER_FILE+{}",
+        args.out.display()
+    );
+    write_file_and_report(out, (&args.out, &text), &Shown(learned), false, &hint)
+}
+
+/// The fit's text report (the value file holds the numbers).
+struct Shown(policy_fit::LearnedPolicy);
+
+impl serde::Serialize for Shown {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0.to_string())
+    }
+}
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}

@@ -1,0 +1,118 @@
+//! `learn-policy` (issue 44, expert iteration): self-play games of a tree
+//! search that write down, at every group decision it searched, each root
+//! candidate's features and the visits the search gave it; a policy fitted
+//! to those visit shares ([`crate::ai::policy::fit`]); the search's value
+//! file with the policy in it, which a search then widens by.
+
+use rayon::prelude::*;
+
+use crate::ai::policy::{self, PolicyModel, SearchedDecision};
+use crate::ai::{AiSpec, Player, ValueModel};
+use crate::engine::{Game, NoLog};
+use crate::scenario::model::Side;
+
+/// Why a policy cannot be learned from a player.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PolicyError {
+    #[error(
+        "`{0}` is not a tree search: the policy is learned from `mcts:N` searches (e.g. mcts:64@PLAYERS+VALUE)"
+    )]
+    NotASearch(String),
+    #[error("`{0}` has no value file to carry the policy: name one (mcts:64@PLAYERS+VALUE)")]
+    NoValueFile(String),
+    #[error("the searches decided no group move in {0} games")]
+    NoDecisions(u64),
+}
+
+/// A fitted policy and what it was fitted on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearnedPolicy {
+    /// The search's value file with the policy in it.
+    pub value: ValueModel,
+    pub games: u64,
+    /// Searched group decisions, per side.
+    pub decisions: [u64; 2],
+}
+
+impl LearnedPolicy {
+    pub fn policy(&self) -> &PolicyModel {
+        self.value.policy.as_ref().expect("learned")
+    }
+}
+
+impl std::fmt::Display for LearnedPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = self.policy();
+        writeln!(
+            f,
+            "Policy fitted on {} searched group decisions (Caesar {}, Pompey {}) in {} games of self-play; cross-entropy against the search's visit shares {:.3}",
+            self.decisions[0] + self.decisions[1],
+            self.decisions[0],
+            self.decisions[1],
+            self.games,
+            p.cross_entropy
+        )?;
+        writeln!(f, "  {:<18} {:>8} {:>8}", "feature", "Caesar", "Pompey")?;
+        for (i, name) in p.features.iter().enumerate() {
+            writeln!(f, "  {name:<18} {:>8.3} {:>8.3}", p.caesar[i], p.pompey[i])?;
+        }
+        Ok(())
+    }
+}
+
+/// Plays `games` games of `search` against itself (game `i` from the run's
+/// seed and `i`, as `simulate` does), records its searched group decisions
+/// and fits the policy. Reproducible on any number of threads: the games'
+/// decisions are gathered in game order.
+pub fn learn_policy(
+    game: &Game,
+    search: &AiSpec,
+    games: u64,
+    seed: u64,
+    progress: &super::Progress,
+) -> Result<LearnedPolicy, PolicyError> {
+    let probe = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    if search.recording_player(Side::Caesar, 0, probe).is_none() {
+        return Err(PolicyError::NotASearch(search.to_string()));
+    }
+    let AiSpec::SearchOn(on) = search else {
+        return Err(PolicyError::NoValueFile(search.to_string()));
+    };
+    let Some(value) = &on.value else {
+        return Err(PolicyError::NoValueFile(search.to_string()));
+    };
+    let per_game: Vec<Vec<SearchedDecision>> = (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let recorder = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+            let game_seed = super::game_seed(seed, i);
+            let player = |side: Side| -> Box<dyn Player> {
+                let s = game_seed
+                    .wrapping_mul(2)
+                    .wrapping_add(1 + side.index() as u64);
+                Box::new(
+                    search
+                        .recording_player(side, s, recorder.clone())
+                        .expect("checked above"),
+                )
+            };
+            let mut players = [player(Side::Caesar), player(Side::Pompey)];
+            crate::ai::play_game(game, game_seed, &mut players, &mut NoLog);
+            drop(players);
+            progress.tick();
+            std::mem::take(&mut *recorder.lock().expect("no recorder panics"))
+        })
+        .collect();
+    let decisions: Vec<SearchedDecision> = per_game.into_iter().flatten().collect();
+    if decisions.is_empty() {
+        return Err(PolicyError::NoDecisions(games));
+    }
+    let count = |side: Side| decisions.iter().filter(|d| d.side == side).count() as u64;
+    let mut model = value.model.clone();
+    model.policy = Some(policy::fit(&decisions));
+    Ok(LearnedPolicy {
+        value: model,
+        games,
+        decisions: Side::BOTH.map(count),
+    })
+}
