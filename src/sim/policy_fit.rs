@@ -116,3 +116,66 @@ pub fn learn_policy(
         decisions: Side::BOTH.map(count),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(text: &str) -> AiSpec {
+        let root = env!("CARGO_MANIFEST_DIR");
+        text.replace("P/", &format!("{root}/variants/players/"))
+            .parse()
+            .unwrap()
+    }
+
+    fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(work)
+    }
+
+    #[test]
+    fn a_policy_is_learned_alike_on_one_thread_and_two_and_a_search_widens_by_it() {
+        let game = crate::test_support::published("rules-2.0");
+        let search = spec("mcts:4@P/search-own-rules-2.0.ron+P/value-rules-2.0.ron");
+        let learn = || learn_policy(&game, &search, 2, 5, &crate::sim::Progress::new()).unwrap();
+        let one = on_threads(1, learn);
+        let two = on_threads(2, learn);
+        assert_eq!(one, two);
+        assert!(one.decisions[0] > 0 && one.decisions[1] > 0);
+        assert!(one.policy().check().is_ok());
+        // The file reads back with the policy, and a search plays by it.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("learned.ron");
+        std::fs::write(&path, one.value.to_ron("test")).unwrap();
+        let back = ValueModel::load(&path).unwrap();
+        assert_eq!(back, one.value);
+        let text = format!(
+            "mcts:4@{}/variants/players/search-own-rules-2.0.ron+{}",
+            env!("CARGO_MANIFEST_DIR"),
+            path.display()
+        );
+        let with_policy: AiSpec = text.parse().unwrap();
+        let mut players = Side::BOTH.map(|side| with_policy.player(side, 3, false));
+        let end = crate::ai::play_game(&game, 3, &mut players, &mut NoLog);
+        assert!(end.is_over());
+    }
+
+    #[test]
+    fn only_a_tree_search_with_a_value_file_teaches_a_policy() {
+        let game = crate::test_support::published("rules-2.0");
+        let progress = crate::sim::Progress::new();
+        let heuristic: AiSpec = "heuristic".parse().unwrap();
+        assert!(matches!(
+            learn_policy(&game, &heuristic, 1, 1, &progress),
+            Err(PolicyError::NotASearch(_))
+        ));
+        let bare: AiSpec = "mcts:4".parse().unwrap();
+        assert!(matches!(
+            learn_policy(&game, &bare, 1, 1, &progress),
+            Err(PolicyError::NoValueFile(_))
+        ));
+    }
+}
