@@ -82,6 +82,9 @@ pub struct HeuristicPlayer {
     scratch: GroupScratch,
     /// The numbers it decides by.
     params: HeuristicParams,
+    /// Never walks the last block out of a VP city it holds unless into an
+    /// attack (a search's holding rule, issue 44; off for the heuristic).
+    hold_vp_cities: bool,
 }
 
 #[derive(Default)]
@@ -286,6 +289,7 @@ impl HeuristicPlayer {
             style: Style::STEADY,
             scratch: GroupScratch::default(),
             params: HeuristicParams::default(),
+            hold_vp_cities: false,
         }
     }
 
@@ -602,6 +606,14 @@ impl HeuristicPlayer {
             let strength = own_strength(game, view, block);
             let fi = from.index();
             if p.own_str(fi) - strength < self.garrison(game, p, from) {
+                continue;
+            }
+            // The holding rule: a held VP city keeps a block.
+            if self.hold_vp_cities
+                && p.own_cnt(fi) <= 1
+                && p.enemy_cnt[to.index()] == 0
+                && game.board().space(from).vp > 0
+            {
                 continue;
             }
             // Do not walk alone into an enemy space we cannot beat.
@@ -1522,6 +1534,12 @@ impl HeuristicPlayer {
             out.push(x);
         }
         self.picture = Some(p);
+    }
+
+    /// Keeps a block in every VP city it holds unless moving into an attack.
+    pub(crate) fn holding_vp_cities(mut self, hold: bool) -> HeuristicPlayer {
+        self.hold_vp_cities = hold;
+        self
     }
 
     /// Makes `plan` this player's current group move and returns its action.

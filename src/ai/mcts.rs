@@ -76,6 +76,10 @@ pub struct MctsParams {
     /// heuristic's plans (issue 44; [`HeuristicPlayer::own_plans`]): 0
     /// searches the heuristic's plans only.
     pub own_moves: u8,
+    /// The holding rule (issue 44): this side's heuristic, in the search's
+    /// own moves and its playouts, never walks the last block out of a VP
+    /// city it holds unless into an attack.
+    pub hold_vp_cities: bool,
 }
 
 /// The most own group moves a decision may offer.
@@ -121,6 +125,7 @@ impl Default for MctsParams {
             groups: true,
             reused_share: 0.5,
             own_moves: 0,
+            hold_vp_cities: false,
         }
     }
 }
@@ -341,6 +346,11 @@ impl MctsPlayer {
     /// Searches by these settings instead of the defaults.
     pub(crate) fn with_settings(mut self, params: MctsParams) -> MctsPlayer {
         self.params = params;
+        let heuristic = std::mem::replace(
+            &mut self.heuristic,
+            HeuristicPlayer::new(self.side, 0, false),
+        );
+        self.heuristic = heuristic.holding_vp_cities(params.hold_vp_cities);
         self
     }
 
@@ -411,6 +421,7 @@ impl MctsPlayer {
         let mut players = Side::BOTH.map(|side| {
             HeuristicPlayer::new(side, seeds[side.index()], self.omniscient)
                 .with_params(self.numbers[side.index()])
+                .holding_vp_cities(side == self.side && self.params.hold_vp_cities)
         });
         let me = self.side.index();
         if let Some(when) = self.styled {
@@ -940,6 +951,43 @@ mod tests {
             offered >= 10,
             "own moves offered in {offered} of 20 positions"
         );
+    }
+
+    #[test]
+    fn the_holding_rule_never_walks_the_last_block_out_of_a_held_vp_city() {
+        let game = crate::test_support::published("rules-2.0");
+        let params = MctsParams {
+            hold_vp_cities: true,
+            ..MctsParams::default()
+        };
+        let mut state = State::new(&game, 4);
+        let mut players = Side::BOTH.map(|side| {
+            MctsPlayer::new(side, 4 + side.index() as u64, false, Budget::Playouts(4))
+                .with_settings(params)
+        });
+        let mut legal = Vec::new();
+        let mut checked = 0;
+        while let Some(side) = state.current_player()
+            && state.year() <= 2
+        {
+            state.legal_actions(&game, &mut legal);
+            let a = crate::ai::decide(&mut players[side.index()], &game, &state, &legal);
+            if let Action::Step { block, to } = a {
+                let from = state.location(block).unwrap();
+                let alone = state.blocks_at(from, side).count() == 1;
+                if game.board().space(from).vp > 0 && !state.is_contested(from) && alone {
+                    assert!(
+                        state.blocks_at(to, side.other()).next().is_some(),
+                        "{} left {} empty",
+                        game.action_text(a),
+                        game.space_name(from)
+                    );
+                }
+                checked += 1;
+            }
+            state.apply(&game, a);
+        }
+        assert!(checked > 20, "{checked} steps");
     }
 
     #[test]

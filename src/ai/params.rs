@@ -341,8 +341,8 @@ impl PlayerNumbers {
             .collect();
         if let Some(m) = self.mcts {
             sides.push_str(&format!(
-                "    mcts: (\n        c_puct: {:?},\n        heuristic_prior: {:?},\n        groups: {},\n        reused_share: {:?},\n        own_moves: {},\n    ),\n",
-                m.c_puct, m.heuristic_prior, m.groups, m.reused_share, m.own_moves
+                "    mcts: (\n        c_puct: {:?},\n        heuristic_prior: {:?},\n        groups: {},\n        reused_share: {:?},\n        own_moves: {},\n        hold_vp_cities: {},\n    ),\n",
+                m.c_puct, m.heuristic_prior, m.groups, m.reused_share, m.own_moves, m.hold_vp_cities
             ));
         }
         format!("{}(\n{sides})\n", comment(header))

@@ -118,6 +118,7 @@ fn settings_at(start: MctsParams, z: &DVector<f64>) -> MctsParams {
         reused_share: share(start.reused_share, z[2]),
         groups: start.groups,
         own_moves: start.own_moves,
+        hold_vp_cities: start.hold_vp_cities,
     }
 }
 

@@ -461,5 +461,5 @@ fn the_shipped_tuned_players_load() {
         assert_ne!(numbers, caesar_workbench::ai::PlayerNumbers::default());
         files += 1;
     }
-    assert_eq!((files, values), (7, 3));
+    assert_eq!((files, values), (8, 3));
 }
