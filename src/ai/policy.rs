@@ -85,17 +85,8 @@ impl PolicyModel {
 
     /// The policy as the `policy:` field of a value file.
     pub(crate) fn to_ron(&self) -> String {
-        let list = |xs: &[f64]| {
-            xs.iter()
-                .zip(&self.features)
-                .map(|(x, name)| format!("            {x:?}, // {name}\n"))
-                .collect::<String>()
-        };
-        let names: String = self
-            .features
-            .iter()
-            .map(|n| format!("            {n:?},\n"))
-            .collect();
+        let list = |xs: &[f64]| super::value::ron_weights(xs, &self.features, "            ");
+        let names = super::value::ron_names(&self.features, "            ");
         format!(
             "    policy: Some((\n        features: [\n{names}        ],\n        caesar: [\n{}        ],\n        pompey: [\n{}        ],\n        decisions: {},\n        cross_entropy: {:?},\n    )),\n",
             list(&self.caesar),

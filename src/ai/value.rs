@@ -253,17 +253,8 @@ impl ValueModel {
     /// The file text: a comment `header` (how it was fitted), then the model.
     pub fn to_ron(&self, header: &str) -> String {
         let comment: String = header.lines().map(|l| format!("// {l}\n")).collect();
-        let list = |xs: &[f64]| {
-            xs.iter()
-                .zip(&self.features)
-                .map(|(x, name)| format!("        {x:?}, // {name}\n"))
-                .collect::<String>()
-        };
-        let names: String = self
-            .features
-            .iter()
-            .map(|n| format!("        {n:?},\n"))
-            .collect();
+        let list = |xs: &[f64]| ron_weights(xs, &self.features, "        ");
+        let names = ron_names(&self.features, "        ");
         format!(
             "{comment}(\n    horizon_turns: {},\n    features: [\n{names}    ],\n    mean: [\n{}    ],\n    scale: [\n{}    ],\n    caesar: [\n{}    ],\n    pompey: [\n{}    ],\n{})\n",
             self.horizon_turns,
@@ -274,6 +265,19 @@ impl ValueModel {
             self.policy.as_ref().map_or(String::new(), |p| p.to_ron()),
         )
     }
+}
+
+/// Numbers one a line, each with its feature's name in a comment.
+pub(crate) fn ron_weights(xs: &[f64], names: &[String], indent: &str) -> String {
+    xs.iter()
+        .zip(names)
+        .map(|(x, name)| format!("{indent}{x:?}, // {name}\n"))
+        .collect()
+}
+
+/// Feature names one a line, quoted.
+pub(crate) fn ron_names(names: &[String], indent: &str) -> String {
+    names.iter().map(|n| format!("{indent}{n:?},\n")).collect()
 }
 
 /// Where `field:` starts in `text` (the file's start if nowhere).
