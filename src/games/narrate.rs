@@ -96,6 +96,7 @@ fn capitalised(text: String) -> String {
 pub fn words(game: &Game, event: &GameEvent, reader: &Reader) -> String {
     let text = turn_words(game, event, reader)
         .or_else(|| command_words(game, event, reader))
+        .or_else(|| event_card_words(game, event, reader))
         .or_else(|| battle_words(game, event, reader))
         .unwrap_or_else(|| winter_words(game, event, reader));
     capitalised(text)
@@ -163,7 +164,7 @@ fn turn_words(game: &Game, event: &GameEvent, reader: &Reader) -> Option<String>
     Some(text)
 }
 
-/// Group moves, levies and the event cards' strikes (6.x).
+/// Group moves and levies (6.x).
 fn command_words(game: &Game, event: &GameEvent, reader: &Reader) -> Option<String> {
     let space = |s: SpaceId| game.space_name(s).to_string();
     let block = |side: Side, b: BlockId| block_words(game, reader, side, b);
@@ -252,6 +253,16 @@ fn command_words(game: &Game, event: &GameEvent, reader: &Reader) -> Option<Stri
         GameEvent::StepAdded { side, .. } => {
             format!("{} adds a step to a block", side_words(*side))
         }
+        _ => return None,
+    };
+    Some(text)
+}
+
+/// The event cards' strikes: Jupiter's pick and defections, Vulcan.
+fn event_card_words(game: &Game, event: &GameEvent, reader: &Reader) -> Option<String> {
+    let space = |s: SpaceId| game.space_name(s).to_string();
+    let block = |side: Side, b: BlockId| block_words(game, reader, side, b);
+    let text = match event {
         GameEvent::JupiterPick {
             side,
             at,
