@@ -82,19 +82,6 @@ impl PolicyModel {
         }
         Ok(())
     }
-
-    /// The policy as the `policy:` field of a value file.
-    pub(crate) fn to_ron(&self) -> String {
-        let list = |xs: &[f64]| super::value::ron_weights(xs, &self.features, "            ");
-        let names = super::value::ron_names(&self.features, "            ");
-        format!(
-            "    policy: Some((\n        features: [\n{names}        ],\n        caesar: [\n{}        ],\n        pompey: [\n{}        ],\n        decisions: {},\n        cross_entropy: {:?},\n    )),\n",
-            list(&self.caesar),
-            list(&self.pompey),
-            self.decisions,
-            self.cross_entropy
-        )
-    }
 }
 
 /// Softmax of `w · x` over the candidates.

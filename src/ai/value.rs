@@ -262,13 +262,26 @@ impl ValueModel {
             list(&self.scale),
             list(&self.caesar),
             list(&self.pompey),
-            self.policy.as_ref().map_or(String::new(), |p| p.to_ron()),
+            self.policy.as_ref().map_or(String::new(), policy_ron),
         )
     }
 }
 
+/// A policy as the `policy:` field of a value file.
+fn policy_ron(p: &super::policy::PolicyModel) -> String {
+    let list = |xs: &[f64]| ron_weights(xs, &p.features, "            ");
+    let names = ron_names(&p.features, "            ");
+    format!(
+        "    policy: Some((\n        features: [\n{names}        ],\n        caesar: [\n{}        ],\n        pompey: [\n{}        ],\n        decisions: {},\n        cross_entropy: {:?},\n    )),\n",
+        list(&p.caesar),
+        list(&p.pompey),
+        p.decisions,
+        p.cross_entropy
+    )
+}
+
 /// Numbers one a line, each with its feature's name in a comment.
-pub(crate) fn ron_weights(xs: &[f64], names: &[String], indent: &str) -> String {
+fn ron_weights(xs: &[f64], names: &[String], indent: &str) -> String {
     xs.iter()
         .zip(names)
         .map(|(x, name)| format!("{indent}{x:?}, // {name}\n"))
@@ -276,7 +289,7 @@ pub(crate) fn ron_weights(xs: &[f64], names: &[String], indent: &str) -> String 
 }
 
 /// Feature names one a line, quoted.
-pub(crate) fn ron_names(names: &[String], indent: &str) -> String {
+fn ron_names(names: &[String], indent: &str) -> String {
     names.iter().map(|n| format!("{indent}{n:?},\n")).collect()
 }
 

@@ -378,6 +378,7 @@ impl<'a> SideView<'a> {
     pub fn side(&self) -> Side {
         self.side
     }
+    #[cfg_attr(not(feature = "gui"), allow(dead_code))] // read by the window's log
     pub(crate) fn is_omniscient(&self) -> bool {
         self.omniscient
     }

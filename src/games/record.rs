@@ -40,6 +40,7 @@ pub(crate) const FORMAT_VERSION: u32 = 2;
 pub const BUILT_IN: &str = "built-in";
 
 /// The player a record names for a side a person played.
+#[cfg_attr(not(feature = "gui"), allow(dead_code))] // the window's seats
 pub(crate) const HUMAN: &str = "human";
 
 /// One game, as a record file holds it.
