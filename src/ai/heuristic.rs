@@ -1538,8 +1538,12 @@ impl HeuristicPlayer {
 
     /// Keeps a block in every VP city it holds unless moving into an attack.
     pub(crate) fn holding_vp_cities(mut self, hold: bool) -> HeuristicPlayer {
-        self.hold_vp_cities = hold;
+        self.set_holding_vp_cities(hold);
         self
+    }
+
+    pub(crate) fn set_holding_vp_cities(&mut self, hold: bool) {
+        self.hold_vp_cities = hold;
     }
 
     /// Makes `plan` this player's current group move and returns its action.

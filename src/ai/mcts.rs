@@ -346,11 +346,7 @@ impl MctsPlayer {
     /// Searches by these settings instead of the defaults.
     pub(crate) fn with_settings(mut self, params: MctsParams) -> MctsPlayer {
         self.params = params;
-        let heuristic = std::mem::replace(
-            &mut self.heuristic,
-            HeuristicPlayer::new(self.side, 0, false),
-        );
-        self.heuristic = heuristic.holding_vp_cities(params.hold_vp_cities);
+        self.heuristic.set_holding_vp_cities(params.hold_vp_cities);
         self
     }
 
