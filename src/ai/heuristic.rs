@@ -1419,6 +1419,8 @@ impl HeuristicPlayer {
                     if mobile <= 0.0 {
                         continue;
                     }
+                    // The group's first steps, the same for every target.
+                    view.moves_after_group(game, at, &mut after);
                     for &(t, d) in game.spaces_by_road_distance(at) {
                         if d == 0 || d > 2 {
                             continue;
@@ -1433,7 +1435,6 @@ impl HeuristicPlayer {
                         if known.contains(&plan) {
                             continue;
                         }
-                        view.moves_after_group(game, at, &mut after);
                         if self.land_step(game, view, &p, &after, t) == Action::EndGroup {
                             continue;
                         }
