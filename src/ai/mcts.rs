@@ -300,9 +300,10 @@ impl MctsPlayer {
     ) -> MctsPlayer {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let heuristic = HeuristicPlayer::new(side, rng.random(), omniscient);
+        // Zero playouts is the prior alone; zero milliseconds means nothing.
         let budget = match budget {
-            Budget::Playouts(n) => Budget::Playouts(n.max(1)),
             Budget::Millis(ms) => Budget::Millis(ms.max(1)),
+            playouts => playouts,
         };
         MctsPlayer {
             side,
@@ -568,7 +569,9 @@ impl MctsPlayer {
             .kept
             .take()
             .filter(|k| kind == Kind::Group && k.at == now);
-        if root.len() == 1 {
+        // No budget: the prior's first choice (the learned policy's, or
+        // the heuristic's when there is none).
+        if root.len() == 1 || self.budget == Budget::Playouts(0) {
             return root[0].0;
         }
         let seeds: Vec<u64> = (0..TREES).map(|_| self.rng.random()).collect();
@@ -861,7 +864,7 @@ mod tests {
 
     #[test]
     fn mcts_specs_parse_and_display_round_trip() {
-        for text in ["mcts:128", "mcts:250ms", "mcts:1"] {
+        for text in ["mcts:128", "mcts:250ms", "mcts:1", "mcts:0"] {
             let spec: AiSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
         }
@@ -877,8 +880,13 @@ mod tests {
                 playouts: AiSpec::DEFAULT_MCTS_PLAYOUTS
             })
         );
-        let err = "mcts:0".parse::<AiSpec>().unwrap_err();
-        assert!(matches!(err, NotAPlayer::BadBudget { .. }), "{err}");
+        assert_eq!(parsed("mcts:0"), Some(AiSpec::Mcts { playouts: 0 }));
+        // Only a tree search's playouts may be none (its prior alone).
+        for zero in ["mcts:0ms", "search:0", "search:0ms"] {
+            let err = zero.parse::<AiSpec>().unwrap_err();
+            assert!(matches!(err, NotAPlayer::BadBudget { .. }), "{zero}: {err}");
+        }
+        let err = "mcts:x".parse::<AiSpec>().unwrap_err();
         assert!(err.to_string().contains("as in mcts:64"), "{err}");
         let err = "mcts:fastms".parse::<AiSpec>().unwrap_err();
         assert!(err.to_string().contains("as in mcts:250ms"), "{err}");

@@ -114,7 +114,7 @@ pub(crate) static KINDS: [Kind; 4] = [
     Kind {
         name: "mcts",
         word: "Tree search",
-        note: "",
+        note: " (mcts:0 plays its prior alone: the heuristic's choice, or a learned policy's)",
         after: After::Budget(|budget| match budget {
             super::Budget::Playouts(playouts) => AiSpec::Mcts { playouts },
             super::Budget::Millis(millis) => AiSpec::MctsTimed { millis },
@@ -583,8 +583,11 @@ fn parse_budget(name: &str, b: &str) -> Result<super::Budget, NotAPlayer> {
             format!("{name}:64 (or milliseconds, as in {name}:250ms)"),
         ),
     };
+    // `mcts:0` is the tree search's prior alone (with a learned policy,
+    // the distilled fast player): no other budget may be zero.
+    let zero_allowed = name == "mcts" && unit == "playouts";
     let number = match digits.parse::<u128>() {
-        Ok(n) if n > 0 => n,
+        Ok(n) if n > 0 || zero_allowed => n,
         _ => {
             let what = if unit == "playouts" {
                 "playout"

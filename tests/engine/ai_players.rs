@@ -528,3 +528,74 @@ fn a_tree_search_plays_by_its_player_files_settings() {
     };
     assert_ne!(plain, played(with("other.ron", other)));
 }
+
+/// The shipped value file with a learned policy whose weights are `caesar`
+/// for both sides, written into `dir`.
+fn value_with_policy(dir: &std::path::Path, weights: [f64; 12]) -> std::path::PathBuf {
+    let shipped = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/players/value-rules-2.0.ron"
+    );
+    let text = std::fs::read_to_string(shipped).unwrap();
+    let list = |w: &[f64]| w.iter().map(|x| format!("{x:?}, ")).collect::<String>();
+    let names = caesar_workbench::ai::policy::MOVE_FEATURES
+        .iter()
+        .map(|n| format!("{n:?}, "))
+        .collect::<String>();
+    let policy = format!(
+        "    policy: Some((features: [{names}], caesar: [{}], pompey: [{}])),\n)",
+        list(&weights),
+        list(&weights)
+    );
+    let end = text.trim_end().strip_suffix(')').unwrap();
+    let file = dir.join("with-policy.ron");
+    std::fs::write(&file, format!("{end}{policy}\n")).unwrap();
+    file
+}
+
+#[test]
+fn a_tree_search_without_playouts_plays_its_prior_alone() {
+    // `mcts:0`: no tree, the first candidate of each decision. Without a
+    // policy that is the heuristic's own choice on the file's numbers, game
+    // for game; a policy that prefers other moves plays another game.
+    let dir = tempfile::tempdir().unwrap();
+    let players = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/players");
+    let numbers = format!("{players}/search-own-rules-2.0.ron");
+    let game = common::published("rules-2.0");
+    let played = |caesar: String, seed: u64| {
+        let opts = SimOptions {
+            games: 1,
+            seed,
+            caesar: caesar.parse().unwrap(),
+            pompey: AiSpec::Heuristic,
+            omniscient: false,
+            shard: None,
+        };
+        sim::play_one(&game, &opts, 0)
+    };
+    let prior = format!("mcts:0@{numbers}+{players}/value-rules-2.0.ron");
+    for seed in [3, 4, 5] {
+        assert_eq!(
+            played(prior.clone(), seed),
+            played(format!("heuristic:{numbers}"), seed),
+            "seed {seed}"
+        );
+    }
+    // Ends the moves before anything else, and otherwise prefers own moves.
+    let mut weights = [0.0; 12];
+    weights[0] = 5.0; // end_moves
+    weights[1] = -5.0; // heuristic_first
+    let contrary = value_with_policy(dir.path(), weights);
+    let overruled = format!("mcts:0@{numbers}+{}", contrary.display());
+    let spent = |caesar: &str| {
+        [3, 4, 5]
+            .map(|seed| played(caesar.to_string(), seed).quality.mp_spent[0])
+            .iter()
+            .sum::<u32>()
+    };
+    let (by_prior, by_contrary) = (spent(&prior), spent(&overruled));
+    assert!(
+        by_contrary * 4 < by_prior,
+        "a Caesar who ends his moves first spends few move points: {by_contrary} against {by_prior}"
+    );
+}
