@@ -105,11 +105,63 @@ pub struct SearchedDecision {
     pub visits: Vec<u32>,
 }
 
-/// Fits each side's weights to the visit shares of `decisions` (softmax
-/// regression by gradient descent on the cross-entropy, a little L2 so
-/// features the data never moves stay at 0). Returns the model and, per
-/// side, the mean cross-entropy.
-pub fn fit(decisions: &[SearchedDecision]) -> PolicyModel {
+/// What a policy is fitted to imitate at each searched decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PolicyTarget {
+    /// The search's visit shares over the candidates.
+    #[default]
+    Visits,
+    /// The candidate the search played (the most visited, the first among
+    /// equals) alone: what a player with no search of its own should do.
+    Choice,
+}
+
+impl SearchedDecision {
+    /// The candidate the search played: the most visited, first among equals.
+    pub fn chosen(&self) -> usize {
+        let mut best = 0;
+        for (i, v) in self.visits.iter().enumerate() {
+            if *v > self.visits[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Whether the search played something other than the heuristic's
+    /// first plan.
+    pub fn overruled_the_heuristic(&self) -> bool {
+        let first = MOVE_FEATURES
+            .iter()
+            .position(|f| *f == "heuristic_first")
+            .expect("a feature of its own");
+        self.candidates
+            .get(self.chosen())
+            .is_some_and(|c| c[first] == 0.0)
+    }
+
+    /// Each candidate's share of the target.
+    fn targets(&self, target: PolicyTarget) -> Vec<f64> {
+        match target {
+            PolicyTarget::Visits => {
+                let all: f64 = self.visits.iter().map(|v| f64::from(*v)).sum();
+                self.visits.iter().map(|v| f64::from(*v) / all).collect()
+            }
+            PolicyTarget::Choice => {
+                let chosen = self.chosen();
+                (0..self.visits.len())
+                    .map(|i| if i == chosen { 1.0 } else { 0.0 })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Fits each side's weights to `target` at `decisions` (softmax regression
+/// by gradient descent on the cross-entropy, a little L2 so features the
+/// data never moves stay at 0). Returns the model and, per side, the mean
+/// cross-entropy.
+pub fn fit(decisions: &[SearchedDecision], target: PolicyTarget) -> PolicyModel {
     let n = MOVE_FEATURES.len();
     let mut weights = [vec![0.0; n], vec![0.0; n]];
     let mut loss = [0.0f64; 2];
@@ -128,9 +180,9 @@ pub fn fit(decisions: &[SearchedDecision]) -> PolicyModel {
             let mut total = 0.0;
             for d in &mine {
                 let p = softmax(w, &d.candidates);
-                let all: f64 = d.visits.iter().map(|v| f64::from(*v)).sum();
+                let targets = d.targets(target);
                 for (i, x) in d.candidates.iter().enumerate() {
-                    let target = f64::from(d.visits[i]) / all;
+                    let target = targets[i];
                     total -= target * p[i].max(1e-12).ln();
                     for k in 0..n {
                         grad[k] += (p[i] - target) * x[k];
@@ -174,12 +226,37 @@ mod tests {
                 visits: vec![2, 14],
             })
             .collect();
-        let model = fit(&decisions);
+        let model = fit(&decisions, PolicyTarget::Visits);
         let p = model.priors(Side::Caesar, &[own(false), own(true)]);
         assert!((p[1] - 14.0 / 16.0).abs() < 0.05, "{p:?}");
         // Pompey had no decisions: every candidate alike.
         let q = model.priors(Side::Pompey, &[own(false), own(true)]);
         assert!((q[0] - 0.5).abs() < 1e-12);
         assert!(model.check().is_ok());
+    }
+
+    #[test]
+    fn a_fit_to_the_choice_learns_what_the_search_played_not_its_doubts() {
+        // Visits 9 to 7 for the own move: its share is 56%, but it is what
+        // the search played every time.
+        let own = |on: bool| {
+            let mut x = [0.0; MOVE_FEATURES.len()];
+            x[3] = if on { 1.0 } else { 0.0 };
+            x[1] = if on { 0.0 } else { 1.0 };
+            x
+        };
+        let decision = SearchedDecision {
+            side: Side::Caesar,
+            candidates: vec![own(false), own(true)],
+            visits: vec![7, 9],
+        };
+        assert_eq!(decision.chosen(), 1);
+        assert!(decision.overruled_the_heuristic());
+        let decisions = vec![decision; 20];
+        let shares = fit(&decisions, PolicyTarget::Visits);
+        let choice = fit(&decisions, PolicyTarget::Choice);
+        let p = |m: &PolicyModel| m.priors(Side::Caesar, &[own(false), own(true)])[1];
+        assert!((p(&shares) - 9.0 / 16.0).abs() < 0.05, "{}", p(&shares));
+        assert!(p(&choice) > 0.8, "{}", p(&choice));
     }
 }

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caesar_workbench::ai::policy::PolicyTarget;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::policy_fit;
 
@@ -33,9 +34,20 @@ pub struct LearnPolicyArgs {
     games: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// What the policy imitates: the search's visit shares (a prior for
+    /// the search to widen by), or the move it played (a policy to play
+    /// alone, as mcts:0@PLAYERS+FILE).
+    #[arg(long, value_enum, default_value_t = Imitate::Visits)]
+    imitate: Imitate,
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Imitate {
+    Visits,
+    Choice,
 }
 
 pub fn learn_policy(out: &mut Output, args: LearnPolicyArgs) -> Result<ExitCode, CliError> {
@@ -46,13 +58,30 @@ pub fn learn_policy(out: &mut Output, args: LearnPolicyArgs) -> Result<ExitCode,
     let pool = pool(args.threads)?;
     let learned = with_progress(args.games, |progress| {
         pool.install(|| {
-            policy_fit::learn_policy(&loaded.game, &search, args.games, args.seed, progress)
+            let target = match args.imitate {
+                Imitate::Visits => PolicyTarget::Visits,
+                Imitate::Choice => PolicyTarget::Choice,
+            };
+            policy_fit::learn_policy(
+                &loaded.game,
+                &search,
+                args.games,
+                args.seed,
+                target,
+                progress,
+            )
         })
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
     let header = format!(
-        "The value file of {search} with a policy learned from its own choices:\n  caesar-workbench learn-policy --variant {} --search {search} --games {} --seed {}",
-        args.variant, args.games, args.seed
+        "The value file of {search} with a policy learned from its own choices:\n  caesar-workbench learn-policy --variant {} --search {search} --games {} --seed {}{}",
+        args.variant,
+        args.games,
+        args.seed,
+        match args.imitate {
+            Imitate::Visits => "",
+            Imitate::Choice => " --imitate choice",
+        }
     );
     let text = learned.value.to_ron(&header);
     let hint = format!(

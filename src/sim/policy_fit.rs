@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use crate::ai::policy::{self, PolicyModel, SearchedDecision};
+use crate::ai::policy::{self, PolicyModel, PolicyTarget, SearchedDecision};
 use crate::ai::{AiSpec, Player, ValueModel};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
@@ -32,6 +32,10 @@ pub struct LearnedPolicy {
     pub games: u64,
     /// Searched group decisions, per side.
     pub decisions: [u64; 2],
+    /// Of those, the ones where the search played something other than
+    /// the heuristic's first plan, per side.
+    pub overruled: [u64; 2],
+    pub target: PolicyTarget,
 }
 
 impl LearnedPolicy {
@@ -45,12 +49,21 @@ impl std::fmt::Display for LearnedPolicy {
         let p = self.policy();
         writeln!(
             f,
-            "Policy fitted on {} searched group decisions (Caesar {}, Pompey {}) in {} games of self-play; cross-entropy against the search's visit shares {:.3}",
+            "Policy fitted on {} searched group decisions (Caesar {}, Pompey {}) in {} games of self-play; cross-entropy against the search's {} {:.3}",
             self.decisions[0] + self.decisions[1],
             self.decisions[0],
             self.decisions[1],
             self.games,
+            match self.target {
+                PolicyTarget::Visits => "visit shares",
+                PolicyTarget::Choice => "choices",
+            },
             p.cross_entropy
+        )?;
+        writeln!(
+            f,
+            "The search played other than the heuristic's first plan in {} of Caesar's and {} of Pompey's",
+            self.overruled[0], self.overruled[1]
         )?;
         writeln!(f, "  {:<18} {:>8} {:>8}", "feature", "Caesar", "Pompey")?;
         for (i, name) in p.features.iter().enumerate() {
@@ -69,6 +82,7 @@ pub fn learn_policy(
     search: &AiSpec,
     games: u64,
     seed: u64,
+    target: PolicyTarget,
     progress: &super::Progress,
 ) -> Result<LearnedPolicy, PolicyError> {
     let probe = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -107,13 +121,20 @@ pub fn learn_policy(
     if decisions.is_empty() {
         return Err(PolicyError::NoDecisions(games));
     }
-    let count = |side: Side| decisions.iter().filter(|d| d.side == side).count() as u64;
+    let count = |side: Side, overruled: bool| {
+        decisions
+            .iter()
+            .filter(|d| d.side == side && (!overruled || d.overruled_the_heuristic()))
+            .count() as u64
+    };
     let mut model = value.model.clone();
-    model.policy = Some(policy::fit(&decisions));
+    model.policy = Some(policy::fit(&decisions, target));
     Ok(LearnedPolicy {
         value: model,
         games,
-        decisions: Side::BOTH.map(count),
+        decisions: Side::BOTH.map(|side| count(side, false)),
+        overruled: Side::BOTH.map(|side| count(side, true)),
+        target,
     })
 }
 
@@ -140,7 +161,17 @@ mod tests {
     fn a_policy_is_learned_alike_on_one_thread_and_two_and_a_search_widens_by_it() {
         let game = crate::test_support::published("rules-2.0");
         let search = spec("mcts:4@P/search-own-rules-2.0.ron+P/value-rules-2.0.ron");
-        let learn = || learn_policy(&game, &search, 2, 5, &crate::sim::Progress::new()).unwrap();
+        let learn = || {
+            learn_policy(
+                &game,
+                &search,
+                2,
+                5,
+                PolicyTarget::Visits,
+                &crate::sim::Progress::new(),
+            )
+            .unwrap()
+        };
         let one = on_threads(1, learn);
         let two = on_threads(2, learn);
         assert_eq!(one, two);
@@ -169,12 +200,12 @@ mod tests {
         let progress = crate::sim::Progress::new();
         let heuristic: AiSpec = "heuristic".parse().unwrap();
         assert!(matches!(
-            learn_policy(&game, &heuristic, 1, 1, &progress),
+            learn_policy(&game, &heuristic, 1, 1, PolicyTarget::Visits, &progress),
             Err(PolicyError::NotASearch(_))
         ));
         let bare: AiSpec = "mcts:4".parse().unwrap();
         assert!(matches!(
-            learn_policy(&game, &bare, 1, 1, &progress),
+            learn_policy(&game, &bare, 1, 1, PolicyTarget::Visits, &progress),
             Err(PolicyError::NoValueFile(_))
         ));
     }
