@@ -158,13 +158,13 @@ pub(crate) fn play_until(
     mut stop: impl FnMut(&State) -> bool,
 ) -> State {
     let mut legal = Vec::new();
+    state.legal_actions(game, &mut legal);
     while let Some(side) = state.current_player() {
         if stop(&state) {
             break;
         }
-        state.legal_actions(game, &mut legal);
         let action = decide(&mut players[side.index()], game, &state, &legal);
-        state.apply(game, action);
+        state.apply_and_relist(game, action, &mut legal);
     }
     state
 }
@@ -180,10 +180,10 @@ pub fn play_watched(
     mut watch: impl FnMut(&State, Side, Action),
 ) -> State {
     let mut legal = Vec::new();
+    state.legal_actions(game, &mut legal);
     while let Some(side) = state.current_player() {
-        state.legal_actions(game, &mut legal);
         let action = decide(&mut players[side.index()], game, &state, &legal);
-        state.apply_logged(game, action, log);
+        state.apply_and_relist_logged(game, action, &mut legal, log);
         watch(&state, side, action);
     }
     state

@@ -111,48 +111,8 @@ impl State {
         match self.command.step {
             CommandStep::EventTarget => self.event_target_actions(game, side, out),
             CommandStep::Moves => match self.command.group {
-                Some(_) => {
-                    for id in self.command.members.and(self.on_map[side.index()]).iter() {
-                        let _ = self.block_steps(game, id, |to| {
-                            out.push(Action::Step { block: id, to });
-                            ControlFlow::Continue(())
-                        });
-                    }
-                    out.push(Action::EndGroup);
-                }
-                None => {
-                    if self.command.mp > 0 {
-                        let mut offered = SpaceSet::default();
-                        // An unmoved block's first step depends only on where
-                        // it is and whether it is a land block or a navis.
-                        let mut stuck = [SpaceSet::default(); 2];
-                        for id in self.on_map[side.index()].iter() {
-                            let b = self.blocks[id.index()];
-                            if b.has(flag::MOVED | flag::ANCHORED) {
-                                continue;
-                            }
-                            let at = SpaceId(b.loc);
-                            let land = game.land_blocks.contains(id) as usize;
-                            if offered.contains(at) || stuck[land].contains(at) {
-                                continue;
-                            }
-                            if self.may_join_group(game, id)
-                                && self
-                                    .block_steps(game, id, |_| ControlFlow::Break(()))
-                                    .is_break()
-                            {
-                                offered.insert(at);
-                                out.push(Action::Group(at));
-                            } else if !b.has(flag::STOPPED | flag::BY_SEA) {
-                                stuck[land].insert(at);
-                            }
-                        }
-                        if !self.command.moved_by_land && self.command.event.is_none() {
-                            self.sea_move_actions(game, side, out);
-                        }
-                    }
-                    out.push(Action::EndMoves);
-                }
+                Some(_) => self.group_step_actions(game, side, out),
+                None => self.group_start_actions(game, side, out),
             },
             CommandStep::MainAttack => {
                 if let Some(i) = self.undeclared_attack(game) {
@@ -177,6 +137,53 @@ impl State {
                 out.push(Action::EndLevy);
             }
         }
+    }
+
+    /// 6.1: the active group's next steps, then ending the group.
+    fn group_step_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
+        for id in self.command.members.and(self.on_map[side.index()]).iter() {
+            let _ = self.block_steps(game, id, |to| {
+                out.push(Action::Step { block: id, to });
+                ControlFlow::Continue(())
+            });
+        }
+        out.push(Action::EndGroup);
+    }
+
+    /// 6.0: the groups that may move now (one per space that has a block
+    /// able to step), the sea moves (6.3), then ending the moves.
+    fn group_start_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
+        if self.command.mp > 0 {
+            let mut offered = SpaceSet::default();
+            // An unmoved block's first step depends only on where
+            // it is and whether it is a land block or a navis.
+            let mut stuck = [SpaceSet::default(); 2];
+            for id in self.on_map[side.index()].iter() {
+                let b = self.blocks[id.index()];
+                if b.has(flag::MOVED | flag::ANCHORED) {
+                    continue;
+                }
+                let at = SpaceId(b.loc);
+                let land = game.land_blocks.contains(id) as usize;
+                if offered.contains(at) || stuck[land].contains(at) {
+                    continue;
+                }
+                if self.may_join_group(game, id)
+                    && self
+                        .block_steps(game, id, |_| ControlFlow::Break(()))
+                        .is_break()
+                {
+                    offered.insert(at);
+                    out.push(Action::Group(at));
+                } else if !b.has(flag::STOPPED | flag::BY_SEA) {
+                    stuck[land].insert(at);
+                }
+            }
+            if !self.command.moved_by_land && self.command.event.is_none() {
+                self.sea_move_actions(game, side, out);
+            }
+        }
+        out.push(Action::EndMoves);
     }
 
     /// Mars / Neptune: whether a battle at `space` attacked by `attacker`
@@ -303,15 +310,8 @@ impl State {
                 self.skip_empty_command_steps(game, log);
             }
             Action::EndLevy => {
-                if self.command.lp > 0 {
-                    let mut options = Vec::new();
-                    self.command_actions(game, &mut options);
-                    if options
-                        .iter()
-                        .any(|a| matches!(a, Action::Levy { .. } | Action::AddStep(_)))
-                    {
-                        self.stats.quality.lp_unused[side.index()] += self.command.lp as u32;
-                    }
+                if self.command.lp > 0 && self.may_levy_anything(game, side) {
+                    self.stats.quality.lp_unused[side.index()] += self.command.lp as u32;
                 }
                 self.finish_command(game, log);
             }
@@ -800,6 +800,26 @@ impl State {
     // -------------------------------------------------------------- levy 6.4
 
     fn levy_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
+        let _ = self.each_levy_action(game, side, |a| {
+            out.push(a);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Whether `side` could levy anything or add a step now.
+    fn may_levy_anything(&self, game: &Game, side: Side) -> bool {
+        self.each_levy_action(game, side, |_| ControlFlow::Break(()))
+            .is_break()
+    }
+
+    /// Calls `f` with each levy and added step of `side` (6.4), blocks in
+    /// their order, until it breaks.
+    fn each_levy_action(
+        &self,
+        game: &Game,
+        side: Side,
+        mut f: impl FnMut(Action) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let friendly_cities = self.friendly_spaces(side).and(game.cities);
         let mut levied = self.pooled[side.index()].and(game.printed[side.index()]);
         if !self.leader_died[side.index()] {
@@ -815,7 +835,7 @@ impl State {
         for id in levied.and(may_levy).iter() {
             let cities = match game.levy_rule[id.index()] {
                 LevyRule::City(at) => {
-                    out.push(Action::Levy { block: id, at });
+                    f(Action::Levy { block: id, at })?;
                     continue;
                 }
                 LevyRule::Never => continue,
@@ -830,19 +850,29 @@ impl State {
                     }
                 }
             };
-            out.extend(cities.iter().map(|&at| Action::Levy { block: id, at }));
-        }
-        let moved_may_levy = game.rules.levy_on_moved_blocks;
-        for id in self.on_map[side.index()].iter() {
-            let s = self.blocks[id.index()];
-            // Steps in friendly cities only, never at sea (navis in port).
-            if s.steps < game.max_steps[id.index()]
-                && (moved_may_levy || !s.has(flag::MOVED))
-                && friendly_cities.contains(SpaceId(s.loc))
-            {
-                out.push(Action::AddStep(id));
+            for &at in cities {
+                f(Action::Levy { block: id, at })?;
             }
         }
+        for id in self.on_map[side.index()].iter() {
+            if self.may_add_step(game, id) {
+                f(Action::AddStep(id))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// 6.4: a step may be added to a block below its full strength in a
+    /// friendly city (never at sea: a navis in port), unmoved unless the
+    /// rules allow it.
+    pub(super) fn may_add_step(&self, game: &Game, id: BlockId) -> bool {
+        let s = self.blocks[id.index()];
+        s.steps < game.max_steps[id.index()]
+            && (game.rules.levy_on_moved_blocks || !s.has(flag::MOVED))
+            && self
+                .friendly_spaces(s.side)
+                .and(game.cities)
+                .contains(SpaceId(s.loc))
     }
 
     // ------------------------------------------------------------- events

@@ -15,6 +15,7 @@ mod command;
 pub mod events;
 mod game;
 mod position;
+mod relist;
 mod sets;
 mod start;
 mod view;
