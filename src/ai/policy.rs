@@ -210,15 +210,17 @@ pub fn fit(decisions: &[SearchedDecision], target: PolicyTarget) -> PolicyModel 
 mod tests {
     use super::*;
 
+    /// The heuristic's first plan (`false`) or an own move (`true`).
+    fn own(on: bool) -> MoveFeatures {
+        let mut x = [0.0; MOVE_FEATURES.len()];
+        x[3] = if on { 1.0 } else { 0.0 };
+        x[1] = if on { 0.0 } else { 1.0 };
+        x
+    }
+
     #[test]
     fn a_fit_learns_the_feature_the_search_prefers() {
         // The search always puts its visits on the own move.
-        let own = |on: bool| {
-            let mut x = [0.0; MOVE_FEATURES.len()];
-            x[3] = if on { 1.0 } else { 0.0 };
-            x[1] = if on { 0.0 } else { 1.0 };
-            x
-        };
         let decisions: Vec<SearchedDecision> = (0..20)
             .map(|_| SearchedDecision {
                 side: Side::Caesar,
@@ -239,12 +241,6 @@ mod tests {
     fn a_fit_to_the_choice_learns_what_the_search_played_not_its_doubts() {
         // Visits 9 to 7 for the own move: its share is 56%, but it is what
         // the search played every time.
-        let own = |on: bool| {
-            let mut x = [0.0; MOVE_FEATURES.len()];
-            x[3] = if on { 1.0 } else { 0.0 };
-            x[1] = if on { 0.0 } else { 1.0 };
-            x
-        };
         let decision = SearchedDecision {
             side: Side::Caesar,
             candidates: vec![own(false), own(true)],
