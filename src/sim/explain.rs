@@ -359,81 +359,164 @@ fn points(d: &PairedDifference) -> String {
     )
 }
 
-impl fmt::Display for ExplainReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ExplainReport {
+    /// The report's first line: which rule sets, games, seed and players.
+    pub fn headline(&self) -> String {
         let [a, b] = &self.variants;
-        writeln!(
-            f,
+        format!(
             "Why {b} differs from {a} for Caesar, field by field ({} games per rule set, seed {}; Caesar {}, Pompey {})",
             self.run_games, self.seed, self.caesar_ai, self.pompey_ai
-        )?;
+        )
+    }
+
+    /// The whole difference A → B in Caesar's share and in years played.
+    pub fn whole_sentence(&self) -> String {
+        let [a, b] = &self.variants;
         let total = self.total.caesar();
         let years = self.total.years();
-        writeln!(
-            f,
+        format!(
             "The whole difference {a} → {b}: {} for Caesar (p = {:.3}); games last {:+.2} years ({:+.2} to {:+.2})",
             points(&total),
             total.p_value,
             years.estimate,
             years.ci95[0],
             years.ci95[1]
-        )?;
-        writeln!(f)?;
-        for (field, effect) in self.ranked() {
-            if let Some(why) = &field.not_alone {
-                writeln!(
-                    f,
-                    "{} ({}): cannot be switched alone: {why}",
-                    field.field, field.rule
-                )?;
-                continue;
-            }
-            let d = &effect.both;
-            let changed = |c: &PairCounts| c.caesar_only_first + c.caesar_only_second;
-            if changed(&field.at_a) + changed(&field.at_b) == 0
-                && field.at_a.years_diff_squares + field.at_b.years_diff_squares == 0
-            {
-                writeln!(
-                    f,
-                    "{} ({}: {} → {}): no game changed its winner or length: the players never used what this rule changes",
-                    field.field, field.rule, field.a_value, field.b_value
-                )?;
-                continue;
-            }
-            writeln!(
-                f,
-                "{} ({}: {} → {}): {} for Caesar, p = {:.3}{}",
-                field.field,
-                field.rule,
-                field.a_value,
-                field.b_value,
-                points(d),
-                d.p_value,
-                if effect.interacting {
-                    format!(
-                        "; interacts (at {a} {}, at {b} {})",
-                        points(&effect.at_a),
-                        points(&effect.at_b)
-                    )
-                } else {
-                    String::new()
-                }
-            )?;
-            writeln!(f, "    {}", field.explain)?;
+        )
+    }
+
+    /// What one field does for Caesar, in one sentence: its effect with its
+    /// interval, that it interacts, that no game changed, or why it could
+    /// not be switched alone. The report and the window say it alike.
+    pub fn field_sentence(&self, field: &FieldCounts, effect: &FieldEffect) -> String {
+        let [a, b] = &self.variants;
+        if let Some(why) = &field.not_alone {
+            return format!(
+                "{} ({}): cannot be switched alone: {why}",
+                field.field, field.rule
+            );
         }
-        let sum = self.sum_of_fields();
-        writeln!(f)?;
-        writeln!(
-            f,
+        if !field.changed_any_game() {
+            return format!(
+                "{} ({}: {} → {}): no game changed its winner or length: the players never used what this rule changes",
+                field.field, field.rule, field.a_value, field.b_value
+            );
+        }
+        let d = &effect.both;
+        format!(
+            "{} ({}: {} → {}): {} for Caesar, p = {:.3}{}",
+            field.field,
+            field.rule,
+            field.a_value,
+            field.b_value,
+            points(d),
+            d.p_value,
+            if effect.interacting {
+                format!(
+                    "; interacts (at {a} {}, at {b} {})",
+                    points(&effect.at_a),
+                    points(&effect.at_b)
+                )
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    /// The fields one at a time against the whole difference.
+    pub fn sum_sentence(&self) -> String {
+        format!(
             "The fields one at a time add up to {} against the whole {}: {}",
-            points(&sum),
-            points(&total),
+            points(&self.sum_of_fields()),
+            points(&self.total.caesar()),
             if self.parts_miss_the_whole() {
                 "they disagree beyond their intervals, so fields interact (see those marked)"
             } else {
                 "they agree within their intervals"
             }
         )
+    }
+
+    /// One CSV row per field, largest effect first, then the whole
+    /// difference and the sum of the fields; effects in points of Caesar's
+    /// share with their 95% intervals.
+    pub fn csv(&self) -> String {
+        let mut out = String::from(
+            "field,rule,a_value,b_value,points,low,high,p_value,at_a_points,at_a_low,at_a_high,at_b_points,at_b_low,at_b_high,interacting,games_changed,not_alone\n",
+        );
+        let pts = |d: &PairedDifference| {
+            format!(
+                "{:.2},{:.2},{:.2}",
+                100.0 * d.estimate,
+                100.0 * d.ci95[0],
+                100.0 * d.ci95[1]
+            )
+        };
+        for (field, effect) in self.ranked() {
+            let changed = |c: &PairCounts| c.caesar_only_first + c.caesar_only_second;
+            out.push_str(&format!(
+                "{},{},{},{},{},{:.4},{},{},{},{},{}\n",
+                csv_cell(&field.field),
+                csv_cell(&field.rule),
+                csv_cell(&field.a_value),
+                csv_cell(&field.b_value),
+                pts(&effect.both),
+                effect.both.p_value,
+                pts(&effect.at_a),
+                pts(&effect.at_b),
+                effect.interacting,
+                changed(&field.at_a) + changed(&field.at_b),
+                csv_cell(field.not_alone.as_deref().unwrap_or_default())
+            ));
+        }
+        let total = self.total.caesar();
+        out.push_str(&format!(
+            "(whole difference),,{},{},{},{:.4},,,,,,,,,\n",
+            csv_cell(&self.variants[0]),
+            csv_cell(&self.variants[1]),
+            pts(&total),
+            total.p_value
+        ));
+        out.push_str(&format!(
+            "(sum of the fields),,,,{},,,,,,,,{},,\n",
+            pts(&self.sum_of_fields()),
+            self.parts_miss_the_whole()
+        ));
+        out
+    }
+}
+
+/// A CSV cell: quoted when it holds a comma, a quote or a line break.
+fn csv_cell(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+impl FieldCounts {
+    /// Whether switching the field changed any game's winner or length,
+    /// at A or at B.
+    pub fn changed_any_game(&self) -> bool {
+        let changed = |c: &PairCounts| c.caesar_only_first + c.caesar_only_second;
+        changed(&self.at_a) + changed(&self.at_b) != 0
+            || self.at_a.years_diff_squares + self.at_b.years_diff_squares != 0
+    }
+}
+
+impl fmt::Display for ExplainReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.headline())?;
+        writeln!(f, "{}", self.whole_sentence())?;
+        writeln!(f)?;
+        for (field, effect) in self.ranked() {
+            writeln!(f, "{}", self.field_sentence(field, &effect))?;
+            if field.not_alone.is_none() && field.changed_any_game() {
+                writeln!(f, "    {}", field.explain)?;
+            }
+        }
+        writeln!(f)?;
+        writeln!(f, "{}", self.sum_sentence())
     }
 }
 
