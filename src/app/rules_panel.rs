@@ -180,9 +180,13 @@ impl RulesPanel {
         let mut clicks = Vec::new();
         ui.columns(2, |columns| {
             let [left, right] = columns else { return };
-            self.differences_section(left, state, revision, rules);
-            left.separator();
-            clicks.extend(self.explain.controls(left, state, sim, &self.compare_with));
+            egui::ScrollArea::vertical()
+                .id_salt("differences_and_explain")
+                .show(left, |ui| {
+                    self.differences_section(ui, state, revision, rules);
+                    ui.separator();
+                    clicks.extend(self.explain.controls(ui, state, sim, &self.compare_with));
+                });
             egui::ScrollArea::vertical()
                 .id_salt("explain_results")
                 .show(right, |ui| {
@@ -303,9 +307,16 @@ impl RulesPanel {
         let highlighted = self.highlighted.as_deref();
         let scroll_to = &mut self.scroll_to_highlighted;
         let values = rules.field_values();
+        // An explanation on screen takes room from the table, which
+        // scrolls to the field clicked in it.
+        let share = if self.explain.report().is_some() {
+            0.36
+        } else {
+            0.62
+        };
         egui::ScrollArea::vertical()
             .id_salt("rules")
-            .max_height(ui.available_height() * 0.5)
+            .max_height(ui.available_height() * share)
             .show(ui, |ui| {
                 egui::Grid::new("rule_fields")
                     .num_columns(4)
