@@ -462,6 +462,7 @@ impl SimPanel {
                 a: &games[0],
                 b: &games[1],
                 variants: [&variants[0], &variants[1]],
+                setup_changes: &[],
             };
             sim::explain::explain(&setup, &options, shared)
                 .map(|r| RunOutcome::Explain(Box::new(r)))
