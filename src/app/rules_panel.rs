@@ -331,22 +331,8 @@ impl RulesPanel {
                         for (field, value) in values {
                             let changed =
                                 changed_fields.iter().any(|(f, _, _)| f.name == field.name);
-                            let name = RichText::new(field.name).monospace();
-                            let name = if changed {
-                                name.color(theme::WARNING).strong()
-                            } else {
-                                name
-                            };
-                            let label = if highlighted == Some(field.name) {
-                                // Clicked in the explanation: selected, and in view once.
-                                let label = ui.add(egui::Button::selectable(true, name));
-                                if std::mem::take(scroll_to) {
-                                    label.scroll_to_me(Some(egui::Align::Center));
-                                }
-                                label
-                            } else {
-                                ui.label(name)
-                            };
+                            let highlight = (highlighted == Some(field.name)).then_some(&mut *scroll_to);
+                            let label = field_label(ui, field, changed, highlight);
                             ui.label(field.rule);
                             if let Some(new) = control(ui, field, &value, cards, label.id)
                                 && matches!(action, Switches::None)
@@ -362,6 +348,31 @@ impl RulesPanel {
             });
         action
     }
+}
+
+/// A field's name in the rule table: marked when changed from the variant;
+/// selected when clicked in the explanation (`highlight`, with whether the
+/// table is still to scroll to it, which it does once).
+fn field_label(
+    ui: &mut Ui,
+    field: &RuleField,
+    changed: bool,
+    highlight: Option<&mut bool>,
+) -> egui::Response {
+    let name = RichText::new(field.name).monospace();
+    let name = if changed {
+        name.color(theme::WARNING).strong()
+    } else {
+        name
+    };
+    let Some(scroll_to) = highlight else {
+        return ui.label(name);
+    };
+    let label = ui.add(egui::Button::selectable(true, name));
+    if std::mem::take(scroll_to) {
+        label.scroll_to_me(Some(egui::Align::Center));
+    }
+    label
 }
 
 /// A choice as a designer reads it: `ToAdjacentFriendlyCity` is "To

@@ -1114,4 +1114,87 @@ mod tests {
         );
         assert_eq!((c.years_diff_sum, c.years_diff_squares), (-1, 1));
     }
+    fn report_of(fields: Vec<FieldCounts>) -> ExplainReport {
+        ExplainReport {
+            kind: "explain".into(),
+            variants: ["a".into(), "b".into()],
+            names: ["A".into(), "B".into()],
+            digests: ["1".into(), "2".into()],
+            scenario_digest: "s".into(),
+            caesar_ai: "heuristic".into(),
+            pompey_ai: "heuristic".into(),
+            seed: 1,
+            run_games: 4000,
+            shards: vec!["1/1".into()],
+            total: counts(300, 100, 4000),
+            fields,
+            setup_changes: Vec::new(),
+            pairs: Vec::new(),
+        }
+    }
+
+    fn named(name: &str, at_a: PairCounts, at_b: PairCounts) -> FieldCounts {
+        FieldCounts {
+            field: name.into(),
+            ..field(at_a, at_b)
+        }
+    }
+
+    #[test]
+    fn the_flagged_pairs_are_the_interacting_fields_two_by_two() {
+        let agree = || counts(300, 100, 4000);
+        let moved_at_a_only = || (counts(300, 100, 4000), counts(100, 100, 4000));
+        let (x_a, x_b) = moved_at_a_only();
+        let (y_a, y_b) = moved_at_a_only();
+        let (z_a, z_b) = moved_at_a_only();
+        let report = report_of(vec![
+            named("x", x_a, x_b),
+            named("quiet", agree(), agree()),
+            named("y", y_a, y_b),
+            named("z", z_a, z_b),
+        ]);
+        let pairs = report.flagged_pairs();
+        assert_eq!(
+            pairs,
+            [["x", "y"], ["x", "z"], ["y", "z"]].map(|p| p.map(String::from))
+        );
+        // One marked field goes with every other field that changed a game.
+        let unused = PairCounts {
+            pairs: 4000,
+            ..PairCounts::default()
+        };
+        let report = report_of(vec![
+            named("x", x_a, x_b),
+            named("quiet", agree(), agree()),
+            named("unused", unused, unused),
+        ]);
+        assert_eq!(report.flagged_pairs(), [["x".to_string(), "quiet".to_string()]]);
+        assert!(report_of(vec![named("quiet", agree(), agree())]).flagged_pairs().is_empty());
+    }
+
+    #[test]
+    fn moments_give_the_mean_of_a_per_game_contrast_and_add_up() {
+        let mut m = Moments::of([1, 0, -1, 2, 0, 0].into_iter());
+        assert_eq!((m.pairs, m.sum, m.squares), (6, 2, 6));
+        assert!((m.mean().estimate - 2.0 / 6.0).abs() < 1e-12);
+        m.add(&Moments::of([0, 0].into_iter()));
+        assert_eq!((m.pairs, m.sum, m.squares), (8, 2, 6));
+    }
+
+    #[test]
+    fn the_csv_has_a_row_per_field_and_as_many_cells_as_its_header() {
+        let report = report_of(vec![
+            named("x, with a comma", counts(300, 100, 4000), counts(310, 95, 4000)),
+            named("y", counts(10, 10, 4000), counts(10, 10, 4000)),
+        ]);
+        let csv = report.csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 1 + 2 + 2, "{csv}");
+        let cells = |line: &str| line.replace("\"x, with a comma\"", "x").split(',').count();
+        for line in &lines {
+            assert_eq!(cells(line), cells(lines[0]), "{line}");
+        }
+        assert!(lines[1].starts_with("\"x, with a comma\",1.2,1,2,5.19,"), "{}", lines[1]);
+    }
 }
+
