@@ -136,7 +136,7 @@ impl ExplainPanel {
                 "Why B differs from A for Caesar, rule by rule: every field in which they differ is switched alone, at A and at B, over the same seeds (as `caesar-workbench explain`)",
             );
         egui::Grid::new("explain_settings")
-            .num_columns(2)
+            .num_columns(4)
             .spacing([10.0, 4.0])
             .show(ui, |ui| {
                 for (k, word) in ["Rule set A", "Rule set B"].into_iter().enumerate() {
@@ -144,16 +144,24 @@ impl ExplainPanel {
                     let before = self.rule_sets[k].clone();
                     rule_set_combo(ui, k, &mut self.rule_sets[k], state).labelled_by(l.id);
                     self.a_picked |= k == 0 && self.rule_sets[0] != before;
-                    ui.end_row();
                 }
+                ui.end_row();
                 for side in [Side::Caesar, Side::Pompey] {
-                    clicks.extend(self.player_row(ui, side, state.variant()));
+                    clicks.extend(self.player_cells(ui, side, state.variant()));
+                }
+                ui.end_row();
+                for side in [Side::Caesar, Side::Pompey] {
+                    let ai = match side {
+                        Side::Caesar => &mut self.caesar,
+                        Side::Pompey => &mut self.pompey,
+                    };
+                    // A search's playouts: a row of its own, under its menu.
+                    player_picker::budget_row(ui, &format!("{side} playouts"), ai);
                 }
                 let l = ui.label("Games per rule set");
                 ui.add(egui::DragValue::new(&mut self.games).range(1..=1_000_000))
                     .labelled_by(l.id)
                     .on_hover_text("A few hundred show the large effects in seconds; small effects need thousands");
-                ui.end_row();
                 let l = ui.label("Explain seed");
                 ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(l.id);
                 ui.end_row();
@@ -162,8 +170,8 @@ impl ExplainPanel {
         clicks
     }
 
-    /// A side's player (the menu every tab uses) and a search's playouts.
-    fn player_row(&mut self, ui: &mut Ui, side: Side, variant: &str) -> Option<Clicked> {
+    /// A side's player: its label and the menu every tab uses, two cells.
+    fn player_cells(&mut self, ui: &mut Ui, side: Side, variant: &str) -> Option<Clicked> {
         let ai = match side {
             Side::Caesar => &mut self.caesar,
             Side::Pompey => &mut self.pompey,
@@ -182,8 +190,7 @@ impl ExplainPanel {
             |_| {},
         );
         combo.labelled_by(l.id);
-        ui.end_row();
-        let clicked = match picked {
+        match picked {
             Some(Picked::Player(spec)) => {
                 *ai = spec;
                 None
@@ -192,9 +199,7 @@ impl ExplainPanel {
                 FilePurpose::OpenPlayer(side, PlayerUse::Explain),
             ))),
             None => None,
-        };
-        player_picker::budget_row(ui, &format!("{side} playouts"), ai);
-        clicked
+        }
     }
 
     /// "Explain the differences", Cancel, and the progress of a run.
@@ -481,7 +486,7 @@ impl RowKind {
 }
 
 /// Height of one bar's row in the chart, in points of the screen.
-const ROW_HEIGHT: f32 = 24.0;
+const ROW_HEIGHT: f32 = 20.0;
 
 /// The bars, top to bottom as [`chart_rows`] orders them, with their 95%
 /// whiskers; a click on a field's bar asks for that field.

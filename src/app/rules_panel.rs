@@ -180,13 +180,9 @@ impl RulesPanel {
         let mut clicks = Vec::new();
         ui.columns(2, |columns| {
             let [left, right] = columns else { return };
-            egui::ScrollArea::vertical()
-                .id_salt("differences_and_explain")
-                .show(left, |ui| {
-                    self.differences_section(ui, state, revision, rules);
-                    ui.separator();
-                    clicks.extend(self.explain.controls(ui, state, sim, &self.compare_with));
-                });
+            self.differences_section(left, state, revision, rules);
+            clicks.extend(self.explain.controls(right, state, sim, &self.compare_with));
+            right.separator();
             egui::ScrollArea::vertical()
                 .id_salt("explain_results")
                 .show(right, |ui| {
@@ -310,7 +306,7 @@ impl RulesPanel {
         // An explanation on screen takes room from the table, which
         // scrolls to the field clicked in it.
         let share = if self.explain.report().is_some() {
-            0.36
+            0.3
         } else {
             0.62
         };
@@ -417,7 +413,6 @@ fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
     }
     egui::ScrollArea::vertical()
         .id_salt("diff")
-        .max_height(ui.available_height() * 0.45)
         .show(ui, |ui| {
         egui::Grid::new("rule_diff")
             .num_columns(4)
