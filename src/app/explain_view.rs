@@ -512,7 +512,8 @@ fn effect_chart(
         .allow_boxed_zoom(false)
         .allow_double_click_reset(false)
         .show_grid([true, false])
-        .legend(egui_plot::Legend::default())
+        // Bottom right: the rows there are the smallest effects.
+        .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightBottom))
         .x_axis_label("Caesar's share, points (B's value against A's)")
         .y_axis_min_width(190.0)
         .include_x(0.0)
@@ -555,7 +556,11 @@ fn effect_chart(
                     })
                     .collect();
                 if !bars.is_empty() {
-                    p.bar_chart(BarChart::new(kind.legend(), bars).horizontal());
+                    p.bar_chart(
+                        BarChart::new(kind.legend(), bars)
+                            .color(kind.colour())
+                            .horizontal(),
+                    );
                 }
             }
             for (i, row) in rows.iter().enumerate() {
