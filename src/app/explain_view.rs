@@ -60,7 +60,10 @@ struct Finished {
 impl Default for ExplainPanel {
     fn default() -> Self {
         ExplainPanel {
-            rule_sets: [RuleChoice::Named("rules-1.1".to_string()), RuleChoice::InForce],
+            rule_sets: [
+                RuleChoice::Named("rules-1.1".to_string()),
+                RuleChoice::InForce,
+            ],
             // Small enough for a look in seconds; a finding wants thousands.
             games: 200,
             seed: 1,
@@ -211,7 +214,9 @@ impl ExplainPanel {
                     !sim.is_running(),
                     egui::Button::new("Explain the differences"),
                 )
-                .on_disabled_hover_text("A run is going on (Simulate tab): wait for it or cancel it");
+                .on_disabled_hover_text(
+                    "A run is going on (Simulate tab): wait for it or cancel it",
+                );
             if start.clicked() {
                 self.finished = self.start(state, sim).err().map(Err);
             }
@@ -386,7 +391,12 @@ fn rules_of(choice: &RuleChoice, state: &AppState) -> Result<(String, RuleSet), 
 
 /// The rule sets offered: the one in force, the built-in ones, and the
 /// variant file the window has open (unchanged, as its file says).
-fn rule_set_combo(ui: &mut Ui, k: usize, choice: &mut RuleChoice, state: &AppState) -> egui::Response {
+fn rule_set_combo(
+    ui: &mut Ui,
+    k: usize,
+    choice: &mut RuleChoice,
+    state: &AppState,
+) -> egui::Response {
     let in_force = format!("in force: {}", state.rules_label());
     let shown = match choice {
         RuleChoice::InForce => in_force.clone(),
@@ -567,7 +577,11 @@ fn effect_chart(
                 let y = y_of(i);
                 let [_, lo, hi] = row.points;
                 let whisker = Stroke::new(1.5, ui_text_colour(row.kind));
-                p.line(Line::new("", vec![[lo, y], [hi, y]]).stroke(whisker).allow_hover(false));
+                p.line(
+                    Line::new("", vec![[lo, y], [hi, y]])
+                        .stroke(whisker)
+                        .allow_hover(false),
+                );
                 for x in [lo, hi] {
                     p.line(
                         Line::new("", vec![[x, y - 0.15], [x, y + 0.15]])

@@ -61,8 +61,8 @@ use crate::scenario::model::SpaceId;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
-pub(crate) use file_dialog::DialogEnd;
 pub use explain_view::{ExplainPanel, RuleChoice};
+pub(crate) use file_dialog::DialogEnd;
 pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub(crate) use files::Recent;
 pub use history::History;

@@ -327,7 +327,8 @@ impl RulesPanel {
                         for (field, value) in values {
                             let changed =
                                 changed_fields.iter().any(|(f, _, _)| f.name == field.name);
-                            let highlight = (highlighted == Some(field.name)).then_some(&mut *scroll_to);
+                            let highlight =
+                                (highlighted == Some(field.name)).then_some(&mut *scroll_to);
                             let label = field_label(ui, field, changed, highlight);
                             ui.label(field.rule);
                             if let Some(new) = control(ui, field, &value, cards, label.id)
@@ -411,9 +412,7 @@ fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
         ui.label(format!("{mine} and {theirs} set every field the same."));
         return;
     }
-    egui::ScrollArea::vertical()
-        .id_salt("diff")
-        .show(ui, |ui| {
+    egui::ScrollArea::vertical().id_salt("diff").show(ui, |ui| {
         egui::Grid::new("rule_diff")
             .num_columns(4)
             .striped(true)

@@ -477,10 +477,13 @@ impl SimPanel {
 
     /// While an explanation runs: games done, games in all, seconds so far.
     pub(crate) fn explain_progress(&self) -> Option<(u64, u64, f32)> {
-        self.running
-            .as_ref()
-            .filter(|r| r.explain)
-            .map(|r| (r.progress.done(), r.total, r.started.elapsed().as_secs_f32()))
+        self.running.as_ref().filter(|r| r.explain).map(|r| {
+            (
+                r.progress.done(),
+                r.total,
+                r.started.elapsed().as_secs_f32(),
+            )
+        })
     }
 
     /// The finished explanation, or why it stopped, handed over once to

@@ -204,9 +204,8 @@ impl Run<'_> {
         let range = options.game_range();
         let games = 2 * pairs.len() as u64 * (range.end - range.start);
         with_progress(games, |progress| {
-            self.pool.install(|| {
-                explained.measure_pairs(self.setup, &pairs, options, progress)
-            })
+            self.pool
+                .install(|| explained.measure_pairs(self.setup, &pairs, options, progress))
         })
         .map_err(cancelled)?;
         Ok(explained.report)

@@ -215,7 +215,11 @@ pub struct Explained {
 }
 
 /// Every game of `game` in the options' range, as `explain` counts it.
-fn outcomes(game: &Game, options: &SimOptions, progress: &Progress) -> Result<Vec<Outcome>, Cancelled> {
+fn outcomes(
+    game: &Game,
+    options: &SimOptions,
+    progress: &Progress,
+) -> Result<Vec<Outcome>, Cancelled> {
     let range = options.game_range();
     let mut out = vec![Outcome::default(); (range.end - range.start) as usize];
     simulate(game, &game.rules.name, options, progress, |g| {
@@ -262,7 +266,10 @@ pub fn explain_keeping_games(
         let mut kept = [Vec::new(), Vec::new()];
         match (switched(a, field, &b_value), switched(b, field, &a_value)) {
             (Ok(a_with_b), Ok(b_with_a)) => {
-                kept = [outcomes(&a_with_b, options, progress)?, outcomes(&b_with_a, options, progress)?];
+                kept = [
+                    outcomes(&a_with_b, options, progress)?,
+                    outcomes(&b_with_a, options, progress)?,
+                ];
                 counts.at_a = PairCounts::of(&kept[0], &at_a);
                 counts.at_b = PairCounts::of(&at_b, &kept[1]);
             }
@@ -606,7 +613,10 @@ impl fmt::Display for ExplainReport {
         writeln!(f, "{}", self.sum_sentence())?;
         if !self.pairs.is_empty() {
             writeln!(f)?;
-            writeln!(f, "Pairs of fields switched together, against the sum of each alone:")?;
+            writeln!(
+                f,
+                "Pairs of fields switched together, against the sum of each alone:"
+            )?;
             for pair in &self.pairs {
                 writeln!(f, "{}", pair.sentence())?;
             }
@@ -734,8 +744,9 @@ fn setup_value(game: &Game, key: &str) -> String {
             .map_or("the levy pool".to_string(), |s| {
                 scenario.board.name(s).to_string()
             }),
-        Ok(Knob::Strength { side, block }) => found(&side, &block)
-            .map_or(String::new(), |b| setup.strength(&scenario.roster, b).to_string()),
+        Ok(Knob::Strength { side, block }) => found(&side, &block).map_or(String::new(), |b| {
+            setup.strength(&scenario.roster, b).to_string()
+        }),
         _ => String::new(),
     }
 }
@@ -867,7 +878,10 @@ impl ExplainReport {
 /// Checks pairs named as `FIELD+FIELD`: two different rule fields in which
 /// A and B differ.
 pub fn read_pairs(a: &RuleSet, b: &RuleSet, text: &str) -> Result<Vec<[String; 2]>, String> {
-    let differing: Vec<&str> = rule_differences(a, b).iter().map(|(f, _, _)| f.name).collect();
+    let differing: Vec<&str> = rule_differences(a, b)
+        .iter()
+        .map(|(f, _, _)| f.name)
+        .collect();
     text.split(',')
         .map(|pair| {
             let (x, y) = pair.trim().split_once('+').ok_or_else(|| {
@@ -905,7 +919,8 @@ impl Explained {
         for [x, y] in pairs {
             let find = |name: &str| {
                 let at = self.report.fields.iter().position(|f| f.field == name)?;
-                let (field, a_value, b_value) = differences.iter().find(|(f, _, _)| f.name == name)?;
+                let (field, a_value, b_value) =
+                    differences.iter().find(|(f, _, _)| f.name == name)?;
                 Some((at, *field, a_value.clone(), b_value.clone()))
             };
             let mut pair = PairInteraction {
@@ -1168,8 +1183,15 @@ mod tests {
             named("quiet", agree(), agree()),
             named("unused", unused, unused),
         ]);
-        assert_eq!(report.flagged_pairs(), [["x".to_string(), "quiet".to_string()]]);
-        assert!(report_of(vec![named("quiet", agree(), agree())]).flagged_pairs().is_empty());
+        assert_eq!(
+            report.flagged_pairs(),
+            [["x".to_string(), "quiet".to_string()]]
+        );
+        assert!(
+            report_of(vec![named("quiet", agree(), agree())])
+                .flagged_pairs()
+                .is_empty()
+        );
     }
 
     #[test]
@@ -1184,7 +1206,11 @@ mod tests {
     #[test]
     fn the_csv_has_a_row_per_field_and_as_many_cells_as_its_header() {
         let report = report_of(vec![
-            named("x, with a comma", counts(300, 100, 4000), counts(310, 95, 4000)),
+            named(
+                "x, with a comma",
+                counts(300, 100, 4000),
+                counts(310, 95, 4000),
+            ),
             named("y", counts(10, 10, 4000), counts(10, 10, 4000)),
         ]);
         let csv = report.csv();
@@ -1194,7 +1220,10 @@ mod tests {
         for line in &lines {
             assert_eq!(cells(line), cells(lines[0]), "{line}");
         }
-        assert!(lines[1].starts_with("\"x, with a comma\",1.2,1,2,5.19,"), "{}", lines[1]);
+        assert!(
+            lines[1].starts_with("\"x, with a comma\",1.2,1,2,5.19,"),
+            "{}",
+            lines[1]
+        );
     }
 }
-

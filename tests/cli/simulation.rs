@@ -1106,20 +1106,37 @@ fn explain_pairs_sets_two_fields_together_against_each_alone() {
         pairs[0]["fields"],
         serde_json::json!(["caesar_player1_first_turn", "mars_group_move"])
     );
-    for counts in ["together_at_a", "together_at_b", "interaction_at_a", "interaction_at_b"] {
+    for counts in [
+        "together_at_a",
+        "together_at_b",
+        "interaction_at_a",
+        "interaction_at_b",
+    ] {
         assert_eq!(pairs[0][counts]["pairs"], 60, "{counts}");
     }
     // The fields alone are as without --pairs: the same games.
     let without = explain_json("rules-1.1", "rules-2.0", &[]);
     assert_eq!(report["fields"], without["fields"]);
-    assert!(without.get("pairs").is_none(), "no pairs asked, none written");
+    assert!(
+        without.get("pairs").is_none(),
+        "no pairs asked, none written"
+    );
     let assert = cli()
-        .args(["explain", "--variant", "rules-1.1", "--variant", "rules-2.0"])
+        .args([
+            "explain",
+            "--variant",
+            "rules-1.1",
+            "--variant",
+            "rules-2.0",
+        ])
         .args(["--games", "4", "--pairs", "mars_group_move+mars_grup_move"])
         .assert()
         .code(2);
     let stderr = stderr_of(&assert);
-    assert!(stderr.contains("mars_grup_move is not a field in which the two rule sets differ"), "{stderr}");
+    assert!(
+        stderr.contains("mars_grup_move is not a field in which the two rule sets differ"),
+        "{stderr}"
+    );
     assert!(stderr.contains("mars_group_move"), "did you mean: {stderr}");
 }
 
@@ -1128,17 +1145,35 @@ fn explain_set_explains_a_change_to_the_setup_as_one_more_field() {
     let set = ["--set", "deploy:pompey:Legio 3=Roma"];
     let report = explain_json("rules-2.0", "rules-2.0-no-first-turn-exception", &set);
     let fields = report["fields"].as_array().unwrap();
-    let names: Vec<&str> = fields.iter().map(|f| f["field"].as_str().unwrap()).collect();
-    assert_eq!(names, ["caesar_player1_first_turn", "deploy:pompey:Legio 3"]);
+    let names: Vec<&str> = fields
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["caesar_player1_first_turn", "deploy:pompey:Legio 3"]
+    );
     let change = &fields[1];
     assert_eq!(change["rule"], "setup");
     assert_eq!(change["b_value"], "Roma");
-    assert_ne!(change["a_value"], "Roma", "where Legio 3 starts in the published game");
+    assert_ne!(
+        change["a_value"], "Roma",
+        "where Legio 3 starts in the published game"
+    );
     assert_eq!(change["at_a"]["pairs"], 60);
-    assert_eq!(report["setup_changes"], serde_json::json!(["deploy:pompey:Legio 3=Roma"]));
+    assert_eq!(
+        report["setup_changes"],
+        serde_json::json!(["deploy:pompey:Legio 3=Roma"])
+    );
     // A rule field belongs in B, not in --set.
     let assert = cli()
-        .args(["explain", "--variant", "rules-1.1", "--variant", "rules-2.0"])
+        .args([
+            "explain",
+            "--variant",
+            "rules-1.1",
+            "--variant",
+            "rules-2.0",
+        ])
         .args(["--games", "4", "--set", "vp_to_win=9"])
         .assert()
         .code(2);
@@ -1164,13 +1199,33 @@ fn explain_shards_with_pairs_and_setup_changes_merge_to_the_whole_run() {
         args.push(out.to_str().unwrap().to_string());
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    assert_eq!(json(&args), whole, "the whole run's report, pairs and setup changes too");
+    assert_eq!(
+        json(&args),
+        whole,
+        "the whole run's report, pairs and setup changes too"
+    );
 }
 
 /// `explain` as [`explain_json`] runs it, writing its report with `--out`.
 fn explain_json_to_file(a: &str, b: &str, extra: &[&str]) {
-    let mut args = vec!["explain", "--variant", a, "--variant", b, "--games", "60", "--seed", "3"];
-    args.extend(["--json", "--caesar-ai", "heuristic", "--pompey-ai", "heuristic"]);
+    let mut args = vec![
+        "explain",
+        "--variant",
+        a,
+        "--variant",
+        b,
+        "--games",
+        "60",
+        "--seed",
+        "3",
+    ];
+    args.extend([
+        "--json",
+        "--caesar-ai",
+        "heuristic",
+        "--pompey-ai",
+        "heuristic",
+    ]);
     args.extend(extra);
     cli().args(&args).assert().code(0);
 }
@@ -1178,11 +1233,20 @@ fn explain_json_to_file(a: &str, b: &str, extra: &[&str]) {
 #[test]
 fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
     let mut args = vec!["explain", "--variant", "rules-2.0", "--variant"];
-    args.extend(["rules-2.0-no-first-turn-exception", "--games", "12", "--seed", "3"]);
+    args.extend([
+        "rules-2.0-no-first-turn-exception",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+    ]);
     args.extend(["--ladder", "random,heuristic,search:1", "--json"]);
     let ladder = json(&args);
     assert_eq!(ladder["kind"], "explain-ladder");
-    assert_eq!(ladder["players"], serde_json::json!(["heuristic", "search:1"]));
+    assert_eq!(
+        ladder["players"],
+        serde_json::json!(["heuristic", "search:1"])
+    );
     assert_eq!(ladder["rungs"][0]["caesar_ai"], "heuristic");
     assert_eq!(ladder["rungs"][1]["pompey_ai"], "search:1");
     let text = cli()
@@ -1193,6 +1257,9 @@ fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
         .stdout
         .clone();
     let text = String::from_utf8(text).unwrap();
-    assert!(text.contains("Does each field's effect agree between heuristic and search:1?"), "{text}");
+    assert!(
+        text.contains("Does each field's effect agree between heuristic and search:1?"),
+        "{text}"
+    );
     assert!(text.contains("caesar_player1_first_turn: "), "{text}");
 }
