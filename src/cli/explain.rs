@@ -83,13 +83,17 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     let variants = [args.variant[0].as_str(), args.variant[1].as_str()];
     let scenario = args.scenario.as_deref();
     // Every rule set is played by the same players, so that only the rules
-    // differ: `fast` and `best` are A's, played under both.
-    let (caesar, caesar_note) = args
-        .caesar_ai
-        .resolve_best(&variants[..1], scenario, None)?;
-    let (pompey, pompey_note) = args
-        .pompey_ai
-        .resolve_best(&variants[..1], scenario, None)?;
+    // differ: `fast` and `best` are A's, played under both. With --ladder
+    // the rungs' players play instead (set below).
+    let (caesar, caesar_note, pompey, pompey_note) = match args.ladder.last() {
+        Some(top) => (top.clone(), None, top.clone(), None),
+        None => {
+            let resolve = |player: &PlayerArg| player.resolve_best(&variants[..1], scenario, None);
+            let ((caesar, caesar_note), (pompey, pompey_note)) =
+                (resolve(&args.caesar_ai)?, resolve(&args.pompey_ai)?);
+            (caesar, caesar_note, pompey, pompey_note)
+        }
+    };
     let options = SimOptions {
         games: args.games,
         seed: args.seed,

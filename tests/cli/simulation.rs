@@ -1262,4 +1262,26 @@ fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
         "{text}"
     );
     assert!(text.contains("caesar_player1_first_turn: "), "{text}");
+    // The rungs' players play, not `fast`: nothing is said about it.
+    let stderr = String::from_utf8(
+        cli()
+            .args(&args)
+            .assert()
+            .code(0)
+            .get_output()
+            .stderr
+            .clone(),
+    )
+    .unwrap();
+    assert!(!stderr.contains("fast ="), "{stderr}");
+    // A whole report: merge says how to spread a rung instead.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ladder.json");
+    cli().args(&args).arg("--out").arg(&out).assert().code(0);
+    let assert = cli().arg("merge").arg(&out).assert().code(2);
+    assert!(
+        stderr_of(&assert).contains("does not merge"),
+        "{}",
+        stderr_of(&assert)
+    );
 }
