@@ -53,6 +53,10 @@ pub struct ExplainArgs {
     /// Write the report to this file instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also write one CSV row per field (largest effect first), then the
+    /// whole difference and the sum of the fields, as the window exports it.
+    #[arg(long, conflicts_with = "ladder")]
+    csv: Option<PathBuf>,
     /// A change to the setup B is played on, explained as one more field:
     /// deploy:SIDE:BLOCK=CITY or strength:SIDE:BLOCK=N (as `sweep` reads
     /// them, one value). Give --set again for more.
@@ -128,7 +132,12 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
             .map_err(|e| CliError::Usage(format!("--pairs: {e}")))?,
     };
     let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
-    check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
+    let csv_path = args.csv.as_deref().map(|p| out_path(p, options.shard));
+    let outputs: Vec<&std::path::Path> = [&report_path, &csv_path]
+        .into_iter()
+        .filter_map(|p| p.as_deref())
+        .collect();
+    check_outputs(&outputs)?;
     let range = options.game_range();
     let rule_sets = explain::rule_sets_played(&a.game.rules, &b_game.rules)
         + 2 * (changes.len() + pairs.len()) as u64;
@@ -171,6 +180,9 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     }
     let report = run.play(&options)?;
     emit_report_headed(out, &report, args.json, report_path.as_deref(), &notes)?;
+    if let Some(path) = &csv_path {
+        caesar_workbench::files::write_output(path, &report.csv())?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1115,7 +1115,19 @@ fn explain_pairs_sets_two_fields_together_against_each_alone() {
         assert_eq!(pairs[0][counts]["pairs"], 60, "{counts}");
     }
     // The fields alone are as without --pairs: the same games.
-    let without = explain_json("rules-1.1", "rules-2.0", &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("fields.csv");
+    let without = explain_json("rules-1.1", "rules-2.0", &["--csv", csv.to_str().unwrap()]);
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        rows.starts_with("field,rule,a_value,b_value,points,low,high,"),
+        "{rows}"
+    );
+    assert_eq!(
+        rows.lines().count(),
+        1 + 11 + 2,
+        "a row per field, the whole, the sum: {rows}"
+    );
     assert_eq!(report["fields"], without["fields"]);
     assert!(
         without.get("pairs").is_none(),
