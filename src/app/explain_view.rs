@@ -618,8 +618,9 @@ fn ui_text_colour(kind: RowKind) -> egui::Color32 {
 pub(crate) fn chart_svg(r: &ExplainReport) -> String {
     let ranked = r.ranked();
     let rows = chart_rows(r, &ranked);
-    let (left, width, top, row_h) = (260.0, 900.0, 56.0, 28.0);
-    let plot_w = width - left - 30.0;
+    let (left, width, top, row_h) = (260.0, 960.0, 56.0, 28.0);
+    // Room on the right for the widest row's figures.
+    let plot_w = width - left - 190.0;
     let lo = rows.iter().map(|row| row.points[1]).fold(0.0_f64, f64::min);
     let hi = rows.iter().map(|row| row.points[2]).fold(0.0_f64, f64::max);
     let span = (hi - lo).max(1.0);
@@ -656,12 +657,25 @@ pub(crate) fn chart_svg(r: &ExplainReport) -> String {
         ));
     }
     let bottom = top + row_h * rows.len() as f64;
-    svg.push_str(&format!(
-        "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{top:.1}\" y2=\"{bottom:.1}\" stroke=\"gray\" stroke-dasharray=\"4 3\"/>\n\
-         <text x=\"{0:.1}\" y=\"{1:.1}\" text-anchor=\"middle\" font-size=\"11\">0</text>\n</svg>\n",
-        x(0.0),
-        bottom + 16.0
-    ));
+    // Grid lines at round numbers of points, about six across.
+    let step = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
+        .into_iter()
+        .find(|s| span / s <= 8.0)
+        .unwrap_or(100.0);
+    let mut tick = (lo / step).ceil() * step;
+    while tick <= hi + 1e-9 {
+        let dash = if tick == 0.0 { "" } else { " stroke-dasharray=\"2 4\"" };
+        svg.push_str(&format!(
+            "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{top:.1}\" y2=\"{bottom:.1}\" stroke=\"gray\"{dash}/>\n\
+             <text x=\"{0:.1}\" y=\"{1:.1}\" text-anchor=\"middle\" font-size=\"11\">{tick:+}</text>\n",
+            x(tick),
+            bottom + 16.0,
+            // −0 + 0 is +0: the axis never says "-0".
+            tick = tick + 0.0,
+        ));
+        tick += step;
+    }
+    svg.push_str("</svg>\n");
     svg
 }
 
