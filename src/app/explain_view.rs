@@ -4,7 +4,7 @@
 //! with progress and cancel. The finished explanation is a bar chart of each
 //! field's effect on Caesar's share with its 95% interval, the whole
 //! difference beside the sum of the fields one at a time, and the report's
-//! own sentence per field; a bar or a field's name shows the field in the
+//! own sentence per field; a bar or a field's sentence shows the field in the
 //! rule table. Every figure and sentence comes from [`ExplainReport`].
 
 use std::time::Duration;
@@ -297,23 +297,27 @@ impl ExplainPanel {
         let ranked = r.ranked();
         clicks.extend(effect_chart(ui, r, &ranked, highlighted));
         for (field, effect) in &ranked {
-            ui.horizontal_wrapped(|ui| {
-                let name = ui
-                    .link(RichText::new(&field.field).monospace())
-                    .on_hover_text(format!("Show {} in the rule table", field.field));
-                if name.clicked() {
-                    clicks.push(Clicked::Field(field.field.clone()));
-                }
-                let sentence = drawable(&r.field_sentence(field, effect));
-                let words = ui.label(if effect.interacting {
-                    RichText::new(sentence).color(theme::WARNING)
-                } else {
-                    RichText::new(sentence)
-                });
-                if !field.explain.is_empty() {
-                    words.on_hover_text(&field.explain);
-                }
-            });
+            let sentence = drawable(&r.field_sentence(field, effect));
+            let text = if effect.interacting {
+                RichText::new(sentence).color(theme::WARNING)
+            } else {
+                RichText::new(sentence)
+            };
+            let hover = if field.explain.is_empty() {
+                format!("Click to show {} in the rule table", field.field)
+            } else {
+                format!(
+                    "{}\nClick to show {} in the rule table",
+                    field.explain, field.field
+                )
+            };
+            let line = ui
+                .add(egui::Label::new(text).sense(egui::Sense::click()))
+                .on_hover_cursor(egui::CursorIcon::PointingHand)
+                .on_hover_text(hover);
+            if line.clicked() {
+                clicks.push(Clicked::Field(field.field.clone()));
+            }
         }
         let colour = if r.parts_miss_the_whole() {
             theme::WARNING
@@ -509,6 +513,10 @@ fn effect_chart(
     ui.label(
         RichText::new("Each field's effect on Caesar's share (points, 95% intervals)").strong(),
     );
+    ui.label(
+        RichText::new("Click a bar or a field's sentence to show the field in the rule table.")
+            .weak(),
+    );
     let rows = chart_rows(r, ranked);
     let n = rows.len();
     // Row i is drawn at y = n − 1 − i, so the whole difference is on top.
@@ -664,7 +672,11 @@ pub(crate) fn chart_svg(r: &ExplainReport) -> String {
         .unwrap_or(100.0);
     let mut tick = (lo / step).ceil() * step;
     while tick <= hi + 1e-9 {
-        let dash = if tick == 0.0 { "" } else { " stroke-dasharray=\"2 4\"" };
+        let dash = if tick == 0.0 {
+            ""
+        } else {
+            " stroke-dasharray=\"2 4\""
+        };
         svg.push_str(&format!(
             "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{top:.1}\" y2=\"{bottom:.1}\" stroke=\"gray\"{dash}/>\n\
              <text x=\"{0:.1}\" y=\"{1:.1}\" text-anchor=\"middle\" font-size=\"11\">{tick:+}</text>\n",

@@ -80,9 +80,15 @@ fn an_explanation_runs_in_the_window_and_a_field_shows_in_the_rule_table() {
     }
     h.get_by_label(&shown(report.sum_sentence()));
 
-    // A field's name in the explanation selects it in the rule table.
+    // A field's sentence in the explanation selects it in the rule table.
     assert_eq!(h.state().highlighted_rule_field(), None);
-    h.get_by_role_and_label(Role::Link, "vp_to_win").click();
+    let (vp_field, vp_effect) = report
+        .ranked()
+        .into_iter()
+        .find(|(f, _)| f.field == "vp_to_win")
+        .unwrap();
+    h.get_by_label(&shown(report.field_sentence(vp_field, &vp_effect)))
+        .click();
     h.run();
     assert_eq!(h.state().highlighted_rule_field(), Some("vp_to_win"));
     let in_table = h.get_by_role_and_label(Role::Button, "vp_to_win");
