@@ -120,3 +120,27 @@ fn two_rule_sets_that_play_alike_are_not_explained() {
     assert!(!h.state_mut().sim_panel().is_running());
     h.get_by_label_contains("play the same game: there is no difference to explain");
 }
+
+#[test]
+fn an_explanation_shows_its_progress_and_can_be_cancelled() {
+    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
+    {
+        let panel = h.state_mut().explain_panel();
+        panel.set_rule_sets(RuleChoice::Named("rules-1.1".into()), RuleChoice::InForce);
+        // Far more than the test waits for.
+        panel.games = 1_000_000;
+    }
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Explain the differences")
+        .click();
+    h.step();
+    h.step();
+    assert!(h.state_mut().sim_panel().is_running());
+    h.get_by_label_contains(" / 24000000 games");
+    h.get_by_label("Cancel explanation").click();
+    h.step();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    h.get_by_label("The explanation stopped: cancelled");
+    assert!(h.state_mut().explain_panel().report().is_none());
+}
