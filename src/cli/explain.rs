@@ -78,26 +78,10 @@ pub struct ExplainArgs {
 }
 
 pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError> {
-    if args.variant.len() != 2 {
-        return Err(CliError::Usage(format!(
-            "explain takes exactly two --variant options, A then B (got {})",
-            args.variant.len()
-        )));
-    }
+    refuse_combinations(&args)?;
     let variants = [args.variant[0].as_str(), args.variant[1].as_str()];
     let scenario = args.scenario.as_deref();
-    // Every rule set is played by the same players, so that only the rules
-    // differ: `fast` and `best` are A's, played under both. With --ladder
-    // the rungs' players play instead (set below).
-    let (caesar, caesar_note, pompey, pompey_note) = match args.ladder.last() {
-        Some(top) => (top.clone(), None, top.clone(), None),
-        None => {
-            let resolve = |player: &PlayerArg| player.resolve_best(&variants[..1], scenario, None);
-            let ((caesar, caesar_note), (pompey, pompey_note)) =
-                (resolve(&args.caesar_ai)?, resolve(&args.pompey_ai)?);
-            (caesar, caesar_note, pompey, pompey_note)
-        }
-    };
+    let [(caesar, caesar_note), (pompey, pompey_note)] = players(&args, variants[0])?;
     let options = SimOptions {
         games: args.games,
         seed: args.seed,
@@ -107,16 +91,6 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
         shard: resolve_shard(args.shard)?,
     };
     options.check()?;
-    if args.pairs.as_deref() == Some("flagged") && options.shard.is_some() {
-        return Err(CliError::Usage(
-            "--pairs without names measures the pairs the whole run marks as interacting, so it takes no --shard: name the pairs (--pairs FIELD+FIELD) to spread them".to_string(),
-        ));
-    }
-    if args.ladder.len() == 1 {
-        return Err(CliError::Usage(
-            "--ladder takes at least two players (weakest first): the explanation is repeated at the two strongest".to_string(),
-        ));
-    }
     let a = load_game(scenario, variants[0])?;
     let b = load_game(scenario, variants[1])?;
     refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
@@ -184,6 +158,41 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
         caesar_workbench::files::write_output(path, &report.csv())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses what cannot be explained before anything is read: not two
+/// rule sets, the marked pairs of a shard, a ladder of one rung.
+fn refuse_combinations(args: &ExplainArgs) -> Result<(), CliError> {
+    if args.variant.len() != 2 {
+        return Err(CliError::Usage(format!(
+            "explain takes exactly two --variant options, A then B (got {})",
+            args.variant.len()
+        )));
+    }
+    if args.pairs.as_deref() == Some("flagged") && args.shard.is_some() {
+        return Err(CliError::Usage(
+            "--pairs without names measures the pairs the whole run marks as interacting, so it takes no --shard: name the pairs (--pairs FIELD+FIELD) to spread them".to_string(),
+        ));
+    }
+    if args.ladder.len() == 1 {
+        return Err(CliError::Usage(
+            "--ladder takes at least two players (weakest first): the explanation is repeated at the two strongest".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Caesar's and Pompey's players with what `fast` or `best` stands for.
+/// Every rule set is played by the same players, so that only the rules
+/// differ: `fast` and `best` are A's, played under both. With --ladder the
+/// rungs' players play instead (set per rung), and nothing is resolved.
+fn players(args: &ExplainArgs, a: &str) -> Result<[(AiSpec, Option<String>); 2], CliError> {
+    if let Some(top) = args.ladder.last() {
+        return Ok([(top.clone(), None), (top.clone(), None)]);
+    }
+    let scenario = args.scenario.as_deref();
+    let resolve = |player: &PlayerArg| player.resolve_best(&[a], scenario, None);
+    Ok([resolve(&args.caesar_ai)?, resolve(&args.pompey_ai)?])
 }
 
 /// One explanation to play (once, or at each of two rungs).
