@@ -582,21 +582,7 @@ fn effect_chart(
                 }
             }
             for (i, row) in rows.iter().enumerate() {
-                let y = y_of(i);
-                let [_, lo, hi] = row.points;
-                let whisker = Stroke::new(1.5, ui_text_colour(row.kind));
-                p.line(
-                    Line::new("", vec![[lo, y], [hi, y]])
-                        .stroke(whisker)
-                        .allow_hover(false),
-                );
-                for x in [lo, hi] {
-                    p.line(
-                        Line::new("", vec![[x, y - 0.15], [x, y + 0.15]])
-                            .stroke(whisker)
-                            .allow_hover(false),
-                    );
-                }
+                whisker(p, row, y_of(i));
             }
             p.vline(VLine::new("", 0.0).color(theme::DRAW));
         });
@@ -611,6 +597,23 @@ fn effect_chart(
     rows.get(i)
         .filter(|row| !matches!(row.kind, RowKind::Whole | RowKind::Sum))
         .map(|row| Clicked::Field(row.label.clone()))
+}
+
+/// A row's 95% interval as a whisker with end caps, at height `y`.
+fn whisker(p: &mut egui_plot::PlotUi<'_>, row: &ChartRow, y: f64) {
+    let [_, lo, hi] = row.points;
+    let stroke = Stroke::new(1.5, ui_text_colour(row.kind));
+    let mut segment = |from: [f64; 2], to: [f64; 2]| {
+        p.line(
+            Line::new("", vec![from, to])
+                .stroke(stroke)
+                .allow_hover(false),
+        );
+    };
+    segment([lo, y], [hi, y]);
+    for x in [lo, hi] {
+        segment([x, y - 0.15], [x, y + 0.15]);
+    }
 }
 
 /// The whiskers' colour: dark enough on the chart's background beside any bar.
