@@ -144,3 +144,39 @@ fn an_explanation_shows_its_progress_and_can_be_cancelled() {
     h.get_by_label("The explanation stopped: cancelled");
     assert!(h.state_mut().explain_panel().report().is_none());
 }
+
+#[test]
+fn an_explanation_that_ends_on_the_simulate_tab_is_shown_in_the_rules_tab() {
+    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
+    {
+        let panel = h.state_mut().explain_panel();
+        panel.set_rule_sets(
+            RuleChoice::Named("rules-2.0".into()),
+            RuleChoice::Named("rules-2.0-no-first-turn-exception".into()),
+        );
+        panel.games = 4;
+        panel.caesar = AiSpec::Random;
+        panel.pompey = AiSpec::Random;
+    }
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Explain the differences")
+        .click();
+    h.step();
+    h.state_mut().set_tab(Tab::Simulation);
+    h.state_mut().sim_panel().wait();
+    h.run();
+    h.get_by_label_contains(
+        "The explanation of rules-2.0-no-first-turn-exception against rules-2.0 is done",
+    );
+    h.get_by_label("Show it in the Rules tab").click();
+    h.run();
+    assert_eq!(h.state().tab(), Tab::Rules);
+    let report = h.state_mut().explain_panel().report().cloned();
+    let fields: Vec<String> = report
+        .unwrap()
+        .fields
+        .into_iter()
+        .map(|f| f.field)
+        .collect();
+    assert_eq!(fields, ["caesar_player1_first_turn"]);
+}
