@@ -602,7 +602,7 @@ fn effect_chart(
 /// A row's 95% interval as a whisker with end caps, at height `y`.
 fn whisker(p: &mut egui_plot::PlotUi<'_>, row: &ChartRow, y: f64) {
     let [_, lo, hi] = row.points;
-    let stroke = Stroke::new(1.5, ui_text_colour(row.kind));
+    let stroke = Stroke::new(1.5, whisker_colour(row.kind));
     let mut segment = |from: [f64; 2], to: [f64; 2]| {
         p.line(
             Line::new("", vec![from, to])
@@ -616,8 +616,9 @@ fn whisker(p: &mut egui_plot::PlotUi<'_>, row: &ChartRow, y: f64) {
     }
 }
 
-/// The whiskers' colour: dark enough on the chart's background beside any bar.
-fn ui_text_colour(kind: RowKind) -> egui::Color32 {
+/// The whiskers' colour: light, to stand out on the dark chart beside any
+/// bar; grey for a field that could not be switched alone.
+fn whisker_colour(kind: RowKind) -> egui::Color32 {
     match kind {
         RowKind::NotAlone => theme::GHOST,
         _ => egui::Color32::from_gray(200),
