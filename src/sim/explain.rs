@@ -792,8 +792,11 @@ pub struct PairInteraction {
     /// A with both of B's values against A; B against B with both of A's.
     pub together_at_a: PairCounts,
     pub together_at_b: PairCounts,
-    /// Per game, Caesar's win (1 or 0) together, less each alone, plus
-    /// neither: the pair's effect beyond the sum of its parts, at A and at B.
+    /// Per game, Caesar's win (1 or 0) with both fields switched, less with
+    /// each one alone, plus with neither: the pair's effect beyond the sum
+    /// of its parts, from A's side (A with B's values) and from B's (B with
+    /// A's values). With only these two fields differing the two are the
+    /// same games.
     pub interaction_at_a: Moments,
     pub interaction_at_b: Moments,
     /// Why the two could not be switched together, when they could not.
@@ -970,10 +973,10 @@ impl Explained {
         pair.interaction_at_a = Moments::of((0..self.at_a.len()).map(|g| {
             won(&a_both[g]) - won(&alone_x[0][g]) - won(&alone_y[0][g]) + won(&self.at_a[g])
         }));
-        // At B the fields are switched back: together B against B with
-        // neither, alone B against B without that one.
+        // The same second difference from B's side: B has both, B with A's
+        // value of one field has only the other, and B with neither.
         pair.interaction_at_b = Moments::of((0..self.at_b.len()).map(|g| {
-            won(&alone_x[1][g]) + won(&alone_y[1][g]) - won(&self.at_b[g]) - won(&b_neither[g])
+            won(&self.at_b[g]) - won(&alone_x[1][g]) - won(&alone_y[1][g]) + won(&b_neither[g])
         }));
     }
 }

@@ -1297,3 +1297,45 @@ fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
         stderr_of(&assert)
     );
 }
+
+#[test]
+fn explain_marks_two_fields_that_interact_and_pairs_measures_them_together() {
+    // Fewer years and fewer VP to win: each alone costs Caesar games, but
+    // together less than the sum (a short game reaches few VP).
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("short.ron");
+    let variant = "(name: \"short and low\", extends: \"rules-2.0\", vp_to_win: 6, years: 2)";
+    std::fs::write(&v, variant).unwrap();
+    let (a, b) = ("rules-2.0", v.to_str().unwrap());
+    let mut args = vec!["explain", "--variant", a, "--variant", b, "--games", "400"];
+    args.extend([
+        "--seed",
+        "3",
+        "--caesar-ai",
+        "heuristic",
+        "--pompey-ai",
+        "heuristic",
+    ]);
+    let out = cli().args(&args).args(["--pairs"]).assert().code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for field in ["vp_to_win (1.2: 10 → 6)", "years (1.2: 5 → 2)"] {
+        let line = text.lines().find(|l| l.starts_with(field)).unwrap();
+        assert!(line.contains("; interacts (at rules-2.0 "), "{line}");
+    }
+    assert!(
+        text.contains("they disagree beyond their intervals"),
+        "{text}"
+    );
+    assert!(text.contains("years + vp_to_win: together "), "{text}");
+    assert!(text.contains("they interact"), "{text}");
+    let report = json(&[&args[..], &["--pairs", "--json"]].concat());
+    let pair = &report["pairs"][0];
+    // Two fields only: A with both of B's values is B, A with one is B
+    // without the other, so both sides count the very same games.
+    assert_eq!(pair["interaction_at_a"], pair["interaction_at_b"]);
+    assert_eq!(pair["together_at_a"], report["total"]);
+    assert!(
+        pair["interaction_at_a"]["sum"].as_i64().unwrap() > 0,
+        "{pair}"
+    );
+}
