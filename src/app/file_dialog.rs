@@ -75,6 +75,8 @@ pub enum ExportKind {
     Csv,
     /// A game record (Play tab).
     Record,
+    /// A chart as an SVG image (the Rules tab's explanation).
+    Svg,
 }
 
 /// One question for a file.
@@ -134,6 +136,10 @@ impl FileRequest {
                 kind: ExportKind::Csv,
                 ..
             } => ("Export CSV", "CSV", "csv", true, "games"),
+            FilePurpose::Export {
+                kind: ExportKind::Svg,
+                ..
+            } => ("Export chart", "SVG image", "svg", true, "chart"),
         };
         // "Julius Caesar, 705 (49 BC)" → "Julius-Caesar-705-49-BC".
         let stem = file_name

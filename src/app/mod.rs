@@ -19,6 +19,7 @@ mod card_text;
 mod chart_key;
 mod chrome;
 mod deploy;
+mod explain_view;
 mod file_dialog;
 mod files;
 mod game_log;
@@ -60,6 +61,7 @@ use crate::scenario::model::SpaceId;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
+pub use explain_view::{ExplainPanel, RuleChoice};
 pub(crate) use file_dialog::DialogEnd;
 pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub(crate) use files::Recent;
@@ -123,6 +125,8 @@ pub enum PlayerUse {
     LadderRung,
     /// The player `tune` plays against and starts from (Simulate tab).
     TuneOpponent,
+    /// A side of the Rules tab's explanation of two rule sets.
+    Explain,
 }
 
 /// What a game record is opened for.
@@ -345,6 +349,17 @@ impl WorkbenchApp {
         &mut self.sim
     }
 
+    /// The Rules tab's explanation of two rule sets (its settings and result).
+    pub fn explain_panel(&mut self) -> &mut ExplainPanel {
+        &mut self.rules_panel.explain
+    }
+
+    /// The field the rule table shows highlighted (a bar or a field's name
+    /// clicked in the explanation).
+    pub fn highlighted_rule_field(&self) -> Option<&str> {
+        self.rules_panel.highlighted.as_deref()
+    }
+
     /// The Play tab (its settings and the game in progress).
     pub fn play_panel(&mut self) -> &mut PlayPanel {
         &mut self.play
@@ -541,6 +556,7 @@ impl WorkbenchApp {
                     PlayerUse::Play => self.play.load_player(side, &path),
                     PlayerUse::LadderRung => self.sim.add_rung_from(&path),
                     PlayerUse::TuneOpponent => self.sim.tune.play_against(&path),
+                    PlayerUse::Explain => self.rules_panel.explain.load_player(side, &path),
                 };
                 if let Err(e) = loaded {
                     self.state.set_file_error(e);
@@ -675,7 +691,7 @@ impl WorkbenchApp {
                 egui::CentralPanel::default().show(ui, |ui| {
                     self.setup_players.show(ui, state);
                     ui.separator();
-                    actions.extend(self.rules_panel.show(ui, state));
+                    actions.extend(self.rules_panel.show(ui, state, &mut self.sim));
                 });
             }
             Tab::Play => actions.extend(self.play_tab(ui)),

@@ -1,9 +1,13 @@
 //! The rule-set panel: every switch and number of a [`RuleSet`] as a control
 //! with its rule number and a one-line explanation, a side-by-side view of
-//! what two variants set differently, and saving the switches as a variant.
+//! what two variants set differently, saving the switches as a variant, and
+//! the explanation of two rule sets' differences ([`super::explain_view`]),
+//! whose bars and field names show their field in the rule table.
 
 use egui::{RichText, Ui};
 
+use super::explain_view::{Clicked, ExplainPanel};
+use super::sim_panel::SimPanel;
 use super::state::{AppState, load_rules};
 use super::{FilePurpose, Request, theme};
 use crate::scenario::rule_fields::{
@@ -117,6 +121,12 @@ pub(super) struct RulesPanel {
     /// What the two rule sets set differently, for the rules revision and
     /// the rule set compared with.
     diff: Option<((u64, String), Differences)>,
+    /// "Explain the differences": its settings and its last result.
+    pub explain: ExplainPanel,
+    /// The field shown highlighted in the rule table (clicked in the
+    /// explanation), and whether the table is still to scroll to it.
+    pub highlighted: Option<String>,
+    scroll_to_highlighted: bool,
 }
 
 /// Fields two rule sets set differently: the field, one value, the other.
@@ -131,8 +141,14 @@ fn card_list(text: &str) -> Vec<String> {
 }
 
 impl RulesPanel {
-    /// The Rules tab: every switch, then the differences from another rule set.
-    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    /// The Rules tab: every switch, then the differences from another rule
+    /// set beside the explanation of two rule sets (run on `sim`'s runner).
+    pub(super) fn show(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        sim: &mut SimPanel,
+    ) -> Vec<Request> {
         let mut actions = Vec::new();
         let (Some(rules), Some(base)) = (state.rules(), state.base_rules()) else {
             ui.colored_label(
@@ -161,6 +177,38 @@ impl RulesPanel {
             Switches::SaveVariant => actions.push(Request::Choose(FilePurpose::SaveVariant)),
         }
         ui.separator();
+        let mut clicks = Vec::new();
+        ui.columns(2, |columns| {
+            let [left, right] = columns else { return };
+            self.differences_section(left, state, revision, rules);
+            clicks.extend(self.explain.controls(right, state, sim, &self.compare_with));
+            right.separator();
+            egui::ScrollArea::vertical()
+                .id_salt("explain_results")
+                .show(right, |ui| {
+                    clicks.extend(self.explain.results(ui, self.highlighted.as_deref()));
+                });
+        });
+        for click in clicks {
+            match click {
+                Clicked::Field(name) => {
+                    self.highlighted = Some(name);
+                    self.scroll_to_highlighted = true;
+                }
+                Clicked::Request(request) => actions.push(request),
+            }
+        }
+        actions
+    }
+
+    /// "Compare with" and the fields the two rule sets set differently.
+    fn differences_section(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        revision: u64,
+        rules: &RuleSet,
+    ) {
         ui.horizontal(|ui| {
             ui.label(RichText::new("Differences").strong());
             let l = ui.label("Compare with");
@@ -195,9 +243,9 @@ impl RulesPanel {
             Some((_, Ok(other))) => other,
             Some((_, Err(e))) => {
                 ui.colored_label(theme::ERROR, e);
-                return actions;
+                return;
             }
-            None => return actions,
+            None => return,
         };
         if self.diff.as_ref().is_none_or(|(k, _)| *k != key) {
             self.diff = Some((key, rule_differences(rules, other)));
@@ -205,7 +253,6 @@ impl RulesPanel {
         if let Some((_, diff)) = &self.diff {
             differences(ui, &state.rules_label(), &self.compare_with, diff);
         }
-        actions
     }
 
     /// Every switch as a control; `rules` is changed in place.
@@ -253,10 +300,19 @@ impl RulesPanel {
         });
         ui.separator();
         let cards = &mut self.cards;
+        let highlighted = self.highlighted.as_deref();
+        let scroll_to = &mut self.scroll_to_highlighted;
         let values = rules.field_values();
+        // An explanation on screen takes room from the table, which
+        // scrolls to the field clicked in it.
+        let share = if self.explain.report().is_some() {
+            0.3
+        } else {
+            0.62
+        };
         egui::ScrollArea::vertical()
             .id_salt("rules")
-            .max_height(ui.available_height() * 0.62)
+            .max_height(ui.available_height() * share)
             .show(ui, |ui| {
                 egui::Grid::new("rule_fields")
                     .num_columns(4)
@@ -271,12 +327,9 @@ impl RulesPanel {
                         for (field, value) in values {
                             let changed =
                                 changed_fields.iter().any(|(f, _, _)| f.name == field.name);
-                            let name = RichText::new(field.name).monospace();
-                            let label = ui.label(if changed {
-                                name.color(theme::WARNING).strong()
-                            } else {
-                                name
-                            });
+                            let highlight =
+                                (highlighted == Some(field.name)).then_some(&mut *scroll_to);
+                            let label = field_label(ui, field, changed, highlight);
                             ui.label(field.rule);
                             if let Some(new) = control(ui, field, &value, cards, label.id)
                                 && matches!(action, Switches::None)
@@ -292,6 +345,31 @@ impl RulesPanel {
             });
         action
     }
+}
+
+/// A field's name in the rule table: marked when changed from the variant;
+/// selected when clicked in the explanation (`highlight`, with whether the
+/// table is still to scroll to it, which it does once).
+fn field_label(
+    ui: &mut Ui,
+    field: &RuleField,
+    changed: bool,
+    highlight: Option<&mut bool>,
+) -> egui::Response {
+    let name = RichText::new(field.name).monospace();
+    let name = if changed {
+        name.color(theme::WARNING).strong()
+    } else {
+        name
+    };
+    let Some(scroll_to) = highlight else {
+        return ui.label(name);
+    };
+    let label = ui.add(egui::Button::selectable(true, name));
+    if std::mem::take(scroll_to) {
+        label.scroll_to_me(Some(egui::Align::Center));
+    }
+    label
 }
 
 /// A choice as a designer reads it: `ToAdjacentFriendlyCity` is "To

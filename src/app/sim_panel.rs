@@ -23,6 +23,7 @@ use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Scenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
+use crate::sim::explain::{ExplainReport, ExplainSetup};
 use crate::sim::{
     self, CompareReport, GameSummary, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
     SweepReport, tune::TuneReport,
@@ -44,6 +45,9 @@ pub enum RunOutcome {
     Sweep(Box<SweepReport>),
     /// A tuned player (`tune`).
     Tune(Box<TuneReport>),
+    /// Why two rule sets differ, field by field (the Rules tab's
+    /// explanation, which takes it from here: [`SimPanel::take_explain`]).
+    Explain(Box<ExplainReport>),
 }
 
 struct Running {
@@ -53,6 +57,8 @@ struct Running {
     rx: Receiver<Result<RunOutcome, String>>,
     /// A tune's games per generation and generations, for its progress.
     tune: Option<(u64, u64)>,
+    /// Whether it is the Rules tab's explanation.
+    explain: bool,
 }
 
 /// The simulation panel's settings, the run in progress and the last result.
@@ -75,6 +81,9 @@ pub struct SimPanel {
     /// Whether the current or last run is a tune (finished, failed or
     /// cancelled).
     last_run_tuned: bool,
+    /// Whether the current or last run is an explanation (its result,
+    /// or its failure, belongs to the Rules tab).
+    last_run_explained: bool,
     running: Option<Running>,
     pub result: Option<Result<RunOutcome, String>>,
     /// The result as JSON, made once when the run ends (for export).
@@ -101,6 +110,7 @@ impl Default for SimPanel {
             tune: TuneSettings::default(),
             tuned_saved: None,
             last_run_tuned: false,
+            last_run_explained: false,
             running: None,
             result: None,
             json: None,
@@ -421,13 +431,76 @@ impl SimPanel {
         self.json = None;
         self.slowest_frame = None;
         self.last_run_tuned = false;
+        self.last_run_explained = false;
         self.running = Some(Running {
             progress,
             total,
             started: Instant::now(),
             rx,
             tune: None,
+            explain: false,
         });
+    }
+
+    /// Starts the explanation of why B differs from A (`sim::explain`) in
+    /// the background; refused while another run goes on.
+    pub(crate) fn start_explain(
+        &mut self,
+        games: [Game; 2],
+        variants: [String; 2],
+        options: SimOptions,
+    ) -> Result<(), String> {
+        if self.running.is_some() {
+            return Err("a run is going on (Simulate tab): wait for it or cancel it".to_string());
+        }
+        options.check().map_err(|e| e.to_string())?;
+        let range = options.game_range();
+        let total = (range.end - range.start)
+            * sim::explain::rule_sets_played(&games[0].rules, &games[1].rules);
+        self.launch(total, move |shared| {
+            let setup = ExplainSetup {
+                a: &games[0],
+                b: &games[1],
+                variants: [&variants[0], &variants[1]],
+                setup_changes: &[],
+            };
+            sim::explain::explain(&setup, &options, shared)
+                .map(|r| RunOutcome::Explain(Box::new(r)))
+                .map_err(|_| "cancelled".to_string())
+        });
+        self.last_run_explained = true;
+        if let Some(r) = &mut self.running {
+            r.explain = true;
+        }
+        Ok(())
+    }
+
+    /// While an explanation runs: games done, games in all, seconds so far.
+    pub(crate) fn explain_progress(&self) -> Option<(u64, u64, f32)> {
+        self.running.as_ref().filter(|r| r.explain).map(|r| {
+            (
+                r.progress.done(),
+                r.total,
+                r.started.elapsed().as_secs_f32(),
+            )
+        })
+    }
+
+    /// The finished explanation, or why it stopped, handed over once to
+    /// the Rules tab that shows it.
+    pub(crate) fn take_explain(&mut self) -> Option<Result<ExplainReport, String>> {
+        self.poll();
+        if !self.last_run_explained || self.running.is_some() {
+            return None;
+        }
+        match self.result.take() {
+            Some(Ok(RunOutcome::Explain(r))) => Some(Ok(*r)),
+            Some(Err(e)) => Some(Err(e)),
+            other => {
+                self.result = other;
+                None
+            }
+        }
     }
 
     /// Records how long the window took to build a frame during a run.
@@ -464,6 +537,8 @@ impl SimPanel {
                     Ok(RunOutcome::Ladder(l)) => Some(serde_json::to_string_pretty(l)),
                     Ok(RunOutcome::Sweep(w)) => Some(serde_json::to_string_pretty(w)),
                     Ok(RunOutcome::Tune(t)) => Some(serde_json::to_string_pretty(t)),
+                    // The Rules tab makes the explanation's files.
+                    Ok(RunOutcome::Explain(_)) => None,
                     Err(_) => None,
                 }
                 .map(|j| j.map_err(|e| e.to_string()));
@@ -849,6 +924,15 @@ impl SimPanel {
             Some(Ok(RunOutcome::Sweep(w))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));
                 actions.extend(sweep_view::show(ui, w, rules));
+            }
+            Some(Ok(RunOutcome::Explain(e))) => {
+                ui.label(format!(
+                    "The explanation of {} against {} is done.",
+                    e.variants[1], e.variants[0]
+                ));
+                if ui.button("Show it in the Rules tab").clicked() {
+                    actions.push(Request::SetTab(super::Tab::Rules));
+                }
             }
             Some(Ok(RunOutcome::Tune(t))) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), None));

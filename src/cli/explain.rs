@@ -1,10 +1,14 @@
 //! `explain`: why two rule sets differ for Caesar, field by field
-//! ([`caesar_workbench::sim::explain`]).
+//! ([`caesar_workbench::sim::explain`]), with changes to the setup as more
+//! fields (`--set`), pairs switched together (`--pairs`) and the same at
+//! the ladder's two strongest rungs (`--ladder`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::sim::explain::{self, ExplainSetup};
+use caesar_workbench::ai::AiSpec;
+use caesar_workbench::sim::explain::{self, ExplainLadder, ExplainReport, ExplainSetup};
+use caesar_workbench::sim::sweep::Axis;
 use caesar_workbench::sim::{ShardArg, SimOptions};
 
 use super::args::{
@@ -49,28 +53,35 @@ pub struct ExplainArgs {
     /// Write the report to this file instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also write one CSV row per field (largest effect first), then the
+    /// whole difference and the sum of the fields, as the window exports it.
+    #[arg(long, conflicts_with = "ladder")]
+    csv: Option<PathBuf>,
+    /// A change to the setup B is played on, explained as one more field:
+    /// deploy:SIDE:BLOCK=CITY or strength:SIDE:BLOCK=N (as `sweep` reads
+    /// them, one value). Give --set again for more.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<Axis>,
+    /// Also switch pairs of fields together and set each against the sum of
+    /// its fields alone: the pairs named (FIELD+FIELD,...), or with no value
+    /// those the run marks as interacting (needs the whole run: no --shard).
+    #[arg(long, num_args = 0..=1, default_missing_value = "flagged", value_name = "PAIRS")]
+    pairs: Option<String>,
+    /// Repeat the explanation at the two strongest of these rungs (weakest
+    /// first, as `ladder --players`), each player on both sides, and say
+    /// whether each field's effect agrees between them.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["caesar_ai", "pompey_ai", "shard"])]
+    ladder: Vec<AiSpec>,
     /// Read every input and check every output, then stop before the first game.
     #[arg(long)]
     dry_run: bool,
 }
 
 pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError> {
-    if args.variant.len() != 2 {
-        return Err(CliError::Usage(format!(
-            "explain takes exactly two --variant options, A then B (got {})",
-            args.variant.len()
-        )));
-    }
+    refuse_combinations(&args)?;
     let variants = [args.variant[0].as_str(), args.variant[1].as_str()];
     let scenario = args.scenario.as_deref();
-    // Every rule set is played by the same players, so that only the rules
-    // differ: `fast` and `best` are A's, played under both.
-    let (caesar, caesar_note) = args
-        .caesar_ai
-        .resolve_best(&variants[..1], scenario, None)?;
-    let (pompey, pompey_note) = args
-        .pompey_ai
-        .resolve_best(&variants[..1], scenario, None)?;
+    let [(caesar, caesar_note), (pompey, pompey_note)] = players(&args, variants[0])?;
     let options = SimOptions {
         games: args.games,
         seed: args.seed,
@@ -83,27 +94,145 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     let a = load_game(scenario, variants[0])?;
     let b = load_game(scenario, variants[1])?;
     refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
+    let (b_game, changes) = if args.set.is_empty() {
+        (b.game, Vec::new())
+    } else {
+        explain::plan_setup_changes(&a.doc, &a.game, &b.game.rules, &args.set)
+            .map_err(|e| CliError::Usage(format!("--set {e}")))?
+    };
+    let pairs = match args.pairs.as_deref() {
+        None | Some("flagged") => Vec::new(),
+        Some(named) => explain::read_pairs(&a.game.rules, &b_game.rules, named)
+            .map_err(|e| CliError::Usage(format!("--pairs: {e}")))?,
+    };
     let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
-    check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
+    let csv_path = args.csv.as_deref().map(|p| out_path(p, options.shard));
+    let outputs: Vec<&std::path::Path> = [&report_path, &csv_path]
+        .into_iter()
+        .filter_map(|p| p.as_deref())
+        .collect();
+    check_outputs(&outputs)?;
     let range = options.game_range();
-    let total = (range.end - range.start) * explain::rule_sets_played(&a.game.rules, &b.game.rules);
+    let rule_sets = explain::rule_sets_played(&a.game.rules, &b_game.rules)
+        + 2 * (changes.len() + pairs.len()) as u64;
+    let rungs = args.ladder.len().clamp(1, 2) as u64;
+    let total = (range.end - range.start) * rule_sets * rungs;
     if args.dry_run {
         return dry_run_done(out, total);
     }
     let pool = pool(args.threads)?;
     let setup = ExplainSetup {
         a: &a.game,
-        b: &b.game,
+        b: &b_game,
         variants,
+        setup_changes: &changes,
     };
-    let report = with_progress(total, |progress| {
-        pool.install(|| explain::explain(&setup, &options, progress))
-    })
-    .map_err(|e| CliError::Usage(e.to_string()))?;
+    let run = Run {
+        setup: &setup,
+        pairs: args.pairs.as_deref().map(|_| pairs.as_slice()),
+        total: total / rungs,
+        pool: &pool,
+    };
     let notes: Vec<String> = [("Caesar", caesar_note), ("Pompey", pompey_note)]
         .into_iter()
         .filter_map(|(side, note)| note.map(|n| format!("{side}'s player: {n}")))
         .collect();
+    if let [.., second, top] = args.ladder.as_slice() {
+        let at = |player: &AiSpec| {
+            run.play(&SimOptions {
+                caesar: player.clone(),
+                pompey: player.clone(),
+                ..options.clone()
+            })
+        };
+        let ladder = ExplainLadder::new(
+            [second.to_string(), top.to_string()],
+            [at(second)?, at(top)?],
+        );
+        emit_report_headed(out, &ladder, args.json, report_path.as_deref(), &[])?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let report = run.play(&options)?;
     emit_report_headed(out, &report, args.json, report_path.as_deref(), &notes)?;
+    if let Some(path) = &csv_path {
+        caesar_workbench::files::write_output(path, &report.csv())?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses what cannot be explained before anything is read: not two
+/// rule sets, the marked pairs of a shard, a ladder of one rung.
+fn refuse_combinations(args: &ExplainArgs) -> Result<(), CliError> {
+    if args.variant.len() != 2 {
+        return Err(CliError::Usage(format!(
+            "explain takes exactly two --variant options, A then B (got {})",
+            args.variant.len()
+        )));
+    }
+    if args.pairs.as_deref() == Some("flagged") && args.shard.is_some() {
+        return Err(CliError::Usage(
+            "--pairs without names measures the pairs the whole run marks as interacting, so it takes no --shard: name the pairs (--pairs FIELD+FIELD) to spread them".to_string(),
+        ));
+    }
+    if args.ladder.len() == 1 {
+        return Err(CliError::Usage(
+            "--ladder takes at least two players (weakest first): the explanation is repeated at the two strongest".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Caesar's and Pompey's players with what `fast` or `best` stands for.
+/// Every rule set is played by the same players, so that only the rules
+/// differ: `fast` and `best` are A's, played under both. With --ladder the
+/// rungs' players play instead (set per rung), and nothing is resolved.
+fn players(args: &ExplainArgs, a: &str) -> Result<[(AiSpec, Option<String>); 2], CliError> {
+    if let Some(top) = args.ladder.last() {
+        return Ok([(top.clone(), None), (top.clone(), None)]);
+    }
+    let scenario = args.scenario.as_deref();
+    let resolve = |player: &PlayerArg| player.resolve_best(&[a], scenario, None);
+    Ok([resolve(&args.caesar_ai)?, resolve(&args.pompey_ai)?])
+}
+
+/// One explanation to play (once, or at each of two rungs).
+struct Run<'a> {
+    setup: &'a ExplainSetup<'a>,
+    /// The pairs to measure: `Some(&[])` for those the run marks.
+    pairs: Option<&'a [[String; 2]]>,
+    /// Games of the explanation and its named pairs.
+    total: u64,
+    pool: &'a rayon::ThreadPool,
+}
+
+impl Run<'_> {
+    /// The explanation with `options`' players, and its pairs.
+    fn play(&self, options: &SimOptions) -> Result<ExplainReport, CliError> {
+        let cancelled = |e: caesar_workbench::sim::Cancelled| CliError::Usage(e.to_string());
+        let mut explained = with_progress(self.total, |progress| {
+            self.pool
+                .install(|| explain::explain_keeping_games(self.setup, options, progress))
+        })
+        .map_err(cancelled)?;
+        let Some(named) = self.pairs else {
+            return Ok(explained.report);
+        };
+        let pairs = if named.is_empty() {
+            explained.report.flagged_pairs()
+        } else {
+            named.to_vec()
+        };
+        if pairs.is_empty() {
+            eprintln!("--pairs: no field is marked as interacting, so there is no pair to measure");
+            return Ok(explained.report);
+        }
+        let range = options.game_range();
+        let games = 2 * pairs.len() as u64 * (range.end - range.start);
+        with_progress(games, |progress| {
+            self.pool
+                .install(|| explained.measure_pairs(self.setup, &pairs, options, progress))
+        })
+        .map_err(cancelled)?;
+        Ok(explained.report)
+    }
 }

@@ -230,6 +230,11 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
         ))
     };
     let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_report)?;
+    if value.get("kind").and_then(|k| k.as_str()) == Some("explain-ladder") {
+        return Err(CliError::Report(format!(
+            "{name}: an `explain --ladder` report is whole and does not merge: to spread a rung, run `explain --caesar-ai P --pompey-ai P --shard i/n` and merge those"
+        )));
+    }
     if value.get("kind").and_then(|k| k.as_str()) == Some("explain") {
         serde_json::from_str(text)
             .map(|r| Parsed::Explain(Box::new(r)))

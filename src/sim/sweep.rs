@@ -168,7 +168,7 @@ fn parse_values(key: &str, text: &str) -> Result<Vec<String>, AxisError> {
 
 /// What an axis changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Knob {
+pub(crate) enum Knob {
     /// A rule-set field, or a part of a compound one.
     Rule(FieldPath),
     /// A deployed block's starting strength.
@@ -188,7 +188,9 @@ pub(crate) fn settable_fields(rules: &RuleSet) -> Vec<(FieldPath, Value)> {
         .collect()
 }
 
-fn knob(key: &str) -> Result<Knob, AxisError> {
+/// What the key `strength:caesar:Legio 13`, `deploy:pompey:Legio 3` or a
+/// rule-set field's name changes (an unknown key named with its nearest).
+pub(crate) fn knob(key: &str) -> Result<Knob, AxisError> {
     for (prefix, strength) in [("strength:", true), ("deploy:", false)] {
         if let Some(rest) = key.strip_prefix(prefix) {
             let (side, block) = rest.split_once(':').ok_or_else(|| AxisError::NoBlock {

@@ -1095,3 +1095,247 @@ fn explain_shards_merge_to_the_whole_run() {
         "the whole run's report, as one machine writes it"
     );
 }
+
+#[test]
+fn explain_pairs_sets_two_fields_together_against_each_alone() {
+    let pair = "caesar_player1_first_turn+mars_group_move";
+    let report = explain_json("rules-1.1", "rules-2.0", &["--pairs", pair]);
+    let pairs = report["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(
+        pairs[0]["fields"],
+        serde_json::json!(["caesar_player1_first_turn", "mars_group_move"])
+    );
+    for counts in [
+        "together_at_a",
+        "together_at_b",
+        "interaction_at_a",
+        "interaction_at_b",
+    ] {
+        assert_eq!(pairs[0][counts]["pairs"], 60, "{counts}");
+    }
+    // The fields alone are as without --pairs: the same games.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("fields.csv");
+    let without = explain_json("rules-1.1", "rules-2.0", &["--csv", csv.to_str().unwrap()]);
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        rows.starts_with("field,rule,a_value,b_value,points,low,high,"),
+        "{rows}"
+    );
+    assert_eq!(
+        rows.lines().count(),
+        1 + 11 + 2,
+        "a row per field, the whole, the sum: {rows}"
+    );
+    assert_eq!(report["fields"], without["fields"]);
+    assert!(
+        without.get("pairs").is_none(),
+        "no pairs asked, none written"
+    );
+    let assert = cli()
+        .args([
+            "explain",
+            "--variant",
+            "rules-1.1",
+            "--variant",
+            "rules-2.0",
+        ])
+        .args(["--games", "4", "--pairs", "mars_group_move+mars_grup_move"])
+        .assert()
+        .code(2);
+    let stderr = stderr_of(&assert);
+    assert!(
+        stderr.contains("mars_grup_move is not a field in which the two rule sets differ"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("mars_group_move"), "did you mean: {stderr}");
+}
+
+#[test]
+fn explain_set_explains_a_change_to_the_setup_as_one_more_field() {
+    let set = ["--set", "deploy:pompey:Legio 3=Roma"];
+    let report = explain_json("rules-2.0", "rules-2.0-no-first-turn-exception", &set);
+    let fields = report["fields"].as_array().unwrap();
+    let names: Vec<&str> = fields
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["caesar_player1_first_turn", "deploy:pompey:Legio 3"]
+    );
+    let change = &fields[1];
+    assert_eq!(change["rule"], "setup");
+    assert_eq!(change["b_value"], "Roma");
+    assert_ne!(
+        change["a_value"], "Roma",
+        "where Legio 3 starts in the published game"
+    );
+    assert_eq!(change["at_a"]["pairs"], 60);
+    assert_eq!(
+        report["setup_changes"],
+        serde_json::json!(["deploy:pompey:Legio 3=Roma"])
+    );
+    // A rule field belongs in B, not in --set.
+    let assert = cli()
+        .args([
+            "explain",
+            "--variant",
+            "rules-1.1",
+            "--variant",
+            "rules-2.0",
+        ])
+        .args(["--games", "4", "--set", "vp_to_win=9"])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&assert).contains("a rule field belongs in rule set B"));
+}
+
+#[test]
+fn explain_shards_with_pairs_and_setup_changes_merge_to_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let extra = [
+        "--pairs",
+        "caesar_player1_first_turn+pluto_attacks_only",
+        "--set",
+        "strength:caesar:Legio 13=2",
+    ];
+    let whole = explain_json("rules-1.1", "rules-2.0", &extra);
+    let mut args = vec!["merge".to_string(), "--json".to_string()];
+    for shard in ["1/2", "2/2"] {
+        let out = dir.path().join(format!("s{}.json", args.len()));
+        let mut run: Vec<&str> = vec!["--shard", shard, "--out", out.to_str().unwrap()];
+        run.extend(extra);
+        explain_json_to_file("rules-1.1", "rules-2.0", &run);
+        args.push(out.to_str().unwrap().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(
+        json(&args),
+        whole,
+        "the whole run's report, pairs and setup changes too"
+    );
+}
+
+/// `explain` as [`explain_json`] runs it, writing its report with `--out`.
+fn explain_json_to_file(a: &str, b: &str, extra: &[&str]) {
+    let mut args = vec![
+        "explain",
+        "--variant",
+        a,
+        "--variant",
+        b,
+        "--games",
+        "60",
+        "--seed",
+        "3",
+    ];
+    args.extend([
+        "--json",
+        "--caesar-ai",
+        "heuristic",
+        "--pompey-ai",
+        "heuristic",
+    ]);
+    args.extend(extra);
+    cli().args(&args).assert().code(0);
+}
+
+#[test]
+fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
+    let mut args = vec!["explain", "--variant", "rules-2.0", "--variant"];
+    args.extend([
+        "rules-2.0-no-first-turn-exception",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+    ]);
+    args.extend(["--ladder", "random,heuristic,search:1", "--json"]);
+    let ladder = json(&args);
+    assert_eq!(ladder["kind"], "explain-ladder");
+    assert_eq!(
+        ladder["players"],
+        serde_json::json!(["heuristic", "search:1"])
+    );
+    assert_eq!(ladder["rungs"][0]["caesar_ai"], "heuristic");
+    assert_eq!(ladder["rungs"][1]["pompey_ai"], "search:1");
+    let text = cli()
+        .args(&args[..args.len() - 1])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains("Does each field's effect agree between heuristic and search:1?"),
+        "{text}"
+    );
+    assert!(text.contains("caesar_player1_first_turn: "), "{text}");
+    // The rungs' players play, not `fast`: nothing is said about it.
+    let stderr = String::from_utf8(
+        cli()
+            .args(&args)
+            .assert()
+            .code(0)
+            .get_output()
+            .stderr
+            .clone(),
+    )
+    .unwrap();
+    assert!(!stderr.contains("fast ="), "{stderr}");
+    // A whole report: merge says how to spread a rung instead.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ladder.json");
+    cli().args(&args).arg("--out").arg(&out).assert().code(0);
+    let assert = cli().arg("merge").arg(&out).assert().code(2);
+    assert!(
+        stderr_of(&assert).contains("does not merge"),
+        "{}",
+        stderr_of(&assert)
+    );
+}
+
+#[test]
+fn explain_marks_two_fields_that_interact_and_pairs_measures_them_together() {
+    // Fewer years and fewer VP to win: each alone costs Caesar games, but
+    // together less than the sum (a short game reaches few VP).
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("short.ron");
+    let variant = "(name: \"short and low\", extends: \"rules-2.0\", vp_to_win: 6, years: 2)";
+    std::fs::write(&v, variant).unwrap();
+    let (a, b) = ("rules-2.0", v.to_str().unwrap());
+    let mut args = vec!["explain", "--variant", a, "--variant", b, "--games", "400"];
+    args.extend([
+        "--seed",
+        "3",
+        "--caesar-ai",
+        "heuristic",
+        "--pompey-ai",
+        "heuristic",
+    ]);
+    let out = cli().args(&args).args(["--pairs"]).assert().code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for field in ["vp_to_win (1.2: 10 → 6)", "years (1.2: 5 → 2)"] {
+        let line = text.lines().find(|l| l.starts_with(field)).unwrap();
+        assert!(line.contains("; interacts (at rules-2.0 "), "{line}");
+    }
+    assert!(
+        text.contains("they disagree beyond their intervals"),
+        "{text}"
+    );
+    assert!(text.contains("years + vp_to_win: together "), "{text}");
+    assert!(text.contains("they interact"), "{text}");
+    let report = json(&[&args[..], &["--pairs", "--json"]].concat());
+    let pair = &report["pairs"][0];
+    // Two fields only: A with both of B's values is B, A with one is B
+    // without the other, so both sides count the very same games.
+    assert_eq!(pair["interaction_at_a"], pair["interaction_at_b"]);
+    assert_eq!(pair["together_at_a"], report["total"]);
+    assert!(
+        pair["interaction_at_a"]["sum"].as_i64().unwrap() > 0,
+        "{pair}"
+    );
+}

@@ -5,6 +5,7 @@
 mod common;
 
 mod edit;
+mod explain;
 mod heatmap;
 mod ladder;
 mod play;

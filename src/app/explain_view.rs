@@ -1,0 +1,710 @@
+//! "Explain the differences" in the Rules tab: two rule sets picked (the
+//! one in force, the built-in ones, the variant file the window has open),
+//! then [`crate::sim::explain`] run on the Simulate tab's background runner
+//! with progress and cancel. The finished explanation is a bar chart of each
+//! field's effect on Caesar's share with its 95% interval, the whole
+//! difference beside the sum of the fields one at a time, and the report's
+//! own sentence per field; a bar or a field's sentence shows the field in the
+//! rule table. Every figure and sentence comes from [`ExplainReport`].
+
+use std::time::Duration;
+
+use egui::{RichText, Stroke, Ui};
+use egui_plot::{Bar, BarChart, Line, Plot, VLine};
+
+use super::player_picker::{self, Menu, Offer, Picked};
+use super::sim_panel::SimPanel;
+use super::state::{AppState, load_rules};
+use super::{ExportKind, FilePurpose, PlayerUse, Request, theme};
+use crate::ai::AiSpec;
+use crate::engine::Game;
+use crate::scenario::checked::CheckedScenario;
+use crate::scenario::model::Side;
+use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
+use crate::sim::SimOptions;
+use crate::sim::explain::{ExplainReport, FieldEffect};
+
+/// A rule set the explanation can be asked about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleChoice {
+    /// The rule set in force in the window, with any switch changed in the
+    /// rule table.
+    InForce,
+    /// A built-in rule set or a variant file, by name or path.
+    Named(String),
+}
+
+/// The explanation's settings and its last result.
+pub struct ExplainPanel {
+    /// A, then B: the explanation says why B differs from A.
+    pub rule_sets: [RuleChoice; 2],
+    /// Games per rule set played (the same seeds for every one).
+    pub games: u64,
+    pub seed: u64,
+    pub caesar: AiSpec,
+    pub pompey: AiSpec,
+    /// Whether A was picked here (else it follows the Differences' choice).
+    a_picked: bool,
+    /// The last explanation (with its exports), or why it could not run.
+    finished: Option<Result<Finished, String>>,
+}
+
+/// A finished explanation and its files, made once when it arrives.
+struct Finished {
+    report: ExplainReport,
+    json: Result<String, String>,
+    csv: String,
+    svg: String,
+}
+
+impl Default for ExplainPanel {
+    fn default() -> Self {
+        ExplainPanel {
+            rule_sets: [
+                RuleChoice::Named("rules-1.1".to_string()),
+                RuleChoice::InForce,
+            ],
+            // Small enough for a look in seconds; a finding wants thousands.
+            games: 200,
+            seed: 1,
+            caesar: AiSpec::Heuristic,
+            pompey: AiSpec::Heuristic,
+            a_picked: false,
+            finished: None,
+        }
+    }
+}
+
+/// What a click in the explanation asks of the Rules tab.
+pub(super) enum Clicked {
+    /// Show this field in the rule table.
+    Field(String),
+    /// Ask the window for something (a file to export to, a player file).
+    Request(Request),
+}
+
+impl ExplainPanel {
+    /// The last explanation, when one finished.
+    pub fn report(&self) -> Option<&ExplainReport> {
+        match &self.finished {
+            Some(Ok(f)) => Some(&f.report),
+            _ => None,
+        }
+    }
+
+    /// Why the last explanation could not run or stopped.
+    pub fn error(&self) -> Option<&str> {
+        match &self.finished {
+            Some(Err(e)) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Explains why `b` differs from `a` next time (A no longer follows the
+    /// Differences' choice).
+    pub fn set_rule_sets(&mut self, a: RuleChoice, b: RuleChoice) {
+        self.rule_sets = [a, b];
+        self.a_picked = true;
+    }
+
+    /// Plays `side` with the heuristic player of the file at `path`.
+    pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
+        let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+        match side {
+            Side::Caesar => self.caesar = spec,
+            Side::Pompey => self.pompey = spec,
+        }
+        Ok(())
+    }
+
+    /// The settings, the button that starts the explanation, its progress
+    /// and cancel. `compare_with` is the Differences' other rule set: A
+    /// follows it until A is picked here.
+    pub(super) fn controls(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        sim: &mut SimPanel,
+        compare_with: &str,
+    ) -> Vec<Clicked> {
+        let mut clicks = Vec::new();
+        if !self.a_picked {
+            self.rule_sets[0] = RuleChoice::Named(compare_with.to_string());
+        }
+        if let Some(result) = sim.take_explain() {
+            self.finished = Some(result.map(Finished::of));
+        }
+        ui.label(RichText::new("Explain the differences").strong())
+            .on_hover_text(
+                "Why B differs from A for Caesar, rule by rule: every field in which they differ is switched alone, at A and at B, over the same seeds (as `caesar-workbench explain`)",
+            );
+        egui::Grid::new("explain_settings")
+            .num_columns(4)
+            .spacing([10.0, 4.0])
+            .show(ui, |ui| {
+                for (k, word) in ["Rule set A", "Rule set B"].into_iter().enumerate() {
+                    let l = ui.label(word);
+                    let before = self.rule_sets[k].clone();
+                    rule_set_combo(ui, k, &mut self.rule_sets[k], state).labelled_by(l.id);
+                    self.a_picked |= k == 0 && self.rule_sets[0] != before;
+                }
+                ui.end_row();
+                for side in [Side::Caesar, Side::Pompey] {
+                    clicks.extend(self.player_cells(ui, side, state.variant()));
+                }
+                ui.end_row();
+                for side in [Side::Caesar, Side::Pompey] {
+                    let ai = match side {
+                        Side::Caesar => &mut self.caesar,
+                        Side::Pompey => &mut self.pompey,
+                    };
+                    // A search's playouts: a row of its own, under its menu.
+                    player_picker::budget_row(ui, &format!("{side} playouts"), ai);
+                }
+                let l = ui.label("Games per rule set");
+                ui.add(egui::DragValue::new(&mut self.games).range(1..=1_000_000))
+                    .labelled_by(l.id)
+                    .on_hover_text("A few hundred show the large effects in seconds; small effects need thousands");
+                let l = ui.label("Explain seed");
+                ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(l.id);
+                ui.end_row();
+            });
+        self.run_buttons(ui, state, sim);
+        clicks
+    }
+
+    /// A side's player: its label and the menu every tab uses, two cells.
+    fn player_cells(&mut self, ui: &mut Ui, side: Side, variant: &str) -> Option<Clicked> {
+        let ai = match side {
+            Side::Caesar => &mut self.caesar,
+            Side::Pompey => &mut self.pompey,
+        };
+        let l = ui.label(format!("{side} player"));
+        let menu = Menu {
+            variant,
+            current: Some(ai),
+            offer: Offer::Players,
+        };
+        let (combo, picked) = player_picker::combo(
+            ui,
+            ("explain_ai", side.index()),
+            player_picker::label(ai),
+            &menu,
+            |_| {},
+        );
+        combo.labelled_by(l.id);
+        match picked {
+            Some(Picked::Player(spec)) => {
+                *ai = spec;
+                None
+            }
+            Some(Picked::FromFile) => Some(Clicked::Request(Request::Choose(
+                FilePurpose::OpenPlayer(side, PlayerUse::Explain),
+            ))),
+            None => None,
+        }
+    }
+
+    /// "Explain the differences", Cancel, and the progress of a run.
+    fn run_buttons(&mut self, ui: &mut Ui, state: &AppState, sim: &mut SimPanel) {
+        let progress = sim.explain_progress();
+        ui.horizontal(|ui| {
+            let start = ui
+                .add_enabled(
+                    !sim.is_running(),
+                    egui::Button::new("Explain the differences"),
+                )
+                .on_disabled_hover_text(
+                    "A run is going on (Simulate tab): wait for it or cancel it",
+                );
+            if start.clicked() {
+                self.finished = self.start(state, sim).err().map(Err);
+            }
+            if ui
+                .add_enabled(progress.is_some(), egui::Button::new("Cancel explanation"))
+                .clicked()
+            {
+                sim.cancel();
+            }
+        });
+        if let Some((done, total, seconds)) = progress {
+            ui.add(
+                egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                    .text(format!("{done} / {total} games, {seconds:.0} s")),
+            );
+            ui.ctx().request_repaint_after(Duration::from_millis(100));
+        }
+    }
+
+    /// Starts the explanation on the Simulate tab's runner, or says why not.
+    fn start(&mut self, state: &AppState, sim: &mut SimPanel) -> Result<(), String> {
+        let doc = state
+            .resolved()
+            .ok_or("Open a scenario first: the explanation plays it")?;
+        let [a, b] = [0, 1].map(|k| rules_of(&self.rule_sets[k], state));
+        let ((a_name, a_rules), (b_name, b_rules)) = (a?, b?);
+        if a_rules.play_digest() == b_rules.play_digest() {
+            return Err(format!(
+                "{a_name} and {b_name} play the same game: there is no difference to explain"
+            ));
+        }
+        let game = |name: &str, rules: RuleSet| {
+            CheckedScenario::from_document(doc, rules, Some(name))
+                .map(Game::from_checked)
+                .map_err(|refused| {
+                    format!(
+                        "{name} cannot be played on this scenario:\n{}",
+                        refused.messages().join("\n")
+                    )
+                })
+        };
+        let games = [game(&a_name, a_rules)?, game(&b_name, b_rules)?];
+        let options = SimOptions {
+            games: self.games.max(1),
+            seed: self.seed,
+            caesar: self.caesar.clone(),
+            pompey: self.pompey.clone(),
+            omniscient: false,
+            shard: None,
+        };
+        sim.start_explain(games, [a_name, b_name], options)
+    }
+
+    /// The finished explanation: exports, chart, sentences. A click on a
+    /// bar or a field's name asks for that field in the rule table.
+    pub(super) fn results(&self, ui: &mut Ui, highlighted: Option<&str>) -> Vec<Clicked> {
+        let mut clicks = Vec::new();
+        let finished = match &self.finished {
+            None => {
+                ui.label(
+                    RichText::new(
+                        "Pick two rule sets and explain their differences: each field's effect on Caesar's share appears here.",
+                    )
+                    .weak(),
+                );
+                return clicks;
+            }
+            Some(Err(e)) => {
+                ui.colored_label(theme::ERROR, format!("The explanation stopped: {e}"));
+                return clicks;
+            }
+            Some(Ok(f)) => f,
+        };
+        let r = &finished.report;
+        clicks.extend(finished.export_buttons(ui));
+        ui.label(RichText::new(drawable(&r.headline())).strong());
+        ui.label(drawable(&r.whole_sentence()));
+        let ranked = r.ranked();
+        clicks.extend(effect_chart(ui, r, &ranked, highlighted));
+        for (field, effect) in &ranked {
+            let sentence = drawable(&r.field_sentence(field, effect));
+            let text = if effect.interacting {
+                RichText::new(sentence).color(theme::WARNING)
+            } else {
+                RichText::new(sentence)
+            };
+            let hover = if field.explain.is_empty() {
+                format!("Click to show {} in the rule table", field.field)
+            } else {
+                format!(
+                    "{}\nClick to show {} in the rule table",
+                    field.explain, field.field
+                )
+            };
+            let line = ui
+                .add(egui::Label::new(text).sense(egui::Sense::click()))
+                .on_hover_cursor(egui::CursorIcon::PointingHand)
+                .on_hover_text(hover);
+            if line.clicked() {
+                clicks.push(Clicked::Field(field.field.clone()));
+            }
+        }
+        let colour = if r.parts_miss_the_whole() {
+            theme::WARNING
+        } else {
+            ui.visuals().text_color()
+        };
+        ui.label(RichText::new(drawable(&r.sum_sentence())).color(colour));
+        clicks
+    }
+}
+
+impl Finished {
+    fn of(report: ExplainReport) -> Finished {
+        Finished {
+            json: serde_json::to_string_pretty(&report)
+                .map(|mut j| {
+                    // As `explain --json --out` writes it.
+                    j.push('\n');
+                    j
+                })
+                .map_err(|e| e.to_string()),
+            csv: report.csv(),
+            svg: chart_svg(&report),
+            report,
+        }
+    }
+
+    /// Export JSON, CSV and the chart (SVG): each asks where, then writes
+    /// atomically (a failure is shown in the status line).
+    fn export_buttons(&self, ui: &mut Ui) -> Vec<Clicked> {
+        let mut clicks = Vec::new();
+        let mut export = |kind, text: &String| {
+            clicks.push(Clicked::Request(Request::Choose(FilePurpose::Export {
+                kind,
+                text: text.clone(),
+            })));
+        };
+        ui.horizontal(|ui| {
+            match &self.json {
+                Ok(json) => {
+                    if ui.button("Export JSON…").clicked() {
+                        export(ExportKind::Json, json);
+                    }
+                }
+                Err(e) => {
+                    ui.colored_label(theme::ERROR, format!("No JSON export: {e}"));
+                }
+            }
+            if ui.button("Export CSV…").clicked() {
+                export(ExportKind::Csv, &self.csv);
+            }
+            if ui.button("Export chart (SVG)…").clicked() {
+                export(ExportKind::Svg, &self.svg);
+            }
+        });
+        clicks
+    }
+}
+
+/// The rule set a choice names, with the name the report gives it.
+fn rules_of(choice: &RuleChoice, state: &AppState) -> Result<(String, RuleSet), String> {
+    match choice {
+        RuleChoice::InForce => state
+            .rules()
+            .map(|r| (state.rules_label(), r.clone()))
+            .ok_or_else(|| {
+                format!(
+                    "the rule set in force could not be loaded: {}",
+                    state.rules_error().unwrap_or_default()
+                )
+            }),
+        RuleChoice::Named(name) => load_rules(name).map(|r| (name.clone(), r)),
+    }
+}
+
+/// The rule sets offered: the one in force, the built-in ones, and the
+/// variant file the window has open (unchanged, as its file says).
+fn rule_set_combo(
+    ui: &mut Ui,
+    k: usize,
+    choice: &mut RuleChoice,
+    state: &AppState,
+) -> egui::Response {
+    let in_force = format!("in force: {}", state.rules_label());
+    let shown = match choice {
+        RuleChoice::InForce => in_force.clone(),
+        RuleChoice::Named(n) => n.clone(),
+    };
+    egui::ComboBox::from_id_salt(("explain_rule_set", k))
+        .selected_text(shown)
+        .width(220.0)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(choice, RuleChoice::InForce, in_force)
+                .on_hover_text("The rule set of the rule table above, with any switch changed");
+            for (name, _) in BUILTIN_VARIANTS {
+                ui.selectable_value(choice, RuleChoice::Named((*name).to_string()), *name);
+            }
+            let variant = state.variant();
+            if !is_bare_name(variant) {
+                ui.selectable_value(choice, RuleChoice::Named(variant.to_string()), variant)
+                    .on_hover_text("The variant file as saved");
+            }
+        })
+        .response
+}
+
+/// The chart's rows, top first: the whole difference, the sum of the
+/// fields, then each field largest effect first. Its label, its effect in
+/// points with the interval, and whether it interacts.
+fn chart_rows(
+    r: &ExplainReport,
+    ranked: &[(&crate::sim::explain::FieldCounts, FieldEffect)],
+) -> Vec<ChartRow> {
+    let pts = |d: &crate::sim::stats::PairedDifference| {
+        [d.estimate, d.ci95[0], d.ci95[1]].map(|v| 100.0 * v)
+    };
+    let mut rows = vec![
+        ChartRow {
+            label: "whole difference".to_string(),
+            points: pts(&r.total.caesar()),
+            kind: RowKind::Whole,
+        },
+        ChartRow {
+            label: "sum of the fields".to_string(),
+            points: pts(&r.sum_of_fields()),
+            kind: RowKind::Sum,
+        },
+    ];
+    rows.extend(ranked.iter().map(|(field, effect)| ChartRow {
+        label: field.field.clone(),
+        points: pts(&effect.both),
+        kind: if field.not_alone.is_some() {
+            RowKind::NotAlone
+        } else if effect.interacting {
+            RowKind::Interacting
+        } else {
+            RowKind::Field
+        },
+    }));
+    rows
+}
+
+/// One bar of the chart.
+struct ChartRow {
+    label: String,
+    /// Estimate, low and high end of the 95% interval, in points.
+    points: [f64; 3],
+    kind: RowKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RowKind {
+    Whole,
+    Sum,
+    Field,
+    Interacting,
+    NotAlone,
+}
+
+impl RowKind {
+    fn colour(self) -> egui::Color32 {
+        match self {
+            RowKind::Whole => theme::CAESAR,
+            RowKind::Sum => theme::DRAW,
+            RowKind::Field => theme::ROUNDS,
+            RowKind::Interacting => theme::WARNING,
+            RowKind::NotAlone => theme::GHOST,
+        }
+    }
+
+    fn legend(self) -> &'static str {
+        match self {
+            RowKind::Whole => "whole difference A to B",
+            RowKind::Sum => "sum of the fields one at a time",
+            RowKind::Field => "one field switched alone",
+            RowKind::Interacting => "interacts with other fields",
+            RowKind::NotAlone => "cannot be switched alone",
+        }
+    }
+}
+
+/// Height of one bar's row in the chart, in points of the screen.
+const ROW_HEIGHT: f32 = 20.0;
+
+/// The bars, top to bottom as [`chart_rows`] orders them, with their 95%
+/// whiskers; a click on a field's bar asks for that field.
+fn effect_chart(
+    ui: &mut Ui,
+    r: &ExplainReport,
+    ranked: &[(&crate::sim::explain::FieldCounts, FieldEffect)],
+    highlighted: Option<&str>,
+) -> Option<Clicked> {
+    ui.label(
+        RichText::new("Each field's effect on Caesar's share (points, 95% intervals)").strong(),
+    );
+    ui.label(
+        RichText::new("Click a bar or a field's sentence to show the field in the rule table.")
+            .weak(),
+    );
+    let rows = chart_rows(r, ranked);
+    let n = rows.len();
+    // Row i is drawn at y = n − 1 − i, so the whole difference is on top.
+    let y_of = move |i: usize| (n - 1 - i) as f64;
+    let labels: Vec<String> = rows.iter().map(|row| row.label.clone()).collect();
+    let response = Plot::new("explain_effects")
+        .height(ROW_HEIGHT * n as f32 + 60.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .show_grid([true, false])
+        // Bottom right: the rows there are the smallest effects.
+        .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightBottom))
+        .x_axis_label("Caesar's share, points (B's value against A's)")
+        .y_axis_min_width(190.0)
+        .include_x(0.0)
+        .include_y(-0.6)
+        .include_y(n as f64 - 0.4)
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .y_axis_formatter(move |mark, _| {
+            let v = mark.value;
+            if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+                return String::new();
+            }
+            let i = n as i64 - 1 - v.round() as i64;
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| labels.get(i).cloned())
+                .unwrap_or_default()
+        })
+        .show(ui, |p| {
+            for kind in [
+                RowKind::Whole,
+                RowKind::Sum,
+                RowKind::Field,
+                RowKind::Interacting,
+                RowKind::NotAlone,
+            ] {
+                let bars: Vec<Bar> = rows
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, row)| row.kind == kind)
+                    .map(|(i, row)| {
+                        let mark = highlighted == Some(row.label.as_str());
+                        Bar::new(y_of(i), row.points[0])
+                            .name(format!(
+                                "{}: {:+.1} ({:+.1} to {:+.1})",
+                                row.label, row.points[0], row.points[1], row.points[2]
+                            ))
+                            .fill(kind.colour().gamma_multiply(if mark { 0.9 } else { 0.5 }))
+                            .stroke(Stroke::new(if mark { 2.5 } else { 1.0 }, kind.colour()))
+                            .width(0.6)
+                    })
+                    .collect();
+                if !bars.is_empty() {
+                    p.bar_chart(
+                        BarChart::new(kind.legend(), bars)
+                            .color(kind.colour())
+                            .horizontal(),
+                    );
+                }
+            }
+            for (i, row) in rows.iter().enumerate() {
+                whisker(p, row, y_of(i));
+            }
+            p.vline(VLine::new("", 0.0).color(theme::DRAW));
+        });
+    let clicked = response.response.clicked();
+    let pos = response.response.interact_pointer_pos()?;
+    if !clicked {
+        return None;
+    }
+    let y = response.transform.value_from_position(pos).y.round();
+    let i = usize::try_from(n as i64 - 1 - y as i64).ok()?;
+    // The first two rows are the whole and the sum: no field to show.
+    rows.get(i)
+        .filter(|row| !matches!(row.kind, RowKind::Whole | RowKind::Sum))
+        .map(|row| Clicked::Field(row.label.clone()))
+}
+
+/// A row's 95% interval as a whisker with end caps, at height `y`.
+fn whisker(p: &mut egui_plot::PlotUi<'_>, row: &ChartRow, y: f64) {
+    let [_, lo, hi] = row.points;
+    let stroke = Stroke::new(1.5, whisker_colour(row.kind));
+    let mut segment = |from: [f64; 2], to: [f64; 2]| {
+        p.line(
+            Line::new("", vec![from, to])
+                .stroke(stroke)
+                .allow_hover(false),
+        );
+    };
+    segment([lo, y], [hi, y]);
+    for x in [lo, hi] {
+        segment([x, y - 0.15], [x, y + 0.15]);
+    }
+}
+
+/// The whiskers' colour: light, to stand out on the dark chart beside any
+/// bar; grey for a field that could not be switched alone.
+fn whisker_colour(kind: RowKind) -> egui::Color32 {
+    match kind {
+        RowKind::NotAlone => theme::GHOST,
+        _ => egui::Color32::from_gray(200),
+    }
+}
+
+/// The chart as an SVG image drawn from the same rows as the window's:
+/// a bar per row with its 95% whiskers, the rows' names on the left.
+pub(crate) fn chart_svg(r: &ExplainReport) -> String {
+    let ranked = r.ranked();
+    let rows = chart_rows(r, &ranked);
+    let (left, width, top, row_h) = (260.0, 960.0, 56.0, 28.0);
+    // Room on the right for the widest row's figures.
+    let plot_w = width - left - 190.0;
+    let lo = rows.iter().map(|row| row.points[1]).fold(0.0_f64, f64::min);
+    let hi = rows.iter().map(|row| row.points[2]).fold(0.0_f64, f64::max);
+    let span = (hi - lo).max(1.0);
+    let x = |v: f64| left + (v - lo) / span * plot_w;
+    let height = top + row_h * rows.len() as f64 + 40.0;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"13\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"10\" y=\"20\" font-weight=\"bold\">{}</text>\n\
+         <text x=\"10\" y=\"40\">Effect on Caesar's share, points of the games he wins (95% intervals)</text>\n",
+        xml(&r.headline())
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let y = top + row_h * i as f64;
+        let [est, l, h] = row.points;
+        let c = row.kind.colour();
+        let colour = format!("#{:02x}{:02x}{:02x}", c.r(), c.g(), c.b());
+        let (bx, bw) = (x(est.min(0.0)), (x(est) - x(0.0)).abs());
+        let mid = y + row_h / 2.0;
+        svg.push_str(&format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n\
+             <rect x=\"{bx:.1}\" y=\"{:.1}\" width=\"{bw:.1}\" height=\"{:.1}\" fill=\"{colour}\" fill-opacity=\"0.6\" stroke=\"{colour}\"/>\n\
+             <line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{mid:.1}\" y2=\"{mid:.1}\" stroke=\"black\"/>\n\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{est:+.1} ({l:+.1} to {h:+.1})</text>\n",
+            left - 8.0,
+            mid + 4.0,
+            xml(&row.label),
+            y + 5.0,
+            row_h - 10.0,
+            x(l),
+            x(h),
+            x(h) + 6.0,
+            mid + 4.0,
+        ));
+    }
+    let bottom = top + row_h * rows.len() as f64;
+    // Grid lines at round numbers of points, about six across.
+    let step = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
+        .into_iter()
+        .find(|s| span / s <= 8.0)
+        .unwrap_or(100.0);
+    let mut tick = (lo / step).ceil() * step;
+    while tick <= hi + 1e-9 {
+        let dash = if tick == 0.0 {
+            ""
+        } else {
+            " stroke-dasharray=\"2 4\""
+        };
+        svg.push_str(&format!(
+            "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{top:.1}\" y2=\"{bottom:.1}\" stroke=\"gray\"{dash}/>\n\
+             <text x=\"{0:.1}\" y=\"{1:.1}\" text-anchor=\"middle\" font-size=\"11\">{tick:+}</text>\n",
+            x(tick),
+            bottom + 16.0,
+            // −0 + 0 is +0: the axis never says "-0".
+            tick = tick + 0.0,
+        ));
+        tick += step;
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The report's words as the window's font can draw them: it has no arrow
+/// glyph, so "true → false" is shown "true -> false".
+fn drawable(text: &str) -> String {
+    text.replace('→', "->")
+}
+
+/// Text as SVG may hold it.
+fn xml(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
