@@ -1244,6 +1244,12 @@ fn explain_json_to_file(a: &str, b: &str, extra: &[&str]) {
 
 #[test]
 fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
+    // The tuned heuristic as the strongest rung: two cheap rungs that differ.
+    let tuned = format!(
+        "heuristic:{}/variants/players/tuned-rules-2.0.ron",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let rungs = format!("random,heuristic,{tuned}");
     let mut args = vec!["explain", "--variant", "rules-2.0", "--variant"];
     args.extend([
         "rules-2.0-no-first-turn-exception",
@@ -1252,17 +1258,38 @@ fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
         "--seed",
         "3",
     ]);
-    args.extend(["--ladder", "random,heuristic,search:1", "--json"]);
-    let ladder = json(&args);
-    assert_eq!(ladder["kind"], "explain-ladder");
-    assert_eq!(
-        ladder["players"],
-        serde_json::json!(["heuristic", "search:1"])
+    args.extend(["--ladder", rungs.as_str()]);
+    // The whole report, written as JSON: its rungs, and merge says how to
+    // spread a rung instead. The rungs' players play, not `fast`: nothing
+    // is said about it.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ladder.json");
+    let written = cli()
+        .args(&args)
+        .arg("--json")
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert!(
+        !stderr_of(&written).contains("fast ="),
+        "{}",
+        stderr_of(&written)
     );
+    let ladder: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(ladder["kind"], "explain-ladder");
+    assert_eq!(ladder["players"], serde_json::json!(["heuristic", tuned]));
     assert_eq!(ladder["rungs"][0]["caesar_ai"], "heuristic");
-    assert_eq!(ladder["rungs"][1]["pompey_ai"], "search:1");
+    assert_eq!(ladder["rungs"][1]["pompey_ai"], tuned.as_str());
+    let assert = cli().arg("merge").arg(&out).assert().code(2);
+    assert!(
+        stderr_of(&assert).contains("does not merge"),
+        "{}",
+        stderr_of(&assert)
+    );
     let text = cli()
-        .args(&args[..args.len() - 1])
+        .args(&args)
         .assert()
         .code(0)
         .get_output()
@@ -1270,32 +1297,12 @@ fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
         .clone();
     let text = String::from_utf8(text).unwrap();
     assert!(
-        text.contains("Does each field's effect agree between heuristic and search:1?"),
+        text.contains(&format!(
+            "Does each field's effect agree between heuristic and {tuned}?"
+        )),
         "{text}"
     );
     assert!(text.contains("caesar_player1_first_turn: "), "{text}");
-    // The rungs' players play, not `fast`: nothing is said about it.
-    let stderr = String::from_utf8(
-        cli()
-            .args(&args)
-            .assert()
-            .code(0)
-            .get_output()
-            .stderr
-            .clone(),
-    )
-    .unwrap();
-    assert!(!stderr.contains("fast ="), "{stderr}");
-    // A whole report: merge says how to spread a rung instead.
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("ladder.json");
-    cli().args(&args).arg("--out").arg(&out).assert().code(0);
-    let assert = cli().arg("merge").arg(&out).assert().code(2);
-    assert!(
-        stderr_of(&assert).contains("does not merge"),
-        "{}",
-        stderr_of(&assert)
-    );
 }
 
 #[test]
