@@ -109,12 +109,7 @@ impl ExplainPanel {
 
     /// Plays `side` with the heuristic player of the file at `path`.
     pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
-        let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
-        match side {
-            Side::Caesar => self.caesar = spec,
-            Side::Pompey => self.pompey = spec,
-        }
-        Ok(())
+        super::player_picker::load_player_file([&mut self.caesar, &mut self.pompey], side, path)
     }
 
     /// The settings, the button that starts the explanation, its progress

@@ -79,6 +79,22 @@ pub(super) fn combo(
 const SELECTED_CHARS: usize = 34;
 
 /// `text` cut to `max` characters, an ellipsis marking the cut.
+/// Plays `side` with the heuristic player of the file at `path`, in a
+/// panel's players `[caesar, pompey]`.
+pub(crate) fn load_player_file(
+    players: [&mut AiSpec; 2],
+    side: crate::scenario::model::Side,
+    path: &Path,
+) -> Result<(), String> {
+    let [caesar, pompey] = players;
+    let chosen = match side {
+        crate::scenario::model::Side::Caesar => caesar,
+        crate::scenario::model::Side::Pompey => pompey,
+    };
+    *chosen = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 fn elided(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();

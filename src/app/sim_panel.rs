@@ -807,12 +807,7 @@ impl SimPanel {
 
     /// Plays `side` with the heuristic player of the file at `path`.
     pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
-        let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
-        match side {
-            Side::Caesar => self.caesar = spec,
-            Side::Pompey => self.pompey = spec,
-        }
-        Ok(())
+        super::player_picker::load_player_file([&mut self.caesar, &mut self.pompey], side, path)
     }
 
     /// Adds the heuristic player of the file at `path` as a ladder rung.

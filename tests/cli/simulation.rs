@@ -1012,6 +1012,19 @@ fn tune_search_takes_a_tree_search_on_a_player_file_and_nothing_for_the_heuristi
     assert!(!out.exists(), "nothing written");
 }
 
+/// `explain` from rules 1.1 to 2.0, options to follow.
+fn explain_1_1_to_2_0() -> assert_cmd::Command {
+    let mut command = cli();
+    command.args([
+        "explain",
+        "--variant",
+        "rules-1.1",
+        "--variant",
+        "rules-2.0",
+    ]);
+    command
+}
+
 /// `explain`'s JSON report of A against B, with `extra` options.
 fn explain_json(a: &str, b: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec![
@@ -1062,14 +1075,7 @@ fn explain_shards_merge_to_the_whole_run() {
     let mut shards = Vec::new();
     for shard in ["1/2", "2/2"] {
         let out = dir.path().join(format!("s{}.json", shards.len()));
-        cli()
-            .args([
-                "explain",
-                "--variant",
-                "rules-1.1",
-                "--variant",
-                "rules-2.0",
-            ])
+        explain_1_1_to_2_0()
             .args([
                 "--games",
                 "60",
@@ -1133,14 +1139,7 @@ fn explain_pairs_sets_two_fields_together_against_each_alone() {
         without.get("pairs").is_none(),
         "no pairs asked, none written"
     );
-    let assert = cli()
-        .args([
-            "explain",
-            "--variant",
-            "rules-1.1",
-            "--variant",
-            "rules-2.0",
-        ])
+    let assert = explain_1_1_to_2_0()
         .args(["--games", "4", "--pairs", "mars_group_move+mars_grup_move"])
         .assert()
         .code(2);
@@ -1178,14 +1177,7 @@ fn explain_set_explains_a_change_to_the_setup_as_one_more_field() {
         serde_json::json!(["deploy:pompey:Legio 3=Roma"])
     );
     // A rule field belongs in B, not in --set.
-    let assert = cli()
-        .args([
-            "explain",
-            "--variant",
-            "rules-1.1",
-            "--variant",
-            "rules-2.0",
-        ])
+    let assert = explain_1_1_to_2_0()
         .args(["--games", "4", "--set", "vp_to_win=9"])
         .assert()
         .code(2);
