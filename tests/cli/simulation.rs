@@ -1025,26 +1025,19 @@ fn explain_1_1_to_2_0() -> assert_cmd::Command {
     command
 }
 
+/// `explain`'s arguments for A against B as the JSON tests run it, with
+/// `extra` options.
+fn explain_json_args<'a>(a: &'a str, b: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["explain", "--variant", a, "--variant", b];
+    args.extend(["--games", "60", "--seed", "3", "--json"]);
+    args.extend(["--caesar-ai", "heuristic", "--pompey-ai", "heuristic"]);
+    args.extend(extra);
+    args
+}
+
 /// `explain`'s JSON report of A against B, with `extra` options.
 fn explain_json(a: &str, b: &str, extra: &[&str]) -> serde_json::Value {
-    let mut args = vec![
-        "explain",
-        "--variant",
-        a,
-        "--variant",
-        b,
-        "--games",
-        "60",
-        "--seed",
-        "3",
-        "--json",
-        "--caesar-ai",
-        "heuristic",
-        "--pompey-ai",
-        "heuristic",
-    ];
-    args.extend(extra);
-    json(&args)
+    json(&explain_json_args(a, b, extra))
 }
 
 #[test]
@@ -1212,26 +1205,7 @@ fn explain_shards_with_pairs_and_setup_changes_merge_to_the_whole_run() {
 
 /// `explain` as [`explain_json`] runs it, writing its report with `--out`.
 fn explain_json_to_file(a: &str, b: &str, extra: &[&str]) {
-    let mut args = vec![
-        "explain",
-        "--variant",
-        a,
-        "--variant",
-        b,
-        "--games",
-        "60",
-        "--seed",
-        "3",
-    ];
-    args.extend([
-        "--json",
-        "--caesar-ai",
-        "heuristic",
-        "--pompey-ai",
-        "heuristic",
-    ]);
-    args.extend(extra);
-    cli().args(&args).assert().code(0);
+    cli().args(explain_json_args(a, b, extra)).assert().code(0);
 }
 
 #[test]
