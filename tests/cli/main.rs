@@ -29,3 +29,15 @@ fn cli() -> Command {
     command.timeout(std::time::Duration::from_secs(300));
     command
 }
+
+/// What the command line printed with `args`, which must succeed.
+fn stdout_of_success(args: &[&str]) -> String {
+    let out = cli()
+        .args(args)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}

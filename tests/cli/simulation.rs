@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{bin, cli};
+use super::{bin, cli, stdout_of_success};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -15,15 +15,8 @@ fn report_file(dir: &Path, name: &str, command: &str, games: &str, extra: &[&str
         args.extend(["--variant", "rules-1.1", "--variant", "rules-2.0"]);
     }
     args.extend(extra);
-    let out = cli()
-        .args(&args)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
     let path = dir.join(name);
-    std::fs::write(&path, out).unwrap();
+    std::fs::write(&path, stdout_of_success(&args)).unwrap();
     path
 }
 
@@ -37,14 +30,7 @@ fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
 }
 
 fn json(args: &[&str]) -> Value {
-    let out = cli()
-        .args(args)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
+    serde_json::from_str(&stdout_of_success(args)).unwrap()
 }
 
 #[test]
@@ -1254,14 +1240,7 @@ fn explain_ladder_repeats_the_explanation_at_the_two_strongest_rungs() {
         "{}",
         stderr_of(&assert)
     );
-    let text = cli()
-        .args(&args)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(text).unwrap();
+    let text = stdout_of_success(&args);
     assert!(
         text.contains(&format!(
             "Does each field's effect agree between heuristic and {tuned}?"

@@ -1,18 +1,11 @@
 //! `sweep`: balance curves over rule-set fields and scenario tweaks.
 
-use super::cli;
+use super::{cli, stdout_of_success};
 use predicates::prelude::*;
 use serde_json::Value;
 
 fn json(args: &[&str]) -> Value {
-    let out = cli()
-        .args(args)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
+    serde_json::from_str(&stdout_of_success(args)).unwrap()
 }
 
 const RUN: [&str; 8] = [
@@ -65,15 +58,7 @@ fn a_sweep_reports_every_point_and_its_balance_point() {
     let i = b["point"].as_u64().unwrap() as usize;
     assert_eq!(points[i]["balance"].as_f64().unwrap(), smallest);
     assert_eq!(b["settings"], points[i]["settings"]);
-    let text = cli()
-        .args(["sweep", "--set", "hand_size=5,6"])
-        .args(RUN)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(text).unwrap();
+    let text = stdout_of_success(&[&["sweep", "--set", "hand_size=5,6"][..], &RUN].concat());
     assert!(text.contains("hand_size=5"), "{text}");
     assert!(text.contains("Balance point"), "{text}");
 }
