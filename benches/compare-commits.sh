@@ -3,9 +3,13 @@
 #
 #   benches/compare-commits.sh [BASE [HEAD]]     (default: origin/main or HEAD~1, and the work tree)
 #
+# BASE and HEAD are commits, or release binaries already built (a path to an
+# executable file is used as it is).
+#
 # Builds each commit's release binary in its own worktree under
 # target/compare/ (dependencies reused from this checkout's target/), then for
-# each pairing (heuristic mirror, random mirror, rules 2.0, one thread):
+# each pairing (heuristic, random, `search:16` and `mcts:16` mirrors, rules
+# 2.0, one thread; the searches' playouts are the heuristic's games):
 #   - CPU seconds of N games, the two binaries alternated R times (the
 #     machine is shared: alternation puts both under the same load; the
 #     median is quoted);
@@ -24,6 +28,10 @@ mkdir -p "$out"
 
 build() { # commit -> path of its binary
     local commit=$1
+    if [ -f "$commit" ] && [ -x "$commit" ]; then
+        realpath "$commit"
+        return
+    fi
     if [ "$commit" = WORKTREE ]; then
         cargo build --release --quiet >&2
         echo "$PWD/target/release/caesar-workbench"
@@ -66,7 +74,7 @@ instr() { # bin games ai -> instructions
 
 printf '\n| pairing | games | base games/s | head games/s | ratio | base instr/game | head instr/game | ratio |\n'
 printf '|---|---|---|---|---|---|---|---|\n'
-for spec in "heuristic 3000 200" "random 20000 2000"; do
+for spec in "heuristic 3000 200" "random 20000 2000" "search:16 12 3" "mcts:16 8 3"; do
     set -- $spec
     ai=$1 games=$2 cg_games=$3
     ta=() tb=()

@@ -12,7 +12,7 @@ use std::time::Duration;
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 
-use super::player_picker::{self, Menu, Offer, Picked};
+use super::player_picker::{self, Menu, Offer, Picked, Ranked};
 use super::sim_panel::SimPanel;
 use super::state::{AppState, load_rules};
 use super::{ExportKind, FilePurpose, PlayerUse, Request, theme};
@@ -41,10 +41,17 @@ pub struct ExplainPanel {
     /// Games per rule set played (the same seeds for every one).
     pub games: u64,
     pub seed: u64,
-    pub caesar: AiSpec,
-    pub pompey: AiSpec,
+    /// The players (both sides play under A and B alike).
+    caesar: AiSpec,
+    pompey: AiSpec,
     /// Whether A was picked here (else it follows the Differences' choice).
     a_picked: bool,
+    /// Whether a player was picked here (else both sides play `fast` for
+    /// rule set A, as `caesar-workbench explain` does).
+    players_picked: bool,
+    /// What `fast` was resolved for: A's name and the scenario's and
+    /// rules' revisions (the ratings are files: not read every frame).
+    fast_for: Option<(String, u64, u64)>,
     /// The last explanation (with its exports), or why it could not run.
     finished: Option<Result<Finished, String>>,
 }
@@ -70,6 +77,8 @@ impl Default for ExplainPanel {
             caesar: AiSpec::Heuristic,
             pompey: AiSpec::Heuristic,
             a_picked: false,
+            players_picked: false,
+            fast_for: None,
             finished: None,
         }
     }
@@ -107,9 +116,46 @@ impl ExplainPanel {
         self.a_picked = true;
     }
 
+    /// The players, [Caesar, Pompey]: `fast` for rule set A until one is
+    /// picked.
+    pub fn players(&self) -> [&AiSpec; 2] {
+        [&self.caesar, &self.pompey]
+    }
+
+    /// Picks both players (they no longer follow `fast`).
+    pub fn set_players(&mut self, caesar: AiSpec, pompey: AiSpec) {
+        self.caesar = caesar;
+        self.pompey = pompey;
+        self.players_picked = true;
+    }
+
     /// Plays `side` with the heuristic player of the file at `path`.
     pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
+        self.players_picked = true;
         super::player_picker::load_player_file([&mut self.caesar, &mut self.pompey], side, path)
+    }
+
+    /// Until a player is picked here, both sides play `fast` for rule set A
+    /// (the command line's default players: the same question gets the same
+    /// answer in the window and at the command line).
+    fn follow_fast(&mut self, state: &AppState) {
+        if self.players_picked {
+            return;
+        }
+        let a = match &self.rule_sets[0] {
+            RuleChoice::InForce => state.variant().to_string(),
+            RuleChoice::Named(name) => name.clone(),
+        };
+        let key = (a, state.scenario_revision(), state.rules_revision());
+        if self.fast_for.as_ref() == Some(&key) {
+            return;
+        }
+        let spec = Ranked::Fast
+            .here(&key.0)
+            .map_or(AiSpec::Heuristic, |fast| fast.spec);
+        self.caesar = spec.clone();
+        self.pompey = spec;
+        self.fast_for = Some(key);
     }
 
     /// The settings, the button that starts the explanation, its progress
@@ -129,6 +175,7 @@ impl ExplainPanel {
         if let Some(result) = sim.take_explain() {
             self.finished = Some(result.map(Finished::of));
         }
+        self.follow_fast(state);
         ui.label(RichText::new("Explain the differences").strong())
             .on_hover_text(
                 "Why B differs from A for Caesar, rule by rule: every field in which they differ is switched alone, at A and at B, over the same seeds (as `caesar-workbench explain`)",
@@ -174,7 +221,9 @@ impl ExplainPanel {
             Side::Caesar => &mut self.caesar,
             Side::Pompey => &mut self.pompey,
         };
-        let l = ui.label(format!("{side} player"));
+        let l = ui.label(format!("{side} player")).on_hover_text(
+            "Both sides play `fast` for rule set A (the strongest measured under the fast budget, as `caesar-workbench explain`) until you pick a player",
+        );
         let menu = Menu {
             variant,
             current: Some(ai),
@@ -191,6 +240,7 @@ impl ExplainPanel {
         match picked {
             Some(Picked::Player(spec)) => {
                 *ai = spec;
+                self.players_picked = true;
                 None
             }
             Some(Picked::FromFile) => Some(Clicked::Request(Request::Choose(

@@ -3,7 +3,8 @@
 //! rung of the strength ladder and tune's opponent.
 //!
 //! Strongest first: the best player measured for the rule set in play
-//! ([`ratings::best`]), then the player kinds, the shipped player files
+//! ([`ratings::best`]) and the fast one ([`ratings::fast_for`], the command
+//! line's default), then the player kinds, the shipped player files
 //! (`variants/players/`) and searches on player files, each with its
 //! shipped rating when it has one, so a designer sees what is strongest
 //! before choosing and every menu offers the same players in the same order.
@@ -78,7 +79,6 @@ pub(super) fn combo(
 /// The most characters a player's menu button shows.
 const SELECTED_CHARS: usize = 34;
 
-/// `text` cut to `max` characters, an ellipsis marking the cut.
 /// Plays `side` with the heuristic player of the file at `path`, in a
 /// panel's players `[caesar, pompey]`.
 pub(crate) fn load_player_file(
@@ -95,6 +95,7 @@ pub(crate) fn load_player_file(
     Ok(())
 }
 
+/// `text` cut to `max` characters, an ellipsis marking the cut.
 fn elided(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
@@ -107,7 +108,8 @@ fn elided(text: &str, max: usize) -> String {
 fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<Picked> {
     let mut picked = None;
     if menu.offer == Offer::Players {
-        picked = best_entry(ui, menu);
+        picked = ranked_entry(ui, menu, Ranked::Best);
+        picked = ranked_entry(ui, menu, Ranked::Fast).or(picked);
     }
     extra(ui);
     ui.separator();
@@ -145,14 +147,47 @@ fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<
     picked
 }
 
+/// The two players a menu ranks for the setup, as the command line names
+/// them: `best` and `fast`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ranked {
+    /// The strongest measured.
+    Best,
+    /// The strongest measured under [`ratings::FAST_GAME_CPU`] a game: for
+    /// runs of thousands of games (the command line's default player).
+    Fast,
+}
+
+impl Ranked {
+    /// The player it stands for under `variant` on the setup in the window.
+    pub(super) fn here(self, variant: &str) -> Result<ratings::BestPlayer, crate::ai::NotAPlayer> {
+        let setup = current_setup();
+        let lineage = crate::scenario::rules::RuleSet::lineage(variant).unwrap_or_default();
+        let scenario = setup.scenario_digest.as_deref();
+        match self {
+            Ranked::Best => ratings::best_for(&lineage, scenario, &setup.bundle),
+            Ranked::Fast => ratings::fast_for(&lineage, scenario, &setup.bundle),
+        }
+    }
+
+    /// "Strongest for rules-2.0", "Fast for rules-2.0".
+    fn heading(self, variant: &str) -> String {
+        match self {
+            Ranked::Best => format!("Strongest for {variant}"),
+            Ranked::Fast => format!("Fast for {variant}"),
+        }
+    }
+}
+
 /// "Strongest for rules-2.0: Search (16 playouts, fitted for rules 2.0),
-/// 82.0%": the
-/// strongest shipped player for the rule set, resolved to the player itself.
-fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
-    let found = match best_here(menu.variant) {
+/// 82.0%" (or "Fast for rules-2.0: …"): the strongest shipped player for the
+/// rule set (under the fast budget), resolved to the player itself.
+fn ranked_entry(ui: &mut Ui, menu: &Menu<'_>, ranked: Ranked) -> Option<Picked> {
+    let heading = ranked.heading(menu.variant);
+    let found = match ranked.here(menu.variant) {
         Ok(found) => found,
         Err(e) => {
-            ui.label(RichText::new(format!("Strongest for {}: {e}", menu.variant)).weak());
+            ui.label(RichText::new(format!("{heading}: {e}")).weak());
             return None;
         }
     };
@@ -163,32 +198,41 @@ fn best_entry(ui: &mut Ui, menu: &Menu<'_>) -> Option<Picked> {
     // text.
     let text = match &found.rating {
         Some(r) if found.fitted_here => format!(
-            "For this setup (measured here): {}   {:.1}%",
+            "{} (measured here): {}   {:.1}%",
+            match ranked {
+                Ranked::Best => "For this setup",
+                Ranked::Fast => "Fast for this setup",
+            },
             label(&best),
             r.score.estimate * 100.0
         ),
         Some(r) => format!(
-            "Strongest for {}: {}   {:.1}%",
-            menu.variant,
+            "{heading}: {}   {:.1}%",
             label(&best),
             r.score.estimate * 100.0
         ),
         None => format!(
-            "Strongest for {}: {} (no player measured under this rule set)",
-            menu.variant,
+            "{heading}: {} (no player measured under this rule set)",
             label(&best)
+        ),
+    };
+    let why = match ranked {
+        Ranked::Best => String::new(),
+        Ranked::Fast => format!(
+            "The strongest measured under {} CPU s a game, for runs of thousands of games (the command line's `fast`, its default player)\n\n",
+            ratings::FAST_GAME_CPU
         ),
     };
     let response = ui.selectable_label(menu.current == Some(&best), RichText::new(text).strong());
     let response = match &found.rating {
         Some(r) => response.on_hover_text(format!(
-            "{}\n\n{}\n\n{}",
+            "{why}{}\n\n{}\n\n{}",
             spec_text(&best),
             found.describe(),
             rating_text(r)
         )),
         None => response.on_hover_text(format!(
-            "{}\n\n`caesar-workbench players --measure --variant …` measures the players",
+            "{why}{}\n\n`caesar-workbench players --measure --variant …` measures the players",
             spec_text(&best)
         )),
     };
@@ -445,7 +489,5 @@ fn current_setup() -> SetupRatings {
 pub(crate) fn best_here(
     variant: &str,
 ) -> Result<crate::sim::ratings::BestPlayer, crate::ai::NotAPlayer> {
-    let setup = current_setup();
-    let lineage = crate::scenario::rules::RuleSet::lineage(variant).unwrap_or_default();
-    ratings::best_for(&lineage, setup.scenario_digest.as_deref(), &setup.bundle)
+    Ranked::Best.here(variant)
 }

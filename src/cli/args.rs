@@ -7,6 +7,7 @@ use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::checked::CheckedScenario;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::sim::ratings::FAST_GAME_CPU;
 use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
 
 use std::process::ExitCode;
@@ -76,9 +77,6 @@ pub enum PlayerArg {
     Spec(AiSpec),
 }
 
-/// CPU seconds a game of a `fast` player may cost.
-pub const FAST_GAME_CPU: f64 = 0.005;
-
 /// `--caesar-ai`'s help: every kind's spellings, then `best` and `fast`.
 fn player_help() -> String {
     format!(
@@ -133,7 +131,11 @@ impl PlayerArg {
                 let lineage = RuleSet::lineage(v)?;
                 let bundle = bundle_ratings(bundle, scenario, v)?;
                 let found = match self {
-                    PlayerArg::Fast => fast_for(&lineage, scenario_digest.as_deref(), &bundle),
+                    PlayerArg::Fast => caesar_workbench::sim::ratings::fast_for(
+                        &lineage,
+                        scenario_digest.as_deref(),
+                        &bundle,
+                    ),
                     _ => caesar_workbench::sim::ratings::best_for(
                         &lineage,
                         scenario_digest.as_deref(),
@@ -159,37 +161,6 @@ impl PlayerArg {
             Ok((best[0].spec.clone(), Some(words)))
         }
     }
-}
-
-/// The `fast` player for a setup: the bundle's first player under
-/// [`FAST_GAME_CPU`] a game, else the strongest such along the rule set's
-/// `extends` chain, else the default heuristic.
-fn fast_for(
-    lineage: &[RuleSet],
-    scenario: Option<&str>,
-    bundle: &[caesar_workbench::sim::ratings::Rating],
-) -> Result<caesar_workbench::sim::ratings::BestPlayer, NotAPlayer> {
-    use caesar_workbench::sim::ratings;
-    let fast_bundle: Vec<_> = bundle
-        .iter()
-        .filter(|r| r.cpu_seconds_per_game < FAST_GAME_CPU)
-        .cloned()
-        .collect();
-    let in_bundle = ratings::best_for(lineage, scenario, &fast_bundle)?;
-    if in_bundle.fitted_here {
-        return Ok(in_bundle);
-    }
-    Ok(
-        ratings::strongest_within(lineage, scenario, FAST_GAME_CPU)?.unwrap_or(
-            ratings::BestPlayer {
-                spec: AiSpec::Heuristic,
-                rating: None,
-                same_rules: false,
-                same_scenario: false,
-                fitted_here: false,
-            },
-        ),
-    )
 }
 
 /// The ratings of a fit's bundle for a setup: the folder given

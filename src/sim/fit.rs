@@ -205,9 +205,6 @@ pub const REPORT_FILE: &str = "report.md";
 /// Salt of the measured games' seeds: a stream no stage of the fit plays.
 const MEASURE_SALT: u64 = 0x6d65_6173_7572_6564;
 
-/// A fast player costs under this many CPU seconds a game.
-pub const FAST_GAME: f64 = 0.005;
-
 /// The players a setup has before a fit: the best and the strongest fast
 /// one of the nearest rated rule set.
 pub struct Transferred {
@@ -224,14 +221,11 @@ impl Transferred {
         let lineage = RuleSet::lineage(variant)?;
         let scenario = Some(game.scenario.digest.as_str());
         let best = ratings::best_for(&lineage, scenario, &[])?;
-        let fast = ratings::strongest_within(&lineage, scenario, FAST_GAME)?;
+        let fast = ratings::fast_for(&lineage, scenario, &[])?;
         Ok(Transferred {
             best,
-            fast_cpu: fast
-                .as_ref()
-                .and_then(|b| b.rating.as_ref())
-                .map(|r| r.cpu_seconds_per_game),
-            fast: fast.map_or(AiSpec::Heuristic, |b| b.spec),
+            fast_cpu: fast.rating.as_ref().map(|r| r.cpu_seconds_per_game),
+            fast: fast.spec,
         })
     }
 
@@ -244,7 +238,7 @@ impl Transferred {
             .map_or(0.05, |r| r.cpu_seconds_per_game);
         // The fitted search costs about what a 16-playout search does.
         let search = 0.06;
-        2.0 * FAST_GAME + search + (search + best) + best
+        2.0 * ratings::FAST_GAME_CPU + search + (search + best) + best
     }
 }
 

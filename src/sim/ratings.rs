@@ -330,6 +330,38 @@ pub fn best_for(
     })
 }
 
+/// CPU seconds a game of a `fast` player may cost: the one definition the
+/// command line's `fast`, the window's and a fit's plan all read.
+pub const FAST_GAME_CPU: f64 = 0.005;
+
+/// `fast` for a setup: the bundle's first player under [`FAST_GAME_CPU`] a
+/// game, else the strongest such along the rule set's `extends` chain, else
+/// the default heuristic.
+pub fn fast_for(
+    lineage: &[RuleSet],
+    scenario: Option<&str>,
+    bundle: &[Rating],
+) -> Result<BestPlayer, NotAPlayer> {
+    let fast_bundle: Vec<Rating> = bundle
+        .iter()
+        .filter(|r| r.cpu_seconds_per_game < FAST_GAME_CPU)
+        .cloned()
+        .collect();
+    let in_bundle = best_for(lineage, scenario, &fast_bundle)?;
+    if in_bundle.fitted_here {
+        return Ok(in_bundle);
+    }
+    Ok(
+        strongest_within(lineage, scenario, FAST_GAME_CPU)?.unwrap_or(BestPlayer {
+            spec: AiSpec::Heuristic,
+            rating: None,
+            same_rules: false,
+            same_scenario: false,
+            fitted_here: false,
+        }),
+    )
+}
+
 /// The strongest rated player that costs under `max_cpu` CPU seconds a
 /// game, for a rule set's lineage as [`best_for`] searches it (the fast
 /// default of runs that play thousands of games); `None` when no such player

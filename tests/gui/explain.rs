@@ -47,8 +47,7 @@ fn an_explanation_runs_in_the_window_and_a_field_shows_in_the_rule_table() {
     {
         let panel = h.state_mut().explain_panel();
         panel.set_rule_sets(RuleChoice::Named("rules-2.0".into()), RuleChoice::InForce);
-        panel.caesar = AiSpec::Random;
-        panel.pompey = AiSpec::Random;
+        panel.set_players(AiSpec::Random, AiSpec::Random);
     }
     h.run();
     h.get_by_role_and_label(Role::SpinButton, "Games per rule set")
@@ -155,8 +154,7 @@ fn an_explanation_that_ends_on_the_simulate_tab_is_shown_in_the_rules_tab() {
             RuleChoice::Named("rules-2.0-no-first-turn-exception".into()),
         );
         panel.games = 4;
-        panel.caesar = AiSpec::Random;
-        panel.pompey = AiSpec::Random;
+        panel.set_players(AiSpec::Random, AiSpec::Random);
     }
     h.run();
     h.get_by_role_and_label(Role::Button, "Explain the differences")
@@ -179,4 +177,40 @@ fn an_explanation_that_ends_on_the_simulate_tab_is_shown_in_the_rules_tab() {
         .map(|f| f.field)
         .collect();
     assert_eq!(fields, ["caesar_player1_first_turn"]);
+}
+
+#[test]
+fn the_players_are_fast_for_rule_set_a_until_one_is_picked() {
+    // As `caesar-workbench explain`: both sides play `fast` for A, the
+    // strongest shipped player under the fast budget for that rule set.
+    let fast = |variant: &str| {
+        let lineage = caesar_workbench::scenario::rules::RuleSet::lineage(variant).unwrap();
+        caesar_workbench::sim::ratings::fast_for(&lineage, None, &[])
+            .unwrap()
+            .spec
+    };
+    assert_ne!(
+        fast("rules-1.1"),
+        fast("rules-2.0"),
+        "the test needs two fast players"
+    );
+    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
+    for a in ["rules-1.1", "rules-2.0"] {
+        h.state_mut()
+            .explain_panel()
+            .set_rule_sets(RuleChoice::Named(a.into()), RuleChoice::InForce);
+        h.run();
+        let players = h.state_mut().explain_panel().players().map(Clone::clone);
+        assert_eq!(players, [fast(a), fast(a)], "A is {a}");
+    }
+    // A player picked stays when A changes.
+    h.state_mut()
+        .explain_panel()
+        .set_players(AiSpec::Random, AiSpec::Heuristic);
+    h.state_mut()
+        .explain_panel()
+        .set_rule_sets(RuleChoice::Named("rules-1.1".into()), RuleChoice::InForce);
+    h.run();
+    let players = h.state_mut().explain_panel().players().map(Clone::clone);
+    assert_eq!(players, [AiSpec::Random, AiSpec::Heuristic]);
 }
