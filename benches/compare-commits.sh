@@ -84,8 +84,8 @@ for spec in "heuristic 3000 200" "random 20000 2000" "search:16 12 3" "mcts:16 8
     done
     ma=$(printf '%s\n' "${ta[@]}" | median)
     mb=$(printf '%s\n' "${tb[@]}" | median)
-    ga=$(awk -v g="$games" -v t="$ma" 'BEGIN {printf "%.0f", g / t}')
-    gb=$(awk -v g="$games" -v t="$mb" 'BEGIN {printf "%.0f", g / t}')
+    ga=$(awk -v g="$games" -v t="$ma" 'BEGIN {r = g / t; printf (r < 100 ? "%.2f" : "%.0f"), r}')
+    gb=$(awk -v g="$games" -v t="$mb" 'BEGIN {r = g / t; printf (r < 100 ? "%.2f" : "%.0f"), r}')
     r=$(awk -v x="$ga" -v y="$gb" 'BEGIN {printf "%.2fx", y / x}')
     if command -v valgrind >/dev/null; then
         ia=$(( ($(instr "$a" "$cg_games" "$ai") - $(instr "$a" 1 "$ai")) / (cg_games - 1) ))
