@@ -337,8 +337,9 @@ impl ExplainPanel {
         };
         let r = &finished.report;
         clicks.extend(finished.export_buttons(ui));
-        ui.label(RichText::new(drawable(&r.headline())).strong());
-        ui.label(drawable(&r.whole_sentence()));
+        // Wrapped: the headline names both player files, wider than the panel.
+        ui.add(egui::Label::new(RichText::new(drawable(&r.headline())).strong()).wrap());
+        ui.add(egui::Label::new(drawable(&r.whole_sentence())).wrap());
         let ranked = r.ranked();
         clicks.extend(effect_chart(ui, r, &ranked, highlighted));
         for (field, effect) in &ranked {
@@ -578,22 +579,29 @@ fn effect_chart(
         // Bottom right: the rows there are the smallest effects.
         .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightBottom))
         .x_axis_label("Caesar's share, points (B's value against A's)")
-        .y_axis_min_width(190.0)
         .include_x(0.0)
         .include_y(-0.6)
         .include_y(n as f64 - 0.4)
         .y_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
-        .y_axis_formatter(move |mark, _| {
-            let v = mark.value;
-            if (v - v.round()).abs() > 1e-6 || v < 0.0 {
-                return String::new();
-            }
-            let i = n as i64 - 1 - v.round() as i64;
-            usize::try_from(i)
-                .ok()
-                .and_then(|i| labels.get(i).cloned())
-                .unwrap_or_default()
-        })
+        // The rows are closer than the plot's default spacing for full
+        // labels, which it would fade to near invisible: every row's name is
+        // drawn at full strength.
+        .custom_y_axes(vec![
+            egui_plot::AxisHints::new_y()
+                .min_thickness(190.0)
+                .label_spacing(8.0..=12.0)
+                .formatter(move |mark, _| {
+                    let v = mark.value;
+                    if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+                        return String::new();
+                    }
+                    let i = n as i64 - 1 - v.round() as i64;
+                    usize::try_from(i)
+                        .ok()
+                        .and_then(|i| labels.get(i).cloned())
+                        .unwrap_or_default()
+                }),
+        ])
         .show(ui, |p| {
             for kind in [
                 RowKind::Whole,
