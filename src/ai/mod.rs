@@ -149,6 +149,10 @@ pub(crate) fn play_on(
     play_watched(game, state, players, log, |_, _, _| {})
 }
 
+/// Room for a decision's legal actions: more than most decisions list, so a
+/// game loop (a search's playouts start thousands) does not grow its list.
+const LEGAL_CAPACITY: usize = 64;
+
 /// Plays `state` on until it ends or `stop` says so (asked before each
 /// decision): a playout that is scored at a horizon.
 pub(crate) fn play_until(
@@ -157,7 +161,7 @@ pub(crate) fn play_until(
     players: &mut [Box<dyn Player>; 2],
     mut stop: impl FnMut(&State) -> bool,
 ) -> State {
-    let mut legal = Vec::new();
+    let mut legal = Vec::with_capacity(LEGAL_CAPACITY);
     state.legal_actions(game, &mut legal);
     while let Some(side) = state.current_player() {
         if stop(&state) {
@@ -179,7 +183,7 @@ pub fn play_watched(
     log: &mut impl crate::engine::Log,
     mut watch: impl FnMut(&State, Side, Action),
 ) -> State {
-    let mut legal = Vec::new();
+    let mut legal = Vec::with_capacity(LEGAL_CAPACITY);
     state.legal_actions(game, &mut legal);
     while let Some(side) = state.current_player() {
         let action = decide(&mut players[side.index()], game, &state, &legal);

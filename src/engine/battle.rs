@@ -2,7 +2,7 @@
 //! retreats, regroups, navis battles and shore combat.
 
 use super::events::{GameEvent, Log, emit};
-use super::{Action, Game, NO_LINK, Phase, SpaceSet, State, flag};
+use super::{Action, BlockSet, Game, NO_LINK, Phase, SpaceSet, State, flag};
 use crate::scenario::model::{Adjacent, BlockId, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::{AttackerRetreat, MainAttack};
@@ -86,7 +86,7 @@ impl Battle {
                 }
             }
             Sub::Hit { side, .. } => {
-                for b in battle.strongest_targets(state, game, side) {
+                for b in battle.strongest_targets(state, game, side).iter() {
                     out.push(Action::TakeHit(b));
                 }
             }
@@ -449,9 +449,9 @@ impl Battle {
     }
 
     /// Enemy blocks that may take hits now, the strongest ones.
-    fn strongest_targets(&self, state: &State, game: &Game, side: Side) -> Vec<BlockId> {
+    fn strongest_targets(&self, state: &State, game: &Game, side: Side) -> BlockSet {
         let mut best = 0;
-        let mut out = Vec::new();
+        let mut out = BlockSet::default();
         for b in state.blocks_at(self.space, side) {
             if self.round == 1 && self.is_reserve(state, b) {
                 continue; // 7.3: reserves take no hits in round 1
@@ -459,10 +459,10 @@ impl Battle {
             let s = state.strength(game, b);
             if s > best {
                 best = s;
-                out.clear();
+                out = BlockSet::default();
             }
             if s == best {
-                out.push(b);
+                out.insert(b);
             }
         }
         out
@@ -478,11 +478,11 @@ impl Battle {
         log: &mut impl Log,
     ) {
         while hits > 0 {
-            let targets = self.strongest_targets(state, game, side);
-            match targets.len() {
-                0 => break, // surplus hits are lost
-                1 => {
-                    state.hit(game, targets[0], log);
+            let mut targets = self.strongest_targets(state, game, side).iter();
+            match (targets.next(), targets.next()) {
+                (None, _) => break, // surplus hits are lost
+                (Some(target), None) => {
+                    state.hit(game, target, log);
                     hits -= 1;
                 }
                 _ => {
