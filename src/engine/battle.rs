@@ -7,6 +7,24 @@ use crate::scenario::model::{Adjacent, BlockId, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::{AttackerRetreat, MainAttack};
 
+/// A space where both sides met this turn.
+#[derive(Debug, Clone)]
+pub(super) struct Contest {
+    pub(super) space: SpaceId,
+    pub(super) attacker: Side,
+    /// 7.3 main attack link (2.0: the first used).
+    pub(super) main: u16,
+    /// Links the attacker used to attack or reinforce.
+    pub(super) attack_links: Vec<LinkId>,
+    /// Attacking non-reserve blocks that entered (6.13 pinning).
+    pub(super) pinning: u8,
+    /// 6.12 (1.1): the attacker has declared the main attack.
+    pub(super) declared: bool,
+    /// 6.14: links the defender's responders came by; after a disruption
+    /// swap (7.31) they are the new attacker's roads for 7.62 / 7.63.
+    pub(super) response_links: Vec<LinkId>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Sub {
     /// 7.3 (1.1): the attacker names the main attack road.

@@ -1,10 +1,150 @@
-//! Where blocks are and how strong (the state's one door for every change
-//! of place, strength and side, so its occupancy and stamps stay true), and
-//! eliminations (7.5: leaders to trophies 7.51, Cleopatra 7.52).
+//! Where blocks are and how strong: each block's place, steps, side and
+//! flags, the counts per space kept in step with them, and the state's one
+//! door for every change of place, strength and side (so its occupancy and
+//! stamps stay true); eliminations (7.5: leaders to trophies 7.51,
+//! Cleopatra 7.52).
 
 use super::events::{GameEvent, Log, emit};
-use super::{ELIMINATED, Game, MapEvent, POOL, Place, State, TROPHY, fresh_stamp};
+use super::{BlockSet, Game, MapEvent, SpaceSet, State};
 use crate::scenario::model::{BlockId, BlockKind, Side, SpaceId};
+
+/// Where a block is. Spaces are their ids; the rest are off-map boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Place {
+    Map(SpaceId),
+    /// In the levy pool, available.
+    Pool,
+    /// In the levy pool face-up: eliminated this year (5.2).
+    Eliminated,
+    /// A dead leader, held by the enemy as a 1 VP trophy (7.51).
+    Trophy,
+}
+
+pub(super) const POOL: u16 = u16::MAX;
+pub(super) const ELIMINATED: u16 = u16::MAX - 1;
+pub(super) const TROPHY: u16 = u16::MAX - 2;
+pub(super) const NO_LINK: u16 = u16::MAX;
+
+/// Per-block flags for the current game turn.
+pub(super) mod flag {
+    pub(crate) const MOVED: u8 = 1;
+    /// Entered an enemy space this turn and must stop.
+    pub(crate) const STOPPED: u8 = 4;
+    /// A reserve in the coming battle (7.3).
+    pub(crate) const RESERVE: u8 = 8;
+    /// Moved by sea this turn (6.3): no land move.
+    pub(crate) const BY_SEA: u8 = 16;
+    /// A navis that must stay at sea for an amphibious move (6.3).
+    pub(crate) const ANCHORED: u8 = 32;
+    /// Responded to a battle (6.14).
+    pub(crate) const RESPONDED: u8 = 64;
+    /// In a battle this turn (play quality: a move that led to a battle is
+    /// not undone).
+    pub(crate) const FOUGHT: u8 = 2;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct BlockState {
+    pub(super) loc: u16,
+    pub(super) steps: u8,
+    pub(super) side: Side,
+    pub(super) flags: u8,
+    /// Steps taken in the current group move.
+    pub(super) moved_steps: u8,
+    /// The link it last entered by this turn (for main attack and retreats).
+    pub(super) entered_via: u16,
+    /// Where it was before this turn's move (7.82: navis retreat where they came from).
+    pub(super) came_from: u16,
+    /// Its last turn's move, to count a move undone (play quality).
+    pub(super) last_hop: Hop,
+}
+
+/// A block's move in one game turn: from where to where, and in which turn
+/// of the game (1-based; 0: none since it last fought).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct Hop {
+    pub(super) from: u16,
+    pub(super) to: u16,
+    pub(super) turn: u8,
+}
+
+impl Hop {
+    pub(super) const NONE: Hop = Hop {
+        from: 0,
+        to: 0,
+        turn: 0,
+    };
+}
+
+impl BlockState {
+    pub(super) fn place(&self) -> Place {
+        match self.loc {
+            POOL => Place::Pool,
+            ELIMINATED => Place::Eliminated,
+            TROPHY => Place::Trophy,
+            s => Place::Map(SpaceId(s)),
+        }
+    }
+    pub(super) fn on_map(&self) -> bool {
+        self.loc < TROPHY
+    }
+    pub(super) fn has(&self, f: u8) -> bool {
+        self.flags & f != 0
+    }
+}
+
+/// A stamp that no other change shares, in any state (clones included) or
+/// thread: a cache keyed on one cannot be fooled by two clones that changed
+/// differently. Never part of play: games do not depend on its value.
+pub(super) fn fresh_stamp() -> u64 {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static THREADS: AtomicU64 = AtomicU64::new(1);
+    thread_local! {
+        // 0 until the thread's first stamp; then its own range of 2^40.
+        static LAST: Cell<u64> = const { Cell::new(0) };
+    }
+    LAST.with(|last| {
+        let mut stamp = last.get();
+        if stamp == 0 {
+            stamp = THREADS.fetch_add(1, Ordering::Relaxed) << 40;
+        }
+        stamp += 1;
+        last.set(stamp);
+        stamp
+    })
+}
+
+/// One side's blocks in one space: how many and how strong, its navis
+/// apart (a side's own are its to know; the enemy's count is public).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Forces {
+    pub(crate) blocks: u8,
+    pub(crate) navis: u8,
+    pub(crate) strength: u16,
+    pub(crate) navis_strength: u16,
+}
+
+impl Forces {
+    #[inline]
+    pub(super) fn add(&mut self, strength: u8, navis: bool) {
+        self.blocks += 1;
+        self.strength += u16::from(strength);
+        if navis {
+            self.navis += 1;
+            self.navis_strength += u16::from(strength);
+        }
+    }
+    #[inline]
+    pub(super) fn remove(&mut self, strength: u8, navis: bool) {
+        self.blocks -= 1;
+        self.strength -= u16::from(strength);
+        if navis {
+            self.navis -= 1;
+            self.navis_strength -= u16::from(strength);
+        }
+    }
+}
 
 impl State {
     /// Moves a block (on or off the map). Every change of place goes
@@ -141,5 +281,151 @@ impl State {
         } else {
             self.eliminate(game, b, log)
         }
+    }
+}
+
+impl State {
+    pub fn place(&self, b: BlockId) -> Place {
+        self.blocks[b.index()].place()
+    }
+    pub fn location(&self, b: BlockId) -> Option<SpaceId> {
+        match self.place(b) {
+            Place::Map(s) => Some(s),
+            _ => None,
+        }
+    }
+    /// Whether a block waits in a battle's reserve (7.3): it arrives, and
+    /// is revealed, at the start of round 2.
+    pub fn is_reserve(&self, b: BlockId) -> bool {
+        self.blocks[b.index()].has(flag::RESERVE)
+    }
+    /// Current strength in steps.
+    pub fn steps(&self, b: BlockId) -> u8 {
+        self.blocks[b.index()].steps
+    }
+    /// The side a block fights for now (Cleopatra and Jupiter may change it).
+    pub fn side(&self, b: BlockId) -> Side {
+        self.blocks[b.index()].side
+    }
+
+    /// Blocks of `side` at `space`.
+    pub fn blocks_at(&self, space: SpaceId, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+        self.on_map[side.index()]
+            .iter()
+            .filter(move |b| self.blocks[b.index()].loc == space.0)
+    }
+
+    pub(super) fn occupied(&self, space: SpaceId) -> [bool; 2] {
+        [
+            self.occupied[0].contains(space),
+            self.occupied[1].contains(space),
+        ]
+    }
+
+    /// Spaces friendly to `side` (4.21: its blocks alone).
+    pub(super) fn friendly_spaces(&self, side: Side) -> SpaceSet {
+        self.occupied[side.index()].without(self.occupied[side.other().index()])
+    }
+
+    /// Rebuilds [`State::forces`] and the block and space sets from the blocks.
+    pub(super) fn recount_occupancy(&mut self, game: &Game) {
+        (self.forces, self.occupied, self.on_map, self.pooled) = self.counted(game);
+        self.map_stamp = [fresh_stamp(), fresh_stamp()];
+    }
+
+    /// Forces per space, the spaces each side occupies, and each side's
+    /// blocks on the map and in the pool, counted afresh from the blocks.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn counted(
+        &self,
+        game: &Game,
+    ) -> (
+        [Vec<Forces>; 2],
+        [SpaceSet; 2],
+        [BlockSet; 2],
+        [BlockSet; 2],
+    ) {
+        let n = game.board().len();
+        let mut forces = [vec![Forces::default(); n], vec![Forces::default(); n]];
+        let mut occupied = [SpaceSet::default(); 2];
+        let mut on_map = [BlockSet::default(); 2];
+        let mut pooled = [BlockSet::default(); 2];
+        for (i, b) in self.blocks.iter().enumerate() {
+            let id = BlockId(i as u8);
+            if b.on_map() {
+                let strength = b.steps * game.strength_per_step[i];
+                forces[b.side.index()][b.loc as usize].add(strength, game.is_navis(id));
+                occupied[b.side.index()].insert(SpaceId(b.loc));
+                on_map[b.side.index()].insert(id);
+            } else if b.loc == POOL {
+                pooled[b.side.index()].insert(id);
+            }
+        }
+        (forces, occupied, on_map, pooled)
+    }
+
+    /// 4.21 / 4.4: friendly to `side` (occupied by it alone).
+    pub fn is_friendly(&self, space: SpaceId, side: Side) -> bool {
+        let o = self.occupied(space);
+        o[side.index()] && !o[side.other().index()]
+    }
+    pub fn is_vacant(&self, space: SpaceId) -> bool {
+        self.occupied(space) == [false, false]
+    }
+    pub fn is_contested(&self, space: SpaceId) -> bool {
+        self.occupied(space) == [true, true]
+    }
+    /// Holds enemy blocks (enemy or contested).
+    pub(super) fn has_enemy(&self, space: SpaceId, side: Side) -> bool {
+        self.occupied(space)[side.other().index()]
+    }
+
+    /// Printed strength (7.41: elephant steps count double).
+    pub fn strength(&self, game: &Game, b: BlockId) -> u8 {
+        self.blocks[b.index()].steps * game.strength_per_step[b.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Action;
+
+    /// Two clones that move different blocks get different stamps for the
+    /// side that moved (a cache keyed on the stamp is never fooled), and
+    /// the side that did not move keeps its stamp.
+    #[test]
+    fn map_stamps_differ_between_clones_that_moved_differently() {
+        let game = crate::test_support::published("rules-2.0");
+        let (state, legal) = crate::test_support::play_until(&game, 3, |_, legal| {
+            legal
+                .iter()
+                .filter(|a| matches!(a, Action::Group(_)))
+                .count()
+                >= 2
+        });
+        let side = state.current_player().expect("a command phase");
+        let groups: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Action::Group(_)))
+            .collect();
+        let mut legal = Vec::new();
+        let mut moved = |group: Action| {
+            let mut s = state.clone();
+            s.apply(&game, group);
+            s.legal_actions(&game, &mut legal);
+            let step = *legal
+                .iter()
+                .find(|a| matches!(a, Action::Step { .. }))
+                .expect("the group has a step");
+            s.apply(&game, step);
+            s
+        };
+        let (a, b) = (moved(groups[0]), moved(groups[1]));
+        let (i, other) = (side.index(), side.other().index());
+        assert_ne!(a.map_stamp[i], b.map_stamp[i]);
+        assert_ne!(a.map_stamp[i], state.map_stamp[i]);
+        assert_eq!(a.map_stamp[other], state.map_stamp[other]);
+        assert_eq!(b.map_stamp[other], state.map_stamp[other]);
     }
 }

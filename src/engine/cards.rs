@@ -336,3 +336,87 @@ pub(super) fn player_one(
         Side::Caesar // higher move, Caesar on ties
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+
+    use super::*;
+    use crate::scenario::model::SpaceId;
+
+    fn events_in(game: &Game, hand: &[u8]) -> usize {
+        hand.iter()
+            .filter(|c| matches!(game.card(**c), CardFace::Event(_)))
+            .count()
+    }
+
+    /// The direct draw gives each capped deal the chance a plain shuffle that
+    /// happened to respect the cap would: the event counts of the two hands
+    /// match those of redealing until the cap holds (the engine's old way).
+    #[test]
+    fn capped_deals_are_distributed_as_redealt_ones() {
+        let game = crate::test_support::published("house-2.0-max-2-events");
+        let (hand, cap) = (6, 1);
+        let samples = 20_000;
+        let mut direct = [[0u32; 2]; 2];
+        let mut redealt = [[0u32; 2]; 2];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..samples {
+            let [a, b] = deal_capped(&game, hand, cap, &mut rng);
+            assert_eq!((a.len(), b.len()), (hand, hand));
+            let mut all: Vec<u8> = a.iter().chain(&b).copied().collect();
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), 2 * hand, "no card is dealt twice");
+            direct[events_in(&game, &a)][events_in(&game, &b)] += 1;
+            let mut deck = game.deck.clone();
+            loop {
+                deck.shuffle(&mut rng);
+                let (a, b) = (&deck[..hand], &deck[hand..2 * hand]);
+                let (ea, eb) = (events_in(&game, a), events_in(&game, b));
+                if ea <= cap && eb <= cap {
+                    redealt[ea][eb] += 1;
+                    break;
+                }
+            }
+        }
+        for i in 0..2 {
+            for j in 0..2 {
+                let (d, r) = (direct[i][j] as f64, redealt[i][j] as f64);
+                // About four standard errors of a 20,000-sample share.
+                assert!(
+                    (d - r).abs() / samples as f64 <= 0.015,
+                    "{i} and {j} events: direct {d}, redealt {r}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_back_within_two_turns_without_a_battle_counts_as_undone() {
+        let game = crate::test_support::published("rules-2.0");
+        let mut state = State::new(&game, 1);
+        let b = state.on_map[0].iter().next().unwrap();
+        let here = state.blocks[b.index()].loc;
+        let there = game.board().neighbours(SpaceId(here))[0].to.0;
+        let hop = |state: &mut State, turn: u8, from: u16, to: u16, flags: u8| {
+            state.turn = turn;
+            let s = &mut state.blocks[b.index()];
+            (s.came_from, s.loc, s.flags) = (from, to, flag::MOVED | flags);
+            state.count_moves_undone(&game);
+            state.blocks[b.index()].flags = 0;
+            state.stats.quality.moves_undone[0]
+        };
+        assert_eq!(hop(&mut state, 1, here, there, 0), 0);
+        assert_eq!(hop(&mut state, 2, there, here, 0), 1, "back the next turn");
+        assert_eq!(hop(&mut state, 5, here, there, 0), 1, "three turns on");
+        assert_eq!(
+            hop(&mut state, 6, there, here, flag::FOUGHT),
+            1,
+            "into a battle"
+        );
+        assert_eq!(hop(&mut state, 7, here, there, 0), 1, "after a battle");
+        assert_eq!(hop(&mut state, 8, there, here, 0), 2);
+    }
+}

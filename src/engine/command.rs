@@ -5,12 +5,40 @@ use std::ops::ControlFlow;
 
 use super::events::{GameEvent, Log, Orders, emit};
 use super::{
-    Action, BlockSet, BlockState, CommandState, CommandStep, Contest, Game, LevyRule, NO_LINK,
-    Phase, Place, SET_CAPACITY, SpaceSet, State, flag,
+    Action, BlockSet, BlockState, Contest, Game, LevyRule, NO_LINK, Phase, Place, SET_CAPACITY,
+    SpaceSet, State, flag,
 };
 use crate::scenario::model::{BlockId, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::{JupiterDefection, MainAttack, RoadLimits, VulcanTarget};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CommandStep {
+    /// Choose event targets first.
+    EventTarget,
+    Moves,
+    /// 6.12 (1.1): after his moves the attacker declares the main attack of
+    /// each battle he entered by two or more roads (pinning depends on it).
+    MainAttack,
+    /// Mars/Neptune: then he names the battle that gets the surprise.
+    Surprise,
+    Levy,
+}
+
+/// The command phase in progress.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CommandState {
+    pub(super) step: CommandStep,
+    pub(super) mp: u8,
+    pub(super) lp: u8,
+    pub(super) group: Option<SpaceId>,
+    /// The blocks of the group being moved.
+    pub(super) members: BlockSet,
+    /// 6.3: amphibious moves only before any other move.
+    pub(super) moved_by_land: bool,
+    /// The event shaping this command phase's group, if any.
+    pub(super) event: Option<Event>,
+}
 
 impl State {
     pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {

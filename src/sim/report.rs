@@ -11,7 +11,7 @@ use super::stats::{
     share, two_proportion_test,
 };
 use super::{GameRange, GameSummary, Shard, SimOptions};
-use crate::engine::EndReason;
+use crate::engine::{EndReason, PlayQuality};
 use crate::scenario::model::{Event, Side};
 
 /// Everything a run counts. Only integers, so merging shards in any order
@@ -63,7 +63,8 @@ pub struct Accumulator {
 
 /// A count of one game that a run keeps as a histogram of games: the one
 /// declaration [`Accumulator::add`], [`Accumulator::merge`],
-/// [`Accumulator::check`] and the CSV ([`GameSummary::csv_row`]) read.
+/// [`Accumulator::check`], the CSV ([`GameSummary::csv_row`]) and the text
+/// report's "Per game" lines read.
 pub(crate) struct GameCount {
     /// Its name in a report's `raw` (the accumulator's field).
     pub(crate) raw: &'static str,
@@ -73,51 +74,123 @@ pub(crate) struct GameCount {
     pub(crate) of: fn(&GameSummary) -> u32,
     histogram: fn(&Accumulator) -> &Histogram,
     histogram_mut: fn(&mut Accumulator) -> &mut Histogram,
+    /// Whose count it is, for a side's.
+    side: Option<Side>,
+    /// How the text's "Per game" lines show it, if they do.
+    shown: Option<Shown>,
 }
 
-/// A [`GameCount`] of the accumulator's field `$field` (`[$i]`: a side's).
+/// How a count shows in the text report's "Per game" lines: its label and
+/// which figure. The counts of one label (each side's) share a line.
+#[derive(Debug, Clone, Copy)]
+enum Shown {
+    /// Its mean and quartiles.
+    Quartiles(&'static str),
+    /// Its mean alone.
+    Mean(&'static str),
+}
+
+impl Shown {
+    fn label(self) -> &'static str {
+        match self {
+            Shown::Quartiles(label) | Shown::Mean(label) => label,
+        }
+    }
+
+    /// A count's figure from its summary `s`, after its side's name if it
+    /// has one.
+    fn text(self, side: Option<Side>, s: &Summary) -> String {
+        match (self, side) {
+            (Shown::Quartiles(_), None) => quart(s),
+            (Shown::Quartiles(_), Some(side)) => format!("{side} {}", quart(s)),
+            (Shown::Mean(_), None) => format!("{:.2}", s.mean),
+            (Shown::Mean(_), Some(side)) => format!("{side}'s {:.2}", s.mean),
+        }
+    }
+}
+
+/// A [`GameCount`] of the accumulator's field `$field` (`[$i]`: a side's),
+/// shown in the text as `$shown` if given.
 macro_rules! game_count {
-    ($csv:expr, $field:ident $([$i:literal])?, $of:expr) => {
+    (@side) => { None };
+    (@side 0) => { Some(Side::Caesar) };
+    (@side 1) => { Some(Side::Pompey) };
+    (@shown) => { None };
+    (@shown $shown:expr) => { Some($shown) };
+    ($csv:expr, $field:ident $([$i:tt])?, $of:expr $(, $shown:expr)?) => {
         GameCount {
             raw: concat!(stringify!($field) $(, "[", stringify!($i), "]")?),
             csv: $csv,
             of: $of,
             histogram: |a| &a.$field $([$i])?,
             histogram_mut: |a| &mut a.$field $([$i])?,
+            side: game_count!(@side $($i)?),
+            shown: game_count!(@shown $($shown)?),
         }
     };
 }
 
-/// Every per-game count, in the CSV's column order.
+/// Every per-game count, in the CSV's column order (the text's "Per game"
+/// lines keep it). The counts shown nowhere there: the VP margin and the
+/// lead changes have lines of their own beside the VP (with shares only
+/// they have), and the final VP are in the JSON alone.
 pub(crate) const GAME_COUNTS: [GameCount; 12] = [
-    game_count!(Some("year"), years, |g| g.year as u32),
+    game_count!(
+        Some("year"),
+        years,
+        |g| g.year as u32,
+        Shown::Quartiles("years played")
+    ),
     game_count!(Some("caesar_vp"), final_vp[0], |g| g.vp[0]),
     game_count!(Some("pompey_vp"), final_vp[1], |g| g.vp[1]),
-    game_count!(Some("battles"), battles, |g| g.battles),
-    game_count!(Some("caesar_steps_lost"), steps_lost[0], |g| g.steps_lost
-        [0]),
-    game_count!(Some("pompey_steps_lost"), steps_lost[1], |g| g.steps_lost
-        [1]),
+    game_count!(
+        Some("battles"),
+        battles,
+        |g| g.battles,
+        Shown::Quartiles("battles")
+    ),
+    game_count!(
+        Some("caesar_steps_lost"),
+        steps_lost[0],
+        |g| g.steps_lost[0],
+        Shown::Quartiles("steps lost")
+    ),
+    game_count!(
+        Some("pompey_steps_lost"),
+        steps_lost[1],
+        |g| g.steps_lost[1],
+        Shown::Quartiles("steps lost")
+    ),
     game_count!(
         Some("caesar_blocks_eliminated"),
         blocks_eliminated[0],
-        |g| g.blocks_eliminated[0]
+        |g| g.blocks_eliminated[0],
+        Shown::Quartiles("blocks lost")
     ),
     game_count!(
         Some("pompey_blocks_eliminated"),
         blocks_eliminated[1],
-        |g| g.blocks_eliminated[1]
+        |g| g.blocks_eliminated[1],
+        Shown::Quartiles("blocks lost")
     ),
-    game_count!(Some("caesar_leaders_killed"), leaders_killed[0], |g| g
-        .leaders_killed[0]),
-    game_count!(Some("pompey_leaders_killed"), leaders_killed[1], |g| g
-        .leaders_killed[1]),
+    game_count!(
+        Some("caesar_leaders_killed"),
+        leaders_killed[0],
+        |g| g.leaders_killed[0],
+        Shown::Mean("leaders killed")
+    ),
+    game_count!(
+        Some("pompey_leaders_killed"),
+        leaders_killed[1],
+        |g| g.leaders_killed[1],
+        Shown::Mean("leaders killed")
+    ),
     game_count!(None, vp_margin, |g| g.vp[0].abs_diff(g.vp[1])),
     game_count!(None, lead_changes, |g| lead_changes(&g.vp_by_year)),
 ];
 
 /// Play-quality counts summed over games, [Caesar, Pompey] (see
-/// [`crate::engine::PlayQuality`]).
+/// [`PlayQuality`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct QualitySums {
     pub mp_spent: [u64; 2],
@@ -135,46 +208,107 @@ pub struct QualitySums {
     pub vp_cities_left: [u64; 2],
 }
 
+/// One play-quality count, declared once in [`QUALITY_COUNTS`]: how a game
+/// adds to its sums ([`QualitySums`]), the figures a report makes of them
+/// ([`SideQuality`]) and its words in the text. [`QualitySums::add`],
+/// [`QualitySums::merge`], [`QualitySums::side`] and the text's play-quality
+/// lines read the list. (The two structs stay written out: their fields, in
+/// their order, are the JSON's, and their orders differ.)
+struct QualityCount {
+    /// One game's count for a side (0: Caesar).
+    of: fn(&PlayQuality, usize) -> u64,
+    sums: fn(&QualitySums) -> &[u64; 2],
+    sums_mut: fn(&mut QualitySums) -> &mut [u64; 2],
+    /// The side's figures made from its sum.
+    figures: &'static [QualityFigure],
+    /// Its part of the text's heading, separator first.
+    words: &'static str,
+    /// Its part of a side's text line.
+    text: fn(&SideQuality) -> String,
+}
+
+/// A figure of [`SideQuality`] made from a side's sum of one count.
+enum QualityFigure {
+    /// The sum per game.
+    PerGame(fn(&mut SideQuality) -> &mut f64),
+    /// The sum itself.
+    Total(fn(&mut SideQuality) -> &mut u64),
+}
+
+/// [`QUALITY_COUNTS`] from one line per count: the field of [`QualitySums`],
+/// one game's count, the figures of [`SideQuality`] made from it (`per_game`
+/// or `total`), then its words in the heading and its text on a side's line
+/// (a format and the figure it shows).
+macro_rules! quality_counts {
+    (@figure per_game $figure:ident) => { QualityFigure::PerGame(|q| &mut q.$figure) };
+    (@figure total $figure:ident) => { QualityFigure::Total(|q| &mut q.$figure) };
+    ($(
+        $sum:ident: |$q:ident, $i:ident| $of:expr => $($kind:ident $figure:ident),+;
+            $words:literal, $text:literal $shown:ident;
+    )*) => {
+        /// Every play-quality count, in the order the text shows them.
+        const QUALITY_COUNTS: &[QualityCount] = &[$(
+            QualityCount {
+                of: |$q, $i| u64::from($of),
+                sums: |s| &s.$sum,
+                sums_mut: |s| &mut s.$sum,
+                figures: &[$(quality_counts!(@figure $kind $figure)),+],
+                words: $words,
+                text: |q| format!($text, q.$shown),
+            },
+        )*];
+    };
+}
+
+quality_counts! {
+    mp_spent: |q, i| q.mp_spent[i] => per_game mp_spent_per_game;
+        "move points spent", "MP {:5.2}" mp_spent_per_game;
+    mp_wasted: |q, i| q.mp_wasted[i] => total mp_wasted, per_game mp_wasted_per_game;
+        " / wasted on groups that moved nothing", " / {:.2}" mp_wasted_per_game;
+    games_with_waste: |q, i| q.mp_wasted[i] > 0 => total games_with_waste;
+        "", " (in {} games)" games_with_waste;
+    mp_unused: |q, i| q.mp_unused[i] => per_game mp_unused_per_game;
+        " / left unused", " / {:.2}" mp_unused_per_game;
+    lp_unused: |q, i| q.lp_unused[i] => per_game lp_unused_per_game;
+        "; levies left unused", "; LP {:.2}" lp_unused_per_game;
+    events_discarded: |q, i| q.events_discarded[i] => per_game events_discarded_per_game;
+        "; events discarded", "; events {:.2}" events_discarded_per_game;
+    moves_undone: |q, i| q.moves_undone[i] => per_game moves_undone_per_game;
+        "; moves undone within two turns without a battle", "; undone {:.2}" moves_undone_per_game;
+    vp_cities_left: |q, i| q.vp_cities_left[i] => per_game vp_cities_left_per_game;
+        "; VP cities left empty", "; left empty {:.2}" vp_cities_left_per_game;
+}
+
 impl QualitySums {
-    fn add(&mut self, q: &crate::engine::PlayQuality) {
+    fn add(&mut self, q: &PlayQuality) {
         for i in 0..2 {
-            self.mp_spent[i] += q.mp_spent[i] as u64;
-            self.mp_wasted[i] += q.mp_wasted[i] as u64;
-            self.mp_unused[i] += q.mp_unused[i] as u64;
-            self.lp_unused[i] += q.lp_unused[i] as u64;
-            self.events_discarded[i] += q.events_discarded[i] as u64;
-            self.games_with_waste[i] += (q.mp_wasted[i] > 0) as u64;
-            self.moves_undone[i] += q.moves_undone[i] as u64;
-            self.vp_cities_left[i] += q.vp_cities_left[i] as u64;
+            for count in QUALITY_COUNTS {
+                (count.sums_mut)(self)[i] += (count.of)(q, i);
+            }
         }
     }
 
     fn merge(&mut self, o: &QualitySums) -> Result<(), MergeError> {
         for i in 0..2 {
-            add_to(&mut self.mp_spent[i], o.mp_spent[i])?;
-            add_to(&mut self.mp_wasted[i], o.mp_wasted[i])?;
-            add_to(&mut self.mp_unused[i], o.mp_unused[i])?;
-            add_to(&mut self.lp_unused[i], o.lp_unused[i])?;
-            add_to(&mut self.events_discarded[i], o.events_discarded[i])?;
-            add_to(&mut self.games_with_waste[i], o.games_with_waste[i])?;
-            add_to(&mut self.moves_undone[i], o.moves_undone[i])?;
-            add_to(&mut self.vp_cities_left[i], o.vp_cities_left[i])?;
+            for count in QUALITY_COUNTS {
+                add_to(&mut (count.sums_mut)(self)[i], (count.sums)(o)[i])?;
+            }
         }
         Ok(())
     }
 
     fn side(&self, i: usize, games: u64) -> SideQuality {
-        SideQuality {
-            mp_spent_per_game: share(self.mp_spent[i], games),
-            mp_wasted: self.mp_wasted[i],
-            mp_wasted_per_game: share(self.mp_wasted[i], games),
-            games_with_waste: self.games_with_waste[i],
-            mp_unused_per_game: share(self.mp_unused[i], games),
-            lp_unused_per_game: share(self.lp_unused[i], games),
-            events_discarded_per_game: share(self.events_discarded[i], games),
-            moves_undone_per_game: share(self.moves_undone[i], games),
-            vp_cities_left_per_game: share(self.vp_cities_left[i], games),
+        let mut side = SideQuality::default();
+        for count in QUALITY_COUNTS {
+            let sum = (count.sums)(self)[i];
+            for figure in count.figures {
+                match figure {
+                    QualityFigure::PerGame(figure) => *figure(&mut side) = share(sum, games),
+                    QualityFigure::Total(figure) => *figure(&mut side) = sum,
+                }
+            }
         }
+        side
     }
 }
 
@@ -1279,53 +1413,38 @@ impl SimReport {
         Ok(())
     }
 
-    /// Years, battles and losses per game.
+    /// Years, battles and losses per game: the [`GAME_COUNTS`] the text
+    /// shows, from the counts behind the report's figures, one line per
+    /// label.
     fn write_per_game(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Per game")?;
-        writeln!(f, "  years played     {}", quart(&self.years_played))?;
-        writeln!(f, "  battles          {}", quart(&self.battles_per_game))?;
-        writeln!(
-            f,
-            "  steps lost       Caesar {}   Pompey {}",
-            quart(&self.steps_lost.caesar),
-            quart(&self.steps_lost.pompey)
-        )?;
-        writeln!(
-            f,
-            "  blocks lost      Caesar {}   Pompey {}",
-            quart(&self.blocks_eliminated.caesar),
-            quart(&self.blocks_eliminated.pompey)
-        )?;
-        writeln!(
-            f,
-            "  leaders killed   Caesar's {:.2}   Pompey's {:.2}",
-            self.leaders_killed.caesar.mean, self.leaders_killed.pompey.mean
-        )?;
+        let shown: Vec<(&GameCount, Shown)> = GAME_COUNTS
+            .iter()
+            .filter_map(|count| Some((count, count.shown?)))
+            .collect();
+        for line in shown.chunk_by(|(_, a), (_, b)| a.label() == b.label()) {
+            let figures: Vec<String> = line
+                .iter()
+                .map(|(count, shown)| {
+                    shown.text(count.side, &(count.histogram)(&self.raw).summary())
+                })
+                .collect();
+            writeln!(f, "  {:<16} {}", line[0].1.label(), figures.join("   "))?;
+        }
         Ok(())
     }
 
-    /// Move and levy points spent, wasted and left unused.
+    /// Move and levy points spent, wasted and left unused, and the rest of
+    /// [`QUALITY_COUNTS`].
     fn write_play_quality(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "Play quality per game: move points spent / wasted on groups that moved nothing / left unused; levies left unused; events discarded; moves undone within two turns without a battle; VP cities left empty"
-        )?;
+        let heading: String = QUALITY_COUNTS.iter().map(|count| count.words).collect();
+        writeln!(f, "Play quality per game: {heading}")?;
         for (name, q) in [
             ("Caesar", &self.play_quality.caesar),
             ("Pompey", &self.play_quality.pompey),
         ] {
-            writeln!(
-                f,
-                "  {name:<7} MP {:5.2} / {:.2} (in {} games) / {:.2}; LP {:.2}; events {:.2}; undone {:.2}; left empty {:.2}",
-                q.mp_spent_per_game,
-                q.mp_wasted_per_game,
-                q.games_with_waste,
-                q.mp_unused_per_game,
-                q.lp_unused_per_game,
-                q.events_discarded_per_game,
-                q.moves_undone_per_game,
-                q.vp_cities_left_per_game
-            )?;
+            let line: String = QUALITY_COUNTS.iter().map(|count| (count.text)(q)).collect();
+            writeln!(f, "  {name:<7} {line}")?;
         }
         Ok(())
     }
@@ -1781,6 +1900,56 @@ mod tests {
         assert_eq!(lead_changes(&[[5, 3], [4, 4], [6, 3]]), 0);
         assert_eq!(lead_changes(&[[5, 3], [3, 5], [6, 3]]), 2);
         assert_eq!(lead_changes(&[]), 0);
+    }
+
+    /// The fields of `value`'s JSON object that are zero.
+    fn zero_fields(value: &impl Serialize) -> Vec<String> {
+        let json = serde_json::to_value(value).unwrap();
+        let object = json.as_object().expect("an object");
+        object
+            .iter()
+            .filter(|(_, v)| v.as_f64() == Some(0.0) || **v == serde_json::json!([0, 0]))
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    /// Every field of `QualitySums` is one count's sums, and every field of
+    /// `SideQuality` one count's figure, made once: the list misses none.
+    #[test]
+    fn quality_counts_make_every_sum_and_figure_once() {
+        let mut sums = QualitySums::default();
+        for (k, count) in QUALITY_COUNTS.iter().enumerate() {
+            let sums = (count.sums_mut)(&mut sums);
+            assert_eq!(*sums, [0, 0], "two counts share a sum");
+            *sums = [k as u64 + 1; 2];
+        }
+        assert_eq!(zero_fields(&sums), Vec::<String>::new());
+        let side = sums.side(0, 1);
+        assert_eq!(zero_fields(&side), Vec::<String>::new());
+        let figures: usize = QUALITY_COUNTS.iter().map(|c| c.figures.len()).sum();
+        let json = serde_json::to_value(side).unwrap();
+        assert_eq!(figures, json.as_object().unwrap().len());
+    }
+
+    /// The text's "Per game" lines: a label's counts stand together, one
+    /// count of no side or Caesar's then Pompey's.
+    #[test]
+    fn per_game_lines_show_one_count_or_both_sides() {
+        let shown: Vec<(&GameCount, Shown)> = GAME_COUNTS
+            .iter()
+            .filter_map(|count| Some((count, count.shown?)))
+            .collect();
+        let mut labels = Vec::new();
+        for line in shown.chunk_by(|(_, a), (_, b)| a.label() == b.label()) {
+            let label = line[0].1.label();
+            assert!(!labels.contains(&label), "{label} is on two lines");
+            labels.push(label);
+            let sides: Vec<Option<Side>> = line.iter().map(|(count, _)| count.side).collect();
+            assert!(
+                sides == [None] || sides == [Some(Side::Caesar), Some(Side::Pompey)],
+                "{label}: {sides:?}"
+            );
+        }
     }
 
     use crate::ai::AiSpec;

@@ -1,0 +1,425 @@
+//! The seeded, cheap-to-clone game state: its fields, a new game, the
+//! queries every phase shares, and the one door for legal actions and
+//! applying them (each phase's own rules are in its file: `cards.rs`,
+//! `command.rs`, `battle.rs`, `winter.rs`).
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::battle;
+use super::{
+    Action, BlockSet, BlockState, CardSet, CommandState, CommandStep, Contest, Forces, Game,
+    GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Phase, SpaceSet,
+};
+use crate::scenario::model::{CardFace, Event, Side, SpaceId};
+
+/// The seeded, cheap-to-clone game state.
+#[derive(Debug, Clone)]
+pub struct State {
+    pub(super) rng: ChaCha8Rng,
+    /// Dice scripted by a position (last to come first), rolled before the
+    /// stream's: hidden from every player like the stream itself.
+    pub(super) dice: Vec<u8>,
+    pub(super) year: u8,
+    pub(super) turn: u8,
+    pub(super) phase: Phase,
+    pub(super) blocks: Vec<BlockState>,
+    /// Cards in each hand (deck indices).
+    pub(super) hands: [Vec<u8>; 2],
+    pub(super) played: [Option<u8>; 2],
+    /// Cards each side discarded this year (seen only by their owner).
+    pub(super) discarded: [CardSet; 2],
+    /// Cards revealed this year by either side (2.1: played face up).
+    pub(super) year_played: CardSet,
+    /// What each side's card did last turn (for Apollo; an Apollo that copied
+    /// a card counts as that card).
+    pub(super) last_played: [Option<CardFace>; 2],
+    /// Player 1 and Player 2 this turn.
+    pub(super) order: [Side; 2],
+    pub(super) orders: [Orders; 2],
+    pub(super) command: CommandState,
+    /// Blocks moved across each link this turn, per side (6.11).
+    pub(super) road_use: Vec<[u8; 2]>,
+    pub(super) contests: Vec<Contest>,
+    pub(super) battle: Option<battle::Battle>,
+    /// The space of the battle just won, during its regroup (7.7).
+    pub(super) regroup_space: Option<SpaceId>,
+    /// Blocks regrouped along each link in this battle (7.7: limits per battle).
+    pub(super) regroup_use: Vec<(u16, u8)>,
+    /// Mars/Neptune: the side holding an unused surprise this turn, and the kind.
+    pub(super) surprise: Option<(Side, Event)>,
+    /// The battle that side named for it; known to that side only until fought.
+    pub(super) surprise_at: Option<SpaceId>,
+    /// 7.51: a leader of this side has died.
+    pub(super) leader_died: [bool; 2],
+    pub(super) trophies: [u8; 2],
+    pub(super) outcome: Option<Outcome>,
+    /// Counters for reports.
+    pub stats: GameStats,
+    /// Each side's blocks in each space (how many, how strong), kept in step
+    /// with every block's place, side and steps by [`State::set_loc`],
+    /// [`State::set_side`] and [`State::set_steps`]: the hot path asks "who
+    /// is here?" thousands of times per game, and a player its own strength
+    /// per space at every decision.
+    pub(super) forces: [Vec<Forces>; 2],
+    /// The spaces where each side has blocks, kept like `forces`.
+    pub(super) occupied: [SpaceSet; 2],
+    /// Each side's blocks on the map, and in the pool (face-down, ready to
+    /// levy), kept like `forces`.
+    pub(super) on_map: [BlockSet; 2],
+    pub(super) pooled: [BlockSet; 2],
+    /// Per side, renewed (see [`fresh_stamp`](super::blocks::fresh_stamp))
+    /// whenever one of its blocks enters, leaves or moves on the map or
+    /// changes sides there: what the other side sees of its blocks,
+    /// strengths apart, stays while it does.
+    pub(super) map_stamp: [u64; 2],
+    /// The VP cities the side in command held when its command phase began
+    /// (play quality: cities left empty).
+    pub(super) held_vp: SpaceSet,
+}
+
+impl State {
+    /// A new game from the scenario's starting deployment, the first year dealt.
+    pub fn new(game: &Game, seed: u64) -> State {
+        State::new_logged(game, seed, &mut NoLog)
+    }
+
+    pub(crate) fn new_logged(game: &Game, seed: u64, log: &mut impl Log) -> State {
+        let roster = game.roster();
+        let setup = game.scenario.starting_setup();
+        let blocks = roster
+            .ids()
+            .map(|b| {
+                let block = roster.block(b);
+                let loc = setup.location(b).map_or(POOL, |s| s.0);
+                BlockState {
+                    loc,
+                    steps: if loc == POOL {
+                        block.max_steps
+                    } else {
+                        setup.steps(roster, b)
+                    },
+                    side: block.side,
+                    flags: 0,
+                    moved_steps: 0,
+                    entered_via: NO_LINK,
+                    came_from: loc,
+                    last_hop: Hop::NONE,
+                }
+            })
+            .collect();
+        let mut state = State {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            dice: Vec::new(),
+            year: 1,
+            turn: 1,
+            phase: Phase::Discard(Side::Caesar),
+            blocks,
+            hands: [Vec::new(), Vec::new()],
+            played: [None, None],
+            discarded: [CardSet::EMPTY; 2],
+            year_played: CardSet::EMPTY,
+            last_played: [None, None],
+            order: [Side::Caesar, Side::Pompey],
+            orders: [Orders::Nothing, Orders::Nothing],
+            command: CommandState {
+                step: CommandStep::Moves,
+                mp: 0,
+                lp: 0,
+                group: None,
+                members: BlockSet::default(),
+                moved_by_land: false,
+                event: None,
+            },
+            road_use: vec![[0, 0]; game.board().links.len()],
+            contests: Vec::new(),
+            battle: None,
+            regroup_space: None,
+            regroup_use: Vec::new(),
+            surprise: None,
+            surprise_at: None,
+            leader_died: [false, false],
+            trophies: [0, 0],
+            outcome: None,
+            stats: GameStats::default(),
+            forces: [Vec::new(), Vec::new()],
+            occupied: [SpaceSet::default(); 2],
+            on_map: [BlockSet::default(); 2],
+            pooled: [BlockSet::default(); 2],
+            map_stamp: [0; 2],
+            held_vp: SpaceSet::default(),
+        };
+        state.recount_occupancy(game);
+        state.deal(game, log);
+        state
+    }
+
+    pub fn year(&self) -> u8 {
+        self.year
+    }
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    /// The event card that replaces the current command phase's command
+    /// card, if any (its group moves are restricted: Mars, Neptune, ...).
+    pub(crate) fn command_event(&self) -> Option<Event> {
+        match self.phase {
+            Phase::Command(_) => self.command.event,
+            _ => None,
+        }
+    }
+
+    /// Move points and levy points left in the command phase being played
+    /// (public: the card was revealed), `None` outside a command phase.
+    /// Moves not made are lost once the player goes on from moving (2.1:
+    /// commands cannot be saved), so they read 0 from then on.
+    pub fn command_points(&self) -> Option<(u8, u8)> {
+        match self.phase {
+            Phase::Command(_) => {
+                let moving = matches!(
+                    self.command.step,
+                    CommandStep::EventTarget | CommandStep::Moves
+                );
+                Some((if moving { self.command.mp } else { 0 }, self.command.lp))
+            }
+            _ => None,
+        }
+    }
+
+    /// The space whose group is moving in the command phase, if any.
+    pub fn moving_group(&self) -> Option<SpaceId> {
+        match self.phase {
+            Phase::Command(_) => self.command.group,
+            _ => None,
+        }
+    }
+
+    /// Player 1 of the current turn.
+    pub fn player1(&self) -> Side {
+        self.order[0]
+    }
+
+    /// Who decides now (`None` once the game is over).
+    pub fn current_player(&self) -> Option<Side> {
+        Some(match self.phase {
+            Phase::Discard(s) | Phase::PlayCard(s) => s,
+            Phase::Command(i) => self.order[i as usize],
+            Phase::ChooseBattle => self.order[0],
+            Phase::Battle => self.battle.as_ref()?.decider(self),
+            Phase::Regroup(s) | Phase::WinterNavis(s) | Phase::WinterSupply(s) => s,
+            Phase::Over => return None,
+        })
+    }
+
+    pub fn hand(&self, side: Side) -> &[u8] {
+        &self.hands[side.index()]
+    }
+    pub fn trophies(&self, side: Side) -> u8 {
+        self.trophies[side.index()]
+    }
+
+    /// 1.2: city VP held plus leaders killed.
+    pub fn vp(&self, game: &Game) -> [u32; 2] {
+        let board = game.board();
+        let mut vp = [
+            self.trophies[0] as u32 * game.rules.vp_per_leader_killed as u32,
+            self.trophies[1] as u32 * game.rules.vp_per_leader_killed as u32,
+        ];
+        for id in board.ids() {
+            let v = board.space(id).vp as u32;
+            if v == 0 {
+                continue;
+            }
+            match self.occupied(id) {
+                [true, false] => vp[0] += v,
+                [false, true] => vp[1] += v,
+                _ => {}
+            }
+        }
+        vp
+    }
+
+    /// Every legal action now, into `out` (cleared first). Never empty unless
+    /// the game is over.
+    pub fn legal_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Discard(side) | Phase::PlayCard(side) => {
+                let play = matches!(self.phase, Phase::PlayCard(_));
+                let hand = &self.hands[side.index()];
+                for (i, &card) in hand.iter().enumerate() {
+                    // Identical cards are one choice.
+                    if hand[..i].iter().any(|&c| game.card(c) == game.card(card)) {
+                        continue;
+                    }
+                    out.push(if play {
+                        Action::Play(card)
+                    } else {
+                        Action::Discard(card)
+                    });
+                }
+            }
+            Phase::Command(_) => self.command_actions(game, out),
+            Phase::ChooseBattle => {
+                for c in &self.contests {
+                    out.push(Action::Battle(c.space));
+                }
+            }
+            Phase::Battle => battle::Battle::actions(self, game, out),
+            Phase::Regroup(_) => self.regroup_actions(game, out),
+            Phase::WinterNavis(_) => self.winter_navis_actions(game, out),
+            Phase::WinterSupply(_) => self.winter_supply_actions(game, out),
+            Phase::Over => {}
+        }
+        debug_assert!(
+            self.is_over() || !out.is_empty(),
+            "no legal action in {:?}",
+            self.phase
+        );
+    }
+
+    /// Applies a legal action. Applying an illegal one is a logic error: use
+    /// [`State::try_apply`] for untrusted input.
+    pub fn apply(&mut self, game: &Game, action: Action) {
+        self.apply_logged(game, action, &mut NoLog);
+    }
+
+    /// Applies a legal action (checked in debug builds; [`State::try_apply`]
+    /// checks it always).
+    pub fn apply_logged(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        #[cfg(debug_assertions)]
+        {
+            debug_assert!(
+                self.is_legal(game, action),
+                "illegal action \"{}\" ({action:?}) in {:?}",
+                game.action_text(action),
+                self.phase
+            );
+        }
+        self.stats.actions += 1;
+        match self.phase {
+            Phase::Discard(side) => self.discard(game, side, action, log),
+            Phase::PlayCard(side) => self.play_card(game, side, action, log),
+            Phase::Command(_) => self.command_apply(game, action, log),
+            Phase::ChooseBattle => {
+                if let Action::Battle(space) = action {
+                    self.start_battle(game, space, log);
+                }
+            }
+            Phase::Battle => battle::Battle::apply(self, game, action, log),
+            Phase::Regroup(_) => self.regroup_apply(game, action, log),
+            Phase::WinterNavis(_) => self.winter_navis_apply(game, action, log),
+            Phase::WinterSupply(_) => self.winter_supply_apply(game, action, log),
+            Phase::Over => {}
+        }
+        debug_assert_eq!(
+            (self.forces.clone(), self.occupied, self.on_map, self.pooled),
+            self.counted(game),
+            "occupancy out of step after {action:?}"
+        );
+    }
+
+    /// Whether `action` is legal now. A card is named by its deck index;
+    /// identical cards are one choice in [`State::legal_actions`], and any
+    /// copy in the hand may be given.
+    pub(crate) fn is_legal(&self, game: &Game, action: Action) -> bool {
+        let mut legal = Vec::new();
+        self.legal_actions(game, &mut legal);
+        if legal.contains(&action) {
+            return true;
+        }
+        let (card, as_action): (u8, fn(u8) -> Action) = match action {
+            Action::Discard(c) => (c, Action::Discard),
+            Action::Play(c) => (c, Action::Play),
+            _ => return false,
+        };
+        let in_hand = self
+            .current_player()
+            .is_some_and(|side| self.hands[side.index()].contains(&card));
+        in_hand
+            && legal.iter().any(|a| {
+                self.hands
+                    .iter()
+                    .flatten()
+                    .any(|&c| *a == as_action(c) && game.card(c) == game.card(card))
+            })
+    }
+
+    /// Applies an action after checking it is legal.
+    pub fn try_apply(&mut self, game: &Game, action: Action) -> Result<(), IllegalAction> {
+        if !self.is_legal(game, action) {
+            return Err(IllegalAction {
+                action: game.action_text(action),
+                phase: self.stage_text(game),
+            });
+        }
+        self.apply(game, action);
+        Ok(())
+    }
+
+    /// A short text of the position, for records and debugging.
+    pub fn describe(&self, game: &Game) -> String {
+        let mut out = String::new();
+        for id in game.board().ids() {
+            let here: Vec<String> = game
+                .roster()
+                .ids()
+                .filter(|b| self.blocks[b.index()].loc == id.0)
+                .map(|b| {
+                    format!(
+                        "{}{} {}",
+                        if self.side(b) == Side::Caesar {
+                            "C:"
+                        } else {
+                            "P:"
+                        },
+                        game.block_name(b),
+                        self.strength(game, b)
+                    )
+                })
+                .collect();
+            if !here.is_empty() {
+                out.push_str(&format!("{}: {}\n", game.space_name(id), here.join(", ")));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_2_1_moves_not_made_read_zero_once_the_levies_begin() {
+        let game = crate::test_support::published("rules-2.0");
+        let mut state = State::new(&game, 1);
+        let mut legal = Vec::new();
+        loop {
+            state.legal_actions(&game, &mut legal);
+            if legal.contains(&Action::EndMoves) {
+                let (mp, _) = state.command_points().expect("a command phase");
+                assert!(mp > 0, "moves are offered while points are left");
+                state.apply(&game, Action::EndMoves);
+                break;
+            }
+            let a = legal
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Action::Discard(_) | Action::Play(_)))
+                .unwrap_or(legal[0]);
+            state.apply(&game, a);
+        }
+        state.legal_actions(&game, &mut legal);
+        assert!(legal.contains(&Action::EndLevy), "{legal:?}");
+        let (mp, lp) = state.command_points().expect("still the command phase");
+        assert_eq!(mp, 0);
+        assert!(lp > 0);
+    }
+}
