@@ -22,7 +22,8 @@ use crate::scenario::checked::CheckedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
 use crate::sim::SimOptions;
-use crate::sim::explain::{ExplainReport, FieldEffect};
+use crate::sim::explain::{ExplainReport, FieldEffect, plan_setup_changes};
+use crate::sim::sweep::Axis;
 
 /// A rule set the explanation can be asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +42,15 @@ pub struct ExplainPanel {
     /// Games per rule set played (the same seeds for every one).
     pub games: u64,
     pub seed: u64,
+    /// Changes to the setup B is played on, one a line
+    /// (`deploy:pompey:Legio 3=Roma`, `strength:caesar:Antonius=3`), each
+    /// explained as one more field (as `explain --set`).
+    pub setup_changes: String,
+    /// Also switch the fields the explanation marks as interacting together,
+    /// pair by pair (as `explain --pairs`).
+    pub measure_pairs: bool,
+    /// Whether the last explanation started was asked for its pairs.
+    pairs_asked: bool,
     /// The players (both sides play under A and B alike).
     caesar: AiSpec,
     pompey: AiSpec,
@@ -74,6 +84,9 @@ impl Default for ExplainPanel {
             // Small enough for a look in seconds; a finding wants thousands.
             games: 200,
             seed: 1,
+            setup_changes: String::new(),
+            measure_pairs: false,
+            pairs_asked: false,
             caesar: AiSpec::Heuristic,
             pompey: AiSpec::Heuristic,
             a_picked: false,
@@ -211,6 +224,22 @@ impl ExplainPanel {
                 ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(l.id);
                 ui.end_row();
             });
+        // Its own row: in the grid it would widen the columns beside it.
+        ui.horizontal(|ui| {
+            let l = ui.label("Setup changes (B)").on_hover_text(
+                "B is played on the setup with these changes, A on the setup as it is; each change is explained as one more field (as `explain --set`)",
+            );
+            ui.add(
+                egui::TextEdit::multiline(&mut self.setup_changes)
+                    .desired_rows(2)
+                    .hint_text("deploy:pompey:Legio 3=Roma\nstrength:caesar:Antonius=3"),
+            )
+            .labelled_by(l.id);
+            ui.checkbox(&mut self.measure_pairs, "Measure interacting pairs")
+                .on_hover_text(
+                    "Then switch the fields marked as interacting together, pair by pair, against the sum of each alone (as `explain --pairs`)",
+                );
+        });
         self.run_buttons(ui, state, sim);
         clicks
     }
@@ -303,7 +332,24 @@ impl ExplainPanel {
                     )
                 })
         };
-        let games = [game(&a_name, a_rules)?, game(&b_name, b_rules)?];
+        let a_game = game(&a_name, a_rules)?;
+        let b_game = game(&b_name, b_rules)?;
+        let axes = self
+            .setup_changes
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(|line| {
+                line.parse::<Axis>()
+                    .map_err(|e| format!("Setup changes: {e}"))
+            })
+            .collect::<Result<Vec<Axis>, String>>()?;
+        let (b_game, changes) = if axes.is_empty() {
+            (b_game, Vec::new())
+        } else {
+            plan_setup_changes(doc, &a_game, &b_game.rules, &axes)
+                .map_err(|e| format!("Setup changes: {e}"))?
+        };
         let options = SimOptions {
             games: self.games.max(1),
             seed: self.seed,
@@ -312,7 +358,14 @@ impl ExplainPanel {
             omniscient: false,
             shard: None,
         };
-        sim.start_explain(games, [a_name, b_name], options)
+        sim.start_explain(
+            [a_game, b_game],
+            [a_name, b_name],
+            options,
+            (changes, self.measure_pairs),
+        )?;
+        self.pairs_asked = self.measure_pairs;
+        Ok(())
     }
 
     /// The finished explanation: exports, chart, sentences. A click on a
@@ -349,6 +402,11 @@ impl ExplainPanel {
             } else {
                 RichText::new(sentence)
             };
+            // A change to the setup is no rule: there is nothing to show.
+            if field.is_setup_change() {
+                ui.add(egui::Label::new(text).wrap());
+                continue;
+            }
             let hover = if field.explain.is_empty() {
                 format!("Click to show {} in the rule table", field.field)
             } else {
@@ -371,6 +429,24 @@ impl ExplainPanel {
             ui.visuals().text_color()
         };
         ui.label(RichText::new(drawable(&r.sum_sentence())).color(colour));
+        for pair in &r.pairs {
+            let text = RichText::new(drawable(&pair.sentence()));
+            let interacts = pair.not_together.is_none() && pair.interaction().significant;
+            ui.add(
+                egui::Label::new(if interacts {
+                    text.color(theme::WARNING)
+                } else {
+                    text
+                })
+                .wrap(),
+            );
+        }
+        if self.pairs_asked && r.pairs.is_empty() {
+            ui.label(
+                RichText::new("No field is marked as interacting, so there is no pair to measure.")
+                    .weak(),
+            );
+        }
         clicks
     }
 }
@@ -485,11 +561,13 @@ fn chart_rows(
             label: "whole difference".to_string(),
             points: pts(&r.total.caesar()),
             kind: RowKind::Whole,
+            rule_field: false,
         },
         ChartRow {
             label: "sum of the fields".to_string(),
             points: pts(&r.sum_of_fields()),
             kind: RowKind::Sum,
+            rule_field: false,
         },
     ];
     rows.extend(ranked.iter().map(|(field, effect)| ChartRow {
@@ -502,12 +580,16 @@ fn chart_rows(
         } else {
             RowKind::Field
         },
+        rule_field: !field.is_setup_change(),
     }));
     rows
 }
 
 /// One bar of the chart.
 struct ChartRow {
+    /// Whether a click shows it in the rule table (a rule set's field, not
+    /// the whole, the sum or a change to the setup).
+    rule_field: bool,
     label: String,
     /// Estimate, low and high end of the 95% interval, in points.
     points: [f64; 3],
@@ -646,9 +728,8 @@ fn effect_chart(
     }
     let y = response.transform.value_from_position(pos).y.round();
     let i = usize::try_from(n as i64 - 1 - y as i64).ok()?;
-    // The first two rows are the whole and the sum: no field to show.
     rows.get(i)
-        .filter(|row| !matches!(row.kind, RowKind::Whole | RowKind::Sum))
+        .filter(|row| row.rule_field)
         .map(|row| Clicked::Field(row.label.clone()))
 }
 

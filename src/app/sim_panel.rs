@@ -3,6 +3,7 @@
 //! the window stays responsive; the panel only polls the shared progress.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
@@ -23,7 +24,7 @@ use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Scenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
-use crate::sim::explain::{ExplainReport, ExplainSetup};
+use crate::sim::explain::{ExplainReport, ExplainSetup, SetupChange};
 use crate::sim::{
     self, CompareReport, GameSummary, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
     SweepReport, tune::TuneReport,
@@ -57,8 +58,9 @@ struct Running {
     rx: Receiver<Result<RunOutcome, String>>,
     /// A tune's games per generation and generations, for its progress.
     tune: Option<(u64, u64)>,
-    /// Whether it is the Rules tab's explanation.
-    explain: bool,
+    /// The Rules tab's explanation: with the games of the pairs it
+    /// measures after the fields (known only then).
+    explain: Option<Arc<AtomicU64>>,
 }
 
 /// The simulation panel's settings, the run in progress and the last result.
@@ -438,52 +440,68 @@ impl SimPanel {
             started: Instant::now(),
             rx,
             tune: None,
-            explain: false,
+            explain: None,
         });
     }
 
-    /// Starts the explanation of why B differs from A (`sim::explain`) in
-    /// the background; refused while another run goes on.
+    /// Starts the Rules tab's explanation of why `games[1]` (B, played on
+    /// the setup with every change in `changes`) differs from `games[0]`
+    /// (A), field by field; with `pairs`, then the pairs of fields it marks
+    /// as interacting, switched together (as `explain --pairs`).
     pub(crate) fn start_explain(
         &mut self,
         games: [Game; 2],
         variants: [String; 2],
         options: SimOptions,
+        (changes, pairs): (Vec<SetupChange>, bool),
     ) -> Result<(), String> {
         if self.running.is_some() {
             return Err("a run is going on (Simulate tab): wait for it or cancel it".to_string());
         }
         options.check().map_err(|e| e.to_string())?;
         let range = options.game_range();
-        let total = (range.end - range.start)
-            * sim::explain::rule_sets_played(&games[0].rules, &games[1].rules);
+        let per_rule_set = range.end - range.start;
+        let total = per_rule_set
+            * (sim::explain::rule_sets_played(&games[0].rules, &games[1].rules)
+                + 2 * changes.len() as u64);
+        // The pairs are known only once the fields are measured.
+        let pair_games = Arc::new(AtomicU64::new(0));
+        let more = pair_games.clone();
         self.launch(total, move |shared| {
             let setup = ExplainSetup {
                 a: &games[0],
                 b: &games[1],
                 variants: [&variants[0], &variants[1]],
-                setup_changes: &[],
+                setup_changes: &changes,
             };
-            sim::explain::explain(&setup, &options, shared)
-                .map(|r| RunOutcome::Explain(Box::new(r)))
-                .map_err(|_| "cancelled".to_string())
+            let cancelled = |_| "cancelled".to_string();
+            let mut explained =
+                sim::explain::explain_keeping_games(&setup, &options, shared).map_err(cancelled)?;
+            let flagged = explained.report.flagged_pairs();
+            if pairs && !flagged.is_empty() {
+                more.store(2 * flagged.len() as u64 * per_rule_set, Ordering::Relaxed);
+                explained
+                    .measure_pairs(&setup, &flagged, &options, shared)
+                    .map_err(cancelled)?;
+            }
+            Ok(RunOutcome::Explain(Box::new(explained.report)))
         });
         self.last_run_explained = true;
         if let Some(r) = &mut self.running {
-            r.explain = true;
+            r.explain = Some(pair_games);
         }
         Ok(())
     }
 
     /// While an explanation runs: games done, games in all, seconds so far.
     pub(crate) fn explain_progress(&self) -> Option<(u64, u64, f32)> {
-        self.running.as_ref().filter(|r| r.explain).map(|r| {
-            (
-                r.progress.done(),
-                r.total,
-                r.started.elapsed().as_secs_f32(),
-            )
-        })
+        let r = self.running.as_ref()?;
+        let pair_games = r.explain.as_ref()?.load(Ordering::Relaxed);
+        Some((
+            r.progress.done(),
+            r.total + pair_games,
+            r.started.elapsed().as_secs_f32(),
+        ))
     }
 
     /// The finished explanation, or why it stopped, handed over once to

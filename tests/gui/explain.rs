@@ -214,3 +214,105 @@ fn the_players_are_fast_for_rule_set_a_until_one_is_picked() {
     let players = h.state_mut().explain_panel().players().map(Clone::clone);
     assert_eq!(players, [AiSpec::Random, AiSpec::Heuristic]);
 }
+
+#[test]
+fn setup_changes_and_interacting_pairs_are_explained_as_at_the_command_line() {
+    // Fewer years and fewer VP to win, and a Pompey legion moved: on these
+    // seeds `years` is marked as interacting, so its pair is measured.
+    let dir = tempfile::tempdir().unwrap();
+    let short = dir.path().join("short.ron");
+    std::fs::write(
+        &short,
+        "(name: \"short and low\", extends: \"rules-2.0\", vp_to_win: 6, years: 2)",
+    )
+    .unwrap();
+    let short = short.to_str().unwrap().to_string();
+    let change = "deploy:pompey:Legio 3=Roma";
+    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
+    {
+        let panel = h.state_mut().explain_panel();
+        panel.set_rule_sets(
+            RuleChoice::Named("rules-2.0".into()),
+            RuleChoice::Named(short.clone()),
+        );
+        panel.set_players(AiSpec::Random, AiSpec::Random);
+        panel.games = 120;
+        panel.seed = 3;
+    }
+    h.run();
+    // Typed and ticked as a user would.
+    h.get_by_role_and_label(Role::MultilineTextInput, "Setup changes (B)")
+        .focus();
+    h.run();
+    h.get_by_role_and_label(Role::MultilineTextInput, "Setup changes (B)")
+        .type_text(change);
+    h.get_by_label("Measure interacting pairs").click();
+    h.run();
+    assert_eq!(h.state_mut().explain_panel().setup_changes, change);
+    assert!(h.state_mut().explain_panel().measure_pairs);
+    h.get_by_role_and_label(Role::Button, "Explain the differences")
+        .click();
+    h.step();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    let report = h
+        .state_mut()
+        .explain_panel()
+        .report()
+        .unwrap_or_else(|| panic!("no explanation"))
+        .clone();
+    assert_eq!(report.setup_changes, [change]);
+    // The pairs measured are those the fields mark, and shown.
+    let measured: Vec<[String; 2]> = report.pairs.iter().map(|p| p.fields.clone()).collect();
+    assert_eq!(measured.len(), 1, "{measured:?}");
+    assert_eq!(measured, report.flagged_pairs());
+    let shown = |text: String| text.replace('→', "->");
+    h.get_by_label(&shown(report.pairs[0].sentence()));
+    // The same run at the command line gives the same counts.
+    let out = assert_cmd::Command::cargo_bin("caesar-workbench")
+        .unwrap()
+        .args(["explain", "--variant", "rules-2.0", "--variant", &short])
+        .args(["--games", "120", "--seed", "3", "--caesar-ai", "random"])
+        .args([
+            "--pompey-ai",
+            "random",
+            "--pairs",
+            "--set",
+            change,
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let window = serde_json::to_value(&report).unwrap();
+    for part in ["total", "fields", "pairs", "setup_changes"] {
+        assert_eq!(window[part], cli[part], "{part}");
+    }
+}
+
+#[test]
+fn a_setup_change_naming_no_block_is_refused_with_the_nearest_name() {
+    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
+    {
+        let panel = h.state_mut().explain_panel();
+        panel.set_rule_sets(
+            RuleChoice::Named("rules-1.1".into()),
+            RuleChoice::Named("rules-2.0".into()),
+        );
+        panel.setup_changes = "deploy:pompey:Legio 33=Roma".into();
+    }
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Explain the differences")
+        .click();
+    h.run();
+    let error = h.state_mut().explain_panel().error().map(str::to_string);
+    let error = error.expect("refused before any game");
+    assert!(error.contains("Legio 33"), "{error}");
+    assert!(error.contains("did you mean \"Legio 3\""), "{error}");
+    assert!(!h.state_mut().sim_panel().is_running());
+}
