@@ -13,7 +13,7 @@ use egui::{RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 
 use super::player_picker::{self, Menu, Offer, Picked, Ranked};
-use super::sim_panel::SimPanel;
+use super::sim_panel::{ExplainRequest, ExplainRun, SimPanel};
 use super::state::{AppState, load_rules};
 use super::{ExportKind, FilePurpose, PlayerUse, Request, theme};
 use crate::ai::AiSpec;
@@ -22,7 +22,7 @@ use crate::scenario::checked::CheckedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
 use crate::sim::SimOptions;
-use crate::sim::explain::{ExplainReport, FieldEffect, plan_setup_changes};
+use crate::sim::explain::{ExplainLadder, ExplainReport, FieldEffect, plan_setup_changes};
 use crate::sim::sweep::Axis;
 
 /// A rule set the explanation can be asked about.
@@ -51,6 +51,12 @@ pub struct ExplainPanel {
     pub measure_pairs: bool,
     /// Whether the last explanation started was asked for its pairs.
     pairs_asked: bool,
+    /// Whether to play the explanation again with `other_player` on both
+    /// sides and say whether each field's effect agrees (as `explain
+    /// --ladder`): an explanation that moves with the player is not yet
+    /// one of the setup.
+    pub check_with_other: bool,
+    pub other_player: AiSpec,
     /// The players (both sides play under A and B alike).
     caesar: AiSpec,
     pompey: AiSpec,
@@ -69,6 +75,8 @@ pub struct ExplainPanel {
 /// A finished explanation and its files, made once when it arrives.
 struct Finished {
     report: ExplainReport,
+    /// The same with the other player, and the agreement.
+    ladder: Option<ExplainLadder>,
     json: Result<String, String>,
     csv: String,
     svg: String,
@@ -87,6 +95,8 @@ impl Default for ExplainPanel {
             setup_changes: String::new(),
             measure_pairs: false,
             pairs_asked: false,
+            check_with_other: false,
+            other_player: AiSpec::Heuristic,
             caesar: AiSpec::Heuristic,
             pompey: AiSpec::Heuristic,
             a_picked: false,
@@ -110,6 +120,15 @@ impl ExplainPanel {
     pub fn report(&self) -> Option<&ExplainReport> {
         match &self.finished {
             Some(Ok(f)) => Some(&f.report),
+            _ => None,
+        }
+    }
+
+    /// The last explanation and the same with the other player, when it
+    /// was checked with one.
+    pub fn ladder(&self) -> Option<&ExplainLadder> {
+        match &self.finished {
+            Some(Ok(f)) => f.ladder.as_ref(),
             _ => None,
         }
     }
@@ -146,6 +165,14 @@ impl ExplainPanel {
     pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
         self.players_picked = true;
         super::player_picker::load_player_file([&mut self.caesar, &mut self.pompey], side, path)
+    }
+
+    /// Checks the explanation with the heuristic player of the file at
+    /// `path`.
+    pub(crate) fn load_other_player(&mut self, path: &std::path::Path) -> Result<(), String> {
+        self.other_player = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+        self.check_with_other = true;
+        Ok(())
     }
 
     /// Until a player is picked here, both sides play `fast` for rule set A
@@ -240,8 +267,47 @@ impl ExplainPanel {
                     "Then switch the fields marked as interacting together, pair by pair, against the sum of each alone (as `explain --pairs`)",
                 );
         });
+        clicks.extend(self.other_player_row(ui, state.variant()));
         self.run_buttons(ui, state, sim);
         clicks
+    }
+
+    /// "Check with another player": the player that plays the explanation
+    /// again on both sides.
+    fn other_player_row(&mut self, ui: &mut Ui, variant: &str) -> Option<Clicked> {
+        let mut clicked = None;
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.check_with_other, "Check with another player")
+                .on_hover_text(
+                    "Play the explanation again with this player on both sides, and say whether each field's effect agrees between the two players (as `explain --ladder`): an explanation that moves with the player says more about the players than about the rules",
+                );
+            ui.add_enabled_ui(self.check_with_other, |ui| {
+                let menu = Menu {
+                    variant,
+                    current: Some(&self.other_player),
+                    offer: Offer::Players,
+                };
+                let (_, picked) = player_picker::combo(
+                    ui,
+                    "explain_other_player",
+                    player_picker::label(&self.other_player),
+                    &menu,
+                    |_| {},
+                );
+                match picked {
+                    Some(Picked::Player(spec)) => self.other_player = spec,
+                    Some(Picked::FromFile) => {
+                        clicked = Some(Clicked::Request(Request::Choose(FilePurpose::OpenPlayer(
+                            Side::Caesar,
+                            PlayerUse::ExplainOther,
+                        ))));
+                    }
+                    None => {}
+                }
+                player_picker::budget_row(ui, "Other player's playouts", &mut self.other_player);
+            });
+        });
+        clicked
     }
 
     /// A side's player: its label and the menu every tab uses, two cells.
@@ -358,12 +424,14 @@ impl ExplainPanel {
             omniscient: false,
             shard: None,
         };
-        sim.start_explain(
-            [a_game, b_game],
-            [a_name, b_name],
+        sim.start_explain(ExplainRequest {
+            games: [a_game, b_game],
+            variants: [a_name, b_name],
             options,
-            (changes, self.measure_pairs),
-        )?;
+            changes,
+            pairs: self.measure_pairs,
+            check_with: self.check_with_other.then(|| self.other_player.clone()),
+        })?;
         self.pairs_asked = self.measure_pairs;
         Ok(())
     }
@@ -447,13 +515,46 @@ impl ExplainPanel {
                     .weak(),
             );
         }
+        if let Some(ladder) = &finished.ladder {
+            agreement(ui, ladder);
+        }
         clicks
     }
 }
 
+/// Whether each field's effect agrees with the other player: the report's
+/// own sentences, a field that differs in orange, then the verdict.
+fn agreement(ui: &mut Ui, ladder: &ExplainLadder) {
+    ui.separator();
+    ui.label(RichText::new(drawable(&ladder.question())).strong());
+    for a in ladder.agreement() {
+        let text = RichText::new(drawable(&a.sentence(&ladder.players)));
+        let differs = !a.unused && !a.agrees();
+        ui.add(
+            egui::Label::new(if differs {
+                text.color(theme::WARNING)
+            } else {
+                text
+            })
+            .wrap(),
+        );
+    }
+    let verdict = RichText::new(ladder.verdict()).strong();
+    ui.add(
+        egui::Label::new(if ladder.all_agree() {
+            verdict.color(theme::GOOD)
+        } else {
+            verdict.color(theme::WARNING)
+        })
+        .wrap(),
+    );
+}
+
 impl Finished {
-    fn of(report: ExplainReport) -> Finished {
+    fn of(run: ExplainRun) -> Finished {
+        let ExplainRun { report, ladder } = run;
         Finished {
+            ladder,
             json: serde_json::to_string_pretty(&report)
                 .map(|mut j| {
                     // As `explain --json --out` writes it.

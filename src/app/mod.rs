@@ -127,6 +127,8 @@ pub enum PlayerUse {
     TuneOpponent,
     /// A side of the Rules tab's explanation of two rule sets.
     Explain,
+    /// The player the explanation is checked with (both sides).
+    ExplainOther,
 }
 
 /// What a game record is opened for.
@@ -557,6 +559,7 @@ impl WorkbenchApp {
                     PlayerUse::LadderRung => self.sim.add_rung_from(&path),
                     PlayerUse::TuneOpponent => self.sim.tune.play_against(&path),
                     PlayerUse::Explain => self.rules_panel.explain.load_player(side, &path),
+                    PlayerUse::ExplainOther => self.rules_panel.explain.load_other_player(&path),
                 };
                 if let Err(e) = loaded {
                     self.state.set_file_error(e);

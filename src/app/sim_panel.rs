@@ -24,7 +24,7 @@ use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Scenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
-use crate::sim::explain::{ExplainReport, ExplainSetup, SetupChange};
+use crate::sim::explain::{ExplainLadder, ExplainReport, ExplainSetup, SetupChange};
 use crate::sim::{
     self, CompareReport, GameSummary, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
     SweepReport, tune::TuneReport,
@@ -48,7 +48,29 @@ pub enum RunOutcome {
     Tune(Box<TuneReport>),
     /// Why two rule sets differ, field by field (the Rules tab's
     /// explanation, which takes it from here: [`SimPanel::take_explain`]).
-    Explain(Box<ExplainReport>),
+    Explain(Box<ExplainRun>),
+}
+
+/// The Rules tab's explanation to run: why `games[1]` (B, played on the
+/// setup with every change in `changes`) differs from `games[0]` (A), field
+/// by field; with `pairs`, then the pairs of fields it marks as interacting,
+/// switched together (as `explain --pairs`); with `check_with`, the same
+/// again with that player on both sides, and whether each field's effect
+/// agrees between the two players (as `explain --ladder`).
+pub(crate) struct ExplainRequest {
+    pub(crate) games: [Game; 2],
+    pub(crate) variants: [String; 2],
+    pub(crate) options: SimOptions,
+    pub(crate) changes: Vec<SetupChange>,
+    pub(crate) pairs: bool,
+    pub(crate) check_with: Option<AiSpec>,
+}
+
+/// A finished explanation, and the same with the other player when one was
+/// asked for.
+pub struct ExplainRun {
+    pub report: ExplainReport,
+    pub ladder: Option<ExplainLadder>,
 }
 
 struct Running {
@@ -444,30 +466,32 @@ impl SimPanel {
         });
     }
 
-    /// Starts the Rules tab's explanation of why `games[1]` (B, played on
-    /// the setup with every change in `changes`) differs from `games[0]`
-    /// (A), field by field; with `pairs`, then the pairs of fields it marks
-    /// as interacting, switched together (as `explain --pairs`).
-    pub(crate) fn start_explain(
-        &mut self,
-        games: [Game; 2],
-        variants: [String; 2],
-        options: SimOptions,
-        (changes, pairs): (Vec<SetupChange>, bool),
-    ) -> Result<(), String> {
+    /// Starts the Rules tab's explanation (see [`ExplainRequest`]).
+    pub(crate) fn start_explain(&mut self, request: ExplainRequest) -> Result<(), String> {
         if self.running.is_some() {
             return Err("a run is going on (Simulate tab): wait for it or cancel it".to_string());
         }
-        options.check().map_err(|e| e.to_string())?;
-        let range = options.game_range();
+        request.options.check().map_err(|e| e.to_string())?;
+        let range = request.options.game_range();
         let per_rule_set = range.end - range.start;
-        let total = per_rule_set
-            * (sim::explain::rule_sets_played(&games[0].rules, &games[1].rules)
-                + 2 * changes.len() as u64);
+        let [a, b] = &request.games;
+        let runs = 1 + u64::from(request.check_with.is_some());
+        let total = runs
+            * per_rule_set
+            * (sim::explain::rule_sets_played(&a.rules, &b.rules)
+                + 2 * request.changes.len() as u64);
         // The pairs are known only once the fields are measured.
         let pair_games = Arc::new(AtomicU64::new(0));
         let more = pair_games.clone();
         self.launch(total, move |shared| {
+            let ExplainRequest {
+                games,
+                variants,
+                options,
+                changes,
+                pairs,
+                check_with,
+            } = request;
             let setup = ExplainSetup {
                 a: &games[0],
                 b: &games[1],
@@ -484,7 +508,31 @@ impl SimPanel {
                     .measure_pairs(&setup, &flagged, &options, shared)
                     .map_err(cancelled)?;
             }
-            Ok(RunOutcome::Explain(Box::new(explained.report)))
+            let report = explained.report;
+            // The same explanation with the other player on both sides, as
+            // `explain --ladder OTHER,…` does at its lower rung.
+            let ladder = match check_with {
+                None => None,
+                Some(other) => {
+                    let at_other = SimOptions {
+                        caesar: other.clone(),
+                        pompey: other.clone(),
+                        ..options.clone()
+                    };
+                    let second =
+                        sim::explain::explain(&setup, &at_other, shared).map_err(cancelled)?;
+                    let these = if options.caesar == options.pompey {
+                        options.caesar.to_string()
+                    } else {
+                        format!("{} (Caesar), {} (Pompey)", options.caesar, options.pompey)
+                    };
+                    Some(ExplainLadder::new(
+                        [other.to_string(), these],
+                        [second, report.clone()],
+                    ))
+                }
+            };
+            Ok(RunOutcome::Explain(Box::new(ExplainRun { report, ladder })))
         });
         self.last_run_explained = true;
         if let Some(r) = &mut self.running {
@@ -506,7 +554,7 @@ impl SimPanel {
 
     /// The finished explanation, or why it stopped, handed over once to
     /// the Rules tab that shows it.
-    pub(crate) fn take_explain(&mut self) -> Option<Result<ExplainReport, String>> {
+    pub(crate) fn take_explain(&mut self) -> Option<Result<ExplainRun, String>> {
         self.poll();
         if !self.last_run_explained || self.running.is_some() {
             return None;
@@ -941,7 +989,7 @@ impl SimPanel {
             Some(Ok(RunOutcome::Explain(e))) => {
                 ui.label(format!(
                     "The explanation of {} against {} is done.",
-                    e.variants[1], e.variants[0]
+                    e.report.variants[1], e.report.variants[0]
                 ));
                 if ui.button("Show it in the Rules tab").clicked() {
                     actions.push(Request::SetTab(super::Tab::Rules));

@@ -1010,6 +1010,30 @@ impl FieldAgreement {
     pub fn agrees(&self) -> bool {
         !self.gap.significant
     }
+
+    /// The field at the two rungs (`players`, second then strongest), in
+    /// one sentence.
+    pub fn sentence(&self, players: &[String; 2]) -> String {
+        let [p, q] = players;
+        if self.unused {
+            return format!("{}: no game changed under either player", self.field);
+        }
+        format!(
+            "{}: {} with {p}, {} with {q}: {}",
+            self.field,
+            points(&self.effects[0]),
+            points(&self.effects[1]),
+            if self.agrees() {
+                "agrees".to_string()
+            } else {
+                format!(
+                    "differs by {} (p = {:.3})",
+                    points(&self.gap),
+                    self.gap.p_value
+                )
+            }
+        )
+    }
 }
 
 impl ExplainLadder {
@@ -1043,6 +1067,21 @@ impl ExplainLadder {
     pub fn all_agree(&self) -> bool {
         self.agreement().iter().all(FieldAgreement::agrees)
     }
+
+    /// "Does each field's effect agree between P and Q?"
+    pub fn question(&self) -> String {
+        let [p, q] = &self.players;
+        format!("Does each field's effect agree between {p} and {q}?")
+    }
+
+    /// Whether the explanation moves with the player, in one sentence.
+    pub fn verdict(&self) -> &'static str {
+        if self.all_agree() {
+            "Every field's effect agrees between the two players: a stronger player is unlikely to change the explanation."
+        } else {
+            "Some fields' effects differ between the two players: the explanation still moves with the player."
+        }
+    }
 }
 
 impl fmt::Display for ExplainLadder {
@@ -1051,35 +1090,11 @@ impl fmt::Display for ExplainLadder {
             writeln!(f, "At the rung {player} (both sides):")?;
             writeln!(f, "{report}")?;
         }
-        let [p, q] = &self.players;
-        writeln!(f, "Does each field's effect agree between {p} and {q}?")?;
+        writeln!(f, "{}", self.question())?;
         for a in self.agreement() {
-            if a.unused {
-                writeln!(f, "{}: no game changed under either player", a.field)?;
-                continue;
-            }
-            writeln!(
-                f,
-                "{}: {} with {p}, {} with {q}: {}",
-                a.field,
-                points(&a.effects[0]),
-                points(&a.effects[1]),
-                if a.agrees() {
-                    "agrees".to_string()
-                } else {
-                    format!("differs by {} (p = {:.3})", points(&a.gap), a.gap.p_value)
-                }
-            )?;
+            writeln!(f, "{}", a.sentence(&self.players))?;
         }
-        writeln!(
-            f,
-            "{}",
-            if self.all_agree() {
-                "Every field's effect agrees between the two strongest rungs: a stronger player is unlikely to change the explanation."
-            } else {
-                "Some fields' effects differ between the two strongest rungs: the explanation still moves with player strength."
-            }
-        )
+        writeln!(f, "{}", self.verdict())
     }
 }
 

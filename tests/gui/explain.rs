@@ -316,3 +316,75 @@ fn a_setup_change_naming_no_block_is_refused_with_the_nearest_name() {
     assert!(error.contains("did you mean \"Legio 3\""), "{error}");
     assert!(!h.state_mut().sim_panel().is_running());
 }
+
+#[test]
+fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    let short = dir.path().join("short.ron");
+    std::fs::write(
+        &short,
+        "(name: \"short and low\", extends: \"rules-2.0\", vp_to_win: 6, years: 2)",
+    )
+    .unwrap();
+    let short = short.to_str().unwrap().to_string();
+    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
+    {
+        let panel = h.state_mut().explain_panel();
+        panel.set_rule_sets(
+            RuleChoice::Named("rules-2.0".into()),
+            RuleChoice::Named(short.clone()),
+        );
+        panel.set_players(AiSpec::Random, AiSpec::Random);
+        panel.games = 24;
+        panel.other_player = AiSpec::Heuristic;
+    }
+    h.run();
+    h.get_by_label("Check with another player").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Explain the differences")
+        .click();
+    h.step();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    let ladder = h
+        .state_mut()
+        .explain_panel()
+        .ladder()
+        .unwrap_or_else(|| panic!("no check with the other player"))
+        .clone();
+    assert_eq!(ladder.players, ["heuristic", "random"]);
+    assert_eq!(
+        Some(&ladder.rungs[1]),
+        h.state_mut().explain_panel().report(),
+        "the window's own explanation is the upper rung"
+    );
+    assert_eq!(ladder.rungs[0].caesar_ai, "heuristic");
+    let shown = |text: String| text.replace('→', "->");
+    h.get_by_label(&ladder.question());
+    for a in ladder.agreement() {
+        h.get_by_label(&shown(a.sentence(&ladder.players)));
+    }
+    h.get_by_label(ladder.verdict());
+    // As `explain --ladder heuristic,random` at the command line.
+    let out = assert_cmd::Command::cargo_bin("caesar-workbench")
+        .unwrap()
+        .args(["explain", "--variant", "rules-2.0", "--variant", &short])
+        .args([
+            "--games",
+            "24",
+            "--seed",
+            "1",
+            "--ladder",
+            "heuristic,random",
+        ])
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(serde_json::to_value(&ladder).unwrap(), cli);
+}
