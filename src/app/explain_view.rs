@@ -498,16 +498,8 @@ impl ExplainPanel {
         };
         ui.label(RichText::new(drawable(&r.sum_sentence())).color(colour));
         for pair in &r.pairs {
-            let text = RichText::new(drawable(&pair.sentence()));
             let interacts = pair.not_together.is_none() && pair.interaction().significant;
-            ui.add(
-                egui::Label::new(if interacts {
-                    text.color(theme::WARNING)
-                } else {
-                    text
-                })
-                .wrap(),
-            );
+            sentence(ui, &pair.sentence(), interacts);
         }
         if self.pairs_asked && r.pairs.is_empty() {
             ui.label(
@@ -522,22 +514,27 @@ impl ExplainPanel {
     }
 }
 
+/// One of the report's sentences, wrapped; in orange when it `warns` (of an
+/// interaction, or of a field that moves with the player).
+fn sentence(ui: &mut Ui, text: &str, warns: bool) {
+    let text = RichText::new(drawable(text));
+    ui.add(
+        egui::Label::new(if warns {
+            text.color(theme::WARNING)
+        } else {
+            text
+        })
+        .wrap(),
+    );
+}
+
 /// Whether each field's effect agrees with the other player: the report's
 /// own sentences, a field that differs in orange, then the verdict.
 fn agreement(ui: &mut Ui, ladder: &ExplainLadder) {
     ui.separator();
     ui.label(RichText::new(drawable(&ladder.question())).strong());
     for a in ladder.agreement() {
-        let text = RichText::new(drawable(&a.sentence(&ladder.players)));
-        let differs = !a.unused && !a.agrees();
-        ui.add(
-            egui::Label::new(if differs {
-                text.color(theme::WARNING)
-            } else {
-                text
-            })
-            .wrap(),
-        );
+        sentence(ui, &a.sentence(&ladder.players), !a.unused && !a.agrees());
     }
     let verdict = RichText::new(ladder.verdict()).strong();
     ui.add(

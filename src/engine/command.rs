@@ -40,13 +40,10 @@ pub(super) struct CommandState {
     pub(super) event: Option<Event>,
 }
 
-impl State {
-    pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
-        let side = self.order[slot as usize];
-        self.phase = Phase::Command(slot);
-        self.held_vp = self.friendly_spaces(side).and(game.vp_cities);
-        let rules = &game.rules;
-        let mut cmd = CommandState {
+impl CommandState {
+    /// A command phase before its orders: moves first, no points yet.
+    pub(super) fn fresh() -> CommandState {
+        CommandState {
             step: CommandStep::Moves,
             mp: 0,
             lp: 0,
@@ -54,7 +51,17 @@ impl State {
             members: BlockSet::default(),
             moved_by_land: false,
             event: None,
-        };
+        }
+    }
+}
+
+impl State {
+    pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
+        let side = self.order[slot as usize];
+        self.phase = Phase::Command(slot);
+        self.held_vp = self.friendly_spaces(side).and(game.vp_cities);
+        let rules = &game.rules;
+        let mut cmd = CommandState::fresh();
         let orders = self.orders[slot as usize];
         emit!(
             log,

@@ -9,6 +9,7 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{
     FileDialogs, FileRequest, NativeDialog, RuleChoice, Tab, WorkbenchApp,
 };
+use caesar_workbench::sim::explain::ExplainReport;
 use egui::accesskit::{Role, Toggled};
 use egui::vec2;
 use egui_kittest::Harness;
@@ -33,6 +34,20 @@ fn rules_tab(app: WorkbenchApp) -> Harness<'static, WorkbenchApp> {
     h
 }
 
+/// Clicks "Explain the differences" and waits for the run: its report.
+fn explain_and_wait(h: &mut Harness<'static, WorkbenchApp>) -> ExplainReport {
+    h.get_by_role_and_label(Role::Button, "Explain the differences")
+        .click();
+    h.step();
+    h.state_mut().sim_panel().wait();
+    h.run();
+    h.state_mut()
+        .explain_panel()
+        .report()
+        .unwrap_or_else(|| panic!("no explanation"))
+        .clone()
+}
+
 #[test]
 fn an_explanation_runs_in_the_window_and_a_field_shows_in_the_rule_table() {
     let dir = tempfile::tempdir().unwrap();
@@ -53,17 +68,7 @@ fn an_explanation_runs_in_the_window_and_a_field_shows_in_the_rule_table() {
     h.get_by_role_and_label(Role::SpinButton, "Games per rule set")
         .set_value_accesskit(16.0);
     h.run();
-    h.get_by_role_and_label(Role::Button, "Explain the differences")
-        .click();
-    h.step();
-    h.state_mut().sim_panel().wait();
-    h.run();
-    let report = h
-        .state_mut()
-        .explain_panel()
-        .report()
-        .unwrap_or_else(|| panic!("no explanation"))
-        .clone();
+    let report = explain_and_wait(&mut h);
     assert_eq!(report.run_games, 16);
     assert_eq!(report.variants[0], "rules-2.0");
     let mut names: Vec<&str> = report.fields.iter().map(|f| f.field.as_str()).collect();
@@ -250,17 +255,7 @@ fn setup_changes_and_interacting_pairs_are_explained_as_at_the_command_line() {
     h.run();
     assert_eq!(h.state_mut().explain_panel().setup_changes, change);
     assert!(h.state_mut().explain_panel().measure_pairs);
-    h.get_by_role_and_label(Role::Button, "Explain the differences")
-        .click();
-    h.step();
-    h.state_mut().sim_panel().wait();
-    h.run();
-    let report = h
-        .state_mut()
-        .explain_panel()
-        .report()
-        .unwrap_or_else(|| panic!("no explanation"))
-        .clone();
+    let report = explain_and_wait(&mut h);
     assert_eq!(report.setup_changes, [change]);
     // The pairs measured are those the fields mark, and shown.
     let measured: Vec<[String; 2]> = report.pairs.iter().map(|p| p.fields.clone()).collect();
@@ -341,11 +336,7 @@ fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
     h.run();
     h.get_by_label("Check with another player").click();
     h.run();
-    h.get_by_role_and_label(Role::Button, "Explain the differences")
-        .click();
-    h.step();
-    h.state_mut().sim_panel().wait();
-    h.run();
+    explain_and_wait(&mut h);
     let ladder = h
         .state_mut()
         .explain_panel()
