@@ -416,14 +416,12 @@ impl ExplainPanel {
             plan_setup_changes(doc, &a_game, &b_game.rules, &axes)
                 .map_err(|e| format!("Setup changes: {e}"))?
         };
-        let options = SimOptions {
-            games: self.games.max(1),
-            seed: self.seed,
-            caesar: self.caesar.clone(),
-            pompey: self.pompey.clone(),
-            omniscient: false,
-            shard: None,
-        };
+        let options = SimOptions::new(
+            self.games.max(1),
+            self.seed,
+            self.caesar.clone(),
+            self.pompey.clone(),
+        );
         sim.start_explain(ExplainRequest {
             games: [a_game, b_game],
             variants: [a_name, b_name],

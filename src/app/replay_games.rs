@@ -160,14 +160,12 @@ mod tests {
     fn an_example_game_is_the_first_of_the_run_that_ended_that_way() {
         let games = RunGames {
             game: crate::test_support::published("rules-2.0"),
-            options: SimOptions {
-                games: 5,
-                seed: 1,
-                caesar: crate::ai::AiSpec::Heuristic,
-                pompey: crate::ai::AiSpec::Heuristic,
-                omniscient: false,
-                shard: None,
-            },
+            options: SimOptions::new(
+                5,
+                1,
+                crate::ai::AiSpec::Heuristic,
+                crate::ai::AiSpec::Heuristic,
+            ),
             rows: vec![
                 row(0, Some(Side::Pompey), EndReason::VictoryPoints, 5),
                 row(1, Some(Side::Caesar), EndReason::SuddenDeath, 3),

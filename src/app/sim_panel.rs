@@ -177,14 +177,12 @@ impl SimPanel {
             return;
         }
         let scenario = Arc::new(scenario.clone());
-        let options = SimOptions {
-            games: self.games.max(1),
-            seed: self.seed,
-            caesar: self.caesar.clone(),
-            pompey: self.pompey.clone(),
-            omniscient: false,
-            shard: None,
-        };
+        let options = SimOptions::new(
+            self.games.max(1),
+            self.seed,
+            self.caesar.clone(),
+            self.pompey.clone(),
+        );
         let Some((game, other)) = self.checked_games(&scenario, doc, rules, variant) else {
             return;
         };
@@ -285,14 +283,12 @@ impl SimPanel {
             }
         };
         let points: usize = axes.iter().map(|a| a.values.len()).product();
-        let options = SimOptions {
-            games: self.sweep.games.max(1),
-            seed: self.seed,
-            caesar: self.caesar.clone(),
-            pompey: self.pompey.clone(),
-            omniscient: false,
-            shard: None,
-        };
+        let options = SimOptions::new(
+            self.sweep.games.max(1),
+            self.seed,
+            self.caesar.clone(),
+            self.pompey.clone(),
+        );
         let total = options.games * points as u64;
         let doc = doc.clone();
         let rules = rules.clone();

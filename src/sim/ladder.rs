@@ -1388,14 +1388,7 @@ mod tests {
     #[test]
     fn the_strongest_two_rungs_agree_only_when_their_answers_are_close() {
         let game = crate::test_support::published("rules-2.0");
-        let options = SimOptions {
-            games: 40,
-            seed: 5,
-            caesar: AiSpec::Heuristic,
-            pompey: AiSpec::Heuristic,
-            omniscient: false,
-            shard: None,
-        };
+        let options = SimOptions::new(40, 5, AiSpec::Heuristic, AiSpec::Heuristic);
         let run =
             super::super::simulate(&game, "rules-2.0", &options, &Progress::new(), |_| {}).unwrap();
         let rung = |player: &str, caesar_wins: u64| {

@@ -211,6 +211,19 @@ impl OptionsError {
 }
 
 impl SimOptions {
+    /// A whole run (no shard) of `games` games from `seed`, each side seeing
+    /// only what the rules let it know.
+    pub fn new(games: u64, seed: u64, caesar: AiSpec, pompey: AiSpec) -> SimOptions {
+        SimOptions {
+            games,
+            seed,
+            caesar,
+            pompey,
+            omniscient: false,
+            shard: None,
+        }
+    }
+
     /// Refuses a run that would play no game: no games, or more shards than
     /// games (some shard would be empty).
     pub fn check(&self) -> Result<(), OptionsError> {
@@ -551,14 +564,7 @@ mod tests {
              pluto,vulcan,events_cancelled,first_turn_player1,actions,vp_by_year"
         );
         let game = crate::test_support::published("rules-2.0");
-        let options = SimOptions {
-            games: 1,
-            seed: 3,
-            caesar: AiSpec::Heuristic,
-            pompey: AiSpec::Random,
-            omniscient: false,
-            shard: None,
-        };
+        let options = SimOptions::new(1, 3, AiSpec::Heuristic, AiSpec::Random);
         let row = play_one(&game, &options, 0).csv_row();
         assert_eq!(row.split(',').count(), CSV_COLUMNS.len(), "{row}");
     }

@@ -131,14 +131,7 @@ fn search_decides_the_same_in_worlds_its_side_cannot_tell_apart() {
 #[test]
 fn search_plays_whole_legal_games_reproducibly() {
     let game = crate::common::published("rules-1.1");
-    let opts = SimOptions {
-        games: 2,
-        seed: 8,
-        caesar: AiSpec::Search { playouts: 3 },
-        pompey: AiSpec::Heuristic,
-        omniscient: false,
-        shard: None,
-    };
+    let opts = SimOptions::new(2, 8, AiSpec::Search { playouts: 3 }, AiSpec::Heuristic);
     let first = sim::play_one(&game, &opts, 1);
     assert_eq!(first, sim::play_one(&game, &opts, 1));
     assert!(first.year >= 1);
@@ -156,14 +149,7 @@ fn search_plays_the_same_game_on_one_thread_and_on_two() {
     ];
     for text in specs {
         let spec: AiSpec = text.parse().unwrap();
-        let opts = SimOptions {
-            games: 1,
-            seed: 3,
-            caesar: spec.clone(),
-            pompey: spec,
-            omniscient: false,
-            shard: None,
-        };
+        let opts = SimOptions::new(1, 3, spec.clone(), spec);
         let on = |threads| common::on_threads(threads, || sim::play_one(&game, &opts, 0));
         assert_eq!(on(1), on(2), "{text}");
     }
@@ -261,14 +247,7 @@ fn heuristic_spends_no_move_point_on_a_group_that_moves_nothing() {
     // 11 MP of 42 a game before).
     for variant in ["rules-1.1", "rules-2.0"] {
         let game = crate::common::published(variant);
-        let options = SimOptions {
-            games: 100,
-            seed: 11,
-            caesar: AiSpec::Heuristic,
-            pompey: AiSpec::Heuristic,
-            omniscient: false,
-            shard: None,
-        };
+        let options = SimOptions::new(100, 11, AiSpec::Heuristic, AiSpec::Heuristic);
         let report =
             sim::simulate(&game, variant, &options, &sim::Progress::new(), |_| {}).unwrap();
         let q = &report.raw.quality;
@@ -322,14 +301,8 @@ fn searches_on_a_file_of_the_default_numbers_play_as_the_plain_searches() {
         ("search:3", format!("search:3@{}", file.display())),
         ("mcts:3", format!("mcts:3@{}", file.display())),
     ] {
-        let opts = |caesar: &str| SimOptions {
-            games: 1,
-            seed: 12,
-            caesar: caesar.parse().unwrap(),
-            pompey: AiSpec::Heuristic,
-            omniscient: false,
-            shard: None,
-        };
+        let opts =
+            |caesar: &str| SimOptions::new(1, 12, caesar.parse().unwrap(), AiSpec::Heuristic);
         let (a, b) = (opts(plain), opts(&on));
         assert_eq!(
             sim::play_one(&game, &a, 0),
@@ -395,14 +368,7 @@ fn searches_on_the_tuned_player_win_as_caesar_twice_as_often_as_the_default_heur
         format!("search:8@{}", tuned_2_0()),
         value_search("search:8"),
     ] {
-        let opts = SimOptions {
-            games: 20,
-            seed: 904,
-            caesar: caesar.parse().unwrap(),
-            pompey: AiSpec::Heuristic,
-            omniscient: false,
-            shard: None,
-        };
+        let opts = SimOptions::new(20, 904, caesar.parse().unwrap(), AiSpec::Heuristic);
         let wins = (0..opts.games)
             .filter(|&i| sim::play_one(&game, &opts, i).winner == Some(Side::Caesar))
             .count();
@@ -442,14 +408,7 @@ fn a_learned_value_whose_horizon_lies_past_the_game_plays_as_the_plain_search() 
     let game = common::published("rules-2.0");
     for budget in ["search:4", "mcts:4"] {
         let played = |caesar: String| {
-            let opts = SimOptions {
-                games: 1,
-                seed: 21,
-                caesar: caesar.parse().unwrap(),
-                pompey: AiSpec::Heuristic,
-                omniscient: false,
-                shard: None,
-            };
+            let opts = SimOptions::new(1, 21, caesar.parse().unwrap(), AiSpec::Heuristic);
             sim::play_one(&game, &opts, 0)
         };
         let plain = played(format!("{budget}@{numbers}"));
@@ -508,14 +467,7 @@ fn a_tree_search_plays_by_its_player_files_settings() {
     };
     let game = common::published("rules-2.0");
     let played = |caesar: String| {
-        let opts = SimOptions {
-            games: 1,
-            seed: 23,
-            caesar: caesar.parse().unwrap(),
-            pompey: AiSpec::Heuristic,
-            omniscient: false,
-            shard: None,
-        };
+        let opts = SimOptions::new(1, 23, caesar.parse().unwrap(), AiSpec::Heuristic);
         sim::play_one(&game, &opts, 0)
     };
     let plain = played(format!("mcts:4@{}", tuned_2_0()));

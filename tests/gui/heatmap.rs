@@ -10,14 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 fn options() -> SimOptions {
-    SimOptions {
-        games: 6,
-        seed: 2,
-        caesar: AiSpec::Random,
-        pompey: AiSpec::Random,
-        omniscient: false,
-        shard: None,
-    }
+    SimOptions::new(6, 2, AiSpec::Random, AiSpec::Random)
 }
 
 fn map_tab(outcome: RunOutcome) -> Harness<'static, WorkbenchApp> {
