@@ -34,6 +34,18 @@ fn rules_tab(app: WorkbenchApp) -> Harness<'static, WorkbenchApp> {
     h
 }
 
+/// Rules 2.0 with fewer years and fewer VP to win (two fields that
+/// interact), as a variant file in `dir`: its path.
+fn short_game(dir: &tempfile::TempDir) -> String {
+    let path = dir.path().join("short.ron");
+    std::fs::write(
+        &path,
+        "(name: \"short and low\", extends: \"rules-2.0\", vp_to_win: 6, years: 2)",
+    )
+    .unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 /// Clicks "Explain the differences" and waits for the run: its report.
 fn explain_and_wait(h: &mut Harness<'static, WorkbenchApp>) -> ExplainReport {
     h.get_by_role_and_label(Role::Button, "Explain the differences")
@@ -225,13 +237,7 @@ fn setup_changes_and_interacting_pairs_are_explained_as_at_the_command_line() {
     // Fewer years and fewer VP to win, and a Pompey legion moved: on these
     // seeds `years` is marked as interacting, so its pair is measured.
     let dir = tempfile::tempdir().unwrap();
-    let short = dir.path().join("short.ron");
-    std::fs::write(
-        &short,
-        "(name: \"short and low\", extends: \"rules-2.0\", vp_to_win: 6, years: 2)",
-    )
-    .unwrap();
-    let short = short.to_str().unwrap().to_string();
+    let short = short_game(&dir);
     let change = "deploy:pompey:Legio 3=Roma";
     let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
     {
@@ -315,13 +321,7 @@ fn a_setup_change_naming_no_block_is_refused_with_the_nearest_name() {
 #[test]
 fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
     let dir = tempfile::tempdir().unwrap();
-    let short = dir.path().join("short.ron");
-    std::fs::write(
-        &short,
-        "(name: \"short and low\", extends: \"rules-2.0\", vp_to_win: 6, years: 2)",
-    )
-    .unwrap();
-    let short = short.to_str().unwrap().to_string();
+    let short = short_game(&dir);
     let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
     {
         let panel = h.state_mut().explain_panel();
