@@ -75,8 +75,10 @@ pub struct ExplainPanel {
 /// A finished explanation and its files, made once when it arrives.
 struct Finished {
     report: ExplainReport,
-    /// The same with the other player, and the agreement.
+    /// The same with the other player, and the agreement; and that report
+    /// as `explain --ladder --json` writes it.
     ladder: Option<ExplainLadder>,
+    ladder_json: Option<Result<String, String>>,
     json: Result<String, String>,
     csv: String,
     svg: String,
@@ -549,14 +551,9 @@ impl Finished {
     fn of(run: ExplainRun) -> Finished {
         let ExplainRun { report, ladder } = run;
         Finished {
+            ladder_json: ladder.as_ref().map(json_file),
             ladder,
-            json: serde_json::to_string_pretty(&report)
-                .map(|mut j| {
-                    // As `explain --json --out` writes it.
-                    j.push('\n');
-                    j
-                })
-                .map_err(|e| e.to_string()),
+            json: json_file(&report),
             csv: report.csv(),
             svg: chart_svg(&report),
             report,
@@ -566,6 +563,7 @@ impl Finished {
     /// Export JSON, CSV and the chart (SVG): each asks where, then writes
     /// atomically (a failure is shown in the status line).
     fn export_buttons(&self, ui: &mut Ui) -> Vec<Clicked> {
+        let exportable = |json: &Result<String, String>| json.as_ref().ok().cloned();
         let mut clicks = Vec::new();
         let mut export = |kind, text: &String| {
             clicks.push(Clicked::Request(Request::Choose(FilePurpose::Export {
@@ -590,9 +588,29 @@ impl Finished {
             if ui.button("Export chart (SVG)…").clicked() {
                 export(ExportKind::Svg, &self.svg);
             }
+            if let Some(ladder) = self.ladder_json.as_ref().and_then(exportable)
+                && ui
+                    .button("Export both players (JSON)…")
+                    .on_hover_text(
+                        "The explanation with each player and whether each field agrees, as `explain --ladder --json` writes it",
+                    )
+                    .clicked()
+            {
+                export(ExportKind::Json, &ladder);
+            }
         });
         clicks
     }
+}
+
+/// A report as `explain --json --out` writes it.
+fn json_file(report: &impl serde::Serialize) -> Result<String, String> {
+    serde_json::to_string_pretty(report)
+        .map(|mut json| {
+            json.push('\n');
+            json
+        })
+        .map_err(|e| e.to_string())
 }
 
 /// The rule set a choice names, with the name the report gives it.

@@ -495,28 +495,31 @@ impl SimPanel {
                 setup_changes: &changes,
             };
             let cancelled = |_| "cancelled".to_string();
-            let mut explained =
-                sim::explain::explain_keeping_games(&setup, &options, shared).map_err(cancelled)?;
-            let flagged = explained.report.flagged_pairs();
-            if pairs && !flagged.is_empty() {
-                more.store(2 * flagged.len() as u64 * per_rule_set, Ordering::Relaxed);
-                explained
-                    .measure_pairs(&setup, &flagged, &options, shared)
+            // The explanation with `options`' players, then the pairs its
+            // fields mark when asked (as `explain --pairs` at each rung).
+            let play = |options: &SimOptions| -> Result<ExplainReport, String> {
+                let mut explained = sim::explain::explain_keeping_games(&setup, options, shared)
                     .map_err(cancelled)?;
-            }
-            let report = explained.report;
-            // The same explanation with the other player on both sides, as
+                let flagged = explained.report.flagged_pairs();
+                if pairs && !flagged.is_empty() {
+                    more.fetch_add(2 * flagged.len() as u64 * per_rule_set, Ordering::Relaxed);
+                    explained
+                        .measure_pairs(&setup, &flagged, options, shared)
+                        .map_err(cancelled)?;
+                }
+                Ok(explained.report)
+            };
+            let report = play(&options)?;
+            // The same with the other player on both sides, as
             // `explain --ladder OTHER,…` does at its lower rung.
             let ladder = match check_with {
                 None => None,
                 Some(other) => {
-                    let at_other = SimOptions {
+                    let second = play(&SimOptions {
                         caesar: other.clone(),
                         pompey: other.clone(),
                         ..options.clone()
-                    };
-                    let second =
-                        sim::explain::explain(&setup, &at_other, shared).map_err(cancelled)?;
+                    })?;
                     let these = if options.caesar == options.pompey {
                         options.caesar.to_string()
                     } else {

@@ -332,6 +332,7 @@ fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
         panel.set_players(AiSpec::Random, AiSpec::Random);
         panel.games = 24;
         panel.other_player = AiSpec::Heuristic;
+        panel.measure_pairs = true;
     }
     h.run();
     h.get_by_label("Check with another player").click();
@@ -356,7 +357,7 @@ fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
         h.get_by_label(&shown(a.sentence(&ladder.players)));
     }
     h.get_by_label(ladder.verdict());
-    // As `explain --ladder heuristic,random` at the command line.
+    // As `explain --ladder heuristic,random --pairs` at the command line.
     let out = assert_cmd::Command::cargo_bin("caesar-workbench")
         .unwrap()
         .args(["explain", "--variant", "rules-2.0", "--variant", &short])
@@ -368,7 +369,7 @@ fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
             "--ladder",
             "heuristic,random",
         ])
-        .arg("--json")
+        .args(["--pairs", "--json"])
         .output()
         .unwrap();
     assert!(
