@@ -79,6 +79,9 @@ struct Finished {
     /// as `explain --ladder --json` writes it.
     ladder: Option<ExplainLadder>,
     ladder_json: Option<Result<String, String>>,
+    /// Its question, a sentence per field (whether it differs between the
+    /// players) and whether all agree: worked out once, not every frame.
+    agreement: Option<Agreement>,
     json: Result<String, String>,
     csv: String,
     svg: String,
@@ -507,8 +510,8 @@ impl ExplainPanel {
                     .weak(),
             );
         }
-        if let Some(ladder) = &finished.ladder {
-            agreement(ui, ladder);
+        if let Some(agreement) = &finished.agreement {
+            agreement.show(ui);
         }
         clicks
     }
@@ -528,23 +531,48 @@ fn sentence(ui: &mut Ui, text: &str, warns: bool) {
     );
 }
 
-/// Whether each field's effect agrees with the other player: the report's
-/// own sentences, a field that differs in orange, then the verdict.
-fn agreement(ui: &mut Ui, ladder: &ExplainLadder) {
-    ui.separator();
-    ui.label(RichText::new(drawable(&ladder.question())).strong());
-    for a in ladder.agreement() {
-        sentence(ui, &a.sentence(&ladder.players), !a.unused && !a.agrees());
+/// Whether each field's effect agrees with the other player, in the
+/// report's own words.
+struct Agreement {
+    question: String,
+    /// Each field's sentence, and whether its effect differs.
+    fields: Vec<(String, bool)>,
+    all_agree: bool,
+    verdict: &'static str,
+}
+
+impl Agreement {
+    fn of(ladder: &ExplainLadder) -> Agreement {
+        let fields: Vec<(String, bool)> = ladder
+            .agreement()
+            .iter()
+            .map(|a| (a.sentence(&ladder.players), !a.unused && !a.agrees()))
+            .collect();
+        Agreement {
+            question: ladder.question(),
+            all_agree: fields.iter().all(|(_, differs)| !differs),
+            fields,
+            verdict: ladder.verdict(),
+        }
     }
-    let verdict = RichText::new(ladder.verdict()).strong();
-    ui.add(
-        egui::Label::new(if ladder.all_agree() {
-            verdict.color(theme::GOOD)
-        } else {
-            verdict.color(theme::WARNING)
-        })
-        .wrap(),
-    );
+
+    /// The question, each field (one that differs in orange), the verdict.
+    fn show(&self, ui: &mut Ui) {
+        ui.separator();
+        ui.label(RichText::new(drawable(&self.question)).strong());
+        for (text, differs) in &self.fields {
+            sentence(ui, text, *differs);
+        }
+        let verdict = RichText::new(self.verdict).strong();
+        ui.add(
+            egui::Label::new(if self.all_agree {
+                verdict.color(theme::GOOD)
+            } else {
+                verdict.color(theme::WARNING)
+            })
+            .wrap(),
+        );
+    }
 }
 
 impl Finished {
@@ -552,6 +580,7 @@ impl Finished {
         let ExplainRun { report, ladder } = run;
         Finished {
             ladder_json: ladder.as_ref().map(json_file),
+            agreement: ladder.as_ref().map(Agreement::of),
             ladder,
             json: json_file(&report),
             csv: report.csv(),
