@@ -46,6 +46,20 @@ fn short_game(dir: &tempfile::TempDir) -> String {
     path.to_str().unwrap().to_string()
 }
 
+/// The Rules tab set to explain the short game (B, its path returned)
+/// against rules 2.0 (A), random players on both sides.
+fn short_game_explained(dir: &tempfile::TempDir) -> (Harness<'static, WorkbenchApp>, String) {
+    let short = short_game(dir);
+    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
+    let panel = h.state_mut().explain_panel();
+    panel.set_rule_sets(
+        RuleChoice::Named("rules-2.0".into()),
+        RuleChoice::Named(short.clone()),
+    );
+    panel.set_players(AiSpec::Random, AiSpec::Random);
+    (h, short)
+}
+
 /// Clicks "Explain the differences" and waits for the run: its report.
 fn explain_and_wait(h: &mut Harness<'static, WorkbenchApp>) -> ExplainReport {
     h.get_by_role_and_label(Role::Button, "Explain the differences")
@@ -237,16 +251,10 @@ fn setup_changes_and_interacting_pairs_are_explained_as_at_the_command_line() {
     // Fewer years and fewer VP to win, and a Pompey legion moved: on these
     // seeds `years` is marked as interacting, so its pair is measured.
     let dir = tempfile::tempdir().unwrap();
-    let short = short_game(&dir);
+    let (mut h, short) = short_game_explained(&dir);
     let change = "deploy:pompey:Legio 3=Roma";
-    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
     {
         let panel = h.state_mut().explain_panel();
-        panel.set_rule_sets(
-            RuleChoice::Named("rules-2.0".into()),
-            RuleChoice::Named(short.clone()),
-        );
-        panel.set_players(AiSpec::Random, AiSpec::Random);
         panel.games = 120;
         panel.seed = 3;
     }
@@ -321,15 +329,9 @@ fn a_setup_change_naming_no_block_is_refused_with_the_nearest_name() {
 #[test]
 fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
     let dir = tempfile::tempdir().unwrap();
-    let short = short_game(&dir);
-    let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
+    let (mut h, short) = short_game_explained(&dir);
     {
         let panel = h.state_mut().explain_panel();
-        panel.set_rule_sets(
-            RuleChoice::Named("rules-2.0".into()),
-            RuleChoice::Named(short.clone()),
-        );
-        panel.set_players(AiSpec::Random, AiSpec::Random);
         panel.games = 24;
         panel.other_player = AiSpec::Heuristic;
         panel.measure_pairs = true;
