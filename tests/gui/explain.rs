@@ -60,6 +60,24 @@ fn short_game_explained(dir: &tempfile::TempDir) -> (Harness<'static, WorkbenchA
     (h, short)
 }
 
+/// `caesar-workbench explain --variant rules-2.0 --variant B ARGS --json`,
+/// which must succeed: its report.
+fn explain_json(b: &str, args: &[&str]) -> serde_json::Value {
+    let out = assert_cmd::Command::cargo_bin("caesar-workbench")
+        .unwrap()
+        .args(["explain", "--variant", "rules-2.0", "--variant", b])
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// Clicks "Explain the differences" and waits for the run: its report.
 fn explain_and_wait(h: &mut Harness<'static, WorkbenchApp>) -> ExplainReport {
     h.get_by_role_and_label(Role::Button, "Explain the differences")
@@ -278,26 +296,22 @@ fn setup_changes_and_interacting_pairs_are_explained_as_at_the_command_line() {
     let shown = |text: String| text.replace('→', "->");
     h.get_by_label(&shown(report.pairs[0].sentence()));
     // The same run at the command line gives the same counts.
-    let out = assert_cmd::Command::cargo_bin("caesar-workbench")
-        .unwrap()
-        .args(["explain", "--variant", "rules-2.0", "--variant", &short])
-        .args(["--games", "120", "--seed", "3", "--caesar-ai", "random"])
-        .args([
+    let cli = explain_json(
+        &short,
+        &[
+            "--games",
+            "120",
+            "--seed",
+            "3",
+            "--caesar-ai",
+            "random",
             "--pompey-ai",
             "random",
             "--pairs",
             "--set",
             change,
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
     );
-    let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let window = serde_json::to_value(&report).unwrap();
     for part in ["total", "fields", "pairs", "setup_changes"] {
         assert_eq!(window[part], cli[part], "{part}");
@@ -360,25 +374,17 @@ fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
     }
     h.get_by_label(ladder.verdict());
     // As `explain --ladder heuristic,random --pairs` at the command line.
-    let out = assert_cmd::Command::cargo_bin("caesar-workbench")
-        .unwrap()
-        .args(["explain", "--variant", "rules-2.0", "--variant", &short])
-        .args([
+    let cli = explain_json(
+        &short,
+        &[
             "--games",
             "24",
             "--seed",
             "1",
             "--ladder",
             "heuristic,random",
-        ])
-        .args(["--pairs", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+            "--pairs",
+        ],
     );
-    let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(serde_json::to_value(&ladder).unwrap(), cli);
 }
