@@ -18,11 +18,11 @@ use crate::scenario::model::{BlockId, Side};
 
 pub use heuristic::{HeuristicPlayer, Style};
 pub use mcts::{MctsParams, MctsPlayer};
-pub use params::{HeuristicParams, PlayerNumbers};
+pub use params::{HeuristicParams, MAX_OPPONENTS, OpponentMix, PlayerNumbers, WeightedNumbers};
 pub use search::{Budget, SearchPlayer};
 #[cfg(feature = "gui")]
 pub(crate) use spec::KINDS;
-pub use spec::{AiSpec, LearnedValue, NotAPlayer, Spelling, TunedHeuristic, spellings};
+pub use spec::{AiSpec, LearnedValue, NotAPlayer, SearchOn, Spelling, TunedHeuristic, spellings};
 pub use value::ValueModel;
 
 /// Something that picks one of the legal actions.

@@ -247,6 +247,133 @@ pub struct PlayerNumbers {
     /// the file has an `mcts:` section (`tune --search` writes one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcts: Option<super::MctsParams>,
+    /// Whom a search on these numbers expects to meet: its playouts play
+    /// the other side by one of these, drawn per sampled world by weight,
+    /// instead of by the other side's numbers above (`balance` writes it
+    /// for a search that is a best response to an equilibrium mix).
+    #[serde(default, skip_serializing_if = "OpponentMix::is_empty")]
+    pub opponents: OpponentMix,
+}
+
+/// At most this many opponents in a player file's mix: a balance keeps the
+/// heaviest of an equilibrium's members.
+pub const MAX_OPPONENTS: usize = 4;
+
+/// A mix of opponents' numbers with integer weights (thousandths), so that
+/// a player file stays `Copy` and compares exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OpponentMix {
+    len: u8,
+    weights: [u16; MAX_OPPONENTS],
+    numbers: [HeuristicParams; MAX_OPPONENTS],
+}
+
+/// One opponent of a mix, as a player file writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightedNumbers {
+    /// Its share of the playouts, in thousandths.
+    pub weight: u16,
+    pub numbers: HeuristicParams,
+}
+
+impl OpponentMix {
+    /// The mix of `members` (weights in any unit), keeping the
+    /// [`MAX_OPPONENTS`] heaviest and rounding their weights to thousandths
+    /// of their total; `None` if no member has weight.
+    pub fn of(members: &[(f64, HeuristicParams)]) -> Option<OpponentMix> {
+        let mut kept: Vec<&(f64, HeuristicParams)> = members
+            .iter()
+            .filter(|(w, _)| w.is_finite() && *w > 0.0)
+            .collect();
+        kept.sort_by(|a, b| b.0.total_cmp(&a.0));
+        kept.truncate(MAX_OPPONENTS);
+        let total: f64 = kept.iter().map(|(w, _)| w).sum();
+        if !(total > 0.0) {
+            return None;
+        }
+        let mut mix = OpponentMix::default();
+        for (w, numbers) in kept {
+            let weight = ((w / total) * 1000.0).round().max(1.0) as u16;
+            mix.weights[usize::from(mix.len)] = weight;
+            mix.numbers[usize::from(mix.len)] = *numbers;
+            mix.len += 1;
+        }
+        Some(mix)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn members(&self) -> impl Iterator<Item = WeightedNumbers> + '_ {
+        (0..usize::from(self.len)).map(|i| WeightedNumbers {
+            weight: self.weights[i],
+            numbers: self.numbers[i],
+        })
+    }
+
+    /// The member a uniform draw `u` in [0, 1) picks, by weight.
+    pub fn pick(&self, u: f64) -> Option<HeuristicParams> {
+        let total: u32 = self.weights[..usize::from(self.len)]
+            .iter()
+            .map(|&w| u32::from(w))
+            .sum();
+        let mut target = u * f64::from(total);
+        for i in 0..usize::from(self.len) {
+            target -= f64::from(self.weights[i]);
+            if target < 0.0 {
+                return Some(self.numbers[i]);
+            }
+        }
+        (self.len > 0).then(|| self.numbers[usize::from(self.len) - 1])
+    }
+
+    fn from_members(path: &Path, members: Vec<WeightedNumbers>) -> Result<OpponentMix, LoadError> {
+        let bad = |message: String| LoadError::Parse {
+            location: Location {
+                file: path.to_path_buf(),
+                line: 1,
+                column: 1,
+            },
+            message,
+        };
+        if members.len() > MAX_OPPONENTS {
+            return Err(bad(format!(
+                "opponents: at most {MAX_OPPONENTS} are kept, got {}",
+                members.len()
+            )));
+        }
+        let mut mix = OpponentMix::default();
+        for m in members {
+            if m.weight == 0 {
+                return Err(bad(
+                    "opponents: every weight must be at least 1 (thousandths)".into(),
+                ));
+            }
+            m.numbers
+                .check()
+                .map_err(|(name, why)| bad(format!("opponents: {name}: {why}")))?;
+            mix.weights[usize::from(mix.len)] = m.weight;
+            mix.numbers[usize::from(mix.len)] = m.numbers;
+            mix.len += 1;
+        }
+        Ok(mix)
+    }
+}
+
+impl Serialize for OpponentMix {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.members())
+    }
+}
+
+impl<'de> Deserialize<'de> for OpponentMix {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let members = Vec::<WeightedNumbers>::deserialize(deserializer)?;
+        OpponentMix::from_members(Path::new("(player file)"), members)
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 /// The per-side form of a player file.
@@ -259,6 +386,8 @@ struct SidedFile {
     pompey: Option<HeuristicParams>,
     #[serde(default)]
     mcts: Option<super::MctsParams>,
+    #[serde(default)]
+    opponents: Vec<WeightedNumbers>,
 }
 
 impl PlayerNumbers {
@@ -268,6 +397,7 @@ impl PlayerNumbers {
             caesar: params,
             pompey: params,
             mcts: None,
+            opponents: OpponentMix::default(),
         }
     }
 
@@ -308,7 +438,9 @@ impl PlayerNumbers {
         };
         let (caesar_at, pompey_at) = (side_line("caesar"), side_line("pompey"));
         let mcts_at = side_line("mcts");
-        if caesar_at.is_none() && pompey_at.is_none() && mcts_at.is_none() {
+        let opponents_at = side_line("opponents");
+        if caesar_at.is_none() && pompey_at.is_none() && mcts_at.is_none() && opponents_at.is_none()
+        {
             let params: HeuristicParams = format::parse_ron(path, &text)?;
             return Ok(PlayerNumbers::both(checked(path, &text, 0, params)?));
         }
@@ -326,13 +458,16 @@ impl PlayerNumbers {
             caesar: side(file.caesar, caesar_at)?,
             pompey: side(file.pompey, pompey_at)?,
             mcts: file.mcts,
+            opponents: OpponentMix::from_members(path, file.opponents)?,
         })
     }
 
     /// The file text: a comment `header`, then the numbers, in the one-set
     /// form when both sides play by the same.
     pub fn to_ron(&self, header: &str) -> String {
-        if let (Some(params), None) = (self.one_for_both(), self.mcts) {
+        if let (Some(params), None, true) =
+            (self.one_for_both(), self.mcts, self.opponents.is_empty())
+        {
             return params.to_ron(header);
         }
         let mut sides: String = [("caesar", self.caesar), ("pompey", self.pompey)]
@@ -344,6 +479,17 @@ impl PlayerNumbers {
                 "    mcts: (\n        c_puct: {:?},\n        heuristic_prior: {:?},\n        groups: {},\n        reused_share: {:?},\n        own_moves: {},\n        hold_vp_cities: {},\n    ),\n",
                 m.c_puct, m.heuristic_prior, m.groups, m.reused_share, m.own_moves, m.hold_vp_cities
             ));
+        }
+        if !self.opponents.is_empty() {
+            sides.push_str("    opponents: [\n");
+            for m in self.opponents.members() {
+                sides.push_str(&format!(
+                    "        (\n            weight: {},\n            numbers: (\n{}            ),\n        ),\n",
+                    m.weight,
+                    m.numbers.fields("                ")
+                ));
+            }
+            sides.push_str("    ],\n");
         }
         format!("{}(\n{sides})\n", comment(header))
     }

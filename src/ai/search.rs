@@ -38,7 +38,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::value::{Horizon, ValueModel};
-use super::{HeuristicParams, HeuristicPlayer, Player, Style, play_until};
+use super::{HeuristicParams, HeuristicPlayer, OpponentMix, Player, Style, play_until};
 use crate::engine::{Action, Game, SideView, State};
 use crate::scenario::model::Side;
 
@@ -71,6 +71,10 @@ pub struct SearchPlayer {
     /// A learned evaluation that scores a playout at its horizon instead
     /// of playing it to the end.
     value: Option<Arc<ValueModel>>,
+    /// Whom it expects to meet: when not empty, each playout plays the
+    /// other side by one of these numbers, drawn by weight from the
+    /// world's seed, instead of by `numbers`.
+    opponents: OpponentMix,
 }
 
 impl SearchPlayer {
@@ -101,6 +105,7 @@ impl SearchPlayer {
             styled: None,
             playouts_done: None,
             value: None,
+            opponents: OpponentMix::default(),
         }
     }
 
@@ -111,6 +116,25 @@ impl SearchPlayer {
         self.styles = Style::around(self.heuristic.own_style());
         self.numbers = numbers;
         self
+    }
+
+    /// Plays out the other side as the mix `opponents` would play it (a
+    /// best response planning against a known opponent); an empty mix
+    /// changes nothing.
+    pub(crate) fn expecting(mut self, opponents: OpponentMix) -> SearchPlayer {
+        self.opponents = opponents;
+        self
+    }
+
+    /// The numbers a playout plays `side` by: its own, or for the other
+    /// side one of the expected opponents, drawn from that side's seed.
+    fn playout_numbers(&self, side: Side, seed: u64) -> HeuristicParams {
+        if side != self.side
+            && let Some(numbers) = self.opponents.pick(unit_interval(seed))
+        {
+            return numbers;
+        }
+        self.numbers[side.index()]
     }
 
     /// Counts every playout into `counter` (a window shows it thinking).
@@ -138,7 +162,7 @@ impl SearchPlayer {
         let mut players: [Box<dyn Player>; 2] = Side::BOTH.map(|side| {
             let mut player =
                 HeuristicPlayer::new(side, player_seeds[side.index()], self.omniscient)
-                    .with_params(self.numbers[side.index()]);
+                    .with_params(self.playout_numbers(side, player_seeds[side.index()]));
             if side == self.side && style != self.styles[0] {
                 player.set_turn_style(style, world.year(), world.turn());
             }
@@ -352,4 +376,14 @@ mod tests {
         assert!(legal.contains(&action));
         assert!(counter.load(Ordering::Relaxed) >= 2 * legal.len() as u64);
     }
+}
+
+/// A uniform draw in [0, 1) from a seed (its top 53 bits, mixed first so
+/// that a player's seed does not also fix its opponent).
+fn unit_interval(seed: u64) -> f64 {
+    let mut z = seed ^ 0x0BB0_5E17_0BB0_5E17;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
 }

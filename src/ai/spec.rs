@@ -325,6 +325,9 @@ impl AiSpec {
                 if let Some(numbers) = numbers {
                     player = player.on_numbers(numbers);
                 }
+                if let Some(on) = self.numbers_file() {
+                    player = player.expecting(on.numbers.opponents);
+                }
                 if let Some(counter) = playouts {
                     player = player.counting_playouts(counter);
                 }

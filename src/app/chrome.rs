@@ -87,6 +87,7 @@ pub(super) fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -
             (Tab::Setup, "Setup"),
             (Tab::Rules, "Rules"),
             (Tab::Simulation, "Simulate"),
+            (Tab::Balance, "Balance"),
             (Tab::Play, "Play"),
             (Tab::Replay, "Replay"),
         ] {
@@ -230,6 +231,9 @@ pub(super) fn status_bar(ui: &mut Ui, state: &AppState, tab: Tab) -> Vec<Request
                     "Click a card, a space or a block; every legal action is also listed on the right. Ctrl+Z takes back your last decision."
                 }
                 Tab::Replay => "The left and right arrow keys step through the game; the slider goes anywhere.",
+                Tab::Balance => {
+                    "The run goes on in the background and keeps a checkpoint in its folder: Resume goes on after a cancel."
+                }
             };
             ui.label(RichText::new(hint).weak());
         }

@@ -74,7 +74,9 @@ impl MapPanel {
         let mode = match tab {
             Tab::Map => MapMode::EditMap,
             Tab::Deployment => MapMode::Deploy,
-            Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay => MapMode::View,
+            Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay | Tab::Balance => {
+                MapMode::View
+            }
         };
         let balance: Vec<(SpaceId, Side, i64)> = if tab == Tab::Deployment {
             state

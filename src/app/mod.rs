@@ -13,6 +13,7 @@
 //! Files are asked for through [`file_dialog`]: the desktop's dialog when it
 //! opens, the window's own otherwise.
 
+mod balance_view;
 mod bands;
 mod battle_calculator;
 mod card_text;
@@ -61,6 +62,7 @@ use crate::scenario::model::SpaceId;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
+pub use balance_view::BalancePanel;
 pub use explain_view::{ExplainPanel, RuleChoice};
 pub(crate) use file_dialog::DialogEnd;
 pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
@@ -112,6 +114,8 @@ pub enum Tab {
     Play,
     /// A recorded game stepped through on the map.
     Replay,
+    /// Is the setup fair? The balance at equilibrium.
+    Balance,
 }
 
 /// Where a player file goes.
@@ -214,6 +218,7 @@ pub struct WorkbenchApp {
     /// The setup's players and their fit (Setup and Rules tabs).
     setup_players: setup_players::SetupPlayers,
     sim: SimPanel,
+    balance: balance_view::BalancePanel,
     play: PlayPanel,
     replay: ReplayPanel,
     dialogs: FileDialogs,
@@ -241,6 +246,7 @@ impl WorkbenchApp {
             setup: setup_panel::SetupPanel::default(),
             setup_players: setup_players::SetupPlayers::default(),
             sim: SimPanel::default(),
+            balance: balance_view::BalancePanel::default(),
             play: PlayPanel::default(),
             replay: ReplayPanel::default(),
             dialogs: FileDialogs::default(),
@@ -347,6 +353,10 @@ impl WorkbenchApp {
     }
 
     /// The simulation panel (its settings, run and result).
+    pub fn balance_panel(&mut self) -> &mut BalancePanel {
+        &mut self.balance
+    }
+
     pub fn sim_panel(&mut self) -> &mut SimPanel {
         &mut self.sim
     }
@@ -714,6 +724,31 @@ impl WorkbenchApp {
                     });
                 }
             },
+            Tab::Balance => {
+                let (doc, rules, variant) = (state.resolved(), state.rules(), state.variant());
+                egui::CentralPanel::default().show(ui, |ui| match (doc, rules) {
+                    (Some(doc), Some(rules)) => {
+                        let make = || {
+                            crate::scenario::checked::CheckedScenario::from_document(
+                                doc,
+                                rules.clone(),
+                                Some(variant),
+                            )
+                            .map(crate::engine::Game::from_checked)
+                            .map_err(|refused| {
+                                format!(
+                                    "{variant} cannot be played on this scenario:\n{}",
+                                    refused.messages().join("\n")
+                                )
+                            })
+                        };
+                        actions.extend(self.balance.show(ui, &make, rules, variant));
+                    }
+                    _ => {
+                        ui.label("Open a scenario and a rule set to measure its balance.");
+                    }
+                });
+            }
             Tab::Map | Tab::Deployment => actions.extend(self.map_tab(ui)),
         }
         if let Some(pending) = &self.pending {
@@ -800,7 +835,12 @@ impl WorkbenchApp {
                         actions.extend(self.inspector.show(ui, state, centre));
                     }
                     Tab::Deployment => actions.extend(self.deploy.tools(ui, state)),
-                    Tab::Rules | Tab::Simulation | Tab::Setup | Tab::Play | Tab::Replay => {}
+                    Tab::Rules
+                    | Tab::Simulation
+                    | Tab::Setup
+                    | Tab::Play
+                    | Tab::Replay
+                    | Tab::Balance => {}
                 }
                 ui.separator();
                 actions.extend(self.findings.show(ui, state, self.map.has_backdrop()));

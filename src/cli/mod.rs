@@ -4,6 +4,7 @@
 //! message on stderr and an exit code.
 
 mod args;
+mod balance;
 mod battle;
 mod diff;
 mod error;
@@ -72,6 +73,12 @@ enum Command {
     /// Rank AI players on a ladder of mirror matches and cross-play, and say
     /// whether a rule set's effect on Caesar holds at every strength.
     Ladder(ladder::LadderArgs),
+    /// Is the setup fair? Caesar's share at equilibrium: each side plays its
+    /// best mix of every player we have against the other side's, and best
+    /// responses are trained and added until none moves it (PSRO).
+    /// `--challenge PLAYER --side S --equilibrium REPORT` plays one player
+    /// against a saved equilibrium's mix.
+    Balance(balance::BalanceArgs),
     /// Balance curves: Caesar's win rate at every combination of rule-set
     /// values and scenario tweaks (--set FIELD=VALUES), over the same seeds.
     Sweep(sweep::SweepArgs),
@@ -141,6 +148,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Ladder(args)) => ladder::ladder(&mut out, args)?,
         Some(Command::Sweep(args)) => sweep::sweep(&mut out, args)?,
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
+        Some(Command::Balance(args)) => balance::balance(&mut out, args)?,
         Some(Command::Tune(args)) => tune::tune(&mut out, args)?,
         Some(Command::Learn(args)) => learn::learn(&mut out, args)?,
         Some(Command::LearnPolicy(args)) => learn_policy::learn_policy(&mut out, args)?,

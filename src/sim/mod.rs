@@ -5,6 +5,7 @@
 //! (counts and histograms), so a run's report is the same on one thread or
 //! many, on one machine or merged from shards.
 
+pub mod balance;
 pub mod cluster;
 pub mod explain;
 pub mod fit;

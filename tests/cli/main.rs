@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod balance;
 mod cluster;
 mod commands;
 mod one_meaning;

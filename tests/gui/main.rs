@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod balance;
 mod edit;
 mod explain;
 mod heatmap;

@@ -1,0 +1,613 @@
+//! The Balance tab: is this setup fair? Runs `balance` (the library's run,
+//! as the command line runs it) in the background with a budget in wall
+//! minutes, follows it by round, and shows the payoff table as a heatmap
+//! with each side's equilibrium mix along its edges, the value and the
+//! exploitability by round, and the verdict in words.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use egui::{Color32, RichText, Sense, Stroke, Ui, vec2};
+use egui_plot::{Legend, Line, Plot, Points, Polygon};
+
+use super::{ExportKind, FilePurpose, Request, theme};
+use crate::ai::AiSpec;
+use crate::engine::Game;
+use crate::scenario::model::Side;
+use crate::scenario::rules::RuleSet;
+use crate::sim::balance::{self, BalanceOptions, BalanceReport, Limits, Oracle, Watch};
+
+/// A run in the background.
+struct Running {
+    watch: Arc<Watch>,
+    started: Instant,
+    rx: Receiver<Result<BalanceReport, String>>,
+    /// The report as of the last finished stage (rounds so far).
+    so_far: Arc<Mutex<Option<BalanceReport>>>,
+}
+
+/// The tab's settings and its last result.
+pub struct BalancePanel {
+    pub budget_minutes: f64,
+    pub seed: u64,
+    pub games: u64,
+    pub first_games: u64,
+    pub rounds: u32,
+    pub oracles: [bool; 3],
+    /// More players, comma-separated, as `balance --players` takes them.
+    pub players: String,
+    /// Only the players named (no shipped or fitted ones).
+    pub only_named: bool,
+    /// Where trained players and the checkpoint go.
+    pub folder: String,
+    running: Option<Running>,
+    pub result: Option<Result<BalanceReport, String>>,
+    threads: usize,
+}
+
+impl Default for BalancePanel {
+    fn default() -> BalancePanel {
+        BalancePanel {
+            budget_minutes: 10.0,
+            seed: 1,
+            games: 200,
+            first_games: 20,
+            rounds: 2,
+            oracles: [true, true, true],
+            players: String::new(),
+            only_named: false,
+            folder: "balance.players".to_string(),
+            running: None,
+            result: None,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+impl BalancePanel {
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    fn options(&self) -> BalanceOptions {
+        BalanceOptions {
+            seed: self.seed,
+            first_games: self.first_games.min(self.games).max(1),
+            games: self.games.max(2),
+            rounds: self.rounds,
+            oracles: if self.rounds == 0 {
+                Vec::new()
+            } else {
+                Oracle::ALL
+                    .into_iter()
+                    .zip(self.oracles)
+                    .filter_map(|(o, on)| on.then_some(o))
+                    .collect()
+            },
+            ..BalanceOptions::default()
+        }
+    }
+
+    fn checkpoint_path(&self) -> PathBuf {
+        PathBuf::from(&self.folder).join("checkpoint.json")
+    }
+
+    /// Starts a run on `game` (already checked), or resumes the folder's
+    /// checkpoint when `resume` is set.
+    pub(crate) fn start(&mut self, game: Game, rules: &RuleSet, variant: &str, resume: bool) {
+        if self.running.is_some() {
+            return;
+        }
+        let report = match self.prepare(&game, rules, variant, resume) {
+            Ok(r) => r,
+            Err(e) => {
+                self.result = Some(Err(e));
+                return;
+            }
+        };
+        let watch = Arc::new(Watch::new());
+        let so_far = Arc::new(Mutex::new(None));
+        let (tx, rx) = channel();
+        let deadline =
+            Instant::now() + Duration::from_secs_f64(self.budget_minutes.max(0.05) * 60.0);
+        let folder = PathBuf::from(&self.folder);
+        let checkpoint = self.checkpoint_path();
+        let threads = self.threads.max(1);
+        {
+            let watch = Arc::clone(&watch);
+            let so_far = Arc::clone(&so_far);
+            std::thread::spawn(move || {
+                let mut report = report;
+                let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let _ = tx.send(Err(format!("cannot start {threads} threads: {e}")));
+                        return;
+                    }
+                };
+                let limits = Limits {
+                    deadline: Some(deadline),
+                    players_dir: Some(&folder),
+                };
+                let result = pool.install(|| {
+                    balance::run(&game, &mut report, &limits, &watch, &mut |r| {
+                        if std::fs::create_dir_all(&folder).is_ok()
+                            && let Ok(text) = serde_json::to_string_pretty(r)
+                        {
+                            let _ = crate::files::write_output(&checkpoint, &format!("{text}\n"));
+                        }
+                        if let Ok(mut s) = so_far.lock() {
+                            *s = Some(r.clone());
+                        }
+                    })
+                });
+                let _ = tx.send(result.map(|()| report).map_err(|e| e.to_string()));
+            });
+        }
+        self.result = None;
+        self.running = Some(Running {
+            watch,
+            started: Instant::now(),
+            rx,
+            so_far,
+        });
+    }
+
+    fn prepare(
+        &self,
+        game: &Game,
+        rules: &RuleSet,
+        variant: &str,
+        resume: bool,
+    ) -> Result<BalanceReport, String> {
+        if !(0.1..=10_080.0).contains(&self.budget_minutes) {
+            return Err("The budget is wall-clock minutes between 0.1 and 10080 (a week).".into());
+        }
+        if resume {
+            let path = self.checkpoint_path();
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("No run to resume in {}: {e}", path.display()))?;
+            let mut report: BalanceReport = serde_json::from_str(&text)
+                .map_err(|e| format!("{} is not a balance checkpoint: {e}", path.display()))?;
+            balance::check_setup(&report, game).map_err(|e| e.to_string())?;
+            balance::reload_players(&mut report).map_err(|e| e.to_string())?;
+            return Ok(report);
+        }
+        let named: Vec<AiSpec> = self
+            .players
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<AiSpec>().map_err(|e| format!("Players: {e}")))
+            .collect::<Result<_, _>>()?;
+        // The rules in force (perhaps edited), then the files they extend.
+        let mut lineage = vec![rules.clone()];
+        lineage.extend(RuleSet::lineage(variant).unwrap_or_default());
+        let members = balance::population(&lineage, &[], &named, !self.only_named)
+            .map_err(|e| format!("Players: {e}"))?;
+        BalanceReport::start(
+            game,
+            &game.rules.name,
+            self.options(),
+            members.clone(),
+            members,
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// Waits for the run in the background to end (tests, scripts).
+    pub fn wait(&mut self) {
+        while self.running.is_some() {
+            self.poll();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Picks up a finished run.
+    fn poll(&mut self) {
+        if let Some(running) = &self.running
+            && let Ok(result) = running.rx.try_recv()
+        {
+            self.result = Some(result);
+            self.running = None;
+        }
+    }
+
+    /// The tab. `game` is the setup in force, checked (its error otherwise).
+    pub(crate) fn show(
+        &mut self,
+        ui: &mut Ui,
+        make_game: &dyn Fn() -> Result<Game, String>,
+        rules: &RuleSet,
+        variant: &str,
+    ) -> Vec<Request> {
+        self.poll();
+        let mut requests = Vec::new();
+        egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+            ui.heading("Is this setup fair? Balance at equilibrium");
+            ui.label(
+                "Each side plays its best mix of every player we have against the other side doing the same; \
+                 then players are trained as best responses to each mix and added until none moves the answer.",
+            );
+            ui.add_space(4.0);
+            self.settings(ui);
+            ui.horizontal(|ui| {
+                let idle = self.running.is_none();
+                let run = ui.add_enabled(idle, egui::Button::new("Run balance")).clicked();
+                let can_resume = idle && self.checkpoint_path().exists();
+                let resume = ui
+                    .add_enabled(can_resume, egui::Button::new("Resume"))
+                    .on_hover_text("Go on with the run whose checkpoint is in the folder")
+                    .clicked();
+                if run || resume {
+                    match make_game() {
+                        Ok(game) => self.start(game, rules, variant, resume),
+                        Err(e) => self.result = Some(Err(e)),
+                    }
+                }
+                if let Some(r) = &self.running
+                    && ui.button("Cancel").clicked()
+                {
+                    r.watch.progress.cancel();
+                }
+            });
+            if let Some(r) = &self.running {
+                let elapsed = r.started.elapsed().as_secs_f64();
+                ui.label(format!(
+                    "{} — {} games, {:.0} s of {:.0} min",
+                    r.watch.stage(),
+                    r.watch.progress.done(),
+                    elapsed,
+                    self.budget_minutes
+                ));
+                ui.ctx().request_repaint_after(Duration::from_millis(200));
+                let so_far = r.so_far.lock().ok().and_then(|s| s.clone());
+                if let Some(report) = so_far {
+                    ui.separator();
+                    ui.label(RichText::new("So far").strong());
+                    requests.extend(report_view(ui, &report));
+                }
+            }
+            match &self.result {
+                Some(Ok(report)) => {
+                    ui.separator();
+                    requests.extend(report_view(ui, report));
+                    requests.extend(exports(ui, report));
+                }
+                Some(Err(e)) => {
+                    ui.colored_label(theme::ERROR, e);
+                }
+                None => {}
+            }
+        });
+        requests
+    }
+
+    fn settings(&mut self, ui: &mut Ui) {
+        egui::Grid::new("balance_settings").num_columns(2).show(ui, |ui| {
+            ui.label("Budget (wall minutes)");
+            ui.add(egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5));
+            ui.end_row();
+            ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut self.seed));
+            ui.end_row();
+            ui.label("Games per deciding pairing");
+            ui.add(egui::DragValue::new(&mut self.games).range(2..=1_000_000));
+            ui.end_row();
+            ui.label("Games per pairing at first");
+            ui.add(egui::DragValue::new(&mut self.first_games).range(1..=1_000_000));
+            ui.end_row();
+            ui.label("Rounds of best responses");
+            ui.add(egui::DragValue::new(&mut self.rounds).range(0..=50));
+            ui.end_row();
+            ui.label("Best responses");
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut self.oracles[0], "tuned numbers")
+                    .on_hover_text("(a) the heuristic's numbers tuned by CMA-ES against the other side's mix");
+                ui.checkbox(&mut self.oracles[1], "search that knows its opponent")
+                    .on_hover_text("(b) a search whose playouts play the other side as its mix plays");
+                ui.checkbox(&mut self.oracles[2], "with a learned value")
+                    .on_hover_text("(c) that search scored by a value learned on games against the mix");
+            });
+            ui.end_row();
+            ui.label("More players");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.players)
+                    .hint_text("e.g. search:16, heuristic:my-numbers.ron")
+                    .desired_width(320.0),
+            );
+            ui.end_row();
+            ui.label("");
+            ui.checkbox(&mut self.only_named, "Only these players (leave out the shipped ones)");
+            ui.end_row();
+            ui.label("Folder for trained players");
+            ui.add(egui::TextEdit::singleline(&mut self.folder).desired_width(320.0));
+            ui.end_row();
+        });
+    }
+}
+
+/// The verdict, the heatmap with the mixes, the convergence chart.
+fn report_view(ui: &mut Ui, report: &BalanceReport) -> Vec<Request> {
+    let mut requests = Vec::new();
+    if report.caesar_mix.is_empty() {
+        ui.label("The first table is being played.");
+        return requests;
+    }
+    ui.add(egui::Label::new(RichText::new(report.verdict()).strong()).wrap());
+    ui.label(format!(
+        "Caesar's share at equilibrium: {:.1}% ({:.1}–{:.1}). Stable in {:.0}% of the bootstrap's resamples. {} games. Stopped: {}",
+        report.value.estimate * 100.0,
+        report.value.ci95[0] * 100.0,
+        report.value.ci95[1] * 100.0,
+        report.stability * 100.0,
+        report.games_played,
+        if report.stopped.is_empty() { "still running" } else { &report.stopped }
+    ));
+    ui.add_space(6.0);
+    heatmap(ui, report);
+    ui.add_space(6.0);
+    for side in Side::BOTH {
+        let mix = report.mix(side);
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new(format!("{side}'s mix:"))
+                    .color(theme::side(side))
+                    .strong(),
+            );
+            for (w, m) in &mix {
+                ui.label(format!("{:.0}% {}", w * 100.0, m.words));
+            }
+        });
+        if let Some((_, heaviest)) = mix.iter().max_by(|a, b| a.0.total_cmp(&b.0))
+            && let Some(spec) = heaviest.spec.clone()
+            && ui
+                .button(format!("Play against {side}'s equilibrium player"))
+                .on_hover_text(format!(
+                    "Seats {} as {side} in the Play tab",
+                    heaviest.words
+                ))
+                .clicked()
+        {
+            requests.push(Request::SeatPlayer(side, spec));
+            requests.push(Request::SetTab(super::Tab::Play));
+        }
+    }
+    if !report.mirrors.is_empty() {
+        ui.label(RichText::new("What a mirror match would have said").strong());
+        for m in &report.mirrors {
+            ui.label(format!(
+                "  {:.1}% ({:.1}–{:.1})  {}",
+                m.share.estimate * 100.0,
+                m.share.ci95[0] * 100.0,
+                m.share.ci95[1] * 100.0,
+                m.words
+            ));
+        }
+    }
+    convergence(ui, report);
+    requests
+}
+
+/// Caesar's share per pairing, Caesar's players down, Pompey's across;
+/// each side's weight as a bar along its edge.
+fn heatmap(ui: &mut Ui, report: &BalanceReport) {
+    let (rows, columns) = (report.caesar.len(), report.pompey.len());
+    let cell = ((ui.available_width() - 320.0) / (columns as f32 + 1.5)).clamp(22.0, 46.0);
+    let label_width = 260.0;
+    let bar = 50.0;
+    let size = vec2(
+        label_width + cell * columns as f32 + bar + 8.0,
+        20.0 + cell * rows as f32 + bar + 8.0,
+    );
+    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+    let painter = ui.painter_at(rect);
+    let font = egui::FontId::proportional(11.0);
+    let caesar_w = report.weights(Side::Caesar);
+    let pompey_w = report.weights(Side::Pompey);
+    let origin = rect.min + vec2(label_width, 20.0);
+    let mut hovered = None;
+    for j in 0..columns {
+        painter.text(
+            origin + vec2(cell * (j as f32 + 0.5), -10.0),
+            egui::Align2::CENTER_CENTER,
+            format!("P{}", j + 1),
+            font.clone(),
+            theme::side(Side::Pompey),
+        );
+        let x = origin.x + cell * j as f32;
+        let y = origin.y + cell * rows as f32 + 4.0;
+        painter.rect_filled(
+            egui::Rect::from_min_size(
+                egui::pos2(x + 4.0, y),
+                vec2(cell - 8.0, bar * pompey_w[j] as f32),
+            ),
+            0.0,
+            theme::side(Side::Pompey),
+        );
+    }
+    for i in 0..rows {
+        let y = origin.y + cell * i as f32;
+        let name: String = report.caesar[i].words.chars().take(40).collect();
+        painter.text(
+            egui::pos2(origin.x - 6.0, y + cell / 2.0),
+            egui::Align2::RIGHT_CENTER,
+            format!("C{} {name}", i + 1),
+            font.clone(),
+            theme::side(Side::Caesar),
+        );
+        for j in 0..columns {
+            let c = &report.table.cells[i][j];
+            let r = egui::Rect::from_min_size(
+                egui::pos2(origin.x + cell * j as f32, y),
+                vec2(cell, cell),
+            );
+            painter.rect_filled(r.shrink(0.5), 0.0, share_colour(c.share()));
+            painter.text(
+                r.center(),
+                egui::Align2::CENTER_CENTER,
+                format!("{:.0}", c.share() * 100.0),
+                font.clone(),
+                Color32::BLACK,
+            );
+            if response.hover_pos().is_some_and(|p| r.contains(p)) {
+                hovered = Some((i, j));
+                painter.rect_stroke(
+                    r,
+                    0.0,
+                    Stroke::new(2.0, Color32::BLACK),
+                    egui::StrokeKind::Inside,
+                );
+            }
+        }
+        let x = origin.x + cell * columns as f32 + 4.0;
+        painter.rect_filled(
+            egui::Rect::from_min_size(
+                egui::pos2(x, y + 4.0),
+                vec2(bar * caesar_w[i] as f32, cell - 8.0),
+            ),
+            0.0,
+            theme::side(Side::Caesar),
+        );
+    }
+    if let Some((i, j)) = hovered {
+        let c = &report.table.cells[i][j];
+        let [lo, hi] = c.interval();
+        response.on_hover_text(format!(
+            "Caesar: {}\nPompey: {}\nCaesar's share {:.1}% ({:.1}–{:.1}) over {} games",
+            report.caesar[i].words,
+            report.pompey[j].words,
+            c.share() * 100.0,
+            lo * 100.0,
+            hi * 100.0,
+            c.games()
+        ));
+    }
+    ui.horizontal_wrapped(|ui| {
+        for (j, m) in report.pompey.iter().enumerate() {
+            ui.label(RichText::new(format!("P{} {}", j + 1, m.words)).small());
+        }
+    });
+    ui.label(
+        RichText::new("Bars: each player's weight in its side's mix (Caesar right of the rows, Pompey below the columns).")
+            .small(),
+    );
+}
+
+fn share_colour(share: f64) -> Color32 {
+    let t = ((share - 0.5) * 2.0).clamp(-1.0, 1.0) as f32;
+    if t >= 0.0 {
+        Color32::from_rgb(255, (255.0 - 130.0 * t) as u8, (255.0 - 130.0 * t) as u8)
+    } else {
+        Color32::from_rgb((255.0 + 130.0 * t) as u8, (255.0 + 100.0 * t) as u8, 255)
+    }
+}
+
+/// Value and exploitability by round, each with its 95% band.
+fn convergence(ui: &mut Ui, report: &BalanceReport) {
+    if report.rounds.is_empty() {
+        return;
+    }
+    ui.label(
+        RichText::new("By round: Caesar's share at equilibrium and the exploitability (points)")
+            .strong(),
+    );
+    Plot::new("balance_convergence")
+        .height(220.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .legend(Legend::default().position(egui_plot::Corner::RightTop))
+        .x_axis_label("round")
+        .y_axis_label("points")
+        .include_y(0.0)
+        .include_y(100.0)
+        .show(ui, |p| {
+            let band = |name: &str, pts: &[(f64, [f64; 2])], colour: Color32| {
+                if pts.len() < 2 {
+                    return None;
+                }
+                let mut poly: Vec<[f64; 2]> =
+                    pts.iter().map(|(x, ci)| [*x, ci[0] * 100.0]).collect();
+                poly.extend(pts.iter().rev().map(|(x, ci)| [*x, ci[1] * 100.0]));
+                Some(
+                    Polygon::new(name.to_string(), poly)
+                        .fill_color(colour.gamma_multiply(0.25))
+                        .stroke(Stroke::NONE)
+                        .allow_hover(false),
+                )
+            };
+            let value: Vec<(f64, [f64; 2])> = report
+                .rounds
+                .iter()
+                .map(|r| (f64::from(r.round), r.value.ci95))
+                .collect();
+            if let Some(b) = band("value 95%", &value, theme::CAESAR) {
+                p.polygon(b);
+            }
+            let line: Vec<[f64; 2]> = report
+                .rounds
+                .iter()
+                .map(|r| [f64::from(r.round), r.value.estimate * 100.0])
+                .collect();
+            p.line(
+                Line::new("Caesar's share at equilibrium", line.clone())
+                    .color(theme::CAESAR)
+                    .width(2.0),
+            );
+            p.points(
+                Points::new("Caesar's share at equilibrium", line)
+                    .color(theme::CAESAR)
+                    .radius(4.0),
+            );
+            let expl: Vec<(f64, [f64; 2])> = report
+                .rounds
+                .iter()
+                .filter_map(|r| r.exploitability.map(|e| (f64::from(r.round), e.ci95)))
+                .collect();
+            if let Some(b) = band("exploitability 95%", &expl, theme::ROUNDS) {
+                p.polygon(b);
+            }
+            let eline: Vec<[f64; 2]> = report
+                .rounds
+                .iter()
+                .filter_map(|r| {
+                    r.exploitability
+                        .map(|e| [f64::from(r.round), e.estimate * 100.0])
+                })
+                .collect();
+            p.line(
+                Line::new("exploitability", eline.clone())
+                    .color(theme::ROUNDS)
+                    .width(2.0),
+            );
+            p.points(
+                Points::new("exploitability", eline)
+                    .color(theme::ROUNDS)
+                    .radius(4.0),
+            );
+        });
+}
+
+fn exports(ui: &mut Ui, report: &BalanceReport) -> Vec<Request> {
+    let mut requests = Vec::new();
+    ui.horizontal(|ui| {
+        let mut export = |kind, text: String| {
+            requests.push(Request::Choose(FilePurpose::Export { kind, text }));
+        };
+        if ui.button("Export JSON…").clicked()
+            && let Ok(text) = serde_json::to_string_pretty(report)
+        {
+            export(ExportKind::Json, format!("{text}\n"));
+        }
+        if ui.button("Export CSV…").clicked() {
+            export(ExportKind::Csv, report.csv());
+        }
+        if ui.button("Export heatmap (SVG)…").clicked() {
+            export(ExportKind::Svg, report.svg());
+        }
+    });
+    requests
+}

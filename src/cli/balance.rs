@@ -1,0 +1,489 @@
+//! `balance`: Caesar's share at equilibrium between every player we can
+//! build, with best responses until none moves it; `--challenge` plays one
+//! player against a saved equilibrium's mix.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use caesar_workbench::ai::AiSpec;
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::rules::{DEFAULT_VARIANT, RuleSet};
+use caesar_workbench::sim::ShardArg;
+use caesar_workbench::sim::balance::{
+    self as lib, BalanceOptions, BalanceReport, Limits, Oracle, Watch,
+};
+
+use super::args::{
+    bundle_ratings, check_outputs, load_game, out_path, parse_side, parse_threads, pool,
+    resolve_shard,
+};
+use super::output::warn;
+use super::simulate::{emit_report, with_progress};
+use super::{CliError, Output};
+
+/// A budget outside this many wall-clock minutes is refused.
+const BUDGET_MINUTES: std::ops::RangeInclusive<f64> = 0.1..=10_080.0;
+
+#[derive(Debug, clap::Args)]
+pub struct BalanceArgs {
+    /// Rule set: a variant file or a built-in name; give it twice for the
+    /// balance at equilibrium of each and their difference over the same seeds.
+    #[arg(long, num_args = 1)]
+    variant: Vec<String>,
+    /// Scenario file; the built-in published game when left out.
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// More players for both sides' populations, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    players: Vec<AiSpec>,
+    /// Only the players named: leave out the shipped and fitted ones.
+    #[arg(long)]
+    only_named: bool,
+    /// A fit's bundle whose players join the population; by default the
+    /// `NAME.players/` folder beside the scenario or variant file.
+    #[arg(long, value_name = "DIR")]
+    bundle: Option<PathBuf>,
+    /// Wall-clock minutes on this machine: no stage starts that would not
+    /// end within them (the report says where it stopped).
+    #[arg(long, default_value_t = 30.0)]
+    budget: f64,
+    /// Base seed of every stream of games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games of every cell that decides the equilibrium.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    games: u64,
+    /// Games of every cell before the deciding ones are played further.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    first_games: u64,
+    /// Rounds of best responses at most (0: solve the players given).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=50))]
+    rounds: u32,
+    /// A best response gaining no more than this many points leaves the equilibrium.
+    #[arg(long, default_value_t = 1.0)]
+    threshold: f64,
+    /// Best responses trained each round: tune, search, value (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "tune,search,value")]
+    oracles: Vec<Oracle>,
+    /// Games that measure each response against the other side's mix.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(20..=1_000_000))]
+    response_games: u64,
+    /// Games of each CMA-ES tuning.
+    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(200..=10_000_000))]
+    tune_games: u64,
+    /// Games a learned value is fitted on.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(100..=10_000_000))]
+    learn_games: u64,
+    /// Playouts per searched decision of the trained searches.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    playouts: u32,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Print the JSON report instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write the report here (atomically), after every stage as it goes;
+    /// trained players go to the folder beside it (`REPORT.players/`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Go on with a run from its report (`--out` of an interrupted run).
+    #[arg(long, value_name = "REPORT")]
+    resume: Option<PathBuf>,
+    /// Play this player against the other side's equilibrium mix of
+    /// `--equilibrium REPORT` instead of running a balance.
+    #[arg(long, value_name = "PLAYER", requires_all = ["side", "equilibrium"])]
+    challenge: Option<AiSpec>,
+    /// The challenger's side.
+    #[arg(long, value_parser = parse_side)]
+    side: Option<Side>,
+    /// A saved balance report (JSON) whose mix the challenger meets.
+    #[arg(long, value_name = "REPORT")]
+    equilibrium: Option<PathBuf>,
+    /// Play only part i of n of every cell's games (1-based; `auto` from a
+    /// Slurm array or Kubernetes Indexed Job), for `balance --merge` later:
+    /// a fixed table of --games a cell, no rounds of best responses.
+    #[arg(long)]
+    shard: Option<ShardArg>,
+    /// Merge the reports of a sharded table (JSON) into the whole table's report.
+    #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = ["challenge", "resume", "shard"])]
+    merge: Vec<PathBuf>,
+    /// Read every input and check every output, then stop before the first game.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError> {
+    if let Some(challenger) = args.challenge.clone() {
+        return challenge(out, &args, challenger);
+    }
+    if !args.merge.is_empty() {
+        return merge(out, &args);
+    }
+    let shard = resolve_shard(args.shard)?;
+    if shard.is_some() && args.first_games != args.games {
+        return Err(CliError::Usage(
+            "--shard plays a fixed table: give --first-games as many as --games".to_string(),
+        ));
+    }
+    let variants = if args.variant.is_empty() {
+        vec![DEFAULT_VARIANT.to_string()]
+    } else {
+        args.variant.clone()
+    };
+    if variants.len() > 2 {
+        return Err(CliError::Usage(format!(
+            "balance takes one or two --variant options (got {})",
+            variants.len()
+        )));
+    }
+    if !(args.budget.is_finite() && BUDGET_MINUTES.contains(&args.budget)) {
+        return Err(CliError::Usage(format!(
+            "--budget is wall-clock minutes between {} and {} (a week), got {}",
+            BUDGET_MINUTES.start(),
+            BUDGET_MINUTES.end(),
+            short_number(args.budget)
+        )));
+    }
+    if args.first_games > args.games {
+        return Err(CliError::Usage(format!(
+            "--first-games ({}) is more than --games ({})",
+            args.first_games, args.games
+        )));
+    }
+    let options = BalanceOptions {
+        seed: args.seed,
+        first_games: args.first_games,
+        games: args.games,
+        rounds: args.rounds,
+        threshold: args.threshold / 100.0,
+        oracles: if args.rounds == 0 || shard.is_some() {
+            Vec::new()
+        } else {
+            args.oracles.clone()
+        },
+        response_games: args.response_games,
+        tune_games: args.tune_games,
+        learn_games: args.learn_games,
+        playouts: args.playouts,
+        replicates: 200,
+        omniscient: false,
+        shard,
+    };
+    options
+        .check()
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let trains = !options.oracles.is_empty();
+    if trains && args.out.is_none() {
+        return Err(CliError::Usage(
+            "balance keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 to solve the players given)".to_string(),
+        ));
+    }
+    if let (Some(resume), Some(out_path)) = (&args.resume, &args.out)
+        && same_file(resume, out_path)
+    {
+        return Err(CliError::Usage(format!(
+            "refusing to write the report over the report it resumes ({}): give another --out",
+            resume.display()
+        )));
+    }
+    if args.resume.is_some() && variants.len() == 2 {
+        return Err(CliError::Usage(
+            "--resume goes on with one rule set's run: resume each separately".to_string(),
+        ));
+    }
+    let mut games = Vec::new();
+    for v in &variants {
+        games.push(load_game(args.scenario.as_deref(), v)?.game);
+    }
+    if variants.len() == 2 {
+        super::args::refuse_same_rules(&variants, &games.iter().collect::<Vec<_>>())?;
+    }
+    let report_paths: Vec<PathBuf> = match (&args.out, variants.len()) {
+        (Some(p), 1) => vec![out_path(p, shard)],
+        (Some(p), _) => variants
+            .iter()
+            .map(|v| suffixed(p, &variant_tag(v)))
+            .collect(),
+        (None, n) => vec![PathBuf::new(); n],
+    };
+    let mut outputs: Vec<&Path> = Vec::new();
+    if args.out.is_some() {
+        outputs.extend(report_paths.iter().map(PathBuf::as_path));
+        if variants.len() == 2
+            && let Some(p) = &args.out
+        {
+            outputs.push(p);
+        }
+    }
+    check_outputs(&outputs)?;
+    // Start (or resume) every run before the first game: all refusals first.
+    let mut reports = Vec::new();
+    for (k, v) in variants.iter().enumerate() {
+        let report = match &args.resume {
+            Some(path) => {
+                let mut report: BalanceReport = read_report(path)?;
+                lib::check_setup(&report, &games[k]).map_err(|e| CliError::Usage(e.to_string()))?;
+                if report.options != options && !report.options.oracles.is_empty() {
+                    warn(format_args!(
+                        "resuming with the options of {} (its seed {}, {} rounds)",
+                        path.display(),
+                        report.options.seed,
+                        report.options.rounds
+                    ));
+                }
+                lib::reload_players(&mut report).map_err(|e| CliError::Usage(e.to_string()))?;
+                report
+            }
+            None => {
+                let lineage = RuleSet::lineage(v)?;
+                let bundle = if args.only_named {
+                    Vec::new()
+                } else {
+                    bundle_ratings(args.bundle.as_deref(), args.scenario.as_deref(), v)?
+                };
+                let members = lib::population(&lineage, &bundle, &args.players, !args.only_named)
+                    .map_err(|e| CliError::Usage(e.to_string()))?;
+                BalanceReport::start(
+                    &games[k],
+                    &games[k].rules.name,
+                    options.clone(),
+                    members.clone(),
+                    members,
+                )
+                .map_err(|e| CliError::Usage(e.to_string()))?
+            }
+        };
+        reports.push(report);
+    }
+    if args.dry_run {
+        let cells: usize = reports
+            .iter()
+            .map(|r| r.caesar.len() * r.pompey.len())
+            .sum();
+        out.line(format_args!(
+            "dry run: every input read and every output checked; {} players a side, {cells} cells of at least {} games, then up to {} rounds of best responses ({})",
+            reports[0].caesar.len(),
+            options.first_games,
+            options.rounds,
+            options
+                .oracles
+                .iter()
+                .map(|o| o.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pool = pool(args.threads)?;
+    let started = Instant::now();
+    let budget = Duration::from_secs_f64(args.budget * 60.0);
+    let runs = reports.len() as u32;
+    let mut done = Vec::new();
+    for (k, mut report) in reports.into_iter().enumerate() {
+        // Each rule set gets its share of what is left of the budget.
+        let left = budget.saturating_sub(started.elapsed());
+        let deadline = Instant::now() + left / (runs - k as u32);
+        let path = args.out.as_ref().map(|_| report_paths[k].clone());
+        let players_dir = path.as_deref().map(players_dir_of);
+        let limits = Limits {
+            deadline: Some(deadline),
+            players_dir: players_dir.as_deref(),
+        };
+        let watch = Arc::new(Watch::new());
+        let result = watching(&watch, || {
+            pool.install(|| {
+                lib::run(&games[k], &mut report, &limits, &watch, &mut |so_far| {
+                    if let Some(p) = &path
+                        && let Ok(text) = serde_json::to_string_pretty(so_far)
+                        && let Err(e) =
+                            caesar_workbench::files::write_output(p, &format!("{text}\n"))
+                    {
+                        warn(format_args!(
+                            "could not write the checkpoint {}: {e}",
+                            p.display()
+                        ));
+                    }
+                })
+            })
+        });
+        result.map_err(|e| CliError::Usage(e.to_string()))?;
+        if let Some(p) = &path
+            && variants.len() == 2
+        {
+            emit_report(out, &report, true, Some(p))?;
+        }
+        done.push(report);
+    }
+    if done.len() == 2 {
+        let b = done.pop().expect("two runs");
+        let a = done.pop().expect("two runs");
+        let comparison = lib::compare(a, b).map_err(|e| CliError::Usage(e.to_string()))?;
+        emit_report(out, &comparison, args.json, args.out.as_deref())?;
+    } else {
+        let report = done.pop().expect("one run");
+        let path = args.out.as_deref().map(|p| out_path(p, shard));
+        emit_report(out, &report, args.json, path.as_deref())?;
+        if let Some(p) = &args.out
+            && !args.json
+        {
+            out.line(format_args!(
+                "wrote {} (check a player against it: caesar-workbench balance --challenge PLAYER --side caesar|pompey --equilibrium {})",
+                p.display(),
+                p.display()
+            ))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `balance --challenge`: a player against a saved equilibrium's mix.
+fn challenge(
+    out: &mut Output,
+    args: &BalanceArgs,
+    challenger: AiSpec,
+) -> Result<ExitCode, CliError> {
+    let side = args.side.expect("clap requires --side with --challenge");
+    let path = args
+        .equilibrium
+        .as_deref()
+        .expect("clap requires --equilibrium with --challenge");
+    let mut report: BalanceReport = read_report(path)?;
+    let variant = args.variant.first().cloned().unwrap_or_else(|| {
+        // The report's own rule set, unless the user names one.
+        report.variant.clone()
+    });
+    let game = load_game(args.scenario.as_deref(), &variant)?.game;
+    lib::check_setup(&report, &game).map_err(|e| CliError::Usage(e.to_string()))?;
+    if report.caesar_mix.is_empty() || report.pompey_mix.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{} holds no equilibrium yet (its run stopped before the first table was solved)",
+            path.display()
+        )));
+    }
+    lib::reload_players(&mut report).map_err(|e| CliError::Usage(e.to_string()))?;
+    let out_paths: Vec<&Path> = args.out.as_deref().into_iter().collect();
+    check_outputs(&out_paths)?;
+    if args.dry_run {
+        out.line(format_args!(
+            "dry run: every input read and every output checked; {} games would be played",
+            args.games
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pool = pool(args.threads)?;
+    // A challenge's seeds are its own: never the run's training or cell streams.
+    let seed = args.seed ^ 0x4348_414C_4C45_4E47;
+    let result = with_progress(args.games, |progress| {
+        pool.install(|| {
+            lib::challenge(
+                &game,
+                &report,
+                &challenger,
+                side,
+                args.games,
+                seed,
+                progress,
+            )
+        })
+    })?;
+    emit_report(out, &result, args.json, args.out.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `balance --merge`: the shards of one table into the whole table's report.
+fn merge(out: &mut Output, args: &BalanceArgs) -> Result<ExitCode, CliError> {
+    let mut reports = Vec::new();
+    for path in &args.merge {
+        let report: BalanceReport = read_report(path)?;
+        reports.push((path.display().to_string(), report));
+    }
+    let out_paths: Vec<&Path> = args.out.as_deref().into_iter().collect();
+    check_outputs(&out_paths)?;
+    let merged = lib::merge(reports).map_err(|e| CliError::Usage(e.to_string()))?;
+    emit_report(out, &merged, args.json, args.out.as_deref())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `work` with a line on stderr of the stage and games so far.
+fn watching<T: Send>(watch: &Arc<Watch>, work: impl FnOnce() -> T + Send) -> T {
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} {pos} games — {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    let watcher = {
+        let watch = Arc::clone(watch);
+        let bar = bar.clone();
+        std::thread::spawn(move || {
+            while !bar.is_finished() {
+                bar.set_position(watch.progress.done());
+                bar.set_message(watch.stage());
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        })
+    };
+    let result = work();
+    bar.finish_and_clear();
+    let _ = watcher.join();
+    result
+}
+
+fn read_report<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, CliError> {
+    let bytes = caesar_workbench::files::read_bytes(path, 512 << 20).map_err(|e| {
+        CliError::Report(format!(
+            "cannot read the balance report {}: {e}",
+            path.display()
+        ))
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        CliError::Report(format!(
+            "{}:{}:{}: not a balance report (`balance --json --out`): {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })
+}
+
+/// `REPORT.players/` beside the report `REPORT.json`.
+fn players_dir_of(report: &Path) -> PathBuf {
+    let stem = report
+        .file_stem()
+        .map_or_else(|| "balance".into(), |s| s.to_string_lossy().into_owned());
+    report.with_file_name(format!("{stem}.players"))
+}
+
+fn suffixed(path: &Path, tag: &str) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "balance".into(), |s| s.to_string_lossy().into_owned());
+    let ext = path
+        .extension()
+        .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+    path.with_file_name(format!("{stem}-{tag}{ext}"))
+}
+
+fn variant_tag(variant: &str) -> String {
+    Path::new(variant)
+        .file_stem()
+        .map_or_else(|| variant.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// A number for a message: `1e308`, not 309 digits.
+fn short_number(x: f64) -> String {
+    if x.abs() >= 1e6 || (x != 0.0 && x.abs() < 1e-3) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}

@@ -1,0 +1,1604 @@
+//! `balance`: is a setup fair? Caesar's share at equilibrium, where each
+//! side plays its best mix of every player we can build against the other
+//! side doing the same, and best responses are added until none moves it
+//! (Policy-Space Response Oracles, Lanctot et al. 2017, as OpenSpiel runs
+//! it with an exact Nash meta-solver).
+//!
+//! A run alternates two stages, round by round:
+//! 1. **The meta-game** ([`table`]): every Caesar player of the population
+//!    plays every Pompey player over common seeds (game `k` of every cell
+//!    has the same dice). Games go where they decide the equilibrium: every
+//!    cell gets a few, then only the cells of players in either mix, or of
+//!    players whose optimistic payoff could make them a best response, are
+//!    played further, doubling until each has the games asked for
+//!    (adaptive sampling of the payoff table, after ResponseGraphUCB,
+//!    Rowland et al. 2019). The table is solved exactly ([`solve`]), and
+//!    the value's interval is a bootstrap over each cell's games.
+//! 2. **Best responses** ([`oracle`]): for each side, players trained
+//!    against the other side's mix, each measured against that mix on
+//!    seeds no training saw. A response that beats the value by more than
+//!    its interval joins the population; the two sides' best gains added
+//!    are the round's exploitability.
+//!
+//! The run stops when neither side's best response gains more than the
+//! threshold, when the rounds asked for are done, or when the wall-clock
+//! budget would not hold the next stage. After every stage the report so
+//! far is handed to a checkpoint, and [`run`] resumes from one: a stage is
+//! played from its own seeds, so a resumed run reaches the report an
+//! uninterrupted one does.
+
+mod export;
+pub mod oracle;
+pub mod solve;
+pub mod table;
+
+use std::fmt;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::report::PlayedOn;
+use super::{Cancelled, Progress, Shard, game_and_player_seeds, game_seed};
+use crate::ai::{self, AiSpec, Player};
+use crate::engine::{Game, NoLog};
+use crate::scenario::model::Side;
+pub use oracle::Oracle;
+pub use solve::{Equilibrium, SolveError};
+pub use table::{Cell, Table};
+
+/// Mixed into the run's seed for each stream of games.
+const CELL_TAG: u64 = 0x4241_4C41_4E43_4543; // "BALANCEC"
+const EVAL_TAG: u64 = 0x4241_4C41_4E43_4545; // "BALANCEE"
+const BOOT_TAG: u64 = 0x4241_4C41_4E43_4542; // "BALANCEB"
+const MIX_TAG: u64 = 0x4241_4C41_4E43_454D; // "BALANCEM"
+
+/// A mix weight below this is not part of a side's mix.
+const IN_MIX: f64 = 1e-6;
+
+/// How a run spends its games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BalanceOptions {
+    pub seed: u64,
+    /// Games of every cell before any is played further.
+    pub first_games: u64,
+    /// Games of every cell that decides the equilibrium.
+    pub games: u64,
+    /// Rounds of best responses at most.
+    pub rounds: u32,
+    /// A side's best response that gains no more than this (a share, 0.01
+    /// is one point) leaves the equilibrium where it is.
+    pub threshold: f64,
+    /// The best responses trained each round, for each side.
+    pub oracles: Vec<Oracle>,
+    /// Games that measure a response against the other side's mix.
+    pub response_games: u64,
+    /// Games of each CMA-ES tuning (oracle `tune`).
+    pub tune_games: u64,
+    /// Games of self-play a learned value is fitted on (oracle `value`).
+    pub learn_games: u64,
+    /// Playouts per searched decision of a trained search.
+    pub playouts: u32,
+    /// Bootstrap resamples of the table.
+    pub replicates: u32,
+    pub omniscient: bool,
+    /// Play only this part of every cell's games (no training: the shards
+    /// of one table, merged by [`merge`], make the whole table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+impl Default for BalanceOptions {
+    fn default() -> BalanceOptions {
+        BalanceOptions {
+            seed: 1,
+            first_games: 40,
+            games: 400,
+            rounds: 3,
+            threshold: 0.01,
+            oracles: Oracle::ALL.to_vec(),
+            response_games: 400,
+            tune_games: 4000,
+            learn_games: 1000,
+            playouts: 16,
+            replicates: 200,
+            omniscient: false,
+            shard: None,
+        }
+    }
+}
+
+/// Options that would play nothing meaningful.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BalanceOptionsError {
+    #[error(
+        "games per cell must be at least 2 and the first games at most as many (got {first} first, {games} in all)"
+    )]
+    Games { first: u64, games: u64 },
+    #[error("{what} must be at least {min} (got {got})")]
+    TooFew {
+        what: &'static str,
+        min: u64,
+        got: u64,
+    },
+    #[error("the threshold is in points between 0 and 50 (got {0})")]
+    Threshold(f64),
+    #[error(
+        "each side needs at least two players to choose among (got {caesar} for Caesar, {pompey} for Pompey): name more with --players"
+    )]
+    PopulationOfOne { caesar: usize, pompey: usize },
+    #[error("the same player is listed twice for {side}: {player}")]
+    Twice { side: Side, player: String },
+    #[error("{0}")]
+    Shard(String),
+}
+
+impl BalanceOptions {
+    pub fn check(&self) -> Result<(), BalanceOptionsError> {
+        if self.games < 2 || self.first_games < 1 || self.first_games > self.games {
+            return Err(BalanceOptionsError::Games {
+                first: self.first_games,
+                games: self.games,
+            });
+        }
+        let at_least = |what, min, got| {
+            if got < min {
+                Err(BalanceOptionsError::TooFew { what, min, got })
+            } else {
+                Ok(())
+            }
+        };
+        at_least("games to measure a response", 20, self.response_games)?;
+        at_least("bootstrap replicates", 20, u64::from(self.replicates))?;
+        if self.oracles.contains(&Oracle::Tune) {
+            at_least("tuning games", 200, self.tune_games)?;
+        }
+        if self.oracles.contains(&Oracle::Value) {
+            at_least("games to learn a value on", 100, self.learn_games)?;
+        }
+        if self.oracles.contains(&Oracle::Search) || self.oracles.contains(&Oracle::Value) {
+            at_least("playouts", 1, u64::from(self.playouts))?;
+        }
+        if !(self.threshold.is_finite() && (0.0..=0.5).contains(&self.threshold)) {
+            return Err(BalanceOptionsError::Threshold(self.threshold * 100.0));
+        }
+        if let Some(shard) = self.shard {
+            if !self.oracles.is_empty() || self.first_games != self.games {
+                return Err(BalanceOptionsError::Shard(
+                    "a shard plays a fixed table: no rounds of best responses, and as many first games as games".to_string(),
+                ));
+            }
+            if u64::from(shard.count) > self.games {
+                return Err(BalanceOptionsError::Shard(format!(
+                    "{} games a cell split into at most {} shards, so shard {shard} would hold none",
+                    self.games, self.games
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where a player of the population came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Origin {
+    /// Named by the user.
+    Named,
+    /// One of the players the workbench ships for this rule set.
+    Shipped,
+    /// A fit for this setup (its bundle).
+    Fitted,
+    /// A best response trained during this run.
+    Trained { round: u32, oracle: Oracle },
+}
+
+/// A player of one side's population.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Member {
+    /// As `simulate --caesar-ai` takes it, from the run's folder.
+    pub player: String,
+    /// In words, for a designer.
+    pub words: String,
+    pub origin: Origin,
+    /// Digest of what the player plays by (its numbers, its value), so a
+    /// resume refuses a player whose files changed.
+    pub digest: String,
+    #[serde(skip)]
+    pub spec: Option<AiSpec>,
+}
+
+impl Member {
+    pub fn new(spec: AiSpec, origin: Origin) -> Member {
+        Member {
+            player: spec.to_string(),
+            words: words(&spec),
+            origin,
+            digest: spec_digest(&spec),
+            spec: Some(spec),
+        }
+    }
+
+    fn spec(&self) -> &AiSpec {
+        self.spec
+            .as_ref()
+            .expect("a member's player is read before the run uses it")
+    }
+}
+
+/// A content digest of a player: what it plays by, not its files' names.
+pub fn spec_digest(spec: &AiSpec) -> String {
+    let text = serde_json::to_string(&identity(spec)).unwrap_or_default();
+    crate::scenario::format::digest_text(&text)
+}
+
+/// The spec with its files' paths blanked: two spellings of one file play alike.
+fn identity(spec: &AiSpec) -> AiSpec {
+    let mut spec = spec.clone();
+    match &mut spec {
+        AiSpec::TunedHeuristic(t) => t.path.clear(),
+        AiSpec::SearchOn(on) => {
+            on.on.path.clear();
+            if let Some(v) = &mut on.value {
+                v.path.clear();
+            }
+        }
+        _ => {}
+    }
+    spec
+}
+
+/// A player in words: "Search (16 playouts) on tuned-rules-2.0, scored by
+/// value-rules-2.0".
+pub fn words(spec: &AiSpec) -> String {
+    let file = |path: &str| {
+        std::path::Path::new(path)
+            .file_stem()
+            .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
+    };
+    let budget = |spec: &AiSpec| match spec {
+        AiSpec::Search { playouts } => format!("Search ({playouts} playouts)"),
+        AiSpec::SearchTimed { millis } => format!("Search ({millis} ms)"),
+        AiSpec::Mcts { playouts } => format!("Tree search ({playouts} playouts)"),
+        AiSpec::MctsTimed { millis } => format!("Tree search ({millis} ms)"),
+        AiSpec::Random => "Random".to_string(),
+        AiSpec::Heuristic => "Heuristic (default numbers)".to_string(),
+        other => other.to_string(),
+    };
+    match spec {
+        AiSpec::TunedHeuristic(t) => format!("Heuristic on {}", file(&t.path)),
+        AiSpec::SearchOn(on) => {
+            let mut text = format!("{} on {}", budget(&on.search), file(&on.on.path));
+            if !on.on.numbers.opponents.is_empty() {
+                text.push_str(" expecting its opponents' mix");
+            }
+            if let Some(v) = &on.value {
+                text.push_str(&format!(", scored by {}", file(&v.path)));
+            }
+            text
+        }
+        other => budget(other),
+    }
+}
+
+/// A figure with its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub estimate: f64,
+    pub ci95: [f64; 2],
+}
+
+impl Interval {
+    fn points(&self) -> String {
+        format!(
+            "{:.1} ({:.1} to {:.1})",
+            self.estimate * 100.0,
+            self.ci95[0] * 100.0,
+            self.ci95[1] * 100.0
+        )
+    }
+}
+
+/// One player's weight in its side's mix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Weighted {
+    pub player: String,
+    pub words: String,
+    pub weight: f64,
+}
+
+/// A response trained in a round, as measured against the other side's mix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    pub side: Side,
+    pub oracle: Oracle,
+    pub player: String,
+    pub words: String,
+    /// Its side's share of the points against the other side's mix.
+    pub share: Interval,
+    /// Its share less its side's value at equilibrium.
+    pub gain: Interval,
+    pub games: u64,
+    pub joined: bool,
+}
+
+/// One round: the equilibrium it solved and the responses it found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    pub round: u32,
+    pub caesar_players: usize,
+    pub pompey_players: usize,
+    pub value: Interval,
+    /// The two sides' best gains added (a side whose responses all lost
+    /// counts 0: its mix's own players answer it at the value).
+    pub exploitability: Option<Interval>,
+    pub responses: Vec<Response>,
+}
+
+/// What a mirror match (one player on both sides) says of the setup.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MirrorShare {
+    pub player: String,
+    pub words: String,
+    pub share: Interval,
+    pub games: u64,
+}
+
+/// Where the run is, for a checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Stage {
+    /// The table of round `n` is to be played and solved.
+    Table(u32),
+    /// Round `n`'s best responses are to be trained.
+    Responses(u32),
+    Done,
+}
+
+/// The balance at equilibrium of one setup under one rule set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BalanceReport {
+    pub variant: String,
+    pub played_on: PlayedOn,
+    pub options: BalanceOptions,
+    /// Where the run is: [`Stage::Done`] for a finished report.
+    pub stage: Stage,
+    pub caesar: Vec<Member>,
+    pub pompey: Vec<Member>,
+    pub table: Table,
+    /// Caesar's share at equilibrium.
+    pub value: Interval,
+    pub exploitability: Option<Interval>,
+    pub caesar_mix: Vec<Weighted>,
+    pub pompey_mix: Vec<Weighted>,
+    /// Each Caesar player's loss against Pompey's mix, compared with the value.
+    pub caesar_regret: Vec<f64>,
+    /// Each Pompey player's loss against Caesar's mix.
+    pub pompey_regret: Vec<f64>,
+    /// Share of the bootstrap resamples whose mixes use the same players.
+    pub stability: f64,
+    pub mirrors: Vec<MirrorShare>,
+    pub rounds: Vec<Round>,
+    /// Why the run stopped.
+    pub stopped: String,
+    pub games_played: u64,
+    pub elapsed_seconds: f64,
+}
+
+/// What stops a run before its first game, or ends it.
+#[derive(Debug, thiserror::Error)]
+pub enum BalanceError {
+    #[error(transparent)]
+    Options(#[from] BalanceOptionsError),
+    #[error("solving the meta-game: {0}")]
+    Solve(#[from] SolveError),
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+    #[error("training a best response: {0}")]
+    Oracle(String),
+    #[error("{0}")]
+    Resume(String),
+}
+
+/// What a watcher sees of a run: games, a cancel switch, the stage in words.
+#[derive(Debug, Default)]
+pub struct Watch {
+    pub progress: Progress,
+    stage: Mutex<String>,
+}
+
+impl Watch {
+    pub fn new() -> Watch {
+        Watch::default()
+    }
+    pub fn stage(&self) -> String {
+        self.stage.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+    fn say(&self, text: String) {
+        if let Ok(mut s) = self.stage.lock() {
+            *s = text;
+        }
+    }
+}
+
+/// The run's limits besides its options.
+pub struct Limits<'a> {
+    /// Wall-clock end: no stage starts that is not expected to end before it.
+    pub deadline: Option<Instant>,
+    /// Where trained players are written (a folder of the run's own).
+    pub players_dir: Option<&'a std::path::Path>,
+}
+
+impl BalanceReport {
+    /// A fresh run over these populations.
+    pub fn start(
+        game: &Game,
+        variant: &str,
+        options: BalanceOptions,
+        caesar: Vec<Member>,
+        pompey: Vec<Member>,
+    ) -> Result<BalanceReport, BalanceError> {
+        options.check()?;
+        if caesar.len() < 2 || pompey.len() < 2 {
+            return Err(BalanceOptionsError::PopulationOfOne {
+                caesar: caesar.len(),
+                pompey: pompey.len(),
+            }
+            .into());
+        }
+        for (side, members) in [(Side::Caesar, &caesar), (Side::Pompey, &pompey)] {
+            for (i, m) in members.iter().enumerate() {
+                if members[..i].iter().any(|o| o.digest == m.digest) {
+                    return Err(BalanceOptionsError::Twice {
+                        side,
+                        player: m.player.clone(),
+                    }
+                    .into());
+                }
+            }
+        }
+        let table = Table::new(caesar.len(), pompey.len());
+        Ok(BalanceReport {
+            variant: variant.to_string(),
+            played_on: PlayedOn::of(game),
+            options,
+            stage: Stage::Table(1),
+            caesar,
+            pompey,
+            table,
+            value: Interval {
+                estimate: f64::NAN,
+                ci95: [f64::NAN, f64::NAN],
+            },
+            exploitability: None,
+            caesar_mix: Vec::new(),
+            pompey_mix: Vec::new(),
+            caesar_regret: Vec::new(),
+            pompey_regret: Vec::new(),
+            stability: 0.0,
+            mirrors: Vec::new(),
+            rounds: Vec::new(),
+            stopped: String::new(),
+            games_played: 0,
+            elapsed_seconds: 0.0,
+        })
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.stage == Stage::Done
+    }
+
+    fn members(&self, side: Side) -> &[Member] {
+        match side {
+            Side::Caesar => &self.caesar,
+            Side::Pompey => &self.pompey,
+        }
+    }
+
+    /// A side's mix as (weight, player) over the members in it.
+    pub fn mix(&self, side: Side) -> Vec<(f64, &Member)> {
+        let mix = match side {
+            Side::Caesar => &self.caesar_mix,
+            Side::Pompey => &self.pompey_mix,
+        };
+        mix.iter()
+            .filter_map(|w| {
+                self.members(side)
+                    .iter()
+                    .find(|m| m.player == w.player)
+                    .map(|m| (w.weight, m))
+            })
+            .collect()
+    }
+
+    /// `side`'s share at equilibrium.
+    pub fn value_for(&self, side: Side) -> Interval {
+        side_interval(self.value, side)
+    }
+}
+
+fn side_interval(caesar: Interval, side: Side) -> Interval {
+    match side {
+        Side::Caesar => caesar,
+        Side::Pompey => Interval {
+            estimate: 1.0 - caesar.estimate,
+            ci95: [1.0 - caesar.ci95[1], 1.0 - caesar.ci95[0]],
+        },
+    }
+}
+
+/// Caesar's points doubled in game `k` of a run seeded `seed` (the game
+/// `simulate --seed SEED` plays as its game `k`).
+pub fn doubled_points(
+    game: &Game,
+    players: [&AiSpec; 2],
+    seed: u64,
+    k: u64,
+    omniscient: bool,
+) -> u8 {
+    let (game_seed, seeds) = game_and_player_seeds(seed, k);
+    let mut seats: [Box<dyn Player>; 2] =
+        Side::BOTH.map(|s| players[s.index()].player(s, seeds[s.index()], omniscient));
+    let end = ai::play_game(game, game_seed, &mut seats, &mut NoLog);
+    match end.outcome().and_then(|o| o.winner) {
+        Some(Side::Caesar) => 2,
+        Some(Side::Pompey) => 0,
+        None => 1,
+    }
+}
+
+/// Runs (or resumes) `report` until it is done, handing every finished
+/// stage to `checkpoint`.
+pub fn run(
+    game: &Game,
+    report: &mut BalanceReport,
+    limits: &Limits<'_>,
+    watch: &Watch,
+    checkpoint: &mut dyn FnMut(&BalanceReport),
+) -> Result<(), BalanceError> {
+    let started = Instant::now();
+    let before = report.elapsed_seconds;
+    let mut clock = Clock::new(report);
+    loop {
+        let elapsed = |report: &mut BalanceReport| {
+            report.elapsed_seconds = before + started.elapsed().as_secs_f64();
+        };
+        match report.stage {
+            Stage::Done => return Ok(()),
+            Stage::Table(round) => {
+                watch.say(format!("round {round}: playing the meta-game"));
+                let full = fill_table(game, report, limits, &mut clock, watch)?;
+                solve_report(report)?;
+                let caesar_players = report.caesar.len();
+                let pompey_players = report.pompey.len();
+                report.rounds.retain(|r| r.round != round);
+                report.rounds.push(Round {
+                    round,
+                    caesar_players,
+                    pompey_players,
+                    value: report.value,
+                    exploitability: None,
+                    responses: Vec::new(),
+                });
+                report.stage = if !full {
+                    report.stopped = "the budget ended while the meta-game was played: the cells that decide the equilibrium have fewer games than asked".to_string();
+                    Stage::Done
+                } else if round > report.options.rounds
+                    || report.options.oracles.is_empty()
+                    || !report.stopped.is_empty()
+                {
+                    if report.stopped.is_empty() {
+                        report.stopped =
+                            format!("{} rounds of best responses done", report.options.rounds);
+                    }
+                    Stage::Done
+                } else {
+                    Stage::Responses(round)
+                };
+            }
+            Stage::Responses(round) => {
+                let expected = clock.responses_seconds(report);
+                if limits
+                    .deadline
+                    .is_some_and(|d| Instant::now() + Duration::from_secs_f64(expected) > d)
+                {
+                    report.stopped = format!(
+                        "the budget would not hold round {round}'s best responses (about {:.0} s here)",
+                        expected
+                    );
+                    report.stage = Stage::Done;
+                } else {
+                    let t = Instant::now();
+                    let games_before = report.games_played;
+                    let (joined, best_gain) = oracle::respond(game, report, round, limits, watch)?;
+                    clock.responses_took(
+                        t.elapsed().as_secs_f64(),
+                        report.games_played - games_before,
+                    );
+                    let converged = best_gain <= report.options.threshold;
+                    if converged {
+                        report.stopped = format!(
+                            "no best response gained more than {:.1} points",
+                            report.options.threshold * 100.0
+                        );
+                        if joined {
+                            report.stopped.push_str(
+                                " (those that beat the value by more than their interval joined, and the table was solved with them)",
+                            );
+                        }
+                    }
+                    report.stage = if joined {
+                        Stage::Table(round + 1)
+                    } else {
+                        if !converged {
+                            report.stopped =
+                                "no best response beat the value by more than its interval"
+                                    .to_string();
+                        }
+                        Stage::Done
+                    };
+                    if joined && !converged && round >= report.options.rounds {
+                        report.stopped = format!(
+                            "{} rounds of best responses done; the last round's responses joined, and the table was solved with them",
+                            report.options.rounds
+                        );
+                    }
+                }
+            }
+        }
+        elapsed(report);
+        checkpoint(report);
+    }
+}
+
+/// What the run has learnt of this machine's speed, to keep to a budget.
+struct Clock {
+    /// Wall seconds per game of each (row, column) cell played so far.
+    responses_seconds: Option<f64>,
+}
+
+impl Clock {
+    fn new(_report: &BalanceReport) -> Clock {
+        Clock {
+            responses_seconds: None,
+        }
+    }
+
+    /// The expected wall time of a round of responses: the last one's, or
+    /// a guess from the options before any.
+    fn responses_seconds(&self, report: &BalanceReport) -> f64 {
+        self.responses_seconds.unwrap_or_else(|| {
+            // A heuristic game takes about a millisecond of wall time here, a
+            // search about a hundred times more per playout budget of 16.
+            let o = &report.options;
+            let search = o.playouts as f64 / 16.0 * 0.1;
+            let per_side = o.tune_games as f64 * 0.001
+                + o.learn_games as f64 * 0.001
+                + o.response_games as f64 * o.oracles.len() as f64 * search;
+            2.0 * per_side
+        })
+    }
+
+    fn responses_took(&mut self, seconds: f64, _games: u64) {
+        self.responses_seconds = Some(seconds);
+    }
+}
+
+/// Plays the table until every cell that decides the equilibrium has its
+/// games; `false` if the deadline stopped it first.
+fn fill_table(
+    game: &Game,
+    report: &mut BalanceReport,
+    limits: &Limits<'_>,
+    _clock: &mut Clock,
+    watch: &Watch,
+) -> Result<bool, BalanceError> {
+    let seed = report.options.seed ^ CELL_TAG;
+    let first = report.options.first_games;
+    let target = report.options.games;
+    // A shard plays its part of every cell: game indices from its start.
+    let (offset, first, target) = match report.options.shard {
+        Some(shard) => {
+            let range = shard.range(target);
+            (
+                range.start,
+                range.end - range.start,
+                range.end - range.start,
+            )
+        }
+        None => (0, first, target),
+    };
+    report.table.offset = offset;
+    let mut wanted: Vec<(usize, usize, u64)> = Vec::new();
+    for i in 0..report.table.rows() {
+        for j in 0..report.table.columns() {
+            let games = report.table.cells[i][j].games();
+            if games < first {
+                wanted.push((i, j, first));
+            }
+        }
+    }
+    let mut seconds_per_game: Option<f64> = None;
+    loop {
+        if wanted.is_empty() {
+            let eq = report.table.solve()?;
+            wanted = deciding_cells(&report.table, &eq)
+                .into_iter()
+                .filter_map(|(i, j)| {
+                    let games = report.table.cells[i][j].games();
+                    (games < target).then_some((i, j, (games * 2).max(first).min(target)))
+                })
+                .collect();
+            if wanted.is_empty() {
+                return Ok(true);
+            }
+        }
+        let jobs: Vec<(usize, usize, u64)> = wanted
+            .iter()
+            .flat_map(|&(i, j, to)| {
+                let from = report.table.cells[i][j].games();
+                (from..to).map(move |k| (i, j, k))
+            })
+            .collect();
+        if let (Some(deadline), Some(per)) = (limits.deadline, seconds_per_game)
+            && Instant::now() + Duration::from_secs_f64(per * jobs.len() as f64) > deadline
+        {
+            return Ok(false);
+        }
+        watch.say(format!(
+            "playing {} games in {} cells of the {}×{} meta-game",
+            jobs.len(),
+            wanted.len(),
+            report.table.rows(),
+            report.table.columns()
+        ));
+        let t = Instant::now();
+        let specs: [Vec<AiSpec>; 2] = [
+            report.caesar.iter().map(|m| m.spec().clone()).collect(),
+            report.pompey.iter().map(|m| m.spec().clone()).collect(),
+        ];
+        let omniscient = report.options.omniscient;
+        let progress = &watch.progress;
+        let results: Vec<Option<u8>> = jobs
+            .par_iter()
+            .map(|&(i, j, k)| {
+                if progress.is_cancelled() {
+                    return None;
+                }
+                let r = doubled_points(
+                    game,
+                    [&specs[0][i], &specs[1][j]],
+                    seed,
+                    offset + k,
+                    omniscient,
+                );
+                progress.tick();
+                Some(r)
+            })
+            .collect();
+        for (&(i, j, _), r) in jobs.iter().zip(results) {
+            report.table.cells[i][j].push(r.ok_or(Cancelled)?);
+        }
+        report.games_played += jobs.len() as u64;
+        let per = t.elapsed().as_secs_f64() / jobs.len().max(1) as f64;
+        seconds_per_game = Some(seconds_per_game.map_or(per, |p: f64| p.max(per)));
+        wanted.clear();
+    }
+}
+
+/// The cells that decide the equilibrium: rows in Caesar's mix or whose
+/// optimistic payoff against Pompey's mix reaches the value (they could be
+/// a best response), against columns likewise.
+fn deciding_cells(table: &Table, eq: &Equilibrium) -> Vec<(usize, usize)> {
+    let upper: Vec<Vec<f64>> = table
+        .cells
+        .iter()
+        .map(|row| row.iter().map(|c| c.interval()[1]).collect())
+        .collect();
+    let lower: Vec<Vec<f64>> = table
+        .cells
+        .iter()
+        .map(|row| row.iter().map(|c| c.interval()[0]).collect())
+        .collect();
+    let rows: Vec<bool> = (0..table.rows())
+        .map(|i| eq.caesar[i] > IN_MIX || solve::row_payoff(&upper, i, &eq.pompey) >= eq.value)
+        .collect();
+    let columns: Vec<bool> = (0..table.columns())
+        .map(|j| eq.pompey[j] > IN_MIX || solve::column_payoff(&lower, j, &eq.caesar) <= eq.value)
+        .collect();
+    let mut cells = Vec::new();
+    for (i, &row) in rows.iter().enumerate() {
+        for (j, &column) in columns.iter().enumerate() {
+            // A row that could be a best response is judged against the
+            // columns Pompey plays, and a column against Caesar's rows.
+            let in_play = (row && (eq.pompey[j] > IN_MIX || (column && eq.caesar[i] > IN_MIX)))
+                || (column && eq.caesar[i] > IN_MIX);
+            if in_play {
+                cells.push((i, j));
+            }
+        }
+    }
+    cells
+}
+
+/// Solves the table and fills the report's equilibrium, regrets, mirrors
+/// and bootstrap interval.
+fn solve_report(report: &mut BalanceReport) -> Result<(), BalanceError> {
+    let eq = report.table.solve()?;
+    let shares = report.table.shares();
+    let replicates = table::bootstrap(
+        &[&report.table],
+        report.options.replicates,
+        report.options.seed ^ BOOT_TAG,
+    )?;
+    let values: Vec<f64> = replicates.iter().map(|r| r[0].value).collect();
+    let support = |mix: &[f64]| -> Vec<bool> { mix.iter().map(|w| *w > 0.01).collect() };
+    let same = replicates
+        .iter()
+        .filter(|r| {
+            support(&r[0].caesar) == support(&eq.caesar)
+                && support(&r[0].pompey) == support(&eq.pompey)
+        })
+        .count();
+    report.stability = same as f64 / replicates.len().max(1) as f64;
+    let [lo, hi] = table::percentile_interval(&values);
+    report.value = Interval {
+        estimate: eq.value,
+        ci95: [lo.min(eq.value), hi.max(eq.value)],
+    };
+    let weighted = |members: &[Member], mix: &[f64]| -> Vec<Weighted> {
+        let mut w: Vec<Weighted> = members
+            .iter()
+            .zip(mix)
+            .filter(|(_, w)| **w > IN_MIX)
+            .map(|(m, w)| Weighted {
+                player: m.player.clone(),
+                words: m.words.clone(),
+                weight: *w,
+            })
+            .collect();
+        w.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        w
+    };
+    report.caesar_mix = weighted(&report.caesar, &eq.caesar);
+    report.pompey_mix = weighted(&report.pompey, &eq.pompey);
+    report.caesar_regret = (0..shares.len())
+        .map(|i| eq.value - solve::row_payoff(&shares, i, &eq.pompey))
+        .collect();
+    report.pompey_regret = (0..report.table.columns())
+        .map(|j| solve::column_payoff(&shares, j, &eq.caesar) - eq.value)
+        .collect();
+    report.mirrors = report
+        .caesar
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let j = report.pompey.iter().position(|p| p.digest == m.digest)?;
+            let cell = &report.table.cells[i][j];
+            Some(MirrorShare {
+                player: m.player.clone(),
+                words: m.words.clone(),
+                share: Interval {
+                    estimate: cell.share(),
+                    ci95: cell.interval(),
+                },
+                games: cell.games(),
+            })
+        })
+        .collect();
+    Ok(())
+}
+
+/// The opponent a game of an evaluation meets: drawn from `mix` by weight
+/// with the game's seed.
+pub fn draw_member(mix: &[(f64, &Member)], seed: u64, k: u64) -> usize {
+    let u = unit(game_seed(seed ^ MIX_TAG, k));
+    let total: f64 = mix.iter().map(|(w, _)| w).sum();
+    let mut target = u * total;
+    for (i, (w, _)) in mix.iter().enumerate() {
+        target -= w;
+        if target < 0.0 {
+            return i;
+        }
+    }
+    mix.len().saturating_sub(1)
+}
+
+fn unit(seed: u64) -> f64 {
+    (seed >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// A player measured against the other side's equilibrium mix.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Challenge {
+    pub player: String,
+    pub words: String,
+    pub side: Side,
+    pub games: u64,
+    pub seed: u64,
+    /// The challenger's side's share of the points.
+    pub share: Interval,
+    /// Its share less its side's value at equilibrium; the interval adds
+    /// the value's own uncertainty.
+    pub gain: Interval,
+    /// The value it is compared with (its side's).
+    pub value: Interval,
+}
+
+/// Plays `challenger` as `side` against the other side's mix of `report`,
+/// one member drawn per game from the game's seed.
+pub fn challenge(
+    game: &Game,
+    report: &BalanceReport,
+    challenger: &AiSpec,
+    side: Side,
+    games: u64,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Challenge, Cancelled> {
+    let mix = report.mix(side.other());
+    let omniscient = report.options.omniscient;
+    let results: Vec<Option<u8>> = (0..games)
+        .into_par_iter()
+        .map(|k| {
+            if progress.is_cancelled() {
+                return None;
+            }
+            let opponent = mix[draw_member(&mix, seed, k)].1.spec();
+            let players = match side {
+                Side::Caesar => [challenger, opponent],
+                Side::Pompey => [opponent, challenger],
+            };
+            let caesar = doubled_points(game, players, seed, k, omniscient);
+            progress.tick();
+            Some(match side {
+                Side::Caesar => caesar,
+                Side::Pompey => 2 - caesar,
+            })
+        })
+        .collect();
+    let mut cell = Cell::default();
+    for r in results {
+        cell.push(r.ok_or(Cancelled)?);
+    }
+    let share = Interval {
+        estimate: cell.share(),
+        ci95: cell.interval(),
+    };
+    let value = report.value_for(side);
+    Ok(Challenge {
+        player: challenger.to_string(),
+        words: words(challenger),
+        side,
+        games,
+        seed,
+        share,
+        gain: gain(share, value),
+        value,
+    })
+}
+
+/// `share − value`, with both uncertainties added in quadrature.
+fn gain(share: Interval, value: Interval) -> Interval {
+    let half = |i: Interval| (i.ci95[1] - i.ci95[0]) / 2.0;
+    let h = (half(share).powi(2) + half(value).powi(2)).sqrt();
+    let estimate = share.estimate - value.estimate;
+    Interval {
+        estimate,
+        ci95: [estimate - h, estimate + h],
+    }
+}
+
+/// The balance at equilibrium of two rule sets (or setups), and their
+/// difference over the same game seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BalanceComparison {
+    pub a: BalanceReport,
+    pub b: BalanceReport,
+    /// A's value less B's, with a bootstrap interval that resamples the
+    /// same game indices in both tables.
+    pub difference: Interval,
+    /// Whether the difference's sign held at every round both runs solved.
+    pub held_every_round: bool,
+}
+
+/// Compares two finished runs.
+pub fn compare(a: BalanceReport, b: BalanceReport) -> Result<BalanceComparison, BalanceError> {
+    let replicates = table::bootstrap(
+        &[&a.table, &b.table],
+        a.options.replicates.max(b.options.replicates),
+        a.options.seed ^ BOOT_TAG,
+    )?;
+    let differences: Vec<f64> = replicates.iter().map(|r| r[0].value - r[1].value).collect();
+    let estimate = a.value.estimate - b.value.estimate;
+    let [lo, hi] = table::percentile_interval(&differences);
+    let sign = estimate.signum();
+    let held_every_round = a
+        .rounds
+        .iter()
+        .zip(&b.rounds)
+        .all(|(ra, rb)| (ra.value.estimate - rb.value.estimate).signum() == sign);
+    Ok(BalanceComparison {
+        a,
+        b,
+        difference: Interval {
+            estimate,
+            ci95: [lo.min(estimate), hi.max(estimate)],
+        },
+        held_every_round,
+    })
+}
+
+impl BalanceReport {
+    /// The verdict in words.
+    pub fn verdict(&self) -> String {
+        let v = self.value;
+        let mut text = format!(
+            "At equilibrium Caesar wins {:.0}% ({:.0}–{:.0}).",
+            v.estimate * 100.0,
+            v.ci95[0] * 100.0,
+            v.ci95[1] * 100.0
+        );
+        let last = self.rounds.iter().rev().find(|r| !r.responses.is_empty());
+        match (last, self.exploitability) {
+            (Some(round), Some(e)) => {
+                let best = |side: Side| {
+                    round
+                        .responses
+                        .iter()
+                        .filter(|r| r.side == side)
+                        .map(|r| r.gain.estimate)
+                        .fold(f64::NEG_INFINITY, f64::max)
+                        .max(0.0)
+                        * 100.0
+                };
+                text.push_str(&format!(
+                    " The best new players either side could find gained {:.1} (Caesar) and {:.1} (Pompey) points: no player we could build moves it by more than {:.1}.",
+                    best(Side::Caesar),
+                    best(Side::Pompey),
+                    e.ci95[1].max(e.estimate) * 100.0
+                ));
+            }
+            _ => text.push_str(
+                " No best response was trained: this is the equilibrium of the players given, not yet a claim that no player moves it.",
+            ),
+        }
+        if self.stability < 0.8 {
+            text.push_str(&format!(
+                " The mixes are unsettled: {:.0}% of the resamples use the same players.",
+                self.stability * 100.0
+            ));
+        }
+        text
+    }
+}
+
+impl fmt::Display for BalanceReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Balance at equilibrium: {} on {} ({} games, {:.0} s)",
+            self.variant, self.played_on.scenario, self.games_played, self.elapsed_seconds
+        )?;
+        writeln!(f, "{}", self.verdict())?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "Caesar's share at equilibrium: {} %",
+            self.value.points()
+        )?;
+        if let Some(e) = self.exploitability {
+            writeln!(
+                f,
+                "Exploitability (both sides' best gains): {} points",
+                e.points()
+            )?;
+        }
+        writeln!(
+            f,
+            "Stable under the bootstrap: {:.0}% of {} resamples keep the same players in each mix",
+            self.stability * 100.0,
+            self.options.replicates
+        )?;
+        for (side, mix, regret, members) in [
+            (
+                Side::Caesar,
+                &self.caesar_mix,
+                &self.caesar_regret,
+                &self.caesar,
+            ),
+            (
+                Side::Pompey,
+                &self.pompey_mix,
+                &self.pompey_regret,
+                &self.pompey,
+            ),
+        ] {
+            writeln!(f)?;
+            writeln!(f, "{side}'s mix:")?;
+            for w in mix {
+                writeln!(
+                    f,
+                    "  {:5.1}%  {}  ({})",
+                    w.weight * 100.0,
+                    w.words,
+                    w.player
+                )?;
+            }
+            writeln!(
+                f,
+                "{side}'s players, regret against the other side's mix (points):"
+            )?;
+            for (m, r) in members.iter().zip(regret) {
+                writeln!(f, "  {:6.1}  {}", r * 100.0, m.words)?;
+            }
+        }
+        if !self.mirrors.is_empty() {
+            writeln!(f)?;
+            writeln!(
+                f,
+                "What the mirror matches would have said (Caesar's share):"
+            )?;
+            for m in &self.mirrors {
+                writeln!(
+                    f,
+                    "  {} %  {} ({} games)",
+                    m.share.points(),
+                    m.words,
+                    m.games
+                )?;
+            }
+        }
+        writeln!(f)?;
+        writeln!(f, "Rounds:")?;
+        for r in &self.rounds {
+            write!(
+                f,
+                "  {}: {}×{} players, value {} %",
+                r.round,
+                r.caesar_players,
+                r.pompey_players,
+                r.value.points()
+            )?;
+            match r.exploitability {
+                Some(e) => writeln!(f, ", exploitability {} points", e.points())?,
+                None => writeln!(f)?,
+            }
+            for resp in &r.responses {
+                writeln!(
+                    f,
+                    "     {} {}: gains {} points over {} games{}",
+                    resp.side,
+                    resp.words,
+                    resp.gain.points(),
+                    resp.games,
+                    if resp.joined { " (joined)" } else { "" }
+                )?;
+            }
+        }
+        writeln!(f, "Stopped: {}", self.stopped)
+    }
+}
+
+impl fmt::Display for Challenge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} as {} against the other side's equilibrium mix ({} games, seed {}):",
+            self.words, self.side, self.games, self.seed
+        )?;
+        writeln!(f, "  {}'s share: {} %", self.side, self.share.points())?;
+        writeln!(f, "  value at equilibrium: {} %", self.value.points())?;
+        writeln!(f, "  gain over the value: {} points", self.gain.points())
+    }
+}
+
+impl fmt::Display for BalanceComparison {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Caesar's share at equilibrium: {} {} %, {} {} %",
+            self.a.variant,
+            self.a.value.points(),
+            self.b.variant,
+            self.b.value.points()
+        )?;
+        writeln!(
+            f,
+            "Difference ({} − {}): {} points, {}",
+            self.a.variant,
+            self.b.variant,
+            self.difference.points(),
+            if self.held_every_round {
+                "its sign held at every round"
+            } else {
+                "its sign changed between rounds"
+            }
+        )?;
+        writeln!(f)?;
+        write!(f, "{}", self.a)?;
+        writeln!(f)?;
+        write!(f, "{}", self.b)
+    }
+}
+
+/// The players a balance starts from for a setup: the default heuristic,
+/// every player shipped with a rating under the rule set (or the nearest
+/// rule set it extends that has some), the setup's fitted players (its
+/// bundle), then the players named; each once, by what it plays. Random
+/// is left out: it loses every game, so it is never in a mix.
+pub fn population(
+    lineage: &[crate::scenario::rules::RuleSet],
+    bundle: &[super::ratings::Rating],
+    named: &[AiSpec],
+    shipped: bool,
+) -> Result<Vec<Member>, crate::ai::NotAPlayer> {
+    let mut members: Vec<Member> = Vec::new();
+    let mut add = |spec: AiSpec, origin: Origin| {
+        let m = Member::new(spec, origin);
+        if !members.iter().any(|o| o.digest == m.digest) {
+            members.push(m);
+        }
+    };
+    if shipped {
+        add(AiSpec::Heuristic, Origin::Shipped);
+        let ratings = super::ratings::shipped();
+        for rules in lineage {
+            let ranked = super::ratings::ranked_for(&ratings, &rules.play_digest());
+            if ranked.is_empty() {
+                continue;
+            }
+            for r in ranked {
+                let spec = super::ratings::shipped_player(&r.player)?;
+                if spec != AiSpec::Random {
+                    add(spec, Origin::Shipped);
+                }
+            }
+            break;
+        }
+        for r in bundle {
+            add(super::ratings::shipped_player(&r.player)?, Origin::Fitted);
+        }
+    }
+    for spec in named {
+        add(spec.clone(), Origin::Named);
+    }
+    Ok(members)
+}
+
+impl BalanceReport {
+    /// Checks a report read from a file: a table of the population's shape
+    /// holding only game results, and mixes that are mixes.
+    pub fn check(&self) -> Result<(), String> {
+        if self.table.rows() != self.caesar.len()
+            || self
+                .table
+                .cells
+                .iter()
+                .any(|r| r.len() != self.pompey.len())
+        {
+            return Err(format!(
+                "its table is not {}×{} as its players are",
+                self.caesar.len(),
+                self.pompey.len()
+            ));
+        }
+        for cell in self.table.cells.iter().flatten() {
+            cell.check().map_err(|e| e.to_string())?;
+        }
+        for (side, mix) in [
+            (Side::Caesar, &self.caesar_mix),
+            (Side::Pompey, &self.pompey_mix),
+        ] {
+            if mix
+                .iter()
+                .any(|w| !(w.weight.is_finite() && (0.0..=1.0).contains(&w.weight)))
+            {
+                return Err(format!("{side}'s mix has a weight outside 0 to 1"));
+            }
+            let total: f64 = mix.iter().map(|w| w.weight).sum();
+            if !mix.is_empty() && (total - 1.0).abs() > 1e-6 {
+                return Err(format!("{side}'s mix weighs {total}, not 1"));
+            }
+            if let Some(w) = mix
+                .iter()
+                .find(|w| !self.members(side).iter().any(|m| m.player == w.player))
+            {
+                return Err(format!(
+                    "{side}'s mix names {}, who is not among its players",
+                    w.player
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads a saved report's players again (a report keeps their names and
+/// digests, not their numbers) and checks that each plays as it did.
+pub fn reload_players(report: &mut BalanceReport) -> Result<(), BalanceError> {
+    report.check().map_err(BalanceError::Resume)?;
+    for m in report.caesar.iter_mut().chain(report.pompey.iter_mut()) {
+        let spec = super::ratings::shipped_player(&m.player)
+            .map_err(|e| BalanceError::Resume(format!("the report's player {}: {e}", m.player)))?;
+        if spec_digest(&spec) != m.digest {
+            return Err(BalanceError::Resume(format!(
+                "the player {} plays otherwise than when the report was made (its files changed)",
+                m.player
+            )));
+        }
+        m.spec = Some(spec);
+    }
+    Ok(())
+}
+
+/// Refuses a saved report made on another setup or rule set than `game`.
+pub fn check_setup(report: &BalanceReport, game: &Game) -> Result<(), BalanceError> {
+    let here = PlayedOn::of(game);
+    if here.scenario_digest != report.played_on.scenario_digest {
+        return Err(BalanceError::Resume(format!(
+            "the report was made on another setup ({} {}), not this one ({} {})",
+            report.played_on.scenario,
+            report.played_on.scenario_digest,
+            here.scenario,
+            here.scenario_digest
+        )));
+    }
+    if here.variant_digest != report.played_on.variant_digest {
+        return Err(BalanceError::Resume(format!(
+            "the report was made under another rule set ({}, digest {}), not this one (digest {})",
+            report.variant, report.played_on.variant_digest, here.variant_digest
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report_over(game: &Game, options: BalanceOptions) -> BalanceReport {
+        let members = || {
+            vec![
+                Member::new(AiSpec::Random, Origin::Named),
+                Member::new(AiSpec::Heuristic, Origin::Named),
+            ]
+        };
+        BalanceReport::start(game, "rules-2.0", options, members(), members()).unwrap()
+    }
+
+    #[test]
+    fn a_best_response_to_a_fixed_weak_mix_joins_and_raises_that_sides_value() {
+        let game = crate::test_support::published("rules-2.0");
+        let options = BalanceOptions {
+            first_games: 30,
+            games: 30,
+            rounds: 1,
+            oracles: vec![Oracle::Tune],
+            response_games: 40,
+            tune_games: 240,
+            replicates: 40,
+            ..BalanceOptions::default()
+        };
+        let mut report = report_over(&game, options);
+        // A fixed table in which Pompey's heuristic column loses everything:
+        // Pompey's mix is the random player, and Caesar's value 30%.
+        for (i, row) in report.table.cells.iter_mut().enumerate() {
+            row[0] = Cell::from_results(
+                &"1100000000".repeat(3)[..30].replace('1', if i == 0 { "1" } else { "2" }),
+            )
+            .unwrap();
+            row[1] = Cell::from_results(&"2".repeat(30)).unwrap();
+        }
+        solve_report(&mut report).unwrap();
+        assert_eq!(report.pompey_mix.len(), 1);
+        assert_eq!(report.pompey_mix[0].player, "random");
+        let before = report.value.estimate;
+        report.stage = Stage::Responses(1);
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits {
+            deadline: None,
+            players_dir: Some(dir.path()),
+        };
+        run(&game, &mut report, &limits, &Watch::new(), &mut |_| {}).unwrap();
+        let trained = report
+            .caesar
+            .iter()
+            .find(|m| {
+                matches!(
+                    m.origin,
+                    Origin::Trained {
+                        round: 1,
+                        oracle: Oracle::Tune
+                    }
+                )
+            })
+            .expect("Caesar's tuned response joined");
+        assert!(
+            dir.path().join("r1-caesar-tuned.ron").exists(),
+            "{}",
+            trained.player
+        );
+        assert!(
+            report.value.estimate > before + 0.2,
+            "{before} -> {}",
+            report.value.estimate
+        );
+        assert!(report.is_done());
+        // The new row was played against every column.
+        assert!(report.table.cells[2].iter().all(|c| c.games() == 30));
+    }
+
+    #[test]
+    fn a_run_resumed_from_any_stage_reaches_the_uninterrupted_report() {
+        let game = crate::test_support::published("rules-2.0");
+        let options = BalanceOptions {
+            first_games: 8,
+            games: 16,
+            rounds: 1,
+            oracles: vec![Oracle::Tune],
+            response_games: 20,
+            tune_games: 240,
+            replicates: 20,
+            ..BalanceOptions::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits {
+            deadline: None,
+            players_dir: Some(dir.path()),
+        };
+        let mut whole = report_over(&game, options.clone());
+        let mut checkpoints = Vec::new();
+        run(&game, &mut whole, &limits, &Watch::new(), &mut |r| {
+            checkpoints.push(serde_json::to_string(r).unwrap())
+        })
+        .unwrap();
+        assert!(checkpoints.len() >= 2, "{}", checkpoints.len());
+        let strip = |r: &BalanceReport| {
+            let mut r = r.clone();
+            r.elapsed_seconds = 0.0;
+            serde_json::to_string(&r).unwrap()
+        };
+        // Killed after each stage: read its checkpoint back and go on.
+        for saved in &checkpoints {
+            let mut resumed: BalanceReport = serde_json::from_str(saved).unwrap();
+            reload_players(&mut resumed).unwrap();
+            run(&game, &mut resumed, &limits, &Watch::new(), &mut |_| {}).unwrap();
+            assert_eq!(strip(&resumed), strip(&whole));
+        }
+    }
+
+    #[test]
+    fn words_name_a_player_for_a_designer() {
+        assert_eq!(
+            words(&AiSpec::Search { playouts: 16 }),
+            "Search (16 playouts)"
+        );
+        assert_eq!(words(&AiSpec::Heuristic), "Heuristic (default numbers)");
+    }
+}
+
+/// Why shards of a table do not make one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BalanceMergeError {
+    #[error("no reports to merge")]
+    Nothing,
+    #[error("{0} is not a shard of a balance table (it was run without --shard)")]
+    NotAShard(String),
+    #[error("{first} and {other} are not shards of one run: {why}")]
+    OtherRun {
+        first: String,
+        other: String,
+        why: &'static str,
+    },
+    #[error("shard {0} is given twice")]
+    Twice(Shard),
+    #[error("shard {shard} of {count} is missing: the games {games} of every cell would be lost")]
+    Missing {
+        shard: u32,
+        count: u32,
+        games: super::GameRange,
+    },
+    #[error("{0} holds a cell of the wrong number of games for its shard: it was cut or edited")]
+    Damaged(String),
+}
+
+/// The whole table from the reports of its shards (`balance --shard i/n`),
+/// each with the name messages call it by: the report one machine would
+/// have made.
+pub fn merge(reports: Vec<(String, BalanceReport)>) -> Result<BalanceReport, BalanceMergeError> {
+    let Some((first_name, first)) = reports.first() else {
+        return Err(BalanceMergeError::Nothing);
+    };
+    let count = first
+        .options
+        .shard
+        .ok_or_else(|| BalanceMergeError::NotAShard(first_name.clone()))?
+        .count;
+    let unsharded = |o: &BalanceOptions| BalanceOptions {
+        shard: None,
+        ..o.clone()
+    };
+    let mut parts: Vec<Option<(String, BalanceReport)>> = vec![None; count as usize];
+    for (name, r) in &reports {
+        let shard = r
+            .options
+            .shard
+            .ok_or_else(|| BalanceMergeError::NotAShard(name.clone()))?;
+        r.check()
+            .map_err(|_| BalanceMergeError::Damaged(name.clone()))?;
+        let other = |why| BalanceMergeError::OtherRun {
+            first: first_name.clone(),
+            other: name.clone(),
+            why,
+        };
+        if shard.count != count {
+            return Err(other(
+                "they split the games into different numbers of shards",
+            ));
+        }
+        if unsharded(&r.options) != unsharded(&first.options) {
+            return Err(other("their options differ"));
+        }
+        if r.played_on != first.played_on || r.variant != first.variant {
+            return Err(other("they were played on different setups or rule sets"));
+        }
+        let digests = |m: &[Member]| m.iter().map(|m| m.digest.clone()).collect::<Vec<_>>();
+        if digests(&r.caesar) != digests(&first.caesar)
+            || digests(&r.pompey) != digests(&first.pompey)
+        {
+            return Err(other("their players differ"));
+        }
+        let range = shard.range(r.options.games);
+        if r.table.offset != range.start
+            || r.table
+                .cells
+                .iter()
+                .flatten()
+                .any(|c| c.games() != range.end - range.start)
+        {
+            return Err(BalanceMergeError::Damaged(name.clone()));
+        }
+        let slot = &mut parts[shard.index as usize];
+        if slot.is_some() {
+            return Err(BalanceMergeError::Twice(shard));
+        }
+        *slot = Some((name.clone(), r.clone()));
+    }
+    let mut merged = first.clone();
+    merged.options.shard = None;
+    merged.table = Table::new(first.caesar.len(), first.pompey.len());
+    merged.games_played = 0;
+    merged.elapsed_seconds = 0.0;
+    for (index, part) in parts.iter().enumerate() {
+        let Some((_, r)) = part else {
+            let shard = Shard {
+                index: index as u32,
+                count,
+            };
+            return Err(BalanceMergeError::Missing {
+                shard: index as u32 + 1,
+                count,
+                games: shard.range(first.options.games).into(),
+            });
+        };
+        for (i, row) in r.table.cells.iter().enumerate() {
+            for (j, cell) in row.iter().enumerate() {
+                merged.table.cells[i][j].extend(cell);
+            }
+        }
+        merged.games_played += r.games_played;
+        merged.elapsed_seconds += r.elapsed_seconds;
+    }
+    solve_report(&mut merged).map_err(|_| BalanceMergeError::Damaged(first_name.clone()))?;
+    merged.rounds = vec![Round {
+        round: 1,
+        caesar_players: merged.caesar.len(),
+        pompey_players: merged.pompey.len(),
+        value: merged.value,
+        exploitability: None,
+        responses: Vec::new(),
+    }];
+    merged.stopped = format!("{count} shards merged; no rounds of best responses");
+    merged.stage = Stage::Done;
+    Ok(merged)
+}

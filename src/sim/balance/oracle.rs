@@ -1,0 +1,417 @@
+//! Best responses: players trained against the other side's equilibrium
+//! mix, then measured against it on seeds no training saw.
+//!
+//! Three oracles, each building on the one before when both run:
+//! - [`Oracle::Tune`]: the heuristic's numbers for the side, tuned by CMA-ES
+//!   (as `tune --side`) against the mix's players game by game, each met in
+//!   proportion to its weight;
+//! - [`Oracle::Search`]: a search that knows whom it plays: its playouts
+//!   play the other side by the mix's players, drawn by weight in each
+//!   sampled world (the player file's `opponents:`), not by the default
+//!   heuristic;
+//! - [`Oracle::Value`]: that search scored by a value learned on games of
+//!   the side's tuned numbers against the mix's heaviest player.
+//!
+//! Tuning and playouts meet the mix's players by the numbers they play by:
+//! a search in the mix is met by the heuristic it searches on (a search
+//! inside every playout of a search would cost thousands of games a
+//! decision). The measurement against the mix plays the players themselves.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    BalanceError, BalanceReport, EVAL_TAG, Interval, Limits, Member, Origin, Response, Watch,
+    doubled_points, draw_member, gain,
+};
+use crate::ai::{AiSpec, LearnedValue, OpponentMix, PlayerNumbers, SearchOn, TunedHeuristic};
+use crate::engine::Game;
+use crate::scenario::model::Side;
+use crate::sim::game_seed;
+use crate::sim::learn::{LearnOptions, learn};
+use crate::sim::tune::{TuneOptions, tune};
+
+const TUNE_TAG: u64 = 0x4241_4C41_4E43_4554; // "BALANCET"
+const LEARN_TAG: u64 = 0x4241_4C41_4E43_454C; // "BALANCEL"
+
+/// Slots of a tuning's opponent list: each mix member gets a share of them
+/// by weight.
+const TUNE_SLOTS: usize = 20;
+
+/// How a best response is trained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Oracle {
+    /// (a) the heuristic's numbers tuned against the mix.
+    Tune,
+    /// (b) a search whose playouts play the opponent by the mix.
+    Search,
+    /// (c) that search scored by a value learned against the mix.
+    Value,
+}
+
+impl Oracle {
+    pub const ALL: [Oracle; 3] = [Oracle::Tune, Oracle::Search, Oracle::Value];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Oracle::Tune => "tune",
+            Oracle::Search => "search",
+            Oracle::Value => "value",
+        }
+    }
+}
+
+impl std::fmt::Display for Oracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Oracle {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Oracle, String> {
+        Oracle::ALL
+            .into_iter()
+            .find(|o| o.name() == text.trim())
+            .ok_or_else(|| format!("{text:?} is no oracle: expected tune, search or value"))
+    }
+}
+
+/// The numbers a member plays by (a search's: the heuristic it searches on).
+fn numbers_of(member: &Member) -> PlayerNumbers {
+    member
+        .spec()
+        .numbers_file()
+        .map_or_else(PlayerNumbers::default, |t| PlayerNumbers {
+            opponents: OpponentMix::default(),
+            mcts: None,
+            ..t.numbers
+        })
+}
+
+/// `TUNE_SLOTS` opponents apportioned by weight (largest remainders).
+fn apportioned(mix: &[(f64, &Member)]) -> Vec<PlayerNumbers> {
+    let total: f64 = mix.iter().map(|(w, _)| w).sum();
+    let exact: Vec<f64> = mix
+        .iter()
+        .map(|(w, _)| w / total * TUNE_SLOTS as f64)
+        .collect();
+    let mut slots: Vec<usize> = exact.iter().map(|e| e.floor() as usize).collect();
+    let mut order: Vec<usize> = (0..mix.len()).collect();
+    order.sort_by(|&a, &b| (exact[b] - exact[b].floor()).total_cmp(&(exact[a] - exact[a].floor())));
+    let given: usize = slots.iter().sum();
+    for &i in order.iter().take(TUNE_SLOTS.saturating_sub(given)) {
+        slots[i] += 1;
+    }
+    mix.iter()
+        .zip(slots)
+        .flat_map(|((_, m), n)| std::iter::repeat_n(numbers_of(m), n))
+        .collect()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, BalanceError> {
+    let path = dir.join(name);
+    crate::files::write_output(&path, text)
+        .map_err(|e| BalanceError::Oracle(format!("writing {}: {e}", path.display())))?;
+    Ok(path)
+}
+
+/// Trains and measures round `round`'s best responses for both sides and
+/// adds those that beat the value by more than their interval. Returns
+/// whether any joined and the larger of the two sides' best gains.
+pub(super) fn respond(
+    game: &Game,
+    report: &mut BalanceReport,
+    round: u32,
+    limits: &Limits<'_>,
+    watch: &Watch,
+) -> Result<(bool, f64), BalanceError> {
+    let dir = limits.players_dir.ok_or_else(|| {
+        BalanceError::Oracle("trained players need a folder to be written to".to_string())
+    })?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| BalanceError::Oracle(format!("creating {}: {e}", dir.display())))?;
+    let o = report.options.clone();
+    let mut responses = Vec::new();
+    let mut specs: Vec<AiSpec> = Vec::new();
+    let mut played = 0u64;
+    for side in Side::BOTH {
+        let other_mix = report.mix(side.other());
+        let own_mix = report.mix(side);
+        let base = own_mix
+            .iter()
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or_else(PlayerNumbers::default, |(_, m)| numbers_of(m));
+        let tag = format!("r{round}-{}", side.to_string().to_lowercase());
+        let mut candidates: Vec<(super::Oracle, AiSpec)> = Vec::new();
+        let mut numbers = base;
+        if o.oracles.contains(&Oracle::Tune) {
+            watch.say(format!(
+                "round {round}: tuning {side}'s numbers against the other side's mix"
+            ));
+            let options = TuneOptions {
+                budget: o.tune_games,
+                games_per_candidate: 40,
+                population: 0,
+                step: 0.3,
+                check_games: 0,
+                seed: game_seed(
+                    o.seed ^ TUNE_TAG,
+                    u64::from(round) * 2 + side.index() as u64,
+                ),
+                start: base,
+                side: Some(side),
+                against: apportioned(&other_mix),
+            };
+            options
+                .check()
+                .map_err(|e| BalanceError::Oracle(format!("tuning: {e}")))?;
+            let tuned = tune(game, &report.variant, &options, &watch.progress)?;
+            played += tuned.games_played;
+            numbers = tuned.tuned;
+            let path = write(
+                dir,
+                &format!("{tag}-tuned.ron"),
+                &numbers.to_ron(&format!(
+                    "{side}'s best response of round {round} of `caesar-workbench balance` (seed {}): its numbers tuned by CMA-ES against the other side's equilibrium mix.",
+                    o.seed
+                )),
+            )?;
+            candidates.push((
+                Oracle::Tune,
+                AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+                    path: path.display().to_string(),
+                    numbers,
+                })),
+            ));
+        }
+        let search = AiSpec::Search {
+            playouts: o.playouts,
+        };
+        let expecting = OpponentMix::of(
+            &other_mix
+                .iter()
+                .map(|(w, m)| (*w, numbers_of(m).of(side.other())))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap_or_default();
+        let search_numbers = PlayerNumbers {
+            opponents: expecting,
+            ..numbers
+        };
+        let search_file = if o.oracles.contains(&Oracle::Search)
+            || o.oracles.contains(&Oracle::Value)
+        {
+            let path = write(
+                dir,
+                &format!("{tag}-search.ron"),
+                &search_numbers.to_ron(&format!(
+                    "{side}'s searched best response of round {round} of `caesar-workbench balance` (seed {}): its playouts meet the other side's equilibrium mix.",
+                    o.seed
+                )),
+            )?;
+            Some(TunedHeuristic {
+                path: path.display().to_string(),
+                numbers: search_numbers,
+            })
+        } else {
+            None
+        };
+        if o.oracles.contains(&Oracle::Search)
+            && let Some(on) = &search_file
+        {
+            candidates.push((
+                Oracle::Search,
+                AiSpec::SearchOn(Box::new(SearchOn {
+                    search: search.clone(),
+                    on: on.clone(),
+                    value: None,
+                })),
+            ));
+        }
+        if o.oracles.contains(&Oracle::Value)
+            && let Some(on) = &search_file
+        {
+            watch.say(format!(
+                "round {round}: learning {side}'s value against the other side's mix"
+            ));
+            let opponent = other_mix
+                .iter()
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, m)| numbers_of(m))
+                .unwrap_or_default();
+            let own = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+                path: "response".to_string(),
+                numbers,
+            }));
+            let theirs = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+                path: "opponent".to_string(),
+                numbers: opponent,
+            }));
+            let players = match side {
+                Side::Caesar => [own, theirs],
+                Side::Pompey => [theirs, own],
+            };
+            let options = LearnOptions {
+                games: o.learn_games,
+                held_out: 0.25,
+                seed: game_seed(
+                    o.seed ^ LEARN_TAG,
+                    u64::from(round) * 2 + side.index() as u64,
+                ),
+                players,
+                horizon_turns: 5,
+            };
+            options
+                .check()
+                .map_err(|e| BalanceError::Oracle(format!("learning: {e}")))?;
+            let learnt = learn(game, &report.variant, &options, &watch.progress)?;
+            played += o.learn_games;
+            let path = write(dir, &format!("{tag}-value.ron"), &learnt.value_file())?;
+            candidates.push((
+                Oracle::Value,
+                AiSpec::SearchOn(Box::new(SearchOn {
+                    search: search.clone(),
+                    on: on.clone(),
+                    value: Some(LearnedValue {
+                        path: path.display().to_string(),
+                        model: learnt.model,
+                    }),
+                })),
+            ));
+        }
+        for (oracle, spec) in candidates {
+            watch.say(format!(
+                "round {round}: measuring {side}'s {oracle} response against the other side's mix"
+            ));
+            let share = measure(game, report, &spec, side, round, watch)?;
+            played += o.response_games;
+            let value = report.value_for(side);
+            responses.push(Response {
+                side,
+                oracle,
+                player: spec.to_string(),
+                words: super::words(&spec),
+                share,
+                gain: gain(share, value),
+                games: o.response_games,
+                joined: false,
+            });
+            // Kept for joining below, once both sides are measured.
+            specs.push(spec);
+        }
+    }
+    report.games_played += played;
+    // The best response of each side joins if it beats the value by more
+    // than its interval.
+    let mut joined = false;
+    let mut best_gain = [0.0f64; 2];
+    let mut exploit = [None::<Interval>; 2];
+    for side in Side::BOTH {
+        let best = (0..responses.len())
+            .filter(|&k| responses[k].side == side)
+            .max_by(|&a, &b| {
+                responses[a]
+                    .gain
+                    .estimate
+                    .total_cmp(&responses[b].gain.estimate)
+            });
+        if let Some(k) = best {
+            let best = &mut responses[k];
+            best_gain[side.index()] = best.gain.estimate.max(0.0);
+            exploit[side.index()] = Some(if best.gain.estimate > 0.0 {
+                best.gain
+            } else {
+                Interval {
+                    estimate: 0.0,
+                    ci95: [best.gain.ci95[0].min(0.0), best.gain.ci95[1].max(0.0)],
+                }
+            });
+            if best.gain.ci95[0] > 0.0 {
+                best.joined = true;
+                joined = true;
+                let member = Member::new(
+                    specs[k].clone(),
+                    Origin::Trained {
+                        round,
+                        oracle: best.oracle,
+                    },
+                );
+                match side {
+                    Side::Caesar => {
+                        report.caesar.push(member);
+                        report.table.add_row();
+                    }
+                    Side::Pompey => {
+                        report.pompey.push(member);
+                        report.table.add_column();
+                    }
+                }
+            }
+        }
+    }
+    let exploitability = match exploit {
+        [Some(c), Some(p)] => {
+            let half = |i: Interval| (i.ci95[1] - i.ci95[0]) / 2.0;
+            let h = (half(c).powi(2) + half(p).powi(2)).sqrt();
+            let e = c.estimate + p.estimate;
+            Some(Interval {
+                estimate: e,
+                ci95: [(e - h).max(0.0), e + h],
+            })
+        }
+        _ => None,
+    };
+    if let Some(r) = report.rounds.iter_mut().find(|r| r.round == round) {
+        r.responses = responses;
+        r.exploitability = exploitability;
+    }
+    report.exploitability = exploitability;
+    Ok((joined, best_gain[0].max(best_gain[1])))
+}
+
+/// `spec`'s side's share against the other side's mix over the round's
+/// evaluation games (the same seeds for every response of the round).
+fn measure(
+    game: &Game,
+    report: &BalanceReport,
+    spec: &AiSpec,
+    side: Side,
+    round: u32,
+    watch: &Watch,
+) -> Result<Interval, BalanceError> {
+    use rayon::prelude::*;
+    let mix = report.mix(side.other());
+    let seed = game_seed(report.options.seed ^ EVAL_TAG, u64::from(round));
+    let omniscient = report.options.omniscient;
+    let progress = &watch.progress;
+    let results: Vec<Option<u8>> = (0..report.options.response_games)
+        .into_par_iter()
+        .map(|k| {
+            if progress.is_cancelled() {
+                return None;
+            }
+            let opponent = mix[draw_member(&mix, seed, k)].1.spec();
+            let players = match side {
+                Side::Caesar => [spec, opponent],
+                Side::Pompey => [opponent, spec],
+            };
+            let caesar = doubled_points(game, players, seed, k, omniscient);
+            progress.tick();
+            Some(match side {
+                Side::Caesar => caesar,
+                Side::Pompey => 2 - caesar,
+            })
+        })
+        .collect();
+    let mut cell = super::Cell::default();
+    for r in results {
+        cell.push(r.ok_or(crate::sim::Cancelled)?);
+    }
+    Ok(Interval {
+        estimate: cell.share(),
+        ci95: cell.interval(),
+    })
+}

@@ -1,0 +1,178 @@
+//! `balance`: the equilibrium of the players given, refusals before any
+//! game, and a challenger against a saved equilibrium.
+
+use serde_json::Value;
+
+use super::{cli, stdout_of_success};
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout_of_success(args)).unwrap()
+}
+
+fn refusal(args: &[&str]) -> String {
+    let out = cli().args(args).assert().failure().get_output().clone();
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn the_equilibrium_of_a_dominated_player_is_the_other_players_mirror() {
+    let report = json(&[
+        "balance",
+        "--only-named",
+        "--players",
+        "heuristic,random",
+        "--rounds",
+        "0",
+        "--games",
+        "24",
+        "--first-games",
+        "24",
+        "--json",
+    ]);
+    for mix in ["caesar_mix", "pompey_mix"] {
+        let members = report[mix].as_array().unwrap();
+        assert_eq!(members.len(), 1, "{mix}: {members:?}");
+        assert_eq!(members[0]["player"], "heuristic", "{mix}");
+        assert!((members[0]["weight"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    }
+    // The random player loses everything: the saddle is the heuristic's mirror.
+    let mirror = report["mirrors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["player"] == "heuristic")
+        .unwrap()
+        .clone();
+    let value = report["value"]["estimate"].as_f64().unwrap();
+    assert!((value - mirror["share"]["estimate"].as_f64().unwrap()).abs() < 1e-9);
+    let [lo, hi] = [0, 1].map(|k| report["value"]["ci95"][k].as_f64().unwrap());
+    assert!(lo <= value && value <= hi && lo < hi, "{lo} {value} {hi}");
+    assert_eq!(report["stage"], "Done");
+    assert!(report["rounds"].as_array().unwrap().len() == 1);
+}
+
+#[test]
+fn a_population_of_one_player_a_side_is_refused() {
+    let err = refusal(&[
+        "balance",
+        "--only-named",
+        "--players",
+        "heuristic",
+        "--rounds",
+        "0",
+    ]);
+    assert!(err.contains("at least two players"), "{err}");
+}
+
+#[test]
+fn a_budget_outside_a_sane_range_is_refused_in_few_words() {
+    for budget in ["0.0000001", "1e308", "NaN"] {
+        let err = refusal(&["balance", "--budget", budget, "--rounds", "0"]);
+        assert!(err.contains("--budget is wall-clock minutes"), "{err}");
+        assert!(err.len() < 200, "{err}");
+    }
+}
+
+#[test]
+fn training_players_needs_a_report_to_keep_them_beside() {
+    let err = refusal(&["balance", "--only-named", "--players", "heuristic,random"]);
+    assert!(err.contains("--out REPORT"), "{err}");
+}
+
+#[test]
+fn a_challenger_meets_the_saved_mix_and_a_report_of_another_rule_set_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("eq.json");
+    let report_arg = report.to_str().unwrap();
+    stdout_of_success(&[
+        "balance",
+        "--only-named",
+        "--players",
+        "heuristic,random",
+        "--rounds",
+        "0",
+        "--games",
+        "16",
+        "--first-games",
+        "16",
+        "--json",
+        "--out",
+        report_arg,
+    ]);
+    let challenge = json(&[
+        "balance",
+        "--challenge",
+        "random",
+        "--side",
+        "pompey",
+        "--equilibrium",
+        report_arg,
+        "--games",
+        "20",
+        "--json",
+    ]);
+    // Random against the heuristic wins nothing: its gain is the value lost.
+    assert_eq!(challenge["share"]["estimate"].as_f64().unwrap(), 0.0);
+    assert!(challenge["gain"]["estimate"].as_f64().unwrap() < 0.0);
+    let err = refusal(&[
+        "balance",
+        "--variant",
+        "rules-1.1",
+        "--challenge",
+        "random",
+        "--side",
+        "pompey",
+        "--equilibrium",
+        report_arg,
+    ]);
+    assert!(err.contains("another rule set"), "{err}");
+    // A resume must not write over the report it reads.
+    let err = refusal(&["balance", "--resume", report_arg, "--out", report_arg]);
+    assert!(err.contains("refusing to write the report over"), "{err}");
+}
+
+#[test]
+fn sharded_cells_merge_to_the_single_machine_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let common = [
+        "balance",
+        "--only-named",
+        "--players",
+        "heuristic,random",
+        "--rounds",
+        "0",
+        "--games",
+        "12",
+        "--first-games",
+        "12",
+        "--json",
+    ];
+    let whole: Value = json(&common);
+    let mut parts = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        let path = dir.path().join(format!("part-{}.json", &shard[..1]));
+        let mut args = common.to_vec();
+        args.extend(["--shard", shard, "--out", path.to_str().unwrap()]);
+        stdout_of_success(&args);
+        parts.push(path);
+    }
+    let names: Vec<&str> = parts.iter().map(|p| p.to_str().unwrap()).collect();
+    let mut args = vec!["balance", "--json", "--merge"];
+    args.extend(names.iter().copied());
+    let merged = json(&args);
+    for field in [
+        "table",
+        "value",
+        "caesar_mix",
+        "pompey_mix",
+        "mirrors",
+        "games_played",
+    ] {
+        assert_eq!(merged[field], whole[field], "{field}");
+    }
+    // A missing shard is named, not merged.
+    let err = refusal(&["balance", "--merge", names[0], names[2]]);
+    assert!(err.contains("shard 2 of 3 is missing"), "{err}");
+    let err = refusal(&["balance", "--merge", names[0], names[0], names[1], names[2]]);
+    assert!(err.contains("given twice"), "{err}");
+}
