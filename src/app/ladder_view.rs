@@ -167,7 +167,10 @@ pub(super) fn show(ui: &mut Ui, r: &LadderReport) {
         ratings_table(ui, ratings);
     }
     let colour = match r.verdict.kind {
-        VerdictKind::HoldsAtEveryRung | VerdictKind::Rises | VerdictKind::Falls => theme::GOOD,
+        VerdictKind::HoldsAtEveryRung
+        | VerdictKind::Rises
+        | VerdictKind::Falls
+        | VerdictKind::AtEquilibrium => theme::GOOD,
         VerdictKind::DependsOnStrength => theme::WARNING,
         _ => ui.visuals().text_color(),
     };

@@ -20,7 +20,7 @@ use super::args::{
     resolve_shard,
 };
 use super::output::warn;
-use super::simulate::{emit_report, with_progress};
+use super::simulate::{emit_report, print_report, with_progress};
 use super::{CliError, Output};
 
 /// A budget outside this many wall-clock minutes is refused.
@@ -321,12 +321,20 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
         let b = done.pop().expect("two runs");
         let a = done.pop().expect("two runs");
         let comparison = lib::compare(a, b).map_err(|e| CliError::Usage(e.to_string()))?;
-        emit_report(out, &comparison, args.json, args.out.as_deref())?;
+        if let Some(p) = &args.out {
+            emit_report(out, &comparison, true, Some(p))?;
+        }
+        print_report(out, &comparison, args.json)?;
     } else {
         let report = done.pop().expect("one run");
+        // The file is always JSON: it is the run's checkpoint, what
+        // --resume, --challenge and --merge read.
         let path = args.out.as_deref().map(|p| out_path(p, shard));
-        emit_report(out, &report, args.json, path.as_deref())?;
-        if let Some(p) = &args.out
+        if let Some(p) = &path {
+            emit_report(out, &report, true, Some(p))?;
+        }
+        print_report(out, &report, args.json)?;
+        if let Some(p) = &path
             && !args.json
         {
             out.line(format_args!(
@@ -403,7 +411,10 @@ fn merge(out: &mut Output, args: &BalanceArgs) -> Result<ExitCode, CliError> {
     let out_paths: Vec<&Path> = args.out.as_deref().into_iter().collect();
     check_outputs(&out_paths)?;
     let merged = lib::merge(reports).map_err(|e| CliError::Usage(e.to_string()))?;
-    emit_report(out, &merged, args.json, args.out.as_deref())?;
+    if let Some(p) = &args.out {
+        emit_report(out, &merged, true, Some(p))?;
+    }
+    print_report(out, &merged, args.json)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -194,6 +194,9 @@ pub enum VerdictKind {
     Stays,
     /// One rule set and one rung: nothing to compare.
     OneRung,
+    /// One rule set: Caesar's share at equilibrium between the rungs (the
+    /// mirrors and the cross-play as one meta-game, [`super::balance`]).
+    AtEquilibrium,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -386,6 +389,91 @@ pub(crate) fn trend_verdict(
         kind,
         text: format!("Caesar's win rate {what}: {from_to}."),
     }
+}
+
+/// Caesar's share of the points in a run (a draw half).
+fn points_share(run: &SimReport) -> (f64, u64) {
+    let games = run.caesar_wins + run.pompey_wins + run.draws;
+    if games == 0 {
+        return (0.5, 0);
+    }
+    (
+        (run.caesar_wins as f64 + run.draws as f64 / 2.0) / games as f64,
+        games,
+    )
+}
+
+/// The verdict of one rule set's ladder: Caesar's share at equilibrium
+/// between its rungs, each side playing its best mix of them (the mirror
+/// matches and the cross-play make the whole table), beside the range of
+/// the mirror shares. The interval solves the table at every cell's lower
+/// (upper) Wilson bound: the value rises with every cell, so it holds
+/// whenever each cell is within its own. `None` before every cell is played.
+pub(crate) fn equilibrium_verdict(
+    players: &[String],
+    rungs: &[Rung],
+    cross_play: &[CrossPlay],
+) -> Option<Verdict> {
+    let n = players.len();
+    if n < 2 || rungs.len() != n {
+        return None;
+    }
+    let mut cells = vec![vec![(0.5, 0u64); n]; n];
+    for (i, rung) in rungs.iter().enumerate() {
+        cells[i][i] = points_share(rung.mirror.runs()[0]);
+    }
+    for c in cross_play {
+        if c.caesar_rung < n && c.pompey_rung < n {
+            cells[c.caesar_rung][c.pompey_rung] = points_share(&c.run);
+        }
+    }
+    if cells.iter().flatten().any(|(_, games)| *games == 0) {
+        return None;
+    }
+    let at = |pick: fn([f64; 2], f64) -> f64| -> Vec<Vec<f64>> {
+        cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&(p, g)| pick(super::balance::table::wilson(p, g), p))
+                    .collect()
+            })
+            .collect()
+    };
+    let eq = super::balance::solve::solve(&at(|_, p| p)).ok()?;
+    let lo = super::balance::solve::solve(&at(|ci, _| ci[0])).ok()?.value;
+    let hi = super::balance::solve::solve(&at(|ci, _| ci[1])).ok()?.value;
+    let mix = |weights: &[f64]| {
+        let mut parts: Vec<(f64, &String)> = weights
+            .iter()
+            .zip(players)
+            .filter(|(w, _)| **w > 1e-6)
+            .map(|(w, p)| (*w, p))
+            .collect();
+        parts.sort_by(|a, b| b.0.total_cmp(&a.0));
+        parts
+            .iter()
+            .map(|(w, p)| format!("{p} {:.0}%", w * 100.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mirrors: Vec<f64> = (0..n).map(|i| cells[i][i].0).collect();
+    let (least, most) = mirrors
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &m| (a.min(m), b.max(m)));
+    Some(Verdict {
+        kind: VerdictKind::AtEquilibrium,
+        text: format!(
+            "At equilibrium between these {n} players Caesar's share is {:.1}% ({:.1}–{:.1}%): Caesar plays {}; Pompey plays {}. The mirror matches alone said {:.1}% to {:.1}%, by which player plays both sides. No player outside the ladder was tried: `balance` trains best responses to check that none moves it.",
+            eq.value * 100.0,
+            lo * 100.0,
+            hi * 100.0,
+            mix(&eq.caesar),
+            mix(&eq.pompey),
+            least * 100.0,
+            most * 100.0
+        ),
+    })
 }
 
 /// One cross-play pairing's results, for [`fit_ratings`].
@@ -798,7 +886,9 @@ impl LadderReport {
             let (first, last) = (rungs.first().map(counts), rungs.last().map(counts));
             let empty = (0, 0, Estimate::of(0, 0));
             let ((fw, fn_, fe), (lw, ln, le)) = (first.unwrap_or(empty), last.unwrap_or(empty));
-            trend_verdict(&players, &fe, &le, &two_proportion_test(lw, ln, fw, fn_))
+            equilibrium_verdict(&players, &rungs, &cross_play).unwrap_or_else(|| {
+                trend_verdict(&players, &fe, &le, &two_proportion_test(lw, ln, fw, fn_))
+            })
         };
         let top_rungs = TopRungs::of(&variants, &rungs);
         LadderReport {

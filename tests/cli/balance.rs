@@ -176,3 +176,16 @@ fn sharded_cells_merge_to_the_single_machine_report() {
     let err = refusal(&["balance", "--merge", names[0], names[0], names[1], names[2]]);
     assert!(err.contains("given twice"), "{err}");
 }
+
+#[test]
+fn a_ladders_verdict_is_its_rungs_balance_at_equilibrium_not_its_first_against_its_last() {
+    let v = json(&[
+        "ladder", "--players", "random,heuristic", "--games", "6", "--json",
+    ]);
+    assert_eq!(v["verdict"]["kind"], "at_equilibrium");
+    let text = v["verdict"]["text"].as_str().unwrap();
+    // Random is dominated on both sides: the saddle is the heuristic's mirror.
+    assert!(text.contains("Caesar plays heuristic 100%"), "{text}");
+    assert!(text.contains("Pompey plays heuristic 100%"), "{text}");
+    assert!(text.contains("The mirror matches alone said"), "{text}");
+}

@@ -587,8 +587,12 @@ pub fn run(
                     || !report.stopped.is_empty()
                 {
                     if report.stopped.is_empty() {
-                        report.stopped =
-                            format!("{} rounds of best responses done", report.options.rounds);
+                        report.stopped = if report.options.oracles.is_empty() {
+                            "the players given, solved: no best responses were asked for"
+                                .to_string()
+                        } else {
+                            format!("{} rounds of best responses done", report.options.rounds)
+                        };
                     }
                     Stage::Done
                 } else {
@@ -806,12 +810,11 @@ fn deciding_cells(table: &Table, eq: &Equilibrium) -> Vec<(usize, usize)> {
         .map(|j| eq.pompey[j] > IN_MIX || solve::column_payoff(&lower, j, &eq.caesar) <= eq.value)
         .collect();
     let mut cells = Vec::new();
+    // A row that could be a best response is judged against the columns
+    // Pompey plays, and a column against the rows Caesar plays.
     for (i, &row) in rows.iter().enumerate() {
         for (j, &column) in columns.iter().enumerate() {
-            // A row that could be a best response is judged against the
-            // columns Pompey plays, and a column against Caesar's rows.
-            let in_play = (row && (eq.pompey[j] > IN_MIX || (column && eq.caesar[i] > IN_MIX)))
-                || (column && eq.caesar[i] > IN_MIX);
+            let in_play = (row && eq.pompey[j] > IN_MIX) || (column && eq.caesar[i] > IN_MIX);
             if in_play {
                 cells.push((i, j));
             }
