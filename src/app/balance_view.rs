@@ -187,14 +187,8 @@ impl BalancePanel {
         lineage.extend(RuleSet::lineage(variant).unwrap_or_default());
         let members = balance::population(&lineage, &[], &named, !self.only_named)
             .map_err(|e| format!("Players: {e}"))?;
-        BalanceReport::start(
-            game,
-            &game.rules.name,
-            self.options(),
-            members.clone(),
-            members,
-        )
-        .map_err(|e| e.to_string())
+        BalanceReport::start(game, variant, self.options(), members.clone(), members)
+            .map_err(|e| e.to_string())
     }
 
     /// Waits for the run in the background to end (tests, scripts).
@@ -496,13 +490,17 @@ fn heatmap(ui: &mut Ui, report: &BalanceReport) {
     );
 }
 
+/// White at an even share, toward Caesar's colour as his share rises and
+/// toward Pompey's as it falls: the sides' colours of the whole window.
 fn share_colour(share: f64) -> Color32 {
     let t = ((share - 0.5) * 2.0).clamp(-1.0, 1.0) as f32;
-    if t >= 0.0 {
-        Color32::from_rgb(255, (255.0 - 130.0 * t) as u8, (255.0 - 130.0 * t) as u8)
+    let toward = if t >= 0.0 {
+        theme::CAESAR
     } else {
-        Color32::from_rgb((255.0 + 130.0 * t) as u8, (255.0 + 100.0 * t) as u8, 255)
-    }
+        theme::POMPEY
+    };
+    let mix = |c: u8| (255.0 + (f32::from(c) - 255.0) * t.abs() * 0.8) as u8;
+    Color32::from_rgb(mix(toward.r()), mix(toward.g()), mix(toward.b()))
 }
 
 /// Value and exploitability by round, each with its 95% band.

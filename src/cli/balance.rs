@@ -71,7 +71,7 @@ pub struct BalanceArgs {
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(20..=1_000_000))]
     response_games: u64,
     /// Games of each CMA-ES tuning.
-    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(200..=10_000_000))]
+    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     tune_games: u64,
     /// Games a learned value is fitted on.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(100..=10_000_000))]
@@ -246,14 +246,8 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
                 };
                 let members = lib::population(&lineage, &bundle, &args.players, !args.only_named)
                     .map_err(|e| CliError::Usage(e.to_string()))?;
-                BalanceReport::start(
-                    &games[k],
-                    &games[k].rules.name,
-                    options.clone(),
-                    members.clone(),
-                    members,
-                )
-                .map_err(|e| CliError::Usage(e.to_string()))?
+                BalanceReport::start(&games[k], v, options.clone(), members.clone(), members)
+                    .map_err(|e| CliError::Usage(e.to_string()))?
             }
         };
         reports.push(report);

@@ -460,7 +460,9 @@ pub(crate) fn equilibrium_verdict(
     let mirrors: Vec<f64> = (0..n).map(|i| cells[i][i].0).collect();
     let (least, most) = mirrors
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &m| (a.min(m), b.max(m)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &m| {
+            (a.min(m), b.max(m))
+        });
     Some(Verdict {
         kind: VerdictKind::AtEquilibrium,
         text: format!(

@@ -180,7 +180,12 @@ fn sharded_cells_merge_to_the_single_machine_report() {
 #[test]
 fn a_ladders_verdict_is_its_rungs_balance_at_equilibrium_not_its_first_against_its_last() {
     let v = json(&[
-        "ladder", "--players", "random,heuristic", "--games", "6", "--json",
+        "ladder",
+        "--players",
+        "random,heuristic",
+        "--games",
+        "6",
+        "--json",
     ]);
     assert_eq!(v["verdict"]["kind"], "at_equilibrium");
     let text = v["verdict"]["text"].as_str().unwrap();

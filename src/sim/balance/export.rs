@@ -37,7 +37,7 @@ impl BalanceReport {
         text
     }
 
-    /// The payoff table as a heatmap (Caesar's share, red for Caesar, blue
+    /// The payoff table as a heatmap (Caesar's share, red for Caesar, green
     /// for Pompey), Caesar's mix as bars right of the rows and Pompey's
     /// below the columns, and the verdict above.
     pub fn svg(&self) -> String {
@@ -104,7 +104,7 @@ impl BalanceReport {
             let w = pompey_weights[j];
             let _ = writeln!(
                 svg,
-                "<rect x=\"{:.0}\" y=\"{below:.0}\" width=\"{:.0}\" height=\"{:.1}\" fill=\"#1f4e9c\"/>",
+                "<rect x=\"{:.0}\" y=\"{below:.0}\" width=\"{:.0}\" height=\"{:.1}\" fill=\"#3a6c3c\"/>",
                 x + 8.0,
                 cell - 16.0,
                 w * bar
@@ -142,15 +142,17 @@ impl BalanceReport {
     }
 }
 
-/// Red as Caesar's share rises above one half, blue as it falls below.
+/// White at an even share, toward Caesar's red as his share rises and
+/// toward Pompey's green as it falls (the window's side colours).
 fn share_colour(share: f64) -> String {
     let t = ((share - 0.5) * 2.0).clamp(-1.0, 1.0);
-    let (r, g, b) = if t >= 0.0 {
-        (255.0, 255.0 - 130.0 * t, 255.0 - 130.0 * t)
+    let toward: [f64; 3] = if t >= 0.0 {
+        [176.0, 56.0, 38.0]
     } else {
-        (255.0 + 130.0 * t, 255.0 + 100.0 * t, 255.0)
+        [58.0, 108.0, 60.0]
     };
-    format!("#{:02x}{:02x}{:02x}", r as u8, g as u8, b as u8)
+    let [r, g, b] = toward.map(|c| (255.0 + (c - 255.0) * t.abs() * 0.8) as u8);
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 fn quoted(text: &str) -> String {

@@ -125,7 +125,7 @@ pub enum BalanceOptionsError {
     #[error("the threshold is in points between 0 and 50 (got {0})")]
     Threshold(f64),
     #[error(
-        "each side needs at least two players to choose among (got {caesar} for Caesar, {pompey} for Pompey): name more with --players"
+        "each side needs at least two players to choose among (got {caesar} for Caesar, {pompey} for Pompey): name more players"
     )]
     PopulationOfOne { caesar: usize, pompey: usize },
     #[error("the same player is listed twice for {side}: {player}")]
@@ -152,7 +152,11 @@ impl BalanceOptions {
         at_least("games to measure a response", 20, self.response_games)?;
         at_least("bootstrap replicates", 20, u64::from(self.replicates))?;
         if self.oracles.contains(&Oracle::Tune) {
-            at_least("tuning games", 200, self.tune_games)?;
+            at_least(
+                "tuning games (one CMA-ES generation)",
+                oracle::tune_generation_games(),
+                self.tune_games,
+            )?;
         }
         if self.oracles.contains(&Oracle::Value) {
             at_least("games to learn a value on", 100, self.learn_games)?;
@@ -548,7 +552,59 @@ pub fn doubled_points(
 
 /// Runs (or resumes) `report` until it is done, handing every finished
 /// stage to `checkpoint`.
+///
+/// The budget is a limit, not a floor: when its deadline passes in the
+/// middle of a stage, the stage is dropped, the report is left as its last
+/// checkpoint (so `--resume` plays that stage again), and `stopped` says so.
 pub fn run(
+    game: &Game,
+    report: &mut BalanceReport,
+    limits: &Limits<'_>,
+    watch: &Watch,
+    checkpoint: &mut dyn FnMut(&BalanceReport),
+) -> Result<(), BalanceError> {
+    let Some(deadline) = limits.deadline else {
+        return run_stages(game, report, limits, watch, checkpoint);
+    };
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let saved = report.clone();
+    let result = std::thread::scope(|scope| {
+        // Stops every game at the deadline, as a cancel would.
+        scope.spawn(|| {
+            while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+                if Instant::now() >= deadline {
+                    watch.progress.cancel();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        let mut last = saved;
+        let result = run_stages(game, report, limits, watch, &mut |r| {
+            last = r.clone();
+            checkpoint(r);
+        });
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        (result, last)
+    });
+    match result {
+        (Err(BalanceError::Cancelled(_)), last) if Instant::now() >= deadline => {
+            let cut = match last.stage {
+                Stage::Table(n) => format!("round {n}'s table"),
+                Stage::Responses(n) => format!("round {n}'s best responses"),
+                Stage::Done => "the last stage".to_string(),
+            };
+            *report = last;
+            report.stopped = format!(
+                "the budget ended during {cut}: that stage was dropped (resume the report to play it)"
+            );
+            Ok(())
+        }
+        (result, _) => result,
+    }
+}
+
+fn run_stages(
     game: &Game,
     report: &mut BalanceReport,
     limits: &Limits<'_>,
@@ -779,8 +835,13 @@ fn fill_table(
                 Some(r)
             })
             .collect();
+        // All or nothing: a stage cut short leaves the table as it was.
+        let results: Vec<u8> = results
+            .into_iter()
+            .collect::<Option<_>>()
+            .ok_or(Cancelled)?;
         for (&(i, j, _), r) in jobs.iter().zip(results) {
-            report.table.cells[i][j].push(r.ok_or(Cancelled)?);
+            report.table.cells[i][j].push(r);
         }
         report.games_played += jobs.len() as u64;
         let per = t.elapsed().as_secs_f64() / jobs.len().max(1) as f64;
@@ -938,6 +999,32 @@ pub fn challenge(
     seed: u64,
     progress: &Progress,
 ) -> Result<Challenge, Cancelled> {
+    let share = against_mix(game, report, challenger, side, games, seed, progress)?;
+    let value = report.value_for(side);
+    Ok(Challenge {
+        player: challenger.to_string(),
+        words: words(challenger),
+        side,
+        games,
+        seed,
+        share,
+        gain: gain(share, value),
+        value,
+    })
+}
+
+/// `side`'s share of the points when `player` plays it against the other
+/// side's mix of `report` over `games` games from `seed`, one member drawn
+/// per game from the game's seed.
+fn against_mix(
+    game: &Game,
+    report: &BalanceReport,
+    player: &AiSpec,
+    side: Side,
+    games: u64,
+    seed: u64,
+    progress: &Progress,
+) -> Result<Interval, Cancelled> {
     let mix = report.mix(side.other());
     let omniscient = report.options.omniscient;
     let results: Vec<Option<u8>> = (0..games)
@@ -948,8 +1035,8 @@ pub fn challenge(
             }
             let opponent = mix[draw_member(&mix, seed, k)].1.spec();
             let players = match side {
-                Side::Caesar => [challenger, opponent],
-                Side::Pompey => [opponent, challenger],
+                Side::Caesar => [player, opponent],
+                Side::Pompey => [opponent, player],
             };
             let caesar = doubled_points(game, players, seed, k, omniscient);
             progress.tick();
@@ -963,20 +1050,9 @@ pub fn challenge(
     for r in results {
         cell.push(r.ok_or(Cancelled)?);
     }
-    let share = Interval {
+    Ok(Interval {
         estimate: cell.share(),
         ci95: cell.interval(),
-    };
-    let value = report.value_for(side);
-    Ok(Challenge {
-        player: challenger.to_string(),
-        words: words(challenger),
-        side,
-        games,
-        seed,
-        share,
-        gain: gain(share, value),
-        value,
     })
 }
 
@@ -1034,6 +1110,12 @@ pub fn compare(a: BalanceReport, b: BalanceReport) -> Result<BalanceComparison, 
 impl BalanceReport {
     /// The verdict in words.
     pub fn verdict(&self) -> String {
+        if self.caesar_mix.is_empty() {
+            return format!(
+                "No equilibrium yet: the run stopped before its first table was solved ({}).",
+                self.stopped
+            );
+        }
         let v = self.value;
         let mut text = format!(
             "At equilibrium Caesar wins {:.0}% ({:.0}–{:.0}).",
@@ -1061,6 +1143,9 @@ impl BalanceReport {
                     e.ci95[1].max(e.estimate) * 100.0
                 ));
             }
+            _ if !self.is_done() && !self.options.oracles.is_empty() => text.push_str(
+                " Best responses are still to be trained: until they are, this is the equilibrium of the players given.",
+            ),
             _ => text.push_str(
                 " No best response was trained: this is the equilibrium of the players given, not yet a claim that no player moves it.",
             ),
@@ -1378,7 +1463,7 @@ mod tests {
             rounds: 1,
             oracles: vec![Oracle::Tune],
             response_games: 40,
-            tune_games: 240,
+            tune_games: 560,
             replicates: 40,
             ..BalanceOptions::default()
         };
@@ -1440,7 +1525,7 @@ mod tests {
             rounds: 1,
             oracles: vec![Oracle::Tune],
             response_games: 20,
-            tune_games: 240,
+            tune_games: 560,
             replicates: 20,
             ..BalanceOptions::default()
         };

@@ -22,8 +22,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    BalanceError, BalanceReport, EVAL_TAG, Interval, Limits, Member, Origin, Response, Watch,
-    doubled_points, draw_member, gain,
+    BalanceError, BalanceReport, EVAL_TAG, Interval, Limits, Member, Origin, Response, Watch, gain,
 };
 use crate::ai::{AiSpec, LearnedValue, OpponentMix, PlayerNumbers, SearchOn, TunedHeuristic};
 use crate::engine::Game;
@@ -38,6 +37,16 @@ const LEARN_TAG: u64 = 0x4241_4C41_4E43_454C; // "BALANCEL"
 /// Slots of a tuning's opponent list: each mix member gets a share of them
 /// by weight.
 const TUNE_SLOTS: usize = 20;
+
+/// Games each candidate of a tuning plays: every slot of the opponents'
+/// list twice.
+const GAMES_PER_CANDIDATE: u64 = 2 * TUNE_SLOTS as u64;
+
+/// The fewest tuning games that make one CMA-ES generation.
+pub fn tune_generation_games() -> u64 {
+    let n = crate::ai::HeuristicParams::NAMES.len() as f64;
+    (4 + (3.0 * n.ln()).floor() as u64) * GAMES_PER_CANDIDATE
+}
 
 /// How a best response is trained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,7 +162,7 @@ pub(super) fn respond(
             ));
             let options = TuneOptions {
                 budget: o.tune_games,
-                games_per_candidate: 40,
+                games_per_candidate: GAMES_PER_CANDIDATE,
                 population: 0,
                 step: 0.3,
                 check_games: 0,
@@ -382,36 +391,14 @@ fn measure(
     round: u32,
     watch: &Watch,
 ) -> Result<Interval, BalanceError> {
-    use rayon::prelude::*;
-    let mix = report.mix(side.other());
     let seed = game_seed(report.options.seed ^ EVAL_TAG, u64::from(round));
-    let omniscient = report.options.omniscient;
-    let progress = &watch.progress;
-    let results: Vec<Option<u8>> = (0..report.options.response_games)
-        .into_par_iter()
-        .map(|k| {
-            if progress.is_cancelled() {
-                return None;
-            }
-            let opponent = mix[draw_member(&mix, seed, k)].1.spec();
-            let players = match side {
-                Side::Caesar => [spec, opponent],
-                Side::Pompey => [opponent, spec],
-            };
-            let caesar = doubled_points(game, players, seed, k, omniscient);
-            progress.tick();
-            Some(match side {
-                Side::Caesar => caesar,
-                Side::Pompey => 2 - caesar,
-            })
-        })
-        .collect();
-    let mut cell = super::Cell::default();
-    for r in results {
-        cell.push(r.ok_or(crate::sim::Cancelled)?);
-    }
-    Ok(Interval {
-        estimate: cell.share(),
-        ci95: cell.interval(),
-    })
+    Ok(super::against_mix(
+        game,
+        report,
+        spec,
+        side,
+        report.options.response_games,
+        seed,
+        &watch.progress,
+    )?)
 }
