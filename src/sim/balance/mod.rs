@@ -125,7 +125,7 @@ pub enum BalanceOptionsError {
     #[error("the threshold is in points between 0 and 50 (got {0})")]
     Threshold(f64),
     #[error(
-        "each side needs at least two players to choose among (got {caesar} for Caesar, {pompey} for Pompey): name more players"
+        "each side needs at least two players to choose among (got {caesar} for Caesar, {pompey} for Pompey): name more players, or train best responses from them"
     )]
     PopulationOfOne { caesar: usize, pompey: usize },
     #[error("the same player is listed twice for {side}: {player}")]
@@ -442,7 +442,12 @@ impl BalanceReport {
         pompey: Vec<Member>,
     ) -> Result<BalanceReport, BalanceError> {
         options.check()?;
-        if caesar.len() < 2 || pompey.len() < 2 {
+        // One player a side is a start when best responses are trained
+        // (the population grows from it), and no question otherwise.
+        if caesar.is_empty()
+            || pompey.is_empty()
+            || ((caesar.len() < 2 || pompey.len() < 2) && options.oracles.is_empty())
+        {
             return Err(BalanceOptionsError::PopulationOfOne {
                 caesar: caesar.len(),
                 pompey: pompey.len(),
