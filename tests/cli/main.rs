@@ -4,6 +4,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod anywhere;
+mod bundles;
 mod cluster;
 mod commands;
 mod one_meaning;
