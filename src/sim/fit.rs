@@ -478,7 +478,7 @@ pub fn resume(dir: &Path) -> Result<FitState, FitError> {
     }
     let generation = GAMES_PER_CANDIDATE * POPULATION as u64;
     let plan = &state.plan;
-    if plan.tune_games_per_side == 0 || plan.tune_games_per_side % generation != 0 {
+    if plan.tune_games_per_side == 0 || !plan.tune_games_per_side.is_multiple_of(generation) {
         return Err(bad(format!(
             "tune_games_per_side is {}: a whole number of generations of {generation} games",
             plan.tune_games_per_side
@@ -792,10 +792,8 @@ impl Fit<'_> {
             Verdict::FittedIsBest => (&m.search, &m.transferred_best),
             Verdict::TransferredStays => (&m.transferred_best, &m.search),
         };
-        let (fast_first, fast_second) = match Verdict::of(&m.fast_head_to_head.score) {
-            Verdict::FittedIsBest => (&m.fitted, &m.transferred_fast),
-            Verdict::TransferredStays => (&m.transferred_fast, &m.fitted),
-        };
+        let [fast_first, fast_second] =
+            fast_order(&m.fitted, &m.transferred_fast, &m.fast_head_to_head.score);
         let entries: Vec<Rating> = [first, second, fast_first, fast_second]
             .into_iter()
             .cloned()
@@ -881,6 +879,21 @@ impl Fit<'_> {
     }
 }
 
+/// The fast players in the bundle's order: the fitted heuristic first only
+/// if the whole 95% interval of its head-to-head score against the
+/// transferred fast player is above one half (the guard [`Verdict::of`]
+/// puts on `best`), whatever their scores against the default heuristic.
+fn fast_order<'a>(
+    fitted: &'a Rating,
+    transferred: &'a Rating,
+    head_to_head: &Estimate,
+) -> [&'a Rating; 2] {
+    match Verdict::of(head_to_head) {
+        Verdict::FittedIsBest => [fitted, transferred],
+        Verdict::TransferredStays => [transferred, fitted],
+    }
+}
+
 /// What the fit measured, one rating a pairing.
 struct Measured {
     fitted: Rating,
@@ -924,6 +937,41 @@ mod tests {
             "52.5% is noise"
         );
         assert_eq!(Verdict::of(&score(240)), Verdict::TransferredStays);
+    }
+
+    #[test]
+    fn fast_is_replaced_only_on_a_sure_head_to_head_win_not_on_noise() {
+        let rating = |player: &str, estimate: f64| Rating {
+            variant: "rules-2.0".into(),
+            player: player.into(),
+            against: "heuristic".into(),
+            score: Estimate {
+                estimate,
+                ci95: [estimate - 0.1, estimate + 0.1],
+            },
+            games_each_way: 10,
+            as_caesar: estimate,
+            as_pompey: estimate,
+            cpu_seconds_per_game: 0.001,
+            measured: String::new(),
+            scenario: ratings::PUBLISHED.into(),
+            scenario_digest: String::new(),
+            variant_digest: String::new(),
+            player_digest: String::new(),
+        };
+        // 82.5% against 80.0% on 10 games each way, and 11 of 20 head to head.
+        let (fitted, transferred) = (rating("fitted", 0.825), rating("transferred", 0.8));
+        let noise = Estimate::of(11, 20);
+        assert_eq!(
+            fast_order(&fitted, &transferred, &noise)[0].player,
+            "transferred"
+        );
+        let sure = Estimate::of(480, 800);
+        assert_eq!(fast_order(&fitted, &transferred, &sure)[0].player, "fitted");
+        // A fitted player weaker against the heuristic that surely wins
+        // head to head is still `fast`: the head to head decides.
+        let weaker = rating("fitted", 0.7);
+        assert_eq!(fast_order(&weaker, &transferred, &sure)[0].player, "fitted");
     }
 
     #[test]

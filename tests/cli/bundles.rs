@@ -223,8 +223,8 @@ fn a_fit_budget_outside_a_sane_range_is_refused_before_anything() {
 
 /// Runs `fit` with `args` in `dir`, killed as soon as a line of its
 /// standard error contains `at` (after `skip` such lines); `None` runs it
-/// to the end, which must succeed.
-fn fit_until(dir: &Path, args: &[&str], at: Option<(&str, usize)>) {
+/// to the end, which must succeed. What it said on standard error.
+fn fit_until(dir: &Path, args: &[&str], at: Option<(&str, usize)>) -> Vec<String> {
     let mut child = std::process::Command::new(bin())
         .current_dir(dir)
         .arg("fit")
@@ -245,7 +245,7 @@ fn fit_until(dir: &Path, args: &[&str], at: Option<(&str, usize)>) {
             if seen == skip {
                 child.kill().unwrap();
                 child.wait().unwrap();
-                return;
+                return said;
             }
             seen += 1;
         }
@@ -253,6 +253,23 @@ fn fit_until(dir: &Path, args: &[&str], at: Option<(&str, usize)>) {
     let status = child.wait().unwrap();
     assert!(at.is_none(), "never saw {at:?}: {said:#?}");
     assert!(status.success(), "{said:#?}");
+    said
+}
+
+/// Runs `fit` with `args` in `dir` and kills it after `millis`
+/// milliseconds, whatever it is doing then (a write, a game).
+fn fit_killed_after(dir: &Path, args: &[&str], millis: u64) {
+    let mut child = std::process::Command::new(bin())
+        .current_dir(dir)
+        .arg("fit")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(millis));
+    let _ = child.kill();
+    child.wait().unwrap();
 }
 
 /// Every file of a bundle, timings taken out (the cost a game, which a
@@ -369,6 +386,10 @@ fn a_fit_killed_in_each_stage_resumes_to_the_same_bundle() {
     ] {
         fit_until(&killed, &resume, Some(at));
     }
+    // And at moments that fall where they may.
+    for millis in [150, 400, 900] {
+        fit_killed_after(&killed, &resume, millis);
+    }
     fit_until(&killed, &resume, None);
     let (a, b) = (
         bundle_files(&killed.join("s.players")),
@@ -384,7 +405,11 @@ fn a_fit_killed_in_each_stage_resumes_to_the_same_bundle() {
     // The bundle moved whole with its setup resumes there, and is used.
     let moved = root.path().join("moved");
     std::fs::rename(&whole, &moved).unwrap();
-    fit_until(&moved, &resume, None);
+    let said = fit_until(&moved, &resume, None);
+    assert!(
+        !said.iter().any(|l| l.contains("fit: measuring")),
+        "nothing measured again: {said:#?}"
+    );
     assert_eq!(bundle_files(&moved.join("s.players")), b);
     // The scenario edited since: the fit refuses to go on.
     write(
