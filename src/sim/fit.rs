@@ -468,10 +468,21 @@ pub fn start(dir: &Path, request: FitRequest, game: &Game) -> Result<FitState, F
 pub fn resume(dir: &Path) -> Result<FitState, FitError> {
     let path = dir.join(STATE);
     let text = crate::scenario::format::read_own_text(&path)?;
-    let state: FitState = crate::scenario::format::parse_ron(&path, &text)?;
     let bad = |what: String| FitError::BadPlan {
         path: path.clone(),
         what,
+    };
+    let state: FitState = match crate::scenario::format::parse_ron(&path, &text) {
+        Ok(state) => state,
+        // A fit begun before fit.ron recorded its setup cannot be told from
+        // one of another setup.
+        Err(_) if !text.contains("scenario_digest") => {
+            return Err(bad(
+                "this fit was begun by an older version of the workbench, which recorded no digest of its setup: it cannot be resumed safely; start a new fit in another folder"
+                    .to_string(),
+            ));
+        }
+        Err(e) => return Err(e.into()),
     };
     if !BUDGET_MINUTES.contains(&state.request.budget_minutes) {
         return Err(FitError::Budget(state.request.budget_minutes));

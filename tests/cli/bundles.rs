@@ -208,6 +208,24 @@ fn a_fresh_fit_refuses_a_folder_that_holds_anything() {
 }
 
 #[test]
+fn a_fit_begun_before_fit_ron_recorded_its_setup_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("old.players");
+    std::fs::create_dir(&bundle).unwrap();
+    write(
+        &bundle,
+        "fit.ron",
+        "(request: (scenario: None, variant: \"rules-2.0\", budget_minutes: 1.0, seed: 1), plan: (tune_games_per_side: 400, learn_games: 100, measure_games_each_way: 10))",
+    );
+    cli()
+        .args(["fit", "--resume", bundle.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("begun by an older version"));
+    assert_eq!(std::fs::read_dir(&bundle).unwrap().count(), 1);
+}
+
+#[test]
 fn a_fit_budget_outside_a_sane_range_is_refused_before_anything() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("b");
