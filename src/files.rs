@@ -63,12 +63,24 @@ pub enum ReadError {
 /// Reads at most `limit` bytes of `path`, refusing a file that holds more,
 /// and remembers the file as one of this process's inputs.
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    read_limited(path, limit, true)
+}
+
+/// Reads at most `limit` bytes of `path` as [`read_bytes`] does, without
+/// remembering it as an input: for a command's own output that it reads to
+/// go on from or merge into, and then replaces (a fit's files, a ratings
+/// file measurements are merged into).
+pub fn read_own_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    read_limited(path, limit, false)
+}
+
+fn read_limited(path: &Path, limit: u64, input: bool) -> Result<Vec<u8>, ReadError> {
     let io = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
     };
     let file = std::fs::File::open(path).map_err(io)?;
-    if let Some(identity) = identity_of(path) {
+    if input && let Some(identity) = identity_of(path) {
         remember(path, identity);
     }
     let mut bytes = Vec::new();
@@ -389,6 +401,27 @@ pub fn write_output(path: &Path, text: &str) -> Result<(), WriteError> {
     })
 }
 
+/// Writes one of a command's own working files (a fit's stages, in the
+/// folder it made): atomically as [`write_output`] does, refusing a file
+/// this process read as an input, but keeping no `.bak` (a stage's file is
+/// written once, or replaced by the same work gone on with).
+pub fn write_own(path: &Path, text: &str) -> Result<(), WriteError> {
+    if let Some(input) = read_earlier(path) {
+        return Err(WriteError::OverInput {
+            output: path.to_path_buf(),
+            input,
+        });
+    }
+    let io = |source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut out = OutputFile::create(path).map_err(io)?;
+    out.backup = false;
+    out.write_all(text.as_bytes()).map_err(io)?;
+    out.commit().map_err(io)
+}
+
 /// Writes `text` to `path` through an [`OutputFile`]: a regular (or new)
 /// file atomically, keeping the previous version as `<name>.bak`; a device
 /// or pipe in place.
@@ -414,6 +447,8 @@ pub struct OutputFile {
     /// The temporary file to rename into place, when the target is a file.
     temporary: Option<PathBuf>,
     writer: std::io::BufWriter<std::fs::File>,
+    /// Whether the version replaced is kept as `<name>.bak`.
+    backup: bool,
 }
 
 impl OutputFile {
@@ -423,6 +458,7 @@ impl OutputFile {
                 path: path.to_path_buf(),
                 temporary: None,
                 writer: std::io::BufWriter::new(stdout_file()?),
+                backup: true,
             });
         }
         if path.file_name().is_none() {
@@ -445,6 +481,7 @@ impl OutputFile {
             path: at,
             temporary,
             writer: std::io::BufWriter::new(file),
+            backup: true,
         })
     }
 
@@ -459,7 +496,7 @@ impl OutputFile {
             let _ = std::fs::remove_file(&tmp);
             return Err(e);
         }
-        if self.path.is_file() {
+        if self.backup && self.path.is_file() {
             let _ = std::fs::copy(&self.path, backup_of(&self.path));
         }
         std::fs::rename(&tmp, &self.path).inspect_err(|_| {

@@ -6,6 +6,7 @@ mod mcts;
 mod params;
 pub mod policy;
 mod search;
+pub mod shipped;
 mod spec;
 pub mod value;
 

@@ -145,7 +145,7 @@ impl HeuristicParams {
     /// names are errors with a did-you-mean; every number must be finite and
     /// positive. [`PlayerNumbers::load`] reads a file of either form.
     pub fn load(path: &Path) -> Result<HeuristicParams, LoadError> {
-        let text = format::read_text(path)?;
+        let text = super::shipped::read_text(path)?;
         let params: HeuristicParams = format::parse_ron(path, &text)?;
         checked(path, &text, 0, params)
     }
@@ -427,7 +427,7 @@ impl PlayerNumbers {
     /// `pompey:` or `mcts:` field is per side). Errors as
     /// [`HeuristicParams::load`]'s, located in the side's part of the file.
     pub fn load(path: &Path) -> Result<PlayerNumbers, LoadError> {
-        let text = format::read_text(path)?;
+        let text = super::shipped::read_text(path)?;
         // The form is told by the file's own top-level fields, parsed (a
         // comment that says `caesar:` makes no per-side file).
         let index = format::SourceIndex::new(&text);

@@ -216,6 +216,26 @@ impl AiSpec {
         })
     }
 
+    /// The digest of what this player plays by: its kind and budget and the
+    /// content of its player and value files, not their paths. A rating
+    /// records it ([`crate::sim::ratings::Rating::player_digest`]), so a
+    /// file replaced in place is not taken for the one that was measured.
+    pub fn play_digest(&self) -> String {
+        let mut unnamed = self.clone();
+        match &mut unnamed {
+            AiSpec::TunedHeuristic(t) => t.path.clear(),
+            AiSpec::SearchOn(s) => {
+                s.on.path.clear();
+                if let Some(value) = &mut s.value {
+                    value.path.clear();
+                }
+            }
+            _ => {}
+        }
+        let text = ron::to_string(&unnamed).unwrap_or_else(|e| format!("unserialisable: {e}"));
+        crate::scenario::format::digest_text(&text)
+    }
+
     pub(crate) const DEFAULT_SEARCH_PLAYOUTS: u32 = 32;
     pub(crate) const DEFAULT_MCTS_PLAYOUTS: u32 = 64;
 
@@ -672,10 +692,8 @@ mod tests {
 
     #[test]
     fn a_player_counting_its_playouts_plays_as_the_plain_one() {
-        let file = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/variants/players/tuned-rules-2.0.ron"
-        );
+        // The shipped copy, built into the program.
+        let file = "variants/players/tuned-rules-2.0.ron";
         let specs = [
             "heuristic".to_string(),
             "search:3".to_string(),

@@ -190,7 +190,7 @@ impl ValueModel {
     /// Reads a value file: the features must be this build's, in order,
     /// and every number finite (errors point at the field).
     pub fn load(path: &Path) -> Result<ValueModel, LoadError> {
-        let text = format::read_text(path)?;
+        let text = super::shipped::read_text(path)?;
         let model: ValueModel = format::parse_ron(path, &text)?;
         model.check().map_err(|(field, message)| LoadError::Parse {
             location: locate(path, &text, field),

@@ -9,7 +9,7 @@
 //! shipped rating when it has one, so a designer sees what is strongest
 //! before choosing and every menu offers the same players in the same order.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use egui::{Response, RichText, Ui};
@@ -17,10 +17,6 @@ use egui::{Response, RichText, Ui};
 use crate::ai::AiSpec;
 use crate::ai::KINDS;
 use crate::sim::ratings::{self, Rating};
-
-/// Where the shipped player files live, relative to the source tree (and
-/// to the working directory when run from it), as the ratings name them.
-const SHIPPED_FOLDER: &str = "variants/players";
 
 /// What was picked in a player menu.
 #[derive(Debug, Clone, PartialEq)]
@@ -433,30 +429,22 @@ fn rating_of(variant: &str, spec: &AiSpec) -> Option<&'static Rating> {
         .find(|r| r.player == name)
 }
 
-/// The player files of `variants/players/` (every `.ron` there that loads
-/// as one; the ratings file does not), found as [`ratings::shipped_player`]
-/// finds them and named as the ratings name them. Read once: they ship
-/// with the program.
+/// The shipped player files ([`crate::ai::shipped::FILES`], those that load
+/// as one: the value files do not), named as the ratings name them
+/// (`variants/players/NAME.ron`). Read once: they are built into the program.
 pub(super) fn shipped_files() -> &'static [AiSpec] {
     static FILES: OnceLock<Vec<AiSpec>> = OnceLock::new();
     FILES.get_or_init(|| {
-        let folder = if Path::new(SHIPPED_FOLDER).is_dir() {
-            PathBuf::from(SHIPPED_FOLDER)
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_FOLDER)
-        };
-        let mut names: Vec<String> = std::fs::read_dir(folder)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|n| n.ends_with(".ron"))
+        let mut names: Vec<&str> = crate::ai::shipped::FILES
+            .iter()
+            .map(|(name, _)| *name)
             .collect();
-        names.sort();
+        names.sort_unstable();
         names
             .iter()
             .filter_map(|n| {
-                ratings::shipped_player(&format!("heuristic:{SHIPPED_FOLDER}/{n}")).ok()
+                ratings::shipped_player(&format!("heuristic:{}", crate::ai::shipped::path_of(n)))
+                    .ok()
             })
             .collect()
     })

@@ -77,24 +77,40 @@ impl SetupPlayers {
             return;
         }
         self.read_for = Some(key);
-        let bundle = bundle_folder(state)
+        // A bundle that does not read is said, not passed over.
+        let (bundle, unread) = match bundle_folder(state)
             .filter(|dir| dir.join(fit::BUNDLE_RATINGS).is_file())
-            .and_then(|dir| fit::bundle_ratings(&dir).ok())
-            .unwrap_or_default();
-        super::player_picker::set_setup(SetupRatings {
-            scenario_digest: state.resolved().map(|doc| doc.digest()),
-            bundle,
+            .map(|dir| fit::bundle_ratings(&dir).map(|ratings| (dir, ratings)))
+        {
+            Some(Ok(found)) => (Some(found), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+            None => (None, None),
+        };
+        let scenario_digest = state.resolved().map(|doc| doc.digest());
+        let stale = bundle.as_ref().and_then(|(dir, ratings)| {
+            let lineage = crate::scenario::rules::RuleSet::lineage(state.variant()).ok()?;
+            crate::sim::ratings::stale_bundle(dir, ratings, &lineage, scenario_digest.as_deref())
         });
-        self.best_line = super::player_picker::best_here(state.variant())
-            .map(|best| {
-                let words = format!(
-                    "{}: {}",
-                    super::player_picker::label(&best.spec),
-                    best.describe()
-                );
-                (words, best.spec.to_string())
-            })
-            .map_err(|e| e.to_string());
+        super::player_picker::set_setup(SetupRatings {
+            scenario_digest,
+            bundle: bundle.map(|(_, ratings)| ratings).unwrap_or_default(),
+        });
+        self.best_line = match unread {
+            Some(e) => Err(e),
+            None => super::player_picker::best_here(state.variant())
+                .map(|best| {
+                    let mut words = format!(
+                        "{}: {}",
+                        super::player_picker::label(&best.spec),
+                        best.describe()
+                    );
+                    if let Some(stale) = &stale {
+                        words += &format!("; {stale}");
+                    }
+                    (words, best.spec.to_string())
+                })
+                .map_err(|e| e.to_string()),
+        };
     }
 
     /// "Players for this setup: …", the budget and "Fit players…", the
@@ -117,7 +133,7 @@ impl SetupPlayers {
             let l = ui.label("Budget (minutes)");
             ui.add(
                 egui::DragValue::new(&mut self.budget_minutes)
-                    .range(0.01..=600.0)
+                    .range(fit::BUDGET_MINUTES)
                     .speed(0.5),
             )
             .labelled_by(l.id);
@@ -237,12 +253,14 @@ fn run_fit(
         .build()
         .map_err(|e| e.to_string())?;
     pool.install(|| {
-        let state = match fit::resume(folder) {
-            Ok(state) if state.request.variant == request.variant => state,
-            _ => fit::start(folder, request, game).map_err(|e| e.to_string())?,
+        // A fit already in the folder goes on (it refuses another setup).
+        let state = if folder.join("fit.ron").exists() {
+            fit::resume(folder).map_err(|e| e.to_string())?
+        } else {
+            fit::start(folder, request, game).map_err(|e| e.to_string())?
         };
         let transferred =
-            Transferred::of(&state.request.variant, game).map_err(|e| e.to_string())?;
+            Transferred::of(&state.variant_spec(folder), game).map_err(|e| e.to_string())?;
         let fit = Fit {
             dir: folder,
             state: &state,

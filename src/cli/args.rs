@@ -127,9 +127,29 @@ impl PlayerArg {
                 None => None,
             };
             let mut best = Vec::new();
+            let mut stale = Vec::new();
             for v in variants {
                 let lineage = RuleSet::lineage(v)?;
-                let bundle = bundle_ratings(bundle, scenario, v)?;
+                let (dir, bundle) = bundle_of(bundle, scenario, v)?.unzip();
+                let bundle = bundle.unwrap_or_default();
+                if let Some(dir) = &dir
+                    && let Some(note) = caesar_workbench::sim::ratings::stale_bundle(
+                        dir,
+                        &bundle,
+                        &lineage,
+                        scenario_digest.as_deref(),
+                    )
+                    && !stale.contains(&note)
+                {
+                    stale.push(note);
+                }
+                if dir.is_none()
+                    && let Some(note) =
+                        renamed_bundle(scenario, &lineage, scenario_digest.as_deref())
+                    && !stale.contains(&note)
+                {
+                    stale.push(note);
+                }
                 let found = match self {
                     PlayerArg::Fast => caesar_workbench::sim::ratings::fast_for(
                         &lineage,
@@ -156,34 +176,90 @@ impl PlayerArg {
                     w[0].spec, w[1].spec
                 )));
             }
-            let words = format!("{name} = {}: {}", best[0].spec, best[0].describe());
+            let mut words = format!("{name} = {}: {}", best[0].spec, best[0].describe());
+            for note in stale {
+                words += &format!("; {note}");
+            }
             warn(format_args!("{words}"));
             Ok((best[0].spec.clone(), Some(words)))
         }
     }
 }
 
-/// The ratings of a fit's bundle for a setup: the folder given
-/// (`--players DIR`, which must hold one), else the one beside the scenario
-/// file, else beside the variant file (`mine.ron` → `mine.players/`), if any.
+/// The ratings of a fit's bundle for a setup ([`bundle_of`]; none when
+/// there is no bundle). Kept for callers that need no folder (`balance`).
+#[allow(dead_code)]
 pub fn bundle_ratings(
     given: Option<&Path>,
     scenario: Option<&Path>,
     variant: &str,
 ) -> Result<Vec<caesar_workbench::sim::ratings::Rating>, CliError> {
+    Ok(bundle_of(given, scenario, variant)?.map_or_else(Vec::new, |(_, ratings)| ratings))
+}
+
+/// The fit's bundle for a setup, its folder and its ratings: the folder given
+/// (`--players DIR`, which must hold one), else the one beside the scenario
+/// file, else beside the variant file (`mine.ron` → `mine.players/`), if any.
+/// `None` when there is none.
+pub fn bundle_of(
+    given: Option<&Path>,
+    scenario: Option<&Path>,
+    variant: &str,
+) -> Result<Option<(PathBuf, Vec<caesar_workbench::sim::ratings::Rating>)>, CliError> {
     use caesar_workbench::sim::fit;
     if let Some(dir) = given {
-        return Ok(fit::bundle_ratings(dir)?);
+        return Ok(Some((dir.to_path_buf(), fit::bundle_ratings(dir)?)));
     }
     let variant_file =
         (!caesar_workbench::scenario::rules::is_bare_name(variant)).then(|| Path::new(variant));
     for setup in [scenario, variant_file].into_iter().flatten() {
         let dir = fit::bundle_beside(setup);
         if dir.join(fit::BUNDLE_RATINGS).is_file() {
-            return Ok(fit::bundle_ratings(&dir)?);
+            let ratings = fit::bundle_ratings(&dir)?;
+            return Ok(Some((dir, ratings)));
         }
     }
-    Ok(Vec::new())
+    Ok(None)
+}
+
+/// A fit's bundle beside the scenario file under another name (the
+/// scenario renamed since the fit) that holds for the setup in play, in
+/// words for the report: it is not used, but it is not passed over
+/// silently either.
+fn renamed_bundle(
+    scenario: Option<&Path>,
+    lineage: &[RuleSet],
+    scenario_digest: Option<&str>,
+) -> Option<String> {
+    use caesar_workbench::sim::{fit, ratings};
+    let scenario = scenario?;
+    let rules = lineage.first()?.play_digest();
+    let folder = scenario
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "players") && p.join(fit::BUNDLE_RATINGS).is_file()
+        })
+        .filter(|dir| {
+            fit::bundle_ratings(dir).is_ok_and(|all| {
+                all.iter()
+                    .any(|r| ratings::holds_for(r, &rules, scenario_digest).is_ok())
+            })
+        })
+        .collect();
+    found.sort();
+    let dir = found.first()?;
+    Some(format!(
+        "your fit in {} was made for this setup under another file name: it is not used; rename the folder to {} or give --players {}",
+        dir.display(),
+        fit::bundle_beside(scenario).display(),
+        dir.display()
+    ))
 }
 
 impl RunArgs {

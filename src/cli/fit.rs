@@ -22,11 +22,13 @@ pub struct FitArgs {
     /// Rule set: a variant file or a built-in name.
     #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
-    /// Minutes of this machine the whole fit may take (every thread busy).
+    /// Wall minutes of this machine the whole fit may take (every thread
+    /// busy), from 0.1 to 1440.
     #[arg(long, default_value_t = 10.0)]
     budget: f64,
-    /// The bundle folder to write (default: NAME.players beside the scenario
-    /// file, else beside the variant file); `best` finds it there.
+    /// The bundle folder to write, new or empty (default: NAME.players
+    /// beside the scenario file, else beside the variant file); `best`
+    /// finds it there.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Go on with the fit whose bundle is DIR, from the first stage not finished.
@@ -75,12 +77,14 @@ pub fn fit(out: &mut Output, args: FitArgs) -> Result<ExitCode, CliError> {
             (dir, state)
         }
     };
-    let loaded = load_game(state.request.scenario.as_deref(), &state.request.variant)?;
+    // The fit's files are named from its folder.
+    let variant = state.variant_spec(&dir);
+    let loaded = load_game(state.scenario_file(&dir).as_deref(), &variant)?;
     let fit = Fit {
         dir: &dir,
         state: &state,
         game: &loaded.game,
-        transferred: Transferred::of(&state.request.variant, &loaded.game)?,
+        transferred: Transferred::of(&variant, &loaded.game)?,
     };
     let outcome = with_progress(fit.games_left(), |progress| {
         pool.install(|| fit.run(progress, &mut |what| warn(format_args!("fit: {what}"))))

@@ -1,7 +1,7 @@
 //! `players`: every player the workbench ships with how strong it measured,
 //! strongest first; `--measure` plays them again.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
@@ -44,7 +44,8 @@ pub struct PlayersArgs {
     /// Worker threads (default: all cores; at most 256). Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
-    /// With --measure: write the ratings (RON, as variants/players/ratings.ron) to this file.
+    /// With --measure: write the ratings (RON, as variants/players/ratings.ron) to this file;
+    /// a ratings file already there is merged into (a player measured again replaces its entry).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Print JSON instead of text.
@@ -133,8 +134,11 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
         args.players.clone()
     };
     // After the players are read: the output must be none of their files.
+    // A ratings file already there is merged into, so it must read as one.
+    let mut earlier = None;
     if let Some(path) = &args.out {
         check_outputs(&[path])?;
+        earlier = ratings_already_in(path)?;
     }
     if candidates.is_empty() {
         return Err(CliError::Usage(format!(
@@ -178,12 +182,52 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
     }
     rated.sort_by(|a, b| b.score.estimate.total_cmp(&a.score.estimate));
     if let Some(path) = &args.out {
-        let text = ron::ser::to_string_pretty(&rated, ron::ser::PrettyConfig::default())
+        let (header, all) = match earlier {
+            Some((header, old)) => (header, ratings::merged(old, &rated)),
+            None => (
+                "// Players against the default heuristic, both sides (`caesar-workbench players --measure`).\n".to_string(),
+                rated.clone(),
+            ),
+        };
+        let text = ron::ser::to_string_pretty(&all, ron::ser::PrettyConfig::default())
             .map_err(|e| CliError::Usage(e.to_string()))?;
-        let header = "// Players against the default heuristic, both sides (`caesar-workbench players --measure`).\n";
         caesar_workbench::files::write_output(path, &format!("{header}{text}\n"))?;
     }
     Ok(rated)
+}
+
+/// The ratings already in `--out`, with the comment lines it starts with,
+/// to merge the new measurements into; `None` when there is no regular
+/// file there. Anything there that is not a ratings file is refused, never
+/// replaced.
+fn ratings_already_in(path: &Path) -> Result<Option<(String, Vec<Rating>)>, CliError> {
+    let is_file = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if caesar_workbench::files::is_stdout_name(path) || !is_file {
+        return Ok(None);
+    }
+    let text = caesar_workbench::scenario::format::read_own_text(path)?;
+    let old: Vec<Rating> = caesar_workbench::scenario::format::parse_ron(path, &text).map_err(|e| {
+        CliError::Usage(format!(
+            "{e}\n--out {} is not a ratings file: the measurements are merged into a ratings file, and nothing else is replaced",
+            path.display()
+        ))
+    })?;
+    for (i, r) in old.iter().enumerate() {
+        ratings::check_figures(r).map_err(|e| {
+            CliError::Usage(format!(
+                "{}: rating {} (player \"{}\"): {e}",
+                path.display(),
+                i + 1,
+                r.player
+            ))
+        })?;
+    }
+    let header: String = text
+        .lines()
+        .take_while(|line| line.trim_start().starts_with("//"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    Ok(Some((header, old)))
 }
 
 fn print_table(

@@ -176,13 +176,24 @@ fn explain_ron_error(code: &ron::Error) -> String {
 /// one place files are read, so lines and columns count from the first
 /// visible character.
 pub fn read_text(path: &Path) -> Result<String, LoadError> {
-    let mut bytes =
-        crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES).map_err(|e| match e {
-            crate::files::ReadError::Io { path, source } => LoadError::Io { path, source },
-            crate::files::ReadError::TooLarge { path, limit } => {
-                LoadError::TooLarge { path, limit }
-            }
-        })?;
+    text_of(path, crate::files::read_bytes)
+}
+
+/// [`read_text`] of a command's own output, which it reads to go on from or
+/// merge into and then replaces ([`crate::files::read_own_bytes`]): not
+/// remembered as an input.
+pub fn read_own_text(path: &Path) -> Result<String, LoadError> {
+    text_of(path, crate::files::read_own_bytes)
+}
+
+fn text_of(
+    path: &Path,
+    read: fn(&Path, u64) -> Result<Vec<u8>, crate::files::ReadError>,
+) -> Result<String, LoadError> {
+    let mut bytes = read(path, crate::files::MAX_INPUT_BYTES).map_err(|e| match e {
+        crate::files::ReadError::Io { path, source } => LoadError::Io { path, source },
+        crate::files::ReadError::TooLarge { path, limit } => LoadError::TooLarge { path, limit },
+    })?;
     const BOM: &[u8] = "\u{feff}".as_bytes();
     let bom = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     bytes.drain(..bom);

@@ -143,10 +143,7 @@ mod tests {
     use super::*;
 
     fn spec(text: &str) -> AiSpec {
-        let root = env!("CARGO_MANIFEST_DIR");
-        text.replace("P/", &format!("{root}/variants/players/"))
-            .parse()
-            .unwrap()
+        text.replace("P/", "variants/players/").parse().unwrap()
     }
 
     fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
@@ -184,8 +181,7 @@ mod tests {
         let back = ValueModel::load(&path).unwrap();
         assert_eq!(back, one.value);
         let text = format!(
-            "mcts:4@{}/variants/players/search-own-rules-2.0.ron+{}",
-            env!("CARGO_MANIFEST_DIR"),
+            "mcts:4@variants/players/search-own-rules-2.0.ron+{}",
             path.display()
         );
         let with_policy: AiSpec = text.parse().unwrap();

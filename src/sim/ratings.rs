@@ -7,7 +7,6 @@
 //! `best` names the strongest player for a rule set.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
@@ -55,6 +54,11 @@ pub struct Rating {
     /// (a fit's bundle); empty for a built-in name, whose digest is its own.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub variant_digest: String,
+    /// What the player played by ([`AiSpec::play_digest`]: its kind, budget
+    /// and the content of its files, not their paths). A rating is used
+    /// only for a player that still plays by it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub player_digest: String,
 }
 
 /// How a rating names the built-in published game.
@@ -133,7 +137,13 @@ pub fn rate(
         } else {
             game.scenario.digest.clone()
         },
-        variant_digest: String::new(),
+        // A variant file may be edited: its rules are named by content.
+        variant_digest: if crate::scenario::rules::is_bare_name(variant) {
+            String::new()
+        } else {
+            game.rules.play_digest()
+        },
+        player_digest: player.play_digest(),
     })
 }
 
@@ -161,8 +171,143 @@ fn process_cpu_seconds() -> Option<f64> {
 
 /// The ratings the workbench ships (`variants/players/ratings.ron`).
 pub fn shipped() -> Vec<Rating> {
-    ron::from_str(include_str!("../../variants/players/ratings.ron"))
-        .expect("the shipped ratings parse (a unit test reads them)")
+    static SHIPPED: OnceLock<Vec<Rating>> = OnceLock::new();
+    SHIPPED
+        .get_or_init(|| {
+            let all: Vec<Rating> = ron::from_str(crate::ai::shipped::RATINGS)
+                .expect("the shipped ratings parse (a unit test reads them)");
+            // A unit test holds every one to its player; a player file
+            // edited since it was measured is not rated by the old figure.
+            all.into_iter()
+                .filter(|r| player_matches(r).is_some())
+                .collect()
+        })
+        .clone()
+}
+
+/// The player `r` rates, if it still plays by what was measured: its
+/// files read and their content is the rating's
+/// ([`Rating::player_digest`]). A rating without a digest (made before
+/// ratings carried one) matches no player.
+pub fn player_matches(r: &Rating) -> Option<AiSpec> {
+    let spec: AiSpec = r.player.parse().ok()?;
+    (!r.player_digest.is_empty() && spec.play_digest() == r.player_digest).then_some(spec)
+}
+
+/// The first figure of `r` that no measurement gives, and why: shares
+/// (the score, its interval and each side's) outside 0 to 1 or not
+/// numbers, an interval that does not hold its estimate, no games, a cost
+/// below zero.
+pub fn check_figures(r: &Rating) -> Result<(), String> {
+    let share = |name: &str, x: f64| {
+        if x.is_finite() && (0.0..=1.0).contains(&x) {
+            Ok(())
+        } else {
+            Err(format!(
+                "`{name}` is {x}: a share of the points is from 0 to 1"
+            ))
+        }
+    };
+    share("estimate", r.score.estimate)?;
+    share("ci95", r.score.ci95[0])?;
+    share("ci95", r.score.ci95[1])?;
+    share("as_caesar", r.as_caesar)?;
+    share("as_pompey", r.as_pompey)?;
+    if !(r.score.ci95[0] <= r.score.estimate && r.score.estimate <= r.score.ci95[1]) {
+        return Err(format!(
+            "the interval ({}, {}) does not hold the estimate {}",
+            r.score.ci95[0], r.score.ci95[1], r.score.estimate
+        ));
+    }
+    if r.games_each_way == 0 {
+        return Err("`games_each_way` is 0: a rating is measured on games".to_string());
+    }
+    if !(r.cpu_seconds_per_game.is_finite() && r.cpu_seconds_per_game >= 0.0) {
+        return Err(format!(
+            "`cpu_seconds_per_game` is {}: expected a number of seconds, 0 or more",
+            r.cpu_seconds_per_game
+        ));
+    }
+    Ok(())
+}
+
+/// The ratings `new` merged into `old`: a rating of the same player
+/// against the same opponent under the same rule set on the same scenario
+/// replaces the old one where it stood, every other old rating is kept,
+/// and the rest of `new` follows in order. A ratings file is merged into,
+/// never replaced (`players --measure --out`).
+pub fn merged(mut old: Vec<Rating>, new: &[Rating]) -> Vec<Rating> {
+    let key = |r: &Rating| {
+        (
+            r.variant.clone(),
+            r.variant_digest.clone(),
+            r.scenario.clone(),
+            r.scenario_digest.clone(),
+            r.player.clone(),
+            r.against.clone(),
+        )
+    };
+    for r in new {
+        match old.iter_mut().find(|o| key(o) == key(r)) {
+            Some(same) => *same = r.clone(),
+            None => old.push(r.clone()),
+        }
+    }
+    old
+}
+
+/// Why a rating does not hold for a setup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mismatch {
+    /// It was measured under another rule set.
+    Rules,
+    /// It was measured on another scenario.
+    Scenario,
+    /// Its player files changed since (or it carries no player digest).
+    Player,
+}
+
+/// Whether `r` holds for the setup of rule set play digest `rules` and
+/// scenario digest `scenario` (`None`: the published game): the rule set,
+/// the scenario and the player's content all as measured.
+pub fn holds_for(r: &Rating, rules: &str, scenario: Option<&str>) -> Result<AiSpec, Mismatch> {
+    if rules_digest(r).as_deref() != Some(rules) {
+        return Err(Mismatch::Rules);
+    }
+    if !scenario_matches(r, scenario) {
+        return Err(Mismatch::Scenario);
+    }
+    player_matches(r).ok_or(Mismatch::Player)
+}
+
+/// Why no rating of the fit's bundle in `dir` holds for the setup in play
+/// (rule set lineage `lineage`, scenario digest `scenario`), in words for
+/// the report; `None` when one holds or the bundle is empty.
+pub fn stale_bundle(
+    dir: &std::path::Path,
+    bundle: &[Rating],
+    lineage: &[RuleSet],
+    scenario: Option<&str>,
+) -> Option<String> {
+    if bundle.is_empty() {
+        return None;
+    }
+    let rules = lineage.first()?.play_digest();
+    let mismatches: Vec<Mismatch> = bundle
+        .iter()
+        .map(|r| holds_for(r, &rules, scenario).err())
+        .collect::<Option<_>>()?;
+    let why = if mismatches.contains(&Mismatch::Player) {
+        "its player files changed since they were measured, or it was made by an older version of the workbench"
+    } else if mismatches.contains(&Mismatch::Scenario) {
+        "the scenario is not the one it was fitted on"
+    } else {
+        "the rule set is not the one it was fitted under"
+    };
+    Some(format!(
+        "your fit in {} was made for another version of this setup ({why}): it is not used; fit again",
+        dir.display()
+    ))
 }
 
 /// The ratings measured under the rule set `variant` names, strongest
@@ -290,12 +435,12 @@ pub fn best_for(
 ) -> Result<BestPlayer, NotAPlayer> {
     // A fit's bundle for this very setup lists its choice first.
     if let Some(here) = lineage.first().map(RuleSet::play_digest)
-        && let Some(r) = bundle
+        && let Some((r, spec)) = bundle
             .iter()
-            .find(|r| rules_digest(r).as_deref() == Some(&here) && scenario_matches(r, scenario))
+            .find_map(|r| Some((r, holds_for(r, &here, scenario).ok()?)))
     {
         return Ok(BestPlayer {
-            spec: shipped_player(&r.player)?,
+            spec,
             rating: Some(r.clone()),
             same_rules: true,
             same_scenario: true,
@@ -407,50 +552,12 @@ pub fn published_digest() -> &'static str {
     })
 }
 
-/// A player of the shipped ratings: its player file is looked for from the
-/// current directory, then in the source tree the workbench was built from.
+/// A player of the shipped ratings (or any rating): parsed as
+/// `--caesar-ai` takes it. The shipped player files it names
+/// (`variants/players/NAME.ron`) are built into the program
+/// ([`crate::ai::shipped`]), so they play from any folder.
 pub fn shipped_player(player: &str) -> Result<AiSpec, NotAPlayer> {
-    let split = match player.split_once('@') {
-        Some((search, file)) => Some((search, '@', file)),
-        None => player
-            .strip_prefix("heuristic:")
-            .map(|file| ("heuristic", ':', file)),
-    };
-    let Some((head, sep, file)) = split else {
-        return player.parse();
-    };
-    let found = |file: &str| -> PathBuf {
-        if Path::new(file).exists() {
-            PathBuf::from(file)
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(file)
-        }
-    };
-    // A search may be scored by a value file too: `search:16@FILE+VALUE`.
-    let (file, value) = match file.split_once('+') {
-        Some((file, value)) => (file, Some(value)),
-        None => (file, None),
-    };
-    let mut text = format!("{head}{sep}{}", found(file).display());
-    if let Some(value) = value {
-        text = format!("{text}+{}", found(value).display());
-    }
-    Ok(relabelled(text.parse()?, file, value))
-}
-
-/// `spec` named by the shipped paths, whatever directory they were read from.
-fn relabelled(mut spec: AiSpec, path: &str, value_path: Option<&str>) -> AiSpec {
-    match &mut spec {
-        AiSpec::TunedHeuristic(t) => t.path = path.to_string(),
-        AiSpec::SearchOn(s) => {
-            s.on.path = path.to_string();
-            if let (Some(value), Some(path)) = (&mut s.value, value_path) {
-                value.path = path.to_string();
-            }
-        }
-        _ => {}
-    }
-    spec
+    player.parse()
 }
 
 #[cfg(test)]
@@ -459,8 +566,20 @@ mod tests {
 
     #[test]
     fn the_shipped_ratings_parse_and_name_players_that_load() {
-        let ratings = shipped();
+        let ratings: Vec<Rating> = ron::from_str(crate::ai::shipped::RATINGS).unwrap();
         assert!(!ratings.is_empty());
+        // Every shipped rating holds for its player as shipped (a player
+        // file edited since is measured again, and its digest written).
+        let stale: Vec<String> = ratings
+            .iter()
+            .filter(|r| player_matches(r).is_none())
+            .map(|r| {
+                let digest = shipped_player(&r.player).map(|s| s.play_digest());
+                format!("{} => {digest:?}", r.player)
+            })
+            .collect();
+        assert!(stale.is_empty(), "{stale:#?}");
+        assert_eq!(shipped(), ratings);
         for r in &ratings {
             let spec = shipped_player(&r.player).unwrap();
             assert_eq!(

@@ -2027,10 +2027,14 @@ mod tests {
 
     #[test]
     fn shards_searched_with_a_value_file_edited_between_them_are_refused() {
-        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/players");
+        let shipped = crate::ai::shipped::FOLDER;
         let temp = tempfile::tempdir().unwrap();
         let value = temp.path().join("value.ron");
-        let text = std::fs::read_to_string(format!("{shipped}/value-rules-2.0.ron")).unwrap();
+        let text = crate::ai::shipped::file(std::path::Path::new(&format!(
+            "{shipped}/value-rules-2.0.ron"
+        )))
+        .unwrap()
+        .to_string();
         let shard = |part: &str| {
             let mut options = options(40, Some(part));
             let spec = format!(

@@ -413,10 +413,7 @@ mod tests {
     use super::*;
 
     fn options(seed: u64) -> SearchTuneOptions {
-        let file = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/variants/players/tuned-rules-2.0.ron"
-        );
+        let file = "variants/players/tuned-rules-2.0.ron";
         SearchTuneOptions {
             search: format!("mcts:1@{file}").parse().unwrap(),
             opponent: AiSpec::Heuristic,

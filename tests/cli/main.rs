@@ -4,7 +4,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod anywhere;
 mod balance;
+mod bundles;
 mod cluster;
 mod commands;
 mod one_meaning;

@@ -286,23 +286,46 @@ fn out_dash_is_standard_output_and_a_folder_name_is_refused_before_any_game() {
 
 #[test]
 fn outputs_are_checked_before_the_work_when_best_reads_the_output() {
-    let value = format!("{ROOT}/variants/players/value-rules-2.0.ron");
+    // The shipped files are built into the program: `best` reads files from
+    // disk only from a fit's bundle, here the one beside the scenario.
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("s.ron");
+    std::fs::write(
+        &scenario,
+        "Scenario(name: \"Mine\", extends: \"historical.ron\")",
+    )
+    .unwrap();
+    let bundle = dir.path().join("s.players");
+    std::fs::create_dir(&bundle).unwrap();
+    for (shipped, own) in [
+        ("tuned-rules-2.0.ron", "fitted.ron"),
+        ("value-rules-2.0.ron", "value.ron"),
+    ] {
+        std::fs::copy(
+            format!("{ROOT}/variants/players/{shipped}"),
+            bundle.join(own),
+        )
+        .unwrap();
+    }
+    cli()
+        .current_dir(&bundle)
+        .args(["players", "--measure", "--scenario", "../s.ron"])
+        .args(["--players", "search:1@fitted.ron+value.ron"])
+        .args(["--games", "1", "--threads", "1", "--out", "ratings.ron"])
+        .assert()
+        .code(0);
+    let value = bundle.join("value.ron");
     let before = std::fs::read(&value).unwrap();
     cli()
-        .current_dir(ROOT)
-        .args([
-            "learn",
-            "--caesar-ai",
-            "best",
-            "--games",
-            "20",
-            "--out",
-            &value,
-        ])
+        .args(["learn", "--caesar-ai", "best", "--games", "20"])
+        .args(["--scenario", scenario.to_str().unwrap()])
+        .args(["--out", value.to_str().unwrap()])
         .assert()
         .code(2)
+        .stderr(predicate::str::contains("best = search:1@"))
         .stderr(predicate::str::contains("over the input file"));
     assert_eq!(std::fs::read(&value).unwrap(), before);
+    assert!(!bundle.join("value.ron.bak").exists());
 }
 
 #[test]

@@ -328,7 +328,7 @@ fn fit_players_on_a_custom_setup_offers_its_fitted_player_first() {
     h.get_by_label_contains("strongest for rules-1.1");
     h.get_by_label_contains("not measured on this setup");
     h.get_by_role_and_label(Role::SpinButton, "Budget (minutes)")
-        .set_value_accesskit(0.01);
+        .set_value_accesskit(0.1);
     h.run();
     h.get_by_label("Fit players…").click();
     h.run();
