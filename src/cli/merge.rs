@@ -147,8 +147,23 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
 
 /// Warns, naming the missing games; with `complete` refuses instead.
 fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
+    warn_missing_games(
+        report.games,
+        report.run_games,
+        &report.missing_games(),
+        complete,
+    )
+}
+
+/// Warns that the reports hold `held` of the run's `run_games` games,
+/// naming the `missing` ranges; with `complete` refuses instead.
+fn warn_missing_games(
+    held: u64,
+    run_games: u64,
+    missing: &[GameRange],
+    complete: bool,
+) -> Result<(), CliError> {
     const SHOWN: usize = 8;
-    let missing: Vec<GameRange> = report.missing_games();
     if missing.is_empty() {
         return Ok(());
     }
@@ -157,9 +172,7 @@ fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
         list.push(format!("and {} more ranges", missing.len() - SHOWN));
     }
     let text = format!(
-        "the reports hold {} of the run's {} games; missing: {}",
-        report.games,
-        report.run_games,
+        "the reports hold {held} of the run's {run_games} games; missing: {}",
         list.join(", ")
     );
     if complete {
@@ -200,12 +213,19 @@ fn merge_explains(
         explains.iter().map(|(l, r)| (l.as_str(), r)).collect();
     let merged =
         ExplainReport::merge_labelled(&labelled).map_err(|e| CliError::Report(e.to_string()))?;
+    warn_missing_games(
+        merged.total.pairs,
+        merged.run_games,
+        &merged.missing_games(),
+        args.complete,
+    )?;
     emit_report(out, &merged, args.json, args.out.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Reads at most [`MAX_REPORT_BYTES`] (so `/dev/zero` ends) and parses a
-/// simulate, compare or ladder report, with the file, line and column of a problem.
+/// simulate, compare, ladder, sweep or explain report, with the file, line
+/// and column of a problem.
 fn read_report(path: &Path) -> Result<Parsed, CliError> {
     let bytes =
         caesar_workbench::files::read_bytes(path, MAX_REPORT_BYTES).map_err(|e| match e {
@@ -224,7 +244,7 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let not_a_report = |e: serde_json::Error| {
         CliError::Report(format!(
-            "{name}:{}:{}: not a simulate, compare, ladder or sweep report written with --json: {e}",
+            "{name}:{}:{}: not a simulate, compare, ladder, sweep or explain report written with --json: {e}",
             e.line(),
             e.column()
         ))

@@ -6,6 +6,7 @@ mod common;
 
 mod cluster;
 mod commands;
+mod explain;
 mod one_meaning;
 mod players;
 mod position;
