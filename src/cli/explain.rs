@@ -15,7 +15,7 @@ use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
 
 use super::args::{
     PlayerArg, check_outputs, dry_run_done, load_game, out_path, parse_threads, pool,
-    refuse_same_rules, resolve_shard,
+    refuse_same_rules, report_output, resolve_shard,
 };
 use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
@@ -110,10 +110,8 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     };
     let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
     let csv_path = args.csv.as_deref().map(|p| out_path(p, options.shard));
-    let outputs: Vec<&std::path::Path> = [&report_path, &csv_path]
-        .into_iter()
-        .filter_map(|p| p.as_deref())
-        .collect();
+    let mut outputs: Vec<&std::path::Path> = csv_path.as_deref().into_iter().collect();
+    outputs.push(report_output(report_path.as_deref()));
     check_outputs(&outputs)?;
     let range = options.game_range();
     let per_rule_set = range.end - range.start;

@@ -1067,6 +1067,10 @@ pub enum SetupChangeError {
     RuleField { key: String },
     #[error("{key}: give one value (the setup B is played on), not {count}")]
     NotOneValue { key: String, count: usize },
+    #[error(
+        "{key}={value}: that is the setup as written already ({value}), so there is nothing to explain: give another value"
+    )]
+    NoChange { key: String, value: String },
     #[error("{0}")]
     Axis(#[from] AxisError),
     #[error("{0}")]
@@ -1118,11 +1122,18 @@ pub fn plan_setup_changes(
         } else {
             one_game(b_rules, &others)?
         };
+        let (before, after) = (setup_value(a, &axis.key), setup_value(&at_a, &axis.key));
+        if before == after {
+            return Err(SetupChangeError::NoChange {
+                key: axis.key.clone(),
+                value: after,
+            });
+        }
         planned.push(SetupChange {
             text: format!("{}={}", axis.key, axis.values[0]),
             key: axis.key.clone(),
-            before: setup_value(a, &axis.key),
-            after: setup_value(&at_a, &axis.key),
+            before,
+            after,
             at_a,
             b_without,
         });
@@ -1353,6 +1364,10 @@ pub fn read_pairs(a: &RuleSet, b: &RuleSet, text: &str) -> Result<Vec<[String; 2
         .collect()
 }
 
+/// A pair's games (A with both of B's values, B with both of A's) and its
+/// fields' places among the fields played alone, or why it cannot be played.
+type PlannedPair = Result<([Game; 2], [usize; 2]), String>;
+
 impl Explained {
     /// Plays each pair switched together at A and at B over the same seeds
     /// and adds it to the report. Pairs come from [`read_pairs`] or
@@ -1371,7 +1386,7 @@ impl Explained {
         let mut alone: Vec<(String, [Game; 2])> = Vec::new();
         // Per pair: the pair's games (A with both of B's values, B with
         // both of A's) and its fields' places in `alone`, or why not.
-        let mut planned: Vec<Result<([Game; 2], [usize; 2]), String>> = Vec::new();
+        let mut planned: Vec<PlannedPair> = Vec::new();
         for [x, y] in pairs {
             let find = |name: &str| {
                 self.report

@@ -283,3 +283,212 @@ fn explain_of_ten_billion_games_plays_without_allocating_for_them() {
     assert!(still_running, "it stopped: {stderr}");
     assert!(!stderr.contains("memory allocation"), "{stderr}");
 }
+
+#[test]
+fn explain_refuses_a_setup_change_to_the_value_already_there() {
+    // Legio 3 starts in Roma... or wherever the published game puts it:
+    // moving it where it is changes nothing.
+    let report: Value = serde_json::from_str(&stdout_of_success(&explain_args(
+        "rules-1.1",
+        "10",
+        &["--set", "deploy:pompey:Legio 3=Roma", "--json"],
+    )))
+    .unwrap();
+    let home = report["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["field"] == "deploy:pompey:Legio 3")
+        .unwrap()["a_value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let set = format!("deploy:pompey:Legio 3={home}");
+    let assert = cli()
+        .args(explain_args("rules-1.1", "10", &["--set", &set]))
+        .assert()
+        .code(2);
+    let stderr = stderr_of(&assert);
+    assert!(
+        stderr.contains(&format!("{set}: that is the setup as written already")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn simulate_and_explain_warn_of_degenerate_rules_as_validate_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("zero.ron");
+    std::fs::write(
+        &v,
+        "(name: \"nothing to win\", extends: \"rules-2.0\", vp_to_win: 0)",
+    )
+    .unwrap();
+    let v = v.to_str().unwrap();
+    let says =
+        "vp_to_win (1.2): 0 VP to win ends every game after its first year (degenerate-rule)";
+    let validate = cli().args(["validate", "--variant", v]).assert();
+    let validated = String::from_utf8_lossy(&validate.get_output().stdout).into_owned();
+    assert!(
+        validated.contains("0 VP to win ends every game"),
+        "{validated}"
+    );
+    let simulate = cli()
+        .args(["simulate", "--variant", v, "--games", "2"])
+        .args(["--caesar-ai", "random", "--pompey-ai", "random"])
+        .assert()
+        .code(0);
+    assert!(
+        stderr_of(&simulate).contains(says),
+        "{}",
+        stderr_of(&simulate)
+    );
+    let explain = cli().args(explain_args(v, "10", &[])).assert().code(0);
+    let stderr = stderr_of(&explain);
+    assert_eq!(stderr.matches(says).count(), 1, "once: {stderr}");
+}
+
+#[test]
+fn a_csv_onto_standard_output_beside_the_printed_report_is_refused() {
+    let args = explain_args("rules-1.1", "10", &["--json", "--csv", "-"]);
+    let assert = cli().args(&args).assert().code(2);
+    assert!(stdout_of(&assert).is_empty());
+    let simulate = [
+        "simulate",
+        "--games",
+        "2",
+        "--caesar-ai",
+        "random",
+        "--pompey-ai",
+        "random",
+        "--json",
+        "--csv",
+        "-",
+    ];
+    let assert = cli().args(simulate).assert().code(2);
+    assert!(stdout_of(&assert).is_empty());
+    assert!(stderr_of(&assert).contains('-'), "{}", stderr_of(&assert));
+    // The CSV alone on standard output, the report in a file: one stream each.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let csv = stdout_of_success(&[&simulate[..], &["--out", out.to_str().unwrap()]].concat());
+    assert!(csv.starts_with("game,"), "{csv}");
+}
+
+fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+#[test]
+fn compare_with_the_default_players_under_two_rule_sets_plays_rule_set_as_players() {
+    let assert = cli()
+        .args([
+            "compare",
+            "--variant",
+            "rules-1.1",
+            "--variant",
+            "rules-2.0",
+        ])
+        .args(["--games", "2"])
+        .assert()
+        .code(0);
+    let stderr = stderr_of(&assert);
+    assert!(
+        stderr.contains("both rule sets are played by rules-1.1's player"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("fast = "), "{stderr}");
+}
+
+#[test]
+fn a_rule_out_of_range_points_at_the_line_and_column_that_sets_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("far.ron");
+    std::fs::write(
+        &v,
+        "(name: \"far\", extends: \"rules-2.0\",\n  hand_size: 6,\n  vp_to_win: 51)\n",
+    )
+    .unwrap();
+    let assert = cli()
+        .args(["validate", "--variant", v.to_str().unwrap()])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&assert);
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("error[rule-out-of-range]"))
+        .unwrap();
+    assert!(
+        line.starts_with(&format!("{}:3:3: error[rule-out-of-range]", v.display())),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_copy_of_rules_2_0_that_extends_rules_1_1_takes_the_nearest_rated_rule_sets_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/variants/rules-2.0.ron"
+    ))
+    .unwrap();
+    let copy = shipped.replace("Rules 2.0 (2023)", "My 2.0").replace(
+        "caesar_player1_first_turn: true",
+        "caesar_player1_first_turn: false",
+    );
+    assert!(copy.contains("extends: \"rules-1.1.ron\""));
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/variants/rules-1.1.ron"),
+        dir.path().join("rules-1.1.ron"),
+    )
+    .unwrap();
+    let mine = dir.path().join("mine.ron");
+    std::fs::write(&mine, copy).unwrap();
+    let mine = mine.to_str().unwrap();
+    let run = |player: &str| {
+        let assert = cli()
+            .args(["simulate", "--variant", mine, "--dry-run"])
+            .args(["--caesar-ai", player, "--pompey-ai", player])
+            .assert()
+            .code(0);
+        stderr_of(&assert)
+    };
+    for player in ["fast", "best"] {
+        let stderr = run(player);
+        assert!(
+            stderr.contains(
+                "rules-2.0 is the measured rule set nearest to this one by rule distance (1 field; it extends Rules 1.1"
+            ),
+            "{player}: {stderr}"
+        );
+        assert!(
+            stderr.contains("strongest for rules-2.0"),
+            "{player}: {stderr}"
+        );
+        assert!(!stderr.contains("(it extends rules-2.0)"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_merged_text_report_keeps_what_fast_stood_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = stdout_of_success(&["simulate", "--games", "4"]);
+    let said = whole.lines().next().unwrap();
+    assert!(said.starts_with("Caesar's player: fast = "), "{whole}");
+    let mut shards = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let out = dir.path().join(format!("s{}.json", shards.len()));
+        cli()
+            .args(["simulate", "--games", "4", "--json", "--shard", shard])
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(0);
+        shards.push(out);
+    }
+    let merged = cli().arg("merge").args(&shards).assert().code(0);
+    let merged = stdout_of(&merged);
+    assert!(merged.starts_with(said), "{merged}");
+    let head = |text: &str| text.lines().take(3).collect::<Vec<_>>().join("\n");
+    assert_eq!(head(&merged), head(&whole));
+}
