@@ -385,6 +385,16 @@ pub fn refuse_same_rules(variants: &[String], games: &[&Game]) -> Result<(), Cli
     Ok(())
 }
 
+/// `games` played `times` over (rule sets, sweep points), refused when the
+/// count does not fit in 64 bits rather than wrapped.
+pub fn games_times(games: u64, times: u64) -> Result<u64, CliError> {
+    games.checked_mul(times).ok_or_else(|| {
+        CliError::Usage(format!(
+            "--games {games}: {games} games {times} times over is more games than can be counted"
+        ))
+    })
+}
+
 /// Ends a `--dry-run` once its inputs are read and its outputs checked:
 /// says what would be played, plays nothing.
 pub fn dry_run_done(out: &mut Output, games: u64) -> Result<ExitCode, CliError> {

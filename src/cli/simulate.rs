@@ -11,7 +11,8 @@ use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameSummary, Progress};
 
 use super::args::{
-    RunArgs, check_outputs, dry_run_done, load_game, out_path, refuse_same_rules, report_output,
+    RunArgs, check_outputs, dry_run_done, games_times, load_game, out_path, refuse_same_rules,
+    report_output,
 };
 use super::output::warn;
 use super::{CliError, Output};
@@ -111,13 +112,14 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let range = opts.game_range();
+    let total = games_times(range.end - range.start, 2)?;
     if run.dry_run {
-        return dry_run_done(out, 2 * (range.end - range.start));
+        return dry_run_done(out, total);
     }
     let games = [a.game, b.game];
     let pool = run.pool()?;
     let names = [games[0].rules.name.clone(), games[1].rules.name.clone()];
-    let report = with_progress(2 * (range.end - range.start), |progress| {
+    let report = with_progress(total, |progress| {
         pool.install(|| {
             sim::compare(
                 [&games[0], &games[1]],

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::sweep::{self, Axis};
 
-use super::args::{RunArgs, check_outputs, dry_run_done, load_game, out_path};
+use super::args::{RunArgs, check_outputs, dry_run_done, games_times, load_game, out_path};
 use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
 
@@ -35,7 +35,7 @@ pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
     let rules = &loaded.game.rules;
     let points = sweep::plan(&loaded.doc, rules, &args.set)?;
     let range = opts.game_range();
-    let total = (range.end - range.start) * points.len() as u64;
+    let total = games_times(range.end - range.start, points.len() as u64)?;
     if run.dry_run {
         return dry_run_done(out, total);
     }

@@ -1871,6 +1871,7 @@ mod tests {
             ("among others, at A", among_others[2]),
         ];
         for (what, c) in figures {
+            eprintln!("{what}: {:.1}% of 2000", 100.0 * c);
             assert!(
                 (0.93..=0.97).contains(&c),
                 "{what}: {:.1}% of intervals hold zero",
@@ -1931,6 +1932,59 @@ mod tests {
         let report = report_of(vec![f]);
         let row = report.csv().lines().nth(1).unwrap().to_string();
         assert!(row.ends_with(",false,2,"), "{row}");
+    }
+
+    #[test]
+    fn over_200_runs_of_real_games_of_a_null_difference_the_intervals_hold_zero_93_to_97_percent() {
+        // The same rule set played over two disjoint sets of seeds by random
+        // players: games that differ, with no difference in Caesar's
+        // chances. Each run pairs 40 games of one with 40 of the other, as
+        // a one-field variant pairs A with B (the field is the whole).
+        let game = crate::scenario::checked::CheckedScenario::from_document(
+            &crate::scenario::historical(),
+            RuleSet::builtin("rules-2.0"),
+            None,
+        )
+        .map(Game::from_checked)
+        .unwrap();
+        let options = SimOptions::new(
+            16_000,
+            54,
+            crate::ai::AiSpec::Random,
+            crate::ai::AiSpec::Random,
+        );
+        let outcomes: Vec<Outcome> = (0..options.games)
+            .into_par_iter()
+            .map(|i| {
+                let g = play_one(&game, &options, i);
+                Outcome {
+                    caesar_won: g.winner == Some(Side::Caesar),
+                    years: g.year,
+                }
+            })
+            .collect();
+        let (runs, games) = (200, 40);
+        let mut covered = 0;
+        for run in 0..runs {
+            let at = |k: usize| outcomes[2 * games * run + k];
+            let pairs: Vec<[Outcome; 4]> = (0..games)
+                .map(|g| {
+                    let (a, b) = (at(g), at(games + g));
+                    [a, b, b, a]
+                })
+                .collect();
+            let f = field_of_games(&pairs);
+            let both = f.effect().both;
+            assert_eq!(both, f.at_a.caesar(), "one field is the whole");
+            covered += u32::from(both.ci95[0] <= 0.0 && 0.0 <= both.ci95[1]);
+        }
+        let coverage = f64::from(covered) / f64::from(runs as u32);
+        eprintln!("real games, one field: {:.1}% of 200", 100.0 * coverage);
+        assert!(
+            (0.93..=0.97).contains(&coverage),
+            "{:.1}% of 200 intervals hold zero",
+            100.0 * coverage
+        );
     }
 
     #[test]

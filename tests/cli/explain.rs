@@ -492,3 +492,60 @@ fn a_merged_text_report_keeps_what_fast_stood_for() {
     let head = |text: &str| text.lines().take(3).collect::<Vec<_>>().join("\n");
     assert_eq!(head(&merged), head(&whole));
 }
+
+#[test]
+fn compare_and_sweep_dry_runs_of_too_many_games_are_refused_not_wrapped() {
+    let huge = "9223372036854775808";
+    let compare = cli()
+        .args([
+            "compare",
+            "--variant",
+            "rules-1.1",
+            "--variant",
+            "rules-2.0",
+        ])
+        .args(["--games", huge, "--dry-run"])
+        .args(["--caesar-ai", "random", "--pompey-ai", "random"])
+        .assert()
+        .code(2);
+    let stderr = stderr_of(&compare);
+    assert!(
+        stderr.contains("more games than can be counted"),
+        "{stderr}"
+    );
+    let sweep = cli()
+        .args([
+            "sweep",
+            "--set",
+            "vp_to_win=8..12",
+            "--games",
+            huge,
+            "--dry-run",
+        ])
+        .args(["--caesar-ai", "random", "--pompey-ai", "random"])
+        .assert()
+        .code(2);
+    let stderr = stderr_of(&sweep);
+    assert!(
+        stderr.contains("more games than can be counted"),
+        "{stderr}"
+    );
+    let fits = stdout_of_success(&[
+        "compare",
+        "--variant",
+        "rules-1.1",
+        "--variant",
+        "rules-2.0",
+        "--games",
+        "4611686018427387904",
+        "--dry-run",
+        "--caesar-ai",
+        "random",
+        "--pompey-ai",
+        "random",
+    ]);
+    assert!(
+        fits.contains("9223372036854775808 games would be played"),
+        "{fits}"
+    );
+}
