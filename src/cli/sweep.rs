@@ -28,7 +28,18 @@ pub struct SweepArgs {
 
 pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    let (opts, notes) = run.options(&[&args.variant])?;
+    let (opts, mut notes) = run.options(&[&args.variant])?;
+    // Points that change rule fields are other rule sets: all are played by
+    // the base rule set's player, so that only the rules differ (as
+    // `compare` and `explain`). Setup keys hold a colon, rule fields none.
+    if !notes.is_empty() && args.set.iter().any(|axis| !axis.key.contains(':')) {
+        let words = format!(
+            "every point is played by {}'s player (name one with --caesar-ai/--pompey-ai to choose another)",
+            args.variant
+        );
+        super::output::warn(format_args!("{words}"));
+        notes.push(words);
+    }
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;

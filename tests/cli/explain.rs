@@ -549,3 +549,28 @@ fn compare_and_sweep_dry_runs_of_too_many_games_are_refused_not_wrapped() {
         "{fits}"
     );
 }
+
+#[test]
+fn a_sweep_over_rule_fields_with_the_default_players_says_whose_players_play_every_point() {
+    let assert = cli()
+        .args(["sweep", "--set", "vp_to_win=9,10", "--games", "2"])
+        .assert()
+        .code(0);
+    let stderr = stderr_of(&assert);
+    assert!(
+        stderr.contains("every point is played by rules-2.0's player"),
+        "{stderr}"
+    );
+    // A sweep of the setup alone plays one rule set: nothing to say.
+    let assert = cli()
+        .args([
+            "sweep",
+            "--set",
+            "strength:caesar:Legio 13=2,3",
+            "--games",
+            "2",
+        ])
+        .assert()
+        .code(0);
+    assert!(!stderr_of(&assert).contains("every point is played by"));
+}
