@@ -128,8 +128,11 @@ impl PlayerArg {
             };
             let mut best = Vec::new();
             let mut stale = Vec::new();
+            let mut nearest = None;
             for v in variants {
-                let lineage = RuleSet::lineage(v)?;
+                let chain = RuleSet::lineage(v)?;
+                let lineage =
+                    caesar_workbench::scenario::rule_fields::nearest_lineage(chain.clone());
                 let (dir, bundle) = bundle_of(bundle, scenario, v)?.unzip();
                 let bundle = bundle.unwrap_or_default();
                 if let Some(dir) = &dir
@@ -163,6 +166,9 @@ impl PlayerArg {
                     ),
                 }
                 .map_err(|e| CliError::Usage(e.to_string()))?;
+                if nearest.is_none() {
+                    nearest = nearer_than_extends(&chain, &found);
+                }
                 best.push(found);
             }
             let name = if *self == PlayerArg::Fast {
@@ -177,6 +183,10 @@ impl PlayerArg {
                 )));
             }
             let mut words = format!("{name} = {}: {}", best[0].spec, best[0].describe());
+            if let Some((rated, said)) = nearest {
+                words = words.replace(&format!(" (it extends {rated})"), "");
+                words += &said;
+            }
             for note in stale {
                 words += &format!("; {note}");
             }
@@ -186,9 +196,57 @@ impl PlayerArg {
     }
 }
 
+/// When the player found was measured under a rule set that the `extends`
+/// chain does not pass through (taken as the nearest by rule distance):
+/// that rule set's name and the words that say so.
+fn nearer_than_extends(
+    chain: &[RuleSet],
+    found: &caesar_workbench::sim::ratings::BestPlayer,
+) -> Option<(String, String)> {
+    use caesar_workbench::scenario::rule_fields::rule_distance;
+    let rated = found.rating.as_ref().filter(|_| !found.same_rules)?;
+    let is_builtin = caesar_workbench::scenario::rules::BUILTIN_VARIANTS
+        .iter()
+        .any(|(name, _)| *name == rated.variant);
+    let own = chain.first()?;
+    let measured = is_builtin.then(|| RuleSet::builtin(&rated.variant))?;
+    if chain
+        .iter()
+        .any(|r| r.play_digest() == measured.play_digest())
+    {
+        return None;
+    }
+    let parent = chain
+        .get(1)
+        .map(|p| {
+            format!(
+                "; it extends {}, {} apart",
+                p.name,
+                fields_apart(rule_distance(own, p))
+            )
+        })
+        .unwrap_or_default();
+    Some((
+        rated.variant.clone(),
+        format!(
+            "; {} is the measured rule set nearest to this one by rule distance ({}{parent})",
+            rated.variant,
+            fields_apart(rule_distance(own, &measured))
+        ),
+    ))
+}
+
+/// "1 field" or "10 fields" apart.
+fn fields_apart(n: usize) -> String {
+    if n == 1 {
+        "1 field".to_string()
+    } else {
+        format!("{n} fields")
+    }
+}
+
 /// The ratings of a fit's bundle for a setup ([`bundle_of`]; none when
-/// there is no bundle). Kept for callers that need no folder (`balance`).
-#[allow(dead_code)]
+/// there is no bundle), for callers that need no folder (`balance`).
 pub fn bundle_ratings(
     given: Option<&Path>,
     scenario: Option<&Path>,
@@ -359,7 +417,31 @@ pub fn load_game(scenario: Option<&Path>, variant: &str) -> Result<Loaded, CliEr
         .map_err(|refused| CliError::InvalidScenario {
             findings: refused.messages(),
         })?;
+    warn_degenerate(&game);
     Ok(Loaded { game, doc })
+}
+
+/// Says on standard error what `validate` warns of a rule set that plays
+/// but decides little (degenerate values: a game won at the start, a rule
+/// that can never apply), once per rule set and process.
+fn warn_degenerate(game: &Game) {
+    static WARNED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let map_vp: u32 = game.board().spaces.iter().map(|s| u32::from(s.vp)).sum();
+    let found = caesar_workbench::scenario::rule_fields::degenerate_values(&game.rules, map_vp);
+    if found.is_empty() {
+        return;
+    }
+    let mut warned = WARNED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let digest = game.rules.play_digest();
+    if warned.contains(&digest) {
+        return;
+    }
+    warned.push(digest);
+    for message in found {
+        warn(format_args!("warning: {message} (degenerate-rule)"));
+    }
 }
 
 /// Refuses two `--variant`s that play as one rule set (the same rules, by
@@ -378,6 +460,16 @@ pub fn refuse_same_rules(variants: &[String], games: &[&Game]) -> Result<(), Cli
     Ok(())
 }
 
+/// `games` played `times` over (rule sets, sweep points), refused when the
+/// count does not fit in 64 bits rather than wrapped.
+pub fn games_times(games: u64, times: u64) -> Result<u64, CliError> {
+    games.checked_mul(times).ok_or_else(|| {
+        CliError::Usage(format!(
+            "--games {games}: {games} games {times} times over is more games than can be counted"
+        ))
+    })
+}
+
 /// Ends a `--dry-run` once its inputs are read and its outputs checked:
 /// says what would be played, plays nothing.
 pub fn dry_run_done(out: &mut Output, games: u64) -> Result<ExitCode, CliError> {
@@ -385,6 +477,13 @@ pub fn dry_run_done(out: &mut Output, games: u64) -> Result<ExitCode, CliError> 
         "dry run: every input read and every output checked; {games} games would be played"
     ))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where a report goes, as an output to check: its file, or `-` (standard
+/// output) when it is printed, so that a CSV sent to `-` beside a printed
+/// report (one stream, two formats) is refused.
+pub fn report_output(path: Option<&Path>) -> &Path {
+    path.unwrap_or(Path::new("-"))
 }
 
 /// Checks, before any game is played, that every output of a command can

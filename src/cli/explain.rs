@@ -7,13 +7,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::sim::explain::{self, ExplainLadder, ExplainReport, ExplainSetup};
+use caesar_workbench::sim::explain::{
+    self, ExplainLadder, ExplainReport, ExplainSetup, RungOrder, RungStrength,
+};
 use caesar_workbench::sim::sweep::Axis;
-use caesar_workbench::sim::{ShardArg, SimOptions};
+use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
 
 use super::args::{
     PlayerArg, check_outputs, dry_run_done, load_game, out_path, parse_threads, pool,
-    refuse_same_rules, resolve_shard,
+    refuse_same_rules, report_output, resolve_shard,
 };
 use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
@@ -27,7 +29,7 @@ pub struct ExplainArgs {
     /// Scenario file; the built-in published game when left out.
     #[arg(long)]
     scenario: Option<PathBuf>,
-    /// Games per rule set (the same seeds for every one).
+    /// Games per rule set (the same seeds for every one); at least 10.
     #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     #[arg(long, default_value_t = 1)]
@@ -91,6 +93,7 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
         shard: resolve_shard(args.shard)?,
     };
     options.check()?;
+    explain::check_games(args.games).map_err(|e| CliError::Usage(e.to_string()))?;
     let a = load_game(scenario, variants[0])?;
     let b = load_game(scenario, variants[1])?;
     refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
@@ -107,16 +110,34 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     };
     let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
     let csv_path = args.csv.as_deref().map(|p| out_path(p, options.shard));
-    let outputs: Vec<&std::path::Path> = [&report_path, &csv_path]
-        .into_iter()
-        .filter_map(|p| p.as_deref())
-        .collect();
+    let mut outputs: Vec<&std::path::Path> = csv_path.as_deref().into_iter().collect();
+    outputs.push(report_output(report_path.as_deref()));
     check_outputs(&outputs)?;
     let range = options.game_range();
-    let rule_sets = explain::rule_sets_played(&a.game.rules, &b_game.rules)
-        + 2 * (changes.len() + pairs.len()) as u64;
-    let rungs = args.ladder.len().clamp(1, 2) as u64;
-    let total = (range.end - range.start) * rule_sets * rungs;
+    let per_rule_set = range.end - range.start;
+    let count = |rule_sets: u64| {
+        explain::total_games(per_rule_set, rule_sets).map_err(|e| CliError::Usage(e.to_string()))
+    };
+    let fields =
+        count(explain::rule_sets_played(&a.game.rules, &b_game.rules) + 2 * changes.len() as u64)?;
+    let named_pairs = count(2 * pairs.len() as u64)?;
+    // With --ladder: each rung, and the two rungs against each other (each
+    // on each side).
+    let strength_games = count(2)?;
+    let total = if args.ladder.is_empty() {
+        fields.checked_add(named_pairs)
+    } else {
+        fields
+            .checked_add(named_pairs)
+            .and_then(|one| one.checked_mul(2))
+            .and_then(|two| two.checked_add(strength_games))
+    }
+    .ok_or_else(|| {
+        CliError::Usage(format!(
+            "--games {}: more games than can be counted",
+            args.games
+        ))
+    })?;
     if args.dry_run {
         return dry_run_done(out, total);
     }
@@ -130,7 +151,7 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     let run = Run {
         setup: &setup,
         pairs: args.pairs.as_deref().map(|_| pairs.as_slice()),
-        total: total / rungs,
+        total: fields,
         pool: &pool,
     };
     let notes: Vec<String> = [("Caesar", caesar_note), ("Pompey", pompey_note)]
@@ -138,6 +159,7 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
         .filter_map(|(side, note)| note.map(|n| format!("{side}'s player: {n}")))
         .collect();
     if let [.., second, top] = args.ladder.as_slice() {
+        let strength = rung_strength(&a.game, [second, top], &options, &pool)?;
         let at = |player: &AiSpec| {
             run.play(&SimOptions {
                 caesar: player.clone(),
@@ -148,7 +170,8 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
         let ladder = ExplainLadder::new(
             [second.to_string(), top.to_string()],
             [at(second)?, at(top)?],
-        );
+        )
+        .with_strength(strength);
         emit_report_headed(out, &ladder, args.json, report_path.as_deref(), &[])?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -179,7 +202,43 @@ fn refuse_combinations(args: &ExplainArgs) -> Result<(), CliError> {
             "--ladder takes at least two players (weakest first): the explanation is repeated at the two strongest".to_string(),
         ));
     }
+    if !args.ladder.is_empty() {
+        // A player twice, as `ladder` refuses it.
+        LadderOptions {
+            players: args.ladder.clone(),
+            games: args.games,
+            seed: args.seed,
+            omniscient: false,
+            shard: None,
+        }
+        .check()?;
+    }
     Ok(())
+}
+
+/// The two strongest rungs against each other under rule set A, played
+/// before the explanation: rungs out of order (the second measured
+/// stronger) are refused; the verdict speaks of a stronger player only
+/// when the strongest is measured so.
+fn rung_strength(
+    a: &caesar_workbench::engine::Game,
+    [second, top]: [&AiSpec; 2],
+    options: &SimOptions,
+    pool: &rayon::ThreadPool,
+) -> Result<RungStrength, CliError> {
+    let total = options.games.saturating_mul(2);
+    let strength = with_progress(total, |progress| {
+        pool.install(|| explain::measure_rung_strength(a, [second, top], options, progress))
+    })
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    if strength.order() == RungOrder::Weaker {
+        let players = [second.to_string(), top.to_string()];
+        return Err(CliError::Usage(format!(
+            "--ladder lists its rungs weakest first, but {}: list {second} after {top}",
+            strength.sentence(&players, &a.rules.name)
+        )));
+    }
+    Ok(strength)
 }
 
 /// Caesar's and Pompey's players with what `fast` or `best` stands for.

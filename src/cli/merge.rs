@@ -8,9 +8,9 @@ use caesar_workbench::sim::{
     CompareReport, GameRange, LadderReport, Merge, SimReport, SweepReport,
 };
 
-use super::args::check_outputs;
+use super::args::{check_outputs, report_output};
 use super::output::warn;
-use super::simulate::emit_report;
+use super::simulate::{emit_report, emit_report_headed};
 use super::{CliError, Output};
 
 /// A report larger than this is not one `simulate` or `compare` wrote
@@ -54,9 +54,16 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
     let mut ladders = Vec::new();
     let mut sweeps = Vec::new();
     let mut explains = Vec::new();
+    // What `best` or `fast` stood for, as the first report that says it
+    // said it: the merged text is headed by it as the whole run's was.
+    let mut said: Vec<String> = Vec::new();
     for path in &args.reports {
         let label = path.display().to_string();
-        match read_report(path)? {
+        let (parsed, players_said) = read_report(path)?;
+        if said.is_empty() {
+            said = players_said;
+        }
+        match parsed {
             Parsed::Simulate(r) => sims.push((label, *r)),
             Parsed::Compare(r) => compares.push((label, *r)),
             Parsed::Ladder(r) => ladders.push((label, *r)),
@@ -64,9 +71,10 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             Parsed::Explain(r) => explains.push((label, *r)),
         }
     }
-    let outputs: Vec<&Path> = [args.spaces_csv.as_deref(), args.out.as_deref()]
+    let outputs: Vec<&Path> = [args.spaces_csv.as_deref()]
         .into_iter()
         .flatten()
+        .chain([report_output(args.out.as_deref())])
         .collect();
     check_outputs(&outputs)?;
     let not_simulate = compares.first().map(|(l, _)| l);
@@ -83,7 +91,7 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             .or(ladders.first().map(|(l, _)| l))
             .or(sweeps.first().map(|(l, _)| l))
             .cloned();
-        return merge_explains(out, &args, &explains, others);
+        return merge_explains(out, &args, &explains, others, &said);
     }
     if let Some((sweep, _)) = sweeps.first() {
         if let Some(other) = sims
@@ -102,7 +110,7 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         if let Some(p) = merged.points.first() {
             warn_missing(&p.run, args.complete)?;
         }
-        emit_report(out, &merged, args.json, args.out.as_deref())?;
+        emit_report_headed(out, &merged, args.json, args.out.as_deref(), &said)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some((ladder, _)) = ladders.first() {
@@ -134,12 +142,12 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
             compares.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = CompareReport::merge_labelled(&labelled)?;
         warn_missing(&merged.a, args.complete)?;
-        emit_report(out, &merged, args.json, args.out.as_deref())?;
+        emit_report_headed(out, &merged, args.json, args.out.as_deref(), &said)?;
     } else {
         let labelled: Vec<(&str, &SimReport)> = sims.iter().map(|(l, r)| (l.as_str(), r)).collect();
         let merged = SimReport::merge_labelled(&labelled)?;
         warn_missing(&merged, args.complete)?;
-        emit_report(out, &merged, args.json, args.out.as_deref())?;
+        emit_report_headed(out, &merged, args.json, args.out.as_deref(), &said)?;
         super::simulate::write_spaces_csv(&merged, args.spaces_csv.as_deref())?;
     }
     Ok(ExitCode::SUCCESS)
@@ -147,8 +155,23 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
 
 /// Warns, naming the missing games; with `complete` refuses instead.
 fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
+    warn_missing_games(
+        report.games,
+        report.run_games,
+        &report.missing_games(),
+        complete,
+    )
+}
+
+/// Warns that the reports hold `held` of the run's `run_games` games,
+/// naming the `missing` ranges; with `complete` refuses instead.
+fn warn_missing_games(
+    held: u64,
+    run_games: u64,
+    missing: &[GameRange],
+    complete: bool,
+) -> Result<(), CliError> {
     const SHOWN: usize = 8;
-    let missing: Vec<GameRange> = report.missing_games();
     if missing.is_empty() {
         return Ok(());
     }
@@ -157,9 +180,7 @@ fn warn_missing(report: &SimReport, complete: bool) -> Result<(), CliError> {
         list.push(format!("and {} more ranges", missing.len() - SHOWN));
     }
     let text = format!(
-        "the reports hold {} of the run's {} games; missing: {}",
-        report.games,
-        report.run_games,
+        "the reports hold {held} of the run's {run_games} games; missing: {}",
         list.join(", ")
     );
     if complete {
@@ -189,6 +210,7 @@ fn merge_explains(
     args: &MergeArgs,
     explains: &[(String, ExplainReport)],
     other: Option<String>,
+    said: &[String],
 ) -> Result<ExitCode, CliError> {
     let explain = &explains[0].0;
     if let Some(other) = other {
@@ -200,13 +222,21 @@ fn merge_explains(
         explains.iter().map(|(l, r)| (l.as_str(), r)).collect();
     let merged =
         ExplainReport::merge_labelled(&labelled).map_err(|e| CliError::Report(e.to_string()))?;
-    emit_report(out, &merged, args.json, args.out.as_deref())?;
+    warn_missing_games(
+        merged.total.pairs,
+        merged.run_games,
+        &merged.missing_games(),
+        args.complete,
+    )?;
+    emit_report_headed(out, &merged, args.json, args.out.as_deref(), said)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Reads at most [`MAX_REPORT_BYTES`] (so `/dev/zero` ends) and parses a
-/// simulate, compare or ladder report, with the file, line and column of a problem.
-fn read_report(path: &Path) -> Result<Parsed, CliError> {
+/// simulate, compare, ladder, sweep or explain report, with the file, line
+/// and column of a problem.
+/// With it, the report's [`super::simulate::PLAYERS_SAID`] lines.
+fn read_report(path: &Path) -> Result<(Parsed, Vec<String>), CliError> {
     let bytes =
         caesar_workbench::files::read_bytes(path, MAX_REPORT_BYTES).map_err(|e| match e {
             caesar_workbench::files::ReadError::Io { path, source } => {
@@ -224,12 +254,34 @@ fn read_report(path: &Path) -> Result<Parsed, CliError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let not_a_report = |e: serde_json::Error| {
         CliError::Report(format!(
-            "{name}:{}:{}: not a simulate, compare, ladder or sweep report written with --json: {e}",
+            "{name}:{}:{}: not a simulate, compare, ladder, sweep or explain report written with --json: {e}",
             e.line(),
             e.column()
         ))
     };
     let value: serde_json::Value = serde_json::from_str(text).map_err(not_a_report)?;
+    let said: Vec<String> = value
+        .get(super::simulate::PLAYERS_SAID)
+        .and_then(|s| s.as_array())
+        .map(|lines| {
+            lines
+                .iter()
+                .filter_map(|l| l.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    read_parsed(text, &value, &name.to_string()).map(|parsed| (parsed, said))
+}
+
+/// The report `value` (parsed from `text`) as its kind, or why it is none.
+fn read_parsed(text: &str, value: &serde_json::Value, name: &str) -> Result<Parsed, CliError> {
+    let not_a_report = |e: serde_json::Error| {
+        CliError::Report(format!(
+            "{name}:{}:{}: not a simulate, compare, ladder, sweep or explain report written with --json: {e}",
+            e.line(),
+            e.column()
+        ))
+    };
     if value.get("kind").and_then(|k| k.as_str()) == Some("explain-ladder") {
         return Err(CliError::Report(format!(
             "{name}: an `explain --ladder` report is whole and does not merge: to spread a rung, run `explain --caesar-ai P --pompey-ai P --shard i/n` and merge those"

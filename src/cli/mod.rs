@@ -102,7 +102,7 @@ enum Command {
     /// them against the default heuristic and the transferred best on unseen
     /// seeds, and writes a bundle (`NAME.players/`) that `best` finds.
     Fit(fit::FitArgs),
-    /// Combine the JSON reports of the shards of one run (simulate, compare, ladder or sweep).
+    /// Combine the JSON reports of the shards of one run (simulate, compare, ladder, sweep or explain).
     Merge(merge::MergeArgs),
     /// Exact odds of one battle (no sampling).
     Battle(battle::BattleArgs),

@@ -10,7 +10,10 @@ use caesar_workbench::files::OutputFile;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameSummary, Progress};
 
-use super::args::{RunArgs, check_outputs, dry_run_done, load_game, out_path, refuse_same_rules};
+use super::args::{
+    RunArgs, check_outputs, dry_run_done, games_times, load_game, out_path, refuse_same_rules,
+    report_output,
+};
 use super::output::warn;
 use super::{CliError, Output};
 
@@ -46,10 +49,11 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
     let (opts, notes) = run.options(&[&args.variant])?;
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
-    let outputs: Vec<&Path> = [&args.csv, &report_path, &args.spaces_csv]
+    let mut outputs: Vec<&Path> = [&args.csv, &args.spaces_csv]
         .into_iter()
         .filter_map(|p| p.as_deref())
         .collect();
+    outputs.push(report_output(report_path.as_deref()));
     check_outputs(&outputs)?;
     let range = opts.game_range();
     if run.dry_run {
@@ -91,20 +95,31 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
             args.variant.len()
         )));
     }
-    let (opts, notes) = run.options(&[&args.variant[0], &args.variant[1]])?;
+    // Both rule sets are played by the same players, so that only the
+    // rules differ: `fast` and `best` are rule set A's (as `explain`).
+    let (opts, mut notes) = run.options(&[&args.variant[0]])?;
+    if !notes.is_empty() {
+        let words = format!(
+            "both rule sets are played by {}'s player (name one with --caesar-ai/--pompey-ai to choose another)",
+            args.variant[0]
+        );
+        warn(format_args!("{words}"));
+        notes.push(words);
+    }
     let a = load_game(run.scenario.as_deref(), &args.variant[0])?;
     let b = load_game(run.scenario.as_deref(), &args.variant[1])?;
     refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let range = opts.game_range();
+    let total = games_times(range.end - range.start, 2)?;
     if run.dry_run {
-        return dry_run_done(out, 2 * (range.end - range.start));
+        return dry_run_done(out, total);
     }
     let games = [a.game, b.game];
     let pool = run.pool()?;
     let names = [games[0].rules.name.clone(), games[1].rules.name.clone()];
-    let report = with_progress(2 * (range.end - range.start), |progress| {
+    let report = with_progress(total, |progress| {
         pool.install(|| {
             sim::compare(
                 [&games[0], &games[1]],
@@ -148,6 +163,25 @@ where
     emit_report_headed(out, report, json, path, &[])
 }
 
+/// The JSON field of a report that holds its text header: what `best` or
+/// `fast` stood for when it was played (`merge` heads the merged text with it).
+pub const PLAYERS_SAID: &str = "players_said";
+
+/// A report already made JSON, written only as JSON.
+struct JsonOnly(serde_json::Value);
+
+impl serde::Serialize for JsonOnly {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl std::fmt::Display for JsonOnly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 /// [`emit_report`], a text report headed by `header` (what `best` or
 /// `fast` stood for and what it was measured on); JSON names the players.
 pub fn emit_report_headed<T>(
@@ -161,6 +195,15 @@ where
     T: serde::Serialize + std::fmt::Display,
 {
     let head: String = header.iter().map(|line| format!("{line}\n")).collect();
+    if json && !header.is_empty() {
+        // The header rides in the JSON, so that `merge` prints it again.
+        let mut value =
+            serde_json::to_value(report).map_err(|e| CliError::Output(std::io::Error::other(e)))?;
+        if let Some(fields) = value.as_object_mut() {
+            fields.insert(PLAYERS_SAID.to_string(), serde_json::json!(header));
+        }
+        return emit_report_headed(out, &JsonOnly(value), json, path, &[]);
+    }
     let Some(path) = path else {
         if !json && !head.is_empty() {
             out.line(head.trim_end())?;

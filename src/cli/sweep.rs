@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::sweep::{self, Axis};
 
-use super::args::{RunArgs, check_outputs, dry_run_done, load_game, out_path};
+use super::args::{RunArgs, check_outputs, dry_run_done, games_times, load_game, out_path};
 use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
 
@@ -28,14 +28,25 @@ pub struct SweepArgs {
 
 pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    let (opts, notes) = run.options(&[&args.variant])?;
+    let (opts, mut notes) = run.options(&[&args.variant])?;
+    // Points that change rule fields are other rule sets: all are played by
+    // the base rule set's player, so that only the rules differ (as
+    // `compare` and `explain`). Setup keys hold a colon, rule fields none.
+    if !notes.is_empty() && args.set.iter().any(|axis| !axis.key.contains(':')) {
+        let words = format!(
+            "every point is played by {}'s player (name one with --caesar-ai/--pompey-ai to choose another)",
+            args.variant
+        );
+        super::output::warn(format_args!("{words}"));
+        notes.push(words);
+    }
     let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let rules = &loaded.game.rules;
     let points = sweep::plan(&loaded.doc, rules, &args.set)?;
     let range = opts.game_range();
-    let total = (range.end - range.start) * points.len() as u64;
+    let total = games_times(range.end - range.start, points.len() as u64)?;
     if run.dry_run {
         return dry_run_done(out, total);
     }

@@ -103,6 +103,15 @@ pub fn out_of_range(rules: &RuleSet) -> Vec<String> {
     found
 }
 
+/// The field an [`out_of_range`] message is about, so that a finding can
+/// point at the line that sets it.
+pub(crate) fn field_out_of_range(message: &str) -> Option<&'static str> {
+    RULE_FIELDS
+        .iter()
+        .map(|f| f.name)
+        .find(|name| message.contains(&format!(": {name} = ")))
+}
+
 /// The values of `rules` that make every game alike, one message each,
 /// naming the field and its rule. `map_vp` is the VP on the scenario's map,
 /// against which `vp_to_win` is judged.
@@ -413,6 +422,35 @@ pub(crate) fn rule_differences(
         .collect()
 }
 
+/// How many rule fields two rule sets differ in (the table of rule fields).
+pub fn rule_distance(a: &RuleSet, b: &RuleSet) -> usize {
+    rule_differences(a, b).len()
+}
+
+/// A rule set's lineage ([`RuleSet::lineage`]: itself, then each rule set
+/// its `extends` chain passes through) with the built-in rule sets added,
+/// everything after itself ordered by [`rule_distance`] to it, nearest
+/// first (the chain's own order among equals): where `best` and `fast`
+/// look for a measured player, so that a copy of rules 2.0 with one field
+/// changed takes 2.0's players even when it names `extends: "rules-1.1"`.
+pub fn nearest_lineage(lineage: Vec<RuleSet>) -> Vec<RuleSet> {
+    let mut rest = lineage;
+    if rest.is_empty() {
+        return rest;
+    }
+    let own = rest.remove(0);
+    for (name, _) in crate::scenario::rules::BUILTIN_VARIANTS {
+        let builtin = RuleSet::builtin(name);
+        let digest = builtin.play_digest();
+        if digest != own.play_digest() && rest.iter().all(|r| r.play_digest() != digest) {
+            rest.push(builtin);
+        }
+    }
+    rest.sort_by_key(|r| rule_distance(&own, r));
+    rest.insert(0, own);
+    rest
+}
+
 /// A variant file that `extends` the variant `base` was loaded from and sets
 /// only what `rules` changes; loading it gives `rules` back (named `name`).
 pub(crate) fn variant_file(rules: &RuleSet, name: &str, extends: &str, base: &RuleSet) -> String {
@@ -430,6 +468,29 @@ pub(crate) fn variant_file(rules: &RuleSet, name: &str, extends: &str, base: &Ru
 mod tests {
     use super::*;
     use crate::scenario::rules::{AttackerRetreat, BUILTIN_VARIANTS};
+
+    #[test]
+    fn the_nearest_lineage_puts_the_closest_rule_set_first_whatever_extends_says() {
+        let mut copy = RuleSet::builtin("rules-2.0");
+        copy.name = "my copy".to_string();
+        copy.vp_to_win = 9;
+        let lineage = vec![copy.clone(), RuleSet::builtin("rules-1.1")];
+        let nearest = nearest_lineage(lineage);
+        assert_eq!(nearest[0], copy);
+        assert_eq!(
+            nearest[1].play_digest(),
+            RuleSet::builtin("rules-2.0").play_digest()
+        );
+        assert_eq!(rule_distance(&copy, &nearest[1]), 1);
+        assert!(
+            nearest
+                .iter()
+                .skip(1)
+                .map(|r| rule_distance(&copy, r))
+                .is_sorted(),
+            "nearest first"
+        );
+    }
 
     #[test]
     fn the_table_lists_every_field_of_the_rule_set_in_its_order() {

@@ -66,7 +66,14 @@ pub fn locate_rule_findings(report: &mut Report, variant: &str) {
         else {
             continue;
         };
-        finding.location = crate::scenario::rules::locate_fields(variant, requirement.fields());
+        // A value out of range names its own field (any of the table's).
+        let named = crate::scenario::rule_fields::field_out_of_range(&finding.message)
+            .filter(|_| requirement == crate::scenario::playable::Requirement::FieldsInRange);
+        let fields = match &named {
+            Some(field) => std::slice::from_ref(field),
+            None => requirement.fields(),
+        };
+        finding.location = crate::scenario::rules::locate_fields(variant, fields);
     }
 }
 

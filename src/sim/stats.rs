@@ -207,6 +207,43 @@ pub(crate) fn paired_proportion_test(
     PairedDifference::new(d, se, z)
 }
 
+/// The mean of a per-game value measured over the same seeds (a paired
+/// difference, or a mean of such differences), from Σx and Σx² over `n`
+/// games, with an adjusted Wald interval that cannot collapse to a point:
+/// two pseudo-games at +1 and −1 (one game's win either way) are added to
+/// the sample before its mean and variance are taken. For a difference of
+/// two paired proportions this is Bonett and Price's (2012) interval,
+/// which like Newcombe's keeps near-nominal coverage on few games where
+/// the Wald interval is too narrow (and a point when no game differed).
+/// The estimate is the plain mean; the interval is clipped to ±`bound`
+/// (the value's range); the p-value is the interval's own Wald test, so a
+/// difference is significant exactly when its interval leaves out zero.
+pub(crate) fn adjusted_paired_mean(sum: f64, squares: f64, n: u64, bound: f64) -> PairedDifference {
+    if n == 0 {
+        return PairedDifference {
+            estimate: 0.0,
+            ci95: [-bound, bound],
+            p_value: 1.0,
+            significant: false,
+        };
+    }
+    let m = (n as f64) + 2.0;
+    let centre = sum / m;
+    // Never zero: the two pseudo-games differ.
+    let var = ((squares + 2.0) / m - centre * centre).max(f64::MIN_POSITIVE);
+    let se = (var / m).sqrt();
+    let p_value = two_sided_p(centre / se);
+    PairedDifference {
+        estimate: sum / n as f64,
+        ci95: [
+            (centre - Z95 * se).max(-bound),
+            (centre + Z95 * se).min(bound),
+        ],
+        p_value,
+        significant: p_value < 0.05,
+    }
+}
+
 /// Welch-style difference of two means from their sums, for paired or
 /// unpaired metrics; `sum_sq_diff` is Σ(xᵢ − yᵢ)² when paired.
 pub(crate) fn paired_mean_difference(sum_diff: f64, sum_sq_diff: f64, n: u64) -> PairedDifference {
@@ -376,6 +413,37 @@ mod tests {
         let none = paired_proportion_test(0, 0, 50);
         assert_eq!(none.p_value, 1.0);
         assert_eq!(none.ci95, [0.0, 0.0]);
+    }
+
+    #[test]
+    fn the_adjusted_paired_interval_matches_bonett_price_and_never_collapses() {
+        // 25 games only the first won, 10 only the second, of 200: Bonett
+        // and Price's interval from (25+1)/202 and (10+1)/202.
+        let d = adjusted_paired_mean(15.0, 35.0, 200, 1.0);
+        assert!(close(d.estimate, 0.075, 1e-12));
+        let (p12, p21): (f64, f64) = (26.0 / 202.0, 11.0 / 202.0);
+        let se = ((p12 + p21 - (p12 - p21).powi(2)) / 202.0).sqrt();
+        assert!(
+            close(d.ci95[0], p12 - p21 - Z95 * se, 1e-12),
+            "{:?}",
+            d.ci95
+        );
+        assert!(
+            close(d.ci95[1], p12 - p21 + Z95 * se, 1e-12),
+            "{:?}",
+            d.ci95
+        );
+        assert!(d.significant && d.ci95[0] > 0.0);
+        // No game differed, or one game only: an interval, not a point.
+        for (sum, squares, n) in [(0.0, 0.0, 10), (1.0, 1.0, 1), (10.0, 10.0, 10)] {
+            let d = adjusted_paired_mean(sum, squares, n, 1.0);
+            assert!(d.ci95[1] - d.ci95[0] > 0.1, "{sum}/{n}: {:?}", d.ci95);
+            assert!(d.ci95[0] <= d.estimate && d.estimate <= d.ci95[1]);
+            assert!((-1.0..=1.0).contains(&d.ci95[0]) && (-1.0..=1.0).contains(&d.ci95[1]));
+        }
+        let none = adjusted_paired_mean(0.0, 0.0, 50, 1.0);
+        assert_eq!((none.estimate, none.significant), (0.0, false));
+        assert!(none.p_value > 0.999, "{}", none.p_value);
     }
 
     #[test]

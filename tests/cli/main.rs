@@ -9,6 +9,7 @@ mod balance;
 mod bundles;
 mod cluster;
 mod commands;
+mod explain;
 mod one_meaning;
 mod players;
 mod position;

@@ -1119,7 +1119,7 @@ fn explain_pairs_sets_two_fields_together_against_each_alone() {
         "no pairs asked, none written"
     );
     let assert = explain_1_1_to_2_0()
-        .args(["--games", "4", "--pairs", "mars_group_move+mars_grup_move"])
+        .args(["--games", "10", "--pairs", "mars_group_move+mars_grup_move"])
         .assert()
         .code(2);
     let stderr = stderr_of(&assert);
@@ -1157,7 +1157,7 @@ fn explain_set_explains_a_change_to_the_setup_as_one_more_field() {
     );
     // A rule field belongs in B, not in --set.
     let assert = explain_1_1_to_2_0()
-        .args(["--games", "4", "--set", "vp_to_win=9"])
+        .args(["--games", "10", "--set", "vp_to_win=9"])
         .assert()
         .code(2);
     assert!(stderr_of(&assert).contains("a rule field belongs in rule set B"));

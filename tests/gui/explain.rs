@@ -373,18 +373,28 @@ fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
         h.get_by_label(&shown(a.sentence(&ladder.players)));
     }
     h.get_by_label(ladder.verdict());
-    // As `explain --ladder heuristic,random --pairs` at the command line.
-    let cli = explain_json(
-        &short,
-        &[
-            "--games",
-            "24",
-            "--seed",
-            "1",
-            "--ladder",
-            "heuristic,random",
-            "--pairs",
-        ],
+    // Each player's explanation as `explain --caesar-ai P --pompey-ai P
+    // --pairs` at the command line (whose --ladder takes its rungs weakest
+    // first and refuses heuristic below random).
+    for (player, rung) in ladder.players.iter().zip(&ladder.rungs) {
+        let cli = explain_json(
+            &short,
+            &[
+                "--games",
+                "24",
+                "--seed",
+                "1",
+                "--caesar-ai",
+                player,
+                "--pompey-ai",
+                player,
+                "--pairs",
+            ],
+        );
+        assert_eq!(serde_json::to_value(rung).unwrap(), cli, "{player}");
+    }
+    assert!(
+        ladder.strength.is_none(),
+        "the two were not played against each other"
     );
-    assert_eq!(serde_json::to_value(&ladder).unwrap(), cli);
 }
