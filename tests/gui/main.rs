@@ -10,6 +10,7 @@ mod heatmap;
 mod ladder;
 mod play;
 mod players;
+mod robust;
 mod setup;
 mod sweep;
 mod window;
