@@ -34,7 +34,7 @@ mod play;
 mod play_board;
 mod play_controls;
 mod play_info;
-mod play_stacks;
+pub mod play_stacks;
 mod player_picker;
 mod replay;
 mod replay_games;

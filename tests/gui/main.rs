@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod board;
 mod edit;
 mod explain;
 mod heatmap;
