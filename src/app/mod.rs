@@ -768,6 +768,7 @@ impl WorkbenchApp {
     fn play_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
         let state = &self.state;
         let report = state.report();
+        self.play.rules_label = state.rules_label();
         self.play.show(
             ui,
             report.map(|r| &r.scenario),

@@ -139,4 +139,8 @@ fn the_rules_tab_refuses_a_battle_round_the_engine_cannot_play() {
     h.run();
     assert_eq!(h.state().rules().expect("rules").battle_rounds, 3);
     assert!(h.query_by_label_contains("Not applied").is_none());
+    // Play names the rule set in force as changed (issue 55, item 6).
+    h.state_mut().set_tab(Tab::Play);
+    h.run();
+    h.get_by_label("Rule set: rules-2.0 (modified)");
 }
