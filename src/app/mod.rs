@@ -61,7 +61,7 @@ use crate::scenario::model::SpaceId;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
-pub use explain_view::{ExplainPanel, RuleChoice};
+pub use explain_view::{ExplainPanel, RuleChoice, plain_sentence};
 pub(crate) use file_dialog::DialogEnd;
 pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub(crate) use files::Recent;
