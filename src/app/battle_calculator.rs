@@ -97,7 +97,10 @@ impl BattleCalculator {
         }
         b.key = key;
         b.odds = rules.map(|rules| {
-            let game = Game::new(Arc::new(scenario.clone()), Arc::new(rules.clone()));
+            // The checked constructor: a rule set the engine cannot play (a
+            // variant file, a field set outside the Rules tab) is said, not played.
+            let game = Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone()))
+                .map_err(|unmet| unplayable_words(&unmet))?;
             let (att, def) = (b.attacker, b.attacker.other());
             let spec = BattleSpec {
                 attacker: att,
@@ -112,6 +115,16 @@ impl BattleCalculator {
             battle_odds(&game, &spec).map_err(|e| e.to_string())
         });
     }
+}
+
+/// Why no odds can be worked out: each requirement of the engine the rule
+/// set leaves unmet, as the validator words it.
+fn unplayable_words(unmet: &[crate::scenario::playable::Unplayable]) -> String {
+    let reasons: Vec<String> = unmet.iter().map(|u| format!("• {u}")).collect();
+    format!(
+        "No odds: the engine cannot play this rule set. Fix it in the Rules tab:\n{}",
+        reasons.join("\n")
+    )
 }
 
 fn show_odds(ui: &mut Ui, o: &BattleOdds, attacker: Side) {

@@ -460,6 +460,10 @@ impl ExplainPanel {
             Some(Ok(f)) => f,
         };
         let r = &finished.report;
+        // Clear of the scroll bar, which floats over the right edge: no
+        // sentence is cut there.
+        let bar = ui.spacing().scroll.bar_width + ui.spacing().scroll.bar_outer_margin;
+        ui.set_max_width(ui.available_width() - bar - 4.0);
         clicks.extend(finished.export_buttons(ui));
         // Wrapped: the headline names both player files, wider than the panel.
         ui.add(egui::Label::new(RichText::new(drawable(&r.headline())).strong()).wrap());
@@ -467,7 +471,7 @@ impl ExplainPanel {
         let ranked = r.ranked();
         clicks.extend(effect_chart(ui, r, &ranked, highlighted));
         for (field, effect) in &ranked {
-            let sentence = drawable(&r.field_sentence(field, effect));
+            let sentence = drawable(&plain_sentence(field, r.field_sentence(field, effect)));
             let text = if effect.interacting {
                 RichText::new(sentence).color(theme::WARNING)
             } else {
@@ -517,6 +521,72 @@ impl ExplainPanel {
     }
 }
 
+/// A field's plain name, from the rule table's line for it: "Caesar is
+/// Player 1 on the game's first turn" for `caesar_player1_first_turn`
+/// (the line's rulebook tag and its second clause left out); the field's
+/// name in words where the line does not start with one.
+pub(crate) fn plain_name(field: &str, explain: &str) -> String {
+    let line = explain
+        .split_once(": ")
+        .filter(|(tag, _)| tag.len() <= 4 && tag.contains('.'))
+        .map_or(explain, |(_, rest)| rest);
+    let first = line
+        .split([';', ',', '.'])
+        .next()
+        .unwrap_or_default()
+        .trim();
+    if first.split_whitespace().count() >= 2 && first.starts_with(char::is_uppercase) {
+        return first.to_string();
+    }
+    let words = field.replace('_', " ");
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// A value as a designer reads it: a switch "on" or "off", a choice in
+/// words ("AnyCity" is "any city"), anything else as it is.
+pub(crate) fn value_words(value: &str) -> String {
+    match value {
+        "true" => "on".to_string(),
+        "false" => "off".to_string(),
+        v if v.chars().all(char::is_alphanumeric) && v.starts_with(char::is_uppercase) => {
+            let mut out = String::new();
+            for (i, c) in v.chars().enumerate() {
+                if c.is_uppercase() && i > 0 {
+                    out.push(' ');
+                }
+                out.extend(c.to_lowercase());
+            }
+            out
+        }
+        v => v.to_string(),
+    }
+}
+
+/// A field's sentence of the report in the rule table's plain words: its
+/// plain name for `field_name`, its values in words ("off → on").
+pub fn plain_sentence(field: &crate::sim::explain::FieldCounts, sentence: String) -> String {
+    let name = plain_name(&field.field, &field.explain);
+    let coded = format!(
+        "{} ({}: {} → {})",
+        field.field, field.rule, field.a_value, field.b_value
+    );
+    if let Some(rest) = sentence.strip_prefix(&coded) {
+        return format!(
+            "{name} ({}: {} → {}){rest}",
+            field.rule,
+            value_words(&field.a_value),
+            value_words(&field.b_value)
+        );
+    }
+    match sentence.strip_prefix(&field.field) {
+        Some(rest) => format!("{name}{rest}"),
+        None => sentence,
+    }
+}
+
 /// One of the report's sentences, wrapped; in orange when it `warns` (of an
 /// interaction, or of a field that moves with the player).
 fn sentence(ui: &mut Ui, text: &str, warns: bool) {
@@ -546,13 +616,30 @@ impl Agreement {
         let fields: Vec<(String, bool)> = ladder
             .agreement()
             .iter()
-            .map(|a| (a.sentence(&ladder.players), !a.unused && !a.agrees()))
+            .map(|a| {
+                let text = a.sentence(&ladder.players);
+                // The field by its plain name, as the rule table says it.
+                let text = match ladder.rungs[1].fields.iter().find(|f| f.field == a.field) {
+                    Some(f) => plain_sentence(f, text),
+                    None => text,
+                };
+                (text, !a.unused && !a.agrees())
+            })
             .collect();
+        let all_agree = fields.iter().all(|(_, differs)| !differs);
         Agreement {
             question: ladder.question(),
-            all_agree: fields.iter().all(|(_, differs)| !differs),
+            all_agree,
             fields,
-            verdict: ladder.verdict(),
+            verdict: if all_agree {
+                // No difference found is not agreement shown: with this many
+                // games the test may miss a real one.
+                "No field's effect differs beyond its interval between the two players. \
+                 That does not show they agree: with this many games a real difference \
+                 may go unseen, and neither player was measured to be the stronger."
+            } else {
+                ladder.verdict()
+            },
         }
     }
 
@@ -566,7 +653,7 @@ impl Agreement {
         let verdict = RichText::new(self.verdict).strong();
         ui.add(
             egui::Label::new(if self.all_agree {
-                verdict.color(theme::GOOD)
+                verdict
             } else {
                 verdict.color(theme::WARNING)
             })
@@ -749,6 +836,14 @@ enum RowKind {
 }
 
 impl RowKind {
+    const ALL: [RowKind; 5] = [
+        RowKind::Whole,
+        RowKind::Sum,
+        RowKind::Field,
+        RowKind::Interacting,
+        RowKind::NotAlone,
+    ];
+
     fn colour(self) -> egui::Color32 {
         match self {
             RowKind::Whole => theme::CAESAR,
@@ -790,9 +885,27 @@ fn effect_chart(
     );
     let rows = chart_rows(r, ranked);
     let n = rows.len();
+    // The key in a row of its own above the bars: never over them.
+    let kinds: Vec<RowKind> = RowKind::ALL
+        .into_iter()
+        .filter(|k| rows.iter().any(|row| row.kind == *k))
+        .collect();
+    super::chart_key::row(
+        ui,
+        &kinds
+            .iter()
+            .map(|k| super::chart_key::Key::new(k.legend(), k.colour()))
+            .collect::<Vec<_>>(),
+    );
     // Row i is drawn at y = n − 1 − i, so the whole difference is on top.
     let y_of = move |i: usize| (n - 1 - i) as f64;
     let labels: Vec<String> = rows.iter().map(|row| row.label.clone()).collect();
+    // The axis in points, a tick every `step` (1, 2, 5, 10 ... points), so
+    // every bar's length can be read off it.
+    let (lo, hi) = rows.iter().fold((0.0f64, 0.0f64), |(lo, hi), row| {
+        (lo.min(row.points[1]), hi.max(row.points[2]))
+    });
+    let step = tick_step(hi - lo);
     let response = Plot::new("explain_effects")
         .height(ROW_HEIGHT * n as f32 + 60.0)
         .allow_zoom(false)
@@ -801,10 +914,28 @@ fn effect_chart(
         .allow_boxed_zoom(false)
         .allow_double_click_reset(false)
         .show_grid([true, false])
-        // Bottom right: the rows there are the smallest effects.
-        .legend(egui_plot::Legend::default().position(egui_plot::Corner::RightBottom))
-        .x_axis_label("Caesar's share, points (B's value against A's)")
-        .include_x(0.0)
+        // No coordinates under the pointer: they printed over the bars (a
+        // bar's own hover names it, with its interval).
+        .show_x(false)
+        .show_y(false)
+        .include_x(lo - step / 2.0)
+        .include_x(hi + step / 2.0)
+        .x_grid_spacer(egui_plot::uniform_grid_spacer(move |_| {
+            [step, 5.0 * step, 10.0 * step]
+        }))
+        .custom_x_axes(vec![
+            egui_plot::AxisHints::new_x()
+                .label("Caesar's share, in points (B against A)")
+                .label_spacing(24.0..=40.0)
+                .formatter(|mark, _| {
+                    let v = mark.value;
+                    if v.abs() < 1e-9 {
+                        "0".to_string()
+                    } else {
+                        format!("{v:+} pt")
+                    }
+                }),
+        ])
         .include_y(-0.6)
         .include_y(n as f64 - 0.4)
         .y_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
@@ -828,13 +959,7 @@ fn effect_chart(
                 }),
         ])
         .show(ui, |p| {
-            for kind in [
-                RowKind::Whole,
-                RowKind::Sum,
-                RowKind::Field,
-                RowKind::Interacting,
-                RowKind::NotAlone,
-            ] {
+            for kind in RowKind::ALL {
                 let bars: Vec<Bar> = rows
                     .iter()
                     .enumerate()
@@ -874,6 +999,21 @@ fn effect_chart(
     rows.get(i)
         .filter(|row| row.rule_field)
         .map(|row| Clicked::Field(row.label.clone()))
+}
+
+/// The axis's tick in points for a chart `range` points wide: the
+/// smallest of 1, 2, 5, 10, 20, 50 ... (or a half) giving at most six ticks.
+pub(crate) fn tick_step(range: f64) -> f64 {
+    let mut step = 0.5;
+    for k in 0..8 {
+        for m in [1.0, 2.0, 5.0] {
+            step = m * 10f64.powi(k);
+            if range / step <= 6.0 {
+                return if range / 0.5 <= 6.0 { 0.5 } else { step };
+            }
+        }
+    }
+    step
 }
 
 /// A row's 95% interval as a whisker with end caps, at height `y`.
@@ -984,4 +1124,37 @@ fn xml(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_axis_has_a_handful_of_ticks_in_whole_points() {
+        assert_eq!(tick_step(2.0), 0.5);
+        assert_eq!(tick_step(5.0), 1.0);
+        assert_eq!(tick_step(11.0), 2.0);
+        assert_eq!(tick_step(46.0), 10.0);
+        assert_eq!(tick_step(250.0), 50.0);
+    }
+
+    #[test]
+    fn fields_and_values_read_in_the_rule_tables_words() {
+        let field = |name| crate::scenario::rule_fields::rule_field(name).unwrap();
+        let f = field("caesar_player1_first_turn");
+        assert_eq!(
+            plain_name(f.name, f.explain),
+            "Caesar is Player 1 on the game's first turn"
+        );
+        let f = field("battle_rounds");
+        assert_eq!(plain_name(f.name, f.explain), "Battle rounds");
+        // A line that does not start with a name: the field's in words.
+        let f = field("vulcan_target");
+        assert_eq!(plain_name(f.name, f.explain), "Vulcan target");
+        assert_eq!(value_words("true"), "on");
+        assert_eq!(value_words("false"), "off");
+        assert_eq!(value_words("AnyCity"), "any city");
+        assert_eq!(value_words("4"), "4");
+    }
 }

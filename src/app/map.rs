@@ -143,10 +143,11 @@ pub(super) struct MapModel {
     /// The board's block tiles as last drawn, with their spaces: a hover
     /// card keeps off them, and a click on one is on its space.
     tiles: Vec<(SpaceId, Rect)>,
-    /// The size of one block tile of the board (a line of words).
-    tile: Vec2,
     /// The spaces lit up around the hovered one, as last drawn.
     lit: Vec<SpaceId>,
+    /// The board's stacks in words, by space, as the viewer may know
+    /// them: the space's card lists them.
+    stack_words: Vec<Vec<String>>,
 }
 
 /// Label offsets (screen points from the anchor to the label's top-left) for
@@ -174,8 +175,6 @@ struct Metrics {
 
 /// The smallest text on a block of the Play and Replay board.
 pub(super) const BOARD_FONT: f32 = 11.0;
-/// The gap between two tiles of a stack on the board.
-pub(super) const BOARD_TILE_GAP: f32 = 1.0;
 
 impl Metrics {
     fn new(zoom: f32) -> Metrics {
@@ -269,7 +268,7 @@ impl MapModel {
             strait_galleys: Vec::new(),
             shapes: Vec::new(),
             tiles: Vec::new(),
-            tile: Vec2::ZERO,
+            stack_words: Vec::new(),
             lit: Vec::new(),
         }
     }
@@ -392,19 +391,15 @@ impl MapModel {
         }
     }
 
+    /// The board's stacks in words, by space (the space's card lists them).
+    pub(super) fn set_stack_words(&mut self, words: Vec<Vec<String>>) {
+        self.stack_words = words;
+    }
+
     /// The board's block tiles as drawn, by space: a hover card keeps
     /// clear of them and a click on one is on its space.
     pub(super) fn set_tiles(&mut self, tiles: Vec<(SpaceId, Rect)>) {
         self.tiles = tiles;
-    }
-
-    /// The size of one block tile of the board; the names are placed
-    /// around the columns of tiles again when it changes.
-    pub(super) fn set_tile(&mut self, tile: Vec2) {
-        if tile != self.tile {
-            self.tile = tile;
-            self.placement.key = None;
-        }
     }
 
     /// The spaces lit up around the hovered one, as last drawn.
@@ -412,36 +407,37 @@ impl MapModel {
         &self.lit
     }
 
-    /// The size of one block tile of the board, as set last.
-    pub(super) fn tile(&self) -> Vec2 {
-        self.tile
-    }
-
-    /// What the board's stacks must not cover, on screen as last drawn:
-    /// every name (spaces' and seas'), and every marker with its VP disc.
-    pub(super) fn names_and_markers(&self, scenario: &Scenario) -> (Vec<Rect>, Vec<Rect>) {
+    /// Each land space's marker (its dot, port ring and VP disc) and name
+    /// on screen as last drawn, and each sea's name, with the space's
+    /// index: what the board's stacks keep off. None of it moves with the
+    /// stacks.
+    pub(super) fn marks_by_space(&self, scenario: &Scenario) -> Vec<(usize, f32, Rect, Rect)> {
         let Some(m) = self.metrics else {
-            return Default::default();
+            return Vec::new();
         };
         let board = &scenario.board;
         if self.screen.len() != board.len() || self.galleys.len() != board.len() {
-            return Default::default();
+            return Vec::new();
         }
-        let mut names = Vec::with_capacity(board.len());
-        let mut markers = Vec::with_capacity(board.len() * 2);
-        for (i, s) in board.spaces.iter().enumerate() {
-            if s.kind == SpaceKind::Sea {
-                names.push(self.sea_label_rect(i));
-                continue;
-            }
-            names.push(self.label_rect(i));
-            markers.push(self.marker_rect(s.kind, s.vp, i, m).expand(1.0));
-            if s.vp > 0 {
-                let c = self.vp_centre(i, m.radius(s.vp));
-                markers.push(Rect::from_center_size(c, Vec2::splat(2.0 * m.vp_radius())));
-            }
-        }
-        (names, markers)
+        board
+            .spaces
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                if s.kind == SpaceKind::Sea {
+                    let name = self.sea_label_rect(i);
+                    return (i, 0.0, Rect::NOTHING, name);
+                }
+                let mut marker = self.marker_rect(s.kind, s.vp, i, m);
+                let radius = marker.width() / 2.0;
+                if s.vp > 0 {
+                    let c = self.vp_centre(i, m.radius(s.vp));
+                    marker =
+                        marker.union(Rect::from_center_size(c, Vec2::splat(2.0 * m.vp_radius())));
+                }
+                (i, radius, marker, self.label_rect(i))
+            })
+            .collect()
     }
 
     /// The text size of the board's blocks, as last drawn.
@@ -487,8 +483,9 @@ impl MapModel {
         self.screen[i] + vec2(0.95 * r, -0.95 * r)
     }
 
-    /// The row of starting blocks above a city; on the board, a column of
-    /// tiles above it (where the board starts looking for room).
+    /// The row of starting blocks above a city; none on the board, whose
+    /// stacks are its own to place (`play_stacks`), around names that stay
+    /// put whatever the stacks do.
     fn block_rects(
         &self,
         scenario: &Scenario,
@@ -498,13 +495,9 @@ impl MapModel {
         let s = &scenario.board.spaces[i];
         let r = m.radius(s.vp);
         let (b, gap) = (m.block(), 1.5 * m.u);
-        let n = self.blocks[i].len();
+        let n = if m.board { 0 } else { self.blocks[i].len() };
         let bottom = self.screen[i].y - r - if s.vp > 0 { 6.0 * m.u } else { 2.5 * m.u };
-        let (size, step) = if m.board {
-            (self.tile, vec2(0.0, -(self.tile.y + BOARD_TILE_GAP)))
-        } else {
-            (vec2(b, b), vec2(b + gap, 0.0))
-        };
+        let (size, step) = (vec2(b, b), vec2(b + gap, 0.0));
         let width = size.x + (n as f32 - 1.0).max(0.0) * step.x;
         let first = pos2(self.screen[i].x - width / 2.0, bottom - size.y);
         (0..n).map(move |k| Rect::from_min_size(first + step * k as f32, size))

@@ -35,7 +35,7 @@ mod play;
 mod play_board;
 mod play_controls;
 mod play_info;
-mod play_stacks;
+pub mod play_stacks;
 mod player_picker;
 mod replay;
 mod replay_games;
@@ -63,7 +63,7 @@ use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
 pub use balance_view::BalancePanel;
-pub use explain_view::{ExplainPanel, RuleChoice};
+pub use explain_view::{ExplainPanel, RuleChoice, plain_sentence};
 pub(crate) use file_dialog::DialogEnd;
 pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub(crate) use files::Recent;
@@ -803,6 +803,7 @@ impl WorkbenchApp {
     fn play_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
         let state = &self.state;
         let report = state.report();
+        self.play.rules_label = state.rules_label();
         self.play.show(
             ui,
             report.map(|r| &r.scenario),

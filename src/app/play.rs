@@ -29,7 +29,7 @@ use super::replay::Replayed;
 use super::{ExportKind, FilePurpose, RecordUse, Request, theme};
 use crate::ai::AiSpec;
 use crate::ai::Player;
-use crate::engine::{Action, Game, State};
+use crate::engine::{Action, Game, Period, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move};
 use crate::scenario::checked::{CheckedScenario, NotPlayable};
@@ -157,6 +157,9 @@ pub struct PlayPanel {
     pub paused: bool,
     /// Watching two AIs: whose eyes (`None`: everything).
     pub watch: Option<Side>,
+    /// The rule set in force as the window names it: "rules-2.0
+    /// (modified)" once the Rules tab changed a field.
+    pub rules_label: String,
     /// Bring each AI action's place into view on the map and ring it.
     pub follow_ai: bool,
     error: Option<String>,
@@ -185,6 +188,11 @@ pub struct PlayPanel {
     /// the list of decisions in the places they were first shown in; one
     /// done leaves its place empty.
     places: Places,
+    /// The question about replacing the game, once brought into view.
+    confirm_scrolled: Option<Replace>,
+    /// 2.1: the card chosen to discard, not yet discarded: a discard is
+    /// its own step, taken only when its confirmation says so.
+    discard_pick: Option<u8>,
     /// The foot of the side panel on screen, as last drawn.
     panel_bottom: f32,
     /// The side panel's height, as last drawn: a short window (700 px) gets
@@ -291,16 +299,9 @@ impl PlayPanel {
         let title = format!("Resumed {}", path.display());
         self.settings.seats = seats.clone();
         self.settings.seed = record.seed;
-        self.begin(game, trace, seats, player_seeds, Some(setup), title);
         // Hot-seat: whoever opened the file may not be the side to play;
-        // the seat is handed over before any hand or block shows.
-        if let Some(s) = &mut self.session
-            && s.seats.iter().all(|x| *x == Seat::Human)
-            && let Some(side) = s.trace.last().current_player()
-        {
-            s.handover = Some(side);
-            s.seat_holder = None;
-        }
+        // `begin` hands the seat over before any hand or block shows.
+        self.begin(game, trace, seats, player_seeds, Some(setup), title);
     }
 
     fn begin(
@@ -313,6 +314,14 @@ impl PlayPanel {
         title: String,
     ) {
         self.fold_setup = true;
+        // Each hand's cards in the places they were dealt to, gaps where
+        // cards left it: a resumed game's hand reads as it did when saved.
+        self.hand_slots = Side::BOTH.map(|side| {
+            (0..=trace.len()).fold(Vec::new(), |places, i| {
+                keep_places(&places, trace.state(i).hand(side))
+            })
+        });
+        self.discard_pick = None;
         // The last game's ring and zoom are not this game's.
         self.board.reset();
         let mut counters = [None, None];
@@ -330,10 +339,13 @@ impl PlayPanel {
             .into_iter()
             .filter(|s| seats[s.index()] == Seat::Human)
             .collect();
-        let seat_holder = match humans.as_slice() {
-            [one] => Some(*one),
-            [_, _] => trace.last().current_player(),
-            _ => None,
+        // Hot-seat: a new, resumed or positioned game opens on the hand-over
+        // screen, the seat held by nobody yet: whoever clicked "Start" may
+        // not be the side to play, and no hand shows before it is taken.
+        let (seat_holder, handover) = match humans.as_slice() {
+            [one] => (Some(*one), None),
+            [_, _] => (None, trace.last().current_player()),
+            _ => (None, None),
         };
         self.session = Some(Session {
             game,
@@ -345,7 +357,7 @@ impl PlayPanel {
             playout_counters: counters,
             ai_ready_at: Instant::now(),
             seat_holder,
-            handover: None,
+            handover,
             chosen_block: None,
             choices: None,
             note: None,
@@ -521,8 +533,7 @@ impl PlayPanel {
         self.drive(ui.ctx());
         let shown = self.session.as_ref().map(|s| s.generation);
         self.guard.frame(ui, shown);
-        // On the hand-over screen its own button names whose decision an
-        // undo takes back; "my" decision would be the other person's.
+
         if !ui.ctx().egui_wants_keyboard_input()
             && self.handover().is_none()
             && ui.input_mut(|i| {
@@ -779,7 +790,13 @@ impl PlayPanel {
         }
         header.show(ui, |ui| {
             self.seats_grid(ui, actions, variant);
-            ui.label(RichText::new(format!("Rule set: {variant}")).weak());
+            // The rule set the game is played under, changes included.
+            let label = if self.rules_label.is_empty() {
+                variant
+            } else {
+                self.rules_label.as_str()
+            };
+            ui.label(RichText::new(format!("Rule set: {label}")).weak());
             let startable = match (scenario, rules) {
                 (Some(_), Some(_)) if errors == 0 => None,
                 (Some(_), Some(_)) => Some(format!("the scenario has {errors} error(s)")),
@@ -987,7 +1004,10 @@ impl PlayPanel {
     /// Asks whether the game in progress may be discarded for what
     /// [`Self::confirm`] holds; true once the person says so.
     fn ask_replace(&mut self, ui: &mut Ui) -> bool {
-        let Some(r) = self.confirm else { return false };
+        let Some(r) = self.confirm else {
+            self.confirm_scrolled = None;
+            return false;
+        };
         let (question, yes) = match r {
             Replace::Start => (
                 "A game is in progress. Discard it and start a new one?",
@@ -1002,7 +1022,13 @@ impl PlayPanel {
                 "Discard it and choose a position",
             ),
         };
-        ui.label(RichText::new(question).color(theme::WARNING));
+        let asked = ui.label(RichText::new(question).color(theme::WARNING));
+        // Brought into view once: below the fold the click on "Resume
+        // game…" would seem to do nothing.
+        if self.confirm_scrolled != Some(r) {
+            asked.scroll_to_me(Some(egui::Align::Center));
+            self.confirm_scrolled = Some(r);
+        }
         let mut go = false;
         ui.horizontal_wrapped(|ui| {
             if ui.button("Keep playing").clicked() {
@@ -1093,6 +1119,7 @@ impl PlayPanel {
                     s,
                     state: &state,
                     guard: &mut self.guard,
+                    discard_pick: self.discard_pick,
                 };
                 picked = picked.or(hand(ui, table, me, playable, places));
             }
@@ -1117,6 +1144,22 @@ impl PlayPanel {
             ));
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
+        }
+        // 2.1: a card clicked in the discard step is only chosen; it goes
+        // when the confirmation below the hand says so.
+        self.discard_pick = self
+            .discard_pick
+            .filter(|c| legal.contains(&Action::Discard(*c)));
+        if let Some(Action::Discard(card)) = picked {
+            self.discard_pick = Some(card);
+            picked = None;
+        }
+        if let Some(card) = self.discard_pick {
+            match confirm_discard(ui, s, card, &mut self.guard) {
+                Some(DiscardAnswer::Discard) => picked = Some(Action::Discard(card)),
+                Some(DiscardAnswer::Keep) => self.discard_pick = None,
+                None => {}
+            }
         }
         // The battle and its story below the decisions, which they never move.
         ui.separator();
@@ -1148,10 +1191,10 @@ impl PlayPanel {
             return;
         };
         if let Some(side) = s.handover {
-            let undoable = s
-                .undoer()
-                .is_some_and(|u| s.trace.undo_point(&s.game, u).is_some());
-            let (mut take, mut undo) = (false, false);
+            // No undo here: whoever sits at the hand-over screen may be the
+            // other person, who must not take back (or see) the last
+            // decision. It is offered once its own side holds the seat.
+            let mut take = false;
             ui.vertical_centered(|ui| {
                 ui.add_space(ui.available_height() * 0.35);
                 ui.label(
@@ -1165,15 +1208,9 @@ impl PlayPanel {
                 ));
                 ui.add_space(10.0);
                 take = ui.button(format!("I am {side}: show my board")).clicked();
-                if let Some(u) = s.undoer().filter(|_| undoable) {
-                    undo = ui.button(format!("Undo {u}'s last decision")).clicked();
-                }
             });
             if take {
                 self.take_seat();
-            }
-            if undo {
-                self.undo();
             }
             return;
         }
@@ -1365,6 +1402,11 @@ impl Session {
     }
 
     fn undo_now(&mut self) -> bool {
+        // Whoever sits at the hand-over screen may be the other person: no
+        // seat's decision is taken back there (issue 55).
+        if self.handover.is_some() {
+            return false;
+        }
         let Some(side) = self.undoer() else {
             return false;
         };
@@ -1374,9 +1416,6 @@ impl Session {
         self.trace.truncate(at);
         self.generation = next_generation();
         self.thinking = None;
-        // Undone from the hand-over screen: whoever sits there now may be
-        // the other person, so the seat is handed back before any board shows.
-        self.handover = self.handover.map(|_| side);
         self.seat_holder = Some(side);
         self.chosen_block = None;
         self.choices = None;
@@ -1552,7 +1591,10 @@ fn replay_action(s: &Session, seen_by: Option<Side>) -> Request {
         s.title.clone(),
         [&names[0], &names[1]],
     )
-    .seen_by(seen_by);
+    .seen_by(seen_by)
+    // Hot-seat: the replay is handed over to the side at the table first,
+    // and again whenever the Replay tab is come back to.
+    .hot_seat(s.seats.iter().all(|x| *x == Seat::Human) && !s.trace.last().is_over());
     Request::Replay(Box::new(super::ReplaySource::Played(Box::new(replayed))))
 }
 
@@ -1620,6 +1662,8 @@ struct Table<'a> {
     s: &'a Session,
     state: &'a State,
     guard: &'a mut ClickGuard,
+    /// The card chosen to discard, awaiting its confirmation.
+    discard_pick: Option<u8>,
 }
 
 /// Cards in a row of the hand.
@@ -1634,8 +1678,25 @@ fn hand(
     playable: bool,
     places: &[Option<u8>],
 ) -> Option<Action> {
-    let Table { s, state, guard } = t;
-    ui.label(RichText::new(format!("{me}'s hand")).strong());
+    let Table {
+        s,
+        state,
+        guard,
+        discard_pick,
+    } = t;
+    // 2.1: the discard is a step of its own, in its own words and colour.
+    let discarding = playable && state.period() == Period::Discard;
+    if discarding {
+        ui.label(
+            RichText::new(format!(
+                "{me}'s hand: discard one card face down for the year (2.1)"
+            ))
+            .strong()
+            .color(theme::DISCARD),
+        );
+    } else {
+        ui.label(RichText::new(format!("{me}'s hand")).strong());
+    }
     if state.hand(me).is_empty() {
         ui.label("no cards");
         return None;
@@ -1663,7 +1724,7 @@ fn hand(
                     .find(|a| playable && state.is_legal(&s.game, *a));
                 let verb = match action {
                     Some(Action::Play(_)) => "Play",
-                    Some(_) => "Discard",
+                    Some(_) => "Choose to discard (then confirm)",
                     None => "",
                 };
                 // Event cards stand out from command cards at a glance:
@@ -1678,8 +1739,22 @@ fn hand(
                 } else {
                     (RichText::new(&label).strong(), None)
                 };
-                let r = ui
-                    .scope(|ui| decision_button(ui, guard, action.is_some(), text, (width, fill)));
+                // The card chosen to discard, struck through until confirmed.
+                let (text, fill) = if discarding && discard_pick == Some(card) {
+                    (text.strikethrough(), Some(theme::DISCARD_PICKED))
+                } else {
+                    (text, fill)
+                };
+                let r = ui.scope(|ui| {
+                    if discarding {
+                        // The discard's look: the cards framed in its colour.
+                        ui.visuals_mut().widgets.inactive.bg_stroke =
+                            egui::Stroke::new(2.0, theme::DISCARD);
+                        ui.visuals_mut().widgets.hovered.bg_stroke =
+                            egui::Stroke::new(2.5, theme::DISCARD);
+                    }
+                    decision_button(ui, guard, action.is_some(), text, (width, fill))
+                });
                 let help = super::card_text::card_help(&s.game, card);
                 r.response.on_hover_text(if verb.is_empty() {
                     help
@@ -1693,6 +1768,56 @@ fn hand(
         });
     }
     chosen
+}
+
+/// The answer to "Discard this card?".
+enum DiscardAnswer {
+    Discard,
+    Keep,
+}
+
+/// 2.1: the discard chosen, asked about under the hand: discarded only by
+/// its own button; "Keep it" chooses again.
+fn confirm_discard(
+    ui: &mut Ui,
+    s: &Session,
+    card: u8,
+    guard: &mut ClickGuard,
+) -> Option<DiscardAnswer> {
+    let label = s.game.card_label(card);
+    let mut out = None;
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(2.0, theme::DISCARD))
+        .show(ui, |ui| {
+            ui.label(
+                RichText::new(format!("Discard {label} face down for the year (2.1)?"))
+                    .strong()
+                    .color(theme::DISCARD),
+            );
+            ui.label(
+                RichText::new(
+                    "It leaves your hand for the whole year; the other side never sees it.",
+                )
+                .small(),
+            );
+            let width = ((beside_scroll_bar(ui) - ui.spacing().item_spacing.x) / 2.0).floor();
+            ui.horizontal(|ui| {
+                let yes = RichText::new(format!("Yes, discard {label}")).strong();
+                if decision_button(ui, guard, true, yes, (width, Some(theme::DISCARD_PICKED))) {
+                    out = Some(DiscardAnswer::Discard);
+                }
+                if ui
+                    .add_sized(
+                        egui::vec2(width, ui.spacing().interact_size.y),
+                        egui::Button::new("Keep it, choose another"),
+                    )
+                    .clicked()
+                {
+                    out = Some(DiscardAnswer::Keep);
+                }
+            });
+        });
+    out
 }
 
 /// The action to take now, if any: `picked`, unless it disbands a block
@@ -1848,7 +1973,9 @@ fn placed_actions(
             .iter()
             .any(|a| matches!(a, Action::Play(_) | Action::Discard(_)));
         ui.label(
-            RichText::new(if cards {
+            RichText::new(if legal.iter().any(|a| matches!(a, Action::Discard(_))) {
+                "Discard (2.1): click the card to give up in your hand above, then confirm it here."
+            } else if cards {
                 "Click a card of your hand above."
             } else {
                 "Nothing else to do: use the buttons above."

@@ -3,20 +3,22 @@
 //! them. A block the viewer may not identify is drawn face down: its side's
 //! colour, no name, no strength, and its accessibility node says only
 //! "Pompey block". Clicks come back as the space (and the block, when the
-//! viewer may see it) under the pointer. Each block is a tile of one line
-//! (name, rating, strength), a space's tiles a column that
-//! [`super::play_stacks`] puts where it covers no other column and no name,
-//! so every block of every stack is read without pointing at it.
+//! viewer may see it) under the pointer. Each block is a compact square
+//! (its side's colour, its initials, its strength as pips on its lower
+//! edge), a space's squares a small grid touching the space's dot that
+//! [`super::play_stacks`] places from that space alone; pointing at a
+//! space or a block lists the whole stack in words.
 
 use egui::epaint::{CornerRadius, StrokeKind};
 use egui::{Align2, Color32, FontId, Pos2, Rect, Response, Role, Sense, Stroke, Ui, WidgetInfo};
 
 use super::map::{MapHit, MapInput, MapMode, MapModel, roman, short_rating, strength_text};
-use super::play_stacks::{self, Placed, StackSpec};
+use super::play_stacks::{self, Placed, STACK_GAP, StackSpec};
 use super::theme;
 use super::view::MapView;
 use crate::engine::{Game, Place, SideView, State};
 use crate::games::trace::Trace;
+use crate::scenario::model::SpaceKind;
 use crate::scenario::model::{BlockId, Scenario, Side, SpaceId};
 
 /// What the board shows besides the blocks.
@@ -66,11 +68,24 @@ pub struct PlayBoard {
     words: Vec<(BlockId, String, Rect)>,
     /// The spaces' names on screen as drawn last (the stacks keep off them).
     names: Vec<Rect>,
-    /// The stacks as placed last, and what they were placed for.
+    /// The stacks as placed last, and what they were placed for: the
+    /// stacks, the square's size, the map's area and every space's dot
+    /// and name by space.
     placed: Vec<Placed>,
-    placed_for: Option<(Vec<StackSpec>, egui::Vec2, Rect, Vec<Rect>)>,
+    placed_for: Option<StackInputs>,
     /// The size of the words on the blocks, as drawn last.
     font: f32,
+}
+
+/// What the stacks were placed from (see [`play_stacks::place`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StackInputs {
+    pub stacks: Vec<StackSpec>,
+    /// A block's square, on a side.
+    pub cell: f32,
+    pub area: Rect,
+    /// Every space's marker and name on screen, with its index.
+    pub fixed: Vec<(usize, Rect)>,
 }
 
 /// A ring around a space: a circle around a city's marker, a rounded box
@@ -133,8 +148,12 @@ impl PlayBoard {
                 .map(|r| r.iter().map(|(b, _)| *b).collect())
                 .collect(),
         );
-        let font = model.board_font().unwrap_or(super::map::BOARD_FONT);
-        model.set_tile(tile_size(ui, game, font));
+        model.set_stack_words(
+            self.drawn
+                .iter()
+                .map(|row| stack_words(game, state, row))
+                .collect(),
+        );
         let input = MapInput {
             mode: MapMode::Board,
             selected: marks.selected.map(MapHit::Space),
@@ -145,12 +164,6 @@ impl PlayBoard {
         };
         let out = model.show(ui, scenario, Some(&game.rules), &mut self.view, &input);
         self.font = model.board_font().unwrap_or(super::map::BOARD_FONT);
-        let tile = tile_size(ui, game, self.font);
-        if tile != model.tile() {
-            // Zoomed: the names are placed around tiles of the new size.
-            model.set_tile(tile);
-            ui.ctx().request_repaint();
-        }
         self.centre_pointed(ui);
         if out.clicked.is_some() {
             self.pointed = None;
@@ -159,7 +172,7 @@ impl PlayBoard {
         let painter = ui.painter_at(area);
         let zoom_u = (self.view.zoom() / 0.5).sqrt().clamp(0.7, 2.6);
         self.paint_marks(&painter, marks, zoom_u);
-        self.place_stacks(scenario, area, tile);
+        self.place_stacks(scenario, area, cell_size(zoom_u));
         self.paint_stacks(ui, &painter, game, state, marks);
         self.click(ui, out.clicked, zoom_u)
     }
@@ -212,39 +225,58 @@ impl PlayBoard {
         }
     }
 
-    /// Each space's column of tiles put where it covers no other column,
-    /// name or marker ([`play_stacks::place`]); placed again only when
-    /// the stacks, the zoom, the pan or the tiles change.
-    fn place_stacks(&mut self, scenario: &Scenario, area: Rect, tile: egui::Vec2) {
+    /// Each space's grid of squares at its dot ([`play_stacks::place`]),
+    /// placed again only when the stacks, the zoom, the pan or the names change.
+    fn place_stacks(&mut self, scenario: &Scenario, area: Rect, cell: f32) {
         let Some(model) = &self.model else { return };
-        let specs: Vec<StackSpec> = self
+        let marks = model.marks_by_space(scenario);
+        if marks.len() != self.drawn.len() {
+            return;
+        }
+        let stacks: Vec<StackSpec> = self
             .drawn
             .iter()
             .enumerate()
             .filter(|(_, row)| !row.is_empty())
             .filter_map(|(i, row)| {
+                let (_, radius, marker, name) = marks[i];
+                let sea = scenario.board.spaces[i].kind == SpaceKind::Sea;
                 Some(StackSpec {
                     space: i,
-                    marker: model.screen_pos(SpaceId(i as u16))?,
+                    dot: model.screen_pos(SpaceId(i as u16))?,
+                    // A sea's stack stands off its name.
+                    radius: if sea {
+                        name.width().max(name.height()) / 2.0
+                    } else {
+                        radius
+                    },
+                    marker,
+                    name,
                     blocks: row.len(),
                 })
             })
             .collect();
-        // The names move too (placed again around the new stacks, or the
-        // new tiles): the stacks are placed again whenever they do.
-        let (names, markers) = model.names_and_markers(scenario);
-        let obstacles: Vec<Rect> = names.iter().chain(&markers).copied().collect();
-        let key = (specs, tile, area, obstacles);
+        let fixed: Vec<(usize, Rect)> = marks
+            .iter()
+            .flat_map(|&(i, _, marker, name)| [(i, marker), (i, name)])
+            .filter(|(_, r)| r.is_positive())
+            .collect();
+        let key = StackInputs {
+            stacks,
+            cell,
+            area,
+            fixed,
+        };
         if self.placed_for.as_ref() == Some(&key) {
             return;
         }
-        self.placed = play_stacks::place(&key.0, tile, TILE_GAP, &key.3, area);
-        self.names = names;
+        self.placed = play_stacks::place(&key.stacks, key.cell, STACK_GAP, &key.fixed, key.area);
+        self.names = marks.iter().map(|m| m.3).collect();
         self.placed_for = Some(key);
     }
 
-    /// The blocks of each stack, their leader lines, their outlines when
-    /// chosen, their accessibility nodes; remembered for clicks.
+    /// The blocks of each stack, their outlines when chosen, their
+    /// accessibility nodes; remembered for clicks.
     fn paint_stacks(
         &mut self,
         ui: &mut Ui,
@@ -258,18 +290,12 @@ impl PlayBoard {
         self.words.clear();
         let placed = std::mem::take(&mut self.placed);
         for st in &placed {
-            if let Some((from, to)) = st.leader {
-                painter.line_segment([from, to], Stroke::new(2.5, theme::LEADER_HALO));
-                painter.line_segment([from, to], Stroke::new(1.2, theme::LEADER));
-            }
-        }
-        for st in &placed {
             let row = &self.drawn[st.space];
             for (k, (&(b, up), rect)) in row.iter().zip(st.rects.iter().copied()).enumerate() {
                 if !area.intersects(rect) {
                     continue;
                 }
-                if let Some(words) = paint_block(painter, rect, game, state, (b, up), self.font) {
+                if let Some(words) = paint_block(painter, rect, game, state, (b, up)) {
                     self.words.push((b, words.0, words.1));
                 }
                 if up && marks.chosen_blocks.contains(&b) {
@@ -282,7 +308,7 @@ impl PlayBoard {
                 }
                 self.drawn_rects
                     .push((b, up, SpaceId(st.space as u16), rect));
-                register_block(ui, rect, game, state, b, up, (st.space, k), area);
+                register_block(ui, rect, (game, state), (b, up), row, (st.space, k), area);
             }
         }
         self.placed = placed;
@@ -388,6 +414,12 @@ impl PlayBoard {
         self.model.as_ref()?.screen_pos(space)
     }
 
+    /// What the stacks were last placed from: tests place them again
+    /// with [`play_stacks::place`] and compare.
+    pub fn stack_inputs(&self) -> Option<&StackInputs> {
+        self.placed_for.as_ref()
+    }
+
     /// The screen rectangle of a block as last drawn, if it is on the map.
     pub fn block_rect(&self, _scenario: &Scenario, block: BlockId) -> Option<Rect> {
         self.drawn_rects
@@ -425,70 +457,62 @@ pub(crate) fn turn_moves(trace: &Trace, upto: usize) -> Vec<(SpaceId, SpaceId, f
         .collect()
 }
 
-/// The space between a stack's tiles.
-const TILE_GAP: f32 = 1.0;
-/// Room left and right of a tile's words.
-const TILE_PAD: f32 = 3.0;
+/// A block's square at the map's zoom (`zoom_u`, as the markers and names
+/// grow with it): 20 points at 1, never under 15 (a small window), room
+/// for its initials over its pips.
+pub(crate) fn cell_size(zoom_u: f32) -> f32 {
+    (20.0 * zoom_u).round().clamp(15.0, 48.0)
+}
 
-/// A block's name on its tile: whole for a leader or a one-of-a-kind
-/// block ("Antonius", "Ballista"), the kind shortened and the number whole
-/// for the rest ("Leg 13", "Aux 1", "Eq 2", "Nav 3"), so no name reads
-/// as a rating and no two share their first letters.
-pub(crate) fn board_name(name: &str) -> String {
-    let Some((kind, number)) = name.rsplit_once(' ') else {
-        return name.to_string();
-    };
-    if !number.chars().all(|c| c.is_ascii_digit()) {
-        return name.to_string();
+/// A block's initials on its square, as printed on the block: "L13" for
+/// Legio 13, "A1" for Auxilia 1, "Cae" for Caesar.
+pub(crate) fn initials(name: &str) -> String {
+    super::map::short_name(name)
+}
+
+/// What the board says of a stack in words (its space's card and a block's
+/// hover): one line per block as the viewer may know it, Caesar's first.
+fn stack_words(game: &Game, state: &State, row: &[(BlockId, bool)]) -> Vec<String> {
+    let mut lines = Vec::with_capacity(row.len());
+    for side in [Side::Caesar, Side::Pompey] {
+        let mine: Vec<&(BlockId, bool)> =
+            row.iter().filter(|(b, _)| state.side(*b) == side).collect();
+        let hidden = mine.iter().filter(|(_, up)| !up).count();
+        for &&(b, up) in &mine {
+            if !up {
+                continue;
+            }
+            let block = game.roster().block(b);
+            let strength = state.strength(game, b);
+            lines.push(format!(
+                "{} ({side}) — {}, {}, strength {}{}",
+                block.name,
+                block.kind.label(),
+                short_rating(block),
+                strength_text(block, strength),
+                if state.is_reserve(b) { ", reserve" } else { "" }
+            ));
+        }
+        match hidden {
+            0 => {}
+            1 => lines.push(format!("1 {side} block, face down")),
+            n => lines.push(format!("{n} {side} blocks, face down")),
+        }
     }
-    let short = match kind {
-        "Legio" => "Leg",
-        "Auxilia" => "Aux",
-        "Equitatus" => "Eq",
-        "Navis" => "Nav",
-        other => other,
-    };
-    format!("{short} {number}")
+    lines
 }
 
-/// What a face-up tile says before its strength: "Leg 13 C3".
-fn tile_words(block: &crate::scenario::model::Block) -> String {
-    format!("{} {}", board_name(&block.name), short_board_rating(block))
-}
-
-/// One size for every tile of the board: the widest block's words and
-/// strength at `font`, one line high. The same all game, so tiles never
-/// change size as blocks come and go.
-fn tile_size(ui: &Ui, game: &Game, font: f32) -> egui::Vec2 {
-    let font_id = FontId::proportional(font);
-    let width = |text: String| {
-        ui.painter()
-            .layout_no_wrap(text, font_id.clone(), Color32::WHITE)
-            .size()
-    };
-    let words = game
-        .roster()
-        .ids()
-        .map(|b| width(tile_words(game.roster().block(b))).x)
-        .fold(0.0, f32::max);
-    let strength = width("IV".to_string());
-    egui::vec2(
-        (words + 0.6 * font + strength.x + 2.0 * TILE_PAD).ceil(),
-        (strength.y + 2.0).ceil(),
-    )
-}
-
-/// A block as the game's blocks look: face up its side's colour, its
-/// name and rating, and its strength at the right (reduced in a paler
-/// colour); face down blank in its side's colour. Returns a face-up
-/// tile's words and where they stand.
+/// A block as the game's blocks look, a small square: face up its side's
+/// colour, its initials and its strength as pips on the edge it stands on
+/// (filled for the steps it has, hollow for those it lost); face down
+/// blank in its side's colour. Returns a face-up square's words (initials
+/// and strength in numerals) and where the initials stand.
 fn paint_block(
     painter: &egui::Painter,
     rect: Rect,
     game: &Game,
     state: &State,
     (b, up): (BlockId, bool),
-    font: f32,
 ) -> Option<(String, Rect)> {
     let side = state.side(b);
     let block = game.roster().block(b);
@@ -508,28 +532,43 @@ fn paint_block(
     if !up {
         return None;
     }
+    let cell = rect.width();
     let strength = state.strength(game, b);
-    let words = tile_words(block);
-    let font_id = FontId::proportional(font);
-    let left = painter.text(
-        rect.left_center() + egui::vec2(TILE_PAD, 0.0),
-        Align2::LEFT_CENTER,
+    let most = block.max_strength();
+    let words = initials(&block.name);
+    // Three letters ("Cae", "L13") in a little less than the square's
+    // width: smaller letters where the squares are (a crowded map).
+    let mut size = (cell * 0.48).round();
+    let room = cell - 3.0;
+    let wide = painter
+        .layout_no_wrap(words.clone(), FontId::proportional(size), theme::BLOCK_TEXT)
+        .size()
+        .x;
+    if wide > room {
+        size = (size * room / wide).floor().max(6.0);
+    }
+    let font = FontId::proportional(size);
+    let at = painter.text(
+        rect.center_top() + egui::vec2(0.0, 0.08 * cell),
+        Align2::CENTER_TOP,
         &words,
-        font_id.clone(),
+        font,
         theme::BLOCK_TEXT,
     );
-    let reduced = strength < block.max_strength();
-    let right = painter.text(
-        rect.right_center() - egui::vec2(TILE_PAD, 0.0),
-        Align2::RIGHT_CENTER,
-        roman(strength),
-        font_id,
-        if reduced {
-            theme::BLOCK_REDUCED
+    // The pips: one per step, on the lower edge, as the block is turned.
+    let steps = most.max(1);
+    let r = (0.075 * cell).max(1.2);
+    let step = ((cell - 4.0 * r) / f32::from(steps)).min(3.0 * r);
+    let y = rect.bottom() - 0.2 * cell;
+    let x0 = rect.center().x - step * (f32::from(steps) - 1.0) / 2.0;
+    for k in 0..steps {
+        let c = Pos2::new(x0 + step * f32::from(k), y);
+        if k < strength {
+            painter.circle_filled(c, r, theme::BLOCK_TEXT);
         } else {
-            theme::BLOCK_TEXT
-        },
-    );
+            painter.circle_stroke(c, r, Stroke::new(1.0, theme::BLOCK_REDUCED));
+        }
+    }
     if state.is_reserve(b) {
         painter.rect_stroke(
             rect,
@@ -538,26 +577,19 @@ fn paint_block(
             StrokeKind::Inside,
         );
     }
-    Some((format!("{words} {}", roman(strength)), left.union(right)))
-}
-
-/// The rating as the block prints it, the ballista's attack rating left
-/// for its tooltip: "C3".
-fn short_board_rating(b: &crate::scenario::model::Block) -> String {
-    format!("{}{}", b.initiative.letter(), b.firepower)
+    Some((format!("{words} {}", roman(strength)), at))
 }
 
 /// One accessibility node per block drawn: a face-up block by name,
 /// strength and side; a face-down one by its side alone. Ids come from
 /// the slot, never from the block, so nothing hidden leaks into the tree.
-#[allow(clippy::too_many_arguments)]
+/// Pointing at a block lists its whole stack in words.
 fn register_block(
     ui: &mut Ui,
     rect: Rect,
-    game: &Game,
-    state: &State,
-    b: BlockId,
-    up: bool,
+    (game, state): (&Game, &State),
+    (b, up): (BlockId, bool),
+    row: &[(BlockId, bool)],
     slot: (usize, usize),
     area: Rect,
 ) {
@@ -567,26 +599,31 @@ fn register_block(
     let id = ui.scope_id().with(("board_block", slot));
     let response = ui.interact(rect, id, Sense::hover());
     let side = state.side(b);
-    if up {
+    let label = if up {
         let block = game.roster().block(b);
         let strength = state.strength(game, b);
-        let label = format!("{} ({side}) {}", block.name, super::map::roman(strength));
-        response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &label));
-        let _: Response = response.on_hover_text(format!(
-            "{} — {side} {}, {}, strength {}{}",
-            block.name,
-            block.kind.label(),
-            short_rating(block),
-            strength_text(block, strength),
-            if state.is_reserve(b) {
-                " (reserve)"
-            } else {
-                ""
-            }
-        ));
+        format!("{} ({side}) {}", block.name, roman(strength))
     } else {
-        let label = format!("{side} block");
-        response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &label));
-        let _: Response = response.on_hover_text(format!("A {side} block, face down"));
+        format!("{side} block")
+    };
+    response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &label));
+    let space = game.board().name(SpaceId(slot.0 as u16)).to_string();
+    let lines = stack_words(game, state, row);
+    let _: Response = response.on_hover_ui(|ui| {
+        ui.set_max_width(super::tooltip::BOARD_CARD_WIDTH);
+        ui.spacing_mut().item_spacing.y = 1.0;
+        ui.label(egui::RichText::new(format!("{space}: {}", blocks_count(row.len()))).strong());
+        for line in &lines {
+            ui.label(egui::RichText::new(line).small());
+        }
+    });
+}
+
+/// "1 block", "4 blocks".
+fn blocks_count(n: usize) -> String {
+    if n == 1 {
+        "1 block".to_string()
+    } else {
+        format!("{n} blocks")
     }
 }

@@ -33,6 +33,10 @@ pub struct Replayed {
     /// A game still in progress: seen only as this side, whose player may
     /// not learn the other side's secrets from its replay.
     pub seen_by: Option<Side>,
+    /// A hot-seat game in progress: whose view is asked, and the seat
+    /// handed over, before anything of it shows (again whenever the tab is
+    /// come back to: the other person may be at the window by then).
+    pub hot_seat: bool,
 }
 
 impl Replayed {
@@ -53,7 +57,14 @@ impl Replayed {
             title,
             header,
             seen_by: None,
+            hot_seat: false,
         }
+    }
+
+    /// A hot-seat game in progress (see [`Replayed::hot_seat`]).
+    pub fn hot_seat(mut self, hot_seat: bool) -> Replayed {
+        self.hot_seat = hot_seat;
+        self
     }
 
     /// The replay of a game in progress, seen only as `side`.
@@ -64,20 +75,33 @@ impl Replayed {
 }
 
 /// Whose eyes an unfinished game's record is replayed through: its one
-/// person's, or in hot-seat the side to play (a person may be about to
-/// resume it; neither may learn the other's secrets from it). A finished
-/// game, or one between AIs, shows everything.
-fn in_progress_viewer(record: &RecordFile, trace: &Trace) -> Option<Side> {
+/// person's; in hot-seat nobody's until asked (either person may have
+/// opened it, and neither may learn the other's secrets from it: the
+/// second value says so). A finished game, or one between AIs, shows
+/// everything.
+fn in_progress_viewer(record: &RecordFile, trace: &Trace) -> (Option<Side>, bool) {
     if trace.last().is_over() {
-        return None;
+        return (None, false);
     }
     let human = |e: &crate::games::record::PlayerEntry| e.player == HUMAN;
     match (human(&record.caesar), human(&record.pompey)) {
-        (true, true) => Some(trace.last().current_player().unwrap_or(Side::Caesar)),
-        (true, false) => Some(Side::Caesar),
-        (false, true) => Some(Side::Pompey),
-        (false, false) => None,
+        (true, true) => (None, true),
+        (true, false) => (Some(Side::Caesar), false),
+        (false, true) => (Some(Side::Pompey), false),
+        (false, false) => (None, false),
     }
+}
+
+/// What stands before a hot-seat replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Gate {
+    /// Nothing: the game shows.
+    #[default]
+    Open,
+    /// Whose view is to be shown?
+    Ask,
+    /// The seat is to be handed to this side first.
+    HandOver(Side),
 }
 
 /// The Replay tab.
@@ -96,6 +120,11 @@ pub struct ReplayPanel {
     log: super::game_log::Cache,
     /// Changes with the game shown (the log is rebuilt then).
     generation: u64,
+    /// A hot-seat game's question and hand-over, before it shows.
+    gate: Gate,
+    /// The pass the tab was last drawn in: a hot-seat replay come back to
+    /// from another tab is handed over again.
+    shown_pass: u64,
 }
 
 impl ReplayPanel {
@@ -104,6 +133,11 @@ impl ReplayPanel {
         if let Some(side) = replayed.seen_by {
             self.viewer = Some(side);
         }
+        self.gate = match (replayed.hot_seat, replayed.seen_by) {
+            (false, _) => Gate::Open,
+            (true, None) => Gate::Ask,
+            (true, Some(side)) => Gate::HandOver(side),
+        };
         self.replayed = Some(replayed);
         // The last game's ring and zoom are not this game's.
         self.board.reset();
@@ -121,8 +155,12 @@ impl ReplayPanel {
                     n.to_string_lossy().into_owned()
                 });
                 let players = [record.caesar.player.as_str(), record.pompey.player.as_str()];
-                let seen_by = in_progress_viewer(&record, &trace);
-                self.open(Replayed::new(game, trace, title, players).seen_by(seen_by));
+                let (seen_by, hot_seat) = in_progress_viewer(&record, &trace);
+                self.open(
+                    Replayed::new(game, trace, title, players)
+                        .seen_by(seen_by)
+                        .hot_seat(hot_seat),
+                );
             }
             Err(e) => {
                 self.error = Some(format!("{}: {e}", path.display()));
@@ -238,6 +276,22 @@ impl ReplayPanel {
             ui.ctx().request_repaint_after(Duration::from_millis(50));
         }
         let mut actions = Vec::new();
+        let pass = ui.ctx().cumulative_pass_nr();
+        // Come back to from another tab: whoever sits here now may be the
+        // other person.
+        if self.gate == Gate::Open
+            && self.shown_pass + 1 < pass
+            && let Some(r) = &self.replayed
+            && r.hot_seat
+            && let Some(side) = r.seen_by
+        {
+            self.gate = Gate::HandOver(side);
+        }
+        self.shown_pass = pass;
+        if self.gate != Gate::Open {
+            self.gate_screen(ui);
+            return actions;
+        }
         let total = ui.available_width();
         egui::Panel::right("replay_side")
             .default_size(theme::panel_default(total, 0.4, theme::SIDE_PANEL_WIDTH))
@@ -288,6 +342,67 @@ impl ReplayPanel {
             }
         }
         actions
+    }
+
+    /// A hot-seat replay's question, then its hand-over: nothing of the
+    /// game shows (no board, no hand, no log) until the seat is taken.
+    fn gate_screen(&mut self, ui: &mut Ui) {
+        let Some(r) = &mut self.replayed else {
+            self.gate = Gate::Open;
+            return;
+        };
+        let mut next = self.gate;
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(ui.available_height() * 0.3);
+                ui.label(RichText::new(&r.title).strong());
+                match self.gate {
+                    Gate::Ask => {
+                        ui.label(
+                            RichText::new("Whose view of this hot-seat game?")
+                                .size(theme::ALERT_SIZE)
+                                .strong(),
+                        );
+                        ui.label(
+                            "The game is still in progress: each side may see only its own \
+                             hand and blocks. The seat is handed over before anything shows.",
+                        );
+                        ui.add_space(10.0);
+                        for side in Side::BOTH {
+                            if ui.button(format!("Replay as {side}")).clicked() {
+                                next = Gate::HandOver(side);
+                            }
+                        }
+                    }
+                    Gate::HandOver(side) => {
+                        ui.label(
+                            RichText::new(format!("{side}'s view of the game"))
+                                .size(theme::ALERT_SIZE)
+                                .strong(),
+                        );
+                        ui.label(format!(
+                            "Hand the seat to {side}; {} looks away.",
+                            side.other()
+                        ));
+                        ui.add_space(10.0);
+                        if ui.button(format!("I am {side}: show the replay")).clicked() {
+                            r.seen_by = Some(side);
+                            self.viewer = Some(side);
+                            next = Gate::Open;
+                        }
+                        if ui.button("Another side's view…").clicked() {
+                            next = Gate::Ask;
+                        }
+                    }
+                    Gate::Open => {}
+                }
+            });
+        });
+        if next != self.gate {
+            self.gate = next;
+            self.generation += 1;
+            ui.ctx().request_repaint();
+        }
     }
 
     fn step(&mut self, stride: Stride, forward: bool) {

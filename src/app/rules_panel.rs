@@ -10,6 +10,8 @@ use super::explain_view::{Clicked, ExplainPanel};
 use super::sim_panel::SimPanel;
 use super::state::{AppState, load_rules};
 use super::{FilePurpose, Request, theme};
+use crate::scenario::model::Deck;
+use crate::scenario::playable;
 use crate::scenario::rule_fields::{
     FieldKind, FieldValue, LIMIT_PARTS, RuleField, rule_differences,
 };
@@ -127,6 +129,8 @@ pub(super) struct RulesPanel {
     /// explanation), and whether the table is still to scroll to it.
     pub highlighted: Option<String>,
     scroll_to_highlighted: bool,
+    /// The last change refused because the engine could not play it, in words.
+    refused: Option<String>,
 }
 
 /// Fields two rule sets set differently: the field, one value, the other.
@@ -170,7 +174,8 @@ impl RulesPanel {
             self.cards = rules.removed_cards.join(", ");
         }
         let mut draft = rules.clone();
-        match self.switches(ui, state.variant(), &mut draft) {
+        let deck = state.scenario().map(|s| &s.deck);
+        match self.switches(ui, state.variant(), deck, &mut draft) {
             Switches::None => {}
             Switches::Changed => actions.push(Request::SetRules(draft)),
             Switches::Reset => actions.push(Request::ResetRules),
@@ -255,8 +260,16 @@ impl RulesPanel {
         }
     }
 
-    /// Every switch as a control; `rules` is changed in place.
-    fn switches(&mut self, ui: &mut Ui, variant: &str, rules: &mut RuleSet) -> Switches {
+    /// Every switch as a control; `rules` is changed in place. A change the
+    /// engine could not play with `deck` (battle_rounds 1, no turns ...) is
+    /// refused and said under the heading.
+    fn switches(
+        &mut self,
+        ui: &mut Ui,
+        variant: &str,
+        deck: Option<&Deck>,
+        rules: &mut RuleSet,
+    ) -> Switches {
         let mut action = Switches::None;
         let changed_fields = self.changed.as_ref().map_or(&[][..], |(_, d)| d.as_slice());
         ui.horizontal(|ui| {
@@ -298,8 +311,12 @@ impl RulesPanel {
                 action = Switches::SaveVariant;
             }
         });
+        if let Some(refused) = &self.refused {
+            ui.colored_label(theme::ERROR, refused);
+        }
         ui.separator();
         let cards = &mut self.cards;
+        let refused = &mut self.refused;
         let highlighted = self.highlighted.as_deref();
         let scroll_to = &mut self.scroll_to_highlighted;
         let values = rules.field_values();
@@ -335,8 +352,20 @@ impl RulesPanel {
                                 && matches!(action, Switches::None)
                                 && let Ok(changed) = rules.with_field(field, &new)
                             {
-                                *rules = changed;
-                                action = Switches::Changed;
+                                match newly_unplayable(deck, rules, &changed) {
+                                    Some(why) => {
+                                        *refused = Some(format!(
+                                            "Not applied: {} = {}: {why}",
+                                            field.name,
+                                            value_words(&new)
+                                        ));
+                                    }
+                                    None => {
+                                        *refused = None;
+                                        *rules = changed;
+                                        action = Switches::Changed;
+                                    }
+                                }
                             }
                             ui.label(field.explain);
                             ui.end_row();
@@ -345,6 +374,29 @@ impl RulesPanel {
             });
         action
     }
+}
+
+/// Why the engine could not play `changed` when it could play `now` (the
+/// requirements the change breaks, in the validator's words); `None` when
+/// it breaks none. A rule set already unplayable (a variant file) may still
+/// be changed, one field at a time, toward one that plays.
+fn newly_unplayable(deck: Option<&Deck>, now: &RuleSet, changed: &RuleSet) -> Option<String> {
+    let deck = deck?;
+    let before: Vec<_> = playable::check(deck, now)
+        .into_iter()
+        .map(|u| u.requirement)
+        .collect();
+    let broken: Vec<String> = playable::check(deck, changed)
+        .into_iter()
+        .filter(|u| !before.contains(&u.requirement))
+        .map(|u| u.to_string())
+        .collect();
+    (!broken.is_empty()).then(|| {
+        format!(
+            "the engine could not play it ({}). The value stays as it was.",
+            broken.join("; ")
+        )
+    })
 }
 
 /// A field's name in the rule table: marked when changed from the variant;

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use egui::{RichText, Ui};
 
@@ -49,6 +49,11 @@ impl Default for SetupPlayers {
 
 /// A fit on its own thread.
 struct Running {
+    /// When it started, and the budget it plans to spend (minutes).
+    started: Instant,
+    budget_minutes: f64,
+    /// The stages seen so far, in order (the last is the one running).
+    stages: Vec<String>,
     progress: Arc<Progress>,
     total: Arc<Mutex<u64>>,
     stage: Arc<Mutex<String>>,
@@ -128,6 +133,7 @@ impl SetupPlayers {
                 }
             }
         });
+        ui.label(RichText::new(BEST_AND_FAST).small());
         let folder = bundle_folder(state);
         ui.horizontal(|ui| {
             let l = ui.label("Budget (minutes)");
@@ -159,23 +165,27 @@ impl SetupPlayers {
                 r.progress.cancel();
             }
         });
-        if let Some(r) = &self.running {
+        if let Some(r) = &mut self.running {
             let total = (*r.total.lock().unwrap_or_else(|e| e.into_inner())).max(1);
             let done = r.progress.done();
             let stage = r.stage.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            if r.stages.last() != Some(&stage) {
+                r.stages.push(stage.clone());
+            }
+            let elapsed = r.started.elapsed().as_secs_f64();
+            ui.label(RichText::new(format!("Stage {}: {stage}", r.stages.len())).strong());
             ui.add(
                 egui::ProgressBar::new(done as f32 / total as f32)
-                    .text(format!("{stage} ({done} of {total} games)")),
+                    .text(format!("{done} of {total} games")),
             );
+            ui.label(progress_words(elapsed, r.budget_minutes, done, total));
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
         match &self.outcome {
             Some(Ok(report)) => {
                 egui::CollapsingHeader::new("The last fit's report")
                     .id_salt("fit_report")
-                    .show(ui, |ui| {
-                        ui.label(RichText::new(report).monospace());
-                    });
+                    .show(ui, |ui| fit_report(ui, report));
             }
             Some(Err(e)) => {
                 ui.colored_label(theme::ERROR, format!("The fit stopped: {e}"));
@@ -220,6 +230,9 @@ impl SetupPlayers {
         });
         self.outcome = None;
         self.running = Some(Running {
+            started: Instant::now(),
+            budget_minutes: self.budget_minutes,
+            stages: Vec::new(),
             progress,
             total,
             stage,
@@ -238,6 +251,104 @@ impl SetupPlayers {
             self.fits_finished += 1;
         }
     }
+}
+
+/// What `best` and `fast` mean, in one sentence each, wherever they are
+/// offered for the setup.
+pub(crate) const BEST_AND_FAST: &str = "best: the strongest player measured for this setup, \
+     however long it thinks. fast: the strongest of the quick ones (a game in a fraction of \
+     a second), so its figure can be higher or lower than best's, measured in other games.";
+
+/// "3 min 10 s" for 190 seconds.
+fn duration_words(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match (s / 60, s % 60) {
+        (0, s) => format!("{s} s"),
+        (m, 0) => format!("{m} min"),
+        (m, s) => format!("{m} min {s} s"),
+    }
+}
+
+/// The fit's time in words: how long it has run and about how long is
+/// left. The fit plans its games to spend the budget, so the budget is
+/// the estimate; past it, the last stage (a search's games are the
+/// slowest) is said to be finishing.
+pub(crate) fn progress_words(elapsed: f64, budget_minutes: f64, done: u64, total: u64) -> String {
+    let budget = budget_minutes * 60.0;
+    let left = budget - elapsed;
+    if left > 1.0 {
+        format!(
+            "{} elapsed; about {} left of the {} budget",
+            duration_words(elapsed),
+            duration_words(left),
+            duration_words(budget)
+        )
+    } else if done >= total {
+        format!(
+            "{} elapsed, past the {} budget: every planned game is played, the last \
+             measurement is being finished",
+            duration_words(elapsed),
+            duration_words(budget)
+        )
+    } else {
+        format!(
+            "{} elapsed, past the {} budget: the last games (a tree search's, the slowest) \
+             are being played",
+            duration_words(elapsed),
+            duration_words(budget)
+        )
+    }
+}
+
+/// The fit's report as the window shows it: its Markdown rendered (a
+/// heading, a table as a grid, the command in monospace, sentences wrapped).
+fn fit_report(ui: &mut Ui, text: &str) {
+    let plain = |line: &str| line.replace('`', "").replace("**", "");
+    let mut table: Vec<Vec<String>> = Vec::new();
+    let flush = |ui: &mut Ui, table: &mut Vec<Vec<String>>| {
+        if table.is_empty() {
+            return;
+        }
+        egui::Grid::new(("fit_report_table", table.len(), table[0].join("|")))
+            .striped(true)
+            .num_columns(table[0].len())
+            .show(ui, |ui| {
+                for (k, row) in table.iter().enumerate() {
+                    for cell in row {
+                        let cell = RichText::new(cell);
+                        ui.add(egui::Label::new(if k == 0 { cell.strong() } else { cell }).wrap());
+                    }
+                    ui.end_row();
+                }
+            });
+        table.clear();
+    };
+    for line in text.lines() {
+        if let Some(row) = line.trim().strip_prefix('|') {
+            let cells: Vec<String> = row
+                .trim_end_matches('|')
+                .split('|')
+                .map(|c| plain(c.trim()))
+                .collect();
+            // The row under the header: dashes only.
+            if !cells
+                .iter()
+                .all(|c| c.chars().all(|x| x == '-' || x == ':'))
+            {
+                table.push(cells);
+            }
+            continue;
+        }
+        flush(ui, &mut table);
+        if let Some(heading) = line.strip_prefix("# ") {
+            ui.label(RichText::new(plain(heading)).heading());
+        } else if let Some(code) = line.strip_prefix("    ") {
+            ui.label(RichText::new(code).monospace());
+        } else if !line.trim().is_empty() {
+            ui.add(egui::Label::new(plain(line)).wrap());
+        }
+    }
+    flush(ui, &mut table);
 }
 
 /// A whole fit, resumed when the folder holds one (a cancelled fit goes on).
@@ -276,4 +387,20 @@ fn run_fit(
         };
         Ok(format!("{verdict}\n\n{}", outcome.report))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_says_its_time_in_words_with_an_estimate() {
+        assert_eq!(
+            progress_words(70.0, 10.0, 5, 100),
+            "1 min 10 s elapsed; about 8 min 50 s left of the 10 min budget"
+        );
+        assert!(progress_words(700.0, 10.0, 100, 100).contains("every planned game is played"));
+        assert!(progress_words(700.0, 10.0, 90, 100).contains("the slowest"));
+        assert_eq!(duration_words(59.6), "1 min");
+    }
 }

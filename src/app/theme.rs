@@ -78,10 +78,9 @@ pub const TARGET: Color32 = Color32::from_rgb(40, 200, 235);
 pub const LAST_MOVE: Color32 = Color32::from_rgb(250, 110, 20);
 /// Hovered items and drop targets.
 pub const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 36);
-/// The line from a space to its stack of blocks set away from it, over a
-/// pale halo so it shows on land and sea alike.
-pub const LEADER: Color32 = Color32::from_rgb(30, 30, 30);
-pub const LEADER_HALO: Color32 = Color32::from_rgba_premultiplied(235, 235, 235, 200);
+/// 2.1's discard step: its words, its cards' frames, and the card chosen.
+pub const DISCARD: Color32 = Color32::from_rgb(176, 92, 40);
+pub const DISCARD_PICKED: Color32 = Color32::from_rgb(92, 52, 30);
 /// An event card's button in the hand (command cards keep the plain
 /// button's grey), and its words.
 pub const EVENT_CARD: Color32 = Color32::from_rgb(96, 62, 140);

@@ -14,9 +14,16 @@ const DEFAULT_WINTER_BASE: u8 = 3;
 pub(super) const BOARD_CARD_WIDTH: f32 = 230.0;
 
 /// The Play and Replay board's card of a space: its name, kind, VP and
-/// winter supply in a line, then one short line per kind of link, in small
-/// words. The game's blocks are the board's to show, not the card's.
-pub(super) fn board_space(ui: &mut Ui, scenario: &Scenario, rules: Option<&RuleSet>, id: SpaceId) {
+/// winter supply in a line, then its stack in words (`stack`, one line a
+/// block as the viewer may know it), then one short line per kind of link,
+/// in small words.
+pub(super) fn board_space(
+    ui: &mut Ui,
+    scenario: &Scenario,
+    rules: Option<&RuleSet>,
+    id: SpaceId,
+    stack: &[String],
+) {
     let board = &scenario.board;
     let s = board.space(id);
     ui.set_max_width(BOARD_CARD_WIDTH);
@@ -33,6 +40,9 @@ pub(super) fn board_space(ui: &mut Ui, scenario: &Scenario, rules: Option<&RuleS
         ui.label(RichText::new(&s.name).strong());
         ui.label(RichText::new(head).small());
     });
+    for line in stack {
+        ui.label(RichText::new(line).small().strong());
+    }
     let limits = rules.map(|r| r.road_limits);
     for (title, list) in links(scenario, id, limits) {
         ui.label(RichText::new(format!("{title}: {}", list.join(", "))).small());

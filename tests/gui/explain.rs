@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{
-    FileDialogs, FileRequest, NativeDialog, RuleChoice, Tab, WorkbenchApp,
+    FileDialogs, FileRequest, NativeDialog, RuleChoice, Tab, WorkbenchApp, plain_sentence,
 };
 use caesar_workbench::sim::explain::ExplainReport;
 use egui::accesskit::{Role, Toggled};
@@ -124,9 +124,25 @@ fn an_explanation_runs_in_the_window_and_a_field_shows_in_the_rule_table() {
     h.get_by_label(&shown(report.headline()));
     h.get_by_label(&shown(report.whole_sentence()));
     for (field, effect) in report.ranked() {
-        h.get_by_label(&shown(report.field_sentence(field, &effect)));
+        h.get_by_label(&shown(plain_sentence(
+            field,
+            report.field_sentence(field, &effect),
+        )));
     }
     h.get_by_label(&shown(report.sum_sentence()));
+    // In the rule table's plain words, not the file's (issue 55, item 5).
+    h.get_by_label_contains("Caesar is Player 1 on the game's first turn (2.1: on -> off)");
+    h.get_by_label_contains("VP that win the game after a year (1.2: ");
+    assert!(
+        h.query_all_by_label_contains("caesar_player1_first_turn (")
+            .next()
+            .is_none()
+    );
+    assert!(
+        h.query_all_by_label_contains("true -> false")
+            .next()
+            .is_none()
+    );
 
     // A field's sentence in the explanation selects it in the rule table.
     assert_eq!(h.state().highlighted_rule_field(), None);
@@ -135,8 +151,11 @@ fn an_explanation_runs_in_the_window_and_a_field_shows_in_the_rule_table() {
         .into_iter()
         .find(|(f, _)| f.field == "vp_to_win")
         .unwrap();
-    h.get_by_label(&shown(report.field_sentence(vp_field, &vp_effect)))
-        .click();
+    h.get_by_label(&shown(plain_sentence(
+        vp_field,
+        report.field_sentence(vp_field, &vp_effect),
+    )))
+    .click();
     h.run();
     assert_eq!(h.state().highlighted_rule_field(), Some("vp_to_win"));
     let in_table = h.get_by_role_and_label(Role::Button, "vp_to_win");
@@ -370,9 +389,20 @@ fn an_explanation_checked_with_another_player_says_whether_each_field_agrees() {
     let shown = |text: String| text.replace('→', "->");
     h.get_by_label(&ladder.question());
     for a in ladder.agreement() {
-        h.get_by_label(&shown(a.sentence(&ladder.players)));
+        let field = ladder.rungs[1]
+            .fields
+            .iter()
+            .find(|f| f.field == a.field)
+            .unwrap();
+        h.get_by_label(&shown(plain_sentence(field, a.sentence(&ladder.players))));
     }
-    h.get_by_label(ladder.verdict());
+    if ladder.all_agree() {
+        // No difference found is not said to be agreement (issue 55).
+        h.get_by_label_contains("That does not show they agree");
+        assert!(h.query_by_label(ladder.verdict()).is_none());
+    } else {
+        h.get_by_label(ladder.verdict());
+    }
     // Each player's explanation as `explain --caesar-ai P --pompey-ai P
     // --pairs` at the command line (whose --ladder takes its rungs weakest
     // first and refuses heuristic below random).

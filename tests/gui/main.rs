@@ -5,12 +5,14 @@
 mod common;
 
 mod balance;
+mod board;
 mod edit;
 mod explain;
 mod heatmap;
 mod ladder;
 mod play;
 mod players;
+mod robust;
 mod setup;
 mod sweep;
 mod window;

@@ -150,6 +150,14 @@ fn press_decision(h: &mut Harness<'_, WorkbenchApp>, game: &Game, action: Action
         .unwrap_or_else(|| panic!("no card {label} in the hand"))
         .click();
     h.run();
+    if matches!(action, Action::Discard(_)) {
+        confirm_discard(h, &label);
+    }
+}
+
+/// 2.1: a discard chosen in the hand is taken by its confirmation.
+fn confirm_discard(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
+    press(h, &format!("Yes, discard {label}"));
 }
 
 fn is_command(game: &Game, card: u8) -> Option<(u8, u8)> {
@@ -174,6 +182,7 @@ fn discard_all_but(h: &mut Harness<'_, WorkbenchApp>, keep: &str) {
             .expect("another card");
         let before = s.hand(Side::Caesar).len();
         press(h, &g.card_label(other));
+        confirm_discard(h, &g.card_label(other));
         settle(h);
         assert_eq!(now(h).1.hand(Side::Caesar).len(), before - 1);
     }
@@ -511,6 +520,8 @@ fn blocks_named(h: &Harness<'_, WorkbenchApp>, game: &Game, side: Side) -> Vec<S
 fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_tree() {
     let mut h = play([Seat::Human, Seat::Human], 4);
     press(&mut h, "Start game");
+    // A new hot-seat game opens on the hand-over screen (issue 55).
+    press(&mut h, "I am Caesar: show my board");
     let (game, s) = now(&mut h);
     assert_eq!(s.current_player(), Some(Side::Caesar));
     // Caesar's own blocks are named; Pompey's are not, only "Pompey block".
@@ -540,17 +551,18 @@ fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_t
     // which names neither side's blocks nor cards.
     let first = game.card_label(s.hand(Side::Caesar)[0]);
     press(&mut h, &first);
+    confirm_discard(&mut h, &first);
     assert_eq!(h.state_mut().play_panel().handover(), Some(Side::Pompey));
     h.get_by_label("Pompey to play");
     // Issue 45: the side panel's "Undo my decision" would be Caesar's
-    // decision, whoever sits there: off; the hand-over's own button says
-    // whose decision it takes back.
+    // decision, whoever sits there: off. Issue 55: Pompey's player may be
+    // the one at the screen: no undo of Caesar's decision is offered.
     assert!(
         h.get_by_label("Undo my decision")
             .accesskit_node()
             .is_disabled()
     );
-    h.get_by_label("Undo Caesar's last decision");
+    assert!(h.query_by_label("Undo Caesar's last decision").is_none());
     assert!(blocks_named(&h, &game, Side::Caesar).is_empty());
     assert!(blocks_named(&h, &game, Side::Pompey).is_empty());
     let (_, s) = now(&mut h);
@@ -567,11 +579,11 @@ fn in_hot_seat_the_hidden_sides_blocks_and_cards_never_reach_the_accessibility_t
     press(&mut h, "I am Pompey: show my board");
     assert!(!blocks_named(&h, &game, Side::Pompey).is_empty());
     assert_eq!(blocks_named(&h, &game, Side::Caesar), Vec::<String>::new());
-    // Undo: Caesar's decision showed nothing, so it may be taken back ... but
-    // only by Caesar, from the hand-over; once Pompey acts it is Pompey's.
+    // Pompey discards too (confirmed, 2.1): the seat goes back to Caesar.
     let (_, s) = now(&mut h);
     let pompey_card = game.card_label(s.hand(Side::Pompey)[0]);
     press(&mut h, &pompey_card);
+    confirm_discard(&mut h, &pompey_card);
     assert_eq!(h.state_mut().play_panel().handover(), Some(Side::Caesar));
 }
 
@@ -854,6 +866,7 @@ fn undo_takes_back_a_quiet_decision_and_nothing_past_a_reveal() {
         .map(|c| game.card_label(*c))
         .collect();
     press(&mut h, &hand[0]);
+    confirm_discard(&mut h, &hand[0]);
     // Caesar's discard showed nothing: it may be taken back, until Pompey acts.
     let (_, after) = now(&mut h);
     assert_eq!(after.hand(Side::Caesar).len(), hand.len() - 1);
@@ -864,6 +877,7 @@ fn undo_takes_back_a_quiet_decision_and_nothing_past_a_reveal() {
     assert_eq!(back.current_player(), Some(Side::Caesar));
     // Discard again and let the AI answer: its decision is a barrier.
     press(&mut h, &hand[0]);
+    confirm_discard(&mut h, &hand[0]);
     settle(&mut h);
     let (_, s) = now(&mut h);
     let len = h.state_mut().play_panel().session().unwrap().trace.len();
@@ -1023,31 +1037,30 @@ fn in_hot_seat_undo_and_hand_overs_never_show_the_other_sides_secrets() {
     let mut h = play([Seat::Human, Seat::Human], 4);
     press(&mut h, "Start game");
     assert_nothing_hidden(&mut h, "the start");
-    let (mut undone, mut refused) = (0, 0);
-    for step in 0..24 {
+    let (mut undone, mut refused, mut hand_overs) = (0, 0, 0);
+    for step in 0..40 {
         let session = h.state_mut().play_panel().session().unwrap();
         let len = session.trace.len();
         let last = len.checked_sub(1).map(|i| session.trace.decider(i));
         let last_action = len.checked_sub(1).map(|i| session.trace.action(i));
         if let Some(side) = h.state_mut().play_panel().handover() {
             assert_nothing_hidden(&mut h, &format!("hand-over to {side}"));
-            // Every other hand-over, the one who just decided takes it back:
-            // the board that shows next is theirs, after a hand-over.
-            let undo = last.map(|l| format!("Undo {l}'s last decision"));
-            if step % 2 == 0
-                && let (Some(l), Some(label), Some(action)) = (last, undo, last_action)
-                && h.query_by_label(&label).is_some()
-            {
-                press(&mut h, &label);
-                assert_eq!(h.state_mut().play_panel().handover(), Some(l));
-                assert_nothing_hidden(&mut h, &format!("undone by {l}"));
-                press(&mut h, &format!("I am {l}: show my board"));
-                assert_nothing_hidden(&mut h, &format!("{l} back at the board"));
-                h.state_mut().play_panel().act(action).unwrap();
-                h.run();
-                undone += 1;
-                continue;
+            // Issue 55: whoever sits at the hand-over screen may be the
+            // other person: no undo is offered there, for either seat.
+            assert!(
+                h.query_all_by_label_contains("'s last decision")
+                    .next()
+                    .is_none(),
+                "an undo on the hand-over screen to {side}"
+            );
+            if let Some(button) = h.query_by_label("Undo my decision") {
+                assert!(button.accesskit_node().is_disabled());
             }
+            assert!(
+                !h.state_mut().play_panel().undo(),
+                "undone at the hand-over"
+            );
+            hand_overs += 1;
             press(&mut h, &format!("I am {side}: show my board"));
             assert_nothing_hidden(&mut h, &format!("{side} took the seat"));
             // The other person's decision is not this one's to take back.
@@ -1061,6 +1074,28 @@ fn in_hot_seat_undo_and_hand_overs_never_show_the_other_sides_secrets() {
                 assert_nothing_hidden(&mut h, &format!("{side} tried to undo"));
                 refused += 1;
             }
+            continue;
+        }
+        // The seat's own quiet decision, no hand-over since: taken back
+        // every other time, and made again.
+        let holder = h.state_mut().play_panel().viewer();
+        if step % 2 == 0
+            && last.is_some()
+            && last == holder
+            && let Some(action) = last_action
+            && h.query_by_label("Undo my decision")
+                .is_some_and(|b| !b.accesskit_node().is_disabled())
+        {
+            press(&mut h, "Undo my decision");
+            assert_eq!(
+                h.state_mut().play_panel().session().unwrap().trace.len(),
+                len - 1
+            );
+            assert_eq!(h.state_mut().play_panel().handover(), None);
+            assert_nothing_hidden(&mut h, "undone by the seat's own side");
+            h.state_mut().play_panel().act(action).unwrap();
+            h.run();
+            undone += 1;
             continue;
         }
         let (game, s) = now(&mut h);
@@ -1080,7 +1115,8 @@ fn in_hot_seat_undo_and_hand_overs_never_show_the_other_sides_secrets() {
         h.run();
         assert_nothing_hidden(&mut h, &game.action_text(pick));
     }
-    assert!(undone >= 2, "undone {undone} times");
+    assert!(hand_overs >= 4, "{hand_overs} hand-overs");
+    assert!(undone >= 1, "undone {undone} times");
     assert!(refused >= 2, "refused {refused} times");
 }
 
@@ -1373,8 +1409,8 @@ fn a_double_click_decides_once_and_a_place_that_changed_meaning_waits_for_the_po
         let Some((game, pick)) = next_pick(&mut h, k) else {
             break;
         };
-        if matches!(pick, Action::Disband(_)) {
-            // Asked about first (another test); not a click's decision.
+        if matches!(pick, Action::Disband(_) | Action::Discard(_)) {
+            // Asked about first (other tests); not a click's decision.
             h.state_mut().play_panel().act(pick).unwrap();
             continue;
         }
@@ -1738,6 +1774,7 @@ fn the_hands_cards_keep_their_places_after_a_discard() {
         .collect();
     let gone = before[0].0.clone();
     press(&mut h, &gone);
+    confirm_discard(&mut h, &gone);
     settle(&mut h);
     h.run_steps(30);
     assert_eq!(now(&mut h).1.hand(Side::Caesar).len(), labels.len() - 1);
@@ -1889,12 +1926,11 @@ fn roman_numeral(n: u8) -> &'static str {
     ["0", "I", "II", "III", "IV", "V", "VI"][n as usize]
 }
 
-/// Issue 45: at the default size and at 1000×700, every block of the
-/// published setup's opening stacks reads whole on the board without
-/// pointing at it: its name (the kind shortened, its number whole, so
-/// Legio 10 and 13 never both read "L1" and Auxilia 1 never reads like
-/// a rating), its rating and its strength, inside its own tile; and no
-/// tile covers another tile or any space's name.
+/// Issues 45 and 55: at the default size and at 1000×700, every block of
+/// the published setup's opening stacks reads on the board without
+/// pointing at it, as the physical block does: its initials ("L10" and
+/// "L13" apart, "A1" for Auxilia 1, "Cae" for Caesar) and its strength,
+/// inside its own square. Where the squares stand is `board.rs`'s.
 #[test]
 fn every_opening_block_reads_whole_and_covers_no_other_block_nor_name() {
     for size in [vec2(1500.0, 880.0), vec2(1000.0, 700.0)] {
@@ -1903,61 +1939,47 @@ fn every_opening_block_reads_whole_and_covers_no_other_block_nor_name() {
         let board = h.state_mut().play_panel().board();
         let words = board.block_words().to_vec();
         let tiles = board.block_tiles();
-        let names = board.space_names().to_vec();
         let area = board.view.area();
-        assert!(names.len() >= 50, "{} names at {size:?}", names.len());
         let on_map: Vec<BlockId> = game
             .roster()
             .ids()
             .filter(|b| matches!(s.place(*b), caesar_workbench::engine::Place::Map(_)))
             .collect();
         assert!(on_map.len() >= 30, "{} blocks on the map", on_map.len());
+        let mut read = std::collections::HashSet::new();
         for b in &on_map {
             let block = game.roster().block(*b);
             let (_, text, at) = words
                 .iter()
                 .find(|(x, ..)| x == b)
                 .unwrap_or_else(|| panic!("{} has no words at {size:?}", block.name));
-            // The kind's first letters (two at least) and the number whole,
-            // or a one-of-a-kind block's whole name.
             let mut parts = block.name.split_whitespace();
             let kind = parts.next().unwrap();
-            let mut read = text.split_whitespace();
-            let first = read.next().unwrap_or_default();
-            let name_ok = match parts.next() {
-                Some(n) => first.len() >= 2 && kind.starts_with(first) && read.next() == Some(n),
-                None => first == kind,
+            let initials = match parts.next() {
+                Some(n) => format!("{}{n}", &kind[..1]),
+                None => kind.chars().take(3).collect(),
             };
-            let rating = format!("{}{}", block.initiative.letter(), block.firepower);
             let strength = roman_numeral(s.strength(&game, *b));
-            assert!(
-                name_ok
-                    && text.contains(&format!(" {rating} "))
-                    && text.ends_with(&format!(" {strength}")),
-                "{} reads {text:?} at {size:?}",
+            assert_eq!(
+                text,
+                &format!("{initials} {strength}"),
+                "{} at {size:?}",
                 block.name
             );
-            let tile = tiles.iter().find(|t| t.0 == *b).expect("a tile").3;
+            read.insert((s.side(*b), initials.clone()));
+            let tile = tiles.iter().find(|t| t.0 == *b).expect("a square").3;
             assert!(
-                tile.contains_rect(*at),
-                "{text:?} overflows its tile {tile:?}"
+                (tile.width() - tile.height()).abs() < 0.5,
+                "a square: {tile:?}"
+            );
+            assert!(
+                tile.expand(1.0).contains_rect(*at),
+                "{text:?} overflows its square {tile:?} at {size:?}"
             );
             assert!(area.contains_rect(tile), "{text:?} off the map at {size:?}");
-            for other in tiles.iter().filter(|t| t.0 != *b) {
-                assert!(
-                    !tile.intersects(other.3),
-                    "{} covers {} at {size:?}",
-                    block.name,
-                    game.block_name(other.0)
-                );
-            }
-            for name in &names {
-                assert!(
-                    !tile.intersects(*name),
-                    "{text:?} covers a name at {size:?}"
-                );
-            }
         }
+        // No two blocks of a side read alike.
+        assert_eq!(read.len(), on_map.len(), "{read:?}");
     }
 }
 
@@ -2023,18 +2045,95 @@ fn a_resumed_hot_seat_game_hands_over_first_and_its_replay_keeps_to_one_side() {
     assert_eq!(other.state_mut().play_panel().viewer(), Some(to_play));
     assert_nothing_hidden(&mut other, "the seat taken");
 
-    // The unfinished record in the Replay tab: seen as the side to play.
+    // The unfinished record in the Replay tab: whose view is asked first,
+    // then the seat handed over; then seen as that side only.
+    let (game, trace) = {
+        let s = h.state_mut().play_panel().session().unwrap();
+        (s.game.clone(), s.trace.clone())
+    };
     let mut replay = harness(Tab::Replay);
     replay.state_mut().replay_panel().open_file(&file);
     replay.run();
+    replay.get_by_label("Whose view of this hot-seat game?");
+    let both: Vec<String> = Side::BOTH
+        .iter()
+        .flat_map(|v| secrets(&game, &trace, trace.len(), *v))
+        .collect();
+    assert_absent(&replay, &both, "asked whose view");
+    assert!(replay.query_by_label("Everything").is_none());
+    let viewer = to_play.other();
+    press(&mut replay, &format!("Replay as {viewer}"));
+    replay.get_by_label(&format!("Hand the seat to {viewer}; {to_play} looks away."));
+    assert_absent(&replay, &both, "the replay's hand-over");
+    press(&mut replay, &format!("I am {viewer}: show the replay"));
     let r = replay
         .state_mut()
         .replay_panel()
         .replayed()
         .expect("opened");
-    assert_eq!(r.seen_by, Some(to_play));
+    assert_eq!(r.seen_by, Some(viewer));
     assert!(replay.query_by_label("Everything").is_none());
-    replay.get_by_label_contains(&format!("Seen as {to_play}"));
+    replay.get_by_label_contains(&format!("Seen as {viewer}"));
+    // Stepped to its end, nothing of the other side's secrets.
+    replay.state_mut().replay_panel().set_position(trace.len());
+    replay.run();
+    assert_absent(
+        &replay,
+        &secrets(&game, &trace, trace.len(), viewer),
+        "the replay's end",
+    );
+    // Another tab and back: whoever sits there now is asked to hand over.
+    replay.state_mut().set_tab(Tab::Play);
+    replay.run();
+    replay.state_mut().set_tab(Tab::Replay);
+    replay.run();
+    replay.get_by_label(&format!("I am {viewer}: show the replay"));
+    assert_absent(&replay, &both, "back at the replay");
+}
+
+/// Issue 55 item 4: a new hot-seat game opens on the hand-over screen:
+/// no hand, no block of either side shows before the side to play takes
+/// the seat; and no undo is offered there.
+#[test]
+fn a_new_hot_seat_game_opens_on_the_hand_over_screen() {
+    let mut h = play([Seat::Human, Seat::Human], 4);
+    press(&mut h, "Start game");
+    let (game, s) = now(&mut h);
+    let first = s.current_player().expect("someone to play");
+    assert_eq!(h.state_mut().play_panel().handover(), Some(first));
+    h.get_by_label(&format!("{first} to play"));
+    assert_nothing_hidden(&mut h, "the new game");
+    for side in Side::BOTH {
+        assert!(h.query_by_label(&format!("{side}'s hand")).is_none());
+        for c in s.hand(side) {
+            assert!(
+                h.query_all_by_label(&game.card_label(*c))
+                    .all(|n| n.accesskit_node().role() != egui::accesskit::Role::Button),
+                "{side}'s card shows before the hand-over"
+            );
+        }
+    }
+    assert!(
+        h.query_all_by_label_contains("'s last decision")
+            .next()
+            .is_none()
+    );
+    press(&mut h, &format!("I am {first}: show my board"));
+    assert_eq!(h.state_mut().play_panel().viewer(), Some(first));
+    h.get_by_label_contains(&format!("{first}'s hand"));
+    assert_nothing_hidden(&mut h, "the seat taken");
+    // Replay so far, from the seat: handed over too before it shows.
+    hot_seat_moves(&mut h, 3);
+    if h.state_mut().play_panel().handover().is_none() {
+        let holder = h.state_mut().play_panel().viewer().expect("a seat");
+        press(&mut h, "Replay so far");
+        assert_eq!(h.state().tab(), Tab::Replay);
+        h.get_by_label(&format!("I am {holder}: show the replay"));
+        assert!(
+            h.query_by_label(&format!("{}'s hand", holder.other()))
+                .is_none()
+        );
+    }
 }
 
 /// Issue 45: right after the AI acts, a click on a button that stood in
@@ -2131,6 +2230,7 @@ fn the_slots_stand_at_one_height_against_the_ai_in_hot_seat_and_with_new_game_op
     assert_eq!(slot(&h), against_ai, "New game opened moved the slots");
     let mut hot = play([Seat::Human, Seat::Human], 2);
     press(&mut hot, "Start game");
+    press(&mut hot, "I am Caesar: show my board");
     assert_eq!(slot(&hot), against_ai, "hot-seat puts the slots elsewhere");
 }
 
@@ -2506,4 +2606,143 @@ fn hovering_a_space_lights_only_legal_destinations() {
         }
     }
     panic!("{checked} group moves checked");
+}
+
+/// Issue 55 item 3: the year's discard (2.1) is a step of its own, in its
+/// own words; a card clicked is only chosen, and can be changed, until the
+/// confirmation says to discard it. Nothing reaches the other side before.
+#[test]
+fn the_discard_is_its_own_step_and_waits_for_its_confirmation() {
+    let mut h = started(7);
+    let (game, s) = now(&mut h);
+    let start = s.clone();
+    assert_eq!(s.period(), Period::Discard);
+    h.get_by_label_contains("discard one card face down for the year (2.1)");
+    h.get_by_label_contains("Discard (2.1): click the card to give up");
+    let mut hand: Vec<String> = s
+        .hand(Side::Caesar)
+        .iter()
+        .map(|c| game.card_label(*c))
+        .collect();
+    hand.dedup();
+    let (first, second) = (hand[0].clone(), hand[1].clone());
+    assert_ne!(first, second);
+    let size = s.hand(Side::Caesar).len();
+    press(&mut h, &first);
+    // Chosen, not discarded: the question, and the AI waits.
+    settle(&mut h);
+    let (_, s) = now(&mut h);
+    assert_eq!(s.hand(Side::Caesar).len(), size, "one click discarded");
+    assert_eq!(s.current_player(), Some(Side::Caesar));
+    h.get_by_label(&format!("Discard {first} face down for the year (2.1)?"));
+    // Taken back: keep it, and choose another.
+    press(&mut h, "Keep it, choose another");
+    assert!(
+        h.query_by_label_contains("face down for the year (2.1)?")
+            .is_none(),
+        "the question stays"
+    );
+    press(&mut h, &second);
+    h.get_by_label(&format!("Discard {second} face down for the year (2.1)?"));
+    // Another card clicked while asked: the question follows the new choice.
+    press(&mut h, &first);
+    h.get_by_label(&format!("Discard {first} face down for the year (2.1)?"));
+    assert!(
+        h.query_by_label_contains(&format!("Discard {second} face down"))
+            .is_none()
+    );
+    confirm_discard(&mut h, &first);
+    let (_, s) = now(&mut h);
+    assert_eq!(s.hand(Side::Caesar).len(), size - 1);
+    let copies = |s: &State| {
+        s.hand(Side::Caesar)
+            .iter()
+            .filter(|c| game.card_label(**c) == first)
+            .count()
+    };
+    assert_eq!(copies(&s) + 1, copies(&start), "{first} discarded");
+    assert_eq!(s.current_player(), Some(Side::Pompey));
+}
+
+/// Issue 55 item 6: at 1000×700, "Resume game…" during a game brings its
+/// question into view (below the fold the click seemed to do nothing).
+#[test]
+fn at_1000_by_700_resumes_question_is_in_view() {
+    let mut app = WorkbenchApp::new(None, "rules-2.0");
+    app.set_tab(Tab::Play);
+    let mut h = Harness::builder()
+        .with_size(vec2(1000.0, 700.0))
+        .build_ui_state(|ui, app: &mut WorkbenchApp| app.show(ui), app);
+    {
+        let p = h.state_mut().play_panel();
+        p.settings.seats = [Seat::Human, Seat::Ai(AiSpec::Heuristic)];
+        p.paused = true;
+    }
+    h.run();
+    press(&mut h, "Start game");
+    settle(&mut h);
+    let (game, s) = now(&mut h);
+    h.state_mut().play_panel().act(legal(&game, &s)[0]).unwrap();
+    settle(&mut h);
+    press(&mut h, "Resume game…");
+    h.run_steps(20);
+    for label in [
+        "A game is in progress. Discard it and resume a saved game?",
+        "Discard it and choose a saved game",
+        "Keep playing",
+    ] {
+        let r = h.get_by_label(label).rect();
+        assert!(
+            r.top() >= 0.0 && r.bottom() <= 700.0,
+            "{label} at {r:?}, outside the 700-point window"
+        );
+    }
+}
+
+/// The cards of Caesar's hand as their buttons stand, row by row.
+fn hand_in_order(h: &Harness<'_, WorkbenchApp>, game: &Game, s: &State) -> Vec<(String, Pos2)> {
+    let mut out: Vec<(String, Pos2)> = Vec::new();
+    for c in s.hand(Side::Caesar) {
+        let label = game.card_label(*c);
+        if out.iter().any(|(l, _)| *l == label) {
+            continue;
+        }
+        for n in h.query_all_by_label(&label) {
+            if n.accesskit_node().role() == egui::accesskit::Role::Button {
+                out.push((label.clone(), n.rect().min));
+            }
+        }
+    }
+    out.sort_by(|a, b| (a.1.y, a.1.x).partial_cmp(&(b.1.y, b.1.x)).unwrap());
+    out
+}
+
+/// Issue 55 item 6: a game saved and resumed shows the hand in the order
+/// and places it had (a card played leaves its place empty, as in play).
+#[test]
+fn a_resumed_game_keeps_the_hands_order() {
+    let mut h = started(5);
+    let (game, s) = now(&mut h);
+    let keep = game.card_label(s.hand(Side::Caesar)[0]);
+    discard_all_but(&mut h, &keep);
+    settle(&mut h);
+    let (_, s) = now(&mut h);
+    let before = hand_in_order(&h, &game, &s);
+    assert!(before.len() >= 3, "{before:?}");
+    let record = h.state_mut().play_panel().record().expect("a record");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.ron");
+    record.write(&file).unwrap();
+    let mut other = harness(Tab::Play);
+    {
+        let p = other.state_mut().play_panel();
+        p.paused = true;
+        p.resume_file(&file);
+    }
+    other.run();
+    settle(&mut other);
+    other.run_steps(10);
+    let (_, s2) = now(&mut other);
+    assert_eq!(s2.hand(Side::Caesar), s.hand(Side::Caesar));
+    assert_eq!(hand_in_order(&other, &game, &s2), before);
 }

@@ -340,6 +340,16 @@ fn fit_players_on_a_custom_setup_offers_its_fitted_player_first() {
         h.query_by_label_contains("The fit stopped").is_none(),
         "the fit ends with its report"
     );
+    // The report rendered, not Markdown (issue 55, item 5): its heading,
+    // its table as a grid, no "#" nor "|" of the file.
+    h.get_by_label("The last fit's report").click();
+    h.run();
+    h.get_by_label_contains("Players fitted for");
+    h.get_by_label("against the default heuristic");
+    assert!(h.query_all_by_label_contains("# Players").next().is_none());
+    assert!(h.query_all_by_label_contains("|---|").next().is_none());
+    // best and fast, each in a sentence where they are offered.
+    h.get_by_label_contains("best: the strongest player measured for this setup");
     let bundle = dir.path().join("mine.players");
     assert!(
         bundle.join("ratings.ron").is_file(),

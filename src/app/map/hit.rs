@@ -213,7 +213,8 @@ impl MapModel {
                 let align = self.card_align(&tip, response.rect, area);
                 tip.popup = tip.popup.align(align).align_alternatives(&[]);
                 tip.show(|ui| {
-                    crate::app::tooltip::board_space(ui, scenario, rules, SpaceId(i as u16));
+                    let stack = self.stack_words.get(i).map_or(&[][..], Vec::as_slice);
+                    crate::app::tooltip::board_space(ui, scenario, rules, SpaceId(i as u16), stack);
                 });
                 continue;
             }

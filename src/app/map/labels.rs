@@ -156,7 +156,7 @@ impl MapModel {
             let p = anchor(i);
             let r = m.radius(s.vp) + 1.5 * m.u;
             let size = self.galleys[i].size();
-            let row_h = if self.blocks[i].is_empty() {
+            let row_h = if m.board || self.blocks[i].is_empty() {
                 0.0
             } else {
                 m.block() + 3.0 * m.u
