@@ -289,7 +289,7 @@ impl OpponentMix {
         kept.sort_by(|a, b| b.0.total_cmp(&a.0));
         kept.truncate(MAX_OPPONENTS);
         let total: f64 = kept.iter().map(|(w, _)| w).sum();
-        if !(total > 0.0) {
+        if total.is_nan() || total <= 0.0 {
             return None;
         }
         let mut mix = OpponentMix::default();

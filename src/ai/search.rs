@@ -338,6 +338,16 @@ fn searched(legal: &[Action]) -> bool {
     matches!(legal[0], Action::Play(_) | Action::Discard(_))
 }
 
+/// A uniform draw in [0, 1) from a seed (its top 53 bits, mixed first so
+/// that a player's seed does not also fix its opponent).
+fn unit_interval(seed: u64) -> f64 {
+    let mut z = seed ^ 0x0BB0_5E17_0BB0_5E17;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,14 +386,4 @@ mod tests {
         assert!(legal.contains(&action));
         assert!(counter.load(Ordering::Relaxed) >= 2 * legal.len() as u64);
     }
-}
-
-/// A uniform draw in [0, 1) from a seed (its top 53 bits, mixed first so
-/// that a player's seed does not also fix its opponent).
-fn unit_interval(seed: u64) -> f64 {
-    let mut z = seed ^ 0x0BB0_5E17_0BB0_5E17;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 53) as f64
 }

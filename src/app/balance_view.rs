@@ -403,7 +403,7 @@ fn heatmap(ui: &mut Ui, report: &BalanceReport) {
     let pompey_w = report.weights(Side::Pompey);
     let origin = rect.min + vec2(label_width, 20.0);
     let mut hovered = None;
-    for j in 0..columns {
+    for (j, weight) in pompey_w.iter().enumerate() {
         painter.text(
             origin + vec2(cell * (j as f32 + 0.5), -10.0),
             egui::Align2::CENTER_CENTER,
@@ -416,13 +416,13 @@ fn heatmap(ui: &mut Ui, report: &BalanceReport) {
         painter.rect_filled(
             egui::Rect::from_min_size(
                 egui::pos2(x + 4.0, y),
-                vec2(cell - 8.0, bar * pompey_w[j] as f32),
+                vec2(cell - 8.0, bar * *weight as f32),
             ),
             0.0,
             theme::side(Side::Pompey),
         );
     }
-    for i in 0..rows {
+    for (i, weight) in caesar_w.iter().enumerate() {
         let y = origin.y + cell * i as f32;
         let name: String = report.caesar[i].words.chars().take(40).collect();
         painter.text(
@@ -460,7 +460,7 @@ fn heatmap(ui: &mut Ui, report: &BalanceReport) {
         painter.rect_filled(
             egui::Rect::from_min_size(
                 egui::pos2(x, y + 4.0),
-                vec2(bar * caesar_w[i] as f32, cell - 8.0),
+                vec2(bar * *weight as f32, cell - 8.0),
             ),
             0.0,
             theme::side(Side::Caesar),

@@ -122,7 +122,7 @@ fn optimal_mix(
         })
         .collect();
     let total: f64 = mix.iter().sum();
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return Err(SolveError::Solver("the mix has no weight".to_string()));
     }
     mix.iter_mut().for_each(|w| *w /= total);
