@@ -281,20 +281,24 @@ impl BalancePanel {
 
     fn settings(&mut self, ui: &mut Ui) {
         egui::Grid::new("balance_settings").num_columns(2).show(ui, |ui| {
-            ui.label("Budget (wall minutes)");
-            ui.add(egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5));
+            let label = ui.label("Budget (wall minutes)");
+            ui.add(egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5))
+                .labelled_by(label.id);
             ui.end_row();
-            ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut self.seed));
+            let label = ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(label.id);
             ui.end_row();
-            ui.label("Games per deciding pairing");
-            ui.add(egui::DragValue::new(&mut self.games).range(2..=1_000_000));
+            let label = ui.label("Games per deciding pairing");
+            ui.add(egui::DragValue::new(&mut self.games).range(2..=1_000_000))
+                .labelled_by(label.id);
             ui.end_row();
-            ui.label("Games per pairing at first");
-            ui.add(egui::DragValue::new(&mut self.first_games).range(1..=1_000_000));
+            let label = ui.label("Games per pairing at first");
+            ui.add(egui::DragValue::new(&mut self.first_games).range(1..=1_000_000))
+                .labelled_by(label.id);
             ui.end_row();
-            ui.label("Rounds of best responses");
-            ui.add(egui::DragValue::new(&mut self.rounds).range(0..=50));
+            let label = ui.label("Rounds of best responses");
+            ui.add(egui::DragValue::new(&mut self.rounds).range(0..=50))
+                .labelled_by(label.id);
             ui.end_row();
             ui.label("Best responses");
             ui.horizontal(|ui| {
@@ -306,18 +310,20 @@ impl BalancePanel {
                     .on_hover_text("(c) that search scored by a value learned on games against the mix");
             });
             ui.end_row();
-            ui.label("More players");
+            let label = ui.label("More players");
             ui.add(
                 egui::TextEdit::singleline(&mut self.players)
                     .hint_text("e.g. search:16, heuristic:my-numbers.ron")
                     .desired_width(320.0),
-            );
+            )
+            .labelled_by(label.id);
             ui.end_row();
             ui.label("");
             ui.checkbox(&mut self.only_named, "Only these players (leave out the shipped ones)");
             ui.end_row();
-            ui.label("Folder for trained players");
-            ui.add(egui::TextEdit::singleline(&mut self.folder).desired_width(320.0));
+            let label = ui.label("Folder for trained players");
+            ui.add(egui::TextEdit::singleline(&mut self.folder).desired_width(320.0))
+                .labelled_by(label.id);
             ui.end_row();
         });
     }

@@ -96,11 +96,20 @@ pub(super) fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -
             }
         }
         ui.separator();
-        ui.label(
-            RichText::new(state.scenario_name())
-                .strong()
-                .size(theme::TITLE_SIZE),
-        );
+        // In a narrow window (1000 px) the title gives way, not the Variant
+        // box: it is cut with "…" and whole on hover.
+        let room = (ui.available_width() - 230.0).clamp(80.0, 420.0);
+        ui.scope(|ui| {
+            ui.set_max_width(room);
+            ui.add(
+                egui::Label::new(
+                    RichText::new(state.scenario_name())
+                        .strong()
+                        .size(theme::TITLE_SIZE),
+                )
+                .truncate(),
+            );
+        });
         if state.dirty() {
             ui.label(RichText::new("unsaved").color(theme::WARNING))
                 .on_hover_text("The scenario has changes that are not saved");

@@ -144,7 +144,7 @@ fn every_command_plays_best_and_fast_from_a_folder_outside_the_source_tree() {
         "--variant",
         "rules-2.0",
         "--games",
-        "4",
+        "10",
         "--threads",
         "1",
         "--caesar-ai",
