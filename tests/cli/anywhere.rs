@@ -153,6 +153,27 @@ fn every_command_plays_best_and_fast_from_a_folder_outside_the_source_tree() {
         "fast",
     ])
     .code(0);
+    // The balance's population is every shipped player: all read from
+    // inside the program (the dry run resolves them), and a small table played.
+    here.run(&["balance", "--dry-run", "--rounds", "0"])
+        .code(0)
+        .stdout(predicate::str::contains("players a side"));
+    here.run(&[
+        "balance",
+        "--only-named",
+        "--players",
+        "heuristic,heuristic:variants/players/tuned-sides-rules-2.0.ron",
+        "--rounds",
+        "0",
+        "--games",
+        "4",
+        "--first-games",
+        "4",
+        "--threads",
+        "1",
+    ])
+    .code(0)
+    .stdout(predicate::str::contains("At equilibrium Caesar wins"));
     here.run(&["players", "--variant", "rules-1.1"])
         .code(0)
         .stdout(predicate::str::contains(
