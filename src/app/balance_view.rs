@@ -528,6 +528,17 @@ fn convergence(ui: &mut Ui, report: &BalanceReport) {
         .y_axis_label("points")
         .include_y(0.0)
         .include_y(100.0)
+        // Rounds are whole numbers: the axis spans them, ticks only on them.
+        .include_x(0.5)
+        .include_x(report.rounds.len() as f64 + 0.5)
+        .x_axis_formatter(|mark, _| {
+            let v = mark.value;
+            if (v - v.round()).abs() < 1e-6 && v >= 1.0 {
+                format!("{v:.0}")
+            } else {
+                String::new()
+            }
+        })
         .show(ui, |p| {
             let band = |name: &str, pts: &[(f64, [f64; 2])], colour: Color32| {
                 if pts.len() < 2 {

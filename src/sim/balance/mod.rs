@@ -53,6 +53,7 @@ const CELL_TAG: u64 = 0x4241_4C41_4E43_4543; // "BALANCEC"
 const EVAL_TAG: u64 = 0x4241_4C41_4E43_4545; // "BALANCEE"
 const BOOT_TAG: u64 = 0x4241_4C41_4E43_4542; // "BALANCEB"
 const MIX_TAG: u64 = 0x4241_4C41_4E43_454D; // "BALANCEM"
+const CHALLENGE_TAG: u64 = 0x4348_414C_4C45_4E47; // "CHALLENG"
 
 /// A mix weight below this is not part of a side's mix.
 const IN_MIX: f64 = 1e-6;
@@ -1004,7 +1005,9 @@ pub fn challenge(
     seed: u64,
     progress: &Progress,
 ) -> Result<Challenge, Cancelled> {
-    let share = against_mix(game, report, challenger, side, games, seed, progress)?;
+    // A challenge's games are its own stream: never a run's cells or training.
+    let stream = seed ^ CHALLENGE_TAG;
+    let share = against_mix(game, report, challenger, side, games, stream, progress)?;
     let value = report.value_for(side);
     Ok(Challenge {
         player: challenger.to_string(),
