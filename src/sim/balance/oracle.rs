@@ -147,150 +147,8 @@ pub(super) fn respond(
     let mut specs: Vec<AiSpec> = Vec::new();
     let mut played = 0u64;
     for side in Side::BOTH {
-        let other_mix = report.mix(side.other());
-        let own_mix = report.mix(side);
-        let base = own_mix
-            .iter()
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map_or_else(PlayerNumbers::default, |(_, m)| numbers_of(m));
-        let tag = format!("r{round}-{}", side.to_string().to_lowercase());
-        let mut candidates: Vec<(super::Oracle, AiSpec)> = Vec::new();
-        let mut numbers = base;
-        if o.oracles.contains(&Oracle::Tune) {
-            watch.say(format!(
-                "round {round}: tuning {side}'s numbers against the other side's mix"
-            ));
-            let options = TuneOptions {
-                budget: o.tune_games,
-                games_per_candidate: GAMES_PER_CANDIDATE,
-                population: 0,
-                step: 0.3,
-                check_games: 0,
-                seed: game_seed(
-                    o.seed ^ TUNE_TAG,
-                    u64::from(round) * 2 + side.index() as u64,
-                ),
-                start: base,
-                side: Some(side),
-                against: apportioned(&other_mix),
-            };
-            options
-                .check()
-                .map_err(|e| BalanceError::Oracle(format!("tuning: {e}")))?;
-            let tuned = tune(game, &report.variant, &options, &watch.progress)?;
-            played += tuned.games_played;
-            numbers = tuned.tuned;
-            let path = write(
-                dir,
-                &format!("{tag}-tuned.ron"),
-                &numbers.to_ron(&format!(
-                    "{side}'s best response of round {round} of `caesar-workbench balance` (seed {}): its numbers tuned by CMA-ES against the other side's equilibrium mix.",
-                    o.seed
-                )),
-            )?;
-            candidates.push((
-                Oracle::Tune,
-                AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
-                    path: path.display().to_string(),
-                    numbers,
-                })),
-            ));
-        }
-        let search = AiSpec::Search {
-            playouts: o.playouts,
-        };
-        let expecting = OpponentMix::of(
-            &other_mix
-                .iter()
-                .map(|(w, m)| (*w, numbers_of(m).of(side.other())))
-                .collect::<Vec<_>>(),
-        )
-        .unwrap_or_default();
-        let search_numbers = PlayerNumbers {
-            opponents: expecting,
-            ..numbers
-        };
-        let search_file = if o.oracles.contains(&Oracle::Search)
-            || o.oracles.contains(&Oracle::Value)
-        {
-            let path = write(
-                dir,
-                &format!("{tag}-search.ron"),
-                &search_numbers.to_ron(&format!(
-                    "{side}'s searched best response of round {round} of `caesar-workbench balance` (seed {}): its playouts meet the other side's equilibrium mix.",
-                    o.seed
-                )),
-            )?;
-            Some(TunedHeuristic {
-                path: path.display().to_string(),
-                numbers: search_numbers,
-            })
-        } else {
-            None
-        };
-        if o.oracles.contains(&Oracle::Search)
-            && let Some(on) = &search_file
-        {
-            candidates.push((
-                Oracle::Search,
-                AiSpec::SearchOn(Box::new(SearchOn {
-                    search: search.clone(),
-                    on: on.clone(),
-                    value: None,
-                })),
-            ));
-        }
-        if o.oracles.contains(&Oracle::Value)
-            && let Some(on) = &search_file
-        {
-            watch.say(format!(
-                "round {round}: learning {side}'s value against the other side's mix"
-            ));
-            let opponent = other_mix
-                .iter()
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, m)| numbers_of(m))
-                .unwrap_or_default();
-            let own = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
-                path: "response".to_string(),
-                numbers,
-            }));
-            let theirs = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
-                path: "opponent".to_string(),
-                numbers: opponent,
-            }));
-            let players = match side {
-                Side::Caesar => [own, theirs],
-                Side::Pompey => [theirs, own],
-            };
-            let options = LearnOptions {
-                games: o.learn_games,
-                held_out: 0.25,
-                seed: game_seed(
-                    o.seed ^ LEARN_TAG,
-                    u64::from(round) * 2 + side.index() as u64,
-                ),
-                players,
-                horizon_turns: 5,
-            };
-            options
-                .check()
-                .map_err(|e| BalanceError::Oracle(format!("learning: {e}")))?;
-            let learnt = learn(game, &report.variant, &options, &watch.progress)?;
-            played += o.learn_games;
-            let path = write(dir, &format!("{tag}-value.ron"), &learnt.value_file())?;
-            candidates.push((
-                Oracle::Value,
-                AiSpec::SearchOn(Box::new(SearchOn {
-                    search: search.clone(),
-                    on: on.clone(),
-                    value: Some(LearnedValue {
-                        path: path.display().to_string(),
-                        model: learnt.model,
-                    }),
-                })),
-            ));
-        }
+        let (candidates, trained) = train(game, report, side, round, dir, watch)?;
+        played += trained;
         for (oracle, spec) in candidates {
             watch.say(format!(
                 "round {round}: measuring {side}'s {oracle} response against the other side's mix"
@@ -379,6 +237,164 @@ pub(super) fn respond(
     }
     report.exploitability = exploitability;
     Ok((joined, best_gain[0].max(best_gain[1])))
+}
+
+/// Trains `side`'s best responses of round `round` against the other
+/// side's mix, writing their files into `dir`: each with its oracle, and
+/// the games the training played.
+fn train(
+    game: &Game,
+    report: &BalanceReport,
+    side: Side,
+    round: u32,
+    dir: &Path,
+    watch: &Watch,
+) -> Result<(Vec<(Oracle, AiSpec)>, u64), BalanceError> {
+    let o = &report.options;
+    let mut played = 0u64;
+    let other_mix = report.mix(side.other());
+    let own_mix = report.mix(side);
+    let base = own_mix
+        .iter()
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or_else(PlayerNumbers::default, |(_, m)| numbers_of(m));
+    let tag = format!("r{round}-{}", side.to_string().to_lowercase());
+    let mut candidates: Vec<(super::Oracle, AiSpec)> = Vec::new();
+    let mut numbers = base;
+    if o.oracles.contains(&Oracle::Tune) {
+        watch.say(format!(
+            "round {round}: tuning {side}'s numbers against the other side's mix"
+        ));
+        let options = TuneOptions {
+            budget: o.tune_games,
+            games_per_candidate: GAMES_PER_CANDIDATE,
+            population: 0,
+            step: 0.3,
+            check_games: 0,
+            seed: game_seed(
+                o.seed ^ TUNE_TAG,
+                u64::from(round) * 2 + side.index() as u64,
+            ),
+            start: base,
+            side: Some(side),
+            against: apportioned(&other_mix),
+        };
+        options
+            .check()
+            .map_err(|e| BalanceError::Oracle(format!("tuning: {e}")))?;
+        let tuned = tune(game, &report.variant, &options, &watch.progress)?;
+        played += tuned.games_played;
+        numbers = tuned.tuned;
+        let path = write(
+            dir,
+            &format!("{tag}-tuned.ron"),
+            &numbers.to_ron(&format!(
+                "{side}'s best response of round {round} of `caesar-workbench balance` (seed {}): its numbers tuned by CMA-ES against the other side's equilibrium mix.",
+                o.seed
+            )),
+        )?;
+        candidates.push((
+            Oracle::Tune,
+            AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+                path: path.display().to_string(),
+                numbers,
+            })),
+        ));
+    }
+    let search = AiSpec::Search {
+        playouts: o.playouts,
+    };
+    let expecting = OpponentMix::of(
+        &other_mix
+            .iter()
+            .map(|(w, m)| (*w, numbers_of(m).of(side.other())))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap_or_default();
+    let search_numbers = PlayerNumbers {
+        opponents: expecting,
+        ..numbers
+    };
+    let search_file = if o.oracles.contains(&Oracle::Search) || o.oracles.contains(&Oracle::Value) {
+        let path = write(
+            dir,
+            &format!("{tag}-search.ron"),
+            &search_numbers.to_ron(&format!(
+                "{side}'s searched best response of round {round} of `caesar-workbench balance` (seed {}): its playouts meet the other side's equilibrium mix.",
+                o.seed
+            )),
+        )?;
+        Some(TunedHeuristic {
+            path: path.display().to_string(),
+            numbers: search_numbers,
+        })
+    } else {
+        None
+    };
+    if o.oracles.contains(&Oracle::Search)
+        && let Some(on) = &search_file
+    {
+        candidates.push((
+            Oracle::Search,
+            AiSpec::SearchOn(Box::new(SearchOn {
+                search: search.clone(),
+                on: on.clone(),
+                value: None,
+            })),
+        ));
+    }
+    if o.oracles.contains(&Oracle::Value)
+        && let Some(on) = &search_file
+    {
+        watch.say(format!(
+            "round {round}: learning {side}'s value against the other side's mix"
+        ));
+        let opponent = other_mix
+            .iter()
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, m)| numbers_of(m))
+            .unwrap_or_default();
+        let own = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+            path: "response".to_string(),
+            numbers,
+        }));
+        let theirs = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+            path: "opponent".to_string(),
+            numbers: opponent,
+        }));
+        let players = match side {
+            Side::Caesar => [own, theirs],
+            Side::Pompey => [theirs, own],
+        };
+        let options = LearnOptions {
+            games: o.learn_games,
+            held_out: 0.25,
+            seed: game_seed(
+                o.seed ^ LEARN_TAG,
+                u64::from(round) * 2 + side.index() as u64,
+            ),
+            players,
+            horizon_turns: 5,
+        };
+        options
+            .check()
+            .map_err(|e| BalanceError::Oracle(format!("learning: {e}")))?;
+        let learnt = learn(game, &report.variant, &options, &watch.progress)?;
+        played += o.learn_games;
+        let path = write(dir, &format!("{tag}-value.ron"), &learnt.value_file())?;
+        candidates.push((
+            Oracle::Value,
+            AiSpec::SearchOn(Box::new(SearchOn {
+                search: search.clone(),
+                on: on.clone(),
+                value: Some(LearnedValue {
+                    path: path.display().to_string(),
+                    model: learnt.model,
+                }),
+            })),
+        ));
+    }
+    Ok((candidates, played))
 }
 
 /// `spec`'s side's share against the other side's mix over the round's
