@@ -496,3 +496,19 @@ pub fn check_outputs(paths: &[&Path]) -> Result<(), CliError> {
     caesar_workbench::files::check_outputs(paths)?;
     Ok(())
 }
+
+/// The `--variant` options of a command that compares at most two rule
+/// sets: the default rule set when none is given.
+pub fn one_or_two_variants(given: &[String], command: &str) -> Result<Vec<String>, CliError> {
+    if given.len() > 2 {
+        return Err(CliError::Usage(format!(
+            "{command} takes one or two --variant options (got {})",
+            given.len()
+        )));
+    }
+    Ok(if given.is_empty() {
+        vec![caesar_workbench::scenario::rules::DEFAULT_VARIANT.to_string()]
+    } else {
+        given.to_vec()
+    })
+}

@@ -9,15 +9,15 @@ use std::time::{Duration, Instant};
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::scenario::rules::{DEFAULT_VARIANT, RuleSet};
+use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::ShardArg;
 use caesar_workbench::sim::balance::{
     self as lib, BalanceOptions, BalanceReport, Limits, Oracle, Watch,
 };
 
 use super::args::{
-    bundle_ratings, check_outputs, load_game, out_path, parse_side, parse_threads, pool,
-    resolve_shard,
+    bundle_ratings, check_outputs, load_game, one_or_two_variants, out_path, parse_side,
+    parse_threads, pool, resolve_shard,
 };
 use super::output::warn;
 use super::simulate::{emit_report, print_report, with_progress};
@@ -128,17 +128,7 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
             "--shard plays a fixed table: give --first-games as many as --games".to_string(),
         ));
     }
-    let variants = if args.variant.is_empty() {
-        vec![DEFAULT_VARIANT.to_string()]
-    } else {
-        args.variant.clone()
-    };
-    if variants.len() > 2 {
-        return Err(CliError::Usage(format!(
-            "balance takes one or two --variant options (got {})",
-            variants.len()
-        )));
-    }
+    let variants = one_or_two_variants(&args.variant, "balance")?;
     if !(args.budget.is_finite() && BUDGET_MINUTES.contains(&args.budget)) {
         return Err(CliError::Usage(format!(
             "--budget is wall-clock minutes between {} and {} (a week), got {}",

@@ -5,12 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{LadderOptions, ShardArg, ladder as lib};
 
 use super::args::{
-    check_outputs, dry_run_done, load_game, out_path, parse_threads, pool, refuse_same_rules,
-    resolve_shard,
+    check_outputs, dry_run_done, load_game, one_or_two_variants, out_path, parse_threads, pool,
+    refuse_same_rules, resolve_shard,
 };
 use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
@@ -61,17 +60,7 @@ pub struct LadderArgs {
 }
 
 pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> {
-    let variants = if args.variant.is_empty() {
-        vec![DEFAULT_VARIANT.to_string()]
-    } else {
-        args.variant.clone()
-    };
-    if variants.len() > 2 {
-        return Err(CliError::Usage(format!(
-            "ladder takes one or two --variant options (got {})",
-            variants.len()
-        )));
-    }
+    let variants = one_or_two_variants(&args.variant, "ladder")?;
     let options = LadderOptions {
         players: args.players.clone(),
         games: args.games,

@@ -619,7 +619,7 @@ fn run_stages(
 ) -> Result<(), BalanceError> {
     let started = Instant::now();
     let before = report.elapsed_seconds;
-    let mut clock = Clock::new(report);
+    let mut clock = Clock::new();
     loop {
         let elapsed = |report: &mut BalanceReport| {
             report.elapsed_seconds = before + started.elapsed().as_secs_f64();
@@ -628,7 +628,7 @@ fn run_stages(
             Stage::Done => return Ok(()),
             Stage::Table(round) => {
                 watch.say(format!("round {round}: playing the meta-game"));
-                let full = fill_table(game, report, limits, &mut clock, watch)?;
+                let full = fill_table(game, report, limits, watch)?;
                 solve_report(report)?;
                 let caesar_players = report.caesar.len();
                 let pompey_players = report.pompey.len();
@@ -674,12 +674,8 @@ fn run_stages(
                     report.stage = Stage::Done;
                 } else {
                     let t = Instant::now();
-                    let games_before = report.games_played;
                     let (joined, best_gain) = oracle::respond(game, report, round, limits, watch)?;
-                    clock.responses_took(
-                        t.elapsed().as_secs_f64(),
-                        report.games_played - games_before,
-                    );
+                    clock.responses_took(t.elapsed().as_secs_f64());
                     let converged = best_gain <= report.options.threshold;
                     if converged {
                         report.stopped = format!(
@@ -718,12 +714,12 @@ fn run_stages(
 
 /// What the run has learnt of this machine's speed, to keep to a budget.
 struct Clock {
-    /// Wall seconds per game of each (row, column) cell played so far.
+    /// Wall seconds the last round of best responses took.
     responses_seconds: Option<f64>,
 }
 
 impl Clock {
-    fn new(_report: &BalanceReport) -> Clock {
+    fn new() -> Clock {
         Clock {
             responses_seconds: None,
         }
@@ -744,7 +740,7 @@ impl Clock {
         })
     }
 
-    fn responses_took(&mut self, seconds: f64, _games: u64) {
+    fn responses_took(&mut self, seconds: f64) {
         self.responses_seconds = Some(seconds);
     }
 }
@@ -755,7 +751,6 @@ fn fill_table(
     game: &Game,
     report: &mut BalanceReport,
     limits: &Limits<'_>,
-    _clock: &mut Clock,
     watch: &Watch,
 ) -> Result<bool, BalanceError> {
     let seed = report.options.seed ^ CELL_TAG;
