@@ -23,6 +23,9 @@ use super::output::warn;
 use super::simulate::{emit_report, print_report, with_progress};
 use super::{CliError, Output};
 
+/// Rounds of best responses when --rounds is not given.
+const DEFAULT_ROUNDS: u32 = 3;
+
 /// A budget outside this many wall-clock minutes is refused.
 const BUDGET_MINUTES: std::ops::RangeInclusive<f64> = 0.1..=10_080.0;
 
@@ -58,9 +61,11 @@ pub struct BalanceArgs {
     /// Games of every cell before the deciding ones are played further.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     first_games: u64,
-    /// Rounds of best responses at most (0: solve the players given).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=50))]
-    rounds: u32,
+    /// Rounds of best responses at most (0: solve the players given)
+    /// [default: 3]. With --resume, more than the report's goes on after
+    /// its last round.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=50))]
+    rounds: Option<u32>,
     /// A best response gaining no more than this many points leaves the equilibrium.
     #[arg(long, default_value_t = 1.0)]
     threshold: f64,
@@ -143,13 +148,14 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
             args.first_games, args.games
         )));
     }
+    let rounds = args.rounds.unwrap_or(DEFAULT_ROUNDS);
     let options = BalanceOptions {
         seed: args.seed,
         first_games: args.first_games,
         games: args.games,
-        rounds: args.rounds,
+        rounds,
         threshold: args.threshold / 100.0,
-        oracles: if args.rounds == 0 || shard.is_some() {
+        oracles: if rounds == 0 || shard.is_some() {
             Vec::new()
         } else {
             args.oracles.clone()
@@ -225,6 +231,18 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
                     ));
                 }
                 lib::reload_players(&mut report).map_err(|e| CliError::Usage(e.to_string()))?;
+                if !report.go_on(args.rounds) {
+                    warn(format_args!(
+                        "{} is finished ({}): nothing is left to play{}",
+                        path.display(),
+                        report.stopped,
+                        if report.paused {
+                            "; give more --rounds to go on"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
                 report
             }
             None => {

@@ -385,6 +385,11 @@ pub struct BalanceReport {
     pub rounds: Vec<Round>,
     /// Why the run stopped.
     pub stopped: String,
+    /// The run stopped with work left that a resume goes on with: the
+    /// budget ended, or the rounds asked for were done (a resume with more
+    /// rounds goes on from there).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
     pub games_played: u64,
     pub elapsed_seconds: f64,
 }
@@ -488,6 +493,7 @@ impl BalanceReport {
             mirrors: Vec::new(),
             rounds: Vec::new(),
             stopped: String::new(),
+            paused: false,
             games_played: 0,
             elapsed_seconds: 0.0,
         })
@@ -495,6 +501,30 @@ impl BalanceReport {
 
     pub fn is_done(&self) -> bool {
         self.stage == Stage::Done
+    }
+
+    /// Makes a paused report go on when run again, with at most `rounds`
+    /// rounds of best responses if given (more than it had reopens a run
+    /// that stopped at its last round). False when nothing is left to do.
+    pub fn go_on(&mut self, rounds: Option<u32>) -> bool {
+        if !self.paused {
+            return !self.is_done();
+        }
+        if let Some(r) = rounds {
+            self.options.rounds = self.options.rounds.max(r);
+        }
+        if self.is_done() {
+            // It stopped at the table after its last round of responses.
+            match self.rounds.last().map(|r| r.round) {
+                Some(last) if last <= self.options.rounds => {
+                    self.stage = Stage::Responses(last);
+                }
+                _ => return false,
+            }
+        }
+        self.paused = false;
+        self.stopped.clear();
+        true
     }
 
     fn members(&self, side: Side) -> &[Member] {
@@ -569,6 +599,9 @@ pub fn run(
     watch: &Watch,
     checkpoint: &mut dyn FnMut(&BalanceReport),
 ) -> Result<(), BalanceError> {
+    if report.paused {
+        report.go_on(None);
+    }
     let Some(deadline) = limits.deadline else {
         return run_stages(game, report, limits, watch, checkpoint);
     };
@@ -600,10 +633,13 @@ pub fn run(
                 Stage::Responses(n) => format!("round {n}'s best responses"),
                 Stage::Done => "the last stage".to_string(),
             };
+            let last_stopped = last.stopped.clone();
             *report = last;
             report.stopped = format!(
                 "the budget ended during {cut}: that stage was dropped (resume the report to play it)"
             );
+            // A run already stopped for good (converged) stays stopped.
+            report.paused = report.stage != Stage::Done && last_stopped.is_empty();
             Ok(())
         }
         (result, _) => result,
@@ -641,10 +677,15 @@ fn run_stages(
                     exploitability: None,
                     responses: Vec::new(),
                 });
-                report.stage = if !full {
-                    report.stopped = "the budget ended while the meta-game was played: the cells that decide the equilibrium have fewer games than asked".to_string();
-                    Stage::Done
-                } else if round > report.options.rounds
+                if !full {
+                    // The table stays the stage: a resume plays its cells on.
+                    report.stopped = "the budget ended while the meta-game was played: the cells that decide the equilibrium have fewer games than asked (resume the report to play them)".to_string();
+                    report.paused = true;
+                    elapsed(report);
+                    checkpoint(report);
+                    return Ok(());
+                }
+                report.stage = if round > report.options.rounds
                     || report.options.oracles.is_empty()
                     || !report.stopped.is_empty()
                 {
@@ -653,7 +694,18 @@ fn run_stages(
                             "the players given, solved: no best responses were asked for"
                                 .to_string()
                         } else {
-                            format!("{} rounds of best responses done", report.options.rounds)
+                            report.paused = true;
+                            // Past round 1, the last round's responses
+                            // joined: a run that finds none stops there.
+                            format!(
+                                "{} rounds of best responses done{} (resume with more --rounds to go on)",
+                                report.options.rounds,
+                                if round > 1 {
+                                    "; the last round's responses joined, and the table was solved with them"
+                                } else {
+                                    ""
+                                }
+                            )
                         };
                     }
                     Stage::Done
@@ -668,10 +720,13 @@ fn run_stages(
                     .is_some_and(|d| Instant::now() + Duration::from_secs_f64(expected) > d)
                 {
                     report.stopped = format!(
-                        "the budget would not hold round {round}'s best responses (about {:.0} s here)",
+                        "the budget would not hold round {round}'s best responses (about {:.0} s here; resume the report to train them)",
                         expected
                     );
-                    report.stage = Stage::Done;
+                    report.paused = true;
+                    elapsed(report);
+                    checkpoint(report);
+                    return Ok(());
                 } else {
                     let t = Instant::now();
                     let (joined, best_gain) = oracle::respond(game, report, round, limits, watch)?;
@@ -698,12 +753,6 @@ fn run_stages(
                         }
                         Stage::Done
                     };
-                    if joined && !converged && round >= report.options.rounds {
-                        report.stopped = format!(
-                            "{} rounds of best responses done; the last round's responses joined, and the table was solved with them",
-                            report.options.rounds
-                        );
-                    }
                 }
             }
         }
@@ -1457,22 +1506,21 @@ mod tests {
         BalanceReport::start(game, "rules-2.0", options, members(), members()).unwrap()
     }
 
-    #[test]
-    fn a_best_response_to_a_fixed_weak_mix_joins_and_raises_that_sides_value() {
-        let game = crate::test_support::published("rules-2.0");
+    /// A solved report whose table is fixed so that Pompey's heuristic
+    /// column loses everything: Pompey's mix is the random player, Caesar's
+    /// value 30%, and round 1's best responses are next.
+    fn weak_mix_report(game: &Game, rounds: u32) -> BalanceReport {
         let options = BalanceOptions {
             first_games: 30,
             games: 30,
-            rounds: 1,
+            rounds,
             oracles: vec![Oracle::Tune],
             response_games: 40,
             tune_games: 560,
             replicates: 40,
             ..BalanceOptions::default()
         };
-        let mut report = report_over(&game, options);
-        // A fixed table in which Pompey's heuristic column loses everything:
-        // Pompey's mix is the random player, and Caesar's value 30%.
+        let mut report = report_over(game, options);
         for (i, row) in report.table.cells.iter_mut().enumerate() {
             row[0] = Cell::from_results(
                 &"1100000000".repeat(3)[..30].replace('1', if i == 0 { "1" } else { "2" }),
@@ -1481,10 +1529,17 @@ mod tests {
             row[1] = Cell::from_results(&"2".repeat(30)).unwrap();
         }
         solve_report(&mut report).unwrap();
+        report.stage = Stage::Responses(1);
+        report
+    }
+
+    #[test]
+    fn a_best_response_to_a_fixed_weak_mix_joins_and_raises_that_sides_value() {
+        let game = crate::test_support::published("rules-2.0");
+        let mut report = weak_mix_report(&game, 1);
         assert_eq!(report.pompey_mix.len(), 1);
         assert_eq!(report.pompey_mix[0].player, "random");
         let before = report.value.estimate;
-        report.stage = Stage::Responses(1);
         let dir = tempfile::tempdir().unwrap();
         let limits = Limits {
             deadline: None,
@@ -1556,6 +1611,35 @@ mod tests {
             run(&game, &mut resumed, &limits, &Watch::new(), &mut |_| {}).unwrap();
             assert_eq!(strip(&resumed), strip(&whole));
         }
+    }
+
+    #[test]
+    fn a_run_that_did_its_rounds_goes_on_when_resumed_with_more() {
+        let game = crate::test_support::published("rules-2.0");
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits {
+            deadline: None,
+            players_dir: Some(dir.path()),
+        };
+        let strip = |r: &BalanceReport| {
+            let mut r = r.clone();
+            r.elapsed_seconds = 0.0;
+            serde_json::to_string(&r).unwrap()
+        };
+        let mut whole = weak_mix_report(&game, 2);
+        run(&game, &mut whole, &limits, &Watch::new(), &mut |_| {}).unwrap();
+        let mut short = weak_mix_report(&game, 1);
+        run(&game, &mut short, &limits, &Watch::new(), &mut |_| {}).unwrap();
+        assert!(short.is_done() && short.paused, "{}", short.stopped);
+        assert_eq!(short.rounds.last().map(|r| r.round), Some(2));
+        // Nothing more to do at the rounds it had.
+        let mut same = short.clone();
+        assert!(!same.go_on(None));
+        assert!(same.is_done());
+        assert!(short.go_on(Some(2)));
+        assert_eq!(short.stage, Stage::Responses(2));
+        run(&game, &mut short, &limits, &Watch::new(), &mut |_| {}).unwrap();
+        assert_eq!(strip(&short), strip(&whole));
     }
 
     #[test]
