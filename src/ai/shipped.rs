@@ -63,6 +63,99 @@ pub const FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The players and values trained by the built-in balances ([`BALANCES`]):
+/// named as shipped files, kept apart from [`FILES`] so the player menus do
+/// not offer every best response a run trained.
+pub const BALANCE_FILES: &[(&str, &str)] = &[
+    (
+        "balance-rules-1.1-r1-caesar-search.ron",
+        include_str!("../../variants/players/balance-rules-1.1-r1-caesar-search.ron"),
+    ),
+    (
+        "balance-rules-1.1-r1-caesar-tuned.ron",
+        include_str!("../../variants/players/balance-rules-1.1-r1-caesar-tuned.ron"),
+    ),
+    (
+        "balance-rules-1.1-r1-caesar-value.ron",
+        include_str!("../../variants/players/balance-rules-1.1-r1-caesar-value.ron"),
+    ),
+    (
+        "balance-rules-1.1-r1-pompey-search.ron",
+        include_str!("../../variants/players/balance-rules-1.1-r1-pompey-search.ron"),
+    ),
+    (
+        "balance-rules-1.1-r1-pompey-tuned.ron",
+        include_str!("../../variants/players/balance-rules-1.1-r1-pompey-tuned.ron"),
+    ),
+    (
+        "balance-rules-1.1-r1-pompey-value.ron",
+        include_str!("../../variants/players/balance-rules-1.1-r1-pompey-value.ron"),
+    ),
+    (
+        "balance-rules-2.0-r1-caesar-search.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r1-caesar-search.ron"),
+    ),
+    (
+        "balance-rules-2.0-r1-caesar-tuned.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r1-caesar-tuned.ron"),
+    ),
+    (
+        "balance-rules-2.0-r1-caesar-value.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r1-caesar-value.ron"),
+    ),
+    (
+        "balance-rules-2.0-r1-pompey-search.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r1-pompey-search.ron"),
+    ),
+    (
+        "balance-rules-2.0-r1-pompey-tuned.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r1-pompey-tuned.ron"),
+    ),
+    (
+        "balance-rules-2.0-r1-pompey-value.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r1-pompey-value.ron"),
+    ),
+    (
+        "balance-rules-2.0-r2-caesar-search.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r2-caesar-search.ron"),
+    ),
+    (
+        "balance-rules-2.0-r2-caesar-tuned.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r2-caesar-tuned.ron"),
+    ),
+    (
+        "balance-rules-2.0-r2-caesar-value.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r2-caesar-value.ron"),
+    ),
+    (
+        "balance-rules-2.0-r2-pompey-search.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r2-pompey-search.ron"),
+    ),
+    (
+        "balance-rules-2.0-r2-pompey-tuned.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r2-pompey-tuned.ron"),
+    ),
+    (
+        "balance-rules-2.0-r2-pompey-value.ron",
+        include_str!("../../variants/players/balance-rules-2.0-r2-pompey-value.ron"),
+    ),
+];
+
+/// The balance at equilibrium measured for the published game under each
+/// built-in rule set (`balance --out`, its trained players in
+/// [`BALANCE_FILES`]): what the Setup tab and `explain` read when the setup
+/// has none of its own ([`crate::sim::balance::measured`]).
+pub const BALANCES: &[(&str, &str)] = &[
+    (
+        "balance-rules-1.1.json",
+        include_str!("../../variants/players/balance-rules-1.1.json"),
+    ),
+    (
+        "balance-rules-2.0.json",
+        include_str!("../../variants/players/balance-rules-2.0.json"),
+    ),
+];
+
 /// The shipped ratings (`variants/players/ratings.ron`).
 pub const RATINGS: &str = include_str!("../../variants/players/ratings.ron");
 
@@ -72,6 +165,7 @@ pub fn file(path: &Path) -> Option<&'static str> {
     let name = path.to_str()?.strip_prefix(FOLDER)?.strip_prefix('/')?;
     FILES
         .iter()
+        .chain(BALANCE_FILES)
         .find(|(file, _)| *file == name)
         .map(|(_, text)| *text)
 }
@@ -115,9 +209,9 @@ mod tests {
 
     #[test]
     fn every_shipped_file_loads_as_what_its_name_says() {
-        for (name, _) in FILES {
+        for (name, _) in FILES.iter().chain(BALANCE_FILES) {
             let path = path_of(name);
-            if name.starts_with("value-") {
+            if name.starts_with("value-") || name.ends_with("-value.ron") {
                 crate::ai::ValueModel::load(Path::new(&path)).unwrap();
             } else {
                 crate::ai::PlayerNumbers::load(Path::new(&path)).unwrap();

@@ -32,6 +32,9 @@ pub(crate) struct SetupPlayers {
     /// What `best` stands for here, in words (its spec for the hover), as
     /// read with the ratings: not worked out again every frame.
     best_line: Result<(String, String), String>,
+    /// The balance at equilibrium measured for the setup, in words (each
+    /// side's mix for the hover), read with the ratings.
+    balance_line: Option<Result<(String, String), String>>,
 }
 
 impl Default for SetupPlayers {
@@ -43,6 +46,7 @@ impl Default for SetupPlayers {
             read_for: None,
             fits_finished: 0,
             best_line: Ok(Default::default()),
+            balance_line: None,
         }
     }
 }
@@ -96,6 +100,7 @@ impl SetupPlayers {
             let lineage = crate::scenario::rules::RuleSet::lineage(state.variant()).ok()?;
             crate::sim::ratings::stale_bundle(dir, ratings, &lineage, scenario_digest.as_deref())
         });
+        self.balance_line = measured_balance(state, bundle.as_ref().map(|(dir, _)| dir.as_path()));
         super::player_picker::set_setup(SetupRatings {
             scenario_digest,
             bundle: bundle.map(|(_, ratings)| ratings).unwrap_or_default(),
@@ -133,6 +138,23 @@ impl SetupPlayers {
                 }
             }
         });
+        match &self.balance_line {
+            Some(Ok((words, mixes))) => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new("Balance:").strong());
+                    ui.label(words).on_hover_text(mixes);
+                });
+            }
+            Some(Err(e)) => {
+                ui.colored_label(theme::ERROR, e);
+            }
+            None => {
+                ui.label(
+                    "Balance: none measured for this setup yet (the Balance tab measures it; \
+                     keep its report as balance.json in the setup's players folder)",
+                );
+            }
+        }
         ui.label(RichText::new(BEST_AND_FAST).small());
         let folder = bundle_folder(state);
         ui.horizontal(|ui| {
@@ -250,6 +272,45 @@ impl SetupPlayers {
             self.running = None;
             self.fits_finished += 1;
         }
+    }
+}
+
+/// The balance measured for the setup in the window
+/// ([`crate::sim::balance::measured`]): its line and each side's mix, or
+/// why the setup's own report does not hold; `None` when none is measured.
+fn measured_balance(
+    state: &AppState,
+    bundle: Option<&Path>,
+) -> Option<Result<(String, String), String>> {
+    let (doc, rules) = (state.resolved()?, state.rules()?);
+    let game = CheckedScenario::from_document(doc, rules.clone(), Some(state.variant()))
+        .map(Game::from_checked)
+        .ok()?;
+    let bundle = bundle
+        .map(Path::to_path_buf)
+        .or_else(|| bundle_folder(state));
+    match crate::sim::balance::measured::measured(&game, bundle.as_deref()) {
+        Ok(Some(m)) => {
+            let mixes = crate::scenario::model::Side::BOTH
+                .iter()
+                .map(|&side| {
+                    let mix = m.report.mix(side);
+                    let parts: Vec<String> = mix
+                        .iter()
+                        .map(|(w, member)| format!("{} {:.0}%", member.words, w * 100.0))
+                        .collect();
+                    format!("{side} plays {}", parts.join(", "))
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            let mut line = m.line();
+            if let Some(first) = line.get(..1) {
+                line = first.to_uppercase() + &line[1..];
+            }
+            Some(Ok((line, mixes)))
+        }
+        Ok(None) => None,
+        Err(e) => Some(Err(e.to_string())),
     }
 }
 

@@ -28,6 +28,7 @@
 //! uninterrupted one does.
 
 mod export;
+pub mod measured;
 pub mod oracle;
 pub mod solve;
 pub mod table;
