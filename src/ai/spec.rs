@@ -34,6 +34,103 @@ pub enum AiSpec {
     /// playouts and model of the opponent are a player file's heuristic
     /// (`mcts:64@FILE`) instead of the default one.
     SearchOn(Box<SearchOn>),
+    /// Each side's mix at a measured balance (`equilibrium:REPORT`): every
+    /// game plays one member of its side's mix, drawn by weight from the
+    /// game's seed.
+    Equilibrium(Box<EquilibriumMix>),
+}
+
+/// The players of a saved balance report's mixes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EquilibriumMix {
+    /// The report, as written.
+    pub path: String,
+    /// Each side's mix: weights in millionths, and the player.
+    pub caesar: Vec<(u32, AiSpec)>,
+    pub pompey: Vec<(u32, AiSpec)>,
+}
+
+impl EquilibriumMix {
+    /// Reads the mixes of the balance report at `path` (the built-in copy
+    /// for a shipped name), each player checked to play as it did when the
+    /// report was made.
+    fn load(path: &str) -> Result<EquilibriumMix, String> {
+        #[derive(Deserialize)]
+        struct Saved {
+            caesar: Vec<Member>,
+            pompey: Vec<Member>,
+            caesar_mix: Vec<Weight>,
+            pompey_mix: Vec<Weight>,
+        }
+        #[derive(Deserialize)]
+        struct Member {
+            player: String,
+            digest: String,
+        }
+        #[derive(Deserialize)]
+        struct Weight {
+            player: String,
+            weight: f64,
+        }
+        let text =
+            super::shipped::read_text(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+        let saved: Saved = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "not a balance report (line {}, column {}): {e}",
+                e.line(),
+                e.column()
+            )
+        })?;
+        let mix = |members: &[Member], mix: &[Weight]| -> Result<Vec<(u32, AiSpec)>, String> {
+            if mix.is_empty() {
+                return Err("holds no equilibrium yet (its first table was not solved)".into());
+            }
+            mix.iter()
+                .map(|w| {
+                    let spec: AiSpec =
+                        w.player.parse().map_err(|e| format!("{}: {e}", w.player))?;
+                    let member = members.iter().find(|m| m.player == w.player);
+                    if member.is_none_or(|m| m.digest != spec.content_digest()) {
+                        return Err(format!(
+                            "{} plays otherwise than when the report was made (its files changed)",
+                            w.player
+                        ));
+                    }
+                    if !(w.weight.is_finite() && (0.0..=1.0).contains(&w.weight)) {
+                        return Err(format!("{} has a weight outside 0 to 1", w.player));
+                    }
+                    Ok(((w.weight * 1e6).round() as u32, spec))
+                })
+                .collect()
+        };
+        Ok(EquilibriumMix {
+            path: path.to_string(),
+            caesar: mix(&saved.caesar, &saved.caesar_mix)?,
+            pompey: mix(&saved.pompey, &saved.pompey_mix)?,
+        })
+    }
+
+    /// The member of `side`'s mix a game seeded `seed` plays.
+    pub fn draw(&self, side: Side, seed: u64) -> &AiSpec {
+        let mix = match side {
+            Side::Caesar => &self.caesar,
+            Side::Pompey => &self.pompey,
+        };
+        let total: u64 = mix.iter().map(|(w, _)| u64::from(*w)).sum();
+        // A splitmix step decorrelates the draw from the player's own stream.
+        let mut z = seed ^ 0x4551_5549_4C49_4252; // "EQUILIBR"
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        let mut target = z % total.max(1);
+        for (w, spec) in mix {
+            if target < u64::from(*w) {
+                return spec;
+            }
+            target -= u64::from(*w);
+        }
+        &mix[mix.len() - 1].1
+    }
 }
 
 /// A search on a player file's numbers.
@@ -125,6 +222,16 @@ pub(crate) static KINDS: [Kind; 4] = [
     },
 ];
 
+/// A measured balance's mixes (`equilibrium:REPORT`): not in [`KINDS`],
+/// whose bare names the window's menu offers, as it needs a report.
+pub(crate) static EQUILIBRIUM: Kind = Kind {
+    name: "equilibrium",
+    word: "Equilibrium mix",
+    note: "",
+    after: After::PlayerFile,
+    plain: AiSpec::Heuristic,
+};
+
 /// How [`spellings`] writes what follows a `:`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Spelling {
@@ -153,6 +260,7 @@ pub fn spellings(style: Spelling) -> String {
             (After::Budget(_), Spelling::Short) => all.push(format!("{name}:N")),
         }
     }
+    all.push(format!("{}:REPORT", EQUILIBRIUM.name));
     let last = all.pop().unwrap_or_default();
     format!("{} or {last}", all.join(", "))
 }
@@ -166,6 +274,7 @@ impl AiSpec {
             AiSpec::Search { .. } | AiSpec::SearchTimed { .. } => "search",
             AiSpec::Mcts { .. } | AiSpec::MctsTimed { .. } => "mcts",
             AiSpec::SearchOn(on) => return on.search.kind(),
+            AiSpec::Equilibrium(_) => return &EQUILIBRIUM,
         };
         KINDS
             .iter()
@@ -233,6 +342,26 @@ impl AiSpec {
             _ => {}
         }
         let text = ron::to_string(&unnamed).unwrap_or_else(|e| format!("unserialisable: {e}"));
+        crate::scenario::format::digest_text(&text)
+    }
+
+    /// A content digest of the player as balance reports record it: what
+    /// it plays by, not its files' names (as [`AiSpec::play_digest`], in
+    /// the reports' own spelling).
+    pub fn content_digest(&self) -> String {
+        let mut spec = self.clone();
+        match &mut spec {
+            AiSpec::TunedHeuristic(t) => t.path.clear(),
+            AiSpec::SearchOn(on) => {
+                on.on.path.clear();
+                if let Some(v) = &mut on.value {
+                    v.path.clear();
+                }
+            }
+            AiSpec::Equilibrium(mix) => mix.path.clear(),
+            _ => {}
+        }
+        let text = serde_json::to_string(&spec).unwrap_or_default();
         crate::scenario::format::digest_text(&text)
     }
 
@@ -314,6 +443,11 @@ impl AiSpec {
         };
         let settings = self.numbers_file().and_then(|t| t.numbers.mcts);
         let (search, numbers) = match self {
+            AiSpec::Equilibrium(mix) => {
+                return mix
+                    .draw(side, seed)
+                    .player_counting(side, seed, omniscient, playouts);
+            }
             AiSpec::Random => return Box::new(super::RandomPlayer::new(seed)),
             AiSpec::Heuristic => {
                 return Box::new(super::HeuristicPlayer::new(side, seed, omniscient));
@@ -428,6 +562,7 @@ impl std::fmt::Display for AiSpec {
         f.write_str(self.kind().name)?;
         match (self, self.budget()) {
             (AiSpec::TunedHeuristic(tuned), _) => write!(f, ":{}", tuned.path),
+            (AiSpec::Equilibrium(mix), _) => write!(f, ":{}", mix.path),
             (_, Some(super::Budget::Playouts(playouts))) => write!(f, ":{playouts}"),
             (_, Some(super::Budget::Millis(millis))) => write!(f, ":{millis}ms"),
             _ => Ok(()),
@@ -479,6 +614,9 @@ pub enum NotAPlayer {
         separator: char,
         example: String,
     },
+    /// The balance report of `equilibrium:REPORT` does not hold a mix.
+    #[error("{given}: {why}")]
+    Report { given: String, why: String },
     /// The player file cannot be read (`given` is the spec as written).
     #[error("{given}: {error}")]
     File {
@@ -565,6 +703,22 @@ impl FromStr for AiSpec {
             Some((n, b)) => (n, Some(b)),
             None => (text, None),
         };
+        if name == EQUILIBRIUM.name {
+            return match budget {
+                None | Some("") => Err(NotAPlayer::NoFileName {
+                    text: text.to_string(),
+                    what: "balance report",
+                    separator: ':',
+                    example: "equilibrium:REPORT.json".to_string(),
+                }),
+                Some(path) => EquilibriumMix::load(path)
+                    .map(|mix| AiSpec::Equilibrium(Box::new(mix)))
+                    .map_err(|why| NotAPlayer::Report {
+                        given: text.to_string(),
+                        why,
+                    }),
+            };
+        }
         let Some(kind) = KINDS.iter().find(|kind| kind.name == name) else {
             return Err(NotAPlayer::Unknown {
                 text: text.to_string(),
@@ -643,6 +797,65 @@ fn parse_budget(name: &str, b: &str) -> Result<super::Budget, NotAPlayer> {
 pub struct TunedHeuristic {
     pub path: String,
     pub numbers: super::PlayerNumbers,
+}
+
+#[cfg(test)]
+mod equilibrium_tests {
+    use super::{AiSpec, NotAPlayer};
+    use crate::scenario::model::Side;
+
+    const BUILT_IN: &str = "equilibrium:variants/players/balance-rules-2.0.json";
+
+    #[test]
+    fn an_equilibrium_player_draws_each_games_member_by_its_weight() {
+        let spec: AiSpec = BUILT_IN.parse().unwrap();
+        assert_eq!(spec.to_string(), BUILT_IN);
+        let AiSpec::Equilibrium(mix) = &spec else {
+            panic!("{spec:?}")
+        };
+        for side in Side::BOTH {
+            let members = match side {
+                Side::Caesar => &mix.caesar,
+                Side::Pompey => &mix.pompey,
+            };
+            assert!(members.len() >= 2, "{side}: a mixed equilibrium");
+            let games = 4000;
+            for (weight, member) in members {
+                let drawn = (0..games)
+                    .filter(|&seed| mix.draw(side, seed) == member)
+                    .count() as f64;
+                let share = f64::from(*weight) / 1e6;
+                assert!(
+                    (drawn / games as f64 - share).abs() < 0.03,
+                    "{side} {member}: drawn {drawn} of {games}, weight {share}"
+                );
+            }
+            // The same seed draws the same member.
+            assert_eq!(mix.draw(side, 7), mix.draw(side, 7));
+        }
+    }
+
+    #[test]
+    fn an_equilibrium_whose_players_changed_is_refused() {
+        let text = crate::ai::shipped::BALANCES[1].1;
+        let mut report: serde_json::Value = serde_json::from_str(text).unwrap();
+        let player = report["caesar_mix"][0]["player"].clone();
+        for m in report["caesar"].as_array_mut().unwrap() {
+            if m["player"] == player {
+                m["digest"] = "0000".into();
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("balance.json");
+        std::fs::write(&path, report.to_string()).unwrap();
+        let err = format!("equilibrium:{}", path.display())
+            .parse::<AiSpec>()
+            .unwrap_err();
+        assert!(matches!(err, NotAPlayer::Report { .. }), "{err}");
+        assert!(err.to_string().contains("plays otherwise"), "{err}");
+        let err = "equilibrium:".parse::<AiSpec>().unwrap_err();
+        assert!(err.to_string().contains("balance report"), "{err}");
+    }
 }
 
 #[cfg(test)]

@@ -304,6 +304,7 @@ pub(super) fn label(spec: &AiSpec) -> String {
             }
             format!("{word} ({})", parts.join(", "))
         }
+        AiSpec::Equilibrium(mix) => format!("{word} ({})", file_name(&mix.path)),
     }
 }
 

@@ -234,24 +234,7 @@ impl Member {
 
 /// A content digest of a player: what it plays by, not its files' names.
 pub fn spec_digest(spec: &AiSpec) -> String {
-    let text = serde_json::to_string(&identity(spec)).unwrap_or_default();
-    crate::scenario::format::digest_text(&text)
-}
-
-/// The spec with its files' paths blanked: two spellings of one file play alike.
-fn identity(spec: &AiSpec) -> AiSpec {
-    let mut spec = spec.clone();
-    match &mut spec {
-        AiSpec::TunedHeuristic(t) => t.path.clear(),
-        AiSpec::SearchOn(on) => {
-            on.on.path.clear();
-            if let Some(v) = &mut on.value {
-                v.path.clear();
-            }
-        }
-        _ => {}
-    }
-    spec
+    spec.content_digest()
 }
 
 /// A player in words: "Search (16 playouts) on tuned-rules-2.0, scored by
