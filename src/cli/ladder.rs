@@ -13,6 +13,7 @@ use super::args::{
 };
 use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
+use caesar_workbench::sim::balance::measured::measured_for;
 
 #[derive(Debug, clap::Args)]
 pub struct LadderArgs {
@@ -108,6 +109,14 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
         })
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut report = report;
+    if let [game] = game_refs.as_slice() {
+        // "Fair" speaks of the measured balance too, where there is one.
+        report.measured_balance = match measured_for(game, args.scenario.as_deref(), &variants[0]) {
+            Ok(found) => found.map(|m| m.line()),
+            Err(e) => Some(e.to_string()),
+        };
+    }
     emit_report(out, &report, args.json, report_path.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -661,6 +661,10 @@ pub struct LadderReport {
     /// None with a single rung.
     pub ratings: Option<Ratings>,
     pub verdict: Verdict,
+    /// The balance at equilibrium measured for the setup, where one has
+    /// been (one rule set only): a wider population than the rungs'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_balance: Option<String>,
     /// None with a single rung (and in reports older than it).
     #[serde(default)]
     pub top_rungs: Option<TopRungs>,
@@ -906,6 +910,7 @@ impl LadderReport {
             cross_play,
             ratings,
             verdict,
+            measured_balance: None,
             top_rungs,
             climb: None,
             elapsed_seconds,
@@ -1266,6 +1271,9 @@ impl fmt::Display for LadderReport {
             )?;
         }
         write!(f, "Verdict: {}", self.verdict.text)?;
+        if let Some(measured) = &self.measured_balance {
+            write!(f, "\nMeasured balance for this setup: {measured}")?;
+        }
         if let Some(top) = &self.top_rungs {
             write!(f, "\nStrongest rungs: {}", top.text)?;
         }

@@ -193,4 +193,50 @@ fn a_ladders_verdict_is_its_rungs_balance_at_equilibrium_not_its_first_against_i
     assert!(text.contains("Caesar plays heuristic 100%"), "{text}");
     assert!(text.contains("Pompey plays heuristic 100%"), "{text}");
     assert!(text.contains("The mirror matches alone said"), "{text}");
+    // The balance measured for the published game, a wider population than
+    // two rungs, is named beside the rungs' own.
+    let measured = v["measured_balance"].as_str().unwrap();
+    assert!(
+        measured.starts_with("at equilibrium Caesar wins"),
+        "{measured}"
+    );
+    assert!(
+        measured.contains("variants/players/balance-rules-2.0.json"),
+        "{measured}"
+    );
+}
+
+#[test]
+fn the_built_in_balance_plays_as_a_player_and_a_setup_without_one_has_none() {
+    // equilibrium:REPORT draws each game's player from the mix: it plays.
+    let v = json(&[
+        "simulate",
+        "--caesar-ai",
+        "equilibrium:variants/players/balance-rules-2.0.json",
+        "--pompey-ai",
+        "heuristic",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["games"], 2);
+    // A custom rule set has no built-in balance, and its folder none.
+    let dir = tempfile::tempdir().unwrap();
+    let variant = dir.path().join("house.ron");
+    std::fs::write(
+        &variant,
+        "(name: \"house\", extends: \"rules-2.0\", caesar_player1_first_turn: false)",
+    )
+    .unwrap();
+    let v = json(&[
+        "ladder",
+        "--variant",
+        variant.to_str().unwrap(),
+        "--players",
+        "random,heuristic",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    assert!(v.get("measured_balance").is_none(), "{v}");
 }

@@ -89,6 +89,21 @@ pub fn measured(game: &Game, bundle: Option<&Path>) -> Result<Option<Measured>, 
     }))
 }
 
+/// [`measured`] for the setup of a scenario file (the published game when
+/// `None`) under `variant`: its bundle is beside the scenario file, else
+/// beside the variant file.
+pub fn measured_for(
+    game: &Game,
+    scenario: Option<&Path>,
+    variant: &str,
+) -> Result<Option<Measured>, MeasuredError> {
+    let variant_file = (!crate::scenario::rules::is_bare_name(variant)).then(|| Path::new(variant));
+    let bundle = scenario
+        .or(variant_file)
+        .map(crate::sim::fit::bundle_beside);
+    measured(game, bundle.as_deref())
+}
+
 /// `report` with its players read, if it holds an equilibrium of `game`.
 fn loaded(mut report: BalanceReport, game: &Game) -> Result<BalanceReport, String> {
     check_setup(&report, game).map_err(|e| format!("does not hold here: {e}"))?;
