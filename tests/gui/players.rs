@@ -368,3 +368,34 @@ fn fit_players_on_a_custom_setup_offers_its_fitted_player_first() {
         "offered first"
     );
 }
+
+#[test]
+fn the_setup_tab_says_the_balance_measured_for_the_setup_and_what_it_rests_on() {
+    // The published game under 2.0: the built-in balance.
+    let h = window(Tab::Setup);
+    h.get_by_label_contains("At equilibrium Caesar wins");
+    h.get_by_label_contains("variants/players/balance-rules-2.0.json");
+    h.get_by_label_contains("trained as best responses");
+    // A setup of its own has none until its folder holds one.
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("mine.ron");
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/free-deployment-example.ron"
+    );
+    std::fs::copy(example, &scenario).unwrap();
+    let h = harness(
+        WorkbenchApp::new(Some(scenario.clone()), "rules-2.0"),
+        Tab::Setup,
+    );
+    h.get_by_label_contains("Balance: none measured for this setup yet");
+    // A report of another setup in its folder is refused in words.
+    std::fs::create_dir(dir.path().join("mine.players")).unwrap();
+    std::fs::write(
+        dir.path().join("mine.players/balance.json"),
+        caesar_workbench::ai::shipped::BALANCES[1].1,
+    )
+    .unwrap();
+    let h = harness(WorkbenchApp::new(Some(scenario), "rules-2.0"), Tab::Setup);
+    h.get_by_label_contains("was made on another setup");
+}
