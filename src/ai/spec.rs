@@ -54,7 +54,11 @@ impl EquilibriumMix {
     /// Reads the mixes of the balance report at `path` (the built-in copy
     /// for a shipped name), each player checked to play as it did when the
     /// report was made.
-    fn load(path: &str) -> Result<EquilibriumMix, String> {
+    fn load(path: &str) -> Result<EquilibriumMix, NotAPlayer> {
+        let refused = |why: String| NotAPlayer::Report {
+            given: format!("{}:{path}", EQUILIBRIUM.name),
+            why,
+        };
         #[derive(Deserialize)]
         struct Saved {
             caesar: Vec<Member>,
@@ -72,37 +76,40 @@ impl EquilibriumMix {
             player: String,
             weight: f64,
         }
-        let text =
-            super::shipped::read_text(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+        let text = super::shipped::read_text(std::path::Path::new(path))
+            .map_err(|e| refused(e.to_string()))?;
         let saved: Saved = serde_json::from_str(&text).map_err(|e| {
-            format!(
+            refused(format!(
                 "not a balance report (line {}, column {}): {e}",
                 e.line(),
                 e.column()
-            )
+            ))
         })?;
-        let mix = |members: &[Member], mix: &[Weight]| -> Result<Vec<(u32, AiSpec)>, String> {
-            if mix.is_empty() {
-                return Err("holds no equilibrium yet (its first table was not solved)".into());
-            }
-            mix.iter()
+        let mix =
+            |members: &[Member], mix: &[Weight]| -> Result<Vec<(u32, AiSpec)>, NotAPlayer> {
+                if mix.is_empty() {
+                    return Err(refused(
+                        "holds no equilibrium yet (its first table was not solved)".into(),
+                    ));
+                }
+                mix.iter()
                 .map(|w| {
                     let spec: AiSpec =
-                        w.player.parse().map_err(|e| format!("{}: {e}", w.player))?;
+                        w.player.parse().map_err(|e| refused(format!("{}: {e}", w.player)))?;
                     let member = members.iter().find(|m| m.player == w.player);
                     if member.is_none_or(|m| m.digest != spec.content_digest()) {
-                        return Err(format!(
+                        return Err(refused(format!(
                             "{} plays otherwise than when the report was made (its files changed)",
                             w.player
-                        ));
+                        )));
                     }
                     if !(w.weight.is_finite() && (0.0..=1.0).contains(&w.weight)) {
-                        return Err(format!("{} has a weight outside 0 to 1", w.player));
+                        return Err(refused(format!("{} has a weight outside 0 to 1", w.player)));
                     }
                     Ok(((w.weight * 1e6).round() as u32, spec))
                 })
                 .collect()
-        };
+            };
         Ok(EquilibriumMix {
             path: path.to_string(),
             caesar: mix(&saved.caesar, &saved.caesar_mix)?,
@@ -711,12 +718,9 @@ impl FromStr for AiSpec {
                     separator: ':',
                     example: "equilibrium:REPORT.json".to_string(),
                 }),
-                Some(path) => EquilibriumMix::load(path)
-                    .map(|mix| AiSpec::Equilibrium(Box::new(mix)))
-                    .map_err(|why| NotAPlayer::Report {
-                        given: text.to_string(),
-                        why,
-                    }),
+                Some(path) => {
+                    EquilibriumMix::load(path).map(|mix| AiSpec::Equilibrium(Box::new(mix)))
+                }
             };
         }
         let Some(kind) = KINDS.iter().find(|kind| kind.name == name) else {

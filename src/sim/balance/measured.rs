@@ -73,7 +73,7 @@ pub fn measured(game: &Game, bundle: Option<&Path>) -> Result<Option<Measured>, 
                 e.column()
             ))
         })?;
-        let report = loaded(report, game).map_err(fail)?;
+        let report = loaded(report, game).map_err(|e| fail(e.to_string()))?;
         return Ok(Some(Measured {
             report,
             source: Source::File(path),

@@ -378,6 +378,11 @@ pub struct BalanceReport {
     pub elapsed_seconds: f64,
 }
 
+/// What is wrong with a balance report read from a file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct MalformedReport(pub String);
+
 /// What stops a run before its first game, or ends it.
 #[derive(Debug, thiserror::Error)]
 pub enum BalanceError {
@@ -1392,7 +1397,7 @@ pub fn population(
 impl BalanceReport {
     /// Checks a report read from a file: a table of the population's shape
     /// holding only game results, and mixes that are mixes.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), MalformedReport> {
         if self.table.rows() != self.caesar.len()
             || self
                 .table
@@ -1400,14 +1405,14 @@ impl BalanceReport {
                 .iter()
                 .any(|r| r.len() != self.pompey.len())
         {
-            return Err(format!(
+            return Err(MalformedReport(format!(
                 "its table is not {}×{} as its players are",
                 self.caesar.len(),
                 self.pompey.len()
-            ));
+            )));
         }
         for cell in self.table.cells.iter().flatten() {
-            cell.check().map_err(|e| e.to_string())?;
+            cell.check().map_err(|e| MalformedReport(e.to_string()))?;
         }
         for (side, mix) in [
             (Side::Caesar, &self.caesar_mix),
@@ -1417,20 +1422,24 @@ impl BalanceReport {
                 .iter()
                 .any(|w| !(w.weight.is_finite() && (0.0..=1.0).contains(&w.weight)))
             {
-                return Err(format!("{side}'s mix has a weight outside 0 to 1"));
+                return Err(MalformedReport(format!(
+                    "{side}'s mix has a weight outside 0 to 1"
+                )));
             }
             let total: f64 = mix.iter().map(|w| w.weight).sum();
             if !mix.is_empty() && (total - 1.0).abs() > 1e-6 {
-                return Err(format!("{side}'s mix weighs {total}, not 1"));
+                return Err(MalformedReport(format!(
+                    "{side}'s mix weighs {total}, not 1"
+                )));
             }
             if let Some(w) = mix
                 .iter()
                 .find(|w| !self.members(side).iter().any(|m| m.player == w.player))
             {
-                return Err(format!(
+                return Err(MalformedReport(format!(
                     "{side}'s mix names {}, who is not among its players",
                     w.player
-                ));
+                )));
             }
         }
         Ok(())
@@ -1440,7 +1449,9 @@ impl BalanceReport {
 /// Reads a saved report's players again (a report keeps their names and
 /// digests, not their numbers) and checks that each plays as it did.
 pub fn reload_players(report: &mut BalanceReport) -> Result<(), BalanceError> {
-    report.check().map_err(BalanceError::Resume)?;
+    report
+        .check()
+        .map_err(|e| BalanceError::Resume(e.to_string()))?;
     for m in report.caesar.iter_mut().chain(report.pompey.iter_mut()) {
         let spec = super::ratings::shipped_player(&m.player)
             .map_err(|e| BalanceError::Resume(format!("the report's player {}: {e}", m.player)))?;

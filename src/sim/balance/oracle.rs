@@ -78,13 +78,18 @@ impl std::fmt::Display for Oracle {
     }
 }
 
+/// A name that is no oracle.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is no oracle: expected tune, search or value")]
+pub struct NotAnOracle(pub String);
+
 impl std::str::FromStr for Oracle {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Oracle, String> {
+    type Err = NotAnOracle;
+    fn from_str(text: &str) -> Result<Oracle, NotAnOracle> {
         Oracle::ALL
             .into_iter()
             .find(|o| o.name() == text.trim())
-            .ok_or_else(|| format!("{text:?} is no oracle: expected tune, search or value"))
+            .ok_or_else(|| NotAnOracle(text.to_string()))
     }
 }
 
