@@ -118,6 +118,16 @@ fn loaded(mut report: BalanceReport, game: &Game) -> Result<BalanceReport, Strin
 }
 
 impl Measured {
+    /// Each side's mix as one player (`equilibrium:REPORT`): each game
+    /// plays a member drawn by weight from its seed.
+    pub fn player(&self) -> Result<crate::ai::AiSpec, crate::ai::NotAPlayer> {
+        let path = match &self.source {
+            Source::File(path) => path.display().to_string(),
+            Source::Shipped(name) => shipped::path_of(name),
+        };
+        format!("equilibrium:{path}").parse()
+    }
+
     /// One line for the Setup tab and the commands that read it: the value,
     /// how far it is settled, and what it rests on.
     pub fn line(&self) -> String {
@@ -236,6 +246,11 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("no best response was trained"), "{line}");
+        let player = found.player().unwrap();
+        assert_eq!(
+            player.to_string(),
+            format!("equilibrium:{}", dir.path().join(BUNDLE_BALANCE).display())
+        );
         // Under another rule set the bundle's report is refused, not passed over.
         let other = crate::test_support::published("rules-1.1");
         let err = measured(&other, Some(dir.path())).unwrap_err();
