@@ -255,90 +255,38 @@ fn train(
     dir: &Path,
     watch: &Watch,
 ) -> Result<(Vec<(Oracle, AiSpec)>, u64), BalanceError> {
-    let o = &report.options;
-    let mut played = 0u64;
-    let other_mix = report.mix(side.other());
+    let oracles = &report.options.oracles;
+    let t = Training {
+        game,
+        report,
+        side,
+        round,
+        dir,
+        watch,
+        tag: format!("r{round}-{}", side.to_string().to_lowercase()),
+    };
     let own_mix = report.mix(side);
     let base = own_mix
         .iter()
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map_or_else(PlayerNumbers::default, |(_, m)| numbers_of(m));
-    let tag = format!("r{round}-{}", side.to_string().to_lowercase());
-    let mut candidates: Vec<(super::Oracle, AiSpec)> = Vec::new();
+    let mut played = 0u64;
+    let mut candidates: Vec<(Oracle, AiSpec)> = Vec::new();
     let mut numbers = base;
-    if o.oracles.contains(&Oracle::Tune) {
-        watch.say(format!(
-            "round {round}: tuning {side}'s numbers against the other side's mix"
-        ));
-        let options = TuneOptions {
-            budget: o.tune_games,
-            games_per_candidate: GAMES_PER_CANDIDATE,
-            population: 0,
-            step: 0.3,
-            check_games: 0,
-            seed: game_seed(
-                o.seed ^ TUNE_TAG,
-                u64::from(round) * 2 + side.index() as u64,
-            ),
-            start: base,
-            side: Some(side),
-            against: apportioned(&other_mix),
-        };
-        options
-            .check()
-            .map_err(|e| BalanceError::Oracle(format!("tuning: {e}")))?;
-        let tuned = tune(game, &report.variant, &options, &watch.progress)?;
-        played += tuned.games_played;
-        numbers = tuned.tuned;
-        let path = write(
-            dir,
-            &format!("{tag}-tuned.ron"),
-            &numbers.to_ron(&format!(
-                "{side}'s best response of round {round} of `caesar-workbench balance` (seed {}): its numbers tuned by CMA-ES against the other side's equilibrium mix.",
-                o.seed
-            )),
-        )?;
-        candidates.push((
-            Oracle::Tune,
-            AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
-                path: path.display().to_string(),
-                numbers,
-            })),
-        ));
+    if oracles.contains(&Oracle::Tune) {
+        let (tuned, spec, games) = t.tuned(base)?;
+        numbers = tuned;
+        played += games;
+        candidates.push((Oracle::Tune, spec));
     }
+    if !(oracles.contains(&Oracle::Search) || oracles.contains(&Oracle::Value)) {
+        return Ok((candidates, played));
+    }
+    let on = t.search_file(numbers)?;
     let search = AiSpec::Search {
-        playouts: o.playouts,
+        playouts: report.options.playouts,
     };
-    let expecting = OpponentMix::of(
-        &other_mix
-            .iter()
-            .map(|(w, m)| (*w, numbers_of(m).of(side.other())))
-            .collect::<Vec<_>>(),
-    )
-    .unwrap_or_default();
-    let search_numbers = PlayerNumbers {
-        opponents: expecting,
-        ..numbers
-    };
-    let search_file = if o.oracles.contains(&Oracle::Search) || o.oracles.contains(&Oracle::Value) {
-        let path = write(
-            dir,
-            &format!("{tag}-search.ron"),
-            &search_numbers.to_ron(&format!(
-                "{side}'s searched best response of round {round} of `caesar-workbench balance` (seed {}): its playouts meet the other side's equilibrium mix.",
-                o.seed
-            )),
-        )?;
-        Some(TunedHeuristic {
-            path: path.display().to_string(),
-            numbers: search_numbers,
-        })
-    } else {
-        None
-    };
-    if o.oracles.contains(&Oracle::Search)
-        && let Some(on) = &search_file
-    {
+    if oracles.contains(&Oracle::Search) {
         candidates.push((
             Oracle::Search,
             AiSpec::SearchOn(Box::new(SearchOn {
@@ -348,13 +296,127 @@ fn train(
             })),
         ));
     }
-    if o.oracles.contains(&Oracle::Value)
-        && let Some(on) = &search_file
-    {
-        watch.say(format!(
-            "round {round}: learning {side}'s value against the other side's mix"
+    if oracles.contains(&Oracle::Value) {
+        let value = t.learned_value(numbers)?;
+        played += report.options.learn_games;
+        candidates.push((
+            Oracle::Value,
+            AiSpec::SearchOn(Box::new(SearchOn {
+                search,
+                on,
+                value: Some(value),
+            })),
         ));
-        let opponent = other_mix
+    }
+    Ok((candidates, played))
+}
+
+/// One side's training in one round: what every oracle needs.
+struct Training<'a> {
+    game: &'a Game,
+    report: &'a BalanceReport,
+    side: Side,
+    round: u32,
+    dir: &'a Path,
+    watch: &'a Watch,
+    /// `rN-side`, the start of every file the round writes for the side.
+    tag: String,
+}
+
+impl Training<'_> {
+    /// Seeds a stream of the round's training for this side.
+    fn seed(&self, tag: u64) -> u64 {
+        game_seed(
+            self.report.options.seed ^ tag,
+            u64::from(self.round) * 2 + self.side.index() as u64,
+        )
+    }
+
+    /// (a) The side's numbers tuned by CMA-ES against the other side's mix,
+    /// from `base`: the numbers, their player (written), and the games.
+    fn tuned(&self, base: PlayerNumbers) -> Result<(PlayerNumbers, AiSpec, u64), BalanceError> {
+        let (side, round, o) = (self.side, self.round, &self.report.options);
+        self.watch.say(format!(
+            "round {round}: tuning {side}'s numbers against the other side's mix"
+        ));
+        let options = TuneOptions {
+            budget: o.tune_games,
+            games_per_candidate: GAMES_PER_CANDIDATE,
+            population: 0,
+            step: 0.3,
+            check_games: 0,
+            seed: self.seed(TUNE_TAG),
+            start: base,
+            side: Some(side),
+            against: apportioned(&self.report.mix(side.other())),
+        };
+        options
+            .check()
+            .map_err(|e| BalanceError::Oracle(format!("tuning: {e}")))?;
+        let tuned = tune(
+            self.game,
+            &self.report.variant,
+            &options,
+            &self.watch.progress,
+        )?;
+        let numbers = tuned.tuned;
+        let path = write(
+            self.dir,
+            &format!("{}-tuned.ron", self.tag),
+            &numbers.to_ron(&format!(
+                "{side}'s best response of round {round} of `caesar-workbench balance` (seed {}): its numbers tuned by CMA-ES against the other side's equilibrium mix.",
+                o.seed
+            )),
+        )?;
+        let spec = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+            path: path.display().to_string(),
+            numbers,
+        }));
+        Ok((numbers, spec, tuned.games_played))
+    }
+
+    /// (b) The player file a search plays on: `numbers`, expecting the
+    /// other side's mix in its playouts (written).
+    fn search_file(&self, numbers: PlayerNumbers) -> Result<TunedHeuristic, BalanceError> {
+        let side = self.side;
+        let expecting = OpponentMix::of(
+            &self
+                .report
+                .mix(side.other())
+                .iter()
+                .map(|(w, m)| (*w, numbers_of(m).of(side.other())))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap_or_default();
+        let numbers = PlayerNumbers {
+            opponents: expecting,
+            ..numbers
+        };
+        let path = write(
+            self.dir,
+            &format!("{}-search.ron", self.tag),
+            &numbers.to_ron(&format!(
+                "{side}'s searched best response of round {} of `caesar-workbench balance` (seed {}): its playouts meet the other side's equilibrium mix.",
+                self.round, self.report.options.seed
+            )),
+        )?;
+        Ok(TunedHeuristic {
+            path: path.display().to_string(),
+            numbers,
+        })
+    }
+
+    /// (c) A value learned on games of `numbers` against the other side's
+    /// mix's heaviest player (written).
+    fn learned_value(&self, numbers: PlayerNumbers) -> Result<LearnedValue, BalanceError> {
+        let (side, o) = (self.side, &self.report.options);
+        self.watch.say(format!(
+            "round {}: learning {side}'s value against the other side's mix",
+            self.round
+        ));
+        let opponent = self
+            .report
+            .mix(side.other())
             .iter()
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, m)| numbers_of(m))
@@ -374,32 +436,29 @@ fn train(
         let options = LearnOptions {
             games: o.learn_games,
             held_out: 0.25,
-            seed: game_seed(
-                o.seed ^ LEARN_TAG,
-                u64::from(round) * 2 + side.index() as u64,
-            ),
+            seed: self.seed(LEARN_TAG),
             players,
             horizon_turns: 5,
         };
         options
             .check()
             .map_err(|e| BalanceError::Oracle(format!("learning: {e}")))?;
-        let learnt = learn(game, &report.variant, &options, &watch.progress)?;
-        played += o.learn_games;
-        let path = write(dir, &format!("{tag}-value.ron"), &learnt.value_file())?;
-        candidates.push((
-            Oracle::Value,
-            AiSpec::SearchOn(Box::new(SearchOn {
-                search: search.clone(),
-                on: on.clone(),
-                value: Some(LearnedValue {
-                    path: path.display().to_string(),
-                    model: learnt.model,
-                }),
-            })),
-        ));
+        let learnt = learn(
+            self.game,
+            &self.report.variant,
+            &options,
+            &self.watch.progress,
+        )?;
+        let path = write(
+            self.dir,
+            &format!("{}-value.ron", self.tag),
+            &learnt.value_file(),
+        )?;
+        Ok(LearnedValue {
+            path: path.display().to_string(),
+            model: learnt.model,
+        })
     }
-    Ok((candidates, played))
 }
 
 /// `spec`'s side's share against the other side's mix over the round's
