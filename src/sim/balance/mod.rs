@@ -646,108 +646,120 @@ fn run_stages(
     let before = report.elapsed_seconds;
     let mut clock = Clock::new();
     loop {
-        let elapsed = |report: &mut BalanceReport| {
-            report.elapsed_seconds = before + started.elapsed().as_secs_f64();
-        };
-        match report.stage {
+        let went_on = match report.stage {
             Stage::Done => return Ok(()),
-            Stage::Table(round) => {
-                watch.say(format!("round {round}: playing the meta-game"));
-                let full = fill_table(game, report, limits, watch)?;
-                solve_report(report)?;
-                let caesar_players = report.caesar.len();
-                let pompey_players = report.pompey.len();
-                report.rounds.retain(|r| r.round != round);
-                report.rounds.push(Round {
-                    round,
-                    caesar_players,
-                    pompey_players,
-                    value: report.value,
-                    exploitability: None,
-                    responses: Vec::new(),
-                });
-                if !full {
-                    // The table stays the stage: a resume plays its cells on.
-                    report.stopped = "the budget ended while the meta-game was played: the cells that decide the equilibrium have fewer games than asked (resume the report to play them)".to_string();
-                    report.paused = true;
-                    elapsed(report);
-                    checkpoint(report);
-                    return Ok(());
-                }
-                report.stage = if round > report.options.rounds
-                    || report.options.oracles.is_empty()
-                    || !report.stopped.is_empty()
-                {
-                    if report.stopped.is_empty() {
-                        report.stopped = if report.options.oracles.is_empty() {
-                            "the players given, solved: no best responses were asked for"
-                                .to_string()
-                        } else {
-                            report.paused = true;
-                            // Past round 1, the last round's responses
-                            // joined: a run that finds none stops there.
-                            format!(
-                                "{} rounds of best responses done{} (resume with more --rounds to go on)",
-                                report.options.rounds,
-                                if round > 1 {
-                                    "; the last round's responses joined, and the table was solved with them"
-                                } else {
-                                    ""
-                                }
-                            )
-                        };
-                    }
-                    Stage::Done
-                } else {
-                    Stage::Responses(round)
-                };
-            }
+            Stage::Table(round) => table_stage(game, report, round, limits, watch)?,
             Stage::Responses(round) => {
-                let expected = clock.responses_seconds(report);
-                if limits
-                    .deadline
-                    .is_some_and(|d| Instant::now() + Duration::from_secs_f64(expected) > d)
-                {
-                    report.stopped = format!(
-                        "the budget would not hold round {round}'s best responses (about {:.0} s here; resume the report to train them)",
-                        expected
-                    );
-                    report.paused = true;
-                    elapsed(report);
-                    checkpoint(report);
-                    return Ok(());
-                } else {
-                    let t = Instant::now();
-                    let (joined, best_gain) = oracle::respond(game, report, round, limits, watch)?;
-                    clock.responses_took(t.elapsed().as_secs_f64());
-                    let converged = best_gain <= report.options.threshold;
-                    if converged {
-                        report.stopped = format!(
-                            "no best response gained more than {:.1} points",
-                            report.options.threshold * 100.0
-                        );
-                        if joined {
-                            report.stopped.push_str(
-                                " (those that beat the value by more than their interval joined, and the table was solved with them)",
-                            );
-                        }
-                    }
-                    report.stage = if joined {
-                        Stage::Table(round + 1)
-                    } else {
-                        if !converged {
-                            report.stopped =
-                                "no best response beat the value by more than its interval"
-                                    .to_string();
-                        }
-                        Stage::Done
-                    };
-                }
+                responses_stage(game, report, round, limits, watch, &mut clock)?
             }
-        }
-        elapsed(report);
+        };
+        report.elapsed_seconds = before + started.elapsed().as_secs_f64();
         checkpoint(report);
+        if !went_on {
+            // Paused by the budget: the stage stays for a resume.
+            return Ok(());
+        }
     }
+}
+
+/// Plays and solves round `round`'s table, and sets the next stage; false
+/// when the budget ended first (the table stays the stage: a resume plays
+/// its cells on).
+fn table_stage(
+    game: &Game,
+    report: &mut BalanceReport,
+    round: u32,
+    limits: &Limits<'_>,
+    watch: &Watch,
+) -> Result<bool, BalanceError> {
+    watch.say(format!("round {round}: playing the meta-game"));
+    let full = fill_table(game, report, limits, watch)?;
+    solve_report(report)?;
+    report.rounds.retain(|r| r.round != round);
+    report.rounds.push(Round {
+        round,
+        caesar_players: report.caesar.len(),
+        pompey_players: report.pompey.len(),
+        value: report.value,
+        exploitability: None,
+        responses: Vec::new(),
+    });
+    if !full {
+        report.stopped = "the budget ended while the meta-game was played: the cells that decide the equilibrium have fewer games than asked (resume the report to play them)".to_string();
+        report.paused = true;
+        return Ok(false);
+    }
+    let o = &report.options;
+    if round <= o.rounds && !o.oracles.is_empty() && report.stopped.is_empty() {
+        report.stage = Stage::Responses(round);
+        return Ok(true);
+    }
+    if report.stopped.is_empty() {
+        report.stopped = if o.oracles.is_empty() {
+            "the players given, solved: no best responses were asked for".to_string()
+        } else {
+            report.paused = true;
+            // Past round 1, the last round's responses joined: a run that
+            // finds none stops there.
+            format!(
+                "{} rounds of best responses done{} (resume with more --rounds to go on)",
+                o.rounds,
+                if round > 1 {
+                    "; the last round's responses joined, and the table was solved with them"
+                } else {
+                    ""
+                }
+            )
+        };
+    }
+    report.stage = Stage::Done;
+    Ok(true)
+}
+
+/// Trains and measures round `round`'s best responses, and sets the next
+/// stage; false when the budget would not hold them (they stay the stage).
+fn responses_stage(
+    game: &Game,
+    report: &mut BalanceReport,
+    round: u32,
+    limits: &Limits<'_>,
+    watch: &Watch,
+    clock: &mut Clock,
+) -> Result<bool, BalanceError> {
+    let expected = clock.responses_seconds(report);
+    if limits
+        .deadline
+        .is_some_and(|d| Instant::now() + Duration::from_secs_f64(expected) > d)
+    {
+        report.stopped = format!(
+            "the budget would not hold round {round}'s best responses (about {expected:.0} s here; resume the report to train them)"
+        );
+        report.paused = true;
+        return Ok(false);
+    }
+    let t = Instant::now();
+    let (joined, best_gain) = oracle::respond(game, report, round, limits, watch)?;
+    clock.responses_took(t.elapsed().as_secs_f64());
+    let converged = best_gain <= report.options.threshold;
+    if converged {
+        report.stopped = format!(
+            "no best response gained more than {:.1} points",
+            report.options.threshold * 100.0
+        );
+        if joined {
+            report.stopped.push_str(
+                " (those that beat the value by more than their interval joined, and the table was solved with them)",
+            );
+        }
+    } else if !joined {
+        report.stopped = "no best response beat the value by more than its interval".to_string();
+    }
+    report.stage = if joined {
+        Stage::Table(round + 1)
+    } else {
+        Stage::Done
+    };
+    Ok(true)
 }
 
 /// What the run has learnt of this machine's speed, to keep to a budget.
@@ -791,27 +803,12 @@ fn fill_table(
     limits: &Limits<'_>,
     watch: &Watch,
 ) -> Result<bool, BalanceError> {
-    let seed = report.options.seed ^ CELL_TAG;
-    let first = report.options.first_games;
-    let target = report.options.games;
-    // A shard plays its part of every cell: game indices from its start.
-    let (offset, first, target) = match report.options.shard {
-        Some(shard) => {
-            let range = shard.range(target);
-            (
-                range.start,
-                range.end - range.start,
-                range.end - range.start,
-            )
-        }
-        None => (0, first, target),
-    };
+    let (offset, first, target) = report.options.cell_games();
     report.table.offset = offset;
     let mut wanted: Vec<(usize, usize, u64)> = Vec::new();
     for i in 0..report.table.rows() {
         for j in 0..report.table.columns() {
-            let games = report.table.cells[i][j].games();
-            if games < first {
+            if report.table.cells[i][j].games() < first {
                 wanted.push((i, j, first));
             }
         }
@@ -851,42 +848,71 @@ fn fill_table(
             report.table.columns()
         ));
         let t = Instant::now();
-        let specs: [Vec<AiSpec>; 2] = [
-            report.caesar.iter().map(|m| m.spec().clone()).collect(),
-            report.pompey.iter().map(|m| m.spec().clone()).collect(),
-        ];
-        let omniscient = report.options.omniscient;
-        let progress = &watch.progress;
-        let results: Vec<Option<u8>> = jobs
-            .par_iter()
-            .map(|&(i, j, k)| {
-                if progress.is_cancelled() {
-                    return None;
-                }
-                let r = doubled_points(
-                    game,
-                    [&specs[0][i], &specs[1][j]],
-                    seed,
-                    offset + k,
-                    omniscient,
-                );
-                progress.tick();
-                Some(r)
-            })
-            .collect();
-        // All or nothing: a stage cut short leaves the table as it was.
-        let results: Vec<u8> = results
-            .into_iter()
-            .collect::<Option<_>>()
-            .ok_or(Cancelled)?;
-        for (&(i, j, _), r) in jobs.iter().zip(results) {
-            report.table.cells[i][j].push(r);
-        }
-        report.games_played += jobs.len() as u64;
+        play_cells(game, report, &jobs, watch)?;
         let per = t.elapsed().as_secs_f64() / jobs.len().max(1) as f64;
         seconds_per_game = Some(seconds_per_game.map_or(per, |p: f64| p.max(per)));
         wanted.clear();
     }
+}
+
+impl BalanceOptions {
+    /// The first game index of the cells, the games every cell gets first,
+    /// and those a deciding cell gets: a shard plays its part of every
+    /// cell, all of it at once.
+    fn cell_games(&self) -> (u64, u64, u64) {
+        match self.shard {
+            Some(shard) => {
+                let range = shard.range(self.games);
+                let games = range.end - range.start;
+                (range.start, games, games)
+            }
+            None => (0, self.first_games, self.games),
+        }
+    }
+}
+
+/// Plays game `k` of cell `(i, j)` for each job into the table: all or
+/// nothing, so a stage cut short leaves the table as it was.
+fn play_cells(
+    game: &Game,
+    report: &mut BalanceReport,
+    jobs: &[(usize, usize, u64)],
+    watch: &Watch,
+) -> Result<(), BalanceError> {
+    let seed = report.options.seed ^ CELL_TAG;
+    let offset = report.table.offset;
+    let specs: [Vec<AiSpec>; 2] = [
+        report.caesar.iter().map(|m| m.spec().clone()).collect(),
+        report.pompey.iter().map(|m| m.spec().clone()).collect(),
+    ];
+    let omniscient = report.options.omniscient;
+    let progress = &watch.progress;
+    let results: Vec<Option<u8>> = jobs
+        .par_iter()
+        .map(|&(i, j, k)| {
+            if progress.is_cancelled() {
+                return None;
+            }
+            let r = doubled_points(
+                game,
+                [&specs[0][i], &specs[1][j]],
+                seed,
+                offset + k,
+                omniscient,
+            );
+            progress.tick();
+            Some(r)
+        })
+        .collect();
+    let results: Vec<u8> = results
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or(Cancelled)?;
+    for (&(i, j, _), r) in jobs.iter().zip(results) {
+        report.table.cells[i][j].push(r);
+    }
+    report.games_played += jobs.len() as u64;
+    Ok(())
 }
 
 /// The cells that decide the equilibrium: rows in Caesar's mix or whose
