@@ -45,6 +45,8 @@ pub struct BalancePanel {
     running: Option<Running>,
     pub result: Option<Result<BalanceReport, String>>,
     threads: usize,
+    /// Where "Keep as this setup's balance" wrote the report, or why not.
+    kept: Option<Result<String, String>>,
 }
 
 impl Default for BalancePanel {
@@ -62,6 +64,7 @@ impl Default for BalancePanel {
             running: None,
             result: None,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            kept: None,
         }
     }
 }
@@ -112,8 +115,11 @@ impl BalancePanel {
         let (tx, rx) = channel();
         let deadline =
             Instant::now() + Duration::from_secs_f64(self.budget_minutes.max(0.05) * 60.0);
-        let folder = PathBuf::from(&self.folder);
-        let checkpoint = self.checkpoint_path();
+        // Trained players are named by absolute paths: the report plays
+        // them (and a setup keeps it) from whatever folder comes next.
+        let folder =
+            std::path::absolute(&self.folder).unwrap_or_else(|_| self.folder.clone().into());
+        let checkpoint = folder.join("checkpoint.json");
         let threads = self.threads.max(1);
         {
             let watch = Arc::clone(&watch);
@@ -216,6 +222,7 @@ impl BalancePanel {
         make_game: &dyn Fn() -> Result<Game, String>,
         rules: &RuleSet,
         variant: &str,
+        bundle: Option<&std::path::Path>,
     ) -> Vec<Request> {
         self.poll();
         let mut requests = Vec::new();
@@ -261,14 +268,16 @@ impl BalancePanel {
                 if let Some(report) = so_far {
                     ui.separator();
                     ui.label(RichText::new("So far").strong());
-                    requests.extend(report_view(ui, &report));
+                    requests.extend(report_view(ui, &report, None));
                 }
             }
             match &self.result {
                 Some(Ok(report)) => {
                     ui.separator();
-                    requests.extend(report_view(ui, report));
+                    let saved = std::path::absolute(self.checkpoint_path()).ok();
+                    requests.extend(report_view(ui, report, saved.as_deref()));
                     requests.extend(exports(ui, report));
+                    keep(ui, report, bundle, &mut self.kept);
                 }
                 Some(Err(e)) => {
                     ui.colored_label(theme::ERROR, e);
@@ -330,7 +339,57 @@ impl BalancePanel {
 }
 
 /// The verdict, the heatmap with the mixes, the convergence chart.
-fn report_view(ui: &mut Ui, report: &BalanceReport) -> Vec<Request> {
+/// "Keep as this setup's balance": the report becomes the one the
+/// Setup tab, `ladder` and `explain` read (`NAME.players/balance.json`).
+fn keep(
+    ui: &mut Ui,
+    report: &BalanceReport,
+    bundle: Option<&std::path::Path>,
+    kept: &mut Option<Result<String, String>>,
+) {
+    let can = bundle.is_some() && !report.caesar_mix.is_empty();
+    let keep = ui
+        .add_enabled(can, egui::Button::new("Keep as this setup's balance"))
+        .on_hover_text(
+            "Writes the report into the setup's players folder, where the Setup tab, \
+             ladder and explain read the setup's balance",
+        )
+        .on_disabled_hover_text(
+            "Save the setup (or a variant) to a file first: its balance is kept beside it",
+        )
+        .clicked();
+    if keep && let Some(dir) = bundle {
+        let path = dir.join(balance::measured::BUNDLE_BALANCE);
+        *kept = Some(
+            std::fs::create_dir_all(dir)
+                .map_err(|e| e.to_string())
+                .and_then(|()| serde_json::to_string_pretty(report).map_err(|e| e.to_string()))
+                .and_then(|text| {
+                    crate::files::write_output(&path, &format!("{text}\n"))
+                        .map_err(|e| e.to_string())
+                })
+                .map(|()| format!("Kept as this setup's balance: {}", path.display()))
+                .map_err(|e| format!("Could not keep {}: {e}", path.display())),
+        );
+    }
+    match &*kept {
+        Some(Ok(words)) => {
+            ui.label(words);
+        }
+        Some(Err(e)) => {
+            ui.colored_label(theme::ERROR, e);
+        }
+        None => {}
+    }
+}
+
+/// The report's verdict, heatmap, mixes, mirrors and convergence; with
+/// `saved` (the report's file) "Play against" seats the side's whole mix.
+fn report_view(
+    ui: &mut Ui,
+    report: &BalanceReport,
+    saved: Option<&std::path::Path>,
+) -> Vec<Request> {
     let mut requests = Vec::new();
     if report.caesar_mix.is_empty() {
         ui.label("The first table is being played.");
@@ -361,14 +420,23 @@ fn report_view(ui: &mut Ui, report: &BalanceReport) -> Vec<Request> {
                 ui.label(format!("{:.0}% {}", w * 100.0, m.words));
             }
         });
-        if let Some((_, heaviest)) = mix.iter().max_by(|a, b| a.0.total_cmp(&b.0))
-            && let Some(spec) = heaviest.spec.clone()
+        // The whole mix where the report is saved (each game draws its
+        // member), else its heaviest player.
+        let whole_mix = saved.and_then(|p| {
+            format!("equilibrium:{}", p.display())
+                .parse::<crate::ai::AiSpec>()
+                .ok()
+        });
+        let heaviest = mix.iter().max_by(|a, b| a.0.total_cmp(&b.0));
+        let seat = match (whole_mix, heaviest) {
+            (Some(spec), _) => Some((spec, format!("{side}'s mix, one player drawn per game"))),
+            (None, Some((_, m))) => m.spec.clone().map(|spec| (spec, m.words.clone())),
+            (None, None) => None,
+        };
+        if let Some((spec, words)) = seat
             && ui
                 .button(format!("Play against {side}'s equilibrium player"))
-                .on_hover_text(format!(
-                    "Seats {} as {side} in the Play tab",
-                    heaviest.words
-                ))
+                .on_hover_text(format!("Seats {words} as {side} in the Play tab"))
                 .clicked()
         {
             requests.push(Request::SeatPlayer(side, spec));

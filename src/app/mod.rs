@@ -742,7 +742,14 @@ impl WorkbenchApp {
                                 )
                             })
                         };
-                        actions.extend(self.balance.show(ui, &make, rules, variant));
+                        let bundle = setup_players::bundle_folder(state);
+                        actions.extend(self.balance.show(
+                            ui,
+                            &make,
+                            rules,
+                            variant,
+                            bundle.as_deref(),
+                        ));
                     }
                     _ => {
                         ui.label("Open a scenario and a rule set to measure its balance.");

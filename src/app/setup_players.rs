@@ -27,7 +27,7 @@ pub(crate) struct SetupPlayers {
     /// The last fit's report, or why it failed.
     outcome: Option<Result<String, String>>,
     /// What the ratings were read for (revisions, and fits finished).
-    read_for: Option<(u64, u64, u64)>,
+    read_for: Option<(u64, u64, u64, Option<std::time::SystemTime>)>,
     fits_finished: u64,
     /// What `best` stands for here, in words (its spec for the hover), as
     /// read with the ratings: not worked out again every frame.
@@ -66,7 +66,7 @@ struct Running {
 
 /// Where the setup's bundle is: beside the scenario file, else beside the
 /// variant file; `None` for the published game under a built-in rule set.
-fn bundle_folder(state: &AppState) -> Option<PathBuf> {
+pub(crate) fn bundle_folder(state: &AppState) -> Option<PathBuf> {
     if let Some(path) = state.document().and_then(|d| d.path()) {
         return Some(fit::bundle_beside(path));
     }
@@ -77,10 +77,17 @@ impl SetupPlayers {
     /// Reads the setup's digest and bundle again when the scenario, the
     /// rules or a fit changed them, and hands them to the player menus.
     pub(crate) fn refresh(&mut self, state: &AppState) {
+        // A balance kept into the folder (the Balance tab) is read anew.
+        let kept = bundle_folder(state)
+            .and_then(|dir| {
+                std::fs::metadata(dir.join(crate::sim::balance::measured::BUNDLE_BALANCE)).ok()
+            })
+            .and_then(|m| m.modified().ok());
         let key = (
             state.scenario_revision(),
             state.rules_revision(),
             self.fits_finished,
+            kept,
         );
         if self.read_for == Some(key) {
             return;
