@@ -164,9 +164,8 @@ pub struct RunArgs {
     pub seed: u64,
     #[command(flatten)]
     pub sides: SidesArgs,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Players see everything (no fog of war).
     #[arg(long)]
     pub omniscient: bool,
@@ -262,22 +261,41 @@ impl RunArgs {
         let resolved = self.sides.resolve(variants, scenario, bundle)?;
         let notes = player_notes(&resolved);
         let [(caesar, _), (pompey, _)] = resolved;
-        let options = SimOptions {
-            games: self.games,
-            seed: self.seed,
-            caesar,
-            pompey,
-            omniscient: self.omniscient,
-            shard: resolve_shard(self.shard)?,
-        };
-        options.check()?;
+        let options = sim_options(
+            self.games,
+            self.seed,
+            [caesar, pompey],
+            self.omniscient,
+            self.shard,
+        )?;
         Ok((options, notes))
     }
 
     /// A rayon pool of `--threads` workers (all cores by default).
     pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
-        pool(self.threads)
+        self.threads.pool()
     }
+}
+
+/// A run's options from the command line's, checked: the shard resolved,
+/// a run that would play nothing refused.
+pub fn sim_options(
+    games: u64,
+    seed: u64,
+    [caesar, pompey]: [AiSpec; 2],
+    omniscient: bool,
+    shard: Option<ShardArg>,
+) -> Result<SimOptions, CliError> {
+    let options = SimOptions {
+        games,
+        seed,
+        caesar,
+        pompey,
+        omniscient,
+        shard: resolve_shard(shard)?,
+    };
+    options.check()?;
+    Ok(options)
 }
 
 /// The shard to play: as given, or (`--shard auto`) from the scheduler's
@@ -300,6 +318,21 @@ pub fn out_path(template: &Path, shard: Option<Shard>) -> PathBuf {
         format!("{}-of-{}", s.index + 1, s.count)
     });
     PathBuf::from(text.replace("{shard}", &name))
+}
+
+/// `--threads`, declared once.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct ThreadsArg {
+    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+}
+
+impl ThreadsArg {
+    /// A rayon pool of `--threads` workers (all cores by default).
+    pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
+        pool(self.threads)
+    }
 }
 
 /// A rayon pool of `threads` workers (all cores when None).

@@ -14,8 +14,8 @@ use caesar_workbench::sim::sweep::Axis;
 use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
 
 use super::args::{
-    SetupArgs, SidesArgs, check_outputs, dry_run_done, load_game, out_path, parse_threads,
-    player_notes, pool, refuse_same_rules, report_output, resolve_shard, two_variants,
+    SetupArgs, SidesArgs, ThreadsArg, check_outputs, dry_run_done, load_game, out_path,
+    player_notes, refuse_same_rules, report_output, sim_options, two_variants,
 };
 use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
@@ -37,9 +37,8 @@ pub struct ExplainArgs {
     /// `fast` are A's).
     #[command(flatten)]
     sides: SidesArgs,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Play only part i of n of the games, for `merge` later (`auto` from a
     /// Slurm array or a Kubernetes Indexed Job).
     #[arg(long)]
@@ -82,15 +81,7 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     let players = players(&args, variants[0])?;
     let notes = player_notes(&players);
     let [(caesar, _), (pompey, _)] = players;
-    let options = SimOptions {
-        games: args.games,
-        seed: args.seed,
-        caesar,
-        pompey,
-        omniscient: false,
-        shard: resolve_shard(args.shard)?,
-    };
-    options.check()?;
+    let options = sim_options(args.games, args.seed, [caesar, pompey], false, args.shard)?;
     let usage = |e: explain::GamesError| CliError::Usage(e.to_string());
     explain::check_games(args.games).map_err(usage)?;
     let a = load_game(scenario, variants[0])?;
@@ -125,7 +116,7 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     if args.dry_run {
         return dry_run_done(out, dry_run_games(&args, &pairs, fields, &options)?);
     }
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     if let [.., second, top] = args.ladder.as_slice() {
         let strength = rung_strength(&a.game, [second, top], &options, &pool)?;
         let on_both = |player: &AiSpec| SimOptions {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use caesar_workbench::sim::fit::{self, Fit, FitError, FitRequest, Transferred, Verdict};
 use caesar_workbench::sim::players;
 
-use super::args::{SetupArgs, load_game, parse_threads, pool};
+use super::args::{SetupArgs, ThreadsArg, load_game};
 use super::output::warn;
 use super::simulate::with_progress;
 use super::{CliError, Output};
@@ -34,9 +34,8 @@ pub struct FitArgs {
     /// that no stage of the fit played.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 256).
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
 }
 
 impl From<FitError> for CliError {
@@ -50,7 +49,7 @@ impl From<FitError> for CliError {
 }
 
 pub fn fit(out: &mut Output, args: FitArgs) -> Result<ExitCode, CliError> {
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let started = Instant::now();
     // The game is loaded and validated once: a new fit's from the
     // arguments, a resumed one's from the files its bundle names.

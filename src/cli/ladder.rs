@@ -8,8 +8,8 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::sim::{LadderOptions, ShardArg, ladder as lib};
 
 use super::args::{
-    SetupArgs, check_outputs, dry_run_done, load_game, one_or_two_variants,
-    one_or_two_variants_arg, out_path, parse_threads, pool, refuse_same_rules, resolve_shard,
+    SetupArgs, ThreadsArg, check_outputs, dry_run_done, load_game, one_or_two_variants,
+    one_or_two_variants_arg, out_path, refuse_same_rules, resolve_shard,
 };
 use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
@@ -36,9 +36,8 @@ pub struct LadderArgs {
     /// Base seed: every match's seed derives from it and the rung(s).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Players see everything (no fog of war).
     #[arg(long)]
     omniscient: bool,
@@ -93,7 +92,7 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
     }
     let games: Vec<_> = loaded.into_iter().map(|l| l.game).collect();
     let names: Vec<String> = games.iter().map(|g| g.rules.name.clone()).collect();
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let game_refs: Vec<_> = games.iter().collect();
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
     // The bar counts every rung's games: a climb that settles early ends short of it.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use caesar_workbench::sim::learn::{self as lib, LearnOptions};
 
-use super::args::{SetupArgs, SidesArgs, check_outputs, heuristic_default, parse_threads, pool};
+use super::args::{SetupArgs, SidesArgs, ThreadsArg, check_outputs, heuristic_default};
 use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
@@ -34,9 +34,8 @@ pub struct LearnArgs {
     sides: SidesArgs,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Print the full JSON report instead of text.
     #[arg(long)]
     json: bool,
@@ -56,7 +55,7 @@ pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
     // After the players are made: `best` reads its player and value files,
     // and the output must be none of them.
     check_outputs(&[&args.out])?;
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let report = with_progress(options.games, |progress| {
         pool.install(|| lib::learn(&loaded.game, args.setup.variant(), &options, progress))
     })

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use caesar_workbench::ai::policy::PolicyTarget;
 use caesar_workbench::sim::policy_fit;
 
-use super::args::{PlayerArg, SetupArgs, check_outputs, parse_threads, pool, resolve};
+use super::args::{PlayerArg, SetupArgs, ThreadsArg, check_outputs, resolve};
 use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
@@ -35,9 +35,8 @@ pub struct LearnPolicyArgs {
     /// alone, as mcts:0@PLAYERS+FILE).
     #[arg(long, value_enum, default_value_t = Imitate::Visits)]
     imitate: Imitate,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -51,7 +50,7 @@ pub fn learn_policy(out: &mut Output, args: LearnPolicyArgs) -> Result<ExitCode,
     let variants = [args.setup.variant()];
     let search = resolve(&args.search, &variants, args.setup.scenario())?;
     check_outputs(&[&args.out])?;
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let learned = with_progress(args.games, |progress| {
         pool.install(|| {
             let target = match args.imitate {

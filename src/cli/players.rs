@@ -8,7 +8,7 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::ratings::{self, Rating};
 
-use super::args::{SetupArgs, check_outputs, parse_threads, pool};
+use super::args::{SetupArgs, ThreadsArg, check_outputs};
 use super::simulate::with_progress;
 use super::{CliError, Output};
 
@@ -40,9 +40,8 @@ pub struct PlayersArgs {
     /// With --measure: the base seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// With --measure: write the ratings (RON, as variants/players/ratings.ron) to this file;
     /// a ratings file already there is merged into (a player measured again replaces its entry).
     #[arg(long)]
@@ -112,7 +111,7 @@ fn refuse_measure_options_without_measure(args: &PlayersArgs) -> Result<(), CliE
         ("--against", args.against != AiSpec::Heuristic),
         ("--seed", args.seed != 1),
         ("--scenario", args.setup.scenario.is_some()),
-        ("--threads", args.threads.is_some()),
+        ("--threads", args.threads.threads.is_some()),
     ];
     match given.iter().find(|(_, given)| *given) {
         Some((flag, _)) => Err(CliError::Usage(format!(
@@ -145,7 +144,7 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
             args.setup.variant()
         )));
     }
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let threads = pool.current_num_threads();
     let mut rated = Vec::new();
     for player in &candidates {

@@ -10,7 +10,7 @@ use caesar_workbench::scenario::model::Side;
 use caesar_workbench::sim::tune::{self as lib, TuneOptions};
 use caesar_workbench::sim::tune_search::{self, SearchTuneOptions};
 
-use super::args::{SetupArgs, check_outputs, parse_side, parse_threads, pool};
+use super::args::{SetupArgs, ThreadsArg, check_outputs, parse_side};
 use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
@@ -65,9 +65,8 @@ pub struct TuneArgs {
     opponent: AiSpec,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Print the full JSON report instead of text.
     #[arg(long)]
     json: bool,
@@ -100,7 +99,7 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         against,
     };
     options.check()?;
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let name = format!("{} ({})", args.setup.variant(), loaded.game.rules.name);
     let report = with_progress(options.total_games(), |progress| {
         pool.install(|| lib::tune(&loaded.game, &name, &options, progress))
@@ -131,7 +130,7 @@ fn tune_search(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         seed: args.seed,
     };
     options.check()?;
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let name = format!("{} ({})", args.setup.variant(), loaded.game.rules.name);
     let report = with_progress(options.total_games(), |progress| {
         pool.install(|| tune_search::tune_search(&loaded.game, &name, &options, progress))

@@ -573,19 +573,15 @@ mod tests {
         assert!(odds.attacker_wins > 0.0 && odds.defender_holds > 0.0);
     }
 
-    #[test]
-    fn one_step_each_hand_computed() {
-        // A 1-step attacker against a 1-step defender: round 1 the defender
-        // (first on equal letters) fires one die. Compute both at the same
-        // letter and firepower.
-        let g = game();
+    /// A Caesarian legion of one step attacking a Pompeian one of the same
+    /// letter, and the chance each hits with a die.
+    fn one_step_each(g: &Game) -> (BattleSpec, [f64; 2]) {
         let roster = g.roster();
         let att = roster
             .of_side(Side::Caesar)
             .find(|b| roster.block(*b).kind == BlockKind::Legion)
             .unwrap();
         let letter = roster.block(att).initiative;
-        let fp = roster.block(att).firepower as f64 / 6.0;
         let def = roster
             .of_side(Side::Pompey)
             .find(|b| {
@@ -593,7 +589,7 @@ mod tests {
                 x.kind == BlockKind::Legion && x.initiative == letter
             })
             .unwrap();
-        let fd = roster.block(def).firepower as f64 / 6.0;
+        let hit = |b: BlockId| f64::from(roster.block(b).firepower) / 6.0;
         let spec = BattleSpec {
             attacker: Side::Caesar,
             attacking: vec![(att, 1)],
@@ -602,6 +598,16 @@ mod tests {
             defending_reserves: vec![],
             surprise: false,
         };
+        (spec, [hit(att), hit(def)])
+    }
+
+    #[test]
+    fn one_step_each_hand_computed() {
+        // A 1-step attacker against a 1-step defender: round 1 the defender
+        // (first on equal letters) fires one die. Compute both at the same
+        // letter and firepower.
+        let g = game();
+        let (spec, [fp, fd]) = one_step_each(&g);
         let odds = battle_odds(&g, &spec).unwrap();
         // Rounds 1–3: defender fires, then attacker; round 4: defender fires,
         // attacker retreats.
@@ -632,29 +638,8 @@ mod tests {
         let mut rules = (*base.rules).clone();
         rules.battle_rounds = 6;
         let g = Game::try_new(base.scenario.clone(), std::sync::Arc::new(rules)).unwrap();
-        let roster = g.roster();
-        let att = roster
-            .of_side(Side::Caesar)
-            .find(|b| roster.block(*b).kind == BlockKind::Legion)
-            .unwrap();
-        let letter = roster.block(att).initiative;
-        let def = roster
-            .of_side(Side::Pompey)
-            .find(|b| {
-                let x = roster.block(*b);
-                x.kind == BlockKind::Legion && x.initiative == letter
-            })
-            .unwrap();
-        let hit = |b: BlockId| f64::from(roster.block(b).firepower) / 6.0;
-        let miss = (1.0 - hit(att)) * (1.0 - hit(def));
-        let spec = BattleSpec {
-            attacker: Side::Caesar,
-            attacking: vec![(att, 1)],
-            attacking_reserves: vec![],
-            defending: vec![(def, 1)],
-            defending_reserves: vec![],
-            surprise: false,
-        };
+        let (spec, [fp, fd]) = one_step_each(&g);
+        let miss = (1.0 - fp) * (1.0 - fd);
         let odds = battle_odds(&g, &spec).unwrap();
         assert_eq!(odds.ends_in_round.len(), 6, "{:?}", odds.ends_in_round);
         for (k, p) in odds.ends_in_round.iter().enumerate() {
