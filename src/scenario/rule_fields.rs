@@ -126,13 +126,10 @@ pub fn out_of_range(rules: &RuleSet) -> Vec<String> {
 /// table's; 0 for any other field). [`crate::scenario::playable`] refuses
 /// less, each with its own rule and code.
 pub(crate) fn minimum(name: &str) -> u8 {
-    RULE_FIELDS
-        .iter()
-        .find(|f| f.name == name)
-        .map_or(0, |f| match f.kind {
-            FieldKind::Number { min, .. } => min,
-            _ => 0,
-        })
+    rule_field(name).map_or(0, |f| match f.kind {
+        FieldKind::Number { min, .. } => min,
+        _ => 0,
+    })
 }
 
 /// The field an [`out_of_range`] message is about, so that a finding can
