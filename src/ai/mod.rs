@@ -23,7 +23,9 @@ pub use params::{HeuristicParams, MAX_OPPONENTS, OpponentMix, PlayerNumbers, Wei
 pub use search::{Budget, SearchPlayer};
 #[cfg(feature = "gui")]
 pub(crate) use spec::KINDS;
-pub use spec::{AiSpec, LearnedValue, NotAPlayer, SearchOn, Spelling, TunedHeuristic, spellings};
+pub use spec::{
+    AiSpec, LearnedValue, NotAPlayer, SearchOn, SpecText, Spelling, TunedHeuristic, spellings,
+};
 pub use value::ValueModel;
 
 /// Something that picks one of the legal actions.

@@ -691,6 +691,83 @@ fn search_on_file(text: &str, search: &str, file: &str) -> Result<AiSpec, NotAPl
     Ok(AiSpec::SearchOn(Box::new(SearchOn { search, on, value })))
 }
 
+/// A player's text split by the grammar (`heuristic:FILE`,
+/// `search:16@FILE+VALUE`) with no file read: for what handles a player's
+/// spelling rather than the player (a report's identity, the file names a
+/// fit's bundle holds). [`AiSpec`]'s parser reads the same grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpecText<'a> {
+    /// What comes before any file: `heuristic`, `mcts:64`, `random`.
+    pub head: &'a str,
+    /// The player file: after a kind's `:` where its row in [`KINDS`]
+    /// takes one, or after a search's `@`.
+    pub player_file: Option<&'a str>,
+    /// The value file (`…@FILE+VALUE`).
+    pub value_file: Option<&'a str>,
+    /// Whether the files follow a search's `@`.
+    on_search: bool,
+}
+
+impl<'a> SpecText<'a> {
+    pub fn of(text: &'a str) -> SpecText<'a> {
+        if let Some((head, files)) = text.split_once('@') {
+            let (player, value) = match files.split_once('+') {
+                Some((p, v)) => (p, Some(v)),
+                None => (files, None),
+            };
+            return SpecText {
+                head,
+                player_file: Some(player),
+                value_file: value,
+                on_search: true,
+            };
+        }
+        let file = text.split_once(':').filter(|(name, _)| {
+            KINDS
+                .iter()
+                .any(|k| k.name == *name && matches!(k.after, After::PlayerFile))
+        });
+        match file {
+            Some((head, file)) => SpecText {
+                head,
+                player_file: Some(file),
+                value_file: None,
+                on_search: false,
+            },
+            None => SpecText {
+                head: text,
+                player_file: None,
+                value_file: None,
+                on_search: false,
+            },
+        }
+    }
+
+    /// The text with its files' paths left out (`heuristic:FILE`,
+    /// `mcts:64@FILE+VALUE`).
+    pub fn without_paths(&self) -> String {
+        self.with_files(|_, placeholder| Ok::<_, std::convert::Infallible>(placeholder.to_string()))
+            .unwrap_or_else(|never| match never {})
+    }
+
+    /// The text with each file replaced by what `place` makes of it (given
+    /// the file and its placeholder, `FILE` or `VALUE`).
+    pub fn with_files<E>(
+        &self,
+        mut place: impl FnMut(&str, &str) -> Result<String, E>,
+    ) -> Result<String, E> {
+        let Some(player) = self.player_file else {
+            return Ok(self.head.to_string());
+        };
+        let separator = if self.on_search { '@' } else { ':' };
+        let mut text = format!("{}{separator}{}", self.head, place(player, "FILE")?);
+        if let Some(value) = self.value_file {
+            text += &format!("+{}", place(value, "VALUE")?);
+        }
+        Ok(text)
+    }
+}
+
 impl FromStr for AiSpec {
     type Err = NotAPlayer;
 
@@ -870,6 +947,28 @@ mod tests {
     use super::AiSpec;
     use crate::ai::{Player, decide};
     use crate::engine::{Action, State};
+
+    #[test]
+    fn a_players_text_splits_into_its_head_and_files_by_the_grammar() {
+        use super::SpecText;
+        let on = SpecText::of("mcts:64@players/p.ron+v.ron");
+        assert_eq!(on.head, "mcts:64");
+        assert_eq!(on.player_file, Some("players/p.ron"));
+        assert_eq!(on.value_file, Some("v.ron"));
+        assert_eq!(on.without_paths(), "mcts:64@FILE+VALUE");
+        let tuned = SpecText::of("heuristic:mine.ron");
+        assert_eq!(
+            (tuned.head, tuned.player_file),
+            ("heuristic", Some("mine.ron"))
+        );
+        assert_eq!(tuned.without_paths(), "heuristic:FILE");
+        // A budget is no file.
+        let budget = SpecText::of("search:16");
+        assert_eq!((budget.head, budget.player_file), ("search:16", None));
+        assert_eq!(budget.without_paths(), "search:16");
+        let moved = on.with_files(|file, _| Ok::<_, ()>(format!("dir/{file}")));
+        assert_eq!(moved.unwrap(), "mcts:64@dir/players/p.ron+dir/v.ron");
+    }
     use crate::scenario::model::Side;
 
     /// The first `decisions` actions of a game whose sides `make` makes.

@@ -1,14 +1,13 @@
 //! The Simulate tab's battle calculator: exact odds of one battle between
 //! blocks typed by name, recomputed when an input or the rule set changes.
 
-use std::sync::Arc;
-
 use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, Plot};
 
 use super::theme::{self, DRAW};
 use crate::engine::Game;
-use crate::scenario::model::{Scenario, Side};
+use crate::scenario::format::ResolvedScenario;
+use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
 use crate::sim::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 
@@ -41,10 +40,18 @@ impl Default for BattleCalculator {
 }
 
 impl BattleCalculator {
-    pub(super) fn show(&mut self, ui: &mut Ui, scenario: &Scenario, rules: Option<&RuleSet>) {
+    /// The calculator on the document (`revision`: the window's count of
+    /// its changes) under `rules`.
+    pub(super) fn show(
+        &mut self,
+        ui: &mut Ui,
+        (doc, revision): (Option<&ResolvedScenario>, u64),
+        rules: Option<&RuleSet>,
+        variant: &str,
+    ) {
         ui.heading("Battle calculator");
         self.inputs(ui);
-        self.refresh(scenario, rules);
+        self.refresh((doc, revision), rules, variant);
         match &self.odds {
             None => {
                 ui.label("No rule set is loaded.");
@@ -80,27 +87,35 @@ impl BattleCalculator {
     }
 
     /// Computes the odds again when an input or the rules changed.
-    fn refresh(&mut self, scenario: &Scenario, rules: Option<&RuleSet>) {
+    fn refresh(
+        &mut self,
+        (doc, revision): (Option<&ResolvedScenario>, u64),
+        rules: Option<&RuleSet>,
+        variant: &str,
+    ) {
         let b = self;
+        // The document is in the key too: an edit to the roster or the
+        // deck may make the odds, or the game, another.
         let key = format!(
-            "{:?}|{}|{}|{}|{}|{}|{:?}",
+            "{:?}|{}|{}|{}|{}|{}|{:?}|{variant}|{revision}",
             b.attacker,
             b.attacking,
             b.attacking_reserves,
             b.defending,
             b.defending_reserves,
             b.surprise,
-            rules
+            rules,
         );
         if key == b.key {
             return;
         }
         b.key = key;
-        b.odds = rules.map(|rules| {
-            // The checked constructor: a rule set the engine cannot play (a
-            // variant file, a field set outside the Rules tab) is said, not played.
-            let game = Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone()))
-                .map_err(|unmet| unplayable_words(&unmet))?;
+        b.odds = doc.zip(rules).map(|(doc, rules)| {
+            // The one door, as the command line's: a scenario or rule set the
+            // validator refuses (a variant file, a field set outside the
+            // Rules tab) is said with its findings, not played.
+            let game = Game::from_document(doc, rules.clone(), Some(variant))
+                .map_err(|refused| refused_words(&refused))?;
             let (att, def) = (b.attacker, b.attacker.other());
             let spec = BattleSpec {
                 attacker: att,
@@ -117,12 +132,16 @@ impl BattleCalculator {
     }
 }
 
-/// Why no odds can be worked out: each requirement of the engine the rule
-/// set leaves unmet, as the validator words it.
-fn unplayable_words(unmet: &[crate::scenario::playable::Unplayable]) -> String {
-    let reasons: Vec<String> = unmet.iter().map(|u| format!("• {u}")).collect();
+/// Why no odds can be worked out: the validator's findings (or what the
+/// engine cannot play), one a line.
+fn refused_words(refused: &crate::engine::NotPlayable) -> String {
+    let reasons: Vec<String> = refused
+        .messages()
+        .iter()
+        .map(|m| format!("• {m}"))
+        .collect();
     format!(
-        "No odds: the engine cannot play this rule set. Fix it in the Rules tab:\n{}",
+        "No odds: the validator refuses this setup. Fix it in the Rules tab or the scenario:\n{}",
         reasons.join("\n")
     )
 }

@@ -195,9 +195,8 @@ impl ExplainPanel {
         if self.fast_for.as_ref() == Some(&key) {
             return;
         }
-        let spec = Ranked::Fast
-            .here(&key.0)
-            .map_or(AiSpec::Heuristic, |fast| fast.spec);
+        let spec =
+            player_picker::here(Ranked::Fast, &key.0).map_or(AiSpec::Heuristic, |fast| fast.spec);
         self.caesar = spec.clone();
         self.pompey = spec;
         self.fast_for = Some(key);

@@ -535,12 +535,7 @@ pub(super) fn short_name(name: &str) -> String {
     }
 }
 
-pub(super) fn roman(n: u8) -> &'static str {
-    ["0", "I", "II", "III", "IV", "V", "VI"]
-        .get(n as usize)
-        .copied()
-        .unwrap_or("+")
-}
+pub(super) use crate::scenario::kinds::roman;
 
 /// The blocks that start in each space, Caesar's first.
 fn blocks_by_space(scenario: &Scenario) -> Vec<Vec<BlockId>> {

@@ -712,11 +712,11 @@ impl WorkbenchApp {
             Tab::Simulation => match state.report() {
                 Some(report) => actions.extend(self.sim.show(
                     ui,
-                    &report.scenario,
                     state.resolved(),
                     report.errors(),
                     state.rules(),
                     state.variant(),
+                    state.scenario_revision(),
                 )),
                 None => {
                     egui::CentralPanel::default().show(ui, |ui| {

@@ -32,7 +32,6 @@ use crate::ai::Player;
 use crate::engine::{Action, Game, Period, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move};
-use crate::scenario::checked::{CheckedScenario, NotPlayable};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// The most of the window's width the side panel and the log may take:
@@ -811,7 +810,7 @@ impl PlayPanel {
                     if self.in_progress() {
                         self.confirm = Some(Replace::Start);
                     } else {
-                        self.start_new(scenario, rules, variant, resolved, path);
+                        self.start_new(rules, variant, resolved, path);
                     }
                 }
                 if let Some(why) = &startable {
@@ -819,7 +818,7 @@ impl PlayPanel {
                 }
             });
             if self.confirm == Some(Replace::Start) && self.ask_replace(ui) {
-                self.start_new(scenario, rules, variant, resolved, path);
+                self.start_new(rules, variant, resolved, path);
             }
         });
         if let Some(e) = &self.error {
@@ -830,24 +829,18 @@ impl PlayPanel {
     /// Starts a game on the window's scenario and rule set.
     fn start_new(
         &mut self,
-        scenario: Option<&crate::scenario::model::Scenario>,
         rules: Option<&crate::scenario::rules::RuleSet>,
         variant: &str,
         resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
     ) {
-        let (Some(scenario), Some(rules)) = (scenario, rules) else {
+        // The library's one way to start a game from a document (validated,
+        // refused with the validator's errors).
+        let (Some(doc), Some(rules)) = (resolved, rules) else {
+            self.error = Some("No scenario or rule set is loaded.".to_string());
             return;
         };
-        // The library's one way to start a game from a document (validated,
-        // refused with the validator's errors); a scenario with no document
-        // behind it is handed to the engine as it is.
-        let game = match resolved {
-            Some(doc) => CheckedScenario::from_document(doc, rules.clone(), Some(variant))
-                .map(Game::from_checked),
-            None => Game::try_new(Arc::new(scenario.clone()), Arc::new(rules.clone()))
-                .map_err(NotPlayable::Unplayable),
-        };
+        let game = Game::from_document(doc, rules.clone(), Some(variant));
         match game {
             Ok(game) => {
                 let setup = resolved.map(|doc| {

@@ -145,33 +145,25 @@ fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<
 
 /// The two players a menu ranks for the setup, as the command line names
 /// them: `best` and `fast`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Ranked {
-    /// The strongest measured.
-    Best,
-    /// The strongest measured under [`ratings::FAST_GAME_CPU`] a game: for
-    /// runs of thousands of games (the command line's default player).
-    Fast,
+pub(super) use crate::sim::players::Rank as Ranked;
+
+/// The player `ranked` stands for under `variant` on the setup in the
+/// window: the library's resolution ([`Ranked::measured`]) on the setup's
+/// bundle as [`set_setup`] last read it.
+pub(super) fn here(
+    ranked: Ranked,
+    variant: &str,
+) -> Result<ratings::BestPlayer, crate::ai::NotAPlayer> {
+    let setup = current_setup();
+    let lineage = crate::sim::players::lineage(variant).unwrap_or_default();
+    ranked.measured(&lineage, setup.scenario_digest.as_deref(), &setup.bundle)
 }
 
-impl Ranked {
-    /// The player it stands for under `variant` on the setup in the window.
-    pub(super) fn here(self, variant: &str) -> Result<ratings::BestPlayer, crate::ai::NotAPlayer> {
-        let setup = current_setup();
-        let lineage = crate::scenario::rules::RuleSet::lineage(variant).unwrap_or_default();
-        let scenario = setup.scenario_digest.as_deref();
-        match self {
-            Ranked::Best => ratings::best_for(&lineage, scenario, &setup.bundle),
-            Ranked::Fast => ratings::fast_for(&lineage, scenario, &setup.bundle),
-        }
-    }
-
-    /// "Strongest for rules-2.0", "Fast for rules-2.0".
-    fn heading(self, variant: &str) -> String {
-        match self {
-            Ranked::Best => format!("Strongest for {variant}"),
-            Ranked::Fast => format!("Fast for {variant}"),
-        }
+/// "Strongest for rules-2.0", "Fast for rules-2.0".
+fn ranked_heading(ranked: Ranked, variant: &str) -> String {
+    match ranked {
+        Ranked::Best => format!("Strongest for {variant}"),
+        Ranked::Fast => format!("Fast for {variant}"),
     }
 }
 
@@ -179,8 +171,8 @@ impl Ranked {
 /// 82.0%" (or "Fast for rules-2.0: …"): the strongest shipped player for the
 /// rule set (under the fast budget), resolved to the player itself.
 fn ranked_entry(ui: &mut Ui, menu: &Menu<'_>, ranked: Ranked) -> Option<Picked> {
-    let heading = ranked.heading(menu.variant);
-    let found = match ranked.here(menu.variant) {
+    let heading = ranked_heading(ranked, menu.variant);
+    let found = match here(ranked, menu.variant) {
         Ok(found) => found,
         Err(e) => {
             ui.label(RichText::new(format!("{heading}: {e}")).weak());
@@ -472,11 +464,4 @@ pub(crate) fn set_setup(setup: SetupRatings) {
 
 fn current_setup() -> SetupRatings {
     SETUP.with(|s| s.borrow().clone())
-}
-
-/// `best` for `variant` on the setup in the window.
-pub(crate) fn best_here(
-    variant: &str,
-) -> Result<crate::sim::ratings::BestPlayer, crate::ai::NotAPlayer> {
-    Ranked::Best.here(variant)
 }

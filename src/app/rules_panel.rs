@@ -27,9 +27,9 @@ fn control(
     label: egui::Id,
 ) -> Option<FieldValue> {
     match (field.kind, value) {
-        (FieldKind::Number { max }, FieldValue::Number(n)) => {
+        (FieldKind::Number { min, max }, FieldValue::Number(n)) => {
             let mut n = *n;
-            number(ui, &mut n, max, label).then_some(FieldValue::Number(n))
+            number(ui, &mut n, min..=max, label).then_some(FieldValue::Number(n))
         }
         (FieldKind::Switch, FieldValue::Switch(on)) => {
             let mut on = *on;
@@ -74,7 +74,7 @@ fn control(
                             part
                         };
                         let l = ui.label(RichText::new(shown).small());
-                        changed |= number(ui, v, max, l.id);
+                        changed |= number(ui, v, 0..=max, l.id);
                     }
                     changed
                 })
@@ -100,8 +100,14 @@ fn control(
     }
 }
 
-fn number(ui: &mut Ui, value: &mut u8, max: u8, label: egui::Id) -> bool {
-    ui.add(egui::DragValue::new(value).range(0..=max))
+/// A number within the rule table's range (what the engine plays).
+fn number(
+    ui: &mut Ui,
+    value: &mut u8,
+    range: std::ops::RangeInclusive<u8>,
+    label: egui::Id,
+) -> bool {
+    ui.add(egui::DragValue::new(value).range(range))
         .labelled_by(label)
         .changed()
 }

@@ -19,7 +19,7 @@ use super::{Request, theme};
 use crate::scenario::diff::{self, Difference, Part};
 use crate::scenario::edit::{Edit, Item, Working};
 use crate::scenario::format::BlockDoc;
-use crate::scenario::kinds::{BlockKind, Event, FIREPOWER, Initiative, Side};
+use crate::scenario::kinds::{BlockKind, Event, FIREPOWER, Initiative, Side, roman};
 use crate::scenario::validate::Severity;
 
 /// The views of the Setup tab.
@@ -700,14 +700,6 @@ fn letter_combo(ui: &mut Ui, id: &str, value: &mut Initiative) -> egui::Response
             }
         })
         .response
-}
-
-/// I to IV as printed; other numbers as digits.
-fn roman(n: u8) -> String {
-    match n {
-        1..=4 => super::map::roman(n).to_string(),
-        n => n.to_string(),
-    }
 }
 
 /// Orders two blocks by a column; names with numbers in natural order

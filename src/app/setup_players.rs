@@ -16,9 +16,8 @@ use super::state::AppState;
 use super::theme;
 use crate::engine::Game;
 use crate::scenario::checked::CheckedScenario;
-use crate::scenario::rules::is_bare_name;
-use crate::sim::Progress;
 use crate::sim::fit::{self, Fit, FitRequest, Transferred, Verdict};
+use crate::sim::{Progress, players};
 
 /// The Setup and Rules tabs' line about the setup's players, and its fit.
 pub(crate) struct SetupPlayers {
@@ -64,13 +63,10 @@ struct Running {
     result: Receiver<Result<String, String>>,
 }
 
-/// Where the setup's bundle is: beside the scenario file, else beside the
-/// variant file; `None` for the published game under a built-in rule set.
+/// Where the setup's bundle is and a fit writes it: the library's
+/// [`players::bundle_folder`] for the window's scenario file and variant.
 pub(crate) fn bundle_folder(state: &AppState) -> Option<PathBuf> {
-    if let Some(path) = state.document().and_then(|d| d.path()) {
-        return Some(fit::bundle_beside(path));
-    }
-    (!is_bare_name(state.variant())).then(|| fit::bundle_beside(Path::new(state.variant())))
+    players::bundle_folder(state.path(), state.variant())
 }
 
 impl SetupPlayers {
@@ -94,37 +90,31 @@ impl SetupPlayers {
         }
         self.read_for = Some(key);
         // A bundle that does not read is said, not passed over.
-        let (bundle, unread) = match bundle_folder(state)
-            .filter(|dir| dir.join(fit::BUNDLE_RATINGS).is_file())
-            .map(|dir| fit::bundle_ratings(&dir).map(|ratings| (dir, ratings)))
-        {
-            Some(Ok(found)) => (Some(found), None),
-            Some(Err(e)) => (None, Some(e.to_string())),
-            None => (None, None),
-        };
         let scenario_digest = state.resolved().map(|doc| doc.digest());
-        let stale = bundle.as_ref().and_then(|(dir, ratings)| {
-            let lineage = crate::scenario::rules::RuleSet::lineage(state.variant()).ok()?;
-            crate::sim::ratings::stale_bundle(dir, ratings, &lineage, scenario_digest.as_deref())
-        });
-        self.balance_line = measured_balance(state, bundle.as_ref().map(|(dir, _)| dir.as_path()));
+        let (bundle, unread) = match players::find_bundle(None, state.path(), state.variant()) {
+            Ok(found) => (found.map(|(_, ratings)| ratings).unwrap_or_default(), None),
+            Err(e) => (Vec::new(), Some(e.to_string())),
+        };
+        self.balance_line = measured_balance(state);
         super::player_picker::set_setup(SetupRatings {
-            scenario_digest,
-            bundle: bundle.map(|(_, ratings)| ratings).unwrap_or_default(),
+            scenario_digest: scenario_digest.clone(),
+            bundle,
         });
+        // What `best` stands for, as the command line says it.
+        let setup = players::Setup {
+            scenario_file: state.path().map(Path::to_path_buf),
+            scenario_digest,
+            bundle: None,
+        };
         self.best_line = match unread {
             Some(e) => Err(e),
-            None => super::player_picker::best_here(state.variant())
+            None => players::Rank::Best
+                .resolve(&[state.variant()], &setup)
                 .map(|best| {
-                    let mut words = format!(
-                        "{}: {}",
-                        super::player_picker::label(&best.spec),
-                        best.describe()
-                    );
-                    if let Some(stale) = &stale {
-                        words += &format!("; {stale}");
-                    }
-                    (words, best.spec.to_string())
+                    let spec = best.player.spec;
+                    let words =
+                        format!("{}: {}", super::player_picker::label(&spec), best.sentence);
+                    (words, spec.to_string())
                 })
                 .map_err(|e| e.to_string()),
         };
@@ -285,18 +275,10 @@ impl SetupPlayers {
 /// The balance measured for the setup in the window
 /// ([`crate::sim::balance::measured`]): its line and each side's mix, or
 /// why the setup's own report does not hold; `None` when none is measured.
-fn measured_balance(
-    state: &AppState,
-    bundle: Option<&Path>,
-) -> Option<Result<(String, String), String>> {
+fn measured_balance(state: &AppState) -> Option<Result<(String, String), String>> {
     let (doc, rules) = (state.resolved()?, state.rules()?);
-    let game = CheckedScenario::from_document(doc, rules.clone(), Some(state.variant()))
-        .map(Game::from_checked)
-        .ok()?;
-    let bundle = bundle
-        .map(Path::to_path_buf)
-        .or_else(|| bundle_folder(state));
-    match crate::sim::balance::measured::measured(&game, bundle.as_deref()) {
+    let game = Game::from_document(doc, rules.clone(), Some(state.variant())).ok()?;
+    match crate::sim::balance::measured::measured(&game, bundle_folder(state).as_deref()) {
         Ok(Some(m)) => {
             let mixes = crate::scenario::model::Side::BOTH
                 .iter()

@@ -3,7 +3,6 @@
 //! the window stays responsive; the panel only polls the shared progress.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 
@@ -19,12 +18,10 @@ use super::tune_view::{self, TuneSettings, TuneUse};
 use super::{ExportKind, FilePurpose, Request};
 use crate::ai::AiSpec;
 use crate::engine::Game;
-use crate::scenario::checked::CheckedScenario;
 use crate::scenario::format::ResolvedScenario;
-use crate::scenario::model::Scenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
-use crate::sim::explain::{ExplainLadder, ExplainReport, ExplainSetup, SetupChange};
+use crate::sim::explain::{ExplainLadder, ExplainReport, ExplainSetup, Pairs, SetupChange};
 use crate::sim::{
     self, CompareReport, GameSummary, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
     SweepReport, tune::TuneReport,
@@ -80,9 +77,9 @@ struct Running {
     rx: Receiver<Result<RunOutcome, String>>,
     /// A tune's games per generation and generations, for its progress.
     tune: Option<(u64, u64)>,
-    /// The Rules tab's explanation: with the games of the pairs it
-    /// measures after the fields (known only then).
-    explain: Option<Arc<AtomicU64>>,
+    /// Whether it is the Rules tab's explanation (whose pairs add their
+    /// games to the progress once known).
+    explain: bool,
 }
 
 /// The simulation panel's settings, the run in progress and the last result.
@@ -167,7 +164,6 @@ impl SimPanel {
     /// runs, or when the scenario has errors.
     pub(crate) fn start(
         &mut self,
-        scenario: &Scenario,
         doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: &RuleSet,
@@ -176,14 +172,13 @@ impl SimPanel {
         if !self.may_start(errors) {
             return;
         }
-        let scenario = Arc::new(scenario.clone());
         let options = SimOptions::new(
             self.games.max(1),
             self.seed,
             self.caesar.clone(),
             self.pompey.clone(),
         );
-        let Some((game, other)) = self.checked_games(&scenario, doc, rules, variant) else {
+        let Some((game, other)) = self.checked_games(doc, rules, variant) else {
             return;
         };
         let total = options.games * if other.is_some() { 2 } else { 1 };
@@ -223,7 +218,6 @@ impl SimPanel {
     /// not a ladder (none chosen).
     pub(crate) fn start_ladder(
         &mut self,
-        scenario: &Scenario,
         doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: &RuleSet,
@@ -243,8 +237,7 @@ impl SimPanel {
             self.result = Some(Err(format!("The ladder: {e}")));
             return;
         }
-        let scenario = Arc::new(scenario.clone());
-        let Some((game, other)) = self.checked_games(&scenario, doc, rules, variant) else {
+        let Some((game, other)) = self.checked_games(doc, rules, variant) else {
             return;
         };
         let total = options.total_games(1 + usize::from(other.is_some()));
@@ -307,7 +300,6 @@ impl SimPanel {
     /// not a run (the reason is shown).
     pub(crate) fn start_tune(
         &mut self,
-        scenario: &Scenario,
         doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: &RuleSet,
@@ -327,8 +319,7 @@ impl SimPanel {
             options.population() as u64 * options.games_per_candidate,
             options.generations(),
         );
-        let scenario = Arc::new(scenario.clone());
-        let Some(game) = self.checked_game(&scenario, doc, rules, variant) else {
+        let Some(game) = self.checked_game(doc, rules, variant) else {
             return;
         };
         // Named as the CLI names it: the variant and the rule set's title.
@@ -367,17 +358,14 @@ impl SimPanel {
     /// else `None` with the validator's findings shown.
     fn checked_game(
         &mut self,
-        scenario: &Arc<Scenario>,
         doc: Option<&ResolvedScenario>,
         rules: &RuleSet,
         variant: &str,
     ) -> Option<Game> {
         let started = match doc {
-            Some(doc) => CheckedScenario::from_document(doc, rules.clone(), Some(variant))
-                .map(Game::from_checked)
+            Some(doc) => Game::from_document(doc, rules.clone(), Some(variant))
                 .map_err(|refused| refused.messages()),
-            None => Game::try_new(scenario.clone(), Arc::new(rules.clone()))
-                .map_err(|unmet| unmet.iter().map(ToString::to_string).collect()),
+            None => Err(vec!["no scenario is open".to_string()]),
         };
         match started {
             Ok(game) => Some(game),
@@ -395,18 +383,14 @@ impl SimPanel {
     /// one, each checked as [`SimPanel::checked_game`] checks it.
     fn checked_games(
         &mut self,
-        scenario: &Arc<Scenario>,
         doc: Option<&ResolvedScenario>,
         rules: &RuleSet,
         variant: &str,
     ) -> Option<(Game, Option<(String, Game)>)> {
         let other = self.compared_rules()?;
-        let game = self.checked_game(scenario, doc, rules, variant)?;
+        let game = self.checked_game(doc, rules, variant)?;
         let other = match other {
-            Some((name, rules_b)) => Some((
-                name.clone(),
-                self.checked_game(scenario, doc, &rules_b, &name)?,
-            )),
+            Some((name, rules_b)) => Some((name.clone(), self.checked_game(doc, &rules_b, &name)?)),
             None => None,
         };
         Some((game, other))
@@ -458,28 +442,28 @@ impl SimPanel {
             started: Instant::now(),
             rx,
             tune: None,
-            explain: None,
+            explain: false,
         });
     }
 
-    /// Starts the Rules tab's explanation (see [`ExplainRequest`]).
+    /// Starts the Rules tab's explanation (see [`ExplainRequest`]): the
+    /// library's one run ([`ExplainSetup::play`]), as `explain` plays it.
     pub(crate) fn start_explain(&mut self, request: ExplainRequest) -> Result<(), String> {
         if self.running.is_some() {
             return Err("a run is going on (Simulate tab): wait for it or cancel it".to_string());
         }
         request.options.check().map_err(|e| e.to_string())?;
-        let range = request.options.game_range();
-        let per_rule_set = range.end - range.start;
         let [a, b] = &request.games;
+        let fields = ExplainSetup {
+            a,
+            b,
+            variants: [&request.variants[0], &request.variants[1]],
+            setup_changes: &request.changes,
+        }
+        .games(&request.options)
+        .map_err(|e| e.to_string())?;
         let runs = 1 + u64::from(request.check_with.is_some());
-        let total = runs
-            * per_rule_set
-            * (sim::explain::rule_sets_played(&a.rules, &b.rules)
-                + 2 * request.changes.len() as u64);
-        // The pairs are known only once the fields are measured.
-        let pair_games = Arc::new(AtomicU64::new(0));
-        let more = pair_games.clone();
-        self.launch(total, move |shared| {
+        self.launch(runs * fields, move |shared| {
             let ExplainRequest {
                 games,
                 variants,
@@ -494,48 +478,35 @@ impl SimPanel {
                 variants: [&variants[0], &variants[1]],
                 setup_changes: &changes,
             };
+            let pairs = if pairs { Pairs::Flagged } else { Pairs::None };
             let cancelled = |_| "cancelled".to_string();
-            // The explanation with `options`' players, then the pairs its
-            // fields mark when asked (as `explain --pairs` at each rung).
-            let play = |options: &SimOptions| -> Result<ExplainReport, String> {
-                let mut explained = sim::explain::explain_keeping_games(&setup, options, shared)
-                    .map_err(cancelled)?;
-                let flagged = explained.report.flagged_pairs();
-                if pairs && !flagged.is_empty() {
-                    more.fetch_add(2 * flagged.len() as u64 * per_rule_set, Ordering::Relaxed);
-                    explained
-                        .measure_pairs(&setup, &flagged, options, shared)
-                        .map_err(cancelled)?;
-                }
-                Ok(explained.report)
-            };
-            let report = play(&options)?;
-            // The same with the other player on both sides, as
-            // `explain --ladder OTHER,…` does at its lower rung.
-            let ladder = match check_with {
-                None => None,
+            let run = match check_with {
+                None => ExplainRun {
+                    report: setup.play(&pairs, &options, shared).map_err(cancelled)?,
+                    ladder: None,
+                },
+                // The same with the other player on both sides, as
+                // `explain --ladder OTHER,…` does at its lower rung.
                 Some(other) => {
-                    let second = play(&SimOptions {
+                    let lower = SimOptions {
                         caesar: other.clone(),
-                        pompey: other.clone(),
+                        pompey: other,
                         ..options.clone()
-                    })?;
-                    let these = if options.caesar == options.pompey {
-                        options.caesar.to_string()
-                    } else {
-                        format!("{} (Caesar), {} (Pompey)", options.caesar, options.pompey)
                     };
-                    Some(ExplainLadder::new(
-                        [other.to_string(), these],
-                        [second, report.clone()],
-                    ))
+                    let ladder = setup
+                        .play_rungs(&pairs, [&lower, &options], shared)
+                        .map_err(cancelled)?;
+                    ExplainRun {
+                        report: ladder.rungs[1].clone(),
+                        ladder: Some(ladder),
+                    }
                 }
             };
-            Ok(RunOutcome::Explain(Box::new(ExplainRun { report, ladder })))
+            Ok(RunOutcome::Explain(Box::new(run)))
         });
         self.last_run_explained = true;
         if let Some(r) = &mut self.running {
-            r.explain = Some(pair_games);
+            r.explain = true;
         }
         Ok(())
     }
@@ -543,10 +514,12 @@ impl SimPanel {
     /// While an explanation runs: games done, games in all, seconds so far.
     pub(crate) fn explain_progress(&self) -> Option<(u64, u64, f32)> {
         let r = self.running.as_ref()?;
-        let pair_games = r.explain.as_ref()?.load(Ordering::Relaxed);
+        if !r.explain {
+            return None;
+        }
         Some((
             r.progress.done(),
-            r.total + pair_games,
+            r.total + r.progress.more(),
             r.started.elapsed().as_secs_f32(),
         ))
     }
@@ -627,15 +600,14 @@ impl SimPanel {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn show(
         &mut self,
         ui: &mut Ui,
-        scenario: &Scenario,
         doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
+        revision: u64,
     ) -> Vec<Request> {
         if self.poll() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
@@ -645,11 +617,11 @@ impl SimPanel {
             .default_size(theme::SIM_CONTROLS_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    actions.extend(self.controls(ui, scenario, doc, errors, rules, variant));
+                    actions.extend(self.controls(ui, doc, errors, rules, variant));
                     ui.separator();
                     self.sweep_controls(ui, doc, errors, rules, variant);
                     ui.separator();
-                    self.battle.show(ui, scenario, rules);
+                    self.battle.show(ui, (doc, revision), rules, variant);
                 });
             });
         egui::CentralPanel::default().show(ui, |ui| {
@@ -658,11 +630,9 @@ impl SimPanel {
         actions
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn controls(
         &mut self,
         ui: &mut Ui,
-        scenario: &Scenario,
         doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
@@ -697,7 +667,7 @@ impl SimPanel {
             if ui.add_enabled(can_run, egui::Button::new("Run")).clicked()
                 && let Some(rules) = rules
             {
-                self.start(scenario, doc, errors, rules, variant);
+                self.start(doc, errors, rules, variant);
             }
             if ui
                 .add_enabled(self.running.is_some(), egui::Button::new("Cancel"))
@@ -707,10 +677,10 @@ impl SimPanel {
             }
         });
         ui.separator();
-        actions.extend(self.ladder_controls(ui, scenario, doc, errors, rules, variant));
+        actions.extend(self.ladder_controls(ui, doc, errors, rules, variant));
         self.run_progress(ui);
         ui.separator();
-        actions.extend(self.tune_controls(ui, scenario, doc, errors, rules, variant));
+        actions.extend(self.tune_controls(ui, doc, errors, rules, variant));
         actions
     }
 
@@ -753,11 +723,9 @@ impl SimPanel {
         ui.end_row();
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn ladder_controls(
         &mut self,
         ui: &mut Ui,
-        scenario: &Scenario,
         doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
@@ -774,17 +742,15 @@ impl SimPanel {
             .clicked()
             && let Some(rules) = rules
         {
-            self.start_ladder(scenario, doc, errors, rules, variant);
+            self.start_ladder(doc, errors, rules, variant);
         }
         request
     }
 
     /// Tune's settings, its Run and Cancel, and its progress by generation.
-    #[allow(clippy::too_many_arguments)]
     fn tune_controls(
         &mut self,
         ui: &mut Ui,
-        scenario: &Scenario,
         doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
@@ -806,7 +772,7 @@ impl SimPanel {
                     if ui.add_enabled(can_run, egui::Button::new("Run tune")).clicked()
                         && let Some(rules) = rules
                     {
-                        self.start_tune(scenario, doc, errors, rules, variant);
+                        self.start_tune(doc, errors, rules, variant);
                     }
                     let tuning = self.running.as_ref().is_some_and(|r| r.tune.is_some());
                     if ui

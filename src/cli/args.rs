@@ -2,11 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use caesar_workbench::ai::{AiSpec, NotAPlayer, Spelling, spellings};
+use caesar_workbench::ai::{AiSpec, Spelling, spellings};
 use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::checked::CheckedScenario;
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::scenario::rules::{DEFAULT_VARIANT, RuleSet};
+use caesar_workbench::sim::players::{RankError, Setup, find_bundle};
 use caesar_workbench::sim::ratings::FAST_GAME_CPU;
 use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
 
@@ -19,27 +20,152 @@ use super::{CliError, Output};
 /// nothing to gain, and thousands of threads only take memory and time.
 pub const MAX_THREADS: usize = 256;
 
-/// Options shared by `simulate` and `compare`.
-#[derive(Debug, clap::Args)]
-pub struct RunArgs {
+/// The rule set a command plays: the one declaration of `--variant`. Once
+/// by default ([`DEFAULT_VARIANT`] when left out); a command that compares
+/// rule sets takes it again through [`two_variants`] or
+/// [`one_or_two_variants_arg`] on its `#[command(mut_arg("variant", …))]`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct VariantArg {
+    /// Rule set: a variant file or a built-in name (rules-1.1, rules-2.0, ...).
+    #[arg(
+        id = "variant",
+        long = "variant",
+        value_name = "VARIANT",
+        default_value = DEFAULT_VARIANT,
+        action = clap::ArgAction::Set
+    )]
+    variants: Vec<String>,
+}
+
+impl VariantArg {
+    /// The rule set of a command that takes one.
+    pub fn one(&self) -> &str {
+        self.variants
+            .first()
+            .map_or(DEFAULT_VARIANT, String::as_str)
+    }
+
+    /// Every `--variant` given, in order (the default when none was).
+    pub fn all(&self) -> &[String] {
+        &self.variants
+    }
+}
+
+/// `--variant` given exactly twice, A then B (`compare`, `explain`).
+pub fn two_variants(arg: clap::Arg) -> clap::Arg {
+    arg.action(clap::ArgAction::Append)
+        .required(true)
+        .default_value(None)
+}
+
+/// `--variant` given once or twice (`ladder`, `balance`; checked by
+/// [`one_or_two_variants`]).
+pub fn one_or_two_variants_arg(arg: clap::Arg) -> clap::Arg {
+    arg.action(clap::ArgAction::Append).default_value(None)
+}
+
+/// The setup a command plays: its rule set and its scenario, the one
+/// declaration of `--scenario`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SetupArgs {
+    #[command(flatten)]
+    pub variant: VariantArg,
     /// Scenario file; the built-in published game when left out.
     #[arg(long)]
     pub scenario: Option<PathBuf>,
-    /// Games to play (per variant).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub games: u64,
-    /// Base seed: game i uses a seed derived from it and i.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+}
+
+impl SetupArgs {
+    /// The rule set of a command that takes one.
+    pub fn variant(&self) -> &str {
+        self.variant.one()
+    }
+
+    pub fn scenario(&self) -> Option<&Path> {
+        self.scenario.as_deref()
+    }
+
+    /// The game of the rule set on the scenario ([`load_game`]).
+    pub fn load(&self) -> Result<Loaded, CliError> {
+        load_game(self.scenario(), self.variant())
+    }
+}
+
+/// Caesar's and Pompey's players: the one declaration of `--caesar-ai` and
+/// `--pompey-ai` (`fast` by default; a command that plays few games sets
+/// another default with `mut_arg`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct SidesArgs {
     // Caesar's player; the kinds' spellings come from `ai::spec::KINDS`.
     #[arg(long, default_value = "fast", help = player_help())]
     pub caesar_ai: PlayerArg,
     /// Pompey's player.
     #[arg(long, default_value = "fast")]
     pub pompey_ai: PlayerArg,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
+}
+
+impl SidesArgs {
+    /// Both players under `variants` on `scenario`, each with what `best`
+    /// or `fast` stood for ([`resolve_best`]).
+    pub fn resolve(
+        &self,
+        variants: &[&str],
+        scenario: Option<&Path>,
+        bundle: Option<&Path>,
+    ) -> Result<[(AiSpec, Option<String>); 2], CliError> {
+        Ok([
+            resolve_best(&self.caesar_ai, variants, scenario, bundle)?,
+            resolve_best(&self.pompey_ai, variants, scenario, bundle)?,
+        ])
+    }
+
+    /// Both players, without the words.
+    pub fn specs(
+        &self,
+        variants: &[&str],
+        scenario: Option<&Path>,
+    ) -> Result<[AiSpec; 2], CliError> {
+        let [(caesar, _), (pompey, _)] = self.resolve(variants, scenario, None)?;
+        Ok([caesar, pompey])
+    }
+}
+
+/// `--caesar-ai` and `--pompey-ai` played by the default heuristic unless
+/// named (`play`, `learn`: a game or a self-play, not thousands); for
+/// `#[command(mut_args(heuristic_default))]`, every other argument as it is.
+pub fn heuristic_default(arg: clap::Arg) -> clap::Arg {
+    if ["caesar_ai", "pompey_ai"].contains(&arg.get_id().as_str()) {
+        arg.default_value("heuristic")
+    } else {
+        arg
+    }
+}
+
+/// "Caesar's player: …" a line a side, for the head of a text report: what
+/// `best` or `fast` stood for.
+pub fn player_notes(resolved: &[(AiSpec, Option<String>); 2]) -> Vec<String> {
+    ["Caesar", "Pompey"]
+        .into_iter()
+        .zip(resolved)
+        .filter_map(|(side, (_, note))| note.as_ref().map(|n| format!("{side}'s player: {n}")))
+        .collect()
+}
+
+/// Options shared by `simulate` and `compare`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub setup: SetupArgs,
+    /// Games to play (per variant).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Base seed: game i uses a seed derived from it and i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub sides: SidesArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Players see everything (no fog of war).
     #[arg(long)]
     pub omniscient: bool,
@@ -70,254 +196,59 @@ pub struct RunArgs {
 /// strongest measured for the setup in play (`players` lists them); or
 /// `fast`, the strongest of those under [`FAST_GAME_CPU`] a game (a fitted
 /// or tuned heuristic), for runs of thousands of games.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PlayerArg {
-    Best,
-    Fast,
-    Spec(AiSpec),
-}
+pub use caesar_workbench::sim::players::PlayerChoice as PlayerArg;
 
 /// `--caesar-ai`'s help: every kind's spellings, then `best` and `fast`.
 fn player_help() -> String {
     format!(
         "Caesar's player: {} (a search may add @FILE to play on a player file's numbers; \
          a time budget does not reproduce exactly); best, the strongest measured for the \
-         setup; or fast (the default), the strongest measured under {FAST_GAME_CPU} CPU s a game",
+         setup; or fast, the strongest measured under {FAST_GAME_CPU} CPU s a game",
         spellings(Spelling::Help)
     )
 }
 
-impl std::str::FromStr for PlayerArg {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<PlayerArg, String> {
-        match text {
-            "best" => Ok(PlayerArg::Best),
-            "fast" => Ok(PlayerArg::Fast),
-            _ => text.parse().map(PlayerArg::Spec).map_err(|e| match e {
-                NotAPlayer::Unknown { .. } => format!("{e}, or best or fast"),
-                other => other.to_string(),
-            }),
-        }
-    }
+/// The player under `variants` on `scenario` (the published game when
+/// `None`); `best` must be the same player under each, and says on
+/// standard error what it stands for and what it was measured on.
+pub fn resolve(
+    player: &PlayerArg,
+    variants: &[&str],
+    scenario: Option<&Path>,
+) -> Result<AiSpec, CliError> {
+    Ok(resolve_best(player, variants, scenario, None)?.0)
 }
 
-impl PlayerArg {
-    /// The player under `variants` on `scenario` (the published game when
-    /// `None`); `best` must be the same player under each, and says on
-    /// standard error what it stands for and what it was measured on.
-    pub fn resolve(&self, variants: &[&str], scenario: Option<&Path>) -> Result<AiSpec, CliError> {
-        Ok(self.resolve_best(variants, scenario, None)?.0)
+/// [`resolve`], with what `best` stands for in words (`None` for a named
+/// player), on the fit's bundle `bundle` when given.
+pub fn resolve_best(
+    player: &PlayerArg,
+    variants: &[&str],
+    scenario: Option<&Path>,
+    bundle: Option<&Path>,
+) -> Result<(AiSpec, Option<String>), CliError> {
+    if let PlayerArg::Spec(spec) = player {
+        return Ok((spec.clone(), None));
     }
-
-    /// [`PlayerArg::resolve`], with what `best` stands for in words (`None`
-    /// for a named player).
-    pub fn resolve_best(
-        &self,
-        variants: &[&str],
-        scenario: Option<&Path>,
-        bundle: Option<&Path>,
-    ) -> Result<(AiSpec, Option<String>), CliError> {
-        if let PlayerArg::Spec(spec) = self {
-            return Ok((spec.clone(), None));
-        }
-        {
-            let scenario_digest = match scenario {
-                Some(path) => Some(caesar_workbench::scenario::load_scenario(Some(path))?.digest()),
-                None => None,
-            };
-            let mut best = Vec::new();
-            let mut stale = Vec::new();
-            let mut nearest = None;
-            for v in variants {
-                let chain = RuleSet::lineage(v)?;
-                let lineage =
-                    caesar_workbench::scenario::rule_fields::nearest_lineage(chain.clone());
-                let (dir, bundle) = bundle_of(bundle, scenario, v)?.unzip();
-                let bundle = bundle.unwrap_or_default();
-                if let Some(dir) = &dir
-                    && let Some(note) = caesar_workbench::sim::ratings::stale_bundle(
-                        dir,
-                        &bundle,
-                        &lineage,
-                        scenario_digest.as_deref(),
-                    )
-                    && !stale.contains(&note)
-                {
-                    stale.push(note);
-                }
-                if dir.is_none()
-                    && let Some(note) =
-                        renamed_bundle(scenario, &lineage, scenario_digest.as_deref())
-                    && !stale.contains(&note)
-                {
-                    stale.push(note);
-                }
-                let found = match self {
-                    PlayerArg::Fast => caesar_workbench::sim::ratings::fast_for(
-                        &lineage,
-                        scenario_digest.as_deref(),
-                        &bundle,
-                    ),
-                    _ => caesar_workbench::sim::ratings::best_for(
-                        &lineage,
-                        scenario_digest.as_deref(),
-                        &bundle,
-                    ),
-                }
-                .map_err(|e| CliError::Usage(e.to_string()))?;
-                if nearest.is_none() {
-                    nearest = nearer_than_extends(&chain, &found);
-                }
-                best.push(found);
-            }
-            let name = if *self == PlayerArg::Fast {
-                "fast"
-            } else {
-                "best"
-            };
-            if let Some(w) = best.windows(2).find(|w| w[0].spec != w[1].spec) {
-                return Err(CliError::Usage(format!(
-                    "{name} is {} under one rule set and {} under the other: name the player",
-                    w[0].spec, w[1].spec
-                )));
-            }
-            let mut words = format!("{name} = {}: {}", best[0].spec, best[0].describe());
-            if let Some((rated, said)) = nearest {
-                words = words.replace(&format!(" (it extends {rated})"), "");
-                words += &said;
-            }
-            for note in stale {
-                words += &format!("; {note}");
-            }
-            warn(format_args!("{words}"));
-            Ok((best[0].spec.clone(), Some(words)))
-        }
+    let setup = Setup::of_files(scenario, bundle)?;
+    let (spec, words) = player.resolve(variants, &setup).map_err(|e| match e {
+        RankError::Load(e) => CliError::Load(e),
+        other => CliError::Usage(other.to_string()),
+    })?;
+    if let Some(words) = &words {
+        warn(format_args!("{words}"));
     }
+    Ok((spec, words))
 }
 
-/// When the player found was measured under a rule set that the `extends`
-/// chain does not pass through (taken as the nearest by rule distance):
-/// that rule set's name and the words that say so.
-fn nearer_than_extends(
-    chain: &[RuleSet],
-    found: &caesar_workbench::sim::ratings::BestPlayer,
-) -> Option<(String, String)> {
-    use caesar_workbench::scenario::rule_fields::rule_distance;
-    let rated = found.rating.as_ref().filter(|_| !found.same_rules)?;
-    let is_builtin = caesar_workbench::scenario::rules::BUILTIN_VARIANTS
-        .iter()
-        .any(|(name, _)| *name == rated.variant);
-    let own = chain.first()?;
-    let measured = is_builtin.then(|| RuleSet::builtin(&rated.variant))?;
-    if chain
-        .iter()
-        .any(|r| r.play_digest() == measured.play_digest())
-    {
-        return None;
-    }
-    let parent = chain
-        .get(1)
-        .map(|p| {
-            format!(
-                "; it extends {}, {} apart",
-                p.name,
-                fields_apart(rule_distance(own, p))
-            )
-        })
-        .unwrap_or_default();
-    Some((
-        rated.variant.clone(),
-        format!(
-            "; {} is the measured rule set nearest to this one by rule distance ({}{parent})",
-            rated.variant,
-            fields_apart(rule_distance(own, &measured))
-        ),
-    ))
-}
-
-/// "1 field" or "10 fields" apart.
-fn fields_apart(n: usize) -> String {
-    if n == 1 {
-        "1 field".to_string()
-    } else {
-        format!("{n} fields")
-    }
-}
-
-/// The ratings of a fit's bundle for a setup ([`bundle_of`]; none when
-/// there is no bundle), for callers that need no folder (`balance`).
+/// The ratings of a fit's bundle for a setup (none when there is none),
+/// for callers that need no folder (`balance`).
 pub fn bundle_ratings(
     given: Option<&Path>,
     scenario: Option<&Path>,
     variant: &str,
 ) -> Result<Vec<caesar_workbench::sim::ratings::Rating>, CliError> {
-    Ok(bundle_of(given, scenario, variant)?.map_or_else(Vec::new, |(_, ratings)| ratings))
-}
-
-/// The fit's bundle for a setup, its folder and its ratings: the folder given
-/// (`--players DIR`, which must hold one), else the one beside the scenario
-/// file, else beside the variant file (`mine.ron` → `mine.players/`), if any.
-/// `None` when there is none.
-pub fn bundle_of(
-    given: Option<&Path>,
-    scenario: Option<&Path>,
-    variant: &str,
-) -> Result<Option<(PathBuf, Vec<caesar_workbench::sim::ratings::Rating>)>, CliError> {
-    use caesar_workbench::sim::fit;
-    if let Some(dir) = given {
-        return Ok(Some((dir.to_path_buf(), fit::bundle_ratings(dir)?)));
-    }
-    let variant_file =
-        (!caesar_workbench::scenario::rules::is_bare_name(variant)).then(|| Path::new(variant));
-    for setup in [scenario, variant_file].into_iter().flatten() {
-        let dir = fit::bundle_beside(setup);
-        if dir.join(fit::BUNDLE_RATINGS).is_file() {
-            let ratings = fit::bundle_ratings(&dir)?;
-            return Ok(Some((dir, ratings)));
-        }
-    }
-    Ok(None)
-}
-
-/// A fit's bundle beside the scenario file under another name (the
-/// scenario renamed since the fit) that holds for the setup in play, in
-/// words for the report: it is not used, but it is not passed over
-/// silently either.
-fn renamed_bundle(
-    scenario: Option<&Path>,
-    lineage: &[RuleSet],
-    scenario_digest: Option<&str>,
-) -> Option<String> {
-    use caesar_workbench::sim::{fit, ratings};
-    let scenario = scenario?;
-    let rules = lineage.first()?.play_digest();
-    let folder = scenario
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "players") && p.join(fit::BUNDLE_RATINGS).is_file()
-        })
-        .filter(|dir| {
-            fit::bundle_ratings(dir).is_ok_and(|all| {
-                all.iter()
-                    .any(|r| ratings::holds_for(r, &rules, scenario_digest).is_ok())
-            })
-        })
-        .collect();
-    found.sort();
-    let dir = found.first()?;
-    Some(format!(
-        "your fit in {} was made for this setup under another file name: it is not used; rename the folder to {} or give --players {}",
-        dir.display(),
-        fit::bundle_beside(scenario).display(),
-        dir.display()
-    ))
+    Ok(find_bundle(given, scenario, variant)?.map_or_else(Vec::new, |(_, ratings)| ratings))
 }
 
 impl RunArgs {
@@ -326,29 +257,45 @@ impl RunArgs {
     /// With it, what `best` or `fast` stood for, a line a side, for the
     /// head of a text report.
     pub fn options(&self, variants: &[&str]) -> Result<(SimOptions, Vec<String>), CliError> {
-        let (scenario, bundle) = (self.scenario.as_deref(), self.players.as_deref());
-        let (caesar, caesar_note) = self.caesar_ai.resolve_best(variants, scenario, bundle)?;
-        let (pompey, pompey_note) = self.pompey_ai.resolve_best(variants, scenario, bundle)?;
-        let options = SimOptions {
-            games: self.games,
-            seed: self.seed,
-            caesar,
-            pompey,
-            omniscient: self.omniscient,
-            shard: resolve_shard(self.shard)?,
-        };
-        options.check()?;
-        let notes = [("Caesar", caesar_note), ("Pompey", pompey_note)]
-            .into_iter()
-            .filter_map(|(side, note)| note.map(|n| format!("{side}'s player: {n}")))
-            .collect();
+        let (scenario, bundle) = (self.setup.scenario(), self.players.as_deref());
+        let resolved = self.sides.resolve(variants, scenario, bundle)?;
+        let notes = player_notes(&resolved);
+        let [(caesar, _), (pompey, _)] = resolved;
+        let options = sim_options(
+            self.games,
+            self.seed,
+            [caesar, pompey],
+            self.omniscient,
+            self.shard,
+        )?;
         Ok((options, notes))
     }
 
     /// A rayon pool of `--threads` workers (all cores by default).
     pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
-        pool(self.threads)
+        self.threads.pool()
     }
+}
+
+/// A run's options from the command line's, checked: the shard resolved,
+/// a run that would play nothing refused.
+pub fn sim_options(
+    games: u64,
+    seed: u64,
+    [caesar, pompey]: [AiSpec; 2],
+    omniscient: bool,
+    shard: Option<ShardArg>,
+) -> Result<SimOptions, CliError> {
+    let options = SimOptions {
+        games,
+        seed,
+        caesar,
+        pompey,
+        omniscient,
+        shard: resolve_shard(shard)?,
+    };
+    options.check()?;
+    Ok(options)
 }
 
 /// The shard to play: as given, or (`--shard auto`) from the scheduler's
@@ -371,6 +318,21 @@ pub fn out_path(template: &Path, shard: Option<Shard>) -> PathBuf {
         format!("{}-of-{}", s.index + 1, s.count)
     });
     PathBuf::from(text.replace("{shard}", &name))
+}
+
+/// `--threads`, declared once.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct ThreadsArg {
+    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+}
+
+impl ThreadsArg {
+    /// A rayon pool of `--threads` workers (all cores by default).
+    pub fn pool(&self) -> Result<rayon::ThreadPool, CliError> {
+        pool(self.threads)
+    }
 }
 
 /// A rayon pool of `threads` workers (all cores when None).

@@ -16,8 +16,8 @@ use caesar_workbench::sim::balance::{
 };
 
 use super::args::{
-    bundle_ratings, check_outputs, load_game, one_or_two_variants, out_path, parse_side,
-    parse_threads, pool, resolve_shard,
+    SetupArgs, bundle_ratings, check_outputs, load_game, one_or_two_variants,
+    one_or_two_variants_arg, out_path, parse_side, parse_threads, pool, resolve_shard,
 };
 use super::output::warn;
 use super::simulate::{emit_report, print_report, with_progress};
@@ -30,14 +30,13 @@ const DEFAULT_ROUNDS: u32 = 3;
 const BUDGET_MINUTES: std::ops::RangeInclusive<f64> = 0.1..=10_080.0;
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("variant", |a| one_or_two_variants_arg(a).help(
+    "Rule set: a variant file or a built-in name; give it twice for the balance at \
+     equilibrium of each and their difference over the same seeds"
+)))]
 pub struct BalanceArgs {
-    /// Rule set: a variant file or a built-in name; give it twice for the
-    /// balance at equilibrium of each and their difference over the same seeds.
-    #[arg(long, num_args = 1)]
-    variant: Vec<String>,
-    /// Scenario file; the built-in published game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// More players for both sides' populations, comma-separated.
     #[arg(long, value_delimiter = ',')]
     players: Vec<AiSpec>,
@@ -133,7 +132,7 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
             "--shard plays a fixed table: give --first-games as many as --games".to_string(),
         ));
     }
-    let variants = one_or_two_variants(&args.variant, "balance")?;
+    let variants = one_or_two_variants(args.setup.variant.all(), "balance")?;
     if !(args.budget.is_finite() && BUDGET_MINUTES.contains(&args.budget)) {
         return Err(CliError::Usage(format!(
             "--budget is wall-clock minutes between {} and {} (a week), got {}",
@@ -192,7 +191,7 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
     }
     let mut games = Vec::new();
     for v in &variants {
-        games.push(load_game(args.scenario.as_deref(), v)?.game);
+        games.push(load_game(args.setup.scenario(), v)?.game);
     }
     if variants.len() == 2 {
         super::args::refuse_same_rules(&variants, &games.iter().collect::<Vec<_>>())?;
@@ -250,7 +249,7 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
                 let bundle = if args.only_named {
                     Vec::new()
                 } else {
-                    bundle_ratings(args.bundle.as_deref(), args.scenario.as_deref(), v)?
+                    bundle_ratings(args.bundle.as_deref(), args.setup.scenario(), v)?
                 };
                 let members = lib::population(&lineage, &bundle, &args.players, !args.only_named)
                     .map_err(|e| CliError::Usage(e.to_string()))?;
@@ -361,11 +360,17 @@ fn challenge(
         .as_deref()
         .expect("clap requires --equilibrium with --challenge");
     let mut report: BalanceReport = read_report(path)?;
-    let variant = args.variant.first().cloned().unwrap_or_else(|| {
-        // The report's own rule set, unless the user names one.
-        report.variant.clone()
-    });
-    let game = load_game(args.scenario.as_deref(), &variant)?.game;
+    let variant = args
+        .setup
+        .variant
+        .all()
+        .first()
+        .cloned()
+        .unwrap_or_else(|| {
+            // The report's own rule set, unless the user names one.
+            report.variant.clone()
+        });
+    let game = load_game(args.setup.scenario(), &variant)?.game;
     lib::check_setup(&report, &game).map_err(|e| CliError::Usage(e.to_string()))?;
     if report.caesar_mix.is_empty() || report.pompey_mix.is_empty() {
         return Err(CliError::Usage(format!(

@@ -1,24 +1,19 @@
 //! `battle`: exact odds of one battle.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
 
-use super::args::{load_game, parse_side};
+use super::args::{SetupArgs, parse_side};
 use super::output::check_stdout;
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("scenario", |a| a.help("Scenario file (for its roster); the built-in game when left out")))]
 pub struct BattleArgs {
-    /// Rule set: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
-    /// Scenario file (for its roster); the built-in game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// The attacking side: caesar or pompey.
     #[arg(long, value_parser = parse_side)]
     attacker: Side,
@@ -44,7 +39,7 @@ pub struct BattleArgs {
 
 pub fn battle(out: &mut Output, args: BattleArgs) -> Result<ExitCode, CliError> {
     let attacker = args.attacker;
-    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    let loaded = args.setup.load()?;
     check_stdout()?;
     let game = loaded.game;
     let defender = attacker.other();

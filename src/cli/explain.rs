@@ -8,43 +8,37 @@ use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::sim::explain::{
-    self, ExplainLadder, ExplainReport, ExplainSetup, RungOrder, RungStrength,
+    self, ExplainReport, ExplainSetup, Pairs, RungOrder, RungStrength,
 };
 use caesar_workbench::sim::sweep::Axis;
 use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
 
 use super::args::{
-    PlayerArg, check_outputs, dry_run_done, load_game, out_path, parse_threads, pool,
-    refuse_same_rules, report_output, resolve_shard,
+    SetupArgs, SidesArgs, ThreadsArg, check_outputs, dry_run_done, load_game, out_path,
+    player_notes, refuse_same_rules, report_output, sim_options, two_variants,
 };
 use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("variant", |a| two_variants(a).help(
+    "The two rule sets, A then B (give --variant twice): every field in which they differ \
+     is switched alone, at A and at B"
+)))]
 pub struct ExplainArgs {
-    /// The two rule sets, A then B (give --variant twice): every field in
-    /// which they differ is switched alone, at A and at B.
-    #[arg(long, num_args = 1, required = true)]
-    variant: Vec<String>,
-    /// Scenario file; the built-in published game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// Games per rule set (the same seeds for every one); at least 10.
     #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Caesar's player (default: fast, the strongest measured under 0.005
-    /// CPU s a game for A's setup; best, or any AI), the same under every
-    /// rule set played.
-    #[arg(long, default_value = "fast")]
-    caesar_ai: PlayerArg,
-    /// Pompey's player.
-    #[arg(long, default_value = "fast")]
-    pompey_ai: PlayerArg,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    /// The players, the same under every rule set played (`best` and
+    /// `fast` are A's).
+    #[command(flatten)]
+    sides: SidesArgs,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Play only part i of n of the games, for `merge` later (`auto` from a
     /// Slurm array or a Kubernetes Indexed Job).
     #[arg(long)]
@@ -81,22 +75,18 @@ pub struct ExplainArgs {
 
 pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError> {
     refuse_combinations(&args)?;
-    let variants = [args.variant[0].as_str(), args.variant[1].as_str()];
-    let scenario = args.scenario.as_deref();
-    let [(caesar, caesar_note), (pompey, pompey_note)] = players(&args, variants[0])?;
-    let options = SimOptions {
-        games: args.games,
-        seed: args.seed,
-        caesar,
-        pompey,
-        omniscient: false,
-        shard: resolve_shard(args.shard)?,
-    };
-    options.check()?;
-    explain::check_games(args.games).map_err(|e| CliError::Usage(e.to_string()))?;
+    let given = args.setup.variant.all();
+    let variants = [given[0].as_str(), given[1].as_str()];
+    let scenario = args.setup.scenario();
+    let players = players(&args, variants[0])?;
+    let notes = player_notes(&players);
+    let [(caesar, _), (pompey, _)] = players;
+    let options = sim_options(args.games, args.seed, [caesar, pompey], false, args.shard)?;
+    let usage = |e: explain::GamesError| CliError::Usage(e.to_string());
+    explain::check_games(args.games).map_err(usage)?;
     let a = load_game(scenario, variants[0])?;
     let b = load_game(scenario, variants[1])?;
-    refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
+    refuse_same_rules(given, &[&a.game, &b.game])?;
     let (b_game, changes) = if args.set.is_empty() {
         (b.game, Vec::new())
     } else {
@@ -104,27 +94,93 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
             .map_err(|e| CliError::Usage(format!("--set {e}")))?
     };
     let pairs = match args.pairs.as_deref() {
-        None | Some("flagged") => Vec::new(),
-        Some(named) => explain::read_pairs(&a.game.rules, &b_game.rules, named)
-            .map_err(|e| CliError::Usage(format!("--pairs: {e}")))?,
+        None => Pairs::None,
+        Some("flagged") => Pairs::Flagged,
+        Some(named) => Pairs::Named(
+            explain::read_pairs(&a.game.rules, &b_game.rules, named)
+                .map_err(|e| CliError::Usage(format!("--pairs: {e}")))?,
+        ),
     };
     let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
     let csv_path = args.csv.as_deref().map(|p| out_path(p, options.shard));
     let mut outputs: Vec<&std::path::Path> = csv_path.as_deref().into_iter().collect();
     outputs.push(report_output(report_path.as_deref()));
     check_outputs(&outputs)?;
+    let setup = ExplainSetup {
+        a: &a.game,
+        b: &b_game,
+        variants,
+        setup_changes: &changes,
+    };
+    let fields = setup.games(&options).map_err(usage)?;
+    if args.dry_run {
+        return dry_run_done(out, dry_run_games(&args, &pairs, fields, &options)?);
+    }
+    let pool = args.threads.pool()?;
+    if let [.., second, top] = args.ladder.as_slice() {
+        let strength = rung_strength(&a.game, [second, top], &options, &pool)?;
+        let on_both = |player: &AiSpec| SimOptions {
+            caesar: player.clone(),
+            pompey: player.clone(),
+            ..options.clone()
+        };
+        let rungs = [on_both(second), on_both(top)];
+        let ladder = with_progress(2 * fields, |progress| {
+            pool.install(|| setup.play_rungs(&pairs, [&rungs[0], &rungs[1]], progress))
+        })
+        .map_err(cancelled)?;
+        for rung in &ladder.rungs {
+            say_no_pairs(&pairs, rung);
+        }
+        let ladder = ladder.with_strength(strength);
+        emit_report_headed(out, &ladder, args.json, report_path.as_deref(), &[])?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let report = with_progress(fields, |progress| {
+        pool.install(|| setup.play(&pairs, &options, progress))
+    })
+    .map_err(cancelled)?;
+    say_no_pairs(&pairs, &report);
+    emit_report_headed(out, &report, args.json, report_path.as_deref(), &notes)?;
+    if let Some(path) = &csv_path {
+        caesar_workbench::files::write_output(path, &report.csv())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cancelled(e: caesar_workbench::sim::Cancelled) -> CliError {
+    CliError::Usage(e.to_string())
+}
+
+/// Says when `--pairs` without names found no pair to measure.
+fn say_no_pairs(pairs: &Pairs, report: &ExplainReport) {
+    if *pairs == Pairs::Flagged && report.pairs.is_empty() {
+        eprintln!("--pairs: no field is marked as interacting, so there is no pair to measure");
+    }
+}
+
+/// The games a `--dry-run` says would be played: the fields and the named
+/// pairs (the marked ones are known only once the fields are measured);
+/// with --ladder, at each rung, and the two rungs against each other (each
+/// on each side).
+fn dry_run_games(
+    args: &ExplainArgs,
+    pairs: &Pairs,
+    fields: u64,
+    options: &SimOptions,
+) -> Result<u64, CliError> {
     let range = options.game_range();
     let per_rule_set = range.end - range.start;
     let count = |rule_sets: u64| {
         explain::total_games(per_rule_set, rule_sets).map_err(|e| CliError::Usage(e.to_string()))
     };
-    let fields =
-        count(explain::rule_sets_played(&a.game.rules, &b_game.rules) + 2 * changes.len() as u64)?;
-    let named_pairs = count(2 * pairs.len() as u64)?;
-    // With --ladder: each rung, and the two rungs against each other (each
-    // on each side).
+    let named = match pairs {
+        Pairs::Named(named) => named.len() as u64,
+        _ => 0,
+    };
+    let named_pairs = count(2 * named)?;
     let strength_games = count(2)?;
-    let total = if args.ladder.is_empty() {
+    if args.ladder.is_empty() {
         fields.checked_add(named_pairs)
     } else {
         fields
@@ -137,59 +193,17 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
             "--games {}: more games than can be counted",
             args.games
         ))
-    })?;
-    if args.dry_run {
-        return dry_run_done(out, total);
-    }
-    let pool = pool(args.threads)?;
-    let setup = ExplainSetup {
-        a: &a.game,
-        b: &b_game,
-        variants,
-        setup_changes: &changes,
-    };
-    let run = Run {
-        setup: &setup,
-        pairs: args.pairs.as_deref().map(|_| pairs.as_slice()),
-        total: fields,
-        pool: &pool,
-    };
-    let notes: Vec<String> = [("Caesar", caesar_note), ("Pompey", pompey_note)]
-        .into_iter()
-        .filter_map(|(side, note)| note.map(|n| format!("{side}'s player: {n}")))
-        .collect();
-    if let [.., second, top] = args.ladder.as_slice() {
-        let strength = rung_strength(&a.game, [second, top], &options, &pool)?;
-        let at = |player: &AiSpec| {
-            run.play(&SimOptions {
-                caesar: player.clone(),
-                pompey: player.clone(),
-                ..options.clone()
-            })
-        };
-        let ladder = ExplainLadder::new(
-            [second.to_string(), top.to_string()],
-            [at(second)?, at(top)?],
-        )
-        .with_strength(strength);
-        emit_report_headed(out, &ladder, args.json, report_path.as_deref(), &[])?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let report = run.play(&options)?;
-    emit_report_headed(out, &report, args.json, report_path.as_deref(), &notes)?;
-    if let Some(path) = &csv_path {
-        caesar_workbench::files::write_output(path, &report.csv())?;
-    }
-    Ok(ExitCode::SUCCESS)
+    })
 }
 
 /// Refuses what cannot be explained before anything is read: not two
 /// rule sets, the marked pairs of a shard, a ladder of one rung.
 fn refuse_combinations(args: &ExplainArgs) -> Result<(), CliError> {
-    if args.variant.len() != 2 {
+    let given = args.setup.variant.all();
+    if given.len() != 2 {
         return Err(CliError::Usage(format!(
             "explain takes exactly two --variant options, A then B (got {})",
-            args.variant.len()
+            given.len()
         )));
     }
     if args.pairs.as_deref() == Some("flagged") && args.shard.is_some() {
@@ -249,49 +263,5 @@ fn players(args: &ExplainArgs, a: &str) -> Result<[(AiSpec, Option<String>); 2],
     if let Some(top) = args.ladder.last() {
         return Ok([(top.clone(), None), (top.clone(), None)]);
     }
-    let scenario = args.scenario.as_deref();
-    let resolve = |player: &PlayerArg| player.resolve_best(&[a], scenario, None);
-    Ok([resolve(&args.caesar_ai)?, resolve(&args.pompey_ai)?])
-}
-
-/// One explanation to play (once, or at each of two rungs).
-struct Run<'a> {
-    setup: &'a ExplainSetup<'a>,
-    /// The pairs to measure: `Some(&[])` for those the run marks.
-    pairs: Option<&'a [[String; 2]]>,
-    /// Games of the explanation and its named pairs.
-    total: u64,
-    pool: &'a rayon::ThreadPool,
-}
-
-impl Run<'_> {
-    /// The explanation with `options`' players, and its pairs.
-    fn play(&self, options: &SimOptions) -> Result<ExplainReport, CliError> {
-        let cancelled = |e: caesar_workbench::sim::Cancelled| CliError::Usage(e.to_string());
-        let mut explained = with_progress(self.total, |progress| {
-            self.pool
-                .install(|| explain::explain_keeping_games(self.setup, options, progress))
-        })
-        .map_err(cancelled)?;
-        let Some(named) = self.pairs else {
-            return Ok(explained.report);
-        };
-        let pairs = if named.is_empty() {
-            explained.report.flagged_pairs()
-        } else {
-            named.to_vec()
-        };
-        if pairs.is_empty() {
-            eprintln!("--pairs: no field is marked as interacting, so there is no pair to measure");
-            return Ok(explained.report);
-        }
-        let range = options.game_range();
-        let games = 2 * pairs.len() as u64 * (range.end - range.start);
-        with_progress(games, |progress| {
-            self.pool
-                .install(|| explained.measure_pairs(self.setup, &pairs, options, progress))
-        })
-        .map_err(cancelled)?;
-        Ok(explained.report)
-    }
+    args.sides.resolve(&[a], args.setup.scenario(), None)
 }

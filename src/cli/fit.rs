@@ -2,26 +2,22 @@
 //! Each stage writes its file into the bundle folder as it ends, so an
 //! interrupted fit keeps what is finished and `fit --resume DIR` goes on.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::fit::{self, Fit, FitError, FitRequest, Transferred, Verdict};
+use caesar_workbench::sim::players;
 
-use super::args::{load_game, parse_threads, pool};
+use super::args::{SetupArgs, ThreadsArg, load_game};
 use super::output::warn;
 use super::simulate::with_progress;
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
 pub struct FitArgs {
-    /// Scenario file; the built-in published game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
-    /// Rule set: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// Wall minutes of this machine the whole fit may take (every thread
     /// busy), from 0.1 to 1440.
     #[arg(long, default_value_t = 10.0)]
@@ -38,9 +34,8 @@ pub struct FitArgs {
     /// that no stage of the fit played.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 256).
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
 }
 
 impl From<FitError> for CliError {
@@ -54,19 +49,28 @@ impl From<FitError> for CliError {
 }
 
 pub fn fit(out: &mut Output, args: FitArgs) -> Result<ExitCode, CliError> {
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let started = Instant::now();
-    let (dir, state) = match &args.resume {
-        Some(dir) => (dir.clone(), fit::resume(dir)?),
+    // The game is loaded and validated once: a new fit's from the
+    // arguments, a resumed one's from the files its bundle names.
+    let (dir, state, loaded) = match &args.resume {
+        Some(dir) => {
+            let state = fit::resume(dir)?;
+            let loaded = load_game(
+                state.scenario_file(dir).as_deref(),
+                &state.variant_spec(dir),
+            )?;
+            (dir.clone(), state, loaded)
+        }
         None => {
             let dir = bundle_folder(&args)?;
             let request = FitRequest {
-                scenario: args.scenario.clone(),
-                variant: args.variant.clone(),
+                scenario: args.setup.scenario.clone(),
+                variant: args.setup.variant().to_string(),
                 budget_minutes: args.budget,
                 seed: args.seed,
             };
-            let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+            let loaded = args.setup.load()?;
             warn("fit: timing a game on this machine");
             let state = pool.install(|| fit::start(&dir, request, &loaded.game))?;
             let p = &state.plan;
@@ -74,12 +78,11 @@ pub fn fit(out: &mut Output, args: FitArgs) -> Result<ExitCode, CliError> {
                 "fit: plan for {} min: {} games per side tuning, {} learning, {} each way per measured pairing",
                 args.budget, p.tune_games_per_side, p.learn_games, p.measure_games_each_way
             ));
-            (dir, state)
+            (dir, state, loaded)
         }
     };
     // The fit's files are named from its folder.
     let variant = state.variant_spec(&dir);
-    let loaded = load_game(state.scenario_file(&dir).as_deref(), &variant)?;
     let fit = Fit {
         dir: &dir,
         state: &state,
@@ -103,18 +106,16 @@ pub fn fit(out: &mut Output, args: FitArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Where a new fit's bundle goes: `--out`, else beside the scenario file,
-/// else beside the variant file.
+/// Where a new fit's bundle goes: `--out`, else beside the setup's files
+/// ([`players::bundle_folder`]).
 fn bundle_folder(args: &FitArgs) -> Result<PathBuf, CliError> {
-    match (&args.out, &args.scenario) {
-        (Some(dir), _) => Ok(dir.clone()),
-        (None, Some(scenario)) => Ok(fit::bundle_beside(scenario)),
-        (None, None) if !caesar_workbench::scenario::rules::is_bare_name(&args.variant) => {
-            Ok(fit::bundle_beside(Path::new(&args.variant)))
-        }
-        (None, None) => Err(CliError::Usage(
-            "the published game under a built-in rule set has its shipped players: give --out DIR to fit anyway"
-                .to_string(),
-        )),
+    match &args.out {
+        Some(dir) => Ok(dir.clone()),
+        None => players::bundle_folder(args.setup.scenario(), args.setup.variant()).ok_or_else(|| {
+            CliError::Usage(
+                "the published game under a built-in rule set has its shipped players: give --out DIR to fit anyway"
+                    .to_string(),
+            )
+        }),
     }
 }

@@ -8,19 +8,21 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::sim::{LadderOptions, ShardArg, ladder as lib};
 
 use super::args::{
-    check_outputs, dry_run_done, load_game, one_or_two_variants, out_path, parse_threads, pool,
-    refuse_same_rules, resolve_shard,
+    SetupArgs, ThreadsArg, check_outputs, dry_run_done, load_game, one_or_two_variants,
+    one_or_two_variants_arg, out_path, refuse_same_rules, resolve_shard,
 };
 use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
 use caesar_workbench::sim::balance::measured::measured_for;
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("variant", |a| one_or_two_variants_arg(a).help(
+    "Rule set: a variant file or a built-in name; give it twice to compare two rule sets \
+     at every rung (over the same seeds)"
+)))]
 pub struct LadderArgs {
-    /// Rule set: a variant file or a built-in name; give it twice to compare
-    /// two rule sets at every rung (over the same seeds).
-    #[arg(long, num_args = 1)]
-    variant: Vec<String>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// The rungs, weakest first, comma-separated: random, heuristic, search:N, mcts:N.
     #[arg(long, value_delimiter = ',', required = true)]
     players: Vec<AiSpec>,
@@ -35,12 +37,8 @@ pub struct LadderArgs {
     /// Base seed: every match's seed derives from it and the rung(s).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Scenario file; the built-in published game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Players see everything (no fog of war).
     #[arg(long)]
     omniscient: bool,
@@ -61,7 +59,7 @@ pub struct LadderArgs {
 }
 
 pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> {
-    let variants = one_or_two_variants(&args.variant, "ladder")?;
+    let variants = one_or_two_variants(args.setup.variant.all(), "ladder")?;
     let options = LadderOptions {
         players: args.players.clone(),
         games: args.games,
@@ -82,7 +80,7 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
     }
     let mut loaded = Vec::new();
     for v in &variants {
-        loaded.push(load_game(args.scenario.as_deref(), v)?);
+        loaded.push(load_game(args.setup.scenario(), v)?);
     }
     refuse_same_rules(
         &variants,
@@ -95,7 +93,7 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
     }
     let games: Vec<_> = loaded.into_iter().map(|l| l.game).collect();
     let names: Vec<String> = games.iter().map(|g| g.rules.name.clone()).collect();
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let game_refs: Vec<_> = games.iter().collect();
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
     // The bar counts every rung's games: a climb that settles early ends short of it.
@@ -112,10 +110,11 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
     let mut report = report;
     if let [game] = game_refs.as_slice() {
         // "Fair" speaks of the measured balance too, where there is one.
-        report.measured_balance = match measured_for(game, args.scenario.as_deref(), &variants[0]) {
-            Ok(found) => found.map(|m| m.line()),
-            Err(e) => Some(e.to_string()),
-        };
+        report.measured_balance =
+            match measured_for(game, args.setup.scenario.as_deref(), &variants[0]) {
+                Ok(found) => found.map(|m| m.line()),
+                Err(e) => Some(e.to_string()),
+            };
     }
     emit_report(out, &report, args.json, report_path.as_deref())?;
     Ok(ExitCode::SUCCESS)

@@ -4,21 +4,20 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::learn::{self as lib, LearnOptions};
 
-use super::args::{PlayerArg, check_outputs, load_game, parse_threads, pool};
+use super::args::{SetupArgs, SidesArgs, ThreadsArg, check_outputs, heuristic_default};
 use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_arg("variant", |a| a.help("Rule set whose games to learn from: a variant file or a built-in name")),
+    mut_args(heuristic_default)
+)]
 pub struct LearnArgs {
-    /// Rule set whose games to learn from: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
-    /// Scenario file; the built-in published game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// The value file to write (atomically; an older one is kept as .bak).
     #[arg(long)]
     out: PathBuf,
@@ -31,44 +30,34 @@ pub struct LearnArgs {
     /// Game turns a playout scored by the model plays before it stops.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..))]
     horizon: u8,
-    /// Caesar's player in the self-play (any AI, or best).
-    #[arg(long, default_value = "heuristic")]
-    caesar_ai: PlayerArg,
-    /// Pompey's player in the self-play.
-    #[arg(long, default_value = "heuristic")]
-    pompey_ai: PlayerArg,
+    #[command(flatten)]
+    sides: SidesArgs,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Print the full JSON report instead of text.
     #[arg(long)]
     json: bool,
 }
 
 pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
-    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
-    let variants = [args.variant.as_str()];
+    let loaded = args.setup.load()?;
+    let variants = [args.setup.variant()];
     let options = LearnOptions {
         games: args.games,
         held_out: args.held_out,
         seed: args.seed,
-        players: [
-            args.caesar_ai
-                .resolve(&variants, args.scenario.as_deref())?,
-            args.pompey_ai
-                .resolve(&variants, args.scenario.as_deref())?,
-        ],
+        players: args.sides.specs(&variants, args.setup.scenario())?,
         horizon_turns: args.horizon,
     };
     options.check()?;
     // After the players are made: `best` reads its player and value files,
     // and the output must be none of them.
     check_outputs(&[&args.out])?;
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let report = with_progress(options.games, |progress| {
-        pool.install(|| lib::learn(&loaded.game, &args.variant, &options, progress))
+        pool.install(|| lib::learn(&loaded.game, args.setup.variant(), &options, progress))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
     let hint = format!(

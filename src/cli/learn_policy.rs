@@ -6,21 +6,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::ai::policy::PolicyTarget;
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::policy_fit;
 
-use super::args::{PlayerArg, check_outputs, load_game, parse_threads, pool};
+use super::args::{PlayerArg, SetupArgs, ThreadsArg, check_outputs, resolve};
 use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("variant", |a| a.help("Rule set whose games to learn from: a variant file or a built-in name")))]
 pub struct LearnPolicyArgs {
-    /// Rule set whose games to learn from: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
-    /// Scenario file; the built-in published game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// The tree search whose choices are learned: mcts:N@PLAYERS+VALUE (its
     /// value file carries the policy).
     #[arg(long)]
@@ -39,9 +35,8 @@ pub struct LearnPolicyArgs {
     /// alone, as mcts:0@PLAYERS+FILE).
     #[arg(long, value_enum, default_value_t = Imitate::Visits)]
     imitate: Imitate,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -51,11 +46,11 @@ enum Imitate {
 }
 
 pub fn learn_policy(out: &mut Output, args: LearnPolicyArgs) -> Result<ExitCode, CliError> {
-    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
-    let variants = [args.variant.as_str()];
-    let search = args.search.resolve(&variants, args.scenario.as_deref())?;
+    let loaded = args.setup.load()?;
+    let variants = [args.setup.variant()];
+    let search = resolve(&args.search, &variants, args.setup.scenario())?;
     check_outputs(&[&args.out])?;
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let learned = with_progress(args.games, |progress| {
         pool.install(|| {
             let target = match args.imitate {
@@ -75,7 +70,7 @@ pub fn learn_policy(out: &mut Output, args: LearnPolicyArgs) -> Result<ExitCode,
     .map_err(|e| CliError::Usage(e.to_string()))?;
     let header = format!(
         "The value file of {search} with a policy learned from its own choices:\n  caesar-workbench learn-policy --variant {} --search {search} --games {} --seed {}{}",
-        args.variant,
+        args.setup.variant(),
         args.games,
         args.seed,
         match args.imitate {

@@ -55,9 +55,8 @@ enum Command {
     Gui {
         /// Scenario file; the built-in published game when left out.
         scenario: Option<PathBuf>,
-        /// Rule set: a variant file or a built-in name (rules-1.1, rules-2.0, ...).
-        #[arg(long, default_value = DEFAULT_VARIANT)]
-        variant: String,
+        #[command(flatten)]
+        variant: args::VariantArg,
     },
     /// Check a scenario against the rules and against itself.
     ///
@@ -140,7 +139,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let mut out = Output::stdout();
     let code = match cli.command {
         None => gui::open(None, DEFAULT_VARIANT)?,
-        Some(Command::Gui { scenario, variant }) => gui::open(scenario, &variant)?,
+        Some(Command::Gui { scenario, variant }) => gui::open(scenario, variant.one())?,
         Some(Command::Validate(args)) => validate::validate(&mut out, args)?,
         Some(Command::Variants) => validate::variants(&mut out)?,
         Some(Command::Simulate(args)) => simulate::simulate(&mut out, args)?,

@@ -4,26 +4,21 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use caesar_workbench::ai::{Spelling, spellings};
 use caesar_workbench::engine::{Game, GameEvent, Log, State};
 use caesar_workbench::games::narrate::record_line;
 use caesar_workbench::games::record::{
     PlayerEntry, RecordSetup, record_game, simulated_game_seeds,
 };
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 
-use super::args::{Loaded, PlayerArg, check_outputs, load_game};
+use super::args::{Loaded, SetupArgs, SidesArgs, check_outputs, heuristic_default};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(mut_args(heuristic_default))]
 pub struct PlayArgs {
-    /// Rule set: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
-    /// Scenario file; the built-in published game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// Seed for the game's dice and shuffles (and the players).
     #[arg(long, default_value_t = 1, conflicts_with = "run_seed")]
     seed: u64,
@@ -34,16 +29,8 @@ pub struct PlayArgs {
     /// The game's index in that run (0-based, the CSV's `game` column).
     #[arg(long, requires = "run_seed", value_name = "I")]
     game: Option<u64>,
-    // Caesar's player; the kinds' spellings come from `ai::spec::KINDS`.
-    #[arg(long, default_value = "heuristic", help = format!(
-        "Caesar's player: {}; a search may add @FILE to play on a player file's numbers \
-         (a time budget does not reproduce exactly)",
-        spellings(Spelling::Help)
-    ))]
-    caesar_ai: PlayerArg,
-    /// Pompey's player.
-    #[arg(long, default_value = "heuristic")]
-    pompey_ai: PlayerArg,
+    #[command(flatten)]
+    sides: SidesArgs,
     /// Players see everything (no fog of war), as `simulate --omniscient`.
     #[arg(long)]
     omniscient: bool,
@@ -53,13 +40,10 @@ pub struct PlayArgs {
 }
 
 pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
-    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
-    let ai = [
-        args.caesar_ai
-            .resolve(&[&args.variant], args.scenario.as_deref())?,
-        args.pompey_ai
-            .resolve(&[&args.variant], args.scenario.as_deref())?,
-    ];
+    let loaded = args.setup.load()?;
+    let ai = args
+        .sides
+        .specs(&[args.setup.variant()], args.setup.scenario())?;
     check_outputs(&args.record.as_deref().into_iter().collect::<Vec<_>>())?;
     let Loaded { game, doc, .. } = loaded;
     let (seed, player_seeds) = match (args.run_seed, args.game) {
@@ -85,8 +69,12 @@ pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
     let state = match &args.record {
         None => caesar_workbench::ai::play_game(&game, seed, &mut players, &mut log),
         Some(path) => {
-            let (scenario, variant) =
-                RecordSetup::sources(args.scenario.as_deref(), &doc, &args.variant, &game.rules);
+            let (scenario, variant) = RecordSetup::sources(
+                args.setup.scenario(),
+                &doc,
+                args.setup.variant(),
+                &game.rules,
+            );
             let setup = RecordSetup {
                 scenario,
                 variant,

@@ -5,20 +5,23 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::scenario::rules::{DEFAULT_VARIANT, RuleSet};
+use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::ratings::{self, Rating};
 
-use super::args::{check_outputs, load_game, parse_threads, pool};
+use super::args::{SetupArgs, ThreadsArg, check_outputs};
 use super::simulate::with_progress;
 use super::{CliError, Output};
 
 const DEFAULT_GAMES: u64 = 200;
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("scenario", |a| a.help(
+    "With --measure: the scenario to measure on (the published game when left out); \
+     the ratings it writes record it"
+)))]
 pub struct PlayersArgs {
-    /// Rule set: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// Play the players against the default heuristic now instead of
     /// listing the shipped figures.
     #[arg(long)]
@@ -37,13 +40,8 @@ pub struct PlayersArgs {
     /// With --measure: the base seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// With --measure: the scenario to measure on (the published game when
-    /// left out); the ratings it writes record it.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// With --measure: write the ratings (RON, as variants/players/ratings.ron) to this file;
     /// a ratings file already there is merged into (a player measured again replaces its entry).
     #[arg(long)]
@@ -56,7 +54,7 @@ pub struct PlayersArgs {
 pub fn players(out: &mut Output, args: PlayersArgs) -> Result<ExitCode, CliError> {
     refuse_measure_options_without_measure(&args)?;
     // The rule set must load: a misspelt name is an error, not an empty list.
-    let lineage = RuleSet::lineage(&args.variant)?;
+    let lineage = RuleSet::lineage(args.setup.variant())?;
     let shipped = ratings::shipped();
     let best =
         ratings::best_for(&lineage, None, &[]).map_err(|e| CliError::Usage(e.to_string()))?;
@@ -88,7 +86,7 @@ pub fn players(out: &mut Output, args: PlayersArgs) -> Result<ExitCode, CliError
     if rated.is_empty() {
         out.line(format!(
             "No player was measured under {} or any rule set it extends; `players --measure --variant {}` measures them (the default heuristic plays for `best`).",
-            args.variant, args.variant
+            args.setup.variant(), args.setup.variant()
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -96,7 +94,7 @@ pub fn players(out: &mut Output, args: PlayersArgs) -> Result<ExitCode, CliError
         out.line(format!("best = {}: {}", best.spec, best.describe()))?;
     }
     let best_first = against == "heuristic";
-    print_table(out, &args.variant, &against, &rated, best_first)?;
+    print_table(out, args.setup.variant(), &against, &rated, best_first)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -112,8 +110,8 @@ fn refuse_measure_options_without_measure(args: &PlayersArgs) -> Result<(), CliE
         ("--games", args.games != DEFAULT_GAMES),
         ("--against", args.against != AiSpec::Heuristic),
         ("--seed", args.seed != 1),
-        ("--scenario", args.scenario.is_some()),
-        ("--threads", args.threads.is_some()),
+        ("--scenario", args.setup.scenario.is_some()),
+        ("--threads", args.threads.threads.is_some()),
     ];
     match given.iter().find(|(_, given)| *given) {
         Some((flag, _)) => Err(CliError::Usage(format!(
@@ -124,9 +122,9 @@ fn refuse_measure_options_without_measure(args: &PlayersArgs) -> Result<(), CliE
 }
 
 fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliError> {
-    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    let loaded = args.setup.load()?;
     let candidates: Vec<AiSpec> = if args.players.is_empty() {
-        ratings::ranked(shipped, &args.variant)
+        ratings::ranked(shipped, args.setup.variant())
             .iter()
             .map(|r| ratings::shipped_player(&r.player).map_err(|e| CliError::Usage(e.to_string())))
             .collect::<Result<_, _>>()?
@@ -143,10 +141,10 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
     if candidates.is_empty() {
         return Err(CliError::Usage(format!(
             "no player to measure under {}: name them with --players",
-            args.variant
+            args.setup.variant()
         )));
     }
-    let pool = pool(args.threads)?;
+    let pool = args.threads.pool()?;
     let threads = pool.current_num_threads();
     let mut rated = Vec::new();
     for player in &candidates {
@@ -158,7 +156,7 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
             pool.install(|| {
                 ratings::rate(
                     &loaded.game,
-                    &args.variant,
+                    args.setup.variant(),
                     player,
                     &args.against,
                     args.games,
@@ -170,8 +168,9 @@ fn measure(args: &PlayersArgs, shipped: &[Rating]) -> Result<Vec<Rating>, CliErr
         .map_err(|_| CliError::Usage("cancelled".to_string()))?;
         r.measured = format!(
             "caesar-workbench players --measure --variant {}{} --players {player} --against {} --games {} --seed {} ({threads} threads)",
-            args.variant,
-            args.scenario
+            args.setup.variant(),
+            args.setup
+                .scenario
                 .as_ref()
                 .map_or(String::new(), |s| format!(" --scenario {}", s.display())),
             args.against,

@@ -7,12 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use caesar_workbench::files::OutputFile;
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::{self, GameSummary, Progress};
 
 use super::args::{
     RunArgs, check_outputs, dry_run_done, games_times, load_game, out_path, refuse_same_rules,
-    report_output,
+    report_output, two_variants,
 };
 use super::output::warn;
 use super::{CliError, Output};
@@ -21,9 +20,6 @@ use super::{CliError, Output};
 pub struct SimulateArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// Rule set: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
     /// Write one CSV row per game to this file (never over an input file).
     #[arg(long)]
     csv: Option<PathBuf>,
@@ -34,20 +30,18 @@ pub struct SimulateArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("variant", |a| two_variants(a).help("The two rule sets (give --variant twice)")))]
 pub struct CompareArgs {
     #[command(flatten)]
     run: RunArgs,
-    /// The two rule sets (give --variant twice).
-    #[arg(long, num_args = 1, required = true)]
-    variant: Vec<String>,
 }
 
 /// Plays the run; the report is printed even when the CSV file fails, and
 /// the CSV's error comes after it.
 pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    let (opts, notes) = run.options(&[&args.variant])?;
-    let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
+    let (opts, notes) = run.options(&[run.setup.variant()])?;
+    let loaded = run.setup.load()?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     let mut outputs: Vec<&Path> = [&args.csv, &args.spaces_csv]
         .into_iter()
@@ -89,26 +83,27 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
 
 pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    if args.variant.len() != 2 {
+    let variants = run.setup.variant.all();
+    if variants.len() != 2 {
         return Err(CliError::Usage(format!(
             "compare takes exactly two --variant options (got {})",
-            args.variant.len()
+            variants.len()
         )));
     }
     // Both rule sets are played by the same players, so that only the
     // rules differ: `fast` and `best` are rule set A's (as `explain`).
-    let (opts, mut notes) = run.options(&[&args.variant[0]])?;
+    let (opts, mut notes) = run.options(&[&variants[0]])?;
     if !notes.is_empty() {
         let words = format!(
             "both rule sets are played by {}'s player (name one with --caesar-ai/--pompey-ai to choose another)",
-            args.variant[0]
+            variants[0]
         );
         warn(format_args!("{words}"));
         notes.push(words);
     }
-    let a = load_game(run.scenario.as_deref(), &args.variant[0])?;
-    let b = load_game(run.scenario.as_deref(), &args.variant[1])?;
-    refuse_same_rules(&args.variant, &[&a.game, &b.game])?;
+    let a = load_game(run.setup.scenario(), &variants[0])?;
+    let b = load_game(run.setup.scenario(), &variants[1])?;
+    refuse_same_rules(variants, &[&a.game, &b.game])?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let range = opts.game_range();
@@ -314,6 +309,8 @@ pub fn with_progress<T: Send>(total: u64, work: impl FnOnce(&Progress) -> T + Se
         let bar = bar.clone();
         std::thread::spawn(move || {
             while !bar.is_finished() {
+                // Games found while running (an explanation's pairs) lengthen the bar.
+                bar.set_length(total.saturating_add(progress.more()));
                 bar.set_position(progress.done());
                 std::thread::sleep(Duration::from_millis(100));
             }

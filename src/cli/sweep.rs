@@ -3,18 +3,15 @@
 
 use std::process::ExitCode;
 
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::sweep::{self, Axis};
 
-use super::args::{RunArgs, check_outputs, dry_run_done, games_times, load_game, out_path};
+use super::args::{RunArgs, check_outputs, dry_run_done, games_times, out_path};
 use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("variant", |a| a.help("The rule set every point starts from: a variant file or a built-in name")))]
 pub struct SweepArgs {
-    /// The rule set every point starts from: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
     /// FIELD=VALUES: a rule-set field (vp_to_win=8..12, hand_size=5,6,7,
     /// caesar_player1_first_turn=true,false, road_limits.major=3,4), a block's
     /// starting strength (strength:caesar:Legio 13=2,3,4) or its city
@@ -28,19 +25,20 @@ pub struct SweepArgs {
 
 pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
     let run = &args.run;
-    let (opts, mut notes) = run.options(&[&args.variant])?;
+    let variant = run.setup.variant();
+    let (opts, mut notes) = run.options(&[variant])?;
     // Points that change rule fields are other rule sets: all are played by
     // the base rule set's player, so that only the rules differ (as
     // `compare` and `explain`). Setup keys hold a colon, rule fields none.
     if !notes.is_empty() && args.set.iter().any(|axis| !axis.key.contains(':')) {
         let words = format!(
             "every point is played by {}'s player (name one with --caesar-ai/--pompey-ai to choose another)",
-            args.variant
+            variant
         );
         super::output::warn(format_args!("{words}"));
         notes.push(words);
     }
-    let loaded = load_game(run.scenario.as_deref(), &args.variant)?;
+    let loaded = run.setup.load()?;
     let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let rules = &loaded.game.rules;

@@ -7,22 +7,18 @@ use std::process::ExitCode;
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::PlayerNumbers;
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::scenario::rules::DEFAULT_VARIANT;
 use caesar_workbench::sim::tune::{self as lib, TuneOptions};
 use caesar_workbench::sim::tune_search::{self, SearchTuneOptions};
 
-use super::args::{check_outputs, load_game, parse_side, parse_threads, pool};
+use super::args::{SetupArgs, ThreadsArg, check_outputs, parse_side};
 use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("variant", |a| a.help("Rule set to tune for: a variant file or a built-in name")))]
 pub struct TuneArgs {
-    /// Rule set to tune for: a variant file or a built-in name.
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
-    /// Scenario file; the built-in published game when left out.
-    #[arg(long)]
-    scenario: Option<PathBuf>,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// The player file to write (atomically; an older one is kept as .bak).
     #[arg(long)]
     out: PathBuf,
@@ -69,9 +65,8 @@ pub struct TuneArgs {
     opponent: AiSpec,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores; at most 256). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Print the full JSON report instead of text.
     #[arg(long)]
     json: bool,
@@ -81,7 +76,7 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
     if args.search.is_some() {
         return tune_search(out, args);
     }
-    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    let loaded = args.setup.load()?;
     let start = match &args.start {
         Some(path) => PlayerNumbers::load(path)?,
         None => PlayerNumbers::default(),
@@ -104,8 +99,8 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         against,
     };
     options.check()?;
-    let pool = pool(args.threads)?;
-    let name = format!("{} ({})", args.variant, loaded.game.rules.name);
+    let pool = args.threads.pool()?;
+    let name = format!("{} ({})", args.setup.variant(), loaded.game.rules.name);
     let report = with_progress(options.total_games(), |progress| {
         pool.install(|| lib::tune(&loaded.game, &name, &options, progress))
     })
@@ -122,7 +117,7 @@ fn tune_search(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
             "--search tunes a search's settings on its own player file: --start, --side and --against are for the heuristic's numbers".to_string(),
         ));
     }
-    let loaded = load_game(args.scenario.as_deref(), &args.variant)?;
+    let loaded = args.setup.load()?;
     check_outputs(&[&args.out])?;
     let options = SearchTuneOptions {
         search: args.search.expect("tune_search is called with --search"),
@@ -135,8 +130,8 @@ fn tune_search(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         seed: args.seed,
     };
     options.check()?;
-    let pool = pool(args.threads)?;
-    let name = format!("{} ({})", args.variant, loaded.game.rules.name);
+    let pool = args.threads.pool()?;
+    let name = format!("{} ({})", args.setup.variant(), loaded.game.rules.name);
     let report = with_progress(options.total_games(), |progress| {
         pool.install(|| tune_search::tune_search(&loaded.game, &name, &options, progress))
     })

@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use caesar_workbench::scenario::format::LoadError;
 use caesar_workbench::scenario::model::SpaceKind;
-use caesar_workbench::scenario::rules::{BUILTIN_VARIANTS, DEFAULT_VARIANT, RuleSet};
+use caesar_workbench::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
 use caesar_workbench::scenario::validate::{Report, Severity, validate as check};
 
+use super::args::VariantArg;
 use super::output::check_stdout;
 use super::{CliError, Output};
 
@@ -15,9 +16,8 @@ use super::{CliError, Output};
 pub struct ValidateArgs {
     /// Scenario file; the built-in published game when left out.
     scenario: Option<PathBuf>,
-    /// Rule set: a variant file or a built-in name (rules-1.1, rules-2.0, ...).
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
+    #[command(flatten)]
+    variant: VariantArg,
     /// Print a JSON report instead of text.
     #[arg(long)]
     json: bool,
@@ -27,7 +27,7 @@ pub struct ValidateArgs {
 /// cannot be read or parsed is an error (exit 2), also described in JSON
 /// on stdout with `--json`.
 pub fn validate(out: &mut Output, args: ValidateArgs) -> Result<ExitCode, CliError> {
-    let loaded = RuleSet::load(&args.variant).and_then(|rules| {
+    let loaded = RuleSet::load(args.variant.one()).and_then(|rules| {
         Ok((
             rules,
             caesar_workbench::scenario::load_scenario(args.scenario.as_deref())?,
@@ -39,7 +39,7 @@ pub fn validate(out: &mut Output, args: ValidateArgs) -> Result<ExitCode, CliErr
     };
     check_stdout()?;
     let mut report = check(&doc, &rules);
-    caesar_workbench::scenario::validate::locate_rule_findings(&mut report, &args.variant);
+    caesar_workbench::scenario::validate::locate_rule_findings(&mut report, args.variant.one());
     if args.json {
         print_json(out, &doc.path, &rules, &report)?;
     } else {

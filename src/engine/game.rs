@@ -149,13 +149,13 @@ pub(super) enum LevyRule {
 }
 
 impl Game {
-    /// A game of a validated scenario and rule set.
+    /// A game of a validated scenario and rule set, for the engine's own
+    /// doors only ([`Game::from_checked`]): front ends start games through
+    /// [`Game::from_document`], which cannot panic.
     ///
     /// # Panics
-    /// When the engine cannot play them ([`crate::scenario::playable`]); the validator
-    /// reports exactly those cases as errors, so validate first or use
-    /// [`Game::try_new`].
-    pub fn new(scenario: Arc<Scenario>, rules: Arc<RuleSet>) -> Game {
+    /// When the engine cannot play them ([`crate::scenario::playable`]).
+    pub(super) fn new(scenario: Arc<Scenario>, rules: Arc<RuleSet>) -> Game {
         Game::try_new(scenario, rules).unwrap_or_else(|unmet| {
             let reasons: Vec<String> = unmet.iter().map(|u| u.to_string()).collect();
             panic!("the engine cannot play this: {}", reasons.join("; "))

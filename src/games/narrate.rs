@@ -72,13 +72,7 @@ fn count(n: u32, one: &str, many: &str) -> String {
     }
 }
 
-/// A strength in roman numerals, as the blocks print it.
-pub fn roman(n: u8) -> &'static str {
-    ["0", "I", "II", "III", "IV", "V", "VI"]
-        .get(n as usize)
-        .copied()
-        .unwrap_or("+")
-}
+pub use crate::scenario::kinds::roman;
 
 fn dice_words(dice: &[u8]) -> String {
     dice.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")

@@ -270,16 +270,7 @@ fn block_summary(b: &BlockDoc) -> String {
     text
 }
 
-/// I to IV as printed on the blocks; larger numbers as digits.
-fn roman(n: u8) -> String {
-    match n {
-        1 => "I".into(),
-        2 => "II".into(),
-        3 => "III".into(),
-        4 => "IV".into(),
-        n => n.to_string(),
-    }
-}
+use crate::scenario::kinds::roman;
 
 fn blocks(base: &[BlockDoc], this: &[BlockDoc], add: &mut impl FnMut(Part, String)) {
     let key = |b: &BlockDoc| (b.side, normalise(&b.name));

@@ -6,6 +6,15 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+/// A strength as the blocks print it: I to VI, other numbers as digits
+/// (0, or more than a block holds, in a document being edited).
+pub fn roman(n: u8) -> String {
+    match n {
+        1..=6 => ["I", "II", "III", "IV", "V", "VI"][usize::from(n) - 1].to_string(),
+        n => n.to_string(),
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SpaceKind {
     /// An inland city.

@@ -12,10 +12,7 @@ use crate::scenario::diagnostics::Code;
 use crate::scenario::model::{CardFace, Deck, MAX_DECK_CARDS};
 use crate::scenario::rules::RuleSet;
 
-/// The fewest battle rounds: blocks may not retreat in round 1 (7.2, 7.6),
-/// yet attackers must retreat in the last round, so the last round is at
-/// least round 2.
-pub(crate) const MIN_BATTLE_ROUNDS: u8 = 2;
+use crate::scenario::rule_fields::minimum;
 
 /// One requirement of the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,7 +27,7 @@ pub enum Requirement {
     DeckDealsBothHands,
     /// The deck fits the engine ([`MAX_DECK_CARDS`]).
     DeckFitsEngine,
-    /// 7.2, 7.6: see [`MIN_BATTLE_ROUNDS`].
+    /// 7.2, 7.6: see [`crate::scenario::rule_fields::MIN_BATTLE_ROUNDS`].
     RetreatRoundExists,
     /// House rule: with a cap on events per hand, enough command cards
     /// remain to fill both hands.
@@ -126,13 +123,14 @@ pub fn check(deck: &Deck, rules: &RuleSet) -> Vec<Unplayable> {
         fail(Requirement::FieldsInRange, message);
     }
     let name = &rules.name;
-    if rules.years == 0 {
+    // The minimums are the rule table's, which the Rules tab offers.
+    if rules.years < minimum("years") {
         fail(
             Requirement::AtLeastOneYear,
             format!("{name}: years is 0; a game lasts at least one year (1.2)"),
         );
     }
-    if rules.turns_per_year == 0 {
+    if rules.turns_per_year < minimum("turns_per_year") {
         fail(
             Requirement::AtLeastOneTurn,
             format!("{name}: turns_per_year is 0; a year has at least one game turn (2.0)"),
@@ -148,13 +146,14 @@ pub fn check(deck: &Deck, rules: &RuleSet) -> Vec<Unplayable> {
             ),
         );
     }
-    if rules.battle_rounds < MIN_BATTLE_ROUNDS {
+    let min_rounds = minimum("battle_rounds");
+    if rules.battle_rounds < min_rounds {
         fail(
             Requirement::RetreatRoundExists,
             format!(
                 "{name}: battle_rounds is {}; blocks may not retreat in round 1 (7.6) but \
                  attackers must retreat in the last round (7.2), so battles need at least \
-                 {MIN_BATTLE_ROUNDS} rounds",
+                 {min_rounds} rounds",
                 rules.battle_rounds
             ),
         );
@@ -284,6 +283,40 @@ mod tests {
         assert_eq!(unmet(&rules), vec![Requirement::EventCapDealable]);
         rules.max_events_per_hand = 1;
         assert_eq!(unmet(&rules), vec![]);
+    }
+
+    #[test]
+    fn every_minimum_of_the_rule_table_is_a_requirement_refused_below_it() {
+        use crate::scenario::rule_fields::{FieldKind, RULE_FIELDS};
+        for field in RULE_FIELDS {
+            let FieldKind::Number { min, .. } = field.kind else {
+                continue;
+            };
+            if min == 0 {
+                continue;
+            }
+            let mut rules = RuleSet::builtin("rules-2.0");
+            let below = rules
+                .with_field(
+                    field,
+                    &crate::scenario::rule_fields::FieldValue::Number(min - 1),
+                )
+                .unwrap();
+            let refused = unmet(&below);
+            assert!(
+                refused.iter().any(|r| r.fields().contains(&field.name)),
+                "{} = {} is refused by no requirement: {refused:?}",
+                field.name,
+                min - 1
+            );
+            rules = rules
+                .with_field(
+                    field,
+                    &crate::scenario::rule_fields::FieldValue::Number(min),
+                )
+                .unwrap();
+            assert_eq!(unmet(&rules), vec![], "{} = {min}", field.name);
+        }
     }
 
     #[test]

@@ -15,8 +15,10 @@ use crate::scenario::rules::{RoadLimits, RuleSet};
 /// The kind of value a field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldKind {
-    /// A whole number from 0 to `max`.
-    Number { max: u8 },
+    /// A whole number from `min` to `max`: what the engine plays, so the
+    /// Rules tab offers no other (a minimum above 0 is a requirement of the
+    /// engine, [`crate::scenario::playable`], which says why).
+    Number { min: u8, max: u8 },
     /// On or off.
     Switch,
     /// One of the named options (the variant names of the field's enum).
@@ -56,8 +58,24 @@ const fn field(
 }
 
 const fn number(max: u8) -> FieldKind {
-    FieldKind::Number { max }
+    FieldKind::Number { min: 0, max }
 }
+
+const fn number_from(min: u8, max: u8) -> FieldKind {
+    FieldKind::Number { min, max }
+}
+
+/// The fewest battle rounds: blocks may not retreat in round 1 (7.2, 7.6),
+/// yet attackers must retreat in the last round, so the last round is at
+/// least round 2.
+pub const MIN_BATTLE_ROUNDS: u8 = 2;
+
+/// The most battle rounds a rule set may have (exact odds keep a slot for
+/// each).
+pub const MAX_BATTLE_ROUNDS: u8 = 10;
+
+/// The fewest years in a game (1.2) and game turns in a year (2.0).
+const AT_LEAST_ONE: u8 = 1;
 
 const SWITCH: FieldKind = FieldKind::Switch;
 
@@ -84,7 +102,8 @@ pub fn out_of_range(rules: &RuleSet) -> Vec<String> {
     let mut found = Vec::new();
     for (field, value) in rules.field_values() {
         let (max, over) = match (field.kind, &value) {
-            (FieldKind::Number { max }, FieldValue::Number(n)) => (max, *n > max),
+            // Below a minimum is a requirement of its own ([`minimum`]).
+            (FieldKind::Number { max, .. }, FieldValue::Number(n)) => (max, *n > max),
             (FieldKind::Limits { max }, FieldValue::Limits(l)) => (
                 max,
                 [l.major, l.minor, l.strait, l.strait_attacking]
@@ -101,6 +120,16 @@ pub fn out_of_range(rules: &RuleSet) -> Vec<String> {
         }
     }
     found
+}
+
+/// The smallest value of the number field `name` the engine plays (the
+/// table's; 0 for any other field). [`crate::scenario::playable`] refuses
+/// less, each with its own rule and code.
+pub(crate) fn minimum(name: &str) -> u8 {
+    rule_field(name).map_or(0, |f| match f.kind {
+        FieldKind::Number { min, .. } => min,
+        _ => 0,
+    })
 }
 
 /// The field an [`out_of_range`] message is about, so that a finding can
@@ -277,7 +306,7 @@ impl FieldPath {
                 .ok_or_else(|| bad(format!("a whole number from 0 to {max}")))
         };
         match self.field.kind {
-            FieldKind::Number { max } | FieldKind::Limits { max } => number(max),
+            FieldKind::Number { max, .. } | FieldKind::Limits { max } => number(max),
             FieldKind::Switch => match text.trim().to_ascii_lowercase().as_str() {
                 "true" => Ok(Value::Bool(true)),
                 "false" => Ok(Value::Bool(false)),
@@ -534,8 +563,12 @@ mod tests {
                     (FieldKind::Choice { options }, FieldValue::Choice(c)) => {
                         assert!(options.contains(&c.as_str()), "{name}: {}", f.name)
                     }
-                    (FieldKind::Number { max }, FieldValue::Number(n)) => {
-                        assert!(*n <= max, "{name}: {} = {n} over {max}", f.name)
+                    (FieldKind::Number { min, max }, FieldValue::Number(n)) => {
+                        assert!(
+                            (min..=max).contains(n),
+                            "{name}: {} = {n} over {max}",
+                            f.name
+                        )
                     }
                     _ => {}
                 }

@@ -77,9 +77,9 @@ macro_rules! with_rule_fields {
     ($then:ident) => {
         $then! {
             /// 1.2: years in a game.
-            years: u8 => ("1.2", "Years in a game.", number(20)),
+            years: u8 => ("1.2", "Years in a game.", number_from(AT_LEAST_ONE, 20)),
             /// 2.0: game turns (cards played) per year.
-            turns_per_year: u8 => ("2.0", "Game turns (cards played) per year.", number(20)),
+            turns_per_year: u8 => ("2.0", "Game turns (cards played) per year.", number_from(AT_LEAST_ONE, 20)),
             /// 2.1: cards dealt to each player each year.
             hand_size: u8 => ("2.1", "Cards dealt to each player each year.", number(MAX_HAND)),
             /// 2.1: cards each player discards unseen.
@@ -95,7 +95,7 @@ macro_rules! with_rule_fields {
             /// 7.64: land blocks per player per battle round retreating by sea.
             sea_retreat_limit: u8 => ("7.64", "Land blocks per side per battle round that may retreat by sea.", number(20)),
             /// 7.2: battle rounds; the attacker retreats in the last.
-            battle_rounds: u8 => ("7.2", "Battle rounds; the attacker retreats in the last.", number(10)),
+            battle_rounds: u8 => ("7.2", "Battle rounds; the attacker retreats in the last.", number_from(MIN_BATTLE_ROUNDS, MAX_BATTLE_ROUNDS)),
             /// 8.4: blocks any city supplies in winter, before adding its VP value.
             winter_supply_base: u8 => ("8.4", "Blocks every city supplies in winter, before adding its VP.", number(20)),
             /// 2.1 (2.0): Caesar is Player 1 on the first turn of the game.

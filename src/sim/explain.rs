@@ -444,7 +444,7 @@ pub fn explain_keeping_games(
         match (switched(a, field, &b_value), switched(b, field, &a_value)) {
             (Ok(a_with_b), Ok(b_with_a)) => switched_games.push(Some([a_with_b, b_with_a])),
             (Err(why), _) | (_, Err(why)) => {
-                counts.not_alone = Some(why);
+                counts.not_alone = Some(why.to_string());
                 switched_games.push(None);
             }
         }
@@ -522,19 +522,91 @@ pub fn explain_keeping_games(
     Ok(Explained { report })
 }
 
+/// Which pairs of fields an explanation switches together, after its
+/// fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pairs {
+    None,
+    /// Those its fields mark as interacting ([`ExplainReport::flagged_pairs`]).
+    Flagged,
+    /// These ([`read_pairs`]).
+    Named(Vec<[String; 2]>),
+}
+
+impl ExplainSetup<'_> {
+    /// Games of one explanation's fields: every rule set it plays (A, B,
+    /// each differing field and each setup change at A and at B) over
+    /// `options`' games. Its pairs come on top once known
+    /// ([`Progress::more`]).
+    pub fn games(&self, options: &SimOptions) -> Result<u64, GamesError> {
+        let range = options.game_range();
+        let rule_sets =
+            rule_sets_played(&self.a.rules, &self.b.rules) + 2 * self.setup_changes.len() as u64;
+        total_games(range.end - range.start, rule_sets)
+    }
+
+    /// The one explanation run, which the command line and the window
+    /// both play: the fields with `options`' players, then `pairs`, whose
+    /// games are added to `progress`'s total when they are known.
+    pub fn play(
+        &self,
+        pairs: &Pairs,
+        options: &SimOptions,
+        progress: &Progress,
+    ) -> Result<ExplainReport, Cancelled> {
+        let mut explained = explain_keeping_games(self, options, progress)?;
+        let pairs = match pairs {
+            Pairs::None => return Ok(explained.report),
+            Pairs::Flagged => explained.report.flagged_pairs(),
+            Pairs::Named(named) => named.clone(),
+        };
+        if pairs.is_empty() {
+            return Ok(explained.report);
+        }
+        let range = options.game_range();
+        progress.plan_more(2 * pairs.len() as u64 * (range.end - range.start));
+        explained.measure_pairs(self, &pairs, options, progress)?;
+        Ok(explained.report)
+    }
+
+    /// [`ExplainSetup::play`] at two rungs of players, the lower first.
+    pub fn play_rungs(
+        &self,
+        pairs: &Pairs,
+        rungs: [&SimOptions; 2],
+        progress: &Progress,
+    ) -> Result<ExplainLadder, Cancelled> {
+        let lower = self.play(pairs, rungs[0], progress)?;
+        let upper = self.play(pairs, rungs[1], progress)?;
+        Ok(ExplainLadder::new(rungs.map(players_label), [lower, upper]))
+    }
+}
+
+/// A run's players in words: one name when one player plays both sides.
+pub fn players_label(options: &SimOptions) -> String {
+    if options.caesar == options.pompey {
+        options.caesar.to_string()
+    } else {
+        format!("{} (Caesar), {} (Pompey)", options.caesar, options.pompey)
+    }
+}
+
+/// Why a field (or a pair) is not played switched.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum NotSwitched {
+    #[error(transparent)]
+    Field(#[from] crate::scenario::rule_fields::FieldError),
+    /// What the engine cannot play with the field switched.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Unplayable(Vec<crate::scenario::playable::Unplayable>),
+    #[error("not two rule fields of this explanation")]
+    NotHere,
+}
+
 /// `base` with `field` set to `value`, if the engine plays it.
-fn switched(base: &Game, field: &RuleField, value: &FieldValue) -> Result<Game, String> {
-    let rules = base
-        .rules
-        .with_field(field, value)
-        .map_err(|e| e.to_string())?;
-    Game::try_new(base.scenario.clone(), Arc::new(rules)).map_err(|unmet| {
-        unmet
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; ")
-    })
+fn switched(base: &Game, field: &RuleField, value: &FieldValue) -> Result<Game, NotSwitched> {
+    let rules = base.rules.with_field(field, value)?;
+    Game::try_new(base.scenario.clone(), Arc::new(rules)).map_err(NotSwitched::Unplayable)
 }
 
 /// Why reports of `explain` do not merge.
@@ -1335,29 +1407,44 @@ impl ExplainReport {
     }
 }
 
+/// Why a pair named as `FIELD+FIELD` is not one to measure.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    #[error("\"{0}\" is not a pair: write FIELD+FIELD, as in mars_group_move+pluto_attacks_only")]
+    NotAPair(String),
+    #[error("{name} is not a field in which the two rule sets differ{suggestion}")]
+    NotDiffering { name: String, suggestion: String },
+    #[error("{0}+{0}: a pair takes two different fields")]
+    Same(String),
+}
+
 /// Checks pairs named as `FIELD+FIELD`: two different rule fields in which
 /// A and B differ.
-pub fn read_pairs(a: &RuleSet, b: &RuleSet, text: &str) -> Result<Vec<[String; 2]>, String> {
+pub fn read_pairs(a: &RuleSet, b: &RuleSet, text: &str) -> Result<Vec<[String; 2]>, PairError> {
     let differing: Vec<&str> = rule_differences(a, b)
         .iter()
         .map(|(f, _, _)| f.name)
         .collect();
     text.split(',')
         .map(|pair| {
-            let (x, y) = pair.trim().split_once('+').ok_or_else(|| {
-                format!("\"{pair}\" is not a pair: write FIELD+FIELD, as in mars_group_move+pluto_attacks_only")
-            })?;
+            let (x, y) = pair
+                .trim()
+                .split_once('+')
+                .ok_or_else(|| PairError::NotAPair(pair.to_string()))?;
             let (x, y) = (x.trim(), y.trim());
             for name in [x, y] {
                 if !differing.contains(&name) {
-                    return Err(format!(
-                        "{name} is not a field in which the two rule sets differ{}",
-                        crate::scenario::names::did_you_mean(name, differing.iter().copied())
-                    ));
+                    return Err(PairError::NotDiffering {
+                        name: name.to_string(),
+                        suggestion: crate::scenario::names::did_you_mean(
+                            name,
+                            differing.iter().copied(),
+                        ),
+                    });
                 }
             }
             if x == y {
-                return Err(format!("{x}+{y}: a pair takes two different fields"));
+                return Err(PairError::Same(x.to_string()));
             }
             Ok([x.to_string(), y.to_string()])
         })
@@ -1366,7 +1453,7 @@ pub fn read_pairs(a: &RuleSet, b: &RuleSet, text: &str) -> Result<Vec<[String; 2
 
 /// A pair's games (A with both of B's values, B with both of A's) and its
 /// fields' places among the fields played alone, or why it cannot be played.
-type PlannedPair = Result<([Game; 2], [usize; 2]), String>;
+type PlannedPair = Result<([Game; 2], [usize; 2]), NotSwitched>;
 
 impl Explained {
     /// Plays each pair switched together at A and at B over the same seeds
@@ -1396,7 +1483,7 @@ impl Explained {
                 differences.iter().find(|(f, _, _)| f.name == name)
             };
             let (Some(fx), Some(fy)) = (find(x), find(y)) else {
-                planned.push(Err("not two rule fields of this explanation".to_string()));
+                planned.push(Err(NotSwitched::NotHere));
                 continue;
             };
             let both = |base: &Game, to_b: bool| {
@@ -1412,15 +1499,16 @@ impl Explained {
                     continue;
                 }
             };
-            let mut place = |f: &(&RuleField, FieldValue, FieldValue)| -> Result<usize, String> {
-                if let Some(at) = alone.iter().position(|(name, _)| name == f.0.name) {
-                    return Ok(at);
-                }
-                let a_with_b = switched(setup.a, f.0, &f.2)?;
-                let b_with_a = switched(setup.b, f.0, &f.1)?;
-                alone.push((f.0.name.to_string(), [a_with_b, b_with_a]));
-                Ok(alone.len() - 1)
-            };
+            let mut place =
+                |f: &(&RuleField, FieldValue, FieldValue)| -> Result<usize, NotSwitched> {
+                    if let Some(at) = alone.iter().position(|(name, _)| name == f.0.name) {
+                        return Ok(at);
+                    }
+                    let a_with_b = switched(setup.a, f.0, &f.2)?;
+                    let b_with_a = switched(setup.b, f.0, &f.1)?;
+                    alone.push((f.0.name.to_string(), [a_with_b, b_with_a]));
+                    Ok(alone.len() - 1)
+                };
             planned.push(place(fx).and_then(|i| Ok((games, [i, place(fy)?]))));
         }
         // Every rule set played: A, B, each field alone (again, uncounted),
@@ -1440,7 +1528,7 @@ impl Explained {
                 interaction_at_b: Moments::default(),
                 together_cross: 0,
                 interaction_cross: 0,
-                not_together: plan.as_ref().err().cloned(),
+                not_together: plan.as_ref().err().map(ToString::to_string),
             })
             .collect();
         let mut slots: Vec<Option<(usize, [usize; 2])>> = Vec::new();

@@ -130,7 +130,7 @@ pub fn bundle_ratings(dir: &Path) -> Result<Vec<Rating>, LoadError> {
                 message: format!("rating {} (player \"{named}\"): {message}", i + 1),
             }
         };
-        ratings::check_figures(r).map_err(at)?;
+        ratings::check_figures(r).map_err(|e| at(e.to_string()))?;
         r.player = in_folder(&r.player, dir)?;
         r.player
             .parse::<AiSpec>()
@@ -171,14 +171,7 @@ fn in_folder(player: &str, dir: &Path) -> Result<String, LoadError> {
         }
         Ok(held.display().to_string())
     };
-    if let Some((search, files)) = player.split_once('@') {
-        let placed: Vec<String> = files.split('+').map(place).collect::<Result<_, _>>()?;
-        return Ok(format!("{search}@{}", placed.join("+")));
-    }
-    match player.strip_prefix("heuristic:") {
-        Some(file) => Ok(format!("heuristic:{}", place(file)?)),
-        None => Ok(player.to_string()),
-    }
+    crate::ai::SpecText::of(player).with_files(|file, _| place(file))
 }
 
 // ------------------------------------------------------------ the fit itself

@@ -14,6 +14,7 @@ pub mod ladder;
 pub mod learn;
 mod merge;
 pub mod odds;
+pub mod players;
 pub mod policy_fit;
 pub mod ratings;
 pub mod report;
@@ -250,10 +251,14 @@ impl SimOptions {
     }
 }
 
-/// Shared with whoever watches a run: games done, and a cancel switch.
+/// Shared with whoever watches a run: games done, games found to play
+/// while running, and a cancel switch.
 #[derive(Debug, Default)]
 pub struct Progress {
     done: AtomicU64,
+    /// Games on top of those the run began with, known only as it runs
+    /// (an explanation's pairs, once its fields are measured).
+    more: AtomicU64,
     cancel: AtomicBool,
 }
 
@@ -263,6 +268,13 @@ impl Progress {
     }
     pub fn done(&self) -> u64 {
         self.done.load(Ordering::Relaxed)
+    }
+    /// Games added to the run's total while it runs.
+    pub fn more(&self) -> u64 {
+        self.more.load(Ordering::Relaxed)
+    }
+    pub(crate) fn plan_more(&self, games: u64) {
+        self.more.fetch_add(games, Ordering::Relaxed);
     }
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);

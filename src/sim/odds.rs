@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{default_hit_victim, hit_candidates};
 use crate::engine::{Action, BattleBlock, BattleKey, BattleStart, Game, State};
 use crate::scenario::model::{BlockId, BlockKind, Side, SpaceId};
+use crate::scenario::rule_fields::MAX_BATTLE_ROUNDS;
 
 /// A battle to evaluate. Strengths are as printed (the elephant's IV or II).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +83,8 @@ pub struct BattleOdds {
     pub both_eliminated: f64,
     /// Expected steps lost by the attacking and the defending side.
     pub expected_steps_lost: ExpectedLosses,
-    /// Probability that the battle ends in round 1, 2, 3, 4.
+    /// Probability that the battle ends in round 1, 2, …, one for every
+    /// round the rule set has.
     pub ends_in_round: Vec<f64>,
     /// Probability that each block is eliminated, by name.
     pub eliminated: Vec<BlockRisk>,
@@ -113,7 +115,9 @@ struct Tally {
     defender_holds: f64,
     both: f64,
     lost: [f64; 2],
-    round: [f64; 4],
+    /// By the round the battle ended in: a slot for every round a rule set
+    /// may have.
+    round: [f64; MAX_BATTLE_ROUNDS as usize],
     eliminated: [f64; MAX_BLOCKS],
 }
 
@@ -303,13 +307,13 @@ impl<'a> Walk<'a> {
                 t.eliminated[i] = 1.0;
             }
         }
-        t.round[round.clamp(1, 4) as usize - 1] = 1.0;
+        t.round[round.clamp(1, u32::from(MAX_BATTLE_ROUNDS)) as usize - 1] = 1.0;
         t
     }
 
     fn odds(&self, t: &Tally, states: usize) -> BattleOdds {
         let roster = self.game.roster();
-        let rounds = usize::from(self.game.rules.battle_rounds.clamp(1, 4));
+        let rounds = usize::from(self.game.rules.battle_rounds.clamp(1, MAX_BATTLE_ROUNDS));
         BattleOdds {
             attacker_wins: t.attacker_wins,
             defender_holds: t.defender_holds,
@@ -569,19 +573,15 @@ mod tests {
         assert!(odds.attacker_wins > 0.0 && odds.defender_holds > 0.0);
     }
 
-    #[test]
-    fn one_step_each_hand_computed() {
-        // A 1-step attacker against a 1-step defender: round 1 the defender
-        // (first on equal letters) fires one die. Compute both at the same
-        // letter and firepower.
-        let g = game();
+    /// A Caesarian legion of one step attacking a Pompeian one of the same
+    /// letter, and the chance each hits with a die.
+    fn one_step_each(g: &Game) -> (BattleSpec, [f64; 2]) {
         let roster = g.roster();
         let att = roster
             .of_side(Side::Caesar)
             .find(|b| roster.block(*b).kind == BlockKind::Legion)
             .unwrap();
         let letter = roster.block(att).initiative;
-        let fp = roster.block(att).firepower as f64 / 6.0;
         let def = roster
             .of_side(Side::Pompey)
             .find(|b| {
@@ -589,7 +589,7 @@ mod tests {
                 x.kind == BlockKind::Legion && x.initiative == letter
             })
             .unwrap();
-        let fd = roster.block(def).firepower as f64 / 6.0;
+        let hit = |b: BlockId| f64::from(roster.block(b).firepower) / 6.0;
         let spec = BattleSpec {
             attacker: Side::Caesar,
             attacking: vec![(att, 1)],
@@ -598,6 +598,16 @@ mod tests {
             defending_reserves: vec![],
             surprise: false,
         };
+        (spec, [hit(att), hit(def)])
+    }
+
+    #[test]
+    fn one_step_each_hand_computed() {
+        // A 1-step attacker against a 1-step defender: round 1 the defender
+        // (first on equal letters) fires one die. Compute both at the same
+        // letter and firepower.
+        let g = game();
+        let (spec, [fp, fd]) = one_step_each(&g);
         let odds = battle_odds(&g, &spec).unwrap();
         // Rounds 1–3: defender fires, then attacker; round 4: defender fires,
         // attacker retreats.
@@ -617,6 +627,39 @@ mod tests {
         spec_surprise.surprise = true;
         let surprised = battle_odds(&g, &spec_surprise).unwrap();
         assert!(surprised.attacker_wins > odds.attacker_wins);
+    }
+
+    #[test]
+    fn rule_7_2_six_battle_rounds_report_rounds_five_and_six_apart() {
+        // One step against one step under 6 rounds: each of rounds 1–5 ends
+        // the battle when either block hits (defender first, on equal
+        // letters); round 6 ends it whatever happens (the attacker retreats).
+        let base = game();
+        let mut rules = (*base.rules).clone();
+        rules.battle_rounds = 6;
+        let g = Game::try_new(base.scenario.clone(), std::sync::Arc::new(rules)).unwrap();
+        let (spec, [fp, fd]) = one_step_each(&g);
+        let miss = (1.0 - fp) * (1.0 - fd);
+        let odds = battle_odds(&g, &spec).unwrap();
+        assert_eq!(odds.ends_in_round.len(), 6, "{:?}", odds.ends_in_round);
+        for (k, p) in odds.ends_in_round.iter().enumerate() {
+            let expected = if k < 5 {
+                miss.powi(k as i32) * (1.0 - miss)
+            } else {
+                miss.powi(5)
+            };
+            assert!(
+                (p - expected).abs() < 1e-12,
+                "round {}: {p} vs {expected}",
+                k + 1
+            );
+        }
+        assert!(odds.ends_in_round[4] > 0.0 && odds.ends_in_round[5] > 0.0);
+        // The engine's own battle, sampled, ends in round 6 too.
+        let sixth = (0..400)
+            .filter(|seed| sample_battle(&g, &spec, *seed).unwrap().ends_in_round[5] == 1.0)
+            .count();
+        assert!(sixth > 0, "no sampled battle reached round 6");
     }
 
     #[test]

@@ -198,14 +198,12 @@ pub fn player_matches(r: &Rating) -> Option<AiSpec> {
 /// (the score, its interval and each side's) outside 0 to 1 or not
 /// numbers, an interval that does not hold its estimate, no games, a cost
 /// below zero.
-pub fn check_figures(r: &Rating) -> Result<(), String> {
-    let share = |name: &str, x: f64| {
+pub fn check_figures(r: &Rating) -> Result<(), BadFigure> {
+    let share = |name: &'static str, x: f64| {
         if x.is_finite() && (0.0..=1.0).contains(&x) {
             Ok(())
         } else {
-            Err(format!(
-                "`{name}` is {x}: a share of the points is from 0 to 1"
-            ))
+            Err(BadFigure::Share { name, value: x })
         }
     };
     share("estimate", r.score.estimate)?;
@@ -214,21 +212,32 @@ pub fn check_figures(r: &Rating) -> Result<(), String> {
     share("as_caesar", r.as_caesar)?;
     share("as_pompey", r.as_pompey)?;
     if !(r.score.ci95[0] <= r.score.estimate && r.score.estimate <= r.score.ci95[1]) {
-        return Err(format!(
-            "the interval ({}, {}) does not hold the estimate {}",
-            r.score.ci95[0], r.score.ci95[1], r.score.estimate
-        ));
+        return Err(BadFigure::Interval {
+            low: r.score.ci95[0],
+            high: r.score.ci95[1],
+            estimate: r.score.estimate,
+        });
     }
     if r.games_each_way == 0 {
-        return Err("`games_each_way` is 0: a rating is measured on games".to_string());
+        return Err(BadFigure::NoGames);
     }
     if !(r.cpu_seconds_per_game.is_finite() && r.cpu_seconds_per_game >= 0.0) {
-        return Err(format!(
-            "`cpu_seconds_per_game` is {}: expected a number of seconds, 0 or more",
-            r.cpu_seconds_per_game
-        ));
+        return Err(BadFigure::Cost(r.cpu_seconds_per_game));
     }
     Ok(())
+}
+
+/// A figure of a rating that no measurement gives ([`check_figures`]).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum BadFigure {
+    #[error("`{name}` is {value}: a share of the points is from 0 to 1")]
+    Share { name: &'static str, value: f64 },
+    #[error("the interval ({low}, {high}) does not hold the estimate {estimate}")]
+    Interval { low: f64, high: f64, estimate: f64 },
+    #[error("`games_each_way` is 0: a rating is measured on games")]
+    NoGames,
+    #[error("`cpu_seconds_per_game` is {0}: expected a number of seconds, 0 or more")]
+    Cost(f64),
 }
 
 /// The ratings `new` merged into `old`: a rating of the same player

@@ -758,14 +758,7 @@ impl PlayedOn {
 /// files' numbers themselves, so shards that spelt one file differently
 /// (relative and absolute) merge, and two files of other numbers do not.
 fn player_kind(spec: &str) -> String {
-    if let Some((search, rest)) = spec.split_once('@') {
-        let value = if rest.contains('+') { "+VALUE" } else { "" };
-        return format!("{search}@FILE{value}");
-    }
-    match spec.split_once(':') {
-        Some(("heuristic", _)) => "heuristic:FILE".to_string(),
-        _ => spec.to_string(),
-    }
+    crate::ai::SpecText::of(spec).without_paths()
 }
 
 /// Fields that say which run a report belongs to, as (name, value), for

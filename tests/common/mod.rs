@@ -76,7 +76,8 @@ pub fn field(
             .collect(),
         strengths: Vec::new(),
     };
-    let game = Game::new(Arc::new(scenario), Arc::clone(&base.rules));
+    let game =
+        Game::try_new(Arc::new(scenario), Arc::clone(&base.rules)).expect("the engine plays it");
     let full = |ids: &[BlockId]| -> Vec<(BlockId, u8)> {
         ids.iter()
             .map(|b| (*b, game.roster().block(*b).max_strength()))
@@ -286,7 +287,7 @@ pub fn position_with(
     };
     let mut rules = (*base.rules).clone();
     tweak(&mut rules);
-    Game::new(Arc::new(scenario), Arc::new(rules))
+    Game::try_new(Arc::new(scenario), Arc::new(rules)).expect("the engine plays it")
 }
 
 // ------------------------------------------------------------ stated positions

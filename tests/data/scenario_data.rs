@@ -401,7 +401,8 @@ fn rule_5_1_custom_starting_strengths_reach_the_engine() {
     let report = validate(&doc, &rules);
     assert_eq!(report.errors(), 0, "{:?}", report.findings);
     let roster = report.scenario.roster.clone();
-    let game = Game::new(Arc::new(report.scenario), Arc::new(rules));
+    let game =
+        Game::try_new(Arc::new(report.scenario), Arc::new(rules)).expect("the engine plays it");
     let state = State::new(&game, 11);
     let id = |side, name| roster.find(side, name).unwrap();
     assert_eq!(state.steps(id(Side::Caesar, "Legio 13")), 1);

@@ -115,10 +115,11 @@ fn a_map_of_more_than_256_spaces_is_an_error_and_the_rest_are_ignored() {
         caesar_workbench::scenario::model::MAX_SPACES
     );
     // The engine still runs on what was kept.
-    let game = caesar_workbench::engine::Game::new(
+    let game = caesar_workbench::engine::Game::try_new(
         std::sync::Arc::new(report.scenario),
         std::sync::Arc::new(RuleSet::builtin("rules-2.0")),
-    );
+    )
+    .expect("the engine plays it");
     let state = caesar_workbench::engine::State::new(&game, 1);
     let mut legal = Vec::new();
     state.legal_actions(&game, &mut legal);

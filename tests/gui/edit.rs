@@ -523,10 +523,11 @@ fn odds_line(defending: &str) -> String {
     let (scenario, _) = caesar_workbench::scenario::model::Scenario::build(
         &caesar_workbench::scenario::historical(),
     );
-    let game = caesar_workbench::engine::Game::new(
+    let game = caesar_workbench::engine::Game::try_new(
         std::sync::Arc::new(scenario),
         std::sync::Arc::new(RuleSet::builtin("rules-2.0")),
-    );
+    )
+    .expect("the engine plays it");
     let spec = BattleSpec {
         attacker: Side::Caesar,
         attacking: parse_blocks(&game, Side::Caesar, "Caesar, Legio 13").unwrap(),

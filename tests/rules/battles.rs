@@ -43,7 +43,7 @@ fn setup(variant: &str, blocks: &[(Side, &str, &str)], strengths: &[(Side, &str,
             .map(|(side, b, s)| (block(&base, *side, b), *s))
             .collect(),
     };
-    Game::new(Arc::new(scenario), Arc::clone(&base.rules))
+    Game::try_new(Arc::new(scenario), Arc::clone(&base.rules)).expect("the engine plays it")
 }
 
 fn name(game: &Game, b: BlockId) -> String {

@@ -46,7 +46,7 @@ fn position_with(rules: RuleSet, blocks: &[Placed]) -> Game {
         }
     }
     scenario.order_of_battle = setup;
-    Game::new(Arc::new(scenario), Arc::new(rules))
+    Game::try_new(Arc::new(scenario), Arc::new(rules)).expect("the engine plays it")
 }
 
 fn position(variant: &str, blocks: &[Placed]) -> Game {
@@ -1583,7 +1583,7 @@ fn with_house(f: impl FnOnce(&mut RuleSet)) -> Game {
     let mut rules = RuleSet::builtin("rules-2.0");
     f(&mut rules);
     let base = crate::common::published("rules-2.0");
-    Game::new(Arc::clone(&base.scenario), Arc::new(rules))
+    Game::try_new(Arc::clone(&base.scenario), Arc::new(rules)).expect("the engine plays it")
 }
 
 #[test]
@@ -1690,7 +1690,8 @@ fn rule_house_event_cap_the_deck_cannot_meet_is_refused() {
     assert!(report.has("event-cap-undealable"));
     // One command card more and it deals, with no event at all.
     rules.removed_cards.pop();
-    let game = Game::new(Arc::clone(&base.scenario), Arc::new(rules));
+    let game =
+        Game::try_new(Arc::clone(&base.scenario), Arc::new(rules)).expect("the engine plays it");
     for seed in 0..50 {
         let s = State::new(&game, seed);
         assert_eq!(events_in(&game, s.hand(C)) + events_in(&game, s.hand(P)), 0);

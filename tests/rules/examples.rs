@@ -158,7 +158,8 @@ fn rule_5_3_free_deployment_example_any_three_historical_blocks_in_neapolis() {
         );
         let report = caesar_workbench::scenario::validate::validate(&doc, &rules);
         assert_eq!(report.errors(), 0, "{variant}: {:?}", report.findings);
-        let game = Game::new(Arc::new(report.scenario), Arc::new(rules.clone()));
+        let game = Game::try_new(Arc::new(report.scenario), Arc::new(rules.clone()))
+            .expect("the engine plays it");
         let s = State::new(&game, 0);
         let mut at_neapolis: Vec<String> = s
             .blocks_at(space(&game, "Neapolis"), P)

@@ -328,7 +328,8 @@ fn a_deck_over_the_engines_limit_is_refused_not_cut() {
     rules.hand_size = 128;
     let report = validate(&doc, &rules);
     assert_eq!(report.errors(), 0, "{:?}", report.findings);
-    let game = Game::new(Arc::new(report.scenario), Arc::new(rules));
+    let game =
+        Game::try_new(Arc::new(report.scenario), Arc::new(rules)).expect("the engine plays it");
     let state = State::new(&game, 3);
     let mut dealt: Vec<u8> = Side::BOTH
         .iter()
@@ -355,7 +356,8 @@ fn a_capped_deal_the_deck_can_just_fill_is_drawn_at_once() {
     rules.max_events_per_hand = 0;
     let report = validate(&doc, &rules);
     assert_eq!(report.errors(), 0, "{:?}", report.findings);
-    let game = Game::new(Arc::new(report.scenario), Arc::new(rules.clone()));
+    let game = Game::try_new(Arc::new(report.scenario), Arc::new(rules.clone()))
+        .expect("the engine plays it");
     for seed in 0..3 {
         let state = State::new(&game, seed);
         for side in Side::BOTH {

@@ -97,24 +97,29 @@ pub fn measured_for(
     scenario: Option<&Path>,
     variant: &str,
 ) -> Result<Option<Measured>, MeasuredError> {
-    let variant_file = (!crate::scenario::rules::is_bare_name(variant)).then(|| Path::new(variant));
-    let bundle = scenario
-        .or(variant_file)
-        .map(crate::sim::fit::bundle_beside);
+    let bundle = crate::sim::players::bundle_folder(scenario, variant);
     measured(game, bundle.as_deref())
 }
 
 /// `report` with its players read, if it holds an equilibrium of `game`.
-fn loaded(mut report: BalanceReport, game: &Game) -> Result<BalanceReport, String> {
-    check_setup(&report, game).map_err(|e| format!("does not hold here: {e}"))?;
+fn loaded(mut report: BalanceReport, game: &Game) -> Result<BalanceReport, Unusable> {
+    check_setup(&report, game).map_err(Unusable::Elsewhere)?;
     if report.caesar_mix.is_empty() || report.pompey_mix.is_empty() {
-        return Err(
-            "holds no equilibrium yet: its run stopped before the first table was solved"
-                .to_string(),
-        );
+        return Err(Unusable::NoEquilibrium);
     }
-    reload_players(&mut report).map_err(|e| e.to_string())?;
+    reload_players(&mut report).map_err(Unusable::Players)?;
     Ok(report)
+}
+
+/// Why a report read for a setup is not its balance.
+#[derive(Debug, thiserror::Error)]
+enum Unusable {
+    #[error("does not hold here: {0}")]
+    Elsewhere(super::BalanceError),
+    #[error("holds no equilibrium yet: its run stopped before the first table was solved")]
+    NoEquilibrium,
+    #[error("{0}")]
+    Players(super::BalanceError),
 }
 
 impl Measured {
