@@ -149,14 +149,17 @@ impl Telling {
         let Some(line) = narrate::line(game, event, reader) else {
             return;
         };
-        let begins = line.kind == Kind::BattleBegins;
+        let (begins, over) = (
+            line.kind == Kind::BattleBegins,
+            line.kind == Kind::BattleOver,
+        );
         if begins {
             self.battle = line.space;
         }
         let in_battle = !begins && (self.battle.is_some() || narrate::is_battle_event(event));
         let entry = self.entry(line, in_battle, at);
         self.entries().push(entry);
-        if matches!(event, GameEvent::BattleEnds { .. }) {
+        if over {
             self.battle = None;
         }
     }
