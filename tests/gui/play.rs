@@ -692,7 +692,8 @@ fn the_log_shows_jupiters_roll_winter_navis_and_victory_checks_and_never_a_bare_
                 let before = &line[..i];
                 assert!(
                     after.starts_with("'s side")
-                        || (before.ends_with("the ") && after.starts_with(" block")),
+                        || ((before.ends_with("the ") || before.ends_with("The "))
+                            && after.starts_with(" block")),
                     "a bare {side} in {line:?}"
                 );
             }
@@ -777,7 +778,7 @@ fn a_click_on_a_simulated_game_replays_it_from_its_seed() {
     );
     // The same game as the run played (its seeds, players and rule set).
     let simulated = caesar_workbench::sim::play_one(&game, &options, 2);
-    assert_eq!(replayed.trace.len() as u32, simulated.actions);
+    assert_eq!(replayed.trace.len() as u32, simulated.stats.actions);
     assert_eq!(replayed.trace.last().stats.battles, row.battles);
 }
 
@@ -1181,14 +1182,14 @@ fn the_play_log_tells_the_other_sides_moves_without_naming_its_blocks() {
             moves.iter().any(|l| l.contains(" block")),
             "{me}'s log never tells of a group move: {moves:?}"
         );
-        // One's own blocks are named: a levy names the block levied.
-        let levies = labels(&h)
+        // One's own decisions are told in full: the card discarded.
+        let own = labels(&h)
             .into_iter()
-            .filter(|l| l.starts_with(&format!("{me}'s side levies ")))
+            .filter(|l| l.starts_with(&format!("{me}'s side discards ")))
             .collect::<Vec<_>>();
         assert!(
-            levies.iter().any(|l| !l.contains(" a block ")),
-            "{me}'s own levies: {levies:?}"
+            !own.is_empty() && own.iter().all(|l| !l.ends_with("discards a card")),
+            "{me}'s own discards: {own:?}"
         );
     }
 }
