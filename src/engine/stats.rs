@@ -11,6 +11,7 @@ use crate::scenario::model::{Event, LinkId, Side, SpaceId};
 /// where it happens, and its line in that table (with the accumulator's
 /// field it fills).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct GameStats {
     pub battles: u32,
     /// Battle rounds begun (7.2): exact odds read the round a battle ended in.
@@ -25,7 +26,6 @@ pub struct GameStats {
     /// VP of each side after each winter.
     pub vp_by_year: Vec<[u32; 2]>,
     pub actions: u32,
-    #[serde(default)]
     pub quality: PlayQuality,
     /// Where battles, losses, attacks and retreats happened, in order (the
     /// simulation's map heatmaps count them). Pushed only when one happens.
