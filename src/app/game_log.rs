@@ -1,23 +1,22 @@
 //! The game's log as one side may know it, for the Play and Replay tabs:
-//! every action in words, grouped by year and turn, newest at the bottom.
-//! The other side's hidden decisions read as what a player across the table
-//! sees ("Pompey's side moves a block from Antiochia to Tarsus", "Pompey's
-//! side plays a card"): a side is always "Pompey's side", the leader "the
-//! Pompey block", never one for the other; only what the side's
-//! [`SideView`] knows is named. Battles are
-//! narrated fire by fire: the block, its dice, the hits and who took them,
-//! round by round, and a summary (steps lost, who holds the space).
+//! the engine's events as `games::narrate` tells them, grouped by year and
+//! turn, newest at the bottom. This file writes no words of its own: it
+//! picks the reader (what the side's [`SideView`] knows, before or after
+//! each action), folds a group move's lines into one
+//! ([`narrate::GroupMove`]), and keeps where each line happened, so a click
+//! shows it on the map.
 //!
 //! One function builds it for both tabs, so Play and Replay cannot differ
-//! in what they reveal.
+//! in what they reveal; `play` prints the same lines, told to a reader who
+//! knows everything.
 
 use egui::{Color32, Pos2, RichText, Sense, Stroke, Ui, vec2};
 
 use super::theme;
-use crate::engine::GameEvent;
-use crate::engine::{Action, Game, Period, SideView, State};
-use crate::games::narrate::{self, block_name, side_words};
-use crate::games::trace::{Trace, action_block, action_space};
+use crate::engine::{Action, Game, GameEvent, SideView, State};
+pub(super) use crate::games::narrate::LineKind as Kind;
+use crate::games::narrate::{self, GroupMove, Reader, side_words};
+use crate::games::trace::{Trace, action_space};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// One line of the log.
@@ -28,7 +27,7 @@ pub(super) struct Entry {
     pub text: String,
     /// Where it happened, to show on the map.
     pub space: Option<SpaceId>,
-    /// Whose decision or fire (its colour), if a side's.
+    /// Whose doing or loss (its colour), if a side's.
     pub side: Option<Side>,
     /// A fire's dice: each face, and whether it hit.
     pub dice: Vec<(u8, bool)>,
@@ -38,26 +37,8 @@ pub(super) struct Entry {
     pub kind: Kind,
 }
 
-/// What a line of the log tells of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    /// A side's decision.
-    Action,
-    /// A block firing (its dice on the line).
-    Fire,
-    /// Steps a block lost, or its elimination.
-    Hit,
-    /// A battle begins (its heading).
-    BattleBegins,
-    /// A new battle round.
-    Round,
-    /// A battle's summary: casualties and who holds the space.
-    BattleOver,
-    /// Anything else (a winter, the game's end).
-    Note,
-}
-
-/// The actions of one game turn (the year's discards count as its first).
+/// The lines of one game turn (the year's deal and discards count as its
+/// first).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Turn {
     pub year: u8,
@@ -67,270 +48,143 @@ pub(super) struct Turn {
     pub entries: Vec<Entry>,
 }
 
-/// A battle being told: where it began, to sum it up at its end.
-struct Fought {
-    space: SpaceId,
-    lost_before: [u32; 2],
-    eliminated_before: [u32; 2],
-    round: u8,
-}
-
 /// The log of the first `upto` actions of `trace` as `viewer` may know it
 /// (`None`: everything).
 pub(super) fn side_log(game: &Game, trace: &Trace, upto: usize, viewer: Option<Side>) -> Vec<Turn> {
     let upto = upto.min(trace.len());
-    let mut turns: Vec<Turn> = Vec::new();
-    let mut fought: Option<Fought> = None;
-    let mut moving: Option<Moving> = None;
+    let mut log = Telling::default();
     for i in 0..upto {
         let (before, after) = (trace.state(i), trace.state(i + 1));
-        let here = (before.year(), before.turn());
-        if turns.last().is_none_or(|t| (t.year, t.turn) != here) {
-            turns.push(Turn {
+        log.turn_of(game, before);
+        let (seen_before, seen_after) = (seen(before, viewer), seen(after, viewer));
+        // A block is named if the viewer knows it, before or after.
+        let known = |b: BlockId| seen_before.knows(game, b) || seen_after.knows(game, b);
+        let reader = Reader {
+            side: viewer,
+            knows: &known,
+        };
+        let action = trace.action(i);
+        let at = Place {
+            step: i + 1,
+            acted: action_space(before, action),
+            grouping: before.moving_group().is_some(),
+        };
+        // The game's first events (the year's deal) come with its first action.
+        let from = if i == 0 { 0 } else { trace.log_end(i) };
+        for event in &trace.log()[from..trace.log_end(i + 1)] {
+            log.tell(game, event, &reader, at);
+        }
+        if action == Action::EndGroup {
+            log.close_group(game);
+        }
+        // The cards of the turn, as the last position of it shows them.
+        let turn = log.turns.last_mut().expect("turn_of pushed one");
+        for side in Side::BOTH {
+            if let Some(c) =
+                shown_card(before, after, &seen_after, (action, trace.decider(i)), side)
+            {
+                turn.cards[side.index()] = Some(game.card_label(c));
+            }
+        }
+    }
+    log.turns
+}
+
+/// Where an action's lines belong: its step, the space it acted on, and
+/// whether a group was moving when it was taken.
+#[derive(Clone, Copy)]
+struct Place {
+    step: usize,
+    acted: Option<SpaceId>,
+    grouping: bool,
+}
+
+/// The log as it is being told.
+#[derive(Default)]
+struct Telling {
+    turns: Vec<Turn>,
+    /// The group move being told, and its line's place in the last turn.
+    group: Option<(usize, GroupMove)>,
+    /// The battle being fought: where its lines happen.
+    battle: Option<SpaceId>,
+}
+
+impl Telling {
+    /// Opens the turn of `state` unless it is the last one's.
+    fn turn_of(&mut self, game: &Game, state: &State) {
+        let here = (state.year(), state.turn());
+        if self.turns.last().is_none_or(|t| (t.year, t.turn) != here) {
+            self.close_group(game);
+            self.turns.push(Turn {
                 year: here.0,
                 turn: here.1,
                 cards: [None, None],
                 entries: Vec::new(),
             });
         }
-        let turn = turns.last_mut().expect("pushed above");
-        let (seen_before, seen_after) = (seen(before, viewer), seen(after, viewer));
-        let known = |b: BlockId| seen_before.knows(game, b) || seen_after.knows(game, b);
-        let decider = trace.decider(i);
-        let action = trace.action(i);
-        let events = trace.events(i);
-        let text = action_words(
-            game,
-            action,
-            decider,
-            (before, after),
-            &seen_before,
-            &seen_after,
+    }
+
+    fn entries(&mut self) -> &mut Vec<Entry> {
+        &mut self.turns.last_mut().expect("a turn is open").entries
+    }
+
+    /// Adds the event's line, folding a group's moves into the group's line.
+    fn tell(&mut self, game: &Game, event: &GameEvent, reader: &Reader, at: Place) {
+        if let Some((index, group)) = self.group.as_mut() {
+            if at.grouping && group.add(event, reader) {
+                let line = group.line(game);
+                let entry = &mut self.turns.last_mut().expect("a turn is open").entries[*index];
+                (entry.text, entry.space, entry.step) = (line.text, line.space, at.step);
+                return;
+            }
+            self.close_group(game);
+        }
+        if let Some(group) = GroupMove::begun_by(event) {
+            let entry = self.entry(group.line(game), false, at);
+            let index = self.entries().len();
+            self.entries().push(entry);
+            self.group = Some((index, group));
+            return;
+        }
+        let Some(line) = narrate::line(game, event, reader) else {
+            return;
+        };
+        let (begins, over) = (
+            line.kind == Kind::BattleBegins,
+            line.kind == Kind::BattleOver,
         );
-        let battle_space = before.battle_info().map(|b| b.space);
-        let mut entry = Entry {
-            step: i + 1,
-            text,
-            space: action_space(before, action).or(battle_space),
-            side: Some(decider),
-            dice: Vec::new(),
-            in_battle: battle_space.is_some(),
-            kind: Kind::Action,
-        };
-        if action == Action::Fire
-            && let Some(b) = before.battle_info().and_then(|b| b.acting)
-        {
-            tell_fire(game, (before, &seen_before), b, events, &mut entry);
+        if begins {
+            self.battle = line.space;
         }
-        if !fold_group_move(
-            game,
-            (before, action, decider),
-            &mut moving,
-            entry,
-            turn,
-            &known,
-        ) {
-            moving = None;
+        let in_battle = !begins && (self.battle.is_some() || narrate::is_battle_event(event));
+        let entry = self.entry(line, in_battle, at);
+        self.entries().push(entry);
+        if over {
+            self.battle = None;
         }
-        told_by_events(game, events, (&known, viewer), i + 1, &mut turn.entries);
-        if let Action::JupiterAt(at) | Action::VulcanCity(at) = action {
-            let seen = (&seen_before, &seen_after);
-            struck(game, (before, after), seen, at, i + 1, &mut turn.entries);
+    }
+
+    fn entry(&self, line: narrate::Line, in_battle: bool, at: Place) -> Entry {
+        Entry {
+            step: at.step,
+            space: line.space.or(self.battle).or(at.acted),
+            text: line.text,
+            side: line.side,
+            dice: line.dice,
+            in_battle,
+            kind: line.kind,
         }
-        if let Some(space) = battle_space {
-            hits(
-                game,
-                before,
-                after,
-                &seen_before,
-                space,
-                i + 1,
-                &mut turn.entries,
-            );
-        }
-        battle_lines(game, after, &mut fought, i + 1, &mut turn.entries);
-        if after.period() == Period::Winter && before.period() != Period::Winter {
-            turn.entries
-                .push(note(i + 1, format!("Winter of year {}", before.year())));
-        }
-        if let Some(o) = after.outcome() {
-            let text = match o.winner {
-                Some(w) => format!("Game over: {w} wins, VP {}-{}", o.vp[0], o.vp[1]),
-                None => format!("Game over: a draw, VP {}-{}", o.vp[0], o.vp[1]),
-            };
-            turn.entries.push(note(i + 1, text));
-        }
-        // The cards of the turn, as the last position of it shows them.
-        for side in Side::BOTH {
-            if let Some(c) = shown_card(before, after, &seen_after, (action, decider), side) {
-                turn.cards[side.index()] = Some(game.card_label(c));
+    }
+
+    /// The group move is over: its line says so if it moved nothing.
+    fn close_group(&mut self, game: &Game) {
+        if let Some((index, mut group)) = self.group.take() {
+            group.end();
+            if let Some(entry) = self.entries().get_mut(index) {
+                entry.text = group.line(game).text;
             }
         }
     }
-    turns
-}
-
-/// A fire (7.3) told as the block that fired, as the viewer knows it, the
-/// hits it scored, and its dice.
-fn tell_fire(
-    game: &Game,
-    (before, seen): (&State, &SideView<'_>),
-    b: BlockId,
-    events: &[GameEvent],
-    entry: &mut Entry,
-) {
-    entry.dice = fire_dice(b, events);
-    let scored = entry.dice.iter().filter(|(_, hit)| *hit).count();
-    entry.text = format!(
-        "{} fires: {}",
-        block_words(game, before, seen, b),
-        match scored {
-            0 => "no hit".to_string(),
-            1 => "1 hit".to_string(),
-            n => format!("{n} hits"),
-        }
-    );
-    entry.kind = Kind::Fire;
-}
-
-/// A group move told in one line, as it goes: each block's way so far.
-struct Moving {
-    /// The line's place in its turn's entries.
-    entry: usize,
-    side: Side,
-    from: SpaceId,
-    /// Each block moved: whether the viewer may name it, where it began,
-    /// and every space it entered (by sea or not).
-    ways: Vec<Way>,
-    /// The group is over.
-    ended: bool,
-}
-
-struct Way {
-    block: BlockId,
-    named: bool,
-    start: SpaceId,
-    hops: Vec<(SpaceId, bool)>,
-}
-
-/// Folds `entry` (the words for `action`) into the group move being told:
-/// a group's start opens its line, each step lengthens it, its end closes
-/// it. Anything else is pushed as a line of its own; returns whether a
-/// group move is still open.
-fn fold_group_move(
-    game: &Game,
-    (before, action, side): (&State, Action, Side),
-    moving: &mut Option<Moving>,
-    entry: Entry,
-    turn: &mut Turn,
-    known: &dyn Fn(BlockId) -> bool,
-) -> bool {
-    let step = match action {
-        Action::Step { block, to } => Some((block, to, false)),
-        Action::SeaMove { block, to } => Some((block, to, true)),
-        _ => None,
-    };
-    match (action, step, moving.as_mut()) {
-        (Action::Group(from), ..) => {
-            *moving = Some(Moving {
-                entry: turn.entries.len(),
-                side,
-                from,
-                ways: Vec::new(),
-                ended: false,
-            });
-            turn.entries.push(entry);
-            true
-        }
-        (_, Some((block, to, by_sea)), Some(m)) if before.moving_group().is_some() => {
-            match m.ways.iter_mut().find(|w| w.block == block) {
-                Some(w) => w.hops.push((to, by_sea)),
-                None => m.ways.push(Way {
-                    block,
-                    named: known(block),
-                    start: before.location(block).unwrap_or(m.from),
-                    hops: vec![(to, by_sea)],
-                }),
-            }
-            let line = &mut turn.entries[m.entry];
-            line.text = group_words(game, m);
-            line.step = entry.step;
-            line.space = Some(to);
-            true
-        }
-        (Action::EndGroup, _, Some(m)) => {
-            m.ended = true;
-            let line = &mut turn.entries[m.entry];
-            line.text = group_words(game, m);
-            line.step = entry.step;
-            false
-        }
-        _ => {
-            turn.entries.push(entry);
-            false
-        }
-    }
-}
-
-/// A group move in one line: "Pompey's side moves 3 blocks from Antiochia to
-/// Tarsus to Ancyra"; blocks that went different ways each with their way.
-/// Blocks the viewer may not name are counted, never named.
-fn group_words(game: &Game, m: &Moving) -> String {
-    let side = side_words(m.side);
-    let from = game.space_name(m.from);
-    if m.ways.is_empty() {
-        return if m.ended {
-            format!("{side} starts a group move from {from} and moves no block")
-        } else {
-            format!("{side} moves a group from {from}")
-        };
-    }
-    // The ways taken, each with the blocks that took it, in order.
-    let mut routes: Vec<(String, Vec<&Way>)> = Vec::new();
-    for w in &m.ways {
-        let mut route = String::new();
-        if w.start != m.from {
-            route = format!(" from {}", game.space_name(w.start));
-        }
-        for &(to, by_sea) in &w.hops {
-            route.push_str(" to ");
-            route.push_str(game.space_name(to));
-            if by_sea {
-                route.push_str(" by sea");
-            }
-        }
-        match routes.iter_mut().find(|(r, _)| *r == route) {
-            Some((_, ws)) => ws.push(w),
-            None => routes.push((route, vec![w])),
-        }
-    }
-    let who = |ways: &[&Way]| {
-        let mut parts: Vec<String> = ways
-            .iter()
-            .filter(|w| w.named)
-            .map(|w| block_name(game, w.block))
-            .collect();
-        match ways.iter().filter(|w| !w.named).count() {
-            0 => {}
-            1 => parts.push("a block".into()),
-            n => parts.push(format!("{n} blocks")),
-        }
-        match parts.len() {
-            1 => parts.remove(0),
-            _ => {
-                let last = parts.pop().expect("two or more");
-                format!("{} and {last}", parts.join(", "))
-            }
-        }
-    };
-    if let [(route, ways)] = routes.as_slice() {
-        return format!("{side} moves {} from {from}{route}", who(ways));
-    }
-    let each: Vec<String> = routes
-        .iter()
-        .map(|(route, ways)| format!("{}{route}", who(ways)))
-        .collect();
-    format!("{side} moves a group from {from}: {}", each.join("; "))
 }
 
 /// A position as `viewer` sees it (`None`: everything).
@@ -364,311 +218,6 @@ fn shown_card(
 
 fn same_turn(a: &State, b: &State) -> bool {
     (a.year(), a.turn()) == (b.year(), b.turn())
-}
-
-fn note(step: usize, text: String) -> Entry {
-    Entry {
-        step,
-        text,
-        space: None,
-        side: None,
-        dice: Vec::new(),
-        in_battle: false,
-        kind: Kind::Note,
-    }
-}
-
-/// A block as the viewer may name it: "Antonius (Pompey)" or "a Pompey block".
-/// A block as the viewer may name it, in the renderer's one convention.
-fn block_words(game: &Game, state: &State, view: &SideView<'_>, b: BlockId) -> String {
-    let knows = |x: BlockId| view.knows(game, x);
-    let reader = narrate::Reader {
-        side: (!view.is_omniscient()).then(|| view.side()),
-        knows: &knows,
-    };
-    narrate::block_words(game, &reader, state.side(b), b)
-}
-
-/// The events no decision shows: Jupiter's roll, a navis the winter sends
-/// to its only port (or disbands), the victory check, Cleopatra going home.
-fn told_by_events(
-    game: &Game,
-    events: &[GameEvent],
-    (known, viewer): (&dyn Fn(BlockId) -> bool, Option<Side>),
-    step: usize,
-    out: &mut Vec<Entry>,
-) {
-    let reader = narrate::Reader {
-        side: viewer,
-        knows: known,
-    };
-    for event in events {
-        let (space, side) = match event {
-            GameEvent::JupiterPick { at, side, .. } => (Some(*at), Some(*side)),
-            GameEvent::NavisToPort {
-                to,
-                side,
-                chosen: false,
-                ..
-            } => (Some(*to), Some(*side)),
-            GameEvent::NavisLost { side, .. } => (None, Some(*side)),
-            GameEvent::VictoryCheck { .. } => (None, None),
-            // 8.1 moves a hidden block: told only to whoever knows her.
-            GameEvent::CleopatraReturns { block, side, .. }
-                if viewer.is_none_or(|v| v == *side) || known(*block) =>
-            {
-                (None, None)
-            }
-            _ => continue,
-        };
-        out.push(Entry {
-            space,
-            side,
-            ..note(step, narrate::words(game, event, &reader))
-        });
-    }
-}
-
-/// An action in words as the viewer may know it: one's own (or seen) in
-/// full, the other side's hidden ones as a player across the table sees them.
-fn action_words(
-    game: &Game,
-    action: Action,
-    side: Side,
-    (before, after): (&State, &State),
-    seen_before: &SideView<'_>,
-    seen_after: &SideView<'_>,
-) -> String {
-    let own = seen_before.is_omniscient() || seen_before.side() == side;
-    let played = seen_after.played(side);
-    let side = side_words(side);
-    let full = format!("{side}: {}", game.action_text(action));
-    if own {
-        return full;
-    }
-    let space = |s: SpaceId| game.space_name(s).to_string();
-    // A block is named only if the viewer knows it, before or after.
-    let known = |b: BlockId| seen_before.knows(game, b) || seen_after.knows(game, b);
-    let from = |b: BlockId| before.location(b).map_or("the pool".to_string(), space);
-    match action {
-        Action::Discard(_) => format!("{side} discards a card"),
-        // A card that ends the turn was shown with the other (see shown_card).
-        Action::Play(c) if played == Some(c) || !same_turn(before, after) => {
-            format!("{side} plays {}", game.card_label(c))
-        }
-        Action::Play(_) => format!("{side} plays a card"),
-        Action::Surprise(Some(_)) => format!("{side} names a battle for the surprise attack"),
-        Action::Group(s) => format!("{side} moves a group from {}", space(s)),
-        Action::Step { block, to }
-        | Action::SeaMove { block, to }
-        | Action::Regroup { block, to }
-        | Action::NavisToPort { block, to }
-            if !known(block) =>
-        {
-            format!("{side} moves a block from {} to {}", from(block), space(to))
-        }
-        Action::Levy { block, at } if !known(block) => {
-            format!("{side} levies a block in {}", space(at))
-        }
-        Action::AddStep(b) | Action::Disband(b) | Action::TakeHit(b) | Action::TakeTurn(b)
-            if !known(b) =>
-        {
-            let verb = match action {
-                Action::AddStep(_) => "adds a step to",
-                Action::Disband(_) => "disbands",
-                Action::TakeHit(_) => "takes a hit on",
-                _ => "takes the turn of",
-            };
-            format!("{side} {verb} a block in {}", from(b))
-        }
-        // Every action naming a block is matched above when it is unknown.
-        _ if action_block(action).is_some_and(|b| !known(b)) => format!("{side} acts"),
-        _ => full,
-    }
-}
-
-/// The dice of the block's fire among the action's events, each with
-/// whether it hit (7.4).
-fn fire_dice(b: BlockId, events: &[GameEvent]) -> Vec<(u8, bool)> {
-    events
-        .iter()
-        .find_map(|e| match e {
-            GameEvent::Fire {
-                block,
-                dice,
-                hit_max,
-                ..
-            } if *block == b => Some(dice.iter().map(|&d| (d, d <= *hit_max)).collect()),
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
-/// The steps the blocks in the battle at `space` lost by this action, and
-/// the blocks it eliminated.
-fn hits(
-    game: &Game,
-    before: &State,
-    after: &State,
-    seen: &SideView<'_>,
-    space: SpaceId,
-    step: usize,
-    out: &mut Vec<Entry>,
-) {
-    for side in Side::BOTH {
-        for b in before.blocks_at(space, side) {
-            let was = before.strength(game, b);
-            let now = match after.location(b) {
-                Some(_) if after.side(b) == side => after.strength(game, b),
-                Some(_) => continue,
-                None => 0,
-            };
-            if now >= was || after.location(b).is_some_and(|at| at != space) {
-                continue;
-            }
-            let who = block_words(game, before, seen, b);
-            let text = if now == 0 {
-                format!("{who} is eliminated")
-            } else {
-                let hits = match was - now {
-                    1 => "1 hit".to_string(),
-                    n => format!("{n} hits"),
-                };
-                format!("{who} takes {hits}, now {}", super::map::roman(now))
-            };
-            out.push(Entry {
-                step,
-                text,
-                space: Some(space),
-                side: Some(side),
-                dice: Vec::new(),
-                in_battle: true,
-                kind: Kind::Hit,
-            });
-        }
-    }
-}
-
-/// What Jupiter or Vulcan did at `at`: a block that changed sides, steps
-/// lost, blocks eliminated (named as the viewer knows them afterwards).
-fn struck(
-    game: &Game,
-    (before, after): (&State, &State),
-    (seen_before, seen_after): (&SideView<'_>, &SideView<'_>),
-    at: SpaceId,
-    step: usize,
-    out: &mut Vec<Entry>,
-) {
-    for side in Side::BOTH {
-        for b in before.blocks_at(at, side) {
-            // Named if the viewer knew it before or knows it now.
-            let who = if seen_before.knows(game, b) {
-                block_words(game, before, seen_before, b)
-            } else {
-                block_words(game, after, seen_after, b)
-            };
-            let (was, now) = (before.strength(game, b), after.strength(game, b));
-            let text = if after.location(b).is_none() {
-                format!("{who} is eliminated")
-            } else if after.side(b) != side {
-                format!("{who} defects to {}", after.side(b))
-            } else if now < was {
-                format!("{who} loses a step, now {}", super::map::roman(now))
-            } else {
-                continue;
-            };
-            out.push(Entry {
-                step,
-                text,
-                space: Some(at),
-                side: Some(after.side(b)),
-                dice: Vec::new(),
-                in_battle: false,
-                kind: Kind::Hit,
-            });
-        }
-    }
-}
-
-/// A battle's heading when it begins, its rounds, and its summary when it
-/// ends: steps lost by each side and who holds the space.
-fn battle_lines(
-    game: &Game,
-    after: &State,
-    fought: &mut Option<Fought>,
-    step: usize,
-    out: &mut Vec<Entry>,
-) {
-    let now = after.battle_info();
-    if let Some(f) = fought.as_mut()
-        && now.is_none_or(|b| b.space != f.space)
-    {
-        let lost = after.stats.steps_lost;
-        let occupied = Side::BOTH.map(|s| after.blocks_at(f.space, s).next().is_some());
-        let holder = match occupied {
-            [true, false] => format!("Caesar's side holds {}", game.space_name(f.space)),
-            [false, true] => format!("Pompey's side holds {}", game.space_name(f.space)),
-            _ => format!("{} is left empty", game.space_name(f.space)),
-        };
-        let casualties = |side: Side| {
-            let i = side.index();
-            let steps = lost[i].saturating_sub(f.lost_before[i]);
-            let blocks = after.stats.blocks_eliminated[i].saturating_sub(f.eliminated_before[i]);
-            let steps = match steps {
-                1 => "1 step".to_string(),
-                n => format!("{n} steps"),
-            };
-            let side = side_words(side);
-            match blocks {
-                0 => format!("{side} lost {steps}"),
-                1 => format!("{side} lost {steps} (1 block eliminated)"),
-                n => format!("{side} lost {steps} ({n} blocks eliminated)"),
-            }
-        };
-        let text = format!(
-            "Battle over: {}, {}; {holder}",
-            casualties(Side::Caesar),
-            casualties(Side::Pompey)
-        );
-        out.push(Entry {
-            space: Some(f.space),
-            in_battle: true,
-            kind: Kind::BattleOver,
-            ..note(step, text)
-        });
-        *fought = None;
-    }
-    let Some(b) = now else { return };
-    if fought.is_none() {
-        let text = format!(
-            "Battle of {}: {} attacks",
-            game.space_name(b.space),
-            b.attacker
-        );
-        out.push(Entry {
-            space: Some(b.space),
-            side: Some(b.attacker),
-            kind: Kind::BattleBegins,
-            ..note(step, text)
-        });
-        *fought = Some(Fought {
-            space: b.space,
-            lost_before: after.stats.steps_lost,
-            eliminated_before: after.stats.blocks_eliminated,
-            round: 0,
-        });
-    }
-    if let Some(f) = fought.as_mut()
-        && b.round > f.round
-    {
-        f.round = b.round;
-        out.push(Entry {
-            space: Some(b.space),
-            in_battle: true,
-            kind: Kind::Round,
-            ..note(step, format!("Round {}", b.round))
-        });
-    }
 }
 
 /// The lines of the battle being fought, or of the last one fought this
@@ -712,7 +261,7 @@ pub(super) fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> 
                     .iter()
                     .map(|s| {
                         let card = t.cards[s.index()].as_deref().unwrap_or("not shown yet");
-                        format!("{s}: {card}")
+                        format!("{}: {card}", side_words(*s))
                     })
                     .collect();
                 ui.label(RichText::new(format!("Cards: {}", cards.join(" · "))).italics());
@@ -911,6 +460,8 @@ pub(super) fn log_panel(id: &str, total: f32, below: Option<f32>) -> egui::Panel
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::AiSpec;
+    use crate::games::narrate::Mark;
 
     /// A game of varied legal actions (multi-step group moves among them).
     fn varied_game() -> (Game, Trace) {
@@ -930,6 +481,15 @@ mod tests {
         (game, trace)
     }
 
+    /// A whole game between heuristic players.
+    fn whole_game(variant: &str, seed: u64) -> (Game, Trace) {
+        let game = crate::test_support::published(variant);
+        let mut players = Side::BOTH.map(|s| AiSpec::Heuristic.player(s, seed, false));
+        let trace = Trace::play(&game, seed, &mut players);
+        assert!(trace.last().is_over());
+        (game, trace)
+    }
+
     /// Whether `text` names `name` as a whole ("Legio 1" is not in "Legio 11").
     fn names(text: &str, name: &str) -> bool {
         text.match_indices(name).any(|(i, _)| {
@@ -940,20 +500,113 @@ mod tests {
         })
     }
 
+    /// A side's name used bare: not "Pompey's side", not "the Pompey block".
+    fn bare_side(text: &str) -> Option<&'static str> {
+        ["Caesar", "Pompey"].into_iter().find(|side| {
+            text.match_indices(side).any(|(i, _)| {
+                let (before, after) = (&text[..i], &text[i + side.len()..]);
+                !(after.starts_with("'s side")
+                    || ((before.ends_with("the ") || before.ends_with("The "))
+                        && after.starts_with(" block")))
+            })
+        })
+    }
+
+    /// The lines the window folds into a group's line: a group's start and
+    /// the moves made while it moves (as `side_log` tells them).
+    fn folded(trace: &Trace) -> Vec<bool> {
+        let mut out = vec![false; trace.log_end(0)];
+        for i in 0..trace.len() {
+            let grouping = trace.state(i).moving_group().is_some();
+            out.extend(trace.events(i).iter().map(|e| match e {
+                GameEvent::GroupMoves { .. } => true,
+                GameEvent::BlockMoved { .. } | GameEvent::BlockSailed { .. } => grouping,
+                _ => false,
+            }));
+        }
+        out
+    }
+
+    /// Issue 53: every line of whole games, under both editions, reads in
+    /// the window as `play` prints it (group moves folded into one line),
+    /// and no line, for any reader, names a side bare.
+    #[test]
+    fn the_window_tells_whole_games_in_plays_words_and_never_a_bare_side() {
+        for variant in ["rules-1.1", "rules-2.0"] {
+            for seed in [3, 5, 11] {
+                let (game, trace) = whole_game(variant, seed);
+                let printed: Vec<String> = trace
+                    .log()
+                    .iter()
+                    .zip(folded(&trace))
+                    .filter(|(_, folded)| !folded)
+                    .map(|(e, _)| narrate::record_line(&game, e))
+                    .collect();
+                let turns = side_log(&game, &trace, trace.len(), None);
+                let window: Vec<&Entry> = turns.iter().flat_map(|t| &t.entries).collect();
+                let told: Vec<String> = window
+                    .iter()
+                    .filter(|e| e.kind != Kind::Group)
+                    .map(|e| e.text.clone())
+                    .collect();
+                let unmarked: Vec<&str> = printed
+                    .iter()
+                    .map(|l| l.trim_start_matches(['=', '-', ' ']))
+                    .collect();
+                assert_eq!(told, unmarked, "{variant} seed {seed}");
+                assert!(window.iter().any(|e| e.kind == Kind::Group));
+                assert!(printed.iter().any(|l| l.starts_with("== Winter of year")));
+                for viewer in [Some(Side::Caesar), Some(Side::Pompey), None] {
+                    for t in side_log(&game, &trace, trace.len(), viewer) {
+                        for e in t.entries {
+                            assert_eq!(bare_side(&e.text), None, "{viewer:?}: {:?}", e.text);
+                        }
+                    }
+                }
+                for l in &printed {
+                    assert_eq!(bare_side(l), None, "{l:?}");
+                }
+            }
+        }
+    }
+
+    /// The log's structure follows the events: each battle's lines run from
+    /// its heading to its end, a fire's line holds its dice, and a line
+    /// inside a battle points at the battle's space.
+    #[test]
+    fn a_battle_reads_from_its_heading_to_its_end_with_each_fires_dice() {
+        let (game, trace) = whole_game("rules-2.0", 5);
+        let turns = side_log(&game, &trace, trace.len(), Some(Side::Caesar));
+        let lines: Vec<&Entry> = turns.iter().flat_map(|t| &t.entries).collect();
+        let begins: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].kind == Kind::BattleBegins)
+            .collect();
+        assert!(!begins.is_empty());
+        for &b in &begins {
+            let space = lines[b].space.expect("a battle's place");
+            let end = (b..lines.len())
+                .find(|&i| lines[i].kind == Kind::BattleOver)
+                .expect("every battle ends");
+            for e in &lines[b + 1..=end] {
+                assert!(e.in_battle, "{:?}", e.text);
+                if matches!(e.kind, Kind::Fire | Kind::Round | Kind::BattleOver) {
+                    assert_eq!(e.space, Some(space), "{:?}", e.text);
+                }
+                if e.kind == Kind::Fire {
+                    assert!(!e.dice.is_empty(), "{:?}", e.text);
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_group_move_is_one_line_that_names_only_blocks_the_viewer_knows() {
         let (game, trace) = varied_game();
-        // A sea move on its own (6.3) is not a group's.
-        let is_group = |i: usize| match trace.action(i) {
-            Action::Group(_) | Action::Step { .. } | Action::EndGroup => true,
-            Action::SeaMove { .. } => trace.state(i).moving_group().is_some(),
-            _ => false,
-        };
         let groups = |side: Side| {
-            (0..trace.len())
-                .filter(|&i| {
-                    trace.decider(i) == side && matches!(trace.action(i), Action::Group(_))
-                })
+            trace
+                .log()
+                .iter()
+                .filter(|e| matches!(e, GameEvent::GroupMoves { side: s, .. } if *s == side))
                 .count()
         };
         for viewer in [Some(Side::Caesar), Some(Side::Pompey), None] {
@@ -962,16 +615,10 @@ mod tests {
             for side in Side::BOTH {
                 let told: Vec<&&Entry> = lines
                     .iter()
-                    .filter(|e| {
-                        e.kind == Kind::Action && e.side == Some(side) && is_group(e.step - 1)
-                    })
+                    .filter(|e| e.kind == Kind::Group && e.side == Some(side))
                     .collect();
                 assert!(groups(side) > 5, "{side} made {} group moves", groups(side));
-                assert_eq!(
-                    told.len(),
-                    groups(side),
-                    "{side}'s group moves, seen by {viewer:?}"
-                );
+                assert_eq!(told.len(), groups(side), "{side}, seen by {viewer:?}");
                 assert!(told.iter().all(|e| {
                     e.text.starts_with(&format!("{side}'s side moves "))
                         || e.text
@@ -999,20 +646,6 @@ mod tests {
                 "a move of two steps or more, in one line"
             );
         }
-    }
-
-    #[test]
-    fn a_leader_named_for_his_side_reads_as_a_block_never_as_the_side() {
-        let game = crate::test_support::published("rules-2.0");
-        let state = crate::engine::State::new(&game, 1);
-        let view = state.view(Side::Caesar, false);
-        let named = |name: &str| {
-            let b = game.roster().ids().find(|b| game.block_name(*b) == name);
-            block_words(&game, &state, &view, b.expect("in the roster"))
-        };
-        assert_eq!(named("Caesar"), "the Caesar block");
-        assert_eq!(named("Legio 13"), "Legio 13 (Caesar's side)");
-        assert_eq!(side_words(Side::Pompey), "Pompey's side");
     }
 
     /// Two event cards cancel and end the turn at once (2.x): the log of
@@ -1058,13 +691,25 @@ mod tests {
                 .flat_map(|t| &t.entries)
                 .map(|e| e.text.as_str())
                 .collect();
-            // Caesar's card was face down when played; Pompey's, the
-            // second, showed both.
-            let told = match viewer {
-                Some(Side::Caesar) => "Pompey's side plays Apollo",
-                _ => "Pompey's side: Play Apollo",
-            };
-            assert!(lines.contains(&told), "seen by {viewer:?}: {lines:?}");
+            let cancel = "Both sides play event cards: both are cancelled and the turn ends";
+            assert!(lines.contains(&cancel), "seen by {viewer:?}: {lines:?}");
+        }
+    }
+
+    /// The record's marks are narrate's, so `play` and the window agree on
+    /// which lines head a turn.
+    #[test]
+    fn the_printed_record_marks_turns_orders_and_battles() {
+        let (game, trace) = whole_game("rules-1.1", 3);
+        for e in trace.log() {
+            let line = narrate::line(&game, e, &Reader::ALL).expect("all is told to all");
+            let printed = narrate::record_line(&game, e);
+            match line.mark {
+                Mark::Heading => assert!(printed.starts_with("== "), "{printed}"),
+                Mark::Orders => assert!(printed.starts_with("-- "), "{printed}"),
+                Mark::Indented => assert!(printed.starts_with("  "), "{printed}"),
+                Mark::Plain => assert_eq!(printed, line.text),
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ use egui::{RichText, Ui};
 
 use super::theme;
 use crate::engine::{EndReason, Game, Period, State};
+use crate::games::narrate::side_words;
 use crate::scenario::model::{BlockId, Side};
 
 /// Year, turn, Player 1, the stage in words, move and levy points, VP.
@@ -46,7 +47,13 @@ pub(super) fn status(ui: &mut Ui, game: &Game, state: &State) {
     ui.label(RichText::new(state.stage_text(game)).italics());
     if let Some(o) = state.outcome() {
         let text = match o.winner {
-            Some(side) => format!("{side} wins {}, VP {}-{}", how(o.how), o.vp[0], o.vp[1]),
+            Some(side) => format!(
+                "{} wins {}, VP {}-{}",
+                side_words(side),
+                how(o.how),
+                o.vp[0],
+                o.vp[1]
+            ),
             None => format!("A draw, VP {}-{}", o.vp[0], o.vp[1]),
         };
         ui.label(RichText::new(text).strong().color(theme::GOOD));

@@ -16,6 +16,7 @@ use super::play_board::{Marks, PlayBoard};
 use super::play_info;
 use super::{FilePurpose, Request, theme};
 use crate::engine::{Game, State};
+use crate::games::narrate;
 use crate::games::record::{HUMAN, RecordFile};
 use crate::games::trace::{Stride, Trace};
 use crate::scenario::model::Side;
@@ -41,16 +42,10 @@ pub struct Replayed {
 
 impl Replayed {
     pub fn new(game: Game, trace: Trace, title: String, players: [&str; 2]) -> Replayed {
-        let header = format!(
-            "{} under {}, seed {}: Caesar {} vs Pompey {}",
-            game.scenario.name,
-            game.rules.name,
-            trace
-                .seed()
-                .map_or("(a position)".to_string(), |s| s.to_string()),
-            players[0],
-            players[1]
-        );
+        let seed = trace
+            .seed()
+            .map_or("(a position)".to_string(), |s| s.to_string());
+        let header = narrate::header(&game, &seed, players);
         Replayed {
             game,
             trace,
@@ -571,22 +566,12 @@ fn record(ui: &mut Ui, r: &Replayed, at: usize) {
         .show(ui, |ui| {
             ui.label(RichText::new(&r.header).monospace());
             for event in &r.trace.log()[..end] {
-                let line = crate::games::narrate::record_line(&r.game, event);
+                let line = narrate::record_line(&r.game, event);
                 ui.label(RichText::new(line).monospace());
             }
             if at == r.trace.len() {
-                let s = &r.trace.last().stats;
-                ui.label(
-                    RichText::new(format!(
-                        "Battles {}, steps lost Caesar {} Pompey {}, leaders killed Caesar {} Pompey {}",
-                        s.battles,
-                        s.steps_lost[0],
-                        s.steps_lost[1],
-                        s.leaders_killed[0],
-                        s.leaders_killed[1]
-                    ))
-                    .monospace(),
-                );
+                let stats = narrate::stats_line(&r.trace.last().stats);
+                ui.label(RichText::new(stats).monospace());
             }
         });
 }

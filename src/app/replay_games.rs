@@ -31,7 +31,7 @@ impl From<&GameSummary> for GameRow {
             how: r.how,
             vp: r.vp,
             years: r.year,
-            battles: r.battles,
+            battles: r.stats.battles,
         }
     }
 }

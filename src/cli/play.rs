@@ -100,19 +100,12 @@ pub fn play(out: &mut Output, args: PlayArgs) -> Result<ExitCode, CliError> {
 
 /// The first line of a game's printed record.
 pub fn header(game: &Game, seed: u64, caesar: &str, pompey: &str) -> String {
-    format!(
-        "{} under {}, seed {seed}: Caesar {caesar} vs Pompey {pompey}",
-        game.scenario.name, game.rules.name
-    )
+    caesar_workbench::games::narrate::header(game, &seed.to_string(), [caesar, pompey])
 }
 
 /// The last line of a game's printed record.
 pub fn stats_line(state: &State) -> String {
-    let s = &state.stats;
-    format!(
-        "Battles {}, steps lost Caesar {} Pompey {}, leaders killed Caesar {} Pompey {}",
-        s.battles, s.steps_lost[0], s.steps_lost[1], s.leaders_killed[0], s.leaders_killed[1]
-    )
+    caesar_workbench::games::narrate::stats_line(&state.stats)
 }
 
 /// Prints the record as it is written; after a failed write it stops

@@ -1,8 +1,8 @@
 //! What happened, as values. The engine emits a [`GameEvent`] for every
 //! change of the game it makes; it writes no words. One renderer
-//! (`games::narrate`) turns events into text for the CLI trace, the game
-//! log, replays and records, filtered by what a side may know; the window
-//! reads dice, hits and places from the events themselves.
+//! (`games::narrate`) turns events into lines for the CLI trace, the
+//! window's game log and battle panel, replays and records, filtered by
+//! what a side may know; each line carries its place, side and dice.
 //!
 //! Events are built only when the receiver wants them ([`Log::enabled`]),
 //! so the simulation's fast path ([`NoLog`]) builds none.

@@ -378,10 +378,6 @@ impl<'a> SideView<'a> {
     pub fn side(&self) -> Side {
         self.side
     }
-    #[cfg_attr(not(feature = "gui"), allow(dead_code))] // read by the window's log
-    pub(crate) fn is_omniscient(&self) -> bool {
-        self.omniscient
-    }
     /// The whole state; only for omniscient players (`None` otherwise).
     pub fn state(&self) -> Option<&'a State> {
         self.omniscient.then_some(self.state)

@@ -382,58 +382,7 @@ pub fn action_space(state: &State, action: Action) -> Option<SpaceId> {
     }
 }
 
-/// `action`, taken from `before` to `after`, in the words `viewer` may know
-/// it by: the whole words ([`Game::action_text`]) for the viewer's own
-/// decisions and for what the table sees; for the other side's, no card it
-/// discards or plays face down (2.1), no surprise battle it names (hidden
-/// until fought), and no block the viewer cannot identify, neither before
-/// nor after (blocks stand face down, 4.1; where one stands and moves is
-/// seen): "Move a block from Roma to Capua".
-pub fn action_text_seen(
-    game: &Game,
-    before: &State,
-    after: &State,
-    action: Action,
-    viewer: Side,
-) -> String {
-    if before
-        .current_player()
-        .is_none_or(|decider| decider == viewer)
-    {
-        return game.action_text(action);
-    }
-    let (seen_before, seen_after) = (before.view(viewer, false), after.view(viewer, false));
-    let hidden = |b: BlockId| !seen_before.knows(game, b) && !seen_after.knows(game, b);
-    let space = |s: SpaceId| game.space_name(s).to_string();
-    let at = |b: BlockId| {
-        before
-            .location(b)
-            .map_or_else(|| "the pool".to_string(), space)
-    };
-    match action {
-        Action::Discard(_) => "Discard a card (unseen)".into(),
-        Action::Play(_) => "Play a card (face down)".into(),
-        Action::Surprise(_) => "Name the surprise attack, or none (hidden until fought)".into(),
-        Action::Step { block, to } if hidden(block) => {
-            format!("Move a block from {} to {}", at(block), space(to))
-        }
-        Action::SeaMove { block, to } if hidden(block) => {
-            format!("Sea move a block from {} to {}", at(block), space(to))
-        }
-        Action::Levy { block, at } if hidden(block) => format!("Levy a block in {}", space(at)),
-        Action::AddStep(b) if hidden(b) => format!("Add a step to a block in {}", at(b)),
-        Action::TakeHit(b) if hidden(b) => format!("A block in {} takes the hit", at(b)),
-        Action::TakeTurn(b) if hidden(b) => format!("A block in {} takes its turn", at(b)),
-        Action::Regroup { block, to } if hidden(block) => {
-            format!("Regroup a block from {} to {}", at(block), space(to))
-        }
-        Action::NavisToPort { block, to } if hidden(block) => {
-            format!("A block at {} winters in {}", at(block), space(to))
-        }
-        Action::Disband(b) if hidden(b) => format!("Disband a block in {}", at(b)),
-        _ => game.action_text(action),
-    }
-}
+pub use super::narrate::action_text_seen;
 
 /// The block an action moves or picks, if any.
 pub(crate) fn action_block(action: Action) -> Option<BlockId> {

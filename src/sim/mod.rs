@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ai::{AiSpec, Player};
-use crate::engine::{Action, EndReason, Game, PlayQuality, State};
+use crate::engine::{Action, EndReason, Game, GameStats, State};
 use crate::scenario::model::Side;
 use crate::scenario::model::{CardFace, Event};
 
@@ -314,20 +314,12 @@ pub struct GameSummary {
     /// The year whose winter ended the game.
     pub year: u8,
     pub vp: [u32; 2],
-    pub vp_by_year: Vec<[u32; 2]>,
-    pub battles: u32,
-    pub steps_lost: [u32; 2],
-    pub blocks_eliminated: [u32; 2],
-    pub leaders_killed: [u32; 2],
-    pub events_played: [u32; Event::COUNT],
     /// Event cards each side played ([Caesar, Pompey], `Event::ALL` order).
     pub events_by_side: [[u8; Event::COUNT]; 2],
-    pub events_cancelled: u32,
-    pub first_turn_player1: Option<Side>,
-    pub actions: u32,
-    /// Move and levy points spent, wasted and left unused, events discarded.
-    #[serde(default)]
-    pub quality: PlayQuality,
+    /// What the engine counted as the game went: battles, losses, events,
+    /// VP by year, play quality (its map events are taken into `map`).
+    #[serde(flatten)]
+    pub stats: GameStats,
     /// Where things happened and who held what after each winter (for the
     /// map heatmaps; not in the CSV rows).
     #[serde(skip)]
@@ -365,15 +357,16 @@ static CSV_COLUMNS: std::sync::LazyLock<Vec<CsvColumn>> = std::sync::LazyLock::n
     for event in Event::ALL {
         let name = format!("{event:?}").to_lowercase();
         columns.push(column(&name, move |g| {
-            g.events_played[event as usize].to_string()
+            g.stats.events_played[event as usize].to_string()
         }));
     }
     columns.extend([
-        column("events_cancelled", |g| g.events_cancelled.to_string()),
-        column("first_turn_player1", |g| side(g.first_turn_player1)),
-        column("actions", |g| g.actions.to_string()),
+        column("events_cancelled", |g| g.stats.events_cancelled.to_string()),
+        column("first_turn_player1", |g| side(g.stats.first_turn_player1)),
+        column("actions", |g| g.stats.actions.to_string()),
         column("vp_by_year", |g| {
             let by_year: Vec<String> = g
+                .stats
                 .vp_by_year
                 .iter()
                 .map(|[c, p]| format!("{c}-{p}"))
@@ -443,7 +436,6 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameSummary {
     let outcome = state
         .outcome()
         .expect("play_game returns only finished games");
-    let s = &state.stats;
     GameSummary {
         index,
         seed,
@@ -451,17 +443,8 @@ pub fn play_one(game: &Game, options: &SimOptions, index: u64) -> GameSummary {
         how: outcome.how,
         year: outcome.year,
         vp: outcome.vp,
-        vp_by_year: s.vp_by_year.clone(),
-        battles: s.battles,
-        steps_lost: s.steps_lost,
-        blocks_eliminated: s.blocks_eliminated,
-        leaders_killed: s.leaders_killed,
-        events_played: s.events_played,
         events_by_side,
-        events_cancelled: s.events_cancelled,
-        first_turn_player1: s.first_turn_player1,
-        actions: s.actions,
-        quality: s.quality,
+        stats: std::mem::take(&mut state.stats),
         map,
     }
 }

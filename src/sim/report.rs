@@ -15,8 +15,11 @@ use crate::engine::{EndReason, PlayQuality};
 use crate::scenario::model::{Event, Side};
 
 /// Everything a run counts. Only integers, so merging shards in any order
-/// gives exactly the single-run figures.
+/// gives exactly the single-run figures. A field a report was written
+/// before reads as its default: a per-game count it lacks is uncounted
+/// there (see [`Accumulator::merge`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Accumulator {
     pub games: u64,
     pub caesar_wins: u64,
@@ -64,7 +67,9 @@ pub struct Accumulator {
 /// A count of one game that a run keeps as a histogram of games: the one
 /// declaration [`Accumulator::add`], [`Accumulator::merge`],
 /// [`Accumulator::check`], the CSV ([`GameSummary::csv_row`]) and the text
-/// report's "Per game" lines read.
+/// report's "Per game" lines read. A new per-game count is a field of
+/// [`crate::engine::GameStats`], its bump in the engine, a histogram field
+/// of [`Accumulator`] and its line in [`GAME_COUNTS`].
 pub(crate) struct GameCount {
     /// Its name in a report's `raw` (the accumulator's field).
     pub(crate) raw: &'static str,
@@ -134,7 +139,7 @@ macro_rules! game_count {
 /// lines keep it). The counts shown nowhere there: the VP margin and the
 /// lead changes have lines of their own beside the VP (with shares only
 /// they have), and the final VP are in the JSON alone.
-pub(crate) const GAME_COUNTS: [GameCount; 12] = [
+pub(crate) const GAME_COUNTS: &[GameCount] = &[
     game_count!(
         Some("year"),
         years,
@@ -146,47 +151,47 @@ pub(crate) const GAME_COUNTS: [GameCount; 12] = [
     game_count!(
         Some("battles"),
         battles,
-        |g| g.battles,
+        |g| g.stats.battles,
         Shown::Quartiles("battles")
     ),
     game_count!(
         Some("caesar_steps_lost"),
         steps_lost[0],
-        |g| g.steps_lost[0],
+        |g| g.stats.steps_lost[0],
         Shown::Quartiles("steps lost")
     ),
     game_count!(
         Some("pompey_steps_lost"),
         steps_lost[1],
-        |g| g.steps_lost[1],
+        |g| g.stats.steps_lost[1],
         Shown::Quartiles("steps lost")
     ),
     game_count!(
         Some("caesar_blocks_eliminated"),
         blocks_eliminated[0],
-        |g| g.blocks_eliminated[0],
+        |g| g.stats.blocks_eliminated[0],
         Shown::Quartiles("blocks lost")
     ),
     game_count!(
         Some("pompey_blocks_eliminated"),
         blocks_eliminated[1],
-        |g| g.blocks_eliminated[1],
+        |g| g.stats.blocks_eliminated[1],
         Shown::Quartiles("blocks lost")
     ),
     game_count!(
         Some("caesar_leaders_killed"),
         leaders_killed[0],
-        |g| g.leaders_killed[0],
+        |g| g.stats.leaders_killed[0],
         Shown::Mean("leaders killed")
     ),
     game_count!(
         Some("pompey_leaders_killed"),
         leaders_killed[1],
-        |g| g.leaders_killed[1],
+        |g| g.stats.leaders_killed[1],
         Shown::Mean("leaders killed")
     ),
     game_count!(None, vp_margin, |g| g.vp[0].abs_diff(g.vp[1])),
-    game_count!(None, lead_changes, |g| lead_changes(&g.vp_by_year)),
+    game_count!(None, lead_changes, |g| lead_changes(&g.stats.vp_by_year)),
 ];
 
 /// Play-quality counts summed over games, [Caesar, Pompey] (see
@@ -373,17 +378,18 @@ impl Accumulator {
                 EndReason::Draw => {}
             }
         }
-        for (y, vp) in r.vp_by_year.iter().enumerate() {
+        let stats = &r.stats;
+        for (y, vp) in stats.vp_by_year.iter().enumerate() {
             if self.vp_by_year.len() <= y {
                 self.vp_by_year.resize(y + 1, Default::default());
             }
             self.vp_by_year[y][0].add(vp[0]);
             self.vp_by_year[y][1].add(vp[1]);
         }
-        for count in &GAME_COUNTS {
+        for count in GAME_COUNTS {
             (count.histogram_mut)(self).add((count.of)(r));
         }
-        for (a, b) in self.events_played.iter_mut().zip(r.events_played) {
+        for (a, b) in self.events_played.iter_mut().zip(stats.events_played) {
             *a += b as u64;
         }
         for side in [Side::Caesar, Side::Pompey] {
@@ -397,12 +403,12 @@ impl Accumulator {
                 }
             }
         }
-        self.events_cancelled += r.events_cancelled as u64;
-        if r.first_turn_player1 == Some(Side::Caesar) {
+        self.events_cancelled += stats.events_cancelled as u64;
+        if stats.first_turn_player1 == Some(Side::Caesar) {
             self.first_turn_player1_caesar += 1;
         }
-        self.actions += r.actions as u64;
-        self.quality.add(&r.quality);
+        self.actions += stats.actions as u64;
+        self.quality.add(&stats.quality);
         self.map.add(&r.map);
     }
 
@@ -414,6 +420,7 @@ impl Accumulator {
                 "one report has map counts and another has none (written before them)".to_string(),
             ));
         }
+        let uncounted = self.uncounted_in_either(o);
         add_to(&mut self.games, o.games)?;
         add_to(&mut self.caesar_wins, o.caesar_wins)?;
         add_to(&mut self.pompey_wins, o.pompey_wins)?;
@@ -440,8 +447,12 @@ impl Accumulator {
         }
         // Histograms count games; each count of the sum is at most the games
         // added up above, so it cannot overflow once those did not.
-        for count in &GAME_COUNTS {
-            (count.histogram_mut)(self).merge((count.histogram)(o));
+        for (count, uncounted) in GAME_COUNTS.iter().zip(uncounted) {
+            let merged = (count.histogram_mut)(self);
+            match uncounted {
+                true => *merged = Histogram::default(),
+                false => merged.merge((count.histogram)(o)),
+            }
         }
         for (a, b) in self.vp_by_year.iter_mut().zip(&o.vp_by_year) {
             a[0].merge(&b[0]);
@@ -466,6 +477,18 @@ impl Accumulator {
         self.map.merge(&o.map)?;
         self.elapsed_seconds += o.elapsed_seconds;
         Ok(())
+    }
+
+    /// For each of [`GAME_COUNTS`], whether either side of a merge has games
+    /// but never counted it (a report written before the count): the
+    /// merged count then holds for no game rather than for some.
+    fn uncounted_in_either(&self, o: &Accumulator) -> Vec<bool> {
+        let uncounted =
+            |a: &Accumulator, count: &GameCount| a.games > 0 && (count.histogram)(a).total() == 0;
+        GAME_COUNTS
+            .iter()
+            .map(|count| uncounted(self, count) || uncounted(o, count))
+            .collect()
     }
 
     /// Checks that these are the counts of `games` games, as [`Accumulator::add`]
@@ -516,8 +539,12 @@ impl Accumulator {
 
     /// Every per-game histogram counts each game once; the other counts fit the games.
     fn check_histograms(&self, games: u64) -> Result<(), MergeError> {
-        for count in &GAME_COUNTS {
-            check_histogram(count.raw, (count.histogram)(self), games, true)?;
+        for count in GAME_COUNTS {
+            // An empty count: a report written before it (none was kept).
+            let histogram = (count.histogram)(self);
+            if histogram.total() > 0 {
+                check_histogram(count.raw, histogram, games, true)?;
+            }
         }
         let q = &self.quality;
         for i in 0..2 {
@@ -1411,8 +1438,12 @@ impl SimReport {
     /// label.
     fn write_per_game(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Per game")?;
+        // A count the run's reports were written before has no figures.
+        let counted =
+            |count: &GameCount| self.raw.games == 0 || (count.histogram)(&self.raw).total() > 0;
         let shown: Vec<(&GameCount, Shown)> = GAME_COUNTS
             .iter()
+            .filter(|count| counted(count))
             .filter_map(|count| Some((count, count.shown?)))
             .collect();
         for line in shown.chunk_by(|(_, a), (_, b)| a.label() == b.label()) {
@@ -1588,14 +1619,14 @@ pub(crate) const PAIRED_METRICS: [PairedMetric; 8] = [
     ("caesar_final_vp", |r| i64::from(r.vp[0])),
     ("pompey_final_vp", |r| i64::from(r.vp[1])),
     ("years_played", |r| i64::from(r.year)),
-    ("battles", |r| i64::from(r.battles)),
-    ("caesar_steps_lost", |r| i64::from(r.steps_lost[0])),
-    ("pompey_steps_lost", |r| i64::from(r.steps_lost[1])),
+    ("battles", |r| i64::from(r.stats.battles)),
+    ("caesar_steps_lost", |r| i64::from(r.stats.steps_lost[0])),
+    ("pompey_steps_lost", |r| i64::from(r.stats.steps_lost[1])),
     ("leaders_killed", |r| {
-        i64::from(r.leaders_killed[0]) + i64::from(r.leaders_killed[1])
+        i64::from(r.stats.leaders_killed[0]) + i64::from(r.stats.leaders_killed[1])
     }),
     ("first_turn_player1_caesar", |r| {
-        i64::from(r.first_turn_player1 == Some(Side::Caesar))
+        i64::from(r.stats.first_turn_player1 == Some(Side::Caesar))
     }),
 ];
 
@@ -1962,19 +1993,22 @@ mod tests {
             },
             year: if caesar { 5 } else { 2 },
             vp: if caesar { [7, 5] } else { [2, 10] },
-            vp_by_year: vec![[3, 3], [4, 5]],
-            battles: (index % 5) as u32,
-            steps_lost: [3, 4],
-            blocks_eliminated: [1, 2],
-            leaders_killed: [0, index.is_multiple_of(3) as u32],
-            events_played: [1, 0, 2, 0, 0, 1, 0],
             events_by_side: [[1, 0, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 1, 0]],
-            events_cancelled: 0,
-            first_turn_player1: Some(Side::Caesar),
-            actions: 300,
-            quality: crate::engine::PlayQuality {
-                mp_spent: [40, 41],
-                mp_wasted: [index as u32 % 2, 0],
+            stats: crate::engine::GameStats {
+                vp_by_year: vec![[3, 3], [4, 5]],
+                battles: (index % 5) as u32,
+                steps_lost: [3, 4],
+                blocks_eliminated: [1, 2],
+                leaders_killed: [0, index.is_multiple_of(3) as u32],
+                events_played: [1, 0, 2, 0, 0, 1, 0],
+                events_cancelled: 0,
+                first_turn_player1: Some(Side::Caesar),
+                actions: 300,
+                quality: crate::engine::PlayQuality {
+                    mp_spent: [40, 41],
+                    mp_wasted: [index as u32 % 2, 0],
+                    ..Default::default()
+                },
                 ..Default::default()
             },
             map: Default::default(),
@@ -2110,6 +2144,36 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("overlap in games 10–19"), "{err}");
+    }
+
+    /// Issue 53: a report written before a per-game count existed (its raw
+    /// lacks the count's field) still reads and merges; the merged count
+    /// holds for no game rather than for some, and every other count is
+    /// the whole run's.
+    #[test]
+    fn a_report_from_before_a_count_still_merges() {
+        let older = |shard: &str| -> SimReport {
+            let mut json = serde_json::to_value(report(40, Some(shard))).unwrap();
+            let raw = json["raw"].as_object_mut().unwrap();
+            assert!(raw.remove("lead_changes").is_some());
+            serde_json::from_value(json).expect("an older report reads")
+        };
+        let old = older("1/2");
+        assert_eq!(old.raw.lead_changes.total(), 0);
+        assert!(old.check().is_ok(), "{:?}", old.check());
+        let whole = timeless(report(40, None));
+        for parts in [
+            [old.clone(), report(40, Some("2/2"))],
+            [report(40, Some("1/2")), older("2/2")],
+            [old, older("2/2")],
+        ] {
+            let merged = timeless(SimReport::merge(&parts).expect("merges"));
+            assert_eq!(merged.raw.lead_changes.total(), 0, "uncounted");
+            let mut expected = whole.raw.clone();
+            expected.lead_changes = Histogram::default();
+            assert_eq!(merged.raw, expected);
+            assert_eq!(merged.battles_per_game, whole.battles_per_game);
+        }
     }
 
     #[test]

@@ -541,7 +541,7 @@ fn a_tree_search_without_playouts_plays_its_prior_alone() {
     let overruled = format!("mcts:0@{numbers}+{}", contrary.display());
     let spent = |caesar: &str| {
         [3, 4, 5]
-            .map(|seed| played(caesar.to_string(), seed).quality.mp_spent[0])
+            .map(|seed| played(caesar.to_string(), seed).stats.quality.mp_spent[0])
             .iter()
             .sum::<u32>()
     };
