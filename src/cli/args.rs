@@ -141,6 +141,17 @@ pub fn heuristic_default(arg: clap::Arg) -> clap::Arg {
     }
 }
 
+/// `--caesar-ai` and `--pompey-ai` played by the balance measured for the
+/// setup (`explain`: what makes the setup fair or not is best judged
+/// between the players each side would choose), `fast` where none is.
+pub fn equilibrium_default(arg: clap::Arg) -> clap::Arg {
+    if ["caesar_ai", "pompey_ai"].contains(&arg.get_id().as_str()) {
+        arg.default_value("equilibrium")
+    } else {
+        arg
+    }
+}
+
 /// "Caesar's player: …" a line a side, for the head of a text report: what
 /// `best` or `fast` stood for.
 pub fn player_notes(resolved: &[(AiSpec, Option<String>); 2]) -> Vec<String> {
@@ -203,7 +214,8 @@ fn player_help() -> String {
     format!(
         "Caesar's player: {} (a search may add @FILE to play on a player file's numbers; \
          a time budget does not reproduce exactly); best, the strongest measured for the \
-         setup; or fast, the strongest measured under {FAST_GAME_CPU} CPU s a game",
+         setup; fast, the strongest measured under {FAST_GAME_CPU} CPU s a game; or \
+         equilibrium, each side's mix at the balance measured for the setup (fast where none is)",
         spellings(Spelling::Help)
     )
 }

@@ -14,8 +14,8 @@ use caesar_workbench::sim::sweep::Axis;
 use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
 
 use super::args::{
-    SetupArgs, SidesArgs, ThreadsArg, check_outputs, dry_run_done, load_game, out_path,
-    player_notes, refuse_same_rules, report_output, sim_options, two_variants,
+    SetupArgs, SidesArgs, ThreadsArg, check_outputs, dry_run_done, equilibrium_default, load_game,
+    out_path, player_notes, refuse_same_rules, report_output, sim_options, two_variants,
 };
 use super::simulate::{emit_report_headed, with_progress};
 use super::{CliError, Output};
@@ -25,6 +25,7 @@ use super::{CliError, Output};
     "The two rule sets, A then B (give --variant twice): every field in which they differ \
      is switched alone, at A and at B"
 )))]
+#[command(mut_args(equilibrium_default))]
 pub struct ExplainArgs {
     #[command(flatten)]
     setup: SetupArgs,

@@ -1074,7 +1074,7 @@ impl Merge for LadderReport {
             });
         }
         let shards = mirrors[0].runs()[0].shards.clone();
-        Ok(LadderReport::from_parts(
+        let mut merged = LadderReport::from_parts(
             first.variants.clone(),
             first.players.clone(),
             first.seed,
@@ -1083,7 +1083,10 @@ impl Merge for LadderReport {
             shards,
             mirrors,
             cross,
-        ))
+        );
+        // Every shard read the same setup's measured balance.
+        merged.measured_balance = first.measured_balance.clone();
+        Ok(merged)
     }
 }
 

@@ -39,6 +39,12 @@ pub enum RankError {
         one: AiSpec,
         other: AiSpec,
     },
+    /// `equilibrium` on a setup the engine cannot play under the rule set.
+    #[error(transparent)]
+    NotPlayable(#[from] crate::scenario::checked::NotPlayable),
+    /// The setup's own balance report does not hold for it.
+    #[error(transparent)]
+    Measured(#[from] crate::sim::balance::measured::MeasuredError),
 }
 
 /// The setup a rank is resolved on, as its files name it.
@@ -157,6 +163,10 @@ impl Rank {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerChoice {
     Ranked(Rank),
+    /// Each side's mix at the balance measured for the setup
+    /// ([`crate::sim::balance::measured`]), one member a game; `fast`
+    /// where none is measured.
+    Equilibrium,
     Spec(AiSpec),
 }
 
@@ -176,6 +186,31 @@ impl PlayerChoice {
                 let words = format!("{} = {spec}: {}", rank.name(), resolved.sentence);
                 Ok((spec, Some(words)))
             }
+            PlayerChoice::Equilibrium => {
+                let variant = variants.first().copied().unwrap_or("rules-2.0");
+                let doc = crate::scenario::load_scenario(setup.scenario_file.as_deref())?;
+                let rules = RuleSet::load(variant)?;
+                let game = crate::engine::Game::from_document(&doc, rules, Some(variant))?;
+                let scenario = setup.scenario_file.as_deref();
+                match crate::sim::balance::measured::measured_for(&game, scenario, variant)? {
+                    Some(measured) => {
+                        let spec = measured.player()?;
+                        let words = format!("equilibrium = {spec}: {}", measured.line());
+                        Ok((spec, Some(words)))
+                    }
+                    None => {
+                        let (spec, words) =
+                            PlayerChoice::Ranked(Rank::Fast).resolve(variants, setup)?;
+                        let words = words.unwrap_or_default();
+                        Ok((
+                            spec,
+                            Some(format!(
+                                "equilibrium: no balance is measured for this setup, so {words}"
+                            )),
+                        ))
+                    }
+                }
+            }
         }
     }
 }
@@ -184,7 +219,7 @@ impl PlayerChoice {
 /// ([`crate::ai::spec::KINDS`]) are what it may be.
 #[derive(Debug, thiserror::Error)]
 pub enum NotAChoice {
-    #[error("{0}, or best or fast")]
+    #[error("{0}, or best, fast or equilibrium")]
     Unknown(NotAPlayer),
     #[error(transparent)]
     Spec(NotAPlayer),
@@ -197,6 +232,7 @@ impl std::str::FromStr for PlayerChoice {
         match text {
             "best" => Ok(PlayerChoice::Ranked(Rank::Best)),
             "fast" => Ok(PlayerChoice::Ranked(Rank::Fast)),
+            "equilibrium" => Ok(PlayerChoice::Equilibrium),
             _ => text.parse().map(PlayerChoice::Spec).map_err(|e| match e {
                 NotAPlayer::Unknown { .. } => NotAChoice::Unknown(e),
                 other => NotAChoice::Spec(other),

@@ -574,3 +574,46 @@ fn a_sweep_over_rule_fields_with_the_default_players_says_whose_players_play_eve
         .code(0);
     assert!(!stderr_of(&assert).contains("every point is played by"));
 }
+
+#[test]
+fn explains_default_players_are_the_balance_measured_for_a_and_fast_where_none_is() {
+    let out = cli()
+        .args([
+            "explain",
+            "--variant",
+            "rules-2.0",
+            "--variant",
+            "rules-1.1",
+        ])
+        .args(["--games", "10", "--dry-run"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("equilibrium = equilibrium:variants/players/balance-rules-2.0.json"),
+        "{err}"
+    );
+    assert!(err.contains("at equilibrium Caesar wins"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let b = one_field_variant(dir.path());
+    let out = cli()
+        .args([
+            "explain",
+            "--variant",
+            b.to_str().unwrap(),
+            "--variant",
+            "rules-2.0",
+        ])
+        .args(["--games", "10", "--dry-run"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("equilibrium: no balance is measured for this setup, so fast = "),
+        "{err}"
+    );
+}
