@@ -3,9 +3,6 @@
 //! odds (`sim::odds`) and the tests that sample battles begin here, so every
 //! rule of 7.x they meet is the engine's, under the game's rule set.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
 use super::battle::Battle;
 use super::{BlockState, Contest, Game, NO_LINK, NoLog, POOL, Phase, State, flag};
 use crate::scenario::model::{Adjacent, BlockId, LinkClass, LinkId, Side, SpaceId};
@@ -89,7 +86,7 @@ impl State {
         let road = |i: usize| roads.get(i.min(roads.len().saturating_sub(1))).copied();
         let (main, reserve, response) = (road(0), road(1), road(2));
         let mut state = State::new(game, start.seed);
-        state.rng = ChaCha8Rng::seed_from_u64(start.seed);
+        state.dice.reseed(start.seed);
         for (i, b) in state.blocks.iter_mut().enumerate() {
             let block = game.roster().block(BlockId(i as u8));
             *b = BlockState {

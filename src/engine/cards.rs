@@ -14,10 +14,10 @@ impl State {
         let hand_size = game.rules.hand_size as usize;
         let cap = game.rules.max_events_per_hand as usize;
         if cap < hand_size {
-            self.hands = deal_capped(game, hand_size, cap, &mut self.rng);
+            self.hands = deal_capped(game, hand_size, cap, self.dice.stream());
         } else {
             let mut deck = game.deck.clone();
-            deck.shuffle(&mut self.rng);
+            deck.shuffle(self.dice.stream());
             // `playable::check` guarantees two whole hands.
             self.hands = [
                 deck[..hand_size].to_vec(),

@@ -4,9 +4,6 @@
 //! their states here, so a test reaches the position it means without
 //! hunting for a seed, and a file written by hand gets the same checks.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
 use super::{
     BlockState, CommandState, CommandStep, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase,
     Place, State, TROPHY,
@@ -177,7 +174,7 @@ impl State {
         }
         let (blocks, trophies, leader_died) = placed_blocks(game, position);
         let mut state = State::new(game, position.seed);
-        state.rng = ChaCha8Rng::seed_from_u64(position.seed);
+        state.dice.reseed(position.seed);
         state.year = position.year;
         state.turn = position.turn;
         state.blocks = blocks;
@@ -252,12 +249,12 @@ impl State {
 
     /// Sets the dice to come (then the seeded stream goes on).
     pub fn set_dice(&mut self, dice: &[u8]) {
-        self.dice = dice.iter().rev().copied().collect();
+        self.dice.script(dice);
     }
 
     /// The dice still scripted to come, next first.
     pub fn dice_to_come(&self) -> Vec<u8> {
-        self.dice.iter().rev().copied().collect()
+        self.dice.scripted()
     }
 }
 

@@ -3,23 +3,19 @@
 //! applying them (each phase's own rules are in its file: `cards.rs`,
 //! `command.rs`, `battle.rs`, `winter.rs`).
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
 use super::battle;
 use super::{
-    Action, BlockSet, BlockState, CardSet, CommandState, CommandStep, Contest, Forces, Game,
-    GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Phase, SpaceSet,
+    Action, BlockSet, BlockState, CardSet, CommandState, CommandStep, Contest, Dice, Forces, Game,
+    GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period, Phase,
+    SpaceSet,
 };
 use crate::scenario::model::{CardFace, Event, Side, SpaceId};
 
 /// The seeded, cheap-to-clone game state.
 #[derive(Debug, Clone)]
 pub struct State {
-    pub(super) rng: ChaCha8Rng,
-    /// Dice scripted by a position (last to come first), rolled before the
-    /// stream's: hidden from every player like the stream itself.
-    pub(super) dice: Vec<u8>,
+    /// The chance stream and any scripted dice: hidden from every player.
+    pub(super) dice: Dice,
     pub(super) year: u8,
     pub(super) turn: u8,
     pub(super) phase: Phase,
@@ -109,8 +105,7 @@ impl State {
             })
             .collect();
         let mut state = State {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            dice: Vec::new(),
+            dice: Dice::new(seed),
             year: 1,
             turn: 1,
             phase: Phase::Discard(Side::Caesar),
@@ -381,6 +376,77 @@ impl State {
             }
         }
         out
+    }
+}
+
+impl State {
+    /// Where the turn stands, in plain words (public: every side may read it).
+    pub fn stage_text(&self, game: &Game) -> String {
+        let space = |s: SpaceId| game.space_name(s).to_string();
+        match self.phase {
+            Phase::Discard(side) => format!("{side} discards (2.1)"),
+            Phase::PlayCard(side) => format!("{side} chooses a card to play (2.1)"),
+            Phase::Command(slot) => {
+                let side = self.order[slot as usize];
+                let c = &self.command;
+                let what = match (c.event, c.step) {
+                    (_, CommandStep::Levy) => format!("levies, {} left", c.lp),
+                    (_, CommandStep::MainAttack) => "declares main attacks (6.12)".into(),
+                    (_, CommandStep::Surprise) => "names the surprise battle".into(),
+                    (Some(e), CommandStep::EventTarget) => format!("{e:?}: chooses a target"),
+                    (event, _) => {
+                        let group = c
+                            .group
+                            .map(|g| format!(", moving the group from {}", space(g)))
+                            .unwrap_or_default();
+                        let event = event.map(|e| format!("{e:?}, ")).unwrap_or_default();
+                        let moves = if c.mp == 1 { "move" } else { "moves" };
+                        let levies = if c.lp == 1 { "levy" } else { "levies" };
+                        format!("{event}{} {moves} and {} {levies} left{group}", c.mp, c.lp)
+                    }
+                };
+                format!("{side}'s command phase (Player {}): {what}", slot + 1)
+            }
+            Phase::ChooseBattle => {
+                format!("{} (Player 1) chooses the next battle (7.1)", self.order[0])
+            }
+            Phase::Battle => match self.battle_info() {
+                Some(b) if b.round == 0 => {
+                    format!(
+                        "battle of {}: {} declares the main attack",
+                        space(b.space),
+                        b.attacker
+                    )
+                }
+                Some(b) => format!(
+                    "battle of {}, round {}: {} attacks",
+                    space(b.space),
+                    b.round,
+                    b.attacker
+                ),
+                None => "battle".into(),
+            },
+            Phase::Regroup(side) => match self.regroup_space {
+                Some(s) => format!("{side} regroups from {} (7.7)", space(s)),
+                None => format!("{side} regroups (7.7)"),
+            },
+            Phase::WinterNavis(side) => format!("winter: {side}'s navis go to port (8.3)"),
+            Phase::WinterSupply(side) => format!("winter: {side} disbands (8.4, 8.5)"),
+            Phase::Over => "the game is over".into(),
+        }
+    }
+
+    /// The part of the game turn now, coarsely (public): for stepping a
+    /// replay by phase.
+    pub fn period(&self) -> Period {
+        match self.phase {
+            Phase::Discard(_) => Period::Discard,
+            Phase::PlayCard(_) => Period::Cards,
+            Phase::Command(slot) => Period::Command(self.order[slot as usize]),
+            Phase::ChooseBattle | Phase::Battle | Phase::Regroup(_) => Period::Battles,
+            Phase::WinterNavis(_) | Phase::WinterSupply(_) => Period::Winter,
+            Phase::Over => Period::Over,
+        }
     }
 }
 

@@ -10,49 +10,12 @@
 
 use std::hash::{Hash, Hasher};
 
-use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
-use rand_chacha::ChaCha8Rng;
 
-use super::{BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
+use super::{BlockState, CardSet, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
 use crate::scenario::model::{BlockId, CardFace, SpaceId};
 use crate::scenario::model::{BlockKind, Side, SpaceKind};
-
-/// A set of deck indices (cards are `u8` indices into the scenario deck).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CardSet([u64; 4]);
-
-impl CardSet {
-    pub(crate) const EMPTY: CardSet = CardSet([0; 4]);
-
-    pub fn insert(&mut self, card: u8) {
-        self.0[card as usize / 64] |= 1 << (card % 64);
-    }
-    pub fn contains(&self, card: u8) -> bool {
-        self.0[card as usize / 64] & (1 << (card % 64)) != 0
-    }
-    pub fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
-    }
-    /// The cards, in increasing index order.
-    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
-        (0..=255u8).filter(|c| self.contains(*c))
-    }
-}
-
-impl FromIterator<u8> for CardSet {
-    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> CardSet {
-        let mut set = CardSet::EMPTY;
-        for c in iter {
-            set.insert(c);
-        }
-        set
-    }
-}
 
 /// A block as a side sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -133,8 +96,7 @@ impl State {
     /// result equals the state but for the chance stream.
     pub fn determinize<R: Rng + ?Sized>(&self, game: &Game, side: Side, rng: &mut R) -> State {
         let mut world = self.clone();
-        world.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
-        world.dice.clear();
+        world.dice.reseed(rng.next_u64());
         world.redraw_cards(game, side, rng);
         world.redraw_blocks(game, side, rng);
         world.redraw_surprise(game, side, rng);
