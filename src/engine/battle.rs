@@ -180,11 +180,11 @@ impl Battle {
     }
 
     fn in_battle(&self, state: &State, b: BlockId) -> bool {
-        state.blocks[b.index()].loc == self.space.0
+        state.board.block(b).loc == self.space.0
     }
 
     fn is_reserve(&self, state: &State, b: BlockId) -> bool {
-        state.blocks[b.index()].has(flag::RESERVE)
+        state.board.block(b).has(flag::RESERVE)
     }
 
     /// Attackers must retreat in the last round (7.2).
@@ -194,7 +194,7 @@ impl Battle {
 
     fn set_main_attack(&self, state: &mut State, link: LinkId) {
         let space = self.space.0;
-        for s in &mut state.blocks {
+        for s in state.board.all_marks_mut() {
             if s.loc == space && s.side == self.attacker && !s.has(flag::RESPONDED) {
                 if s.entered_via == link.0 {
                     s.flags &= !flag::RESERVE;
@@ -247,7 +247,7 @@ impl Battle {
                 return;
             }
         }
-        let mut order: Vec<BlockId> = (0..state.blocks.len() as u8)
+        let mut order: Vec<BlockId> = (0..state.board.blocks().len() as u8)
             .map(BlockId)
             .filter(|b| self.in_battle(state, *b) && !self.is_reserve(state, *b))
             .collect();
@@ -324,7 +324,7 @@ impl Battle {
                 }
             }
         }
-        for s in &mut state.blocks {
+        for s in state.board.all_marks_mut() {
             if s.loc == self.space.0 {
                 s.flags &= !flag::RESERVE;
             }
@@ -411,7 +411,7 @@ impl Battle {
             [false, true] => Some(Side::Pompey),
             _ => None,
         };
-        for s in &mut state.blocks {
+        for s in state.board.all_marks_mut() {
             if s.loc == self.space.0 {
                 s.flags &= !flag::RESERVE;
             }
@@ -561,7 +561,7 @@ impl Battle {
         let free = |to: SpaceId| !state.has_enemy(to, side);
         if kind == BlockKind::Navis {
             // 7.82.
-            let came_from = state.blocks[b.index()].entered_via;
+            let came_from = state.board.block(b).entered_via;
             for adj in board.neighbours(self.space) {
                 if adj.class != LinkClass::Sea || !free(adj.to) {
                     continue;
@@ -665,7 +665,7 @@ impl State {
             return;
         };
         self.stats.battles += 1;
-        for b in &mut self.blocks {
+        for b in self.board.all_marks_mut() {
             if b.loc == space.0 {
                 b.flags |= super::flag::FOUGHT;
             }
@@ -729,7 +729,7 @@ impl State {
         let Some(space) = self.regroup_space else {
             return;
         };
-        if self.blocks[b.index()].loc != space.0 {
+        if self.board.block(b).loc != space.0 {
             return;
         }
         let board = game.board();

@@ -87,19 +87,23 @@ impl State {
         let (main, reserve, response) = (road(0), road(1), road(2));
         let mut state = State::new(game, start.seed);
         state.dice.reseed(start.seed);
-        for (i, b) in state.blocks.iter_mut().enumerate() {
-            let block = game.roster().block(BlockId(i as u8));
-            *b = BlockState {
-                loc: POOL,
-                steps: block.max_steps,
-                side: block.side,
-                flags: 0,
-                moved_steps: 0,
-                entered_via: NO_LINK,
-                came_from: POOL,
-                last_hop: super::Hop::NONE,
-            };
-        }
+        let mut blocks: Vec<BlockState> = game
+            .roster()
+            .ids()
+            .map(|id| {
+                let block = game.roster().block(id);
+                BlockState {
+                    loc: POOL,
+                    steps: block.max_steps,
+                    side: block.side,
+                    flags: 0,
+                    moved_steps: 0,
+                    entered_via: NO_LINK,
+                    came_from: POOL,
+                    last_hop: super::Hop::NONE,
+                }
+            })
+            .collect();
         let mut used = Vec::new();
         for (list, attacking) in [(&start.attacking, true), (&start.defending, false)] {
             for placed in list {
@@ -109,7 +113,7 @@ impl State {
                     (false, true) => response,
                     (false, false) => None,
                 };
-                let b = &mut state.blocks[placed.block.index()];
+                let b = &mut blocks[placed.block.index()];
                 b.loc = space.0;
                 b.steps = placed.steps;
                 if placed.reserve {
@@ -127,7 +131,10 @@ impl State {
                 }
             }
         }
-        state.recount_occupancy(game);
+        let placed = blocks.into_iter().enumerate();
+        state
+            .board
+            .restate(game, placed.map(|(i, b)| (BlockId(i as u8), b)));
         state.enter_battle(game, start, space, used, response);
         state
     }
@@ -183,14 +190,12 @@ impl State {
     /// and its blocks (the state and the key of one battle started by
     /// [`State::at_battle`]; counters and chance stream stay).
     pub fn set_battle_key(&mut self, game: &Game, key: &BattleKey) {
-        for &(i, b) in &key.blocks {
-            self.blocks[usize::from(i)] = b;
-        }
         self.battle.clone_from(&key.battle);
         if key.battle.is_some() {
             self.phase = Phase::Battle;
         }
-        self.recount_occupancy(game);
+        let blocks = key.blocks.iter().map(|&(i, b)| (BlockId(i), b));
+        self.board.restate(game, blocks);
     }
 
     /// The key of [`BattleKey`]: the battle and every block off the pool.
@@ -198,7 +203,8 @@ impl State {
         BattleKey {
             battle: self.battle.clone(),
             blocks: self
-                .blocks
+                .board
+                .blocks()
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| b.loc != POOL)

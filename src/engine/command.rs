@@ -124,8 +124,8 @@ impl State {
         let side = self.order[slot as usize];
         let left = self
             .held_vp
-            .without(self.occupied[0])
-            .without(self.occupied[1]);
+            .without(self.board.occupied_by(Side::Caesar))
+            .without(self.board.occupied_by(Side::Pompey));
         self.stats.quality.vp_cities_left[side.index()] += left.iter().count() as u32;
         if slot == 0 {
             self.begin_command(game, 1, log);
@@ -176,7 +176,7 @@ impl State {
 
     /// 6.1: the active group's next steps, then ending the group.
     fn group_step_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
-        for id in self.command.members.and(self.on_map[side.index()]).iter() {
+        for id in self.command.members.and(self.board.on_map(side)).iter() {
             let _ = self.block_steps(game, id, |to| {
                 out.push(Action::Step { block: id, to });
                 ControlFlow::Continue(())
@@ -193,8 +193,8 @@ impl State {
             // An unmoved block's first step depends only on where
             // it is and whether it is a land block or a navis.
             let mut stuck = [SpaceSet::default(); 2];
-            for id in self.on_map[side.index()].iter() {
-                let b = self.blocks[id.index()];
+            for id in self.board.on_map(side).iter() {
+                let b = self.board.block(id);
                 if b.has(flag::MOVED | flag::ANCHORED) {
                     continue;
                 }
@@ -263,7 +263,7 @@ impl State {
                 let joining = self.group_joining(game, side, at);
                 self.command.members = self.command.members.or(joining);
                 for id in joining.iter() {
-                    self.blocks[id.index()].moved_steps = 0;
+                    self.board.marks_mut(id).moved_steps = 0;
                 }
                 emit!(log, GameEvent::GroupMoves { side, from: at });
             }
@@ -274,7 +274,7 @@ impl State {
                     .command
                     .members
                     .iter()
-                    .any(|b| self.blocks[b.index()].moved_steps > 0);
+                    .any(|b| self.board.block(b).moved_steps > 0);
                 if !moved {
                     self.stats.quality.mp_wasted[side.index()] += 1;
                 }
@@ -326,13 +326,13 @@ impl State {
                 self.set_loc(game, block, at.0);
                 self.set_steps(game, block, 1);
                 self.set_side(game, block, side);
-                self.blocks[block.index()].came_from = at.0;
+                self.board.marks_mut(block).came_from = at.0;
                 emit!(log, GameEvent::Levied { side, block, at });
                 self.skip_empty_command_steps(game, log);
             }
             Action::AddStep(block) => {
                 self.command.lp -= 1;
-                let steps = self.blocks[block.index()].steps;
+                let steps = self.board.block(block).steps;
                 self.set_steps(game, block, steps + 1);
                 emit!(
                     log,
@@ -401,8 +401,8 @@ impl State {
     /// that have not moved this phase and may move in it.
     fn group_joining(&self, game: &Game, side: Side, at: SpaceId) -> BlockSet {
         let mut joining = BlockSet::default();
-        for id in self.on_map[side.index()].iter() {
-            let b = self.blocks[id.index()];
+        for id in self.board.on_map(side).iter() {
+            let b = self.board.block(id);
             if b.loc == at.0
                 && !b.has(flag::MOVED | flag::ANCHORED)
                 && self.may_join_group(game, id)
@@ -426,8 +426,8 @@ impl State {
             members: self.command.members.or(joining),
             ..self.command
         };
-        for id in cmd.members.and(self.on_map[side.index()]).iter() {
-            let mut s = self.blocks[id.index()];
+        for id in cmd.members.and(self.board.on_map(side)).iter() {
+            let mut s = self.board.block(id);
             if joining.contains(id) {
                 s.moved_steps = 0;
             }
@@ -470,7 +470,7 @@ impl State {
     fn declare_main_attack(&mut self, contest: usize, link: LinkId) {
         let c = &mut self.contests[contest];
         let mut pinning = 0;
-        for s in &mut self.blocks {
+        for s in self.board.all_marks_mut() {
             if s.loc == c.space.0 && s.side == c.attacker && !s.has(flag::RESPONDED) {
                 if s.entered_via == link.0 {
                     s.flags &= !flag::RESERVE;
@@ -494,7 +494,7 @@ impl State {
         attack_only.then(|| {
             cmd.members
                 .iter()
-                .map(|id| self.blocks[id.index()])
+                .map(|id| self.board.block(id))
                 .find(|b| b.has(flag::MOVED))
                 .map(|b| SpaceId(b.loc))
         })
@@ -530,7 +530,7 @@ impl State {
         b: BlockId,
         f: impl FnMut(SpaceId) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.block_steps_in(game, b, self.blocks[b.index()], &self.command, f)
+        self.block_steps_in(game, b, self.board.block(b), &self.command, f)
     }
 
     /// [`State::block_steps`] were the block `s` and the command phase `cmd`:
@@ -570,7 +570,7 @@ impl State {
             return ControlFlow::Continue(());
         }
         let attack_only = self.attack_only_target(game, cmd);
-        let enemy = self.occupied[side.other().index()];
+        let enemy = self.board.occupied_by(side.other());
         let limits = Self::road_limits(game, cmd, b);
         for adj in game.board().neighbours_for(at, land) {
             let attacking = enemy.contains(adj.to);
@@ -612,16 +612,18 @@ impl State {
         if c.attacker == side {
             return false;
         }
-        let staying = self.on_map[side.index()]
+        let staying = self
+            .board
+            .on_map(side)
             .iter()
-            .map(|id| self.blocks[id.index()])
+            .map(|id| self.board.block(id))
             .filter(|b| b.loc == c.space.0 && !b.has(flag::MOVED))
             .count();
         staying > c.pinning as usize
     }
 
     fn step(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
-        let from = SpaceId(self.blocks[b.index()].loc);
+        let from = SpaceId(self.board.block(b).loc);
         let link = game
             .board()
             .link_between(from, to)
@@ -632,7 +634,7 @@ impl State {
             self.road_use[link.index()][side.index()] += 1;
         }
         {
-            let s = &mut self.blocks[b.index()];
+            let s = self.board.marks_mut(b);
             if s.moved_steps == 0 {
                 // Where this move started (winter moves leave it stale).
                 s.came_from = from.0;
@@ -643,7 +645,7 @@ impl State {
         }
         self.set_loc(game, b, to.0);
         if enemy_there {
-            self.blocks[b.index()].flags |= flag::STOPPED;
+            self.board.marks_mut(b).flags |= flag::STOPPED;
             self.join_contest(side, b, to, link);
         }
         emit!(
@@ -680,7 +682,7 @@ impl State {
                     c.main = link.0;
                     c.pinning += 1;
                 } else {
-                    self.blocks[b.index()].flags |= flag::RESERVE;
+                    self.board.marks_mut(b).flags |= flag::RESERVE;
                 }
             }
             // 6.14: Player 2 reinforcing a battle Player 1 started.
@@ -688,7 +690,7 @@ impl State {
                 if !c.response_links.contains(&link) {
                     c.response_links.push(link);
                 }
-                self.blocks[b.index()].flags |= flag::RESERVE | flag::RESPONDED;
+                self.board.marks_mut(b).flags |= flag::RESERVE | flag::RESPONDED;
             }
         }
     }
@@ -736,8 +738,8 @@ impl State {
         // Blocks in the same port share their destinations: (port, range in `dests`).
         let mut dests: Vec<SpaceId> = Vec::new();
         let mut done: Vec<(SpaceId, usize, usize)> = Vec::new();
-        for id in self.on_map[side.index()].iter() {
-            let b = self.blocks[id.index()];
+        for id in self.board.on_map(side).iter() {
+            let b = self.board.block(id);
             if b.has(flag::MOVED) || !game.land_blocks.contains(id) {
                 continue;
             }
@@ -781,7 +783,7 @@ impl State {
 
     fn sea_move(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
         let board = game.board();
-        let from = SpaceId(self.blocks[b.index()].loc);
+        let from = SpaceId(self.board.block(b).loc);
         let paths = self.friendly_sea_paths(game, side, from);
         // The shortest chain of seas ending at a sea of the destination port.
         let last = paths
@@ -798,27 +800,30 @@ impl State {
         // 6.3: one navis stays in each sea crossed for the command phase.
         for sea in &chain {
             let anchored = self
-                .blocks
+                .board
+                .blocks()
                 .iter()
                 .any(|x| x.loc == sea.0 && x.side == side && x.has(flag::ANCHORED));
             if !anchored
                 && let Some(i) = self
-                    .blocks
+                    .board
+                    .blocks()
                     .iter()
                     .position(|x| x.loc == sea.0 && x.side == side && !x.has(flag::MOVED))
                     .or_else(|| {
-                        self.blocks
+                        self.board
+                            .blocks()
                             .iter()
                             .position(|x| x.loc == sea.0 && x.side == side)
                     })
             {
-                self.blocks[i].flags |= flag::ANCHORED;
+                self.board.marks_mut(BlockId(i as u8)).flags |= flag::ANCHORED;
             }
         }
         self.command.mp -= 1;
         self.stats.quality.mp_spent[side.index()] += 1;
         self.set_loc(game, b, to.0);
-        self.blocks[b.index()].flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
+        self.board.marks_mut(b).flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
         emit!(
             log,
             GameEvent::BlockSailed {
@@ -856,8 +861,8 @@ impl State {
         mut f: impl FnMut(Action) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let friendly_cities = self.friendly_spaces(side).and(game.cities);
-        let mut levied = self.pooled[side.index()].and(game.printed[side.index()]);
-        if !self.leader_died[side.index()] {
+        let mut levied = self.board.pooled(side).and(game.printed[side.index()]);
+        if !self.board.leader_died(side) {
             levied = levied.without(game.reserve_leaders); // 7.51
         }
         // Blocks whose own city is friendly, found city by city.
@@ -889,7 +894,7 @@ impl State {
                 f(Action::Levy { block: id, at })?;
             }
         }
-        for id in self.on_map[side.index()].iter() {
+        for id in self.board.on_map(side).iter() {
             if self.may_add_step(game, id) {
                 f(Action::AddStep(id))?;
             }
@@ -901,7 +906,7 @@ impl State {
     /// friendly city (never at sea: a navis in port), unmoved unless the
     /// rules allow it.
     pub(super) fn may_add_step(&self, game: &Game, id: BlockId) -> bool {
-        let s = self.blocks[id.index()];
+        let s = self.board.block(id);
         s.steps < game.max_steps[id.index()]
             && (game.rules.levy_on_moved_blocks || !s.has(flag::MOVED))
             && self
@@ -984,7 +989,7 @@ impl State {
     /// Jupiter: a leader or navis loses a step; any other block defects.
     fn jupiter_strike(&mut self, game: &Game, side: Side, b: BlockId, log: &mut impl Log) {
         let kind = game.roster().block(b).kind;
-        let at = SpaceId(self.blocks[b.index()].loc);
+        let at = SpaceId(self.board.block(b).loc);
         if matches!(kind, BlockKind::Leader | BlockKind::Navis) {
             emit!(log, GameEvent::RefusesToDefect { block: b });
             self.reduce(game, b, log);
@@ -1015,7 +1020,7 @@ impl State {
                 }
             }
         }
-        self.mark_contest_after_event(side, SpaceId(self.blocks[b.index()].loc));
+        self.mark_contest_after_event(side, SpaceId(self.board.block(b).loc));
     }
 
     /// A space an event left holding both sides is fought, `side` (the side
@@ -1039,22 +1044,21 @@ impl State {
     /// Vulcan: every block in the city loses a step.
     fn vulcan(&mut self, game: &Game, side: Side, city: SpaceId, log: &mut impl Log) {
         emit!(log, GameEvent::VulcanStrikes { side, city });
-        let victims: Vec<BlockId> = (0..self.blocks.len() as u8)
+        let victims: Vec<BlockId> = (0..self.board.blocks().len() as u8)
             .map(BlockId)
-            .filter(|b| self.blocks[b.index()].loc == city.0)
+            .filter(|b| self.board.block(*b).loc == city.0)
             .collect();
         // 1.1: Cleopatra at I changes sides; her new side attacks (even when
         // the city struck was the card player's own).
         let mut attacker = side;
         for b in victims {
             let cleopatra = game.roster().block(b).kind == BlockKind::Cleopatra;
-            if cleopatra && game.rules.vulcan_spares_cleopatra && self.blocks[b.index()].steps == 1
-            {
+            if cleopatra && game.rules.vulcan_spares_cleopatra && self.board.block(b).steps == 1 {
                 continue;
             }
             self.reduce(game, b, log);
             if cleopatra {
-                attacker = self.blocks[b.index()].side;
+                attacker = self.board.block(b).side;
             }
         }
         self.mark_contest_after_event(attacker, city);
@@ -1062,7 +1066,10 @@ impl State {
 
     /// 2.3: the battle phase, or the next turn if there is nothing to fight.
     pub(super) fn begin_battles(&mut self, game: &Game, log: &mut impl Log) {
-        let both = self.occupied[0].and(self.occupied[1]);
+        let both = self
+            .board
+            .occupied_by(Side::Caesar)
+            .and(self.board.occupied_by(Side::Pompey));
         self.contests.retain(|c| both.contains(c.space));
         match self.contests.len() {
             0 => self.end_turn(game, log),
@@ -1076,7 +1083,8 @@ impl State {
 
     /// Blocks in the pool that `side` could levy at all (for views and tests).
     pub fn pool(&self, side: Side) -> impl Iterator<Item = BlockId> + '_ {
-        self.blocks
+        self.board
+            .blocks()
             .iter()
             .enumerate()
             .filter(move |(_, b)| b.place() == Place::Pool && b.side == side)
@@ -1102,11 +1110,11 @@ impl FriendlyCities {
             port_count: 0,
         };
         let mut left = friendly_cities;
-        for id in state.on_map[side.index()].iter() {
+        for id in state.board.on_map(side).iter() {
             if left == SpaceSet::default() {
                 break;
             }
-            let s = SpaceId(state.blocks[id.index()].loc);
+            let s = SpaceId(state.board.block(id).loc);
             if left.contains(s) {
                 left.remove(s);
                 list.cities[list.city_count] = s;

@@ -56,7 +56,7 @@ pub(crate) use blocks::Forces;
 pub(crate) use sets::SET_CAPACITY;
 
 use battle::Contest;
-use blocks::{BlockState, ELIMINATED, Hop, NO_LINK, POOL, TROPHY, flag};
+use blocks::{BlockState, Board, ELIMINATED, Hop, NO_LINK, POOL, TROPHY, flag};
 use command::{CommandState, CommandStep};
 use dice::{Dice, roll_among_with};
 use events::Orders;

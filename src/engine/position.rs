@@ -177,9 +177,14 @@ impl State {
         state.dice.reseed(position.seed);
         state.year = position.year;
         state.turn = position.turn;
-        state.blocks = blocks;
-        state.trophies = trophies;
-        state.leader_died = leader_died;
+        state.board.restate(
+            game,
+            blocks
+                .into_iter()
+                .enumerate()
+                .map(|(i, b)| (BlockId(i as u8), b)),
+        );
+        state.board.set_dead_leaders(trophies, leader_died);
         state.hands = position.hands.clone();
         state.discarded = [
             position.discarded[0].iter().copied().collect(),

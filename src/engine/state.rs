@@ -5,11 +5,10 @@
 
 use super::battle;
 use super::{
-    Action, BlockSet, BlockState, CardSet, CommandState, CommandStep, Contest, Dice, Forces, Game,
-    GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period, Phase,
-    SpaceSet,
+    Action, BlockState, Board, CardSet, CommandState, CommandStep, Contest, Dice, Game, GameStats,
+    Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period, Phase, Place, SpaceSet,
 };
-use crate::scenario::model::{CardFace, Event, Side, SpaceId};
+use crate::scenario::model::{BlockId, CardFace, Event, Side, SpaceId};
 
 /// The seeded, cheap-to-clone game state.
 #[derive(Debug, Clone)]
@@ -19,7 +18,8 @@ pub struct State {
     pub(super) year: u8,
     pub(super) turn: u8,
     pub(super) phase: Phase,
-    pub(super) blocks: Vec<BlockState>,
+    /// Where the blocks are, and the counts kept with them.
+    pub(super) board: Board,
     /// Cards in each hand (deck indices).
     pub(super) hands: [Vec<u8>; 2],
     pub(super) played: [Option<u8>; 2],
@@ -46,29 +46,9 @@ pub struct State {
     pub(super) surprise: Option<(Side, Event)>,
     /// The battle that side named for it; known to that side only until fought.
     pub(super) surprise_at: Option<SpaceId>,
-    /// 7.51: a leader of this side has died.
-    pub(super) leader_died: [bool; 2],
-    pub(super) trophies: [u8; 2],
     pub(super) outcome: Option<Outcome>,
     /// Counters for reports.
     pub stats: GameStats,
-    /// Each side's blocks in each space (how many, how strong), kept in step
-    /// with every block's place, side and steps by [`State::set_loc`],
-    /// [`State::set_side`] and [`State::set_steps`]: the hot path asks "who
-    /// is here?" thousands of times per game, and a player its own strength
-    /// per space at every decision.
-    pub(super) forces: [Vec<Forces>; 2],
-    /// The spaces where each side has blocks, kept like `forces`.
-    pub(super) occupied: [SpaceSet; 2],
-    /// Each side's blocks on the map, and in the pool (face-down, ready to
-    /// levy), kept like `forces`.
-    pub(super) on_map: [BlockSet; 2],
-    pub(super) pooled: [BlockSet; 2],
-    /// Per side, renewed (see [`fresh_stamp`](super::blocks::fresh_stamp))
-    /// whenever one of its blocks enters, leaves or moves on the map or
-    /// changes sides there: what the other side sees of its blocks,
-    /// strengths apart, stays while it does.
-    pub(super) map_stamp: [u64; 2],
     /// The VP cities the side in command held when its command phase began
     /// (play quality: cities left empty).
     pub(super) held_vp: SpaceSet,
@@ -83,7 +63,7 @@ impl State {
     pub(crate) fn new_logged(game: &Game, seed: u64, log: &mut impl Log) -> State {
         let roster = game.roster();
         let setup = game.scenario.starting_setup();
-        let blocks = roster
+        let blocks: Vec<BlockState> = roster
             .ids()
             .map(|b| {
                 let block = roster.block(b);
@@ -109,7 +89,7 @@ impl State {
             year: 1,
             turn: 1,
             phase: Phase::Discard(Side::Caesar),
-            blocks,
+            board: Board::new(game, blocks),
             hands: [Vec::new(), Vec::new()],
             played: [None, None],
             discarded: [CardSet::EMPTY; 2],
@@ -125,18 +105,10 @@ impl State {
             regroup_use: Vec::new(),
             surprise: None,
             surprise_at: None,
-            leader_died: [false, false],
-            trophies: [0, 0],
             outcome: None,
             stats: GameStats::default(),
-            forces: [Vec::new(), Vec::new()],
-            occupied: [SpaceSet::default(); 2],
-            on_map: [BlockSet::default(); 2],
-            pooled: [BlockSet::default(); 2],
-            map_stamp: [0; 2],
             held_vp: SpaceSet::default(),
         };
-        state.recount_occupancy(game);
         state.deal(game, log);
         state
     }
@@ -208,15 +180,15 @@ impl State {
         &self.hands[side.index()]
     }
     pub fn trophies(&self, side: Side) -> u8 {
-        self.trophies[side.index()]
+        self.board.trophies(side)
     }
 
     /// 1.2: city VP held plus leaders killed.
     pub fn vp(&self, game: &Game) -> [u32; 2] {
         let board = game.board();
         let mut vp = [
-            self.trophies[0] as u32 * game.rules.vp_per_leader_killed as u32,
-            self.trophies[1] as u32 * game.rules.vp_per_leader_killed as u32,
+            self.board.trophies(Side::Caesar) as u32 * game.rules.vp_per_leader_killed as u32,
+            self.board.trophies(Side::Pompey) as u32 * game.rules.vp_per_leader_killed as u32,
         ];
         for id in board.ids() {
             let v = board.space(id).vp as u32;
@@ -306,8 +278,8 @@ impl State {
             Phase::Over => {}
         }
         debug_assert_eq!(
-            (self.forces.clone(), self.occupied, self.on_map, self.pooled),
-            self.counted(game),
+            self.board.counts(),
+            self.board.counted(game),
             "occupancy out of step after {action:?}"
         );
     }
@@ -357,7 +329,7 @@ impl State {
             let here: Vec<String> = game
                 .roster()
                 .ids()
-                .filter(|b| self.blocks[b.index()].loc == id.0)
+                .filter(|b| self.board.block(*b).loc == id.0)
                 .map(|b| {
                     format!(
                         "{}{} {}",
@@ -447,6 +419,77 @@ impl State {
             Phase::WinterNavis(_) | Phase::WinterSupply(_) => Period::Winter,
             Phase::Over => Period::Over,
         }
+    }
+}
+
+/// The board's doors and queries, as the rules written on the state use
+/// them (the phases' rooms take the board itself).
+impl State {
+    pub fn place(&self, b: BlockId) -> Place {
+        self.board.place(b)
+    }
+    pub fn location(&self, b: BlockId) -> Option<SpaceId> {
+        self.board.location(b)
+    }
+    /// Whether a block waits in a battle's reserve (7.3): it arrives, and
+    /// is revealed, at the start of round 2.
+    pub fn is_reserve(&self, b: BlockId) -> bool {
+        self.board.is_reserve(b)
+    }
+    /// Current strength in steps.
+    pub fn steps(&self, b: BlockId) -> u8 {
+        self.board.steps(b)
+    }
+    /// The side a block fights for now (Cleopatra and Jupiter may change it).
+    pub fn side(&self, b: BlockId) -> Side {
+        self.board.side(b)
+    }
+    /// Blocks of `side` at `space`.
+    pub fn blocks_at(&self, space: SpaceId, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+        self.board.blocks_at(space, side)
+    }
+    /// 4.21 / 4.4: friendly to `side` (occupied by it alone).
+    pub fn is_friendly(&self, space: SpaceId, side: Side) -> bool {
+        self.board.is_friendly(space, side)
+    }
+    pub fn is_vacant(&self, space: SpaceId) -> bool {
+        self.board.is_vacant(space)
+    }
+    pub fn is_contested(&self, space: SpaceId) -> bool {
+        self.board.is_contested(space)
+    }
+    /// Printed strength (7.41: elephant steps count double).
+    pub fn strength(&self, game: &Game, b: BlockId) -> u8 {
+        self.board.strength(game, b)
+    }
+    pub(super) fn occupied(&self, space: SpaceId) -> [bool; 2] {
+        self.board.occupied(space)
+    }
+    pub(super) fn friendly_spaces(&self, side: Side) -> SpaceSet {
+        self.board.friendly_spaces(side)
+    }
+    pub(super) fn has_enemy(&self, space: SpaceId, side: Side) -> bool {
+        self.board.has_enemy(space, side)
+    }
+    pub(super) fn set_loc(&mut self, game: &Game, b: BlockId, loc: u16) {
+        self.board.set_loc(game, b, loc)
+    }
+    pub(super) fn set_steps(&mut self, game: &Game, b: BlockId, steps: u8) {
+        self.board.set_steps(game, b, steps)
+    }
+    pub(super) fn set_side(&mut self, game: &Game, b: BlockId, side: Side) {
+        self.board.set_side(game, b, side)
+    }
+    /// 7.5: see [`Board::eliminate`].
+    pub(super) fn eliminate(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
+        self.board.eliminate(game, b, &mut self.stats, log)
+    }
+    /// One step lost: see [`Board::reduce`].
+    pub(super) fn reduce(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
+        self.board.reduce(game, b, &mut self.stats, log)
+    }
+    pub(super) fn recount_occupancy(&mut self, game: &Game) {
+        self.board.recount_occupancy(game)
     }
 }
 

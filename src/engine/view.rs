@@ -171,12 +171,12 @@ impl State {
 
     /// Whether `side` sees block `b` exactly (without omniscience).
     fn visible_to(&self, game: &Game, side: Side, b: BlockId) -> bool {
-        let s = &self.blocks[b.index()];
+        let s = self.board.block(b);
         match s.loc {
             ELIMINATED | TROPHY => true,
             POOL => {
                 s.side == side
-                    || (game.reserve_leaders.contains(b) && !self.leader_died[s.side.index()])
+                    || (game.reserve_leaders.contains(b) && !self.board.leader_died(s.side))
             }
             // 7.1: "Reveal blocks (not Reserves)"; 7.3: reserves "are
             // revealed and arrive at the start of Round 2".
@@ -193,7 +193,7 @@ impl State {
         let hidden: Vec<BlockId> = roster
             .ids()
             .filter(|b| {
-                let s = &self.blocks[b.index()];
+                let s = self.board.block(*b);
                 s.side == enemy
                     && roster.block(*b).side == enemy
                     && !self.visible_to(game, side, *b)
@@ -209,7 +209,7 @@ impl State {
         // Caesar moves).
         let mut slots: Vec<(BlockState, bool)> = hidden
             .iter()
-            .map(|b| (self.blocks[b.index()], self.command.members.contains(*b)))
+            .map(|b| (self.board.block(*b), self.command.members.contains(*b)))
             .collect();
         slots.sort_by_key(|(s, member)| {
             // Membership sorts as the group flag bit (2) it replaced did, so
@@ -224,6 +224,7 @@ impl State {
         // Hidden strengths are redrawn too: uniformly on the map, full in
         // the pool (strength there is not used until a levy resets it).
         assigned.sort_by_key(|(b, _)| b.0);
+        let mut redrawn = Vec::with_capacity(assigned.len());
         for (b, i) in assigned {
             let mut s = slots[i];
             let max = roster.block(b).max_steps.max(1);
@@ -232,14 +233,14 @@ impl State {
             } else {
                 max
             };
-            self.blocks[b.index()] = s;
+            redrawn.push((b, s));
             if slot_member[i] {
                 self.command.members.insert(b);
             } else {
                 self.command.members.remove(b);
             }
         }
-        self.recount_occupancy(game);
+        self.board.restate(game, redrawn);
     }
 }
 
@@ -374,11 +375,11 @@ impl<'a> SideView<'a> {
         self.state.vp(game)
     }
     pub fn trophies(&self, side: Side) -> u8 {
-        self.state.trophies[side.index()]
+        self.state.board.trophies(side)
     }
     /// 7.51: whether a leader of `side` has died (its third leader is free).
     pub(crate) fn leader_died(&self, side: Side) -> bool {
-        self.state.leader_died[side.index()]
+        self.state.board.leader_died(side)
     }
     /// The battle being fought, if any.
     pub fn battle(&self) -> Option<super::BattleInfo> {
@@ -404,7 +405,7 @@ impl<'a> SideView<'a> {
     /// A block, if this side may see it.
     pub fn block(&self, game: &Game, b: BlockId) -> Option<KnownBlock> {
         self.knows(game, b).then(|| {
-            let s = &self.state.blocks[b.index()];
+            let s = &self.state.board.block(b);
             KnownBlock {
                 place: s.place(),
                 steps: s.steps,
@@ -417,7 +418,8 @@ impl<'a> SideView<'a> {
     pub fn own_blocks(&self) -> impl Iterator<Item = (BlockId, KnownBlock)> + '_ {
         let side = self.side;
         self.state
-            .blocks
+            .board
+            .blocks()
             .iter()
             .enumerate()
             .filter(move |(_, s)| s.side == side && s.loc != TROPHY)
@@ -449,7 +451,7 @@ impl<'a> SideView<'a> {
     /// The strength of one of this side's own blocks (a side always knows
     /// its own: no visibility check); `None` for an enemy block.
     pub(crate) fn own_strength(&self, game: &Game, b: BlockId) -> Option<u8> {
-        (self.state.blocks[b.index()].side == self.side).then(|| self.state.strength(game, b))
+        (self.state.board.block(b).side == self.side).then(|| self.state.strength(game, b))
     }
 
     /// This side's blocks at `space`.
@@ -470,8 +472,8 @@ impl<'a> SideView<'a> {
         // battle looked up once rather than per block (7.1, 7.3).
         let revealed = state.revealed_space().map(|s| s.0);
         let omniscient = self.omniscient;
-        state.on_map[enemy.index()].iter().map(move |b| {
-            let s = &state.blocks[b.index()];
+        state.board.on_map(enemy).iter().map(move |b| {
+            let s = &state.board.block(b);
             let known = omniscient || (Some(s.loc) == revealed && !s.has(super::flag::RESERVE));
             (SpaceId(s.loc), known.then(|| state.strength(game, b)))
         })
@@ -483,20 +485,20 @@ impl<'a> SideView<'a> {
     /// `None` when it may know a strength.
     pub(crate) fn unseen_enemies_stamp(&self) -> Option<u64> {
         let known = self.omniscient || self.state.revealed_space().is_some();
-        (!known).then_some(self.state.map_stamp[self.side.other().index()])
+        (!known).then_some(self.state.board.map_stamp(self.side.other()))
     }
 
     /// This side's blocks in each space, by space id (a side always knows
     /// its own; the other side's strength is never shown).
     pub(crate) fn own_forces(&self) -> &'a [super::Forces] {
-        &self.state.forces[self.side.index()]
+        &self.state.board.forces(self.side)
     }
 
     /// Where one of this side's own blocks stands on the map (a side always
     /// knows its own: no visibility check); `None` for an enemy block or
     /// one off the map.
     pub(crate) fn own_location(&self, b: BlockId) -> Option<SpaceId> {
-        let s = &self.state.blocks[b.index()];
+        let s = &self.state.board.block(b);
         (s.side == self.side && s.on_map()).then_some(SpaceId(s.loc))
     }
 
@@ -545,7 +547,7 @@ impl<'a> SideView<'a> {
 
     /// Blocks of the other side at `space`, seen or not.
     pub fn enemy_count(&self, space: SpaceId) -> u8 {
-        self.state.forces[self.side.other().index()][space.index()].blocks
+        self.state.board.forces(self.side.other())[space.index()].blocks
     }
 
     /// Enemy blocks at `space` this side can identify (all, in omniscient
@@ -607,7 +609,8 @@ impl<'a> SideView<'a> {
     fn facts<H: Hasher>(&self, h: &mut H) {
         let s = self.state;
         (self.side, self.omniscient).hash(h);
-        (s.year, s.turn, s.order, s.leader_died, s.trophies).hash(h);
+        let (leader_died, trophies) = s.board.dead_leaders();
+        (s.year, s.turn, s.order, leader_died, trophies).hash(h);
         format!("{:?}", s.phase).hash(h);
         format!("{:?}", s.orders).hash(h);
         // Group members by identity only where the block is known (below).
@@ -643,7 +646,7 @@ impl<'a> SideView<'a> {
         }
         // Known blocks exactly; hidden ones as a multiset of (side, place).
         let mut hidden: Vec<(Side, u16, bool)> = Vec::new();
-        for (i, b) in s.blocks.iter().enumerate() {
+        for (i, b) in s.board.blocks().iter().enumerate() {
             let known = self.omniscient || s.visible_to_side_only(self.side, i);
             let member = s.command.members.contains(BlockId(i as u8));
             if known || self.revealed(i) {
@@ -660,7 +663,7 @@ impl<'a> SideView<'a> {
     /// Whether block `i` is public without the roster (eliminated, dead,
     /// in a revealed battle and not a reserve yet to arrive).
     fn revealed(&self, i: usize) -> bool {
-        let b = &self.state.blocks[i];
+        let b = &self.state.board.blocks()[i];
         matches!(b.loc, ELIMINATED | TROPHY)
             || (b.on_map()
                 && self.state.revealed_space() == Some(SpaceId(b.loc))
@@ -680,7 +683,7 @@ impl State {
     /// `visible_to` without the roster: own blocks (the locked third leader
     /// is public, but its place never differs between consistent states).
     fn visible_to_side_only(&self, side: Side, i: usize) -> bool {
-        self.blocks[i].side == side
+        self.board.blocks()[i].side == side
     }
 }
 
