@@ -4,7 +4,7 @@
 //! rule of 7.x they meet is the engine's, under the game's rule set.
 
 use super::battle::Battle;
-use super::{BlockState, Contest, Game, NO_LINK, NoLog, POOL, Phase, State, flag};
+use super::{BlockState, Game, NO_LINK, NoLog, POOL, Phase, State, flag};
 use crate::scenario::model::{Adjacent, BlockId, LinkClass, LinkId, Side, SpaceId};
 use crate::scenario::model::{BlockKind, Event};
 
@@ -151,20 +151,13 @@ impl State {
         self.year = 1;
         self.turn = 1;
         self.order = [start.attacker, start.attacker.other()];
-        self.contests = vec![Contest {
-            space,
-            attacker: start.attacker,
-            main: attack_links.first().map_or(NO_LINK, |l| l.0),
-            attack_links,
-            pinning: 0,
-            // 6.12 (1.1): declared with the moves, by the main force's road.
-            declared: true,
-            response_links: response
-                .filter(|_| start.defending.iter().any(|b| b.reserve))
-                .map(|a| a.link)
-                .into_iter()
-                .collect(),
-        }];
+        let response_links = response
+            .filter(|_| start.defending.iter().any(|b| b.reserve))
+            .map(|a| a.link)
+            .into_iter()
+            .collect();
+        self.battles
+            .state_contest(space, start.attacker, attack_links, response_links);
         // Mars on land; Neptune's surprise at sea needs a navis (the card).
         let navis = start
             .attacking
@@ -172,8 +165,8 @@ impl State {
             .any(|b| game.roster().block(b.block).kind == BlockKind::Navis);
         if start.surprise {
             let event = if navis { Event::Neptune } else { Event::Mars };
-            self.surprise = Some((start.attacker, event));
-            self.surprise_at = Some(space);
+            self.battles.hold_surprise(start.attacker, event);
+            self.battles.name_surprise(Some(space));
         }
         self.phase = Phase::ChooseBattle;
         self.start_battle(game, space, &mut NoLog);
@@ -183,14 +176,14 @@ impl State {
     /// every battle decision leads to a position of greater progress, so a
     /// walk may take positions in this order and forget those behind it.
     pub fn battle_progress(&self) -> Option<u32> {
-        self.battle.as_ref().map(Battle::progress)
+        self.battles.battle().map(Battle::progress)
     }
 
     /// Puts this state at the position `key` was taken from: the battle
     /// and its blocks (the state and the key of one battle started by
     /// [`State::at_battle`]; counters and chance stream stay).
     pub fn set_battle_key(&mut self, game: &Game, key: &BattleKey) {
-        self.battle.clone_from(&key.battle);
+        self.battles.set_battle(key.battle.clone());
         if key.battle.is_some() {
             self.phase = Phase::Battle;
         }
@@ -201,7 +194,7 @@ impl State {
     /// The key of [`BattleKey`]: the battle and every block off the pool.
     pub fn battle_key(&self) -> BattleKey {
         BattleKey {
-            battle: self.battle.clone(),
+            battle: self.battles.battle().cloned(),
             blocks: self
                 .board
                 .blocks()

@@ -186,9 +186,7 @@ impl State {
             b.came_from = b.loc;
         }
         self.road_use.iter_mut().for_each(|u| *u = [0, 0]);
-        self.contests.clear();
-        self.surprise = None;
-        self.surprise_at = None;
+        self.battles.end_turn();
         self.played = [None, None];
         let hands_left = self.hands[0].len().min(self.hands[1].len());
         if self.turn >= game.rules.turns_per_year || hands_left == 0 {

@@ -127,7 +127,7 @@ impl State {
         match action {
             Action::Fire => {
                 let b = self.battle_info()?.acting?;
-                let (dice, hit_max) = self.fire_dice(game, b);
+                let (dice, hit_max) = super::fire_dice(&self.board, game, b);
                 Some(ChanceRequest::Fire {
                     block: b,
                     dice,

@@ -5,12 +5,12 @@ use std::ops::ControlFlow;
 
 use super::events::{GameEvent, Log, Orders, emit};
 use super::{
-    Action, BlockSet, BlockState, Contest, Game, LevyRule, NO_LINK, Phase, Place, SET_CAPACITY,
-    SpaceSet, State, flag,
+    Action, BlockSet, BlockState, Contest, Game, LevyRule, Phase, Place, SET_CAPACITY, SpaceSet,
+    State, flag,
 };
-use crate::scenario::model::{BlockId, LinkId, SpaceId};
+use crate::scenario::model::{BlockId, SpaceId};
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::scenario::rules::{JupiterDefection, MainAttack, RoadLimits, VulcanTarget};
+use crate::scenario::rules::{JupiterDefection, RoadLimits, VulcanTarget};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum CommandStep {
@@ -82,7 +82,7 @@ impl State {
                 match e {
                     Event::Jupiter | Event::Vulcan => cmd.step = CommandStep::EventTarget,
                     Event::Mars | Event::Neptune => {
-                        self.surprise = Some((side, e));
+                        self.battles.hold_surprise(side, e);
                         // 2.0: one group move (Mars land, Neptune navis); 1.1:
                         // one group's attack (see attack_only_target).
                         let _ = rules;
@@ -151,18 +151,14 @@ impl State {
             },
             CommandStep::MainAttack => {
                 if let Some(i) = self.undeclared_attack(game) {
-                    out.extend(
-                        self.contests[i]
-                            .attack_links
-                            .iter()
-                            .map(|l| Action::MainAttack(*l)),
-                    );
+                    let links = self.battles.contests()[i].attack_links();
+                    out.extend(links.iter().map(|l| Action::MainAttack(*l)));
                 }
             }
             CommandStep::Surprise => {
-                for c in &self.contests {
-                    if self.surprise_fits(game, c.space, c.attacker) {
-                        out.push(Action::Surprise(Some(c.space)));
+                for c in self.battles.contests() {
+                    if self.surprise_fits(game, c.space(), c.attacker()) {
+                        out.push(Action::Surprise(Some(c.space())));
                     }
                 }
                 out.push(Action::Surprise(None));
@@ -226,30 +222,23 @@ impl State {
     /// card's player attacks (RQ); Mars a land battle (1.1: the card's
     /// attack, navis included); Neptune a sea battle or a shore attack.
     pub(super) fn surprise_fits(&self, game: &Game, space: SpaceId, attacker: Side) -> bool {
-        let land = game.board().space(space).kind != SpaceKind::Sea;
-        match self.surprise {
-            Some((side, Event::Mars)) => side == attacker && (land || !game.rules.mars_group_move),
-            Some((side, Event::Neptune)) => {
-                side == attacker
-                    && (!land
-                        || self
-                            .blocks_at(space, attacker)
-                            .any(|b| game.roster().block(b).kind == BlockKind::Navis))
-            }
-            _ => false,
-        }
+        self.battles
+            .surprise_fits(&self.board, game, space, attacker)
     }
 
     /// Mars / Neptune: "Choose 1 battle" is part of the card, resolved in
     /// its player's command phase, so he names it when his moves are done.
     fn may_name_surprise(&self, game: &Game) -> bool {
         let side = self.side_now();
-        self.surprise.is_some_and(|(holder, _)| holder == side)
-            && self.surprise_at.is_none()
+        self.battles
+            .surprise()
+            .is_some_and(|(holder, _)| holder == side)
+            && self.battles.surprise_at().is_none()
             && self
-                .contests
+                .battles
+                .contests()
                 .iter()
-                .any(|c| self.surprise_fits(game, c.space, c.attacker))
+                .any(|c| self.surprise_fits(game, c.space(), c.attacker()))
     }
 
     pub(super) fn command_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
@@ -290,18 +279,15 @@ impl State {
             }
             Action::MainAttack(link) => {
                 if let Some(i) = self.undeclared_attack(game) {
-                    self.declare_main_attack(i, link);
-                    let space = self.contests[i].space;
+                    self.battles.declare_main_attack(&mut self.board, i, link);
+                    let space = self.battles.contests()[i].space();
                     let from = game.board().link(link).other(space);
                     emit!(log, GameEvent::MainAttackDeclared { side, space, from });
                 }
                 self.skip_empty_command_steps(game, log);
             }
             Action::Surprise(named) => {
-                self.surprise_at = named;
-                if named.is_none() {
-                    self.surprise = None;
-                }
+                self.battles.name_surprise(named);
                 // The record says a battle was named, not which: the
                 // opponent learns it when the battle is fought.
                 emit!(log, GameEvent::SurpriseNamed { side, space: named });
@@ -456,33 +442,7 @@ impl State {
     /// 6.12 (1.1): the first battle the moving player attacked by two or more
     /// roads whose main attack he has not declared yet.
     fn undeclared_attack(&self, game: &Game) -> Option<usize> {
-        if game.rules.main_attack != MainAttack::AttackerChooses {
-            return None;
-        }
-        let side = self.side_now();
-        self.contests
-            .iter()
-            .position(|c| c.attacker == side && !c.declared && c.attack_links.len() > 1)
-    }
-
-    /// 6.12 / 6.13 (1.1): blocks that entered by `link` are the main force and
-    /// pin; those by other roads are reserves.
-    fn declare_main_attack(&mut self, contest: usize, link: LinkId) {
-        let c = &mut self.contests[contest];
-        let mut pinning = 0;
-        for s in self.board.all_marks_mut() {
-            if s.loc == c.space.0 && s.side == c.attacker && !s.has(flag::RESPONDED) {
-                if s.entered_via == link.0 {
-                    s.flags &= !flag::RESERVE;
-                    pinning += 1;
-                } else if s.entered_via != NO_LINK {
-                    s.flags |= flag::RESERVE;
-                }
-            }
-        }
-        c.main = link.0;
-        c.pinning = pinning;
-        c.declared = true;
+        self.battles.undeclared_attack(game, self.side_now())
     }
 
     /// 1.1 Mars/Neptune: the card's group move is the surprise attack itself,
@@ -560,7 +520,7 @@ impl State {
         // 6.13: leaving a contested space needs an unpinned block, and not by a
         // road or border the enemy used.
         let contest = if k == 0 {
-            self.contests.iter().find(|c| c.space == at)
+            self.battles.contest_at(at)
         } else {
             None
         };
@@ -580,7 +540,7 @@ impl State {
                 continue;
             }
             if let Some(c) = contest
-                && c.attack_links.contains(&adj.link)
+                && c.attack_links().contains(&adj.link)
             {
                 continue;
             }
@@ -609,7 +569,7 @@ impl State {
     /// Reserves (6.14), and the pinned blocks are the defence's main force,
     /// so a battle always begins with one (docs/rules-notes.md, 6.13).
     fn may_leave_contest(&self, c: &Contest, side: Side) -> bool {
-        if c.attacker == side {
+        if c.attacker() == side {
             return false;
         }
         let staying = self
@@ -617,9 +577,9 @@ impl State {
             .on_map(side)
             .iter()
             .map(|id| self.board.block(id))
-            .filter(|b| b.loc == c.space.0 && !b.has(flag::MOVED))
+            .filter(|b| b.loc == c.space().0 && !b.has(flag::MOVED))
             .count();
-        staying > c.pinning as usize
+        staying > c.pinning() as usize
     }
 
     fn step(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
@@ -646,7 +606,8 @@ impl State {
         self.set_loc(game, b, to.0);
         if enemy_there {
             self.board.marks_mut(b).flags |= flag::STOPPED;
-            self.join_contest(side, b, to, link);
+            self.battles
+                .join_contest(&mut self.board, side, b, to, link);
         }
         emit!(
             log,
@@ -658,41 +619,6 @@ impl State {
                 attack: enemy_there,
             }
         );
-    }
-
-    /// Registers a block entering a space that holds enemy blocks.
-    fn join_contest(&mut self, side: Side, b: BlockId, to: SpaceId, link: LinkId) {
-        match self.contests.iter_mut().find(|c| c.space == to) {
-            None => {
-                self.contests.push(Contest {
-                    space: to,
-                    attacker: side,
-                    main: link.0,
-                    attack_links: vec![link],
-                    pinning: 1,
-                    declared: false,
-                    response_links: Vec::new(),
-                });
-            }
-            Some(c) if c.attacker == side => {
-                if !c.attack_links.contains(&link) {
-                    c.attack_links.push(link);
-                }
-                if c.main == link.0 || c.main == NO_LINK {
-                    c.main = link.0;
-                    c.pinning += 1;
-                } else {
-                    self.board.marks_mut(b).flags |= flag::RESERVE;
-                }
-            }
-            // 6.14: Player 2 reinforcing a battle Player 1 started.
-            Some(c) => {
-                if !c.response_links.contains(&link) {
-                    c.response_links.push(link);
-                }
-                self.board.marks_mut(b).flags |= flag::RESERVE | flag::RESPONDED;
-            }
-        }
     }
 
     // ------------------------------------------------------- amphibious 6.3
@@ -765,7 +691,7 @@ impl State {
 
     /// 6.3: the ports a land block in `at` may sail to, appended to `dests`.
     fn sea_destinations(&self, game: &Game, side: Side, at: SpaceId, dests: &mut Vec<SpaceId>) {
-        if let Some(c) = self.contests.iter().find(|c| c.space == at)
+        if let Some(c) = self.battles.contest_at(at)
             && !self.may_leave_contest(c, side)
         {
             return;
@@ -1020,25 +946,8 @@ impl State {
                 }
             }
         }
-        self.mark_contest_after_event(side, SpaceId(self.board.block(b).loc));
-    }
-
-    /// A space an event left holding both sides is fought, `side` (the side
-    /// the changed block joined) attacking; its blocks there are its main
-    /// force and pin as many enemy blocks (6.13).
-    fn mark_contest_after_event(&mut self, side: Side, at: SpaceId) {
-        if self.is_contested(at) && !self.contests.iter().any(|c| c.space == at) {
-            let pinning = self.blocks_at(at, side).count() as u8;
-            self.contests.push(Contest {
-                space: at,
-                attacker: side,
-                main: NO_LINK,
-                attack_links: Vec::new(),
-                pinning,
-                declared: false,
-                response_links: Vec::new(),
-            });
-        }
+        let at = SpaceId(self.board.block(b).loc);
+        self.battles.contest_after_event(&self.board, side, at);
     }
 
     /// Vulcan: every block in the city loses a step.
@@ -1061,24 +970,8 @@ impl State {
                 attacker = self.board.block(b).side;
             }
         }
-        self.mark_contest_after_event(attacker, city);
-    }
-
-    /// 2.3: the battle phase, or the next turn if there is nothing to fight.
-    pub(super) fn begin_battles(&mut self, game: &Game, log: &mut impl Log) {
-        let both = self
-            .board
-            .occupied_by(Side::Caesar)
-            .and(self.board.occupied_by(Side::Pompey));
-        self.contests.retain(|c| both.contains(c.space));
-        match self.contests.len() {
-            0 => self.end_turn(game, log),
-            1 => {
-                let space = self.contests[0].space;
-                self.start_battle(game, space, log);
-            }
-            _ => self.phase = Phase::ChooseBattle,
-        }
+        self.battles
+            .contest_after_event(&self.board, attacker, city);
     }
 
     /// Blocks in the pool that `side` could levy at all (for views and tests).

@@ -40,10 +40,10 @@ impl State {
         let between_battles = !matches!(
             self.phase,
             Phase::Battle | Phase::ChooseBattle | Phase::Command(_) | Phase::Regroup(_)
-        ) && self.battle.is_none();
+        ) && self.battles.battle().is_none();
         if between_battles {
             for id in game.board().ids() {
-                if self.is_contested(id) && !self.contests.iter().any(|c| c.space == id) {
+                if self.is_contested(id) && self.battles.contest_at(id).is_none() {
                     let space = game.space_name(id).to_string();
                     return Err(BrokenInvariant::ContestOutsideBattles { space });
                 }

@@ -55,7 +55,7 @@ pub use view::{KnownBlock, SideView};
 pub(crate) use blocks::Forces;
 pub(crate) use sets::SET_CAPACITY;
 
-use battle::Contest;
+use battle::{Battles, Begun, Contest, fire_dice};
 use blocks::{BlockState, Board, ELIMINATED, Hop, NO_LINK, POOL, TROPHY, flag};
 use command::{CommandState, CommandStep};
 use dice::{Dice, roll_among_with};

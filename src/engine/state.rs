@@ -3,10 +3,10 @@
 //! applying them (each phase's own rules are in its file: `cards.rs`,
 //! `command.rs`, `battle.rs`, `winter.rs`).
 
-use super::battle;
 use super::{
-    Action, BlockState, Board, CardSet, CommandState, CommandStep, Contest, Dice, Game, GameStats,
-    Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period, Phase, Place, SpaceSet,
+    Action, BattleInfo, Battles, Begun, BlockState, Board, CardSet, CommandState, CommandStep,
+    Dice, Game, GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period,
+    Phase, Place, SpaceSet,
 };
 use crate::scenario::model::{BlockId, CardFace, Event, Side, SpaceId};
 
@@ -36,16 +36,8 @@ pub struct State {
     pub(super) command: CommandState,
     /// Blocks moved across each link this turn, per side (6.11).
     pub(super) road_use: Vec<[u8; 2]>,
-    pub(super) contests: Vec<Contest>,
-    pub(super) battle: Option<battle::Battle>,
-    /// The space of the battle just won, during its regroup (7.7).
-    pub(super) regroup_space: Option<SpaceId>,
-    /// Blocks regrouped along each link in this battle (7.7: limits per battle).
-    pub(super) regroup_use: Vec<(u16, u8)>,
-    /// Mars/Neptune: the side holding an unused surprise this turn, and the kind.
-    pub(super) surprise: Option<(Side, Event)>,
-    /// The battle that side named for it; known to that side only until fought.
-    pub(super) surprise_at: Option<SpaceId>,
+    /// The battle phase's own state: contests, surprise, battle, regroup.
+    pub(super) battles: Battles,
     pub(super) outcome: Option<Outcome>,
     /// Counters for reports.
     pub stats: GameStats,
@@ -99,12 +91,7 @@ impl State {
             orders: [Orders::Nothing, Orders::Nothing],
             command: CommandState::fresh(),
             road_use: vec![[0, 0]; game.board().links.len()],
-            contests: Vec::new(),
-            battle: None,
-            regroup_space: None,
-            regroup_use: Vec::new(),
-            surprise: None,
-            surprise_at: None,
+            battles: Battles::new(),
             outcome: None,
             stats: GameStats::default(),
             held_vp: SpaceSet::default(),
@@ -170,7 +157,7 @@ impl State {
             Phase::Discard(s) | Phase::PlayCard(s) => s,
             Phase::Command(i) => self.order[i as usize],
             Phase::ChooseBattle => self.order[0],
-            Phase::Battle => self.battle.as_ref()?.decider(self),
+            Phase::Battle => self.battles.decider(&self.board)?,
             Phase::Regroup(s) | Phase::WinterNavis(s) | Phase::WinterSupply(s) => s,
             Phase::Over => return None,
         })
@@ -226,12 +213,12 @@ impl State {
             }
             Phase::Command(_) => self.command_actions(game, out),
             Phase::ChooseBattle => {
-                for c in &self.contests {
-                    out.push(Action::Battle(c.space));
+                for c in self.battles.contests() {
+                    out.push(Action::Battle(c.space()));
                 }
             }
-            Phase::Battle => battle::Battle::actions(self, game, out),
-            Phase::Regroup(_) => self.regroup_actions(game, out),
+            Phase::Battle => self.battles.actions(&self.board, game, out),
+            Phase::Regroup(side) => self.battles.regroup_actions(&self.board, game, side, out),
             Phase::WinterNavis(_) => self.winter_navis_actions(game, out),
             Phase::WinterSupply(_) => self.winter_supply_actions(game, out),
             Phase::Over => {}
@@ -271,8 +258,20 @@ impl State {
                     self.start_battle(game, space, log);
                 }
             }
-            Phase::Battle => battle::Battle::apply(self, game, action, log),
-            Phase::Regroup(_) => self.regroup_apply(game, action, log),
+            Phase::Battle => {
+                let field = (&mut self.board, &mut self.stats, &mut self.dice);
+                if let Some(winner) = self.battles.apply(field, game, action, log) {
+                    self.battle_ended(game, winner, log);
+                }
+            }
+            Phase::Regroup(_) => {
+                if self
+                    .battles
+                    .regroup_apply(&mut self.board, game, action, log)
+                {
+                    self.after_battle(game, log);
+                }
+            }
             Phase::WinterNavis(_) => self.winter_navis_apply(game, action, log),
             Phase::WinterSupply(_) => self.winter_supply_apply(game, action, log),
             Phase::Over => {}
@@ -382,7 +381,7 @@ impl State {
             Phase::ChooseBattle => {
                 format!("{} (Player 1) chooses the next battle (7.1)", self.order[0])
             }
-            Phase::Battle => match self.battle_info() {
+            Phase::Battle => match self.battles.info() {
                 Some(b) if b.round == 0 => {
                     format!(
                         "battle of {}: {} declares the main attack",
@@ -398,7 +397,7 @@ impl State {
                 ),
                 None => "battle".into(),
             },
-            Phase::Regroup(side) => match self.regroup_space {
+            Phase::Regroup(side) => match self.battles.regroup_space() {
                 Some(s) => format!("{side} regroups from {} (7.7)", space(s)),
                 None => format!("{side} regroups (7.7)"),
             },
@@ -419,6 +418,60 @@ impl State {
             Phase::WinterNavis(_) | Phase::WinterSupply(_) => Period::Winter,
             Phase::Over => Period::Over,
         }
+    }
+}
+
+/// The battles of a turn, from the state's side: each begins in the battle
+/// room, and when one ends the state goes on to its regroup, the next
+/// battle or the end of the turn.
+impl State {
+    /// 2.3: the battle phase, or the next turn if there is nothing to fight.
+    pub(super) fn begin_battles(&mut self, game: &Game, log: &mut impl Log) {
+        match self.battles.keep_contested(&self.board) {
+            (0, _) => self.end_turn(game, log),
+            (1, Some(space)) => self.start_battle(game, space, log),
+            _ => self.phase = Phase::ChooseBattle,
+        }
+    }
+
+    /// 7.1: Player 1 has picked a battle.
+    pub(super) fn start_battle(&mut self, game: &Game, space: SpaceId, log: &mut impl Log) {
+        let field = (&mut self.board, &mut self.stats, &mut self.dice);
+        match self.battles.start(field, game, space, log) {
+            Begun::NoContest => {}
+            Begun::Fighting => self.phase = Phase::Battle,
+            Begun::Ended(winner, battle) => {
+                self.phase = Phase::Battle;
+                self.battle_ended(game, winner, log);
+                // As the engine has always done: a battle over before its
+                // first decision is put back if the phase is then a battle
+                // (the next one begun), and is fought on in its place.
+                if self.phase == Phase::Battle {
+                    self.battles.restore(battle);
+                }
+            }
+        }
+    }
+
+    /// A battle is over: its winner regroups (7.7), or the next battle.
+    fn battle_ended(&mut self, game: &Game, winner: Option<Side>, log: &mut impl Log) {
+        match winner {
+            Some(w) if self.battles.has_regroup(&self.board, game, w) => {
+                self.phase = Phase::Regroup(w)
+            }
+            _ => self.after_battle(game, log),
+        }
+    }
+
+    /// After a battle and its regroup: the next battle, or the end of the turn.
+    pub(super) fn after_battle(&mut self, game: &Game, log: &mut impl Log) {
+        self.battles.close_regroup();
+        self.begin_battles(game, log);
+    }
+
+    /// The battle being fought, if any.
+    pub fn battle_info(&self) -> Option<BattleInfo> {
+        self.battles.info()
     }
 }
 
@@ -479,10 +532,6 @@ impl State {
     }
     pub(super) fn set_side(&mut self, game: &Game, b: BlockId, side: Side) {
         self.board.set_side(game, b, side)
-    }
-    /// 7.5: see [`Board::eliminate`].
-    pub(super) fn eliminate(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
-        self.board.eliminate(game, b, &mut self.stats, log)
     }
     /// One step lost: see [`Board::reduce`].
     pub(super) fn reduce(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {

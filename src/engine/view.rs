@@ -55,7 +55,7 @@ impl State {
     pub(crate) fn revealed_space(&self) -> Option<SpaceId> {
         match self.phase {
             Phase::Battle => self.battle_info().filter(|b| b.round >= 1).map(|b| b.space),
-            Phase::Regroup(_) => self.regroup_space,
+            Phase::Regroup(_) => self.battles.regroup_space(),
             _ => None,
         }
     }
@@ -106,20 +106,22 @@ impl State {
     /// The opponent's named surprise battle, if he named one: any battle it
     /// could be, uniformly.
     fn redraw_surprise<R: Rng + ?Sized>(&mut self, game: &Game, side: Side, rng: &mut R) {
-        let Some((holder, _)) = self.surprise else {
+        let Some((holder, _)) = self.battles.surprise() else {
             return;
         };
-        if holder == side || self.surprise_at.is_none() {
+        if holder == side || self.battles.surprise_at().is_none() {
             return;
         }
         let fits: Vec<SpaceId> = self
-            .contests
+            .battles
+            .contests()
             .iter()
-            .filter(|c| self.surprise_fits(game, c.space, c.attacker))
-            .map(|c| c.space)
+            .filter(|c| self.surprise_fits(game, c.space(), c.attacker()))
+            .map(|c| c.space())
             .collect();
         if !fits.is_empty() {
-            self.surprise_at = Some(fits[rng.random_range(0..fits.len())]);
+            let at = fits[rng.random_range(0..fits.len())];
+            self.battles.guess_surprise(at);
         }
     }
 
@@ -619,15 +621,17 @@ impl<'a> SideView<'a> {
             ..s.command
         };
         format!("{command:?}").hash(h);
-        format!("{:?}", s.battle).hash(h);
-        format!("{:?}", s.contests).hash(h);
-        s.surprise.map(|(side, e)| (side, e as u8)).hash(h);
+        let battles = &s.battles;
+        format!("{:?}", battles.battle()).hash(h);
+        format!("{:?}", battles.contests()).hash(h);
+        let surprise = battles.surprise();
+        surprise.map(|(side, e)| (side, e as u8)).hash(h);
         // Which battle Mars / Neptune named is its player's secret until fought.
-        if self.omniscient || s.surprise.is_some_and(|(holder, _)| holder == self.side) {
-            s.surprise_at.hash(h);
+        if self.omniscient || surprise.is_some_and(|(holder, _)| holder == self.side) {
+            battles.surprise_at().hash(h);
         }
         format!("{:?}", s.outcome).hash(h);
-        (&s.road_use, s.regroup_space, &s.regroup_use).hash(h);
+        (&s.road_use, battles.regroup_space(), battles.regroup_use()).hash(h);
         s.last_played.hash(h);
         s.year_played.hash(h);
         s.discarded[self.side.index()].hash(h);
