@@ -185,7 +185,7 @@ impl State {
             b.entered_via = NO_LINK;
             b.came_from = b.loc;
         }
-        self.road_use.iter_mut().for_each(|u| *u = [0, 0]);
+        self.command.end_turn();
         self.battles.end_turn();
         self.played = [None, None];
         let hands_left = self.hands[0].len().min(self.hands[1].len());

@@ -1,6 +1,6 @@
 //! Chance as outcomes, after OpenSpiel's chance nodes. Every die the
-//! engine rolls goes through one door: [`State::roll_die`] takes the next
-//! scripted die if there is one, else the seeded stream's. Before an action
+//! engine rolls goes through one door, the state's `Dice` (`dice.rs`): the
+//! next scripted die if there is one, else the seeded stream's. Before an action
 //! that rolls, [`State::chance_request`] says what it will roll, and
 //! [`ChanceRequest::outcomes`] lists every outcome the rules tell apart,
 //! with its probability and the dice that produce it. So three sources
@@ -105,12 +105,6 @@ impl State {
     /// dice and shuffles (for search playouts).
     pub fn reseed(&mut self, seed: u64) {
         self.dice.reseed(seed);
-    }
-
-    /// One die (7.4): the next scripted die, else the stream's. Every roll
-    /// of the engine comes through here (the door this module describes).
-    pub(super) fn roll_die(&mut self) -> u8 {
-        self.dice.roll()
     }
 
     /// How much chance has been drawn so far: the stream's position and the

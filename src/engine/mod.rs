@@ -57,7 +57,7 @@ pub(crate) use sets::SET_CAPACITY;
 
 use battle::{Battles, Begun, Contest, fire_dice};
 use blocks::{BlockState, Board, ELIMINATED, Hop, NO_LINK, POOL, TROPHY, flag};
-use command::{CommandState, CommandStep};
+use command::{CommandPhase, CommandStep, jupiter_candidates, may_add_step};
 use dice::{Dice, roll_among_with};
 use events::Orders;
 use game::LevyRule;

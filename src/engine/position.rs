@@ -5,8 +5,7 @@
 //! hunting for a seed, and a file written by hand gets the same checks.
 
 use super::{
-    BlockState, CommandState, CommandStep, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase,
-    Place, State, TROPHY,
+    BlockState, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase, Place, State, TROPHY,
 };
 use crate::scenario::model::{
     BlockId, BlockKind, CardFace, Event, Side, SpaceKind, held_by_both_sides,
@@ -194,15 +193,7 @@ impl State {
         state.last_played = position.last_played;
         state.played = [None, None];
         state.orders = [Orders::Nothing, Orders::Nothing];
-        state.command = CommandState {
-            step: CommandStep::Moves,
-            mp: 0,
-            lp: 0,
-            group: None,
-            members: Default::default(),
-            moved_by_land: false,
-            event: None,
-        };
+        state.command.restart();
         state.stats = Default::default();
         state.set_dice(&position.dice);
         state.recount_occupancy(game);

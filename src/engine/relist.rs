@@ -27,8 +27,8 @@ impl State {
     fn decision(&self) -> Decision {
         Decision {
             phase: self.phase,
-            step: self.command.step,
-            group: self.command.group,
+            step: self.command.step(),
+            group: self.command.group(),
         }
     }
 

@@ -4,9 +4,9 @@
 //! `command.rs`, `battle.rs`, `winter.rs`).
 
 use super::{
-    Action, BattleInfo, Battles, Begun, BlockState, Board, CardSet, CommandState, CommandStep,
+    Action, BattleInfo, Battles, Begun, BlockState, Board, CardSet, CommandPhase, CommandStep,
     Dice, Game, GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period,
-    Phase, Place, SpaceSet,
+    Phase, Place, jupiter_candidates, may_add_step,
 };
 use crate::scenario::model::{BlockId, CardFace, Event, Side, SpaceId};
 
@@ -33,17 +33,13 @@ pub struct State {
     /// Player 1 and Player 2 this turn.
     pub(super) order: [Side; 2],
     pub(super) orders: [Orders; 2],
-    pub(super) command: CommandState,
-    /// Blocks moved across each link this turn, per side (6.11).
-    pub(super) road_use: Vec<[u8; 2]>,
+    /// The command phase's own state: the command played, the roads used.
+    pub(super) command: CommandPhase,
     /// The battle phase's own state: contests, surprise, battle, regroup.
     pub(super) battles: Battles,
     pub(super) outcome: Option<Outcome>,
     /// Counters for reports.
     pub stats: GameStats,
-    /// The VP cities the side in command held when its command phase began
-    /// (play quality: cities left empty).
-    pub(super) held_vp: SpaceSet,
 }
 
 impl State {
@@ -89,12 +85,10 @@ impl State {
             last_played: [None, None],
             order: [Side::Caesar, Side::Pompey],
             orders: [Orders::Nothing, Orders::Nothing],
-            command: CommandState::fresh(),
-            road_use: vec![[0, 0]; game.board().links.len()],
+            command: CommandPhase::new(game),
             battles: Battles::new(),
             outcome: None,
             stats: GameStats::default(),
-            held_vp: SpaceSet::default(),
         };
         state.deal(game, log);
         state
@@ -116,7 +110,7 @@ impl State {
     /// card, if any (its group moves are restricted: Mars, Neptune, ...).
     pub(crate) fn command_event(&self) -> Option<Event> {
         match self.phase {
-            Phase::Command(_) => self.command.event,
+            Phase::Command(_) => self.command.event(),
             _ => None,
         }
     }
@@ -129,10 +123,11 @@ impl State {
         match self.phase {
             Phase::Command(_) => {
                 let moving = matches!(
-                    self.command.step,
+                    self.command.step(),
                     CommandStep::EventTarget | CommandStep::Moves
                 );
-                Some((if moving { self.command.mp } else { 0 }, self.command.lp))
+                let mp = if moving { self.command.mp() } else { 0 };
+                Some((mp, self.command.lp()))
             }
             _ => None,
         }
@@ -141,7 +136,7 @@ impl State {
     /// The space whose group is moving in the command phase, if any.
     pub fn moving_group(&self) -> Option<SpaceId> {
         match self.phase {
-            Phase::Command(_) => self.command.group,
+            Phase::Command(_) => self.command.group(),
             _ => None,
         }
     }
@@ -360,20 +355,21 @@ impl State {
             Phase::Command(slot) => {
                 let side = self.order[slot as usize];
                 let c = &self.command;
-                let what = match (c.event, c.step) {
-                    (_, CommandStep::Levy) => format!("levies, {} left", c.lp),
+                let (mp, lp) = (c.mp(), c.lp());
+                let what = match (c.event(), c.step()) {
+                    (_, CommandStep::Levy) => format!("levies, {lp} left"),
                     (_, CommandStep::MainAttack) => "declares main attacks (6.12)".into(),
                     (_, CommandStep::Surprise) => "names the surprise battle".into(),
                     (Some(e), CommandStep::EventTarget) => format!("{e:?}: chooses a target"),
                     (event, _) => {
                         let group = c
-                            .group
+                            .group()
                             .map(|g| format!(", moving the group from {}", space(g)))
                             .unwrap_or_default();
                         let event = event.map(|e| format!("{e:?}, ")).unwrap_or_default();
-                        let moves = if c.mp == 1 { "move" } else { "moves" };
-                        let levies = if c.lp == 1 { "levy" } else { "levies" };
-                        format!("{event}{} {moves} and {} {levies} left{group}", c.mp, c.lp)
+                        let moves = if mp == 1 { "move" } else { "moves" };
+                        let levies = if lp == 1 { "levy" } else { "levies" };
+                        format!("{event}{mp} {moves} and {lp} {levies} left{group}")
                     }
                 };
                 format!("{side}'s command phase (Player {}): {what}", slot + 1)
@@ -418,6 +414,97 @@ impl State {
             Phase::WinterNavis(_) | Phase::WinterSupply(_) => Period::Winter,
             Phase::Over => Period::Over,
         }
+    }
+}
+
+/// The command phases of a turn, from the state's side: Player 1's, then
+/// Player 2's (2.2), then the battles.
+impl State {
+    pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
+        let side = self.order[slot as usize];
+        self.phase = Phase::Command(slot);
+        let orders = self.orders[slot as usize];
+        let table = (
+            &mut self.board,
+            &mut self.battles,
+            &mut self.stats,
+            &mut self.dice,
+        );
+        let done = self.command.begin(table, game, side, slot, orders, log);
+        self.command_went_on(game, slot, done, log);
+    }
+
+    /// The side in command now.
+    fn side_in_command(&self) -> Side {
+        match self.phase {
+            Phase::Command(slot) => self.order[slot as usize],
+            _ => self.order[0],
+        }
+    }
+
+    fn command_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        let side = self.side_in_command();
+        self.command
+            .actions(&self.board, &self.battles, game, side, out);
+    }
+
+    fn command_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        let Phase::Command(slot) = self.phase else {
+            return;
+        };
+        let side = self.order[slot as usize];
+        let table = (
+            &mut self.board,
+            &mut self.battles,
+            &mut self.stats,
+            &mut self.dice,
+        );
+        let done = self.command.apply(table, game, side, action, log);
+        self.command_went_on(game, slot, done, log);
+    }
+
+    /// After a command phase's step: if it is over, Player 2's command
+    /// phase or the battles.
+    fn command_went_on(&mut self, game: &Game, slot: u8, done: bool, log: &mut impl Log) {
+        match (done, slot) {
+            (false, _) => {}
+            (true, 0) => self.begin_command(game, 1, log),
+            (true, _) => self.begin_battles(game, log),
+        }
+    }
+
+    /// The legal actions there would be after `Group(at)`, the state left as
+    /// it is: the steps of the group it would form, then `EndGroup`. A
+    /// player's look ahead, without cloning the state.
+    pub(super) fn actions_after_group(&self, game: &Game, at: SpaceId, out: &mut Vec<Action>) {
+        let side = self.side_in_command();
+        let rooms = (&self.board, &self.battles);
+        self.command.actions_after_group(rooms, game, side, at, out);
+    }
+
+    /// 6.4: whether a step may be added to block `id` now.
+    pub(super) fn may_add_step(&self, game: &Game, id: BlockId) -> bool {
+        may_add_step(&self.board, game, id)
+    }
+
+    /// The enemy blocks at `at` Jupiter may take.
+    pub(super) fn jupiter_candidates<'s>(
+        &'s self,
+        game: &'s Game,
+        side: Side,
+        at: SpaceId,
+    ) -> impl Iterator<Item = BlockId> + 's {
+        jupiter_candidates(&self.board, game, side, at)
+    }
+
+    /// Blocks in the pool that `side` could levy at all (for views and tests).
+    pub fn pool(&self, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+        self.board
+            .blocks()
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.place() == Place::Pool && b.side == side)
+            .map(|(i, _)| BlockId(i as u8))
     }
 }
 
@@ -518,12 +605,6 @@ impl State {
     pub(super) fn occupied(&self, space: SpaceId) -> [bool; 2] {
         self.board.occupied(space)
     }
-    pub(super) fn friendly_spaces(&self, side: Side) -> SpaceSet {
-        self.board.friendly_spaces(side)
-    }
-    pub(super) fn has_enemy(&self, space: SpaceId, side: Side) -> bool {
-        self.board.has_enemy(space, side)
-    }
     pub(super) fn set_loc(&mut self, game: &Game, b: BlockId, loc: u16) {
         self.board.set_loc(game, b, loc)
     }
@@ -532,10 +613,6 @@ impl State {
     }
     pub(super) fn set_side(&mut self, game: &Game, b: BlockId, side: Side) {
         self.board.set_side(game, b, side)
-    }
-    /// One step lost: see [`Board::reduce`].
-    pub(super) fn reduce(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
-        self.board.reduce(game, b, &mut self.stats, log)
     }
     pub(super) fn recount_occupancy(&mut self, game: &Game) {
         self.board.recount_occupancy(game)

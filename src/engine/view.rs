@@ -116,7 +116,10 @@ impl State {
             .battles
             .contests()
             .iter()
-            .filter(|c| self.surprise_fits(game, c.space(), c.attacker()))
+            .filter(|c| {
+                self.battles
+                    .surprise_fits(&self.board, game, c.space(), c.attacker())
+            })
             .map(|c| c.space())
             .collect();
         if !fits.is_empty() {
@@ -211,7 +214,7 @@ impl State {
         // Caesar moves).
         let mut slots: Vec<(BlockState, bool)> = hidden
             .iter()
-            .map(|b| (self.board.block(*b), self.command.members.contains(*b)))
+            .map(|b| (self.board.block(*b), self.command.members().contains(*b)))
             .collect();
         slots.sort_by_key(|(s, member)| {
             // Membership sorts as the group flag bit (2) it replaced did, so
@@ -236,11 +239,7 @@ impl State {
                 max
             };
             redrawn.push((b, s));
-            if slot_member[i] {
-                self.command.members.insert(b);
-            } else {
-                self.command.members.remove(b);
-            }
+            self.command.set_member(b, slot_member[i]);
         }
         self.board.restate(game, redrawn);
     }
@@ -616,11 +615,7 @@ impl<'a> SideView<'a> {
         format!("{:?}", s.phase).hash(h);
         format!("{:?}", s.orders).hash(h);
         // Group members by identity only where the block is known (below).
-        let command = super::CommandState {
-            members: Default::default(),
-            ..s.command
-        };
-        format!("{command:?}").hash(h);
+        s.command.public_text().hash(h);
         let battles = &s.battles;
         format!("{:?}", battles.battle()).hash(h);
         format!("{:?}", battles.contests()).hash(h);
@@ -631,7 +626,12 @@ impl<'a> SideView<'a> {
             battles.surprise_at().hash(h);
         }
         format!("{:?}", s.outcome).hash(h);
-        (&s.road_use, battles.regroup_space(), battles.regroup_use()).hash(h);
+        (
+            s.command.road_use(),
+            battles.regroup_space(),
+            battles.regroup_use(),
+        )
+            .hash(h);
         s.last_played.hash(h);
         s.year_played.hash(h);
         s.discarded[self.side.index()].hash(h);
@@ -652,7 +652,7 @@ impl<'a> SideView<'a> {
         let mut hidden: Vec<(Side, u16, bool)> = Vec::new();
         for (i, b) in s.board.blocks().iter().enumerate() {
             let known = self.omniscient || s.visible_to_side_only(self.side, i);
-            let member = s.command.members.contains(BlockId(i as u8));
+            let member = s.command.members().contains(BlockId(i as u8));
             if known || self.revealed(i) {
                 (i, b.loc, b.steps, b.side, b.flags, b.moved_steps, member).hash(h);
                 (b.entered_via, b.came_from).hash(h);
