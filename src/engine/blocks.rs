@@ -204,8 +204,10 @@ impl Board {
     pub(super) fn blocks(&self) -> &[BlockState] {
         &self.blocks
     }
-    pub(super) fn block(&self, b: BlockId) -> BlockState {
-        self.blocks[b.index()]
+    /// A block's place, steps, side and marks (a reference, so that no
+    /// change can be made to a copy by mistake: see [`Board::marks_mut`]).
+    pub(super) fn block(&self, b: BlockId) -> &BlockState {
+        &self.blocks[b.index()]
     }
     /// A block's marks for this turn (flags, moves, the link it came by):
     /// never its place, steps or side.

@@ -477,7 +477,7 @@ impl<'a> Look<'a> {
             ..self.cmd.now
         };
         for id in cmd.members.and(self.board.on_map(side)).iter() {
-            let mut s = self.board.block(id);
+            let mut s = *self.board.block(id);
             if joining.contains(id) {
                 s.moved_steps = 0;
             }
@@ -554,7 +554,7 @@ impl<'a> Look<'a> {
         b: BlockId,
         f: impl FnMut(SpaceId) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.block_steps_in(game, b, self.board.block(b), &self.cmd.now, f)
+        self.block_steps_in(game, b, *self.board.block(b), &self.cmd.now, f)
     }
 
     /// [`State::block_steps`] were the block `s` and the command phase `cmd`:

@@ -214,7 +214,7 @@ impl State {
         // Caesar moves).
         let mut slots: Vec<(BlockState, bool)> = hidden
             .iter()
-            .map(|b| (self.board.block(*b), self.command.members().contains(*b)))
+            .map(|b| (*self.board.block(*b), self.command.members().contains(*b)))
             .collect();
         slots.sort_by_key(|(s, member)| {
             // Membership sorts as the group flag bit (2) it replaced did, so
