@@ -1,7 +1,10 @@
-//! The seeded, cheap-to-clone game state: its fields, a new game, the
-//! queries every phase shares, and the one door for legal actions and
-//! applying them (each phase's own rules are in its file: `cards.rs`,
-//! `command.rs`, `battle.rs`, `winter.rs`).
+//! The seeded, cheap-to-clone game state: the rooms composed (the board,
+//! the command phase, the battles, the die) with the cards and the year; a
+//! new game, the queries every phase shares, the one door for legal actions
+//! and applying them, and the going on from one room to the next when a
+//! phase ends. The command and battle rules live in their rooms
+//! (`command.rs`, `battle.rs`), which never see the state; the cards and
+//! winter are still written as its methods (`cards.rs`, `winter.rs`).
 
 use super::{
     Action, BattleInfo, Battles, Begun, BlockState, Board, CardSet, CommandPhase, CommandStep,
