@@ -934,7 +934,7 @@ impl Field<'_> {
             }
             Action::MainAttack(link) => {
                 if let Some(i) = self.look().undeclared_attack(game) {
-                    self.battles.declare_main_attack(&mut self.board, i, link);
+                    self.battles.declare_main_attack(self.board, i, link);
                     let space = self.battles.contests()[i].space();
                     let from = game.board().link(link).other(space);
                     emit!(log, GameEvent::MainAttackDeclared { side, space, from });
@@ -1063,8 +1063,7 @@ impl Field<'_> {
         self.set_loc(game, b, to.0);
         if enemy_there {
             self.board.marks_mut(b).flags |= flag::STOPPED;
-            self.battles
-                .join_contest(&mut self.board, side, b, to, link);
+            self.battles.join_contest(self.board, side, b, to, link);
         }
         emit!(
             log,
@@ -1169,7 +1168,7 @@ impl Field<'_> {
             }
         }
         let at = SpaceId(self.board.block(b).loc);
-        self.battles.contest_after_event(&self.board, side, at);
+        self.battles.contest_after_event(self.board, side, at);
     }
 
     /// Vulcan: every block in the city loses a step.
@@ -1192,8 +1191,7 @@ impl Field<'_> {
                 attacker = self.board.block(b).side;
             }
         }
-        self.battles
-            .contest_after_event(&self.board, attacker, city);
+        self.battles.contest_after_event(self.board, attacker, city);
     }
 }
 

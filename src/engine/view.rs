@@ -492,7 +492,7 @@ impl<'a> SideView<'a> {
     /// This side's blocks in each space, by space id (a side always knows
     /// its own; the other side's strength is never shown).
     pub(crate) fn own_forces(&self) -> &'a [super::Forces] {
-        &self.state.board.forces(self.side)
+        self.state.board.forces(self.side)
     }
 
     /// Where one of this side's own blocks stands on the map (a side always
