@@ -48,7 +48,7 @@ use rayon::prelude::*;
 
 use super::heuristic::GroupPlan;
 use super::policy::{MoveFeatures, PolicyModel, SearchedDecision};
-use super::{Budget, HeuristicParams, HeuristicPlayer, Player, Style};
+use super::{Budget, HeuristicParams, HeuristicPlayer, MctsParams, Player, Style};
 use crate::engine::{Action, Game, SideView, State};
 use crate::scenario::model::Side;
 
@@ -57,78 +57,6 @@ use crate::scenario::model::Side;
 pub(crate) const TREES: usize = 4;
 /// Group plans searched at a move decision (with ending the moves).
 const MAX_GROUP_PLANS: usize = 4;
-
-/// Search knobs: the defaults, or a player file's `mcts:` section (`tune
-/// --search` fits them).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct MctsParams {
-    /// PUCT exploration constant.
-    pub c_puct: f64,
-    /// The prior of the heuristic's own choice (the rest share what is left).
-    pub heuristic_prior: f64,
-    /// Whether group moves are searched (else only cards and styles).
-    pub groups: bool,
-    /// The share of the budget a decision spends when it goes on with the
-    /// trees of the one before (in the same command phase).
-    pub reused_share: f64,
-    /// Group moves of its own offered at each group decision besides the
-    /// heuristic's plans (issue 44; [`HeuristicPlayer::own_plans`]): 0
-    /// searches the heuristic's plans only.
-    pub own_moves: u8,
-    /// The holding rule (issue 44): this side's heuristic, in the search's
-    /// own moves and its playouts, never walks the last block out of a VP
-    /// city it holds unless into an attack.
-    pub hold_vp_cities: bool,
-}
-
-/// The most own group moves a decision may offer.
-pub const MAX_OWN_MOVES: u8 = 16;
-
-/// Sound: a checked file's numbers are finite ([`MctsParams::check`]).
-impl Eq for MctsParams {}
-
-impl MctsParams {
-    /// The first setting out of its range, and why.
-    pub fn check(&self) -> Result<(), (&'static str, String)> {
-        if !(self.c_puct.is_finite() && self.c_puct > 0.0) {
-            let why = format!("`c_puct` is {}: expected a positive number", self.c_puct);
-            return Err(("c_puct", why));
-        }
-        if self.own_moves > MAX_OWN_MOVES {
-            let why = format!(
-                "`own_moves` is {}: expected 0 to {MAX_OWN_MOVES}",
-                self.own_moves
-            );
-            return Err(("own_moves", why));
-        }
-        for (name, share) in [
-            ("heuristic_prior", self.heuristic_prior),
-            ("reused_share", self.reused_share),
-        ] {
-            if !(share > 0.0 && share < 1.0) {
-                return Err((
-                    name,
-                    format!("`{name}` is {share}: expected a share between 0 and 1"),
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Default for MctsParams {
-    fn default() -> MctsParams {
-        MctsParams {
-            c_puct: 0.7,
-            heuristic_prior: 0.5,
-            groups: true,
-            reused_share: 0.5,
-            own_moves: 0,
-            hold_vp_cities: false,
-        }
-    }
-}
 
 /// One searched choice: a card or a group move (an action), or a style.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -18,8 +18,10 @@ use crate::engine::{Action, Game, SideView, State};
 use crate::scenario::model::{BlockId, Side};
 
 pub use heuristic::{HeuristicPlayer, Style};
-pub use mcts::{MctsParams, MctsPlayer};
-pub use params::{HeuristicParams, MAX_OPPONENTS, OpponentMix, PlayerNumbers, WeightedNumbers};
+pub use mcts::MctsPlayer;
+pub use params::{
+    HeuristicParams, MAX_OPPONENTS, MctsParams, OpponentMix, PlayerNumbers, WeightedNumbers,
+};
 pub use search::{Budget, SearchPlayer};
 #[cfg(feature = "gui")]
 pub(crate) use spec::KINDS;

@@ -13,7 +13,7 @@ use super::args::{
 };
 use super::simulate::{emit_report, with_progress};
 use super::{CliError, Output};
-use caesar_workbench::sim::balance::measured::measured_for;
+use caesar_workbench::sim::players::measured_for;
 
 #[derive(Debug, clap::Args)]
 #[command(mut_arg("variant", |a| one_or_two_variants_arg(a).help(

@@ -3,11 +3,8 @@
 //! odds (`sim::odds`) and the tests that sample battles begin here, so every
 //! rule of 7.x they meet is the engine's, under the game's rule set.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
 use super::battle::Battle;
-use super::{BlockState, Contest, Game, NO_LINK, NoLog, POOL, Phase, State, flag};
+use super::{BlockState, Game, NO_LINK, NoLog, POOL, Phase, State, flag};
 use crate::scenario::model::{Adjacent, BlockId, LinkClass, LinkId, Side, SpaceId};
 use crate::scenario::model::{BlockKind, Event};
 
@@ -89,20 +86,24 @@ impl State {
         let road = |i: usize| roads.get(i.min(roads.len().saturating_sub(1))).copied();
         let (main, reserve, response) = (road(0), road(1), road(2));
         let mut state = State::new(game, start.seed);
-        state.rng = ChaCha8Rng::seed_from_u64(start.seed);
-        for (i, b) in state.blocks.iter_mut().enumerate() {
-            let block = game.roster().block(BlockId(i as u8));
-            *b = BlockState {
-                loc: POOL,
-                steps: block.max_steps,
-                side: block.side,
-                flags: 0,
-                moved_steps: 0,
-                entered_via: NO_LINK,
-                came_from: POOL,
-                last_hop: super::Hop::NONE,
-            };
-        }
+        state.dice.reseed(start.seed);
+        let mut blocks: Vec<BlockState> = game
+            .roster()
+            .ids()
+            .map(|id| {
+                let block = game.roster().block(id);
+                BlockState {
+                    loc: POOL,
+                    steps: block.max_steps,
+                    side: block.side,
+                    flags: 0,
+                    moved_steps: 0,
+                    entered_via: NO_LINK,
+                    came_from: POOL,
+                    last_hop: super::Hop::NONE,
+                }
+            })
+            .collect();
         let mut used = Vec::new();
         for (list, attacking) in [(&start.attacking, true), (&start.defending, false)] {
             for placed in list {
@@ -112,7 +113,7 @@ impl State {
                     (false, true) => response,
                     (false, false) => None,
                 };
-                let b = &mut state.blocks[placed.block.index()];
+                let b = &mut blocks[placed.block.index()];
                 b.loc = space.0;
                 b.steps = placed.steps;
                 if placed.reserve {
@@ -130,7 +131,10 @@ impl State {
                 }
             }
         }
-        state.recount_occupancy(game);
+        let placed = blocks.into_iter().enumerate();
+        state
+            .board
+            .restate(game, placed.map(|(i, b)| (BlockId(i as u8), b)));
         state.enter_battle(game, start, space, used, response);
         state
     }
@@ -147,20 +151,13 @@ impl State {
         self.year = 1;
         self.turn = 1;
         self.order = [start.attacker, start.attacker.other()];
-        self.contests = vec![Contest {
-            space,
-            attacker: start.attacker,
-            main: attack_links.first().map_or(NO_LINK, |l| l.0),
-            attack_links,
-            pinning: 0,
-            // 6.12 (1.1): declared with the moves, by the main force's road.
-            declared: true,
-            response_links: response
-                .filter(|_| start.defending.iter().any(|b| b.reserve))
-                .map(|a| a.link)
-                .into_iter()
-                .collect(),
-        }];
+        let response_links = response
+            .filter(|_| start.defending.iter().any(|b| b.reserve))
+            .map(|a| a.link)
+            .into_iter()
+            .collect();
+        self.battles
+            .state_contest(space, start.attacker, attack_links, response_links);
         // Mars on land; Neptune's surprise at sea needs a navis (the card).
         let navis = start
             .attacking
@@ -168,8 +165,8 @@ impl State {
             .any(|b| game.roster().block(b.block).kind == BlockKind::Navis);
         if start.surprise {
             let event = if navis { Event::Neptune } else { Event::Mars };
-            self.surprise = Some((start.attacker, event));
-            self.surprise_at = Some(space);
+            self.battles.hold_surprise(start.attacker, event);
+            self.battles.name_surprise(Some(space));
         }
         self.phase = Phase::ChooseBattle;
         self.start_battle(game, space, &mut NoLog);
@@ -179,29 +176,28 @@ impl State {
     /// every battle decision leads to a position of greater progress, so a
     /// walk may take positions in this order and forget those behind it.
     pub fn battle_progress(&self) -> Option<u32> {
-        self.battle.as_ref().map(Battle::progress)
+        self.battles.battle().map(Battle::progress)
     }
 
     /// Puts this state at the position `key` was taken from: the battle
     /// and its blocks (the state and the key of one battle started by
     /// [`State::at_battle`]; counters and chance stream stay).
     pub fn set_battle_key(&mut self, game: &Game, key: &BattleKey) {
-        for &(i, b) in &key.blocks {
-            self.blocks[usize::from(i)] = b;
-        }
-        self.battle.clone_from(&key.battle);
+        self.battles.set_battle(key.battle.clone());
         if key.battle.is_some() {
             self.phase = Phase::Battle;
         }
-        self.recount_occupancy(game);
+        let blocks = key.blocks.iter().map(|&(i, b)| (BlockId(i), b));
+        self.board.restate(game, blocks);
     }
 
     /// The key of [`BattleKey`]: the battle and every block off the pool.
     pub fn battle_key(&self) -> BattleKey {
         BattleKey {
-            battle: self.battle.clone(),
+            battle: self.battles.battle().cloned(),
             blocks: self
-                .blocks
+                .board
+                .blocks()
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| b.loc != POOL)

@@ -1,11 +1,12 @@
-//! Where blocks are and how strong: each block's place, steps, side and
-//! flags, the counts per space kept in step with them, and the state's one
-//! door for every change of place, strength and side (so its occupancy and
-//! stamps stay true); eliminations (7.5: leaders to trophies 7.51,
-//! Cleopatra 7.52).
+//! The board: where blocks are and how strong (each block's place, steps,
+//! side and turn marks), the counts per space kept in step with them, dead
+//! leaders and trophies, and the one door for every change of place,
+//! strength and side (so the counts and stamps stay true); eliminations
+//! (7.5: leaders to trophies 7.51, Cleopatra 7.52). It knows no phase: the
+//! phases' rooms and the state reach the blocks through its methods.
 
 use super::events::{GameEvent, Log, emit};
-use super::{BlockSet, Game, MapEvent, SpaceSet, State};
+use super::{BlockSet, Game, GameStats, MapEvent, SpaceSet};
 use crate::scenario::model::{BlockId, BlockKind, Side, SpaceId};
 
 /// Where a block is. Spaces are their ids; the rest are off-map boxes.
@@ -146,9 +147,122 @@ impl Forces {
     }
 }
 
-impl State {
+/// Every block's place, strength, side and turn marks, and what is kept
+/// in step with them. Place, steps and side change only through
+/// [`Board::set_loc`], [`Board::set_steps`] and [`Board::set_side`] (debug
+/// builds recount after every action); the turn's marks through
+/// [`Board::marks_mut`].
+#[derive(Debug, Clone)]
+pub(super) struct Board {
+    blocks: Vec<BlockState>,
+    /// Each side's blocks in each space (how many, how strong): the hot
+    /// path asks "who is here?" thousands of times per game, and a player
+    /// its own strength per space at every decision.
+    forces: [Vec<Forces>; 2],
+    /// The spaces where each side has blocks.
+    occupied: [SpaceSet; 2],
+    /// Each side's blocks on the map, and in the pool (face-down, ready to
+    /// levy).
+    on_map: [BlockSet; 2],
+    pooled: [BlockSet; 2],
+    /// Per side, renewed (see [`fresh_stamp`]) whenever one of its blocks
+    /// enters, leaves or moves on the map or changes sides there: what the
+    /// other side sees of its blocks, strengths apart, stays while it does.
+    map_stamp: [u64; 2],
+    /// Dead leaders each side holds (7.51: 1 VP each).
+    trophies: [u8; 2],
+    /// 7.51: a leader of this side has died.
+    leader_died: [bool; 2],
+}
+
+/// Forces per space, occupied spaces, blocks on the map and in the pool.
+pub(super) type Counts = (
+    [Vec<Forces>; 2],
+    [SpaceSet; 2],
+    [BlockSet; 2],
+    [BlockSet; 2],
+);
+
+impl Board {
+    /// The blocks as given, counted.
+    pub(super) fn new(game: &Game, blocks: Vec<BlockState>) -> Board {
+        let mut board = Board {
+            blocks,
+            forces: [Vec::new(), Vec::new()],
+            occupied: [SpaceSet::default(); 2],
+            on_map: [BlockSet::default(); 2],
+            pooled: [BlockSet::default(); 2],
+            map_stamp: [0; 2],
+            trophies: [0, 0],
+            leader_died: [false, false],
+        };
+        board.recount_occupancy(game);
+        board
+    }
+
+    /// Every block, by id.
+    pub(super) fn blocks(&self) -> &[BlockState] {
+        &self.blocks
+    }
+    /// A block's place, steps, side and marks (a reference, so that no
+    /// change can be made to a copy by mistake: see [`Board::marks_mut`]).
+    pub(super) fn block(&self, b: BlockId) -> &BlockState {
+        &self.blocks[b.index()]
+    }
+    /// A block's marks for this turn (flags, moves, the link it came by):
+    /// never its place, steps or side.
+    pub(super) fn marks_mut(&mut self, b: BlockId) -> &mut BlockState {
+        &mut self.blocks[b.index()]
+    }
+    /// Every block's marks (the same caveat as [`Board::marks_mut`]).
+    pub(super) fn all_marks_mut(&mut self) -> impl Iterator<Item = &mut BlockState> {
+        self.blocks.iter_mut()
+    }
+    /// Blocks stated outright (positions, battles, sampled worlds), then
+    /// counted afresh.
+    pub(super) fn restate(
+        &mut self,
+        game: &Game,
+        blocks: impl IntoIterator<Item = (BlockId, BlockState)>,
+    ) {
+        for (b, s) in blocks {
+            self.blocks[b.index()] = s;
+        }
+        self.recount_occupancy(game);
+    }
+    /// Dead leaders and trophies stated outright (positions).
+    pub(super) fn set_dead_leaders(&mut self, trophies: [u8; 2], leader_died: [bool; 2]) {
+        (self.trophies, self.leader_died) = (trophies, leader_died);
+    }
+    pub(super) fn on_map(&self, side: Side) -> BlockSet {
+        self.on_map[side.index()]
+    }
+    pub(super) fn pooled(&self, side: Side) -> BlockSet {
+        self.pooled[side.index()]
+    }
+    /// The spaces where `side` has blocks.
+    pub(super) fn occupied_by(&self, side: Side) -> SpaceSet {
+        self.occupied[side.index()]
+    }
+    pub(super) fn forces(&self, side: Side) -> &[Forces] {
+        &self.forces[side.index()]
+    }
+    pub(super) fn map_stamp(&self, side: Side) -> u64 {
+        self.map_stamp[side.index()]
+    }
+    pub(super) fn trophies(&self, side: Side) -> u8 {
+        self.trophies[side.index()]
+    }
+    /// Both sides' trophies and dead leaders, for a view's digest.
+    pub(super) fn dead_leaders(&self) -> ([bool; 2], [u8; 2]) {
+        (self.leader_died, self.trophies)
+    }
+    pub(super) fn leader_died(&self, side: Side) -> bool {
+        self.leader_died[side.index()]
+    }
+
     /// Moves a block (on or off the map). Every change of place goes
-    /// through here so that [`State::occupancy`] stays true.
+    /// through here so that the counts stay true.
     pub(super) fn set_loc(&mut self, game: &Game, b: BlockId, loc: u16) {
         let block = self.blocks[b.index()];
         let side = block.side;
@@ -171,7 +285,7 @@ impl State {
         }
     }
 
-    /// Sets a block's steps, keeping [`State::forces`] true.
+    /// Sets a block's steps, keeping the counts true.
     pub(super) fn set_steps(&mut self, game: &Game, b: BlockId, steps: u8) {
         let block = self.blocks[b.index()];
         self.blocks[b.index()].steps = steps;
@@ -206,7 +320,7 @@ impl State {
     }
 
     /// Changes the side a block fights for (Cleopatra, Jupiter, a return to
-    /// the printed owner's pool), keeping [`State::occupancy`] true.
+    /// the printed owner's pool), keeping the counts true.
     pub(super) fn set_side(&mut self, game: &Game, b: BlockId, side: Side) {
         let block = self.blocks[b.index()];
         if block.on_map() {
@@ -226,7 +340,13 @@ impl State {
     /// Removes a block from play (7.5): leaders become trophies, Cleopatra
     /// changes sides at strength I (7.52), the rest go face-up to the pool.
     /// Returns true if the block left the map.
-    pub(super) fn eliminate(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
+    pub(super) fn eliminate(
+        &mut self,
+        game: &Game,
+        b: BlockId,
+        stats: &mut GameStats,
+        log: &mut impl Log,
+    ) -> bool {
         let block = game.roster().block(b);
         let side = self.blocks[b.index()].side;
         let at = self.blocks[b.index()].place();
@@ -236,15 +356,15 @@ impl State {
             emit!(log, GameEvent::CleopatraChangesSides { to: side.other() });
             return false;
         }
-        self.stats.blocks_eliminated[side.index()] += 1;
+        stats.blocks_eliminated[side.index()] += 1;
         if let Place::Map(space) = at {
-            self.stats.map_events.push(MapEvent::BlockLost(space, side));
+            stats.map_events.push(MapEvent::BlockLost(space, side));
         }
         if block.kind == BlockKind::Leader {
             self.set_loc(game, b, TROPHY);
             self.trophies[side.other().index()] += 1;
             self.leader_died[side.index()] = true;
-            self.stats.leaders_killed[side.index()] += 1;
+            stats.leaders_killed[side.index()] += 1;
             emit!(log, GameEvent::LeaderKilled { side, block: b });
         } else {
             self.set_loc(game, b, ELIMINATED);
@@ -260,11 +380,17 @@ impl State {
     }
 
     /// Takes one step from a block, eliminating it below strength I.
-    pub(super) fn reduce(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
+    pub(super) fn reduce(
+        &mut self,
+        game: &Game,
+        b: BlockId,
+        stats: &mut GameStats,
+        log: &mut impl Log,
+    ) -> bool {
         let side = self.blocks[b.index()].side;
-        self.stats.steps_lost[side.index()] += 1;
+        stats.steps_lost[side.index()] += 1;
         if let Place::Map(space) = self.blocks[b.index()].place() {
-            self.stats.map_events.push(MapEvent::StepLost(space, side));
+            stats.map_events.push(MapEvent::StepLost(space, side));
         }
         let steps = self.blocks[b.index()].steps;
         emit!(
@@ -279,16 +405,21 @@ impl State {
             self.set_steps(game, b, steps - 1);
             false
         } else {
-            self.eliminate(game, b, log)
+            self.eliminate(game, b, stats, log)
         }
     }
 }
 
-impl State {
-    pub fn place(&self, b: BlockId) -> Place {
+impl Board {
+    /// The counts as kept, to compare with [`Board::counted`].
+    pub(super) fn counts(&self) -> Counts {
+        (self.forces.clone(), self.occupied, self.on_map, self.pooled)
+    }
+
+    pub(super) fn place(&self, b: BlockId) -> Place {
         self.blocks[b.index()].place()
     }
-    pub fn location(&self, b: BlockId) -> Option<SpaceId> {
+    pub(super) fn location(&self, b: BlockId) -> Option<SpaceId> {
         match self.place(b) {
             Place::Map(s) => Some(s),
             _ => None,
@@ -296,20 +427,24 @@ impl State {
     }
     /// Whether a block waits in a battle's reserve (7.3): it arrives, and
     /// is revealed, at the start of round 2.
-    pub fn is_reserve(&self, b: BlockId) -> bool {
+    pub(super) fn is_reserve(&self, b: BlockId) -> bool {
         self.blocks[b.index()].has(flag::RESERVE)
     }
     /// Current strength in steps.
-    pub fn steps(&self, b: BlockId) -> u8 {
+    pub(super) fn steps(&self, b: BlockId) -> u8 {
         self.blocks[b.index()].steps
     }
     /// The side a block fights for now (Cleopatra and Jupiter may change it).
-    pub fn side(&self, b: BlockId) -> Side {
+    pub(super) fn side(&self, b: BlockId) -> Side {
         self.blocks[b.index()].side
     }
 
     /// Blocks of `side` at `space`.
-    pub fn blocks_at(&self, space: SpaceId, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+    pub(super) fn blocks_at(
+        &self,
+        space: SpaceId,
+        side: Side,
+    ) -> impl Iterator<Item = BlockId> + '_ {
         self.on_map[side.index()]
             .iter()
             .filter(move |b| self.blocks[b.index()].loc == space.0)
@@ -327,7 +462,7 @@ impl State {
         self.occupied[side.index()].without(self.occupied[side.other().index()])
     }
 
-    /// Rebuilds [`State::forces`] and the block and space sets from the blocks.
+    /// Rebuilds the counts per space and the block and space sets from the blocks.
     pub(super) fn recount_occupancy(&mut self, game: &Game) {
         (self.forces, self.occupied, self.on_map, self.pooled) = self.counted(game);
         self.map_stamp = [fresh_stamp(), fresh_stamp()];
@@ -335,16 +470,7 @@ impl State {
 
     /// Forces per space, the spaces each side occupies, and each side's
     /// blocks on the map and in the pool, counted afresh from the blocks.
-    #[allow(clippy::type_complexity)]
-    pub(super) fn counted(
-        &self,
-        game: &Game,
-    ) -> (
-        [Vec<Forces>; 2],
-        [SpaceSet; 2],
-        [BlockSet; 2],
-        [BlockSet; 2],
-    ) {
+    pub(super) fn counted(&self, game: &Game) -> Counts {
         let n = game.board().len();
         let mut forces = [vec![Forces::default(); n], vec![Forces::default(); n]];
         let mut occupied = [SpaceSet::default(); 2];
@@ -365,14 +491,14 @@ impl State {
     }
 
     /// 4.21 / 4.4: friendly to `side` (occupied by it alone).
-    pub fn is_friendly(&self, space: SpaceId, side: Side) -> bool {
+    pub(super) fn is_friendly(&self, space: SpaceId, side: Side) -> bool {
         let o = self.occupied(space);
         o[side.index()] && !o[side.other().index()]
     }
-    pub fn is_vacant(&self, space: SpaceId) -> bool {
+    pub(super) fn is_vacant(&self, space: SpaceId) -> bool {
         self.occupied(space) == [false, false]
     }
-    pub fn is_contested(&self, space: SpaceId) -> bool {
+    pub(super) fn is_contested(&self, space: SpaceId) -> bool {
         self.occupied(space) == [true, true]
     }
     /// Holds enemy blocks (enemy or contested).
@@ -381,7 +507,7 @@ impl State {
     }
 
     /// Printed strength (7.41: elephant steps count double).
-    pub fn strength(&self, game: &Game, b: BlockId) -> u8 {
+    pub(super) fn strength(&self, game: &Game, b: BlockId) -> u8 {
         self.blocks[b.index()].steps * game.strength_per_step[b.index()]
     }
 }
@@ -423,9 +549,9 @@ mod tests {
         };
         let (a, b) = (moved(groups[0]), moved(groups[1]));
         let (i, other) = (side.index(), side.other().index());
-        assert_ne!(a.map_stamp[i], b.map_stamp[i]);
-        assert_ne!(a.map_stamp[i], state.map_stamp[i]);
-        assert_eq!(a.map_stamp[other], state.map_stamp[other]);
-        assert_eq!(b.map_stamp[other], state.map_stamp[other]);
+        assert_ne!(a.board.map_stamp[i], b.board.map_stamp[i]);
+        assert_ne!(a.board.map_stamp[i], state.board.map_stamp[i]);
+        assert_eq!(a.board.map_stamp[other], state.board.map_stamp[other]);
+        assert_eq!(b.board.map_stamp[other], state.board.map_stamp[other]);
     }
 }

@@ -14,10 +14,10 @@ impl State {
         let hand_size = game.rules.hand_size as usize;
         let cap = game.rules.max_events_per_hand as usize;
         if cap < hand_size {
-            self.hands = deal_capped(game, hand_size, cap, &mut self.rng);
+            self.hands = deal_capped(game, hand_size, cap, self.dice.stream());
         } else {
             let mut deck = game.deck.clone();
-            deck.shuffle(&mut self.rng);
+            deck.shuffle(self.dice.stream());
             // `playable::check` guarantees two whole hands.
             self.hands = [
                 deck[..hand_size].to_vec(),
@@ -179,16 +179,14 @@ impl State {
     /// After the battles: next turn, or winter.
     pub(super) fn end_turn(&mut self, game: &Game, log: &mut impl Log) {
         self.count_moves_undone(game);
-        for b in &mut self.blocks {
+        for b in self.board.all_marks_mut() {
             b.flags = 0;
             b.moved_steps = 0;
             b.entered_via = NO_LINK;
             b.came_from = b.loc;
         }
-        self.road_use.iter_mut().for_each(|u| *u = [0, 0]);
-        self.contests.clear();
-        self.surprise = None;
-        self.surprise_at = None;
+        self.command.end_turn();
+        self.battles.end_turn();
         self.played = [None, None];
         let hands_left = self.hands[0].len().min(self.hands[1].len());
         if self.turn >= game.rules.turns_per_year || hands_left == 0 {
@@ -205,7 +203,7 @@ impl State {
     pub(super) fn count_moves_undone(&mut self, game: &Game) {
         let turns = u16::from(game.rules.turns_per_year.max(1));
         let now = ((u16::from(self.year) - 1) * turns + u16::from(self.turn)).min(255) as u8;
-        for b in &mut self.blocks {
+        for b in self.board.all_marks_mut() {
             if b.has(flag::FOUGHT) || !b.on_map() {
                 b.last_hop = Hop::NONE;
                 continue;
@@ -397,15 +395,15 @@ mod tests {
     fn a_move_back_within_two_turns_without_a_battle_counts_as_undone() {
         let game = crate::test_support::published("rules-2.0");
         let mut state = State::new(&game, 1);
-        let b = state.on_map[0].iter().next().unwrap();
-        let here = state.blocks[b.index()].loc;
+        let b = state.board.on_map(Side::Caesar).iter().next().unwrap();
+        let here = state.board.block(b).loc;
         let there = game.board().neighbours(SpaceId(here))[0].to.0;
         let hop = |state: &mut State, turn: u8, from: u16, to: u16, flags: u8| {
             state.turn = turn;
-            let s = &mut state.blocks[b.index()];
+            let s = state.board.marks_mut(b);
             (s.came_from, s.loc, s.flags) = (from, to, flag::MOVED | flags);
             state.count_moves_undone(&game);
-            state.blocks[b.index()].flags = 0;
+            state.board.marks_mut(b).flags = 0;
             state.stats.quality.moves_undone[0]
         };
         assert_eq!(hop(&mut state, 1, here, there, 0), 0);

@@ -1,6 +1,6 @@
 //! Chance as outcomes, after OpenSpiel's chance nodes. Every die the
-//! engine rolls goes through one door: [`State::roll_die`] takes the next
-//! scripted die if there is one, else the seeded stream's. Before an action
+//! engine rolls goes through one door, the state's `Dice` (`dice.rs`): the
+//! next scripted die if there is one, else the seeded stream's. Before an action
 //! that rolls, [`State::chance_request`] says what it will roll, and
 //! [`ChanceRequest::outcomes`] lists every outcome the rules tell apart,
 //! with its probability and the dice that produce it. So three sources
@@ -10,9 +10,6 @@
 //!
 //! Card shuffles are drawn from the seeded stream only: no caller
 //! enumerates deals.
-
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use super::{Action, Game, State};
 use crate::scenario::model::BlockId;
@@ -107,24 +104,14 @@ impl State {
     /// Replaces the chance stream: the same position with different future
     /// dice and shuffles (for search playouts).
     pub fn reseed(&mut self, seed: u64) {
-        self.rng = ChaCha8Rng::seed_from_u64(seed);
-        self.dice.clear();
-    }
-
-    /// One die (7.4): the next scripted die, else the stream's. Every roll
-    /// of the engine comes through here (the door this module describes).
-    pub(super) fn roll_die(&mut self) -> u8 {
-        use rand::RngExt;
-        self.dice
-            .pop()
-            .unwrap_or_else(|| self.rng.random_range(1..=6))
+        self.dice.reseed(seed);
     }
 
     /// How much chance has been drawn so far: the stream's position and the
     /// scripted dice left. Equal before and after an action when the action
     /// rolled no die and shuffled nothing.
     pub(crate) fn chance_drawn(&self) -> (u128, usize) {
-        (self.rng.get_word_pos(), self.dice.len())
+        self.dice.drawn()
     }
 
     /// What applying `action` now will roll first, if anything. Only fires
@@ -134,7 +121,7 @@ impl State {
         match action {
             Action::Fire => {
                 let b = self.battle_info()?.acting?;
-                let (dice, hit_max) = self.fire_dice(game, b);
+                let (dice, hit_max) = super::fire_dice(&self.board, game, b);
                 Some(ChanceRequest::Fire {
                     block: b,
                     dice,
@@ -159,27 +146,6 @@ impl State {
         dice.extend(later);
         self.set_dice(&dice);
         self.apply(game, action);
-    }
-}
-
-/// One of `n` equally likely choices by the dice, as 2.0's Jupiter
-/// prints it: "For a group of 3, roll 1d6: 1-2 = 1st block, 3-4 = 2nd
-/// block, and 5-6 = 3rd. For a group of 5, roll 1d6 and reroll a 6."
-/// Each die splits the faces evenly among the choices and rerolls the
-/// rest; more than six choices take two dice (36 faces), and so on. One
-/// choice takes no roll.
-pub(super) fn roll_among_with(n: usize, roll: &mut dyn FnMut() -> u8) -> usize {
-    debug_assert!(n > 0);
-    loop {
-        let (mut faces, mut value) = (1usize, 0usize);
-        while faces < n {
-            value = value * 6 + (roll() - 1) as usize;
-            faces *= 6;
-        }
-        let per_choice = faces / n;
-        if value < per_choice * n {
-            return value / per_choice;
-        }
     }
 }
 
@@ -225,7 +191,7 @@ mod tests {
                     assert!((1..=6).contains(&d));
                     d
                 };
-                assert_eq!(super::roll_among_with(among, &mut next), choice);
+                assert_eq!(crate::engine::roll_among_with(among, &mut next), choice);
             }
         }
     }

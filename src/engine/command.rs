@@ -1,16 +1,17 @@
 //! The command phase (6.0): group moves, navis and amphibious moves, levies,
-//! and the event cards that replace a command.
+//! and the event cards that replace a command. Its room, [`CommandPhase`],
+//! owns the command being played and the roads used this turn.
 
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Deref, DerefMut};
 
 use super::events::{GameEvent, Log, Orders, emit};
 use super::{
-    Action, BlockSet, BlockState, Contest, Game, LevyRule, NO_LINK, Phase, Place, SET_CAPACITY,
-    SpaceSet, State, flag,
+    Action, Battles, BlockSet, BlockState, Board, Contest, Dice, Game, GameStats, LevyRule,
+    SET_CAPACITY, SpaceSet, flag, roll_among_with,
 };
-use crate::scenario::model::{BlockId, LinkId, SpaceId};
+use crate::scenario::model::{BlockId, SpaceId};
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
-use crate::scenario::rules::{JupiterDefection, MainAttack, RoadLimits, VulcanTarget};
+use crate::scenario::rules::{JupiterDefection, RoadLimits, VulcanTarget};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum CommandStep {
@@ -27,22 +28,22 @@ pub(super) enum CommandStep {
 
 /// The command phase in progress.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct CommandState {
-    pub(super) step: CommandStep,
-    pub(super) mp: u8,
-    pub(super) lp: u8,
-    pub(super) group: Option<SpaceId>,
+struct CommandState {
+    step: CommandStep,
+    mp: u8,
+    lp: u8,
+    group: Option<SpaceId>,
     /// The blocks of the group being moved.
-    pub(super) members: BlockSet,
+    members: BlockSet,
     /// 6.3: amphibious moves only before any other move.
-    pub(super) moved_by_land: bool,
+    moved_by_land: bool,
     /// The event shaping this command phase's group, if any.
-    pub(super) event: Option<Event>,
+    event: Option<Event>,
 }
 
 impl CommandState {
     /// A command phase before its orders: moves first, no points yet.
-    pub(super) fn fresh() -> CommandState {
+    fn fresh() -> CommandState {
         CommandState {
             step: CommandStep::Moves,
             mp: 0,
@@ -55,14 +56,114 @@ impl CommandState {
     }
 }
 
-impl State {
-    pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
-        let side = self.order[slot as usize];
-        self.phase = Phase::Command(slot);
-        self.held_vp = self.friendly_spaces(side).and(game.vp_cities);
-        let rules = &game.rules;
+/// The command phase's room (6): the command being played, the roads used
+/// this turn (6.11), and the VP cities its side held when it began. Its
+/// rules reach the blocks through the [`Board`] and the contests through
+/// the [`Battles`] they are handed; the state goes on when a command ends.
+#[derive(Debug, Clone)]
+pub(super) struct CommandPhase {
+    now: CommandState,
+    /// Blocks moved across each link this turn, per side (6.11).
+    road_use: Vec<[u8; 2]>,
+    /// The VP cities the side in command held when its command phase began
+    /// (play quality: cities left empty).
+    held_vp: SpaceSet,
+}
+
+/// What a command's rules change: the board, the contests, the game's
+/// counts and dice, and the command itself, for the side in command.
+/// Reads the board as the board.
+struct Field<'a> {
+    board: &'a mut Board,
+    battles: &'a mut Battles,
+    stats: &'a mut GameStats,
+    dice: &'a mut Dice,
+    cmd: &'a mut CommandPhase,
+    side: Side,
+    /// Set when the command phase is over (6: its levies done).
+    done: bool,
+}
+
+/// What a command's rules read, for the side in command.
+#[derive(Clone, Copy)]
+struct Look<'a> {
+    board: &'a Board,
+    battles: &'a Battles,
+    cmd: &'a CommandPhase,
+    side: Side,
+}
+
+impl Deref for Field<'_> {
+    type Target = Board;
+    fn deref(&self) -> &Board {
+        self.board
+    }
+}
+impl DerefMut for Field<'_> {
+    fn deref_mut(&mut self) -> &mut Board {
+        self.board
+    }
+}
+impl Deref for Look<'_> {
+    type Target = Board;
+    fn deref(&self) -> &Board {
+        self.board
+    }
+}
+
+/// The board, the contests, the counts and the dice a command changes.
+pub(super) type Table<'a> = (
+    &'a mut Board,
+    &'a mut Battles,
+    &'a mut GameStats,
+    &'a mut Dice,
+);
+
+impl CommandPhase {
+    /// No command yet, no road used: a new game.
+    pub(super) fn new(game: &Game) -> CommandPhase {
+        CommandPhase {
+            now: CommandState::fresh(),
+            road_use: vec![[0, 0]; game.board().links.len()],
+            held_vp: SpaceSet::default(),
+        }
+    }
+
+    fn field<'a>(&'a mut self, table: Table<'a>, side: Side) -> Field<'a> {
+        let (board, battles, stats, dice) = table;
+        Field {
+            board,
+            battles,
+            stats,
+            dice,
+            cmd: self,
+            side,
+            done: false,
+        }
+    }
+
+    fn look<'a>(&'a self, board: &'a Board, battles: &'a Battles, side: Side) -> Look<'a> {
+        Look {
+            board,
+            battles,
+            cmd: self,
+            side,
+        }
+    }
+
+    /// `side`, Player `slot + 1`, begins its command phase with `orders`
+    /// (2.2); true when there is nothing to decide in it.
+    pub(super) fn begin(
+        &mut self,
+        table: Table<'_>,
+        game: &Game,
+        side: Side,
+        slot: u8,
+        orders: Orders,
+        log: &mut impl Log,
+    ) -> bool {
+        self.held_vp = table.0.friendly_spaces(side).and(game.vp_cities);
         let mut cmd = CommandState::fresh();
-        let orders = self.orders[slot as usize];
         emit!(
             log,
             GameEvent::OrdersGiven {
@@ -71,6 +172,7 @@ impl State {
                 orders,
             }
         );
+        let mut field = self.field(table, side);
         match orders {
             Orders::Command { moves, levy } => {
                 cmd.mp = moves;
@@ -82,10 +184,9 @@ impl State {
                 match e {
                     Event::Jupiter | Event::Vulcan => cmd.step = CommandStep::EventTarget,
                     Event::Mars | Event::Neptune => {
-                        self.surprise = Some((side, e));
+                        field.battles.hold_surprise(side, e);
                         // 2.0: one group move (Mars land, Neptune navis); 1.1:
                         // one group's attack (see attack_only_target).
-                        let _ = rules;
                         cmd.mp = 1;
                     }
                     Event::Mercury | Event::Pluto => cmd.mp = 1,
@@ -93,76 +194,177 @@ impl State {
                 }
             }
         }
-        self.command = cmd;
-        self.skip_empty_command_steps(game, log);
+        field.cmd.now = cmd;
+        field.skip_empty_command_steps(game);
+        field.done
     }
 
-    /// Moves past steps with nothing to decide.
-    fn skip_empty_command_steps(&mut self, game: &Game, log: &mut impl Log) {
-        if self.command.step == CommandStep::Moves
-            && self.command.mp == 0
-            && self.command.group.is_none()
-        {
-            self.command.step = CommandStep::MainAttack;
-        }
-        if self.command.step == CommandStep::MainAttack && self.undeclared_attack(game).is_none() {
-            self.command.step = CommandStep::Surprise;
-        }
-        if self.command.step == CommandStep::Surprise && !self.may_name_surprise(game) {
-            self.command.step = CommandStep::Levy;
-        }
-        if self.command.step == CommandStep::Levy && self.command.lp == 0 {
-            self.finish_command(game, log);
-        }
+    /// The decisions of `side`'s command now.
+    pub(super) fn actions(
+        &self,
+        board: &Board,
+        battles: &Battles,
+        game: &Game,
+        side: Side,
+        out: &mut Vec<Action>,
+    ) {
+        self.look(board, battles, side).command_actions(game, out);
     }
 
-    fn finish_command(&mut self, game: &Game, log: &mut impl Log) {
-        let Phase::Command(slot) = self.phase else {
-            return;
-        };
-        self.command.members = BlockSet::default();
-        let side = self.order[slot as usize];
-        let left = self
-            .held_vp
-            .without(self.occupied[0])
-            .without(self.occupied[1]);
-        self.stats.quality.vp_cities_left[side.index()] += left.iter().count() as u32;
-        if slot == 0 {
-            self.begin_command(game, 1, log);
+    /// Applies a decision of `side`'s command; true when the command
+    /// phase is over.
+    pub(super) fn apply(
+        &mut self,
+        table: Table<'_>,
+        game: &Game,
+        side: Side,
+        action: Action,
+        log: &mut impl Log,
+    ) -> bool {
+        let mut field = self.field(table, side);
+        field.command_apply(game, action, log);
+        field.done
+    }
+
+    /// The legal actions there would be after `Group(at)`, left as it is.
+    pub(super) fn actions_after_group(
+        &self,
+        (board, battles): (&Board, &Battles),
+        game: &Game,
+        side: Side,
+        at: SpaceId,
+        out: &mut Vec<Action>,
+    ) {
+        self.look(board, battles, side)
+            .actions_after_group(game, at, out);
+    }
+
+    /// The turn is over: no road used (6.11).
+    pub(super) fn end_turn(&mut self) {
+        self.road_use.iter_mut().for_each(|u| *u = [0, 0]);
+    }
+    /// A position's command phase: before its orders.
+    pub(super) fn restart(&mut self) {
+        self.now = CommandState::fresh();
+    }
+
+    pub(super) fn step(&self) -> CommandStep {
+        self.now.step
+    }
+    /// Move points left.
+    pub(super) fn mp(&self) -> u8 {
+        self.now.mp
+    }
+    /// Levy points left.
+    pub(super) fn lp(&self) -> u8 {
+        self.now.lp
+    }
+    /// The space whose group is moving.
+    pub(super) fn group(&self) -> Option<SpaceId> {
+        self.now.group
+    }
+    /// The event shaping this command phase's group, if any.
+    pub(super) fn event(&self) -> Option<Event> {
+        self.now.event
+    }
+    /// The blocks of the group being moved.
+    pub(super) fn members(&self) -> BlockSet {
+        self.now.members
+    }
+    /// A sampled world's hidden block takes over a slot in the group, or not.
+    pub(super) fn set_member(&mut self, b: BlockId, member: bool) {
+        if member {
+            self.now.members.insert(b);
         } else {
-            self.begin_battles(game, log);
+            self.now.members.remove(b);
         }
     }
+    /// Blocks moved across each link this turn, per side.
+    pub(super) fn road_use(&self) -> &[[u8; 2]] {
+        &self.road_use
+    }
+    /// What either side may know of the command being played (the group's
+    /// blocks apart): for a view's digest.
+    pub(super) fn public_text(&self) -> String {
+        let command = CommandState {
+            members: Default::default(),
+            ..self.now
+        };
+        format!("{command:?}")
+    }
+}
 
-    fn side_now(&self) -> Side {
-        match self.phase {
-            Phase::Command(slot) => self.order[slot as usize],
-            _ => self.order[0],
+impl Field<'_> {
+    fn look(&self) -> Look<'_> {
+        Look {
+            board: self.board,
+            battles: self.battles,
+            cmd: self.cmd,
+            side: self.side,
         }
     }
+    fn reduce(&mut self, game: &Game, b: BlockId, log: &mut impl Log) -> bool {
+        self.board.reduce(game, b, self.stats, log)
+    }
+    /// The command phase is over: the VP cities its side left empty are
+    /// counted (play quality).
+    fn finish_command(&mut self) {
+        self.cmd.now.members = BlockSet::default();
+        let left = self
+            .cmd
+            .held_vp
+            .without(self.board.occupied_by(Side::Caesar))
+            .without(self.board.occupied_by(Side::Pompey));
+        self.stats.quality.vp_cities_left[self.side.index()] += left.iter().count() as u32;
+        self.done = true;
+    }
+}
 
-    pub(super) fn command_actions(&self, game: &Game, out: &mut Vec<Action>) {
-        let side = self.side_now();
-        match self.command.step {
+/// 6.4: a step may be added to a block below its full strength in a
+/// friendly city (never at sea: a navis in port), unmoved unless the
+/// rules allow it.
+pub(super) fn may_add_step(board: &Board, game: &Game, id: BlockId) -> bool {
+    let s = board.block(id);
+    s.steps < game.max_steps[id.index()]
+        && (game.rules.levy_on_moved_blocks || !s.has(flag::MOVED))
+        && board
+            .friendly_spaces(s.side)
+            .and(game.cities)
+            .contains(SpaceId(s.loc))
+}
+
+/// The enemy blocks at `at` Jupiter may take (Cleopatra only where she
+/// may defect).
+pub(super) fn jupiter_candidates<'a>(
+    board: &'a Board,
+    game: &'a Game,
+    side: Side,
+    at: SpaceId,
+) -> impl Iterator<Item = BlockId> + 'a {
+    board.blocks_at(at, side.other()).filter(move |b| {
+        game.rules.jupiter_cleopatra_defects || game.roster().block(*b).kind != BlockKind::Cleopatra
+    })
+}
+
+impl<'a> Look<'a> {
+    fn command_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        let side = self.side;
+        match self.cmd.now.step {
             CommandStep::EventTarget => self.event_target_actions(game, side, out),
-            CommandStep::Moves => match self.command.group {
+            CommandStep::Moves => match self.cmd.now.group {
                 Some(_) => self.group_step_actions(game, side, out),
                 None => self.group_start_actions(game, side, out),
             },
             CommandStep::MainAttack => {
                 if let Some(i) = self.undeclared_attack(game) {
-                    out.extend(
-                        self.contests[i]
-                            .attack_links
-                            .iter()
-                            .map(|l| Action::MainAttack(*l)),
-                    );
+                    let links = self.battles.contests()[i].attack_links();
+                    out.extend(links.iter().map(|l| Action::MainAttack(*l)));
                 }
             }
             CommandStep::Surprise => {
-                for c in &self.contests {
-                    if self.surprise_fits(game, c.space, c.attacker) {
-                        out.push(Action::Surprise(Some(c.space)));
+                for c in self.battles.contests() {
+                    if self.surprise_fits(game, c.space(), c.attacker()) {
+                        out.push(Action::Surprise(Some(c.space())));
                     }
                 }
                 out.push(Action::Surprise(None));
@@ -176,7 +378,7 @@ impl State {
 
     /// 6.1: the active group's next steps, then ending the group.
     fn group_step_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
-        for id in self.command.members.and(self.on_map[side.index()]).iter() {
+        for id in self.cmd.now.members.and(self.board.on_map(side)).iter() {
             let _ = self.block_steps(game, id, |to| {
                 out.push(Action::Step { block: id, to });
                 ControlFlow::Continue(())
@@ -188,13 +390,13 @@ impl State {
     /// 6.0: the groups that may move now (one per space that has a block
     /// able to step), the sea moves (6.3), then ending the moves.
     fn group_start_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
-        if self.command.mp > 0 {
+        if self.cmd.now.mp > 0 {
             let mut offered = SpaceSet::default();
             // An unmoved block's first step depends only on where
             // it is and whether it is a land block or a navis.
             let mut stuck = [SpaceSet::default(); 2];
-            for id in self.on_map[side.index()].iter() {
-                let b = self.blocks[id.index()];
+            for id in self.board.on_map(side).iter() {
+                let b = self.board.block(id);
                 if b.has(flag::MOVED | flag::ANCHORED) {
                     continue;
                 }
@@ -214,7 +416,7 @@ impl State {
                     stuck[land].insert(at);
                 }
             }
-            if !self.command.moved_by_land && self.command.event.is_none() {
+            if !self.cmd.now.moved_by_land && self.cmd.now.event.is_none() {
                 self.sea_move_actions(game, side, out);
             }
         }
@@ -225,184 +427,32 @@ impl State {
     /// may be the surprise of the card held this turn. Only a battle the
     /// card's player attacks (RQ); Mars a land battle (1.1: the card's
     /// attack, navis included); Neptune a sea battle or a shore attack.
-    pub(super) fn surprise_fits(&self, game: &Game, space: SpaceId, attacker: Side) -> bool {
-        let land = game.board().space(space).kind != SpaceKind::Sea;
-        match self.surprise {
-            Some((side, Event::Mars)) => side == attacker && (land || !game.rules.mars_group_move),
-            Some((side, Event::Neptune)) => {
-                side == attacker
-                    && (!land
-                        || self
-                            .blocks_at(space, attacker)
-                            .any(|b| game.roster().block(b).kind == BlockKind::Navis))
-            }
-            _ => false,
-        }
+    fn surprise_fits(&self, game: &Game, space: SpaceId, attacker: Side) -> bool {
+        self.battles
+            .surprise_fits(self.board, game, space, attacker)
     }
 
     /// Mars / Neptune: "Choose 1 battle" is part of the card, resolved in
     /// its player's command phase, so he names it when his moves are done.
     fn may_name_surprise(&self, game: &Game) -> bool {
-        let side = self.side_now();
-        self.surprise.is_some_and(|(holder, _)| holder == side)
-            && self.surprise_at.is_none()
+        let side = self.side;
+        self.battles
+            .surprise()
+            .is_some_and(|(holder, _)| holder == side)
+            && self.battles.surprise_at().is_none()
             && self
-                .contests
+                .battles
+                .contests()
                 .iter()
-                .any(|c| self.surprise_fits(game, c.space, c.attacker))
-    }
-
-    pub(super) fn command_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
-        let side = self.side_now();
-        match action {
-            Action::Group(at) => {
-                self.command.mp -= 1;
-                self.stats.quality.mp_spent[side.index()] += 1;
-                self.command.group = Some(at);
-                self.command.moved_by_land = true;
-                let joining = self.group_joining(game, side, at);
-                self.command.members = self.command.members.or(joining);
-                for id in joining.iter() {
-                    self.blocks[id.index()].moved_steps = 0;
-                }
-                emit!(log, GameEvent::GroupMoves { side, from: at });
-            }
-            Action::Step { block, to } => self.step(game, side, block, to, log),
-            Action::SeaMove { block, to } => self.sea_move(game, side, block, to, log),
-            Action::EndGroup => {
-                let moved = self
-                    .command
-                    .members
-                    .iter()
-                    .any(|b| self.blocks[b.index()].moved_steps > 0);
-                if !moved {
-                    self.stats.quality.mp_wasted[side.index()] += 1;
-                }
-                self.command.group = None;
-                self.command.members = BlockSet::default();
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::EndMoves => {
-                self.stats.quality.mp_unused[side.index()] += self.command.mp as u32;
-                self.command.group = None;
-                self.command.step = CommandStep::MainAttack;
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::MainAttack(link) => {
-                if let Some(i) = self.undeclared_attack(game) {
-                    self.declare_main_attack(i, link);
-                    let space = self.contests[i].space;
-                    let from = game.board().link(link).other(space);
-                    emit!(log, GameEvent::MainAttackDeclared { side, space, from });
-                }
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::Surprise(named) => {
-                self.surprise_at = named;
-                if named.is_none() {
-                    self.surprise = None;
-                }
-                // The record says a battle was named, not which: the
-                // opponent learns it when the battle is fought.
-                emit!(log, GameEvent::SurpriseNamed { side, space: named });
-                self.command.step = CommandStep::Levy;
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::Levy { .. } | Action::AddStep(_) | Action::EndLevy => {
-                self.levy_apply(game, side, action, log)
-            }
-            Action::JupiterAt(_) | Action::VulcanCity(_) | Action::PassEvent => {
-                self.event_apply(game, side, action, log)
-            }
-            _ => {}
-        }
-    }
-
-    /// 6.4: levies, and the end of them.
-    fn levy_apply(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
-        match action {
-            Action::Levy { block, at } => {
-                self.command.lp -= 1;
-                self.set_loc(game, block, at.0);
-                self.set_steps(game, block, 1);
-                self.set_side(game, block, side);
-                self.blocks[block.index()].came_from = at.0;
-                emit!(log, GameEvent::Levied { side, block, at });
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::AddStep(block) => {
-                self.command.lp -= 1;
-                let steps = self.blocks[block.index()].steps;
-                self.set_steps(game, block, steps + 1);
-                emit!(
-                    log,
-                    GameEvent::StepAdded {
-                        side,
-                        block,
-                        strength: self.strength(game, block)
-                    }
-                );
-                self.skip_empty_command_steps(game, log);
-            }
-            Action::EndLevy => {
-                if self.command.lp > 0 && self.may_levy_anything(game, side) {
-                    self.stats.quality.lp_unused[side.index()] += self.command.lp as u32;
-                }
-                self.finish_command(game, log);
-            }
-            _ => {}
-        }
-    }
-
-    /// Jupiter and Vulcan's targets, or an event that strikes nothing.
-    fn event_apply(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
-        match action {
-            Action::JupiterAt(at) => {
-                // 1.1: the player points at one of the standing blocks,
-                // which look alike to him; 2.0: a roll picks one. Either
-                // way each is equally likely, and only the one taken is
-                // revealed.
-                let enemies: Vec<BlockId> = self.jupiter_candidates(game, side, at).collect();
-                if !enemies.is_empty() {
-                    let mut dice = Vec::new();
-                    let choice = super::roll_among_with(enemies.len(), &mut || {
-                        let die = self.roll_die();
-                        dice.push(die);
-                        die
-                    });
-                    let pick = enemies[choice];
-                    emit!(
-                        log,
-                        GameEvent::JupiterPick {
-                            side,
-                            at,
-                            among: enemies.len().min(255) as u8,
-                            dice,
-                            block: pick,
-                        }
-                    );
-                    self.jupiter_strike(game, side, pick, log);
-                }
-                self.finish_command(game, log);
-            }
-            Action::VulcanCity(city) => {
-                self.vulcan(game, side, city, log);
-                self.finish_command(game, log);
-            }
-            Action::PassEvent => {
-                emit!(log, GameEvent::EventWithoutEffect { side });
-                self.finish_command(game, log);
-            }
-            _ => {}
-        }
+                .any(|c| self.surprise_fits(game, c.space(), c.attacker()))
     }
 
     /// 6.1: the blocks at `at` that a group move from there takes: those
     /// that have not moved this phase and may move in it.
     fn group_joining(&self, game: &Game, side: Side, at: SpaceId) -> BlockSet {
         let mut joining = BlockSet::default();
-        for id in self.on_map[side.index()].iter() {
-            let b = self.blocks[id.index()];
+        for id in self.board.on_map(side).iter() {
+            let b = self.board.block(id);
             if b.loc == at.0
                 && !b.has(flag::MOVED | flag::ANCHORED)
                 && self.may_join_group(game, id)
@@ -417,17 +467,17 @@ impl State {
     /// it is: [`State::command_actions`] on the group it would form (the
     /// steps of its blocks, then `EndGroup`). A player's look ahead, without
     /// cloning the state.
-    pub(super) fn actions_after_group(&self, game: &Game, at: SpaceId, out: &mut Vec<Action>) {
-        let side = self.side_now();
+    fn actions_after_group(&self, game: &Game, at: SpaceId, out: &mut Vec<Action>) {
+        let side = self.side;
         let joining = self.group_joining(game, side, at);
         let cmd = CommandState {
             group: Some(at),
             moved_by_land: true,
-            members: self.command.members.or(joining),
-            ..self.command
+            members: self.cmd.now.members.or(joining),
+            ..self.cmd.now
         };
-        for id in cmd.members.and(self.on_map[side.index()]).iter() {
-            let mut s = self.blocks[id.index()];
+        for id in cmd.members.and(self.board.on_map(side)).iter() {
+            let mut s = *self.board.block(id);
             if joining.contains(id) {
                 s.moved_steps = 0;
             }
@@ -443,7 +493,7 @@ impl State {
     /// (event groups are restricted to land or navis, 2.0).
     fn may_join_group(&self, game: &Game, b: BlockId) -> bool {
         let land = game.land_blocks.contains(b);
-        match self.command.event {
+        match self.cmd.now.event {
             Some(Event::Mars) if game.rules.mars_group_move => land,
             // 2.0: "The land blocks in 1 Group" / "Land units only".
             Some(Event::Mercury) if game.rules.mercury_land_only => land,
@@ -456,33 +506,7 @@ impl State {
     /// 6.12 (1.1): the first battle the moving player attacked by two or more
     /// roads whose main attack he has not declared yet.
     fn undeclared_attack(&self, game: &Game) -> Option<usize> {
-        if game.rules.main_attack != MainAttack::AttackerChooses {
-            return None;
-        }
-        let side = self.side_now();
-        self.contests
-            .iter()
-            .position(|c| c.attacker == side && !c.declared && c.attack_links.len() > 1)
-    }
-
-    /// 6.12 / 6.13 (1.1): blocks that entered by `link` are the main force and
-    /// pin; those by other roads are reserves.
-    fn declare_main_attack(&mut self, contest: usize, link: LinkId) {
-        let c = &mut self.contests[contest];
-        let mut pinning = 0;
-        for s in &mut self.blocks {
-            if s.loc == c.space.0 && s.side == c.attacker && !s.has(flag::RESPONDED) {
-                if s.entered_via == link.0 {
-                    s.flags &= !flag::RESERVE;
-                    pinning += 1;
-                } else if s.entered_via != NO_LINK {
-                    s.flags |= flag::RESERVE;
-                }
-            }
-        }
-        c.main = link.0;
-        c.pinning = pinning;
-        c.declared = true;
+        self.battles.undeclared_attack(game, self.side)
     }
 
     /// 1.1 Mars/Neptune: the card's group move is the surprise attack itself,
@@ -494,7 +518,7 @@ impl State {
         attack_only.then(|| {
             cmd.members
                 .iter()
-                .map(|id| self.blocks[id.index()])
+                .map(|id| self.board.block(id))
                 .find(|b| b.has(flag::MOVED))
                 .map(|b| SpaceId(b.loc))
         })
@@ -530,7 +554,7 @@ impl State {
         b: BlockId,
         f: impl FnMut(SpaceId) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.block_steps_in(game, b, self.blocks[b.index()], &self.command, f)
+        self.block_steps_in(game, b, *self.board.block(b), &self.cmd.now, f)
     }
 
     /// [`State::block_steps`] were the block `s` and the command phase `cmd`:
@@ -560,7 +584,7 @@ impl State {
         // 6.13: leaving a contested space needs an unpinned block, and not by a
         // road or border the enemy used.
         let contest = if k == 0 {
-            self.contests.iter().find(|c| c.space == at)
+            self.battles.contest_at(at)
         } else {
             None
         };
@@ -570,7 +594,7 @@ impl State {
             return ControlFlow::Continue(());
         }
         let attack_only = self.attack_only_target(game, cmd);
-        let enemy = self.occupied[side.other().index()];
+        let enemy = self.board.occupied_by(side.other());
         let limits = Self::road_limits(game, cmd, b);
         for adj in game.board().neighbours_for(at, land) {
             let attacking = enemy.contains(adj.to);
@@ -580,7 +604,7 @@ impl State {
                 continue;
             }
             if let Some(c) = contest
-                && c.attack_links.contains(&adj.link)
+                && c.attack_links().contains(&adj.link)
             {
                 continue;
             }
@@ -593,7 +617,7 @@ impl State {
                 continue;
             }
             if land {
-                let used = self.road_use[adj.link.index()][side.index()];
+                let used = self.cmd.road_use[adj.link.index()][side.index()];
                 if used >= Self::road_limit(limits[attacking as usize], adj.class, attacking) {
                     continue;
                 }
@@ -609,88 +633,17 @@ impl State {
     /// Reserves (6.14), and the pinned blocks are the defence's main force,
     /// so a battle always begins with one (docs/rules-notes.md, 6.13).
     fn may_leave_contest(&self, c: &Contest, side: Side) -> bool {
-        if c.attacker == side {
+        if c.attacker() == side {
             return false;
         }
-        let staying = self.on_map[side.index()]
+        let staying = self
+            .board
+            .on_map(side)
             .iter()
-            .map(|id| self.blocks[id.index()])
-            .filter(|b| b.loc == c.space.0 && !b.has(flag::MOVED))
+            .map(|id| self.board.block(id))
+            .filter(|b| b.loc == c.space().0 && !b.has(flag::MOVED))
             .count();
-        staying > c.pinning as usize
-    }
-
-    fn step(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
-        let from = SpaceId(self.blocks[b.index()].loc);
-        let link = game
-            .board()
-            .link_between(from, to)
-            .expect("a legal step follows a link");
-        let class = game.board().link(link).class;
-        let enemy_there = self.has_enemy(to, side);
-        if class.is_road() {
-            self.road_use[link.index()][side.index()] += 1;
-        }
-        {
-            let s = &mut self.blocks[b.index()];
-            if s.moved_steps == 0 {
-                // Where this move started (winter moves leave it stale).
-                s.came_from = from.0;
-            }
-            s.moved_steps += 1;
-            s.flags |= flag::MOVED;
-            s.entered_via = link.0;
-        }
-        self.set_loc(game, b, to.0);
-        if enemy_there {
-            self.blocks[b.index()].flags |= flag::STOPPED;
-            self.join_contest(side, b, to, link);
-        }
-        emit!(
-            log,
-            GameEvent::BlockMoved {
-                side,
-                block: b,
-                from,
-                to,
-                attack: enemy_there,
-            }
-        );
-    }
-
-    /// Registers a block entering a space that holds enemy blocks.
-    fn join_contest(&mut self, side: Side, b: BlockId, to: SpaceId, link: LinkId) {
-        match self.contests.iter_mut().find(|c| c.space == to) {
-            None => {
-                self.contests.push(Contest {
-                    space: to,
-                    attacker: side,
-                    main: link.0,
-                    attack_links: vec![link],
-                    pinning: 1,
-                    declared: false,
-                    response_links: Vec::new(),
-                });
-            }
-            Some(c) if c.attacker == side => {
-                if !c.attack_links.contains(&link) {
-                    c.attack_links.push(link);
-                }
-                if c.main == link.0 || c.main == NO_LINK {
-                    c.main = link.0;
-                    c.pinning += 1;
-                } else {
-                    self.blocks[b.index()].flags |= flag::RESERVE;
-                }
-            }
-            // 6.14: Player 2 reinforcing a battle Player 1 started.
-            Some(c) => {
-                if !c.response_links.contains(&link) {
-                    c.response_links.push(link);
-                }
-                self.blocks[b.index()].flags |= flag::RESERVE | flag::RESPONDED;
-            }
-        }
+        staying > c.pinning() as usize
     }
 
     // ------------------------------------------------------- amphibious 6.3
@@ -736,8 +689,8 @@ impl State {
         // Blocks in the same port share their destinations: (port, range in `dests`).
         let mut dests: Vec<SpaceId> = Vec::new();
         let mut done: Vec<(SpaceId, usize, usize)> = Vec::new();
-        for id in self.on_map[side.index()].iter() {
-            let b = self.blocks[id.index()];
+        for id in self.board.on_map(side).iter() {
+            let b = self.board.block(id);
             if b.has(flag::MOVED) || !game.land_blocks.contains(id) {
                 continue;
             }
@@ -763,7 +716,7 @@ impl State {
 
     /// 6.3: the ports a land block in `at` may sail to, appended to `dests`.
     fn sea_destinations(&self, game: &Game, side: Side, at: SpaceId, dests: &mut Vec<SpaceId>) {
-        if let Some(c) = self.contests.iter().find(|c| c.space == at)
+        if let Some(c) = self.battles.contest_at(at)
             && !self.may_leave_contest(c, side)
         {
             return;
@@ -777,59 +730,6 @@ impl State {
                 }
             }
         }
-    }
-
-    fn sea_move(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
-        let board = game.board();
-        let from = SpaceId(self.blocks[b.index()].loc);
-        let paths = self.friendly_sea_paths(game, side, from);
-        // The shortest chain of seas ending at a sea of the destination port.
-        let last = paths
-            .iter()
-            .find(|(sea, _)| board.ports_of(*sea).any(|p| p == to))
-            .map(|(s, _)| *s);
-        let mut chain = Vec::new();
-        let mut cur = last;
-        while let Some(sea) = cur {
-            chain.push(sea);
-            let parent = paths.iter().find(|(s, _)| *s == sea).map(|(_, p)| *p);
-            cur = parent.filter(|p| *p != sea);
-        }
-        // 6.3: one navis stays in each sea crossed for the command phase.
-        for sea in &chain {
-            let anchored = self
-                .blocks
-                .iter()
-                .any(|x| x.loc == sea.0 && x.side == side && x.has(flag::ANCHORED));
-            if !anchored
-                && let Some(i) = self
-                    .blocks
-                    .iter()
-                    .position(|x| x.loc == sea.0 && x.side == side && !x.has(flag::MOVED))
-                    .or_else(|| {
-                        self.blocks
-                            .iter()
-                            .position(|x| x.loc == sea.0 && x.side == side)
-                    })
-            {
-                self.blocks[i].flags |= flag::ANCHORED;
-            }
-        }
-        self.command.mp -= 1;
-        self.stats.quality.mp_spent[side.index()] += 1;
-        self.set_loc(game, b, to.0);
-        self.blocks[b.index()].flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
-        emit!(
-            log,
-            GameEvent::BlockSailed {
-                side,
-                block: b,
-                from,
-                to,
-                seas: chain.iter().rev().copied().collect(),
-            }
-        );
-        self.skip_empty_command_steps(game, log);
     }
 
     // -------------------------------------------------------------- levy 6.4
@@ -856,8 +756,8 @@ impl State {
         mut f: impl FnMut(Action) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let friendly_cities = self.friendly_spaces(side).and(game.cities);
-        let mut levied = self.pooled[side.index()].and(game.printed[side.index()]);
-        if !self.leader_died[side.index()] {
+        let mut levied = self.board.pooled(side).and(game.printed[side.index()]);
+        if !self.board.leader_died(side) {
             levied = levied.without(game.reserve_leaders); // 7.51
         }
         // Blocks whose own city is friendly, found city by city.
@@ -876,7 +776,7 @@ impl State {
                 LevyRule::Never => continue,
                 rule => {
                     let anywhere = anywhere.get_or_insert_with(|| {
-                        FriendlyCities::list(self, game, side, friendly_cities)
+                        FriendlyCities::list(self.board, game, side, friendly_cities)
                     });
                     if rule == LevyRule::MajorPort {
                         anywhere.major_ports()
@@ -889,7 +789,7 @@ impl State {
                 f(Action::Levy { block: id, at })?;
             }
         }
-        for id in self.on_map[side.index()].iter() {
+        for id in self.board.on_map(side).iter() {
             if self.may_add_step(game, id) {
                 f(Action::AddStep(id))?;
             }
@@ -900,21 +800,15 @@ impl State {
     /// 6.4: a step may be added to a block below its full strength in a
     /// friendly city (never at sea: a navis in port), unmoved unless the
     /// rules allow it.
-    pub(super) fn may_add_step(&self, game: &Game, id: BlockId) -> bool {
-        let s = self.blocks[id.index()];
-        s.steps < game.max_steps[id.index()]
-            && (game.rules.levy_on_moved_blocks || !s.has(flag::MOVED))
-            && self
-                .friendly_spaces(s.side)
-                .and(game.cities)
-                .contains(SpaceId(s.loc))
+    fn may_add_step(&self, game: &Game, id: BlockId) -> bool {
+        may_add_step(self.board, game, id)
     }
 
     // ------------------------------------------------------------- events
 
     fn event_target_actions(&self, game: &Game, side: Side, out: &mut Vec<Action>) {
         let board = game.board();
-        match self.command.event {
+        match self.cmd.now.event {
             Some(Event::Jupiter) => {
                 for at in board.ids() {
                     if self.jupiter_may_strike(game, side, at)
@@ -969,22 +863,280 @@ impl State {
 
     /// The enemy blocks at `at` Jupiter may take (Cleopatra only where she
     /// may defect).
-    pub(super) fn jupiter_candidates<'s>(
-        &'s self,
-        game: &'s Game,
+    fn jupiter_candidates(
+        &self,
+        game: &'a Game,
         side: Side,
         at: SpaceId,
-    ) -> impl Iterator<Item = BlockId> + 's {
-        self.blocks_at(at, side.other()).filter(move |b| {
-            game.rules.jupiter_cleopatra_defects
-                || game.roster().block(*b).kind != BlockKind::Cleopatra
-        })
+    ) -> impl Iterator<Item = BlockId> + 'a {
+        jupiter_candidates(self.board, game, side, at)
+    }
+}
+
+impl Field<'_> {
+    /// Moves past steps with nothing to decide.
+    fn skip_empty_command_steps(&mut self, game: &Game) {
+        if self.cmd.now.step == CommandStep::Moves
+            && self.cmd.now.mp == 0
+            && self.cmd.now.group.is_none()
+        {
+            self.cmd.now.step = CommandStep::MainAttack;
+        }
+        if self.cmd.now.step == CommandStep::MainAttack
+            && self.look().undeclared_attack(game).is_none()
+        {
+            self.cmd.now.step = CommandStep::Surprise;
+        }
+        if self.cmd.now.step == CommandStep::Surprise && !self.look().may_name_surprise(game) {
+            self.cmd.now.step = CommandStep::Levy;
+        }
+        if self.cmd.now.step == CommandStep::Levy && self.cmd.now.lp == 0 {
+            self.finish_command();
+        }
+    }
+
+    fn command_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        let side = self.side;
+        match action {
+            Action::Group(at) => {
+                self.cmd.now.mp -= 1;
+                self.stats.quality.mp_spent[side.index()] += 1;
+                self.cmd.now.group = Some(at);
+                self.cmd.now.moved_by_land = true;
+                let joining = self.look().group_joining(game, side, at);
+                self.cmd.now.members = self.cmd.now.members.or(joining);
+                for id in joining.iter() {
+                    self.board.marks_mut(id).moved_steps = 0;
+                }
+                emit!(log, GameEvent::GroupMoves { side, from: at });
+            }
+            Action::Step { block, to } => self.step(game, side, block, to, log),
+            Action::SeaMove { block, to } => self.sea_move(game, side, block, to, log),
+            Action::EndGroup => {
+                let moved = self
+                    .cmd
+                    .now
+                    .members
+                    .iter()
+                    .any(|b| self.board.block(b).moved_steps > 0);
+                if !moved {
+                    self.stats.quality.mp_wasted[side.index()] += 1;
+                }
+                self.cmd.now.group = None;
+                self.cmd.now.members = BlockSet::default();
+                self.skip_empty_command_steps(game);
+            }
+            Action::EndMoves => {
+                self.stats.quality.mp_unused[side.index()] += self.cmd.now.mp as u32;
+                self.cmd.now.group = None;
+                self.cmd.now.step = CommandStep::MainAttack;
+                self.skip_empty_command_steps(game);
+            }
+            Action::MainAttack(link) => {
+                if let Some(i) = self.look().undeclared_attack(game) {
+                    self.battles.declare_main_attack(self.board, i, link);
+                    let space = self.battles.contests()[i].space();
+                    let from = game.board().link(link).other(space);
+                    emit!(log, GameEvent::MainAttackDeclared { side, space, from });
+                }
+                self.skip_empty_command_steps(game);
+            }
+            Action::Surprise(named) => {
+                self.battles.name_surprise(named);
+                // The record says a battle was named, not which: the
+                // opponent learns it when the battle is fought.
+                emit!(log, GameEvent::SurpriseNamed { side, space: named });
+                self.cmd.now.step = CommandStep::Levy;
+                self.skip_empty_command_steps(game);
+            }
+            Action::Levy { .. } | Action::AddStep(_) | Action::EndLevy => {
+                self.levy_apply(game, side, action, log)
+            }
+            Action::JupiterAt(_) | Action::VulcanCity(_) | Action::PassEvent => {
+                self.event_apply(game, side, action, log)
+            }
+            _ => {}
+        }
+    }
+
+    /// 6.4: levies, and the end of them.
+    fn levy_apply(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
+        match action {
+            Action::Levy { block, at } => {
+                self.cmd.now.lp -= 1;
+                self.set_loc(game, block, at.0);
+                self.set_steps(game, block, 1);
+                self.set_side(game, block, side);
+                self.board.marks_mut(block).came_from = at.0;
+                emit!(log, GameEvent::Levied { side, block, at });
+                self.skip_empty_command_steps(game);
+            }
+            Action::AddStep(block) => {
+                self.cmd.now.lp -= 1;
+                let steps = self.board.block(block).steps;
+                self.set_steps(game, block, steps + 1);
+                emit!(
+                    log,
+                    GameEvent::StepAdded {
+                        side,
+                        block,
+                        strength: self.strength(game, block)
+                    }
+                );
+                self.skip_empty_command_steps(game);
+            }
+            Action::EndLevy => {
+                if self.cmd.now.lp > 0 && self.look().may_levy_anything(game, side) {
+                    self.stats.quality.lp_unused[side.index()] += self.cmd.now.lp as u32;
+                }
+                self.finish_command();
+            }
+            _ => {}
+        }
+    }
+
+    /// Jupiter and Vulcan's targets, or an event that strikes nothing.
+    fn event_apply(&mut self, game: &Game, side: Side, action: Action, log: &mut impl Log) {
+        match action {
+            Action::JupiterAt(at) => {
+                // 1.1: the player points at one of the standing blocks,
+                // which look alike to him; 2.0: a roll picks one. Either
+                // way each is equally likely, and only the one taken is
+                // revealed.
+                let enemies: Vec<BlockId> =
+                    self.look().jupiter_candidates(game, side, at).collect();
+                if !enemies.is_empty() {
+                    let mut dice = Vec::new();
+                    let choice = roll_among_with(enemies.len(), &mut || {
+                        let die = self.dice.roll();
+                        dice.push(die);
+                        die
+                    });
+                    let pick = enemies[choice];
+                    emit!(
+                        log,
+                        GameEvent::JupiterPick {
+                            side,
+                            at,
+                            among: enemies.len().min(255) as u8,
+                            dice,
+                            block: pick,
+                        }
+                    );
+                    self.jupiter_strike(game, side, pick, log);
+                }
+                self.finish_command();
+            }
+            Action::VulcanCity(city) => {
+                self.vulcan(game, side, city, log);
+                self.finish_command();
+            }
+            Action::PassEvent => {
+                emit!(log, GameEvent::EventWithoutEffect { side });
+                self.finish_command();
+            }
+            _ => {}
+        }
+    }
+
+    fn step(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
+        let from = SpaceId(self.board.block(b).loc);
+        let link = game
+            .board()
+            .link_between(from, to)
+            .expect("a legal step follows a link");
+        let class = game.board().link(link).class;
+        let enemy_there = self.has_enemy(to, side);
+        if class.is_road() {
+            self.cmd.road_use[link.index()][side.index()] += 1;
+        }
+        {
+            let s = self.board.marks_mut(b);
+            if s.moved_steps == 0 {
+                // Where this move started (winter moves leave it stale).
+                s.came_from = from.0;
+            }
+            s.moved_steps += 1;
+            s.flags |= flag::MOVED;
+            s.entered_via = link.0;
+        }
+        self.set_loc(game, b, to.0);
+        if enemy_there {
+            self.board.marks_mut(b).flags |= flag::STOPPED;
+            self.battles.join_contest(self.board, side, b, to, link);
+        }
+        emit!(
+            log,
+            GameEvent::BlockMoved {
+                side,
+                block: b,
+                from,
+                to,
+                attack: enemy_there,
+            }
+        );
+    }
+
+    fn sea_move(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
+        let board = game.board();
+        let from = SpaceId(self.board.block(b).loc);
+        let paths = self.look().friendly_sea_paths(game, side, from);
+        // The shortest chain of seas ending at a sea of the destination port.
+        let last = paths
+            .iter()
+            .find(|(sea, _)| board.ports_of(*sea).any(|p| p == to))
+            .map(|(s, _)| *s);
+        let mut chain = Vec::new();
+        let mut cur = last;
+        while let Some(sea) = cur {
+            chain.push(sea);
+            let parent = paths.iter().find(|(s, _)| *s == sea).map(|(_, p)| *p);
+            cur = parent.filter(|p| *p != sea);
+        }
+        // 6.3: one navis stays in each sea crossed for the command phase.
+        for sea in &chain {
+            let anchored = self
+                .board
+                .blocks()
+                .iter()
+                .any(|x| x.loc == sea.0 && x.side == side && x.has(flag::ANCHORED));
+            if !anchored
+                && let Some(i) = self
+                    .board
+                    .blocks()
+                    .iter()
+                    .position(|x| x.loc == sea.0 && x.side == side && !x.has(flag::MOVED))
+                    .or_else(|| {
+                        self.board
+                            .blocks()
+                            .iter()
+                            .position(|x| x.loc == sea.0 && x.side == side)
+                    })
+            {
+                self.board.marks_mut(BlockId(i as u8)).flags |= flag::ANCHORED;
+            }
+        }
+        self.cmd.now.mp -= 1;
+        self.stats.quality.mp_spent[side.index()] += 1;
+        self.set_loc(game, b, to.0);
+        self.board.marks_mut(b).flags |= flag::MOVED | flag::BY_SEA | flag::STOPPED;
+        emit!(
+            log,
+            GameEvent::BlockSailed {
+                side,
+                block: b,
+                from,
+                to,
+                seas: chain.iter().rev().copied().collect(),
+            }
+        );
+        self.skip_empty_command_steps(game);
     }
 
     /// Jupiter: a leader or navis loses a step; any other block defects.
     fn jupiter_strike(&mut self, game: &Game, side: Side, b: BlockId, log: &mut impl Log) {
         let kind = game.roster().block(b).kind;
-        let at = SpaceId(self.blocks[b.index()].loc);
+        let at = SpaceId(self.board.block(b).loc);
         if matches!(kind, BlockKind::Leader | BlockKind::Navis) {
             emit!(log, GameEvent::RefusesToDefect { block: b });
             self.reduce(game, b, log);
@@ -1015,72 +1167,31 @@ impl State {
                 }
             }
         }
-        self.mark_contest_after_event(side, SpaceId(self.blocks[b.index()].loc));
-    }
-
-    /// A space an event left holding both sides is fought, `side` (the side
-    /// the changed block joined) attacking; its blocks there are its main
-    /// force and pin as many enemy blocks (6.13).
-    fn mark_contest_after_event(&mut self, side: Side, at: SpaceId) {
-        if self.is_contested(at) && !self.contests.iter().any(|c| c.space == at) {
-            let pinning = self.blocks_at(at, side).count() as u8;
-            self.contests.push(Contest {
-                space: at,
-                attacker: side,
-                main: NO_LINK,
-                attack_links: Vec::new(),
-                pinning,
-                declared: false,
-                response_links: Vec::new(),
-            });
-        }
+        let at = SpaceId(self.board.block(b).loc);
+        self.battles.contest_after_event(self.board, side, at);
     }
 
     /// Vulcan: every block in the city loses a step.
     fn vulcan(&mut self, game: &Game, side: Side, city: SpaceId, log: &mut impl Log) {
         emit!(log, GameEvent::VulcanStrikes { side, city });
-        let victims: Vec<BlockId> = (0..self.blocks.len() as u8)
+        let victims: Vec<BlockId> = (0..self.board.blocks().len() as u8)
             .map(BlockId)
-            .filter(|b| self.blocks[b.index()].loc == city.0)
+            .filter(|b| self.board.block(*b).loc == city.0)
             .collect();
         // 1.1: Cleopatra at I changes sides; her new side attacks (even when
         // the city struck was the card player's own).
         let mut attacker = side;
         for b in victims {
             let cleopatra = game.roster().block(b).kind == BlockKind::Cleopatra;
-            if cleopatra && game.rules.vulcan_spares_cleopatra && self.blocks[b.index()].steps == 1
-            {
+            if cleopatra && game.rules.vulcan_spares_cleopatra && self.board.block(b).steps == 1 {
                 continue;
             }
             self.reduce(game, b, log);
             if cleopatra {
-                attacker = self.blocks[b.index()].side;
+                attacker = self.board.block(b).side;
             }
         }
-        self.mark_contest_after_event(attacker, city);
-    }
-
-    /// 2.3: the battle phase, or the next turn if there is nothing to fight.
-    pub(super) fn begin_battles(&mut self, game: &Game, log: &mut impl Log) {
-        let both = self.occupied[0].and(self.occupied[1]);
-        self.contests.retain(|c| both.contains(c.space));
-        match self.contests.len() {
-            0 => self.end_turn(game, log),
-            1 => {
-                let space = self.contests[0].space;
-                self.start_battle(game, space, log);
-            }
-            _ => self.phase = Phase::ChooseBattle,
-        }
-    }
-
-    /// Blocks in the pool that `side` could levy at all (for views and tests).
-    pub fn pool(&self, side: Side) -> impl Iterator<Item = BlockId> + '_ {
-        self.blocks
-            .iter()
-            .enumerate()
-            .filter(move |(_, b)| b.place() == Place::Pool && b.side == side)
-            .map(|(i, _)| BlockId(i as u8))
+        self.battles.contest_after_event(self.board, attacker, city);
     }
 }
 
@@ -1094,7 +1205,7 @@ struct FriendlyCities {
 }
 
 impl FriendlyCities {
-    fn list(state: &State, game: &Game, side: Side, friendly_cities: SpaceSet) -> FriendlyCities {
+    fn list(board: &Board, game: &Game, side: Side, friendly_cities: SpaceSet) -> FriendlyCities {
         let mut list = FriendlyCities {
             cities: [SpaceId(0); SET_CAPACITY],
             city_count: 0,
@@ -1102,11 +1213,11 @@ impl FriendlyCities {
             port_count: 0,
         };
         let mut left = friendly_cities;
-        for id in state.on_map[side.index()].iter() {
+        for id in board.on_map(side).iter() {
             if left == SpaceSet::default() {
                 break;
             }
-            let s = SpaceId(state.blocks[id.index()].loc);
+            let s = SpaceId(board.block(id).loc);
             if left.contains(s) {
                 left.remove(s);
                 list.cities[list.city_count] = s;

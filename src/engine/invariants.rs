@@ -2,6 +2,7 @@
 //! debug builds.
 
 use super::{Game, Phase, Place, State, TROPHY};
+use crate::scenario::model::Side;
 use crate::scenario::model::{BlockKind, SpaceKind};
 
 impl State {
@@ -10,7 +11,7 @@ impl State {
     pub fn check_invariants(&self, game: &Game) -> Result<(), BrokenInvariant> {
         let roster = game.roster();
         for b in roster.ids() {
-            let s = self.blocks[b.index()];
+            let s = self.board.block(b);
             let block = roster.block(b);
             let name = || block.name.clone();
             if let Place::Map(space) = s.place() {
@@ -39,17 +40,24 @@ impl State {
         let between_battles = !matches!(
             self.phase,
             Phase::Battle | Phase::ChooseBattle | Phase::Command(_) | Phase::Regroup(_)
-        ) && self.battle.is_none();
+        ) && self.battles.battle().is_none();
         if between_battles {
             for id in game.board().ids() {
-                if self.is_contested(id) && !self.contests.iter().any(|c| c.space == id) {
+                if self.is_contested(id) && self.battles.contest_at(id).is_none() {
                     let space = game.space_name(id).to_string();
                     return Err(BrokenInvariant::ContestOutsideBattles { space });
                 }
             }
         }
-        let trophies: usize = self.blocks.iter().filter(|b| b.loc == TROPHY).count();
-        if trophies != (self.trophies[0] + self.trophies[1]) as usize {
+        let trophies: usize = self
+            .board
+            .blocks()
+            .iter()
+            .filter(|b| b.loc == TROPHY)
+            .count();
+        if trophies
+            != (self.board.trophies(Side::Caesar) + self.board.trophies(Side::Pompey)) as usize
+        {
             return Err(BrokenInvariant::TrophyCount);
         }
         Ok(())

@@ -4,12 +4,8 @@
 //! their states here, so a test reaches the position it means without
 //! hunting for a seed, and a file written by hand gets the same checks.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
 use super::{
-    BlockState, CommandState, CommandStep, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase,
-    Place, State, TROPHY,
+    BlockState, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase, Place, State, TROPHY,
 };
 use crate::scenario::model::{
     BlockId, BlockKind, CardFace, Event, Side, SpaceKind, held_by_both_sides,
@@ -177,12 +173,17 @@ impl State {
         }
         let (blocks, trophies, leader_died) = placed_blocks(game, position);
         let mut state = State::new(game, position.seed);
-        state.rng = ChaCha8Rng::seed_from_u64(position.seed);
+        state.dice.reseed(position.seed);
         state.year = position.year;
         state.turn = position.turn;
-        state.blocks = blocks;
-        state.trophies = trophies;
-        state.leader_died = leader_died;
+        state.board.restate(
+            game,
+            blocks
+                .into_iter()
+                .enumerate()
+                .map(|(i, b)| (BlockId(i as u8), b)),
+        );
+        state.board.set_dead_leaders(trophies, leader_died);
         state.hands = position.hands.clone();
         state.discarded = [
             position.discarded[0].iter().copied().collect(),
@@ -192,15 +193,7 @@ impl State {
         state.last_played = position.last_played;
         state.played = [None, None];
         state.orders = [Orders::Nothing, Orders::Nothing];
-        state.command = CommandState {
-            step: CommandStep::Moves,
-            mp: 0,
-            lp: 0,
-            group: None,
-            members: Default::default(),
-            moved_by_land: false,
-            event: None,
-        };
+        state.command.restart();
         state.stats = Default::default();
         state.set_dice(&position.dice);
         state.recount_occupancy(game);
@@ -252,12 +245,12 @@ impl State {
 
     /// Sets the dice to come (then the seeded stream goes on).
     pub fn set_dice(&mut self, dice: &[u8]) {
-        self.dice = dice.iter().rev().copied().collect();
+        self.dice.script(dice);
     }
 
     /// The dice still scripted to come, next first.
     pub fn dice_to_come(&self) -> Vec<u8> {
-        self.dice.iter().rev().copied().collect()
+        self.dice.scripted()
     }
 }
 

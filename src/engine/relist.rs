@@ -27,8 +27,8 @@ impl State {
     fn decision(&self) -> Decision {
         Decision {
             phase: self.phase,
-            step: self.command.step,
-            group: self.command.group,
+            step: self.command.step(),
+            group: self.command.group(),
         }
     }
 
@@ -85,11 +85,13 @@ impl State {
         at: SpaceId,
         legal: &mut Vec<Action>,
     ) -> bool {
-        let side = self.blocks[block.index()].side;
-        let lower_there = self.on_map[side.index()]
+        let side = self.board.block(block).side;
+        let lower_there = self
+            .board
+            .on_map(side)
             .iter()
             .take_while(|id| *id < block)
-            .any(|id| self.blocks[id.index()].loc == at.0);
+            .any(|id| self.board.block(id).loc == at.0);
         if !lower_there {
             return false;
         }

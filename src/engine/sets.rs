@@ -1,4 +1,4 @@
-//! Fixed 256-bit sets of blocks and spaces. Ids are below 256 (the validator
+//! Fixed 256-bit sets of blocks, spaces and cards. Ids are below 256 (the validator
 //! refuses bigger rosters and maps), so a set is four words: cheap to copy,
 //! to clone with the state, and to combine ("friendly cities" is one AND).
 
@@ -149,6 +149,41 @@ impl<T: SetId> FromIterator<T> for IdSet<T> {
         let mut set = IdSet::default();
         for id in ids {
             set.insert(id);
+        }
+        set
+    }
+}
+
+/// A set of deck indices (cards are `u8` indices into the scenario deck).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CardSet([u64; 4]);
+
+impl CardSet {
+    pub(crate) const EMPTY: CardSet = CardSet([0; 4]);
+
+    pub fn insert(&mut self, card: u8) {
+        self.0[card as usize / 64] |= 1 << (card % 64);
+    }
+    pub fn contains(&self, card: u8) -> bool {
+        self.0[card as usize / 64] & (1 << (card % 64)) != 0
+    }
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+    /// The cards, in increasing index order.
+    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..=255u8).filter(|c| self.contains(*c))
+    }
+}
+
+impl FromIterator<u8> for CardSet {
+    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for c in iter {
+            set.insert(c);
         }
         set
     }

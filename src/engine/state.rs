@@ -1,29 +1,28 @@
-//! The seeded, cheap-to-clone game state: its fields, a new game, the
-//! queries every phase shares, and the one door for legal actions and
-//! applying them (each phase's own rules are in its file: `cards.rs`,
-//! `command.rs`, `battle.rs`, `winter.rs`).
+//! The seeded, cheap-to-clone game state: the rooms composed (the board,
+//! the command phase, the battles, the die) with the cards and the year; a
+//! new game, the queries every phase shares, the one door for legal actions
+//! and applying them, and the going on from one room to the next when a
+//! phase ends. The command and battle rules live in their rooms
+//! (`command.rs`, `battle.rs`), which never see the state; the cards and
+//! winter are still written as its methods (`cards.rs`, `winter.rs`).
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
-use super::battle;
 use super::{
-    Action, BlockSet, BlockState, CardSet, CommandState, CommandStep, Contest, Forces, Game,
-    GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Phase, SpaceSet,
+    Action, BattleInfo, Battles, Begun, BlockState, Board, CardSet, CommandPhase, CommandStep,
+    Dice, Game, GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period,
+    Phase, Place, jupiter_candidates, may_add_step,
 };
-use crate::scenario::model::{CardFace, Event, Side, SpaceId};
+use crate::scenario::model::{BlockId, CardFace, Event, Side, SpaceId};
 
 /// The seeded, cheap-to-clone game state.
 #[derive(Debug, Clone)]
 pub struct State {
-    pub(super) rng: ChaCha8Rng,
-    /// Dice scripted by a position (last to come first), rolled before the
-    /// stream's: hidden from every player like the stream itself.
-    pub(super) dice: Vec<u8>,
+    /// The chance stream and any scripted dice: hidden from every player.
+    pub(super) dice: Dice,
     pub(super) year: u8,
     pub(super) turn: u8,
     pub(super) phase: Phase,
-    pub(super) blocks: Vec<BlockState>,
+    /// Where the blocks are, and the counts kept with them.
+    pub(super) board: Board,
     /// Cards in each hand (deck indices).
     pub(super) hands: [Vec<u8>; 2],
     pub(super) played: [Option<u8>; 2],
@@ -37,45 +36,13 @@ pub struct State {
     /// Player 1 and Player 2 this turn.
     pub(super) order: [Side; 2],
     pub(super) orders: [Orders; 2],
-    pub(super) command: CommandState,
-    /// Blocks moved across each link this turn, per side (6.11).
-    pub(super) road_use: Vec<[u8; 2]>,
-    pub(super) contests: Vec<Contest>,
-    pub(super) battle: Option<battle::Battle>,
-    /// The space of the battle just won, during its regroup (7.7).
-    pub(super) regroup_space: Option<SpaceId>,
-    /// Blocks regrouped along each link in this battle (7.7: limits per battle).
-    pub(super) regroup_use: Vec<(u16, u8)>,
-    /// Mars/Neptune: the side holding an unused surprise this turn, and the kind.
-    pub(super) surprise: Option<(Side, Event)>,
-    /// The battle that side named for it; known to that side only until fought.
-    pub(super) surprise_at: Option<SpaceId>,
-    /// 7.51: a leader of this side has died.
-    pub(super) leader_died: [bool; 2],
-    pub(super) trophies: [u8; 2],
+    /// The command phase's own state: the command played, the roads used.
+    pub(super) command: CommandPhase,
+    /// The battle phase's own state: contests, surprise, battle, regroup.
+    pub(super) battles: Battles,
     pub(super) outcome: Option<Outcome>,
     /// Counters for reports.
     pub stats: GameStats,
-    /// Each side's blocks in each space (how many, how strong), kept in step
-    /// with every block's place, side and steps by [`State::set_loc`],
-    /// [`State::set_side`] and [`State::set_steps`]: the hot path asks "who
-    /// is here?" thousands of times per game, and a player its own strength
-    /// per space at every decision.
-    pub(super) forces: [Vec<Forces>; 2],
-    /// The spaces where each side has blocks, kept like `forces`.
-    pub(super) occupied: [SpaceSet; 2],
-    /// Each side's blocks on the map, and in the pool (face-down, ready to
-    /// levy), kept like `forces`.
-    pub(super) on_map: [BlockSet; 2],
-    pub(super) pooled: [BlockSet; 2],
-    /// Per side, renewed (see [`fresh_stamp`](super::blocks::fresh_stamp))
-    /// whenever one of its blocks enters, leaves or moves on the map or
-    /// changes sides there: what the other side sees of its blocks,
-    /// strengths apart, stays while it does.
-    pub(super) map_stamp: [u64; 2],
-    /// The VP cities the side in command held when its command phase began
-    /// (play quality: cities left empty).
-    pub(super) held_vp: SpaceSet,
 }
 
 impl State {
@@ -87,7 +54,7 @@ impl State {
     pub(crate) fn new_logged(game: &Game, seed: u64, log: &mut impl Log) -> State {
         let roster = game.roster();
         let setup = game.scenario.starting_setup();
-        let blocks = roster
+        let blocks: Vec<BlockState> = roster
             .ids()
             .map(|b| {
                 let block = roster.block(b);
@@ -109,12 +76,11 @@ impl State {
             })
             .collect();
         let mut state = State {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            dice: Vec::new(),
+            dice: Dice::new(seed),
             year: 1,
             turn: 1,
             phase: Phase::Discard(Side::Caesar),
-            blocks,
+            board: Board::new(game, blocks),
             hands: [Vec::new(), Vec::new()],
             played: [None, None],
             discarded: [CardSet::EMPTY; 2],
@@ -122,26 +88,11 @@ impl State {
             last_played: [None, None],
             order: [Side::Caesar, Side::Pompey],
             orders: [Orders::Nothing, Orders::Nothing],
-            command: CommandState::fresh(),
-            road_use: vec![[0, 0]; game.board().links.len()],
-            contests: Vec::new(),
-            battle: None,
-            regroup_space: None,
-            regroup_use: Vec::new(),
-            surprise: None,
-            surprise_at: None,
-            leader_died: [false, false],
-            trophies: [0, 0],
+            command: CommandPhase::new(game),
+            battles: Battles::new(),
             outcome: None,
             stats: GameStats::default(),
-            forces: [Vec::new(), Vec::new()],
-            occupied: [SpaceSet::default(); 2],
-            on_map: [BlockSet::default(); 2],
-            pooled: [BlockSet::default(); 2],
-            map_stamp: [0; 2],
-            held_vp: SpaceSet::default(),
         };
-        state.recount_occupancy(game);
         state.deal(game, log);
         state
     }
@@ -162,7 +113,7 @@ impl State {
     /// card, if any (its group moves are restricted: Mars, Neptune, ...).
     pub(crate) fn command_event(&self) -> Option<Event> {
         match self.phase {
-            Phase::Command(_) => self.command.event,
+            Phase::Command(_) => self.command.event(),
             _ => None,
         }
     }
@@ -175,10 +126,11 @@ impl State {
         match self.phase {
             Phase::Command(_) => {
                 let moving = matches!(
-                    self.command.step,
+                    self.command.step(),
                     CommandStep::EventTarget | CommandStep::Moves
                 );
-                Some((if moving { self.command.mp } else { 0 }, self.command.lp))
+                let mp = if moving { self.command.mp() } else { 0 };
+                Some((mp, self.command.lp()))
             }
             _ => None,
         }
@@ -187,7 +139,7 @@ impl State {
     /// The space whose group is moving in the command phase, if any.
     pub fn moving_group(&self) -> Option<SpaceId> {
         match self.phase {
-            Phase::Command(_) => self.command.group,
+            Phase::Command(_) => self.command.group(),
             _ => None,
         }
     }
@@ -203,7 +155,7 @@ impl State {
             Phase::Discard(s) | Phase::PlayCard(s) => s,
             Phase::Command(i) => self.order[i as usize],
             Phase::ChooseBattle => self.order[0],
-            Phase::Battle => self.battle.as_ref()?.decider(self),
+            Phase::Battle => self.battles.decider(&self.board)?,
             Phase::Regroup(s) | Phase::WinterNavis(s) | Phase::WinterSupply(s) => s,
             Phase::Over => return None,
         })
@@ -213,15 +165,15 @@ impl State {
         &self.hands[side.index()]
     }
     pub fn trophies(&self, side: Side) -> u8 {
-        self.trophies[side.index()]
+        self.board.trophies(side)
     }
 
     /// 1.2: city VP held plus leaders killed.
     pub fn vp(&self, game: &Game) -> [u32; 2] {
         let board = game.board();
         let mut vp = [
-            self.trophies[0] as u32 * game.rules.vp_per_leader_killed as u32,
-            self.trophies[1] as u32 * game.rules.vp_per_leader_killed as u32,
+            self.board.trophies(Side::Caesar) as u32 * game.rules.vp_per_leader_killed as u32,
+            self.board.trophies(Side::Pompey) as u32 * game.rules.vp_per_leader_killed as u32,
         ];
         for id in board.ids() {
             let v = board.space(id).vp as u32;
@@ -259,12 +211,12 @@ impl State {
             }
             Phase::Command(_) => self.command_actions(game, out),
             Phase::ChooseBattle => {
-                for c in &self.contests {
-                    out.push(Action::Battle(c.space));
+                for c in self.battles.contests() {
+                    out.push(Action::Battle(c.space()));
                 }
             }
-            Phase::Battle => battle::Battle::actions(self, game, out),
-            Phase::Regroup(_) => self.regroup_actions(game, out),
+            Phase::Battle => self.battles.actions(&self.board, game, out),
+            Phase::Regroup(side) => self.battles.regroup_actions(&self.board, game, side, out),
             Phase::WinterNavis(_) => self.winter_navis_actions(game, out),
             Phase::WinterSupply(_) => self.winter_supply_actions(game, out),
             Phase::Over => {}
@@ -304,15 +256,27 @@ impl State {
                     self.start_battle(game, space, log);
                 }
             }
-            Phase::Battle => battle::Battle::apply(self, game, action, log),
-            Phase::Regroup(_) => self.regroup_apply(game, action, log),
+            Phase::Battle => {
+                let field = (&mut self.board, &mut self.stats, &mut self.dice);
+                if let Some(winner) = self.battles.apply(field, game, action, log) {
+                    self.battle_ended(game, winner, log);
+                }
+            }
+            Phase::Regroup(_) => {
+                if self
+                    .battles
+                    .regroup_apply(&mut self.board, game, action, log)
+                {
+                    self.after_battle(game, log);
+                }
+            }
             Phase::WinterNavis(_) => self.winter_navis_apply(game, action, log),
             Phase::WinterSupply(_) => self.winter_supply_apply(game, action, log),
             Phase::Over => {}
         }
         debug_assert_eq!(
-            (self.forces.clone(), self.occupied, self.on_map, self.pooled),
-            self.counted(game),
+            self.board.counts(),
+            self.board.counted(game),
             "occupancy out of step after {action:?}"
         );
     }
@@ -362,7 +326,7 @@ impl State {
             let here: Vec<String> = game
                 .roster()
                 .ids()
-                .filter(|b| self.blocks[b.index()].loc == id.0)
+                .filter(|b| self.board.block(*b).loc == id.0)
                 .map(|b| {
                     format!(
                         "{}{} {}",
@@ -381,6 +345,280 @@ impl State {
             }
         }
         out
+    }
+}
+
+impl State {
+    /// Where the turn stands, in plain words (public: every side may read it).
+    pub fn stage_text(&self, game: &Game) -> String {
+        let space = |s: SpaceId| game.space_name(s).to_string();
+        match self.phase {
+            Phase::Discard(side) => format!("{side} discards (2.1)"),
+            Phase::PlayCard(side) => format!("{side} chooses a card to play (2.1)"),
+            Phase::Command(slot) => {
+                let side = self.order[slot as usize];
+                let c = &self.command;
+                let (mp, lp) = (c.mp(), c.lp());
+                let what = match (c.event(), c.step()) {
+                    (_, CommandStep::Levy) => format!("levies, {lp} left"),
+                    (_, CommandStep::MainAttack) => "declares main attacks (6.12)".into(),
+                    (_, CommandStep::Surprise) => "names the surprise battle".into(),
+                    (Some(e), CommandStep::EventTarget) => format!("{e:?}: chooses a target"),
+                    (event, _) => {
+                        let group = c
+                            .group()
+                            .map(|g| format!(", moving the group from {}", space(g)))
+                            .unwrap_or_default();
+                        let event = event.map(|e| format!("{e:?}, ")).unwrap_or_default();
+                        let moves = if mp == 1 { "move" } else { "moves" };
+                        let levies = if lp == 1 { "levy" } else { "levies" };
+                        format!("{event}{mp} {moves} and {lp} {levies} left{group}")
+                    }
+                };
+                format!("{side}'s command phase (Player {}): {what}", slot + 1)
+            }
+            Phase::ChooseBattle => {
+                format!("{} (Player 1) chooses the next battle (7.1)", self.order[0])
+            }
+            Phase::Battle => match self.battles.info() {
+                Some(b) if b.round == 0 => {
+                    format!(
+                        "battle of {}: {} declares the main attack",
+                        space(b.space),
+                        b.attacker
+                    )
+                }
+                Some(b) => format!(
+                    "battle of {}, round {}: {} attacks",
+                    space(b.space),
+                    b.round,
+                    b.attacker
+                ),
+                None => "battle".into(),
+            },
+            Phase::Regroup(side) => match self.battles.regroup_space() {
+                Some(s) => format!("{side} regroups from {} (7.7)", space(s)),
+                None => format!("{side} regroups (7.7)"),
+            },
+            Phase::WinterNavis(side) => format!("winter: {side}'s navis go to port (8.3)"),
+            Phase::WinterSupply(side) => format!("winter: {side} disbands (8.4, 8.5)"),
+            Phase::Over => "the game is over".into(),
+        }
+    }
+
+    /// The part of the game turn now, coarsely (public): for stepping a
+    /// replay by phase.
+    pub fn period(&self) -> Period {
+        match self.phase {
+            Phase::Discard(_) => Period::Discard,
+            Phase::PlayCard(_) => Period::Cards,
+            Phase::Command(slot) => Period::Command(self.order[slot as usize]),
+            Phase::ChooseBattle | Phase::Battle | Phase::Regroup(_) => Period::Battles,
+            Phase::WinterNavis(_) | Phase::WinterSupply(_) => Period::Winter,
+            Phase::Over => Period::Over,
+        }
+    }
+}
+
+/// The command phases of a turn, from the state's side: Player 1's, then
+/// Player 2's (2.2), then the battles.
+impl State {
+    pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
+        let side = self.order[slot as usize];
+        self.phase = Phase::Command(slot);
+        let orders = self.orders[slot as usize];
+        let table = (
+            &mut self.board,
+            &mut self.battles,
+            &mut self.stats,
+            &mut self.dice,
+        );
+        let done = self.command.begin(table, game, side, slot, orders, log);
+        self.command_went_on(game, slot, done, log);
+    }
+
+    /// The side in command now.
+    fn side_in_command(&self) -> Side {
+        match self.phase {
+            Phase::Command(slot) => self.order[slot as usize],
+            _ => self.order[0],
+        }
+    }
+
+    fn command_actions(&self, game: &Game, out: &mut Vec<Action>) {
+        let side = self.side_in_command();
+        self.command
+            .actions(&self.board, &self.battles, game, side, out);
+    }
+
+    fn command_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
+        let Phase::Command(slot) = self.phase else {
+            return;
+        };
+        let side = self.order[slot as usize];
+        let table = (
+            &mut self.board,
+            &mut self.battles,
+            &mut self.stats,
+            &mut self.dice,
+        );
+        let done = self.command.apply(table, game, side, action, log);
+        self.command_went_on(game, slot, done, log);
+    }
+
+    /// After a command phase's step: if it is over, Player 2's command
+    /// phase or the battles.
+    fn command_went_on(&mut self, game: &Game, slot: u8, done: bool, log: &mut impl Log) {
+        match (done, slot) {
+            (false, _) => {}
+            (true, 0) => self.begin_command(game, 1, log),
+            (true, _) => self.begin_battles(game, log),
+        }
+    }
+
+    /// The legal actions there would be after `Group(at)`, the state left as
+    /// it is: the steps of the group it would form, then `EndGroup`. A
+    /// player's look ahead, without cloning the state.
+    pub(super) fn actions_after_group(&self, game: &Game, at: SpaceId, out: &mut Vec<Action>) {
+        let side = self.side_in_command();
+        let rooms = (&self.board, &self.battles);
+        self.command.actions_after_group(rooms, game, side, at, out);
+    }
+
+    /// 6.4: whether a step may be added to block `id` now.
+    pub(super) fn may_add_step(&self, game: &Game, id: BlockId) -> bool {
+        may_add_step(&self.board, game, id)
+    }
+
+    /// The enemy blocks at `at` Jupiter may take.
+    pub(super) fn jupiter_candidates<'s>(
+        &'s self,
+        game: &'s Game,
+        side: Side,
+        at: SpaceId,
+    ) -> impl Iterator<Item = BlockId> + 's {
+        jupiter_candidates(&self.board, game, side, at)
+    }
+
+    /// Blocks in the pool that `side` could levy at all (for views and tests).
+    pub fn pool(&self, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+        self.board
+            .blocks()
+            .iter()
+            .enumerate()
+            .filter(move |(_, b)| b.place() == Place::Pool && b.side == side)
+            .map(|(i, _)| BlockId(i as u8))
+    }
+}
+
+/// The battles of a turn, from the state's side: each begins in the battle
+/// room, and when one ends the state goes on to its regroup, the next
+/// battle or the end of the turn.
+impl State {
+    /// 2.3: the battle phase, or the next turn if there is nothing to fight.
+    pub(super) fn begin_battles(&mut self, game: &Game, log: &mut impl Log) {
+        match self.battles.keep_contested(&self.board) {
+            (0, _) => self.end_turn(game, log),
+            (1, Some(space)) => self.start_battle(game, space, log),
+            _ => self.phase = Phase::ChooseBattle,
+        }
+    }
+
+    /// 7.1: Player 1 has picked a battle.
+    pub(super) fn start_battle(&mut self, game: &Game, space: SpaceId, log: &mut impl Log) {
+        let field = (&mut self.board, &mut self.stats, &mut self.dice);
+        match self.battles.start(field, game, space, log) {
+            Begun::NoContest => {}
+            Begun::Fighting => self.phase = Phase::Battle,
+            Begun::Ended(winner, battle) => {
+                self.phase = Phase::Battle;
+                self.battle_ended(game, winner, log);
+                // As the engine has always done: a battle over before its
+                // first decision is put back if the phase is then a battle
+                // (the next one begun), and is fought on in its place.
+                if self.phase == Phase::Battle {
+                    self.battles.restore(battle);
+                }
+            }
+        }
+    }
+
+    /// A battle is over: its winner regroups (7.7), or the next battle.
+    fn battle_ended(&mut self, game: &Game, winner: Option<Side>, log: &mut impl Log) {
+        match winner {
+            Some(w) if self.battles.has_regroup(&self.board, game, w) => {
+                self.phase = Phase::Regroup(w)
+            }
+            _ => self.after_battle(game, log),
+        }
+    }
+
+    /// After a battle and its regroup: the next battle, or the end of the turn.
+    pub(super) fn after_battle(&mut self, game: &Game, log: &mut impl Log) {
+        self.battles.close_regroup();
+        self.begin_battles(game, log);
+    }
+
+    /// The battle being fought, if any.
+    pub fn battle_info(&self) -> Option<BattleInfo> {
+        self.battles.info()
+    }
+}
+
+/// The board's doors and queries, as the rules written on the state use
+/// them (the phases' rooms take the board itself).
+impl State {
+    pub fn place(&self, b: BlockId) -> Place {
+        self.board.place(b)
+    }
+    pub fn location(&self, b: BlockId) -> Option<SpaceId> {
+        self.board.location(b)
+    }
+    /// Whether a block waits in a battle's reserve (7.3): it arrives, and
+    /// is revealed, at the start of round 2.
+    pub fn is_reserve(&self, b: BlockId) -> bool {
+        self.board.is_reserve(b)
+    }
+    /// Current strength in steps.
+    pub fn steps(&self, b: BlockId) -> u8 {
+        self.board.steps(b)
+    }
+    /// The side a block fights for now (Cleopatra and Jupiter may change it).
+    pub fn side(&self, b: BlockId) -> Side {
+        self.board.side(b)
+    }
+    /// Blocks of `side` at `space`.
+    pub fn blocks_at(&self, space: SpaceId, side: Side) -> impl Iterator<Item = BlockId> + '_ {
+        self.board.blocks_at(space, side)
+    }
+    /// 4.21 / 4.4: friendly to `side` (occupied by it alone).
+    pub fn is_friendly(&self, space: SpaceId, side: Side) -> bool {
+        self.board.is_friendly(space, side)
+    }
+    pub fn is_vacant(&self, space: SpaceId) -> bool {
+        self.board.is_vacant(space)
+    }
+    pub fn is_contested(&self, space: SpaceId) -> bool {
+        self.board.is_contested(space)
+    }
+    /// Printed strength (7.41: elephant steps count double).
+    pub fn strength(&self, game: &Game, b: BlockId) -> u8 {
+        self.board.strength(game, b)
+    }
+    pub(super) fn occupied(&self, space: SpaceId) -> [bool; 2] {
+        self.board.occupied(space)
+    }
+    pub(super) fn set_loc(&mut self, game: &Game, b: BlockId, loc: u16) {
+        self.board.set_loc(game, b, loc)
+    }
+    pub(super) fn set_steps(&mut self, game: &Game, b: BlockId, steps: u8) {
+        self.board.set_steps(game, b, steps)
+    }
+    pub(super) fn set_side(&mut self, game: &Game, b: BlockId, side: Side) {
+        self.board.set_side(game, b, side)
+    }
+    pub(super) fn recount_occupancy(&mut self, game: &Game) {
+        self.board.recount_occupancy(game)
     }
 }
 

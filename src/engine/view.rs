@@ -10,49 +10,12 @@
 
 use std::hash::{Hash, Hasher};
 
-use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
-use rand_chacha::ChaCha8Rng;
 
-use super::{BlockState, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
+use super::{BlockState, CardSet, ELIMINATED, Game, POOL, Phase, Place, State, TROPHY};
 use crate::scenario::model::{BlockId, CardFace, SpaceId};
 use crate::scenario::model::{BlockKind, Side, SpaceKind};
-
-/// A set of deck indices (cards are `u8` indices into the scenario deck).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CardSet([u64; 4]);
-
-impl CardSet {
-    pub(crate) const EMPTY: CardSet = CardSet([0; 4]);
-
-    pub fn insert(&mut self, card: u8) {
-        self.0[card as usize / 64] |= 1 << (card % 64);
-    }
-    pub fn contains(&self, card: u8) -> bool {
-        self.0[card as usize / 64] & (1 << (card % 64)) != 0
-    }
-    pub fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
-    }
-    /// The cards, in increasing index order.
-    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
-        (0..=255u8).filter(|c| self.contains(*c))
-    }
-}
-
-impl FromIterator<u8> for CardSet {
-    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> CardSet {
-        let mut set = CardSet::EMPTY;
-        for c in iter {
-            set.insert(c);
-        }
-        set
-    }
-}
 
 /// A block as a side sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,7 +55,7 @@ impl State {
     pub(crate) fn revealed_space(&self) -> Option<SpaceId> {
         match self.phase {
             Phase::Battle => self.battle_info().filter(|b| b.round >= 1).map(|b| b.space),
-            Phase::Regroup(_) => self.regroup_space,
+            Phase::Regroup(_) => self.battles.regroup_space(),
             _ => None,
         }
     }
@@ -133,8 +96,7 @@ impl State {
     /// result equals the state but for the chance stream.
     pub fn determinize<R: Rng + ?Sized>(&self, game: &Game, side: Side, rng: &mut R) -> State {
         let mut world = self.clone();
-        world.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
-        world.dice.clear();
+        world.dice.reseed(rng.next_u64());
         world.redraw_cards(game, side, rng);
         world.redraw_blocks(game, side, rng);
         world.redraw_surprise(game, side, rng);
@@ -144,20 +106,25 @@ impl State {
     /// The opponent's named surprise battle, if he named one: any battle it
     /// could be, uniformly.
     fn redraw_surprise<R: Rng + ?Sized>(&mut self, game: &Game, side: Side, rng: &mut R) {
-        let Some((holder, _)) = self.surprise else {
+        let Some((holder, _)) = self.battles.surprise() else {
             return;
         };
-        if holder == side || self.surprise_at.is_none() {
+        if holder == side || self.battles.surprise_at().is_none() {
             return;
         }
         let fits: Vec<SpaceId> = self
-            .contests
+            .battles
+            .contests()
             .iter()
-            .filter(|c| self.surprise_fits(game, c.space, c.attacker))
-            .map(|c| c.space)
+            .filter(|c| {
+                self.battles
+                    .surprise_fits(&self.board, game, c.space(), c.attacker())
+            })
+            .map(|c| c.space())
             .collect();
         if !fits.is_empty() {
-            self.surprise_at = Some(fits[rng.random_range(0..fits.len())]);
+            let at = fits[rng.random_range(0..fits.len())];
+            self.battles.guess_surprise(at);
         }
     }
 
@@ -209,12 +176,12 @@ impl State {
 
     /// Whether `side` sees block `b` exactly (without omniscience).
     fn visible_to(&self, game: &Game, side: Side, b: BlockId) -> bool {
-        let s = &self.blocks[b.index()];
+        let s = self.board.block(b);
         match s.loc {
             ELIMINATED | TROPHY => true,
             POOL => {
                 s.side == side
-                    || (game.reserve_leaders.contains(b) && !self.leader_died[s.side.index()])
+                    || (game.reserve_leaders.contains(b) && !self.board.leader_died(s.side))
             }
             // 7.1: "Reveal blocks (not Reserves)"; 7.3: reserves "are
             // revealed and arrive at the start of Round 2".
@@ -231,7 +198,7 @@ impl State {
         let hidden: Vec<BlockId> = roster
             .ids()
             .filter(|b| {
-                let s = &self.blocks[b.index()];
+                let s = self.board.block(*b);
                 s.side == enemy
                     && roster.block(*b).side == enemy
                     && !self.visible_to(game, side, *b)
@@ -247,7 +214,7 @@ impl State {
         // Caesar moves).
         let mut slots: Vec<(BlockState, bool)> = hidden
             .iter()
-            .map(|b| (self.blocks[b.index()], self.command.members.contains(*b)))
+            .map(|b| (*self.board.block(*b), self.command.members().contains(*b)))
             .collect();
         slots.sort_by_key(|(s, member)| {
             // Membership sorts as the group flag bit (2) it replaced did, so
@@ -262,6 +229,7 @@ impl State {
         // Hidden strengths are redrawn too: uniformly on the map, full in
         // the pool (strength there is not used until a levy resets it).
         assigned.sort_by_key(|(b, _)| b.0);
+        let mut redrawn = Vec::with_capacity(assigned.len());
         for (b, i) in assigned {
             let mut s = slots[i];
             let max = roster.block(b).max_steps.max(1);
@@ -270,14 +238,10 @@ impl State {
             } else {
                 max
             };
-            self.blocks[b.index()] = s;
-            if slot_member[i] {
-                self.command.members.insert(b);
-            } else {
-                self.command.members.remove(b);
-            }
+            redrawn.push((b, s));
+            self.command.set_member(b, slot_member[i]);
         }
-        self.recount_occupancy(game);
+        self.board.restate(game, redrawn);
     }
 }
 
@@ -408,11 +372,11 @@ impl<'a> SideView<'a> {
         self.state.vp(game)
     }
     pub fn trophies(&self, side: Side) -> u8 {
-        self.state.trophies[side.index()]
+        self.state.board.trophies(side)
     }
     /// 7.51: whether a leader of `side` has died (its third leader is free).
     pub(crate) fn leader_died(&self, side: Side) -> bool {
-        self.state.leader_died[side.index()]
+        self.state.board.leader_died(side)
     }
     /// The battle being fought, if any.
     pub fn battle(&self) -> Option<super::BattleInfo> {
@@ -438,7 +402,7 @@ impl<'a> SideView<'a> {
     /// A block, if this side may see it.
     pub fn block(&self, game: &Game, b: BlockId) -> Option<KnownBlock> {
         self.knows(game, b).then(|| {
-            let s = &self.state.blocks[b.index()];
+            let s = &self.state.board.block(b);
             KnownBlock {
                 place: s.place(),
                 steps: s.steps,
@@ -451,7 +415,8 @@ impl<'a> SideView<'a> {
     pub fn own_blocks(&self) -> impl Iterator<Item = (BlockId, KnownBlock)> + '_ {
         let side = self.side;
         self.state
-            .blocks
+            .board
+            .blocks()
             .iter()
             .enumerate()
             .filter(move |(_, s)| s.side == side && s.loc != TROPHY)
@@ -483,7 +448,7 @@ impl<'a> SideView<'a> {
     /// The strength of one of this side's own blocks (a side always knows
     /// its own: no visibility check); `None` for an enemy block.
     pub(crate) fn own_strength(&self, game: &Game, b: BlockId) -> Option<u8> {
-        (self.state.blocks[b.index()].side == self.side).then(|| self.state.strength(game, b))
+        (self.state.board.block(b).side == self.side).then(|| self.state.strength(game, b))
     }
 
     /// This side's blocks at `space`.
@@ -504,8 +469,8 @@ impl<'a> SideView<'a> {
         // battle looked up once rather than per block (7.1, 7.3).
         let revealed = state.revealed_space().map(|s| s.0);
         let omniscient = self.omniscient;
-        state.on_map[enemy.index()].iter().map(move |b| {
-            let s = &state.blocks[b.index()];
+        state.board.on_map(enemy).iter().map(move |b| {
+            let s = &state.board.block(b);
             let known = omniscient || (Some(s.loc) == revealed && !s.has(super::flag::RESERVE));
             (SpaceId(s.loc), known.then(|| state.strength(game, b)))
         })
@@ -517,20 +482,20 @@ impl<'a> SideView<'a> {
     /// `None` when it may know a strength.
     pub(crate) fn unseen_enemies_stamp(&self) -> Option<u64> {
         let known = self.omniscient || self.state.revealed_space().is_some();
-        (!known).then_some(self.state.map_stamp[self.side.other().index()])
+        (!known).then_some(self.state.board.map_stamp(self.side.other()))
     }
 
     /// This side's blocks in each space, by space id (a side always knows
     /// its own; the other side's strength is never shown).
     pub(crate) fn own_forces(&self) -> &'a [super::Forces] {
-        &self.state.forces[self.side.index()]
+        self.state.board.forces(self.side)
     }
 
     /// Where one of this side's own blocks stands on the map (a side always
     /// knows its own: no visibility check); `None` for an enemy block or
     /// one off the map.
     pub(crate) fn own_location(&self, b: BlockId) -> Option<SpaceId> {
-        let s = &self.state.blocks[b.index()];
+        let s = &self.state.board.block(b);
         (s.side == self.side && s.on_map()).then_some(SpaceId(s.loc))
     }
 
@@ -579,7 +544,7 @@ impl<'a> SideView<'a> {
 
     /// Blocks of the other side at `space`, seen or not.
     pub fn enemy_count(&self, space: SpaceId) -> u8 {
-        self.state.forces[self.side.other().index()][space.index()].blocks
+        self.state.board.forces(self.side.other())[space.index()].blocks
     }
 
     /// Enemy blocks at `space` this side can identify (all, in omniscient
@@ -641,24 +606,28 @@ impl<'a> SideView<'a> {
     fn facts<H: Hasher>(&self, h: &mut H) {
         let s = self.state;
         (self.side, self.omniscient).hash(h);
-        (s.year, s.turn, s.order, s.leader_died, s.trophies).hash(h);
+        let (leader_died, trophies) = s.board.dead_leaders();
+        (s.year, s.turn, s.order, leader_died, trophies).hash(h);
         format!("{:?}", s.phase).hash(h);
         format!("{:?}", s.orders).hash(h);
         // Group members by identity only where the block is known (below).
-        let command = super::CommandState {
-            members: Default::default(),
-            ..s.command
-        };
-        format!("{command:?}").hash(h);
-        format!("{:?}", s.battle).hash(h);
-        format!("{:?}", s.contests).hash(h);
-        s.surprise.map(|(side, e)| (side, e as u8)).hash(h);
+        s.command.public_text().hash(h);
+        let battles = &s.battles;
+        format!("{:?}", battles.battle()).hash(h);
+        format!("{:?}", battles.contests()).hash(h);
+        let surprise = battles.surprise();
+        surprise.map(|(side, e)| (side, e as u8)).hash(h);
         // Which battle Mars / Neptune named is its player's secret until fought.
-        if self.omniscient || s.surprise.is_some_and(|(holder, _)| holder == self.side) {
-            s.surprise_at.hash(h);
+        if self.omniscient || surprise.is_some_and(|(holder, _)| holder == self.side) {
+            battles.surprise_at().hash(h);
         }
         format!("{:?}", s.outcome).hash(h);
-        (&s.road_use, s.regroup_space, &s.regroup_use).hash(h);
+        (
+            s.command.road_use(),
+            battles.regroup_space(),
+            battles.regroup_use(),
+        )
+            .hash(h);
         s.last_played.hash(h);
         s.year_played.hash(h);
         s.discarded[self.side.index()].hash(h);
@@ -677,9 +646,9 @@ impl<'a> SideView<'a> {
         }
         // Known blocks exactly; hidden ones as a multiset of (side, place).
         let mut hidden: Vec<(Side, u16, bool)> = Vec::new();
-        for (i, b) in s.blocks.iter().enumerate() {
+        for (i, b) in s.board.blocks().iter().enumerate() {
             let known = self.omniscient || s.visible_to_side_only(self.side, i);
-            let member = s.command.members.contains(BlockId(i as u8));
+            let member = s.command.members().contains(BlockId(i as u8));
             if known || self.revealed(i) {
                 (i, b.loc, b.steps, b.side, b.flags, b.moved_steps, member).hash(h);
                 (b.entered_via, b.came_from).hash(h);
@@ -694,7 +663,7 @@ impl<'a> SideView<'a> {
     /// Whether block `i` is public without the roster (eliminated, dead,
     /// in a revealed battle and not a reserve yet to arrive).
     fn revealed(&self, i: usize) -> bool {
-        let b = &self.state.blocks[i];
+        let b = &self.state.board.blocks()[i];
         matches!(b.loc, ELIMINATED | TROPHY)
             || (b.on_map()
                 && self.state.revealed_space() == Some(SpaceId(b.loc))
@@ -714,7 +683,7 @@ impl State {
     /// `visible_to` without the roster: own blocks (the locked third leader
     /// is public, but its place never differs between consistent states).
     fn visible_to_side_only(&self, side: Side, i: usize) -> bool {
-        self.blocks[i].side == side
+        self.board.blocks()[i].side == side
     }
 }
 

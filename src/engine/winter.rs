@@ -12,9 +12,9 @@ impl State {
         emit!(log, GameEvent::WinterBegins { year: self.year });
         // 8.1: Cleopatra goes home; she joins whoever holds Alexandria.
         if let (Some(cleo), Some(alex)) = (game.cleopatra, game.alexandria)
-            && self.blocks[cleo.index()].on_map()
+            && self.board.block(cleo).on_map()
         {
-            let side = self.blocks[cleo.index()].side;
+            let side = self.board.block(cleo).side;
             if self.is_friendly(alex, side.other()) {
                 self.set_side(game, cleo, side.other());
                 emit!(
@@ -25,7 +25,7 @@ impl State {
                         joins: Some(side.other())
                     }
                 );
-            } else if self.blocks[cleo.index()].loc != alex.0 {
+            } else if self.board.block(cleo).loc != alex.0 {
                 emit!(
                     log,
                     GameEvent::CleopatraReturns {
@@ -91,15 +91,17 @@ impl State {
 
     /// The first navis of the side still at sea, and the friendly ports it may reach.
     fn navis_at_sea(&self, game: &Game, side: Side) -> Option<(BlockId, Vec<SpaceId>)> {
-        if self.occupied[side.index()].and(game.seas) == SpaceSet::default() {
+        if self.board.occupied_by(side).and(game.seas) == SpaceSet::default() {
             return None;
         }
-        let id = self.on_map[side.index()]
+        let id = self
+            .board
+            .on_map(side)
             .iter()
-            .find(|id| game.seas.contains(SpaceId(self.blocks[id.index()].loc)))?;
+            .find(|id| game.seas.contains(SpaceId(self.board.block(*id).loc)))?;
         let ports = game
             .board()
-            .ports_of(SpaceId(self.blocks[id.index()].loc))
+            .ports_of(SpaceId(self.board.block(id).loc))
             .filter(|p| self.is_friendly(*p, side))
             .collect();
         Some((id, ports))
@@ -143,7 +145,7 @@ impl State {
         self.set_loc(game, b, POOL);
         self.set_side(game, b, game.roster().block(b).side);
         self.set_steps(game, b, 0);
-        self.blocks[b.index()].flags = 0;
+        self.board.marks_mut(b).flags = 0;
     }
 
     pub(super) fn winter_navis_actions(&self, game: &Game, out: &mut Vec<Action>) {
@@ -179,7 +181,7 @@ impl State {
     fn oversupplied(&self, game: &Game, side: Side, city: SpaceId) -> bool {
         let space = game.board().space(city);
         space.kind.is_city()
-            && self.forces[side.index()][city.index()].blocks
+            && self.board.forces(side)[city.index()].blocks
                 > space.winter_supply(game.rules.winter_supply_base)
     }
 
@@ -187,13 +189,15 @@ impl State {
         let Phase::WinterSupply(side) = self.phase else {
             return;
         };
-        let over: SpaceSet = self.occupied[side.index()]
+        let over: SpaceSet = self
+            .board
+            .occupied_by(side)
             .iter()
             .filter(|s| self.oversupplied(game, side, *s))
             .collect();
         let any_over = over != SpaceSet::default();
-        for id in self.on_map[side.index()].iter() {
-            let b = self.blocks[id.index()];
+        for id in self.board.on_map(side).iter() {
+            let b = self.board.block(id);
             if game.roster().block(id).kind == BlockKind::Cleopatra {
                 continue; // never disbanded
             }
@@ -229,8 +233,8 @@ impl State {
 
     /// 8.6: face-up blocks return to the pools; shuffle and deal.
     fn new_year(&mut self, game: &Game, log: &mut impl Log) {
-        for i in 0..self.blocks.len() {
-            if self.blocks[i].loc == ELIMINATED {
+        for i in 0..self.board.blocks().len() {
+            if self.board.blocks()[i].loc == ELIMINATED {
                 self.set_loc(game, BlockId(i as u8), POOL);
             }
         }

@@ -10,6 +10,7 @@ use crate::ai::{AiSpec, NotAPlayer};
 use crate::scenario::format::LoadError;
 use crate::scenario::rule_fields::{nearest_lineage, rule_distance};
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
+use crate::sim::balance::measured::{Measured, MeasuredError, measured};
 use crate::sim::fit::{BUNDLE_RATINGS, bundle_beside, bundle_ratings};
 use crate::sim::ratings::{self, BestPlayer, Rating};
 
@@ -44,7 +45,7 @@ pub enum RankError {
     NotPlayable(#[from] crate::scenario::checked::NotPlayable),
     /// The setup's own balance report does not hold for it.
     #[error(transparent)]
-    Measured(#[from] crate::sim::balance::measured::MeasuredError),
+    Measured(#[from] MeasuredError),
 }
 
 /// The setup a rank is resolved on, as its files name it.
@@ -192,7 +193,7 @@ impl PlayerChoice {
                 let rules = RuleSet::load(variant)?;
                 let game = crate::engine::Game::from_document(&doc, rules, Some(variant))?;
                 let scenario = setup.scenario_file.as_deref();
-                match crate::sim::balance::measured::measured_for(&game, scenario, variant)? {
+                match measured_for(&game, scenario, variant)? {
                     Some(measured) => {
                         let spec = measured.player()?;
                         let words = format!("equilibrium = {spec}: {}", measured.line());
@@ -239,6 +240,17 @@ impl std::str::FromStr for PlayerChoice {
             }),
         }
     }
+}
+
+/// The balance measured for the setup of a scenario file (the published
+/// game when `None`) under `variant`, read from its bundle folder
+/// ([`bundle_folder`]) or built in ([`crate::sim::balance::measured`]).
+pub fn measured_for(
+    game: &crate::engine::Game,
+    scenario: Option<&Path>,
+    variant: &str,
+) -> Result<Option<Measured>, MeasuredError> {
+    measured(game, bundle_folder(scenario, variant).as_deref())
 }
 
 /// The rule sets `best` and `fast` look along for `variant`: its `extends`

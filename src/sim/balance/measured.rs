@@ -89,18 +89,6 @@ pub fn measured(game: &Game, bundle: Option<&Path>) -> Result<Option<Measured>, 
     }))
 }
 
-/// [`measured`] for the setup of a scenario file (the published game when
-/// `None`) under `variant`: its bundle is beside the scenario file, else
-/// beside the variant file.
-pub fn measured_for(
-    game: &Game,
-    scenario: Option<&Path>,
-    variant: &str,
-) -> Result<Option<Measured>, MeasuredError> {
-    let bundle = crate::sim::players::bundle_folder(scenario, variant);
-    measured(game, bundle.as_deref())
-}
-
 /// `report` with its players read, if it holds an equilibrium of `game`.
 fn loaded(mut report: BalanceReport, game: &Game) -> Result<BalanceReport, Unusable> {
     check_setup(&report, game).map_err(Unusable::Elsewhere)?;
