@@ -135,23 +135,23 @@ impl SetupPlayers {
                 }
             }
         });
-        match &self.balance_line {
-            Some(Ok((words, mixes))) => {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new("Balance:").strong());
-                    ui.label(words).on_hover_text(mixes);
-                });
+        // One line whatever it says (the whole on hover): an edit that
+        // changes it must not move the rows below under the pointer.
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Balance:").strong());
+            let (text, hover, colour) = match &self.balance_line {
+                Some(Ok((words, mixes))) => (words.as_str(), format!("{words}\n\n{mixes}"), None),
+                Some(Err(e)) => (e.as_str(), e.clone(), Some(theme::ERROR)),
+                None => (NO_BALANCE, NO_BALANCE.to_string(), None),
+            };
+            let mut text = RichText::new(text);
+            if let Some(c) = colour {
+                text = text.color(c);
             }
-            Some(Err(e)) => {
-                ui.colored_label(theme::ERROR, e);
-            }
-            None => {
-                ui.label(
-                    "Balance: none measured for this setup yet (the Balance tab measures it; \
-                     keep its report as balance.json in the setup's players folder)",
-                );
-            }
-        }
+            let size = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
+            ui.add_sized(size, egui::Label::new(text).truncate())
+                .on_hover_text(hover);
+        });
         ui.label(RichText::new(BEST_AND_FAST).small());
         let folder = bundle_folder(state);
         ui.horizontal(|ui| {
@@ -302,6 +302,10 @@ fn measured_balance(state: &AppState) -> Option<Result<(String, String), String>
         Err(e) => Some(Err(e.to_string())),
     }
 }
+
+/// The Setup tab's balance line for a setup with none measured.
+const NO_BALANCE: &str = "none measured for this setup yet (the Balance tab measures it; \
+     keep its report as balance.json in the setup's players folder)";
 
 /// What `best` and `fast` mean, in one sentence each, wherever they are
 /// offered for the setup.

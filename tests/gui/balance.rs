@@ -100,7 +100,7 @@ fn a_balance_kept_for_a_saved_setup_is_what_its_setup_tab_reads_and_play_seats_i
     h.run();
     h.state_mut().set_tab(Tab::Setup);
     h.run();
-    h.get_by_label_contains("Balance: none measured for this setup yet");
+    h.get_by_label_contains("none measured for this setup yet");
     h.state_mut().set_tab(Tab::Balance);
     h.run();
     {

@@ -388,7 +388,7 @@ fn the_setup_tab_says_the_balance_measured_for_the_setup_and_what_it_rests_on() 
         WorkbenchApp::new(Some(scenario.clone()), "rules-2.0"),
         Tab::Setup,
     );
-    h.get_by_label_contains("Balance: none measured for this setup yet");
+    h.get_by_label_contains("none measured for this setup yet");
     // A report of another setup in its folder is refused in words.
     std::fs::create_dir(dir.path().join("mine.players")).unwrap();
     std::fs::write(

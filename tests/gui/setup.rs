@@ -403,7 +403,11 @@ fn a_deck_count_set_to_zero_keeps_its_row_in_place() {
     // The 3/1 row is still there (at 0) and 2/2 has not moved up.
     let zero = h.get_by_role_and_label(Role::SpinButton, "3/1");
     assert_eq!(zero.value().as_deref(), Some("0"));
-    assert_eq!(spin(&h, "2/2"), below);
+    // Within a pixel: the lines above may reflow by a fraction (the Setup
+    // tab's balance line says the edited setup has none measured), which
+    // moves nothing under the pointer.
+    let moved = spin(&h, "2/2").min - below.min;
+    assert!(moved.length() < 1.0, "2/2 moved by {moved:?}");
     // The next change edits 2/2, and 3/1 can be set back.
     h.get_by_role_and_label(Role::SpinButton, "2/2")
         .set_value_accesskit(1.0);
