@@ -4,24 +4,24 @@
 //! the thread count or shard, and every statistic is accumulated in integers
 //! (counts and histograms), so a run's report is the same on one thread or
 //! many, on one machine or merged from shards.
+//!
+//! This file is the runner: it plays a run's games and gathers them. The
+//! folders below it hold the three jobs built on it: [`runs`], reporting a
+//! run (its report, statistics, merges and cluster shards); [`players`],
+//! making players (tuning, learning, fitting, rating, and which player
+//! `best` and `fast` stand for); and [`questions`], answering the
+//! designer's questions (balance, ladder, sweep, explain, heatmap, odds).
+//! Their modules are re-exported here under their old names
+//! (`sim::report`, `sim::tune`, `sim::balance`, …).
 
-pub mod balance;
-pub mod cluster;
-pub mod explain;
-pub mod fit;
-pub mod heatmap;
-pub mod ladder;
-pub mod learn;
-mod merge;
-pub mod odds;
 pub mod players;
-pub mod policy_fit;
-pub mod ratings;
-pub mod report;
-pub mod stats;
-pub mod sweep;
-pub mod tune;
-pub mod tune_search;
+pub mod questions;
+pub mod runs;
+
+pub use players::{fit, learn, policy_fit, ratings, tune, tune_search};
+pub use questions::{balance, explain, heatmap, ladder, odds, sweep};
+use runs::merge;
+pub use runs::{cluster, report, stats};
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -28,15 +28,15 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::merge::MergeError;
-use super::stats::{PairedDifference, adjusted_paired_mean};
-use super::sweep::{Axis, AxisError, Knob, PlanError, knob};
-use super::{Cancelled, GameRange, Progress, Shard, SimOptions, play_one};
 use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldValue, RuleField, rule_differences};
 use crate::scenario::rules::RuleSet;
+use crate::sim::merge::MergeError;
+use crate::sim::stats::{PairedDifference, adjusted_paired_mean};
+use crate::sim::sweep::{Axis, AxisError, Knob, PlanError, knob};
+use crate::sim::{Cancelled, GameRange, Progress, Shard, SimOptions, play_one};
 use rayon::prelude::*;
 
 /// Paired games of two rule sets over the same seeds: Caesar's wins that
@@ -1171,7 +1171,7 @@ pub fn plan_setup_changes(
         }
     }
     let one_game = |rules: &RuleSet, axes: &[Axis]| -> Result<Game, SetupChangeError> {
-        let mut points = super::sweep::plan(doc, rules, axes)?;
+        let mut points = crate::sim::sweep::plan(doc, rules, axes)?;
         Ok(points.remove(0).game)
     };
     let b = one_game(b_rules, changes)?;
@@ -1620,8 +1620,8 @@ pub enum RungOrder {
 
 impl RungStrength {
     /// The strongest rung's share of the games with its 95% interval.
-    pub fn share(&self) -> super::stats::Estimate {
-        super::stats::Estimate::of(self.top_wins, self.games)
+    pub fn share(&self) -> crate::sim::stats::Estimate {
+        crate::sim::stats::Estimate::of(self.top_wins, self.games)
     }
 
     pub fn order(&self) -> RungOrder {
@@ -1664,7 +1664,7 @@ pub fn measure_rung_strength(
             pompey: pompey.clone(),
             ..options.clone()
         };
-        super::simulate(game, &game.rules.name, &sides, progress, |g| {
+        crate::sim::simulate(game, &game.rules.name, &sides, progress, |g| {
             strength.games += 1;
             strength.top_wins += u64::from(g.winner == Some(top_side));
         })?;

@@ -204,15 +204,15 @@ mod tests {
         };
         let mut report =
             BalanceReport::start(game, "rules-2.0", options, members(), members()).unwrap();
-        let limits = super::super::Limits {
+        let limits = crate::sim::balance::Limits {
             deadline: None,
             players_dir: None,
         };
-        super::super::run(
+        crate::sim::balance::run(
             game,
             &mut report,
             &limits,
-            &super::super::Watch::new(),
+            &crate::sim::balance::Watch::new(),
             &mut |_| {},
         )
         .unwrap();

@@ -5,10 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::MergeError;
-use super::stats::share;
 use crate::engine::{EndReason, Game, MapEvent, State};
 use crate::scenario::model::{Board, Side, SpaceId};
+use crate::sim::MergeError;
+use crate::sim::stats::share;
 
 /// Who holds a space: 0 nobody (vacant or contested), 1 Caesar, 2 Pompey.
 fn holder(state: &State, space: SpaceId) -> u8 {

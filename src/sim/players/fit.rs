@@ -17,14 +17,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::ratings::{self, BestPlayer, Rating};
-use super::stats::Estimate;
-use super::tune::TuneOptions;
 use crate::ai::{AiSpec, PlayerNumbers};
 use crate::engine::Game;
 use crate::scenario::format::LoadError;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
+use crate::sim::ratings::{self, BestPlayer, Rating};
+use crate::sim::stats::Estimate;
+use crate::sim::tune::TuneOptions;
 
 /// The file of a bundle that `best` reads.
 pub const BUNDLE_RATINGS: &str = "ratings.ron";
@@ -190,7 +190,7 @@ pub enum FitError {
     #[error(transparent)]
     Write(#[from] crate::files::WriteError),
     #[error(transparent)]
-    Options(#[from] super::OptionsError),
+    Options(#[from] crate::sim::OptionsError),
     #[error(transparent)]
     Player(#[from] crate::ai::NotAPlayer),
     #[error("the setup cannot be played: {0}")]
@@ -230,8 +230,8 @@ pub enum FitError {
     Cancelled,
 }
 
-impl From<super::Cancelled> for FitError {
-    fn from(_: super::Cancelled) -> FitError {
+impl From<crate::sim::Cancelled> for FitError {
+    fn from(_: crate::sim::Cancelled) -> FitError {
         FitError::Cancelled
     }
 }
@@ -416,7 +416,7 @@ pub fn start(dir: &Path, request: FitRequest, game: &Game) -> Result<FitState, F
         &AiSpec::Heuristic,
         2 * threads as u64,
         request.seed ^ MEASURE_SALT,
-        &super::Progress::new(),
+        &crate::sim::Progress::new(),
     )?;
     let heuristic_game = calibration.cpu_seconds_per_game.max(1e-4);
     // The shipped costs were measured on another build or machine: scaled
@@ -584,7 +584,7 @@ impl Fit<'_> {
     /// setup and every output are checked first ([`Fit::check`]).
     pub fn run(
         &self,
-        progress: &super::Progress,
+        progress: &crate::sim::Progress,
         say: &mut dyn FnMut(String),
     ) -> Result<FitOutcome, FitError> {
         self.check()?;
@@ -618,7 +618,7 @@ impl Fit<'_> {
     fn tune_side(
         &self,
         side: Side,
-        progress: &super::Progress,
+        progress: &crate::sim::Progress,
         say: &mut dyn FnMut(String),
     ) -> Result<(), FitError> {
         let (start, file) = match side {
@@ -646,7 +646,7 @@ impl Fit<'_> {
             options.total_games()
         ));
         let name = format!("{} ({})", self.state.request.variant, self.game.rules.name);
-        let report = super::tune::tune(self.game, &name, &options, progress)?;
+        let report = crate::sim::tune::tune(self.game, &name, &options, progress)?;
         crate::files::write_own(&self.dir.join(file), &report.player_file())?;
         Ok(())
     }
@@ -654,7 +654,7 @@ impl Fit<'_> {
     /// Learns a value on the fitted players' self-play.
     fn learn(
         &self,
-        progress: &super::Progress,
+        progress: &crate::sim::Progress,
         say: &mut dyn FnMut(String),
     ) -> Result<(), FitError> {
         if self.dir.join(VALUE_FILE).exists() {
@@ -662,7 +662,7 @@ impl Fit<'_> {
             return Ok(());
         }
         let fitted = self.own(&format!("heuristic:{FITTED_FILE}"))?;
-        let options = super::learn::LearnOptions {
+        let options = crate::sim::learn::LearnOptions {
             games: self.state.plan.learn_games,
             held_out: 0.2,
             seed: self.state.request.seed + 2,
@@ -672,7 +672,7 @@ impl Fit<'_> {
         options.check()?;
         say(format!("learning a value ({} games)", options.games));
         let report =
-            super::learn::learn(self.game, &self.state.request.variant, &options, progress)?;
+            crate::sim::learn::learn(self.game, &self.state.request.variant, &options, progress)?;
         crate::files::write_own(&self.dir.join(VALUE_FILE), &report.value_file())?;
         Ok(())
     }
@@ -710,7 +710,7 @@ impl Fit<'_> {
     /// by name from the bundle and by content) is not played again.
     fn measure(
         &self,
-        progress: &super::Progress,
+        progress: &crate::sim::Progress,
         say: &mut dyn FnMut(String),
     ) -> Result<Measured, FitError> {
         let fitted = self.own(&format!("heuristic:{FITTED_FILE}"))?;

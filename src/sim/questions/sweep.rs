@@ -22,16 +22,16 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::MergeError;
-use super::report::Merge;
-use super::stats::Estimate;
-use super::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 use crate::engine::Game;
 use crate::scenario::checked::{CheckedScenario, NotPlayable};
 use crate::scenario::format::{DeploymentDoc, ResolvedScenario};
 use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
+use crate::sim::MergeError;
+use crate::sim::report::Merge;
+use crate::sim::stats::Estimate;
+use crate::sim::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 
 /// At most this many points in one sweep: beyond it a typo in a range
 /// (`1..1000`) would start days of games.
@@ -597,7 +597,7 @@ pub fn sweep(
 ) -> Result<SweepReport, Cancelled> {
     let mut out = Vec::with_capacity(points.len());
     for p in points {
-        let run = super::simulate(&p.game, &p.name, options, progress, |_| {})?;
+        let run = crate::sim::simulate(&p.game, &p.name, options, progress, |_| {})?;
         out.push(point_of(p.settings.clone(), run));
     }
     let axes = axis_values(points, axes);
@@ -740,7 +740,7 @@ impl Merge for SweepReport {
         let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
         for &(label, r) in reports {
             r.check().map_err(|e| e.in_report(label))?;
-            super::report::refuse_different_runs(
+            crate::sim::report::refuse_different_runs(
                 "sweeps",
                 (label, &r.identity()),
                 (first_label, &first.identity()),
@@ -780,7 +780,7 @@ impl Merge for SweepReport {
 impl SweepReport {
     /// The sweep's own settings; each point's run names what it played on
     /// (digests, player files) and is compared when the points merge.
-    fn identity(&self) -> super::report::Identity {
+    fn identity(&self) -> crate::sim::report::Identity {
         let axes: Vec<String> = self
             .axes
             .iter()

@@ -19,12 +19,12 @@ use cmaes::{CMAESOptions, DVector, Mode};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::stats::{PairedDifference, paired_mean_difference};
-use super::tune::Generation;
-use super::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
 use crate::ai::{AiSpec, MctsParams, Player, play_game};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
+use crate::sim::stats::{PairedDifference, paired_mean_difference};
+use crate::sim::tune::Generation;
+use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
 
 /// Salt of the check games' seeds: a stream the search never plays.
 const CHECK_SALT: u64 = 0x5EA2_C4EC_0000_5EED;
@@ -59,7 +59,7 @@ impl SearchTuneOptions {
                 self.search
             )));
         }
-        super::tune::check_run(
+        crate::sim::tune::check_run(
             self.budget,
             self.population.max(2),
             self.games_per_candidate,

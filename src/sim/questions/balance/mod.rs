@@ -40,11 +40,11 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::report::PlayedOn;
-use super::{Cancelled, Progress, Shard, game_and_player_seeds, game_seed};
 use crate::ai::{self, AiSpec, Player};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
+use crate::sim::report::PlayedOn;
+use crate::sim::{Cancelled, Progress, Shard, game_and_player_seeds, game_seed};
 pub use oracle::Oracle;
 pub use solve::{Equilibrium, SolveError};
 pub use table::{Cell, Table};
@@ -1383,7 +1383,7 @@ impl fmt::Display for BalanceComparison {
 /// is left out: it loses every game, so it is never in a mix.
 pub fn population(
     lineage: &[crate::scenario::rules::RuleSet],
-    bundle: &[super::ratings::Rating],
+    bundle: &[crate::sim::ratings::Rating],
     named: &[AiSpec],
     shipped: bool,
 ) -> Result<Vec<Member>, crate::ai::NotAPlayer> {
@@ -1396,14 +1396,14 @@ pub fn population(
     };
     if shipped {
         add(AiSpec::Heuristic, Origin::Shipped);
-        let ratings = super::ratings::shipped();
+        let ratings = crate::sim::ratings::shipped();
         for rules in lineage {
-            let ranked = super::ratings::ranked_for(&ratings, &rules.play_digest());
+            let ranked = crate::sim::ratings::ranked_for(&ratings, &rules.play_digest());
             if ranked.is_empty() {
                 continue;
             }
             for r in ranked {
-                let spec = super::ratings::shipped_player(&r.player)?;
+                let spec = crate::sim::ratings::shipped_player(&r.player)?;
                 if spec != AiSpec::Random {
                     add(spec, Origin::Shipped);
                 }
@@ -1411,7 +1411,10 @@ pub fn population(
             break;
         }
         for r in bundle {
-            add(super::ratings::shipped_player(&r.player)?, Origin::Fitted);
+            add(
+                crate::sim::ratings::shipped_player(&r.player)?,
+                Origin::Fitted,
+            );
         }
     }
     for spec in named {
@@ -1479,7 +1482,7 @@ pub fn reload_players(report: &mut BalanceReport) -> Result<(), BalanceError> {
         .check()
         .map_err(|e| BalanceError::Resume(e.to_string()))?;
     for m in report.caesar.iter_mut().chain(report.pompey.iter_mut()) {
-        let spec = super::ratings::shipped_player(&m.player)
+        let spec = crate::sim::ratings::shipped_player(&m.player)
             .map_err(|e| BalanceError::Resume(format!("the report's player {}: {e}", m.player)))?;
         if spec_digest(&spec) != m.digest {
             return Err(BalanceError::Resume(format!(
@@ -1692,7 +1695,7 @@ pub enum BalanceMergeError {
     Missing {
         shard: u32,
         count: u32,
-        games: super::GameRange,
+        games: crate::sim::GameRange,
     },
     #[error("{0} holds a cell of the wrong number of games for its shard: it was cut or edited")]
     Damaged(String),

@@ -1,8 +1,18 @@
-//! Which player `best` and `fast` stand for on a setup, and where a setup's
-//! fitted bundle lives: the one resolution the command line (`--caesar-ai
-//! best`, `fit`, `balance`) and the window (its player menus, "Players for
-//! this setup", "Fit players…") share. The ratings themselves and the choice
-//! among them are [`super::ratings`]'.
+//! Making players: the heuristic's numbers tuned by CMA-ES (`tune`, and
+//! `tune_search` for a search's), values and policies learned from games
+//! (`learn`, `policy_fit`), players fitted to a setup in one budget (`fit`),
+//! and their measured strengths (`ratings`). This file says which player
+//! `best` and `fast` stand for on a setup, and where a setup's fitted
+//! bundle lives: the one resolution the command line (`--caesar-ai best`,
+//! `fit`, `balance`) and the window (its player menus, "Players for this
+//! setup", "Fit players…") share.
+
+pub mod fit;
+pub mod learn;
+pub mod policy_fit;
+pub mod ratings;
+pub mod tune;
+pub mod tune_search;
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +22,7 @@ use crate::scenario::rule_fields::{nearest_lineage, rule_distance};
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
 use crate::sim::balance::measured::{Measured, MeasuredError, measured};
 use crate::sim::fit::{BUNDLE_RATINGS, bundle_beside, bundle_ratings};
-use crate::sim::ratings::{self, BestPlayer, Rating};
+use ratings::{BestPlayer, Rating};
 
 /// A player named by its rank for the setup rather than by its kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,11 +19,11 @@ use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{Cancelled, OptionsError, Progress, game_and_player_seeds};
 use crate::ai::value::{FEATURES, Features, ValueModel, features};
 use crate::ai::{AiSpec, Player, play_watched};
 use crate::engine::{Game, NoLog, State};
 use crate::scenario::model::Side;
+use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds};
 
 /// What to fit on, and how.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -83,7 +83,7 @@ pub fn learn_policy(
     games: u64,
     seed: u64,
     target: PolicyTarget,
-    progress: &super::Progress,
+    progress: &crate::sim::Progress,
 ) -> Result<LearnedPolicy, PolicyError> {
     let probe = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     if search.recording_player(Side::Caesar, 0, probe).is_none() {
@@ -99,7 +99,7 @@ pub fn learn_policy(
         .into_par_iter()
         .map(|i| {
             let recorder = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-            let game_seed = super::game_seed(seed, i);
+            let game_seed = crate::sim::game_seed(seed, i);
             let player = |side: Side| -> Box<dyn Player> {
                 let s = game_seed
                     .wrapping_mul(2)

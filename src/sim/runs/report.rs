@@ -5,14 +5,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::merge::{MergeError, RunDifference};
-use super::stats::{
+use crate::engine::{EndReason, PlayQuality};
+use crate::scenario::model::{Event, Side};
+use crate::sim::merge::{MergeError, RunDifference};
+use crate::sim::stats::{
     Estimate, Histogram, PairedDifference, Summary, paired_mean_difference, paired_proportion_test,
     share, two_proportion_test,
 };
-use super::{GameRange, GameSummary, Shard, SimOptions};
-use crate::engine::{EndReason, PlayQuality};
-use crate::scenario::model::{Event, Side};
+use crate::sim::{GameRange, GameSummary, Shard, SimOptions};
 
 /// Everything a run counts. Only integers, so merging shards in any order
 /// gives exactly the single-run figures. A field a report was written
@@ -61,7 +61,7 @@ pub struct Accumulator {
     /// Per space and link: who held what, battles, losses, sudden deaths,
     /// attacks and retreats (reports written before them have none).
     #[serde(default)]
-    pub map: super::heatmap::MapCounts,
+    pub map: crate::sim::heatmap::MapCounts,
 }
 
 /// A count of one game that a run keeps as a histogram of games: the one
@@ -904,10 +904,10 @@ pub struct SimReport {
     pub play_quality: QualityFigures,
     /// Where the game is decided, per space (docs/simulation.md, *Map heatmaps*).
     #[serde(default)]
-    pub spaces: Vec<super::heatmap::SpaceFigures>,
+    pub spaces: Vec<crate::sim::heatmap::SpaceFigures>,
     /// How often each link was used to attack and to retreat.
     #[serde(default)]
-    pub links: Vec<super::heatmap::LinkFigures>,
+    pub links: Vec<crate::sim::heatmap::LinkFigures>,
     pub elapsed_seconds: f64,
     pub games_per_second: f64,
     /// The counts behind every figure, for `merge`.
@@ -1523,7 +1523,7 @@ impl SimReport {
             f,
             "Where the game is decided (every space in --json and --spaces-csv)"
         )?;
-        let mut by_battles: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
+        let mut by_battles: Vec<&crate::sim::heatmap::SpaceFigures> = self.spaces.iter().collect();
         by_battles.sort_by_key(|s| std::cmp::Reverse(s.battles));
         let top: Vec<String> = by_battles
             .iter()
@@ -1537,7 +1537,7 @@ impl SimReport {
             })
             .collect();
         writeln!(f, "  battles per game: {}", top.join("; "))?;
-        let mut by_loss: Vec<&super::heatmap::SpaceFigures> = self.spaces.iter().collect();
+        let mut by_loss: Vec<&crate::sim::heatmap::SpaceFigures> = self.spaces.iter().collect();
         by_loss.sort_by_key(|s| std::cmp::Reverse(s.steps_lost_caesar + s.steps_lost_pompey));
         let top: Vec<String> = by_loss
             .iter()
@@ -1551,7 +1551,7 @@ impl SimReport {
             })
             .collect();
         writeln!(f, "  steps lost (Caesar/Pompey): {}", top.join("; "))?;
-        let mut decisive: Vec<&super::heatmap::SpaceFigures> = self
+        let mut decisive: Vec<&crate::sim::heatmap::SpaceFigures> = self
             .spaces
             .iter()
             .filter(|s| s.sudden_death_decisive > 0)
@@ -1762,8 +1762,8 @@ impl CompareReport {
     pub fn new(
         variants: [&str; 2],
         options: &SimOptions,
-        a: super::Accumulator,
-        b: super::Accumulator,
+        a: crate::sim::Accumulator,
+        b: crate::sim::Accumulator,
         paired: PairedAccumulator,
     ) -> CompareReport {
         let a = SimReport::new(variants[0], options, a);

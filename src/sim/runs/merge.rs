@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::GameRange;
+use crate::sim::GameRange;
 
 /// Why reports do not merge (or a report does not pass its own check).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -3,7 +3,7 @@
 //!
 //! The players given (weakest first) are the rungs. At each rung a mirror
 //! match: both sides played by that rung's player, under one rule set or,
-//! with two, under both over the same seeds (as [`super::compare`] pairs
+//! with two, under both over the same seeds (as [`crate::sim::compare`] pairs
 //! them). Then cross-play between the rungs, under the first rule set only:
 //! every ordered pair of different rungs (so each player takes each side),
 //! from which [`fit_ratings`] fits Bradley–Terry ratings on the Elo scale.
@@ -12,7 +12,7 @@
 //! Every match is an ordinary run ([`SimReport`] or [`CompareReport`]) with
 //! its own run seed derived from the ladder's seed and the rung(s)
 //! ([`mirror_seed`], [`cross_seed`]); game `i` of a match has the seed
-//! [`super::game_seed`]`(run seed, i)`. So results never depend on the
+//! [`crate::sim::game_seed`]`(run seed, i)`. So results never depend on the
 //! thread count, and shards (`--shard i/n` splits the games of every match
 //! alike) merge with the checks of [`SimReport::merge_labelled`].
 
@@ -20,15 +20,15 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::MergeError;
-use super::OptionsError;
-use super::report::Merge;
-use super::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
-use super::{
-    Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
-};
 use crate::ai::AiSpec;
 use crate::engine::Game;
+use crate::sim::MergeError;
+use crate::sim::OptionsError;
+use crate::sim::report::Merge;
+use crate::sim::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
+use crate::sim::{
+    Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
+};
 
 /// What a ladder plays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -195,7 +195,7 @@ pub enum VerdictKind {
     /// One rule set and one rung: nothing to compare.
     OneRung,
     /// One rule set: Caesar's share at equilibrium between the rungs (the
-    /// mirrors and the cross-play as one meta-game, [`super::balance`]).
+    /// mirrors and the cross-play as one meta-game, [`crate::sim::balance`]).
     AtEquilibrium,
 }
 
@@ -435,14 +435,18 @@ pub(crate) fn equilibrium_verdict(
             .iter()
             .map(|row| {
                 row.iter()
-                    .map(|&(p, g)| pick(super::balance::table::wilson(p, g), p))
+                    .map(|&(p, g)| pick(crate::sim::balance::table::wilson(p, g), p))
                     .collect()
             })
             .collect()
     };
-    let eq = super::balance::solve::solve(&at(|_, p| p)).ok()?;
-    let lo = super::balance::solve::solve(&at(|ci, _| ci[0])).ok()?.value;
-    let hi = super::balance::solve::solve(&at(|ci, _| ci[1])).ok()?.value;
+    let eq = crate::sim::balance::solve::solve(&at(|_, p| p)).ok()?;
+    let lo = crate::sim::balance::solve::solve(&at(|ci, _| ci[0]))
+        .ok()?
+        .value;
+    let hi = crate::sim::balance::solve::solve(&at(|ci, _| ci[1]))
+        .ok()?
+        .value;
     let mix = |weights: &[f64]| {
         let mut parts: Vec<(f64, &String)> = weights
             .iter()
@@ -785,7 +789,7 @@ impl Played {
         for rung in self.mirrors.len()..options.players.len() {
             let opts = options.mirror(rung);
             self.mirrors.push(if games.len() == 1 {
-                Mirror::Single(Box::new(super::simulate(
+                Mirror::Single(Box::new(crate::sim::simulate(
                     games[0],
                     variants[0],
                     &opts,
@@ -793,7 +797,7 @@ impl Played {
                     |_| {},
                 )?))
             } else {
-                Mirror::Compare(Box::new(super::compare(
+                Mirror::Compare(Box::new(crate::sim::compare(
                     [games[0], games[1]],
                     [variants[0], variants[1]],
                     &opts,
@@ -805,7 +809,7 @@ impl Played {
             if self.cross.contains_key(&(c, p)) {
                 continue;
             }
-            let run = super::simulate(
+            let run = crate::sim::simulate(
                 games[0],
                 variants[0],
                 &options.cross(c, p),
@@ -1024,7 +1028,7 @@ impl Merge for LadderReport {
         let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
         for &(label, r) in reports {
             r.check().map_err(|e| e.in_report(label))?;
-            super::report::refuse_different_runs(
+            crate::sim::report::refuse_different_runs(
                 "ladders",
                 (label, &r.identity()),
                 (first_label, &first.identity()),
@@ -1093,7 +1097,7 @@ impl Merge for LadderReport {
 impl LadderReport {
     /// The ladder's own settings; each match's run names what it played
     /// on (digests, player files) and is compared when the matches merge.
-    fn identity(&self) -> super::report::Identity {
+    fn identity(&self) -> crate::sim::report::Identity {
         [
             ("variants", self.variants.join(", ")),
             ("players", self.players.join(", ")),
@@ -1493,7 +1497,7 @@ mod tests {
         let game = crate::test_support::published("rules-2.0");
         let options = SimOptions::new(40, 5, AiSpec::Heuristic, AiSpec::Heuristic);
         let run =
-            super::super::simulate(&game, "rules-2.0", &options, &Progress::new(), |_| {}).unwrap();
+            crate::sim::simulate(&game, "rules-2.0", &options, &Progress::new(), |_| {}).unwrap();
         let rung = |player: &str, caesar_wins: u64| {
             let mut r = run.clone();
             r.caesar_wins = caesar_wins;

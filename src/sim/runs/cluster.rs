@@ -16,7 +16,7 @@
 
 use std::str::FromStr;
 
-use super::Shard;
+use crate::sim::Shard;
 
 /// The number of shards, for schedulers that do not say (Kubernetes).
 pub(crate) const SHARD_COUNT_VAR: &str = "CAESAR_SHARD_COUNT";

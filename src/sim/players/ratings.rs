@@ -12,12 +12,12 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::Estimate;
-use super::{Progress, SimOptions, simulate};
 use crate::ai::{AiSpec, NotAPlayer};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
+use crate::sim::stats::Estimate;
+use crate::sim::{Progress, SimOptions, simulate};
 
 /// One player's measured strength under one rule set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -78,7 +78,7 @@ pub fn rate(
     games_each_way: u64,
     seed: u64,
     progress: &Progress,
-) -> Result<Rating, super::Cancelled> {
+) -> Result<Rating, crate::sim::Cancelled> {
     let started = (Instant::now(), process_cpu_seconds());
     let mut points = [0.0f64; 2];
     let mut halves = 0u64;
