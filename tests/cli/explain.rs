@@ -577,20 +577,16 @@ fn a_sweep_over_rule_fields_with_the_default_players_says_whose_players_play_eve
 
 #[test]
 fn explains_default_players_are_the_balance_measured_for_a_and_fast_where_none_is() {
-    let out = cli()
-        .args([
-            "explain",
-            "--variant",
-            "rules-2.0",
-            "--variant",
-            "rules-1.1",
-        ])
-        .args(["--games", "10", "--dry-run"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let dry_run = |a: &str, b: &str| {
+        stderr_of(
+            &cli()
+                .args(["explain", "--variant", a, "--variant", b])
+                .args(["--games", "10", "--dry-run"])
+                .assert()
+                .success(),
+        )
+    };
+    let err = dry_run("rules-2.0", "rules-1.1");
     assert!(
         err.contains("equilibrium = equilibrium:variants/players/balance-rules-2.0.json"),
         "{err}"
@@ -598,20 +594,7 @@ fn explains_default_players_are_the_balance_measured_for_a_and_fast_where_none_i
     assert!(err.contains("at equilibrium Caesar wins"), "{err}");
     let dir = tempfile::tempdir().unwrap();
     let b = one_field_variant(dir.path());
-    let out = cli()
-        .args([
-            "explain",
-            "--variant",
-            b.to_str().unwrap(),
-            "--variant",
-            "rules-2.0",
-        ])
-        .args(["--games", "10", "--dry-run"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = dry_run(b.to_str().unwrap(), "rules-2.0");
     assert!(
         err.contains("equilibrium: no balance is measured for this setup, so fast = "),
         "{err}"
