@@ -133,6 +133,80 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
         ));
     }
     let variants = one_or_two_variants(args.setup.variant.all(), "balance")?;
+    let options = options_of(&args, shard)?;
+    if let (Some(resume), Some(out_path)) = (&args.resume, &args.out)
+        && same_file(resume, out_path)
+    {
+        return Err(CliError::Usage(format!(
+            "refusing to write the report over the report it resumes ({}): give another --out",
+            resume.display()
+        )));
+    }
+    if args.resume.is_some() && variants.len() == 2 {
+        return Err(CliError::Usage(
+            "--resume goes on with one rule set's run: resume each separately".to_string(),
+        ));
+    }
+    let mut games = Vec::new();
+    for v in &variants {
+        games.push(load_game(args.setup.scenario(), v)?.game);
+    }
+    if variants.len() == 2 {
+        super::args::refuse_same_rules(&variants, &games.iter().collect::<Vec<_>>())?;
+    }
+    let report_paths: Vec<PathBuf> = match (&args.out, variants.len()) {
+        (Some(p), 1) => vec![out_path(p, shard)],
+        (Some(p), _) => variants
+            .iter()
+            .map(|v| suffixed(p, &variant_tag(v)))
+            .collect(),
+        (None, n) => vec![PathBuf::new(); n],
+    };
+    let mut outputs: Vec<&Path> = Vec::new();
+    if args.out.is_some() {
+        outputs.extend(report_paths.iter().map(PathBuf::as_path));
+        if variants.len() == 2
+            && let Some(p) = &args.out
+        {
+            outputs.push(p);
+        }
+    }
+    check_outputs(&outputs)?;
+    // Start (or resume) every run before the first game: all refusals first.
+    let mut reports = Vec::new();
+    for (k, v) in variants.iter().enumerate() {
+        let report = start_report(&args, v, &games[k], &options)?;
+        reports.push(report);
+    }
+    if args.dry_run {
+        let cells: usize = reports
+            .iter()
+            .map(|r| r.caesar.len() * r.pompey.len())
+            .sum();
+        out.line(format_args!(
+            "dry run: every input read and every output checked; {} players a side, {cells} cells of at least {} games, then up to {} rounds of best responses ({})",
+            reports[0].caesar.len(),
+            options.first_games,
+            options.rounds,
+            options
+                .oracles
+                .iter()
+                .map(|o| o.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let done = run_all(out, &args, reports, &games, &report_paths)?;
+    emit_done(out, &args, done, shard)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The run's options from the command line, each refused in words.
+fn options_of(
+    args: &BalanceArgs,
+    shard: Option<caesar_workbench::sim::Shard>,
+) -> Result<BalanceOptions, CliError> {
     if !(args.budget.is_finite() && BUDGET_MINUTES.contains(&args.budget)) {
         return Err(CliError::Usage(format!(
             "--budget is wall-clock minutes between {} and {} (a week), got {}",
@@ -176,108 +250,69 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
             "balance keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 to solve the players given)".to_string(),
         ));
     }
-    if let (Some(resume), Some(out_path)) = (&args.resume, &args.out)
-        && same_file(resume, out_path)
-    {
-        return Err(CliError::Usage(format!(
-            "refusing to write the report over the report it resumes ({}): give another --out",
-            resume.display()
-        )));
-    }
-    if args.resume.is_some() && variants.len() == 2 {
-        return Err(CliError::Usage(
-            "--resume goes on with one rule set's run: resume each separately".to_string(),
-        ));
-    }
-    let mut games = Vec::new();
-    for v in &variants {
-        games.push(load_game(args.setup.scenario(), v)?.game);
-    }
-    if variants.len() == 2 {
-        super::args::refuse_same_rules(&variants, &games.iter().collect::<Vec<_>>())?;
-    }
-    let report_paths: Vec<PathBuf> = match (&args.out, variants.len()) {
-        (Some(p), 1) => vec![out_path(p, shard)],
-        (Some(p), _) => variants
-            .iter()
-            .map(|v| suffixed(p, &variant_tag(v)))
-            .collect(),
-        (None, n) => vec![PathBuf::new(); n],
-    };
-    let mut outputs: Vec<&Path> = Vec::new();
-    if args.out.is_some() {
-        outputs.extend(report_paths.iter().map(PathBuf::as_path));
-        if variants.len() == 2
-            && let Some(p) = &args.out
-        {
-            outputs.push(p);
+    Ok(options)
+}
+
+/// The run of rule set `variant` on `game`: a new population, or the
+/// report `--resume` names, checked and set to go on.
+fn start_report(
+    args: &BalanceArgs,
+    v: &str,
+    game: &caesar_workbench::engine::Game,
+    options: &BalanceOptions,
+) -> Result<BalanceReport, CliError> {
+    let report = match &args.resume {
+        Some(path) => {
+            let mut report: BalanceReport = read_report(path)?;
+            lib::check_setup(&report, game).map_err(|e| CliError::Usage(e.to_string()))?;
+            if report.options != *options && !report.options.oracles.is_empty() {
+                warn(format_args!(
+                    "resuming with the options of {} (its seed {}, {} rounds)",
+                    path.display(),
+                    report.options.seed,
+                    report.options.rounds
+                ));
+            }
+            lib::reload_players(&mut report).map_err(|e| CliError::Usage(e.to_string()))?;
+            if !report.go_on(args.rounds) {
+                warn(format_args!(
+                    "{} is finished ({}): nothing is left to play{}",
+                    path.display(),
+                    report.stopped,
+                    if report.paused {
+                        "; give more --rounds to go on"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            report
         }
-    }
-    check_outputs(&outputs)?;
-    // Start (or resume) every run before the first game: all refusals first.
-    let mut reports = Vec::new();
-    for (k, v) in variants.iter().enumerate() {
-        let report = match &args.resume {
-            Some(path) => {
-                let mut report: BalanceReport = read_report(path)?;
-                lib::check_setup(&report, &games[k]).map_err(|e| CliError::Usage(e.to_string()))?;
-                if report.options != options && !report.options.oracles.is_empty() {
-                    warn(format_args!(
-                        "resuming with the options of {} (its seed {}, {} rounds)",
-                        path.display(),
-                        report.options.seed,
-                        report.options.rounds
-                    ));
-                }
-                lib::reload_players(&mut report).map_err(|e| CliError::Usage(e.to_string()))?;
-                if !report.go_on(args.rounds) {
-                    warn(format_args!(
-                        "{} is finished ({}): nothing is left to play{}",
-                        path.display(),
-                        report.stopped,
-                        if report.paused {
-                            "; give more --rounds to go on"
-                        } else {
-                            ""
-                        }
-                    ));
-                }
-                report
-            }
-            None => {
-                let lineage = RuleSet::lineage(v)?;
-                let bundle = if args.only_named {
-                    Vec::new()
-                } else {
-                    bundle_ratings(args.bundle.as_deref(), args.setup.scenario(), v)?
-                };
-                let members = lib::population(&lineage, &bundle, &args.players, !args.only_named)
-                    .map_err(|e| CliError::Usage(e.to_string()))?;
-                BalanceReport::start(&games[k], v, options.clone(), members.clone(), members)
-                    .map_err(|e| CliError::Usage(e.to_string()))?
-            }
-        };
-        reports.push(report);
-    }
-    if args.dry_run {
-        let cells: usize = reports
-            .iter()
-            .map(|r| r.caesar.len() * r.pompey.len())
-            .sum();
-        out.line(format_args!(
-            "dry run: every input read and every output checked; {} players a side, {cells} cells of at least {} games, then up to {} rounds of best responses ({})",
-            reports[0].caesar.len(),
-            options.first_games,
-            options.rounds,
-            options
-                .oracles
-                .iter()
-                .map(|o| o.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))?;
-        return Ok(ExitCode::SUCCESS);
-    }
+        None => {
+            let lineage = RuleSet::lineage(v)?;
+            let bundle = if args.only_named {
+                Vec::new()
+            } else {
+                bundle_ratings(args.bundle.as_deref(), args.setup.scenario(), v)?
+            };
+            let members = lib::population(&lineage, &bundle, &args.players, !args.only_named)
+                .map_err(|e| CliError::Usage(e.to_string()))?;
+            BalanceReport::start(game, v, options.clone(), members.clone(), members)
+                .map_err(|e| CliError::Usage(e.to_string()))?
+        }
+    };
+    Ok(report)
+}
+
+/// Plays every run to its end or budget (each rule set its share of what
+/// is left), writing each checkpoint to its report file.
+fn run_all(
+    out: &mut Output,
+    args: &BalanceArgs,
+    reports: Vec<BalanceReport>,
+    games: &[caesar_workbench::engine::Game],
+    report_paths: &[PathBuf],
+) -> Result<Vec<BalanceReport>, CliError> {
     let pool = pool(args.threads)?;
     let started = Instant::now();
     let budget = Duration::from_secs_f64(args.budget * 60.0);
@@ -312,12 +347,22 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
         });
         result.map_err(|e| CliError::Usage(e.to_string()))?;
         if let Some(p) = &path
-            && variants.len() == 2
+            && runs == 2
         {
             emit_report(out, &report, true, Some(p))?;
         }
         done.push(report);
     }
+    Ok(done)
+}
+
+/// Writes and prints the one report, or the comparison of two.
+fn emit_done(
+    out: &mut Output,
+    args: &BalanceArgs,
+    mut done: Vec<BalanceReport>,
+    shard: Option<caesar_workbench::sim::Shard>,
+) -> Result<(), CliError> {
     if done.len() == 2 {
         let b = done.pop().expect("two runs");
         let a = done.pop().expect("two runs");
@@ -345,7 +390,7 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
             ))?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// `balance --challenge`: a player against a saved equilibrium's mix.
