@@ -197,3 +197,12 @@ pub fn play_watched(
     }
     state
 }
+
+/// The splitmix64 finaliser: a seed mixed so that draws made from it do not
+/// follow the stream a player makes from the same seed.
+pub(crate) fn mix64(seed: u64) -> u64 {
+    let mut z = seed;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

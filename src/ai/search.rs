@@ -341,11 +341,7 @@ fn searched(legal: &[Action]) -> bool {
 /// A uniform draw in [0, 1) from a seed (its top 53 bits, mixed first so
 /// that a player's seed does not also fix its opponent).
 fn unit_interval(seed: u64) -> f64 {
-    let mut z = seed ^ 0x0BB0_5E17_0BB0_5E17;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 53) as f64
+    (super::mix64(seed ^ 0x0BB0_5E17_0BB0_5E17) >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]

@@ -124,12 +124,8 @@ impl EquilibriumMix {
             Side::Pompey => &self.pompey,
         };
         let total: u64 = mix.iter().map(|(w, _)| u64::from(*w)).sum();
-        // A splitmix step decorrelates the draw from the player's own stream.
-        let mut z = seed ^ 0x4551_5549_4C49_4252; // "EQUILIBR"
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        let mut target = z % total.max(1);
+        // Mixed apart from the player's own stream of the same seed.
+        let mut target = super::mix64(seed ^ 0x4551_5549_4C49_4252) % total.max(1); // "EQUILIBR"
         for (w, spec) in mix {
             if target < u64::from(*w) {
                 return spec;
