@@ -47,6 +47,9 @@ pub struct BalancePanel {
     threads: usize,
     /// Where "Keep as this setup's balance" wrote the report, or why not.
     kept: Option<Result<String, String>>,
+    /// Reports kept so far: the Setup tab reads the setup's balance again
+    /// when it changes.
+    pub(crate) kept_count: u64,
 }
 
 impl Default for BalancePanel {
@@ -65,6 +68,7 @@ impl Default for BalancePanel {
             result: None,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             kept: None,
+            kept_count: 0,
         }
     }
 }
@@ -277,7 +281,9 @@ impl BalancePanel {
                     let saved = std::path::absolute(self.checkpoint_path()).ok();
                     requests.extend(report_view(ui, report, saved.as_deref()));
                     requests.extend(exports(ui, report));
-                    keep(ui, report, bundle, &mut self.kept);
+                    if keep(ui, report, bundle, &mut self.kept) {
+                        self.kept_count += 1;
+                    }
                 }
                 Some(Err(e)) => {
                     ui.colored_label(theme::ERROR, e);
@@ -339,14 +345,14 @@ impl BalancePanel {
 }
 
 /// The verdict, the heatmap with the mixes, the convergence chart.
-/// "Keep as this setup's balance": the report becomes the one the
+/// "Keep as this setup's balance" (true when it wrote the report): the report becomes the one the
 /// Setup tab, `ladder` and `explain` read (`NAME.players/balance.json`).
 fn keep(
     ui: &mut Ui,
     report: &BalanceReport,
     bundle: Option<&std::path::Path>,
     kept: &mut Option<Result<String, String>>,
-) {
+) -> bool {
     let can = bundle.is_some() && !report.caesar_mix.is_empty();
     let keep = ui
         .add_enabled(can, egui::Button::new("Keep as this setup's balance"))
@@ -358,6 +364,7 @@ fn keep(
             "Save the setup (or a variant) to a file first: its balance is kept beside it",
         )
         .clicked();
+    let mut written = false;
     if keep && let Some(dir) = bundle {
         let path = dir.join(balance::measured::BUNDLE_BALANCE);
         *kept = Some(
@@ -371,6 +378,7 @@ fn keep(
                 .map(|()| format!("Kept as this setup's balance: {}", path.display()))
                 .map_err(|e| format!("Could not keep {}: {e}", path.display())),
         );
+        written = matches!(kept, Some(Ok(_)));
     }
     match &*kept {
         Some(Ok(words)) => {
@@ -381,6 +389,7 @@ fn keep(
         }
         None => {}
     }
+    written
 }
 
 /// The report's verdict, heatmap, mixes, mirrors and convergence; with

@@ -690,7 +690,8 @@ impl WorkbenchApp {
         }
         self.close_request(ui);
         self.map.sync(&self.state);
-        self.setup_players.refresh(&self.state);
+        self.setup_players
+            .refresh(&self.state, self.balance.kept_count);
         let state = &self.state;
         egui::Panel::top("top_bar").show(ui, |ui| {
             actions.extend(chrome::top_bar(ui, state, self.tab, &self.map));

@@ -26,7 +26,7 @@ pub(crate) struct SetupPlayers {
     /// The last fit's report, or why it failed.
     outcome: Option<Result<String, String>>,
     /// What the ratings were read for (revisions, and fits finished).
-    read_for: Option<(u64, u64, u64, Option<std::time::SystemTime>)>,
+    read_for: Option<(u64, u64, u64, u64)>,
     fits_finished: u64,
     /// What `best` stands for here, in words (its spec for the hover), as
     /// read with the ratings: not worked out again every frame.
@@ -72,18 +72,14 @@ pub(crate) fn bundle_folder(state: &AppState) -> Option<PathBuf> {
 impl SetupPlayers {
     /// Reads the setup's digest and bundle again when the scenario, the
     /// rules or a fit changed them, and hands them to the player menus.
-    pub(crate) fn refresh(&mut self, state: &AppState) {
-        // A balance kept into the folder (the Balance tab) is read anew.
-        let kept = bundle_folder(state)
-            .and_then(|dir| {
-                std::fs::metadata(dir.join(crate::sim::balance::measured::BUNDLE_BALANCE)).ok()
-            })
-            .and_then(|m| m.modified().ok());
+    /// `balances_kept` counts the reports the Balance tab kept into the
+    /// setup's folder: the balance is read anew after each.
+    pub(crate) fn refresh(&mut self, state: &AppState, balances_kept: u64) {
         let key = (
             state.scenario_revision(),
             state.rules_revision(),
             self.fits_finished,
-            kept,
+            balances_kept,
         );
         if self.read_for == Some(key) {
             return;
