@@ -62,12 +62,14 @@ pub struct ExplainPanel {
     pompey: AiSpec,
     /// Whether A was picked here (else it follows the Differences' choice).
     a_picked: bool,
-    /// Whether a player was picked here (else both sides play `fast` for
-    /// rule set A, as `caesar-workbench explain` does).
+    /// Whether a player was picked here (else both sides play the balance
+    /// measured for rule set A, else `fast` for A, as `caesar-workbench
+    /// explain` does).
     players_picked: bool,
-    /// What `fast` was resolved for: A's name and the scenario's and
-    /// rules' revisions (the ratings are files: not read every frame).
-    fast_for: Option<(String, u64, u64)>,
+    /// What the default players were resolved for: A's name and the
+    /// scenario's and rules' revisions (they are files: not read every
+    /// frame).
+    default_for: Option<(String, u64, u64)>,
     /// The last explanation (with its exports), or why it could not run.
     finished: Option<Result<Finished, String>>,
 }
@@ -106,7 +108,7 @@ impl Default for ExplainPanel {
             pompey: AiSpec::Heuristic,
             a_picked: false,
             players_picked: false,
-            fast_for: None,
+            default_for: None,
             finished: None,
         }
     }
@@ -153,8 +155,8 @@ impl ExplainPanel {
         self.a_picked = true;
     }
 
-    /// The players, [Caesar, Pompey]: `fast` for rule set A until one is
-    /// picked.
+    /// The players, [Caesar, Pompey]: the balance measured for rule set A
+    /// (else `fast` for A) until one is picked.
     pub fn players(&self) -> [&AiSpec; 2] {
         [&self.caesar, &self.pompey]
     }
@@ -180,10 +182,12 @@ impl ExplainPanel {
         Ok(())
     }
 
-    /// Until a player is picked here, both sides play `fast` for rule set A
-    /// (the command line's default players: the same question gets the same
-    /// answer in the window and at the command line).
-    fn follow_fast(&mut self, state: &AppState) {
+    /// Until a player is picked here, both sides play the balance measured
+    /// for rule set A on this setup (each side its equilibrium mix, one
+    /// member a game), else `fast` for A: the command line's default players,
+    /// so the same question gets the same answer in the window and at the
+    /// command line.
+    fn follow_default(&mut self, state: &AppState) {
         if self.players_picked {
             return;
         }
@@ -192,14 +196,15 @@ impl ExplainPanel {
             RuleChoice::Named(name) => name.clone(),
         };
         let key = (a, state.scenario_revision(), state.rules_revision());
-        if self.fast_for.as_ref() == Some(&key) {
+        if self.default_for.as_ref() == Some(&key) {
             return;
         }
-        let spec =
-            player_picker::here(Ranked::Fast, &key.0).map_or(AiSpec::Heuristic, |fast| fast.spec);
+        let spec = equilibrium_of_a(&self.rule_sets[0], state).unwrap_or_else(|| {
+            player_picker::here(Ranked::Fast, &key.0).map_or(AiSpec::Heuristic, |fast| fast.spec)
+        });
         self.caesar = spec.clone();
         self.pompey = spec;
-        self.fast_for = Some(key);
+        self.default_for = Some(key);
     }
 
     /// The settings, the button that starts the explanation, its progress
@@ -219,7 +224,7 @@ impl ExplainPanel {
         if let Some(result) = sim.take_explain() {
             self.finished = Some(result.map(Finished::of));
         }
-        self.follow_fast(state);
+        self.follow_default(state);
         ui.label(RichText::new("Explain the differences").strong())
             .on_hover_text(
                 "Why B differs from A for Caesar, rule by rule: every field in which they differ is switched alone, at A and at B, over the same seeds (as `caesar-workbench explain`)",
@@ -321,7 +326,7 @@ impl ExplainPanel {
             Side::Pompey => &mut self.pompey,
         };
         let l = ui.label(format!("{side} player")).on_hover_text(
-            "Both sides play `fast` for rule set A (the strongest measured under the fast budget, as `caesar-workbench explain`) until you pick a player",
+            "Until you pick a player, both sides play the balance measured for rule set A on this setup (each side its equilibrium mix, one member a game), or `fast` for A where none is measured: as `caesar-workbench explain`",
         );
         let menu = Menu {
             variant,
@@ -729,6 +734,18 @@ fn json_file(report: &impl serde::Serialize) -> Result<String, String> {
 }
 
 /// The rule set a choice names, with the name the report gives it.
+/// Each side's equilibrium mix at the balance measured for rule set A on the
+/// setup in the window (`equilibrium:REPORT`), as `explain`'s default
+/// players; `None` where none is measured (or the setup's own report does
+/// not hold: the Setup tab says why).
+fn equilibrium_of_a(a: &RuleChoice, state: &AppState) -> Option<AiSpec> {
+    let (name, rules) = rules_of(a, state).ok()?;
+    let game = Game::from_document(state.resolved()?, rules, Some(&name)).ok()?;
+    let folder = crate::sim::players::bundle_folder(state.path(), &name);
+    let measured = crate::sim::balance::measured::measured(&game, folder.as_deref()).ok()??;
+    measured.player().ok()
+}
+
 fn rules_of(choice: &RuleChoice, state: &AppState) -> Result<(String, RuleSet), String> {
     match choice {
         RuleChoice::InForce => state

@@ -10,6 +10,7 @@ use caesar_workbench::app::{
     FileDialogs, FileRequest, NativeDialog, RuleChoice, Tab, WorkbenchApp, plain_sentence,
 };
 use caesar_workbench::sim::explain::ExplainReport;
+use caesar_workbench::sim::players::{PlayerChoice, Setup};
 use egui::accesskit::{Role, Toggled};
 use egui::vec2;
 use egui_kittest::Harness;
@@ -248,29 +249,44 @@ fn an_explanation_that_ends_on_the_simulate_tab_is_shown_in_the_rules_tab() {
 }
 
 #[test]
-fn the_players_are_fast_for_rule_set_a_until_one_is_picked() {
-    // As `caesar-workbench explain`: both sides play `fast` for A, the
-    // strongest shipped player under the fast budget for that rule set.
+fn the_players_are_the_balance_measured_for_rule_set_a_until_one_is_picked() {
+    // As `caesar-workbench explain`: both sides play the balance measured
+    // for A (each side its equilibrium mix), else `fast` for A. The command
+    // line's resolution is the reference.
+    let default_of = |variant: &str| {
+        let setup = Setup::of_files(None, None).unwrap();
+        PlayerChoice::Equilibrium
+            .resolve(&[variant], &setup)
+            .unwrap()
+            .0
+    };
     let fast = |variant: &str| {
         let lineage = caesar_workbench::scenario::rules::RuleSet::lineage(variant).unwrap();
         caesar_workbench::sim::ratings::fast_for(&lineage, None, &[])
             .unwrap()
             .spec
     };
-    assert_ne!(
-        fast("rules-1.1"),
-        fast("rules-2.0"),
-        "the test needs two fast players"
-    );
+    for built_in in ["rules-1.1", "rules-2.0"] {
+        assert!(
+            matches!(default_of(built_in), AiSpec::Equilibrium(_)),
+            "the published game under {built_in} has a balance built in"
+        );
+    }
+    // A rule set with none measured: `fast` for it.
+    let unmeasured = "variants/rules-2.0-no-first-turn-exception.ron";
+    assert_eq!(default_of(unmeasured), fast(unmeasured));
     let mut h = rules_tab(WorkbenchApp::new(None, "rules-2.0"));
-    for a in ["rules-1.1", "rules-2.0"] {
+    let mut seen = Vec::new();
+    for a in ["rules-1.1", "rules-2.0", unmeasured] {
         h.state_mut()
             .explain_panel()
             .set_rule_sets(RuleChoice::Named(a.into()), RuleChoice::InForce);
         h.run();
         let players = h.state_mut().explain_panel().players().map(Clone::clone);
-        assert_eq!(players, [fast(a), fast(a)], "A is {a}");
+        assert_eq!(players, [default_of(a), default_of(a)], "A is {a}");
+        seen.push(players[0].clone());
     }
+    assert_ne!(seen[0], seen[1], "each rule set has its own balance");
     // A player picked stays when A changes.
     h.state_mut()
         .explain_panel()
