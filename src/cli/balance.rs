@@ -156,9 +156,9 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
     }
     let report_paths: Vec<PathBuf> = match (&args.out, variants.len()) {
         (Some(p), 1) => vec![out_path(p, shard)],
-        (Some(p), _) => variants
+        (Some(p), _) => variant_tags(&variants)
             .iter()
-            .map(|v| suffixed(p, &variant_tag(v)))
+            .map(|tag| suffixed(p, tag))
             .collect(),
         (None, n) => vec![PathBuf::new(); n],
     };
@@ -528,10 +528,30 @@ fn suffixed(path: &Path, tag: &str) -> PathBuf {
     path.with_file_name(format!("{stem}-{tag}{ext}"))
 }
 
-fn variant_tag(variant: &str) -> String {
-    Path::new(variant)
-        .file_stem()
-        .map_or_else(|| variant.to_string(), |s| s.to_string_lossy().into_owned())
+/// What tells each rule set's report apart beside the comparison's:
+/// a built-in name whole (`rules-2.0`, whose `.0` is no extension), a
+/// variant file by its stem; `a-`/`b-` first where the two would be alike.
+fn variant_tags(variants: &[String]) -> Vec<String> {
+    let tags: Vec<String> = variants
+        .iter()
+        .map(|v| {
+            if caesar_workbench::scenario::rules::is_bare_name(v) {
+                v.clone()
+            } else {
+                Path::new(v)
+                    .file_stem()
+                    .map_or_else(|| v.clone(), |s| s.to_string_lossy().into_owned())
+            }
+        })
+        .collect();
+    if tags.len() == 2 && tags[0] == tags[1] {
+        return tags
+            .iter()
+            .zip(["a", "b"])
+            .map(|(t, k)| format!("{k}-{t}"))
+            .collect();
+    }
+    tags
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

@@ -240,3 +240,52 @@ fn the_built_in_balance_plays_as_a_player_and_a_setup_without_one_has_none() {
     ]);
     assert!(v.get("measured_balance").is_none(), "{v}");
 }
+
+#[test]
+fn two_rule_sets_keep_a_report_each_named_by_the_rule_set_whole() {
+    // `rules-2.0`'s `.0` is not an extension: the reports beside the
+    // comparison are `cmp-rules-2.0.json` and `cmp-rules-1.1.json`.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cmp.json");
+    let comparison = json(&[
+        "balance",
+        "--variant",
+        "rules-2.0",
+        "--variant",
+        "rules-1.1",
+        "--only-named",
+        "--players",
+        "heuristic,random",
+        "--rounds",
+        "0",
+        "--games",
+        "12",
+        "--first-games",
+        "12",
+        "--seed",
+        "3",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let mut written: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        // Each stage's save keeps the last as `.bak`.
+        .filter(|name| name.ends_with(".json"))
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        ["cmp-rules-1.1.json", "cmp-rules-2.0.json", "cmp.json"]
+    );
+    for (file, variant) in [
+        ("cmp-rules-2.0.json", "rules-2.0"),
+        ("cmp-rules-1.1.json", "rules-1.1"),
+    ] {
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(file)).unwrap()).unwrap();
+        assert_eq!(report["variant"], variant, "{file}");
+    }
+    assert!(comparison.is_object());
+}
