@@ -1174,6 +1174,31 @@ pub fn compare(a: BalanceReport, b: BalanceReport) -> Result<BalanceComparison, 
     })
 }
 
+/// How the best responses of `oracles` were found, in words.
+fn oracle_words(oracles: &[Oracle]) -> String {
+    let words: Vec<&str> = oracles.iter().map(|o| o.words()).collect();
+    match words.as_slice() {
+        [] => "no training".to_string(),
+        [one] => format!("{one} alone"),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The kinds of best response a run did not train, in words; `None` when
+/// it trained them all.
+fn untried_oracles(oracles: &[Oracle]) -> Option<String> {
+    let untried: Vec<&str> = Oracle::ALL
+        .iter()
+        .filter(|o| !oracles.contains(o))
+        .map(|o| o.untried())
+        .collect();
+    match untried.as_slice() {
+        [] => None,
+        [one] => Some(one.to_string()),
+        [rest @ .., last] => Some(format!("{} and {last}", rest.join(", "))),
+    }
+}
+
 impl BalanceReport {
     /// The verdict in words.
     pub fn verdict(&self) -> String {
@@ -1203,12 +1228,25 @@ impl BalanceReport {
                         .max(0.0)
                         * 100.0
                 };
-                text.push_str(&format!(
-                    " The best new players either side could find gained {:.1} (Caesar) and {:.1} (Pompey) points: no player we could build moves it by more than {:.1}.",
-                    best(Side::Caesar),
-                    best(Side::Pompey),
-                    e.ci95[1].max(e.estimate) * 100.0
-                ));
+                let bound = e.ci95[1].max(e.estimate) * 100.0;
+                let (caesar, pompey) = (best(Side::Caesar), best(Side::Pompey));
+                let untested = self.rounds.last().is_some_and(|r| r.round > round.round);
+                match untried_oracles(&self.options.oracles) {
+                    // Some joined and the table was solved again: the gains
+                    // were against the mix before them, not this one.
+                    _ if untested => text.push_str(&format!(
+                        " Round {}'s best responses gained {caesar:.1} (Caesar) and {pompey:.1} (Pompey) points against the mixes before them and joined; no best response has been tried against this equilibrium yet (resume the run with more --rounds).",
+                        round.round
+                    )),
+                    None => text.push_str(&format!(
+                        " The best new players either side could find gained {caesar:.1} (Caesar) and {pompey:.1} (Pompey) points: no player we could build moves it by more than {bound:.1}."
+                    )),
+                    // The claim reaches only as far as the trainings tried.
+                    Some(untried) => text.push_str(&format!(
+                        " The best new players either side could find by {} gained {caesar:.1} (Caesar) and {pompey:.1} (Pompey) points: none of those moves it by more than {bound:.1}; {untried} were not tried.",
+                        oracle_words(&self.options.oracles)
+                    )),
+                }
             }
             _ if !self.is_done() && !self.options.oracles.is_empty() => text.push_str(
                 " Best responses are still to be trained: until they are, this is the equilibrium of the players given.",
@@ -1553,6 +1591,15 @@ mod tests {
             row[1] = Cell::from_results(&"2".repeat(30)).unwrap();
         }
         solve_report(&mut report).unwrap();
+        // As the table stage leaves it: round 1 solved, its responses next.
+        report.rounds.push(Round {
+            round: 1,
+            caesar_players: report.caesar.len(),
+            pompey_players: report.pompey.len(),
+            value: report.value,
+            exploitability: None,
+            responses: Vec::new(),
+        });
         report.stage = Stage::Responses(1);
         report
     }
@@ -1594,6 +1641,13 @@ mod tests {
             report.value.estimate
         );
         assert!(report.is_done());
+        // Its verdict says the new equilibrium is still to be tested.
+        let verdict = report.verdict();
+        assert!(
+            verdict.contains("Round 1's best responses gained")
+                && verdict.contains("no best response has been tried against this equilibrium yet"),
+            "{verdict}"
+        );
         // The new row was played against every column.
         assert!(report.table.cells[2].iter().all(|c| c.games() == 30));
     }
@@ -1664,6 +1718,19 @@ mod tests {
         assert_eq!(short.stage, Stage::Responses(2));
         run(&game, &mut short, &limits, &Watch::new(), &mut |_| {}).unwrap();
         assert_eq!(strip(&short), strip(&whole));
+    }
+
+    #[test]
+    fn a_verdict_names_the_trainings_it_rests_on_unless_all_ran() {
+        assert_eq!(untried_oracles(&Oracle::ALL), None);
+        assert_eq!(
+            oracle_words(&[Oracle::Tune, Oracle::Search]),
+            "tuning and a search that plans against the mix"
+        );
+        assert_eq!(
+            untried_oracles(&[Oracle::Search]).as_deref(),
+            Some("tuned players and learned values")
+        );
     }
 
     #[test]

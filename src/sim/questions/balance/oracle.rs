@@ -70,6 +70,24 @@ impl Oracle {
             Oracle::Value => "value",
         }
     }
+
+    /// How this oracle finds a player, for a verdict.
+    pub fn words(self) -> &'static str {
+        match self {
+            Oracle::Tune => "tuning",
+            Oracle::Search => "a search that plans against the mix",
+            Oracle::Value => "that search with a learned value",
+        }
+    }
+
+    /// What was left out when this oracle was not run, for a verdict.
+    pub fn untried(self) -> &'static str {
+        match self {
+            Oracle::Tune => "tuned players",
+            Oracle::Search => "searches",
+            Oracle::Value => "learned values",
+        }
+    }
 }
 
 impl std::fmt::Display for Oracle {
