@@ -96,6 +96,11 @@ pub struct BalanceArgs {
     /// Go on with a run from its report (`--out` of an interrupted run).
     #[arg(long, value_name = "REPORT")]
     resume: Option<PathBuf>,
+    /// A second setup (scenario file) to compare under the one rule set:
+    /// the balance at equilibrium of each and their difference over the
+    /// same seeds (the first is --scenario, or the published game).
+    #[arg(long, value_name = "SCENARIO", conflicts_with_all = ["resume", "shard", "bundle"])]
+    compare_scenario: Option<PathBuf>,
     /// Play this player against the other side's equilibrium mix of
     /// `--equilibrium REPORT` instead of running a balance.
     #[arg(long, value_name = "PLAYER", requires_all = ["side", "equilibrium"])]
@@ -147,16 +152,19 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
             "--resume goes on with one rule set's run: resume each separately".to_string(),
         ));
     }
+    let runs = runs_of(&args, &variants)?;
     let mut games = Vec::new();
-    for v in &variants {
-        games.push(load_game(args.setup.scenario(), v)?.game);
+    for (v, scenario) in &runs {
+        games.push(load_game(scenario.as_deref(), v)?.game);
     }
-    if variants.len() == 2 {
+    if args.compare_scenario.is_some() {
+        refuse_same_setup(&runs, &games)?;
+    } else if variants.len() == 2 {
         super::args::refuse_same_rules(&variants, &games.iter().collect::<Vec<_>>())?;
     }
-    let report_paths: Vec<PathBuf> = match (&args.out, variants.len()) {
+    let report_paths: Vec<PathBuf> = match (&args.out, runs.len()) {
         (Some(p), 1) => vec![out_path(p, shard)],
-        (Some(p), _) => variant_tags(&variants)
+        (Some(p), _) => run_tags(&runs, args.compare_scenario.is_some())
             .iter()
             .map(|tag| suffixed(p, tag))
             .collect(),
@@ -165,7 +173,7 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
     let mut outputs: Vec<&Path> = Vec::new();
     if args.out.is_some() {
         outputs.extend(report_paths.iter().map(PathBuf::as_path));
-        if variants.len() == 2
+        if runs.len() == 2
             && let Some(p) = &args.out
         {
             outputs.push(p);
@@ -174,8 +182,8 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
     check_outputs(&outputs)?;
     // Start (or resume) every run before the first game: all refusals first.
     let mut reports = Vec::new();
-    for (k, v) in variants.iter().enumerate() {
-        let report = start_report(&args, v, &games[k], &options)?;
+    for (k, (v, scenario)) in runs.iter().enumerate() {
+        let report = start_report(&args, v, scenario.as_deref(), &games[k], &options)?;
         reports.push(report);
     }
     if args.dry_run {
@@ -258,6 +266,7 @@ fn options_of(
 fn start_report(
     args: &BalanceArgs,
     v: &str,
+    scenario: Option<&Path>,
     game: &caesar_workbench::engine::Game,
     options: &BalanceOptions,
 ) -> Result<BalanceReport, CliError> {
@@ -293,7 +302,7 @@ fn start_report(
             let bundle = if args.only_named {
                 Vec::new()
             } else {
-                bundle_ratings(args.bundle.as_deref(), args.setup.scenario(), v)?
+                bundle_ratings(args.bundle.as_deref(), scenario, v)?
             };
             let members = lib::population(&lineage, &bundle, &args.players, !args.only_named)
                 .map_err(|e| CliError::Usage(e.to_string()))?;
@@ -528,6 +537,82 @@ fn suffixed(path: &Path, tag: &str) -> PathBuf {
     path.with_file_name(format!("{stem}-{tag}{ext}"))
 }
 
+/// Each run's rule set and scenario: one or two rule sets on the setup,
+/// or one rule set on the setup and on `--compare-scenario`.
+fn runs_of(
+    args: &BalanceArgs,
+    variants: &[String],
+) -> Result<Vec<(String, Option<PathBuf>)>, CliError> {
+    let scenario = args.setup.scenario().map(Path::to_path_buf);
+    match (&args.compare_scenario, variants) {
+        (None, _) => Ok(variants
+            .iter()
+            .map(|v| (v.clone(), scenario.clone()))
+            .collect()),
+        (Some(other), [v]) => Ok(vec![
+            (v.clone(), scenario),
+            (v.clone(), Some(other.clone())),
+        ]),
+        (Some(_), _) => Err(CliError::Usage(
+            "--compare-scenario compares two setups under one rule set: give one --variant"
+                .to_string(),
+        )),
+    }
+}
+
+/// Two setups that are one game compare nothing.
+fn refuse_same_setup(
+    runs: &[(String, Option<PathBuf>)],
+    games: &[caesar_workbench::engine::Game],
+) -> Result<(), CliError> {
+    if games[0].scenario.digest == games[1].scenario.digest {
+        let name = |k: usize| {
+            runs[k].1.as_ref().map_or_else(
+                || "the published game".to_string(),
+                |p| p.display().to_string(),
+            )
+        };
+        return Err(CliError::Usage(format!(
+            "{} and --compare-scenario {} are the same setup: compare two different ones",
+            name(0),
+            name(1)
+        )));
+    }
+    Ok(())
+}
+
+/// What tells each run's report apart beside the comparison's: its rule
+/// set ([`variant_tags`]), or its scenario's file stem (`published` for
+/// the published game) when two setups are compared.
+fn run_tags(runs: &[(String, Option<PathBuf>)], setups: bool) -> Vec<String> {
+    if !setups {
+        let variants: Vec<String> = runs.iter().map(|(v, _)| v.clone()).collect();
+        return variant_tags(&variants);
+    }
+    let tags: Vec<String> = runs
+        .iter()
+        .map(|(_, scenario)| {
+            scenario.as_deref().and_then(Path::file_stem).map_or_else(
+                || "published".to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    distinct(tags)
+}
+
+/// `a-`/`b-` before two tags that are alike.
+fn distinct(tags: Vec<String>) -> Vec<String> {
+    if tags.len() == 2 && tags[0] == tags[1] {
+        return tags
+            .iter()
+            .zip(["a", "b"])
+            .map(|(t, k)| format!("{k}-{t}"))
+            .collect();
+    }
+    tags
+}
+
 /// What tells each rule set's report apart beside the comparison's:
 /// a built-in name whole (`rules-2.0`, whose `.0` is no extension), a
 /// variant file by its stem; `a-`/`b-` first where the two would be alike.
@@ -544,14 +629,7 @@ fn variant_tags(variants: &[String]) -> Vec<String> {
             }
         })
         .collect();
-    if tags.len() == 2 && tags[0] == tags[1] {
-        return tags
-            .iter()
-            .zip(["a", "b"])
-            .map(|(t, k)| format!("{k}-{t}"))
-            .collect();
-    }
-    tags
+    distinct(tags)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

@@ -289,3 +289,64 @@ fn two_rule_sets_keep_a_report_each_named_by_the_rule_set_whole() {
     }
     assert!(comparison.is_object());
 }
+
+#[test]
+fn two_setups_under_one_rule_set_keep_a_report_each_and_their_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("setups.json");
+    let comparison = json(&[
+        "balance",
+        "--compare-scenario",
+        "scenarios/free-deployment-example.ron",
+        "--only-named",
+        "--players",
+        "heuristic,random",
+        "--rounds",
+        "0",
+        "--games",
+        "12",
+        "--first-games",
+        "12",
+        "--seed",
+        "3",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let [a, b] = [&comparison["a"], &comparison["b"]];
+    assert_eq!(a["variant"], b["variant"]);
+    assert_ne!(a["played_on"]["scenario"], b["played_on"]["scenario"]);
+    let difference = comparison["difference"]["estimate"].as_f64().unwrap();
+    let values = [a, b].map(|r| r["value"]["estimate"].as_f64().unwrap());
+    assert!((difference - (values[0] - values[1])).abs() < 1e-9);
+    for file in [
+        "setups-published.json",
+        "setups-free-deployment-example.json",
+    ] {
+        assert!(dir.path().join(file).is_file(), "{file}");
+    }
+    // Refused before any game: two rule sets and two setups at once, or a
+    // setup compared with itself.
+    let both = refusal(&[
+        "balance",
+        "--variant",
+        "rules-2.0",
+        "--variant",
+        "rules-1.1",
+        "--compare-scenario",
+        "scenarios/free-deployment-example.ron",
+        "--rounds",
+        "0",
+    ]);
+    assert!(both.contains("give one --variant"), "{both}");
+    let same = refusal(&[
+        "balance",
+        "--scenario",
+        "scenarios/free-deployment-example.ron",
+        "--compare-scenario",
+        "scenarios/free-deployment-example.ron",
+        "--rounds",
+        "0",
+    ]);
+    assert!(same.contains("are the same setup"), "{same}");
+}

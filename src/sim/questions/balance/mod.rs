@@ -1385,21 +1385,30 @@ impl fmt::Display for Challenge {
     }
 }
 
+impl BalanceComparison {
+    /// What tells A and B apart: their rule sets, or their setups when the
+    /// rule set is one.
+    pub fn labels(&self) -> [&str; 2] {
+        if self.a.variant == self.b.variant {
+            [&self.a.played_on.scenario, &self.b.played_on.scenario]
+        } else {
+            [&self.a.variant, &self.b.variant]
+        }
+    }
+}
+
 impl fmt::Display for BalanceComparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b] = self.labels();
         writeln!(
             f,
-            "Caesar's share at equilibrium: {} {} %, {} {} %",
-            self.a.variant,
+            "Caesar's share at equilibrium: {a} {} %, {b} {} %",
             self.a.value.points(),
-            self.b.variant,
             self.b.value.points()
         )?;
         writeln!(
             f,
-            "Difference ({} − {}): {} points, {}",
-            self.a.variant,
-            self.b.variant,
+            "Difference ({a} − {b}): {} points, {}",
             self.difference.points(),
             if self.held_every_round {
                 "its sign held at every round"
