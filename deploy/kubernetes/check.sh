@@ -25,6 +25,7 @@ validator_version=1.37.0
 say() { echo "kubernetes/check.sh: $*"; }
 skip() { echo "deploy/kubernetes/check.sh: skipped: $*"; exit 0; }
 
+# `--prepare`: only the validator, so .ci/run can fetch it while it builds.
 if command -v kubernetes-validate >/dev/null; then
     kv=$(command -v kubernetes-validate)
     py=python3
@@ -41,6 +42,7 @@ else
     kv=$venv/bin/kubernetes-validate
     py=$venv/bin/python
 fi
+[ "${1:-}" = --prepare ] && exit 0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

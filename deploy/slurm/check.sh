@@ -16,6 +16,7 @@
 # fields apart.
 #
 #   deploy/slurm/check.sh            # CAESAR_BIN, else target/release, else target/debug
+#   deploy/slurm/check.sh --prepare  # only install the packages (CI, while it builds)
 #   CAESAR_CHECK_SCALE=50 deploy/slurm/check.sh    # 50 times the games: figures for docs/cluster.md
 #
 # Exits 0 when everything agrees, 1 on any difference or failure; where it
@@ -30,6 +31,33 @@ say() { echo "check.sh: $*"; }
 skip() { echo "deploy/slurm/check.sh: skipped: $*"; exit 0; }
 fail() { echo "check.sh: FAILED: $*" >&2; failed=1; }
 failed=0
+
+# Debian's slurm-wlm, munge and jq where missing (needs root and apt-get).
+install_packages() {
+    need=()
+    command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null || need+=(slurm-wlm)
+    command -v munged >/dev/null && command -v mungekey >/dev/null || need+=(munge)
+    command -v jq >/dev/null || need+=(jq)
+    if [ ${#need[@]} -gt 0 ]; then
+        command -v apt-get >/dev/null || skip "no Slurm, and no apt-get to install ${need[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt_log=$(mktemp)
+        if ! apt-get install -y -q --no-install-recommends "${need[@]}" >"$apt_log" 2>&1; then
+            apt-get update -q >>"$apt_log" 2>&1 &&
+                apt-get install -y -q --no-install-recommends "${need[@]}" >>"$apt_log" 2>&1 ||
+                { rm -f "$apt_log"; skip "cannot install ${need[*]} (apt-get failed: packages unreachable?)"; }
+        fi
+        rm -f "$apt_log"
+        say "installed ${need[*]}"
+    fi
+}
+
+# `--prepare`: only the packages, so .ci/run can fetch them while it builds.
+if [ "${1:-}" = --prepare ]; then
+    [ "$(id -u)" = 0 ] || skip "setting up Slurm needs root"
+    scontrol ping >/dev/null 2>&1 || install_packages
+    exit 0
+fi
 
 bin=${CAESAR_BIN:-}
 if [ -z "$bin" ]; then
@@ -74,22 +102,7 @@ if scontrol ping >/dev/null 2>&1 && sinfo -h >/dev/null 2>&1; then
     say "using the running Slurm ($(scontrol ping | head -1))"
 else
     [ "$(id -u)" = 0 ] || skip "no Slurm answers and setting one up needs root"
-    need=()
-    command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null || need+=(slurm-wlm)
-    command -v munged >/dev/null && command -v mungekey >/dev/null || need+=(munge)
-    command -v jq >/dev/null || need+=(jq)
-    if [ ${#need[@]} -gt 0 ]; then
-        command -v apt-get >/dev/null || skip "no Slurm, and no apt-get to install ${need[*]}"
-        export DEBIAN_FRONTEND=noninteractive
-        apt_log=$(mktemp)
-        if ! apt-get install -y -q --no-install-recommends "${need[@]}" >"$apt_log" 2>&1; then
-            apt-get update -q >>"$apt_log" 2>&1 &&
-                apt-get install -y -q --no-install-recommends "${need[@]}" >>"$apt_log" 2>&1 ||
-                { rm -f "$apt_log"; skip "cannot install ${need[*]} (apt-get failed: packages unreachable?)"; }
-        fi
-        rm -f "$apt_log"
-        say "installed ${need[*]}"
-    fi
+    install_packages
     id munge >/dev/null 2>&1 || skip "no munge user after installing munge"
     own_slurm=1
     work=$(mktemp -d /tmp/caesar-slurm-check.XXXXXX)
