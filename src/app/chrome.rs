@@ -4,7 +4,7 @@
 
 use egui::{Context, Key, KeyboardShortcut, Modifiers, RichText, Ui};
 
-use super::map_panel::MapPanel;
+use super::map::panel::MapPanel;
 use super::state::AppState;
 use super::{Answer, FilePurpose, Pending, Request, Tab, theme};
 use crate::scenario::edit::{Edit, Item};

@@ -9,14 +9,16 @@ use std::time::{Duration, Instant};
 use egui::{RichText, Ui};
 
 use super::battle_calculator::BattleCalculator;
+use super::charts::charts;
 use super::ladder_view::{self, LadderSettings};
-use super::player_picker::{self, Menu, Offer, Picked};
-use super::sim_charts::charts;
 use super::sweep_view::{self, SweepSettings};
-use super::theme;
 use super::tune_view::{self, TuneSettings, TuneUse};
-use super::{ExportKind, FilePurpose, Request};
 use crate::ai::AiSpec;
+use crate::app::map::heatmap_view::HeatSource;
+use crate::app::player_picker::{self, Menu, Offer, Picked};
+use crate::app::replay::games::{GameRow, RunGames};
+use crate::app::theme;
+use crate::app::{ExportKind, FilePurpose, Request};
 use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
@@ -34,7 +36,7 @@ pub enum RunOutcome {
         /// One CSV row per game, with the header.
         csv: String,
         /// The games, for the table that opens one in the Replay tab.
-        games: Box<super::replay_games::RunGames>,
+        games: Box<RunGames>,
     },
     Compare(Box<CompareReport>),
     /// A strength ladder (one or two rule sets).
@@ -148,8 +150,7 @@ impl SimPanel {
 
     /// The last run's report(s) for the map heatmaps: a run, or a
     /// comparison (drawn as A − B).
-    pub(crate) fn heat_source(&self) -> Option<super::heatmap_view::HeatSource<'_>> {
-        use super::heatmap_view::HeatSource;
+    pub(crate) fn heat_source(&self) -> Option<HeatSource<'_>> {
         match &self.result {
             Some(Ok(RunOutcome::Single { report, .. })) => Some(HeatSource { a: report, b: None }),
             Some(Ok(RunOutcome::Compare(c))) => Some(HeatSource {
@@ -191,12 +192,12 @@ impl SimPanel {
                     sim::simulate(&game, &variant, &options, shared, |r| {
                         csv.push_str(&r.csv_row());
                         csv.push('\n');
-                        rows.push(super::replay_games::GameRow::from(r));
+                        rows.push(GameRow::from(r));
                     })
                     .map(|report| RunOutcome::Single {
                         report: Box::new(report),
                         csv,
-                        games: Box::new(super::replay_games::RunGames {
+                        games: Box::new(RunGames {
                             game: game.clone(),
                             options: options.clone(),
                             rows,
@@ -838,7 +839,11 @@ impl SimPanel {
 
     /// Plays `side` with the heuristic player of the file at `path`.
     pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
-        super::player_picker::load_player_file([&mut self.caesar, &mut self.pompey], side, path)
+        crate::app::player_picker::load_player_file(
+            [&mut self.caesar, &mut self.pompey],
+            side,
+            path,
+        )
     }
 
     /// Adds the heuristic player of the file at `path` as a ladder rung.
@@ -916,7 +921,7 @@ impl SimPanel {
             Some(Ok(RunOutcome::Single { report, csv, games })) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), Some(csv)));
                 summary(ui, report);
-                actions.extend(super::replay_games::table(ui, games));
+                actions.extend(crate::app::replay::games::table(ui, games));
                 actions.extend(charts(ui, &[report.as_ref()], Some(games)));
             }
             Some(Ok(RunOutcome::Compare(c))) => {
@@ -957,7 +962,7 @@ impl SimPanel {
                     e.report.variants[1], e.report.variants[0]
                 ));
                 if ui.button("Show it in the Rules tab").clicked() {
-                    actions.push(Request::SetTab(super::Tab::Rules));
+                    actions.push(Request::SetTab(crate::app::Tab::Rules));
                 }
             }
             Some(Ok(RunOutcome::Tune(t))) => {
@@ -985,8 +990,13 @@ fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec, variant: &str) -> Option<Re
         current: Some(ai),
         offer: Offer::Players,
     };
-    let (combo, picked) =
-        player_picker::combo(ui, ("ai", side.index()), ai_label(ai), &menu, |_| {});
+    let (combo, picked) = player_picker::combo(
+        ui,
+        ("ai", side.index()),
+        player_picker::label(ai),
+        &menu,
+        |_| {},
+    );
     let combo = combo.labelled_by(l.id);
     if let Some(t) = ai.numbers_file() {
         combo.on_hover_text(format!("Player file {}", t.path));
@@ -996,7 +1006,7 @@ fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec, variant: &str) -> Option<Re
         Some(Picked::FromFile) => {
             request = Some(Request::Choose(FilePurpose::OpenPlayer(
                 side,
-                super::PlayerUse::Simulate,
+                crate::app::PlayerUse::Simulate,
             )));
         }
         None => {}
@@ -1076,9 +1086,4 @@ fn summary(ui: &mut Ui, r: &SimReport) {
             ui.label(format!("{:.0} games/s", r.games_per_second));
             ui.end_row();
         });
-}
-
-/// A side's AI as its chooser shows it: a player file by its name only.
-pub(super) fn ai_label(ai: &AiSpec) -> String {
-    player_picker::label(ai)
 }

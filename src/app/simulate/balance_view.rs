@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use egui::{Color32, RichText, Sense, Stroke, Ui, vec2};
 use egui_plot::{Legend, Line, Plot, Points, Polygon};
 
-use super::{ExportKind, FilePurpose, Request, theme};
 use crate::ai::AiSpec;
+use crate::app::{ExportKind, FilePurpose, Request, theme};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
@@ -449,7 +449,7 @@ fn report_view(
                 .clicked()
         {
             requests.push(Request::SeatPlayer(side, spec));
-            requests.push(Request::SetTab(super::Tab::Play));
+            requests.push(Request::SetTab(crate::app::Tab::Play));
         }
     }
     if !report.mirrors.is_empty() {

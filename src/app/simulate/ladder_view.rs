@@ -6,9 +6,9 @@
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{Legend, Line, LineStyle, Plot, PlotUi, Points, uniform_grid_spacer};
 
-use super::player_picker::{self, Menu, Offer, Picked};
-use super::{FilePurpose, PlayerUse, Request, theme};
 use crate::ai::AiSpec;
+use crate::app::player_picker::{self, Menu, Offer, Picked};
+use crate::app::{FilePurpose, PlayerUse, Request, theme};
 use crate::scenario::model::Side;
 use crate::sim::ladder::{LadderReport, Ratings, VerdictKind};
 use crate::sim::stats::Estimate;

@@ -12,11 +12,11 @@ use std::time::Duration;
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 
-use super::player_picker::{self, Menu, Offer, Picked, Ranked};
-use super::sim_panel::{ExplainRequest, ExplainRun, SimPanel};
-use super::state::{AppState, load_rules};
-use super::{ExportKind, FilePurpose, PlayerUse, Request, theme};
 use crate::ai::AiSpec;
+use crate::app::player_picker::{self, Menu, Offer, Picked, Ranked};
+use crate::app::simulate::panel::{ExplainRequest, ExplainRun, SimPanel};
+use crate::app::state::{AppState, load_rules};
+use crate::app::{ExportKind, FilePurpose, PlayerUse, Request, theme};
 use crate::engine::Game;
 use crate::scenario::checked::CheckedScenario;
 use crate::scenario::model::Side;
@@ -169,7 +169,11 @@ impl ExplainPanel {
     /// Plays `side` with the heuristic player of the file at `path`.
     pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
         self.players_picked = true;
-        super::player_picker::load_player_file([&mut self.caesar, &mut self.pompey], side, path)
+        crate::app::player_picker::load_player_file(
+            [&mut self.caesar, &mut self.pompey],
+            side,
+            path,
+        )
     }
 
     /// Checks the explanation with the heuristic player of the file at
@@ -889,11 +893,11 @@ fn effect_chart(
         .into_iter()
         .filter(|k| rows.iter().any(|row| row.kind == *k))
         .collect();
-    super::chart_key::row(
+    crate::app::chart_key::row(
         ui,
         &kinds
             .iter()
-            .map(|k| super::chart_key::Key::new(k.legend(), k.colour()))
+            .map(|k| crate::app::chart_key::Key::new(k.legend(), k.colour()))
             .collect::<Vec<_>>(),
     );
     // Row i is drawn at y = n − 1 − i, so the whole difference is on top.

@@ -5,8 +5,8 @@
 
 use egui::{Color32, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
 
-use super::theme;
 use super::view::MapView;
+use crate::app::theme;
 use crate::scenario::model::{Scenario, SpaceId};
 use crate::sim::SimReport;
 use crate::sim::heatmap::{HeldShare, SpaceFigures};

@@ -7,9 +7,9 @@
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{HLine, Line, LineStyle, Points, Polygon};
 
-use super::Request;
 use super::bands::band_quads;
-use super::theme;
+use crate::app::Request;
+use crate::app::theme;
 use crate::scenario::rules::RuleSet;
 use crate::sim::sweep::{self, Axis, SweepReport};
 

@@ -2,8 +2,8 @@
 
 use egui::{Pos2, RichText, Ui};
 
-use super::state::AppState;
-use super::{Request, theme};
+use crate::app::state::AppState;
+use crate::app::{Request, theme};
 use crate::scenario::edit::{Edit, Item, Working};
 use crate::scenario::format::{LinkDoc, SpaceDoc};
 use crate::scenario::model::{LinkClass, SpaceKind};
@@ -11,7 +11,7 @@ use crate::scenario::model::{LinkClass, SpaceKind};
 /// The map editor's inspector. It keeps only the text being typed into it,
 /// committed on Enter or leaving the field.
 #[derive(Default)]
-pub(super) struct Inspector {
+pub(in crate::app) struct Inspector {
     /// The item the texts belong to; another selection refills them.
     item: Option<Item>,
     name: String,
@@ -23,7 +23,7 @@ pub(super) struct Inspector {
 
 impl Inspector {
     /// The class a new link gets ("Link to", shift+click).
-    pub(super) fn link_class(&self) -> LinkClass {
+    pub(in crate::app) fn link_class(&self) -> LinkClass {
         self.link_class.unwrap_or(LinkClass::Major)
     }
 }
@@ -74,7 +74,12 @@ const CLASSES: [LinkClass; 4] = [
 impl Inspector {
     /// The editor's tools and the selected item's controls; `centre` is the
     /// canvas point in the middle of the map, where a new space goes.
-    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Request> {
+    pub(in crate::app) fn show(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        centre: Pos2,
+    ) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             return actions;

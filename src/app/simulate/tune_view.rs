@@ -8,9 +8,9 @@ use std::path::Path;
 
 use egui::{RichText, Ui};
 
-use super::player_picker::{self, Menu, Offer, Picked};
-use super::{FilePurpose, PlayerUse, Request};
 use crate::ai::{AiSpec, PlayerNumbers, TunedHeuristic};
+use crate::app::player_picker::{self, Menu, Offer, Picked};
+use crate::app::{FilePurpose, PlayerUse, Request};
 use crate::scenario::model::Side;
 use crate::sim::OptionsError;
 use crate::sim::tune::{TuneOptions, TuneReport};

@@ -7,9 +7,9 @@
 use egui::{RichText, Ui};
 
 use super::explain_view::{Clicked, ExplainPanel};
-use super::sim_panel::SimPanel;
-use super::state::{AppState, load_rules};
-use super::{FilePurpose, Request, theme};
+use crate::app::simulate::panel::SimPanel;
+use crate::app::state::{AppState, load_rules};
+use crate::app::{FilePurpose, Request, theme};
 use crate::scenario::model::Deck;
 use crate::scenario::playable;
 use crate::scenario::rule_fields::{
@@ -115,7 +115,7 @@ fn number(
 /// The panel's own state: the text being typed, and what is derived from
 /// the rule sets, kept until they change.
 #[derive(Default)]
-pub(super) struct RulesPanel {
+pub(in crate::app) struct RulesPanel {
     /// The variant shown beside the current one.
     pub compare_with: String,
     /// Name for "Save as variant".
@@ -153,7 +153,7 @@ fn card_list(text: &str) -> Vec<String> {
 impl RulesPanel {
     /// The Rules tab: every switch, then the differences from another rule
     /// set beside the explanation of two rule sets (run on `sim`'s runner).
-    pub(super) fn show(
+    pub(in crate::app) fn show(
         &mut self,
         ui: &mut Ui,
         state: &AppState,
