@@ -13,7 +13,7 @@ use egui::{RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 
 use crate::ai::AiSpec;
-use crate::app::player_picker::{self, Menu, Offer, Picked, Ranked};
+use crate::app::player_picker::{self, Chosen, Offer, Ranked};
 use crate::app::simulate::panel::{ExplainRequest, ExplainRun, SimPanel};
 use crate::app::state::{AppState, load_rules};
 use crate::app::{ExportKind, FilePurpose, PlayerUse, Request, theme};
@@ -290,27 +290,18 @@ impl ExplainPanel {
                     "Play the explanation again with this player on both sides, and say whether each field's effect agrees between the two players (as `explain --ladder`): an explanation that moves with the player says more about the players than about the rules",
                 );
             ui.add_enabled_ui(self.check_with_other, |ui| {
-                let menu = Menu {
-                    variant,
-                    current: Some(&self.other_player),
-                    offer: Offer::Players,
-                };
-                let (_, picked) = player_picker::combo(
+                let (_, chosen) = player_picker::pick_player(
                     ui,
                     "explain_other_player",
-                    player_picker::label(&self.other_player),
-                    &menu,
-                    |_| {},
+                    &mut self.other_player,
+                    variant,
+                    Offer::Players,
                 );
-                match picked {
-                    Some(Picked::Player(spec)) => self.other_player = spec,
-                    Some(Picked::FromFile) => {
-                        clicked = Some(Clicked::Request(Request::Choose(FilePurpose::OpenPlayer(
-                            Side::Caesar,
-                            PlayerUse::ExplainOther,
-                        ))));
-                    }
-                    None => {}
+                if chosen == Some(Chosen::FromFile) {
+                    clicked = Some(Clicked::Request(Request::Choose(FilePurpose::OpenPlayer(
+                        Side::Caesar,
+                        PlayerUse::ExplainOther,
+                    ))));
                 }
                 player_picker::budget_row(ui, "Other player's playouts", &mut self.other_player);
             });
@@ -327,26 +318,20 @@ impl ExplainPanel {
         let l = ui.label(format!("{side} player")).on_hover_text(
             "Both sides play `fast` for rule set A (the strongest measured under the fast budget, as `caesar-workbench explain`) until you pick a player",
         );
-        let menu = Menu {
-            variant,
-            current: Some(ai),
-            offer: Offer::Players,
-        };
-        let (combo, picked) = player_picker::combo(
+        let (combo, chosen) = player_picker::pick_player(
             ui,
             ("explain_ai", side.index()),
-            player_picker::label(ai),
-            &menu,
-            |_| {},
+            ai,
+            variant,
+            Offer::Players,
         );
         combo.labelled_by(l.id);
-        match picked {
-            Some(Picked::Player(spec)) => {
-                *ai = spec;
+        match chosen {
+            Some(Chosen::Player) => {
                 self.players_picked = true;
                 None
             }
-            Some(Picked::FromFile) => Some(Clicked::Request(Request::Choose(
+            Some(Chosen::FromFile) => Some(Clicked::Request(Request::Choose(
                 FilePurpose::OpenPlayer(side, PlayerUse::Explain),
             ))),
             None => None,

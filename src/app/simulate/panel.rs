@@ -15,7 +15,7 @@ use super::sweep_view::{self, SweepSettings};
 use super::tune_view::{self, TuneSettings, TuneUse};
 use crate::ai::AiSpec;
 use crate::app::map::heatmap_view::HeatSource;
-use crate::app::player_picker::{self, Menu, Offer, Picked};
+use crate::app::player_picker::{self, Chosen, Offer};
 use crate::app::replay::games::{GameRow, RunGames};
 use crate::app::theme;
 use crate::app::{ExportKind, FilePurpose, Request};
@@ -985,31 +985,19 @@ impl SimPanel {
 fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec, variant: &str) -> Option<Request> {
     let mut request = None;
     let l = ui.label(format!("{side} AI"));
-    let menu = Menu {
-        variant,
-        current: Some(ai),
-        offer: Offer::Players,
-    };
-    let (combo, picked) = player_picker::combo(
-        ui,
-        ("ai", side.index()),
-        player_picker::label(ai),
-        &menu,
-        |_| {},
-    );
+    // The file of the player shown (before this frame's pick, if any).
+    let file = ai.numbers_file().map(|t| format!("Player file {}", t.path));
+    let (combo, chosen) =
+        player_picker::pick_player(ui, ("ai", side.index()), ai, variant, Offer::Players);
     let combo = combo.labelled_by(l.id);
-    if let Some(t) = ai.numbers_file() {
-        combo.on_hover_text(format!("Player file {}", t.path));
+    if let Some(file) = file {
+        combo.on_hover_text(file);
     }
-    match picked {
-        Some(Picked::Player(spec)) => *ai = spec,
-        Some(Picked::FromFile) => {
-            request = Some(Request::Choose(FilePurpose::OpenPlayer(
-                side,
-                crate::app::PlayerUse::Simulate,
-            )));
-        }
-        None => {}
+    if chosen == Some(Chosen::FromFile) {
+        request = Some(Request::Choose(FilePurpose::OpenPlayer(
+            side,
+            crate::app::PlayerUse::Simulate,
+        )));
     }
     ui.end_row();
     player_picker::budget_row(ui, &format!("{side} playouts"), ai);

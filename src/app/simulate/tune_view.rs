@@ -9,7 +9,7 @@ use std::path::Path;
 use egui::{RichText, Ui};
 
 use crate::ai::{AiSpec, PlayerNumbers, TunedHeuristic};
-use crate::app::player_picker::{self, Menu, Offer, Picked};
+use crate::app::player_picker::{self, Chosen, Offer};
 use crate::app::{FilePurpose, PlayerUse, Request};
 use crate::scenario::model::Side;
 use crate::sim::OptionsError;
@@ -101,31 +101,22 @@ pub(super) fn settings(ui: &mut Ui, s: &mut TuneSettings, variant: &str) -> Opti
         .spacing([10.0, 4.0])
         .show(ui, |ui| {
             let l = ui.label("Opponent");
-            let menu = Menu {
-                variant,
-                current: Some(&s.opponent),
-                offer: Offer::Heuristics,
-            };
-            let (combo, picked) = player_picker::combo(
+            let (combo, chosen) = player_picker::pick_player(
                 ui,
                 "tune_opponent",
-                player_picker::label(&s.opponent),
-                &menu,
-                |_| {},
+                &mut s.opponent,
+                variant,
+                Offer::Heuristics,
             );
             combo.labelled_by(l.id).on_hover_text(
                 "The player every candidate meets on both sides, and where the search starts",
             );
-            match picked {
-                Some(Picked::Player(spec)) => s.opponent = spec,
-                // The side is not used: the file is tune's opponent.
-                Some(Picked::FromFile) => {
-                    request = Some(Request::Choose(FilePurpose::OpenPlayer(
-                        Side::Caesar,
-                        PlayerUse::TuneOpponent,
-                    )));
-                }
-                None => {}
+            // The side is not used: the file is tune's opponent.
+            if chosen == Some(Chosen::FromFile) {
+                request = Some(Request::Choose(FilePurpose::OpenPlayer(
+                    Side::Caesar,
+                    PlayerUse::TuneOpponent,
+                )));
             }
             ui.end_row();
             side_row(ui, s);
