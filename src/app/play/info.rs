@@ -1,5 +1,6 @@
 //! What the Play and Replay tabs show beside the board: where the turn
-//! stands, victory points, a hand of cards, the cards played, a battle.
+//! stands, victory points, a hand of cards, the cards played, a battle;
+//! and the hand-over screen between two people at one seat.
 //! Everything here is drawn from one side's view (or the whole state when
 //! the viewer sees everything), so nothing hidden is shown.
 
@@ -9,6 +10,18 @@ use crate::app::theme;
 use crate::engine::{EndReason, Game, Period, State};
 use crate::games::narrate::side_words;
 use crate::scenario::model::{BlockId, Side};
+
+/// A hand-over screen's words and button: `heading` as an alert, who
+/// takes the seat and who looks away, then `button`; true when clicked.
+pub(in crate::app) fn hand_over(ui: &mut Ui, heading: String, side: Side, button: String) -> bool {
+    ui.label(RichText::new(heading).size(theme::ALERT_SIZE).strong());
+    ui.label(format!(
+        "Hand the seat to {side}; {} looks away.",
+        side.other()
+    ));
+    ui.add_space(10.0);
+    ui.button(button).clicked()
+}
 
 /// Year, turn, Player 1, the stage in words, move and levy points, VP.
 pub(in crate::app) fn status(ui: &mut Ui, game: &Game, state: &State) {

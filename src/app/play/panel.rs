@@ -1196,17 +1196,12 @@ impl PlayPanel {
             let mut take = false;
             ui.vertical_centered(|ui| {
                 ui.add_space(ui.available_height() * 0.35);
-                ui.label(
-                    RichText::new(format!("{side} to play"))
-                        .size(theme::ALERT_SIZE)
-                        .strong(),
+                take = info::hand_over(
+                    ui,
+                    format!("{side} to play"),
+                    side,
+                    format!("I am {side}: show my board"),
                 );
-                ui.label(format!(
-                    "Hand the seat to {side}; {} looks away.",
-                    side.other()
-                ));
-                ui.add_space(10.0);
-                take = ui.button(format!("I am {side}: show my board")).clicked();
             });
             if take {
                 self.take_seat();

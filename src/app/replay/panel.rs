@@ -370,17 +370,12 @@ impl ReplayPanel {
                         }
                     }
                     Gate::HandOver(side) => {
-                        ui.label(
-                            RichText::new(format!("{side}'s view of the game"))
-                                .size(theme::ALERT_SIZE)
-                                .strong(),
-                        );
-                        ui.label(format!(
-                            "Hand the seat to {side}; {} looks away.",
-                            side.other()
-                        ));
-                        ui.add_space(10.0);
-                        if ui.button(format!("I am {side}: show the replay")).clicked() {
+                        if info::hand_over(
+                            ui,
+                            format!("{side}'s view of the game"),
+                            side,
+                            format!("I am {side}: show the replay"),
+                        ) {
                             r.seen_by = Some(side);
                             self.viewer = Some(side);
                             next = Gate::Open;
