@@ -19,13 +19,14 @@
 //! `replay/`. The files here are the chrome they all share: the frame
 //! around the tabs (`chrome`), the state with its history and selection,
 //! the file dialogs and recent files, the theme, the one player menu
-//! (`player_picker`), the findings beside the map (`side_panel`) and the
-//! charts' key (`chart_key`).
+//! (`player_picker`), the parts of the settings forms (`form`), the
+//! findings beside the map (`side_panel`) and the charts' key (`chart_key`).
 
 mod chart_key;
 mod chrome;
 mod file_dialog;
 mod files;
+mod form;
 mod history;
 mod map;
 mod play;

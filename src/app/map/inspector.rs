@@ -3,7 +3,7 @@
 use egui::{Pos2, RichText, Ui};
 
 use crate::app::state::AppState;
-use crate::app::{Request, theme};
+use crate::app::{Request, form, theme};
 use crate::scenario::edit::{Edit, Item, Working};
 use crate::scenario::format::{LinkDoc, SpaceDoc};
 use crate::scenario::model::{LinkClass, SpaceKind};
@@ -212,17 +212,12 @@ impl Inspector {
         }
         ui.end_row();
 
-        let l = ui.label("Kind");
         let mut kind = space.kind;
-        egui::ComboBox::from_id_salt("space_kind")
-            .selected_text(kind.label())
-            .show_ui(ui, |ui| {
-                for k in KINDS {
-                    ui.selectable_value(&mut kind, k, k.label());
-                }
-            })
-            .response
-            .labelled_by(l.id);
+        form::labelled(
+            ui,
+            "Kind",
+            form::choice("space_kind", &mut kind, KINDS, SpaceKind::label),
+        );
         if kind != space.kind {
             actions.push(Request::Edit(Edit::SetKind {
                 space: space.name.clone(),
@@ -314,24 +309,19 @@ impl Inspector {
     /// "Link to … as … Add link".
     fn new_link(&mut self, ui: &mut Ui, space: &SpaceDoc, actions: &mut Vec<Request>) {
         ui.horizontal(|ui| {
-            let l = ui.label("Link to");
-            ui.add(
+            form::labelled(
+                ui,
+                "Link to",
                 egui::TextEdit::singleline(&mut self.link_to)
                     .hint_text("space name")
                     .desired_width(120.0),
-            )
-            .labelled_by(l.id);
+            );
             let class = self.link_class.get_or_insert(LinkClass::Major);
-            let as_label = ui.label("as");
-            egui::ComboBox::from_id_salt("new_link_class")
-                .selected_text(class.label())
-                .show_ui(ui, |ui| {
-                    for c in CLASSES {
-                        ui.selectable_value(class, c, c.label());
-                    }
-                })
-                .response
-                .labelled_by(as_label.id);
+            form::labelled(
+                ui,
+                "as",
+                form::choice("new_link_class", class, CLASSES, LinkClass::label),
+            );
             if ui.button("Add link").clicked() && !self.link_to.trim().is_empty() {
                 actions.push(Request::Edit(Edit::AddLink(LinkDoc::new(
                     *class,
@@ -364,17 +354,12 @@ impl Inspector {
             .num_columns(2)
             .spacing([10.0, 4.0])
             .show(ui, |ui| {
-                let l = ui.label("Class");
                 let mut class = link.class();
-                egui::ComboBox::from_id_salt("link_class")
-                    .selected_text(class.label())
-                    .show_ui(ui, |ui| {
-                        for c in CLASSES {
-                            ui.selectable_value(&mut class, c, c.label());
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
+                form::labelled(
+                    ui,
+                    "Class",
+                    form::choice("link_class", &mut class, CLASSES, LinkClass::label),
+                );
                 if class != link.class() {
                     actions.push(Request::Edit(Edit::SetLinkClass {
                         a: x.to_string(),

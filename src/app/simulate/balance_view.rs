@@ -13,7 +13,7 @@ use egui::{Color32, RichText, Sense, Stroke, Ui, vec2};
 use egui_plot::{Legend, Line, Plot, Points, Polygon};
 
 use crate::ai::AiSpec;
-use crate::app::{ExportKind, FilePurpose, Request, theme};
+use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
@@ -296,25 +296,23 @@ impl BalancePanel {
 
     fn settings(&mut self, ui: &mut Ui) {
         egui::Grid::new("balance_settings").num_columns(2).show(ui, |ui| {
-            let label = ui.label("Budget (wall minutes)");
-            ui.add(egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5))
-                .labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Games per deciding pairing");
-            ui.add(egui::DragValue::new(&mut self.games).range(2..=1_000_000))
-                .labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Games per pairing at first");
-            ui.add(egui::DragValue::new(&mut self.first_games).range(1..=1_000_000))
-                .labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Rounds of best responses");
-            ui.add(egui::DragValue::new(&mut self.rounds).range(0..=50))
-                .labelled_by(label.id);
-            ui.end_row();
+            form::row(
+                ui,
+                "Budget (wall minutes)",
+                egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5),
+            );
+            form::row(ui, "Seed", egui::DragValue::new(&mut self.seed));
+            form::row(
+                ui,
+                "Games per deciding pairing",
+                egui::DragValue::new(&mut self.games).range(2..=1_000_000),
+            );
+            form::row(
+                ui,
+                "Games per pairing at first",
+                egui::DragValue::new(&mut self.first_games).range(1..=1_000_000),
+            );
+            form::row(ui, "Rounds of best responses", egui::DragValue::new(&mut self.rounds).range(0..=50));
             ui.label("Best responses");
             ui.horizontal(|ui| {
                 ui.checkbox(&mut self.oracles[0], "tuned numbers")
@@ -325,21 +323,21 @@ impl BalancePanel {
                     .on_hover_text("(c) that search scored by a value learned on games against the mix");
             });
             ui.end_row();
-            let label = ui.label("More players");
-            ui.add(
+            form::row(
+                ui,
+                "More players",
                 egui::TextEdit::singleline(&mut self.players)
                     .hint_text("e.g. search:16, heuristic:my-numbers.ron")
                     .desired_width(320.0),
-            )
-            .labelled_by(label.id);
-            ui.end_row();
+            );
             ui.label("");
             ui.checkbox(&mut self.only_named, "Only these players (leave out the shipped ones)");
             ui.end_row();
-            let label = ui.label("Folder for trained players");
-            ui.add(egui::TextEdit::singleline(&mut self.folder).desired_width(320.0))
-                .labelled_by(label.id);
-            ui.end_row();
+            form::row(
+                ui,
+                "Folder for trained players",
+                egui::TextEdit::singleline(&mut self.folder).desired_width(320.0),
+            );
         });
     }
 }
