@@ -10,14 +10,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use egui::{Color32, RichText, Sense, Stroke, Ui, vec2};
-use egui_plot::{Legend, Line, Plot, Points, Polygon};
+use egui_plot::{Legend, LineStyle, Plot, Polygon};
+
+use super::bands::marked_line;
 
 use crate::ai::AiSpec;
 use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::balance::{self, BalanceOptions, BalanceReport, Limits, Oracle, Watch};
+use crate::sim::balance::{
+    self, BalanceOptions, BalanceReport, Interval, Limits, Oracle, Round, Watch,
+};
 
 /// A run in the background.
 struct Running {
@@ -629,55 +633,35 @@ fn convergence(ui: &mut Ui, report: &BalanceReport) {
                         .allow_hover(false),
                 )
             };
-            let value: Vec<(f64, [f64; 2])> = report
-                .rounds
-                .iter()
-                .map(|r| (f64::from(r.round), r.value.ci95))
-                .collect();
-            if let Some(b) = band("value 95%", &value, theme::CAESAR) {
-                p.polygon(b);
-            }
-            let line: Vec<[f64; 2]> = report
-                .rounds
-                .iter()
-                .map(|r| [f64::from(r.round), r.value.estimate * 100.0])
-                .collect();
-            p.line(
-                Line::new("Caesar's share at equilibrium", line.clone())
-                    .color(theme::CAESAR)
-                    .width(2.0),
-            );
-            p.points(
-                Points::new("Caesar's share at equilibrium", line)
-                    .color(theme::CAESAR)
-                    .radius(4.0),
-            );
-            let expl: Vec<(f64, [f64; 2])> = report
-                .rounds
-                .iter()
-                .filter_map(|r| r.exploitability.map(|e| (f64::from(r.round), e.ci95)))
-                .collect();
-            if let Some(b) = band("exploitability 95%", &expl, theme::ROUNDS) {
-                p.polygon(b);
-            }
-            let eline: Vec<[f64; 2]> = report
-                .rounds
-                .iter()
-                .filter_map(|r| {
+            // Each figure by round: its 95% band, then its line.
+            type Figure = fn(&Round) -> Option<Interval>;
+            let series: [(&str, &str, Color32, Figure); 2] = [
+                (
+                    "value 95%",
+                    "Caesar's share at equilibrium",
+                    theme::CAESAR,
+                    |r| Some(r.value),
+                ),
+                ("exploitability 95%", "exploitability", theme::ROUNDS, |r| {
                     r.exploitability
-                        .map(|e| [f64::from(r.round), e.estimate * 100.0])
-                })
-                .collect();
-            p.line(
-                Line::new("exploitability", eline.clone())
-                    .color(theme::ROUNDS)
-                    .width(2.0),
-            );
-            p.points(
-                Points::new("exploitability", eline)
-                    .color(theme::ROUNDS)
-                    .radius(4.0),
-            );
+                }),
+            ];
+            for (band_name, name, colour, figure) in series {
+                let by_round: Vec<(f64, Interval)> = report
+                    .rounds
+                    .iter()
+                    .filter_map(|r| figure(r).map(|i| (f64::from(r.round), i)))
+                    .collect();
+                let ci: Vec<(f64, [f64; 2])> = by_round.iter().map(|(x, i)| (*x, i.ci95)).collect();
+                if let Some(b) = band(band_name, &ci, colour) {
+                    p.polygon(b);
+                }
+                let line = by_round
+                    .iter()
+                    .map(|(x, i)| [*x, i.estimate * 100.0])
+                    .collect();
+                marked_line(p, name, line, colour, LineStyle::Solid);
+            }
         });
 }
 

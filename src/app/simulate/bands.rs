@@ -1,4 +1,29 @@
-//! Plot geometry shared by the Simulate tab's charts and the sweep view.
+//! Plot geometry and marks shared by the Simulate tab's charts, the
+//! ladder, the sweep and the Balance tab's convergence.
+
+use egui::Color32;
+use egui_plot::{Line, LineStyle, PlotUi, Points};
+
+/// A series as a line with a dot at each point, in `colour`.
+pub(super) fn marked_line(
+    p: &mut PlotUi<'_>,
+    name: &str,
+    points: Vec<[f64; 2]>,
+    colour: Color32,
+    style: LineStyle,
+) {
+    p.line(
+        Line::new(name.to_string(), points.clone())
+            .color(colour)
+            .width(2.0)
+            .style(style),
+    );
+    p.points(
+        Points::new(name.to_string(), points)
+            .color(colour)
+            .radius(4.0),
+    );
+}
 
 /// The band between two lines (a quartile band) as one quad per segment,
 /// each convex (two vertical sides), counter-clockwise from the lower left:
