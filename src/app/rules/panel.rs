@@ -342,11 +342,7 @@ impl RulesPanel {
                     .striped(true)
                     .spacing([14.0, 5.0])
                     .show(ui, |ui| {
-                        ui.label(RichText::new("Field").strong());
-                        ui.label(RichText::new("Rule").strong());
-                        ui.label(RichText::new("Value").strong());
-                        ui.label(RichText::new("What it decides").strong());
-                        ui.end_row();
+                        header_row(ui, ["Field", "Rule", "Value", "What it decides"]);
                         for (field, value) in values {
                             let changed =
                                 changed_fields.iter().any(|(f, _, _)| f.name == field.name);
@@ -476,11 +472,7 @@ fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
             .striped(true)
             .spacing([14.0, 4.0])
             .show(ui, |ui| {
-                ui.label(RichText::new("Field").strong());
-                ui.label(RichText::new("Rule").strong());
-                ui.label(RichText::new(mine).strong());
-                ui.label(RichText::new(theirs).strong());
-                ui.end_row();
+                header_row(ui, ["Field", "Rule", mine, theirs]);
                 for (field, a, b) in diff {
                     ui.label(RichText::new(field.name).monospace());
                     ui.label(field.rule);
@@ -490,4 +482,12 @@ fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
                 }
             });
     });
+}
+
+/// A rule table's header: each column's title in strong type, one row.
+fn header_row(ui: &mut Ui, titles: [&str; 4]) {
+    for title in titles {
+        ui.label(RichText::new(title).strong());
+    }
+    ui.end_row();
 }
