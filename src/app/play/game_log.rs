@@ -241,37 +241,42 @@ pub(in crate::app) struct Clicked {
     pub space: Option<SpaceId>,
 }
 
+/// A scroll area of up to `height` that follows the newest line, as wide
+/// as it may be, and as short as its lines when `shrink`.
+fn following(id_salt: &str, height: f32, shrink: bool) -> egui::ScrollArea {
+    egui::ScrollArea::vertical()
+        .id_salt(id_salt)
+        .max_height(height)
+        .auto_shrink([false, shrink])
+        .stick_to_bottom(true)
+}
+
 /// The log in a scroll area that follows the newest line; returns a click
 /// on a line.
 pub(in crate::app) fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> {
     let mut clicked = None;
-    egui::ScrollArea::vertical()
-        .id_salt("game_log")
-        .max_height(height)
-        .auto_shrink([false, true])
-        .stick_to_bottom(true)
-        .show(ui, |ui| {
-            if turns.is_empty() {
-                ui.label(RichText::new("Nothing has happened yet.").weak());
-            }
-            for t in turns {
-                ui.add_space(4.0);
-                ui.label(RichText::new(format!("Year {}, turn {}", t.year, t.turn)).strong());
-                let cards: Vec<String> = Side::BOTH
-                    .iter()
-                    .map(|s| {
-                        let card = t.cards[s.index()].as_deref().unwrap_or("not shown yet");
-                        format!("{}: {card}", side_words(*s))
-                    })
-                    .collect();
-                ui.label(RichText::new(format!("Cards: {}", cards.join(" · "))).italics());
-                for e in &t.entries {
-                    if let Some(c) = line(ui, e) {
-                        clicked = Some(c);
-                    }
+    following("game_log", height, true).show(ui, |ui| {
+        if turns.is_empty() {
+            ui.label(RichText::new("Nothing has happened yet.").weak());
+        }
+        for t in turns {
+            ui.add_space(4.0);
+            ui.label(RichText::new(format!("Year {}, turn {}", t.year, t.turn)).strong());
+            let cards: Vec<String> = Side::BOTH
+                .iter()
+                .map(|s| {
+                    let card = t.cards[s.index()].as_deref().unwrap_or("not shown yet");
+                    format!("{}: {card}", side_words(*s))
+                })
+                .collect();
+            ui.label(RichText::new(format!("Cards: {}", cards.join(" · "))).italics());
+            for e in &t.entries {
+                if let Some(c) = line(ui, e) {
+                    clicked = Some(c);
                 }
             }
-        });
+        }
+    });
     clicked
 }
 
@@ -292,20 +297,14 @@ pub(in crate::app) fn show_battle(ui: &mut Ui, story: &[Entry]) -> Option<Clicke
     );
     let mut clicked = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
-        egui::ScrollArea::vertical()
-            .id_salt("battle_story")
-            .max_height(BATTLE_STORY_HEIGHT)
-            .auto_shrink([false, false])
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                for e in story {
-                    let strong =
-                        matches!(e.kind, Kind::BattleBegins | Kind::Round | Kind::BattleOver);
-                    if let Some(c) = line_styled(ui, e, strong, true) {
-                        clicked = Some(c);
-                    }
+        following("battle_story", BATTLE_STORY_HEIGHT, false).show(ui, |ui| {
+            for e in story {
+                let strong = matches!(e.kind, Kind::BattleBegins | Kind::Round | Kind::BattleOver);
+                if let Some(c) = line_styled(ui, e, strong, true) {
+                    clicked = Some(c);
                 }
-            });
+            }
+        });
     });
     clicked
 }
