@@ -29,6 +29,26 @@ use crate::sim::{
     SweepReport, tune::TuneReport,
 };
 
+/// What the Simulate tab runs on: the scenario in the window and its
+/// error count, the rule set in force (none when it did not load) and its
+/// name. The controls hand it to the run they start.
+#[derive(Clone, Copy)]
+struct Setup<'a> {
+    doc: Option<&'a ResolvedScenario>,
+    errors: usize,
+    rules: Option<&'a RuleSet>,
+    variant: &'a str,
+}
+
+/// The runs the Simulate tab starts.
+#[derive(Clone, Copy)]
+enum Run {
+    Games,
+    Ladder,
+    Sweep,
+    Tune,
+}
+
 /// What a finished run produced.
 pub enum RunOutcome {
     Single {
@@ -161,18 +181,25 @@ impl SimPanel {
         }
     }
 
-    /// Starts a run in the background. Refused (with a reason) while one
-    /// runs, or when the scenario has errors.
-    pub(crate) fn start(
-        &mut self,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: &RuleSet,
-        variant: &str,
-    ) {
-        if !self.may_start(errors) {
+    /// Starts a run of `run`'s kind in the background under `rules`.
+    /// Refused (with a reason) while one runs, or when the scenario has
+    /// errors.
+    fn start(&mut self, run: Run, on: Setup<'_>, rules: &RuleSet) {
+        if !self.may_start(on.errors) {
             return;
         }
+        match run {
+            Run::Games => self.start_games(on, rules),
+            Run::Ladder => self.start_ladder(on, rules),
+            Run::Sweep => self.start_sweep(on, rules),
+            Run::Tune => self.start_tune(on, rules),
+        }
+    }
+
+    /// Starts a run of games: the rule set in force and, when comparing,
+    /// the other one too, on the same seeds.
+    fn start_games(&mut self, on: Setup<'_>, rules: &RuleSet) {
+        let (doc, variant) = (on.doc, on.variant);
         let options = SimOptions::new(
             self.games.max(1),
             self.seed,
@@ -217,16 +244,8 @@ impl SimPanel {
     /// the rule set in force and, when comparing, the other one too (same
     /// seeds). Refused like [`SimPanel::start`], and when the rungs are
     /// not a ladder (none chosen).
-    pub(crate) fn start_ladder(
-        &mut self,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: &RuleSet,
-        variant: &str,
-    ) {
-        if !self.may_start(errors) {
-            return;
-        }
+    fn start_ladder(&mut self, on: Setup<'_>, rules: &RuleSet) {
+        let (doc, variant) = (on.doc, on.variant);
         let options = LadderOptions {
             players: self.ladder.players.clone(),
             games: self.ladder.games.max(1),
@@ -259,16 +278,10 @@ impl SimPanel {
     /// chosen fields' values over the rule set in force, each point over the
     /// same seeds, each point's rule set checked by the validator (whose
     /// error is shown). Refused like [`SimPanel::start`].
-    pub(crate) fn start_sweep(
-        &mut self,
-        doc: &ResolvedScenario,
-        errors: usize,
-        rules: &RuleSet,
-        variant: &str,
-    ) {
-        if !self.may_start(errors) {
+    fn start_sweep(&mut self, on: Setup<'_>, rules: &RuleSet) {
+        let (Some(doc), variant) = (on.doc, on.variant) else {
             return;
-        }
+        };
         let axes = match self.sweep.parsed() {
             Ok(a) => a,
             Err(e) => {
@@ -299,16 +312,8 @@ impl SimPanel {
     /// tune panel's settings and the seed above, under the rule set in
     /// force. Refused like [`SimPanel::start`], and when the settings are
     /// not a run (the reason is shown).
-    pub(crate) fn start_tune(
-        &mut self,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: &RuleSet,
-        variant: &str,
-    ) {
-        if !self.may_start(errors) {
-            return;
-        }
+    fn start_tune(&mut self, on: Setup<'_>, rules: &RuleSet) {
+        let (doc, variant) = (on.doc, on.variant);
         let options = match self.tune.options(self.seed) {
             Ok(o) => o,
             Err(e) => {
@@ -614,13 +619,19 @@ impl SimPanel {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
         let mut actions = Vec::new();
+        let on = Setup {
+            doc,
+            errors,
+            rules,
+            variant,
+        };
         egui::Panel::left("sim_controls")
             .default_size(theme::SIM_CONTROLS_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    actions.extend(self.controls(ui, doc, errors, rules, variant));
+                    actions.extend(self.controls(ui, on));
                     ui.separator();
-                    self.sweep_controls(ui, doc, errors, rules, variant);
+                    self.sweep_controls(ui, on);
                     ui.separator();
                     self.battle.show(ui, (doc, revision), rules, variant);
                 });
@@ -631,14 +642,8 @@ impl SimPanel {
         actions
     }
 
-    fn controls(
-        &mut self,
-        ui: &mut Ui,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: Option<&RuleSet>,
-        variant: &str,
-    ) -> Vec<Request> {
+    fn controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Vec<Request> {
+        let Setup { rules, variant, .. } = on;
         let mut actions = Vec::new();
         ui.heading("Simulate");
         egui::Grid::new("sim_options")
@@ -668,7 +673,7 @@ impl SimPanel {
             if ui.add_enabled(can_run, egui::Button::new("Run")).clicked()
                 && let Some(rules) = rules
             {
-                self.start(doc, errors, rules, variant);
+                self.start(Run::Games, on, rules);
             }
             if ui
                 .add_enabled(self.running.is_some(), egui::Button::new("Cancel"))
@@ -678,10 +683,10 @@ impl SimPanel {
             }
         });
         ui.separator();
-        actions.extend(self.ladder_controls(ui, doc, errors, rules, variant));
+        actions.extend(self.ladder_controls(ui, on));
         self.run_progress(ui);
         ui.separator();
-        actions.extend(self.tune_controls(ui, doc, errors, rules, variant));
+        actions.extend(self.tune_controls(ui, on));
         actions
     }
 
@@ -724,14 +729,8 @@ impl SimPanel {
         ui.end_row();
     }
 
-    fn ladder_controls(
-        &mut self,
-        ui: &mut Ui,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: Option<&RuleSet>,
-        variant: &str,
-    ) -> Option<Request> {
+    fn ladder_controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Option<Request> {
+        let Setup { rules, variant, .. } = on;
         ui.label(RichText::new("Strength ladder").strong())
             .on_hover_text(
                 "A mirror match at every rung (both sides played by that player), cross-play between the rungs for ratings, and whether the rule sets' difference for Caesar holds at every strength. Uses the seed, threads and compare setting above.",
@@ -743,20 +742,14 @@ impl SimPanel {
             .clicked()
             && let Some(rules) = rules
         {
-            self.start_ladder(doc, errors, rules, variant);
+            self.start(Run::Ladder, on, rules);
         }
         request
     }
 
     /// Tune's settings, its Run and Cancel, and its progress by generation.
-    fn tune_controls(
-        &mut self,
-        ui: &mut Ui,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: Option<&RuleSet>,
-        variant: &str,
-    ) -> Option<Request> {
+    fn tune_controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Option<Request> {
+        let Setup { rules, variant, .. } = on;
         let mut request = None;
         egui::CollapsingHeader::new(RichText::new("Tune a player").strong())
             .id_salt("tune_panel")
@@ -773,7 +766,7 @@ impl SimPanel {
                     if ui.add_enabled(can_run, egui::Button::new("Run tune")).clicked()
                         && let Some(rules) = rules
                     {
-                        self.start_tune(doc, errors, rules, variant);
+                        self.start(Run::Tune, on, rules);
                     }
                     let tuning = self.running.as_ref().is_some_and(|r| r.tune.is_some());
                     if ui
@@ -875,14 +868,8 @@ impl SimPanel {
         None
     }
 
-    fn sweep_controls(
-        &mut self,
-        ui: &mut Ui,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: Option<&RuleSet>,
-        variant: &str,
-    ) {
+    fn sweep_controls(&mut self, ui: &mut Ui, on: Setup<'_>) {
+        let Setup { doc, rules, .. } = on;
         ui.label(RichText::new("Balance sweep").strong()).on_hover_text(
             "Caesar's win rate at every combination of the fields' values (over the rule set in force), each point over the same seeds; the point nearest an even game is marked. Uses the AIs, seed and threads above.",
         );
@@ -894,9 +881,9 @@ impl SimPanel {
         if ui
             .add_enabled(can_run, egui::Button::new("Run sweep"))
             .clicked()
-            && let (Some(rules), Some(doc)) = (rules, doc)
+            && let Some(rules) = rules
         {
-            self.start_sweep(doc, errors, rules, variant);
+            self.start(Run::Sweep, on, rules);
         }
     }
 
