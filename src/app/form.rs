@@ -5,6 +5,8 @@
 
 use egui::{Response, Ui, Widget, WidgetText};
 
+use super::theme;
+
 /// `widget` after its label `text`, which names it.
 pub(super) fn labelled(ui: &mut Ui, text: impl Into<WidgetText>, widget: impl Widget) -> Response {
     let label = ui.label(text);
@@ -16,6 +18,14 @@ pub(super) fn row(ui: &mut Ui, text: impl Into<WidgetText>, widget: impl Widget)
     let response = labelled(ui, text, widget);
     ui.end_row();
     response
+}
+
+/// A name field as a grid row, committed on leaving it: true when it
+/// lost the focus holding a name (trimmed) other than `saved`.
+pub(super) fn name_row(ui: &mut Ui, text: &str, name: &mut String, saved: &str) -> bool {
+    let field = egui::TextEdit::singleline(name).desired_width(theme::FIELD_WIDTH);
+    let response = row(ui, text, field);
+    response.lost_focus() && name.trim() != saved
 }
 
 /// A combo box setting `value` to one of `options`, each shown by `name`.

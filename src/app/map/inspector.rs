@@ -200,17 +200,12 @@ impl Inspector {
 
     /// Name, kind and VP, as grid rows.
     fn identity_rows(&mut self, ui: &mut Ui, space: &SpaceDoc, actions: &mut Vec<Request>) {
-        let l = ui.label("Name");
-        let r = ui
-            .add(egui::TextEdit::singleline(&mut self.name).desired_width(theme::FIELD_WIDTH))
-            .labelled_by(l.id);
-        if r.lost_focus() && self.name.trim() != space.name {
+        if form::name_row(ui, "Name", &mut self.name, &space.name) {
             actions.push(Request::Edit(Edit::RenameSpace {
                 space: space.name.clone(),
                 name: self.name.clone(),
             }));
         }
-        ui.end_row();
 
         let mut kind = space.kind;
         form::labelled(
@@ -266,14 +261,13 @@ impl Inspector {
         }
         ui.end_row();
 
-        let l = ui.label("Aliases");
-        let r = ui
-            .add(
-                egui::TextEdit::singleline(&mut self.aliases)
-                    .hint_text("other names, comma separated")
-                    .desired_width(theme::FIELD_WIDTH),
-            )
-            .labelled_by(l.id);
+        let r = form::labelled(
+            ui,
+            "Aliases",
+            egui::TextEdit::singleline(&mut self.aliases)
+                .hint_text("other names, comma separated")
+                .desired_width(theme::FIELD_WIDTH),
+        );
         if r.lost_focus() {
             let aliases: Vec<String> = self
                 .aliases

@@ -15,7 +15,7 @@ use std::cmp::Ordering;
 use egui::{RichText, Ui};
 
 use crate::app::state::AppState;
-use crate::app::{Request, theme};
+use crate::app::{Request, form, theme};
 use crate::scenario::diff::{self, Difference, Part};
 use crate::scenario::edit::{Edit, Item, Working};
 use crate::scenario::format::BlockDoc;
@@ -383,18 +383,13 @@ impl SetupPanel {
     }
 
     fn block_name_row(&mut self, ui: &mut Ui, b: &BlockDoc, actions: &mut Vec<Request>) {
-        let l = ui.label("Block name");
-        let r = ui
-            .add(egui::TextEdit::singleline(&mut self.block_name).desired_width(theme::FIELD_WIDTH))
-            .labelled_by(l.id);
-        if r.lost_focus() && self.block_name.trim() != b.name {
+        if form::name_row(ui, "Block name", &mut self.block_name, &b.name) {
             actions.push(Request::Edit(Edit::RenameBlock {
                 side: b.side,
                 block: b.name.clone(),
                 name: self.block_name.clone(),
             }));
         }
-        ui.end_row();
     }
 
     // ------------------------------------------------------------ deck
