@@ -4,7 +4,7 @@
 
 use egui::{Context, Key, KeyboardShortcut, Modifiers, RichText, Ui};
 
-use super::map_panel::MapPanel;
+use super::map::panel::MapPanel;
 use super::state::AppState;
 use super::{Answer, FilePurpose, Pending, Request, Tab, theme};
 use crate::scenario::edit::{Edit, Item};
@@ -54,31 +54,34 @@ pub(super) fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -
     ui.horizontal(|ui| {
         ui.menu_button("File", |ui| file_menu(ui, state, &mut actions));
         let history = state.history();
-        let undo_tip = history
-            .undo_label()
-            .map_or("Nothing to undo".to_string(), |l| {
-                format!("Undo {l} (Ctrl+Z)")
-            });
-        let redo_tip = history
-            .redo_label()
-            .map_or("Nothing to redo".to_string(), |l| {
-                format!("Redo {l} (Ctrl+Shift+Z)")
-            });
-        if ui
-            .add_enabled(history.can_undo(), egui::Button::new("Undo"))
-            .on_hover_text(undo_tip)
-            .on_disabled_hover_text("Nothing to undo")
-            .clicked()
-        {
-            actions.push(Request::Undo);
-        }
-        if ui
-            .add_enabled(history.can_redo(), egui::Button::new("Redo"))
-            .on_hover_text(redo_tip)
-            .on_disabled_hover_text("Nothing to redo")
-            .clicked()
-        {
-            actions.push(Request::Redo);
+        // Undo and Redo: the step each would take, or that there is none.
+        for (can, word, step, keys, none, request) in [
+            (
+                history.can_undo(),
+                "Undo",
+                history.undo_label(),
+                "Ctrl+Z",
+                "Nothing to undo",
+                Request::Undo,
+            ),
+            (
+                history.can_redo(),
+                "Redo",
+                history.redo_label(),
+                "Ctrl+Shift+Z",
+                "Nothing to redo",
+                Request::Redo,
+            ),
+        ] {
+            let tip = step.map_or(none.to_string(), |l| format!("{word} {l} ({keys})"));
+            if ui
+                .add_enabled(can, egui::Button::new(word))
+                .on_hover_text(tip)
+                .on_disabled_hover_text(none)
+                .clicked()
+            {
+                actions.push(request);
+            }
         }
         ui.separator();
         for (t, label) in [

@@ -124,22 +124,12 @@ impl FileRequest {
                 true,
                 name,
             ),
-            FilePurpose::Export {
-                kind: ExportKind::Record,
-                ..
-            } => ("Save game", "Game record (RON)", "ron", true, "game"),
-            FilePurpose::Export {
-                kind: ExportKind::Json,
-                ..
-            } => ("Export JSON", "JSON", "json", true, "report"),
-            FilePurpose::Export {
-                kind: ExportKind::Csv,
-                ..
-            } => ("Export CSV", "CSV", "csv", true, "games"),
-            FilePurpose::Export {
-                kind: ExportKind::Svg,
-                ..
-            } => ("Export chart", "SVG image", "svg", true, "chart"),
+            FilePurpose::Export { kind, .. } => match kind {
+                ExportKind::Record => ("Save game", "Game record (RON)", "ron", true, "game"),
+                ExportKind::Json => ("Export JSON", "JSON", "json", true, "report"),
+                ExportKind::Csv => ("Export CSV", "CSV", "csv", true, "games"),
+                ExportKind::Svg => ("Export chart", "SVG image", "svg", true, "chart"),
+            },
         };
         // "Julius Caesar, 705 (49 BC)" → "Julius-Caesar-705-49-BC".
         let stem = file_name

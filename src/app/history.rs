@@ -148,19 +148,29 @@ impl History {
 
     /// Takes back the newest change; `None` when there is none.
     pub(crate) fn undo(&mut self) -> Option<Changed> {
-        let entry = self.undo.pop()?;
-        let entry = self.step(entry, true);
-        let changed = entry.changed();
-        self.redo.push(entry);
-        Some(changed)
+        self.shift(true)
     }
 
     /// Does again what undo took back; `None` when there is nothing.
     pub(crate) fn redo(&mut self) -> Option<Changed> {
-        let entry = self.redo.pop()?;
-        let entry = self.step(entry, false);
+        self.shift(false)
+    }
+
+    /// Moves the newest entry of one list (undo's when `backwards`, else
+    /// redo's) to the other, carrying it out on the way.
+    fn shift(&mut self, backwards: bool) -> Option<Changed> {
+        let entry = if backwards {
+            self.undo.pop()
+        } else {
+            self.redo.pop()
+        }?;
+        let entry = self.step(entry, backwards);
         let changed = entry.changed();
-        self.undo.push(entry);
+        if backwards {
+            self.redo.push(entry);
+        } else {
+            self.undo.push(entry);
+        }
         Some(changed)
     }
 

@@ -12,46 +12,33 @@
 //! GUI tests drive it headless with egui_kittest; [`run`] wraps it in eframe.
 //! Files are asked for through [`file_dialog`]: the desktop's dialog when it
 //! opens, the window's own otherwise.
+//!
+//! A folder per tab: `map/` (the map widget and the Map tab), `setup/`
+//! (the Deployment and Setup tabs), `rules/`, `simulate/` (the Simulate and
+//! Balance tabs), `play/` (the Play tab and the game board it shares) and
+//! `replay/`. The files here are the chrome they all share: the frame
+//! around the tabs (`chrome`), the state with its history and selection,
+//! the file dialogs and recent files, the theme, the one player menu
+//! (`player_picker`), the parts of the settings forms (`form`), the
+//! findings beside the map (`side_panel`) and the charts' key (`chart_key`).
 
-mod balance_view;
-mod bands;
-mod battle_calculator;
-mod card_text;
 mod chart_key;
 mod chrome;
-mod deploy;
-mod explain_view;
 mod file_dialog;
 mod files;
-mod game_log;
-mod geo;
-pub mod heatmap_view;
+mod form;
 mod history;
-mod inspector;
-mod ladder_view;
 mod map;
-mod map_panel;
 mod play;
-mod play_board;
-mod play_controls;
-mod play_info;
-pub mod play_stacks;
 mod player_picker;
 mod replay;
-mod replay_games;
-mod rules_panel;
+mod rules;
 mod selection;
-mod setup_panel;
-mod setup_players;
+mod setup;
 mod side_panel;
-mod sim_charts;
-mod sim_panel;
+mod simulate;
 mod state;
-mod sweep_view;
 pub mod theme;
-mod tooltip;
-mod tune_view;
-mod view;
 
 use std::path::{Path, PathBuf};
 
@@ -62,18 +49,20 @@ use crate::scenario::model::SpaceId;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
-pub use balance_view::BalancePanel;
-pub use explain_view::{ExplainPanel, RuleChoice, plain_sentence};
 pub(crate) use file_dialog::DialogEnd;
 pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
 pub(crate) use files::Recent;
 pub use history::History;
-pub use play::{PlayPanel, Seat};
-pub use replay::{ReplayPanel, Replayed};
-pub use replay_games::RunGames;
-pub use sim_panel::{RunOutcome, SimPanel};
+pub use map::heatmap_view;
+pub use map::view::MapView;
+pub use play::panel::{PlayPanel, Seat};
+pub use play::stacks as play_stacks;
+pub use replay::games::RunGames;
+pub use replay::panel::{ReplayPanel, Replayed};
+pub use rules::explain_view::{ExplainPanel, RuleChoice, plain_sentence};
+pub use simulate::balance_view::BalancePanel;
+pub use simulate::panel::{RunOutcome, SimPanel};
 pub use state::AppState;
-pub use view::MapView;
 
 /// Opens the workbench window.
 pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), String> {
@@ -209,16 +198,16 @@ pub enum Request {
 pub struct WorkbenchApp {
     state: AppState,
     tab: Tab,
-    map: map_panel::MapPanel,
-    inspector: inspector::Inspector,
-    deploy: deploy::DeployPanel,
+    map: map::panel::MapPanel,
+    inspector: map::inspector::Inspector,
+    deploy: setup::deploy::DeployPanel,
     findings: side_panel::FindingsPanel,
-    rules_panel: rules_panel::RulesPanel,
-    setup: setup_panel::SetupPanel,
+    rules_panel: rules::panel::RulesPanel,
+    setup: setup::panel::SetupPanel,
     /// The setup's players and their fit (Setup and Rules tabs).
-    setup_players: setup_players::SetupPlayers,
+    setup_players: setup::players::SetupPlayers,
     sim: SimPanel,
-    balance: balance_view::BalancePanel,
+    balance: BalancePanel,
     play: PlayPanel,
     replay: ReplayPanel,
     dialogs: FileDialogs,
@@ -238,15 +227,15 @@ impl WorkbenchApp {
         WorkbenchApp {
             state: AppState::new(scenario.as_deref(), variant),
             tab: Tab::Map,
-            map: map_panel::MapPanel::default(),
-            inspector: inspector::Inspector::default(),
-            deploy: deploy::DeployPanel::default(),
+            map: map::panel::MapPanel::default(),
+            inspector: map::inspector::Inspector::default(),
+            deploy: setup::deploy::DeployPanel::default(),
             findings: side_panel::FindingsPanel::default(),
-            rules_panel: rules_panel::RulesPanel::default(),
-            setup: setup_panel::SetupPanel::default(),
-            setup_players: setup_players::SetupPlayers::default(),
+            rules_panel: rules::panel::RulesPanel::default(),
+            setup: setup::panel::SetupPanel::default(),
+            setup_players: setup::players::SetupPlayers::default(),
             sim: SimPanel::default(),
-            balance: balance_view::BalancePanel::default(),
+            balance: BalancePanel::default(),
             play: PlayPanel::default(),
             replay: ReplayPanel::default(),
             dialogs: FileDialogs::default(),
@@ -348,7 +337,7 @@ impl WorkbenchApp {
     }
 
     /// The map heatmap's settings (layer, year).
-    pub fn map_overlay(&mut self) -> &mut heatmap_view::Overlay {
+    pub fn map_overlay(&mut self) -> &mut map::heatmap_view::Overlay {
         &mut self.map.overlay
     }
 
@@ -743,7 +732,7 @@ impl WorkbenchApp {
                                 )
                             })
                         };
-                        let bundle = setup_players::bundle_folder(state);
+                        let bundle = setup::players::bundle_folder(state);
                         actions.extend(self.balance.show(
                             ui,
                             &make,

@@ -43,6 +43,42 @@ pub(super) struct Menu<'a> {
     pub(super) offer: Offer,
 }
 
+/// What [`pick_player`] did with a pick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Chosen {
+    /// The player picked now stands in the menu's place.
+    Player,
+    /// "heuristic from file…": the caller asks for the file.
+    FromFile,
+}
+
+/// The menu of one place's player `ai` (what it offers: `offer`, ranked
+/// for `variant`), showing the player's words: a player picked replaces
+/// `ai`. Returns the combo's response (to label it) and what was chosen.
+pub(super) fn pick_player(
+    ui: &mut Ui,
+    id_salt: impl egui::AsIdSalt,
+    ai: &mut AiSpec,
+    variant: &str,
+    offer: Offer,
+) -> (Response, Option<Chosen>) {
+    let menu = Menu {
+        variant,
+        current: Some(ai),
+        offer,
+    };
+    let (response, picked) = combo(ui, id_salt, label(ai), &menu, |_| {});
+    let chosen = match picked {
+        Some(Picked::Player(spec)) => {
+            *ai = spec;
+            Some(Chosen::Player)
+        }
+        Some(Picked::FromFile) => Some(Chosen::FromFile),
+        None => None,
+    };
+    (response, chosen)
+}
+
 /// A combo box of players showing `selected`; `extra` adds the caller's
 /// own entries right after the best player (the Play tab's "human").
 /// Returns the combo's response (to label it) and what was picked.

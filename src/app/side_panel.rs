@@ -84,22 +84,13 @@ impl FindingsPanel {
         let (errors, warnings) = (report.errors(), report.warnings());
         ui.horizontal(|ui| {
             ui.label(RichText::new("Findings").strong());
-            ui.colored_label(
-                if errors > 0 {
-                    theme::ERROR
-                } else {
-                    theme::GOOD
-                },
-                plural(errors, "error"),
-            );
-            ui.colored_label(
-                if warnings > 0 {
-                    theme::WARNING
-                } else {
-                    theme::GOOD
-                },
-                plural(warnings, "warning"),
-            );
+            // Each count in its severity's colour, or as good when none.
+            for (n, what, colour) in [
+                (errors, "error", theme::ERROR),
+                (warnings, "warning", theme::WARNING),
+            ] {
+                ui.colored_label(if n > 0 { colour } else { theme::GOOD }, plural(n, what));
+            }
         });
         ui.horizontal(|ui| {
             ui.label("Show");

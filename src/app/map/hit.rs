@@ -214,12 +214,12 @@ impl MapModel {
                 tip.popup = tip.popup.align(align).align_alternatives(&[]);
                 tip.show(|ui| {
                     let stack = self.stack_words.get(i).map_or(&[][..], Vec::as_slice);
-                    crate::app::tooltip::board_space(ui, scenario, rules, SpaceId(i as u16), stack);
+                    super::tooltip::board_space(ui, scenario, rules, SpaceId(i as u16), stack);
                 });
                 continue;
             }
             let _: Response = response.on_hover_ui(|ui| {
-                crate::app::tooltip::space(ui, scenario, rules, &self.blocks[i], SpaceId(i as u16));
+                super::tooltip::space(ui, scenario, rules, &self.blocks[i], SpaceId(i as u16));
             });
         }
     }

@@ -117,6 +117,20 @@ fn spots(dot: Pos2, radius: f32, size: Vec2, cell: f32) -> Vec<Rect> {
     ]
 }
 
+/// How far the corner of `r` farthest from `p` is: how far a square
+/// reaches from its space's dot.
+fn farthest_corner(r: Rect, p: Pos2) -> f32 {
+    [
+        r.left_top(),
+        r.right_top(),
+        r.left_bottom(),
+        r.right_bottom(),
+    ]
+    .iter()
+    .map(|c| c.distance(p))
+    .fold(0.0, f32::max)
+}
+
 /// The area of `a` inside `b` (0 when apart).
 fn overlap(a: Rect, b: Rect) -> f32 {
     let i = a.intersect(b);
@@ -179,15 +193,7 @@ fn best_at(
             let own = overlap(spec.name.expand(1.0), sq) + 10.0 * overlap(spec.marker, sq);
             let outside = sq.area() - overlap(inside, sq);
             // Beyond the reach the stack no longer reads as the city's.
-            let far = [
-                sq.left_top(),
-                sq.right_top(),
-                sq.left_bottom(),
-                sq.right_bottom(),
-            ]
-            .iter()
-            .map(|p| p.distance(spec.dot))
-            .fold(0.0, f32::max);
+            let far = farthest_corner(sq, spec.dot);
             hard += 1000.0 * (far - MAX_REACH).max(0.0) + others;
             soft += own + outside;
         }
@@ -312,15 +318,7 @@ mod tests {
         for r in &mine.rects {
             assert!(!r.intersects(b.marker) && !r.intersects(b.name), "{r:?}");
             assert!(!r.intersects(a.marker), "{r:?} on its own dot");
-            let far = [
-                r.left_top(),
-                r.right_top(),
-                r.left_bottom(),
-                r.right_bottom(),
-            ]
-            .iter()
-            .map(|p| p.distance(a.dot))
-            .fold(0.0, f32::max);
+            let far = super::farthest_corner(*r, a.dot);
             assert!(far <= 60.0, "{r:?} is {far} from the dot");
         }
     }
@@ -330,20 +328,17 @@ mod tests {
         let area = Rect::from_min_size(Pos2::ZERO, vec2(600.0, 600.0));
         let a = spec(0, pos2(300.0, 300.0), 3);
         let fixed = vec![(0, a.marker), (0, a.name)];
-        let before = place(
-            &[a, spec(1, pos2(320.0, 290.0), 1)],
-            18.0,
-            2.0,
-            &fixed,
-            area,
-        );
-        let after = place(
-            &[a, spec(1, pos2(320.0, 290.0), 6)],
-            18.0,
-            2.0,
-            &fixed,
-            area,
-        );
+        // The same stack beside a neighbour of 1 block, then of 6.
+        let beside = |blocks| {
+            place(
+                &[a, spec(1, pos2(320.0, 290.0), blocks)],
+                18.0,
+                2.0,
+                &fixed,
+                area,
+            )
+        };
+        let (before, after) = (beside(1), beside(6));
         assert_eq!(before[0], after[0]);
         let alone = place(&[a], 18.0, 2.0, &fixed, area);
         assert_eq!(before[0], alone[0]);

@@ -4,7 +4,7 @@
 use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, Plot};
 
-use super::theme::{self, DRAW};
+use crate::app::theme::{self, DRAW};
 use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;

@@ -12,11 +12,11 @@ use std::time::Duration;
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 
-use super::player_picker::{self, Menu, Offer, Picked, Ranked};
-use super::sim_panel::{ExplainRequest, ExplainRun, SimPanel};
-use super::state::{AppState, load_rules};
-use super::{ExportKind, FilePurpose, PlayerUse, Request, theme};
 use crate::ai::AiSpec;
+use crate::app::player_picker::{self, Chosen, Offer, Ranked};
+use crate::app::simulate::panel::{ExplainRequest, ExplainRun, SimPanel};
+use crate::app::state::{AppState, load_rules};
+use crate::app::{ExportKind, FilePurpose, PlayerUse, Request, theme};
 use crate::engine::Game;
 use crate::scenario::checked::CheckedScenario;
 use crate::scenario::model::Side;
@@ -171,7 +171,11 @@ impl ExplainPanel {
     /// Plays `side` with the heuristic player of the file at `path`.
     pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
         self.players_picked = true;
-        super::player_picker::load_player_file([&mut self.caesar, &mut self.pompey], side, path)
+        crate::app::player_picker::load_player_file(
+            [&mut self.caesar, &mut self.pompey],
+            side,
+            path,
+        )
     }
 
     /// Checks the explanation with the heuristic player of the file at
@@ -291,27 +295,18 @@ impl ExplainPanel {
                     "Play the explanation again with this player on both sides, and say whether each field's effect agrees between the two players (as `explain --ladder`): an explanation that moves with the player says more about the players than about the rules",
                 );
             ui.add_enabled_ui(self.check_with_other, |ui| {
-                let menu = Menu {
-                    variant,
-                    current: Some(&self.other_player),
-                    offer: Offer::Players,
-                };
-                let (_, picked) = player_picker::combo(
+                let (_, chosen) = player_picker::pick_player(
                     ui,
                     "explain_other_player",
-                    player_picker::label(&self.other_player),
-                    &menu,
-                    |_| {},
+                    &mut self.other_player,
+                    variant,
+                    Offer::Players,
                 );
-                match picked {
-                    Some(Picked::Player(spec)) => self.other_player = spec,
-                    Some(Picked::FromFile) => {
-                        clicked = Some(Clicked::Request(Request::Choose(FilePurpose::OpenPlayer(
-                            Side::Caesar,
-                            PlayerUse::ExplainOther,
-                        ))));
-                    }
-                    None => {}
+                if chosen == Some(Chosen::FromFile) {
+                    clicked = Some(Clicked::Request(Request::Choose(FilePurpose::OpenPlayer(
+                        Side::Caesar,
+                        PlayerUse::ExplainOther,
+                    ))));
                 }
                 player_picker::budget_row(ui, "Other player's playouts", &mut self.other_player);
             });
@@ -328,26 +323,20 @@ impl ExplainPanel {
         let l = ui.label(format!("{side} player")).on_hover_text(
             "Until you pick a player, both sides play the balance measured for rule set A on this setup (each side its equilibrium mix, one member a game), or `fast` for A where none is measured: as `caesar-workbench explain`",
         );
-        let menu = Menu {
-            variant,
-            current: Some(ai),
-            offer: Offer::Players,
-        };
-        let (combo, picked) = player_picker::combo(
+        let (combo, chosen) = player_picker::pick_player(
             ui,
             ("explain_ai", side.index()),
-            player_picker::label(ai),
-            &menu,
-            |_| {},
+            ai,
+            variant,
+            Offer::Players,
         );
         combo.labelled_by(l.id);
-        match picked {
-            Some(Picked::Player(spec)) => {
-                *ai = spec;
+        match chosen {
+            Some(Chosen::Player) => {
                 self.players_picked = true;
                 None
             }
-            Some(Picked::FromFile) => Some(Clicked::Request(Request::Choose(
+            Some(Chosen::FromFile) => Some(Clicked::Request(Request::Choose(
                 FilePurpose::OpenPlayer(side, PlayerUse::Explain),
             ))),
             None => None,
@@ -906,11 +895,11 @@ fn effect_chart(
         .into_iter()
         .filter(|k| rows.iter().any(|row| row.kind == *k))
         .collect();
-    super::chart_key::row(
+    crate::app::chart_key::row(
         ui,
         &kinds
             .iter()
-            .map(|k| super::chart_key::Key::new(k.legend(), k.colour()))
+            .map(|k| crate::app::chart_key::Key::new(k.legend(), k.colour()))
             .collect::<Vec<_>>(),
     );
     // Row i is drawn at y = n − 1 − i, so the whole difference is on top.

@@ -22,13 +22,13 @@ use std::time::{Duration, Instant};
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 use egui_plot::{Line, Plot};
 
-use super::play_board::{BoardClick, Marks, PlayBoard};
-use super::play_controls::{ClickGuard, ListPlaces, decision_button, headed_list, keep_places};
-use super::play_info;
-use super::replay::Replayed;
-use super::{ExportKind, FilePurpose, RecordUse, Request, theme};
+use super::board::{BoardClick, Marks, PlayBoard};
+use super::controls::{ClickGuard, ListPlaces, decision_button, headed_list, keep_places};
+use super::info;
 use crate::ai::AiSpec;
 use crate::ai::Player;
+use crate::app::replay::panel::Replayed;
+use crate::app::{ExportKind, FilePurpose, RecordUse, Request, theme};
 use crate::engine::{Action, Game, Period, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move};
@@ -60,7 +60,7 @@ impl Seat {
     fn label(&self) -> String {
         match self {
             Seat::Human => "human".to_string(),
-            Seat::Ai(spec) => super::sim_panel::ai_label(spec),
+            Seat::Ai(spec) => crate::app::player_picker::label(spec),
         }
     }
 }
@@ -713,13 +713,13 @@ impl PlayPanel {
                         Seat::Ai(spec) => Some(spec.clone()),
                         Seat::Human => None,
                     };
-                    let menu = super::player_picker::Menu {
+                    let menu = crate::app::player_picker::Menu {
                         variant,
                         current: current.as_ref(),
-                        offer: super::player_picker::Offer::Players,
+                        offer: crate::app::player_picker::Offer::Players,
                     };
                     let mut human = false;
-                    let (combo, picked) = super::player_picker::combo(
+                    let (combo, picked) = crate::app::player_picker::combo(
                         ui,
                         ("play_seat", side.index()),
                         seat.label(),
@@ -729,18 +729,24 @@ impl PlayPanel {
                     combo.labelled_by(l.id);
                     match picked {
                         _ if human => *seat = Seat::Human,
-                        Some(super::player_picker::Picked::Player(spec)) => *seat = Seat::Ai(spec),
-                        Some(super::player_picker::Picked::FromFile) => {
+                        Some(crate::app::player_picker::Picked::Player(spec)) => {
+                            *seat = Seat::Ai(spec)
+                        }
+                        Some(crate::app::player_picker::Picked::FromFile) => {
                             actions.push(Request::Choose(FilePurpose::OpenPlayer(
                                 side,
-                                super::PlayerUse::Play,
+                                crate::app::PlayerUse::Play,
                             )));
                         }
                         None => {}
                     }
                     ui.end_row();
                     if let Seat::Ai(spec) = seat {
-                        super::player_picker::budget_row(ui, &format!("{side} playouts"), spec);
+                        crate::app::player_picker::budget_row(
+                            ui,
+                            &format!("{side} playouts"),
+                            spec,
+                        );
                     }
                 }
                 let l = ui.label("Seed");
@@ -1072,8 +1078,8 @@ impl PlayPanel {
         if state.is_over() {
             // Nothing is left to decide: the result and the whole chart in
             // the panel's height, no slots, no hand, nothing to scroll to.
-            play_info::status(ui, &s.game, &state);
-            play_info::played(ui, &s.game, &state, viewer);
+            info::status(ui, &s.game, &state);
+            info::played(ui, &s.game, &state, viewer);
             ui.separator();
             game_over(ui, s, actions, self.panel_bottom);
             return;
@@ -1093,8 +1099,8 @@ impl PlayPanel {
             STATUS_ROWS
         };
         fixed_area(ui, "play_status", status_rows, |ui| {
-            play_info::status(ui, &s.game, &state);
-            play_info::played(ui, &s.game, &state, viewer);
+            info::status(ui, &s.game, &state);
+            info::played(ui, &s.game, &state, viewer);
             if let Some(n) = &s.note {
                 ui.colored_label(theme::WARNING, n);
             }
@@ -1120,7 +1126,7 @@ impl PlayPanel {
                 for side in Side::BOTH {
                     ui.label(format!(
                         "{side}'s hand: {}",
-                        play_info::hand_text(&s.game, &state, side)
+                        info::hand_text(&s.game, &state, side)
                     ));
                 }
             }
@@ -1156,7 +1162,7 @@ impl PlayPanel {
         }
         // The battle and its story below the decisions, which they never move.
         ui.separator();
-        play_info::battle(ui, &s.game, &state, viewer);
+        info::battle(ui, &s.game, &state, viewer);
         let turns = self
             .log
             .get(&s.game, &s.trace, s.trace.len(), viewer, s.generation);
@@ -1190,17 +1196,12 @@ impl PlayPanel {
             let mut take = false;
             ui.vertical_centered(|ui| {
                 ui.add_space(ui.available_height() * 0.35);
-                ui.label(
-                    RichText::new(format!("{side} to play"))
-                        .size(theme::ALERT_SIZE)
-                        .strong(),
+                take = info::hand_over(
+                    ui,
+                    format!("{side} to play"),
+                    side,
+                    format!("I am {side}: show my board"),
                 );
-                ui.label(format!(
-                    "Hand the seat to {side}; {} looks away.",
-                    side.other()
-                ));
-                ui.add_space(10.0);
-                take = ui.button(format!("I am {side}: show my board")).clicked();
             });
             if take {
                 self.take_seat();
@@ -1210,7 +1211,7 @@ impl PlayPanel {
         let state = s.trace.last().clone();
         let targets = Self::targets(s);
         let chosen: Vec<BlockId> = s.chosen_block.into_iter().collect();
-        let moves = super::play_board::turn_moves(&s.trace, s.trace.len());
+        let moves = super::board::turn_moves(&s.trace, s.trace.len());
         let marks = Marks {
             targets: &targets,
             selected: state.moving_group(),
@@ -1588,7 +1589,9 @@ fn replay_action(s: &Session, seen_by: Option<Side>) -> Request {
     // Hot-seat: the replay is handed over to the side at the table first,
     // and again whenever the Replay tab is come back to.
     .hot_seat(s.seats.iter().all(|x| *x == Seat::Human) && !s.trace.last().is_over());
-    Request::Replay(Box::new(super::ReplaySource::Played(Box::new(replayed))))
+    Request::Replay(Box::new(crate::app::ReplaySource::Played(Box::new(
+        replayed,
+    ))))
 }
 
 /// The file dialog that picks what replaces the game.
@@ -1990,11 +1993,11 @@ fn vp_chart(ui: &mut Ui, game: &Game, trace: &Trace, height: f32) {
             .collect()
     };
     ui.label(RichText::new("Victory points, turn by turn").strong());
-    super::chart_key::row(
+    crate::app::chart_key::row(
         ui,
         &[
-            super::chart_key::Key::new("Caesar", theme::CAESAR),
-            super::chart_key::Key::new("Pompey", theme::POMPEY),
+            crate::app::chart_key::Key::new("Caesar", theme::CAESAR),
+            crate::app::chart_key::Key::new("Pompey", theme::POMPEY),
         ],
     );
     Plot::new("play_vp")

@@ -4,14 +4,16 @@
 //! Every figure comes from [`LadderReport`]; nothing is computed here.
 
 use egui::{RichText, Stroke, Ui};
-use egui_plot::{Legend, Line, LineStyle, Plot, PlotUi, Points, uniform_grid_spacer};
+use egui_plot::{Legend, Line, LineStyle, Plot, PlotUi, uniform_grid_spacer};
 
-use super::player_picker::{self, Menu, Offer, Picked};
-use super::{FilePurpose, PlayerUse, Request, theme};
 use crate::ai::AiSpec;
+use crate::app::player_picker::{self, Menu, Offer, Picked};
+use crate::app::{FilePurpose, PlayerUse, Request, theme};
 use crate::scenario::model::Side;
 use crate::sim::ladder::{LadderReport, Ratings, VerdictKind};
 use crate::sim::stats::Estimate;
+
+use super::bands::marked_line;
 
 /// The players offered as rungs, weakest first.
 pub(super) const LADDER_PLAYERS: [AiSpec; 4] = [
@@ -229,17 +231,7 @@ fn rung_series(p: &mut PlotUi<'_>, r: &LadderReport, k: usize, variant: &str) {
         .iter()
         .map(|(x, e)| [*x, e.estimate * 100.0])
         .collect();
-    p.line(
-        Line::new(variant.to_string(), points.clone())
-            .color(colour)
-            .width(2.0)
-            .style(style),
-    );
-    p.points(
-        Points::new(variant.to_string(), points)
-            .color(colour)
-            .radius(4.0),
-    );
+    marked_line(p, variant, points, colour, style);
     for (x, e) in &estimates {
         let whisker = vec![[*x, e.ci95[0] * 100.0], [*x, e.ci95[1] * 100.0]];
         p.line(

@@ -2,8 +2,8 @@
 
 use egui::{Pos2, RichText, Ui};
 
-use super::state::AppState;
-use super::{Request, theme};
+use crate::app::state::AppState;
+use crate::app::{Request, form, theme};
 use crate::scenario::edit::{Edit, Item, Working};
 use crate::scenario::format::{LinkDoc, SpaceDoc};
 use crate::scenario::model::{LinkClass, SpaceKind};
@@ -11,7 +11,7 @@ use crate::scenario::model::{LinkClass, SpaceKind};
 /// The map editor's inspector. It keeps only the text being typed into it,
 /// committed on Enter or leaving the field.
 #[derive(Default)]
-pub(super) struct Inspector {
+pub(in crate::app) struct Inspector {
     /// The item the texts belong to; another selection refills them.
     item: Option<Item>,
     name: String,
@@ -23,7 +23,7 @@ pub(super) struct Inspector {
 
 impl Inspector {
     /// The class a new link gets ("Link to", shift+click).
-    pub(super) fn link_class(&self) -> LinkClass {
+    pub(in crate::app) fn link_class(&self) -> LinkClass {
         self.link_class.unwrap_or(LinkClass::Major)
     }
 }
@@ -74,7 +74,12 @@ const CLASSES: [LinkClass; 4] = [
 impl Inspector {
     /// The editor's tools and the selected item's controls; `centre` is the
     /// canvas point in the middle of the map, where a new space goes.
-    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState, centre: Pos2) -> Vec<Request> {
+    pub(in crate::app) fn show(
+        &mut self,
+        ui: &mut Ui,
+        state: &AppState,
+        centre: Pos2,
+    ) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             return actions;
@@ -195,29 +200,19 @@ impl Inspector {
 
     /// Name, kind and VP, as grid rows.
     fn identity_rows(&mut self, ui: &mut Ui, space: &SpaceDoc, actions: &mut Vec<Request>) {
-        let l = ui.label("Name");
-        let r = ui
-            .add(egui::TextEdit::singleline(&mut self.name).desired_width(theme::FIELD_WIDTH))
-            .labelled_by(l.id);
-        if r.lost_focus() && self.name.trim() != space.name {
+        if form::name_row(ui, "Name", &mut self.name, &space.name) {
             actions.push(Request::Edit(Edit::RenameSpace {
                 space: space.name.clone(),
                 name: self.name.clone(),
             }));
         }
-        ui.end_row();
 
-        let l = ui.label("Kind");
         let mut kind = space.kind;
-        egui::ComboBox::from_id_salt("space_kind")
-            .selected_text(kind.label())
-            .show_ui(ui, |ui| {
-                for k in KINDS {
-                    ui.selectable_value(&mut kind, k, k.label());
-                }
-            })
-            .response
-            .labelled_by(l.id);
+        form::labelled(
+            ui,
+            "Kind",
+            form::choice("space_kind", &mut kind, KINDS, SpaceKind::label),
+        );
         if kind != space.kind {
             actions.push(Request::Edit(Edit::SetKind {
                 space: space.name.clone(),
@@ -266,14 +261,13 @@ impl Inspector {
         }
         ui.end_row();
 
-        let l = ui.label("Aliases");
-        let r = ui
-            .add(
-                egui::TextEdit::singleline(&mut self.aliases)
-                    .hint_text("other names, comma separated")
-                    .desired_width(theme::FIELD_WIDTH),
-            )
-            .labelled_by(l.id);
+        let r = form::labelled(
+            ui,
+            "Aliases",
+            egui::TextEdit::singleline(&mut self.aliases)
+                .hint_text("other names, comma separated")
+                .desired_width(theme::FIELD_WIDTH),
+        );
         if r.lost_focus() {
             let aliases: Vec<String> = self
                 .aliases
@@ -309,24 +303,19 @@ impl Inspector {
     /// "Link to … as … Add link".
     fn new_link(&mut self, ui: &mut Ui, space: &SpaceDoc, actions: &mut Vec<Request>) {
         ui.horizontal(|ui| {
-            let l = ui.label("Link to");
-            ui.add(
+            form::labelled(
+                ui,
+                "Link to",
                 egui::TextEdit::singleline(&mut self.link_to)
                     .hint_text("space name")
                     .desired_width(120.0),
-            )
-            .labelled_by(l.id);
+            );
             let class = self.link_class.get_or_insert(LinkClass::Major);
-            let as_label = ui.label("as");
-            egui::ComboBox::from_id_salt("new_link_class")
-                .selected_text(class.label())
-                .show_ui(ui, |ui| {
-                    for c in CLASSES {
-                        ui.selectable_value(class, c, c.label());
-                    }
-                })
-                .response
-                .labelled_by(as_label.id);
+            form::labelled(
+                ui,
+                "as",
+                form::choice("new_link_class", class, CLASSES, LinkClass::label),
+            );
             if ui.button("Add link").clicked() && !self.link_to.trim().is_empty() {
                 actions.push(Request::Edit(Edit::AddLink(LinkDoc::new(
                     *class,
@@ -359,17 +348,12 @@ impl Inspector {
             .num_columns(2)
             .spacing([10.0, 4.0])
             .show(ui, |ui| {
-                let l = ui.label("Class");
                 let mut class = link.class();
-                egui::ComboBox::from_id_salt("link_class")
-                    .selected_text(class.label())
-                    .show_ui(ui, |ui| {
-                        for c in CLASSES {
-                            ui.selectable_value(&mut class, c, c.label());
-                        }
-                    })
-                    .response
-                    .labelled_by(l.id);
+                form::labelled(
+                    ui,
+                    "Class",
+                    form::choice("link_class", &mut class, CLASSES, LinkClass::label),
+                );
                 if class != link.class() {
                     actions.push(Request::Edit(Edit::SetLinkClass {
                         a: x.to_string(),

@@ -1,4 +1,11 @@
-//! The map panel: backdrop, links, spaces, starting blocks, labels, hover.
+//! The map, and the Map tab around it. The map widget every tab draws a
+//! board with is this file (`MapModel`: backdrop, links, spaces, starting
+//! blocks, labels, hover) and its parts by concern (`blocks`, `hit`,
+//! `labels`, `legend`, `paint`, `seas`), over the Mediterranean backdrop
+//! (`geo`), the pan and zoom (`view`) and a space's hover card (`tooltip`).
+//! The Map tab adds the panel in the middle of the Map and Deployment tabs
+//! (`panel`), the inspector of the selected space or link (`inspector`) and
+//! the simulation heatmaps over the map (`heatmap_view`).
 //!
 //! Everything that depends only on the scenario is computed once in
 //! [`MapModel::rebuild`]; per frame only screen positions, galleys (cached by
@@ -16,11 +23,11 @@ use egui::{
     Ui, Vec2, WidgetInfo, pos2, vec2,
 };
 
-use super::geo::{self, Backdrop};
-use super::view::MapView;
 use crate::scenario::model::{BlockId, Board, LinkId, Scenario, SpaceId};
 use crate::scenario::model::{BlockKind, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::RuleSet;
+use geo::Backdrop;
+use view::MapView;
 
 // ------------------------------------------------------------------ colours
 
@@ -37,6 +44,16 @@ mod labels;
 mod legend;
 mod paint;
 mod seas;
+
+// What the map is drawn on and with.
+mod geo;
+pub(super) mod tooltip;
+pub(super) mod view;
+
+// The Map tab.
+pub mod heatmap_view;
+pub(super) mod inspector;
+pub(super) mod panel;
 
 pub(super) use blocks::{pool_block, short_rating, strength_text};
 pub(super) use legend::legend;

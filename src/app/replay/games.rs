@@ -6,7 +6,7 @@
 
 use egui::{RichText, Ui};
 
-use super::{ReplaySource, Request, theme};
+use crate::app::{ReplaySource, Request, theme};
 use crate::engine::{EndReason, Game};
 use crate::scenario::model::Side;
 use crate::sim::{GameSummary, SimOptions};
@@ -108,7 +108,7 @@ impl RunGames {
 }
 
 /// The table; a click on a row asks for that game in the Replay tab.
-pub(super) fn table(ui: &mut Ui, games: &RunGames) -> Vec<Request> {
+pub(in crate::app) fn table(ui: &mut Ui, games: &RunGames) -> Vec<Request> {
     let mut actions = Vec::new();
     ui.separator();
     ui.label(RichText::new(format!("Games ({})", games.rows.len())).strong())

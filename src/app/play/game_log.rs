@@ -12,16 +12,16 @@
 
 use egui::{Color32, Pos2, RichText, Sense, Stroke, Ui, vec2};
 
-use super::theme;
+use crate::app::theme;
 use crate::engine::{Action, Game, GameEvent, SideView, State};
-pub(super) use crate::games::narrate::LineKind as Kind;
+pub(in crate::app) use crate::games::narrate::LineKind as Kind;
 use crate::games::narrate::{self, GroupMove, Reader, side_words};
 use crate::games::trace::{Trace, action_space};
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// One line of the log.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Entry {
+pub(in crate::app) struct Entry {
     /// The position after the action the line tells of.
     pub step: usize,
     pub text: String,
@@ -40,7 +40,7 @@ pub(super) struct Entry {
 /// The lines of one game turn (the year's deal and discards count as its
 /// first).
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Turn {
+pub(in crate::app) struct Turn {
     pub year: u8,
     pub turn: u8,
     /// The card each side played this turn, once the viewer may see it.
@@ -222,7 +222,7 @@ fn same_turn(a: &State, b: &State) -> bool {
 
 /// The lines of the battle being fought, or of the last one fought this
 /// turn: from its heading to its summary.
-pub(super) fn battle_story(turns: &[Turn]) -> Option<&[Entry]> {
+pub(in crate::app) fn battle_story(turns: &[Turn]) -> Option<&[Entry]> {
     let entries = &turns.last()?.entries;
     let start = entries.iter().rposition(|e| e.kind == Kind::BattleBegins)?;
     let end = entries[start..]
@@ -236,42 +236,47 @@ pub(super) fn battle_story(turns: &[Turn]) -> Option<&[Entry]> {
 
 /// What a click on a line of the log asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Clicked {
+pub(in crate::app) struct Clicked {
     pub step: usize,
     pub space: Option<SpaceId>,
 }
 
+/// A scroll area of up to `height` that follows the newest line, as wide
+/// as it may be, and as short as its lines when `shrink`.
+fn following(id_salt: &str, height: f32, shrink: bool) -> egui::ScrollArea {
+    egui::ScrollArea::vertical()
+        .id_salt(id_salt)
+        .max_height(height)
+        .auto_shrink([false, shrink])
+        .stick_to_bottom(true)
+}
+
 /// The log in a scroll area that follows the newest line; returns a click
 /// on a line.
-pub(super) fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> {
+pub(in crate::app) fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> {
     let mut clicked = None;
-    egui::ScrollArea::vertical()
-        .id_salt("game_log")
-        .max_height(height)
-        .auto_shrink([false, true])
-        .stick_to_bottom(true)
-        .show(ui, |ui| {
-            if turns.is_empty() {
-                ui.label(RichText::new("Nothing has happened yet.").weak());
-            }
-            for t in turns {
-                ui.add_space(4.0);
-                ui.label(RichText::new(format!("Year {}, turn {}", t.year, t.turn)).strong());
-                let cards: Vec<String> = Side::BOTH
-                    .iter()
-                    .map(|s| {
-                        let card = t.cards[s.index()].as_deref().unwrap_or("not shown yet");
-                        format!("{}: {card}", side_words(*s))
-                    })
-                    .collect();
-                ui.label(RichText::new(format!("Cards: {}", cards.join(" · "))).italics());
-                for e in &t.entries {
-                    if let Some(c) = line(ui, e) {
-                        clicked = Some(c);
-                    }
+    following("game_log", height, true).show(ui, |ui| {
+        if turns.is_empty() {
+            ui.label(RichText::new("Nothing has happened yet.").weak());
+        }
+        for t in turns {
+            ui.add_space(4.0);
+            ui.label(RichText::new(format!("Year {}, turn {}", t.year, t.turn)).strong());
+            let cards: Vec<String> = Side::BOTH
+                .iter()
+                .map(|s| {
+                    let card = t.cards[s.index()].as_deref().unwrap_or("not shown yet");
+                    format!("{}: {card}", side_words(*s))
+                })
+                .collect();
+            ui.label(RichText::new(format!("Cards: {}", cards.join(" · "))).italics());
+            for e in &t.entries {
+                if let Some(c) = line(ui, e) {
+                    clicked = Some(c);
                 }
             }
-        });
+        }
+    });
     clicked
 }
 
@@ -280,7 +285,7 @@ pub(super) fn show(ui: &mut Ui, turns: &[Turn], height: f32) -> Option<Clicked> 
 /// round by round, and the summary once it is over. A scroll area of one
 /// height that follows the newest line, so the buttons below never move
 /// as the battle goes on.
-pub(super) fn show_battle(ui: &mut Ui, story: &[Entry]) -> Option<Clicked> {
+pub(in crate::app) fn show_battle(ui: &mut Ui, story: &[Entry]) -> Option<Clicked> {
     let over = story.last().is_some_and(|e| e.kind == Kind::BattleOver);
     ui.label(
         RichText::new(if over {
@@ -292,20 +297,14 @@ pub(super) fn show_battle(ui: &mut Ui, story: &[Entry]) -> Option<Clicked> {
     );
     let mut clicked = None;
     egui::Frame::group(ui.style()).show(ui, |ui| {
-        egui::ScrollArea::vertical()
-            .id_salt("battle_story")
-            .max_height(BATTLE_STORY_HEIGHT)
-            .auto_shrink([false, false])
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                for e in story {
-                    let strong =
-                        matches!(e.kind, Kind::BattleBegins | Kind::Round | Kind::BattleOver);
-                    if let Some(c) = line_styled(ui, e, strong, true) {
-                        clicked = Some(c);
-                    }
+        following("battle_story", BATTLE_STORY_HEIGHT, false).show(ui, |ui| {
+            for e in story {
+                let strong = matches!(e.kind, Kind::BattleBegins | Kind::Round | Kind::BattleOver);
+                if let Some(c) = line_styled(ui, e, strong, true) {
+                    clicked = Some(c);
                 }
-            });
+            }
+        });
     });
     clicked
 }
@@ -394,7 +393,7 @@ fn pips(face: u8) -> Vec<(f32, f32)> {
 /// The log built last, kept until the game, the position or the viewer
 /// changes (a game's log is thousands of lines).
 #[derive(Default)]
-pub(super) struct Cache {
+pub(in crate::app) struct Cache {
     key: Option<(u64, usize, Option<Side>)>,
     turns: Vec<Turn>,
 }
@@ -402,7 +401,7 @@ pub(super) struct Cache {
 impl Cache {
     /// The log of the first `upto` actions as `viewer` may know it;
     /// `generation` changes whenever the trace does.
-    pub(super) fn get(
+    pub(in crate::app) fn get(
         &mut self,
         game: &Game,
         trace: &Trace,
@@ -430,7 +429,7 @@ const LOG_MIN_HEIGHT: f32 = 150.0;
 /// fitted to what is left (`rest` of a window `total` wide), is larger
 /// so. A wide map in a tall window would leave empty bands above and below
 /// it; the log fills that band instead of narrowing the map.
-pub(super) fn log_below(bounds: egui::Vec2, rest: egui::Vec2, total: f32) -> Option<f32> {
+pub(in crate::app) fn log_below(bounds: egui::Vec2, rest: egui::Vec2, total: f32) -> Option<f32> {
     if bounds.x <= 1.0 || bounds.y <= 1.0 {
         return None;
     }
@@ -442,7 +441,7 @@ pub(super) fn log_below(bounds: egui::Vec2, rest: egui::Vec2, total: f32) -> Opt
 
 /// The log's panel: under the map `below` high, else beside it, as
 /// [`log_below`] says; the same in Play and Replay.
-pub(super) fn log_panel(id: &str, total: f32, below: Option<f32>) -> egui::Panel {
+pub(in crate::app) fn log_panel(id: &str, total: f32, below: Option<f32>) -> egui::Panel {
     match below {
         Some(height) => egui::Panel::bottom(format!("{id}_below"))
             .resizable(false)

@@ -8,9 +8,9 @@ use std::path::Path;
 
 use egui::{RichText, Ui};
 
-use super::player_picker::{self, Menu, Offer, Picked};
-use super::{FilePurpose, PlayerUse, Request};
 use crate::ai::{AiSpec, PlayerNumbers, TunedHeuristic};
+use crate::app::player_picker::{self, Chosen, Offer};
+use crate::app::{FilePurpose, PlayerUse, Request, form};
 use crate::scenario::model::Side;
 use crate::sim::OptionsError;
 use crate::sim::tune::{TuneOptions, TuneReport};
@@ -101,31 +101,22 @@ pub(super) fn settings(ui: &mut Ui, s: &mut TuneSettings, variant: &str) -> Opti
         .spacing([10.0, 4.0])
         .show(ui, |ui| {
             let l = ui.label("Opponent");
-            let menu = Menu {
-                variant,
-                current: Some(&s.opponent),
-                offer: Offer::Heuristics,
-            };
-            let (combo, picked) = player_picker::combo(
+            let (combo, chosen) = player_picker::pick_player(
                 ui,
                 "tune_opponent",
-                player_picker::label(&s.opponent),
-                &menu,
-                |_| {},
+                &mut s.opponent,
+                variant,
+                Offer::Heuristics,
             );
             combo.labelled_by(l.id).on_hover_text(
                 "The player every candidate meets on both sides, and where the search starts",
             );
-            match picked {
-                Some(Picked::Player(spec)) => s.opponent = spec,
-                // The side is not used: the file is tune's opponent.
-                Some(Picked::FromFile) => {
-                    request = Some(Request::Choose(FilePurpose::OpenPlayer(
-                        Side::Caesar,
-                        PlayerUse::TuneOpponent,
-                    )));
-                }
-                None => {}
+            // The side is not used: the file is tune's opponent.
+            if chosen == Some(Chosen::FromFile) {
+                request = Some(Request::Choose(FilePurpose::OpenPlayer(
+                    Side::Caesar,
+                    PlayerUse::TuneOpponent,
+                )));
             }
             ui.end_row();
             side_row(ui, s);
@@ -147,55 +138,51 @@ fn side_row(ui: &mut Ui, s: &mut TuneSettings) {
         None => "Both sides, one set of numbers".to_string(),
         Some(side) => format!("{side} only, against the opponent's {}", side.other()),
     };
-    let l = ui.label("Tune");
-    egui::ComboBox::from_id_salt("tune_side")
-        .selected_text(name(s.side))
-        .show_ui(ui, |ui| {
-            for side in [None, Some(Side::Caesar), Some(Side::Pompey)] {
-                ui.selectable_value(&mut s.side, side, name(side));
-            }
-        })
-        .response
-        .labelled_by(l.id)
-        .on_hover_text(
-            "Caesar and Pompey play different games: tune one side's numbers against the \
-             opponent's other side, and the player file holds numbers per side",
-        );
-    ui.end_row();
+    let sides = [None, Some(Side::Caesar), Some(Side::Pompey)];
+    form::row(
+        ui,
+        "Tune",
+        form::choice("tune_side", &mut s.side, sides, name),
+    )
+    .on_hover_text(
+        "Caesar and Pompey play different games: tune one side's numbers against the \
+         opponent's other side, and the player file holds numbers per side",
+    );
 }
 
 /// Games, population, generations, step and check games, as grid rows.
 fn number_rows(ui: &mut Ui, s: &mut TuneSettings) {
-    let l = ui.label("Games per candidate");
-    ui.add(egui::DragValue::new(&mut s.games_per_candidate).range(2..=100_000))
-        .labelled_by(l.id)
-        .on_hover_text(
-            "Half as Caesar, half as Pompey against the opponent: more games, less noise",
-        );
-    ui.end_row();
-    let l = ui.label("Population");
-    ui.add(egui::DragValue::new(&mut s.population).range(2..=999))
-        .labelled_by(l.id)
-        .on_hover_text("Candidates per generation");
-    ui.end_row();
-    let l = ui.label("Generations");
-    ui.add(egui::DragValue::new(&mut s.generations).range(1..=10_000))
-        .labelled_by(l.id);
-    ui.end_row();
-    let l = ui.label("Step");
-    ui.add(
+    form::row(
+        ui,
+        "Games per candidate",
+        egui::DragValue::new(&mut s.games_per_candidate).range(2..=100_000),
+    )
+    .on_hover_text("Half as Caesar, half as Pompey against the opponent: more games, less noise");
+    form::row(
+        ui,
+        "Population",
+        egui::DragValue::new(&mut s.population).range(2..=999),
+    )
+    .on_hover_text("Candidates per generation");
+    form::row(
+        ui,
+        "Generations",
+        egui::DragValue::new(&mut s.generations).range(1..=10_000),
+    );
+    form::row(
+        ui,
+        "Step",
         egui::DragValue::new(&mut s.step)
             .range(0.01..=5.0)
             .speed(0.01),
     )
-    .labelled_by(l.id)
     .on_hover_text("The first step of the search: 0.3 tries numbers about 30% either way");
-    ui.end_row();
-    let l = ui.label("Check games");
-    ui.add(egui::DragValue::new(&mut s.check_games).range(0..=1_000_000))
-        .labelled_by(l.id)
-        .on_hover_text("Games against the opponent on seeds the search never saw (0: no check)");
-    ui.end_row();
+    form::row(
+        ui,
+        "Check games",
+        egui::DragValue::new(&mut s.check_games).range(0..=1_000_000),
+    )
+    .on_hover_text("Games against the opponent on seeds the search never saw (0: no check)");
     // Each seed is played from both sides: the counts stay even.
     s.games_per_candidate += s.games_per_candidate % 2;
     s.check_games += s.check_games % 2;

@@ -11,7 +11,7 @@ const DEFAULT_WINTER_BASE: u8 = 3;
 
 /// The widest the Play board's compact card may be: it must not cover the
 /// stacks around the space hovered.
-pub(super) const BOARD_CARD_WIDTH: f32 = 230.0;
+pub(in crate::app) const BOARD_CARD_WIDTH: f32 = 230.0;
 
 /// The Play and Replay board's card of a space: its name, kind, VP and
 /// winter supply in a line, then its stack in words (`stack`, one line a
@@ -140,7 +140,7 @@ pub(super) fn space(
         });
     }
     if board.neighbours(id).is_empty() {
-        ui.colored_label(super::theme::WARNING, "Not linked to anything");
+        ui.colored_label(crate::app::theme::WARNING, "Not linked to anything");
     }
     starting_blocks(ui, scenario, blocks);
 }

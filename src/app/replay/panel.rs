@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use egui::{Key, RichText, Ui};
 
-use super::play_board::{Marks, PlayBoard};
-use super::play_info;
-use super::{FilePurpose, Request, theme};
+use crate::app::play::board::{self, Marks, PlayBoard};
+use crate::app::play::{game_log, info};
+use crate::app::{FilePurpose, Request, theme};
 use crate::engine::{Game, State};
 use crate::games::narrate;
 use crate::games::record::{HUMAN, RecordFile};
@@ -112,7 +112,7 @@ pub struct ReplayPanel {
     viewer: Option<Side>,
     board: PlayBoard,
     /// The game's log as the viewer may know it.
-    log: super::game_log::Cache,
+    log: game_log::Cache,
     /// Changes with the game shown (the log is rebuilt then).
     generation: u64,
     /// A hot-seat game's question and hand-over, before it shows.
@@ -247,15 +247,15 @@ impl ReplayPanel {
     fn log_panel(&mut self, ui: &mut Ui, total: f32) {
         let Some(r) = &self.replayed else { return };
         let rest = ui.available_rect_before_wrap().size();
-        let below = super::game_log::log_below(self.board.view.bounds().size(), rest, total);
-        let clicked = super::game_log::log_panel("replay_log", total, below)
+        let below = game_log::log_below(self.board.view.bounds().size(), rest, total);
+        let clicked = game_log::log_panel("replay_log", total, below)
             .show(ui, |ui| {
                 ui.heading("Game log");
                 let turns = self
                     .log
                     .get(&r.game, &r.trace, self.at, self.viewer, self.generation);
                 let height = ui.available_height();
-                super::game_log::show(ui, turns, height)
+                game_log::show(ui, turns, height)
             })
             .inner;
         if let Some(c) = clicked {
@@ -301,7 +301,7 @@ impl ReplayPanel {
             Some(r) => {
                 let state = r.trace.state(self.at);
                 let battle = state.battle_info().map(|b| b.space);
-                let moves = super::play_board::turn_moves(&r.trace, self.at);
+                let moves = board::turn_moves(&r.trace, self.at);
                 let marks = Marks {
                     battle,
                     selected: state.moving_group(),
@@ -370,17 +370,12 @@ impl ReplayPanel {
                         }
                     }
                     Gate::HandOver(side) => {
-                        ui.label(
-                            RichText::new(format!("{side}'s view of the game"))
-                                .size(theme::ALERT_SIZE)
-                                .strong(),
-                        );
-                        ui.label(format!(
-                            "Hand the seat to {side}; {} looks away.",
-                            side.other()
-                        ));
-                        ui.add_space(10.0);
-                        if ui.button(format!("I am {side}: show the replay")).clicked() {
+                        if info::hand_over(
+                            ui,
+                            format!("{side}'s view of the game"),
+                            side,
+                            format!("I am {side}: show the replay"),
+                        ) {
                             r.seen_by = Some(side);
                             self.viewer = Some(side);
                             next = Gate::Open;
@@ -477,7 +472,7 @@ impl ReplayPanel {
             .clicked()
         {
             actions.push(Request::Choose(FilePurpose::OpenRecord(
-                super::RecordUse::Replay,
+                crate::app::RecordUse::Replay,
             )));
         }
         if let Some((title, _)) = &self.loading {
@@ -519,14 +514,14 @@ impl ReplayPanel {
         let state = r.trace.state(self.at);
         ui.label(format!("Action {} of {n}", self.at));
         ui.separator();
-        play_info::status(ui, &r.game, state);
-        play_info::played(ui, &r.game, state, self.viewer);
-        play_info::battle(ui, &r.game, state, self.viewer);
+        info::status(ui, &r.game, state);
+        info::played(ui, &r.game, state, self.viewer);
+        info::battle(ui, &r.game, state, self.viewer);
         let turns = self
             .log
             .get(&r.game, &r.trace, self.at, self.viewer, self.generation);
-        if let Some(story) = super::game_log::battle_story(turns)
-            && let Some(c) = super::game_log::show_battle(ui, story)
+        if let Some(story) = game_log::battle_story(turns)
+            && let Some(c) = game_log::show_battle(ui, story)
         {
             self.at = c.step;
             if let Some(space) = c.space {
@@ -537,7 +532,7 @@ impl ReplayPanel {
             if self.viewer.is_none_or(|v| v == side) {
                 ui.label(format!(
                     "{side}'s hand: {}",
-                    play_info::hand_text(&r.game, state, side)
+                    info::hand_text(&r.game, state, side)
                 ));
             } else {
                 ui.label(format!(

@@ -7,11 +7,11 @@ use egui_plot::{
     Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Line, Plot, PlotUi, Polygon, uniform_grid_spacer,
 };
 
-use super::Request;
 use super::bands::band_quads;
-use super::chart_key;
-use super::replay_games::{Ending, RunGames};
-use super::theme::{self, CAESAR, DRAW, POMPEY};
+use crate::app::Request;
+use crate::app::chart_key;
+use crate::app::replay::games::{Ending, RunGames};
+use crate::app::theme::{self, CAESAR, DRAW, POMPEY};
 use crate::scenario::model::Side;
 use crate::sim::report::{Endings, SideCounts, YearVp};
 use crate::sim::{self, SimReport};
@@ -366,11 +366,11 @@ fn ending_at(endings: &Endings, x: f64, y: f64) -> Option<Ending> {
 #[cfg(test)]
 mod tests {
     use super::ending_at;
-    use crate::app::bands::band_quads;
+    use crate::app::simulate::bands::band_quads;
 
     #[test]
     fn a_click_on_an_endings_bar_names_its_ending() {
-        use crate::app::replay_games::Ending;
+        use crate::app::replay::games::Ending;
         use crate::scenario::model::Side;
         use crate::sim::report::{Endings, SideCounts};
         let counts = |caesar, pompey| SideCounts { caesar, pompey };

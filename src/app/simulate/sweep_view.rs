@@ -7,9 +7,9 @@
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{HLine, Line, LineStyle, Points, Polygon};
 
-use super::Request;
-use super::bands::band_quads;
-use super::theme;
+use super::bands::{band_quads, marked_line};
+use crate::app::Request;
+use crate::app::theme;
 use crate::scenario::rules::RuleSet;
 use crate::sim::sweep::{self, Axis, SweepReport};
 
@@ -176,12 +176,7 @@ fn win_rate_chart(ui: &mut Ui, r: &SweepReport, labels: &[String]) {
                 );
             }
             let points: Vec<[f64; 2]> = xs.iter().zip(&est).map(|(x, y)| [*x, *y]).collect();
-            p.line(
-                Line::new("Caesar wins", points.clone())
-                    .color(colour)
-                    .width(2.0),
-            );
-            p.points(Points::new("Caesar wins", points).color(colour).radius(4.0));
+            marked_line(p, "Caesar wins", points, colour, LineStyle::Solid);
             p.hline(
                 HLine::new("even game (50%)", 50.0)
                     .color(theme::DRAW)

@@ -6,16 +6,16 @@
 //! viewer may see it) under the pointer. Each block is a compact square
 //! (its side's colour, its initials, its strength as pips on its lower
 //! edge), a space's squares a small grid touching the space's dot that
-//! [`super::play_stacks`] places from that space alone; pointing at a
+//! [`super::stacks`] places from that space alone; pointing at a
 //! space or a block lists the whole stack in words.
 
 use egui::epaint::{CornerRadius, StrokeKind};
 use egui::{Align2, Color32, FontId, Pos2, Rect, Response, Role, Sense, Stroke, Ui, WidgetInfo};
 
-use super::map::{MapHit, MapInput, MapMode, MapModel, roman, short_rating, strength_text};
-use super::play_stacks::{self, Placed, STACK_GAP, StackSpec};
-use super::theme;
-use super::view::MapView;
+use super::stacks::{self, Placed, STACK_GAP, StackSpec};
+use crate::app::map::view::MapView;
+use crate::app::map::{MapHit, MapInput, MapMode, MapModel, roman, short_rating, strength_text};
+use crate::app::theme;
 use crate::engine::{Game, Place, SideView, State};
 use crate::games::trace::Trace;
 use crate::scenario::model::SpaceKind;
@@ -77,7 +77,7 @@ pub struct PlayBoard {
     font: f32,
 }
 
-/// What the stacks were placed from (see [`play_stacks::place`]).
+/// What the stacks were placed from (see [`stacks::place`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StackInputs {
     pub stacks: Vec<StackSpec>,
@@ -163,7 +163,7 @@ impl PlayBoard {
             reachable: Some(marks.targets),
         };
         let out = model.show(ui, scenario, Some(&game.rules), &mut self.view, &input);
-        self.font = model.board_font().unwrap_or(super::map::BOARD_FONT);
+        self.font = model.board_font().unwrap_or(crate::app::map::BOARD_FONT);
         self.centre_pointed(ui);
         if out.clicked.is_some() {
             self.pointed = None;
@@ -225,7 +225,7 @@ impl PlayBoard {
         }
     }
 
-    /// Each space's grid of squares at its dot ([`play_stacks::place`]),
+    /// Each space's grid of squares at its dot ([`stacks::place`]),
     /// placed again only when the stacks, the zoom, the pan or the names change.
     fn place_stacks(&mut self, scenario: &Scenario, area: Rect, cell: f32) {
         let Some(model) = &self.model else { return };
@@ -270,7 +270,7 @@ impl PlayBoard {
         if self.placed_for.as_ref() == Some(&key) {
             return;
         }
-        self.placed = play_stacks::place(&key.stacks, key.cell, STACK_GAP, &key.fixed, key.area);
+        self.placed = stacks::place(&key.stacks, key.cell, STACK_GAP, &key.fixed, key.area);
         self.names = marks.iter().map(|m| m.3).collect();
         self.placed_for = Some(key);
     }
@@ -415,7 +415,7 @@ impl PlayBoard {
     }
 
     /// What the stacks were last placed from: tests place them again
-    /// with [`play_stacks::place`] and compare.
+    /// with [`stacks::place`] and compare.
     pub fn stack_inputs(&self) -> Option<&StackInputs> {
         self.placed_for.as_ref()
     }
@@ -467,7 +467,7 @@ pub(crate) fn cell_size(zoom_u: f32) -> f32 {
 /// A block's initials on its square, as printed on the block: "L13" for
 /// Legio 13, "A1" for Auxilia 1, "Cae" for Caesar.
 pub(crate) fn initials(name: &str) -> String {
-    super::map::short_name(name)
+    crate::app::map::short_name(name)
 }
 
 /// What the board says of a stack in words (its space's card and a block's
@@ -610,7 +610,7 @@ fn register_block(
     let space = game.board().name(SpaceId(slot.0 as u16)).to_string();
     let lines = stack_words(game, state, row);
     let _: Response = response.on_hover_ui(|ui| {
-        ui.set_max_width(super::tooltip::BOARD_CARD_WIDTH);
+        ui.set_max_width(crate::app::map::tooltip::BOARD_CARD_WIDTH);
         ui.spacing_mut().item_spacing.y = 1.0;
         ui.label(egui::RichText::new(format!("{space}: {}", blocks_count(row.len()))).strong());
         for line in &lines {

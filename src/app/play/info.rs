@@ -1,17 +1,30 @@
 //! What the Play and Replay tabs show beside the board: where the turn
-//! stands, victory points, a hand of cards, the cards played, a battle.
+//! stands, victory points, a hand of cards, the cards played, a battle;
+//! and the hand-over screen between two people at one seat.
 //! Everything here is drawn from one side's view (or the whole state when
 //! the viewer sees everything), so nothing hidden is shown.
 
 use egui::{RichText, Ui};
 
-use super::theme;
+use crate::app::theme;
 use crate::engine::{EndReason, Game, Period, State};
 use crate::games::narrate::side_words;
 use crate::scenario::model::{BlockId, Side};
 
+/// A hand-over screen's words and button: `heading` as an alert, who
+/// takes the seat and who looks away, then `button`; true when clicked.
+pub(in crate::app) fn hand_over(ui: &mut Ui, heading: String, side: Side, button: String) -> bool {
+    ui.label(RichText::new(heading).size(theme::ALERT_SIZE).strong());
+    ui.label(format!(
+        "Hand the seat to {side}; {} looks away.",
+        side.other()
+    ));
+    ui.add_space(10.0);
+    ui.button(button).clicked()
+}
+
 /// Year, turn, Player 1, the stage in words, move and levy points, VP.
-pub(super) fn status(ui: &mut Ui, game: &Game, state: &State) {
+pub(in crate::app) fn status(ui: &mut Ui, game: &Game, state: &State) {
     let vp = state.outcome().map_or_else(|| state.vp(game), |o| o.vp);
     ui.horizontal_wrapped(|ui| {
         ui.label(
@@ -86,7 +99,7 @@ pub(super) fn how(reason: EndReason) -> &'static str {
 }
 
 /// The cards each side played this turn, as `viewer` may see them.
-pub(super) fn played(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
+pub(in crate::app) fn played(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
     let view = state.view(viewer.unwrap_or(Side::Caesar), viewer.is_none());
     let played: Vec<(Side, u8)> = Side::BOTH
         .iter()
@@ -107,7 +120,7 @@ pub(super) fn played(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Sid
 }
 
 /// A side's hand as labels (not playable here).
-pub(super) fn hand_text(game: &Game, state: &State, side: Side) -> String {
+pub(in crate::app) fn hand_text(game: &Game, state: &State, side: Side) -> String {
     let cards: Vec<String> = state
         .hand(side)
         .iter()
@@ -122,7 +135,7 @@ pub(super) fn hand_text(game: &Game, state: &State, side: Side) -> String {
 
 /// The battle being fought, as `viewer` may see it: each side's blocks in
 /// it (a reserve still hidden is counted, not named), the round, who acts.
-pub(super) fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
+pub(in crate::app) fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Side>) {
     let Some(b) = state.battle_info() else {
         return;
     };
@@ -155,8 +168,8 @@ pub(super) fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Option<Sid
                 let mut text = format!(
                     "{} {} {}",
                     block.name,
-                    super::map::short_rating(block),
-                    super::map::roman(state.strength(game, blk))
+                    crate::app::map::short_rating(block),
+                    crate::app::map::roman(state.strength(game, blk))
                 );
                 if state.is_reserve(blk) {
                     text.push_str(" (reserve)");

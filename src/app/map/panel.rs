@@ -3,12 +3,12 @@
 
 use egui::{Pos2, RichText, Ui};
 
-use super::deploy::DeployPanel;
 use super::heatmap_view::{self, HeatSource, Overlay};
-use super::map::{MapHit, MapInput, MapMode, MapModel};
-use super::state::AppState;
 use super::view::MapView;
-use super::{Request, Tab, theme};
+use super::{MapHit, MapInput, MapMode, MapModel};
+use crate::app::setup::deploy::DeployPanel;
+use crate::app::state::AppState;
+use crate::app::{Request, Tab, theme};
 use crate::scenario::edit::{Edit, Item};
 use crate::scenario::format::LinkDoc;
 use crate::scenario::model::{LinkClass, Side};
@@ -16,7 +16,7 @@ use crate::scenario::model::{Scenario, SpaceId};
 
 /// The map's drawing and view.
 #[derive(Default)]
-pub(super) struct MapPanel {
+pub(in crate::app) struct MapPanel {
     model: Option<MapModel>,
     /// The scenario revision the drawing was built for.
     built_for: Option<u64>,
@@ -29,7 +29,7 @@ pub(super) struct MapPanel {
 
 impl MapPanel {
     /// Rebuilds the drawing when the scenario changed since it was built.
-    pub(super) fn sync(&mut self, state: &AppState) {
+    pub(in crate::app) fn sync(&mut self, state: &AppState) {
         if self.built_for == Some(state.scenario_revision()) {
             return;
         }
@@ -39,22 +39,22 @@ impl MapPanel {
             .map(|s| MapModel::rebuild(s, self.model.take()));
     }
 
-    pub(super) fn has_model(&self) -> bool {
+    pub(in crate::app) fn has_model(&self) -> bool {
         self.model.is_some()
     }
 
     /// False for a custom map drawn without the published coastline.
-    pub(super) fn has_backdrop(&self) -> bool {
+    pub(in crate::app) fn has_backdrop(&self) -> bool {
         self.model.as_ref().is_none_or(MapModel::has_backdrop)
     }
 
     /// The space (or the space of the block) at a screen point.
-    pub(super) fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
+    pub(in crate::app) fn space_at(&self, scenario: &Scenario, p: Pos2) -> Option<SpaceId> {
         self.model.as_ref()?.space_at(scenario, p)
     }
 
     /// Draws the map, or why there is none.
-    pub(super) fn show(
+    pub(in crate::app) fn show(
         &mut self,
         ui: &mut Ui,
         state: &AppState,

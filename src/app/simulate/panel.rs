@@ -9,14 +9,16 @@ use std::time::{Duration, Instant};
 use egui::{RichText, Ui};
 
 use super::battle_calculator::BattleCalculator;
+use super::charts::charts;
 use super::ladder_view::{self, LadderSettings};
-use super::player_picker::{self, Menu, Offer, Picked};
-use super::sim_charts::charts;
 use super::sweep_view::{self, SweepSettings};
-use super::theme;
 use super::tune_view::{self, TuneSettings, TuneUse};
-use super::{ExportKind, FilePurpose, Request};
 use crate::ai::AiSpec;
+use crate::app::map::heatmap_view::HeatSource;
+use crate::app::player_picker::{self, Chosen, Offer};
+use crate::app::replay::games::{GameRow, RunGames};
+use crate::app::theme;
+use crate::app::{ExportKind, FilePurpose, Request};
 use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
@@ -27,6 +29,26 @@ use crate::sim::{
     SweepReport, tune::TuneReport,
 };
 
+/// What the Simulate tab runs on: the scenario in the window and its
+/// error count, the rule set in force (none when it did not load) and its
+/// name. The controls hand it to the run they start.
+#[derive(Clone, Copy)]
+struct Setup<'a> {
+    doc: Option<&'a ResolvedScenario>,
+    errors: usize,
+    rules: Option<&'a RuleSet>,
+    variant: &'a str,
+}
+
+/// The runs the Simulate tab starts.
+#[derive(Clone, Copy)]
+enum Run {
+    Games,
+    Ladder,
+    Sweep,
+    Tune,
+}
+
 /// What a finished run produced.
 pub enum RunOutcome {
     Single {
@@ -34,7 +56,7 @@ pub enum RunOutcome {
         /// One CSV row per game, with the header.
         csv: String,
         /// The games, for the table that opens one in the Replay tab.
-        games: Box<super::replay_games::RunGames>,
+        games: Box<RunGames>,
     },
     Compare(Box<CompareReport>),
     /// A strength ladder (one or two rule sets).
@@ -148,8 +170,7 @@ impl SimPanel {
 
     /// The last run's report(s) for the map heatmaps: a run, or a
     /// comparison (drawn as A − B).
-    pub(crate) fn heat_source(&self) -> Option<super::heatmap_view::HeatSource<'_>> {
-        use super::heatmap_view::HeatSource;
+    pub(crate) fn heat_source(&self) -> Option<HeatSource<'_>> {
         match &self.result {
             Some(Ok(RunOutcome::Single { report, .. })) => Some(HeatSource { a: report, b: None }),
             Some(Ok(RunOutcome::Compare(c))) => Some(HeatSource {
@@ -160,18 +181,25 @@ impl SimPanel {
         }
     }
 
-    /// Starts a run in the background. Refused (with a reason) while one
-    /// runs, or when the scenario has errors.
-    pub(crate) fn start(
-        &mut self,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: &RuleSet,
-        variant: &str,
-    ) {
-        if !self.may_start(errors) {
+    /// Starts a run of `run`'s kind in the background under `rules`.
+    /// Refused (with a reason) while one runs, or when the scenario has
+    /// errors.
+    fn start(&mut self, run: Run, on: Setup<'_>, rules: &RuleSet) {
+        if !self.may_start(on.errors) {
             return;
         }
+        match run {
+            Run::Games => self.start_games(on, rules),
+            Run::Ladder => self.start_ladder(on, rules),
+            Run::Sweep => self.start_sweep(on, rules),
+            Run::Tune => self.start_tune(on, rules),
+        }
+    }
+
+    /// Starts a run of games: the rule set in force and, when comparing,
+    /// the other one too, on the same seeds.
+    fn start_games(&mut self, on: Setup<'_>, rules: &RuleSet) {
+        let (doc, variant) = (on.doc, on.variant);
         let options = SimOptions::new(
             self.games.max(1),
             self.seed,
@@ -191,12 +219,12 @@ impl SimPanel {
                     sim::simulate(&game, &variant, &options, shared, |r| {
                         csv.push_str(&r.csv_row());
                         csv.push('\n');
-                        rows.push(super::replay_games::GameRow::from(r));
+                        rows.push(GameRow::from(r));
                     })
                     .map(|report| RunOutcome::Single {
                         report: Box::new(report),
                         csv,
-                        games: Box::new(super::replay_games::RunGames {
+                        games: Box::new(RunGames {
                             game: game.clone(),
                             options: options.clone(),
                             rows,
@@ -216,16 +244,8 @@ impl SimPanel {
     /// the rule set in force and, when comparing, the other one too (same
     /// seeds). Refused like [`SimPanel::start`], and when the rungs are
     /// not a ladder (none chosen).
-    pub(crate) fn start_ladder(
-        &mut self,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: &RuleSet,
-        variant: &str,
-    ) {
-        if !self.may_start(errors) {
-            return;
-        }
+    fn start_ladder(&mut self, on: Setup<'_>, rules: &RuleSet) {
+        let (doc, variant) = (on.doc, on.variant);
         let options = LadderOptions {
             players: self.ladder.players.clone(),
             games: self.ladder.games.max(1),
@@ -258,16 +278,10 @@ impl SimPanel {
     /// chosen fields' values over the rule set in force, each point over the
     /// same seeds, each point's rule set checked by the validator (whose
     /// error is shown). Refused like [`SimPanel::start`].
-    pub(crate) fn start_sweep(
-        &mut self,
-        doc: &ResolvedScenario,
-        errors: usize,
-        rules: &RuleSet,
-        variant: &str,
-    ) {
-        if !self.may_start(errors) {
+    fn start_sweep(&mut self, on: Setup<'_>, rules: &RuleSet) {
+        let (Some(doc), variant) = (on.doc, on.variant) else {
             return;
-        }
+        };
         let axes = match self.sweep.parsed() {
             Ok(a) => a,
             Err(e) => {
@@ -298,16 +312,8 @@ impl SimPanel {
     /// tune panel's settings and the seed above, under the rule set in
     /// force. Refused like [`SimPanel::start`], and when the settings are
     /// not a run (the reason is shown).
-    pub(crate) fn start_tune(
-        &mut self,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: &RuleSet,
-        variant: &str,
-    ) {
-        if !self.may_start(errors) {
-            return;
-        }
+    fn start_tune(&mut self, on: Setup<'_>, rules: &RuleSet) {
+        let (doc, variant) = (on.doc, on.variant);
         let options = match self.tune.options(self.seed) {
             Ok(o) => o,
             Err(e) => {
@@ -613,13 +619,19 @@ impl SimPanel {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
         let mut actions = Vec::new();
+        let on = Setup {
+            doc,
+            errors,
+            rules,
+            variant,
+        };
         egui::Panel::left("sim_controls")
             .default_size(theme::SIM_CONTROLS_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    actions.extend(self.controls(ui, doc, errors, rules, variant));
+                    actions.extend(self.controls(ui, on));
                     ui.separator();
-                    self.sweep_controls(ui, doc, errors, rules, variant);
+                    self.sweep_controls(ui, on);
                     ui.separator();
                     self.battle.show(ui, (doc, revision), rules, variant);
                 });
@@ -630,14 +642,8 @@ impl SimPanel {
         actions
     }
 
-    fn controls(
-        &mut self,
-        ui: &mut Ui,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: Option<&RuleSet>,
-        variant: &str,
-    ) -> Vec<Request> {
+    fn controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Vec<Request> {
+        let Setup { rules, variant, .. } = on;
         let mut actions = Vec::new();
         ui.heading("Simulate");
         egui::Grid::new("sim_options")
@@ -667,7 +673,7 @@ impl SimPanel {
             if ui.add_enabled(can_run, egui::Button::new("Run")).clicked()
                 && let Some(rules) = rules
             {
-                self.start(doc, errors, rules, variant);
+                self.start(Run::Games, on, rules);
             }
             if ui
                 .add_enabled(self.running.is_some(), egui::Button::new("Cancel"))
@@ -677,10 +683,10 @@ impl SimPanel {
             }
         });
         ui.separator();
-        actions.extend(self.ladder_controls(ui, doc, errors, rules, variant));
+        actions.extend(self.ladder_controls(ui, on));
         self.run_progress(ui);
         ui.separator();
-        actions.extend(self.tune_controls(ui, doc, errors, rules, variant));
+        actions.extend(self.tune_controls(ui, on));
         actions
     }
 
@@ -723,14 +729,8 @@ impl SimPanel {
         ui.end_row();
     }
 
-    fn ladder_controls(
-        &mut self,
-        ui: &mut Ui,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: Option<&RuleSet>,
-        variant: &str,
-    ) -> Option<Request> {
+    fn ladder_controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Option<Request> {
+        let Setup { rules, variant, .. } = on;
         ui.label(RichText::new("Strength ladder").strong())
             .on_hover_text(
                 "A mirror match at every rung (both sides played by that player), cross-play between the rungs for ratings, and whether the rule sets' difference for Caesar holds at every strength. Uses the seed, threads and compare setting above.",
@@ -742,20 +742,14 @@ impl SimPanel {
             .clicked()
             && let Some(rules) = rules
         {
-            self.start_ladder(doc, errors, rules, variant);
+            self.start(Run::Ladder, on, rules);
         }
         request
     }
 
     /// Tune's settings, its Run and Cancel, and its progress by generation.
-    fn tune_controls(
-        &mut self,
-        ui: &mut Ui,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: Option<&RuleSet>,
-        variant: &str,
-    ) -> Option<Request> {
+    fn tune_controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Option<Request> {
+        let Setup { rules, variant, .. } = on;
         let mut request = None;
         egui::CollapsingHeader::new(RichText::new("Tune a player").strong())
             .id_salt("tune_panel")
@@ -772,7 +766,7 @@ impl SimPanel {
                     if ui.add_enabled(can_run, egui::Button::new("Run tune")).clicked()
                         && let Some(rules) = rules
                     {
-                        self.start_tune(doc, errors, rules, variant);
+                        self.start(Run::Tune, on, rules);
                     }
                     let tuning = self.running.as_ref().is_some_and(|r| r.tune.is_some());
                     if ui
@@ -838,7 +832,11 @@ impl SimPanel {
 
     /// Plays `side` with the heuristic player of the file at `path`.
     pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
-        super::player_picker::load_player_file([&mut self.caesar, &mut self.pompey], side, path)
+        crate::app::player_picker::load_player_file(
+            [&mut self.caesar, &mut self.pompey],
+            side,
+            path,
+        )
     }
 
     /// Adds the heuristic player of the file at `path` as a ladder rung.
@@ -870,14 +868,8 @@ impl SimPanel {
         None
     }
 
-    fn sweep_controls(
-        &mut self,
-        ui: &mut Ui,
-        doc: Option<&ResolvedScenario>,
-        errors: usize,
-        rules: Option<&RuleSet>,
-        variant: &str,
-    ) {
+    fn sweep_controls(&mut self, ui: &mut Ui, on: Setup<'_>) {
+        let Setup { doc, rules, .. } = on;
         ui.label(RichText::new("Balance sweep").strong()).on_hover_text(
             "Caesar's win rate at every combination of the fields' values (over the rule set in force), each point over the same seeds; the point nearest an even game is marked. Uses the AIs, seed and threads above.",
         );
@@ -889,9 +881,9 @@ impl SimPanel {
         if ui
             .add_enabled(can_run, egui::Button::new("Run sweep"))
             .clicked()
-            && let (Some(rules), Some(doc)) = (rules, doc)
+            && let Some(rules) = rules
         {
-            self.start_sweep(doc, errors, rules, variant);
+            self.start(Run::Sweep, on, rules);
         }
     }
 
@@ -916,7 +908,7 @@ impl SimPanel {
             Some(Ok(RunOutcome::Single { report, csv, games })) => {
                 actions.extend(export_buttons(ui, self.json.as_ref(), Some(csv)));
                 summary(ui, report);
-                actions.extend(super::replay_games::table(ui, games));
+                actions.extend(crate::app::replay::games::table(ui, games));
                 actions.extend(charts(ui, &[report.as_ref()], Some(games)));
             }
             Some(Ok(RunOutcome::Compare(c))) => {
@@ -957,7 +949,7 @@ impl SimPanel {
                     e.report.variants[1], e.report.variants[0]
                 ));
                 if ui.button("Show it in the Rules tab").clicked() {
-                    actions.push(Request::SetTab(super::Tab::Rules));
+                    actions.push(Request::SetTab(crate::app::Tab::Rules));
                 }
             }
             Some(Ok(RunOutcome::Tune(t))) => {
@@ -980,26 +972,19 @@ impl SimPanel {
 fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec, variant: &str) -> Option<Request> {
     let mut request = None;
     let l = ui.label(format!("{side} AI"));
-    let menu = Menu {
-        variant,
-        current: Some(ai),
-        offer: Offer::Players,
-    };
-    let (combo, picked) =
-        player_picker::combo(ui, ("ai", side.index()), ai_label(ai), &menu, |_| {});
+    // The file of the player shown (before this frame's pick, if any).
+    let file = ai.numbers_file().map(|t| format!("Player file {}", t.path));
+    let (combo, chosen) =
+        player_picker::pick_player(ui, ("ai", side.index()), ai, variant, Offer::Players);
     let combo = combo.labelled_by(l.id);
-    if let Some(t) = ai.numbers_file() {
-        combo.on_hover_text(format!("Player file {}", t.path));
+    if let Some(file) = file {
+        combo.on_hover_text(file);
     }
-    match picked {
-        Some(Picked::Player(spec)) => *ai = spec,
-        Some(Picked::FromFile) => {
-            request = Some(Request::Choose(FilePurpose::OpenPlayer(
-                side,
-                super::PlayerUse::Simulate,
-            )));
-        }
-        None => {}
+    if chosen == Some(Chosen::FromFile) {
+        request = Some(Request::Choose(FilePurpose::OpenPlayer(
+            side,
+            crate::app::PlayerUse::Simulate,
+        )));
     }
     ui.end_row();
     player_picker::budget_row(ui, &format!("{side} playouts"), ai);
@@ -1076,9 +1061,4 @@ fn summary(ui: &mut Ui, r: &SimReport) {
             ui.label(format!("{:.0} games/s", r.games_per_second));
             ui.end_row();
         });
-}
-
-/// A side's AI as its chooser shows it: a player file by its name only.
-pub(super) fn ai_label(ai: &AiSpec) -> String {
-    player_picker::label(ai)
 }

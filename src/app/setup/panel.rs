@@ -14,8 +14,8 @@ use std::cmp::Ordering;
 
 use egui::{RichText, Ui};
 
-use super::state::AppState;
-use super::{Request, theme};
+use crate::app::state::AppState;
+use crate::app::{Request, form, theme};
 use crate::scenario::diff::{self, Difference, Part};
 use crate::scenario::edit::{Edit, Item, Working};
 use crate::scenario::format::BlockDoc;
@@ -90,7 +90,7 @@ impl Column {
 /// The Setup tab's own state: the view, the roster's filter and order, and
 /// the texts being typed (committed on Enter or leaving the field).
 #[derive(Default)]
-pub(super) struct SetupPanel {
+pub(in crate::app) struct SetupPanel {
     view: SetupView,
     filter: String,
     side_filter: Option<Side>,
@@ -123,7 +123,7 @@ pub(super) struct SetupPanel {
 }
 
 impl SetupPanel {
-    pub(super) fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(in crate::app) fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             ui.label("Open a scenario to edit its roster, deck and settings.");
@@ -383,18 +383,13 @@ impl SetupPanel {
     }
 
     fn block_name_row(&mut self, ui: &mut Ui, b: &BlockDoc, actions: &mut Vec<Request>) {
-        let l = ui.label("Block name");
-        let r = ui
-            .add(egui::TextEdit::singleline(&mut self.block_name).desired_width(theme::FIELD_WIDTH))
-            .labelled_by(l.id);
-        if r.lost_focus() && self.block_name.trim() != b.name {
+        if form::name_row(ui, "Block name", &mut self.block_name, &b.name) {
             actions.push(Request::Edit(Edit::RenameBlock {
                 side: b.side,
                 block: b.name.clone(),
                 name: self.block_name.clone(),
             }));
         }
-        ui.end_row();
     }
 
     // ------------------------------------------------------------ deck

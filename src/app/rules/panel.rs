@@ -7,9 +7,9 @@
 use egui::{RichText, Ui};
 
 use super::explain_view::{Clicked, ExplainPanel};
-use super::sim_panel::SimPanel;
-use super::state::{AppState, load_rules};
-use super::{FilePurpose, Request, theme};
+use crate::app::simulate::panel::SimPanel;
+use crate::app::state::{AppState, load_rules};
+use crate::app::{FilePurpose, Request, theme};
 use crate::scenario::model::Deck;
 use crate::scenario::playable;
 use crate::scenario::rule_fields::{
@@ -115,7 +115,7 @@ fn number(
 /// The panel's own state: the text being typed, and what is derived from
 /// the rule sets, kept until they change.
 #[derive(Default)]
-pub(super) struct RulesPanel {
+pub(in crate::app) struct RulesPanel {
     /// The variant shown beside the current one.
     pub compare_with: String,
     /// Name for "Save as variant".
@@ -153,7 +153,7 @@ fn card_list(text: &str) -> Vec<String> {
 impl RulesPanel {
     /// The Rules tab: every switch, then the differences from another rule
     /// set beside the explanation of two rule sets (run on `sim`'s runner).
-    pub(super) fn show(
+    pub(in crate::app) fn show(
         &mut self,
         ui: &mut Ui,
         state: &AppState,
@@ -342,11 +342,7 @@ impl RulesPanel {
                     .striped(true)
                     .spacing([14.0, 5.0])
                     .show(ui, |ui| {
-                        ui.label(RichText::new("Field").strong());
-                        ui.label(RichText::new("Rule").strong());
-                        ui.label(RichText::new("Value").strong());
-                        ui.label(RichText::new("What it decides").strong());
-                        ui.end_row();
+                        header_row(ui, ["Field", "Rule", "Value", "What it decides"]);
                         for (field, value) in values {
                             let changed =
                                 changed_fields.iter().any(|(f, _, _)| f.name == field.name);
@@ -476,11 +472,7 @@ fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
             .striped(true)
             .spacing([14.0, 4.0])
             .show(ui, |ui| {
-                ui.label(RichText::new("Field").strong());
-                ui.label(RichText::new("Rule").strong());
-                ui.label(RichText::new(mine).strong());
-                ui.label(RichText::new(theirs).strong());
-                ui.end_row();
+                header_row(ui, ["Field", "Rule", mine, theirs]);
                 for (field, a, b) in diff {
                     ui.label(RichText::new(field.name).monospace());
                     ui.label(field.rule);
@@ -490,4 +482,12 @@ fn differences(ui: &mut Ui, mine: &str, theirs: &str, diff: &Differences) {
                 }
             });
     });
+}
+
+/// A rule table's header: each column's title in strong type, one row.
+fn header_row(ui: &mut Ui, titles: [&str; 4]) {
+    for title in titles {
+        ui.label(RichText::new(title).strong());
+    }
+    ui.end_row();
 }

@@ -3,15 +3,15 @@
 
 use egui::{Id, LayerId, Order, Pos2, Rect, RichText, Role, Sense, Ui, Vec2, WidgetInfo};
 
-use super::state::AppState;
-use super::theme::{self, GOOD, POOL_BLOCK, WARNING};
-use super::{Request, map, mode_label};
+use crate::app::state::AppState;
+use crate::app::theme::{self, GOOD, POOL_BLOCK, WARNING};
+use crate::app::{Request, map, mode_label};
 use crate::scenario::edit::{CityBalance, DeploymentMode, Edit, Item, Working};
 use crate::scenario::model::{Block, BlockId, Scenario, Side, SpaceId};
 
 /// The deployment editor's own state: what is dragged, what is shown.
 #[derive(Default)]
-pub(super) struct DeployPanel {
+pub(in crate::app) struct DeployPanel {
     /// The block being dragged (from the map or a pool).
     pub dragging: Option<(Side, String)>,
     /// 8.4: show each city's winter supply on the map.
@@ -23,7 +23,7 @@ pub(super) struct DeployPanel {
 
 impl DeployPanel {
     /// The side panel's tools: the mode, the 5.3 counts, the selected block.
-    pub(super) fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(in crate::app) fn tools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let mut edits = Vec::new();
         let (Some(report), Some(doc)) = (state.report(), state.document()) else {
             return Vec::new();
@@ -70,7 +70,7 @@ impl DeployPanel {
     }
 
     /// Each side's levy pool: the blocks not on the map (5.2).
-    pub(super) fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
+    pub(in crate::app) fn pools(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let Some(report) = state.report() else {
             return Vec::new();
         };
@@ -170,7 +170,7 @@ impl DeployPanel {
     /// city (refused with a reason when illegal) or on its side's pool.
     /// `space_at` finds the space under a point of the map (the map panel's
     /// hit test, passed in so this panel needs nothing else of the map).
-    pub(super) fn finish_drag(
+    pub(in crate::app) fn finish_drag(
         &mut self,
         ui: &mut Ui,
         state: &AppState,
@@ -295,8 +295,8 @@ fn selected_block(
         "{} {} · {} · full strength {}",
         b.side,
         b.kind.label(),
-        super::map::short_rating(b),
-        super::map::roman(b.max_strength())
+        crate::app::map::short_rating(b),
+        crate::app::map::roman(b.max_strength())
     ));
     match scenario.starting_setup().location(id) {
         Some(s) => {
@@ -325,10 +325,10 @@ fn start_strength(ui: &mut Ui, w: &Working, b: &Block, edits: &mut Vec<Edit>) {
     ui.horizontal(|ui| {
         ui.label("Starts at");
         for strength in b.kind.strengths(b.max_steps) {
-            let text = super::map::strength_text(b, strength);
+            let text = crate::app::map::strength_text(b, strength);
             let chosen = current == Some(strength);
             if ui
-                .selectable_label(chosen, super::map::roman(strength))
+                .selectable_label(chosen, crate::app::map::roman(strength))
                 .on_hover_text(format!("{} starts the game at strength {text}", b.name))
                 .clicked()
                 && !chosen

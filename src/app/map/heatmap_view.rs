@@ -5,8 +5,8 @@
 
 use egui::{Color32, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
 
-use super::theme;
 use super::view::MapView;
+use crate::app::{form, theme};
 use crate::scenario::model::{Scenario, SpaceId};
 use crate::sim::SimReport;
 use crate::sim::heatmap::{HeldShare, SpaceFigures};
@@ -274,16 +274,16 @@ pub fn controls(
         return;
     };
     ui.horizontal_wrapped(|ui| {
-        let l = ui.label("Overlay");
-        egui::ComboBox::from_id_salt("heatmap_layer")
-            .selected_text(overlay.layer.label())
-            .show_ui(ui, |ui| {
-                for layer in Layer::ALL {
-                    ui.selectable_value(&mut overlay.layer, layer, layer.label());
-                }
-            })
-            .response
-            .labelled_by(l.id);
+        form::labelled(
+            ui,
+            "Overlay",
+            form::choice(
+                "heatmap_layer",
+                &mut overlay.layer,
+                Layer::ALL,
+                Layer::label,
+            ),
+        );
         if overlay.layer == Layer::Off {
             return;
         }

@@ -251,7 +251,7 @@ fn say_ignored(ui: &Ui, r: &egui::Response, why: Ignored) {
     ui.painter().rect_stroke(
         r.rect.expand(1.0),
         3.0,
-        egui::Stroke::new(2.0, super::theme::WARNING),
+        egui::Stroke::new(2.0, crate::app::theme::WARNING),
         egui::StrokeKind::Outside,
     );
     egui::Area::new(r.id.with("ignored"))
@@ -261,7 +261,7 @@ fn say_ignored(ui: &Ui, r: &egui::Response, why: Ignored) {
         .show(ui.ctx(), |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width(r.rect.width().max(220.0));
-                ui.label(RichText::new(why.words()).color(super::theme::WARNING));
+                ui.label(RichText::new(why.words()).color(crate::app::theme::WARNING));
             });
         });
     ui.ctx()

@@ -2,7 +2,7 @@
 //! in the window, and what that was measured on; "Fit players…" runs `fit`
 //! ([`crate::sim::fit`]) on its own thread with progress and cancel, and the
 //! bundle it writes beside the setup file is what the player menus then
-//! offer first ([`super::player_picker::set_setup`]).
+//! offer first ([`crate::app::player_picker::set_setup`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use egui::{RichText, Ui};
 
-use super::player_picker::SetupRatings;
-use super::state::AppState;
-use super::theme;
+use crate::app::player_picker::SetupRatings;
+use crate::app::state::AppState;
+use crate::app::theme;
 use crate::engine::Game;
 use crate::scenario::checked::CheckedScenario;
 use crate::sim::fit::{self, Fit, FitRequest, Transferred, Verdict};
@@ -92,7 +92,7 @@ impl SetupPlayers {
             Err(e) => (Vec::new(), Some(e.to_string())),
         };
         self.balance_line = measured_balance(state);
-        super::player_picker::set_setup(SetupRatings {
+        crate::app::player_picker::set_setup(SetupRatings {
             scenario_digest: scenario_digest.clone(),
             bundle,
         });
@@ -108,8 +108,11 @@ impl SetupPlayers {
                 .resolve(&[state.variant()], &setup)
                 .map(|best| {
                     let spec = best.player.spec;
-                    let words =
-                        format!("{}: {}", super::player_picker::label(&spec), best.sentence);
+                    let words = format!(
+                        "{}: {}",
+                        crate::app::player_picker::label(&spec),
+                        best.sentence
+                    );
                     (words, spec.to_string())
                 })
                 .map_err(|e| e.to_string()),

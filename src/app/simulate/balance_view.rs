@@ -10,14 +10,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use egui::{Color32, RichText, Sense, Stroke, Ui, vec2};
-use egui_plot::{Legend, Line, Plot, Points, Polygon};
+use egui_plot::{Legend, LineStyle, Plot, Polygon};
 
-use super::{ExportKind, FilePurpose, Request, theme};
+use super::bands::marked_line;
+
 use crate::ai::AiSpec;
+use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::balance::{self, BalanceOptions, BalanceReport, Limits, Oracle, Watch};
+use crate::sim::balance::{
+    self, BalanceOptions, BalanceReport, Interval, Limits, Oracle, Round, Watch,
+};
 
 /// A run in the background.
 struct Running {
@@ -296,25 +300,23 @@ impl BalancePanel {
 
     fn settings(&mut self, ui: &mut Ui) {
         egui::Grid::new("balance_settings").num_columns(2).show(ui, |ui| {
-            let label = ui.label("Budget (wall minutes)");
-            ui.add(egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5))
-                .labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Games per deciding pairing");
-            ui.add(egui::DragValue::new(&mut self.games).range(2..=1_000_000))
-                .labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Games per pairing at first");
-            ui.add(egui::DragValue::new(&mut self.first_games).range(1..=1_000_000))
-                .labelled_by(label.id);
-            ui.end_row();
-            let label = ui.label("Rounds of best responses");
-            ui.add(egui::DragValue::new(&mut self.rounds).range(0..=50))
-                .labelled_by(label.id);
-            ui.end_row();
+            form::row(
+                ui,
+                "Budget (wall minutes)",
+                egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5),
+            );
+            form::row(ui, "Seed", egui::DragValue::new(&mut self.seed));
+            form::row(
+                ui,
+                "Games per deciding pairing",
+                egui::DragValue::new(&mut self.games).range(2..=1_000_000),
+            );
+            form::row(
+                ui,
+                "Games per pairing at first",
+                egui::DragValue::new(&mut self.first_games).range(1..=1_000_000),
+            );
+            form::row(ui, "Rounds of best responses", egui::DragValue::new(&mut self.rounds).range(0..=50));
             ui.label("Best responses");
             ui.horizontal(|ui| {
                 ui.checkbox(&mut self.oracles[0], "tuned numbers")
@@ -325,21 +327,21 @@ impl BalancePanel {
                     .on_hover_text("(c) that search scored by a value learned on games against the mix");
             });
             ui.end_row();
-            let label = ui.label("More players");
-            ui.add(
+            form::row(
+                ui,
+                "More players",
                 egui::TextEdit::singleline(&mut self.players)
                     .hint_text("e.g. search:16, heuristic:my-numbers.ron")
                     .desired_width(320.0),
-            )
-            .labelled_by(label.id);
-            ui.end_row();
+            );
             ui.label("");
             ui.checkbox(&mut self.only_named, "Only these players (leave out the shipped ones)");
             ui.end_row();
-            let label = ui.label("Folder for trained players");
-            ui.add(egui::TextEdit::singleline(&mut self.folder).desired_width(320.0))
-                .labelled_by(label.id);
-            ui.end_row();
+            form::row(
+                ui,
+                "Folder for trained players",
+                egui::TextEdit::singleline(&mut self.folder).desired_width(320.0),
+            );
         });
     }
 }
@@ -449,7 +451,7 @@ fn report_view(
                 .clicked()
         {
             requests.push(Request::SeatPlayer(side, spec));
-            requests.push(Request::SetTab(super::Tab::Play));
+            requests.push(Request::SetTab(crate::app::Tab::Play));
         }
     }
     if !report.mirrors.is_empty() {
@@ -631,55 +633,35 @@ fn convergence(ui: &mut Ui, report: &BalanceReport) {
                         .allow_hover(false),
                 )
             };
-            let value: Vec<(f64, [f64; 2])> = report
-                .rounds
-                .iter()
-                .map(|r| (f64::from(r.round), r.value.ci95))
-                .collect();
-            if let Some(b) = band("value 95%", &value, theme::CAESAR) {
-                p.polygon(b);
-            }
-            let line: Vec<[f64; 2]> = report
-                .rounds
-                .iter()
-                .map(|r| [f64::from(r.round), r.value.estimate * 100.0])
-                .collect();
-            p.line(
-                Line::new("Caesar's share at equilibrium", line.clone())
-                    .color(theme::CAESAR)
-                    .width(2.0),
-            );
-            p.points(
-                Points::new("Caesar's share at equilibrium", line)
-                    .color(theme::CAESAR)
-                    .radius(4.0),
-            );
-            let expl: Vec<(f64, [f64; 2])> = report
-                .rounds
-                .iter()
-                .filter_map(|r| r.exploitability.map(|e| (f64::from(r.round), e.ci95)))
-                .collect();
-            if let Some(b) = band("exploitability 95%", &expl, theme::ROUNDS) {
-                p.polygon(b);
-            }
-            let eline: Vec<[f64; 2]> = report
-                .rounds
-                .iter()
-                .filter_map(|r| {
+            // Each figure by round: its 95% band, then its line.
+            type Figure = fn(&Round) -> Option<Interval>;
+            let series: [(&str, &str, Color32, Figure); 2] = [
+                (
+                    "value 95%",
+                    "Caesar's share at equilibrium",
+                    theme::CAESAR,
+                    |r| Some(r.value),
+                ),
+                ("exploitability 95%", "exploitability", theme::ROUNDS, |r| {
                     r.exploitability
-                        .map(|e| [f64::from(r.round), e.estimate * 100.0])
-                })
-                .collect();
-            p.line(
-                Line::new("exploitability", eline.clone())
-                    .color(theme::ROUNDS)
-                    .width(2.0),
-            );
-            p.points(
-                Points::new("exploitability", eline)
-                    .color(theme::ROUNDS)
-                    .radius(4.0),
-            );
+                }),
+            ];
+            for (band_name, name, colour, figure) in series {
+                let by_round: Vec<(f64, Interval)> = report
+                    .rounds
+                    .iter()
+                    .filter_map(|r| figure(r).map(|i| (f64::from(r.round), i)))
+                    .collect();
+                let ci: Vec<(f64, [f64; 2])> = by_round.iter().map(|(x, i)| (*x, i.ci95)).collect();
+                if let Some(b) = band(band_name, &ci, colour) {
+                    p.polygon(b);
+                }
+                let line = by_round
+                    .iter()
+                    .map(|(x, i)| [*x, i.estimate * 100.0])
+                    .collect();
+                marked_line(p, name, line, colour, LineStyle::Solid);
+            }
         });
 }
 
