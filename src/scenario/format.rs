@@ -142,32 +142,33 @@ fn explain_ron_error(code: &ron::Error) -> String {
             expected,
             found,
             outer,
-        } => {
-            let suggestion = crate::scenario::names::nearest(found, expected.iter().copied())
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            let outer = outer.as_deref().unwrap_or("this item");
-            format!(
-                "unknown field `{found}` in {outer}{suggestion}; expected one of: {}",
-                expected.join(", ")
-            )
-        }
+        } => unknown_name(("field", "in", "this item"), found, expected, outer),
         E::NoSuchEnumVariant {
             expected,
             found,
             outer,
-        } => {
-            let suggestion = crate::scenario::names::nearest(found, expected.iter().copied())
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            let outer = outer.as_deref().unwrap_or("this value");
-            format!(
-                "unknown variant `{found}` for {outer}{suggestion}; expected one of: {}",
-                expected.join(", ")
-            )
-        }
+        } => unknown_name(("variant", "for", "this value"), found, expected, outer),
         other => other.to_string(),
     }
+}
+
+/// An unknown field or variant `found`, with the nearest of `expected` when
+/// one is close: `what` names it, `at` joins it to the item it is in (said
+/// as `unnamed` where the error names none).
+fn unknown_name(
+    (what, at, unnamed): (&str, &str, &str),
+    found: &str,
+    expected: &[&str],
+    outer: &Option<String>,
+) -> String {
+    let suggestion = crate::scenario::names::nearest(found, expected.iter().copied())
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    let outer = outer.as_deref().unwrap_or(unnamed);
+    format!(
+        "unknown {what} `{found}` {at} {outer}{suggestion}; expected one of: {}",
+        expected.join(", ")
+    )
 }
 
 /// Reads a file as UTF-8 text, at most [`crate::files::MAX_INPUT_BYTES`]
