@@ -30,14 +30,9 @@ impl fmt::Display for Location {
 /// Why a file could not be turned into a document.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("{}: cannot read: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}: larger than {} MiB, the most this program reads from one file", path.display(), limit >> 20)]
-    TooLarge { path: PathBuf, limit: u64 },
+    /// The file could not be read, or was too large.
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
     #[error("{}: not UTF-8 text (first bad byte at offset {offset})", path.display())]
     NotUtf8 { path: PathBuf, offset: usize },
     #[error("{location}: {message}")]
@@ -191,10 +186,7 @@ fn text_of(
     path: &Path,
     read: fn(&Path, u64) -> Result<Vec<u8>, crate::files::ReadError>,
 ) -> Result<String, LoadError> {
-    let mut bytes = read(path, crate::files::MAX_INPUT_BYTES).map_err(|e| match e {
-        crate::files::ReadError::Io { path, source } => LoadError::Io { path, source },
-        crate::files::ReadError::TooLarge { path, limit } => LoadError::TooLarge { path, limit },
-    })?;
+    let mut bytes = read(path, crate::files::MAX_INPUT_BYTES)?;
     const BOM: &[u8] = "\u{feff}".as_bytes();
     let bom = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     bytes.drain(..bom);

@@ -259,10 +259,10 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
             None => "no such variant file".to_string(),
         }
     };
-    Err(LoadError::Io {
+    Err(LoadError::Read(crate::files::ReadError::Io {
         path: as_path,
         source: std::io::Error::new(std::io::ErrorKind::NotFound, reason),
-    })
+    }))
 }
 
 /// Where the variant `spec` sets one of `fields`: in the first file of its
