@@ -4,8 +4,6 @@
 //! the battle being fought and the regroup after it, and reaches the blocks
 //! through the [`Board`] it is handed; the state goes on when a battle ends.
 
-use std::ops::{Deref, DerefMut};
-
 use super::events::{GameEvent, Log, emit};
 use super::{Action, BlockSet, Board, Dice, Game, GameStats, MapEvent, NO_LINK, SpaceSet, flag};
 use crate::scenario::model::{Adjacent, BlockId, Event, LinkId, SpaceId};
@@ -48,23 +46,7 @@ struct Look<'a> {
     battles: &'a Battles,
 }
 
-impl Deref for Field<'_> {
-    type Target = Board;
-    fn deref(&self) -> &Board {
-        self.board
-    }
-}
-impl DerefMut for Field<'_> {
-    fn deref_mut(&mut self) -> &mut Board {
-        self.board
-    }
-}
-impl Deref for Look<'_> {
-    type Target = Board;
-    fn deref(&self) -> &Board {
-        self.board
-    }
-}
+reads_as_board!(Field, Look);
 
 impl Field<'_> {
     fn look(&self) -> Look<'_> {
