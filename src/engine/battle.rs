@@ -819,13 +819,7 @@ impl Battles {
             self.battle = Some(battle);
             return Begun::Fighting;
         }
-        let mut field = Field {
-            board,
-            stats,
-            dice,
-            battles: self,
-            ended: None,
-        };
+        let mut field = self.field((board, stats, dice));
         battle.after_setup(&mut field, game, log);
         match field.ended {
             Some(winner) => Begun::Ended(winner, battle),
@@ -833,6 +827,21 @@ impl Battles {
                 self.battle = Some(battle);
                 Begun::Fighting
             }
+        }
+    }
+
+    /// What a battle's rules change, with the battle phase's own state (the
+    /// battle fought taken out of it) and no end yet.
+    fn field<'a>(
+        &'a mut self,
+        (board, stats, dice): (&'a mut Board, &'a mut GameStats, &'a mut Dice),
+    ) -> Field<'a> {
+        Field {
+            board,
+            stats,
+            dice,
+            battles: self,
+            ended: None,
         }
     }
 
@@ -860,14 +869,7 @@ impl Battles {
         log: &mut impl Log,
     ) -> Option<Option<Side>> {
         let mut battle = self.battle.take()?;
-        let (board, stats, dice) = field;
-        let mut field = Field {
-            board,
-            stats,
-            dice,
-            battles: self,
-            ended: None,
-        };
+        let mut field = self.field(field);
         battle.apply(&mut field, game, action, log);
         let ended = field.ended;
         if ended.is_none() {
