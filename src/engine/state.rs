@@ -8,8 +8,8 @@
 
 use super::{
     Action, BattleInfo, Battles, Begun, BlockState, Board, CardSet, CommandPhase, CommandStep,
-    Dice, Game, GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period,
-    Phase, Place, jupiter_candidates, may_add_step,
+    Dice, Game, GameStats, IllegalAction, Log, NoLog, Orders, Outcome, POOL, Period, Phase, Place,
+    jupiter_candidates, may_add_step,
 };
 use crate::scenario::model::{BlockId, CardFace, Event, Side, SpaceId};
 
@@ -59,20 +59,12 @@ impl State {
             .map(|b| {
                 let block = roster.block(b);
                 let loc = setup.location(b).map_or(POOL, |s| s.0);
-                BlockState {
-                    loc,
-                    steps: if loc == POOL {
-                        block.max_steps
-                    } else {
-                        setup.steps(roster, b)
-                    },
-                    side: block.side,
-                    flags: 0,
-                    moved_steps: 0,
-                    entered_via: NO_LINK,
-                    came_from: loc,
-                    last_hop: Hop::NONE,
-                }
+                let steps = if loc == POOL {
+                    block.max_steps
+                } else {
+                    setup.steps(roster, b)
+                };
+                BlockState::fresh(loc, steps, block.side)
             })
             .collect();
         let mut state = State {
