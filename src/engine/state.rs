@@ -416,16 +416,31 @@ impl State {
 /// Player 2's (2.2), then the battles.
 impl State {
     pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
-        let side = self.order[slot as usize];
         self.phase = Phase::Command(slot);
         let orders = self.orders[slot as usize];
+        self.command_step(game, slot, log, |command, table, side, log| {
+            command.begin(table, game, side, slot, orders, log)
+        });
+    }
+
+    /// A step of the command phase in `slot` (by the side in command, on
+    /// the board, the contests, the counts and the dice), then what follows
+    /// it.
+    fn command_step<L: Log>(
+        &mut self,
+        game: &Game,
+        slot: u8,
+        log: &mut L,
+        step: impl FnOnce(&mut CommandPhase, super::command::Table<'_>, Side, &mut L) -> bool,
+    ) {
+        let side = self.order[slot as usize];
         let table = (
             &mut self.board,
             &mut self.battles,
             &mut self.stats,
             &mut self.dice,
         );
-        let done = self.command.begin(table, game, side, slot, orders, log);
+        let done = step(&mut self.command, table, side, log);
         self.command_went_on(game, slot, done, log);
     }
 
@@ -447,15 +462,9 @@ impl State {
         let Phase::Command(slot) = self.phase else {
             return;
         };
-        let side = self.order[slot as usize];
-        let table = (
-            &mut self.board,
-            &mut self.battles,
-            &mut self.stats,
-            &mut self.dice,
-        );
-        let done = self.command.apply(table, game, side, action, log);
-        self.command_went_on(game, slot, done, log);
+        self.command_step(game, slot, log, |command, table, side, log| {
+            command.apply(table, game, side, action, log)
+        });
     }
 
     /// After a command phase's step: if it is over, Player 2's command
