@@ -695,18 +695,7 @@ impl ExplainReport {
 
     /// The games of the run this report does not hold (none when complete).
     pub fn missing_games(&self) -> Vec<GameRange> {
-        let mut missing = Vec::new();
-        let mut next = 0;
-        for r in self.ranges().unwrap_or_default() {
-            if r.start > next {
-                missing.push(GameRange::from(next..r.start));
-            }
-            next = next.max(r.end);
-        }
-        if next < self.run_games {
-            missing.push(GameRange::from(next..self.run_games));
-        }
-        missing
+        GameRange::missing(&self.ranges().unwrap_or_default(), self.run_games)
     }
 
     /// Checks a report as read from a file: its shards inside the run and

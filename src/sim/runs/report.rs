@@ -1259,24 +1259,7 @@ impl SimReport {
 
     /// The games of the run this report does not hold (none when complete).
     pub fn missing_games(&self) -> Vec<GameRange> {
-        let mut missing = Vec::new();
-        let mut next = 0;
-        for r in self.ranges().unwrap_or_default() {
-            if r.start > next {
-                missing.push(GameRange {
-                    start: next,
-                    end: r.start,
-                });
-            }
-            next = next.max(r.end);
-        }
-        if next < self.run_games {
-            missing.push(GameRange {
-                start: next,
-                end: self.run_games,
-            });
-        }
-        missing
+        GameRange::missing(&self.ranges().unwrap_or_default(), self.run_games)
     }
 
     /// Every field that says which run this report belongs to: what was
