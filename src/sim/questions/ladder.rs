@@ -24,7 +24,7 @@ use crate::ai::AiSpec;
 use crate::engine::Game;
 use crate::sim::MergeError;
 use crate::sim::OptionsError;
-use crate::sim::report::Merge;
+use crate::sim::report::{Merge, first_of_one_run, merge_picked};
 use crate::sim::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
 use crate::sim::{
     Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
@@ -1025,25 +1025,19 @@ impl Merge for LadderReport {
     /// match merges with the checks of [`SimReport::merge_labelled`] (no
     /// game counted twice). The result may still miss games.
     fn merge_labelled(reports: &[(&str, &LadderReport)]) -> Result<LadderReport, MergeError> {
-        let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
-        for &(label, r) in reports {
-            r.check().map_err(|e| e.in_report(label))?;
-            crate::sim::report::refuse_different_runs(
-                "ladders",
-                (label, &r.identity()),
-                (first_label, &first.identity()),
-            )?;
-        }
+        let (_, first) = first_of_one_run(
+            "ladders",
+            reports,
+            LadderReport::check,
+            LadderReport::identity,
+        )?;
         let mut mirrors = Vec::new();
         for (i, player) in first.players.iter().enumerate() {
             let what = format!("rung {} ({player})", i + 1);
             let mirror = if first.variants.len() == 1 {
-                let parts: Vec<(&str, &SimReport)> = reports
-                    .iter()
-                    .map(|&(l, r)| (l, r.rungs[i].mirror.runs()[0]))
-                    .collect();
                 Mirror::Single(Box::new(
-                    SimReport::merge_labelled(&parts).map_err(|e| e.in_report(&what))?,
+                    merge_picked(reports, |r| r.rungs[i].mirror.runs()[0])
+                        .map_err(|e| e.in_report(&what))?,
                 ))
             } else {
                 let parts: Vec<(&str, &CompareReport)> = reports
@@ -1061,11 +1055,7 @@ impl Merge for LadderReport {
         }
         let mut cross = Vec::new();
         for (x, c) in first.cross_play.iter().enumerate() {
-            let parts: Vec<(&str, &SimReport)> = reports
-                .iter()
-                .map(|&(l, r)| (l, &r.cross_play[x].run))
-                .collect();
-            let run = SimReport::merge_labelled(&parts).map_err(|e| {
+            let run = merge_picked(reports, |r| &r.cross_play[x].run).map_err(|e| {
                 e.in_report(format!(
                     "cross-play {} vs {}",
                     first.players[c.caesar_rung], first.players[c.pompey_rung]

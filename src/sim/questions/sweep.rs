@@ -29,7 +29,7 @@ use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
 use crate::sim::MergeError;
-use crate::sim::report::Merge;
+use crate::sim::report::{Merge, first_of_one_run, merge_picked};
 use crate::sim::stats::Estimate;
 use crate::sim::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 
@@ -737,22 +737,11 @@ impl Merge for SweepReport {
     /// merges with the checks of [`SimReport::merge_labelled`] (no game
     /// counted twice). The result may still miss games.
     fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, MergeError> {
-        let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
-        for &(label, r) in reports {
-            r.check().map_err(|e| e.in_report(label))?;
-            crate::sim::report::refuse_different_runs(
-                "sweeps",
-                (label, &r.identity()),
-                (first_label, &first.identity()),
-            )?;
-        }
+        let (_, first) =
+            first_of_one_run("sweeps", reports, SweepReport::check, SweepReport::identity)?;
         let mut points = Vec::new();
         for (i, p) in first.points.iter().enumerate() {
-            let parts: Vec<(&str, &SimReport)> = reports
-                .iter()
-                .map(|&(l, r)| (l, &r.points[i].run))
-                .collect();
-            let run = SimReport::merge_labelled(&parts).map_err(|e| {
+            let run = merge_picked(reports, |r| &r.points[i].run).map_err(|e| {
                 e.in_report(format!("point {} ({})", i + 1, settings_text(&p.settings)))
             })?;
             points.push(point_of(p.settings.clone(), run));
