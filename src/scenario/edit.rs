@@ -1053,28 +1053,30 @@ impl Document {
 
     /// Takes back the last edit; false when there is none.
     pub fn undo(&mut self) -> bool {
-        let Some(step) = self.undo.pop() else {
-            return false;
-        };
-        let after = std::mem::replace(&mut self.work, step.state);
-        self.redo.push(Step {
-            label: step.label,
-            state: after,
-            revision: self.revision,
-        });
-        self.revision = step.revision;
-        true
+        self.travel(true)
     }
 
     /// Does again what undo took back; false when there is nothing.
     pub(crate) fn redo(&mut self) -> bool {
-        let Some(step) = self.redo.pop() else {
+        self.travel(false)
+    }
+
+    /// Undo (`back`) or redo: the last step of its stack becomes the working
+    /// state, and the state it replaces goes on the other stack; false when
+    /// the stack is empty.
+    fn travel(&mut self, back: bool) -> bool {
+        let (from, to) = if back {
+            (&mut self.undo, &mut self.redo)
+        } else {
+            (&mut self.redo, &mut self.undo)
+        };
+        let Some(step) = from.pop() else {
             return false;
         };
-        let before = std::mem::replace(&mut self.work, step.state);
-        self.undo.push(Step {
+        let replaced = std::mem::replace(&mut self.work, step.state);
+        to.push(Step {
             label: step.label,
-            state: before,
+            state: replaced,
             revision: self.revision,
         });
         self.revision = step.revision;
