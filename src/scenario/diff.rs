@@ -345,24 +345,16 @@ fn cards(base: &ResolvedScenario, this: &ResolvedScenario, add: &mut impl FnMut(
         }
         out
     };
-    let (fa, fb) = (faces(a), faces(b));
-    let all: BTreeSet<_> = fa.keys().chain(fb.keys()).copied().collect();
-    for face in all {
-        let (x, y) = (
-            fa.get(&face).copied().unwrap_or(0),
-            fb.get(&face).copied().unwrap_or(0),
+    for (face, x, y) in differing_counts(&faces(a), &faces(b)) {
+        add(
+            Part::Cards,
+            format!(
+                "command card {}/{}: {x} -> {y} {}",
+                face.0.0,
+                face.1.0,
+                if y == 1 { "copy" } else { "copies" }
+            ),
         );
-        if x != y {
-            add(
-                Part::Cards,
-                format!(
-                    "command card {}/{}: {x} -> {y} {}",
-                    face.0.0,
-                    face.1.0,
-                    if y == 1 { "copy" } else { "copies" }
-                ),
-            );
-        }
     }
     let total = |d: &crate::scenario::format::DeckDoc| {
         d.events.len() as u32 + d.commands.iter().map(|c| u32::from(c.copies)).sum::<u32>()
@@ -477,6 +469,22 @@ fn deployment(
             }
         }
     }
+}
+
+/// The keys whose counts differ between `a` and `b`, in order, with both
+/// counts (0 where a key is missing).
+pub(crate) fn differing_counts<K: Ord + Copy, N: Copy + Default + PartialEq>(
+    a: &BTreeMap<K, N>,
+    b: &BTreeMap<K, N>,
+) -> Vec<(K, N, N)> {
+    let keys: BTreeSet<K> = a.keys().chain(b.keys()).copied().collect();
+    keys.into_iter()
+        .map(|k| {
+            let count = |m: &BTreeMap<K, N>| m.get(&k).copied().unwrap_or_default();
+            (k, count(a), count(b))
+        })
+        .filter(|(_, x, y)| x != y)
+        .collect()
 }
 
 #[cfg(test)]

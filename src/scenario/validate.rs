@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use crate::scenario::diagnostics::{Code, Deployment, Finding, Severity, Subject};
+use crate::scenario::diff::differing_counts;
 use crate::scenario::format::Location;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
@@ -677,39 +678,31 @@ impl Ctx<'_> {
                 .or_else(|| self.at.field(Section::Deployment(FREE), "free_deployment"))
         };
         for side in Side::BOTH {
-            let want = oob.counts(roster, side);
-            let have = free.counts(roster, side);
-            let cities: BTreeSet<SpaceId> = want.keys().chain(have.keys()).copied().collect();
-            for city in cities {
-                let (w, h) = (
-                    want.get(&city).copied().unwrap_or(0),
-                    have.get(&city).copied().unwrap_or(0),
-                );
-                if w != h {
-                    // The side's entry for the city, else the side's list.
-                    let entry = free
-                        .placements
-                        .iter()
-                        .zip(&origin.placements)
-                        .find(|((_, s), (sd, _, _))| *s == city && *sd == side)
-                        .map(|(_, &(_, entry, _))| entry);
-                    out.push(finding(
-                        Code::FreeDeploymentCount,
-                        format!(
-                            "free_deployment: {side} has {h} block(s) in \"{}\" but the order of battle has {w} (5.3: each city keeps its number of blocks)",
-                            board.name(city)
-                        ),
-                        entry
-                            .and_then(|e| self.at.placement(FREE, side, e, None))
-                            .or_else(|| side_list(side)),
-                        Subject::Placement {
-                            section: FREE,
-                            side,
-                            space: board.name(city).to_string(),
-                            block: None,
-                        },
-                    ));
-                }
+            let (want, have) = (oob.counts(roster, side), free.counts(roster, side));
+            for (city, w, h) in differing_counts(&want, &have) {
+                // The side's entry for the city, else the side's list.
+                let entry = free
+                    .placements
+                    .iter()
+                    .zip(&origin.placements)
+                    .find(|((_, s), (sd, _, _))| *s == city && *sd == side)
+                    .map(|(_, &(_, entry, _))| entry);
+                out.push(finding(
+                    Code::FreeDeploymentCount,
+                    format!(
+                        "free_deployment: {side} has {h} block(s) in \"{}\" but the order of battle has {w} (5.3: each city keeps its number of blocks)",
+                        board.name(city)
+                    ),
+                    entry
+                        .and_then(|e| self.at.placement(FREE, side, e, None))
+                        .or_else(|| side_list(side)),
+                    Subject::Placement {
+                        section: FREE,
+                        side,
+                        space: board.name(city).to_string(),
+                        block: None,
+                    },
+                ));
             }
             for (&(block, space), &(_, entry, k)) in free.placements.iter().zip(&origin.placements)
             {
