@@ -60,6 +60,18 @@ pub(crate) mod test_support {
         (state, legal)
     }
 
+    /// A file `name` holding `text` in a new temporary folder, which lasts as
+    /// long as the folder returned with it.
+    pub(crate) fn temp_file(
+        name: &str,
+        text: impl AsRef<[u8]>,
+    ) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
+    }
+
     /// `work` run on a pool of `threads` threads (a result that must not
     /// depend on the thread count is compared across two).
     pub(crate) fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {

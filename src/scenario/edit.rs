@@ -1675,9 +1675,7 @@ mod tests {
     fn a_link_to_an_unknown_space_can_be_selected_and_deleted() {
         let text = crate::scenario::HISTORICAL_SCENARIO
             .replace(r#"Major("Genua", "Roma"),"#, r#"Major("Genua", "Romaa"),"#);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("typo.ron");
-        std::fs::write(&path, text).unwrap();
+        let (_dir, path) = crate::test_support::temp_file("typo.ron", text);
         let mut doc = Document::open(&path).unwrap();
         assert!(doc.validate(&rules()).has("unknown-name"));
         assert!(doc.working().link_index("Romaa", "Genua").is_some());
@@ -1783,13 +1781,10 @@ mod tests {
 
     #[test]
     fn a_file_that_extends_writes_only_what_it_owns_or_changed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("free.ron");
-        std::fs::write(
-            &path,
+        let (_dir, path) = crate::test_support::temp_file(
+            "free.ron",
             "Scenario(name: \"Small\", extends: \"historical.ron\")\n",
-        )
-        .unwrap();
+        );
         let mut doc = Document::open(&path).unwrap();
         let file = doc.to_file();
         assert!(file.map.is_none() && file.roster.is_none());
@@ -2133,13 +2128,10 @@ mod setup_tests {
 
     #[test]
     fn the_scenarios_settings_are_edits_and_saving_writes_only_what_differs() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("mine.ron");
-        std::fs::write(
-            &path,
+        let (_dir, path) = crate::test_support::temp_file(
+            "mine.ron",
             "Scenario(name: \"Mine\", extends: \"historical.ron\")\n",
-        )
-        .unwrap();
+        );
         let mut doc = Document::open(&path).unwrap();
         assert_eq!(doc.working().start_year, "705 (49 BC)", "inherited");
         assert_eq!(

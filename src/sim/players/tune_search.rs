@@ -409,9 +409,7 @@ mod tests {
         assert_eq!(one.generations.len(), 1);
         assert_eq!(one.games_played, 4 + 2 * 2);
         assert_ne!(one.tuned, one.start, "the search moved");
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.ron");
-        std::fs::write(&path, one.player_file()).unwrap();
+        let (_dir, path) = crate::test_support::temp_file("p.ron", one.player_file());
         let read = crate::ai::PlayerNumbers::load(&path).unwrap();
         assert_eq!(read.mcts, Some(one.tuned));
         let spec: AiSpec = format!("mcts:2@{}", path.display()).parse().unwrap();
