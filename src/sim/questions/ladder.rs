@@ -1511,25 +1511,34 @@ mod tests {
         assert!(apart.text.contains("do not agree yet"), "{}", apart.text);
     }
 
-    #[test]
-    fn a_climb_adds_reserve_rungs_on_top_and_plays_the_ladder_of_those_rungs() {
-        let game = crate::test_support::published("rules-2.0");
-        let options = LadderOptions {
-            players: vec![AiSpec::Random],
-            games: 30,
+    /// A ladder of `players`, `games` a match, from seed 3.
+    fn seed_3(players: Vec<AiSpec>, games: u64) -> LadderOptions {
+        LadderOptions {
+            players,
+            games,
             seed: 3,
             omniscient: false,
             shard: None,
-        };
-        let reserve = [AiSpec::Heuristic];
-        let climbed = climb(
-            &[&game],
+        }
+    }
+
+    /// [`climb`] under rules 2.0 with one player in reserve.
+    fn climb_on(game: &Game, options: &LadderOptions, reserve: AiSpec) -> LadderReport {
+        climb(
+            &[game],
             &["rules-2.0"],
-            &options,
-            &reserve,
+            options,
+            &[reserve],
             &Progress::new(),
-        );
-        let climbed = climbed.unwrap();
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_climb_adds_reserve_rungs_on_top_and_plays_the_ladder_of_those_rungs() {
+        let game = crate::test_support::published("rules-2.0");
+        let options = seed_3(vec![AiSpec::Random], 30);
+        let climbed = climb_on(&game, &options, AiSpec::Heuristic);
         let climb = climbed.climb.clone().unwrap();
         assert_eq!(climb.added, ["heuristic"]);
         assert!(climb.unused.is_empty());
@@ -1557,26 +1566,10 @@ mod tests {
         let game = crate::test_support::published("rules-2.0");
         // A player all but the heuristic: its mirror share is the same up
         // to chance, and 1,000 games a match keep chance under the bar.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("near.ron");
-        std::fs::write(&path, "(strike_own: 3.0001)").unwrap();
+        let (_dir, path) = crate::test_support::temp_file("near.ron", "(strike_own: 3.0001)");
         let near = AiSpec::player_file(&path).unwrap();
-        let options = LadderOptions {
-            players: vec![AiSpec::Heuristic, near],
-            games: 1000,
-            seed: 3,
-            omniscient: false,
-            shard: None,
-        };
-        let reserve = [AiSpec::Random];
-        let report = climb(
-            &[&game],
-            &["rules-2.0"],
-            &options,
-            &reserve,
-            &Progress::new(),
-        );
-        let climb = report.unwrap().climb.unwrap();
+        let options = seed_3(vec![AiSpec::Heuristic, near], 1000);
+        let climb = climb_on(&game, &options, AiSpec::Random).climb.unwrap();
         assert!(climb.settled);
         assert!(climb.added.is_empty());
         assert_eq!(climb.unused, ["random"]);
