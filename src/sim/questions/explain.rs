@@ -1867,6 +1867,17 @@ mod tests {
         );
     }
 
+    /// The share of `runs` intervals that held zero is about the 95% it
+    /// should be (printed, to see how near).
+    fn assert_nominal_coverage(what: &str, share: f64, runs: u32) {
+        eprintln!("{what}: {:.1}% of {runs}", 100.0 * share);
+        assert!(
+            (0.93..=0.97).contains(&share),
+            "{what}: {:.1}% of {runs} intervals hold zero",
+            100.0 * share
+        );
+    }
+
     /// How often the nominal 95% intervals (of a field's effect, of the
     /// interaction test, of the whole) hold zero over `runs` runs of
     /// `games` games of a null difference drawn by `draw`.
@@ -1948,12 +1959,7 @@ mod tests {
             ("among others, at A", among_others[2]),
         ];
         for (what, c) in figures {
-            eprintln!("{what}: {:.1}% of 2000", 100.0 * c);
-            assert!(
-                (0.93..=0.97).contains(&c),
-                "{what}: {:.1}% of intervals hold zero",
-                100.0 * c
-            );
+            assert_nominal_coverage(what, c, 2000);
         }
     }
 
@@ -2056,12 +2062,7 @@ mod tests {
             covered += u32::from(both.ci95[0] <= 0.0 && 0.0 <= both.ci95[1]);
         }
         let coverage = f64::from(covered) / f64::from(runs as u32);
-        eprintln!("real games, one field: {:.1}% of 200", 100.0 * coverage);
-        assert!(
-            (0.93..=0.97).contains(&coverage),
-            "{:.1}% of 200 intervals hold zero",
-            100.0 * coverage
-        );
+        assert_nominal_coverage("real games, one field", coverage, 200);
     }
 
     #[test]
