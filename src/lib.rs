@@ -9,6 +9,18 @@
 //! players ([`ai`]) → simulations and reports ([`sim`]) → games written
 //! down ([`games`]) → the window. A layer uses only the layers before it.
 
+/// `Display` for a type shown as the words its method `$words` gives
+/// (a side's name, a severity, a section's field).
+macro_rules! display_as {
+    ($type:ty, $words:ident) => {
+        impl std::fmt::Display for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.$words())
+            }
+        }
+    };
+}
+
 pub mod ai;
 pub mod engine;
 pub mod files;

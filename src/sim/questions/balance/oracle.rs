@@ -72,11 +72,7 @@ impl Oracle {
     }
 }
 
-impl std::fmt::Display for Oracle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_as!(Oracle, name);
 
 /// A name that is no oracle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
