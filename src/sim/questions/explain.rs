@@ -710,19 +710,26 @@ impl ExplainReport {
         if let Some(why) = self.total.impossible() {
             return damaged(format!("total: {why}"));
         }
+        // The counts `name` counts `pairs` games of the `expected` ones
+        // (`of`: whose) and are possible (no `why`).
+        let counted =
+            |name: String, (pairs, expected, of): (u64, u64, &str), why: Option<String>| {
+                if pairs != expected {
+                    return Err(MergeError::Damaged(format!(
+                        "{name} counts {pairs} games of {of}{expected}"
+                    )));
+                }
+                match why {
+                    Some(why) => Err(MergeError::Damaged(format!("{name}: {why}"))),
+                    None => Ok(()),
+                }
+            };
         let changed = |c: &PairCounts| c.caesar_only_first + c.caesar_only_second;
         for f in &self.fields {
             let expected = if f.not_alone.is_some() { 0 } else { games };
             for (side, c) in [("at_a", &f.at_a), ("at_b", &f.at_b)] {
-                if c.pairs != expected {
-                    return damaged(format!(
-                        "{}.{side} counts {} games of the report's {expected}",
-                        f.field, c.pairs
-                    ));
-                }
-                if let Some(why) = c.impossible() {
-                    return damaged(format!("{}.{side}: {why}", f.field));
-                }
+                let name = format!("{}.{side}", f.field);
+                counted(name, (c.pairs, expected, "the report's "), c.impossible())?;
             }
             let (at_a, at_b) = (changed(&f.at_a), changed(&f.at_b));
             if f.games_changed < at_a.max(at_b) || f.games_changed > (at_a + at_b).min(games) {
@@ -747,15 +754,8 @@ impl ExplainReport {
             ("sum_at_a", &self.sum_at_a, k.max(1)),
             ("parts_less_whole", &self.parts_less_whole, k + 1),
         ] {
-            if m.pairs != games {
-                return damaged(format!(
-                    "{name} counts {} games of the report's {games}",
-                    m.pairs
-                ));
-            }
-            if let Some(why) = m.impossible(bound) {
-                return damaged(format!("{name}: {why}"));
-            }
+            let why = m.impossible(bound);
+            counted(name.to_string(), (m.pairs, games, "the report's "), why)?;
         }
         for p in &self.pairs {
             let [x, y] = &p.fields;
@@ -764,29 +764,21 @@ impl ExplainReport {
                 ("together_at_a", &p.together_at_a),
                 ("together_at_b", &p.together_at_b),
             ] {
-                if c.pairs != expected {
-                    return damaged(format!(
-                        "{x}+{y}.{side} counts {} games of {expected}",
-                        c.pairs
-                    ));
-                }
-                if let Some(why) = c.impossible() {
-                    return damaged(format!("{x}+{y}.{side}: {why}"));
-                }
+                counted(
+                    format!("{x}+{y}.{side}"),
+                    (c.pairs, expected, ""),
+                    c.impossible(),
+                )?;
             }
             for (side, m) in [
                 ("interaction_at_a", &p.interaction_at_a),
                 ("interaction_at_b", &p.interaction_at_b),
             ] {
-                if m.pairs != expected {
-                    return damaged(format!(
-                        "{x}+{y}.{side} counts {} games of {expected}",
-                        m.pairs
-                    ));
-                }
-                if let Some(why) = m.impossible(2) {
-                    return damaged(format!("{x}+{y}.{side}: {why}"));
-                }
+                counted(
+                    format!("{x}+{y}.{side}"),
+                    (m.pairs, expected, ""),
+                    m.impossible(2),
+                )?;
             }
             let (a, b) = (&p.interaction_at_a, &p.interaction_at_b);
             let bounds = [
