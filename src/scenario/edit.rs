@@ -1357,6 +1357,15 @@ mod tests {
     use super::*;
     use crate::scenario::validate::Severity;
 
+    /// Sets the VP of the space `space` in `doc` (an edit that must be taken).
+    fn set_vp(doc: &mut Document, space: &str, vp: u8) {
+        doc.apply(Edit::SetVp {
+            space: space.into(),
+            vp,
+        })
+        .unwrap();
+    }
+
     fn rules() -> RuleSet {
         RuleSet::builtin("rules-2.0")
     }
@@ -1443,25 +1452,13 @@ mod tests {
     #[test]
     fn a_new_edit_clears_redo_and_a_no_op_is_not_recorded() {
         let mut doc = Document::builtin();
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 3,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 3);
         doc.undo();
         assert!(doc.can_redo());
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 4,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 4);
         assert!(!doc.can_redo());
         assert_eq!(vp(&doc, "Roma"), 4);
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 4,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 4);
         doc.undo();
         assert_eq!(vp(&doc, "Roma"), 2, "the no-op left no undo step");
     }
@@ -1690,11 +1687,7 @@ mod tests {
     #[test]
     fn every_edit_is_judged_by_the_validator() {
         let mut doc = Document::builtin();
-        doc.apply(Edit::SetVp {
-            space: "Mare Tyrrhenum".into(),
-            vp: 1,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Mare Tyrrhenum", 1);
         let report = doc.validate(&rules());
         let f = report
             .findings
@@ -1756,11 +1749,7 @@ mod tests {
         doc.save_as(&path).unwrap();
         assert!(!doc.is_dirty());
         let first = std::fs::read_to_string(&path).unwrap();
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 5,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 5);
         assert!(doc.is_dirty());
         doc.save().unwrap();
         assert!(!doc.is_dirty());
@@ -1788,11 +1777,7 @@ mod tests {
         let mut doc = Document::open(&path).unwrap();
         let file = doc.to_file();
         assert!(file.map.is_none() && file.roster.is_none());
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 3,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 3);
         let file = doc.to_file();
         assert!(file.map.is_some(), "the changed map is written");
         assert!(file.roster.is_none(), "the roster is still inherited");
