@@ -270,6 +270,17 @@ fn check(
 }
 
 impl SearchTuneReport {
+    /// What the search played: `3 generation(s) of 7 candidates, 20 games
+    /// each` (the player file's header and the report say it alike).
+    fn budget_text(&self) -> String {
+        format!(
+            "{} generation(s) of {} candidates, {} games each",
+            self.generations.len(),
+            self.options.population.max(2),
+            self.options.games_per_candidate
+        )
+    }
+
     /// The player file: the search's numbers with the tuned `mcts:` settings,
     /// headed by how they were found.
     pub fn player_file(&self) -> String {
@@ -280,14 +291,12 @@ impl SearchTuneReport {
         let mut header = format!(
             "The numbers of {} with the tree search's settings tuned for {} by\n\
              `caesar-workbench tune --search {} --opponent {}` (CMA-ES):\n\
-             {} generation(s) of {} candidates, {} games each, seed {}.",
+             {}, seed {}.",
             on.on.path,
             self.variant,
             o.search,
             o.opponent,
-            self.generations.len(),
-            o.population.max(2),
-            o.games_per_candidate,
+            self.budget_text(),
             o.seed,
         );
         if let Some(c) = &self.check {
@@ -313,13 +322,11 @@ impl fmt::Display for SearchTuneReport {
         let o = &self.options;
         writeln!(
             f,
-            "tune {} settings for {} against {}: {} generation(s) of {} candidates, {} games each (seed {})",
+            "tune {} settings for {} against {}: {} (seed {})",
             o.search,
             self.variant,
             o.opponent,
-            self.generations.len(),
-            o.population.max(2),
-            o.games_per_candidate,
+            self.budget_text(),
             o.seed
         )?;
         writeln!(f, "  generation   best  median  step")?;
