@@ -760,37 +760,26 @@ impl ExplainReport {
         for p in &self.pairs {
             let [x, y] = &p.fields;
             let expected = if p.not_together.is_some() { 0 } else { games };
-            for (side, c) in [
-                ("together_at_a", &p.together_at_a),
-                ("together_at_b", &p.together_at_b),
+            let (a, b) = (&p.together_at_a, &p.together_at_b);
+            let (i, j) = (&p.interaction_at_a, &p.interaction_at_b);
+            for (side, pairs, why) in [
+                ("together_at_a", a.pairs, a.impossible()),
+                ("together_at_b", b.pairs, b.impossible()),
+                ("interaction_at_a", i.pairs, i.impossible(2)),
+                ("interaction_at_b", j.pairs, j.impossible(2)),
             ] {
-                counted(
-                    format!("{x}+{y}.{side}"),
-                    (c.pairs, expected, ""),
-                    c.impossible(),
-                )?;
+                counted(format!("{x}+{y}.{side}"), (pairs, expected, ""), why)?;
             }
-            for (side, m) in [
-                ("interaction_at_a", &p.interaction_at_a),
-                ("interaction_at_b", &p.interaction_at_b),
-            ] {
-                counted(
-                    format!("{x}+{y}.{side}"),
-                    (m.pairs, expected, ""),
-                    m.impossible(2),
-                )?;
-            }
-            let (a, b) = (&p.interaction_at_a, &p.interaction_at_b);
             let bounds = [
                 (
                     "together_cross",
                     p.together_cross.unsigned_abs(),
-                    changed(&p.together_at_a).min(changed(&p.together_at_b)),
+                    changed(a).min(changed(b)),
                 ),
                 (
                     "interaction_cross",
                     p.interaction_cross.unsigned_abs(),
-                    a.squares.max(b.squares),
+                    i.squares.max(j.squares),
                 ),
             ];
             for (name, value, most) in bounds {
