@@ -500,6 +500,11 @@ mod tests {
             .collect()
     }
 
+    /// The one of `items` named `name`, to change it.
+    fn named<'a, T>(items: &'a mut [T], name: &str, name_of: fn(&T) -> &String) -> &'a mut T {
+        items.iter_mut().find(|t| name_of(t) == name).unwrap()
+    }
+
     #[test]
     fn the_published_game_differs_from_itself_in_nothing() {
         let h = crate::scenario::historical();
@@ -540,12 +545,7 @@ mod tests {
             steps: 3,
             levy: Some("Ravenna".into()),
         });
-        let caesar = this
-            .roster
-            .blocks
-            .iter_mut()
-            .find(|b| b.name == "Caesar")
-            .unwrap();
+        let caesar = named(&mut this.roster.blocks, "Caesar", |b| &b.name);
         caesar.firepower = 4;
         caesar.steps = 4;
         let three_one = this
@@ -584,12 +584,7 @@ mod tests {
     fn spaces_links_and_a_new_face_are_compared_by_name() {
         let h = crate::scenario::historical();
         let mut this = h.clone();
-        let roma = this
-            .map
-            .spaces
-            .iter_mut()
-            .find(|s| s.name == "Roma")
-            .unwrap();
+        let roma = named(&mut this.map.spaces, "Roma", |s| &s.name);
         roma.vp = 3;
         roma.kind = SpaceKind::MajorPort;
         this.map.spaces.retain(|s| s.name != "Aenos");
