@@ -9,6 +9,18 @@
 //! players ([`ai`]) → simulations and reports ([`sim`]) → games written
 //! down ([`games`]) → the window. A layer uses only the layers before it.
 
+/// `Display` for a type shown as the words its method `$words` gives
+/// (a side's name, a severity, a section's field).
+macro_rules! display_as {
+    ($type:ty, $words:ident) => {
+        impl std::fmt::Display for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.$words())
+            }
+        }
+    };
+}
+
 pub mod ai;
 pub mod engine;
 pub mod files;
@@ -58,6 +70,18 @@ pub(crate) mod test_support {
             state.apply(game, a);
         }
         (state, legal)
+    }
+
+    /// A file `name` holding `text` in a new temporary folder, which lasts as
+    /// long as the folder returned with it.
+    pub(crate) fn temp_file(
+        name: &str,
+        text: impl AsRef<[u8]>,
+    ) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        (dir, path)
     }
 
     /// `work` run on a pool of `threads` threads (a result that must not

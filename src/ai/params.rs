@@ -615,17 +615,14 @@ mod tests {
             card_mars: 7.25,
             ..HeuristicParams::default()
         };
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.ron");
-        std::fs::write(&path, params.to_ron("tuned\nfor rules-2.0")).unwrap();
+        let (_dir, path) =
+            crate::test_support::temp_file("p.ron", params.to_ron("tuned\nfor rules-2.0"));
         assert_eq!(HeuristicParams::load(&path).unwrap(), params);
     }
 
     #[test]
     fn a_file_names_only_what_it_changes() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.ron");
-        std::fs::write(&path, "(attack_ratio: 2.0)").unwrap();
+        let (_dir, path) = crate::test_support::temp_file("p.ron", "(attack_ratio: 2.0)");
         let params = HeuristicParams::load(&path).unwrap();
         assert_eq!(params.attack_ratio, 2.0);
         assert_eq!(params.garrison, HeuristicParams::default().garrison);
@@ -633,9 +630,10 @@ mod tests {
 
     #[test]
     fn an_unknown_name_is_located_and_the_nearest_suggested() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.ron");
-        std::fs::write(&path, "(\n    attack_ratio: 2.0,\n    garison: 1.0,\n)").unwrap();
+        let (_dir, path) = crate::test_support::temp_file(
+            "p.ron",
+            "(\n    attack_ratio: 2.0,\n    garison: 1.0,\n)",
+        );
         let err = HeuristicParams::load(&path).unwrap_err().to_string();
         assert!(err.contains("p.ron:3:"), "{err}");
         assert!(err.contains("did you mean `garrison`"), "{err}");
@@ -643,9 +641,8 @@ mod tests {
 
     #[test]
     fn a_negative_number_is_located() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.ron");
-        std::fs::write(&path, "(\n  card_mars: 3.0,\n  levy_front: -1.0,\n)").unwrap();
+        let (_dir, path) =
+            crate::test_support::temp_file("p.ron", "(\n  card_mars: 3.0,\n  levy_front: -1.0,\n)");
         let err = HeuristicParams::load(&path).unwrap_err().to_string();
         assert!(err.contains("p.ron:3:3"), "{err}");
         assert!(err.contains("`levy_front` is -1"), "{err}");
@@ -671,9 +668,7 @@ mod tests {
 
     #[test]
     fn a_one_set_file_plays_both_sides() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.ron");
-        std::fs::write(&path, "(attack_ratio: 2.0)").unwrap();
+        let (_dir, path) = crate::test_support::temp_file("p.ron", "(attack_ratio: 2.0)");
         let read = PlayerNumbers::load(&path).unwrap();
         assert_eq!(read.one_for_both().unwrap().attack_ratio, 2.0);
     }

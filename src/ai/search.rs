@@ -348,14 +348,20 @@ fn unit_interval(seed: u64) -> f64 {
 mod tests {
     use super::*;
 
-    /// A card decision with several cards plays out every card in at least
-    /// two worlds, and the counter sees each playout.
-    #[test]
-    fn the_playout_counter_counts_each_playout() {
+    /// The published game's first decision (seed 3) and its legal actions.
+    fn opening() -> (Game, State, Vec<Action>) {
         let game = crate::test_support::published("rules-2.0");
         let state = State::new(&game, 3);
         let mut legal = Vec::new();
         state.legal_actions(&game, &mut legal);
+        (game, state, legal)
+    }
+
+    /// A card decision with several cards plays out every card in at least
+    /// two worlds, and the counter sees each playout.
+    #[test]
+    fn the_playout_counter_counts_each_playout() {
+        let (game, state, legal) = opening();
         assert!(legal.len() > 1, "a hand of several cards to discard");
         let counter = Arc::new(AtomicU64::new(0));
         let side = state.current_player().unwrap();
@@ -370,10 +376,7 @@ mod tests {
     /// paired comparison has a spread to judge by.
     #[test]
     fn a_time_budget_plays_at_least_two_worlds() {
-        let game = crate::test_support::published("rules-2.0");
-        let state = State::new(&game, 3);
-        let mut legal = Vec::new();
-        state.legal_actions(&game, &mut legal);
+        let (game, state, legal) = opening();
         let counter = Arc::new(AtomicU64::new(0));
         let side = state.current_player().unwrap();
         let mut player = SearchPlayer::with_budget(side, 1, false, Budget::Millis(1))

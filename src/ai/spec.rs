@@ -922,9 +922,7 @@ mod equilibrium_tests {
                 m["digest"] = "0000".into();
             }
         }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("balance.json");
-        std::fs::write(&path, report.to_string()).unwrap();
+        let (_dir, path) = crate::test_support::temp_file("balance.json", report.to_string());
         let err = format!("equilibrium:{}", path.display())
             .parse::<AiSpec>()
             .unwrap_err();

@@ -426,9 +426,8 @@ mod tests {
     #[test]
     fn a_value_file_reads_back_as_written() {
         let model = small_model();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("value.ron");
-        std::fs::write(&path, model.to_ron("test model\nsecond line")).unwrap();
+        let (_dir, path) =
+            crate::test_support::temp_file("value.ron", model.to_ron("test model\nsecond line"));
         assert_eq!(ValueModel::load(&path).unwrap(), model);
     }
 
@@ -436,9 +435,7 @@ mod tests {
     fn a_value_file_of_other_features_is_refused_where_they_are_listed() {
         let mut model = small_model();
         model.features[3] = "cities".into();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("value.ron");
-        std::fs::write(&path, model.to_ron("old")).unwrap();
+        let (_dir, path) = crate::test_support::temp_file("value.ron", model.to_ron("old"));
         let error = ValueModel::load(&path).unwrap_err().to_string();
         assert!(error.contains("value.ron:4:5"), "{error}");
         assert!(

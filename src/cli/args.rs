@@ -332,6 +332,19 @@ pub fn out_path(template: &Path, shard: Option<Shard>) -> PathBuf {
     PathBuf::from(text.replace("{shard}", &name))
 }
 
+/// `--seed`, `--threads` and `--json` of the commands that fit a player by
+/// self-play (`learn`, `tune`), declared once.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct SelfPlayArgs {
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Print the full JSON report instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `--threads`, declared once.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct ThreadsArg {

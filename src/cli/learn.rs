@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use caesar_workbench::sim::learn::{self as lib, LearnOptions};
 
-use super::args::{SetupArgs, SidesArgs, ThreadsArg, check_outputs, heuristic_default};
+use super::args::{SelfPlayArgs, SetupArgs, SidesArgs, check_outputs, heuristic_default};
 use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
@@ -32,13 +32,8 @@ pub struct LearnArgs {
     horizon: u8,
     #[command(flatten)]
     sides: SidesArgs,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     #[command(flatten)]
-    threads: ThreadsArg,
-    /// Print the full JSON report instead of text.
-    #[arg(long)]
-    json: bool,
+    run: SelfPlayArgs,
 }
 
 pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
@@ -47,7 +42,7 @@ pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
     let options = LearnOptions {
         games: args.games,
         held_out: args.held_out,
-        seed: args.seed,
+        seed: args.run.seed,
         players: args.sides.specs(&variants, args.setup.scenario())?,
         horizon_turns: args.horizon,
     };
@@ -55,7 +50,7 @@ pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
     // After the players are made: `best` reads its player and value files,
     // and the output must be none of them.
     check_outputs(&[&args.out])?;
-    let pool = args.threads.pool()?;
+    let pool = args.run.threads.pool()?;
     let report = with_progress(options.games, |progress| {
         pool.install(|| lib::learn(&loaded.game, args.setup.variant(), &options, progress))
     })
@@ -65,5 +60,5 @@ pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
         args.out.display()
     );
     let text = report.value_file();
-    write_file_and_report(out, (&args.out, &text), &report, args.json, &hint)
+    write_file_and_report(out, (&args.out, &text), &report, args.run.json, &hint)
 }

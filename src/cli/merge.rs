@@ -94,19 +94,13 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         return merge_explains(out, &args, &explains, others, &said);
     }
     if let Some((sweep, _)) = sweeps.first() {
-        if let Some(other) = sims
+        let other = sims
             .first()
             .map(|(l, _)| l)
             .or(compares.first().map(|(l, _)| l))
-            .or(ladders.first().map(|(l, _)| l))
-        {
-            return Err(CliError::Report(format!(
-                "cannot merge sweep reports with other reports: {sweep} is a sweep report, {other} is not"
-            )));
-        }
-        let labelled: Vec<(&str, &SweepReport)> =
-            sweeps.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = SweepReport::merge_labelled(&labelled)?;
+            .or(ladders.first().map(|(l, _)| l));
+        refuse_others("sweep", sweep, other)?;
+        let merged = merge_all(&sweeps)?;
         if let Some(p) = merged.points.first() {
             warn_missing(&p.run, args.complete)?;
         }
@@ -114,18 +108,12 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some((ladder, _)) = ladders.first() {
-        if let Some(other) = sims
+        let other = sims
             .first()
             .map(|(l, _)| l)
-            .or(compares.first().map(|(l, _)| l))
-        {
-            return Err(CliError::Report(format!(
-                "cannot merge ladder reports with other reports: {ladder} is a ladder report, {other} is not"
-            )));
-        }
-        let labelled: Vec<(&str, &LadderReport)> =
-            ladders.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = LadderReport::merge_labelled(&labelled)?;
+            .or(compares.first().map(|(l, _)| l));
+        refuse_others("ladder", ladder, other)?;
+        let merged = merge_all(&ladders)?;
         if let Some(run) = merged.rungs.first().map(|r| r.mirror.runs()[0]) {
             warn_missing(run, args.complete)?;
         }
@@ -138,19 +126,33 @@ pub fn merge(out: &mut Output, args: MergeArgs) -> Result<ExitCode, CliError> {
         )));
     }
     if !compares.is_empty() {
-        let labelled: Vec<(&str, &CompareReport)> =
-            compares.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = CompareReport::merge_labelled(&labelled)?;
+        let merged = merge_all(&compares)?;
         warn_missing(&merged.a, args.complete)?;
         emit_report_headed(out, &merged, args.json, args.out.as_deref(), &said)?;
     } else {
-        let labelled: Vec<(&str, &SimReport)> = sims.iter().map(|(l, r)| (l.as_str(), r)).collect();
-        let merged = SimReport::merge_labelled(&labelled)?;
+        let merged = merge_all(&sims)?;
         warn_missing(&merged, args.complete)?;
         emit_report_headed(out, &merged, args.json, args.out.as_deref(), &said)?;
         super::simulate::write_spaces_csv(&merged, args.spaces_csv.as_deref())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The labelled reports of one kind merged ([`Merge::merge_labelled`]).
+fn merge_all<R: Merge>(reports: &[(String, R)]) -> Result<R, CliError> {
+    let labelled: Vec<(&str, &R)> = reports.iter().map(|(l, r)| (l.as_str(), r)).collect();
+    Ok(R::merge_labelled(&labelled)?)
+}
+
+/// Refuses reports of `kind` (the first of them labelled `first`) beside
+/// reports of another kind (the first of them labelled `other`).
+fn refuse_others(kind: &str, first: &str, other: Option<&String>) -> Result<(), CliError> {
+    match other {
+        Some(other) => Err(CliError::Report(format!(
+            "cannot merge {kind} reports with other reports: {first} is a {kind} report, {other} is not"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Warns, naming the missing games; with `complete` refuses instead.

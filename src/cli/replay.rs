@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use caesar_workbench::files::ReadError;
 use caesar_workbench::games::narrate::record_line;
 use caesar_workbench::games::record::{self, RecordFile, ReplayError};
 use caesar_workbench::scenario::format::{LoadError, read_text};
@@ -78,7 +79,9 @@ fn replay_error(e: ReplayError) -> CliError {
 /// replay that cannot be checked (exit 1); any other load error is one (exit 2).
 fn missing_or_load(what: &'static str, name: &str, e: LoadError) -> CliError {
     match e {
-        LoadError::Io { ref source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+        LoadError::Read(ReadError::Io { ref source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
             replay_error(ReplayError::Missing {
                 what,
                 name: name.to_string(),

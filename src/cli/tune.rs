@@ -9,8 +9,9 @@ use caesar_workbench::ai::PlayerNumbers;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::sim::tune::{self as lib, TuneOptions};
 use caesar_workbench::sim::tune_search::{self, SearchTuneOptions};
+use caesar_workbench::sim::{Cancelled, Progress};
 
-use super::args::{SetupArgs, ThreadsArg, check_outputs, parse_side};
+use super::args::{SelfPlayArgs, SetupArgs, check_outputs, parse_side};
 use super::simulate::{with_progress, write_file_and_report};
 use super::{CliError, Output};
 
@@ -63,13 +64,8 @@ pub struct TuneArgs {
     /// With --search: the player every candidate meets, on both sides.
     #[arg(long, default_value = "heuristic", requires = "search")]
     opponent: AiSpec,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     #[command(flatten)]
-    threads: ThreadsArg,
-    /// Print the full JSON report instead of text.
-    #[arg(long)]
-    json: bool,
+    run: SelfPlayArgs,
 }
 
 pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
@@ -93,21 +89,46 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         population: args.population.map_or(0, |p| p as usize),
         step: args.step,
         check_games: args.check_games,
-        seed: args.seed,
+        seed: args.run.seed,
         start,
         side: args.side,
         against,
     };
     options.check()?;
-    let pool = args.threads.pool()?;
-    let name = format!("{} ({})", args.setup.variant(), loaded.game.rules.name);
-    let report = with_progress(options.total_games(), |progress| {
-        pool.install(|| lib::tune(&loaded.game, &name, &options, progress))
-    })
-    .map_err(|e| CliError::Usage(e.to_string()))?;
-    let file = (args.out.as_path(), report.player_file());
     let hint = format!("play it with --caesar-ai heuristic:{}", args.out.display());
-    write_file_and_report(out, (file.0, &file.1), &report, args.json, &hint)
+    run_and_write(
+        out,
+        &args,
+        (&loaded.game.rules.name, options.total_games()),
+        |name, progress| lib::tune(&loaded.game, name, &options, progress),
+        lib::TuneReport::player_file,
+        &hint,
+    )
+}
+
+/// Runs a tuning of `total` games on the `--threads` pool, under the name
+/// of the rule set `rules` names, then writes its player file to `--out`
+/// and reports it.
+fn run_and_write<R: serde::Serialize + std::fmt::Display + Send>(
+    out: &mut Output,
+    args: &TuneArgs,
+    (rules, total): (&str, u64),
+    run: impl FnOnce(&str, &Progress) -> Result<R, Cancelled> + Send,
+    player_file: impl FnOnce(&R) -> String,
+    hint: &str,
+) -> Result<ExitCode, CliError> {
+    let pool = args.run.threads.pool()?;
+    let name = format!("{} ({})", args.setup.variant(), rules);
+    let report = with_progress(total, |progress| pool.install(|| run(&name, progress)))
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let file = player_file(&report);
+    write_file_and_report(
+        out,
+        (args.out.as_path(), &file),
+        &report,
+        args.run.json,
+        hint,
+    )
 }
 
 /// `tune --search`: the tree search's own settings.
@@ -120,26 +141,29 @@ fn tune_search(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
     let loaded = args.setup.load()?;
     check_outputs(&[&args.out])?;
     let options = SearchTuneOptions {
-        search: args.search.expect("tune_search is called with --search"),
-        opponent: args.opponent,
+        search: args
+            .search
+            .clone()
+            .expect("tune_search is called with --search"),
+        opponent: args.opponent.clone(),
         budget: args.budget,
         games_per_candidate: args.games_per_candidate,
         population: args.population.map_or(7, |p| p as usize),
         step: args.step,
         check_games: args.check_games,
-        seed: args.seed,
+        seed: args.run.seed,
     };
     options.check()?;
-    let pool = args.threads.pool()?;
-    let name = format!("{} ({})", args.setup.variant(), loaded.game.rules.name);
-    let report = with_progress(options.total_games(), |progress| {
-        pool.install(|| tune_search::tune_search(&loaded.game, &name, &options, progress))
-    })
-    .map_err(|e| CliError::Usage(e.to_string()))?;
-    let file = (args.out.as_path(), report.player_file());
     let hint = format!(
         "search by it with --caesar-ai mcts:N@{}",
         args.out.display()
     );
-    write_file_and_report(out, (file.0, &file.1), &report, args.json, &hint)
+    run_and_write(
+        out,
+        &args,
+        (&loaded.game.rules.name, options.total_games()),
+        |name, progress| tune_search::tune_search(&loaded.game, name, &options, progress),
+        tune_search::SearchTuneReport::player_file,
+        &hint,
+    )
 }

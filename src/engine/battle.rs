@@ -4,8 +4,6 @@
 //! the battle being fought and the regroup after it, and reaches the blocks
 //! through the [`Board`] it is handed; the state goes on when a battle ends.
 
-use std::ops::{Deref, DerefMut};
-
 use super::events::{GameEvent, Log, emit};
 use super::{Action, BlockSet, Board, Dice, Game, GameStats, MapEvent, NO_LINK, SpaceSet, flag};
 use crate::scenario::model::{Adjacent, BlockId, Event, LinkId, SpaceId};
@@ -48,23 +46,7 @@ struct Look<'a> {
     battles: &'a Battles,
 }
 
-impl Deref for Field<'_> {
-    type Target = Board;
-    fn deref(&self) -> &Board {
-        self.board
-    }
-}
-impl DerefMut for Field<'_> {
-    fn deref_mut(&mut self) -> &mut Board {
-        self.board
-    }
-}
-impl Deref for Look<'_> {
-    type Target = Board;
-    fn deref(&self) -> &Board {
-        self.board
-    }
-}
+reads_as_board!(Field, Look);
 
 impl Field<'_> {
     fn look(&self) -> Look<'_> {
@@ -837,13 +819,7 @@ impl Battles {
             self.battle = Some(battle);
             return Begun::Fighting;
         }
-        let mut field = Field {
-            board,
-            stats,
-            dice,
-            battles: self,
-            ended: None,
-        };
+        let mut field = self.field((board, stats, dice));
         battle.after_setup(&mut field, game, log);
         match field.ended {
             Some(winner) => Begun::Ended(winner, battle),
@@ -851,6 +827,21 @@ impl Battles {
                 self.battle = Some(battle);
                 Begun::Fighting
             }
+        }
+    }
+
+    /// What a battle's rules change, with the battle phase's own state (the
+    /// battle fought taken out of it) and no end yet.
+    fn field<'a>(
+        &'a mut self,
+        (board, stats, dice): (&'a mut Board, &'a mut GameStats, &'a mut Dice),
+    ) -> Field<'a> {
+        Field {
+            board,
+            stats,
+            dice,
+            battles: self,
+            ended: None,
         }
     }
 
@@ -878,14 +869,7 @@ impl Battles {
         log: &mut impl Log,
     ) -> Option<Option<Side>> {
         let mut battle = self.battle.take()?;
-        let (board, stats, dice) = field;
-        let mut field = Field {
-            board,
-            stats,
-            dice,
-            battles: self,
-            ended: None,
-        };
+        let mut field = self.field(field);
         battle.apply(&mut field, game, action, log);
         let ended = field.ended;
         if ended.is_none() {

@@ -4,7 +4,7 @@
 //! rule of 7.x they meet is the engine's, under the game's rule set.
 
 use super::battle::Battle;
-use super::{BlockState, Game, NO_LINK, NoLog, POOL, Phase, State, flag};
+use super::{BlockState, Game, NoLog, POOL, Phase, State, flag};
 use crate::scenario::model::{Adjacent, BlockId, LinkClass, LinkId, Side, SpaceId};
 use crate::scenario::model::{BlockKind, Event};
 
@@ -92,16 +92,7 @@ impl State {
             .ids()
             .map(|id| {
                 let block = game.roster().block(id);
-                BlockState {
-                    loc: POOL,
-                    steps: block.max_steps,
-                    side: block.side,
-                    flags: 0,
-                    moved_steps: 0,
-                    entered_via: NO_LINK,
-                    came_from: POOL,
-                    last_hop: super::Hop::NONE,
-                }
+                BlockState::fresh(POOL, block.max_steps, block.side)
             })
             .collect();
         let mut used = Vec::new();

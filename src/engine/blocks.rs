@@ -78,6 +78,20 @@ impl Hop {
 }
 
 impl BlockState {
+    /// A block of `side` at `loc` with `steps`, as a game starts it: no
+    /// flags, not moved (it came from where it is).
+    pub(super) fn fresh(loc: u16, steps: u8, side: Side) -> BlockState {
+        BlockState {
+            loc,
+            steps,
+            side,
+            flags: 0,
+            moved_steps: 0,
+            entered_via: NO_LINK,
+            came_from: loc,
+            last_hop: Hop::NONE,
+        }
+    }
     pub(super) fn place(&self) -> Place {
         match self.loc {
             POOL => Place::Pool,

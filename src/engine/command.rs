@@ -2,7 +2,7 @@
 //! and the event cards that replace a command. Its room, [`CommandPhase`],
 //! owns the command being played and the roads used this turn.
 
-use std::ops::{ControlFlow, Deref, DerefMut};
+use std::ops::ControlFlow;
 
 use super::events::{GameEvent, Log, Orders, emit};
 use super::{
@@ -93,23 +93,7 @@ struct Look<'a> {
     side: Side,
 }
 
-impl Deref for Field<'_> {
-    type Target = Board;
-    fn deref(&self) -> &Board {
-        self.board
-    }
-}
-impl DerefMut for Field<'_> {
-    fn deref_mut(&mut self) -> &mut Board {
-        self.board
-    }
-}
-impl Deref for Look<'_> {
-    type Target = Board;
-    fn deref(&self) -> &Board {
-        self.board
-    }
-}
+reads_as_board!(Field, Look);
 
 /// The board, the contests, the counts and the dice a command changes.
 pub(super) type Table<'a> = (

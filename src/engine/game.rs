@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::Action;
 use super::sets::{BlockSet, SpaceSet};
-use crate::scenario::model::{BlockId, CardFace, Scenario, SpaceId};
+use crate::scenario::model::{BlockId, CardFace, Scenario, Space, SpaceId};
 use crate::scenario::model::{BlockKind, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::RuleSet;
 
@@ -182,22 +182,13 @@ impl Game {
             .ids()
             .find(|b| scenario.roster.block(*b).kind == BlockKind::Cleopatra);
         let board = &scenario.board;
-        let cities = board
-            .ids()
-            .filter(|s| board.space(*s).kind.is_city())
-            .collect();
-        let seas = board
-            .ids()
-            .filter(|s| board.space(*s).kind == SpaceKind::Sea)
-            .collect();
-        let vp_cities = board
-            .ids()
-            .filter(|s| board.space(*s).kind.is_city() && board.space(*s).vp > 0)
-            .collect();
-        let major_ports = board
-            .ids()
-            .filter(|s| board.space(*s).kind == SpaceKind::MajorPort)
-            .collect();
+        let spaces_where = |keep: fn(&Space) -> bool| -> SpaceSet {
+            board.ids().filter(|s| keep(board.space(*s))).collect()
+        };
+        let cities = spaces_where(|s| s.kind.is_city());
+        let seas = spaces_where(|s| s.kind == SpaceKind::Sea);
+        let vp_cities = spaces_where(|s| s.kind.is_city() && s.vp > 0);
+        let major_ports = spaces_where(|s| s.kind == SpaceKind::MajorPort);
         let land_blocks = scenario
             .roster
             .ids()

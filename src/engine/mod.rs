@@ -14,6 +14,31 @@
 //! re-exported below without `pub` so that sibling files name them as
 //! `super::X` and no file outside `engine` sees them.
 
+/// A phase's rules read the board as the board: its `Field` (what they
+/// change) derefs to its `board` mutably, its `Look` (what they read) to
+/// its `board` (the battle phase's and the command phase's).
+macro_rules! reads_as_board {
+    ($field:ident, $look:ident) => {
+        impl std::ops::Deref for $field<'_> {
+            type Target = Board;
+            fn deref(&self) -> &Board {
+                self.board
+            }
+        }
+        impl std::ops::DerefMut for $field<'_> {
+            fn deref_mut(&mut self) -> &mut Board {
+                self.board
+            }
+        }
+        impl std::ops::Deref for $look<'_> {
+            type Target = Board;
+            fn deref(&self) -> &Board {
+                self.board
+            }
+        }
+    };
+}
+
 mod action;
 mod battle;
 mod battle_setup;

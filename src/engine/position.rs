@@ -4,9 +4,7 @@
 //! their states here, so a test reaches the position it means without
 //! hunting for a seed, and a file written by hand gets the same checks.
 
-use super::{
-    BlockState, ELIMINATED, Game, NO_LINK, NoLog, Orders, POOL, Phase, Place, State, TROPHY,
-};
+use super::{BlockState, ELIMINATED, Game, NoLog, Orders, POOL, Phase, Place, State, TROPHY};
 use crate::scenario::model::{
     BlockId, BlockKind, CardFace, Event, Side, SpaceKind, held_by_both_sides,
 };
@@ -527,16 +525,7 @@ fn placed_blocks(game: &Game, position: &Position) -> (Vec<BlockState>, [u8; 2],
     let roster = game.roster();
     let mut blocks: Vec<BlockState> = roster
         .ids()
-        .map(|b| BlockState {
-            loc: POOL,
-            steps: roster.block(b).max_steps,
-            side: roster.block(b).side,
-            flags: 0,
-            moved_steps: 0,
-            entered_via: NO_LINK,
-            came_from: POOL,
-            last_hop: super::Hop::NONE,
-        })
+        .map(|b| BlockState::fresh(POOL, roster.block(b).max_steps, roster.block(b).side))
         .collect();
     let mut trophies = [0u8; 2];
     let mut leader_died = [false; 2];

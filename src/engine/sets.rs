@@ -12,27 +12,24 @@ pub(super) trait SetId: Copy {
     fn to_index(self) -> usize;
 }
 
-impl SetId for BlockId {
-    #[inline]
-    fn from_index(i: usize) -> Self {
-        BlockId(i as u8)
-    }
-    #[inline]
-    fn to_index(self) -> usize {
-        self.index()
-    }
+/// An id over an index of type `$index`, held in a set by that index.
+macro_rules! set_id {
+    ($id:ident, $index:ty) => {
+        impl SetId for $id {
+            #[inline]
+            fn from_index(i: usize) -> Self {
+                $id(i as $index)
+            }
+            #[inline]
+            fn to_index(self) -> usize {
+                self.index()
+            }
+        }
+    };
 }
 
-impl SetId for SpaceId {
-    #[inline]
-    fn from_index(i: usize) -> Self {
-        SpaceId(i as u16)
-    }
-    #[inline]
-    fn to_index(self) -> usize {
-        self.index()
-    }
-}
+set_id!(BlockId, u8);
+set_id!(SpaceId, u16);
 
 /// The most ids a set holds.
 pub(crate) const SET_CAPACITY: usize = 256;

@@ -8,8 +8,8 @@
 
 use super::{
     Action, BattleInfo, Battles, Begun, BlockState, Board, CardSet, CommandPhase, CommandStep,
-    Dice, Game, GameStats, Hop, IllegalAction, Log, NO_LINK, NoLog, Orders, Outcome, POOL, Period,
-    Phase, Place, jupiter_candidates, may_add_step,
+    Dice, Game, GameStats, IllegalAction, Log, NoLog, Orders, Outcome, POOL, Period, Phase, Place,
+    jupiter_candidates, may_add_step,
 };
 use crate::scenario::model::{BlockId, CardFace, Event, Side, SpaceId};
 
@@ -59,20 +59,12 @@ impl State {
             .map(|b| {
                 let block = roster.block(b);
                 let loc = setup.location(b).map_or(POOL, |s| s.0);
-                BlockState {
-                    loc,
-                    steps: if loc == POOL {
-                        block.max_steps
-                    } else {
-                        setup.steps(roster, b)
-                    },
-                    side: block.side,
-                    flags: 0,
-                    moved_steps: 0,
-                    entered_via: NO_LINK,
-                    came_from: loc,
-                    last_hop: Hop::NONE,
-                }
+                let steps = if loc == POOL {
+                    block.max_steps
+                } else {
+                    setup.steps(roster, b)
+                };
+                BlockState::fresh(loc, steps, block.side)
             })
             .collect();
         let mut state = State {
@@ -424,16 +416,31 @@ impl State {
 /// Player 2's (2.2), then the battles.
 impl State {
     pub(super) fn begin_command(&mut self, game: &Game, slot: u8, log: &mut impl Log) {
-        let side = self.order[slot as usize];
         self.phase = Phase::Command(slot);
         let orders = self.orders[slot as usize];
+        self.command_step(game, slot, log, |command, table, side, log| {
+            command.begin(table, game, side, slot, orders, log)
+        });
+    }
+
+    /// A step of the command phase in `slot` (by the side in command, on
+    /// the board, the contests, the counts and the dice), then what follows
+    /// it.
+    fn command_step<L: Log>(
+        &mut self,
+        game: &Game,
+        slot: u8,
+        log: &mut L,
+        step: impl FnOnce(&mut CommandPhase, super::command::Table<'_>, Side, &mut L) -> bool,
+    ) {
+        let side = self.order[slot as usize];
         let table = (
             &mut self.board,
             &mut self.battles,
             &mut self.stats,
             &mut self.dice,
         );
-        let done = self.command.begin(table, game, side, slot, orders, log);
+        let done = step(&mut self.command, table, side, log);
         self.command_went_on(game, slot, done, log);
     }
 
@@ -455,15 +462,9 @@ impl State {
         let Phase::Command(slot) = self.phase else {
             return;
         };
-        let side = self.order[slot as usize];
-        let table = (
-            &mut self.board,
-            &mut self.battles,
-            &mut self.stats,
-            &mut self.dice,
-        );
-        let done = self.command.apply(table, game, side, action, log);
-        self.command_went_on(game, slot, done, log);
+        self.command_step(game, slot, log, |command, table, side, log| {
+            command.apply(table, game, side, action, log)
+        });
     }
 
     /// After a command phase's step: if it is over, Player 2's command

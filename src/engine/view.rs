@@ -294,16 +294,23 @@ fn assign_to_slots<R: Rng + ?Sized>(
     navis.shuffle(rng);
     land.shuffle(rng);
     let mut assigned: Vec<(BlockId, usize)> = Vec::with_capacity(hidden.len());
+    // The free slots of kind `slot` take the blocks of `pool` while it lasts.
+    let fill = |free: &mut Vec<usize>,
+                assigned: &mut Vec<(BlockId, usize)>,
+                slot: Slot,
+                pool: &mut Vec<BlockId>| {
+        free.retain(|&i| {
+            if slot_kind(&slots[i]) == slot
+                && let Some(b) = pool.pop()
+            {
+                assigned.push((b, i));
+                return false;
+            }
+            true
+        });
+    };
     // Seas take navis.
-    free.retain(|&i| {
-        if slot_kind(&slots[i]) == Slot::Sea
-            && let Some(n) = navis.pop()
-        {
-            assigned.push((n, i));
-            return false;
-        }
-        true
-    });
+    fill(&mut free, &mut assigned, Slot::Sea, &mut navis);
     let inland = free
         .iter()
         .filter(|&&i| slot_kind(&slots[i]) == Slot::Inland)
@@ -320,15 +327,7 @@ fn assign_to_slots<R: Rng + ?Sized>(
         assigned.push((c, free.remove(pos)));
     }
     // Inland cities take land blocks.
-    free.retain(|&i| {
-        if slot_kind(&slots[i]) == Slot::Inland
-            && let Some(l) = land.pop()
-        {
-            assigned.push((l, i));
-            return false;
-        }
-        true
-    });
+    fill(&mut free, &mut assigned, Slot::Inland, &mut land);
     // Ports and the pool take the rest.
     let mut rest: Vec<BlockId> = navis.into_iter().chain(land).collect();
     rest.shuffle(rng);

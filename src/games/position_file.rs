@@ -594,10 +594,12 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
     // A file that cannot be opened is reported where the position file
     // names it; an error inside it, where it is.
     let at_field = |field: &str, error: LoadError| match error {
-        LoadError::Io { .. } => PositionFileError::Load(LoadError::Parse {
-            location: locate(field),
-            message: error.to_string(),
-        }),
+        LoadError::Read(crate::files::ReadError::Io { .. }) => {
+            PositionFileError::Load(LoadError::Parse {
+                location: locate(field),
+                message: error.to_string(),
+            })
+        }
         other => PositionFileError::from(other),
     };
     let rules = RuleSet::load(&variant).map_err(|e| at_field("variant", e))?;

@@ -32,11 +32,7 @@ impl Severity {
     }
 }
 
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
+display_as!(Severity, label);
 
 macro_rules! codes {
     ($( $(#[$doc:meta])* $variant:ident = $text:literal, $severity:ident; )*) => {
@@ -179,11 +175,7 @@ impl Code {
     }
 }
 
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+display_as!(Code, as_str);
 
 impl Serialize for Code {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -225,11 +217,7 @@ impl Deployment {
     }
 }
 
-impl fmt::Display for Deployment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.field())
-    }
-}
+display_as!(Deployment, field);
 
 /// What a finding is about, by the names the files use. The editor selects
 /// it; `--json` reports it as `"subject": {"kind": "link", "a": ..., "b": ...}`.

@@ -345,24 +345,16 @@ fn cards(base: &ResolvedScenario, this: &ResolvedScenario, add: &mut impl FnMut(
         }
         out
     };
-    let (fa, fb) = (faces(a), faces(b));
-    let all: BTreeSet<_> = fa.keys().chain(fb.keys()).copied().collect();
-    for face in all {
-        let (x, y) = (
-            fa.get(&face).copied().unwrap_or(0),
-            fb.get(&face).copied().unwrap_or(0),
+    for (face, x, y) in differing_counts(&faces(a), &faces(b)) {
+        add(
+            Part::Cards,
+            format!(
+                "command card {}/{}: {x} -> {y} {}",
+                face.0.0,
+                face.1.0,
+                if y == 1 { "copy" } else { "copies" }
+            ),
         );
-        if x != y {
-            add(
-                Part::Cards,
-                format!(
-                    "command card {}/{}: {x} -> {y} {}",
-                    face.0.0,
-                    face.1.0,
-                    if y == 1 { "copy" } else { "copies" }
-                ),
-            );
-        }
     }
     let total = |d: &crate::scenario::format::DeckDoc| {
         d.events.len() as u32 + d.commands.iter().map(|c| u32::from(c.copies)).sum::<u32>()
@@ -479,6 +471,22 @@ fn deployment(
     }
 }
 
+/// The keys whose counts differ between `a` and `b`, in order, with both
+/// counts (0 where a key is missing).
+pub(crate) fn differing_counts<K: Ord + Copy, N: Copy + Default + PartialEq>(
+    a: &BTreeMap<K, N>,
+    b: &BTreeMap<K, N>,
+) -> Vec<(K, N, N)> {
+    let keys: BTreeSet<K> = a.keys().chain(b.keys()).copied().collect();
+    keys.into_iter()
+        .map(|k| {
+            let count = |m: &BTreeMap<K, N>| m.get(&k).copied().unwrap_or_default();
+            (k, count(a), count(b))
+        })
+        .filter(|(_, x, y)| x != y)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,6 +498,11 @@ mod tests {
             .into_iter()
             .map(|d| format!("{}: {}", d.part.label(), d.text))
             .collect()
+    }
+
+    /// The one of `items` named `name`, to change it.
+    fn named<'a, T>(items: &'a mut [T], name: &str, name_of: fn(&T) -> &String) -> &'a mut T {
+        items.iter_mut().find(|t| name_of(t) == name).unwrap()
     }
 
     #[test]
@@ -532,12 +545,7 @@ mod tests {
             steps: 3,
             levy: Some("Ravenna".into()),
         });
-        let caesar = this
-            .roster
-            .blocks
-            .iter_mut()
-            .find(|b| b.name == "Caesar")
-            .unwrap();
+        let caesar = named(&mut this.roster.blocks, "Caesar", |b| &b.name);
         caesar.firepower = 4;
         caesar.steps = 4;
         let three_one = this
@@ -576,12 +584,7 @@ mod tests {
     fn spaces_links_and_a_new_face_are_compared_by_name() {
         let h = crate::scenario::historical();
         let mut this = h.clone();
-        let roma = this
-            .map
-            .spaces
-            .iter_mut()
-            .find(|s| s.name == "Roma")
-            .unwrap();
+        let roma = named(&mut this.map.spaces, "Roma", |s| &s.name);
         roma.vp = 3;
         roma.kind = SpaceKind::MajorPort;
         this.map.spaces.retain(|s| s.name != "Aenos");

@@ -1053,28 +1053,30 @@ impl Document {
 
     /// Takes back the last edit; false when there is none.
     pub fn undo(&mut self) -> bool {
-        let Some(step) = self.undo.pop() else {
-            return false;
-        };
-        let after = std::mem::replace(&mut self.work, step.state);
-        self.redo.push(Step {
-            label: step.label,
-            state: after,
-            revision: self.revision,
-        });
-        self.revision = step.revision;
-        true
+        self.travel(true)
     }
 
     /// Does again what undo took back; false when there is nothing.
     pub(crate) fn redo(&mut self) -> bool {
-        let Some(step) = self.redo.pop() else {
+        self.travel(false)
+    }
+
+    /// Undo (`back`) or redo: the last step of its stack becomes the working
+    /// state, and the state it replaces goes on the other stack; false when
+    /// the stack is empty.
+    fn travel(&mut self, back: bool) -> bool {
+        let (from, to) = if back {
+            (&mut self.undo, &mut self.redo)
+        } else {
+            (&mut self.redo, &mut self.undo)
+        };
+        let Some(step) = from.pop() else {
             return false;
         };
-        let before = std::mem::replace(&mut self.work, step.state);
-        self.undo.push(Step {
+        let replaced = std::mem::replace(&mut self.work, step.state);
+        to.push(Step {
             label: step.label,
-            state: before,
+            state: replaced,
             revision: self.revision,
         });
         self.revision = step.revision;
@@ -1355,6 +1357,15 @@ mod tests {
     use super::*;
     use crate::scenario::validate::Severity;
 
+    /// Sets the VP of the space `space` in `doc` (an edit that must be taken).
+    fn set_vp(doc: &mut Document, space: &str, vp: u8) {
+        doc.apply(Edit::SetVp {
+            space: space.into(),
+            vp,
+        })
+        .unwrap();
+    }
+
     fn rules() -> RuleSet {
         RuleSet::builtin("rules-2.0")
     }
@@ -1441,25 +1452,13 @@ mod tests {
     #[test]
     fn a_new_edit_clears_redo_and_a_no_op_is_not_recorded() {
         let mut doc = Document::builtin();
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 3,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 3);
         doc.undo();
         assert!(doc.can_redo());
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 4,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 4);
         assert!(!doc.can_redo());
         assert_eq!(vp(&doc, "Roma"), 4);
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 4,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 4);
         doc.undo();
         assert_eq!(vp(&doc, "Roma"), 2, "the no-op left no undo step");
     }
@@ -1673,9 +1672,7 @@ mod tests {
     fn a_link_to_an_unknown_space_can_be_selected_and_deleted() {
         let text = crate::scenario::HISTORICAL_SCENARIO
             .replace(r#"Major("Genua", "Roma"),"#, r#"Major("Genua", "Romaa"),"#);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("typo.ron");
-        std::fs::write(&path, text).unwrap();
+        let (_dir, path) = crate::test_support::temp_file("typo.ron", text);
         let mut doc = Document::open(&path).unwrap();
         assert!(doc.validate(&rules()).has("unknown-name"));
         assert!(doc.working().link_index("Romaa", "Genua").is_some());
@@ -1690,11 +1687,7 @@ mod tests {
     #[test]
     fn every_edit_is_judged_by_the_validator() {
         let mut doc = Document::builtin();
-        doc.apply(Edit::SetVp {
-            space: "Mare Tyrrhenum".into(),
-            vp: 1,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Mare Tyrrhenum", 1);
         let report = doc.validate(&rules());
         let f = report
             .findings
@@ -1756,11 +1749,7 @@ mod tests {
         doc.save_as(&path).unwrap();
         assert!(!doc.is_dirty());
         let first = std::fs::read_to_string(&path).unwrap();
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 5,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 5);
         assert!(doc.is_dirty());
         doc.save().unwrap();
         assert!(!doc.is_dirty());
@@ -1781,21 +1770,14 @@ mod tests {
 
     #[test]
     fn a_file_that_extends_writes_only_what_it_owns_or_changed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("free.ron");
-        std::fs::write(
-            &path,
+        let (_dir, path) = crate::test_support::temp_file(
+            "free.ron",
             "Scenario(name: \"Small\", extends: \"historical.ron\")\n",
-        )
-        .unwrap();
+        );
         let mut doc = Document::open(&path).unwrap();
         let file = doc.to_file();
         assert!(file.map.is_none() && file.roster.is_none());
-        doc.apply(Edit::SetVp {
-            space: "Roma".into(),
-            vp: 3,
-        })
-        .unwrap();
+        set_vp(&mut doc, "Roma", 3);
         let file = doc.to_file();
         assert!(file.map.is_some(), "the changed map is written");
         assert!(file.roster.is_none(), "the roster is still inherited");
@@ -2131,13 +2113,10 @@ mod setup_tests {
 
     #[test]
     fn the_scenarios_settings_are_edits_and_saving_writes_only_what_differs() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("mine.ron");
-        std::fs::write(
-            &path,
+        let (_dir, path) = crate::test_support::temp_file(
+            "mine.ron",
             "Scenario(name: \"Mine\", extends: \"historical.ron\")\n",
-        )
-        .unwrap();
+        );
         let mut doc = Document::open(&path).unwrap();
         assert_eq!(doc.working().start_year, "705 (49 BC)", "inherited");
         assert_eq!(

@@ -30,14 +30,9 @@ impl fmt::Display for Location {
 /// Why a file could not be turned into a document.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("{}: cannot read: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}: larger than {} MiB, the most this program reads from one file", path.display(), limit >> 20)]
-    TooLarge { path: PathBuf, limit: u64 },
+    /// The file could not be read, or was too large.
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
     #[error("{}: not UTF-8 text (first bad byte at offset {offset})", path.display())]
     NotUtf8 { path: PathBuf, offset: usize },
     #[error("{location}: {message}")]
@@ -142,32 +137,33 @@ fn explain_ron_error(code: &ron::Error) -> String {
             expected,
             found,
             outer,
-        } => {
-            let suggestion = crate::scenario::names::nearest(found, expected.iter().copied())
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            let outer = outer.as_deref().unwrap_or("this item");
-            format!(
-                "unknown field `{found}` in {outer}{suggestion}; expected one of: {}",
-                expected.join(", ")
-            )
-        }
+        } => unknown_name(("field", "in", "this item"), found, expected, outer),
         E::NoSuchEnumVariant {
             expected,
             found,
             outer,
-        } => {
-            let suggestion = crate::scenario::names::nearest(found, expected.iter().copied())
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            let outer = outer.as_deref().unwrap_or("this value");
-            format!(
-                "unknown variant `{found}` for {outer}{suggestion}; expected one of: {}",
-                expected.join(", ")
-            )
-        }
+        } => unknown_name(("variant", "for", "this value"), found, expected, outer),
         other => other.to_string(),
     }
+}
+
+/// An unknown field or variant `found`, with the nearest of `expected` when
+/// one is close: `what` names it, `at` joins it to the item it is in (said
+/// as `unnamed` where the error names none).
+fn unknown_name(
+    (what, at, unnamed): (&str, &str, &str),
+    found: &str,
+    expected: &[&str],
+    outer: &Option<String>,
+) -> String {
+    let suggestion = crate::scenario::names::nearest(found, expected.iter().copied())
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    let outer = outer.as_deref().unwrap_or(unnamed);
+    format!(
+        "unknown {what} `{found}` {at} {outer}{suggestion}; expected one of: {}",
+        expected.join(", ")
+    )
 }
 
 /// Reads a file as UTF-8 text, at most [`crate::files::MAX_INPUT_BYTES`]
@@ -190,10 +186,7 @@ fn text_of(
     path: &Path,
     read: fn(&Path, u64) -> Result<Vec<u8>, crate::files::ReadError>,
 ) -> Result<String, LoadError> {
-    let mut bytes = read(path, crate::files::MAX_INPUT_BYTES).map_err(|e| match e {
-        crate::files::ReadError::Io { path, source } => LoadError::Io { path, source },
-        crate::files::ReadError::TooLarge { path, limit } => LoadError::TooLarge { path, limit },
-    })?;
+    let mut bytes = read(path, crate::files::MAX_INPUT_BYTES)?;
     const BOM: &[u8] = "\u{feff}".as_bytes();
     let bom = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     bytes.drain(..bom);

@@ -2,8 +2,6 @@
 //! the two sides. Every layer speaks it (files, model, engine, AI, window), so
 //! it depends on nothing but serde.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 /// A strength as the blocks print it: I to VI, other numbers as digits
@@ -97,11 +95,7 @@ impl Side {
     }
 }
 
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
+display_as!(Side, label);
 
 /// A side that is not `caesar` or `pompey`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

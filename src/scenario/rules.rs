@@ -259,10 +259,10 @@ fn variant_chain(spec: &str) -> Result<Vec<Chained<RuleSetPatch>>, LoadError> {
             None => "no such variant file".to_string(),
         }
     };
-    Err(LoadError::Io {
+    Err(LoadError::Read(crate::files::ReadError::Io {
         path: as_path,
         source: std::io::Error::new(std::io::ErrorKind::NotFound, reason),
-    })
+    }))
 }
 
 /// Where the variant `spec` sets one of `fields`: in the first file of its
@@ -390,13 +390,10 @@ mod tests {
 
     #[test]
     fn misspelled_field_is_reported_with_position_and_suggestion() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("bad.ron");
-        std::fs::write(
-            &path,
+        let (_dir, path) = crate::test_support::temp_file(
+            "bad.ron",
             "(\n    extends: \"rules-2.0\",\n    hand_sise: 7,\n)\n",
-        )
-        .unwrap();
+        );
         let err = RuleSet::load(path.to_str().unwrap()).unwrap_err();
         let text = err.to_string();
         assert!(text.contains("bad.ron:3:"), "{text}");

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use crate::scenario::diagnostics::{Code, Deployment, Finding, Severity, Subject};
+use crate::scenario::diff::differing_counts;
 use crate::scenario::format::Location;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
@@ -677,39 +678,31 @@ impl Ctx<'_> {
                 .or_else(|| self.at.field(Section::Deployment(FREE), "free_deployment"))
         };
         for side in Side::BOTH {
-            let want = oob.counts(roster, side);
-            let have = free.counts(roster, side);
-            let cities: BTreeSet<SpaceId> = want.keys().chain(have.keys()).copied().collect();
-            for city in cities {
-                let (w, h) = (
-                    want.get(&city).copied().unwrap_or(0),
-                    have.get(&city).copied().unwrap_or(0),
-                );
-                if w != h {
-                    // The side's entry for the city, else the side's list.
-                    let entry = free
-                        .placements
-                        .iter()
-                        .zip(&origin.placements)
-                        .find(|((_, s), (sd, _, _))| *s == city && *sd == side)
-                        .map(|(_, &(_, entry, _))| entry);
-                    out.push(finding(
-                        Code::FreeDeploymentCount,
-                        format!(
-                            "free_deployment: {side} has {h} block(s) in \"{}\" but the order of battle has {w} (5.3: each city keeps its number of blocks)",
-                            board.name(city)
-                        ),
-                        entry
-                            .and_then(|e| self.at.placement(FREE, side, e, None))
-                            .or_else(|| side_list(side)),
-                        Subject::Placement {
-                            section: FREE,
-                            side,
-                            space: board.name(city).to_string(),
-                            block: None,
-                        },
-                    ));
-                }
+            let (want, have) = (oob.counts(roster, side), free.counts(roster, side));
+            for (city, w, h) in differing_counts(&want, &have) {
+                // The side's entry for the city, else the side's list.
+                let entry = free
+                    .placements
+                    .iter()
+                    .zip(&origin.placements)
+                    .find(|((_, s), (sd, _, _))| *s == city && *sd == side)
+                    .map(|(_, &(_, entry, _))| entry);
+                out.push(finding(
+                    Code::FreeDeploymentCount,
+                    format!(
+                        "free_deployment: {side} has {h} block(s) in \"{}\" but the order of battle has {w} (5.3: each city keeps its number of blocks)",
+                        board.name(city)
+                    ),
+                    entry
+                        .and_then(|e| self.at.placement(FREE, side, e, None))
+                        .or_else(|| side_list(side)),
+                    Subject::Placement {
+                        section: FREE,
+                        side,
+                        space: board.name(city).to_string(),
+                        block: None,
+                    },
+                ));
             }
             for (&(block, space), &(_, entry, k)) in free.placements.iter().zip(&origin.placements)
             {
@@ -760,22 +753,24 @@ impl Ctx<'_> {
         self.check_published_deck(out);
     }
 
-    /// A warning about the map, pointing at the start of its section.
-    fn map_warning(&self, code: Code, message: String, subject: Subject) -> Finding {
-        finding(code, message, self.at.field(Section::Map, "map"), subject)
+    /// Warns about the map, pointing at the start of its section.
+    fn warn(&self, out: &mut Vec<Finding>, code: Code, message: String, subject: Subject) {
+        out.push(finding(
+            code,
+            message,
+            self.at.field(Section::Map, "map"),
+            subject,
+        ));
     }
 
     /// 4.2 and 4.4: 13 VP in 11 cities, nine seas.
     fn check_published_vp_and_seas(&self, out: &mut Vec<Finding>) {
         let board = self.board();
-        let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
-            out.push(self.map_warning(code, message, subject));
-        };
         // 4.2: eleven cities carry 13 VP.
         let vp_cities = board.spaces.iter().filter(|s| s.vp > 0).count();
         let vp_total = board.total_vp();
         if vp_cities != 11 || vp_total != 13 {
-            warn(
+            self.warn(
                 out,
                 Code::VpTotal,
                 format!(
@@ -791,7 +786,7 @@ impl Ctx<'_> {
             .filter(|s| s.kind == SpaceKind::Sea)
             .count();
         if seas != published::SEAS.len() {
-            warn(
+            self.warn(
                 out,
                 Code::SeaCount,
                 format!("the map has {seas} seas; the published map has 9 (4.4)"),
@@ -803,14 +798,11 @@ impl Ctx<'_> {
     /// The Ports sidebar: the ports of each sea.
     fn check_published_ports(&self, out: &mut Vec<Finding>) {
         let board = self.board();
-        let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
-            out.push(self.map_warning(code, message, subject));
-        };
         let space = |id: SpaceId| space_subject(board.name(id));
         // Ports sidebar: ports of each sea.
         for (sea_name, ports) in published::SEAS {
             let Some(sea) = board.find(sea_name) else {
-                warn(
+                self.warn(
                     out,
                     Code::SeaPorts,
                     format!("the published sea {sea_name} is not on the map"),
@@ -839,7 +831,7 @@ impl Ctx<'_> {
                 if !extra.is_empty() {
                     parts.push(format!("adds {}", quote_list(&extra)));
                 }
-                warn(
+                self.warn(
                     out,
                     Code::SeaPorts,
                     format!(
@@ -856,9 +848,6 @@ impl Ctx<'_> {
     /// 4.32: the four straits.
     fn check_published_straits(&self, out: &mut Vec<Finding>) {
         let board = self.board();
-        let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
-            out.push(self.map_warning(code, message, subject));
-        };
         // 4.32: the four straits.
         let mut straits: Vec<(String, BTreeSet<String>)> = board
             .links
@@ -889,7 +878,7 @@ impl Ctx<'_> {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            warn(
+            self.warn(
                 out,
                 Code::Straits,
                 format!(
@@ -905,16 +894,13 @@ impl Ctx<'_> {
     /// 4.42 and 4.41: ports on three seas, Pergamum no port, the islands.
     fn check_published_coasts(&self, out: &mut Vec<Finding>) {
         let board = self.board();
-        let warn = |out: &mut Vec<Finding>, code: Code, message: String, subject: Subject| {
-            out.push(self.map_warning(code, message, subject));
-        };
         let space = |id: SpaceId| space_subject(board.name(id));
         // 4.42: Utica and Creta border three seas.
         for name in published::THREE_SEA_PORTS {
             if let Some(id) = board.find(name) {
                 let n = board.seas_of(id).count();
                 if n != 3 {
-                    warn(
+                    self.warn(
                         out,
                         Code::ThreeSeaPorts,
                         format!("{name} borders {n} seas; the rules say 3 (4.42)"),
@@ -926,7 +912,7 @@ impl Ctx<'_> {
         for id in board.ids().filter(|id| board.space(*id).kind.is_port()) {
             let n = board.seas_of(id).count();
             if n > 2 && !published::THREE_SEA_PORTS.contains(&board.name(id)) {
-                warn(
+                self.warn(
                     out,
                     Code::ThreeSeaPorts,
                     format!(
@@ -941,7 +927,7 @@ impl Ctx<'_> {
         if let Some(id) = board.find("Pergamum")
             && board.space(id).kind.is_port()
         {
-            warn(
+            self.warn(
                 out,
                 Code::PergamumPort,
                 "Pergamum is a port; the rules say it is not (Navis move example 2)".to_string(),
@@ -954,7 +940,7 @@ impl Ctx<'_> {
                 if let Some(id) = board.find(city)
                     && board.space(id).island.as_deref() != Some(island)
                 {
-                    warn(
+                    self.warn(
                         out,
                         Code::Islands,
                         format!("{city} should lie on the island {island} (4.41)"),

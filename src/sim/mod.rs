@@ -55,6 +55,29 @@ impl GameRange {
     pub fn is_empty(self) -> bool {
         self.end <= self.start
     }
+
+    /// The games of a run of `run_games` that the sorted ranges `held` do
+    /// not hold (none when they hold them all).
+    pub fn missing(held: &[GameRange], run_games: u64) -> Vec<GameRange> {
+        let mut missing = Vec::new();
+        let mut next = 0;
+        for r in held {
+            if r.start > next {
+                missing.push(GameRange {
+                    start: next,
+                    end: r.start,
+                });
+            }
+            next = next.max(r.end);
+        }
+        if next < run_games {
+            missing.push(GameRange {
+                start: next,
+                end: run_games,
+            });
+        }
+        missing
+    }
 }
 
 impl From<std::ops::Range<u64>> for GameRange {

@@ -143,15 +143,17 @@ pub fn bundle_ratings(dir: &Path) -> Result<Vec<Rating>, LoadError> {
 /// taken from the bundle `dir`: a shipped name stays as it is (the built-in
 /// copy), any other must be a relative path inside `dir` to a file there.
 fn in_folder(player: &str, dir: &Path) -> Result<String, LoadError> {
-    let not_held = |file: &str, why: &str| LoadError::Io {
-        path: dir.join(file),
-        source: std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            format!(
-                "the fit's bundle {} names the player file \"{file}\" in {BUNDLE_RATINGS}, {why} (a bundle's files are read from its own folder only)",
-                dir.display()
+    let not_held = |file: &str, why: &str| {
+        LoadError::Read(crate::files::ReadError::Io {
+            path: dir.join(file),
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "the fit's bundle {} names the player file \"{file}\" in {BUNDLE_RATINGS}, {why} (a bundle's files are read from its own folder only)",
+                    dir.display()
+                ),
             ),
-        ),
+        })
     };
     let place = |file: &str| -> Result<String, LoadError> {
         if crate::ai::shipped::is_shipped(file) {

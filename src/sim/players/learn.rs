@@ -492,9 +492,7 @@ mod tests {
             );
         }
         // The file written reads back as the model fitted.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("value.ron");
-        std::fs::write(&path, one.value_file()).unwrap();
+        let (_dir, path) = crate::test_support::temp_file("value.ron", one.value_file());
         assert_eq!(ValueModel::load(&path).unwrap(), one.model);
     }
 

@@ -175,9 +175,7 @@ mod tests {
         assert!(one.decisions[0] > 0 && one.decisions[1] > 0);
         assert!(one.policy().check().is_ok());
         // The file reads back with the policy, and a search plays by it.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("learned.ron");
-        std::fs::write(&path, one.value.to_ron("test")).unwrap();
+        let (_dir, path) = crate::test_support::temp_file("learned.ron", one.value.to_ron("test"));
         let back = ValueModel::load(&path).unwrap();
         assert_eq!(back, one.value);
         let text = format!(

@@ -406,6 +406,90 @@ fn generation_of(mut scores: Vec<f64>, generation: u64, sigma: f64) -> Option<Ge
     })
 }
 
+/// A CMA-ES run's settings: the dimensions it searches from the origin,
+/// its first step, seed, candidates per generation and generations.
+pub(crate) struct Cma {
+    pub(crate) dims: usize,
+    pub(crate) step: f64,
+    pub(crate) seed: u64,
+    pub(crate) lambda: usize,
+    pub(crate) generations: u64,
+}
+
+/// What a CMA-ES run found: its final mean, the candidates it scored, each
+/// generation's best and median, and why it stopped early (if it did).
+pub(crate) struct Maximised {
+    pub(crate) mean: DVector<f64>,
+    pub(crate) evaluations: u64,
+    pub(crate) generations: Vec<Generation>,
+    pub(crate) stopped_early: Option<String>,
+}
+
+/// Maximises a noisy score by CMA-ES (the heuristic's tuning and the
+/// search's): `score` is told the candidate's generation (all candidates of
+/// a generation play the same seeds) and the candidate.
+pub(crate) fn maximise(
+    cma: &Cma,
+    score: impl Fn(u64, &DVector<f64>) -> Result<f64, Cancelled>,
+) -> Result<Maximised, Cancelled> {
+    let lambda = cma.lambda;
+    let evaluated = Cell::new(0u64);
+    let cancelled = Cell::new(false);
+    // This generation's scores, for the report's best and median.
+    let scores = RefCell::new(Vec::with_capacity(lambda));
+    let objective = |z: &DVector<f64>| {
+        if cancelled.get() {
+            return 0.0;
+        }
+        let generation = evaluated.get() / lambda as u64;
+        evaluated.set(evaluated.get() + 1);
+        match score(generation, z) {
+            Ok(score) => {
+                scores.borrow_mut().push(score);
+                score
+            }
+            Err(Cancelled) => {
+                cancelled.set(true);
+                0.0
+            }
+        }
+    };
+    let mut search = CMAESOptions::new(vec![0.0; cma.dims], cma.step)
+        .mode(Mode::Maximize)
+        .seed(cma.seed)
+        .population_size(lambda)
+        .max_generations(cma.generations as usize)
+        // A noisy score: the defaults' tolerances would stop on noise.
+        .tol_fun(0.0)
+        .tol_fun_rel(0.0)
+        .tol_fun_hist(0.0)
+        .tol_stagnation(usize::MAX)
+        .build(objective)
+        .expect("the options are checked and the start is finite");
+    let mut generations = Vec::new();
+    let stopped_early = loop {
+        let end = search.next();
+        if cancelled.get() {
+            return Err(Cancelled);
+        }
+        let done = std::mem::take(&mut *scores.borrow_mut());
+        generations.extend(generation_of(
+            done,
+            generations.len() as u64,
+            search.sigma(),
+        ));
+        if let Some(end) = end {
+            break early_stop(&end.reasons);
+        }
+    };
+    Ok(Maximised {
+        mean: search.mean().clone(),
+        evaluations: search.function_evals() as u64,
+        generations,
+        stopped_early,
+    })
+}
+
 /// Tunes the heuristic for `game`'s rules. Progress counts games.
 pub fn tune(
     game: &Game,
@@ -427,56 +511,21 @@ pub fn tune(
             Ok(f64::from(total) / (2.0 * points.len() as f64))
         }
     };
-    let evaluated = Cell::new(0u64);
-    let cancelled = Cell::new(false);
     let lambda = options.population();
-    // This generation's scores, for the report's best and median.
-    let scores = RefCell::new(Vec::with_capacity(lambda));
-    let objective = |z: &DVector<f64>| {
-        if cancelled.get() {
-            return 0.0;
-        }
-        let generation = evaluated.get() / lambda as u64;
-        evaluated.set(evaluated.get() + 1);
-        let stream = game_seed(options.seed, generation);
-        match play(stream, options.candidate(z)) {
-            Ok(score) => {
-                scores.borrow_mut().push(score);
-                score
-            }
-            Err(Cancelled) => {
-                cancelled.set(true);
-                0.0
-            }
-        }
+    let cma = Cma {
+        dims: HeuristicParams::NAMES.len(),
+        step: options.step,
+        seed: options.seed,
+        lambda,
+        generations: options.generations(),
     };
-    let dims = HeuristicParams::NAMES.len();
-    let mut cma = CMAESOptions::new(vec![0.0; dims], options.step)
-        .mode(Mode::Maximize)
-        .seed(options.seed)
-        .population_size(lambda)
-        .max_generations(options.generations() as usize)
-        // A noisy score: the defaults' tolerances would stop on noise.
-        .tol_fun(0.0)
-        .tol_fun_rel(0.0)
-        .tol_fun_hist(0.0)
-        .tol_stagnation(usize::MAX)
-        .build(objective)
-        .expect("the options are checked and the start is finite");
-    let mut generations = Vec::new();
-    let stopped_early = loop {
-        let end = cma.next();
-        if cancelled.get() {
-            return Err(Cancelled);
-        }
-        let done = std::mem::take(&mut *scores.borrow_mut());
-        generations.extend(generation_of(done, generations.len() as u64, cma.sigma()));
-        if let Some(end) = end {
-            break early_stop(&end.reasons);
-        }
-    };
-    let tuned = options.candidate(cma.mean());
-    let search_games = cma.function_evals() as u64 * options.games_per_candidate;
+    let run = maximise(&cma, |generation, z| {
+        play(game_seed(options.seed, generation), options.candidate(z))
+    })?;
+    let generations = run.generations;
+    let stopped_early = run.stopped_early;
+    let tuned = options.candidate(&run.mean);
+    let search_games = run.evaluations * options.games_per_candidate;
     let check = if options.check_games > 0 {
         Some(check(game, options, tuned, progress)?)
     } else {

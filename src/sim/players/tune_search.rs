@@ -12,10 +12,9 @@
 //! search never played, each way, and the report gives both scores and their
 //! paired difference. Everything derives from the seed.
 
-use std::cell::{Cell, RefCell};
 use std::fmt;
 
-use cmaes::{CMAESOptions, DVector, Mode};
+use cmaes::DVector;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -23,7 +22,7 @@ use crate::ai::{AiSpec, MctsParams, Player, play_game};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
 use crate::sim::stats::{PairedDifference, paired_mean_difference};
-use crate::sim::tune::Generation;
+use crate::sim::tune::{Cma, Generation, maximise};
 use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
 
 /// Salt of the check games' seeds: a stream the search never plays.
@@ -209,63 +208,21 @@ pub fn tune_search(
     let started = std::time::Instant::now();
     let start = options.start_settings().unwrap_or_default();
     let pairs = options.games_per_candidate / 2;
-    let lambda = options.population.max(2);
-    let evaluated = Cell::new(0u64);
-    let cancelled = Cell::new(false);
-    let scores = RefCell::new(Vec::with_capacity(lambda));
-    let objective = |z: &DVector<f64>| {
-        if cancelled.get() {
-            return 0.0;
-        }
-        let generation = evaluated.get() / lambda as u64;
-        evaluated.set(evaluated.get() + 1);
+    let cma = Cma {
+        dims: 3,
+        step: options.step,
+        seed: options.seed,
+        lambda: options.population.max(2),
+        generations: options.generations(),
+    };
+    let run = maximise(&cma, |generation, z| {
         let stream = game_seed(options.seed, generation);
         let spec = options.with_settings(settings_at(start, z));
-        match duel(game, stream, pairs, (&spec, &options.opponent), progress) {
-            Ok(results) => {
-                let score = mean_score(&results);
-                scores.borrow_mut().push(score);
-                score
-            }
-            Err(Cancelled) => {
-                cancelled.set(true);
-                0.0
-            }
-        }
-    };
-    let mut cma = CMAESOptions::new(vec![0.0; 3], options.step)
-        .mode(Mode::Maximize)
-        .seed(options.seed)
-        .population_size(lambda)
-        .max_generations(options.generations() as usize)
-        .tol_fun(0.0)
-        .tol_fun_rel(0.0)
-        .tol_fun_hist(0.0)
-        .tol_stagnation(usize::MAX)
-        .build(objective)
-        .expect("the options are checked and the start is finite");
-    let mut generations = Vec::new();
-    loop {
-        let end = cma.next();
-        if cancelled.get() {
-            return Err(Cancelled);
-        }
-        let mut done = std::mem::take(&mut *scores.borrow_mut());
-        if !done.is_empty() {
-            done.sort_by(f64::total_cmp);
-            generations.push(Generation {
-                generation: generations.len() as u64,
-                best: done[done.len() - 1],
-                median: done[done.len() / 2],
-                sigma: cma.sigma(),
-            });
-        }
-        if end.is_some() {
-            break;
-        }
-    }
-    let tuned = settings_at(start, cma.mean());
-    let search_games = cma.function_evals() as u64 * options.games_per_candidate;
+        duel(game, stream, pairs, (&spec, &options.opponent), progress).map(|r| mean_score(&r))
+    })?;
+    let generations = run.generations;
+    let tuned = settings_at(start, &run.mean);
+    let search_games = run.evaluations * options.games_per_candidate;
     let check = if options.check_games > 0 {
         Some(check(game, options, [tuned, start], progress)?)
     } else {
@@ -313,6 +270,17 @@ fn check(
 }
 
 impl SearchTuneReport {
+    /// What the search played: `3 generation(s) of 7 candidates, 20 games
+    /// each` (the player file's header and the report say it alike).
+    fn budget_text(&self) -> String {
+        format!(
+            "{} generation(s) of {} candidates, {} games each",
+            self.generations.len(),
+            self.options.population.max(2),
+            self.options.games_per_candidate
+        )
+    }
+
     /// The player file: the search's numbers with the tuned `mcts:` settings,
     /// headed by how they were found.
     pub fn player_file(&self) -> String {
@@ -323,14 +291,12 @@ impl SearchTuneReport {
         let mut header = format!(
             "The numbers of {} with the tree search's settings tuned for {} by\n\
              `caesar-workbench tune --search {} --opponent {}` (CMA-ES):\n\
-             {} generation(s) of {} candidates, {} games each, seed {}.",
+             {}, seed {}.",
             on.on.path,
             self.variant,
             o.search,
             o.opponent,
-            self.generations.len(),
-            o.population.max(2),
-            o.games_per_candidate,
+            self.budget_text(),
             o.seed,
         );
         if let Some(c) = &self.check {
@@ -356,13 +322,11 @@ impl fmt::Display for SearchTuneReport {
         let o = &self.options;
         writeln!(
             f,
-            "tune {} settings for {} against {}: {} generation(s) of {} candidates, {} games each (seed {})",
+            "tune {} settings for {} against {}: {} (seed {})",
             o.search,
             self.variant,
             o.opponent,
-            self.generations.len(),
-            o.population.max(2),
-            o.games_per_candidate,
+            self.budget_text(),
             o.seed
         )?;
         writeln!(f, "  generation   best  median  step")?;
@@ -452,9 +416,7 @@ mod tests {
         assert_eq!(one.generations.len(), 1);
         assert_eq!(one.games_played, 4 + 2 * 2);
         assert_ne!(one.tuned, one.start, "the search moved");
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.ron");
-        std::fs::write(&path, one.player_file()).unwrap();
+        let (_dir, path) = crate::test_support::temp_file("p.ron", one.player_file());
         let read = crate::ai::PlayerNumbers::load(&path).unwrap();
         assert_eq!(read.mcts, Some(one.tuned));
         let spec: AiSpec = format!("mcts:2@{}", path.display()).parse().unwrap();

@@ -695,18 +695,7 @@ impl ExplainReport {
 
     /// The games of the run this report does not hold (none when complete).
     pub fn missing_games(&self) -> Vec<GameRange> {
-        let mut missing = Vec::new();
-        let mut next = 0;
-        for r in self.ranges().unwrap_or_default() {
-            if r.start > next {
-                missing.push(GameRange::from(next..r.start));
-            }
-            next = next.max(r.end);
-        }
-        if next < self.run_games {
-            missing.push(GameRange::from(next..self.run_games));
-        }
-        missing
+        GameRange::missing(&self.ranges().unwrap_or_default(), self.run_games)
     }
 
     /// Checks a report as read from a file: its shards inside the run and
@@ -721,19 +710,26 @@ impl ExplainReport {
         if let Some(why) = self.total.impossible() {
             return damaged(format!("total: {why}"));
         }
+        // The counts `name` counts `pairs` games of the `expected` ones
+        // (`of`: whose) and are possible (no `why`).
+        let counted =
+            |name: String, (pairs, expected, of): (u64, u64, &str), why: Option<String>| {
+                if pairs != expected {
+                    return Err(MergeError::Damaged(format!(
+                        "{name} counts {pairs} games of {of}{expected}"
+                    )));
+                }
+                match why {
+                    Some(why) => Err(MergeError::Damaged(format!("{name}: {why}"))),
+                    None => Ok(()),
+                }
+            };
         let changed = |c: &PairCounts| c.caesar_only_first + c.caesar_only_second;
         for f in &self.fields {
             let expected = if f.not_alone.is_some() { 0 } else { games };
             for (side, c) in [("at_a", &f.at_a), ("at_b", &f.at_b)] {
-                if c.pairs != expected {
-                    return damaged(format!(
-                        "{}.{side} counts {} games of the report's {expected}",
-                        f.field, c.pairs
-                    ));
-                }
-                if let Some(why) = c.impossible() {
-                    return damaged(format!("{}.{side}: {why}", f.field));
-                }
+                let name = format!("{}.{side}", f.field);
+                counted(name, (c.pairs, expected, "the report's "), c.impossible())?;
             }
             let (at_a, at_b) = (changed(&f.at_a), changed(&f.at_b));
             if f.games_changed < at_a.max(at_b) || f.games_changed > (at_a + at_b).min(games) {
@@ -758,58 +754,32 @@ impl ExplainReport {
             ("sum_at_a", &self.sum_at_a, k.max(1)),
             ("parts_less_whole", &self.parts_less_whole, k + 1),
         ] {
-            if m.pairs != games {
-                return damaged(format!(
-                    "{name} counts {} games of the report's {games}",
-                    m.pairs
-                ));
-            }
-            if let Some(why) = m.impossible(bound) {
-                return damaged(format!("{name}: {why}"));
-            }
+            let why = m.impossible(bound);
+            counted(name.to_string(), (m.pairs, games, "the report's "), why)?;
         }
         for p in &self.pairs {
             let [x, y] = &p.fields;
             let expected = if p.not_together.is_some() { 0 } else { games };
-            for (side, c) in [
-                ("together_at_a", &p.together_at_a),
-                ("together_at_b", &p.together_at_b),
+            let (a, b) = (&p.together_at_a, &p.together_at_b);
+            let (i, j) = (&p.interaction_at_a, &p.interaction_at_b);
+            for (side, pairs, why) in [
+                ("together_at_a", a.pairs, a.impossible()),
+                ("together_at_b", b.pairs, b.impossible()),
+                ("interaction_at_a", i.pairs, i.impossible(2)),
+                ("interaction_at_b", j.pairs, j.impossible(2)),
             ] {
-                if c.pairs != expected {
-                    return damaged(format!(
-                        "{x}+{y}.{side} counts {} games of {expected}",
-                        c.pairs
-                    ));
-                }
-                if let Some(why) = c.impossible() {
-                    return damaged(format!("{x}+{y}.{side}: {why}"));
-                }
+                counted(format!("{x}+{y}.{side}"), (pairs, expected, ""), why)?;
             }
-            for (side, m) in [
-                ("interaction_at_a", &p.interaction_at_a),
-                ("interaction_at_b", &p.interaction_at_b),
-            ] {
-                if m.pairs != expected {
-                    return damaged(format!(
-                        "{x}+{y}.{side} counts {} games of {expected}",
-                        m.pairs
-                    ));
-                }
-                if let Some(why) = m.impossible(2) {
-                    return damaged(format!("{x}+{y}.{side}: {why}"));
-                }
-            }
-            let (a, b) = (&p.interaction_at_a, &p.interaction_at_b);
             let bounds = [
                 (
                     "together_cross",
                     p.together_cross.unsigned_abs(),
-                    changed(&p.together_at_a).min(changed(&p.together_at_b)),
+                    changed(a).min(changed(b)),
                 ),
                 (
                     "interaction_cross",
                     p.interaction_cross.unsigned_abs(),
-                    a.squares.max(b.squares),
+                    i.squares.max(j.squares),
                 ),
             ];
             for (name, value, most) in bounds {
@@ -1878,6 +1848,17 @@ mod tests {
         );
     }
 
+    /// The share of `runs` intervals that held zero is about the 95% it
+    /// should be (printed, to see how near).
+    fn assert_nominal_coverage(what: &str, share: f64, runs: u32) {
+        eprintln!("{what}: {:.1}% of {runs}", 100.0 * share);
+        assert!(
+            (0.93..=0.97).contains(&share),
+            "{what}: {:.1}% of {runs} intervals hold zero",
+            100.0 * share
+        );
+    }
+
     /// How often the nominal 95% intervals (of a field's effect, of the
     /// interaction test, of the whole) hold zero over `runs` runs of
     /// `games` games of a null difference drawn by `draw`.
@@ -1959,12 +1940,7 @@ mod tests {
             ("among others, at A", among_others[2]),
         ];
         for (what, c) in figures {
-            eprintln!("{what}: {:.1}% of 2000", 100.0 * c);
-            assert!(
-                (0.93..=0.97).contains(&c),
-                "{what}: {:.1}% of intervals hold zero",
-                100.0 * c
-            );
+            assert_nominal_coverage(what, c, 2000);
         }
     }
 
@@ -2067,12 +2043,7 @@ mod tests {
             covered += u32::from(both.ci95[0] <= 0.0 && 0.0 <= both.ci95[1]);
         }
         let coverage = f64::from(covered) / f64::from(runs as u32);
-        eprintln!("real games, one field: {:.1}% of 200", 100.0 * coverage);
-        assert!(
-            (0.93..=0.97).contains(&coverage),
-            "{:.1}% of 200 intervals hold zero",
-            100.0 * coverage
-        );
+        assert_nominal_coverage("real games, one field", coverage, 200);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::ai::AiSpec;
 use crate::engine::Game;
 use crate::sim::MergeError;
 use crate::sim::OptionsError;
-use crate::sim::report::Merge;
+use crate::sim::report::{Merge, first_of_one_run, merge_picked};
 use crate::sim::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
 use crate::sim::{
     Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
@@ -1025,25 +1025,19 @@ impl Merge for LadderReport {
     /// match merges with the checks of [`SimReport::merge_labelled`] (no
     /// game counted twice). The result may still miss games.
     fn merge_labelled(reports: &[(&str, &LadderReport)]) -> Result<LadderReport, MergeError> {
-        let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
-        for &(label, r) in reports {
-            r.check().map_err(|e| e.in_report(label))?;
-            crate::sim::report::refuse_different_runs(
-                "ladders",
-                (label, &r.identity()),
-                (first_label, &first.identity()),
-            )?;
-        }
+        let (_, first) = first_of_one_run(
+            "ladders",
+            reports,
+            LadderReport::check,
+            LadderReport::identity,
+        )?;
         let mut mirrors = Vec::new();
         for (i, player) in first.players.iter().enumerate() {
             let what = format!("rung {} ({player})", i + 1);
             let mirror = if first.variants.len() == 1 {
-                let parts: Vec<(&str, &SimReport)> = reports
-                    .iter()
-                    .map(|&(l, r)| (l, r.rungs[i].mirror.runs()[0]))
-                    .collect();
                 Mirror::Single(Box::new(
-                    SimReport::merge_labelled(&parts).map_err(|e| e.in_report(&what))?,
+                    merge_picked(reports, |r| r.rungs[i].mirror.runs()[0])
+                        .map_err(|e| e.in_report(&what))?,
                 ))
             } else {
                 let parts: Vec<(&str, &CompareReport)> = reports
@@ -1061,11 +1055,7 @@ impl Merge for LadderReport {
         }
         let mut cross = Vec::new();
         for (x, c) in first.cross_play.iter().enumerate() {
-            let parts: Vec<(&str, &SimReport)> = reports
-                .iter()
-                .map(|&(l, r)| (l, &r.cross_play[x].run))
-                .collect();
-            let run = SimReport::merge_labelled(&parts).map_err(|e| {
+            let run = merge_picked(reports, |r| &r.cross_play[x].run).map_err(|e| {
                 e.in_report(format!(
                     "cross-play {} vs {}",
                     first.players[c.caesar_rung], first.players[c.pompey_rung]
@@ -1521,25 +1511,34 @@ mod tests {
         assert!(apart.text.contains("do not agree yet"), "{}", apart.text);
     }
 
-    #[test]
-    fn a_climb_adds_reserve_rungs_on_top_and_plays_the_ladder_of_those_rungs() {
-        let game = crate::test_support::published("rules-2.0");
-        let options = LadderOptions {
-            players: vec![AiSpec::Random],
-            games: 30,
+    /// A ladder of `players`, `games` a match, from seed 3.
+    fn seed_3(players: Vec<AiSpec>, games: u64) -> LadderOptions {
+        LadderOptions {
+            players,
+            games,
             seed: 3,
             omniscient: false,
             shard: None,
-        };
-        let reserve = [AiSpec::Heuristic];
-        let climbed = climb(
-            &[&game],
+        }
+    }
+
+    /// [`climb`] under rules 2.0 with one player in reserve.
+    fn climb_on(game: &Game, options: &LadderOptions, reserve: AiSpec) -> LadderReport {
+        climb(
+            &[game],
             &["rules-2.0"],
-            &options,
-            &reserve,
+            options,
+            &[reserve],
             &Progress::new(),
-        );
-        let climbed = climbed.unwrap();
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_climb_adds_reserve_rungs_on_top_and_plays_the_ladder_of_those_rungs() {
+        let game = crate::test_support::published("rules-2.0");
+        let options = seed_3(vec![AiSpec::Random], 30);
+        let climbed = climb_on(&game, &options, AiSpec::Heuristic);
         let climb = climbed.climb.clone().unwrap();
         assert_eq!(climb.added, ["heuristic"]);
         assert!(climb.unused.is_empty());
@@ -1567,26 +1566,10 @@ mod tests {
         let game = crate::test_support::published("rules-2.0");
         // A player all but the heuristic: its mirror share is the same up
         // to chance, and 1,000 games a match keep chance under the bar.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("near.ron");
-        std::fs::write(&path, "(strike_own: 3.0001)").unwrap();
+        let (_dir, path) = crate::test_support::temp_file("near.ron", "(strike_own: 3.0001)");
         let near = AiSpec::player_file(&path).unwrap();
-        let options = LadderOptions {
-            players: vec![AiSpec::Heuristic, near],
-            games: 1000,
-            seed: 3,
-            omniscient: false,
-            shard: None,
-        };
-        let reserve = [AiSpec::Random];
-        let report = climb(
-            &[&game],
-            &["rules-2.0"],
-            &options,
-            &reserve,
-            &Progress::new(),
-        );
-        let climb = report.unwrap().climb.unwrap();
+        let options = seed_3(vec![AiSpec::Heuristic, near], 1000);
+        let climb = climb_on(&game, &options, AiSpec::Random).climb.unwrap();
         assert!(climb.settled);
         assert!(climb.added.is_empty());
         assert_eq!(climb.unused, ["random"]);

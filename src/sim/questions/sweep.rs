@@ -29,7 +29,7 @@ use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
 use crate::sim::MergeError;
-use crate::sim::report::Merge;
+use crate::sim::report::{Merge, first_of_one_run, merge_picked};
 use crate::sim::stats::Estimate;
 use crate::sim::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 
@@ -737,22 +737,11 @@ impl Merge for SweepReport {
     /// merges with the checks of [`SimReport::merge_labelled`] (no game
     /// counted twice). The result may still miss games.
     fn merge_labelled(reports: &[(&str, &SweepReport)]) -> Result<SweepReport, MergeError> {
-        let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
-        for &(label, r) in reports {
-            r.check().map_err(|e| e.in_report(label))?;
-            crate::sim::report::refuse_different_runs(
-                "sweeps",
-                (label, &r.identity()),
-                (first_label, &first.identity()),
-            )?;
-        }
+        let (_, first) =
+            first_of_one_run("sweeps", reports, SweepReport::check, SweepReport::identity)?;
         let mut points = Vec::new();
         for (i, p) in first.points.iter().enumerate() {
-            let parts: Vec<(&str, &SimReport)> = reports
-                .iter()
-                .map(|&(l, r)| (l, &r.points[i].run))
-                .collect();
-            let run = SimReport::merge_labelled(&parts).map_err(|e| {
+            let run = merge_picked(reports, |r| &r.points[i].run).map_err(|e| {
                 e.in_report(format!("point {} ({})", i + 1, settings_text(&p.settings)))
             })?;
             points.push(point_of(p.settings.clone(), run));
@@ -955,14 +944,20 @@ mod tests {
         assert_eq!(plan_of("main_attack=AttackerChooses,FirstRoadUsed"), Ok(2));
     }
 
+    /// The points of the axes written as `--set` gives them, on the
+    /// published game under `rules`.
+    fn plan_axes(rules: &RuleSet, axes: &[&str]) -> Vec<PlannedPoint> {
+        let axes: Vec<Axis> = axes.iter().map(|s| s.parse().unwrap()).collect();
+        plan(&doc(), rules, &axes).unwrap()
+    }
+
     #[test]
     fn the_grid_has_one_point_per_combination_first_axis_slowest() {
         let rules = RuleSet::builtin("rules-2.0");
-        let axes: Vec<Axis> = ["vp_to_win=9,10,11", "caesar_player1_first_turn=true,false"]
-            .iter()
-            .map(|s| s.parse().unwrap())
-            .collect();
-        let points = plan(&doc(), &rules, &axes).unwrap();
+        let points = plan_axes(
+            &rules,
+            &["vp_to_win=9,10,11", "caesar_player1_first_turn=true,false"],
+        );
         assert_eq!(points.len(), 6);
         assert_eq!(points[1].rules.vp_to_win, 9);
         assert!(!points[1].rules.caesar_player1_first_turn);
@@ -978,11 +973,10 @@ mod tests {
     #[test]
     fn scenario_tweaks_change_the_starting_deployment() {
         let rules = RuleSet::builtin("rules-2.0");
-        let axes: Vec<Axis> = ["strength:caesar:Legio 13=2", "deploy:pompey:Legio 3=Roma"]
-            .iter()
-            .map(|s| s.parse().unwrap())
-            .collect();
-        let points = plan(&doc(), &rules, &axes).unwrap();
+        let points = plan_axes(
+            &rules,
+            &["strength:caesar:Legio 13=2", "deploy:pompey:Legio 3=Roma"],
+        );
         let s = &points[0].game.scenario;
         let setup = s.starting_setup();
         let legio13 = s.roster.find(Side::Caesar, "Legio 13").unwrap();

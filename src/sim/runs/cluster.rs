@@ -215,6 +215,12 @@ mod tests {
         arg.resolve(env(vars)).map_err(|e| e.to_string())
     }
 
+    /// `text` under `vars` is refused, saying `why`.
+    fn refused(text: &str, vars: &[(&str, &str)], why: &str) {
+        let err = auto(text, vars).unwrap_err();
+        assert!(err.contains(why), "{err}");
+    }
+
     #[test]
     fn shard_arguments_parse() {
         assert_eq!("auto".parse(), Ok(ShardArg::Auto { count: None }));
@@ -237,8 +243,7 @@ mod tests {
         ];
         assert_eq!(auto("auto", &vars), Ok(Shard { index: 2, count: 4 }));
         assert_eq!(auto("auto/4", &vars), Ok(Shard { index: 2, count: 4 }));
-        let err = auto("auto/5", &vars).unwrap_err();
-        assert!(err.contains("has 4 tasks"), "{err}");
+        refused("auto/5", &vars, "has 4 tasks");
         // --array=0-14:2 is 8 tasks, 0, 2, ..., 14.
         let stepped = [
             ("SLURM_ARRAY_TASK_ID", "6"),
@@ -252,29 +257,20 @@ mod tests {
             ("SLURM_ARRAY_TASK_MIN", "0"),
             ("SLURM_ARRAY_TASK_COUNT", "4"),
         ];
-        assert!(auto("auto", &outside).unwrap_err().contains("outside"));
+        refused("auto", &outside, "outside");
         let no_count = [("SLURM_ARRAY_TASK_ID", "1")];
-        assert!(
-            auto("auto", &no_count)
-                .unwrap_err()
-                .contains("SLURM_ARRAY_TASK_COUNT")
-        );
+        refused("auto", &no_count, "SLURM_ARRAY_TASK_COUNT");
     }
 
     #[test]
     fn an_indexed_job_needs_the_count_given() {
         let vars = [("JOB_COMPLETION_INDEX", "7")];
         assert_eq!(auto("auto/8", &vars), Ok(Shard { index: 7, count: 8 }));
-        let err = auto("auto", &vars).unwrap_err();
-        assert!(err.contains(SHARD_COUNT_VAR), "{err}");
+        refused("auto", &vars, SHARD_COUNT_VAR);
         let with_count = [("JOB_COMPLETION_INDEX", "0"), (SHARD_COUNT_VAR, "3")];
         assert_eq!(auto("auto", &with_count), Ok(Shard { index: 0, count: 3 }));
-        assert!(
-            auto("auto/4", &with_count)
-                .unwrap_err()
-                .contains("disagree")
-        );
-        assert!(auto("auto/7", &vars).unwrap_err().contains("outside"));
+        refused("auto/4", &with_count, "disagree");
+        refused("auto/7", &vars, "outside");
     }
 
     #[test]
@@ -287,13 +283,9 @@ mod tests {
             ("SLURM_ARRAY_TASK_COUNT", "2"),
             ("JOB_COMPLETION_INDEX", "0"),
         ];
-        assert!(auto("auto", &both).unwrap_err().contains("both"));
+        refused("auto", &both, "both");
         let junk = [("JOB_COMPLETION_INDEX", "x")];
-        assert!(
-            auto("auto/2", &junk)
-                .unwrap_err()
-                .contains("not a whole number")
-        );
+        refused("auto/2", &junk, "not a whole number");
         // A fixed shard ignores the environment.
         assert_eq!(auto("1/2", &both), Ok(Shard { index: 0, count: 2 }));
     }

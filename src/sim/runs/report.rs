@@ -822,6 +822,33 @@ pub(crate) fn refuse_different_runs(
     Ok(())
 }
 
+/// The first of labelled shard reports, once each is checked and found a
+/// shard of the same run as the first (by its `identity`; `what` names the
+/// runs in a refusal: "ladders").
+pub(crate) fn first_of_one_run<'a, R>(
+    what: &str,
+    reports: &[(&'a str, &'a R)],
+    check: impl Fn(&R) -> Result<(), MergeError>,
+    identity: impl Fn(&R) -> Identity,
+) -> Result<(&'a str, &'a R), MergeError> {
+    let (first_label, first) = *reports.first().ok_or(MergeError::NoReports)?;
+    for &(label, r) in reports {
+        check(r).map_err(|e| e.in_report(label))?;
+        refuse_different_runs(what, (label, &identity(r)), (first_label, &identity(first)))?;
+    }
+    Ok((first_label, first))
+}
+
+/// Merges the run `pick` takes out of each labelled report, with the
+/// checks of [`SimReport::merge_labelled`].
+pub(crate) fn merge_picked<'a, R>(
+    reports: &[(&'a str, &'a R)],
+    pick: impl Fn(&'a R) -> &'a SimReport,
+) -> Result<SimReport, MergeError> {
+    let parts: Vec<(&str, &SimReport)> = reports.iter().map(|&(l, r)| (l, pick(r))).collect();
+    SimReport::merge_labelled(&parts)
+}
+
 /// Reports that `merge` combines from the shards of one run: every kind
 /// checks each report, refuses reports of different runs (naming the field)
 /// and games counted twice, and may still miss games.
@@ -1259,24 +1286,7 @@ impl SimReport {
 
     /// The games of the run this report does not hold (none when complete).
     pub fn missing_games(&self) -> Vec<GameRange> {
-        let mut missing = Vec::new();
-        let mut next = 0;
-        for r in self.ranges().unwrap_or_default() {
-            if r.start > next {
-                missing.push(GameRange {
-                    start: next,
-                    end: r.start,
-                });
-            }
-            next = next.max(r.end);
-        }
-        if next < self.run_games {
-            missing.push(GameRange {
-                start: next,
-                end: self.run_games,
-            });
-        }
-        missing
+        GameRange::missing(&self.ranges().unwrap_or_default(), self.run_games)
     }
 
     /// Every field that says which run this report belongs to: what was
@@ -1816,11 +1826,8 @@ impl Merge for CompareReport {
                 .merge(&r.raw_paired)
                 .map_err(|e| e.in_report(label))?;
         }
-        let side = |pick: fn(&CompareReport) -> &SimReport| -> Vec<(&str, &SimReport)> {
-            reports.iter().map(|&(l, r)| (l, pick(r))).collect()
-        };
-        let a = SimReport::merge_labelled(&side(|r| &r.a)).map_err(|e| e.in_report("A"))?;
-        let b = SimReport::merge_labelled(&side(|r| &r.b)).map_err(|e| e.in_report("B"))?;
+        let a = merge_picked(reports, |r| &r.a).map_err(|e| e.in_report("A"))?;
+        let b = merge_picked(reports, |r| &r.b).map_err(|e| e.in_report("B"))?;
         Ok(CompareReport::from_parts(a, b, paired))
     }
 }

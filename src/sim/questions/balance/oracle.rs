@@ -27,9 +27,9 @@ use super::{
 use crate::ai::{AiSpec, LearnedValue, OpponentMix, PlayerNumbers, SearchOn, TunedHeuristic};
 use crate::engine::Game;
 use crate::scenario::model::Side;
-use crate::sim::game_seed;
 use crate::sim::learn::{LearnOptions, learn};
 use crate::sim::tune::{TuneOptions, tune};
+use crate::sim::{Cancelled, OptionsError, Progress, game_seed};
 
 const TUNE_TAG: u64 = 0x4241_4C41_4E43_4554; // "BALANCET"
 const LEARN_TAG: u64 = 0x4241_4C41_4E43_454C; // "BALANCEL"
@@ -90,11 +90,7 @@ impl Oracle {
     }
 }
 
-impl std::fmt::Display for Oracle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_as!(Oracle, name);
 
 /// A name that is no oracle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -350,6 +346,24 @@ impl Training<'_> {
         )
     }
 
+    /// Runs `fit` (the tuning or the learning: `what`) on the game under
+    /// the run's progress, once `check` has found its options sound.
+    fn fit<O, R>(
+        &self,
+        what: &str,
+        options: &O,
+        check: impl Fn(&O) -> Result<(), OptionsError>,
+        fit: impl Fn(&Game, &str, &O, &Progress) -> Result<R, Cancelled>,
+    ) -> Result<R, BalanceError> {
+        check(options).map_err(|e| BalanceError::Oracle(format!("{what}: {e}")))?;
+        Ok(fit(
+            self.game,
+            &self.report.variant,
+            options,
+            &self.watch.progress,
+        )?)
+    }
+
     /// (a) The side's numbers tuned by CMA-ES against the other side's mix,
     /// from `base`: the numbers, their player (written), and the games.
     fn tuned(&self, base: PlayerNumbers) -> Result<(PlayerNumbers, AiSpec, u64), BalanceError> {
@@ -368,15 +382,7 @@ impl Training<'_> {
             side: Some(side),
             against: apportioned(&self.report.mix(side.other())),
         };
-        options
-            .check()
-            .map_err(|e| BalanceError::Oracle(format!("tuning: {e}")))?;
-        let tuned = tune(
-            self.game,
-            &self.report.variant,
-            &options,
-            &self.watch.progress,
-        )?;
+        let tuned = self.fit("tuning", &options, TuneOptions::check, tune)?;
         let numbers = tuned.tuned;
         let path = write(
             self.dir,
@@ -458,15 +464,7 @@ impl Training<'_> {
             players,
             horizon_turns: 5,
         };
-        options
-            .check()
-            .map_err(|e| BalanceError::Oracle(format!("learning: {e}")))?;
-        let learnt = learn(
-            self.game,
-            &self.report.variant,
-            &options,
-            &self.watch.progress,
-        )?;
+        let learnt = self.fit("learning", &options, LearnOptions::check, learn)?;
         let path = write(
             self.dir,
             &format!("{}-value.ron", self.tag),
