@@ -29,7 +29,7 @@ use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
 use crate::sim::MergeError;
-use crate::sim::report::{Merge, first_of_one_run, merge_picked};
+use crate::sim::report::{Merge, first_of_one_run, merge_picked, shards_note};
 use crate::sim::stats::Estimate;
 use crate::sim::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 
@@ -823,15 +823,11 @@ impl fmt::Display for SweepReport {
             if self.omniscient { " (omniscient)" } else { "" },
             games,
             self.seed,
-            if games == self.games_per_point {
-                String::new()
-            } else {
-                format!(
-                    " (shards {} of {}-game points)",
-                    self.shards.join(","),
-                    self.games_per_point
-                )
-            }
+            shards_note(
+                games == self.games_per_point,
+                &self.shards,
+                format_args!("{}-game points", self.games_per_point)
+            )
         )?;
         let width = self
             .points
