@@ -637,11 +637,7 @@ impl SweepReport {
         shards: Vec<String>,
         points: Vec<SweepPoint>,
     ) -> SweepReport {
-        let game_ranges = points
-            .first()
-            .map(|p| p.run.game_ranges.clone())
-            .unwrap_or_default();
-        SweepReport {
+        let settings = SweepReport {
             kind: "sweep".to_string(),
             variant: variant.to_string(),
             axes,
@@ -650,11 +646,28 @@ impl SweepReport {
             omniscient: options.omniscient,
             seed: options.seed,
             games_per_point: options.games,
+            shards: Vec::new(),
+            game_ranges: Vec::new(),
+            points: Vec::new(),
+            balance_point: None,
+            elapsed_seconds: 0.0,
+        };
+        settings.with_points(shards, points)
+    }
+
+    /// This sweep's settings with `points`, played on `shards`: the games
+    /// held, the balance point and the time are the points'.
+    fn with_points(self, shards: Vec<String>, points: Vec<SweepPoint>) -> SweepReport {
+        SweepReport {
             shards,
-            game_ranges,
+            game_ranges: points
+                .first()
+                .map(|p| p.run.game_ranges.clone())
+                .unwrap_or_default(),
             balance_point: balance_point(&points),
             elapsed_seconds: points.iter().map(|p| p.run.elapsed_seconds).sum(),
             points,
+            ..self
         }
     }
 
@@ -747,22 +760,8 @@ impl Merge for SweepReport {
             points.push(point_of(p.settings.clone(), run));
         }
         let shards = points[0].run.shards.clone();
-        let game_ranges = points[0].run.game_ranges.clone();
-        Ok(SweepReport {
-            kind: "sweep".to_string(),
-            variant: first.variant.clone(),
-            axes: first.axes.clone(),
-            caesar_ai: first.caesar_ai.clone(),
-            pompey_ai: first.pompey_ai.clone(),
-            omniscient: first.omniscient,
-            seed: first.seed,
-            games_per_point: first.games_per_point,
-            shards,
-            game_ranges,
-            balance_point: balance_point(&points),
-            elapsed_seconds: points.iter().map(|p| p.run.elapsed_seconds).sum(),
-            points,
-        })
+        // `first` is checked: its kind is "sweep".
+        Ok(SweepReport::clone(first).with_points(shards, points))
     }
 }
 
