@@ -99,18 +99,6 @@ impl Effort {
         self.generations(population) * population as u64 * self.games_per_candidate
             + 2 * self.check_games
     }
-
-    /// The CMA-ES run of `population` candidates a generation in `dims`
-    /// dimensions.
-    pub(crate) fn cma(&self, dims: usize, population: usize) -> Cma {
-        Cma {
-            dims,
-            step: self.step,
-            seed: self.seed,
-            lambda: population,
-            generations: self.generations(population),
-        }
-    }
 }
 
 /// What to tune, and how hard.
@@ -435,16 +423,6 @@ fn generation_of(mut scores: Vec<f64>, generation: u64, sigma: f64) -> Option<Ge
     })
 }
 
-/// A CMA-ES run's settings: the dimensions it searches from the origin,
-/// its first step, seed, candidates per generation and generations.
-pub(crate) struct Cma {
-    pub(crate) dims: usize,
-    pub(crate) step: f64,
-    pub(crate) seed: u64,
-    pub(crate) lambda: usize,
-    pub(crate) generations: u64,
-}
-
 /// What a CMA-ES run found: its final mean, the candidates it scored, each
 /// generation's best and median, and why it stopped early (if it did).
 pub(crate) struct Maximised {
@@ -455,13 +433,16 @@ pub(crate) struct Maximised {
 }
 
 /// Maximises a noisy score by CMA-ES (the heuristic's tuning and the
-/// search's): `score` is told the candidate's generation (all candidates of
-/// a generation play the same seeds) and the candidate.
+/// search's) in `dims` dimensions from the origin, with `effort`'s first
+/// step and seed, `lambda` candidates a generation for the generations its
+/// budget pays for: `score` is told the candidate's generation (all
+/// candidates of a generation play the same seeds) and the candidate.
 pub(crate) fn maximise(
-    cma: &Cma,
+    effort: &Effort,
+    dims: usize,
+    lambda: usize,
     score: impl Fn(u64, &DVector<f64>) -> Result<f64, Cancelled>,
 ) -> Result<Maximised, Cancelled> {
-    let lambda = cma.lambda;
     let evaluated = Cell::new(0u64);
     let cancelled = Cell::new(false);
     // This generation's scores, for the report's best and median.
@@ -483,11 +464,11 @@ pub(crate) fn maximise(
             }
         }
     };
-    let mut search = CMAESOptions::new(vec![0.0; cma.dims], cma.step)
+    let mut search = CMAESOptions::new(vec![0.0; dims], effort.step)
         .mode(Mode::Maximize)
-        .seed(cma.seed)
+        .seed(effort.seed)
         .population_size(lambda)
-        .max_generations(cma.generations as usize)
+        .max_generations(effort.generations(lambda) as usize)
         // A noisy score: the defaults' tolerances would stop on noise.
         .tol_fun(0.0)
         .tol_fun_rel(0.0)
@@ -542,10 +523,12 @@ pub fn tune(
         }
     };
     let lambda = options.population();
-    let cma = effort.cma(HeuristicParams::NAMES.len(), lambda);
-    let run = maximise(&cma, |generation, z| {
-        play(game_seed(effort.seed, generation), options.candidate(z))
-    })?;
+    let run = maximise(
+        effort,
+        HeuristicParams::NAMES.len(),
+        lambda,
+        |generation, z| play(game_seed(effort.seed, generation), options.candidate(z)),
+    )?;
     let generations = run.generations;
     let stopped_early = run.stopped_early;
     let tuned = options.candidate(&run.mean);

@@ -199,8 +199,7 @@ pub fn tune_search(
     let start = options.start_settings().unwrap_or_default();
     let effort = &options.effort;
     let pairs = effort.games_per_candidate / 2;
-    let cma = effort.cma(3, options.population());
-    let run = maximise(&cma, |generation, z| {
+    let run = maximise(effort, 3, options.population(), |generation, z| {
         let stream = game_seed(effort.seed, generation);
         let spec = options.with_settings(settings_at(start, z));
         duel(game, stream, pairs, (&spec, &options.opponent), progress).map(|r| mean_score(&r))
