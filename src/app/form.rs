@@ -25,7 +25,13 @@ pub(super) fn row(ui: &mut Ui, text: impl Into<WidgetText>, widget: impl Widget)
 pub(super) fn name_row(ui: &mut Ui, text: &str, name: &mut String, saved: &str) -> bool {
     let field = egui::TextEdit::singleline(name).desired_width(theme::FIELD_WIDTH);
     let response = row(ui, text, field);
-    response.lost_focus() && name.trim() != saved
+    committed(&response, name, saved)
+}
+
+/// Whether a text field is committed on leaving it: true when its
+/// `response` lost the focus holding a `text` (trimmed) other than `saved`.
+pub(super) fn committed(response: &Response, text: &str, saved: &str) -> bool {
+    response.lost_focus() && text.trim() != saved
 }
 
 /// A combo box setting `value` to one of `options`, each shown by `name`.

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::PlayerNumbers;
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::sim::tune::{self as lib, TuneOptions};
+use caesar_workbench::sim::tune::{self as lib, Effort, TuneOptions};
 use caesar_workbench::sim::tune_search::{self, SearchTuneOptions};
 use caesar_workbench::sim::{Cancelled, Progress};
 
@@ -84,12 +84,7 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     check_outputs(&[&args.out])?;
     let options = TuneOptions {
-        budget: args.budget,
-        games_per_candidate: args.games_per_candidate,
-        population: args.population.map_or(0, |p| p as usize),
-        step: args.step,
-        check_games: args.check_games,
-        seed: args.run.seed,
+        effort: args.effort(0),
         start,
         side: args.side,
         against,
@@ -104,6 +99,21 @@ pub fn tune(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         lib::TuneReport::player_file,
         &hint,
     )
+}
+
+impl TuneArgs {
+    /// How hard to search and check; `population` when --population is
+    /// left out.
+    fn effort(&self, population: usize) -> Effort {
+        Effort {
+            budget: self.budget,
+            games_per_candidate: self.games_per_candidate,
+            population: self.population.map_or(population, |p| p as usize),
+            step: self.step,
+            check_games: self.check_games,
+            seed: self.run.seed,
+        }
+    }
 }
 
 /// Runs a tuning of `total` games on the `--threads` pool, under the name
@@ -146,12 +156,7 @@ fn tune_search(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
             .clone()
             .expect("tune_search is called with --search"),
         opponent: args.opponent.clone(),
-        budget: args.budget,
-        games_per_candidate: args.games_per_candidate,
-        population: args.population.map_or(7, |p| p as usize),
-        step: args.step,
-        check_games: args.check_games,
-        seed: args.run.seed,
+        effort: args.effort(7),
     };
     options.check()?;
     let hint = format!(

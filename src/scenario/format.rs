@@ -326,16 +326,8 @@ pub struct BlockDoc {
 
 impl BlockDoc {
     pub fn rating(&self) -> String {
-        match self.attacking_initiative {
-            Some(att) => format!(
-                "{}{}/{}{}",
-                self.initiative.letter(),
-                self.firepower,
-                att.letter(),
-                self.firepower
-            ),
-            None => format!("{}{}", self.initiative.letter(), self.firepower),
-        }
+        self.initiative
+            .rating(self.attacking_initiative, self.firepower)
     }
 }
 

@@ -208,6 +208,15 @@ impl Initiative {
             Initiative::D => 'D',
         }
     }
+
+    /// A combat rating as printed: "C3", or with another letter when
+    /// attacking (7.42: the ballista's "B4/D4").
+    pub fn rating(self, attacking: Option<Initiative>, firepower: u8) -> String {
+        match attacking {
+            Some(att) => format!("{}{firepower}/{}{firepower}", self.letter(), att.letter()),
+            None => format!("{}{firepower}", self.letter()),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]

@@ -792,12 +792,47 @@ impl<'a> Locator<'a> {
     /// The string `expected` written at `path`; else (when the document no
     /// longer matches its text) its first occurrence after the `within` label.
     fn literal(&self, section: Section, path: &str, expected: &str, within: &str) -> Option<usize> {
+        let (_, index) = self.file(section)?;
+        self.value_is(section, path, expected)
+            .or_else(|| index.string_after(expected, index.label(within)?))
+    }
+
+    /// Where the value at `path` is written, if it is the string `expected`
+    /// (the document still matches its text there).
+    fn value_is(&self, section: Section, path: &str, expected: &str) -> Option<usize> {
         let (src, index) = self.file(section)?;
-        let quoted = format!("{expected:?}");
-        match index.value(path) {
-            Some(at) if src.text[at..].starts_with(&quoted) => Some(at),
-            _ => index.string_after(expected, index.label(within)?),
-        }
+        index
+            .value(path)
+            .filter(|at| src.text[*at..].starts_with(&format!("{expected:?}")))
+    }
+
+    /// [`Self::literal`], located.
+    fn literal_at(
+        &self,
+        section: Section,
+        path: &str,
+        expected: &str,
+        within: &str,
+    ) -> Option<Location> {
+        self.location(section, self.literal(section, path, expected, within)?)
+    }
+
+    /// The label of the name `name` at `path` (a definition, for
+    /// duplicates); else (when the document no longer matches its text) the
+    /// name's first occurrence after the `within` label.
+    fn definition(
+        &self,
+        section: Section,
+        path: &str,
+        name: &str,
+        within: &str,
+    ) -> Option<Location> {
+        let (_, index) = self.file(section)?;
+        let at = match self.value_is(section, path, name) {
+            Some(_) => index.label(path)?,
+            None => index.string_after(name, index.label(within)?)?,
+        };
+        self.location(section, at)
     }
 
     /// Where the field at `path` (`"map"`, `"deck.events"`) is written.
@@ -815,33 +850,21 @@ impl<'a> Locator<'a> {
     pub(crate) fn space(&self, i: usize) -> Option<Location> {
         let name = &self.doc.map.spaces.get(i)?.name;
         let path = format!("map.spaces.{i}.name");
-        self.location(
-            Section::Map,
-            self.literal(Section::Map, &path, name, "map.spaces")?,
-        )
+        self.literal_at(Section::Map, &path, name, "map.spaces")
     }
 
     /// The `name:` label of the `i`th space (a definition, for duplicates).
     pub(crate) fn space_definition(&self, i: usize) -> Option<Location> {
         let name = &self.doc.map.spaces.get(i)?.name;
         let path = format!("map.spaces.{i}.name");
-        let (src, index) = self.file(Section::Map)?;
-        match index.value(&path) {
-            Some(at) if src.text[at..].starts_with(&format!("{name:?}")) => {
-                self.location(Section::Map, index.label(&path)?)
-            }
-            _ => self.space(i),
-        }
+        self.definition(Section::Map, &path, name, "map.spaces")
     }
 
     /// The `k`th alias of the `i`th space.
     pub(crate) fn alias(&self, i: usize, k: usize) -> Option<Location> {
         let alias = self.doc.map.spaces.get(i)?.aliases.get(k)?;
         let path = format!("map.spaces.{i}.aliases.{k}");
-        self.location(
-            Section::Map,
-            self.literal(Section::Map, &path, alias, "map.spaces")?,
-        )
+        self.literal_at(Section::Map, &path, alias, "map.spaces")
     }
 
     /// The first end of the `i`th link of `map.links`.
@@ -853,22 +876,14 @@ impl<'a> Locator<'a> {
             Some(_) => format!("map.links.{i}.a"),
             None => format!("map.links.{i}.0"),
         };
-        self.location(
-            Section::Map,
-            self.literal(Section::Map, &path, first, "map.links")?,
-        )
+        self.literal_at(Section::Map, &path, first, "map.links")
     }
 
     /// The `name:` label of the `i`th block of `roster.blocks`.
     pub(crate) fn block(&self, i: usize) -> Option<Location> {
         let name = &self.doc.roster.blocks.get(i)?.name;
         let path = format!("roster.blocks.{i}.name");
-        let (src, index) = self.file(Section::Roster)?;
-        let at = match index.value(&path) {
-            Some(at) if src.text[at..].starts_with(&format!("{name:?}")) => index.label(&path)?,
-            _ => index.string_after(name, index.label("roster.blocks")?)?,
-        };
-        self.location(Section::Roster, at)
+        self.definition(Section::Roster, &path, name, "roster.blocks")
     }
 
     fn deployment(
@@ -902,11 +917,8 @@ impl<'a> Locator<'a> {
         let at = match block.and_then(|k| Some((k, blocks.get(k)?))) {
             Some((k, name)) => {
                 let path = format!("{list}.{entry}.1.{k}");
-                let (src, index) = self.file(Section::Deployment(section))?;
-                match index.value(&path) {
-                    Some(at) if src.text[at..].starts_with(&format!("{name:?}")) => Some(at),
-                    _ => at_city(),
-                }
+                self.value_is(Section::Deployment(section), &path, name)
+                    .or_else(at_city)
             }
             None => at_city(),
         };
@@ -917,14 +929,11 @@ impl<'a> Locator<'a> {
     pub(crate) fn strength(&self, section: Deployment, side: Side, i: usize) -> Option<Location> {
         let (name, _) = self.deployment(section)?.strengths.side(side).get(i)?;
         let list = format!("{}.strengths.{}", section.field(), side_field(side));
-        self.location(
+        self.literal_at(
             Section::Deployment(section),
-            self.literal(
-                Section::Deployment(section),
-                &format!("{list}.{i}.0"),
-                name,
-                &format!("{}.strengths", section.field()),
-            )?,
+            &format!("{list}.{i}.0"),
+            name,
+            &format!("{}.strengths", section.field()),
         )
     }
 }

@@ -48,16 +48,7 @@ impl MapModel {
 
 /// Combat rating as printed: "C3", the ballista "B4/D4".
 pub(in crate::app) fn short_rating(b: &crate::scenario::model::Block) -> String {
-    match b.attacking_initiative {
-        Some(att) => format!(
-            "{}{}/{}{}",
-            b.initiative.letter(),
-            b.firepower,
-            att.letter(),
-            b.firepower
-        ),
-        None => format!("{}{}", b.initiative.letter(), b.firepower),
-    }
+    b.initiative.rating(b.attacking_initiative, b.firepower)
 }
 
 /// "III", or "II of IV" for a block deployed below full strength.

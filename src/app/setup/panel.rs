@@ -508,43 +508,29 @@ impl SetupPanel {
     /// Name, start year and description, as grid rows committed on leaving
     /// the field.
     fn text_rows(&mut self, ui: &mut Ui, w: &Working, actions: &mut Vec<Request>) {
-        let l = ui.label("Scenario name");
-        let r = ui
-            .add(egui::TextEdit::singleline(&mut self.name).desired_width(360.0))
-            .labelled_by(l.id);
-        if r.lost_focus() && self.name.trim() != w.name {
+        let name = egui::TextEdit::singleline(&mut self.name).desired_width(360.0);
+        if form::committed(&form::row(ui, "Scenario name", name), &self.name, &w.name) {
             actions.push(Request::Edit(Edit::SetName(self.name.clone())));
         }
-        ui.end_row();
 
-        let l = ui.label("Start year");
-        let r = ui
-            .add(
-                egui::TextEdit::singleline(&mut self.start_year)
-                    .hint_text("705 (49 BC)")
-                    .desired_width(160.0),
-            )
-            .labelled_by(l.id)
+        let year = egui::TextEdit::singleline(&mut self.start_year)
+            .hint_text("705 (49 BC)")
+            .desired_width(160.0);
+        let r = form::row(ui, "Start year", year)
             .on_hover_text("A label for players; the game's years are counted by the rule set");
-        if r.lost_focus() && self.start_year.trim() != w.start_year {
+        if form::committed(&r, &self.start_year, &w.start_year) {
             actions.push(Request::Edit(Edit::SetStartYear(self.start_year.clone())));
         }
-        ui.end_row();
 
-        let l = ui.label("Description");
-        let r = ui
-            .add(
-                egui::TextEdit::multiline(&mut self.description)
-                    .desired_rows(4)
-                    .desired_width(360.0),
-            )
-            .labelled_by(l.id);
-        if r.lost_focus() && self.description.trim() != w.description {
+        let description = egui::TextEdit::multiline(&mut self.description)
+            .desired_rows(4)
+            .desired_width(360.0);
+        let r = form::row(ui, "Description", description);
+        if form::committed(&r, &self.description, &w.description) {
             actions.push(Request::Edit(Edit::SetDescription(
                 self.description.clone(),
             )));
         }
-        ui.end_row();
     }
 
     /// The scenario this one extends, as a grid row.

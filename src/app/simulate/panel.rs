@@ -322,7 +322,7 @@ impl SimPanel {
             }
         };
         let shape = (
-            options.population() as u64 * options.games_per_candidate,
+            options.population() as u64 * options.effort.games_per_candidate,
             options.generations(),
         );
         let Some(game) = self.checked_game(doc, rules, variant) else {

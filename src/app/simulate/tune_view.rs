@@ -13,7 +13,7 @@ use crate::app::player_picker::{self, Chosen, Offer};
 use crate::app::{FilePurpose, PlayerUse, Request, form};
 use crate::scenario::model::Side;
 use crate::sim::OptionsError;
-use crate::sim::tune::{TuneOptions, TuneReport};
+use crate::sim::tune::{Effort, TuneOptions, TuneReport};
 
 /// The tune panel's settings; the rule set is the one in play, the seed
 /// and threads are the Simulate tab's.
@@ -38,12 +38,14 @@ pub struct TuneSettings {
 impl Default for TuneSettings {
     fn default() -> Self {
         let cli_default = TuneOptions {
-            budget: 0,
-            games_per_candidate: 2,
-            population: 0,
-            step: 0.3,
-            check_games: 0,
-            seed: 1,
+            effort: Effort {
+                budget: 0,
+                games_per_candidate: 2,
+                population: 0,
+                step: 0.3,
+                check_games: 0,
+                seed: 1,
+            },
             start: PlayerNumbers::default(),
             side: None,
             against: Vec::new(),
@@ -56,7 +58,7 @@ impl Default for TuneSettings {
             games_per_candidate: 20,
             population: cli_default.population(),
             generations: 10,
-            step: cli_default.step,
+            step: cli_default.effort.step,
             check_games: 200,
         }
     }
@@ -71,12 +73,14 @@ impl TuneSettings {
         };
         let population = self.population.max(1);
         let options = TuneOptions {
-            budget: self.generations * population as u64 * self.games_per_candidate,
-            games_per_candidate: self.games_per_candidate,
-            population,
-            step: self.step,
-            check_games: self.check_games,
-            seed,
+            effort: Effort {
+                budget: self.generations * population as u64 * self.games_per_candidate,
+                games_per_candidate: self.games_per_candidate,
+                population,
+                step: self.step,
+                check_games: self.check_games,
+                seed,
+            },
             start,
             side: self.side,
             against: Vec::new(),
@@ -208,7 +212,7 @@ pub(super) fn tuned_player(report: &TuneReport, saved: Option<&Path>) -> AiSpec 
         Some(p) => p.display().to_string(),
         None => format!(
             "unsaved, tuned for {} with seed {}",
-            report.variant, report.options.seed
+            report.variant, report.options.effort.seed
         ),
     };
     AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
@@ -225,7 +229,7 @@ pub(super) fn show(
     report: &TuneReport,
     saved: Option<&Path>,
 ) -> (Vec<Request>, Option<TuneUse>) {
-    let o = &report.options;
+    let o = &report.options.effort;
     ui.label(
         RichText::new(format!(
             "Tuned for {}: {} generation(s) of {} candidates, {} games each (seed {}), {} games in {:.1} s",

@@ -24,7 +24,7 @@ use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
 use crate::sim::ratings::{self, BestPlayer, Rating};
 use crate::sim::stats::Estimate;
-use crate::sim::tune::TuneOptions;
+use crate::sim::tune::{Effort, TuneOptions};
 
 /// The file of a bundle that `best` reads.
 pub const BUNDLE_RATINGS: &str = "ratings.ron";
@@ -632,12 +632,14 @@ impl Fit<'_> {
             return Ok(());
         }
         let options = TuneOptions {
-            budget: self.state.plan.tune_games_per_side,
-            games_per_candidate: GAMES_PER_CANDIDATE,
-            population: POPULATION,
-            step: 0.3,
-            check_games: 0,
-            seed: self.state.request.seed + side.index() as u64,
+            effort: Effort {
+                budget: self.state.plan.tune_games_per_side,
+                games_per_candidate: GAMES_PER_CANDIDATE,
+                population: POPULATION,
+                step: 0.3,
+                check_games: 0,
+                seed: self.state.request.seed + side.index() as u64,
+            },
             start,
             side: Some(side),
             against: vec![self.transferred_numbers(), PlayerNumbers::default()],

@@ -35,20 +35,77 @@ use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_
 /// Salt of the check games' seeds: a stream the search never plays.
 const CHECK_SALT: u64 = 0xC4EC_4ED0_0D5E_ED5A;
 
-/// What to tune, and how hard.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TuneOptions {
+/// How hard a CMA-ES tuning searches and checks, whatever it tunes (the
+/// heuristic's numbers here, a search's settings in `tune --search`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Effort {
     /// Games to play while searching, in all (the check games come on top).
     pub budget: u64,
     /// Games per candidate: even, half on each side.
     pub games_per_candidate: u64,
-    /// Candidates per generation; 0 lets CMA-ES choose (4 + 3 ln n).
+    /// Candidates per generation: `tune` lets CMA-ES choose for 0 (4 + 3
+    /// ln n), `tune --search` plays at least 2.
     pub population: usize,
-    /// The first step, in log space: 0.3 tries numbers about 30% either way.
+    /// The first step, in the search's space: for the heuristic's numbers
+    /// log space, where 0.3 tries numbers about 30% either way.
     pub step: f64,
-    /// Games of the final check against the starting player.
+    /// Games of the final check (even: half on each side).
     pub check_games: u64,
     pub seed: u64,
+}
+
+impl Effort {
+    /// Refuses a run of `population` candidates a generation that cannot
+    /// play a generation or whose games cannot split evenly between the
+    /// sides.
+    pub(crate) fn check(&self, population: usize) -> Result<(), OptionsError> {
+        let Effort {
+            budget,
+            games_per_candidate,
+            check_games,
+            step,
+            ..
+        } = *self;
+        if games_per_candidate < 2 || !games_per_candidate.is_multiple_of(2) {
+            return Err(OptionsError::GamesPerCandidate(games_per_candidate));
+        }
+        if budget / (population as u64 * games_per_candidate) == 0 {
+            return Err(OptionsError::BudgetUnderOneGeneration {
+                budget,
+                population,
+                games_per_candidate,
+            });
+        }
+        if !check_games.is_multiple_of(2) {
+            return Err(OptionsError::OddCheckGames(check_games));
+        }
+        if !(step.is_finite() && (MIN_STEP..=MAX_STEP).contains(&step)) {
+            return Err(OptionsError::Step {
+                step,
+                min: MIN_STEP,
+                max: MAX_STEP,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whole generations of `population` candidates the budget pays for.
+    pub(crate) fn generations(&self, population: usize) -> u64 {
+        self.budget / (self.games_per_candidate.max(1) * population as u64)
+    }
+
+    /// Games a run plays, the search and the check together.
+    pub(crate) fn total_games(&self, population: usize) -> u64 {
+        self.generations(population) * population as u64 * self.games_per_candidate
+            + 2 * self.check_games
+    }
+}
+
+/// What to tune, and how hard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TuneOptions {
+    #[serde(flatten)]
+    pub effort: Effort,
     /// Where the search starts, and the player every candidate meets.
     pub start: PlayerNumbers,
     /// The side whose numbers are tuned, against the starting player's
@@ -64,13 +121,7 @@ pub struct TuneOptions {
 
 impl TuneOptions {
     pub fn check(&self) -> Result<(), OptionsError> {
-        check_run(
-            self.budget,
-            self.population(),
-            self.games_per_candidate,
-            self.check_games,
-            self.step,
-        )?;
+        self.effort.check(self.population())?;
         for numbers in std::iter::once(&self.start).chain(&self.against) {
             for side in Side::BOTH {
                 numbers
@@ -114,15 +165,14 @@ impl TuneOptions {
 
     /// Games a run plays, the search and the check together.
     pub fn total_games(&self) -> u64 {
-        self.generations() * self.population() as u64 * self.games_per_candidate
-            + self.check_games * 2
+        self.effort.total_games(self.population())
     }
 
     /// Candidates per generation: as given, else CMA-ES's default for the
     /// number of parameters, 4 + ⌊3 ln n⌋.
     pub fn population(&self) -> usize {
-        if self.population > 0 {
-            return self.population;
+        if self.effort.population > 0 {
+            return self.effort.population;
         }
         let n = HeuristicParams::NAMES.len() as f64;
         4 + (3.0 * n.ln()).floor() as usize
@@ -130,7 +180,7 @@ impl TuneOptions {
 
     /// Whole generations the budget pays for.
     pub fn generations(&self) -> u64 {
-        self.budget / (self.games_per_candidate.max(1) * self.population() as u64)
+        self.effort.generations(self.population())
     }
 }
 
@@ -211,7 +261,7 @@ impl TuneReport {
             self.games_played - self.check.as_ref().map_or(0, |c| c.games * 2),
             self.generations.len(),
             self.population,
-            self.options.seed,
+            self.options.effort.seed,
         );
         if self.options.against.len() > 1 {
             header.push_str(&format!(
@@ -231,39 +281,6 @@ impl TuneReport {
         header.push_str("\nPlay it with --caesar-ai heuristic:FILE or --pompey-ai heuristic:FILE.");
         self.tuned.to_ron(&header)
     }
-}
-
-/// Refuses a CMA-ES run (of the heuristic's numbers or of a search's
-/// settings) that cannot play a generation or whose games cannot split evenly
-/// between the sides.
-pub(crate) fn check_run(
-    budget: u64,
-    population: usize,
-    games_per_candidate: u64,
-    check_games: u64,
-    step: f64,
-) -> Result<(), OptionsError> {
-    if games_per_candidate < 2 || !games_per_candidate.is_multiple_of(2) {
-        return Err(OptionsError::GamesPerCandidate(games_per_candidate));
-    }
-    if budget / (population as u64 * games_per_candidate) == 0 {
-        return Err(OptionsError::BudgetUnderOneGeneration {
-            budget,
-            population,
-            games_per_candidate,
-        });
-    }
-    if !check_games.is_multiple_of(2) {
-        return Err(OptionsError::OddCheckGames(check_games));
-    }
-    if !(step.is_finite() && (MIN_STEP..=MAX_STEP).contains(&step)) {
-        return Err(OptionsError::Step {
-            step,
-            min: MIN_STEP,
-            max: MAX_STEP,
-        });
-    }
-    Ok(())
 }
 
 /// The narrowest first step: the numbers are `f32`, and a relative change
@@ -406,16 +423,6 @@ fn generation_of(mut scores: Vec<f64>, generation: u64, sigma: f64) -> Option<Ge
     })
 }
 
-/// A CMA-ES run's settings: the dimensions it searches from the origin,
-/// its first step, seed, candidates per generation and generations.
-pub(crate) struct Cma {
-    pub(crate) dims: usize,
-    pub(crate) step: f64,
-    pub(crate) seed: u64,
-    pub(crate) lambda: usize,
-    pub(crate) generations: u64,
-}
-
 /// What a CMA-ES run found: its final mean, the candidates it scored, each
 /// generation's best and median, and why it stopped early (if it did).
 pub(crate) struct Maximised {
@@ -426,13 +433,16 @@ pub(crate) struct Maximised {
 }
 
 /// Maximises a noisy score by CMA-ES (the heuristic's tuning and the
-/// search's): `score` is told the candidate's generation (all candidates of
-/// a generation play the same seeds) and the candidate.
+/// search's) in `dims` dimensions from the origin, with `effort`'s first
+/// step and seed, `lambda` candidates a generation for the generations its
+/// budget pays for: `score` is told the candidate's generation (all
+/// candidates of a generation play the same seeds) and the candidate.
 pub(crate) fn maximise(
-    cma: &Cma,
+    effort: &Effort,
+    dims: usize,
+    lambda: usize,
     score: impl Fn(u64, &DVector<f64>) -> Result<f64, Cancelled>,
 ) -> Result<Maximised, Cancelled> {
-    let lambda = cma.lambda;
     let evaluated = Cell::new(0u64);
     let cancelled = Cell::new(false);
     // This generation's scores, for the report's best and median.
@@ -454,11 +464,11 @@ pub(crate) fn maximise(
             }
         }
     };
-    let mut search = CMAESOptions::new(vec![0.0; cma.dims], cma.step)
+    let mut search = CMAESOptions::new(vec![0.0; dims], effort.step)
         .mode(Mode::Maximize)
-        .seed(cma.seed)
+        .seed(effort.seed)
         .population_size(lambda)
-        .max_generations(cma.generations as usize)
+        .max_generations(effort.generations(lambda) as usize)
         // A noisy score: the defaults' tolerances would stop on noise.
         .tol_fun(0.0)
         .tol_fun_rel(0.0)
@@ -498,7 +508,8 @@ pub fn tune(
     progress: &Progress,
 ) -> Result<TuneReport, Cancelled> {
     let started = std::time::Instant::now();
-    let pairs = options.games_per_candidate / 2;
+    let effort = &options.effort;
+    let pairs = effort.games_per_candidate / 2;
     let opponents = options.opponents();
     let play = |stream: u64, candidate: PlayerNumbers| match options.side {
         None => {
@@ -512,21 +523,17 @@ pub fn tune(
         }
     };
     let lambda = options.population();
-    let cma = Cma {
-        dims: HeuristicParams::NAMES.len(),
-        step: options.step,
-        seed: options.seed,
+    let run = maximise(
+        effort,
+        HeuristicParams::NAMES.len(),
         lambda,
-        generations: options.generations(),
-    };
-    let run = maximise(&cma, |generation, z| {
-        play(game_seed(options.seed, generation), options.candidate(z))
-    })?;
+        |generation, z| play(game_seed(effort.seed, generation), options.candidate(z)),
+    )?;
     let generations = run.generations;
     let stopped_early = run.stopped_early;
     let tuned = options.candidate(&run.mean);
-    let search_games = run.evaluations * options.games_per_candidate;
-    let check = if options.check_games > 0 {
+    let search_games = run.evaluations * effort.games_per_candidate;
+    let check = if effort.check_games > 0 {
         Some(check(game, options, tuned, progress)?)
     } else {
         None
@@ -555,8 +562,8 @@ fn check(
     tuned: PlayerNumbers,
     progress: &Progress,
 ) -> Result<Check, Cancelled> {
-    let stream = options.seed ^ CHECK_SALT;
-    let pairs = options.check_games / 2;
+    let stream = options.effort.seed ^ CHECK_SALT;
+    let pairs = options.effort.check_games / 2;
     let duel = play_pairs(game, stream, pairs, tuned, &[options.start], progress)?;
     let [start, tuned] = [options.start, tuned].map(|n| [n.caesar, n.pompey]);
     let mirrors = per_seed(stream, pairs, progress, |seed, _| {
@@ -582,7 +589,7 @@ fn check(
         sum_sq += d * d;
     }
     Ok(Check {
-        games: options.check_games,
+        games: options.effort.check_games,
         score: mean,
         score_ci95: [(mean - half_width).max(0.0), (mean + half_width).min(1.0)],
         as_caesar: Estimate::of(wins(0, &duel), pairs),
@@ -595,7 +602,7 @@ fn check(
 
 impl fmt::Display for TuneReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let o = &self.options;
+        let o = &self.options.effort;
         writeln!(
             f,
             "tune {}: {} generation{} of {} candidates, {} games each (seed {})",
@@ -648,7 +655,7 @@ impl fmt::Display for TuneReport {
                 c.mirror_difference.estimate * 100.0,
                 c.mirror_difference.p_value
             )?;
-            if let Some(side) = o.side {
+            if let Some(side) = self.options.side {
                 // Only the tuned side's numbers differ between the mirrors.
                 let gain = match side {
                     Side::Caesar => c.mirror_difference.estimate,
@@ -680,12 +687,14 @@ mod tests {
 
     fn small(seed: u64) -> TuneOptions {
         TuneOptions {
-            budget: 50,
-            games_per_candidate: 4,
-            population: 4,
-            step: 0.3,
-            check_games: 4,
-            seed,
+            effort: Effort {
+                budget: 50,
+                games_per_candidate: 4,
+                population: 4,
+                step: 0.3,
+                check_games: 4,
+                seed,
+            },
             start: PlayerNumbers::default(),
             side: None,
             against: Vec::new(),
@@ -705,7 +714,7 @@ mod tests {
     #[test]
     fn a_step_wider_than_the_limit_is_refused_before_any_game() {
         let mut options = small(1);
-        options.step = 30.0;
+        options.effort.step = 30.0;
         let err = options.check().unwrap_err();
         assert!(matches!(err, OptionsError::Step { .. }), "{err}");
         assert!(err.to_string().contains("at most 5"), "{err}");
@@ -743,13 +752,10 @@ mod tests {
     #[test]
     fn odd_games_per_candidate_are_refused() {
         let mut options = small(1);
-        options.games_per_candidate = 3;
-        assert_eq!(
-            options.check(),
-            Err(OptionsError::GamesPerCandidate(options.games_per_candidate))
-        );
-        options.games_per_candidate = 4;
-        options.budget = 5;
+        options.effort.games_per_candidate = 3;
+        assert_eq!(options.check(), Err(OptionsError::GamesPerCandidate(3)));
+        options.effort.games_per_candidate = 4;
+        options.effort.budget = 5;
         assert!(matches!(
             options.check(),
             Err(OptionsError::BudgetUnderOneGeneration { budget: 5, .. })

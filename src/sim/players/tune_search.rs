@@ -22,7 +22,7 @@ use crate::ai::{AiSpec, MctsParams, Player, play_game};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
 use crate::sim::stats::{PairedDifference, paired_mean_difference};
-use crate::sim::tune::{Cma, Generation, maximise};
+use crate::sim::tune::{Effort, Generation, maximise};
 use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
 
 /// Salt of the check games' seeds: a stream the search never plays.
@@ -36,18 +36,10 @@ pub struct SearchTuneOptions {
     pub search: AiSpec,
     /// The player every candidate meets, on both sides.
     pub opponent: AiSpec,
-    /// Games to play while searching, in all (the check games come on top).
-    pub budget: u64,
-    /// Games per candidate: even, half on each side.
-    pub games_per_candidate: u64,
-    /// Candidates per generation (at least 2).
-    pub population: usize,
-    /// The first step, in the transformed space.
-    pub step: f64,
-    /// Games of the final check for each of the tuned and starting settings
-    /// (even: half on each side).
-    pub check_games: u64,
-    pub seed: u64,
+    /// The step is in the transformed space; the check plays its games for
+    /// each of the tuned and starting settings.
+    #[serde(flatten)]
+    pub effort: Effort,
 }
 
 impl SearchTuneOptions {
@@ -58,13 +50,12 @@ impl SearchTuneOptions {
                 self.search
             )));
         }
-        crate::sim::tune::check_run(
-            self.budget,
-            self.population.max(2),
-            self.games_per_candidate,
-            self.check_games,
-            self.step,
-        )
+        self.effort.check(self.population())
+    }
+
+    /// Candidates per generation: as given, at least 2.
+    pub fn population(&self) -> usize {
+        self.effort.population.max(2)
     }
 
     /// The settings the search starts from, if `search` is an MCTS on a file.
@@ -80,13 +71,12 @@ impl SearchTuneOptions {
     }
 
     pub fn generations(&self) -> u64 {
-        self.budget / (self.population.max(2) as u64 * self.games_per_candidate)
+        self.effort.generations(self.population())
     }
 
     /// Games a run plays, the search and the check together.
     pub fn total_games(&self) -> u64 {
-        self.generations() * self.population.max(2) as u64 * self.games_per_candidate
-            + 2 * self.check_games
+        self.effort.total_games(self.population())
     }
 
     /// The search with these settings in its player file.
@@ -207,23 +197,17 @@ pub fn tune_search(
 ) -> Result<SearchTuneReport, Cancelled> {
     let started = std::time::Instant::now();
     let start = options.start_settings().unwrap_or_default();
-    let pairs = options.games_per_candidate / 2;
-    let cma = Cma {
-        dims: 3,
-        step: options.step,
-        seed: options.seed,
-        lambda: options.population.max(2),
-        generations: options.generations(),
-    };
-    let run = maximise(&cma, |generation, z| {
-        let stream = game_seed(options.seed, generation);
+    let effort = &options.effort;
+    let pairs = effort.games_per_candidate / 2;
+    let run = maximise(effort, 3, options.population(), |generation, z| {
+        let stream = game_seed(effort.seed, generation);
         let spec = options.with_settings(settings_at(start, z));
         duel(game, stream, pairs, (&spec, &options.opponent), progress).map(|r| mean_score(&r))
     })?;
     let generations = run.generations;
     let tuned = settings_at(start, &run.mean);
-    let search_games = run.evaluations * options.games_per_candidate;
-    let check = if options.check_games > 0 {
+    let search_games = run.evaluations * effort.games_per_candidate;
+    let check = if effort.check_games > 0 {
         Some(check(game, options, [tuned, start], progress)?)
     } else {
         None
@@ -234,7 +218,7 @@ pub fn tune_search(
         generations,
         start,
         tuned,
-        games_played: search_games + 2 * options.check_games,
+        games_played: search_games + 2 * effort.check_games,
         check,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     })
@@ -248,8 +232,8 @@ fn check(
     [tuned, start]: [MctsParams; 2],
     progress: &Progress,
 ) -> Result<SearchCheck, Cancelled> {
-    let stream = options.seed ^ CHECK_SALT;
-    let pairs = options.check_games / 2;
+    let stream = options.effort.seed ^ CHECK_SALT;
+    let pairs = options.effort.check_games / 2;
     let [a, b] = [tuned, start].map(|settings| {
         let spec = options.with_settings(settings);
         duel(game, stream, pairs, (&spec, &options.opponent), progress)
@@ -262,7 +246,7 @@ fn check(
         sum_sq += d * d;
     }
     Ok(SearchCheck {
-        games: options.check_games,
+        games: options.effort.check_games,
         tuned_score: mean_score(&a),
         start_score: mean_score(&b),
         difference: paired_mean_difference(sum, sum_sq, pairs),
@@ -276,8 +260,8 @@ impl SearchTuneReport {
         format!(
             "{} generation(s) of {} candidates, {} games each",
             self.generations.len(),
-            self.options.population.max(2),
-            self.options.games_per_candidate
+            self.options.population(),
+            self.options.effort.games_per_candidate
         )
     }
 
@@ -297,7 +281,7 @@ impl SearchTuneReport {
             o.search,
             o.opponent,
             self.budget_text(),
-            o.seed,
+            o.effort.seed,
         );
         if let Some(c) = &self.check {
             header.push_str(&format!(
@@ -327,7 +311,7 @@ impl fmt::Display for SearchTuneReport {
             self.variant,
             o.opponent,
             self.budget_text(),
-            o.seed
+            o.effort.seed
         )?;
         writeln!(f, "  generation   best  median  step")?;
         for g in &self.generations {
@@ -381,12 +365,14 @@ mod tests {
         SearchTuneOptions {
             search: format!("mcts:1@{file}").parse().unwrap(),
             opponent: AiSpec::Heuristic,
-            budget: 4,
-            games_per_candidate: 2,
-            population: 2,
-            step: 0.5,
-            check_games: 2,
-            seed,
+            effort: Effort {
+                budget: 4,
+                games_per_candidate: 2,
+                population: 2,
+                step: 0.5,
+                check_games: 2,
+                seed,
+            },
         }
     }
 

@@ -24,7 +24,7 @@ use crate::ai::AiSpec;
 use crate::engine::Game;
 use crate::sim::MergeError;
 use crate::sim::OptionsError;
-use crate::sim::report::{Merge, first_of_one_run, merge_picked};
+use crate::sim::report::{Merge, first_of_one_run, merge_picked, shards_note};
 use crate::sim::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
 use crate::sim::{
     Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
@@ -1189,15 +1189,11 @@ impl fmt::Display for LadderReport {
             games,
             if self.omniscient { " (omniscient)" } else { "" },
             self.seed,
-            if games == self.games_per_match {
-                String::new()
-            } else {
-                format!(
-                    " (shards {} of {}-game matches)",
-                    self.shards.join(","),
-                    self.games_per_match
-                )
-            }
+            shards_note(
+                games == self.games_per_match,
+                &self.shards,
+                format_args!("{}-game matches", self.games_per_match)
+            )
         )?;
         writeln!(
             f,

@@ -29,7 +29,7 @@ use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
 use crate::sim::MergeError;
-use crate::sim::report::{Merge, first_of_one_run, merge_picked};
+use crate::sim::report::{Merge, first_of_one_run, merge_picked, shards_note};
 use crate::sim::stats::Estimate;
 use crate::sim::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 
@@ -637,11 +637,7 @@ impl SweepReport {
         shards: Vec<String>,
         points: Vec<SweepPoint>,
     ) -> SweepReport {
-        let game_ranges = points
-            .first()
-            .map(|p| p.run.game_ranges.clone())
-            .unwrap_or_default();
-        SweepReport {
+        let settings = SweepReport {
             kind: "sweep".to_string(),
             variant: variant.to_string(),
             axes,
@@ -650,11 +646,28 @@ impl SweepReport {
             omniscient: options.omniscient,
             seed: options.seed,
             games_per_point: options.games,
+            shards: Vec::new(),
+            game_ranges: Vec::new(),
+            points: Vec::new(),
+            balance_point: None,
+            elapsed_seconds: 0.0,
+        };
+        settings.with_points(shards, points)
+    }
+
+    /// This sweep's settings with `points`, played on `shards`: the games
+    /// held, the balance point and the time are the points'.
+    fn with_points(self, shards: Vec<String>, points: Vec<SweepPoint>) -> SweepReport {
+        SweepReport {
             shards,
-            game_ranges,
+            game_ranges: points
+                .first()
+                .map(|p| p.run.game_ranges.clone())
+                .unwrap_or_default(),
             balance_point: balance_point(&points),
             elapsed_seconds: points.iter().map(|p| p.run.elapsed_seconds).sum(),
             points,
+            ..self
         }
     }
 
@@ -747,22 +760,8 @@ impl Merge for SweepReport {
             points.push(point_of(p.settings.clone(), run));
         }
         let shards = points[0].run.shards.clone();
-        let game_ranges = points[0].run.game_ranges.clone();
-        Ok(SweepReport {
-            kind: "sweep".to_string(),
-            variant: first.variant.clone(),
-            axes: first.axes.clone(),
-            caesar_ai: first.caesar_ai.clone(),
-            pompey_ai: first.pompey_ai.clone(),
-            omniscient: first.omniscient,
-            seed: first.seed,
-            games_per_point: first.games_per_point,
-            shards,
-            game_ranges,
-            balance_point: balance_point(&points),
-            elapsed_seconds: points.iter().map(|p| p.run.elapsed_seconds).sum(),
-            points,
-        })
+        // `first` is checked: its kind is "sweep".
+        Ok(SweepReport::clone(first).with_points(shards, points))
     }
 }
 
@@ -823,15 +822,11 @@ impl fmt::Display for SweepReport {
             if self.omniscient { " (omniscient)" } else { "" },
             games,
             self.seed,
-            if games == self.games_per_point {
-                String::new()
-            } else {
-                format!(
-                    " (shards {} of {}-game points)",
-                    self.shards.join(","),
-                    self.games_per_point
-                )
-            }
+            shards_note(
+                games == self.games_per_point,
+                &self.shards,
+                format_args!("{}-game points", self.games_per_point)
+            )
         )?;
         let width = self
             .points

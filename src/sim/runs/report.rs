@@ -1363,6 +1363,16 @@ fn quart(s: &Summary) -> String {
     )
 }
 
+/// What a report that holds only some shards says after its game count:
+/// " (shards 1,3 of a 400-game run)"; nothing when it is whole.
+pub(crate) fn shards_note(whole: bool, shards: &[String], of: impl fmt::Display) -> String {
+    if whole {
+        String::new()
+    } else {
+        format!(" (shards {} of {of})", shards.join(","))
+    }
+}
+
 impl SimReport {
     /// The run, its win rates and its balance.
     fn write_header(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -1375,15 +1385,11 @@ impl SimReport {
             if self.omniscient { " (omniscient)" } else { "" },
             self.games,
             self.seed,
-            if self.is_complete() {
-                String::new()
-            } else {
-                format!(
-                    " (shards {} of a {}-game run)",
-                    self.shards.join(","),
-                    self.run_games
-                )
-            }
+            shards_note(
+                self.is_complete(),
+                &self.shards,
+                format_args!("a {}-game run", self.run_games)
+            )
         )?;
         writeln!(f, "  Caesar wins   {}", pct(&self.caesar_win_rate))?;
         writeln!(f, "  Pompey wins   {}", pct(&self.pompey_win_rate))?;

@@ -28,7 +28,7 @@ use crate::ai::{AiSpec, LearnedValue, OpponentMix, PlayerNumbers, SearchOn, Tune
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::sim::learn::{LearnOptions, learn};
-use crate::sim::tune::{TuneOptions, tune};
+use crate::sim::tune::{Effort, TuneOptions, tune};
 use crate::sim::{Cancelled, OptionsError, Progress, game_seed};
 
 const TUNE_TAG: u64 = 0x4241_4C41_4E43_4554; // "BALANCET"
@@ -372,12 +372,14 @@ impl Training<'_> {
             "round {round}: tuning {side}'s numbers against the other side's mix"
         ));
         let options = TuneOptions {
-            budget: o.tune_games,
-            games_per_candidate: GAMES_PER_CANDIDATE,
-            population: 0,
-            step: 0.3,
-            check_games: 0,
-            seed: self.seed(TUNE_TAG),
+            effort: Effort {
+                budget: o.tune_games,
+                games_per_candidate: GAMES_PER_CANDIDATE,
+                population: 0,
+                step: 0.3,
+                check_games: 0,
+                seed: self.seed(TUNE_TAG),
+            },
             start: base,
             side: Some(side),
             against: apportioned(&self.report.mix(side.other())),
