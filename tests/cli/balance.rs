@@ -241,18 +241,12 @@ fn the_built_in_balance_plays_as_a_player_and_a_setup_without_one_has_none() {
     assert!(v.get("measured_balance").is_none(), "{v}");
 }
 
-#[test]
-fn two_rule_sets_keep_a_report_each_named_by_the_rule_set_whole() {
-    // `rules-2.0`'s `.0` is not an extension: the reports beside the
-    // comparison are `cmp-rules-2.0.json` and `cmp-rules-1.1.json`.
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("cmp.json");
-    let comparison = json(&[
-        "balance",
-        "--variant",
-        "rules-2.0",
-        "--variant",
-        "rules-1.1",
+/// A comparison (`what`: two rule sets or two setups) of the heuristic and
+/// the random player, solved with no best responses, its report at `out`.
+fn small_comparison(what: &[&str], out: &std::path::Path) -> Value {
+    let mut args = vec!["balance"];
+    args.extend_from_slice(what);
+    args.extend([
         "--only-named",
         "--players",
         "heuristic,random",
@@ -268,6 +262,16 @@ fn two_rule_sets_keep_a_report_each_named_by_the_rule_set_whole() {
         "--out",
         out.to_str().unwrap(),
     ]);
+    json(&args)
+}
+
+#[test]
+fn two_rule_sets_keep_a_report_each_named_by_the_rule_set_whole() {
+    // `rules-2.0`'s `.0` is not an extension: the reports beside the
+    // comparison are `cmp-rules-2.0.json` and `cmp-rules-1.1.json`.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cmp.json");
+    let comparison = small_comparison(&["--variant", "rules-2.0", "--variant", "rules-1.1"], &out);
     let mut written: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -294,25 +298,13 @@ fn two_rule_sets_keep_a_report_each_named_by_the_rule_set_whole() {
 fn two_setups_under_one_rule_set_keep_a_report_each_and_their_difference() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("setups.json");
-    let comparison = json(&[
-        "balance",
-        "--compare-scenario",
-        "scenarios/free-deployment-example.ron",
-        "--only-named",
-        "--players",
-        "heuristic,random",
-        "--rounds",
-        "0",
-        "--games",
-        "12",
-        "--first-games",
-        "12",
-        "--seed",
-        "3",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let comparison = small_comparison(
+        &[
+            "--compare-scenario",
+            "scenarios/free-deployment-example.ron",
+        ],
+        &out,
+    );
     let [a, b] = [&comparison["a"], &comparison["b"]];
     assert_eq!(a["variant"], b["variant"]);
     assert_ne!(a["played_on"]["scenario"], b["played_on"]["scenario"]);
