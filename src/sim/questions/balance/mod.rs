@@ -1174,13 +1174,22 @@ pub fn compare(a: BalanceReport, b: BalanceReport) -> Result<BalanceComparison, 
     })
 }
 
+/// "a", "a and b", "a, b and c".
+fn listed(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// How the best responses of `oracles` were found, in words.
 fn oracle_words(oracles: &[Oracle]) -> String {
     let words: Vec<&str> = oracles.iter().map(|o| o.words()).collect();
     match words.as_slice() {
         [] => "no training".to_string(),
         [one] => format!("{one} alone"),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        many => listed(many),
     }
 }
 
@@ -1192,11 +1201,7 @@ fn untried_oracles(oracles: &[Oracle]) -> Option<String> {
         .filter(|o| !oracles.contains(o))
         .map(|o| o.untried())
         .collect();
-    match untried.as_slice() {
-        [] => None,
-        [one] => Some(one.to_string()),
-        [rest @ .., last] => Some(format!("{} and {last}", rest.join(", "))),
-    }
+    (!untried.is_empty()).then(|| listed(&untried))
 }
 
 impl BalanceReport {
