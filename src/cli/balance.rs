@@ -77,6 +77,12 @@ pub struct BalanceArgs {
     /// Games of each CMA-ES tuning.
     #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     tune_games: u64,
+    /// Games each candidate start of a tuning plays against the mix first
+    /// (the side's players, every shipped player's numbers, the default
+    /// heuristic); CMA-ES sets out from the best. 0: from the side's
+    /// heaviest player only.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    start_games: u64,
     /// Games a learned value is fitted on.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(100..=10_000_000))]
     learn_games: u64,
@@ -243,6 +249,7 @@ fn options_of(
         },
         response_games: args.response_games,
         tune_games: args.tune_games,
+        start_games: args.start_games,
         learn_games: args.learn_games,
         playouts: args.playouts,
         replicates: 200,

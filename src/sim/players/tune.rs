@@ -390,6 +390,22 @@ fn play_side(
     })
 }
 
+/// `params`' score (a win 1, a draw ½) as `side` against `opponents` in
+/// turn over `games` seeds of `stream`: the same seeds for every `params`
+/// scored on one stream, so their differences carry little of the dice.
+pub fn side_score(
+    game: &Game,
+    stream: u64,
+    games: u64,
+    (params, side): (HeuristicParams, Side),
+    opponents: &[PlayerNumbers],
+    progress: &Progress,
+) -> Result<f64, Cancelled> {
+    let points = play_side(game, stream, games, (params, side), opponents, progress)?;
+    let total: u32 = points.iter().sum();
+    Ok(f64::from(total) / (2.0 * points.len().max(1) as f64))
+}
+
 fn score_of(results: &[[u32; 2]]) -> f64 {
     let points: u32 = results.iter().map(|r| r[0] + r[1]).sum();
     f64::from(points) / (4.0 * results.len() as f64)
@@ -515,12 +531,14 @@ pub fn tune(
         None => {
             play_pairs(game, stream, pairs, candidate, opponents, progress).map(|r| score_of(&r))
         }
-        Some(side) => {
-            let tuned = (candidate.of(side), side);
-            let points = play_side(game, stream, 2 * pairs, tuned, opponents, progress)?;
-            let total: u32 = points.iter().sum();
-            Ok(f64::from(total) / (2.0 * points.len() as f64))
-        }
+        Some(side) => side_score(
+            game,
+            stream,
+            2 * pairs,
+            (candidate.of(side), side),
+            opponents,
+            progress,
+        ),
     };
     let lambda = options.population();
     let run = maximise(

@@ -185,39 +185,7 @@ impl BalanceReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::balance::{BalanceOptions, Member, Origin};
-
-    fn solved_report(game: &Game) -> BalanceReport {
-        let members = || {
-            vec![
-                Member::new(crate::ai::AiSpec::Random, Origin::Named),
-                Member::new(crate::ai::AiSpec::Heuristic, Origin::Shipped),
-            ]
-        };
-        let options = BalanceOptions {
-            first_games: 6,
-            games: 6,
-            rounds: 0,
-            oracles: Vec::new(),
-            replicates: 20,
-            ..BalanceOptions::default()
-        };
-        let mut report =
-            BalanceReport::start(game, "rules-2.0", options, members(), members()).unwrap();
-        let limits = crate::sim::balance::Limits {
-            deadline: None,
-            players_dir: None,
-        };
-        crate::sim::balance::run(
-            game,
-            &mut report,
-            &limits,
-            &crate::sim::balance::Watch::new(),
-            &mut |_| {},
-        )
-        .unwrap();
-        report
-    }
+    use crate::sim::balance::tests::solved_report;
 
     #[test]
     fn a_bundles_balance_is_read_for_its_setup_and_refused_for_another() {

@@ -78,6 +78,12 @@ pub struct BalanceOptions {
     pub response_games: u64,
     /// Games of each CMA-ES tuning (oracle `tune`).
     pub tune_games: u64,
+    /// Games each candidate start of a tuning plays against the mix before
+    /// CMA-ES sets out from the best: the side's members and every shipped
+    /// player's numbers (0: from the side's heaviest member, as runs made
+    /// before starts were screened).
+    #[serde(default)]
+    pub start_games: u64,
     /// Games of self-play a learned value is fitted on (oracle `value`).
     pub learn_games: u64,
     /// Playouts per searched decision of a trained search.
@@ -102,6 +108,7 @@ impl Default for BalanceOptions {
             oracles: Oracle::ALL.to_vec(),
             response_games: 400,
             tune_games: 4000,
+            start_games: 400,
             learn_games: 1000,
             playouts: 16,
             replicates: 200,
@@ -159,6 +166,9 @@ impl BalanceOptions {
                 oracle::tune_generation_games(),
                 self.tune_games,
             )?;
+            if self.start_games > 0 {
+                at_least("games to score a tuning's start", 20, self.start_games)?;
+            }
         }
         if self.oracles.contains(&Oracle::Value) {
             at_least("games to learn a value on", 100, self.learn_games)?;
@@ -783,7 +793,8 @@ impl Clock {
             // search about a hundred times more per playout budget of 16.
             let o = &report.options;
             let search = o.playouts as f64 / 16.0 * 0.1;
-            let per_side = o.tune_games as f64 * 0.001
+            let starts = oracle::STARTS_GUESS as f64 * o.start_games as f64;
+            let per_side = (o.tune_games as f64 + starts) * 0.001
                 + o.learn_games as f64 * 0.001
                 + o.response_games as f64 * o.oracles.len() as f64 * search;
             2.0 * per_side
@@ -1569,8 +1580,35 @@ pub fn check_setup(report: &BalanceReport, game: &Game) -> Result<(), BalanceErr
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// A solved table (6 games a cell) of the random player and the
+    /// default heuristic on each side, with no rounds.
+    pub(in crate::sim::questions::balance) fn solved_report(game: &Game) -> BalanceReport {
+        let members = || {
+            vec![
+                Member::new(crate::ai::AiSpec::Random, Origin::Named),
+                Member::new(crate::ai::AiSpec::Heuristic, Origin::Shipped),
+            ]
+        };
+        let options = BalanceOptions {
+            first_games: 6,
+            games: 6,
+            rounds: 0,
+            oracles: Vec::new(),
+            replicates: 20,
+            ..BalanceOptions::default()
+        };
+        let mut report =
+            BalanceReport::start(game, "rules-2.0", options, members(), members()).unwrap();
+        let limits = Limits {
+            deadline: None,
+            players_dir: None,
+        };
+        run(game, &mut report, &limits, &Watch::new(), &mut |_| {}).unwrap();
+        report
+    }
 
     fn report_over(game: &Game, options: BalanceOptions) -> BalanceReport {
         let members = || {
@@ -1593,6 +1631,9 @@ mod tests {
             oracles: vec![Oracle::Tune],
             response_games: 40,
             tune_games: 560,
+            // From the side's heaviest member: screened starts make
+            // Pompey's response strong enough to join too.
+            start_games: 0,
             replicates: 40,
             ..BalanceOptions::default()
         };
@@ -1676,6 +1717,7 @@ mod tests {
             oracles: vec![Oracle::Tune],
             response_games: 20,
             tune_games: 560,
+            start_games: 20,
             replicates: 20,
             ..BalanceOptions::default()
         };
