@@ -34,6 +34,7 @@ use crate::sim::{Cancelled, OptionsError, Progress, game_seed};
 const TUNE_TAG: u64 = 0x4241_4C41_4E43_4554; // "BALANCET"
 const LEARN_TAG: u64 = 0x4241_4C41_4E43_454C; // "BALANCEL"
 const START_TAG: u64 = 0x4241_4C41_4E43_4553; // "BALANCES"
+const KEEP_TAG: u64 = 0x4241_4C41_4E43_454B; // "BALANCEK"
 
 /// Slots of a tuning's opponent list: each mix member gets a share of them
 /// by weight.
@@ -285,15 +286,25 @@ fn train(
         tag: format!("r{round}-{}", side.to_string().to_lowercase()),
     };
     let own_mix = report.mix(side);
-    let base = own_mix
+    let heaviest = own_mix
         .iter()
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map_or_else(PlayerNumbers::default, |(_, m)| numbers_of(m));
+        .map_or_else(
+            || Start {
+                numbers: PlayerNumbers::default(),
+                name: "the default heuristic".to_string(),
+            },
+            |(_, m)| Start {
+                numbers: numbers_of(m),
+                name: m.words.clone(),
+            },
+        );
+    let base = heaviest.numbers;
     let mut played = 0u64;
     let mut candidates: Vec<(Oracle, AiSpec)> = Vec::new();
     let mut numbers = base;
     if oracles.contains(&Oracle::Tune) {
-        let (start, screened) = t.start(base)?;
+        let (start, screened) = t.start(heaviest)?;
         let (tuned, spec, games) = t.tuned(start)?;
         numbers = tuned;
         played += screened + games;
@@ -383,7 +394,7 @@ impl Training<'_> {
     /// earlier). From the heaviest member alone, tuning climbed to local
     /// optima that shipped numbers it never met beat by 15–25 points.
     /// Returns the start, named, and the games the screening played.
-    fn start(&self, heaviest: PlayerNumbers) -> Result<(Start, u64), BalanceError> {
+    fn start(&self, heaviest: Start) -> Result<(Start, u64), BalanceError> {
         let (side, games) = (self.side, self.report.options.start_games);
         let mut starts = self.starts(heaviest);
         if games == 0 || starts.len() == 1 {
@@ -396,7 +407,7 @@ impl Training<'_> {
         ));
         let mut best = (f64::NEG_INFINITY, 0);
         for (i, start) in starts.iter().enumerate() {
-            let score = self.start_score(start)?;
+            let score = self.start_score(start, START_TAG)?;
             if score > best.0 {
                 best = (score, i);
             }
@@ -405,11 +416,12 @@ impl Training<'_> {
         Ok((starts.swap_remove(best.1), played))
     }
 
-    /// `start`'s score against the other side's mix on the screening's seeds.
-    fn start_score(&self, start: &Start) -> Result<f64, Cancelled> {
+    /// `start`'s score against the other side's mix on `start_games` seeds
+    /// of the stream `tag` names.
+    fn start_score(&self, start: &Start, tag: u64) -> Result<f64, Cancelled> {
         side_score(
             self.game,
-            self.seed(START_TAG),
+            self.seed(tag),
             self.report.options.start_games,
             (start.numbers.of(self.side), self.side),
             &apportioned(&self.report.mix(self.side.other())),
@@ -419,12 +431,10 @@ impl Training<'_> {
 
     /// The starts [`Training::start`] screens, `heaviest` first, no two
     /// with the same numbers for the side.
-    fn starts(&self, heaviest: PlayerNumbers) -> Vec<Start> {
+    fn starts(&self, heaviest: Start) -> Vec<Start> {
         let side = self.side;
-        let mut starts = vec![Start {
-            numbers: heaviest,
-            name: "the heaviest member of its mix".to_string(),
-        }];
+        let base = heaviest.numbers;
+        let mut starts = vec![heaviest];
         let members = self.report.members(side).iter().filter_map(|m| {
             m.spec.as_ref().and_then(AiSpec::numbers_file)?;
             Some((numbers_of(m), m.words.clone()))
@@ -448,7 +458,7 @@ impl Training<'_> {
                 .all(|s| s.numbers.of(side) != numbers.of(side))
             {
                 starts.push(Start {
-                    numbers: heaviest.with(side, numbers.of(side)),
+                    numbers: base.with(side, numbers.of(side)),
                     name,
                 });
             }
@@ -478,20 +488,47 @@ impl Training<'_> {
             against: apportioned(&self.report.mix(side.other())),
         };
         let tuned = self.fit("tuning", &options, TuneOptions::check, tune)?;
-        let numbers = tuned.tuned;
+        let mut played = tuned.games_played;
+        let mut numbers = tuned.tuned;
+        let mut how = format!(
+            "its numbers tuned by CMA-ES against the other side's equilibrium mix, from {}",
+            start.name
+        );
+        // CMA-ES's mean after a few noisy generations can play worse than
+        // where it set out: the start is kept then, judged on seeds neither
+        // the screening nor the tuning played.
+        if o.start_games > 0 {
+            let tuned_start = Start {
+                numbers,
+                name: String::new(),
+            };
+            let after = self.start_score(&tuned_start, KEEP_TAG)?;
+            let before = self.start_score(&start, KEEP_TAG)?;
+            played += 2 * o.start_games;
+            if before > after {
+                numbers = base;
+                how = format!(
+                    "the numbers of {}, kept because their tuning against the other side's equilibrium mix scored less ({:.1}% against {:.1}% over {} games)",
+                    start.name,
+                    100.0 * after,
+                    100.0 * before,
+                    o.start_games
+                );
+            }
+        }
         let path = write(
             self.dir,
             &format!("{}-tuned.ron", self.tag),
             &numbers.to_ron(&format!(
-                "{side}'s best response of round {round} of `caesar-workbench balance` (seed {}): its numbers tuned by CMA-ES against the other side's equilibrium mix, from {}.",
-                o.seed, start.name
+                "{side}'s best response of round {round} of `caesar-workbench balance` (seed {}): {how}.",
+                o.seed
             )),
         )?;
         let spec = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
             path: path.display().to_string(),
             numbers,
         }));
-        Ok((numbers, spec, tuned.games_played))
+        Ok((numbers, spec, played))
     }
 
     /// (b) The player file a search plays on: `numbers`, expecting the
@@ -617,19 +654,27 @@ mod tests {
             tag: "r1-pompey".to_string(),
         };
         let t = training(&report);
-        let heaviest = PlayerNumbers::load(Path::new(&crate::ai::shipped::path_of(
+        let numbers = PlayerNumbers::load(Path::new(&crate::ai::shipped::path_of(
             "tuned-rules-1.1.ron",
         )))
         .unwrap();
-        let starts = t.starts(heaviest);
-        assert_eq!(starts[0].numbers, heaviest);
+        let heaviest = || Start {
+            numbers,
+            name: "Heuristic on tuned-rules-1.1".to_string(),
+        };
+        let starts = t.starts(heaviest());
+        assert_eq!(starts[0].numbers, numbers);
         for name in ["tuned-sides-rules-2.0.ron", "tuned-rules-2.0.ron"] {
             let name = format!("the shipped {name}");
             assert!(starts.iter().any(|s| s.name == name), "{name}");
         }
         assert!(starts.iter().any(|s| s.name == "the default heuristic"));
         // The heaviest is itself shipped: it stands once, first.
-        assert!(!starts.iter().any(|s| s.name.contains("tuned-rules-1.1")));
+        assert!(
+            !starts
+                .iter()
+                .any(|s| s.name.contains("tuned-rules-1.1.ron"))
+        );
         for (i, a) in starts.iter().enumerate() {
             for b in &starts[i + 1..] {
                 assert_ne!(
@@ -641,17 +686,38 @@ mod tests {
                 );
             }
         }
-        let (chosen, played) = t.start(heaviest).unwrap();
+        let (chosen, played) = t.start(heaviest()).unwrap();
         assert_eq!(played, 40 * starts.len() as u64);
-        let scores: Vec<f64> = starts.iter().map(|s| t.start_score(s).unwrap()).collect();
+        let scores: Vec<f64> = starts
+            .iter()
+            .map(|s| t.start_score(s, START_TAG).unwrap())
+            .collect();
         let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        assert_eq!(t.start_score(&chosen).unwrap(), best, "{scores:?}");
+        assert_eq!(
+            t.start_score(&chosen, START_TAG).unwrap(),
+            best,
+            "{scores:?}"
+        );
         let first_best = scores.iter().position(|&s| s == best).unwrap();
         assert_eq!(chosen.name, starts[first_best].name);
+        // Its tuning is kept only where it scores at least as well as the
+        // start on seeds neither played.
+        let mut short = report.clone();
+        short.options.tune_games = tune_generation_games();
+        let (tuned, _, _) = training(&short).tuned(chosen).unwrap();
+        let kept = Start {
+            numbers: tuned,
+            name: String::new(),
+        };
+        let start_again = t.starts(heaviest()).swap_remove(first_best);
+        assert!(
+            t.start_score(&kept, KEEP_TAG).unwrap()
+                >= t.start_score(&start_again, KEEP_TAG).unwrap()
+        );
         // Without screening games it sets out from the heaviest and plays none.
         let mut unscreened = report.clone();
         unscreened.options.start_games = 0;
-        let (chosen, played) = training(&unscreened).start(heaviest).unwrap();
-        assert_eq!((chosen.numbers, played), (heaviest, 0));
+        let (chosen, played) = training(&unscreened).start(heaviest()).unwrap();
+        assert_eq!((chosen.numbers, played), (numbers, 0));
     }
 }
