@@ -188,6 +188,15 @@ fn own_steps(game: &Game, view: &SideView<'_>, b: BlockId) -> u8 {
         .steps
 }
 
+/// A decision the heuristic weighs with its picture of the board: the
+/// game, what its side sees, the picture, and the legal actions.
+struct Decision<'a> {
+    game: &'a Game,
+    view: &'a SideView<'a>,
+    p: &'a Picture,
+    legal: &'a [Action],
+}
+
 /// Where the current group is going, and who goes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Objective {
@@ -558,17 +567,16 @@ impl HeuristicPlayer {
         (p.own_str(at.index()) - self.garrison(game, p, at)).max(0.0)
     }
 
-    fn choose_step(
-        &mut self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-    ) -> Action {
+    /// Any legal action, drawn at random: where no rule of the heuristic chose.
+    fn any_legal(&mut self, legal: &[Action]) -> Action {
+        legal[self.rng.random_range(0..legal.len())]
+    }
+
+    fn choose_step(&mut self, d: &Decision<'_>) -> Action {
         let best = match self.target {
             None => Action::EndGroup,
-            Some(Objective::Land(target)) => self.land_step(game, view, p, legal, target),
-            Some(Objective::Sea(target)) => self.sea_step(game, view, p, legal, target),
+            Some(Objective::Land(target)) => self.land_step(d, target),
+            Some(Objective::Sea(target)) => self.sea_step(d, target),
         };
         if best == Action::EndGroup {
             if self.group_steps == 0
@@ -584,43 +592,39 @@ impl HeuristicPlayer {
     }
 
     /// The land step that best closes on `target`, keeping garrisons.
-    fn land_step(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-        target: SpaceId,
-    ) -> Action {
+    fn land_step(&self, d: &Decision<'_>, target: SpaceId) -> Action {
         let mut best = (0.0f32, Action::EndGroup);
-        for (a, block, from, to) in steps_from(view, legal) {
-            let kind = game.roster().block(block).kind;
+        for (a, block, from, to) in steps_from(d.view, d.legal) {
+            let kind = d.game.roster().block(block).kind;
             if kind == BlockKind::Navis {
                 continue;
             }
-            let (d_from, d_to) = (self.dist(game, from, target), self.dist(game, to, target));
+            let (d_from, d_to) = (
+                self.dist(d.game, from, target),
+                self.dist(d.game, to, target),
+            );
             if d_to >= d_from {
                 continue;
             }
             // Keep a garrison in a threatened friendly city.
-            let strength = own_strength(game, view, block);
+            let strength = own_strength(d.game, d.view, block);
             let fi = from.index();
-            if p.own_str(fi) - strength < self.garrison(game, p, from) {
+            if d.p.own_str(fi) - strength < self.garrison(d.game, d.p, from) {
                 continue;
             }
             // The holding rule: a held VP city keeps a block.
             if self.hold_vp_cities
-                && p.own_cnt(fi) <= 1
-                && p.enemy_cnt[to.index()] == 0
-                && game.board().space(from).vp > 0
+                && d.p.own_cnt(fi) <= 1
+                && d.p.enemy_cnt[to.index()] == 0
+                && d.game.board().space(from).vp > 0
             {
                 continue;
             }
             // Do not walk alone into an enemy space we cannot beat.
             let ti = to.index();
-            if p.enemy_cnt[ti] > 0 {
-                let mobile = self.mobile_strength(game, p, from);
-                if mobile + p.own_str(ti) < p.enemy_str[ti] * self.style.attack_ratio {
+            if d.p.enemy_cnt[ti] > 0 {
+                let mobile = self.mobile_strength(d.game, d.p, from);
+                if mobile + d.p.own_str(ti) < d.p.enemy_str[ti] * self.style.attack_ratio {
                     continue;
                 }
             }
@@ -637,32 +641,25 @@ impl HeuristicPlayer {
 
     /// The navis step that best closes on the sea `target`. One navis stays
     /// in a sea worth holding unless the group attacks.
-    fn sea_step(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-        target: SpaceId,
-    ) -> Action {
-        let board = game.board();
-        let attacking = p.enemy_cnt[target.index()] > 0;
+    fn sea_step(&self, d: &Decision<'_>, target: SpaceId) -> Action {
+        let board = d.game.board();
+        let attacking = d.p.enemy_cnt[target.index()] > 0;
         let far = |s: SpaceId| board.sea_distance(s, target).unwrap_or(FAR);
         let mut best = (0.0f32, Action::EndGroup);
-        for (a, block, from, to) in steps_from(view, legal) {
-            if game.roster().block(block).kind != BlockKind::Navis {
+        for (a, block, from, to) in steps_from(d.view, d.legal) {
+            if d.game.roster().block(block).kind != BlockKind::Navis {
                 continue;
             }
             if far(to) >= far(from) {
                 continue;
             }
             let holding = board.space(from).kind == SpaceKind::Sea
-                && self.sea_value(game, p, from) > 0.0
-                && p.own_cnt(from.index()) <= 1;
+                && self.sea_value(d.game, d.p, from) > 0.0
+                && d.p.own_cnt(from.index()) <= 1;
             if holding && !attacking {
                 continue;
             }
-            let score = 10.0 - far(to) as f32 + own_strength(game, view, block) * 0.1;
+            let score = 10.0 - far(to) as f32 + own_strength(d.game, d.view, block) * 0.1;
             if score > best.0 {
                 best = (score, a);
             }
@@ -816,23 +813,17 @@ impl HeuristicPlayer {
         targets.key = Some(key);
     }
 
-    fn choose_group(
-        &mut self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-    ) -> Action {
-        let stamp = (view.year(), view.turn());
+    fn choose_group(&mut self, d: &Decision<'_>) -> Action {
+        let stamp = (d.view.year(), d.view.turn());
         if stamp != self.idle_stamp {
             self.idle_stamp = stamp;
             self.idle_groups.clear();
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        self.gather_targets(game, p, &mut scratch.targets);
+        self.gather_targets(d.game, d.p, &mut scratch.targets);
         let targets = &scratch.targets;
         // Event groups move land blocks only, or navis only (Neptune).
-        let event = view.command_event();
+        let event = d.view.command_event();
         let land_moves = event != Some(Event::Neptune);
         let navis_move = matches!(event, None | Some(Event::Neptune));
         let candidates = &mut scratch.candidates;
@@ -840,18 +831,22 @@ impl HeuristicPlayer {
         let mut consider = |score: f32, a: Action, objective: Option<Objective>| {
             candidates.push((score, a, objective));
         };
-        for &a in legal {
+        for &a in d.legal {
             match a {
                 Action::Group(at) if !self.idle_groups.contains(&at) => {
-                    if land_moves && let Some((score, t)) = self.plan_group(game, p, targets, at) {
+                    if land_moves
+                        && let Some((score, t)) = self.plan_group(d.game, d.p, targets, at)
+                    {
                         consider(score, a, Some(Objective::Land(t)));
                     }
-                    if navis_move && let Some((score, t)) = self.plan_navis(game, p, at) {
+                    if navis_move && let Some((score, t)) = self.plan_navis(d.game, d.p, at) {
                         consider(score, a, Some(Objective::Sea(t)));
                     }
                 }
                 Action::SeaMove { block, to } => {
-                    if let Some(score) = self.amphibious_score(game, view, p, targets, block, to) {
+                    if let Some(score) =
+                        self.amphibious_score(d.game, d.view, d.p, targets, block, to)
+                    {
                         consider(score, a, None);
                     }
                 }
@@ -879,10 +874,11 @@ impl HeuristicPlayer {
                 chosen = Some((score, a, objective));
                 break;
             };
-            view.moves_after_group(game, at, after);
+            d.view.moves_after_group(d.game, at, after);
+            let steps = Decision { legal: after, ..*d };
             let first = match objective {
-                Some(Objective::Land(t)) => self.land_step(game, view, p, after, t),
-                Some(Objective::Sea(t)) => self.sea_step(game, view, p, after, t),
+                Some(Objective::Land(t)) => self.land_step(&steps, t),
+                Some(Objective::Sea(t)) => self.sea_step(&steps, t),
                 None => Action::EndGroup,
             };
             if first != Action::EndGroup {
@@ -902,39 +898,34 @@ impl HeuristicPlayer {
             }
             _ => {
                 self.target = None;
-                if legal.contains(&Action::EndMoves) {
+                if d.legal.contains(&Action::EndMoves) {
                     Action::EndMoves
                 } else {
-                    legal[self.rng.random_range(0..legal.len())]
+                    self.any_legal(d.legal)
                 }
             }
         }
     }
 
-    fn choose_levy(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-    ) -> Action {
-        let board = game.board();
-        let roster = game.roster();
+    fn choose_levy(&self, d: &Decision<'_>) -> Action {
+        let board = d.game.board();
+        let roster = d.game.roster();
         let supply_room = |s: SpaceId| {
             let space = board.space(s);
-            space.winter_supply(game.rules.winter_supply_base) as i32 - p.own_cnt(s.index()) as i32
+            space.winter_supply(d.game.rules.winter_supply_base) as i32
+                - d.p.own_cnt(s.index()) as i32
         };
         let k = &self.params;
-        let front = |s: SpaceId| 1.0 + p.threat[s.index()] * k.levy_front;
+        let front = |s: SpaceId| 1.0 + d.p.threat[s.index()] * k.levy_front;
         let mut best = (0.0f32, None);
-        for &a in legal {
+        for &a in d.legal {
             let score = match a {
                 Action::AddStep(b) => {
-                    let Some(at) = view.location(game, b) else {
+                    let Some(at) = d.view.location(d.game, b) else {
                         continue;
                     };
                     let block = roster.block(b);
-                    let missing = block.max_steps.saturating_sub(own_steps(game, view, b));
+                    let missing = block.max_steps.saturating_sub(own_steps(d.game, d.view, b));
                     if missing == 0 {
                         continue;
                     }
@@ -960,35 +951,30 @@ impl HeuristicPlayer {
         best.1.unwrap_or(Action::EndLevy)
     }
 
-    fn choose_battle_turn(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-    ) -> Action {
-        let retreats: Vec<SpaceId> = legal
+    fn choose_battle_turn(&self, d: &Decision<'_>) -> Action {
+        let retreats: Vec<SpaceId> = d
+            .legal
             .iter()
             .filter_map(|a| match a {
                 Action::Retreat(s) => Some(*s),
                 _ => None,
             })
             .collect();
-        let can_fire = legal.contains(&Action::Fire);
+        let can_fire = d.legal.contains(&Action::Fire);
         if !retreats.is_empty()
-            && let Some(info) = view.battle()
+            && let Some(info) = d.view.battle()
         {
             let i = info.space.index();
-            let (ours, theirs) = (p.own_str(i), p.enemy_str[i]);
+            let (ours, theirs) = (d.p.own_str(i), d.p.enemy_str[i]);
             let acting = info.acting;
-            let leader = acting.is_some_and(|b| game.roster().block(b).kind == BlockKind::Leader);
+            let leader = acting.is_some_and(|b| d.game.roster().block(b).kind == BlockKind::Leader);
             let losing = ours * self.params.retreat_ratio < theirs || (leader && ours < theirs);
             if !can_fire || losing {
                 // Safest place: friendly, least threatened.
                 let best = retreats.iter().copied().max_by(|a, b| {
                     let score = |s: SpaceId| {
-                        (p.friendly(s) as u8 as f32) * 5.0 + p.own_str(s.index())
-                            - p.threat[s.index()]
+                        (d.p.friendly(s) as u8 as f32) * 5.0 + d.p.own_str(s.index())
+                            - d.p.threat[s.index()]
                     };
                     score(*a).total_cmp(&score(*b))
                 });
@@ -997,22 +983,23 @@ impl HeuristicPlayer {
                 }
             }
         }
-        if can_fire { Action::Fire } else { legal[0] }
+        if can_fire { Action::Fire } else { d.legal[0] }
     }
 
-    fn choose_event_target(&self, game: &Game, p: &Picture, legal: &[Action]) -> Action {
+    fn choose_event_target(&self, d: &Decision<'_>) -> Action {
         let mut best = (f32::MIN, Action::PassEvent);
-        for &a in legal {
+        for &a in d.legal {
             let score = match a {
                 Action::JupiterAt(s) | Action::VulcanCity(s) => {
-                    let enemy = p.enemy_str[s.index()];
+                    let enemy = d.p.enemy_str[s.index()];
                     // A vacant city (1.1 Vulcan) strikes nothing, whatever its VP.
                     let vp = if enemy > 0.0 {
-                        game.board().space(s).vp as f32
+                        d.game.board().space(s).vp as f32
                     } else {
                         0.0
                     };
-                    enemy * self.params.strike_enemy - p.own_str(s.index()) * self.params.strike_own
+                    enemy * self.params.strike_enemy
+                        - d.p.own_str(s.index()) * self.params.strike_own
                         + vp
                 }
                 Action::PassEvent => 0.0,
@@ -1097,7 +1084,13 @@ impl Player for HeuristicPlayer {
         }
         let mut p = self.picture.take().unwrap_or_default();
         self.fill_picture(game, view, &mut p);
-        let action = self.choose_with_picture(game, view, &p, legal, kinds);
+        let d = Decision {
+            game,
+            view,
+            p: &p,
+            legal,
+        };
+        let action = self.choose_with_picture(&d, kinds);
         self.picture = Some(p);
         action
     }
@@ -1105,70 +1098,57 @@ impl Player for HeuristicPlayer {
 
 impl HeuristicPlayer {
     /// The decisions that need the picture of the board.
-    fn choose_with_picture(
-        &mut self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-        kinds: Kinds,
-    ) -> Action {
-        let first = legal[0];
+    fn choose_with_picture(&mut self, d: &Decision<'_>, kinds: Kinds) -> Action {
+        let first = d.legal[0];
         if kinds.any(Kinds::FIRE | Kinds::RETREAT | Kinds::PASS) {
-            return self.choose_battle_turn(game, view, p, legal);
+            return self.choose_battle_turn(d);
         }
         if kinds.any(Kinds::STEP | Kinds::END_GROUP) {
-            return self.choose_step(game, view, p, legal);
+            return self.choose_step(d);
         }
         if kinds.any(Kinds::GROUP | Kinds::SEA_MOVE | Kinds::END_MOVES) {
-            return self.choose_group(game, view, p, legal);
+            return self.choose_group(d);
         }
         if kinds.any(Kinds::LEVY | Kinds::ADD_STEP | Kinds::END_LEVY) {
-            return self.choose_levy(game, view, p, legal);
+            return self.choose_levy(d);
         }
         if kinds.any(Kinds::JUPITER | Kinds::VULCAN | Kinds::PASS_EVENT) {
-            return self.choose_event_target(game, p, legal);
+            return self.choose_event_target(d);
         }
         if let Action::Battle(_) = first {
             // Fight first where we are relatively strongest.
-            return *legal
+            return *d
+                .legal
                 .iter()
                 .max_by(|a, b| {
                     let edge = |x: &Action| match x {
-                        Action::Battle(s) => p.own_str(s.index()) - p.enemy_str[s.index()],
+                        Action::Battle(s) => d.p.own_str(s.index()) - d.p.enemy_str[s.index()],
                         _ => f32::MIN,
                     };
                     edge(a).total_cmp(&edge(b))
                 })
                 .unwrap_or(&first);
         }
-        if let Some(a) = self.choose_regroup_or_winter(game, view, p, legal, kinds) {
+        if let Some(a) = self.choose_regroup_or_winter(d, kinds) {
             return a;
         }
-        legal[self.rng.random_range(0..legal.len())]
+        self.any_legal(d.legal)
     }
 
     /// After a battle (regroup, 7.7) and in winter (8.3 navis to port, 8.4
     /// disbanding), if the decision is one of those.
-    fn choose_regroup_or_winter(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        p: &Picture,
-        legal: &[Action],
-        kinds: Kinds,
-    ) -> Option<Action> {
-        let first = legal[0];
+    fn choose_regroup_or_winter(&self, d: &Decision<'_>, kinds: Kinds) -> Option<Action> {
+        let first = d.legal[0];
         if kinds.any(Kinds::REGROUP) {
             // Take a vacant VP city next to the battlefield, if it is safe.
             let mut best = (0.0f32, Action::EndRegroup);
-            for &a in legal {
+            for &a in d.legal {
                 if let Action::Regroup { block, to } = a {
-                    let space = game.board().space(to);
+                    let space = d.game.board().space(to);
                     let i = to.index();
-                    if p.vacant(to) && space.vp > 0 {
-                        let str = own_strength(game, view, block);
-                        let score = space.vp as f32 * 2.0 + str - p.threat[i] * 0.5;
+                    if d.p.vacant(to) && space.vp > 0 {
+                        let str = own_strength(d.game, d.view, block);
+                        let score = space.vp as f32 * 2.0 + str - d.p.threat[i] * 0.5;
                         if score > best.0 {
                             best = (score, a);
                         }
@@ -1178,16 +1158,18 @@ impl HeuristicPlayer {
             return Some(best.1);
         }
         if kinds.any(Kinds::NAVIS_TO_PORT) {
-            return legal
+            return d
+                .legal
                 .iter()
                 .copied()
                 .max_by_key(|a| match a {
                     Action::NavisToPort { to, .. } => {
-                        game.board()
+                        d.game
+                            .board()
                             .space(*to)
-                            .winter_supply(game.rules.winter_supply_base)
+                            .winter_supply(d.game.rules.winter_supply_base)
                             as i32
-                            - p.own_cnt(to.index()) as i32
+                            - d.p.own_cnt(to.index()) as i32
                     }
                     _ => i32::MIN,
                 })
@@ -1198,13 +1180,14 @@ impl HeuristicPlayer {
                 return Some(Action::EndWinter);
             }
             // 8.4: over supply: the weakest, never a leader if avoidable.
-            return legal
+            return d
+                .legal
                 .iter()
                 .copied()
                 .min_by_key(|a| match a {
                     Action::Disband(b) => {
-                        let leader = game.roster().block(*b).kind == BlockKind::Leader;
-                        (leader, view.strength(game, *b).unwrap_or(0))
+                        let leader = d.game.roster().block(*b).kind == BlockKind::Leader;
+                        (leader, d.view.strength(d.game, *b).unwrap_or(0))
                     }
                     _ => (true, u8::MAX),
                 })
@@ -1369,7 +1352,12 @@ impl HeuristicPlayer {
         self.fill_picture(game, view, &mut p);
         let mut rest = legal.to_vec();
         while out.len() < max {
-            let a = self.choose_group(game, view, &p, &rest);
+            let a = self.choose_group(&Decision {
+                game,
+                view,
+                p: &p,
+                legal: &rest,
+            });
             if !matches!(a, Action::Group(_) | Action::SeaMove { .. }) {
                 break;
             }
@@ -1435,7 +1423,13 @@ impl HeuristicPlayer {
                         if known.contains(&plan) {
                             continue;
                         }
-                        if self.land_step(game, view, &p, &after, t) == Action::EndGroup {
+                        let steps = Decision {
+                            game,
+                            view,
+                            p: &p,
+                            legal: &after,
+                        };
+                        if self.land_step(&steps, t) == Action::EndGroup {
                             continue;
                         }
                         scored.push((score, plan));

@@ -324,17 +324,14 @@ impl MctsPlayer {
     /// `seed` and k): the root's choices are compared in the same worlds with
     /// the same dice and playout players (common random numbers), which
     /// takes most of the noise out of their differences.
-    fn iterate(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        root: &[(Choice, f64)],
-        seed: u64,
-        tree: &mut Tree,
-        scratch: &mut Scratch,
-    ) {
+    fn iterate(&self, at: &Root<'_>, seed: u64, tree: &mut Tree, scratch: &mut Scratch) {
+        let Root {
+            game,
+            view,
+            choices,
+        } = *at;
         let top = tree.root;
-        let e = tree.select(top, root, self.params.c_puct);
+        let e = tree.select(top, choices, self.params.c_puct);
         let k = u64::from(tree.nodes[top as usize].edges[e as usize].visits);
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut world = view.sample_world(game, &mut rng);
@@ -447,15 +444,7 @@ impl MctsPlayer {
     }
 
     /// Grows `tree` from `seed` until `stop` (at least two iterations).
-    fn grow(
-        &self,
-        game: &Game,
-        view: &SideView<'_>,
-        root: &[(Choice, f64)],
-        seed: u64,
-        tree: &mut Tree,
-        stop: Stop,
-    ) {
+    fn grow(&self, at: &Root<'_>, seed: u64, tree: &mut Tree, stop: Stop) {
         let mut scratch = Scratch::default();
         let mut done = 0;
         while done < 2
@@ -464,7 +453,7 @@ impl MctsPlayer {
                 Stop::At(deadline) => Instant::now() < deadline,
             }
         {
-            self.iterate(game, view, root, seed, tree, &mut scratch);
+            self.iterate(at, seed, tree, &mut scratch);
             done += 1;
         }
     }
@@ -514,10 +503,15 @@ impl MctsPlayer {
             }
         };
         let me = &*self;
+        let at = Root {
+            game,
+            view,
+            choices: &root,
+        };
         trees
             .par_iter_mut()
             .zip(seeds.par_iter())
-            .for_each(|(tree, &seed)| me.grow(game, view, &root, seed, tree, stop));
+            .for_each(|(tree, &seed)| me.grow(&at, seed, tree, stop));
         // Root visits summed over the trees, best prior first.
         let mut total: Vec<(Choice, u32)> = root.iter().map(|c| (c.0, 0)).collect();
         for tree in &trees {
@@ -555,6 +549,14 @@ impl MctsPlayer {
         }
         choice
     }
+}
+
+/// The decision every tree of a search grows from: the game, what the
+/// searching side sees, and the root's choices with their priors.
+struct Root<'a> {
+    game: &'a Game,
+    view: &'a SideView<'a>,
+    choices: &'a [(Choice, f64)],
 }
 
 /// When a tree stops growing.

@@ -185,13 +185,8 @@ pub struct RunArgs {
     /// from a Slurm job array or a Kubernetes Indexed Job (docs/cluster.md).
     #[arg(long)]
     pub shard: Option<ShardArg>,
-    /// Print a JSON report instead of text.
-    #[arg(long)]
-    pub json: bool,
-    /// Write the report to this file (atomically) instead of standard
-    /// output; `{shard}` in the name becomes the shard as `i-of-n`.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// A fit's bundle (`fit --out DIR`) whose players `best` takes; by
     /// default the `NAME.players/` folder beside the scenario or variant file.
     #[arg(long, value_name = "DIR")]
@@ -201,6 +196,27 @@ pub struct RunArgs {
     /// queueing anything).
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// `--json` and `--out` of the commands that print or write one report of
+/// a run that may be sharded (`simulate`, `compare`, `sweep`, `ladder`,
+/// `explain`), declared once.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReportArgs {
+    /// Print the JSON report instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the report to this file (atomically) instead of standard
+    /// output; `{shard}` in the name becomes the shard as `i-of-n`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+impl ReportArgs {
+    /// The file `--out` names for `shard` ([`out_path`]); none for standard output.
+    pub fn path(&self, shard: Option<Shard>) -> Option<PathBuf> {
+        self.out.as_deref().map(|p| out_path(p, shard))
+    }
 }
 
 /// A player as `--caesar-ai` takes it: any [`AiSpec`]; `best`, the

@@ -14,10 +14,10 @@ use caesar_workbench::sim::sweep::Axis;
 use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
 
 use super::args::{
-    SetupArgs, SidesArgs, ThreadsArg, check_outputs, dry_run_done, equilibrium_default, load_game,
-    out_path, player_notes, refuse_same_rules, report_output, sim_options, two_variants,
+    ReportArgs, SetupArgs, SidesArgs, ThreadsArg, check_outputs, dry_run_done, equilibrium_default,
+    load_game, out_path, player_notes, refuse_same_rules, report_output, sim_options, two_variants,
 };
-use super::simulate::{emit_report_headed, with_progress};
+use super::simulate::with_progress;
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -44,12 +44,8 @@ pub struct ExplainArgs {
     /// Slurm array or a Kubernetes Indexed Job).
     #[arg(long)]
     shard: Option<ShardArg>,
-    /// Print the JSON report instead of text.
-    #[arg(long)]
-    json: bool,
-    /// Write the report to this file instead of standard output.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[command(flatten)]
+    report: ReportArgs,
     /// Also write one CSV row per field (largest effect first), then the
     /// whole difference and the sum of the fields, as the window exports it.
     #[arg(long, conflicts_with = "ladder")]
@@ -102,7 +98,7 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
                 .map_err(|e| CliError::Usage(format!("--pairs: {e}")))?,
         ),
     };
-    let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
+    let report_path = args.report.path(options.shard);
     let csv_path = args.csv.as_deref().map(|p| out_path(p, options.shard));
     let mut outputs: Vec<&std::path::Path> = csv_path.as_deref().into_iter().collect();
     outputs.push(report_output(report_path.as_deref()));
@@ -134,7 +130,7 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
             say_no_pairs(&pairs, rung);
         }
         let ladder = ladder.with_strength(strength);
-        emit_report_headed(out, &ladder, args.json, report_path.as_deref(), &[])?;
+        args.report.emit(out, &ladder, options.shard, &[])?;
         return Ok(ExitCode::SUCCESS);
     }
     let report = with_progress(fields, |progress| {
@@ -142,7 +138,7 @@ pub fn explain(out: &mut Output, args: ExplainArgs) -> Result<ExitCode, CliError
     })
     .map_err(cancelled)?;
     say_no_pairs(&pairs, &report);
-    emit_report_headed(out, &report, args.json, report_path.as_deref(), &notes)?;
+    args.report.emit(out, &report, options.shard, &notes)?;
     if let Some(path) = &csv_path {
         caesar_workbench::files::write_output(path, &report.csv())?;
     }

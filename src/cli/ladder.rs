@@ -1,17 +1,16 @@
 //! `ladder`: mirror matches at every rung of a strength ladder, cross-play
 //! ratings and a verdict.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::sim::{LadderOptions, ShardArg, ladder as lib};
 
 use super::args::{
-    SetupArgs, ThreadsArg, check_outputs, dry_run_done, load_game, one_or_two_variants,
-    one_or_two_variants_arg, out_path, refuse_same_rules, resolve_shard,
+    ReportArgs, SetupArgs, ThreadsArg, check_outputs, dry_run_done, load_game, one_or_two_variants,
+    one_or_two_variants_arg, refuse_same_rules, resolve_shard,
 };
-use super::simulate::{emit_report, with_progress};
+use super::simulate::with_progress;
 use super::{CliError, Output};
 use caesar_workbench::sim::players::measured_for;
 
@@ -46,13 +45,8 @@ pub struct LadderArgs {
     /// later; `auto` or `auto/n` from a Slurm array or Kubernetes Indexed Job.
     #[arg(long)]
     shard: Option<ShardArg>,
-    /// Print the full JSON report instead of text.
-    #[arg(long)]
-    json: bool,
-    /// Write the report to this file (atomically) instead of standard
-    /// output; `{shard}` in the name becomes the shard as `i-of-n`.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[command(flatten)]
+    report: ReportArgs,
     /// Read every input and check every output, then stop before the first game.
     #[arg(long)]
     dry_run: bool,
@@ -86,7 +80,7 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
         &variants,
         &loaded.iter().map(|l| &l.game).collect::<Vec<_>>(),
     )?;
-    let report_path = args.out.as_deref().map(|p| out_path(p, options.shard));
+    let report_path = args.report.path(options.shard);
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     if args.dry_run {
         return dry_run_done(out, every_rung.total_games(loaded.len()));
@@ -116,6 +110,6 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
                 Err(e) => Some(e.to_string()),
             };
     }
-    emit_report(out, &report, args.json, report_path.as_deref())?;
+    args.report.emit(out, &report, options.shard, &[])?;
     Ok(ExitCode::SUCCESS)
 }

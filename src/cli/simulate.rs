@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use caesar_workbench::files::OutputFile;
-use caesar_workbench::sim::{self, GameSummary, Progress};
+use caesar_workbench::sim::{self, GameSummary, Progress, Shard};
 
 use super::args::{
-    RunArgs, check_outputs, dry_run_done, games_times, load_game, out_path, refuse_same_rules,
+    ReportArgs, RunArgs, check_outputs, dry_run_done, games_times, load_game, refuse_same_rules,
     report_output, two_variants,
 };
 use super::output::warn;
@@ -42,7 +42,7 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
     let run = &args.run;
     let (opts, notes) = run.options(&[run.setup.variant()])?;
     let loaded = run.setup.load()?;
-    let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
+    let report_path = run.report.path(opts.shard);
     let mut outputs: Vec<&Path> = [&args.csv, &args.spaces_csv]
         .into_iter()
         .filter_map(|p| p.as_deref())
@@ -65,7 +65,7 @@ pub fn simulate(out: &mut Output, args: SimulateArgs) -> Result<ExitCode, CliErr
             })
         })
     })?;
-    let printed = emit_report_headed(out, &report, run.json, report_path.as_deref(), &notes);
+    let printed = run.report.emit(out, &report, opts.shard, &notes);
     let written = csv
         .map_or(Ok(()), Csv::finish)
         .and(write_spaces_csv(&report, args.spaces_csv.as_deref()));
@@ -104,7 +104,7 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
     let a = load_game(run.setup.scenario(), &variants[0])?;
     let b = load_game(run.setup.scenario(), &variants[1])?;
     refuse_same_rules(variants, &[&a.game, &b.game])?;
-    let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
+    let report_path = run.report.path(opts.shard);
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let range = opts.game_range();
     let total = games_times(range.end - range.start, 2)?;
@@ -124,7 +124,7 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
             )
         })
     })?;
-    emit_report_headed(out, &report, run.json, report_path.as_deref(), &notes)?;
+    run.report.emit(out, &report, opts.shard, &notes)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -142,6 +142,23 @@ pub fn write_spaces_csv(
         .spaces_csv(report.games, &report.raw.reached());
     caesar_workbench::files::write_output(path, &text)?;
     Ok(())
+}
+
+impl ReportArgs {
+    /// [`emit_report_headed`] as `--json` and `--out` say, `--out` naming
+    /// the file of `shard`.
+    pub fn emit<T>(
+        &self,
+        out: &mut Output,
+        report: &T,
+        shard: Option<Shard>,
+        header: &[String],
+    ) -> Result<(), CliError>
+    where
+        T: serde::Serialize + std::fmt::Display,
+    {
+        emit_report_headed(out, report, self.json, self.path(shard).as_deref(), header)
+    }
 }
 
 /// A report as text or JSON, on standard output or (`--out`) written

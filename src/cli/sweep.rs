@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use caesar_workbench::sim::sweep::{self, Axis};
 
-use super::args::{RunArgs, check_outputs, dry_run_done, games_times, out_path};
-use super::simulate::{emit_report_headed, with_progress};
+use super::args::{RunArgs, check_outputs, dry_run_done, games_times};
+use super::simulate::with_progress;
 use super::{CliError, Output};
 
 #[derive(Debug, clap::Args)]
@@ -39,7 +39,7 @@ pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
         notes.push(words);
     }
     let loaded = run.setup.load()?;
-    let report_path = run.out.as_deref().map(|p| out_path(p, opts.shard));
+    let report_path = run.report.path(opts.shard);
     check_outputs(&report_path.as_deref().into_iter().collect::<Vec<_>>())?;
     let rules = &loaded.game.rules;
     let points = sweep::plan(&loaded.doc, rules, &args.set)?;
@@ -52,6 +52,6 @@ pub fn sweep(out: &mut Output, args: SweepArgs) -> Result<ExitCode, CliError> {
     let report = with_progress(total, |progress| {
         pool.install(|| sweep::sweep(&points, &rules.name, &args.set, &opts, progress))
     })?;
-    emit_report_headed(out, &report, run.json, report_path.as_deref(), &notes)?;
+    run.report.emit(out, &report, opts.shard, &notes)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,10 +12,10 @@ pub use crate::scenario::diagnostics::{Code, Deployment, Finding, Severity, Subj
 use crate::scenario::diff::differing_counts;
 use crate::scenario::format::Location;
 use crate::scenario::format::ResolvedScenario;
-use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::scenario::model::{
-    Board, LinkId, Locator, Provenance, Scenario, Section, Setup, SetupOrigin, SpaceId,
+    BlockId, Board, LinkId, Locator, Provenance, Scenario, Section, Setup, SetupOrigin, SpaceId,
 };
+use crate::scenario::model::{BlockKind, Event, LinkClass, Side, SpaceKind};
 use crate::scenario::rules::RuleSet;
 
 /// Everything the validator found, and the model built along the way.
@@ -104,15 +104,20 @@ fn validate_now(doc: &ResolvedScenario, rules: &RuleSet) -> Report {
     ctx.check_map(&mut findings);
     ctx.check_roster(&mut findings);
     ctx.check_deck(&mut findings);
-    ctx.check_setup(
-        &scenario.order_of_battle,
-        &origin.order_of_battle,
-        Deployment::OrderOfBattle,
-        &mut findings,
-    );
-    if let (Some(free), Some(free_origin)) = (&scenario.free_deployment, &origin.free_deployment) {
-        ctx.check_setup(free, free_origin, Deployment::FreeDeployment, &mut findings);
-        ctx.check_free_deployment(free, free_origin, &mut findings);
+    let order_of_battle = SetupCheck {
+        setup: &scenario.order_of_battle,
+        origin: &origin.order_of_battle,
+        section: Deployment::OrderOfBattle,
+    };
+    ctx.check_setup(&order_of_battle, &mut findings);
+    if let (Some(setup), Some(origin)) = (&scenario.free_deployment, &origin.free_deployment) {
+        let free = SetupCheck {
+            setup,
+            origin,
+            section: Deployment::FreeDeployment,
+        };
+        ctx.check_setup(&free, &mut findings);
+        ctx.check_free_deployment(&free, &mut findings);
     }
     ctx.check_published(&mut findings);
     findings.sort_by_key(|f| f.severity);
@@ -132,6 +137,24 @@ struct Ctx<'a> {
     rules: &'a RuleSet,
     at: &'a Locator<'a>,
     origin: &'a Provenance,
+}
+
+/// One deployment section to check: its setup, where each placement was
+/// written, and which section it is (for the messages and locations).
+struct SetupCheck<'a> {
+    setup: &'a Setup,
+    origin: &'a SetupOrigin,
+    section: Deployment,
+}
+
+impl<'a> SetupCheck<'a> {
+    /// Each placement with where it was written: the side's list, the entry
+    /// in it and the block's position in the entry.
+    fn placements(
+        &self,
+    ) -> impl Iterator<Item = (&'a (BlockId, SpaceId), &'a (Side, usize, usize))> {
+        self.setup.placements.iter().zip(&self.origin.placements)
+    }
 }
 
 fn finding(code: Code, message: String, location: Option<Location>, subject: Subject) -> Finding {
@@ -527,24 +550,18 @@ impl Ctx<'_> {
     /// 4.21: a game starts with every location one side's: blocks of both
     /// sides in one city or sea are an error, located at the first block of
     /// the side that came second there.
-    fn check_sides_apart(
-        &self,
-        setup: &Setup,
-        origin: &SetupOrigin,
-        section: Deployment,
-        out: &mut Vec<Finding>,
-    ) {
+    fn check_sides_apart(&self, check: &SetupCheck<'_>, out: &mut Vec<Finding>) {
+        let section = check.section;
         let (board, roster) = (self.board(), &self.scenario.roster);
-        let sides = setup
+        let sides = check
+            .setup
             .placements
             .iter()
             .map(|&(b, s)| (roster.block(b).side, s));
         for space_id in crate::scenario::model::held_by_both_sides(board, sides) {
             let space = board.space(space_id);
-            let mut here = setup
-                .placements
-                .iter()
-                .zip(&origin.placements)
+            let mut here = check
+                .placements()
                 .filter(|((_, s), _)| *s == space_id)
                 .map(|(_, &o)| o);
             let first = here.next();
@@ -568,17 +585,10 @@ impl Ctx<'_> {
         }
     }
 
-    fn check_setup(
-        &self,
-        setup: &Setup,
-        origin: &SetupOrigin,
-        section: Deployment,
-        out: &mut Vec<Finding>,
-    ) {
+    fn check_setup(&self, check: &SetupCheck<'_>, out: &mut Vec<Finding>) {
+        let section = check.section;
         let (board, roster) = (self.board(), &self.scenario.roster);
-        for (&(block_id, space_id), &(side, entry, k)) in
-            setup.placements.iter().zip(&origin.placements)
-        {
+        for (&(block_id, space_id), &(side, entry, k)) in check.placements() {
             let block = roster.block(block_id);
             let space = board.space(space_id);
             let here = || self.at.placement(section, side, entry, Some(k));
@@ -614,9 +624,11 @@ impl Ctx<'_> {
                 ));
             }
         }
-        self.check_sides_apart(setup, origin, section, out);
+        self.check_sides_apart(check, out);
         // 5.1: the published game starts every block at full strength.
-        for (&(block_id, strength), &(side, i)) in setup.strengths.iter().zip(&origin.strengths) {
+        for (&(block_id, strength), &(side, i)) in
+            check.setup.strengths.iter().zip(&check.origin.strengths)
+        {
             let block = roster.block(block_id);
             if strength < block.max_strength() {
                 out.push(finding(
@@ -638,7 +650,7 @@ impl Ctx<'_> {
         }
         // 8.4: more blocks than a city supplies are disbanded at the first winter.
         let mut per_space: BTreeMap<SpaceId, (usize, (Side, usize))> = BTreeMap::new();
-        for (&(_, s), &(side, entry, _)) in setup.placements.iter().zip(&origin.placements) {
+        for (&(_, s), &(side, entry, _)) in check.placements() {
             per_space.entry(s).or_insert((0, (side, entry))).0 += 1;
         }
         for (s, (n, (side, entry))) in per_space {
@@ -665,8 +677,9 @@ impl Ctx<'_> {
 
     /// 5.3: the same blocks as the order of battle, and in every city the
     /// same number of that side's blocks.
-    fn check_free_deployment(&self, free: &Setup, origin: &SetupOrigin, out: &mut Vec<Finding>) {
+    fn check_free_deployment(&self, check: &SetupCheck<'_>, out: &mut Vec<Finding>) {
         const FREE: Deployment = Deployment::FreeDeployment;
+        let free = check.setup;
         let (board, roster) = (self.board(), &self.scenario.roster);
         let oob = &self.scenario.order_of_battle;
         let side_list = |side: Side| {
@@ -681,10 +694,8 @@ impl Ctx<'_> {
             let (want, have) = (oob.counts(roster, side), free.counts(roster, side));
             for (city, w, h) in differing_counts(&want, &have) {
                 // The side's entry for the city, else the side's list.
-                let entry = free
-                    .placements
-                    .iter()
-                    .zip(&origin.placements)
+                let entry = check
+                    .placements()
                     .find(|((_, s), (sd, _, _))| *s == city && *sd == side)
                     .map(|(_, &(_, entry, _))| entry);
                 out.push(finding(
@@ -704,8 +715,7 @@ impl Ctx<'_> {
                     },
                 ));
             }
-            for (&(block, space), &(_, entry, k)) in free.placements.iter().zip(&origin.placements)
-            {
+            for (&(block, space), &(_, entry, k)) in check.placements() {
                 if roster.block(block).side == side && oob.location(block).is_none() {
                     out.push(finding(
                         Code::FreeDeploymentSubstitution,

@@ -56,11 +56,14 @@ impl MapModel {
     pub(super) fn place_labels(&mut self, scenario: &Scenario, m: Metrics) {
         // Positions relative to the canvas origin: placement is pan-invariant.
         let origin = self.frame.translation.to_pos2();
-        let segments = self.link_segments(&scenario.board);
-        let mut obstacles = self.marker_obstacles(scenario, m, origin);
-        self.place_space_labels(&scenario.board, m, origin, &mut obstacles, &segments);
+        let mut room = LabelRoom {
+            origin,
+            obstacles: self.marker_obstacles(scenario, m, origin),
+            segments: self.link_segments(&scenario.board),
+        };
+        self.place_space_labels(&scenario.board, m, &mut room);
         // Strait names last, beside their crossing, avoiding the city labels.
-        self.place_strait_labels(&scenario.board, m, origin, &mut obstacles, &segments);
+        self.place_strait_labels(&scenario.board, m, &mut room);
     }
 
     /// The links as drawn (sea routes as their paths), at the current zoom,
@@ -124,16 +127,9 @@ impl MapModel {
 
     /// Each space's name beside its marker, crowded spaces first; a sea's
     /// name stays centred on it.
-    pub(super) fn place_space_labels(
-        &mut self,
-        board: &Board,
-        m: Metrics,
-        origin: Pos2,
-        obstacles: &mut Vec<Rect>,
-        segments: &[[Pos2; 2]],
-    ) {
+    pub(super) fn place_space_labels(&mut self, board: &Board, m: Metrics, room: &mut LabelRoom) {
         let n = board.len();
-        let anchor = |i: usize| (self.screen[i] - origin).to_pos2();
+        let anchor = |i: usize| (self.screen[i] - room.origin).to_pos2();
         // Crowded spaces first, so they get the good spots.
         let mut order: Vec<usize> = (0..n)
             .filter(|i| board.spaces[*i].kind != SpaceKind::Sea)
@@ -175,26 +171,18 @@ impl MapModel {
             .map(|min| Rect::from_min_size(min, size));
             let best = pick(
                 &candidates,
-                obstacles,
-                segments,
+                room,
                 &[0.0, 4.0, 6.0, 8.0, 12.0, 14.0, 14.0, 16.0],
             );
-            obstacles.push(candidates[best]);
+            room.obstacles.push(candidates[best]);
             self.placement.spaces[i] = candidates[best].min - p;
         }
     }
 
     /// Each strait's name beside its crossing, left out where no spot is
     /// clear enough.
-    pub(super) fn place_strait_labels(
-        &mut self,
-        board: &Board,
-        m: Metrics,
-        origin: Pos2,
-        obstacles: &mut Vec<Rect>,
-        segments: &[[Pos2; 2]],
-    ) {
-        let anchor = |i: usize| (self.screen[i] - origin).to_pos2();
+    pub(super) fn place_strait_labels(&mut self, board: &Board, m: Metrics, room: &mut LabelRoom) {
+        let anchor = |i: usize| (self.screen[i] - room.origin).to_pos2();
         self.placement.straits.clear();
         for (k, galley) in &self.strait_galleys {
             let link = &board.links[*k];
@@ -212,8 +200,9 @@ impl MapModel {
                 mid - normal * (clear + size.y),
             ]
             .map(|c| Rect::from_center_size(c, size));
-            let best = candidates[pick(&candidates, obstacles, segments, &[0.0, 2.0, 14.0, 16.0])];
-            let covered: f32 = obstacles
+            let best = candidates[pick(&candidates, room, &[0.0, 2.0, 14.0, 16.0])];
+            let covered: f32 = room
+                .obstacles
                 .iter()
                 .map(|o| best.intersect(*o))
                 .filter(|r| r.is_positive())
@@ -222,7 +211,7 @@ impl MapModel {
             if covered > 0.15 * best.area() {
                 self.placement.straits.push(None);
             } else {
-                obstacles.push(best);
+                room.obstacles.push(best);
                 self.placement.straits.push(Some(best.min - mid));
             }
         }
@@ -269,18 +258,21 @@ impl MapModel {
     }
 }
 
+/// What a label must keep off, relative to the canvas origin `origin`:
+/// what is drawn or placed already, and the roads.
+pub(super) struct LabelRoom {
+    origin: Pos2,
+    obstacles: Vec<Rect>,
+    segments: Vec<[Pos2; 2]>,
+}
+
 /// Index of the cheapest candidate: overlap area with obstacles, road
 /// crossings, then a small preference for the first spots.
-pub(super) fn pick(
-    candidates: &[Rect],
-    obstacles: &[Rect],
-    segments: &[[Pos2; 2]],
-    preference: &[f32],
-) -> usize {
+pub(super) fn pick(candidates: &[Rect], room: &LabelRoom, preference: &[f32]) -> usize {
     let mut best = (f32::INFINITY, 0);
     for (k, c) in candidates.iter().enumerate() {
         let mut cost = preference.get(k).copied().unwrap_or(20.0);
-        for o in obstacles {
+        for o in &room.obstacles {
             let overlap = c.intersect(*o);
             if overlap.is_positive() {
                 cost += overlap.area() + 20.0;
@@ -289,7 +281,7 @@ pub(super) fn pick(
                 break;
             }
         }
-        for s in segments {
+        for s in &room.segments {
             if cost >= best.0 {
                 break;
             }

@@ -122,12 +122,19 @@ pub(in crate::app) struct SetupPanel {
     copied: Option<u64>,
 }
 
+/// The scenario the panel edits, and the edits and selections its widgets
+/// ask for (the app carries them out once the panel is drawn).
+struct Editing<'a> {
+    state: &'a AppState,
+    w: &'a Working,
+    actions: Vec<Request>,
+}
+
 impl SetupPanel {
     pub(in crate::app) fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
-        let mut actions = Vec::new();
         let Some(doc) = state.document() else {
             ui.label("Open a scenario to edit its roster, deck and settings.");
-            return actions;
+            return Vec::new();
         };
         ui.horizontal(|ui| {
             for v in SetupView::ALL {
@@ -137,31 +144,36 @@ impl SetupPanel {
             }
         });
         ui.separator();
-        let w = doc.working();
+        let mut ed = Editing {
+            state,
+            w: doc.working(),
+            actions: Vec::new(),
+        };
         match self.view {
-            SetupView::Roster => self.roster(ui, state, w, &mut actions),
-            SetupView::Deck => self.deck(ui, state, w, &mut actions),
-            SetupView::Settings => self.settings(ui, state, w, &mut actions),
+            SetupView::Roster => self.roster(ui, &mut ed),
+            SetupView::Deck => self.deck(ui, &mut ed),
+            SetupView::Settings => self.settings(ui, &mut ed),
             SetupView::Compare => self.compare(ui, state),
         }
-        actions
+        ed.actions
     }
 
     // ------------------------------------------------------------ roster
 
-    fn roster(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Request>) {
-        let selected = match state.selection() {
-            Some(Item::Block(side, name)) => w
-                .roster
-                .blocks
-                .iter()
-                .find(|b| b.side == *side && b.name == *name),
+    fn roster(&mut self, ui: &mut Ui, ed: &mut Editing<'_>) {
+        let selected = match ed.state.selection() {
+            Some(Item::Block(side, name)) => {
+                ed.w.roster
+                    .blocks
+                    .iter()
+                    .find(|b| b.side == *side && b.name == *name)
+            }
             _ => None,
         };
         egui::Panel::right("block_editor")
             .default_size(theme::SIDE_PANEL_WIDTH)
             .show(ui, |ui| match selected {
-                Some(b) => self.block_editor(ui, state, w, b, actions),
+                Some(b) => self.block_editor(ui, ed, b),
                 None => {
                     ui.label(RichText::new("Block").strong());
                     ui.label(
@@ -179,18 +191,19 @@ impl SetupPanel {
                     .on_hover_text("A new legion in the side's levy pool (5.2)")
                     .clicked()
                 {
-                    let b = new_block(w, side);
+                    let b = new_block(ed.w, side);
                     let item = Item::Block(side, b.name.clone());
-                    actions.push(Request::EditAndSelect(Edit::AddBlock(b), item));
+                    ed.actions
+                        .push(Request::EditAndSelect(Edit::AddBlock(b), item));
                 }
             }
         });
 
-        let rows = self.shown_blocks(w);
-        let count = |s: Side| w.roster.blocks.iter().filter(|b| b.side == s).count();
+        let rows = self.shown_blocks(ed.w);
+        let count = |s: Side| ed.w.roster.blocks.iter().filter(|b| b.side == s).count();
         ui.label(format!(
             "{} blocks ({} Caesar, {} Pompey), {} shown",
-            w.roster.blocks.len(),
+            ed.w.roster.blocks.len(),
             count(Side::Caesar),
             count(Side::Pompey),
             rows.len()
@@ -205,7 +218,7 @@ impl SetupPanel {
                     .show(ui, |ui| {
                         self.sort_header(ui);
                         for b in rows {
-                            self.roster_row(ui, state, w, b, actions);
+                            self.roster_row(ui, ed, b);
                         }
                     });
             });
@@ -297,17 +310,10 @@ impl SetupPanel {
         ui.end_row();
     }
 
-    fn roster_row(
-        &mut self,
-        ui: &mut Ui,
-        state: &AppState,
-        w: &Working,
-        b: &BlockDoc,
-        actions: &mut Vec<Request>,
-    ) {
+    fn roster_row(&mut self, ui: &mut Ui, ed: &mut Editing<'_>, b: &BlockDoc) {
         let item = Item::Block(b.side, b.name.clone());
         ui.label(b.side.label());
-        let chosen = state.selection() == Some(&item);
+        let chosen = ed.state.selection() == Some(&item);
         let r = ui.selectable_label(chosen, &b.name);
         // A block selected elsewhere (added, duplicated, a finding) comes into view.
         if chosen && self.scrolled_to.as_ref() != Some(&item) {
@@ -316,15 +322,15 @@ impl SetupPanel {
         }
         if r.clicked() {
             self.scrolled_to = Some(item.clone());
-            actions.push(Request::Select(Some(item)));
+            ed.actions.push(Request::Select(Some(item)));
         }
         ui.label(b.kind.label());
         ui.label(b.rating())
             .on_hover_text("Initiative and firepower (attacking/defending when they differ, 7.42)");
         ui.label(roman(b.steps.saturating_mul(b.kind.strength_per_step())));
         ui.label(b.levy.as_deref().unwrap_or("—"));
-        ui.label(w.block_location(b.side, &b.name).unwrap_or("levy pool"));
-        match worst_finding(state, b) {
+        ui.label(ed.w.block_location(b.side, &b.name).unwrap_or("levy pool"));
+        match worst_finding(ed.state, b) {
             Some(Severity::Error) => ui.colored_label(theme::ERROR, "error"),
             Some(Severity::Warning) => ui.colored_label(theme::WARNING, "warning"),
             None => ui.label(""),
@@ -332,14 +338,7 @@ impl SetupPanel {
         ui.end_row();
     }
 
-    fn block_editor(
-        &mut self,
-        ui: &mut Ui,
-        state: &AppState,
-        w: &Working,
-        b: &BlockDoc,
-        actions: &mut Vec<Request>,
-    ) {
+    fn block_editor(&mut self, ui: &mut Ui, ed: &mut Editing<'_>, b: &BlockDoc) {
         let key = (b.side, b.name.clone());
         if self.block.as_ref() != Some(&key) {
             self.block = Some(key);
@@ -358,9 +357,9 @@ impl SetupPanel {
             .num_columns(2)
             .spacing([10.0, 4.0])
             .show(ui, |ui| {
-                self.block_name_row(ui, b, actions);
+                self.block_name_row(ui, b, &mut ed.actions);
                 rating_rows(ui, &mut to);
-                levy_row(ui, w, &mut to);
+                levy_row(ui, ed.w, &mut to);
             });
         // A new kind keeps the steps it may have (the elephant has two at most).
         if to.kind != b.kind {
@@ -368,18 +367,18 @@ impl SetupPanel {
             to.steps = to.steps.clamp(*steps.start(), *steps.end());
         }
         if to != *b {
-            actions.push(Request::Edit(Edit::SetBlock {
+            ed.actions.push(Request::Edit(Edit::SetBlock {
                 side: b.side,
                 block: b.name.clone(),
                 to,
             }));
         }
-        match w.block_location(b.side, &b.name) {
+        match ed.w.block_location(b.side, &b.name) {
             Some(city) => ui.label(format!("Starts in {city} (moved in the Deployment tab)")),
             None => ui.label("Starts in the levy pool (5.2)"),
         };
-        block_buttons(ui, w, b, actions);
-        block_findings(ui, state, b);
+        block_buttons(ui, ed, b);
+        block_findings(ui, ed.state, b);
     }
 
     fn block_name_row(&mut self, ui: &mut Ui, b: &BlockDoc, actions: &mut Vec<Request>) {
@@ -394,9 +393,9 @@ impl SetupPanel {
 
     // ------------------------------------------------------------ deck
 
-    fn deck(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Request>) {
-        let events = w.deck.events.len();
-        let commands: u32 = w.deck.commands.iter().map(|c| u32::from(c.copies)).sum();
+    fn deck(&mut self, ui: &mut Ui, ed: &mut Editing<'_>) {
+        let events = ed.w.deck.events.len();
+        let commands: u32 = ed.w.deck.commands.iter().map(|c| u32::from(c.copies)).sum();
         ui.label(
             RichText::new(format!(
                 "{} cards: {events} events, {commands} command cards",
@@ -404,23 +403,24 @@ impl SetupPanel {
             ))
             .strong(),
         );
-        deal_check(ui, state);
+        deal_check(ui, ed.state);
         ui.separator();
         ui.columns(2, |cols| {
             let ui = &mut cols[0];
             ui.label(RichText::new("Event cards (one of each at most)").strong());
             for e in Event::ALL {
-                let mut present = w.deck.events.contains(&e);
+                let mut present = ed.w.deck.events.contains(&e);
                 if ui.checkbox(&mut present, format!("{e:?}")).changed() {
-                    actions.push(Request::Edit(Edit::SetEvent { event: e, present }));
+                    ed.actions
+                        .push(Request::Edit(Edit::SetEvent { event: e, present }));
                 }
             }
             let ui = &mut cols[1];
             ui.label(RichText::new("Command cards (moves/levies): copies").strong());
-            let faces = self.command_faces(ui, w);
-            face_copies(ui, faces, actions);
+            let faces = self.command_faces(ui, ed.w);
+            face_copies(ui, faces, &mut ed.actions);
             ui.add_space(6.0);
-            self.new_card(ui, w, actions);
+            self.new_card(ui, ed);
         });
     }
 
@@ -454,7 +454,7 @@ impl SetupPanel {
     }
 
     /// "New card: moves … levies … Add card".
-    fn new_card(&mut self, ui: &mut Ui, w: &Working, actions: &mut Vec<Request>) {
+    fn new_card(&mut self, ui: &mut Ui, ed: &mut Editing<'_>) {
         ui.horizontal(|ui| {
             let l = ui.label("New card: moves");
             ui.add(egui::DragValue::new(&mut self.new_face.0).range(0..=9))
@@ -464,14 +464,14 @@ impl SetupPanel {
                 .labelled_by(l.id);
             if ui.button("Add card").clicked() {
                 let (moves, levy) = self.new_face;
-                let have: u32 = w
-                    .deck
-                    .commands
-                    .iter()
-                    .filter(|c| (c.moves, c.levy) == (moves, levy))
-                    .map(|c| u32::from(c.copies))
-                    .sum();
-                actions.push(Request::Edit(Edit::SetCommandCopies {
+                let have: u32 =
+                    ed.w.deck
+                        .commands
+                        .iter()
+                        .filter(|c| (c.moves, c.levy) == (moves, levy))
+                        .map(|c| u32::from(c.copies))
+                        .sum();
+                ed.actions.push(Request::Edit(Edit::SetCommandCopies {
                     moves,
                     levy,
                     copies: (have + 1).min(255) as u8,
@@ -482,12 +482,12 @@ impl SetupPanel {
 
     // ------------------------------------------------------------ settings
 
-    fn settings(&mut self, ui: &mut Ui, state: &AppState, w: &Working, actions: &mut Vec<Request>) {
+    fn settings(&mut self, ui: &mut Ui, ed: &mut Editing<'_>) {
         let now = [
-            w.name.clone(),
-            w.description.clone(),
-            w.start_year.clone(),
-            w.extends.clone().unwrap_or_default(),
+            ed.w.name.clone(),
+            ed.w.description.clone(),
+            ed.w.start_year.clone(),
+            ed.w.extends.clone().unwrap_or_default(),
         ];
         // Refill the fields when the scenario changed under them (undo, open).
         if self.settings_from.as_ref() != Some(&now) {
@@ -498,19 +498,24 @@ impl SetupPanel {
             .num_columns(2)
             .spacing([10.0, 6.0])
             .show(ui, |ui| {
-                self.text_rows(ui, w, actions);
-                self.extends_row(ui, w, actions);
+                self.text_rows(ui, ed);
+                self.extends_row(ui, ed);
             });
         ui.add_space(6.0);
-        save_note(ui, state, w);
+        save_note(ui, ed.state, ed.w);
     }
 
     /// Name, start year and description, as grid rows committed on leaving
     /// the field.
-    fn text_rows(&mut self, ui: &mut Ui, w: &Working, actions: &mut Vec<Request>) {
+    fn text_rows(&mut self, ui: &mut Ui, ed: &mut Editing<'_>) {
         let name = egui::TextEdit::singleline(&mut self.name).desired_width(360.0);
-        if form::committed(&form::row(ui, "Scenario name", name), &self.name, &w.name) {
-            actions.push(Request::Edit(Edit::SetName(self.name.clone())));
+        if form::committed(
+            &form::row(ui, "Scenario name", name),
+            &self.name,
+            &ed.w.name,
+        ) {
+            ed.actions
+                .push(Request::Edit(Edit::SetName(self.name.clone())));
         }
 
         let year = egui::TextEdit::singleline(&mut self.start_year)
@@ -518,23 +523,24 @@ impl SetupPanel {
             .desired_width(160.0);
         let r = form::row(ui, "Start year", year)
             .on_hover_text("A label for players; the game's years are counted by the rule set");
-        if form::committed(&r, &self.start_year, &w.start_year) {
-            actions.push(Request::Edit(Edit::SetStartYear(self.start_year.clone())));
+        if form::committed(&r, &self.start_year, &ed.w.start_year) {
+            ed.actions
+                .push(Request::Edit(Edit::SetStartYear(self.start_year.clone())));
         }
 
         let description = egui::TextEdit::multiline(&mut self.description)
             .desired_rows(4)
             .desired_width(360.0);
         let r = form::row(ui, "Description", description);
-        if form::committed(&r, &self.description, &w.description) {
-            actions.push(Request::Edit(Edit::SetDescription(
+        if form::committed(&r, &self.description, &ed.w.description) {
+            ed.actions.push(Request::Edit(Edit::SetDescription(
                 self.description.clone(),
             )));
         }
     }
 
     /// The scenario this one extends, as a grid row.
-    fn extends_row(&mut self, ui: &mut Ui, w: &Working, actions: &mut Vec<Request>) {
+    fn extends_row(&mut self, ui: &mut Ui, ed: &mut Editing<'_>) {
         let l = ui.label("Extends");
         ui.horizontal(|ui| {
             ui.add(
@@ -547,19 +553,20 @@ impl SetupPanel {
             let typed = self.extends.trim();
             if ui
                 .add_enabled(
-                    !typed.is_empty() && Some(typed) != w.extends.as_deref(),
+                    !typed.is_empty() && Some(typed) != ed.w.extends.as_deref(),
                     egui::Button::new("Set"),
                 )
                 .clicked()
             {
-                actions.push(Request::Edit(Edit::SetExtends(Some(typed.to_string()))));
+                ed.actions
+                    .push(Request::Edit(Edit::SetExtends(Some(typed.to_string()))));
             }
             if ui
-                .add_enabled(w.extends.is_some(), egui::Button::new("Stand alone"))
+                .add_enabled(ed.w.extends.is_some(), egui::Button::new("Stand alone"))
                 .on_hover_text("Write every section into this file")
                 .clicked()
             {
-                actions.push(Request::Edit(Edit::SetExtends(None)));
+                ed.actions.push(Request::Edit(Edit::SetExtends(None)));
             }
         });
         ui.end_row();
@@ -827,15 +834,15 @@ fn levy_row(ui: &mut Ui, w: &Working, to: &mut BlockDoc) {
 }
 
 /// "Duplicate" and "Delete block".
-fn block_buttons(ui: &mut Ui, w: &Working, b: &BlockDoc, actions: &mut Vec<Request>) {
+fn block_buttons(ui: &mut Ui, ed: &mut Editing<'_>, b: &BlockDoc) {
     ui.horizontal(|ui| {
         if ui
             .button("Duplicate")
             .on_hover_text("A copy under a new name, in the levy pool")
             .clicked()
         {
-            let name = free_name(w, b.side, &format!("{} (copy)", b.name));
-            actions.push(Request::EditAndSelect(
+            let name = free_name(ed.w, b.side, &format!("{} (copy)", b.name));
+            ed.actions.push(Request::EditAndSelect(
                 Edit::DuplicateBlock {
                     side: b.side,
                     block: b.name.clone(),
@@ -851,7 +858,7 @@ fn block_buttons(ui: &mut Ui, w: &Working, b: &BlockDoc, actions: &mut Vec<Reque
             )
             .clicked()
         {
-            actions.push(Request::Edit(Edit::DeleteBlock {
+            ed.actions.push(Request::Edit(Edit::DeleteBlock {
                 side: b.side,
                 block: b.name.clone(),
             }));

@@ -514,40 +514,27 @@ mod tests {
         // 10 against 10, half of each in reserve, at one step each: every
         // block the calculator may hold, small enough to run in a unit test.
         let g = game();
-        let side = |s: Side, names: &[&str]| -> Vec<(BlockId, u8)> {
-            names
+        let legions = |s: Side, numbers: &[u8]| -> Vec<(BlockId, u8)> {
+            numbers
                 .iter()
                 .map(|n| {
-                    let b = block(&g, s, n);
+                    let b = block(&g, s, &format!("Legio {n}"));
                     (b, g.roster().block(b).kind.strength_per_step())
                 })
                 .collect()
         };
         let mut spec = BattleSpec {
             attacker: Side::Pompey,
-            attacking: side(
-                Side::Pompey,
-                &["Legio 1", "Legio 2", "Legio 3", "Legio 4", "Legio 5"],
-            ),
-            attacking_reserves: side(
-                Side::Pompey,
-                &["Legio 6", "Legio 32", "Legio 33", "Legio 34", "Legio 35"],
-            ),
-            defending: side(
-                Side::Caesar,
-                &["Legio 17", "Legio 18", "Legio 19", "Legio 20", "Legio 21"],
-            ),
-            defending_reserves: side(
-                Side::Caesar,
-                &["Legio 13", "Legio 14", "Legio 11", "Legio 12", "Legio 8"],
-            ),
+            attacking: legions(Side::Pompey, &[1, 2, 3, 4, 5]),
+            attacking_reserves: legions(Side::Pompey, &[6, 32, 33, 34, 35]),
+            defending: legions(Side::Caesar, &[17, 18, 19, 20, 21]),
+            defending_reserves: legions(Side::Caesar, &[13, 14, 11, 12, 8]),
             surprise: false,
         };
         let odds = battle_odds(&g, &spec).unwrap();
         let total = odds.attacker_wins + odds.defender_holds + odds.both_eliminated;
         assert!((total - 1.0).abs() < 1e-9, "{total}");
-        spec.defending_reserves
-            .extend(side(Side::Caesar, &["Legio 7"]));
+        spec.defending_reserves.extend(legions(Side::Caesar, &[7]));
         assert_eq!(
             battle_odds(&g, &spec).unwrap_err(),
             OddsError::TooMany { max: 20, got: 21 }
@@ -557,20 +544,29 @@ mod tests {
     #[test]
     fn probabilities_are_a_distribution() {
         let g = game();
-        let spec = BattleSpec {
-            attacker: Side::Caesar,
-            attacking: vec![(block(&g, Side::Caesar, "Caesar"), 3)],
-            attacking_reserves: vec![],
-            defending: vec![(block(&g, Side::Pompey, "Pompey"), 3)],
-            defending_reserves: vec![],
-            surprise: false,
-        };
+        let spec = duel(
+            (block(&g, Side::Caesar, "Caesar"), 3),
+            (block(&g, Side::Pompey, "Pompey"), 3),
+        );
         let odds = battle_odds(&g, &spec).unwrap();
         let total = odds.attacker_wins + odds.defender_holds + odds.both_eliminated;
         assert!((total - 1.0).abs() < 1e-9, "{total}");
         let rounds: f64 = odds.ends_in_round.iter().sum();
         assert!((rounds - 1.0).abs() < 1e-9);
         assert!(odds.attacker_wins > 0.0 && odds.defender_holds > 0.0);
+    }
+
+    /// Caesar's block `attacking` against Pompey's `defending` (each with
+    /// its strength): no reserves, no surprise.
+    fn duel(attacking: (BlockId, u8), defending: (BlockId, u8)) -> BattleSpec {
+        BattleSpec {
+            attacker: Side::Caesar,
+            attacking: vec![attacking],
+            attacking_reserves: vec![],
+            defending: vec![defending],
+            defending_reserves: vec![],
+            surprise: false,
+        }
     }
 
     /// A Caesarian legion of one step attacking a Pompeian one of the same
@@ -590,15 +586,7 @@ mod tests {
             })
             .unwrap();
         let hit = |b: BlockId| f64::from(roster.block(b).firepower) / 6.0;
-        let spec = BattleSpec {
-            attacker: Side::Caesar,
-            attacking: vec![(att, 1)],
-            attacking_reserves: vec![],
-            defending: vec![(def, 1)],
-            defending_reserves: vec![],
-            surprise: false,
-        };
-        (spec, [hit(att), hit(def)])
+        (duel((att, 1), (def, 1)), [hit(att), hit(def)])
     }
 
     #[test]
@@ -667,14 +655,7 @@ mod tests {
         let g = game();
         let caesar = block(&g, Side::Caesar, "Caesar");
         let pompey = block(&g, Side::Pompey, "Pompey");
-        let mut spec = BattleSpec {
-            attacker: Side::Caesar,
-            attacking: vec![(caesar, 9)],
-            attacking_reserves: vec![],
-            defending: vec![(pompey, 3)],
-            defending_reserves: vec![],
-            surprise: false,
-        };
+        let mut spec = duel((caesar, 9), (pompey, 3));
         assert!(matches!(
             battle_odds(&g, &spec),
             Err(OddsError::ImpossibleStrength { .. })

@@ -939,20 +939,19 @@ mod tests {
         assert_eq!(plan_of("main_attack=AttackerChooses,FirstRoadUsed"), Ok(2));
     }
 
-    /// The points of the axes written as `--set` gives them, on the
-    /// published game under `rules`.
-    fn plan_axes(rules: &RuleSet, axes: &[&str]) -> Vec<PlannedPoint> {
+    /// The rule set rules-2.0, and the points of the axes written as
+    /// `--set` gives them on the published game under it.
+    fn plan_axes(axes: &[&str]) -> (RuleSet, Vec<PlannedPoint>) {
+        let rules = RuleSet::builtin("rules-2.0");
         let axes: Vec<Axis> = axes.iter().map(|s| s.parse().unwrap()).collect();
-        plan(&doc(), rules, &axes).unwrap()
+        let points = plan(&doc(), &rules, &axes).unwrap();
+        (rules, points)
     }
 
     #[test]
     fn the_grid_has_one_point_per_combination_first_axis_slowest() {
-        let rules = RuleSet::builtin("rules-2.0");
-        let points = plan_axes(
-            &rules,
-            &["vp_to_win=9,10,11", "caesar_player1_first_turn=true,false"],
-        );
+        let (rules, points) =
+            plan_axes(&["vp_to_win=9,10,11", "caesar_player1_first_turn=true,false"]);
         assert_eq!(points.len(), 6);
         assert_eq!(points[1].rules.vp_to_win, 9);
         assert!(!points[1].rules.caesar_player1_first_turn);
@@ -967,11 +966,8 @@ mod tests {
 
     #[test]
     fn scenario_tweaks_change_the_starting_deployment() {
-        let rules = RuleSet::builtin("rules-2.0");
-        let points = plan_axes(
-            &rules,
-            &["strength:caesar:Legio 13=2", "deploy:pompey:Legio 3=Roma"],
-        );
+        let (rules, points) =
+            plan_axes(&["strength:caesar:Legio 13=2", "deploy:pompey:Legio 3=Roma"]);
         let s = &points[0].game.scenario;
         let setup = s.starting_setup();
         let legio13 = s.roster.find(Side::Caesar, "Legio 13").unwrap();
