@@ -201,19 +201,27 @@ pub(super) fn respond(
     let mut joined = false;
     let mut best_gain = [0.0f64; 2];
     let mut exploit = [None::<Interval>; 2];
+    // A tuning kept at a member's numbers is that member again: what it
+    // gains on the response's seeds is noise, and it does not join.
+    let known: Vec<bool> = (0..responses.len())
+        .map(|k| plays_as_member(report, responses[k].side, &specs[k]))
+        .collect();
     for side in Side::BOTH {
+        let gains: Vec<f64> = (0..responses.len())
+            .map(|k| {
+                let g = responses[k].gain.estimate;
+                if known[k] { g.min(0.0) } else { g }
+            })
+            .collect();
+        let gain_of = |k: usize| gains[k];
         let best = (0..responses.len())
             .filter(|&k| responses[k].side == side)
-            .max_by(|&a, &b| {
-                responses[a]
-                    .gain
-                    .estimate
-                    .total_cmp(&responses[b].gain.estimate)
-            });
+            .max_by(|&a, &b| gain_of(a).total_cmp(&gain_of(b)));
         if let Some(k) = best {
+            let new = !known[k];
             let best = &mut responses[k];
-            best_gain[side.index()] = best.gain.estimate.max(0.0);
-            exploit[side.index()] = Some(if best.gain.estimate > 0.0 {
+            best_gain[side.index()] = gain_of(k).max(0.0);
+            exploit[side.index()] = Some(if new && best.gain.estimate > 0.0 {
                 best.gain
             } else {
                 Interval {
@@ -221,7 +229,7 @@ pub(super) fn respond(
                     ci95: [best.gain.ci95[0].min(0.0), best.gain.ci95[1].max(0.0)],
                 }
             });
-            if best.gain.ci95[0] > 0.0 {
+            if new && best.gain.ci95[0] > 0.0 {
                 best.joined = true;
                 joined = true;
                 let member = Member::new(
@@ -262,6 +270,21 @@ pub(super) fn respond(
     }
     report.exploitability = exploitability;
     Ok((joined, best_gain[0].max(best_gain[1])))
+}
+
+/// Whether `spec` plays `side` by the numbers a member of the side's
+/// population already plays by (a heuristic, tuned or not).
+fn plays_as_member(report: &BalanceReport, side: Side, spec: &AiSpec) -> bool {
+    let AiSpec::TunedHeuristic(response) = spec else {
+        return false;
+    };
+    report.members(side).iter().any(|m| match m.spec.as_ref() {
+        Some(AiSpec::TunedHeuristic(member)) => {
+            member.numbers.of(side) == response.numbers.of(side)
+        }
+        Some(AiSpec::Heuristic) => PlayerNumbers::default().of(side) == response.numbers.of(side),
+        _ => false,
+    })
 }
 
 /// Trains `side`'s best responses of round `round` against the other
@@ -635,6 +658,30 @@ fn measure(
 mod tests {
     use super::*;
     use crate::sim::balance::tests::solved_report;
+
+    #[test]
+    fn a_response_with_a_members_numbers_is_that_member_again() {
+        let game = crate::test_support::published("rules-2.0");
+        let report = solved_report(&game);
+        let playing = |numbers: PlayerNumbers| {
+            AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
+                path: "r1-caesar-tuned.ron".to_string(),
+                numbers,
+            }))
+        };
+        let tuned = PlayerNumbers::load(Path::new(&crate::ai::shipped::path_of(
+            "tuned-rules-2.0.ron",
+        )))
+        .unwrap();
+        // The population's heuristic plays by the default numbers.
+        let default = playing(PlayerNumbers::default());
+        assert!(plays_as_member(&report, Side::Caesar, &default));
+        // Only the side's own numbers count.
+        let pompey_tuned = playing(PlayerNumbers::default().with(Side::Pompey, tuned.pompey));
+        assert!(plays_as_member(&report, Side::Caesar, &pompey_tuned));
+        assert!(!plays_as_member(&report, Side::Pompey, &pompey_tuned));
+        assert!(!plays_as_member(&report, Side::Caesar, &playing(tuned)));
+    }
 
     #[test]
     fn a_tuning_sets_out_from_the_start_that_scores_best_against_the_mix() {
