@@ -83,6 +83,10 @@ pub struct BalanceArgs {
     /// heaviest player only.
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     start_games: u64,
+    /// CMA-ES runs of each tuning, from the best starts in turn (each of
+    /// --tune-games); the best of them and the best start on fresh games is kept.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    tune_restarts: u32,
     /// Games a learned value is fitted on.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(100..=10_000_000))]
     learn_games: u64,
@@ -250,6 +254,7 @@ fn options_of(
         response_games: args.response_games,
         tune_games: args.tune_games,
         start_games: args.start_games,
+        tune_restarts: args.tune_restarts,
         learn_games: args.learn_games,
         playouts: args.playouts,
         replicates: 200,

@@ -84,6 +84,10 @@ pub struct BalanceOptions {
     /// before starts were screened).
     #[serde(default)]
     pub start_games: u64,
+    /// CMA-ES runs of a tuning, each from the next best start (1 in
+    /// reports made before restarts).
+    #[serde(default = "one_tuning")]
+    pub tune_restarts: u32,
     /// Games of self-play a learned value is fitted on (oracle `value`).
     pub learn_games: u64,
     /// Playouts per searched decision of a trained search.
@@ -95,6 +99,10 @@ pub struct BalanceOptions {
     /// of one table, merged by [`merge`], make the whole table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+}
+
+fn one_tuning() -> u32 {
+    1
 }
 
 impl Default for BalanceOptions {
@@ -109,6 +117,7 @@ impl Default for BalanceOptions {
             response_games: 400,
             tune_games: 4000,
             start_games: 400,
+            tune_restarts: 3,
             learn_games: 1000,
             playouts: 16,
             replicates: 200,
@@ -169,6 +178,7 @@ impl BalanceOptions {
             if self.start_games > 0 {
                 at_least("games to score a tuning's start", 20, self.start_games)?;
             }
+            at_least("tuning runs", 1, u64::from(self.tune_restarts))?;
         }
         if self.oracles.contains(&Oracle::Value) {
             at_least("games to learn a value on", 100, self.learn_games)?;
@@ -794,7 +804,7 @@ impl Clock {
             let o = &report.options;
             let search = o.playouts as f64 / 16.0 * 0.1;
             let starts = oracle::STARTS_GUESS as f64 * o.start_games as f64;
-            let per_side = (o.tune_games as f64 + starts) * 0.001
+            let per_side = (o.tune_games as f64 * f64::from(o.tune_restarts) + starts) * 0.001
                 + o.learn_games as f64 * 0.001
                 + o.response_games as f64 * o.oracles.len() as f64 * search;
             2.0 * per_side
@@ -1718,6 +1728,7 @@ pub(super) mod tests {
             response_games: 20,
             tune_games: 560,
             start_games: 20,
+            tune_restarts: 2,
             replicates: 20,
             ..BalanceOptions::default()
         };

@@ -327,8 +327,8 @@ fn train(
     let mut candidates: Vec<(Oracle, AiSpec)> = Vec::new();
     let mut numbers = base;
     if oracles.contains(&Oracle::Tune) {
-        let (start, screened) = t.start(heaviest)?;
-        let (tuned, spec, games) = t.tuned(start)?;
+        let (starts, screened) = t.ranked_starts(heaviest)?;
+        let (tuned, spec, games) = t.tuned(&starts)?;
         numbers = tuned;
         played += screened + games;
         candidates.push((Oracle::Tune, spec));
@@ -410,33 +410,32 @@ impl Training<'_> {
         )?)
     }
 
-    /// Where (a)'s CMA-ES sets out: of `heaviest` (the side's heaviest
+    /// Where (a)'s CMA-ES may set out: `heaviest` (the side's heaviest
     /// member), the side's other members, every shipped player's numbers
-    /// and the default heuristic, the one that scores best against the
-    /// other side's mix over the same `start_games` seeds (ties go to the
-    /// earlier). From the heaviest member alone, tuning climbed to local
-    /// optima that shipped numbers it never met beat by 15–25 points.
-    /// Returns the start, named, and the games the screening played.
-    fn start(&self, heaviest: Start) -> Result<(Start, u64), BalanceError> {
+    /// and the default heuristic, best first by their scores against the
+    /// other side's mix over the same `start_games` seeds (ties keep that
+    /// order); with no screening games, `heaviest` alone. From the heaviest
+    /// member alone, tuning climbed to local optima that shipped numbers it
+    /// never met beat by 15–25 points. Also returns the games played.
+    fn ranked_starts(&self, heaviest: Start) -> Result<(Vec<Start>, u64), BalanceError> {
         let (side, games) = (self.side, self.report.options.start_games);
-        let mut starts = self.starts(heaviest);
+        let starts = self.starts(heaviest);
         if games == 0 || starts.len() == 1 {
-            return Ok((starts.swap_remove(0), 0));
+            return Ok((starts.into_iter().take(1).collect(), 0));
         }
         self.watch.say(format!(
             "round {}: scoring {} starts for {side}'s tuning against the other side's mix",
             self.round,
             starts.len()
         ));
-        let mut best = (f64::NEG_INFINITY, 0);
-        for (i, start) in starts.iter().enumerate() {
-            let score = self.start_score(start, START_TAG)?;
-            if score > best.0 {
-                best = (score, i);
-            }
+        let mut scored = Vec::with_capacity(starts.len());
+        for start in starts {
+            scored.push((self.start_score(&start, START_TAG)?, start));
         }
-        let played = games * starts.len() as u64;
-        Ok((starts.swap_remove(best.1), played))
+        let played = games * scored.len() as u64;
+        // Stable: of equal scores the earlier start comes first.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        Ok((scored.into_iter().map(|(_, s)| s).collect(), played))
     }
 
     /// `start`'s score against the other side's mix on `start_games` seeds
@@ -490,55 +489,81 @@ impl Training<'_> {
     }
 
     /// (a) The side's numbers tuned by CMA-ES against the other side's mix,
-    /// from `start`: the numbers, their player (written), and the games.
-    fn tuned(&self, start: Start) -> Result<(PlayerNumbers, AiSpec, u64), BalanceError> {
-        let base = start.numbers;
+    /// once from each of the first `tune_restarts` of `starts` (ranked,
+    /// best first), each run on seeds of its own: the numbers, their player
+    /// (written), and the games.
+    fn tuned(&self, starts: &[Start]) -> Result<(PlayerNumbers, AiSpec, u64), BalanceError> {
         let (side, round, o) = (self.side, self.round, &self.report.options);
+        let restarts = starts.len().min(o.tune_restarts.max(1) as usize);
         self.watch.say(format!(
-            "round {round}: tuning {side}'s numbers against the other side's mix"
+            "round {round}: tuning {side}'s numbers against the other side's mix ({restarts} {})",
+            if restarts == 1 { "start" } else { "starts" }
         ));
-        let options = TuneOptions {
-            effort: Effort {
-                budget: o.tune_games,
-                games_per_candidate: GAMES_PER_CANDIDATE,
-                population: 0,
-                step: 0.3,
-                check_games: 0,
-                seed: self.seed(TUNE_TAG),
-            },
-            start: base,
-            side: Some(side),
-            against: apportioned(&self.report.mix(side.other())),
-        };
-        let tuned = self.fit("tuning", &options, TuneOptions::check, tune)?;
-        let mut played = tuned.games_played;
-        let mut numbers = tuned.tuned;
-        let mut how = format!(
-            "its numbers tuned by CMA-ES against the other side's equilibrium mix, from {}",
-            start.name
-        );
-        // CMA-ES's mean after a few noisy generations can play worse than
-        // where it set out: the start is kept then, judged on seeds neither
-        // the screening nor the tuning played.
-        if o.start_games > 0 {
-            let tuned_start = Start {
-                numbers,
-                name: String::new(),
+        let mut played = 0;
+        let mut candidates: Vec<(PlayerNumbers, String)> = Vec::new();
+        for (i, start) in starts.iter().take(restarts).enumerate() {
+            let options = TuneOptions {
+                effort: Effort {
+                    budget: o.tune_games,
+                    games_per_candidate: GAMES_PER_CANDIDATE,
+                    population: 0,
+                    step: 0.3,
+                    check_games: 0,
+                    seed: self.seed(TUNE_TAG.wrapping_add(i as u64)),
+                },
+                start: start.numbers,
+                side: Some(side),
+                against: apportioned(&self.report.mix(side.other())),
             };
-            let after = self.start_score(&tuned_start, KEEP_TAG)?;
-            let before = self.start_score(&start, KEEP_TAG)?;
-            played += 2 * o.start_games;
-            if before > after {
-                numbers = base;
-                how = format!(
-                    "the numbers of {}, kept because their tuning against the other side's equilibrium mix scored less ({:.1}% against {:.1}% over {} games)",
-                    start.name,
-                    100.0 * after,
-                    100.0 * before,
-                    o.start_games
+            let tuned = self.fit("tuning", &options, TuneOptions::check, tune)?;
+            played += tuned.games_played;
+            candidates.push((
+                tuned.tuned,
+                format!(
+                    "its numbers tuned by CMA-ES against the other side's equilibrium mix, from {}",
+                    start.name
+                ),
+            ));
+        }
+        // CMA-ES's mean after a few noisy generations can play worse than
+        // where it set out: the tunings and the best start are judged on
+        // seeds neither the screening nor the tunings played, and the best
+        // kept (the first of equals: a tuning before the start).
+        let mut best = 0;
+        if o.start_games > 0 {
+            candidates.push((
+                starts[0].numbers,
+                format!(
+                    "the numbers of {}, which scored more against the other side's equilibrium mix than their tunings",
+                    starts[0].name
+                ),
+            ));
+            let mut scores = Vec::with_capacity(candidates.len());
+            for (numbers, _) in &candidates {
+                let judged = Start {
+                    numbers: *numbers,
+                    name: String::new(),
+                };
+                scores.push(self.start_score(&judged, KEEP_TAG)?);
+            }
+            played += o.start_games * candidates.len() as u64;
+            for (i, score) in scores.iter().enumerate() {
+                if *score > scores[best] {
+                    best = i;
+                }
+            }
+            if candidates.len() > 2 {
+                let (numbers, how) = &candidates[best];
+                let how = format!(
+                    "{how} (the best of {} tunings and the start on {} fresh games: {:.1}%)",
+                    candidates.len() - 1,
+                    o.start_games,
+                    100.0 * scores[best]
                 );
+                candidates[best] = (*numbers, how);
             }
         }
+        let (numbers, how) = candidates.swap_remove(best);
         let path = write(
             self.dir,
             &format!("{}-tuned.ron", self.tag),
@@ -733,38 +758,42 @@ mod tests {
                 );
             }
         }
-        let (chosen, played) = t.start(heaviest()).unwrap();
+        let (ranked, played) = t.ranked_starts(heaviest()).unwrap();
         assert_eq!(played, 40 * starts.len() as u64);
-        let scores: Vec<f64> = starts
+        assert_eq!(ranked.len(), starts.len());
+        let scores: Vec<f64> = ranked
             .iter()
             .map(|s| t.start_score(s, START_TAG).unwrap())
             .collect();
-        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        assert_eq!(
-            t.start_score(&chosen, START_TAG).unwrap(),
-            best,
-            "{scores:?}"
-        );
-        let first_best = scores.iter().position(|&s| s == best).unwrap();
-        assert_eq!(chosen.name, starts[first_best].name);
-        // Its tuning is kept only where it scores at least as well as the
-        // start on seeds neither played.
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        // Tunings from the best two starts, each kept only where it scores
+        // at least as well as the best start on seeds none of them played.
         let mut short = report.clone();
         short.options.tune_games = tune_generation_games();
-        let (tuned, _, _) = training(&short).tuned(chosen).unwrap();
-        let kept = Start {
-            numbers: tuned,
-            name: String::new(),
+        short.options.tune_restarts = 2;
+        let (tuned, spec, games) = training(&short).tuned(&ranked).unwrap();
+        assert_eq!(games, 2 * tune_generation_games() + 3 * 40);
+        let judged = |numbers| {
+            let start = Start {
+                numbers,
+                name: String::new(),
+            };
+            t.start_score(&start, KEEP_TAG).unwrap()
         };
-        let start_again = t.starts(heaviest()).swap_remove(first_best);
+        assert!(judged(tuned) >= judged(ranked[0].numbers));
+        let AiSpec::TunedHeuristic(file) = spec else {
+            panic!("{spec}")
+        };
+        let text = std::fs::read_to_string(&file.path).unwrap();
         assert!(
-            t.start_score(&kept, KEEP_TAG).unwrap()
-                >= t.start_score(&start_again, KEEP_TAG).unwrap()
+            text.contains("the best of 2 tunings and the start"),
+            "{text}"
         );
         // Without screening games it sets out from the heaviest and plays none.
         let mut unscreened = report.clone();
         unscreened.options.start_games = 0;
-        let (chosen, played) = training(&unscreened).start(heaviest()).unwrap();
-        assert_eq!((chosen.numbers, played), (numbers, 0));
+        let (ranked, played) = training(&unscreened).ranked_starts(heaviest()).unwrap();
+        assert_eq!(ranked.len(), 1);
+        assert_eq!((ranked[0].numbers, played), (numbers, 0));
     }
 }
