@@ -329,6 +329,22 @@ pub struct Response {
     pub gain: Interval,
     pub games: u64,
     pub joined: bool,
+    /// It plays as a member of its side already does (a tuning kept at a
+    /// member's numbers): its gain is noise, counted as at most 0.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub member_again: bool,
+}
+
+impl Response {
+    /// What it gains over the value, as far as it counts: a member again
+    /// gains nothing its side's mix does not have.
+    pub fn counted_gain(&self) -> f64 {
+        if self.member_again {
+            self.gain.estimate.min(0.0)
+        } else {
+            self.gain.estimate
+        }
+    }
 }
 
 /// One round: the equilibrium it solved and the responses it found.
@@ -1249,7 +1265,7 @@ impl BalanceReport {
                         .responses
                         .iter()
                         .filter(|r| r.side == side)
-                        .map(|r| r.gain.estimate)
+                        .map(Response::counted_gain)
                         .fold(f64::NEG_INFINITY, f64::max)
                         .max(0.0)
                         * 100.0
@@ -1390,7 +1406,11 @@ impl fmt::Display for BalanceReport {
                     resp.words,
                     resp.gain.points(),
                     resp.games,
-                    if resp.joined { " (joined)" } else { "" }
+                    match (resp.joined, resp.member_again) {
+                        (true, _) => " (joined)",
+                        (false, true) => " (a member's numbers again: it counts 0)",
+                        (false, false) => "",
+                    }
                 )?;
             }
         }

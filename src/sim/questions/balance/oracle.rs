@@ -190,6 +190,7 @@ pub(super) fn respond(
                 gain: gain(share, value),
                 games: o.response_games,
                 joined: false,
+                member_again: false,
             });
             // Kept for joining below, once both sides are measured.
             specs.push(spec);
@@ -203,16 +204,12 @@ pub(super) fn respond(
     let mut exploit = [None::<Interval>; 2];
     // A tuning kept at a member's numbers is that member again: what it
     // gains on the response's seeds is noise, and it does not join.
-    let known: Vec<bool> = (0..responses.len())
-        .map(|k| plays_as_member(report, responses[k].side, &specs[k]))
-        .collect();
+    for (response, spec) in responses.iter_mut().zip(&specs) {
+        response.member_again = plays_as_member(report, response.side, spec);
+    }
+    let known: Vec<bool> = responses.iter().map(|r| r.member_again).collect();
     for side in Side::BOTH {
-        let gains: Vec<f64> = (0..responses.len())
-            .map(|k| {
-                let g = responses[k].gain.estimate;
-                if known[k] { g.min(0.0) } else { g }
-            })
-            .collect();
+        let gains: Vec<f64> = responses.iter().map(Response::counted_gain).collect();
         let gain_of = |k: usize| gains[k];
         let best = (0..responses.len())
             .filter(|&k| responses[k].side == side)
@@ -706,6 +703,27 @@ mod tests {
         assert!(plays_as_member(&report, Side::Caesar, &pompey_tuned));
         assert!(!plays_as_member(&report, Side::Pompey, &pompey_tuned));
         assert!(!plays_as_member(&report, Side::Caesar, &playing(tuned)));
+        // A member again counts at most 0, whatever its measured gain.
+        let again = Response {
+            side: Side::Caesar,
+            oracle: Oracle::Tune,
+            player: default.to_string(),
+            words: String::new(),
+            share: report.value,
+            gain: Interval {
+                estimate: 0.03,
+                ci95: [0.01, 0.05],
+            },
+            games: 2000,
+            joined: false,
+            member_again: true,
+        };
+        assert_eq!(again.counted_gain(), 0.0);
+        let new = Response {
+            member_again: false,
+            ..again
+        };
+        assert_eq!(new.counted_gain(), 0.03);
     }
 
     #[test]
