@@ -153,8 +153,7 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf, BalanceError> {
 }
 
 /// Trains and measures round `round`'s best responses for both sides and
-/// adds those that beat the value by more than their interval. Returns
-/// whether any joined and the larger of the two sides' best gains.
+/// adds those that beat the value by more than their interval ([`join_best`]).
 pub(super) fn respond(
     game: &Game,
     report: &mut BalanceReport,
@@ -197,54 +196,62 @@ pub(super) fn respond(
         }
     }
     report.games_played += played;
-    // The best response of each side joins if it beats the value by more
-    // than its interval.
+    Ok(join_best(report, responses, &specs, round))
+}
+
+/// Joins each side's best of `responses` (trained as `specs`) to the
+/// population if it beats the value by more than its interval, and records
+/// the round's responses and exploitability. Returns whether any joined and
+/// the larger of the two sides' best gains.
+fn join_best(
+    report: &mut BalanceReport,
+    mut responses: Vec<Response>,
+    specs: &[AiSpec],
+    round: u32,
+) -> (bool, f64) {
     let mut joined = false;
     let mut best_gain = [0.0f64; 2];
     let mut exploit = [None::<Interval>; 2];
     // A tuning kept at a member's numbers is that member again: what it
     // gains on the response's seeds is noise, and it does not join.
-    for (response, spec) in responses.iter_mut().zip(&specs) {
+    for (response, spec) in responses.iter_mut().zip(specs) {
         response.member_again = plays_as_member(report, response.side, spec);
     }
-    let known: Vec<bool> = responses.iter().map(|r| r.member_again).collect();
+    let gains: Vec<f64> = responses.iter().map(Response::counted_gain).collect();
     for side in Side::BOTH {
-        let gains: Vec<f64> = responses.iter().map(Response::counted_gain).collect();
-        let gain_of = |k: usize| gains[k];
         let best = (0..responses.len())
             .filter(|&k| responses[k].side == side)
-            .max_by(|&a, &b| gain_of(a).total_cmp(&gain_of(b)));
-        if let Some(k) = best {
-            let new = !known[k];
-            let best = &mut responses[k];
-            best_gain[side.index()] = gain_of(k).max(0.0);
-            exploit[side.index()] = Some(if new && best.gain.estimate > 0.0 {
-                best.gain
-            } else {
-                Interval {
-                    estimate: 0.0,
-                    ci95: [best.gain.ci95[0].min(0.0), best.gain.ci95[1].max(0.0)],
+            .max_by(|&a, &b| gains[a].total_cmp(&gains[b]));
+        let Some(k) = best else { continue };
+        let best = &mut responses[k];
+        let new = !best.member_again;
+        best_gain[side.index()] = gains[k].max(0.0);
+        exploit[side.index()] = Some(if new && best.gain.estimate > 0.0 {
+            best.gain
+        } else {
+            Interval {
+                estimate: 0.0,
+                ci95: [best.gain.ci95[0].min(0.0), best.gain.ci95[1].max(0.0)],
+            }
+        });
+        if new && best.gain.ci95[0] > 0.0 {
+            best.joined = true;
+            joined = true;
+            let member = Member::new(
+                specs[k].clone(),
+                Origin::Trained {
+                    round,
+                    oracle: best.oracle,
+                },
+            );
+            match side {
+                Side::Caesar => {
+                    report.caesar.push(member);
+                    report.table.add_row();
                 }
-            });
-            if new && best.gain.ci95[0] > 0.0 {
-                best.joined = true;
-                joined = true;
-                let member = Member::new(
-                    specs[k].clone(),
-                    Origin::Trained {
-                        round,
-                        oracle: best.oracle,
-                    },
-                );
-                match side {
-                    Side::Caesar => {
-                        report.caesar.push(member);
-                        report.table.add_row();
-                    }
-                    Side::Pompey => {
-                        report.pompey.push(member);
-                        report.table.add_column();
-                    }
+                Side::Pompey => {
+                    report.pompey.push(member);
+                    report.table.add_column();
                 }
             }
         }
@@ -266,7 +273,7 @@ pub(super) fn respond(
         r.exploitability = exploitability;
     }
     report.exploitability = exploitability;
-    Ok((joined, best_gain[0].max(best_gain[1])))
+    (joined, best_gain[0].max(best_gain[1]))
 }
 
 /// Whether `spec` plays `side` by the numbers a member of the side's
