@@ -131,22 +131,26 @@ fn a_challenger_meets_the_saved_mix_and_a_report_of_another_rule_set_is_refused(
     assert!(err.contains("refusing to write the report over"), "{err}");
 }
 
+/// The heuristic and the random player, 12 games a cell, no best responses:
+/// the smallest table that still has a winner.
+const SMALL_TABLE: [&str; 9] = [
+    "--only-named",
+    "--players",
+    "heuristic,random",
+    "--rounds",
+    "0",
+    "--games",
+    "12",
+    "--first-games",
+    "12",
+];
+
 #[test]
 fn sharded_cells_merge_to_the_single_machine_report() {
     let dir = tempfile::tempdir().unwrap();
-    let common = [
-        "balance",
-        "--only-named",
-        "--players",
-        "heuristic,random",
-        "--rounds",
-        "0",
-        "--games",
-        "12",
-        "--first-games",
-        "12",
-        "--json",
-    ];
+    let mut common = vec!["balance"];
+    common.extend(SMALL_TABLE);
+    common.push("--json");
     let whole: Value = json(&common);
     let mut parts = Vec::new();
     for shard in ["1/3", "2/3", "3/3"] {
@@ -246,22 +250,8 @@ fn the_built_in_balance_plays_as_a_player_and_a_setup_without_one_has_none() {
 fn small_comparison(what: &[&str], out: &std::path::Path) -> Value {
     let mut args = vec!["balance"];
     args.extend_from_slice(what);
-    args.extend([
-        "--only-named",
-        "--players",
-        "heuristic,random",
-        "--rounds",
-        "0",
-        "--games",
-        "12",
-        "--first-games",
-        "12",
-        "--seed",
-        "3",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    args.extend(SMALL_TABLE);
+    args.extend(["--seed", "3", "--json", "--out", out.to_str().unwrap()]);
     json(&args)
 }
 
