@@ -1385,36 +1385,44 @@ impl fmt::Display for BalanceReport {
         }
         writeln!(f)?;
         writeln!(f, "Rounds:")?;
-        for r in &self.rounds {
-            write!(
-                f,
-                "  {}: {}×{} players, value {} %",
-                r.round,
-                r.caesar_players,
-                r.pompey_players,
-                r.value.points()
-            )?;
-            match r.exploitability {
-                Some(e) => writeln!(f, ", exploitability {} points", e.points())?,
-                None => writeln!(f)?,
-            }
-            for resp in &r.responses {
-                writeln!(
-                    f,
-                    "     {} {}: gains {} points over {} games{}",
-                    resp.side,
-                    resp.words,
-                    resp.gain.points(),
-                    resp.games,
-                    match (resp.joined, resp.member_again) {
-                        (true, _) => " (joined)",
-                        (false, true) => " (a member's numbers again: it counts 0)",
-                        (false, false) => "",
-                    }
-                )?;
-            }
+        for round in &self.rounds {
+            write!(f, "{round}")?;
         }
         writeln!(f, "Stopped: {}", self.stopped)
+    }
+}
+
+/// A round's lines in the text report: its table and its responses.
+impl fmt::Display for Round {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "  {}: {}×{} players, value {} %",
+            self.round,
+            self.caesar_players,
+            self.pompey_players,
+            self.value.points()
+        )?;
+        match self.exploitability {
+            Some(e) => writeln!(f, ", exploitability {} points", e.points())?,
+            None => writeln!(f)?,
+        }
+        for resp in &self.responses {
+            writeln!(
+                f,
+                "     {} {}: gains {} points over {} games{}",
+                resp.side,
+                resp.words,
+                resp.gain.points(),
+                resp.games,
+                match (resp.joined, resp.member_again) {
+                    (true, _) => " (joined)",
+                    (false, true) => " (a member's numbers again: it counts 0)",
+                    (false, false) => "",
+                }
+            )?;
+        }
+        Ok(())
     }
 }
 
