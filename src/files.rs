@@ -425,7 +425,7 @@ pub fn write_own(path: &Path, text: &str) -> Result<(), WriteError> {
 /// Writes `text` to `path` through an [`OutputFile`]: a regular (or new)
 /// file atomically, keeping the previous version as `<name>.bak`; a device
 /// or pipe in place.
-pub(crate) fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+pub fn save_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let mut out = OutputFile::create(path)?;
     out.write_all(text.as_bytes())?;
     out.commit()

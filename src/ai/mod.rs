@@ -23,10 +23,10 @@ pub use params::{
     HeuristicParams, MAX_OPPONENTS, MctsParams, OpponentMix, PlayerNumbers, WeightedNumbers,
 };
 pub use search::{Budget, SearchPlayer};
-#[cfg(feature = "gui")]
-pub(crate) use spec::KINDS;
+
 pub use spec::{
-    AiSpec, LearnedValue, NotAPlayer, SearchOn, SpecText, Spelling, TunedHeuristic, spellings,
+    AiSpec, KINDS, LearnedValue, NotAPlayer, SearchOn, SpecText, Spelling, TunedHeuristic,
+    spellings,
 };
 pub use value::ValueModel;
 

@@ -160,12 +160,14 @@ pub const BALANCES: &[(&str, &str)] = &[
 pub const RATINGS: &str = include_str!("../../variants/players/ratings.ron");
 
 /// The text of the shipped file `path` names, if it names one: exactly
-/// `variants/players/NAME` for a NAME of [`FILES`].
+/// `variants/players/NAME` for a NAME of [`FILES`] or of the balance reports
+/// and their players ([`BALANCES`], [`BALANCE_FILES`]).
 pub fn file(path: &Path) -> Option<&'static str> {
     let name = path.to_str()?.strip_prefix(FOLDER)?.strip_prefix('/')?;
     FILES
         .iter()
         .chain(BALANCE_FILES)
+        .chain(BALANCES)
         .find(|(file, _)| *file == name)
         .map(|(_, text)| *text)
 }
@@ -199,6 +201,8 @@ mod tests {
         assert!(file(Path::new("./variants/players/tuned-rules-2.0.ron")).is_none());
         assert!(file(Path::new("/x/variants/players/tuned-rules-2.0.ron")).is_none());
         assert!(file(Path::new("variants/players/ratings.ron")).is_none());
+        assert!(file(Path::new("variants/players/balance-rules-2.0.json")).is_some());
+        assert!(file(Path::new("./variants/players/balance-rules-2.0.json")).is_none());
         assert!(file(Path::new("variants/players/nope.ron")).is_none());
         assert!(file(Path::new("variants/playerstuned-rules-2.0.ron")).is_none());
         assert_eq!(

@@ -170,21 +170,20 @@ pub(crate) enum After {
 /// errors list, parsing, [`Display`](std::fmt::Display) and the window's
 /// menu and words all read.
 #[derive(Debug)]
-pub(crate) struct Kind {
+pub struct Kind {
     /// As the command line writes it, before any `:`.
-    pub(crate) name: &'static str,
+    pub name: &'static str,
     /// The window's word for it.
-    #[cfg_attr(not(feature = "gui"), allow(dead_code))]
-    pub(crate) word: &'static str,
+    pub word: &'static str,
     /// What the help says of the bare name, if anything.
     note: &'static str,
     pub(crate) after: After,
     /// What the bare name makes: the window's menu entry for the kind.
-    pub(crate) plain: AiSpec,
+    pub plain: AiSpec,
 }
 
 /// Every kind, weakest first (the window's menu order).
-pub(crate) static KINDS: [Kind; 4] = [
+pub static KINDS: [Kind; 4] = [
     Kind {
         name: "random",
         word: "Random",
@@ -270,7 +269,7 @@ pub fn spellings(style: Spelling) -> String {
 
 impl AiSpec {
     /// The kind this spec is of (a search on a player file: its search's).
-    pub(crate) fn kind(&self) -> &'static Kind {
+    pub fn kind(&self) -> &'static Kind {
         let name = match self {
             AiSpec::Random => "random",
             AiSpec::Heuristic | AiSpec::TunedHeuristic(_) => "heuristic",
@@ -384,7 +383,7 @@ impl AiSpec {
     /// Whether two specs make the same player: `search` is `search:32`, and
     /// a player file plays by its numbers, whatever its name (a file of the
     /// default numbers is the heuristic).
-    pub(crate) fn plays_as(&self, other: &AiSpec) -> bool {
+    pub fn plays_as(&self, other: &AiSpec) -> bool {
         let (plain_self, plain_other) = (self.plain(), other.plain());
         plain_self
             .as_ref()

@@ -276,7 +276,7 @@ impl State {
     /// Whether `action` is legal now. A card is named by its deck index;
     /// identical cards are one choice in [`State::legal_actions`], and any
     /// copy in the hand may be given.
-    pub(crate) fn is_legal(&self, game: &Game, action: Action) -> bool {
+    pub fn is_legal(&self, game: &Game, action: Action) -> bool {
         let mut legal = Vec::new();
         self.legal_actions(game, &mut legal);
         if legal.contains(&action) {

@@ -40,8 +40,7 @@ pub(crate) const FORMAT_VERSION: u32 = 2;
 pub const BUILT_IN: &str = "built-in";
 
 /// The player a record names for a side a person played.
-#[cfg_attr(not(feature = "gui"), allow(dead_code))] // the window's seats
-pub(crate) const HUMAN: &str = "human";
+pub const HUMAN: &str = "human";
 
 /// One game, as a record file holds it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -131,7 +130,7 @@ impl PlayerEntry {
             seed: Some(seed),
         }
     }
-    pub(crate) fn human() -> PlayerEntry {
+    pub fn human() -> PlayerEntry {
         PlayerEntry {
             player: HUMAN.to_string(),
             seed: None,

@@ -66,7 +66,7 @@ impl Trace {
 
     /// A game going on from any position (a position file): it has no seed
     /// of its own, so it cannot be written as a record.
-    pub(crate) fn from_state(state: State) -> Trace {
+    pub fn from_state(state: State) -> Trace {
         Trace {
             proofs: Vec::new(),
             states: vec![state],
@@ -199,7 +199,7 @@ impl Trace {
     /// Where a step of `stride` from position `from` lands, forward or back.
     /// Back goes to the start of the current part (turn, year, ...) or, from
     /// its start, to the start of the one before.
-    pub(crate) fn seek(&self, from: usize, stride: Stride, forward: bool) -> usize {
+    pub fn seek(&self, from: usize, stride: Stride, forward: bool) -> usize {
         let from = from.min(self.len());
         if stride == Stride::Action {
             return if forward {
@@ -255,7 +255,7 @@ impl Trace {
     /// the one before it, when the last action was `side`'s and it neither
     /// rolled a die, shuffled, nor showed `side` anything hidden. `None` when
     /// there is nothing `side` may take back.
-    pub(crate) fn undo_point(&self, game: &Game, side: Side) -> Option<usize> {
+    pub fn undo_point(&self, game: &Game, side: Side) -> Option<usize> {
         let i = self.len().checked_sub(1)?;
         (self.deciders[i] == side
             && !reveals_or_rolls(game, &self.states[i], &self.states[i + 1], side))
@@ -282,7 +282,7 @@ impl Trace {
 
     /// VP of Caesar and Pompey at the start of each game turn and at the end:
     /// `(year, turn, [caesar, pompey])`.
-    pub(crate) fn vp_by_turn(&self, game: &Game) -> Vec<(u8, u8, [u32; 2])> {
+    pub fn vp_by_turn(&self, game: &Game) -> Vec<(u8, u8, [u32; 2])> {
         let mut out: Vec<(u8, u8, [u32; 2])> = Vec::new();
         for (i, s) in self.states.iter().enumerate() {
             let here = (s.year(), s.turn());
@@ -302,7 +302,7 @@ impl Trace {
 
 /// Why a record file cannot be opened for stepping through.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum LoadRecordError {
+pub enum LoadRecordError {
     /// The record, its scenario or its rule set cannot be read.
     #[error("{0}")]
     Load(#[from] LoadError),
@@ -321,7 +321,7 @@ pub(crate) enum LoadRecordError {
 /// them (a path as written, else beside the record; `built-in`), checked
 /// against the record's digests, and the game re-played: everything a
 /// window needs to step through it.
-pub(crate) fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), LoadRecordError> {
+pub fn load_record(path: &Path) -> Result<(RecordFile, Game, Trace), LoadRecordError> {
     let record = RecordFile::read(path)?;
     let (scenario, variant) = crate::games::record::source_paths(&record, path);
     let rules = RuleSet::load(&variant)?;
@@ -385,7 +385,7 @@ pub fn action_space(state: &State, action: Action) -> Option<SpaceId> {
 pub use super::narrate::action_text_seen;
 
 /// The block an action moves or picks, if any.
-pub(crate) fn action_block(action: Action) -> Option<BlockId> {
+pub fn action_block(action: Action) -> Option<BlockId> {
     match action {
         Action::Step { block, .. }
         | Action::SeaMove { block, .. }
@@ -424,7 +424,7 @@ pub(crate) fn reveals_or_rolls(game: &Game, before: &State, after: &State, side:
 /// first: where each block was and where it went (public: the board
 /// shows blocks, face down or not, move). Both sides' command phases;
 /// none once the battles start (or winter), nor before the turn's first move.
-pub(crate) fn turn_moves(trace: &Trace, upto: usize) -> Vec<(SpaceId, SpaceId)> {
+pub fn turn_moves(trace: &Trace, upto: usize) -> Vec<(SpaceId, SpaceId)> {
     let upto = upto.min(trace.len());
     let now = trace.state(upto);
     if !matches!(now.period(), crate::engine::Period::Command(_)) {
@@ -447,7 +447,7 @@ pub(crate) fn turn_moves(trace: &Trace, upto: usize) -> Vec<(SpaceId, SpaceId)> 
 }
 
 /// Moving a block somewhere (rather than acting on it where it stands).
-pub(crate) fn is_move(a: Action) -> bool {
+pub fn is_move(a: Action) -> bool {
     matches!(
         a,
         Action::Step { .. }

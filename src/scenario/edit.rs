@@ -318,7 +318,7 @@ impl Working {
     }
 
     /// The mode the scenario is in: free when it has a free deployment.
-    pub(crate) fn mode(&self) -> DeploymentMode {
+    pub fn mode(&self) -> DeploymentMode {
         if self.free_deployment.is_some() {
             DeploymentMode::Free
         } else {
@@ -1019,7 +1019,7 @@ impl Document {
     }
 
     /// How many edits undo can take back.
-    pub(crate) fn undo_depth(&self) -> usize {
+    pub fn undo_depth(&self) -> usize {
         self.undo.len()
     }
 
@@ -1057,7 +1057,7 @@ impl Document {
     }
 
     /// Does again what undo took back; false when there is nothing.
-    pub(crate) fn redo(&mut self) -> bool {
+    pub fn redo(&mut self) -> bool {
         self.travel(false)
     }
 
@@ -1244,7 +1244,7 @@ impl Document {
     }
 
     /// Which sections saving writes (the others it inherits from `extends`).
-    pub(crate) fn written_sections(&self) -> Vec<&'static str> {
+    pub fn written_sections(&self) -> Vec<&'static str> {
         let f = self.to_file();
         [
             ("map", f.map.is_some()),
@@ -1287,7 +1287,7 @@ impl CityBalance {
 
 /// 5.3: every city whose count of a side's blocks differs from the order of
 /// battle, Caesar's first; empty without a free deployment.
-pub(crate) fn free_deployment_balance(scenario: &Scenario) -> Vec<CityBalance> {
+pub fn free_deployment_balance(scenario: &Scenario) -> Vec<CityBalance> {
     let Some(free) = &scenario.free_deployment else {
         return Vec::new();
     };
@@ -1330,7 +1330,7 @@ pub enum Item {
 /// of the file): a space, a link, a block; a deployment entry selects its
 /// city. `None` for findings about the map, roster, deck or rule set as a
 /// whole.
-pub(crate) fn item_for(finding: &Finding) -> Option<Item> {
+pub fn item_for(finding: &Finding) -> Option<Item> {
     item_of(finding.subject.as_ref()?)
 }
 

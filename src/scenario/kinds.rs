@@ -121,7 +121,7 @@ impl std::str::FromStr for Side {
 
 /// 7.4: the firepower a block may have (a d6 hits on 1 to its firepower).
 /// The validator and the roster editor both use this range.
-pub(crate) const FIREPOWER: std::ops::RangeInclusive<u8> = 1..=6;
+pub const FIREPOWER: std::ops::RangeInclusive<u8> = 1..=6;
 
 /// 3.11: blocks have strength I to IV at most (full strength, as printed).
 pub(crate) const MAX_STRENGTH: u8 = 4;
@@ -152,7 +152,7 @@ impl BlockKind {
 
     /// The full strengths, in steps, a block of this kind may have: 1 up
     /// to [`MAX_STRENGTH`] as printed (3.11; the elephant's steps count two).
-    pub(crate) fn step_range(self) -> std::ops::RangeInclusive<u8> {
+    pub fn step_range(self) -> std::ops::RangeInclusive<u8> {
         1..=MAX_STRENGTH / self.strength_per_step()
     }
 
@@ -168,7 +168,7 @@ impl BlockKind {
         )
     }
     /// 7.41: each elephant step is worth two strength points (IV, II).
-    pub(crate) fn strength_per_step(self) -> u8 {
+    pub fn strength_per_step(self) -> u8 {
         if self == BlockKind::Elephant { 2 } else { 1 }
     }
     /// The strengths, as printed, a block of `steps` full steps may stand at.

@@ -28,7 +28,7 @@ use std::path::Path;
 /// The built-in scenario: the published game, embedded so the binary works anywhere.
 pub const HISTORICAL_SCENARIO: &str = include_str!("../../scenarios/historical.ron");
 /// The path the built-in scenario is reported under.
-pub(crate) const HISTORICAL_PATH: &str = "scenarios/historical.ron";
+pub const HISTORICAL_PATH: &str = "scenarios/historical.ron";
 
 /// Loads the built-in scenario.
 pub fn historical() -> format::ResolvedScenario {

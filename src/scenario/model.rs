@@ -241,7 +241,7 @@ impl Board {
         &self.spaces[id.index()]
     }
     /// Links are numbered `0..link_count()`.
-    pub(crate) fn link_count(&self) -> usize {
+    pub fn link_count(&self) -> usize {
         self.links.len()
     }
     pub fn link(&self, id: LinkId) -> &Link {

@@ -2,7 +2,7 @@
 //! did-you-mean suggestion of the nearest known name.
 
 /// Lower-cases and collapses whitespace so "mare  internum" finds "Mare Internum".
-pub(crate) fn normalise(name: &str) -> String {
+pub fn normalise(name: &str) -> String {
     name.split_whitespace()
         .map(str::to_lowercase)
         .collect::<Vec<_>>()

@@ -105,7 +105,7 @@ impl std::fmt::Display for Unplayable {
 
 /// The cards a game is dealt from: the deck less the rule set's removals
 /// (names that match no card are the validator's to report).
-pub(crate) fn cards_in_play(deck: &Deck, rules: &RuleSet) -> Vec<u8> {
+pub fn cards_in_play(deck: &Deck, rules: &RuleSet) -> Vec<u8> {
     deck.without(&rules.removed_cards).0
 }
 

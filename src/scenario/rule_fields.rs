@@ -41,7 +41,7 @@ pub struct RuleField {
 }
 
 /// The parts of a [`FieldKind::Limits`] field, as `RoadLimits` names them.
-pub(crate) const LIMIT_PARTS: [&str; 4] = ["major", "minor", "strait", "strait_attacking"];
+pub const LIMIT_PARTS: [&str; 4] = ["major", "minor", "strait", "strait_attacking"];
 
 const fn field(
     name: &'static str,
@@ -184,7 +184,7 @@ fn degenerate(rules: &RuleSet, field: &str, map_vp: u32) -> Option<String> {
 }
 
 /// The field called `name`.
-pub(crate) fn rule_field(name: &str) -> Option<&'static RuleField> {
+pub fn rule_field(name: &str) -> Option<&'static RuleField> {
     RULE_FIELDS.iter().find(|f| f.name == name)
 }
 
@@ -376,7 +376,7 @@ fn to_json(rules: &RuleSet) -> Value {
 
 impl RuleSet {
     /// Every field's value, in the table's order.
-    pub(crate) fn field_values(&self) -> Vec<(&'static RuleField, FieldValue)> {
+    pub fn field_values(&self) -> Vec<(&'static RuleField, FieldValue)> {
         let json = to_json(self);
         RULE_FIELDS
             .iter()
@@ -386,11 +386,7 @@ impl RuleSet {
 
     /// This rule set with `field` set to `value`; a value of another kind
     /// than the field's is refused.
-    pub(crate) fn with_field(
-        &self,
-        field: &RuleField,
-        value: &FieldValue,
-    ) -> Result<RuleSet, FieldError> {
+    pub fn with_field(&self, field: &RuleField, value: &FieldValue) -> Result<RuleSet, FieldError> {
         let json = match value {
             FieldValue::Number(n) => Value::from(*n),
             FieldValue::Switch(b) => Value::Bool(*b),
@@ -439,7 +435,7 @@ fn value_from_json(field: &RuleField, json: &Value) -> FieldValue {
 }
 
 /// The fields two rule sets set differently: the field, its value in `a`, in `b`.
-pub(crate) fn rule_differences(
+pub fn rule_differences(
     a: &RuleSet,
     b: &RuleSet,
 ) -> Vec<(&'static RuleField, FieldValue, FieldValue)> {
@@ -482,7 +478,7 @@ pub fn nearest_lineage(lineage: Vec<RuleSet>) -> Vec<RuleSet> {
 
 /// A variant file that `extends` the variant `base` was loaded from and sets
 /// only what `rules` changes; loading it gives `rules` back (named `name`).
-pub(crate) fn variant_file(rules: &RuleSet, name: &str, extends: &str, base: &RuleSet) -> String {
+pub fn variant_file(rules: &RuleSet, name: &str, extends: &str, base: &RuleSet) -> String {
     let mut out = format!(
         "// Made in the workbench from {extends}: only what differs is set.\n(\n    name: {name:?},\n    extends: {extends:?},\n"
     );

@@ -416,7 +416,7 @@ impl GameSummary {
 
 /// The seeds of game `index` of a run with base seed `run_seed`: the
 /// game's ([`game_seed`]), and Caesar's and Pompey's players'.
-pub(crate) fn game_and_player_seeds(run_seed: u64, index: u64) -> (u64, [u64; 2]) {
+pub fn game_and_player_seeds(run_seed: u64, index: u64) -> (u64, [u64; 2]) {
     let seed = game_seed(run_seed, index);
     (seed, [splitmix64(seed ^ 0xCAE5), splitmix64(seed ^ 0x9039)])
 }

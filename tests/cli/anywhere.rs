@@ -190,6 +190,17 @@ fn every_command_plays_best_and_fast_from_a_folder_outside_the_source_tree() {
         "heuristic:variants/players/tuned-sides-rules-2.0.ron",
     ])
     .code(0);
+    // So does a shipped balance report, as the equilibrium it measured.
+    here.run(&[
+        "simulate",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--caesar-ai",
+        "equilibrium:variants/players/balance-rules-2.0.json",
+    ])
+    .code(0);
     assert_eq!(
         std::fs::read_dir(&here.work).unwrap().count(),
         0,

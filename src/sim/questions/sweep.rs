@@ -180,7 +180,7 @@ pub(crate) enum Knob {
 /// The rule-set fields a sweep may set, in the rule table's order: every
 /// switch, choice and number (and each part of the road limits, as
 /// `road_limits.major`), with their current values.
-pub(crate) fn settable_fields(rules: &RuleSet) -> Vec<(FieldPath, Value)> {
+pub fn settable_fields(rules: &RuleSet) -> Vec<(FieldPath, Value)> {
     settable_paths()
         .iter()
         .filter_map(|p| FieldPath::parse(p).ok())
@@ -343,7 +343,7 @@ fn settings_text(settings: &Map<String, Value>) -> String {
 
 /// `rules` with the rule-set settings of a point applied (the scenario
 /// tweaks ignored): what "use these settings" makes the current rule set.
-pub(crate) fn apply_rule_settings(
+pub fn apply_rule_settings(
     rules: &RuleSet,
     settings: &Map<String, Value>,
 ) -> Result<RuleSet, AxisError> {
@@ -805,7 +805,7 @@ impl SweepReport {
     }
 
     /// A point's settings in words: `vp_to_win=8, hand_size=6`.
-    pub(crate) fn settings_text(settings: &Map<String, Value>) -> String {
+    pub fn settings_text(settings: &Map<String, Value>) -> String {
         settings_text(settings)
     }
 }

@@ -17,7 +17,7 @@ pub struct Estimate {
 impl Estimate {
     /// "12.0% (7.0–19.8%)": the estimate (right-aligned in `width`
     /// characters before the % sign) and its 95% interval.
-    pub(crate) fn percent_text(&self, width: usize) -> String {
+    pub fn percent_text(&self, width: usize) -> String {
         format!(
             "{:width$.1}% ({:.1}–{:.1}%)",
             self.estimate * 100.0,
