@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
 use caesar_workbench::engine::{Game, State};
-use caesar_workbench::scenario::format::CommandDoc;
+use caesar_workbench::scenario::format::{CommandDoc, ResolvedScenario};
 use caesar_workbench::scenario::model::CardFace;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
@@ -130,7 +130,10 @@ impl Variants {
 fn accepted(path: &Path) -> Option<(Game, RuleSet)> {
     let rules =
         RuleSet::load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let report = validate(&caesar_workbench::scenario::historical(), &rules);
+    // Parsed once: the scans below check hundreds of rule sets against it.
+    static PUBLISHED: std::sync::LazyLock<ResolvedScenario> =
+        std::sync::LazyLock::new(caesar_workbench::scenario::historical);
+    let report = validate(&PUBLISHED, &rules);
     let engine = Game::try_new(Arc::new(report.scenario.clone()), Arc::new(rules.clone()));
     let errors: Vec<String> = report
         .findings

@@ -1754,7 +1754,9 @@ pub(super) mod tests {
             rounds: 1,
             oracles: vec![Oracle::Tune],
             response_games: 20,
-            tune_games: 560,
+            // One CMA-ES generation a tuning: the stages matter here, not
+            // how strong the responses are.
+            tune_games: oracle::tune_generation_games(),
             start_games: 20,
             tune_restarts: 2,
             replicates: 20,
@@ -1799,9 +1801,16 @@ pub(super) mod tests {
             r.elapsed_seconds = 0.0;
             serde_json::to_string(&r).unwrap()
         };
-        let mut whole = weak_mix_report(&game, 2);
+        // One CMA-ES generation a tuning: what is compared is the resumed
+        // run against the whole one, not how strong their responses are.
+        let light = |rounds| {
+            let mut report = weak_mix_report(&game, rounds);
+            report.options.tune_games = oracle::tune_generation_games();
+            report
+        };
+        let mut whole = light(2);
         run(&game, &mut whole, &limits, &Watch::new(), &mut |_| {}).unwrap();
-        let mut short = weak_mix_report(&game, 1);
+        let mut short = light(1);
         run(&game, &mut short, &limits, &Watch::new(), &mut |_| {}).unwrap();
         assert!(short.is_done() && short.paused, "{}", short.stopped);
         assert_eq!(short.rounds.last().map(|r| r.round), Some(2));
