@@ -40,6 +40,7 @@ macro_rules! reads_as_board {
 }
 
 mod action;
+pub mod audit;
 mod battle;
 mod battle_setup;
 mod blocks;

@@ -8,9 +8,8 @@
 //! list could change, is listed whole. (A group's next step was kept the
 //! same way and measured: putting one member's steps right cost more than
 //! listing the whole group, 840 against 643 instructions a decision in the
-//! random mirror, so group steps are listed whole.) Debug builds check
-//! every kept list against the whole list, so every test that plays a game
-//! through [`State::apply_and_relist`] checks it.
+//! random mirror, so group steps are listed whole.) An audited game
+//! ([`super::audit`]) checks every kept list against the whole list.
 
 use super::{Action, CommandStep, Game, Phase, State};
 use crate::scenario::model::{BlockId, SpaceId};
@@ -66,11 +65,10 @@ impl State {
         if !kept {
             self.legal_actions(game, legal);
         }
-        #[cfg(debug_assertions)]
-        {
+        if super::audit::enabled() {
             let mut whole = Vec::new();
             self.legal_actions(game, &mut whole);
-            debug_assert_eq!(*legal, whole, "the list kept after {action:?}");
+            assert_eq!(*legal, whole, "the list kept after {action:?}");
         }
     }
 

@@ -226,18 +226,10 @@ impl State {
         self.apply_logged(game, action, &mut NoLog);
     }
 
-    /// Applies a legal action (checked in debug builds; [`State::try_apply`]
-    /// checks it always).
+    /// Applies a legal action (checked in audited games, [`super::audit`];
+    /// [`State::try_apply`] checks it always).
     pub fn apply_logged(&mut self, game: &Game, action: Action, log: &mut impl Log) {
-        #[cfg(debug_assertions)]
-        {
-            debug_assert!(
-                self.is_legal(game, action),
-                "illegal action \"{}\" ({action:?}) in {:?}",
-                game.action_text(action),
-                self.phase
-            );
-        }
+        let audit = super::audit::enabled().then(|| self.audit_before(game, action));
         self.stats.actions += 1;
         match self.phase {
             Phase::Discard(side) => self.discard(game, side, action, log),
@@ -266,11 +258,44 @@ impl State {
             Phase::WinterSupply(_) => self.winter_supply_apply(game, action, log),
             Phase::Over => {}
         }
-        debug_assert_eq!(
+        if let Some(look_ahead) = audit {
+            self.audit_after(game, action, look_ahead);
+        }
+    }
+
+    /// An audited action's checks before it is applied: that it is legal,
+    /// and, for a `Group`, the look ahead at the moves it will give.
+    fn audit_before(&self, game: &Game, action: Action) -> Option<Vec<Action>> {
+        assert!(
+            self.is_legal(game, action),
+            "illegal action \"{}\" ({action:?}) in {:?}",
+            game.action_text(action),
+            self.phase
+        );
+        let Action::Group(at) = action else {
+            return None;
+        };
+        let mut ahead = Vec::new();
+        self.actions_after_group(game, at, &mut ahead);
+        Some(ahead)
+    }
+
+    /// An audited action's checks after it: the counts kept are the board
+    /// counted, and a group's moves are what the look ahead said.
+    fn audit_after(&self, game: &Game, action: Action, look_ahead: Option<Vec<Action>>) {
+        assert_eq!(
             self.board.counts(),
             self.board.counted(game),
             "occupancy out of step after {action:?}"
         );
+        if let Some(ahead) = look_ahead {
+            let mut formed = Vec::new();
+            self.legal_actions(game, &mut formed);
+            assert_eq!(
+                ahead, formed,
+                "the look ahead differs from the group formed"
+            );
+        }
     }
 
     /// Whether `action` is legal now. A card is named by its deck index;

@@ -504,8 +504,10 @@ impl<'a> SideView<'a> {
     /// roads used, the battles begun; never which enemy blocks), so looking
     /// ahead here tells the player nothing hidden. A player checks with it
     /// that a group will move before it spends the move point. `Group(at)`
-    /// must be one of this side's legal actions now (checked in debug
-    /// builds); otherwise `out` is left empty.
+    /// must be one of this side's legal actions now. Out of this side's
+    /// command phase `out` is left empty. An audited game
+    /// ([`super::audit`]) checks at every `Group` that the look ahead is
+    /// what forming the group gives.
     pub fn moves_after_group(&self, game: &Game, at: SpaceId, out: &mut Vec<super::Action>) {
         out.clear();
         let state = self.state;
@@ -513,14 +515,6 @@ impl<'a> SideView<'a> {
             return;
         }
         state.actions_after_group(game, at, out);
-        #[cfg(debug_assertions)]
-        {
-            let mut next = state.clone();
-            next.apply(game, super::Action::Group(at));
-            let mut legal = Vec::new();
-            next.legal_actions(game, &mut legal);
-            debug_assert_eq!(*out, legal, "the look ahead differs from the group formed");
-        }
     }
 
     /// The event whose group is moving (public: the card was revealed).

@@ -27,6 +27,23 @@ pub fn published(variant: &str) -> Game {
     .expect("the published game is valid under every built-in rule set")
 }
 
+/// The shipped free-deployment example (5.3) under a built-in rule set.
+pub fn free_deployment(variant: &str) -> Game {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/free-deployment-example.ron"
+    );
+    let doc = caesar_workbench::scenario::load_scenario(Some(std::path::Path::new(path)))
+        .expect("the shipped example loads");
+    caesar_workbench::scenario::checked::CheckedScenario::from_document(
+        &doc,
+        RuleSet::builtin(variant),
+        None,
+    )
+    .map(Game::from_checked)
+    .expect("the shipped example is valid under every built-in rule set")
+}
+
 pub struct Field {
     pub game: Game,
     pub from: SpaceId,

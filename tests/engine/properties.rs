@@ -1,7 +1,9 @@
-//! Property tests of engine invariants over random seeds and players.
+//! Property tests of engine invariants over random seeds and players. Their
+//! games are audited (`engine::audit`): every shortcut the engine takes is
+//! checked against the slow way after every action.
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
-use caesar_workbench::engine::{Place, State};
+use caesar_workbench::engine::{Place, State, audit};
 use caesar_workbench::scenario::model::Side;
 use proptest::prelude::*;
 
@@ -26,19 +28,26 @@ proptest! {
     fn every_game_keeps_its_invariants_and_ends(
         seed in any::<u64>(),
         v2 in any::<bool>(),
+        free_deployment in any::<bool>(),
         kinds in (any::<bool>(), any::<bool>()),
     ) {
-        let game = crate::common::published(if v2 { "rules-2.0" } else { "rules-1.1" });
+        let _audit = audit::on();
+        let variant = if v2 { "rules-2.0" } else { "rules-1.1" };
+        let game = if free_deployment {
+            crate::common::free_deployment(variant)
+        } else {
+            crate::common::published(variant)
+        };
         let mut players = players(kinds, seed);
         let mut state = State::new(&game, seed);
         let mut legal = Vec::new();
+        state.legal_actions(&game, &mut legal);
         let blocks = game.roster().blocks.len();
         let mut steps = 0u32;
         while let Some(side) = state.current_player() {
-            state.legal_actions(&game, &mut legal);
             prop_assert!(!legal.is_empty(), "no legal action before the end");
             let a = decide(&mut players[side.index()], &game, &state, &legal);
-            state.apply(&game, a);
+            state.apply_and_relist(&game, a, &mut legal);
             steps += 1;
             prop_assert!(steps < 200_000, "the game does not end");
             if steps.is_multiple_of(16) {
@@ -62,6 +71,7 @@ proptest! {
 
     #[test]
     fn the_same_seed_and_players_replay_the_same_game(seed in any::<u64>()) {
+        let _audit = audit::on();
         let game = crate::common::published("rules-2.0");
         let run = || {
             let mut p = players((true, false), seed);

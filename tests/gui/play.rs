@@ -124,13 +124,19 @@ fn click_block(h: &mut Harness<'_, WorkbenchApp>, game: &Game, block: BlockId) {
 /// elsewhere as a person's is (a click where the last one was, without
 /// moving, is a double click).
 fn press(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
+    click_button(h, label);
+    h.run();
+}
+
+/// [`press`] without waiting for the window to settle: for a button whose
+/// work goes on on a thread of its own, repainting while it does.
+fn click_button(h: &mut Harness<'_, WorkbenchApp>, label: &str) {
     h.hover_at(Pos2::ZERO);
     h.run();
     h.get_all_by_label(label)
         .find(|n| n.accesskit_node().bounding_box().is_some())
         .unwrap_or_else(|| panic!("no button {label}"))
         .click();
-    h.run();
 }
 
 /// Presses the button of `action`: a card's in the hand (the list of
@@ -765,7 +771,10 @@ fn a_click_on_a_simulated_game_replays_it_from_its_seed() {
         }
         _ => panic!("no run"),
     };
-    press(&mut h, &row.text());
+    // The game is played again on a thread of its own, the window
+    // repainting until it is: one frame for the click, then the wait.
+    click_button(&mut h, &row.text());
+    h.step();
     assert_eq!(h.state().tab(), Tab::Replay);
     h.state_mut().replay_panel().wait();
     h.run();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
-use caesar_workbench::engine::{Game, State};
+use caesar_workbench::engine::{Game, State, audit};
 use caesar_workbench::scenario::format::{CommandDoc, ResolvedScenario};
 use caesar_workbench::scenario::model::CardFace;
 use caesar_workbench::scenario::model::Side;
@@ -163,11 +163,14 @@ fn play(game: &Game, seed: u64, heuristic: bool) -> usize {
             Box::new(RandomPlayer::new(seed + 1)),
         ]
     };
+    // Rules at their extremes take the engine where the published ones never
+    // do: every shortcut it takes there is checked too.
+    let _audit = audit::on();
     let mut state = State::new(game, seed);
     let mut legal = Vec::new();
+    state.legal_actions(game, &mut legal);
     let mut actions = 0;
     while let Some(side) = state.current_player() {
-        state.legal_actions(game, &mut legal);
         assert!(
             !legal.is_empty(),
             "{}: no legal action for {side} in year {} turn {}",
@@ -176,7 +179,7 @@ fn play(game: &Game, seed: u64, heuristic: bool) -> usize {
             state.turn()
         );
         let action = decide(&mut players[side.index()], game, &state, &legal);
-        state.apply(game, action);
+        state.apply_and_relist(game, action, &mut legal);
         actions += 1;
         assert!(
             actions < ACTION_BOUND,
