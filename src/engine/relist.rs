@@ -64,8 +64,7 @@ impl State {
             };
         if !kept {
             self.legal_actions(game, legal);
-        }
-        if super::audit::enabled() {
+        } else if super::audit::enabled() {
             let mut whole = Vec::new();
             self.legal_actions(game, &mut whole);
             assert_eq!(*legal, whole, "the list kept after {action:?}");

@@ -229,7 +229,12 @@ impl State {
     /// Applies a legal action (checked in audited games, [`super::audit`];
     /// [`State::try_apply`] checks it always).
     pub fn apply_logged(&mut self, game: &Game, action: Action, log: &mut impl Log) {
-        let audit = super::audit::enabled().then(|| self.audit_before(game, action));
+        let audited = super::audit::enabled();
+        let look_ahead = if audited {
+            self.audit_before(game, action)
+        } else {
+            None
+        };
         self.stats.actions += 1;
         match self.phase {
             Phase::Discard(side) => self.discard(game, side, action, log),
@@ -258,7 +263,7 @@ impl State {
             Phase::WinterSupply(_) => self.winter_supply_apply(game, action, log),
             Phase::Over => {}
         }
-        if let Some(look_ahead) = audit {
+        if audited {
             self.audit_after(game, action, look_ahead);
         }
     }

@@ -18,12 +18,11 @@ use caesar_workbench::sim::odds::{BattleSpec, parse_blocks};
 
 /// The published game under a built-in rule set.
 pub fn published(variant: &str) -> Game {
-    caesar_workbench::scenario::checked::CheckedScenario::from_document(
+    Game::from_document(
         &caesar_workbench::scenario::historical(),
         RuleSet::builtin(variant),
         None,
     )
-    .map(Game::from_checked)
     .expect("the published game is valid under every built-in rule set")
 }
 
@@ -35,13 +34,8 @@ pub fn free_deployment(variant: &str) -> Game {
     );
     let doc = caesar_workbench::scenario::load_scenario(Some(std::path::Path::new(path)))
         .expect("the shipped example loads");
-    caesar_workbench::scenario::checked::CheckedScenario::from_document(
-        &doc,
-        RuleSet::builtin(variant),
-        None,
-    )
-    .map(Game::from_checked)
-    .expect("the shipped example is valid under every built-in rule set")
+    Game::from_document(&doc, RuleSet::builtin(variant), None)
+        .expect("the shipped example is valid under every built-in rule set")
 }
 
 pub struct Field {
