@@ -11,9 +11,8 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::ShardArg;
-use caesar_workbench::sim::balance::{
-    self as lib, BalanceOptions, BalanceReport, Limits, Oracle, Watch,
-};
+use caesar_workbench::sim::balance::session::{Begin, Plan, Players};
+use caesar_workbench::sim::balance::{self as lib, BalanceOptions, BalanceReport, Oracle, Watch};
 
 use super::args::{
     SetupArgs, bundle_ratings, check_outputs, load_game, one_or_two_variants,
@@ -25,9 +24,6 @@ use super::{CliError, Output};
 
 /// Rounds of best responses when --rounds is not given.
 const DEFAULT_ROUNDS: u32 = 3;
-
-/// A budget outside this many wall-clock minutes is refused.
-const BUDGET_MINUTES: std::ops::RangeInclusive<f64> = 0.1..=10_080.0;
 
 #[derive(Debug, clap::Args)]
 #[command(mut_arg("variant", |a| one_or_two_variants_arg(a).help(
@@ -225,14 +221,8 @@ fn options_of(
     args: &BalanceArgs,
     shard: Option<caesar_workbench::sim::Shard>,
 ) -> Result<BalanceOptions, CliError> {
-    if !(args.budget.is_finite() && BUDGET_MINUTES.contains(&args.budget)) {
-        return Err(CliError::Usage(format!(
-            "--budget is wall-clock minutes between {} and {} (a week), got {}",
-            BUDGET_MINUTES.start(),
-            BUDGET_MINUTES.end(),
-            short_number(args.budget)
-        )));
-    }
+    lib::session::budget(args.budget)
+        .map_err(|e| CliError::Usage(format!("--{}", e.to_string().trim_start_matches("the "))))?;
     if args.first_games > args.games {
         return Err(CliError::Usage(format!(
             "--first-games ({}) is more than --games ({})",
@@ -274,7 +264,8 @@ fn options_of(
 }
 
 /// The run of rule set `variant` on `game`: a new population, or the
-/// report `--resume` names, checked and set to go on.
+/// report `--resume` names, checked and set to go on (the library's
+/// [`lib::session::prepare`], as the window's).
 fn start_report(
     args: &BalanceArgs,
     v: &str,
@@ -282,10 +273,9 @@ fn start_report(
     game: &caesar_workbench::engine::Game,
     options: &BalanceOptions,
 ) -> Result<BalanceReport, CliError> {
-    let report = match &args.resume {
+    let begin = match &args.resume {
         Some(path) => {
-            let mut report: BalanceReport = read_report(path)?;
-            lib::check_setup(&report, game).map_err(|e| CliError::Usage(e.to_string()))?;
+            let report = read_report(path)?;
             if report.options != *options && !report.options.oracles.is_empty() {
                 warn(format_args!(
                     "resuming with the options of {} (its seed {}, {} rounds)",
@@ -294,35 +284,44 @@ fn start_report(
                     report.options.rounds
                 ));
             }
-            lib::reload_players(&mut report).map_err(|e| CliError::Usage(e.to_string()))?;
-            if !report.go_on(args.rounds) {
-                warn(format_args!(
-                    "{} is finished ({}): nothing is left to play{}",
-                    path.display(),
-                    report.stopped,
-                    if report.paused {
-                        "; give more --rounds to go on"
-                    } else {
-                        ""
-                    }
-                ));
+            Begin::Resume {
+                report: Box::new(report),
+                rounds: args.rounds,
             }
-            report
         }
-        None => {
-            let lineage = RuleSet::lineage(v)?;
-            let bundle = if args.only_named {
-                Vec::new()
-            } else {
-                bundle_ratings(args.bundle.as_deref(), scenario, v)?
-            };
-            let members = lib::population(&lineage, &bundle, &args.players, !args.only_named)
-                .map_err(|e| CliError::Usage(e.to_string()))?;
-            BalanceReport::start(game, v, options.clone(), members.clone(), members)
-                .map_err(|e| CliError::Usage(e.to_string()))?
-        }
+        None => Begin::Fresh {
+            variant: v.to_string(),
+            options: options.clone(),
+            players: Players {
+                lineage: RuleSet::lineage(v)?,
+                bundle: if args.only_named {
+                    Vec::new()
+                } else {
+                    bundle_ratings(args.bundle.as_deref(), scenario, v)?
+                },
+                named: args.players.clone(),
+                shipped: !args.only_named,
+            },
+        },
     };
-    Ok(report)
+    let prepared =
+        lib::session::prepare(game, begin).map_err(|e| CliError::Usage(e.to_string()))?;
+    if prepared.finished
+        && let Some(path) = &args.resume
+    {
+        let report = &prepared.report;
+        warn(format_args!(
+            "{} is finished ({}): nothing is left to play{}",
+            path.display(),
+            report.stopped,
+            if report.paused {
+                "; give more --rounds to go on"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(prepared.report)
 }
 
 /// Plays every run to its end or budget (each rule set its share of what
@@ -342,30 +341,25 @@ fn run_all(
     for (k, mut report) in reports.into_iter().enumerate() {
         // Each rule set gets its share of what is left of the budget.
         let left = budget.saturating_sub(started.elapsed());
-        let deadline = Instant::now() + left / (runs - k as u32);
-        let path = args.out.as_ref().map(|_| report_paths[k].clone());
-        let players_dir = path.as_deref().map(players_dir_of);
-        let limits = Limits {
-            deadline: Some(deadline),
-            players_dir: players_dir.as_deref(),
+        let plan = Plan {
+            budget: Some(left / (runs - k as u32)),
+            checkpoint: args.out.as_ref().map(|_| report_paths[k].clone()),
+            players_dir: None,
         };
         let watch = Arc::new(Watch::new());
         let result = watching(&watch, || {
             pool.install(|| {
-                lib::run(&games[k], &mut report, &limits, &watch, &mut |so_far| {
-                    if let Some(p) = &path
-                        && let Ok(text) = serde_json::to_string_pretty(so_far)
-                        && let Err(e) =
-                            caesar_workbench::files::write_output(p, &format!("{text}\n"))
-                    {
-                        warn(format_args!(
-                            "could not write the checkpoint {}: {e}",
-                            p.display()
-                        ));
-                    }
-                })
+                lib::session::run_plan(&games[k], &mut report, &plan, &watch, &mut |_| {})
             })
         });
+        let path = plan.checkpoint.clone();
+        if let Some(failed) = result
+            .as_ref()
+            .ok()
+            .and_then(|ended| ended.checkpoint_failed.as_ref())
+        {
+            warn(format_args!("{failed}"));
+        }
         result.map_err(|e| CliError::Usage(e.to_string()))?;
         if let Some(p) = &path
             && runs == 2
@@ -514,29 +508,8 @@ fn watching<T: Send>(watch: &Arc<Watch>, work: impl FnOnce() -> T + Send) -> T {
     result
 }
 
-fn read_report<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, CliError> {
-    let bytes = caesar_workbench::files::read_bytes(path, 512 << 20).map_err(|e| {
-        CliError::Report(format!(
-            "cannot read the balance report {}: {e}",
-            path.display()
-        ))
-    })?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        CliError::Report(format!(
-            "{}:{}:{}: not a balance report (`balance --json --out`): {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        ))
-    })
-}
-
-/// `REPORT.players/` beside the report `REPORT.json`.
-fn players_dir_of(report: &Path) -> PathBuf {
-    let stem = report
-        .file_stem()
-        .map_or_else(|| "balance".into(), |s| s.to_string_lossy().into_owned());
-    report.with_file_name(format!("{stem}.players"))
+fn read_report(path: &Path) -> Result<BalanceReport, CliError> {
+    lib::session::read_report(path).map_err(|e| CliError::Report(e.to_string()))
 }
 
 fn suffixed(path: &Path, tag: &str) -> PathBuf {
@@ -648,14 +621,5 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
-    }
-}
-
-/// A number for a message: `1e308`, not 309 digits.
-fn short_number(x: f64) -> String {
-    if x.abs() >= 1e6 || (x != 0.0 && x.abs() < 1e-3) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
     }
 }

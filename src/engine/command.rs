@@ -68,6 +68,9 @@ pub(super) struct CommandPhase {
     /// The VP cities the side in command held when its command phase began
     /// (play quality: cities left empty).
     held_vp: SpaceSet,
+    /// Whether each side has had its first levy of the game, where the
+    /// tournament bid's extra levy points are spent.
+    first_levy_taken: [bool; 2],
 }
 
 /// What a command's rules change: the board, the contests, the game's
@@ -110,6 +113,7 @@ impl CommandPhase {
             now: CommandState::fresh(),
             road_use: vec![[0, 0]; game.board().links.len()],
             held_vp: SpaceSet::default(),
+            first_levy_taken: [false; 2],
         }
     }
 
@@ -160,7 +164,16 @@ impl CommandPhase {
         match orders {
             Orders::Command { moves, levy } => {
                 cmd.mp = moves;
-                cmd.lp = levy;
+                // The tournament bid: the side's first command card of the
+                // game (its first levy) carries the extra points, once.
+                let taken = &mut field.cmd.first_levy_taken[side.index()];
+                let bid = if *taken {
+                    0
+                } else {
+                    game.rules.first_levy_bonus(side)
+                };
+                *taken = true;
+                cmd.lp = levy.saturating_add(bid);
             }
             Orders::Nothing => {}
             Orders::Event(e) => {
@@ -230,6 +243,12 @@ impl CommandPhase {
     /// A position's command phase: before its orders.
     pub(super) fn restart(&mut self) {
         self.now = CommandState::fresh();
+    }
+
+    /// Whether each side has had its first levy of the game (a position
+    /// states it).
+    pub(super) fn set_first_levies_taken(&mut self, taken: [bool; 2]) {
+        self.first_levy_taken = taken;
     }
 
     pub(super) fn step(&self) -> CommandStep {

@@ -62,6 +62,10 @@ pub struct Position {
     pub dice: Vec<u8>,
     /// The chance stream's seed: shuffles, and the dice after `dice`.
     pub seed: u64,
+    /// Whether each side has had its first levy of the game, where a
+    /// tournament bid's extra levy points go; when not stated, both have
+    /// after the game's first turn and neither before it.
+    pub first_levies_taken: Option<[bool; 2]>,
 }
 
 /// Why a position cannot be played: each names what is wrong in the terms
@@ -192,6 +196,10 @@ impl State {
         state.played = [None, None];
         state.orders = [Orders::Nothing, Orders::Nothing];
         state.command.restart();
+        let past_first_turn = (position.year, position.turn) != (1, 1);
+        state
+            .command
+            .set_first_levies_taken(position.first_levies_taken.unwrap_or([past_first_turn; 2]));
         state.stats = Default::default();
         state.set_dice(&position.dice);
         state.recount_occupancy(game);

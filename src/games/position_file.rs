@@ -101,6 +101,11 @@ pub struct PositionDoc {
     /// The chance stream: shuffles, and the dice after `dice`.
     #[serde(default)]
     pub seed: u64,
+    /// Whether each side has had its first levy of the game, where a
+    /// tournament bid's extra levy points go; when left out, both have
+    /// after the game's first turn and neither before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_levies_taken: Option<BySide<bool>>,
 }
 
 fn default_variant() -> String {
@@ -153,6 +158,7 @@ impl PositionDoc {
             killed: BySide::default(),
             dice: Vec::new(),
             seed: 0,
+            first_levies_taken: None,
         }
     }
 
@@ -241,6 +247,10 @@ impl PositionDoc {
             player1: self.player1,
             dice: self.dice.clone(),
             seed: self.seed,
+            first_levies_taken: self
+                .first_levies_taken
+                .as_ref()
+                .map(|t| [t.caesar, t.pompey]),
             ..Position::default()
         };
         self.resolve_cards(game, &mut position, &mut problems);

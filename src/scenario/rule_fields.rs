@@ -83,6 +83,10 @@ const SWITCH: FieldKind = FieldKind::Switch;
 const MAX_HAND: u8 = 128;
 const LIMITS: FieldKind = FieldKind::Limits { max: 20 };
 
+/// The largest tournament bid: tournaments bid a few levy points, and ten
+/// already doubles a year's levies.
+pub const MAX_BID: u8 = 10;
+
 /// `RULE_FIELDS` from [`crate::scenario::rules::with_rule_fields!`]'s list
 /// (the docs and type are `RuleSet`'s).
 macro_rules! rule_field_table {

@@ -127,6 +127,14 @@ macro_rules! with_rule_fields {
             /// 6.4: blocks that moved may take steps in a friendly city (both texts;
             /// `false` is a house rule).
             levy_on_moved_blocks: bool => ("6.4", "Blocks that moved may take steps in a friendly city (both texts).", SWITCH),
+            /// Tournament bid: extra levy points for Caesar's first levy of
+            /// the game (his first command card's levy), spent then or lost;
+            /// 0 in both rulebooks.
+            #[serde(default)]
+            caesar_first_levy_bonus: u8 => ("Bid", "Tournament bid: extra levy points for Caesar's first levy of the game (spent then or lost).", number(MAX_BID)),
+            /// Tournament bid: extra levy points for Pompey's first levy.
+            #[serde(default)]
+            pompey_first_levy_bonus: u8 => ("Bid", "Tournament bid: extra levy points for Pompey's first levy of the game (spent then or lost).", number(MAX_BID)),
             /// 7.31 (2.0): defending reserves are disrupted too.
             disrupt_defending_reserves: bool => ("7.31", "Defending reserves are disrupted too.", SWITCH),
             /// 7.62 attacker retreat destinations.
@@ -332,7 +340,19 @@ impl RuleSet {
     /// The canonical text of the rule set: every rule (after `extends`) and
     /// its name, as one compact RON document.
     pub(crate) fn canonical_text(&self) -> String {
-        ron::to_string(self).unwrap_or_else(|e| format!("unserialisable rule set: {e}"))
+        let text = ron::to_string(self).unwrap_or_else(|e| format!("unserialisable rule set: {e}"));
+        // The tournament bid joined the rule set later: at 0 (both
+        // rulebooks) it is left out, so every digest made before it holds.
+        text.replace(",caesar_first_levy_bonus:0,", ",")
+            .replace(",pompey_first_levy_bonus:0,", ",")
+    }
+
+    /// `side`'s tournament bid: extra levy points at its first levy.
+    pub fn first_levy_bonus(&self, side: crate::scenario::model::Side) -> u8 {
+        match side {
+            crate::scenario::model::Side::Caesar => self.caesar_first_levy_bonus,
+            crate::scenario::model::Side::Pompey => self.pompey_first_levy_bonus,
+        }
     }
 
     /// [`crate::scenario::format::digest_text`] of [`RuleSet::canonical_text`]: what

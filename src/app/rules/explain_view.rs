@@ -732,7 +732,11 @@ fn equilibrium_of_a(a: &RuleChoice, state: &AppState) -> Option<AiSpec> {
     let game = Game::from_document(state.resolved()?, rules, Some(&name)).ok()?;
     let folder = crate::sim::players::bundle_folder(state.path(), &name);
     let measured = crate::sim::balance::measured::measured(&game, folder.as_deref()).ok()??;
-    measured.player().ok()
+    // As `explain`'s default: a mix of searches is too slow, `fast` stands.
+    measured
+        .mix_is_fast()
+        .then(|| measured.player().ok())
+        .flatten()
 }
 
 fn rules_of(choice: &RuleChoice, state: &AppState) -> Result<(String, RuleSet), String> {

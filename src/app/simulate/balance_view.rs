@@ -19,9 +19,16 @@ use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::balance::{
-    self, BalanceOptions, BalanceReport, Interval, Limits, Oracle, Round, Watch,
-};
+use crate::sim::balance::session::{Begin, Plan, Players};
+use crate::sim::balance::{self, BalanceOptions, BalanceReport, Interval, Oracle, Round, Watch};
+
+/// "The budget …" as a sentence's start: "The budget …".
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().collect::<String>() + chars.as_str()
+    })
+}
 
 /// A run in the background.
 struct Running {
@@ -106,12 +113,21 @@ impl BalancePanel {
     }
 
     /// Starts a run on `game` (already checked), or resumes the folder's
-    /// checkpoint when `resume` is set.
-    pub(crate) fn start(&mut self, game: Game, rules: &RuleSet, variant: &str, resume: bool) {
+    /// checkpoint when `resume` is set: the library's balance run, as the
+    /// command line's ([`balance::session`]), its population with the
+    /// setup's fitted players in `bundle` too.
+    pub(crate) fn start(
+        &mut self,
+        game: Game,
+        rules: &RuleSet,
+        variant: &str,
+        bundle: Option<&std::path::Path>,
+        resume: bool,
+    ) {
         if self.running.is_some() {
             return;
         }
-        let report = match self.prepare(&game, rules, variant, resume) {
+        let report = match self.prepare(&game, rules, variant, bundle, resume) {
             Ok(r) => r,
             Err(e) => {
                 self.result = Some(Err(e));
@@ -121,13 +137,15 @@ impl BalancePanel {
         let watch = Arc::new(Watch::new());
         let so_far = Arc::new(Mutex::new(None));
         let (tx, rx) = channel();
-        let deadline =
-            Instant::now() + Duration::from_secs_f64(self.budget_minutes.max(0.05) * 60.0);
         // Trained players are named by absolute paths: the report plays
         // them (and a setup keeps it) from whatever folder comes next.
         let folder =
             std::path::absolute(&self.folder).unwrap_or_else(|_| self.folder.clone().into());
-        let checkpoint = folder.join("checkpoint.json");
+        let plan = Plan {
+            budget: balance::session::budget(self.budget_minutes).ok(),
+            checkpoint: Some(folder.join("checkpoint.json")),
+            players_dir: Some(folder),
+        };
         let threads = self.threads.max(1);
         {
             let watch = Arc::clone(&watch);
@@ -141,23 +159,14 @@ impl BalancePanel {
                         return;
                     }
                 };
-                let limits = Limits {
-                    deadline: Some(deadline),
-                    players_dir: Some(&folder),
-                };
                 let result = pool.install(|| {
-                    balance::run(&game, &mut report, &limits, &watch, &mut |r| {
-                        if std::fs::create_dir_all(&folder).is_ok()
-                            && let Ok(text) = serde_json::to_string_pretty(r)
-                        {
-                            let _ = crate::files::write_output(&checkpoint, &format!("{text}\n"));
-                        }
+                    balance::session::run_plan(&game, &mut report, &plan, &watch, &mut |r| {
                         if let Ok(mut s) = so_far.lock() {
                             *s = Some(r.clone());
                         }
                     })
                 });
-                let _ = tx.send(result.map(|()| report).map_err(|e| e.to_string()));
+                let _ = tx.send(result.map(|_| report).map_err(|e| e.to_string()));
             });
         }
         self.result = None;
@@ -174,34 +183,47 @@ impl BalancePanel {
         game: &Game,
         rules: &RuleSet,
         variant: &str,
+        bundle: Option<&std::path::Path>,
         resume: bool,
     ) -> Result<BalanceReport, String> {
-        if !(0.1..=10_080.0).contains(&self.budget_minutes) {
-            return Err("The budget is wall-clock minutes between 0.1 and 10080 (a week).".into());
-        }
-        if resume {
-            let path = self.checkpoint_path();
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("No run to resume in {}: {e}", path.display()))?;
-            let mut report: BalanceReport = serde_json::from_str(&text)
-                .map_err(|e| format!("{} is not a balance checkpoint: {e}", path.display()))?;
-            balance::check_setup(&report, game).map_err(|e| e.to_string())?;
-            balance::reload_players(&mut report).map_err(|e| e.to_string())?;
-            return Ok(report);
-        }
-        let named: Vec<AiSpec> = self
-            .players
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| s.parse::<AiSpec>().map_err(|e| format!("Players: {e}")))
-            .collect::<Result<_, _>>()?;
-        // The rules in force (perhaps edited), then the files they extend.
-        let mut lineage = vec![rules.clone()];
-        lineage.extend(RuleSet::lineage(variant).unwrap_or_default());
-        let members = balance::population(&lineage, &[], &named, !self.only_named)
-            .map_err(|e| format!("Players: {e}"))?;
-        BalanceReport::start(game, variant, self.options(), members.clone(), members)
+        balance::session::budget(self.budget_minutes).map_err(|e| capitalised(&e.to_string()))?;
+        let begin = if resume {
+            let report = balance::session::read_report(&self.checkpoint_path())
+                .map_err(|e| format!("No run to resume: {e}"))?;
+            Begin::Resume {
+                report: Box::new(report),
+                rounds: None,
+            }
+        } else {
+            let named: Vec<AiSpec> = self
+                .players
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse::<AiSpec>().map_err(|e| format!("Players: {e}")))
+                .collect::<Result<_, _>>()?;
+            // The rules in force (perhaps edited), then the files they extend.
+            let mut lineage = vec![rules.clone()];
+            lineage.extend(RuleSet::lineage(variant).unwrap_or_default());
+            let players = Players {
+                lineage,
+                bundle: Vec::new(),
+                named,
+                shipped: !self.only_named,
+            };
+            let players = if self.only_named {
+                players
+            } else {
+                players.with_bundle_in(bundle).map_err(|e| e.to_string())?
+            };
+            Begin::Fresh {
+                variant: variant.to_string(),
+                options: self.options(),
+                players,
+            }
+        };
+        balance::session::prepare(game, begin)
+            .map(|p| p.report)
             .map_err(|e| e.to_string())
     }
 
@@ -252,7 +274,7 @@ impl BalancePanel {
                     .clicked();
                 if run || resume {
                     match make_game() {
-                        Ok(game) => self.start(game, rules, variant, resume),
+                        Ok(game) => self.start(game, rules, variant, bundle, resume),
                         Err(e) => self.result = Some(Err(e)),
                     }
                 }

@@ -204,6 +204,20 @@ impl PlayerChoice {
                 let game = crate::engine::Game::from_document(&doc, rules, Some(variant))?;
                 let scenario = setup.scenario_file.as_deref();
                 match measured_for(&game, scenario, variant)? {
+                    // A mix of searches costs a hundred heuristic games a
+                    // game: the default of runs of thousands stays `fast`.
+                    Some(measured) if !measured.mix_is_fast() => {
+                        let (spec, words) =
+                            PlayerChoice::Ranked(Rank::Fast).resolve(variants, setup)?;
+                        let words = words.unwrap_or_default();
+                        Ok((
+                            spec,
+                            Some(format!(
+                                "equilibrium: the balance measured for this setup ({}) mixes searches, each game of which costs about a hundred heuristic games, so {words}",
+                                measured.source
+                            )),
+                        ))
+                    }
                     Some(measured) => {
                         let spec = measured.player()?;
                         let words = format!("equilibrium = {spec}: {}", measured.line());

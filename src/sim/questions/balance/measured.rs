@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use super::{BalanceReport, check_setup, reload_players};
 use crate::ai::shipped;
 use crate::engine::Game;
+use crate::scenario::model::Side;
 
 /// A setup's own balance report, in its bundle folder.
 pub const BUNDLE_BALANCE: &str = "balance.json";
@@ -119,6 +120,18 @@ impl Measured {
             Source::Shipped(name) => shipped::path_of(name),
         };
         format!("equilibrium:{path}").parse()
+    }
+
+    /// Whether every player of both mixes plays without searching: the mix
+    /// then costs what the heuristic does, and may stand as the default
+    /// players of runs of thousands of games.
+    pub fn mix_is_fast(&self) -> bool {
+        let r = &self.report;
+        [Side::Caesar, Side::Pompey].into_iter().all(|side| {
+            r.mix(side)
+                .iter()
+                .all(|(_, m)| m.spec.as_ref().is_some_and(|s| super::cost_rank(s) == 0))
+        })
     }
 
     /// One line for the Setup tab and the commands that read it: the value,

@@ -30,6 +30,7 @@
 mod export;
 pub mod measured;
 pub mod oracle;
+pub mod session;
 pub mod solve;
 pub mod table;
 
@@ -369,6 +370,20 @@ pub struct MirrorShare {
     pub games: u64,
 }
 
+/// How far a solved table got: what the value rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coverage {
+    /// Caesar's and Pompey's players the equilibrium is solved over, the
+    /// first of each side's list: the others' games were not played yet.
+    pub solved: [usize; 2],
+    /// Cells that decide the equilibrium with fewer games than asked.
+    pub deciding_short: usize,
+    /// The fewest games of a cell that decides it.
+    pub fewest_games: u64,
+    /// The games asked of every deciding cell.
+    pub asked_games: u64,
+}
+
 /// Where the run is, for a checkpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
@@ -401,6 +416,10 @@ pub struct BalanceReport {
     pub pompey_regret: Vec<f64>,
     /// Share of the bootstrap resamples whose mixes use the same players.
     pub stability: f64,
+    /// What the value rests on (none in reports made before budgets kept
+    /// a stage as far as it got: their tables were whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
     pub mirrors: Vec<MirrorShare>,
     pub rounds: Vec<Round>,
     /// Why the run stopped.
@@ -432,6 +451,8 @@ pub enum BalanceError {
     Oracle(String),
     #[error("{0}")]
     Resume(String),
+    #[error("{0}")]
+    Budget(String),
 }
 
 /// What a watcher sees of a run: games, a cancel switch, the stage in words.
@@ -515,6 +536,7 @@ impl BalanceReport {
             caesar_regret: Vec::new(),
             pompey_regret: Vec::new(),
             stability: 0.0,
+            coverage: None,
             mirrors: Vec::new(),
             rounds: Vec::new(),
             stopped: String::new(),
@@ -612,11 +634,15 @@ pub fn doubled_points(
 }
 
 /// Runs (or resumes) `report` until it is done, handing every finished
-/// stage to `checkpoint`.
+/// stage (and the table's first answer, the heuristic family's) to
+/// `checkpoint`.
 ///
-/// The budget is a limit, not a floor: when its deadline passes in the
-/// middle of a stage, the stage is dropped, the report is left as its last
-/// checkpoint (so `--resume` plays that stage again), and `stopped` says so.
+/// The budget is a limit, not a floor, and any budget ends with an answer:
+/// when its deadline passes in the middle of a stage (or the watch is
+/// cancelled), the stage is kept as far as it got: the table's cells with
+/// the games played, solved over the players they cover
+/// ([`BalanceReport::coverage`]); a round's responses measured so far. The
+/// report is paused there, `stopped` says so, and a resume plays on from it.
 pub fn run(
     game: &Game,
     report: &mut BalanceReport,
@@ -631,9 +657,9 @@ pub fn run(
         return run_stages(game, report, limits, watch, checkpoint);
     };
     let finished = std::sync::atomic::AtomicBool::new(false);
-    let saved = report.clone();
-    let result = std::thread::scope(|scope| {
-        // Stops every game at the deadline, as a cancel would.
+    std::thread::scope(|scope| {
+        // Stops every game at the deadline, as a cancel would: the stage
+        // in progress keeps what was played.
         scope.spawn(|| {
             while !finished.load(std::sync::atomic::Ordering::Relaxed) {
                 if Instant::now() >= deadline {
@@ -643,32 +669,10 @@ pub fn run(
                 std::thread::sleep(Duration::from_millis(50));
             }
         });
-        let mut last = saved;
-        let result = run_stages(game, report, limits, watch, &mut |r| {
-            last = r.clone();
-            checkpoint(r);
-        });
+        let result = run_stages(game, report, limits, watch, checkpoint);
         finished.store(true, std::sync::atomic::Ordering::Relaxed);
-        (result, last)
-    });
-    match result {
-        (Err(BalanceError::Cancelled(_)), last) if Instant::now() >= deadline => {
-            let cut = match last.stage {
-                Stage::Table(n) => format!("round {n}'s table"),
-                Stage::Responses(n) => format!("round {n}'s best responses"),
-                Stage::Done => "the last stage".to_string(),
-            };
-            let last_stopped = last.stopped.clone();
-            *report = last;
-            report.stopped = format!(
-                "the budget ended during {cut}: that stage was dropped (resume the report to play it)"
-            );
-            // A run already stopped for good (converged) stays stopped.
-            report.paused = report.stage != Stage::Done && last_stopped.is_empty();
-            Ok(())
-        }
-        (result, _) => result,
-    }
+        result
+    })
 }
 
 fn run_stages(
@@ -684,7 +688,14 @@ fn run_stages(
     loop {
         let went_on = match report.stage {
             Stage::Done => return Ok(()),
-            Stage::Table(round) => table_stage(game, report, round, limits, watch)?,
+            Stage::Table(round) => {
+                let mut so_far = |r: &BalanceReport| {
+                    let mut r = r.clone();
+                    r.elapsed_seconds = before + started.elapsed().as_secs_f64();
+                    checkpoint(&r);
+                };
+                table_stage(game, report, round, limits, watch, &mut so_far)?
+            }
             Stage::Responses(round) => {
                 responses_stage(game, report, round, limits, watch, &mut clock)?
             }
@@ -692,36 +703,50 @@ fn run_stages(
         report.elapsed_seconds = before + started.elapsed().as_secs_f64();
         checkpoint(report);
         if !went_on {
-            // Paused by the budget: the stage stays for a resume.
+            // Paused by the budget or a cancel: the stage stays for a resume.
             return Ok(());
         }
     }
 }
 
+/// Why a stage was cut short, in words.
+fn cut_reason(limits: &Limits<'_>) -> &'static str {
+    match limits.deadline {
+        Some(d) if Instant::now() >= d => "the budget ended",
+        _ => "the run was cancelled",
+    }
+}
+
 /// Plays and solves round `round`'s table, and sets the next stage; false
-/// when the budget ended first (the table stays the stage: a resume plays
-/// its cells on).
+/// when the budget ended (or a cancel came) first: the table stays the
+/// stage, solved as far as it was played, and a resume plays its cells on.
 fn table_stage(
     game: &Game,
     report: &mut BalanceReport,
     round: u32,
     limits: &Limits<'_>,
     watch: &Watch,
+    checkpoint: &mut dyn FnMut(&BalanceReport),
 ) -> Result<bool, BalanceError> {
     watch.say(format!("round {round}: playing the meta-game"));
-    let full = fill_table(game, report, limits, watch)?;
+    let full = fill_table(game, report, watch, checkpoint)?;
     solve_report(report)?;
     report.rounds.retain(|r| r.round != round);
-    report.rounds.push(Round {
-        round,
-        caesar_players: report.caesar.len(),
-        pompey_players: report.pompey.len(),
-        value: report.value,
-        exploitability: None,
-        responses: Vec::new(),
-    });
+    if !report.caesar_mix.is_empty() {
+        report.rounds.push(Round {
+            round,
+            caesar_players: report.caesar.len(),
+            pompey_players: report.pompey.len(),
+            value: report.value,
+            exploitability: None,
+            responses: Vec::new(),
+        });
+    }
     if !full {
-        report.stopped = "the budget ended while the meta-game was played: the cells that decide the equilibrium have fewer games than asked (resume the report to play them)".to_string();
+        report.stopped = format!(
+            "{} during round {round}'s table: the value is the solve of the games played so far (resume the report to play on)",
+            cut_reason(limits)
+        );
         report.paused = true;
         return Ok(false);
     }
@@ -753,7 +778,9 @@ fn table_stage(
 }
 
 /// Trains and measures round `round`'s best responses, and sets the next
-/// stage; false when the budget would not hold them (they stay the stage).
+/// stage; false when the budget would not hold them, or ended (or a cancel
+/// came) while they were trained: they stay the stage, and the responses
+/// measured by then stand in the round.
 fn responses_stage(
     game: &Game,
     report: &mut BalanceReport,
@@ -774,7 +801,23 @@ fn responses_stage(
         return Ok(false);
     }
     let t = Instant::now();
-    let (joined, best_gain) = oracle::respond(game, report, round, limits, watch)?;
+    let (joined, best_gain) = match oracle::respond(game, report, round, limits, watch) {
+        Ok(done) => done,
+        Err(BalanceError::Cancelled(_)) => {
+            let measured = report
+                .rounds
+                .iter()
+                .find(|r| r.round == round)
+                .map_or(0, |r| r.responses.len());
+            report.stopped = format!(
+                "{} during round {round}'s best responses: {measured} measured so far stand in the round, none joined (resume the report to train them)",
+                cut_reason(limits)
+            );
+            report.paused = true;
+            return Ok(false);
+        }
+        Err(e) => return Err(e),
+    };
     clock.responses_took(t.elapsed().as_secs_f64());
     let converged = best_gain <= report.options.threshold;
     if converged {
@@ -833,26 +876,57 @@ impl Clock {
 }
 
 /// Plays the table until every cell that decides the equilibrium has its
-/// games; `false` if the deadline stopped it first.
+/// games; `false` if the deadline (or a cancel) stopped it first, with the
+/// games played until then kept.
+///
+/// The heuristic family's cells are played first and solved, so the
+/// first answer comes in seconds whatever else the population holds; then
+/// every cell gets its first games, game index by game index, so that a
+/// budget ending midway leaves every pairing with about as many games
+/// (the players of a search cost a hundred heuristic games each).
 fn fill_table(
     game: &Game,
     report: &mut BalanceReport,
-    limits: &Limits<'_>,
     watch: &Watch,
+    checkpoint: &mut dyn FnMut(&BalanceReport),
 ) -> Result<bool, BalanceError> {
     let (offset, first, target) = report.options.cell_games();
     report.table.offset = offset;
-    let mut wanted: Vec<(usize, usize, u64)> = Vec::new();
-    for i in 0..report.table.rows() {
-        for j in 0..report.table.columns() {
-            if report.table.cells[i][j].games() < first {
-                wanted.push((i, j, first));
+    let fast = fast_members(report);
+    let short_of = |table: &Table, rows: usize, columns: usize, games: u64| {
+        let mut wanted = Vec::new();
+        for i in 0..rows {
+            for j in 0..columns {
+                if table.cells[i][j].games() < games {
+                    wanted.push((i, j, games));
+                }
             }
         }
+        wanted
+    };
+    let heuristic_family = short_of(&report.table, fast[0], fast[1], first);
+    if !heuristic_family.is_empty() && fast != [report.table.rows(), report.table.columns()] {
+        watch.say(format!(
+            "the heuristic family first: {} games in {} cells",
+            heuristic_family.len() as u64 * first,
+            heuristic_family.len()
+        ));
+        if !play_cells(game, report, &heuristic_family, Order::ByPlayer, watch)? {
+            return Ok(false);
+        }
+        solve_report(report)?;
+        checkpoint(report);
     }
-    let mut seconds_per_game: Option<f64> = None;
+    let mut wanted = short_of(
+        &report.table,
+        report.table.rows(),
+        report.table.columns(),
+        first,
+    );
+    let mut first_pass = true;
     loop {
         if wanted.is_empty() {
+            first_pass = false;
             let eq = report.table.solve()?;
             wanted = deciding_cells(&report.table, &eq)
                 .into_iter()
@@ -865,29 +939,25 @@ fn fill_table(
                 return Ok(true);
             }
         }
-        let jobs: Vec<(usize, usize, u64)> = wanted
-            .iter()
-            .flat_map(|&(i, j, to)| {
-                let from = report.table.cells[i][j].games();
-                (from..to).map(move |k| (i, j, k))
-            })
-            .collect();
-        if let (Some(deadline), Some(per)) = (limits.deadline, seconds_per_game)
-            && Instant::now() + Duration::from_secs_f64(per * jobs.len() as f64) > deadline
-        {
-            return Ok(false);
-        }
         watch.say(format!(
             "playing {} games in {} cells of the {}×{} meta-game",
-            jobs.len(),
+            wanted
+                .iter()
+                .map(|&(i, j, to)| to - report.table.cells[i][j].games())
+                .sum::<u64>(),
             wanted.len(),
             report.table.rows(),
             report.table.columns()
         ));
-        let t = Instant::now();
-        play_cells(game, report, &jobs, watch)?;
-        let per = t.elapsed().as_secs_f64() / jobs.len().max(1) as f64;
-        seconds_per_game = Some(seconds_per_game.map_or(per, |p: f64| p.max(per)));
+        let order = if first_pass {
+            Order::ByPlayer
+        } else {
+            Order::ByGame
+        };
+        if !play_cells(game, report, &wanted, order, watch)? {
+            return Ok(false);
+        }
+        first_pass = false;
         wanted.clear();
     }
 }
@@ -908,14 +978,25 @@ impl BalanceOptions {
     }
 }
 
-/// Plays game `k` of cell `(i, j)` for each job into the table: all or
-/// nothing, so a stage cut short leaves the table as it was.
+/// The order a table's games are played in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    ByPlayer,
+    ByGame,
+}
+
+/// Plays cell `(i, j)` on to `to` games for each of `wanted`, in `order`,
+/// in batches. A cancel (or the budget's
+/// end) keeps every game finished before it that continues its cell's
+/// games: a cell's results stay games 0, 1, 2, … of the common seeds.
+/// False when cut short.
 fn play_cells(
     game: &Game,
     report: &mut BalanceReport,
-    jobs: &[(usize, usize, u64)],
+    wanted: &[(usize, usize, u64)],
+    order: Order,
     watch: &Watch,
-) -> Result<(), BalanceError> {
+) -> Result<bool, BalanceError> {
     let seed = report.options.seed ^ CELL_TAG;
     let offset = report.table.offset;
     let specs: [Vec<AiSpec>; 2] = [
@@ -924,32 +1005,111 @@ fn play_cells(
     ];
     let omniscient = report.options.omniscient;
     let progress = &watch.progress;
-    let results: Vec<Option<u8>> = jobs
-        .par_iter()
-        .map(|&(i, j, k)| {
-            if progress.is_cancelled() {
-                return None;
-            }
-            let r = doubled_points(
-                game,
-                [&specs[0][i], &specs[1][j]],
-                seed,
-                offset + k,
-                omniscient,
-            );
-            progress.tick();
-            Some(r)
+    let mut jobs: Vec<(usize, usize, u64)> = wanted
+        .iter()
+        .flat_map(|&(i, j, to)| {
+            let from = report.table.cells[i][j].games();
+            (from..to).map(move |k| (i, j, k))
         })
         .collect();
-    let results: Vec<u8> = results
-        .into_iter()
-        .collect::<Option<_>>()
-        .ok_or(Cancelled)?;
-    for (&(i, j, _), r) in jobs.iter().zip(results) {
-        report.table.cells[i][j].push(r);
+    match order {
+        // A new player's pairings whole before the next player's: the
+        // table solved so far grows by a player at a time.
+        Order::ByPlayer => jobs.sort_by_key(|&(i, j, k)| (i.max(j), k, i, j)),
+        // Every cell a game further before any goes two.
+        Order::ByGame => jobs.sort_by_key(|&(i, j, k)| (k, i.max(j), i, j)),
     }
-    report.games_played += jobs.len() as u64;
-    Ok(())
+    // Small enough that a cut loses little, large enough to keep every
+    // thread busy between the batches.
+    let batch = (rayon::current_num_threads() * 32).max(64);
+    for chunk in jobs.chunks(batch) {
+        let results: Vec<Option<u8>> = chunk
+            .par_iter()
+            .map(|&(i, j, k)| {
+                if progress.is_cancelled() {
+                    return None;
+                }
+                let r = doubled_points(
+                    game,
+                    [&specs[0][i], &specs[1][j]],
+                    seed,
+                    offset + k,
+                    omniscient,
+                );
+                progress.tick();
+                Some(r)
+            })
+            .collect();
+        let mut cut = false;
+        for (&(i, j, k), r) in chunk.iter().zip(results) {
+            let cell = &mut report.table.cells[i][j];
+            match r {
+                // A game after a gap in its cell is not kept.
+                Some(r) if cell.games() == k => {
+                    cell.push(r);
+                    report.games_played += 1;
+                }
+                _ => cut = true,
+            }
+        }
+        if cut || progress.is_cancelled() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// How many of each side's first members play without searching (the
+/// heuristic family, about a millisecond a game): the table's first tier.
+fn fast_members(report: &BalanceReport) -> [usize; 2] {
+    [&report.caesar, &report.pompey].map(|members| {
+        members
+            .iter()
+            .take_while(|m| m.spec.as_ref().is_some_and(|s| cost_rank(s) == 0))
+            .count()
+    })
+}
+
+/// The order a population's players enter the table in: the heuristic
+/// family (0) first, then searches by their budgets, so that the players
+/// a short budget can afford are the ones solved.
+pub fn cost_rank(spec: &AiSpec) -> u64 {
+    match spec {
+        AiSpec::Random | AiSpec::Heuristic | AiSpec::TunedHeuristic(_) => 0,
+        AiSpec::Search { playouts } => u64::from(*playouts),
+        AiSpec::Mcts { playouts } => 4 * u64::from(*playouts),
+        AiSpec::SearchOn(on) => cost_rank(&on.search) + u64::from(on.value.is_some()),
+        AiSpec::SearchTimed { millis } | AiSpec::MctsTimed { millis } => {
+            100_000 + u64::from(*millis)
+        }
+        AiSpec::Equilibrium(_) => 1_000_000,
+    }
+}
+
+/// The players the table can be solved over: the first of each side
+/// whose pairings all hold their `first` games (the population's cheapest
+/// come first, and a player's pairings are played whole before the next
+/// player's, so it is all of them once every cell has its first games).
+fn ready(table: &Table, first: u64) -> [usize; 2] {
+    let filled = |i: usize, j: usize| table.cells[i][j].games() >= first.max(1);
+    if table.rows() == 0 || table.columns() == 0 || !filled(0, 0) {
+        return [0, 0];
+    }
+    let (mut rows, mut columns) = (1, 1);
+    loop {
+        let mut grew = false;
+        if rows < table.rows() && (0..columns).all(|j| filled(rows, j)) {
+            rows += 1;
+            grew = true;
+        }
+        if columns < table.columns() && (0..rows).all(|i| filled(i, columns)) {
+            columns += 1;
+            grew = true;
+        }
+        if !grew {
+            return [rows, columns];
+        }
+    }
 }
 
 /// The cells that decide the equilibrium: rows in Caesar's mix or whose
@@ -986,13 +1146,28 @@ fn deciding_cells(table: &Table, eq: &Equilibrium) -> Vec<(usize, usize)> {
     cells
 }
 
-/// Solves the table and fills the report's equilibrium, regrets, mirrors
-/// and bootstrap interval.
+/// Solves the table and fills the report's equilibrium, regrets, mirrors,
+/// bootstrap interval and coverage: over the players whose pairings all
+/// hold games ([`ready`]), so that a table cut short by the budget is
+/// solved as far as it was played. A table without a game is left
+/// unsolved.
 fn solve_report(report: &mut BalanceReport) -> Result<(), BalanceError> {
-    let eq = report.table.solve()?;
-    let shares = report.table.shares();
+    let (_, first, asked) = report.options.cell_games();
+    let [rows, columns] = ready(&report.table, first);
+    if rows == 0 || columns == 0 {
+        report.coverage = Some(Coverage {
+            solved: [0, 0],
+            deciding_short: 0,
+            fewest_games: 0,
+            asked_games: report.options.games,
+        });
+        return Ok(());
+    }
+    let table = report.table.corner(rows, columns);
+    let eq = table.solve()?;
+    let shares = table.shares();
     let replicates = table::bootstrap(
-        &[&report.table],
+        &[&table],
         report.options.replicates,
         report.options.seed ^ BOOT_TAG,
     )?;
@@ -1027,19 +1202,20 @@ fn solve_report(report: &mut BalanceReport) -> Result<(), BalanceError> {
     };
     report.caesar_mix = weighted(&report.caesar, &eq.caesar);
     report.pompey_mix = weighted(&report.pompey, &eq.pompey);
-    report.caesar_regret = (0..shares.len())
+    report.caesar_regret = (0..rows)
         .map(|i| eq.value - solve::row_payoff(&shares, i, &eq.pompey))
         .collect();
-    report.pompey_regret = (0..report.table.columns())
+    report.pompey_regret = (0..columns)
         .map(|j| solve::column_payoff(&shares, j, &eq.caesar) - eq.value)
         .collect();
-    report.mirrors = report
-        .caesar
+    report.mirrors = report.caesar[..rows]
         .iter()
         .enumerate()
         .filter_map(|(i, m)| {
-            let j = report.pompey.iter().position(|p| p.digest == m.digest)?;
-            let cell = &report.table.cells[i][j];
+            let j = report.pompey[..columns]
+                .iter()
+                .position(|p| p.digest == m.digest)?;
+            let cell = &table.cells[i][j];
             Some(MirrorShare {
                 player: m.player.clone(),
                 words: m.words.clone(),
@@ -1051,6 +1227,16 @@ fn solve_report(report: &mut BalanceReport) -> Result<(), BalanceError> {
             })
         })
         .collect();
+    let deciding: Vec<u64> = deciding_cells(&table, &eq)
+        .into_iter()
+        .map(|(i, j)| table.cells[i][j].games())
+        .collect();
+    report.coverage = Some(Coverage {
+        solved: [rows, columns],
+        deciding_short: deciding.iter().filter(|&&g| g < asked).count(),
+        fewest_games: deciding.iter().copied().min().unwrap_or(0),
+        asked_games: asked,
+    });
     Ok(())
 }
 
@@ -1297,6 +1483,10 @@ impl BalanceReport {
                 " No best response was trained: this is the equilibrium of the players given, not yet a claim that no player moves it.",
             ),
         }
+        if let Some(words) = self.coverage_words() {
+            text.push(' ');
+            text.push_str(&words);
+        }
         if self.stability < 0.8 {
             text.push_str(&format!(
                 " The mixes are unsettled: {:.0}% of the resamples use the same players.",
@@ -1304,6 +1494,34 @@ impl BalanceReport {
             ));
         }
         text
+    }
+
+    /// What the value rests on where the table is not whole: the players
+    /// it is solved over and the deciding pairings short of their games;
+    /// `None` for a whole table.
+    pub fn coverage_words(&self) -> Option<String> {
+        let c = self.coverage?;
+        let mut parts = Vec::new();
+        let [caesar, pompey] = c.solved;
+        if caesar < self.caesar.len() || pompey < self.pompey.len() {
+            parts.push(format!(
+                "It rests on {caesar} of Caesar's {} players and {pompey} of Pompey's {}, the cheapest first: the others' games were not played yet.",
+                self.caesar.len(),
+                self.pompey.len()
+            ));
+        }
+        if c.deciding_short > 0 {
+            parts.push(format!(
+                "{} pairing{} that decide{} it ha{} fewer games than the {} asked (the fewest {}).",
+                c.deciding_short,
+                if c.deciding_short == 1 { "" } else { "s" },
+                if c.deciding_short == 1 { "s" } else { "" },
+                if c.deciding_short == 1 { "s" } else { "ve" },
+                c.asked_games,
+                c.fewest_games
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
     }
 }
 
@@ -1521,6 +1739,9 @@ pub fn population(
     for spec in named {
         add(spec.clone(), Origin::Named);
     }
+    // The cheapest first: they are the table's first tier and its first
+    // answer ([`fill_table`]).
+    members.sort_by_key(|m| m.spec.as_ref().map_or(u64::MAX, cost_rank));
     Ok(members)
 }
 
@@ -1786,6 +2007,102 @@ pub(super) mod tests {
             run(&game, &mut resumed, &limits, &Watch::new(), &mut |_| {}).unwrap();
             assert_eq!(strip(&resumed), strip(&whole));
         }
+    }
+
+    #[test]
+    fn a_cut_table_is_solved_as_far_as_it_got_and_resumes_to_the_whole() {
+        let game = crate::test_support::published("rules-2.0");
+        let members = || {
+            vec![
+                Member::new(AiSpec::Search { playouts: 1 }, Origin::Named),
+                Member::new(AiSpec::Random, Origin::Named),
+                Member::new(AiSpec::Heuristic, Origin::Named),
+            ]
+        };
+        let options = BalanceOptions {
+            first_games: 4,
+            games: 4,
+            rounds: 0,
+            oracles: Vec::new(),
+            replicates: 20,
+            ..BalanceOptions::default()
+        };
+        let start = || {
+            let mut members = members();
+            // As `population` orders them: the heuristic family first.
+            members.sort_by_key(|m| cost_rank(m.spec()));
+            BalanceReport::start(
+                &game,
+                "rules-2.0",
+                options.clone(),
+                members.clone(),
+                members,
+            )
+            .unwrap()
+        };
+        let limits = Limits {
+            deadline: None,
+            players_dir: None,
+        };
+        let mut whole = start();
+        run(&game, &mut whole, &limits, &Watch::new(), &mut |_| {}).unwrap();
+        assert_eq!(whole.coverage.unwrap().solved, [3, 3]);
+        assert_eq!(whole.coverage_words(), None);
+        // Cancelled the moment the heuristic family's table is solved.
+        let mut cut = start();
+        let watch = Watch::new();
+        run(&game, &mut cut, &limits, &watch, &mut |_| {
+            watch.progress.cancel()
+        })
+        .unwrap();
+        assert!(
+            cut.paused && cut.stage == Stage::Table(1),
+            "{:?}",
+            cut.stage
+        );
+        assert!(
+            cut.stopped.contains("cancelled during round 1's table"),
+            "{}",
+            cut.stopped
+        );
+        assert_eq!(cut.coverage.unwrap().solved, [2, 2]);
+        assert!(!cut.caesar_mix.is_empty() && cut.value.estimate.is_finite());
+        assert_eq!(cut.caesar_regret.len(), 2);
+        let words = cut.verdict();
+        assert!(
+            words.contains("It rests on 2 of Caesar's 3 players"),
+            "{words}"
+        );
+        // Read back from its checkpoint and resumed: the uninterrupted report.
+        let mut resumed: BalanceReport =
+            serde_json::from_str(&serde_json::to_string(&cut).unwrap()).unwrap();
+        reload_players(&mut resumed).unwrap();
+        run(&game, &mut resumed, &limits, &Watch::new(), &mut |_| {}).unwrap();
+        let strip = |r: &BalanceReport| {
+            let mut r = r.clone();
+            r.elapsed_seconds = 0.0;
+            serde_json::to_string(&r).unwrap()
+        };
+        assert_eq!(strip(&resumed), strip(&whole));
+    }
+
+    #[test]
+    fn the_table_is_solved_over_the_players_whose_pairings_hold_their_first_games() {
+        let mut t = Table::new(3, 3);
+        let two = Cell::from_results("20").unwrap();
+        for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)] {
+            t.cells[i][j] = two.clone();
+        }
+        // Column 2 is empty: three Caesar players against two Pompey ones.
+        assert_eq!(ready(&t, 2), [3, 2]);
+        t.cells[0][2] = Cell::from_results("2").unwrap();
+        assert_eq!(ready(&t, 2), [3, 2], "a pairing short of its first games");
+        assert_eq!(
+            ready(&t, 1),
+            [3, 2],
+            "row 1's pairing with column 2 is empty"
+        );
+        assert_eq!(ready(&Table::new(2, 2), 1), [0, 0]);
     }
 
     #[test]

@@ -170,6 +170,11 @@ pub(super) fn respond(
     let mut responses = Vec::new();
     let mut specs: Vec<AiSpec> = Vec::new();
     let mut played = 0u64;
+    // Responses stand in the round as they are measured, so a run cut
+    // short keeps them; a resume measures them again from their seeds.
+    if let Some(r) = report.rounds.iter_mut().find(|r| r.round == round) {
+        r.responses.clear();
+    }
     for side in Side::BOTH {
         let (candidates, trained) = train(game, report, side, round, dir, watch)?;
         played += trained;
@@ -180,7 +185,7 @@ pub(super) fn respond(
             let share = measure(game, report, &spec, side, round, watch)?;
             played += o.response_games;
             let value = report.value_for(side);
-            responses.push(Response {
+            let response = Response {
                 side,
                 oracle,
                 player: spec.to_string(),
@@ -190,7 +195,11 @@ pub(super) fn respond(
                 games: o.response_games,
                 joined: false,
                 member_again: false,
-            });
+            };
+            if let Some(r) = report.rounds.iter_mut().find(|r| r.round == round) {
+                r.responses.push(response.clone());
+            }
+            responses.push(response);
             // Kept for joining below, once both sides are measured.
             specs.push(spec);
         }

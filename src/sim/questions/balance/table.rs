@@ -158,6 +158,17 @@ impl Table {
         }
     }
 
+    /// The table of the first `rows` Caesar and `columns` Pompey players.
+    pub fn corner(&self, rows: usize, columns: usize) -> Table {
+        Table {
+            cells: self.cells[..rows.min(self.rows())]
+                .iter()
+                .map(|row| row[..columns.min(row.len())].to_vec())
+                .collect(),
+            offset: self.offset,
+        }
+    }
+
     pub fn shares(&self) -> Vec<Vec<f64>> {
         self.cells
             .iter()

@@ -1,0 +1,233 @@
+//! One balance run for both shells (and for `fair`): what it starts from (a
+//! new population, or a saved report to go on with), its budget, where its
+//! checkpoint and trained players go, and the run to its report. The
+//! command line and the Balance tab both call [`prepare`] and [`run_plan`],
+//! so the same settings give the same report in either.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::{BalanceError, BalanceOptions, BalanceReport, Limits, Watch, check_setup};
+use crate::ai::AiSpec;
+use crate::engine::Game;
+use crate::scenario::rules::RuleSet;
+use crate::sim::ratings::Rating;
+
+/// A budget outside this many wall-clock minutes is refused (a week at most).
+pub const BUDGET_MINUTES: std::ops::RangeInclusive<f64> = 0.1..=10_080.0;
+
+/// Reports larger than this are not read (a table of 100×100 cells of
+/// 10,000 games is 100 MB).
+pub const REPORT_LIMIT: u64 = 512 << 20;
+
+/// A budget in wall-clock minutes, checked.
+pub fn budget(minutes: f64) -> Result<Duration, BalanceError> {
+    if minutes.is_finite() && BUDGET_MINUTES.contains(&minutes) {
+        Ok(Duration::from_secs_f64(minutes * 60.0))
+    } else {
+        Err(BalanceError::Budget(format!(
+            "the budget is wall-clock minutes between {} and {} (a week), got {}",
+            BUDGET_MINUTES.start(),
+            BUDGET_MINUTES.end(),
+            short_number(minutes)
+        )))
+    }
+}
+
+/// A number for a message: `1e308`, not 309 digits.
+pub fn short_number(x: f64) -> String {
+    if x.abs() >= 1e6 || (x != 0.0 && x.abs() < 1e-3) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// Where a new run's players come from.
+#[derive(Debug, Clone, Default)]
+pub struct Players {
+    /// The rule sets shipped players are looked up along: the rules in
+    /// force first, then the files they extend.
+    pub lineage: Vec<RuleSet>,
+    /// The setup's fitted players (its bundle's ratings).
+    pub bundle: Vec<Rating>,
+    /// Players named by the user.
+    pub named: Vec<AiSpec>,
+    /// Shipped and fitted players join; false: only the named.
+    pub shipped: bool,
+}
+
+impl Players {
+    /// The setup's fitted players from its bundle folder `dir`, when it
+    /// holds a fit (a folder without one adds none).
+    pub fn with_bundle_in(mut self, dir: Option<&Path>) -> Result<Players, BalanceError> {
+        if let Some(dir) = dir
+            && dir.join(crate::sim::players::fit::BUNDLE_RATINGS).is_file()
+        {
+            self.bundle = crate::sim::players::fit::bundle_ratings(dir)
+                .map_err(|e| BalanceError::Resume(format!("the setup's bundle: {e}")))?;
+        }
+        Ok(self)
+    }
+}
+
+/// What a run starts from.
+#[derive(Debug, Clone)]
+pub enum Begin {
+    /// A new run over the population of `players`.
+    Fresh {
+        variant: String,
+        options: BalanceOptions,
+        players: Players,
+    },
+    /// Go on with a saved report ([`read_report`]), with at most `rounds`
+    /// rounds of best responses if given (more than it had reopens a run
+    /// that stopped at its last round).
+    Resume {
+        report: Box<BalanceReport>,
+        rounds: Option<u32>,
+    },
+}
+
+/// A report ready to run on its game.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub report: BalanceReport,
+    /// A resumed report with nothing left to play.
+    pub finished: bool,
+}
+
+/// The report a run starts from: a new population (each player once,
+/// refusals before any game), or a saved report checked against `game`,
+/// its players read again and set to go on.
+pub fn prepare(game: &Game, begin: Begin) -> Result<Prepared, BalanceError> {
+    match begin {
+        Begin::Fresh {
+            variant,
+            options,
+            players,
+        } => {
+            let members = super::population(
+                &players.lineage,
+                &players.bundle,
+                &players.named,
+                players.shipped,
+            )
+            .map_err(|e| BalanceError::Resume(e.to_string()))?;
+            let report = BalanceReport::start(game, &variant, options, members.clone(), members)?;
+            Ok(Prepared {
+                report,
+                finished: false,
+            })
+        }
+        Begin::Resume { report, rounds } => {
+            let mut report = *report;
+            check_setup(&report, game)?;
+            super::reload_players(&mut report)?;
+            let finished = !report.go_on(rounds);
+            Ok(Prepared { report, finished })
+        }
+    }
+}
+
+/// A run's limits: its budget, and where its report and players go.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Wall-clock time from the start of [`run_plan`]; none: no limit.
+    pub budget: Option<Duration>,
+    /// The report is written here (atomically) after every stage.
+    pub checkpoint: Option<PathBuf>,
+    /// Trained players go here; by default the folder beside the checkpoint
+    /// ([`players_dir_of`]).
+    pub players_dir: Option<PathBuf>,
+}
+
+/// How a run ended besides its report.
+#[derive(Debug, Clone, Default)]
+pub struct Ended {
+    /// The last checkpoint that could not be written, and why.
+    pub checkpoint_failed: Option<String>,
+}
+
+impl Plan {
+    fn players_dir(&self) -> Option<PathBuf> {
+        self.players_dir
+            .clone()
+            .or_else(|| self.checkpoint.as_deref().map(players_dir_of))
+    }
+}
+
+/// Runs `report` on `game` within the plan's budget (any budget ends with
+/// a value once a game of the table is played: [`super::run`]), writing
+/// every stage to the plan's checkpoint and handing it to `on_stage`.
+pub fn run_plan(
+    game: &Game,
+    report: &mut BalanceReport,
+    plan: &Plan,
+    watch: &Watch,
+    on_stage: &mut dyn FnMut(&BalanceReport),
+) -> Result<Ended, BalanceError> {
+    let deadline = plan.budget.map(|b| Instant::now() + b);
+    let players_dir = plan.players_dir();
+    let limits = Limits {
+        deadline,
+        players_dir: players_dir.as_deref(),
+    };
+    let mut ended = Ended::default();
+    super::run(game, report, &limits, watch, &mut |so_far| {
+        if let Some(path) = &plan.checkpoint {
+            ended.checkpoint_failed = write_report(path, so_far)
+                .err()
+                .map(|e| format!("could not write the checkpoint {}: {e}", path.display()));
+        }
+        on_stage(so_far);
+    })?;
+    Ok(ended)
+}
+
+/// Writes a report as JSON, atomically, making its folder if need be.
+pub fn write_report(path: &Path, report: &BalanceReport) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+    crate::files::write_output(path, &format!("{text}\n")).map_err(|e| e.to_string())
+}
+
+/// `REPORT.players/` beside the report `REPORT.json`: where its trained
+/// players are written.
+pub fn players_dir_of(report: &Path) -> PathBuf {
+    let stem = report
+        .file_stem()
+        .map_or_else(|| "balance".into(), |s| s.to_string_lossy().into_owned());
+    report.with_file_name(format!("{stem}.players"))
+}
+
+/// Why a saved report cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ReportFileError(pub String);
+
+/// Reads a balance report (or a shard of one) from `path`: JSON with
+/// file:line:column where it is not a report, then every field checked
+/// against the others ([`BalanceReport::check`]) before anything uses it.
+pub fn read_report(path: &Path) -> Result<BalanceReport, ReportFileError> {
+    let bytes = crate::files::read_bytes(path, REPORT_LIMIT).map_err(|e| {
+        ReportFileError(format!(
+            "cannot read the balance report {}: {e}",
+            path.display()
+        ))
+    })?;
+    let report: BalanceReport = serde_json::from_slice(&bytes).map_err(|e| {
+        ReportFileError(format!(
+            "{}:{}:{}: not a balance report (`balance --json --out`): {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    report
+        .check()
+        .map_err(|e| ReportFileError(format!("{}: {e}", path.display())))?;
+    Ok(report)
+}
