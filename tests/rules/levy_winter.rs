@@ -1530,3 +1530,119 @@ fn rule_6_4_blocks_that_moved_may_take_steps_under_both_rulebooks() {
         assert!(l.contains(&Action::AddStep(stayed)), "{variant}");
     }
 }
+
+/// The state at Player 1's first decision of a command turn in which
+/// Caesar plays `2/2` and Pompey `1/2` (Caesar is Player 1, as 2/2 over 1/2
+/// makes him under both rulebooks), at `turn` of year 1, with the first
+/// levies stated as taken or left to the position's default.
+fn bid_turn(game: &Game, turn: u8, taken: Option<[bool; 2]>) -> State {
+    let mut p = common::deployed(game);
+    let played = common::cards(game, &["2/2", "1/2"]);
+    let hand: &[&str] = &["2/3", "2/1", "3/1"];
+    let c_hand = common::cards_avoiding(game, hand, &played);
+    let used: Vec<u8> = played.iter().chain(&c_hand).copied().collect();
+    p.hands = [c_hand, common::cards_avoiding(game, hand, &used)];
+    p.turn = turn;
+    p.stage = caesar_workbench::engine::Stage::Command;
+    p.played = [Some(played[0]), Some(played[1])];
+    p.first_levies_taken = taken;
+    let s = common::start(game, &p);
+    assert_eq!(s.current_player(), Some(Caesar));
+    s
+}
+
+/// Two weak legions in Roma, room for six steps, under `variant` with a bid.
+fn bid_position(variant: &str, bid: impl FnOnce(&mut RuleSet)) -> Game {
+    position_with(
+        variant,
+        &[
+            (Caesar, "Legio 17", "Roma"),
+            (Caesar, "Legio 18", "Roma"),
+            (Pompey, "Legio 5", "Narbo"),
+        ],
+        &[(Caesar, "Legio 17", 1), (Caesar, "Legio 18", 1)],
+        bid,
+    )
+}
+
+/// Spends every levy point of the command on whatever levy or step is legal
+/// first; returns how many were spent.
+fn spend_levies(game: &Game, s: &mut State) -> u8 {
+    s.try_apply(game, Action::EndMoves).unwrap();
+    let mut spent = 0;
+    while let Some(a) = legal(game, s)
+        .into_iter()
+        .find(|a| matches!(a, Action::Levy { .. } | Action::AddStep(_)))
+    {
+        s.apply(game, a);
+        spent += 1;
+    }
+    spent
+}
+
+#[test]
+fn rule_bid_extra_levy_points_are_spent_at_each_sides_first_levy_and_only_then() {
+    for variant in BOTH {
+        let game = bid_position(variant, |r| {
+            r.caesar_first_levy_bonus = 3;
+            r.pompey_first_levy_bonus = 1;
+        });
+        // The game's first turn: each side's first command card carries its bid.
+        let mut s = bid_turn(&game, 1, None);
+        assert_eq!(
+            s.command_points(),
+            Some((2, 2 + 3)),
+            "{variant}: Caesar's 2/2 and 3"
+        );
+        assert_eq!(spend_levies(&game, &mut s), 5, "{variant}: all five spent");
+        if s.current_player() == Some(Caesar) {
+            s.try_apply(&game, Action::EndLevy).unwrap();
+        }
+        assert_eq!(s.current_player(), Some(Pompey));
+        assert_eq!(
+            s.command_points(),
+            Some((1, 2 + 1)),
+            "{variant}: Pompey's 1/2 and 1"
+        );
+        // A later turn: taken by both, no extra point; stated otherwise for
+        // Pompey, his still comes.
+        let s = bid_turn(&game, 2, None);
+        assert_eq!(
+            s.command_points(),
+            Some((2, 2)),
+            "{variant}: no bid after turn 1"
+        );
+        let s = bid_turn(&game, 2, Some([true, false]));
+        assert_eq!(s.command_points(), Some((2, 2)), "{variant}");
+        let mut s = bid_turn(&game, 2, Some([true, false]));
+        s.try_apply(&game, Action::EndMoves).unwrap();
+        while s.current_player() == Some(Caesar) {
+            s.try_apply(&game, Action::EndLevy).unwrap();
+        }
+        assert_eq!(
+            s.command_points(),
+            Some((1, 3)),
+            "{variant}: Pompey's first levy"
+        );
+    }
+}
+
+#[test]
+fn rule_bid_unspent_extra_points_are_lost_and_no_bid_is_the_rulebook() {
+    for variant in BOTH {
+        assert_eq!(RuleSet::builtin(variant).caesar_first_levy_bonus, 0);
+        assert_eq!(RuleSet::builtin(variant).pompey_first_levy_bonus, 0);
+        let game = bid_position(variant, |r| r.caesar_first_levy_bonus = 4);
+        let mut s = bid_turn(&game, 1, None);
+        assert_eq!(s.command_points(), Some((2, 6)), "{variant}");
+        // Caesar levies nothing: the points go with the command.
+        s.try_apply(&game, Action::EndMoves).unwrap();
+        s.try_apply(&game, Action::EndLevy).unwrap();
+        assert_eq!(s.current_player(), Some(Pompey));
+        assert_eq!(
+            s.command_points(),
+            Some((1, 2)),
+            "{variant}: Pompey bid nothing"
+        );
+    }
+}
