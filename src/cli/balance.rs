@@ -485,7 +485,7 @@ fn merge(out: &mut Output, args: &BalanceArgs) -> Result<ExitCode, CliError> {
 }
 
 /// Runs `work` with a line on stderr of the stage and games so far.
-fn watching<T: Send>(watch: &Arc<Watch>, work: impl FnOnce() -> T + Send) -> T {
+pub(super) fn watching<T: Send>(watch: &Arc<Watch>, work: impl FnOnce() -> T + Send) -> T {
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(
         indicatif::ProgressStyle::with_template("{elapsed_precise} {pos} games — {msg}")

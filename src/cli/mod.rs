@@ -9,6 +9,7 @@ mod battle;
 mod diff;
 mod error;
 mod explain;
+mod fair;
 mod fit;
 mod gui;
 mod ladder;
@@ -78,6 +79,10 @@ enum Command {
     /// `--challenge PLAYER --side S --equilibrium REPORT` plays one player
     /// against a saved equilibrium's mix.
     Balance(balance::BalanceArgs),
+    /// Make it fair: the smallest change (by default the tournament bid of
+    /// the side below even) that brings Caesar's share at equilibrium to
+    /// the target, checked by best responses trained against it.
+    Fair(fair::FairArgs),
     /// Balance curves: Caesar's win rate at every combination of rule-set
     /// values and scenario tweaks (--set FIELD=VALUES), over the same seeds.
     Sweep(sweep::SweepArgs),
@@ -148,6 +153,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Sweep(args)) => sweep::sweep(&mut out, args)?,
         Some(Command::Merge(args)) => merge::merge(&mut out, args)?,
         Some(Command::Balance(args)) => balance::balance(&mut out, args)?,
+        Some(Command::Fair(args)) => fair::fair(&mut out, args)?,
         Some(Command::Tune(args)) => tune::tune(&mut out, args)?,
         Some(Command::Learn(args)) => learn::learn(&mut out, args)?,
         Some(Command::LearnPolicy(args)) => learn_policy::learn_policy(&mut out, args)?,

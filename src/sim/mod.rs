@@ -19,7 +19,7 @@ pub mod questions;
 pub mod runs;
 
 pub use players::{fit, learn, policy_fit, ratings, tune, tune_search};
-pub use questions::{balance, explain, heatmap, ladder, odds, sweep};
+pub use questions::{balance, explain, fair, heatmap, ladder, odds, sweep};
 use runs::merge;
 pub use runs::{cluster, report, stats};
 
@@ -304,6 +304,10 @@ impl Progress {
     }
     pub(crate) fn is_cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+    /// Counts `games` played under another progress (a run's own stages).
+    pub(crate) fn add(&self, games: u64) {
+        self.done.fetch_add(games, Ordering::Relaxed);
     }
     pub(crate) fn tick(&self) {
         self.done.fetch_add(1, Ordering::Relaxed);

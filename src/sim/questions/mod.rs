@@ -7,6 +7,7 @@
 
 pub mod balance;
 pub mod explain;
+pub mod fair;
 pub mod heatmap;
 pub mod ladder;
 pub mod odds;

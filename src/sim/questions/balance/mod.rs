@@ -469,7 +469,7 @@ impl Watch {
     pub fn stage(&self) -> String {
         self.stage.lock().map(|s| s.clone()).unwrap_or_default()
     }
-    fn say(&self, text: String) {
+    pub fn say(&self, text: String) {
         if let Ok(mut s) = self.stage.lock() {
             *s = text;
         }

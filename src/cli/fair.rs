@@ -1,0 +1,246 @@
+//! `fair`: the smallest change that brings a setup to even at equilibrium
+//! (the library's [`caesar_workbench::sim::fair`], on its balance run).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use caesar_workbench::ai::AiSpec;
+use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::sim::balance::session::{self, Players};
+use caesar_workbench::sim::balance::{BalanceOptions, Oracle, Watch};
+use caesar_workbench::sim::fair::{self, FairOptions, FairSetup};
+use caesar_workbench::sim::sweep::Axis;
+
+use super::args::{SetupArgs, bundle_ratings, check_outputs, parse_threads, pool};
+use super::balance::watching;
+use super::output::warn;
+use super::simulate::{emit_report, print_report};
+use super::{CliError, Output};
+
+#[derive(Debug, clap::Args)]
+pub struct FairArgs {
+    #[command(flatten)]
+    setup: SetupArgs,
+    /// A knob to move, FIELD=VALUES as `sweep --set` takes it (a rule field,
+    /// strength:SIDE:BLOCK, deploy:SIDE:BLOCK; A..B or A,B,…); give it again
+    /// for more knobs, each tried alone. By default the tournament bid
+    /// (extra levy points at the first levy, 0..10) of the side below even.
+    #[arg(long = "vary")]
+    vary: Vec<Axis>,
+    /// Caesar's share that is fair, in percent.
+    #[arg(long, default_value_t = 50.0)]
+    target: f64,
+    /// How far from the target the answer may be, in points.
+    #[arg(long, default_value_t = 2.0)]
+    tolerance: f64,
+    /// Wall-clock minutes for the whole run: the base balance, the knobs
+    /// and the check share it; any budget ends with a report.
+    #[arg(long, default_value_t = 30.0)]
+    budget: f64,
+    /// Base seed of every stream of games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games of every pairing that decides an equilibrium.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    games: u64,
+    /// Games of every pairing before the deciding ones are played further.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    first_games: u64,
+    /// Rounds of best responses of the base balance.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=50))]
+    rounds: u32,
+    /// Rounds of best responses at the change found (its check).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=50))]
+    check_rounds: u32,
+    /// Best responses trained in the base's and the check's rounds.
+    #[arg(long, value_delimiter = ',', default_value = "tune")]
+    oracles: Vec<Oracle>,
+    /// Games of each CMA-ES tuning.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    tune_games: u64,
+    /// Games that measure each response against the other side's mix.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(20..=1_000_000))]
+    response_games: u64,
+    /// More players for both sides' populations, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    players: Vec<AiSpec>,
+    /// Only the players named: leave out the shipped and fitted ones.
+    #[arg(long)]
+    only_named: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Print the JSON report instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write the JSON report here (atomically); trained players go to the
+    /// folder beside it (`REPORT.players/`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Write a variant file that extends the rule set and sets only the
+    /// change found (a rule field's).
+    #[arg(long, value_name = "FILE")]
+    write_variant: Option<PathBuf>,
+    /// Read every input and check every output, then stop before the first game.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
+    let budget = session::budget(args.budget)
+        .map_err(|e| CliError::Usage(format!("--{}", e.to_string().trim_start_matches("the "))))?;
+    let options = FairOptions {
+        target: args.target / 100.0,
+        tolerance: args.tolerance / 100.0,
+        balance: BalanceOptions {
+            seed: args.seed,
+            first_games: args.first_games.min(args.games),
+            games: args.games,
+            rounds: args.rounds,
+            oracles: args.oracles.clone(),
+            tune_games: args.tune_games,
+            response_games: args.response_games,
+            ..BalanceOptions::default()
+        },
+        check_rounds: args.check_rounds,
+    };
+    options
+        .check()
+        .map_err(|e| CliError::Usage(format!("{}", with_flag(&e.to_string()))))?;
+    let trains = args.rounds > 0 || args.check_rounds > 0;
+    if trains && args.out.is_none() {
+        return Err(CliError::Usage(
+            "fair keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 --check-rounds 0)".to_string(),
+        ));
+    }
+    let variant = args.setup.variant().to_string();
+    let loaded = args.setup.load()?;
+    let game = loaded.game;
+    let mut outputs: Vec<&Path> = args.out.as_deref().into_iter().collect();
+    outputs.extend(args.write_variant.as_deref());
+    if let (Some(a), Some(b)) = (&args.out, &args.write_variant)
+        && a == b
+    {
+        return Err(CliError::Usage(
+            "--out and --write-variant name the same file: give two".to_string(),
+        ));
+    }
+    check_outputs(&outputs)?;
+    let lineage = RuleSet::lineage(&variant)?;
+    let players = Players {
+        lineage,
+        bundle: if args.only_named {
+            Vec::new()
+        } else {
+            bundle_ratings(None, args.setup.scenario(), &variant)?
+        },
+        named: args.players.clone(),
+        shipped: !args.only_named,
+    };
+    // The default knob is the bid of the side below even; which side that
+    // is, the base balance says (the built-in or measured one if there is
+    // one, else both sides' bids are tried).
+    let axes = if args.vary.is_empty() {
+        default_axes(&game, args.setup.scenario(), &variant, options.target)
+    } else {
+        args.vary.clone()
+    };
+    let knobs =
+        fair::plan_knobs(&loaded.doc, &game, &axes).map_err(|e| CliError::Usage(e.to_string()))?;
+    if let Some(path) = &args.write_variant
+        && let Some(k) = knobs.iter().find(|k| k.axis.key.contains(':'))
+    {
+        return Err(CliError::Usage(format!(
+            "--write-variant {} writes a rule set, and {} changes the setup: vary rule fields only, or leave it out",
+            path.display(),
+            k.axis.key
+        )));
+    }
+    if args.dry_run {
+        out.line(format_args!(
+            "dry run: every input read and every output checked; knobs {}, {} candidate setups, within {} minutes",
+            knobs.iter().map(|k| k.axis.key.as_str()).collect::<Vec<_>>().join(", "),
+            knobs.iter().map(|k| k.points.len()).sum::<usize>(),
+            args.budget
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let pool = pool(args.threads)?;
+    let watch = Arc::new(Watch::new());
+    let setup = FairSetup {
+        game: &game,
+        variant: &variant,
+        knobs,
+        players,
+        budget: Some(budget),
+        players_dir: args.out.as_deref().map(session::players_dir_of),
+    };
+    let report = watching(&watch, || {
+        pool.install(|| fair::run(setup, &options, &watch))
+    })
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    if let Some(p) = &args.out {
+        emit_report(out, &report, true, Some(p))?;
+    }
+    if let Some(path) = &args.write_variant {
+        match &report.answer {
+            Some(a) => {
+                let text = fair::variant_text(
+                    &variant_reference(&variant, path),
+                    &game.rules,
+                    &a.key,
+                    &a.value,
+                );
+                caesar_workbench::files::write_output(path, &text)
+                    .map_err(|e| CliError::Usage(format!("writing {}: {e}", path.display())))?;
+            }
+            None => warn(format_args!(
+                "no change found: {} was not written",
+                path.display()
+            )),
+        }
+    }
+    print_report(out, &report, args.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The library's words for the command line: the target and tolerance
+/// are flags here.
+fn with_flag(message: &str) -> String {
+    message
+        .replace("the target is", "--target is")
+        .replace("the tolerance is", "--tolerance is")
+}
+
+/// The bid of the side the measured balance puts below `target`; both
+/// sides' bids where none is measured.
+fn default_axes(
+    game: &caesar_workbench::engine::Game,
+    scenario: Option<&Path>,
+    variant: &str,
+    target: f64,
+) -> Vec<Axis> {
+    match caesar_workbench::sim::players::measured_for(game, scenario, variant) {
+        Ok(Some(m)) if m.report.value.estimate < target => vec![fair::bid_axis(Side::Caesar)],
+        Ok(Some(_)) => vec![fair::bid_axis(Side::Pompey)],
+        _ => vec![fair::bid_axis(Side::Caesar), fair::bid_axis(Side::Pompey)],
+    }
+}
+
+/// How the written variant names the rule set it extends: a built-in by
+/// name, a file by its path from the variant's folder where it can be.
+fn variant_reference(variant: &str, written: &Path) -> String {
+    if caesar_workbench::scenario::rules::is_bare_name(variant) {
+        return variant.to_string();
+    }
+    let base = std::path::absolute(variant).unwrap_or_else(|_| PathBuf::from(variant));
+    let folder = std::path::absolute(written)
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf));
+    match folder.and_then(|f| base.strip_prefix(&f).ok().map(Path::to_path_buf)) {
+        Some(relative) => relative.display().to_string(),
+        None => base.display().to_string(),
+    }
+}
