@@ -332,3 +332,125 @@ fn two_setups_under_one_rule_set_keep_a_report_each_and_their_difference() {
     ]);
     assert!(same.contains("are the same setup"), "{same}");
 }
+
+/// A 3-shard table of the heuristic and the random player, written in `dir`.
+fn three_shards(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    (1..=3)
+        .map(|i| {
+            let path = dir.join(format!("part{i}.json"));
+            stdout_of_success(&[
+                "balance",
+                "--only-named",
+                "--players",
+                "heuristic,random",
+                "--rounds",
+                "0",
+                "--games",
+                "6",
+                "--first-games",
+                "6",
+                "--shard",
+                &format!("{i}/3"),
+                "--json",
+                "--out",
+                path.to_str().unwrap(),
+            ]);
+            path
+        })
+        .collect()
+}
+
+/// `path`'s report with `edit` applied, written beside it as `name`.
+fn edited(path: &std::path::Path, name: &str, edit: impl FnOnce(&mut Value)) -> String {
+    let mut report: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    edit(&mut report);
+    let out = path.with_file_name(name);
+    std::fs::write(&out, serde_json::to_string(&report).unwrap()).unwrap();
+    out.to_str().unwrap().to_string()
+}
+
+fn exit_2(args: &[&str]) -> String {
+    let out = cli().args(args).assert().code(2).get_output().clone();
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn an_edited_shard_index_or_count_is_refused_by_its_field_not_a_panic_or_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = three_shards(dir.path());
+    let p = |k: usize| parts[k].to_str().unwrap().to_string();
+    let index = edited(&parts[2], "p3.json", |r| {
+        r["options"]["shard"]["index"] = 4.into()
+    });
+    let err = exit_2(&["balance", "--merge", &p(0), &p(1), &index]);
+    assert!(
+        err.contains("options.shard") && err.contains("index 4 of 3"),
+        "{err}"
+    );
+    let huge = edited(&parts[0], "big.json", |r| {
+        r["options"]["shard"]["count"] = 1_000_000_000u64.into()
+    });
+    let err = exit_2(&["balance", "--merge", &huge, &p(1)]);
+    assert!(
+        err.contains("big.json") && err.contains("`options`"),
+        "{err}"
+    );
+    let games = edited(&parts[0], "games.json", |r| {
+        r["options"]["games"] = 1_000_000_000_000_000u64.into()
+    });
+    let err = exit_2(&["balance", "--merge", &games]);
+    assert!(err.contains("games per cell must be at most"), "{err}");
+}
+
+#[test]
+fn a_resumed_report_whose_mix_is_emptied_or_names_no_one_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    // Paused before its responses: the budget would not hold them.
+    stdout_of_success(&[
+        "balance",
+        "--only-named",
+        "--players",
+        "heuristic,random",
+        "--rounds",
+        "1",
+        "--oracles",
+        "tune",
+        "--games",
+        "10",
+        "--first-games",
+        "10",
+        "--budget",
+        "0.1",
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    let saved: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(saved["stage"]["Responses"], 1, "{}", saved["stopped"]);
+    let out = dir.path().join("o.json");
+    let empty = edited(&report, "empty.json", |r| {
+        r["caesar_mix"] = Value::Array(vec![])
+    });
+    let started = std::time::Instant::now();
+    let err = exit_2(&[
+        "balance",
+        "--resume",
+        &empty,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("caesar_mix"), "{err}");
+    let nobody = edited(&report, "nobody.json", |r| {
+        r["caesar_mix"][0]["player"] = "heuristic:nobody.ron".into()
+    });
+    let err = exit_2(&[
+        "balance",
+        "--resume",
+        &nobody,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("not among its players"), "{err}");
+    assert!(started.elapsed().as_secs() < 30, "refused before any game");
+    assert!(!out.exists(), "nothing written");
+}

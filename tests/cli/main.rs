@@ -10,6 +10,7 @@ mod bundles;
 mod cluster;
 mod commands;
 mod explain;
+mod fair;
 mod one_meaning;
 mod players;
 mod position;

@@ -249,10 +249,10 @@ fn an_explanation_that_ends_on_the_simulate_tab_is_shown_in_the_rules_tab() {
 }
 
 #[test]
-fn the_players_are_the_balance_measured_for_rule_set_a_until_one_is_picked() {
+fn the_players_are_the_balance_measured_for_rule_set_a_if_fast_until_one_is_picked() {
     // As `caesar-workbench explain`: both sides play the balance measured
-    // for A (each side its equilibrium mix), else `fast` for A. The command
-    // line's resolution is the reference.
+    // for A (each side its equilibrium mix) where its mix plays no search,
+    // else `fast` for A. The command line's resolution is the reference.
     let default_of = |variant: &str| {
         let setup = Setup::of_files(None, None).unwrap();
         PlayerChoice::Equilibrium
@@ -267,10 +267,8 @@ fn the_players_are_the_balance_measured_for_rule_set_a_until_one_is_picked() {
             .spec
     };
     for built_in in ["rules-1.1", "rules-2.0"] {
-        assert!(
-            matches!(default_of(built_in), AiSpec::Equilibrium(_)),
-            "the published game under {built_in} has a balance built in"
-        );
+        // Their built-in balances mix searches: too slow for thousands of games.
+        assert_eq!(default_of(built_in), fast(built_in), "{built_in}");
     }
     // A rule set with none measured: `fast` for it.
     let unmeasured = "variants/rules-2.0-no-first-turn-exception.ron";

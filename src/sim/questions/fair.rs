@@ -288,10 +288,28 @@ pub fn run(
             "the budget ended before the setup's first table was solved",
         ));
     };
-    // The population: the players the base's equilibrium is solved over.
+    // The population every candidate is judged by: of the players the
+    // base's equilibrium is solved over, those in either side's mix and
+    // the heuristic family (a game of theirs costs a millisecond). A search
+    // outside both mixes would cost every candidate a hundred times its
+    // games and decide nothing there; the check at the change trains new
+    // players against the changed setup.
+    let in_mix = |m: &Member| {
+        base.caesar_mix
+            .iter()
+            .chain(&base.pompey_mix)
+            .any(|w| w.player == m.player)
+    };
+    let kept = |members: &[Member], solved: usize| -> Vec<Member> {
+        members[..solved]
+            .iter()
+            .filter(|m| in_mix(m) || m.spec.as_ref().is_some_and(|s| balance::cost_rank(s) == 0))
+            .cloned()
+            .collect()
+    };
     let population = [
-        base.caesar[..coverage.solved[0]].to_vec(),
-        base.pompey[..coverage.solved[1]].to_vec(),
+        kept(&base.caesar, coverage.solved[0]),
+        kept(&base.pompey, coverage.solved[1]),
     ];
     // 2. Along each knob, a share of what is left before the check.
     let mut knobs = Vec::new();
@@ -480,13 +498,16 @@ fn along(
     let target = options.target;
     let games = options.balance.games;
     // About as many evaluations as bisection needs, and two refinements.
-    let planned = 2 + (n as f64).log2().ceil() as u32 + 2;
+    let planned = 3 + (n as f64).log2().ceil() as u32 + 2;
     let mut done = 0u32;
     let mut at = |i: usize,
                   games: u64,
                   reports: &mut Vec<Option<BalanceReport>>,
                   done: &mut u32|
      -> Result<f64, BalanceError> {
+        if watch.progress.is_cancelled() {
+            return Err(BalanceError::Cancelled(crate::sim::Cancelled));
+        }
         let slice = end.map(|e| {
             e.saturating_duration_since(Instant::now()) / (planned.saturating_sub(*done)).max(1)
         });
@@ -513,6 +534,13 @@ fn along(
         *done += 1;
         Ok(value)
     };
+    // The setup's own value first: where it is fair already, no change is.
+    if let Some(b) = knob.base
+        && b != 0
+        && b != n - 1
+    {
+        at(b, games, &mut reports, &mut done)?;
+    }
     let (mut lo, mut hi) = (0, n - 1);
     let v_lo = at(lo, games, &mut reports, &mut done)?;
     let v_hi = at(hi, games, &mut reports, &mut done)?;
@@ -528,10 +556,11 @@ fn along(
                 hi = mid;
             }
         }
-        // The answer is decided between the two: more games there.
-        for i in [lo, hi] {
-            at(i, games * 2, &mut reports, &mut done)?;
-        }
+    }
+    // The answer is decided between the two around the target (or, where
+    // the knob does not reach it, at its ends): more games there.
+    for i in [lo, hi] {
+        at(i, games * 2, &mut reports, &mut done)?;
     }
     let candidates: Vec<(usize, Candidate)> = reports
         .iter()

@@ -141,6 +141,12 @@ pub enum BalanceOptionsError {
         min: u64,
         got: u64,
     },
+    #[error("{what} must be at most {max} (got {got})")]
+    TooMany {
+        what: &'static str,
+        max: u64,
+        got: u64,
+    },
     #[error("the threshold is in points between 0 and 50 (got {0})")]
     Threshold(f64),
     #[error(
@@ -204,6 +210,46 @@ impl BalanceOptions {
             }
         }
         Ok(())
+    }
+}
+
+impl BalanceOptions {
+    /// What [`BalanceOptions::check`] asks, and the most any run is
+    /// given (the command line's ranges): a file's options checked before
+    /// any count sizes anything.
+    pub fn check_limits(&self) -> Result<(), BalanceOptionsError> {
+        let at_most = |what: &'static str, max: u64, got: u64| {
+            if got > max {
+                Err(BalanceOptionsError::TooMany { what, max, got })
+            } else {
+                Ok(())
+            }
+        };
+        at_most("games per cell", 1_000_000, self.games)?;
+        at_most("rounds", 50, u64::from(self.rounds))?;
+        at_most(
+            "games to measure a response",
+            1_000_000,
+            self.response_games,
+        )?;
+        at_most("tuning games", 10_000_000, self.tune_games)?;
+        at_most(
+            "games to score a tuning's start",
+            1_000_000,
+            self.start_games,
+        )?;
+        at_most("tuning runs", 20, u64::from(self.tune_restarts))?;
+        at_most("games to learn a value on", 10_000_000, self.learn_games)?;
+        at_most("playouts", 4096, u64::from(self.playouts))?;
+        at_most("bootstrap replicates", 100_000, u64::from(self.replicates))?;
+        if self.oracles.len() > Oracle::ALL.len() {
+            return Err(BalanceOptionsError::TooMany {
+                what: "kinds of best response",
+                max: Oracle::ALL.len() as u64,
+                got: self.oracles.len() as u64,
+            });
+        }
+        self.check()
     }
 }
 
@@ -1151,7 +1197,7 @@ fn deciding_cells(table: &Table, eq: &Equilibrium) -> Vec<(usize, usize)> {
 /// hold games ([`ready`]), so that a table cut short by the budget is
 /// solved as far as it was played. A table without a game is left
 /// unsolved.
-fn solve_report(report: &mut BalanceReport) -> Result<(), BalanceError> {
+pub(super) fn solve_report(report: &mut BalanceReport) -> Result<(), BalanceError> {
     let (_, first, asked) = report.options.cell_games();
     let [rows, columns] = ready(&report.table, first);
     if rows == 0 || columns == 0 {
@@ -1749,6 +1795,95 @@ impl BalanceReport {
     /// Checks a report read from a file: a table of the population's shape
     /// holding only game results, and mixes that are mixes.
     pub fn check(&self) -> Result<(), MalformedReport> {
+        let bad = |field: &str, expected: String| {
+            Err(MalformedReport(format!(
+                "its field `{field}` is not as a report's can be: expected {expected}"
+            )))
+        };
+        let o = &self.options;
+        o.check_limits().map_err(|e| {
+            MalformedReport(format!("its field `options` is not as a run's can be: {e}"))
+        })?;
+        if let Some(shard) = o.shard
+            && (shard.count == 0 || shard.index >= shard.count)
+        {
+            return bad(
+                "options.shard",
+                format!(
+                    "a shard index below its count (got index {} of {})",
+                    shard.index, shard.count
+                ),
+            );
+        }
+        if self.caesar.is_empty() || self.pompey.is_empty() {
+            return bad("caesar/pompey", "at least one player a side".to_string());
+        }
+        if self
+            .table
+            .cells
+            .iter()
+            .flatten()
+            .any(|c| self.table.offset.saturating_add(c.games()) > o.games)
+        {
+            return bad(
+                "table",
+                format!(
+                    "no pairing past the {} games a pairing is asked (with its offset {})",
+                    o.games, self.table.offset
+                ),
+            );
+        }
+        let most_rounds = o.rounds.saturating_add(1);
+        match self.stage {
+            Stage::Table(n) | Stage::Responses(n) if n == 0 || n > most_rounds => {
+                return bad(
+                    "stage",
+                    format!("a round from 1 to {most_rounds} (got {n})"),
+                );
+            }
+            Stage::Responses(_) if self.caesar_mix.is_empty() || self.pompey_mix.is_empty() => {
+                return bad(
+                    "caesar_mix/pompey_mix",
+                    "each side's mix before its best responses are trained".to_string(),
+                );
+            }
+            _ => {}
+        }
+        if self.rounds.len() > most_rounds as usize
+            || self
+                .rounds
+                .iter()
+                .any(|r| r.round == 0 || r.round > most_rounds)
+        {
+            return bad(
+                "rounds",
+                format!("at most {most_rounds} rounds, numbered from 1"),
+            );
+        }
+        if self.caesar_regret.len() > self.caesar.len()
+            || self.pompey_regret.len() > self.pompey.len()
+        {
+            return bad(
+                "caesar_regret/pompey_regret",
+                "at most one regret a player".to_string(),
+            );
+        }
+        if let Some(c) = self.coverage
+            && (c.solved[0] > self.caesar.len() || c.solved[1] > self.pompey.len())
+        {
+            return bad("coverage.solved", "at most each side's players".to_string());
+        }
+        if !(self.stability.is_finite() && (0.0..=1.0).contains(&self.stability)) {
+            return bad("stability", "a share from 0 to 1".to_string());
+        }
+        if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
+            return bad("elapsed_seconds", "seconds, 0 or more".to_string());
+        }
+        if !self.caesar_mix.is_empty()
+            && !(self.value.estimate.is_finite() && (0.0..=1.0).contains(&self.value.estimate))
+        {
+            return bad("value", "Caesar's share from 0 to 1".to_string());
+        }
         if self.table.rows() != self.caesar.len()
             || self
                 .table
@@ -2187,6 +2322,8 @@ pub enum BalanceMergeError {
     },
     #[error("{0} holds a cell of the wrong number of games for its shard: it was cut or edited")]
     Damaged(String),
+    #[error("{0}: {1}")]
+    Malformed(String, String),
 }
 
 /// The whole table from the reports of its shards (`balance --shard i/n`),
@@ -2205,6 +2342,10 @@ pub fn merge(reports: Vec<(String, BalanceReport)>) -> Result<BalanceReport, Bal
         shard: None,
         ..o.clone()
     };
+    for (name, r) in &reports {
+        r.check()
+            .map_err(|e| BalanceMergeError::Malformed(name.clone(), e.to_string()))?;
+    }
     let mut parts: Vec<Option<(String, BalanceReport)>> = vec![None; count as usize];
     for (name, r) in &reports {
         let shard = r

@@ -124,6 +124,15 @@ pub fn prepare(game: &Game, begin: Begin) -> Result<Prepared, BalanceError> {
             let mut report = *report;
             check_setup(&report, game)?;
             super::reload_players(&mut report)?;
+            // What a file says its table solves to is not trusted: the
+            // table is solved again (the same answer for a report as
+            // written; an edited mix cannot send a run after no one).
+            super::solve_report(&mut report)?;
+            if matches!(report.stage, super::Stage::Responses(_)) && report.caesar_mix.is_empty() {
+                return Err(BalanceError::Resume(
+                    "the report's stage is a round's best responses, but its table holds no equilibrium to train them against".to_string(),
+                ));
+            }
             let finished = !report.go_on(rounds);
             Ok(Prepared { report, finished })
         }
@@ -230,4 +239,242 @@ pub fn read_report(path: &Path) -> Result<BalanceReport, ReportFileError> {
         .check()
         .map_err(|e| ReportFileError(format!("{}: {e}", path.display())))?;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use serde_json::Value;
+
+    use super::*;
+    use crate::scenario::model::Side;
+    use crate::sim::balance::{Member, Origin, challenge, merge};
+    use crate::sim::{Progress, Shard};
+
+    /// Every leaf and list of `value`, by path.
+    fn paths(value: &Value, at: Vec<String>, out: &mut Vec<Vec<String>>) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    let mut p = at.clone();
+                    p.push(k.clone());
+                    paths(v, p, out);
+                }
+            }
+            Value::Array(items) => {
+                out.push(at.clone());
+                for (i, v) in items.iter().enumerate() {
+                    let mut p = at.clone();
+                    p.push(i.to_string());
+                    paths(v, p, out);
+                }
+            }
+            _ => out.push(at),
+        }
+    }
+
+    fn at_mut<'a>(value: &'a mut Value, path: &[String]) -> &'a mut Value {
+        path.iter().fold(value, |v, k| match v {
+            Value::Array(items) => &mut items[k.parse::<usize>().unwrap()],
+            other => &mut other[k.as_str()],
+        })
+    }
+
+    /// Numbers to 0, −1, huge and a fraction; strings emptied or unknown;
+    /// lists emptied, duplicated and reversed; anything to null.
+    fn mutants(report: &Value) -> Vec<(String, Value)> {
+        let mut all = Vec::new();
+        paths(report, Vec::new(), &mut all);
+        let mut out = Vec::new();
+        for path in all {
+            let here = at_mut(&mut report.clone(), &path).clone();
+            let mut edits: Vec<Value> = vec![Value::Null];
+            match &here {
+                Value::Number(_) => edits.extend([
+                    Value::from(0),
+                    Value::from(-1),
+                    Value::from(u64::MAX / 3),
+                    Value::from(1e300),
+                    Value::from(0.5),
+                ]),
+                Value::String(_) => {
+                    edits.extend([Value::from(""), Value::from("heuristic:unknown.ron")])
+                }
+                Value::Bool(b) => edits.push(Value::from(!b)),
+                Value::Array(items) => {
+                    edits.push(Value::Array(Vec::new()));
+                    if let Some(first) = items.first() {
+                        let mut twice = items.clone();
+                        twice.push(first.clone());
+                        edits.push(Value::Array(twice));
+                        edits.push(Value::Array(items.iter().rev().cloned().collect()));
+                    }
+                }
+                _ => {}
+            }
+            for edit in edits {
+                let mut mutant = report.clone();
+                *at_mut(&mut mutant, &path) = edit.clone();
+                out.push((format!("{} = {edit}", path.join(".")), mutant));
+            }
+        }
+        out
+    }
+
+    /// `work` on a thread of its own: its answer, or a failure naming
+    /// `what` when it panics or takes more than `limit`.
+    fn within<T: Send + 'static>(
+        what: &str,
+        limit: Duration,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> T {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            let _ = tx.send(result);
+        });
+        match rx.recv_timeout(limit) {
+            Ok(Ok(value)) => value,
+            Ok(Err(_)) => panic!("{what}: panicked"),
+            Err(_) => panic!("{what}: still running after {limit:?}"),
+        }
+    }
+
+    fn members() -> Vec<Member> {
+        vec![
+            Member::new(AiSpec::Random, Origin::Named),
+            Member::new(AiSpec::Heuristic, Origin::Named),
+        ]
+    }
+
+    fn played(game: &Game, shard: Option<Shard>) -> BalanceReport {
+        let options = BalanceOptions {
+            first_games: 6,
+            games: 6,
+            rounds: 0,
+            oracles: Vec::new(),
+            replicates: 20,
+            shard,
+            ..BalanceOptions::default()
+        };
+        let mut report =
+            BalanceReport::start(game, "rules-2.0", options, members(), members()).unwrap();
+        run_plan(
+            game,
+            &mut report,
+            &Plan::default(),
+            &Watch::new(),
+            &mut |_| {},
+        )
+        .unwrap();
+        report
+    }
+
+    /// Read as a file is read: parsed, then checked.
+    fn read(text: &str) -> Option<BalanceReport> {
+        let report: BalanceReport = serde_json::from_str(text).ok()?;
+        report.check().ok()?;
+        Some(report)
+    }
+
+    #[test]
+    fn every_field_of_a_saved_report_mutated_gives_an_error_or_an_answer_never_a_panic_or_a_hang() {
+        let game = std::sync::Arc::new(crate::test_support::published("rules-2.0"));
+        let saved = serde_json::to_value(played(&game, None)).unwrap();
+        let limit = Duration::from_secs(30);
+        let dir = tempfile::tempdir().unwrap();
+        for (k, (what, mutant)) in mutants(&saved).into_iter().enumerate() {
+            let text = mutant.to_string();
+            // As `--caesar-ai equilibrium:REPORT` reads it.
+            let file = dir.path().join(format!("m{k}.json"));
+            std::fs::write(&file, &text).unwrap();
+            let spelled = format!("equilibrium:{}", file.display());
+            within(&what, limit, move || {
+                let _ = spelled.parse::<AiSpec>();
+            });
+            let game = std::sync::Arc::clone(&game);
+            within(&what, limit, move || {
+                let Some(report) = read(&text) else { return };
+                // Resume, as `balance --resume` does, within a budget.
+                let resumed = prepare(
+                    &game,
+                    Begin::Resume {
+                        report: Box::new(report.clone()),
+                        rounds: None,
+                    },
+                );
+                if let Ok(mut prepared) = resumed {
+                    let plan = Plan {
+                        budget: Some(Duration::from_secs(5)),
+                        ..Plan::default()
+                    };
+                    let _ = run_plan(
+                        &game,
+                        &mut prepared.report,
+                        &plan,
+                        &Watch::new(),
+                        &mut |_| {},
+                    );
+                }
+                // A challenger against its mix, as `--challenge` plays it.
+                let mut loaded = report;
+                if crate::sim::balance::reload_players(&mut loaded).is_ok()
+                    && !loaded.caesar_mix.is_empty()
+                    && !loaded.pompey_mix.is_empty()
+                {
+                    let _ = challenge(
+                        &game,
+                        &loaded,
+                        &AiSpec::Heuristic,
+                        Side::Caesar,
+                        4,
+                        1,
+                        &Progress::new(),
+                    );
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn every_field_of_a_shard_mutated_merges_to_an_error_or_the_whole_never_a_panic() {
+        let game = crate::test_support::published("rules-2.0");
+        let shards: Vec<BalanceReport> = (0..3)
+            .map(|index| played(&game, Some(Shard { index, count: 3 })))
+            .collect();
+        let whole = merge(
+            shards
+                .iter()
+                .enumerate()
+                .map(|(k, r)| (format!("part{k}"), r.clone()))
+                .collect(),
+        )
+        .unwrap();
+        let saved = serde_json::to_value(&shards[0]).unwrap();
+        for (what, mutant) in mutants(&saved) {
+            let text = mutant.to_string();
+            let rest = shards[1..].to_vec();
+            let merged = within(&what, Duration::from_secs(30), move || {
+                let first = read(&text)?;
+                let mut parts = vec![("part0".to_string(), first)];
+                parts.extend(
+                    rest.into_iter()
+                        .enumerate()
+                        .map(|(k, r)| (format!("part{}", k + 1), r)),
+                );
+                merge(parts).ok()
+            });
+            // What merges is the whole table (a field the merge does not
+            // read may differ, as `played_on.scenario`'s name). A cell's
+            // results are the games themselves: other valid digits there
+            // (or its rows reordered) are another table, not a damaged one.
+            if let Some(merged) = merged
+                && !what.starts_with("table.cells")
+            {
+                assert_eq!(merged.table, whole.table, "{what}");
+            }
+        }
+    }
 }

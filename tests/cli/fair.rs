@@ -1,0 +1,141 @@
+//! `fair`: refusals before any game, a knob that cannot reach the target,
+//! the same report from the same seed, and the variant it writes.
+
+use serde_json::Value;
+
+use super::{cli, stdout_of_success};
+
+fn refusal(args: &[&str]) -> String {
+    let out = cli().args(args).assert().code(2).get_output().clone();
+    String::from_utf8(out.stderr).unwrap()
+}
+
+/// A run of the heuristic and the random player, no training: a second.
+fn tiny<'a>(more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "fair",
+        "--only-named",
+        "--players",
+        "heuristic,random",
+        "--rounds",
+        "0",
+        "--check-rounds",
+        "0",
+        "--games",
+        "8",
+        "--first-games",
+        "8",
+    ];
+    args.extend_from_slice(more);
+    args
+}
+
+#[test]
+fn bad_knobs_targets_tolerances_and_budgets_are_refused_before_any_game() {
+    let err = refusal(&tiny(&["--vary", "vp_to_wn=8..12"]));
+    assert!(
+        err.contains("did you mean") && err.contains("vp_to_win"),
+        "{err}"
+    );
+    let err = refusal(&tiny(&["--vary", "vp_to_win=9"]));
+    assert!(err.contains("one value"), "{err}");
+    let err = refusal(&tiny(&["--target", "99"]));
+    assert!(err.contains("--target is"), "{err}");
+    let err = refusal(&tiny(&["--tolerance", "0"]));
+    assert!(err.contains("--tolerance is"), "{err}");
+    let err = refusal(&tiny(&["--budget", "1e308"]));
+    assert!(err.contains("--budget is wall-clock minutes"), "{err}");
+    let err = refusal(&["fair", "--rounds", "1"]);
+    assert!(err.contains("--out"), "{err}");
+}
+
+#[test]
+fn a_variant_is_never_written_over_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let variant = dir.path().join("mine.ron");
+    std::fs::write(&variant, "(name: \"mine\", extends: \"rules-2.0\")\n").unwrap();
+    let v = variant.to_str().unwrap();
+    let err = refusal(&tiny(&["--variant", v, "--write-variant", v]));
+    assert!(err.contains("mine.ron"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&variant).unwrap(),
+        "(name: \"mine\", extends: \"rules-2.0\")\n"
+    );
+}
+
+fn without_time(mut report: Value) -> Value {
+    report["elapsed_seconds"] = Value::Null;
+    report
+}
+
+#[test]
+fn a_knob_that_cannot_reach_the_target_says_so_with_its_nearest_point_the_same_from_the_same_seed()
+{
+    // Six and seven events a hand are both no cap in a hand of six: the
+    // knob moves nothing, and Caesar's mirror is far from 95%.
+    let args = tiny(&[
+        "--vary",
+        "max_events_per_hand=6,7",
+        "--target",
+        "95",
+        "--seed",
+        "9",
+        "--json",
+    ]);
+    let a: Value = serde_json::from_str(&stdout_of_success(&args)).unwrap();
+    let b: Value = serde_json::from_str(&stdout_of_success(&args)).unwrap();
+    assert_eq!(without_time(a.clone()), without_time(b));
+    assert!(a["answer"].is_null(), "{a}");
+    let knob = &a["knobs"][0];
+    assert!(
+        knob["change"].is_null() && !knob["nearest"].is_null(),
+        "{knob}"
+    );
+    let text = stdout_of_success(&tiny(&[
+        "--vary",
+        "max_events_per_hand=6,7",
+        "--target",
+        "95",
+        "--seed",
+        "9",
+    ]));
+    assert!(
+        text.contains("max_events_per_hand cannot reach 95%"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_change_found_is_written_as_a_variant_that_sets_only_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("fair.ron");
+    // Any value from 10% to 90% is fair here: the setup's own value is.
+    let report: Value = serde_json::from_str(&stdout_of_success(&tiny(&[
+        "--vary",
+        "vp_to_win=9,10,11",
+        "--tolerance",
+        "40",
+        "--json",
+        "--write-variant",
+        written.to_str().unwrap(),
+    ])))
+    .unwrap();
+    assert_eq!(report["answer"]["key"], "vp_to_win", "{report}");
+    assert_eq!(report["knobs"][0]["steps"], 0, "the smallest step: none");
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(
+        text.contains("extends: \"rules-2.0\"") && text.contains("vp_to_win: 10"),
+        "{text}"
+    );
+    stdout_of_success(&[
+        "simulate",
+        "--variant",
+        written.to_str().unwrap(),
+        "--games",
+        "1",
+        "--caesar-ai",
+        "heuristic",
+        "--pompey-ai",
+        "heuristic",
+    ]);
+}
