@@ -31,7 +31,40 @@ use std::time::{Duration, Instant};
 
 use egui::{Context, Id, Key, RichText, TextEdit, Ui};
 
-use super::{Pending, theme};
+use super::theme;
+
+/// Where a player file goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerUse {
+    /// A side's AI in the Simulate tab.
+    Simulate,
+    /// A seat of the next game in the Play tab.
+    Play,
+    /// A rung of the strength ladder (Simulate tab).
+    LadderRung,
+    /// The player `tune` plays against and starts from (Simulate tab).
+    TuneOpponent,
+    /// A side of the Rules tab's explanation of two rule sets.
+    Explain,
+    /// The player the explanation is checked with (both sides).
+    ExplainOther,
+}
+
+/// What a game record is opened for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordUse {
+    Replay,
+    /// Play on from its last position.
+    Resume,
+}
+
+/// An action that would lose unsaved changes, waiting for the user's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pending {
+    Open(PathBuf),
+    OpenBuiltin,
+    Quit,
+}
 
 /// A "no file" answer quicker than this means no dialog could be shown.
 pub(super) const TOO_FAST: Duration = Duration::from_millis(300);
@@ -50,12 +83,12 @@ pub enum FilePurpose {
     OpenVariant,
     SaveVariant,
     /// A game record to replay, or to play on from.
-    OpenRecord(super::RecordUse),
+    OpenRecord(RecordUse),
     /// A position file to start a game from (Play tab).
     OpenPosition,
     /// A heuristic player file (`tune` writes them) for a side's AI in the
     /// Simulate tab, or for a seat of a new game in the Play tab.
-    OpenPlayer(crate::scenario::model::Side, super::PlayerUse),
+    OpenPlayer(crate::scenario::model::Side, PlayerUse),
     /// Write a player file `tune` made in the window (then play it by
     /// that name).
     SavePlayer {

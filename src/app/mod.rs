@@ -32,6 +32,7 @@ mod map;
 mod play;
 mod player_picker;
 mod replay;
+mod request;
 mod rules;
 mod selection;
 mod setup;
@@ -44,13 +45,15 @@ use std::path::{Path, PathBuf};
 
 use egui::Ui;
 
-use crate::scenario::edit::{DeploymentMode, Document, Edit, Item};
+use crate::scenario::edit::{Document, Edit, Item};
 use crate::scenario::model::SpaceId;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
 pub(crate) use file_dialog::DialogEnd;
-pub use file_dialog::{ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog};
+pub use file_dialog::{
+    ExportKind, FileDialogs, FilePurpose, FileRequest, NativeDialog, Pending, PlayerUse, RecordUse,
+};
 pub(crate) use files::Recent;
 pub use history::History;
 pub use map::heatmap_view;
@@ -58,7 +61,8 @@ pub use map::view::MapView;
 pub use play::panel::{PlayPanel, Seat};
 pub use play::stacks as play_stacks;
 pub use replay::games::RunGames;
-pub use replay::panel::{ReplayPanel, Replayed};
+pub use replay::panel::ReplayPanel;
+pub use request::{Answer, ReplaySource, Replayed, Request, Tab};
 pub use rules::explain_view::{ExplainPanel, RuleChoice, plain_sentence};
 pub use simulate::balance_view::BalancePanel;
 pub use simulate::panel::{RunOutcome, SimPanel};
@@ -83,115 +87,6 @@ pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), String> {
         Box::new(|_cc| Ok(Box::new(app))),
     )
     .map_err(|e| format!("cannot open the window: {e}"))
-}
-
-/// The parts of the window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    /// Map editor: spaces and links.
-    Map,
-    /// Deployment editor: blocks in cities and pools.
-    Deployment,
-    /// Rule-set switches and variant differences.
-    Rules,
-    /// Simulations, plots and the battle calculator.
-    Simulation,
-    /// The roster, the deck, the scenario's settings, and what differs
-    /// from the published game.
-    Setup,
-    /// A game on the map, people against people or AI players.
-    Play,
-    /// A recorded game stepped through on the map.
-    Replay,
-    /// Is the setup fair? The balance at equilibrium.
-    Balance,
-}
-
-/// Where a player file goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlayerUse {
-    /// A side's AI in the Simulate tab.
-    Simulate,
-    /// A seat of the next game in the Play tab.
-    Play,
-    /// A rung of the strength ladder (Simulate tab).
-    LadderRung,
-    /// The player `tune` plays against and starts from (Simulate tab).
-    TuneOpponent,
-    /// A side of the Rules tab's explanation of two rule sets.
-    Explain,
-    /// The player the explanation is checked with (both sides).
-    ExplainOther,
-}
-
-/// What a game record is opened for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecordUse {
-    Replay,
-    /// Play on from its last position.
-    Resume,
-}
-
-/// A game to show in the Replay tab.
-#[derive(Debug, Clone)]
-pub enum ReplaySource {
-    Played(Box<Replayed>),
-    /// Game `index` of a simulation run, re-played from its seeds.
-    Simulated {
-        game: Box<crate::engine::Game>,
-        options: crate::sim::SimOptions,
-        index: u64,
-    },
-}
-
-/// An action that would lose unsaved changes, waiting for the user's answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pending {
-    Open(PathBuf),
-    OpenBuiltin,
-    Quit,
-}
-
-/// The answer to "save your changes first?".
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    Save,
-    Discard,
-    Cancel,
-}
-
-/// What a panel asks for. Panels only draw and return these;
-/// [`WorkbenchApp::handle`] carries them out. (Not the engine's
-/// [`crate::engine::Action`], a decision in a game.)
-#[derive(Debug, Clone)]
-pub enum Request {
-    Edit(Edit),
-    /// An edit, then the item selected if the edit was made.
-    EditAndSelect(Edit, Item),
-    Select(Option<Item>),
-    /// Select the item a finding is about and centre the map on it.
-    GoToFinding(Finding),
-    Undo,
-    Redo,
-    /// The rule switches as the user set them.
-    SetRules(RuleSet),
-    ResetRules,
-    SetVariant(String),
-    SetTab(Tab),
-    FitMap,
-    /// Ask for a file (the desktop's dialog or the window's), then use it.
-    Choose(FilePurpose),
-    /// Open a scenario file (asking first about unsaved changes).
-    Open(PathBuf),
-    OpenBuiltin,
-    /// Save to the document's file, or ask where when it has none.
-    Save,
-    Answer(Answer),
-    DismissFileError,
-    /// Show a game in the Replay tab.
-    Replay(Box<ReplaySource>),
-    /// Seat this player at a side of the next game in the Play tab.
-    SeatPlayer(crate::scenario::model::Side, crate::ai::AiSpec),
 }
 
 /// The workbench: the state it works on, and the panels that draw it.
@@ -879,13 +774,5 @@ impl WorkbenchApp {
 impl eframe::App for WorkbenchApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
-    }
-}
-
-/// Keeps the deployment mode's name in one place.
-fn mode_label(mode: DeploymentMode) -> &'static str {
-    match mode {
-        DeploymentMode::Historical => "Historical (5.1)",
-        DeploymentMode::Free => "Free (5.3)",
     }
 }

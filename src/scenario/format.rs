@@ -496,11 +496,16 @@ pub(crate) fn digest_text(text: &str) -> String {
     format!("{:016x}", fnv1a64(text.as_bytes()))
 }
 
+/// The built-in scenario: the published game, embedded so the binary works anywhere.
+pub const HISTORICAL_SCENARIO: &str = include_str!("../../scenarios/historical.ron");
+/// The path the built-in scenario is reported under.
+pub const HISTORICAL_PATH: &str = "scenarios/historical.ron";
+
 /// The scenario built into the program, for `extends: "historical.ron"`.
 const BUILTIN_SCENARIOS: Builtins = Builtins {
     what: "scenario",
-    files: &[("historical.ron", crate::scenario::HISTORICAL_SCENARIO)],
-    path: |_| PathBuf::from(crate::scenario::HISTORICAL_PATH),
+    files: &[("historical.ron", HISTORICAL_SCENARIO)],
+    path: |_| PathBuf::from(HISTORICAL_PATH),
 };
 
 /// Reads a scenario file and the files it extends ([`load_chain`]).

@@ -25,10 +25,8 @@ pub mod validate;
 
 use std::path::Path;
 
-/// The built-in scenario: the published game, embedded so the binary works anywhere.
-pub const HISTORICAL_SCENARIO: &str = include_str!("../../scenarios/historical.ron");
-/// The path the built-in scenario is reported under.
-pub const HISTORICAL_PATH: &str = "scenarios/historical.ron";
+// In the file format, whose `extends: "historical.ron"` reads it.
+pub use format::{HISTORICAL_PATH, HISTORICAL_SCENARIO};
 
 /// Loads the built-in scenario.
 pub fn historical() -> format::ResolvedScenario {

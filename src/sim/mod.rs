@@ -7,10 +7,11 @@
 //!
 //! This file is the runner: it plays a run's games and gathers them. The
 //! folders below it hold the three jobs built on it: [`runs`], reporting a
-//! run (its report, statistics, merges and cluster shards); [`players`],
+//! run (its options, report, heatmaps, statistics, merges and cluster
+//! shards); [`players`],
 //! making players (tuning, learning, fitting, rating, and which player
 //! `best` and `fast` stand for); and [`questions`], answering the
-//! designer's questions (balance, ladder, sweep, explain, heatmap, odds).
+//! designer's questions (balance, ladder, sweep, explain, odds).
 //! Their modules are re-exported here under their old names
 //! (`sim::report`, `sim::tune`, `sim::balance`, …).
 
@@ -19,260 +20,26 @@ pub mod questions;
 pub mod runs;
 
 pub use players::{fit, learn, policy_fit, ratings, tune, tune_search};
-pub use questions::{balance, explain, fair, heatmap, ladder, odds, sweep};
+pub use questions::{balance, explain, fair, ladder, odds, sweep};
 use runs::merge;
-pub use runs::{cluster, report, stats};
+pub use runs::{cluster, heatmap, report, stats};
 
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use crate::ai::{AiSpec, Player};
-use crate::engine::{Action, EndReason, Game, GameStats, State};
+use crate::ai::Player;
+use crate::engine::{Action, Game, State};
 use crate::scenario::model::Side;
 use crate::scenario::model::{CardFace, Event};
 
-pub use cluster::{ShardArg, ShardError};
+pub use cluster::{Shard, ShardArg, ShardError};
 pub use ladder::{LadderOptions, LadderReport};
 pub use merge::{MergeError, RunDifference};
-pub use report::{Accumulator, CompareReport, Merge, PairedAccumulator, SimReport};
+pub use report::{Accumulator, CompareReport, GameSummary, Merge, PairedAccumulator, SimReport};
+pub use runs::options::{GameRange, OptionsError, Setting, SimOptions};
 pub use sweep::SweepReport;
-
-/// The games `start..end` of a run (0-based game indices, `end` excluded).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct GameRange {
-    pub start: u64,
-    pub end: u64,
-}
-
-impl GameRange {
-    pub fn len(self) -> u64 {
-        self.end.saturating_sub(self.start)
-    }
-    pub fn is_empty(self) -> bool {
-        self.end <= self.start
-    }
-
-    /// The games of a run of `run_games` that the sorted ranges `held` do
-    /// not hold (none when they hold them all).
-    pub fn missing(held: &[GameRange], run_games: u64) -> Vec<GameRange> {
-        let mut missing = Vec::new();
-        let mut next = 0;
-        for r in held {
-            if r.start > next {
-                missing.push(GameRange {
-                    start: next,
-                    end: r.start,
-                });
-            }
-            next = next.max(r.end);
-        }
-        if next < run_games {
-            missing.push(GameRange {
-                start: next,
-                end: run_games,
-            });
-        }
-        missing
-    }
-}
-
-impl From<std::ops::Range<u64>> for GameRange {
-    fn from(r: std::ops::Range<u64>) -> GameRange {
-        GameRange {
-            start: r.start,
-            end: r.end,
-        }
-    }
-}
-
-/// "games 10–19", or "game 7": the 0-based indices of the CSV's `game` column.
-impl std::fmt::Display for GameRange {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.len() {
-            0 => f.write_str("no games"),
-            1 => write!(f, "game {}", self.start),
-            _ => write!(f, "games {}–{}", self.start, self.end - 1),
-        }
-    }
-}
-
-/// Part `index` (0-based) of `count` equal parts of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl Shard {
-    /// The game indices of this shard: contiguous, so shards concatenate.
-    /// Computed in 128 bits, so any number of games splits without overflow.
-    pub fn range(self, games: u64) -> std::ops::Range<u64> {
-        let n = u128::from(self.count.max(1));
-        let i = u128::from(self.index).min(n - 1);
-        let bound = |k: u128| (u128::from(games) * k / n) as u64;
-        bound(i)..bound(i + 1)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = cluster::ShardError;
-
-    /// `i/n`, 1-based: `1/4` is the first quarter.
-    fn from_str(text: &str) -> Result<Shard, cluster::ShardError> {
-        let bad = || cluster::ShardError::NotAShard {
-            text: text.to_string(),
-        };
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (i, n): (u32, u32) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if n == 0 || i == 0 || i > n {
-            return Err(bad());
-        }
-        Ok(Shard {
-            index: i - 1,
-            count: n,
-        })
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index + 1, self.count)
-    }
-}
-
-/// What to simulate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SimOptions {
-    pub games: u64,
-    pub seed: u64,
-    pub caesar: AiSpec,
-    pub pompey: AiSpec,
-    /// Players see everything (no fog of war).
-    pub omniscient: bool,
-    pub shard: Option<Shard>,
-}
-
-/// Options of a run, a ladder or a tuning that would play nothing or
-/// nothing meaningful. The words name no command-line flag: the CLI and
-/// the window say which of their controls it is ([`OptionsError::setting`]).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum OptionsError {
-    #[error("at least one game is needed")]
-    NoGames,
-    #[error(
-        "a {games}-game run splits into at most {games} shards, so shard {shard} would hold no game"
-    )]
-    EmptyShard { shard: Shard, games: u64 },
-    #[error(
-        "holding out {share} of {games} games leaves no game to fit or none to judge the fit on: expected a share between 0 and 1 that leaves at least one of each"
-    )]
-    HeldOut { games: u64, share: f64 },
-    #[error("a ladder needs at least one player")]
-    NoPlayers,
-    #[error(
-        "one player is listed twice ({first} and {second} play alike): every rung is a different player"
-    )]
-    PlayerTwice { first: String, second: String },
-    #[error(
-        "games per candidate must be even and at least 2 (got {0}): each seed is played once from each side"
-    )]
-    GamesPerCandidate(u64),
-    #[error(
-        "a budget of {budget} games is less than one generation ({population} candidates of {games_per_candidate} games)"
-    )]
-    BudgetUnderOneGeneration {
-        budget: u64,
-        population: usize,
-        games_per_candidate: u64,
-    },
-    #[error("check games must be even (got {0}): each seed is played once from each side")]
-    OddCheckGames(u64),
-    #[error("the step must be at least {min} (a smaller one moves no number: they are 32-bit) and at most {max} (got {step}): it is in log space, so {max} already tries numbers about {:.0} times larger or smaller", max.exp())]
-    Step { step: f64, min: f64, max: f64 },
-    #[error("the starting player: {0}")]
-    StartingPlayer(String),
-    #[error("{0}")]
-    SearchToTune(String),
-}
-
-/// Which setting an [`OptionsError`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Setting {
-    Games,
-    Shard,
-    Players,
-    GamesPerCandidate,
-    Budget,
-    CheckGames,
-    Step,
-    StartingPlayer,
-    SearchToTune,
-    HeldOut,
-}
-
-impl OptionsError {
-    /// The setting to change.
-    pub fn setting(&self) -> Setting {
-        match self {
-            OptionsError::NoGames => Setting::Games,
-            OptionsError::EmptyShard { .. } => Setting::Shard,
-            OptionsError::NoPlayers | OptionsError::PlayerTwice { .. } => Setting::Players,
-            OptionsError::GamesPerCandidate(_) => Setting::GamesPerCandidate,
-            OptionsError::BudgetUnderOneGeneration { .. } => Setting::Budget,
-            OptionsError::OddCheckGames(_) => Setting::CheckGames,
-            OptionsError::Step { .. } => Setting::Step,
-            OptionsError::StartingPlayer(_) => Setting::StartingPlayer,
-            OptionsError::SearchToTune(_) => Setting::SearchToTune,
-            OptionsError::HeldOut { .. } => Setting::HeldOut,
-        }
-    }
-}
-
-impl SimOptions {
-    /// A whole run (no shard) of `games` games from `seed`, each side seeing
-    /// only what the rules let it know.
-    pub fn new(games: u64, seed: u64, caesar: AiSpec, pompey: AiSpec) -> SimOptions {
-        SimOptions {
-            games,
-            seed,
-            caesar,
-            pompey,
-            omniscient: false,
-            shard: None,
-        }
-    }
-
-    /// Refuses a run that would play no game: no games, or more shards than
-    /// games (some shard would be empty).
-    pub fn check(&self) -> Result<(), OptionsError> {
-        if self.games == 0 {
-            return Err(OptionsError::NoGames);
-        }
-        if let Some(shard) = self.shard
-            && u64::from(shard.count) > self.games
-        {
-            return Err(OptionsError::EmptyShard {
-                shard,
-                games: self.games,
-            });
-        }
-        Ok(())
-    }
-
-    pub fn game_range(&self) -> std::ops::Range<u64> {
-        match self.shard {
-            Some(s) => s.range(self.games),
-            None => 0..self.games,
-        }
-    }
-}
 
 /// Shared with whoever watches a run: games done, games found to play
 /// while running, and a cancel switch.
@@ -329,93 +96,6 @@ fn splitmix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// One finished game, as reports and CSV rows see it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameSummary {
-    pub index: u64,
-    pub seed: u64,
-    pub winner: Option<Side>,
-    pub how: EndReason,
-    /// The year whose winter ended the game.
-    pub year: u8,
-    pub vp: [u32; 2],
-    /// Event cards each side played ([Caesar, Pompey], `Event::ALL` order).
-    pub events_by_side: [[u8; Event::COUNT]; 2],
-    /// What the engine counted as the game went: battles, losses, events,
-    /// VP by year, play quality (its map events are taken into `map`).
-    #[serde(flatten)]
-    pub stats: GameStats,
-    /// Where things happened and who held what after each winter (for the
-    /// map heatmaps; not in the CSV rows).
-    #[serde(skip)]
-    pub map: heatmap::MapRecord,
-}
-
-/// A column of the per-game CSV: its header and its value in a game.
-type CsvColumn = (String, Box<dyn Fn(&GameSummary) -> String + Send + Sync>);
-
-/// The per-game CSV's columns, in order: the header and every row read
-/// this one list (the per-game counts from [`report::GAME_COUNTS`], the
-/// events from [`Event::ALL`]).
-static CSV_COLUMNS: std::sync::LazyLock<Vec<CsvColumn>> = std::sync::LazyLock::new(|| {
-    fn side(s: Option<Side>) -> String {
-        s.map_or("none".to_string(), |s| s.to_string())
-    }
-    fn column(
-        name: &str,
-        value: impl Fn(&GameSummary) -> String + Send + Sync + 'static,
-    ) -> CsvColumn {
-        (name.to_string(), Box::new(value))
-    }
-    let mut columns = vec![
-        column("game", |g| g.index.to_string()),
-        column("seed", |g| g.seed.to_string()),
-        column("winner", |g| side(g.winner)),
-        column("how", |g| format!("{:?}", g.how)),
-    ];
-    for count in report::GAME_COUNTS.iter() {
-        if let Some(name) = count.csv {
-            let of = count.of;
-            columns.push(column(name, move |g| of(g).to_string()));
-        }
-    }
-    for event in Event::ALL {
-        let name = format!("{event:?}").to_lowercase();
-        columns.push(column(&name, move |g| {
-            g.stats.events_played[event as usize].to_string()
-        }));
-    }
-    columns.extend([
-        column("events_cancelled", |g| g.stats.events_cancelled.to_string()),
-        column("first_turn_player1", |g| side(g.stats.first_turn_player1)),
-        column("actions", |g| g.stats.actions.to_string()),
-        column("vp_by_year", |g| {
-            let by_year: Vec<String> = g
-                .stats
-                .vp_by_year
-                .iter()
-                .map(|[c, p]| format!("{c}-{p}"))
-                .collect();
-            by_year.join(" ")
-        }),
-    ]);
-    columns
-});
-
-impl GameSummary {
-    /// The per-game CSV's header line (no newline).
-    pub fn csv_header() -> String {
-        let names: Vec<&str> = CSV_COLUMNS.iter().map(|(name, _)| name.as_str()).collect();
-        names.join(",")
-    }
-
-    /// This game's CSV row (no newline), under [`GameSummary::csv_header`].
-    pub fn csv_row(&self) -> String {
-        let values: Vec<String> = CSV_COLUMNS.iter().map(|(_, value)| value(self)).collect();
-        values.join(",")
-    }
 }
 
 /// The seeds of game `index` of a run with base seed `run_seed`: the
@@ -576,6 +256,7 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::AiSpec;
 
     #[test]
     fn the_csv_header_is_as_published_and_every_row_has_its_columns() {
@@ -589,7 +270,8 @@ mod tests {
         let game = crate::test_support::published("rules-2.0");
         let options = SimOptions::new(1, 3, AiSpec::Heuristic, AiSpec::Random);
         let row = play_one(&game, &options, 0).csv_row();
-        assert_eq!(row.split(',').count(), CSV_COLUMNS.len(), "{row}");
+        let columns = GameSummary::csv_header().split(',').count();
+        assert_eq!(row.split(',').count(), columns, "{row}");
     }
 
     #[test]

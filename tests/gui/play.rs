@@ -2022,7 +2022,7 @@ fn hot_seat_moves(h: &mut Harness<'_, WorkbenchApp>, n: usize) {
 /// window; and its record, unfinished, replays as a side, never as
 /// everything.
 #[test]
-fn a_resumed_hot_seat_game_hands_over_first_and_its_replay_keeps_to_one_side() {
+fn a_resumed_hot_seat_game_hands_over_and_its_replay_asks_whose_view_and_keeps_to_it() {
     let mut h = play([Seat::Human, Seat::Human], 4);
     press(&mut h, "Start game");
     hot_seat_moves(&mut h, 8);

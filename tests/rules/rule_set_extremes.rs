@@ -4,6 +4,7 @@
 //! validator and the engine agree on what is playable (`playable.rs` states
 //! it once).
 
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use caesar_workbench::engine::{Game, State, audit};
 use caesar_workbench::scenario::format::{CommandDoc, ResolvedScenario};
 use caesar_workbench::scenario::model::CardFace;
 use caesar_workbench::scenario::model::Side;
+use caesar_workbench::scenario::rule_fields::{FieldKind, FieldPath, LIMIT_PARTS, RuleField};
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::scenario::validate::validate;
 use proptest::prelude::*;
@@ -23,18 +25,43 @@ const ACTION_BOUND: usize = 5_000_000;
 
 const BASES: [&str; 2] = ["rules-1.1", "rules-2.0"];
 
-/// Every value of each enum-valued field. A new enum field fails
-/// `every_field_is_covered` until it is listed here.
-const ENUMS: &[(&str, &[&str])] = &[
-    ("apollo_first_turn", &["NoEffect", "CopiesPreviousYear"]),
-    ("jupiter_defection", &["InPlace", "ToAdjacentFriendlyCity"]),
-    ("vulcan_target", &["AnyCity", "EnemyCity"]),
-    ("main_attack", &["AttackerChooses", "FirstRoadUsed"]),
-    (
-        "attacker_retreat",
-        &["OneCityByAttackRoad", "AnyCitiesByAttackRoads"],
-    ),
+/// The ranges a random combination draws these numbers from, narrower than
+/// the table's: short games with most combinations accepted (a hand of 128
+/// needs the engine's largest deck). Every other number is drawn over its
+/// whole range in the table.
+const NARROW: &[(&str, RangeInclusive<u8>)] = &[
+    ("years", 1..=8),
+    ("turns_per_year", 1..=8),
+    ("hand_size", 1..=13),
+    ("discards", 0..=3),
+    ("vp_to_win", 0..=14),
+    ("battle_rounds", 2..=9),
+    ("max_events_per_hand", 0..=6),
+    ("road_limits.major", 0..=6),
+    ("road_limits.minor", 0..=4),
+    ("road_limits.strait", 0..=3),
+    ("road_limits.strait_attacking", 0..=2),
 ];
+
+/// The rule table's fields, in its order: everything this test sets is
+/// drawn from it, so a field added to the table is played too.
+fn table() -> Vec<&'static RuleField> {
+    RuleSet::builtin(BASES[0])
+        .field_values()
+        .into_iter()
+        .map(|(field, _)| field)
+        .collect()
+}
+
+/// Every value a switch or choice takes, as a variant file writes it; none
+/// for the other kinds, which have extremes of their own.
+fn every_value(field: &RuleField) -> Vec<String> {
+    match field.kind {
+        FieldKind::Switch => vec!["false".into(), "true".into()],
+        FieldKind::Choice { options } => options.iter().map(|o| o.to_string()).collect(),
+        FieldKind::Number { .. } | FieldKind::Limits { .. } | FieldKind::Cards => Vec::new(),
+    }
+}
 
 /// One setting of a field, written as it would be in a variant file.
 #[derive(Debug, Clone)]
@@ -79,21 +106,15 @@ fn number_setting(base: &serde_json::Map<String, Value>, path: &[&str], value: u
 }
 
 /// The numeric fields, as paths (`["road_limits", "major"]`).
-fn numeric_paths(base: &serde_json::Map<String, Value>) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    for (k, v) in base {
-        match v {
-            Value::Number(_) => out.push(vec![k.clone()]),
-            Value::Object(members) => {
-                for (m, mv) in members {
-                    assert!(mv.is_number(), "{k}.{m} is a number");
-                    out.push(vec![k.clone(), m.clone()]);
-                }
-            }
-            _ => {}
-        }
-    }
-    out
+fn numeric_paths() -> Vec<Vec<&'static str>> {
+    table()
+        .into_iter()
+        .flat_map(|field| match field.kind {
+            FieldKind::Number { .. } => vec![vec![field.name]],
+            FieldKind::Limits { .. } => LIMIT_PARTS.iter().map(|p| vec![field.name, *p]).collect(),
+            FieldKind::Switch | FieldKind::Choice { .. } | FieldKind::Cards => Vec::new(),
+        })
+        .collect()
 }
 
 struct Variants {
@@ -196,21 +217,6 @@ fn play_both(game: &Game, seed: u64) {
     play(game, seed, true);
 }
 
-#[test]
-fn every_field_is_covered() {
-    for base in BASES {
-        for (k, v) in base_json(base) {
-            let covered = match v {
-                Value::Number(_) | Value::Bool(_) | Value::Object(_) => true,
-                Value::String(_) => k == "name" || ENUMS.iter().any(|(f, _)| *f == k),
-                Value::Array(_) => k == "removed_cards",
-                Value::Null => false,
-            };
-            assert!(covered, "{base}: field {k} has no extremes in this test");
-        }
-    }
-}
-
 // One test per base rule set, so the two (about 10 s each) run side by side.
 #[test]
 fn every_numeric_field_at_its_smallest_and_largest_accepted_value_plays_to_the_end_under_1_1() {
@@ -225,8 +231,7 @@ fn every_numeric_field_at_its_smallest_and_largest_accepted_value_plays_to_the_e
 fn numeric_fields_at_their_extremes_play_to_the_end(base: &str) {
     let mut files = Variants::new();
     let json = base_json(base);
-    for path in numeric_paths(&json) {
-        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    for path in numeric_paths() {
         let mut found = Vec::new();
         // Smallest accepted, scanning up; largest, scanning down.
         for values in [
@@ -250,21 +255,11 @@ fn numeric_fields_at_their_extremes_play_to_the_end(base: &str) {
 fn every_switch_and_enum_value_plays_to_the_end() {
     let mut files = Variants::new();
     for base in BASES {
-        let json = base_json(base);
         let mut settings: Vec<Setting> = Vec::new();
-        for (k, v) in &json {
-            if v.is_boolean() {
-                for b in [false, true] {
-                    settings.push(Setting {
-                        ron: format!("{k}: {b}"),
-                    });
-                }
-            }
-        }
-        for (field, values) in ENUMS {
-            for value in *values {
+        for field in table() {
+            for value in every_value(field) {
                 settings.push(Setting {
-                    ron: format!("{field}: {value}"),
+                    ron: format!("{}: {value}", field.name),
                 });
             }
         }
@@ -387,62 +382,51 @@ fn a_capped_deal_the_deck_can_just_fill_is_drawn_at_once() {
     assert!(report.has("event-cap-undealable"), "{:?}", report.findings);
 }
 
-/// Values each field may take in a random combination.
+/// Values each field may take in a random combination: every switch and
+/// choice of the table, every number over its range (or [`NARROW`]'s).
 fn any_setting() -> impl Strategy<Value = Vec<String>> {
-    (
-        1u8..=8,
-        1u8..=8,
-        1u8..=13,
-        0u8..=3,
-        0u8..=14,
-        2u8..=9,
-        0u8..=6,
-        (0u8..=6, 0u8..=4, 0u8..=3, 0u8..=2),
-        any::<[bool; 9]>(),
-        0usize..64,
-    )
-        .prop_map(
-            |(
-                years,
-                turns,
-                hand,
-                discards,
-                vp,
-                rounds,
-                cap,
-                (major, minor, strait, sa),
-                flags,
-                e,
-            )| {
-                let pick = |i: usize, values: &[&str]| values[(e >> i) % values.len()].to_string();
-                let mut out = vec![
-                    format!("years: {years}"),
-                    format!("turns_per_year: {turns}"),
-                    format!("hand_size: {hand}"),
-                    format!("discards: {discards}"),
-                    format!("vp_to_win: {vp}"),
-                    format!("battle_rounds: {rounds}"),
-                    format!("max_events_per_hand: {cap}"),
-                    format!(
-                        "road_limits: (major: {major}, minor: {minor}, strait: {strait}, \
-                         strait_attacking: {sa})"
-                    ),
-                    format!("caesar_player1_first_turn: {}", flags[0]),
-                    format!("apollo_copy_decides_player1: {}", flags[1]),
-                    format!("jupiter_navis_at_sea: {}", flags[2]),
-                    format!("mars_group_move: {}", flags[3]),
-                    format!("mercury_land_only: {}", flags[4]),
-                    format!("pluto_attacks_only: {}", flags[5]),
-                    format!("levy_on_moved_blocks: {}", flags[6]),
-                    format!("disrupt_defending_reserves: {}", flags[7]),
-                    format!("regroup_to_one_city: {}", flags[8]),
-                ];
-                for (i, (field, values)) in ENUMS.iter().enumerate() {
-                    out.push(format!("{field}: {}", pick(i, values)));
-                }
-                out
-            },
-        )
+    for (path, _) in NARROW {
+        assert!(FieldPath::parse(path).is_ok(), "{path} is in the table");
+    }
+    table()
+        .into_iter()
+        .filter_map(any_value)
+        .collect::<Vec<_>>()
+}
+
+/// `field: value` for one field drawn at random; none for the card list,
+/// which `every_switch_and_enum_value_plays_to_the_end` sets whole.
+fn any_value(field: &'static RuleField) -> Option<BoxedStrategy<String>> {
+    let name = field.name;
+    let range = |path: &str, min: u8, max: u8| {
+        NARROW
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map_or(min..=max, |(_, r)| r.clone())
+    };
+    Some(match field.kind {
+        FieldKind::Number { min, max } => range(name, min, max)
+            .prop_map(move |v| format!("{name}: {v}"))
+            .boxed(),
+        FieldKind::Switch => any::<bool>()
+            .prop_map(move |b| format!("{name}: {b}"))
+            .boxed(),
+        FieldKind::Choice { options } => proptest::sample::select(options)
+            .prop_map(move |o| format!("{name}: {o}"))
+            .boxed(),
+        FieldKind::Limits { max } => LIMIT_PARTS
+            .map(|part| range(&format!("{name}.{part}"), 0, max))
+            .prop_map(move |values| {
+                let parts: Vec<String> = LIMIT_PARTS
+                    .iter()
+                    .zip(values)
+                    .map(|(part, v)| format!("{part}: {v}"))
+                    .collect();
+                format!("{name}: ({})", parts.join(", "))
+            })
+            .boxed(),
+        FieldKind::Cards => return None,
+    })
 }
 
 proptest! {

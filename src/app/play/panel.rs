@@ -27,7 +27,7 @@ use super::controls::{ClickGuard, ListPlaces, decision_button, headed_list, keep
 use super::info;
 use crate::ai::AiSpec;
 use crate::ai::Player;
-use crate::app::replay::panel::Replayed;
+use crate::app::Replayed;
 use crate::app::{ExportKind, FilePurpose, RecordUse, Request, theme};
 use crate::engine::{Action, Game, Period, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};

@@ -14,60 +14,13 @@ use egui::{Key, RichText, Ui};
 
 use crate::app::play::board::{self, Marks, PlayBoard};
 use crate::app::play::{game_log, info};
-use crate::app::{FilePurpose, Request, theme};
+use crate::app::{FilePurpose, Replayed, Request, theme};
 use crate::engine::{Game, State};
 use crate::games::narrate;
 use crate::games::record::{HUMAN, RecordFile};
 use crate::games::trace::{Stride, Trace};
 use crate::scenario::model::Side;
 use crate::sim::{SimOptions, game_and_player_seeds};
-
-/// A game ready to step through.
-#[derive(Debug, Clone)]
-pub struct Replayed {
-    pub game: Game,
-    pub trace: Trace,
-    /// What it is ("game.ron", "game 3 of the run seeded 1").
-    pub title: String,
-    /// The first line `play` prints for it.
-    pub header: String,
-    /// A game still in progress: seen only as this side, whose player may
-    /// not learn the other side's secrets from its replay.
-    pub seen_by: Option<Side>,
-    /// A hot-seat game in progress: whose view is asked, and the seat
-    /// handed over, before anything of it shows (again whenever the tab is
-    /// come back to: the other person may be at the window by then).
-    pub hot_seat: bool,
-}
-
-impl Replayed {
-    pub fn new(game: Game, trace: Trace, title: String, players: [&str; 2]) -> Replayed {
-        let seed = trace
-            .seed()
-            .map_or("(a position)".to_string(), |s| s.to_string());
-        let header = narrate::header(&game, &seed, players);
-        Replayed {
-            game,
-            trace,
-            title,
-            header,
-            seen_by: None,
-            hot_seat: false,
-        }
-    }
-
-    /// A hot-seat game in progress (see [`Replayed::hot_seat`]).
-    pub fn hot_seat(mut self, hot_seat: bool) -> Replayed {
-        self.hot_seat = hot_seat;
-        self
-    }
-
-    /// The replay of a game in progress, seen only as `side`.
-    pub fn seen_by(mut self, side: Option<Side>) -> Replayed {
-        self.seen_by = side;
-        self
-    }
-}
 
 /// Whose eyes an unfinished game's record is replayed through: its one
 /// person's; in hot-seat nobody's until asked (either person may have

@@ -5,7 +5,7 @@ use egui::{Id, LayerId, Order, Pos2, Rect, RichText, Role, Sense, Ui, Vec2, Widg
 
 use crate::app::state::AppState;
 use crate::app::theme::{self, GOOD, POOL_BLOCK, WARNING};
-use crate::app::{Request, map, mode_label};
+use crate::app::{Request, map};
 use crate::scenario::edit::{CityBalance, DeploymentMode, Edit, Item, Working};
 use crate::scenario::model::{Block, BlockId, Scenario, Side, SpaceId};
 
@@ -368,5 +368,13 @@ fn selected_space(ui: &mut Ui, scenario: &Scenario, id: SpaceId, edits: &mut Vec
                 });
             }
         });
+    }
+}
+
+/// Keeps the deployment mode's name in one place.
+fn mode_label(mode: DeploymentMode) -> &'static str {
+    match mode {
+        DeploymentMode::Historical => "Historical (5.1)",
+        DeploymentMode::Free => "Free (5.3)",
     }
 }

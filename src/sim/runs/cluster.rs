@@ -16,7 +16,54 @@
 
 use std::str::FromStr;
 
-use crate::sim::Shard;
+use serde::{Deserialize, Serialize};
+
+/// Part `index` (0-based) of `count` equal parts of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// The game indices of this shard: contiguous, so shards concatenate.
+    /// Computed in 128 bits, so any number of games splits without overflow.
+    pub fn range(self, games: u64) -> std::ops::Range<u64> {
+        let n = u128::from(self.count.max(1));
+        let i = u128::from(self.index).min(n - 1);
+        let bound = |k: u128| (u128::from(games) * k / n) as u64;
+        bound(i)..bound(i + 1)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    /// `i/n`, 1-based: `1/4` is the first quarter.
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError::NotAShard {
+            text: text.to_string(),
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (i, n): (u32, u32) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || i == 0 || i > n {
+            return Err(bad());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
 
 /// The number of shards, for schedulers that do not say (Kubernetes).
 pub(crate) const SHARD_COUNT_VAR: &str = "CAESAR_SHARD_COUNT";

@@ -5,14 +5,102 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{EndReason, PlayQuality};
+use crate::engine::{EndReason, GameStats, PlayQuality};
 use crate::scenario::model::{Event, Side};
+use crate::sim::heatmap;
 use crate::sim::merge::{MergeError, RunDifference};
 use crate::sim::stats::{
     Estimate, Histogram, PairedDifference, Summary, paired_mean_difference, paired_proportion_test,
     share, two_proportion_test,
 };
-use crate::sim::{GameRange, GameSummary, Shard, SimOptions};
+use crate::sim::{GameRange, Shard, SimOptions};
+
+/// One finished game, as reports and CSV rows see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub index: u64,
+    pub seed: u64,
+    pub winner: Option<Side>,
+    pub how: EndReason,
+    /// The year whose winter ended the game.
+    pub year: u8,
+    pub vp: [u32; 2],
+    /// Event cards each side played ([Caesar, Pompey], `Event::ALL` order).
+    pub events_by_side: [[u8; Event::COUNT]; 2],
+    /// What the engine counted as the game went: battles, losses, events,
+    /// VP by year, play quality (its map events are taken into `map`).
+    #[serde(flatten)]
+    pub stats: GameStats,
+    /// Where things happened and who held what after each winter (for the
+    /// map heatmaps; not in the CSV rows).
+    #[serde(skip)]
+    pub map: heatmap::MapRecord,
+}
+
+/// A column of the per-game CSV: its header and its value in a game.
+type CsvColumn = (String, Box<dyn Fn(&GameSummary) -> String + Send + Sync>);
+
+/// The per-game CSV's columns, in order: the header and every row read
+/// this one list (the per-game counts from [`GAME_COUNTS`], the
+/// events from [`Event::ALL`]).
+static CSV_COLUMNS: std::sync::LazyLock<Vec<CsvColumn>> = std::sync::LazyLock::new(|| {
+    fn side(s: Option<Side>) -> String {
+        s.map_or("none".to_string(), |s| s.to_string())
+    }
+    fn column(
+        name: &str,
+        value: impl Fn(&GameSummary) -> String + Send + Sync + 'static,
+    ) -> CsvColumn {
+        (name.to_string(), Box::new(value))
+    }
+    let mut columns = vec![
+        column("game", |g| g.index.to_string()),
+        column("seed", |g| g.seed.to_string()),
+        column("winner", |g| side(g.winner)),
+        column("how", |g| format!("{:?}", g.how)),
+    ];
+    for count in GAME_COUNTS.iter() {
+        if let Some(name) = count.csv {
+            let of = count.of;
+            columns.push(column(name, move |g| of(g).to_string()));
+        }
+    }
+    for event in Event::ALL {
+        let name = format!("{event:?}").to_lowercase();
+        columns.push(column(&name, move |g| {
+            g.stats.events_played[event as usize].to_string()
+        }));
+    }
+    columns.extend([
+        column("events_cancelled", |g| g.stats.events_cancelled.to_string()),
+        column("first_turn_player1", |g| side(g.stats.first_turn_player1)),
+        column("actions", |g| g.stats.actions.to_string()),
+        column("vp_by_year", |g| {
+            let by_year: Vec<String> = g
+                .stats
+                .vp_by_year
+                .iter()
+                .map(|[c, p]| format!("{c}-{p}"))
+                .collect();
+            by_year.join(" ")
+        }),
+    ]);
+    columns
+});
+
+impl GameSummary {
+    /// The per-game CSV's header line (no newline).
+    pub fn csv_header() -> String {
+        let names: Vec<&str> = CSV_COLUMNS.iter().map(|(name, _)| name.as_str()).collect();
+        names.join(",")
+    }
+
+    /// This game's CSV row (no newline), under [`GameSummary::csv_header`].
+    pub fn csv_row(&self) -> String {
+        let values: Vec<String> = CSV_COLUMNS.iter().map(|(_, value)| value(self)).collect();
+        values.join(",")
+    }
+}
 
 /// Everything a run counts. Only integers, so merging shards in any order
 /// gives exactly the single-run figures. A field a report was written
