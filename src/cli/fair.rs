@@ -108,7 +108,7 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
     };
     options
         .check()
-        .map_err(|e| CliError::Usage(format!("{}", with_flag(&e.to_string()))))?;
+        .map_err(|e| CliError::Usage(with_flag(&e.to_string())))?;
     let trains = args.rounds > 0 || args.check_rounds > 0;
     if trains && args.out.is_none() {
         return Err(CliError::Usage(

@@ -424,18 +424,30 @@ fn candidate_point(knob: &PlannedKnob, candidate: &Candidate) -> usize {
         .expect("every candidate is one of its knob's points")
 }
 
+/// What every candidate is judged by: the rule set's name, the population
+/// and the run's options.
+#[derive(Clone, Copy)]
+struct JudgedBy<'a> {
+    variant: &'a str,
+    population: &'a [Vec<Member>; 2],
+    options: &'a FairOptions,
+}
+
 /// One candidate's table: the population at the candidate's setup, over
 /// the base run's seeds, to `games` games a deciding pairing.
 fn evaluate(
     game: &Game,
-    variant: &str,
-    population: &[Vec<Member>; 2],
-    options: &FairOptions,
+    judged_by: &JudgedBy<'_>,
     games: u64,
     budget: Option<Duration>,
     earlier: Option<BalanceReport>,
     watch: &Watch,
 ) -> Result<BalanceReport, BalanceError> {
+    let JudgedBy {
+        variant,
+        population,
+        options,
+    } = *judged_by;
     let mut report = match earlier {
         Some(mut report) => {
             report.options.games = games.max(report.options.games);
@@ -518,11 +530,14 @@ fn along(
             value_text(point.settings.get(&knob.axis.key).unwrap_or(&Value::Null))
         ));
         let before = reports[i].as_ref().map_or(0, |r| r.games_played);
-        let report = evaluate(
-            &point.game,
+        let judged_by = JudgedBy {
             variant,
             population,
             options,
+        };
+        let report = evaluate(
+            &point.game,
+            &judged_by,
             games,
             slice,
             reports[i].take(),

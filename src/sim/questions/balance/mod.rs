@@ -1879,9 +1879,9 @@ impl BalanceReport {
         if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
             return bad("elapsed_seconds", "seconds, 0 or more".to_string());
         }
-        if !self.caesar_mix.is_empty()
-            && !(self.value.estimate.is_finite() && (0.0..=1.0).contains(&self.value.estimate))
-        {
+        let share = self.value.estimate;
+        let a_share = share.is_finite() && (0.0..=1.0).contains(&share);
+        if !self.caesar_mix.is_empty() && !a_share {
             return bad("value", "Caesar's share from 0 to 1".to_string());
         }
         if self.table.rows() != self.caesar.len()

@@ -71,8 +71,9 @@ impl Players {
     }
 }
 
-/// What a run starts from.
+/// What a run starts from (made once a run: its size does not matter).
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 pub enum Begin {
     /// A new run over the population of `players`.
     Fresh {
