@@ -109,12 +109,15 @@ fn a_knob_that_cannot_reach_the_target_says_so_with_its_nearest_point_the_same_f
 fn the_change_found_is_written_as_a_variant_that_sets_only_it() {
     let dir = tempfile::tempdir().unwrap();
     let written = dir.path().join("fair.ron");
-    // Any value from 10% to 90% is fair here: the setup's own value is.
+    // Any value up to 74% is fair here: the setup's own value is (Caesar
+    // wins about a fifth of the heuristic's mirror).
     let report: Value = serde_json::from_str(&stdout_of_success(&tiny(&[
         "--vary",
         "vp_to_win=9,10,11",
+        "--target",
+        "30",
         "--tolerance",
-        "40",
+        "44",
         "--json",
         "--write-variant",
         written.to_str().unwrap(),

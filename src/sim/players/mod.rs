@@ -203,37 +203,26 @@ impl PlayerChoice {
                 let rules = RuleSet::load(variant)?;
                 let game = crate::engine::Game::from_document(&doc, rules, Some(variant))?;
                 let scenario = setup.scenario_file.as_deref();
+                // `fast` where no balance is measured or its mix searches
+                // (a hundred heuristic games a game: runs of thousands
+                // would take hours), with why.
+                let fast_because = |why: String| -> Result<(AiSpec, Option<String>), RankError> {
+                    let (spec, words) =
+                        PlayerChoice::Ranked(Rank::Fast).resolve(variants, setup)?;
+                    let words = words.unwrap_or_default();
+                    Ok((spec, Some(format!("equilibrium: {why}, so {words}"))))
+                };
                 match measured_for(&game, scenario, variant)? {
-                    // A mix of searches costs a hundred heuristic games a
-                    // game: the default of runs of thousands stays `fast`.
-                    Some(measured) if !measured.mix_is_fast() => {
-                        let (spec, words) =
-                            PlayerChoice::Ranked(Rank::Fast).resolve(variants, setup)?;
-                        let words = words.unwrap_or_default();
-                        Ok((
-                            spec,
-                            Some(format!(
-                                "equilibrium: the balance measured for this setup ({}) mixes searches, each game of which costs about a hundred heuristic games, so {words}",
-                                measured.source
-                            )),
-                        ))
-                    }
+                    Some(measured) if !measured.mix_is_fast() => fast_because(format!(
+                        "the balance measured for this setup ({}) mixes searches, each game of which costs about a hundred heuristic games",
+                        measured.source
+                    )),
                     Some(measured) => {
                         let spec = measured.player()?;
                         let words = format!("equilibrium = {spec}: {}", measured.line());
                         Ok((spec, Some(words)))
                     }
-                    None => {
-                        let (spec, words) =
-                            PlayerChoice::Ranked(Rank::Fast).resolve(variants, setup)?;
-                        let words = words.unwrap_or_default();
-                        Ok((
-                            spec,
-                            Some(format!(
-                                "equilibrium: no balance is measured for this setup, so {words}"
-                            )),
-                        ))
-                    }
+                    None => fast_because("no balance is measured for this setup".to_string()),
                 }
             }
         }
