@@ -277,7 +277,10 @@ pub fn run(
         checkpoint: None,
         players_dir: setup.players_dir.clone(),
     };
-    session::run_plan(setup.game, &mut base, &base_plan, watch, &mut |_| {})?;
+    // Its own watch: the base's deadline must not stop the knobs.
+    let own = Watch::new();
+    session::run_plan(setup.game, &mut base, &base_plan, &own, &mut |_| {})?;
+    watch.progress.add(own.progress.done());
     let mut games_played = base.games_played;
     let Some(coverage) = base.coverage.filter(|c| c.solved[0] > 0 && c.solved[1] > 0) else {
         return Ok(unanswered(
