@@ -25,8 +25,8 @@ pub use params::{
 pub use search::{Budget, SearchPlayer};
 
 pub use spec::{
-    AiSpec, KINDS, LearnedValue, NotAPlayer, SearchOn, SpecText, Spelling, TunedHeuristic,
-    spellings,
+    AiSpec, KINDS, LearnedValue, NotAPlayer, PlayerFileName, SearchOn, SpecText, Spelling,
+    TunedHeuristic, spellings, tuned_file_stem,
 };
 pub use value::ValueModel;
 

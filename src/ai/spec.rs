@@ -763,6 +763,96 @@ impl<'a> SpecText<'a> {
     }
 }
 
+impl AiSpec {
+    /// The spec as the command line writes it, each file by its name alone
+    /// (`mcts:64@tuned-rules-2.0.ron+value.ron`): the hover text of the
+    /// window's words for a player, where a file's folder says nothing.
+    pub fn text_with_file_names(&self) -> String {
+        let text = self.to_string();
+        SpecText::of(&text)
+            .with_files(|file, _| Ok::<_, std::convert::Infallible>(file_name(file).to_string()))
+            .unwrap_or_else(|never| match never {})
+    }
+}
+
+/// A path's file name (the path itself when it has none).
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(path)
+}
+
+/// The start of a tuned player file's name: `tuned-RULES.ron`.
+const TUNED: &str = "tuned-";
+/// The start of a player file tuned per side: `tuned-sides-RULES.ron`.
+const TUNED_SIDES: &str = "tuned-sides-";
+/// The start of a player file fitted for a search: `search-base-RULES.ron`.
+const SEARCH_BASE: &str = "search-base-";
+
+/// What a player file's name says it holds, read as the shipped files and
+/// the window's saved players are named (see [`tuned_file_stem`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerFileName<'a> {
+    /// `tuned-RULES.ron`: the heuristic's numbers fitted for a rule set.
+    Tuned { rules: &'a str },
+    /// `tuned-sides-RULES.ron`: fitted for a rule set, per side.
+    TunedPerSide { rules: &'a str },
+    /// `search-base-RULES.ron`: numbers fitted for a search to play on.
+    SearchBase { rules: &'a str },
+    /// Any other name (the file name).
+    Other(&'a str),
+}
+
+impl<'a> PlayerFileName<'a> {
+    pub fn of(path: &'a str) -> PlayerFileName<'a> {
+        let name = file_name(path);
+        let stem = name.strip_suffix(".ron").unwrap_or(name);
+        // `tuned-sides-` first: it starts with `tuned-` too.
+        if let Some(rules) = stem.strip_prefix(TUNED_SIDES) {
+            PlayerFileName::TunedPerSide { rules }
+        } else if let Some(rules) = stem.strip_prefix(TUNED) {
+            PlayerFileName::Tuned { rules }
+        } else if let Some(rules) = stem.strip_prefix(SEARCH_BASE) {
+            PlayerFileName::SearchBase { rules }
+        } else {
+            PlayerFileName::Other(name)
+        }
+    }
+
+    /// Whether the file holds a tuned heuristic's numbers (per side or not).
+    pub fn is_tuned(self) -> bool {
+        matches!(
+            self,
+            PlayerFileName::Tuned { .. } | PlayerFileName::TunedPerSide { .. }
+        )
+    }
+
+    /// In words: "fitted for rules 2.0", "fitted per side for rules 1.1",
+    /// "fitted for search under rules 2.0"; any other file by its name.
+    pub fn words(self) -> String {
+        let rules = |r: &str| match r.strip_prefix("rules-") {
+            Some(v) => format!("rules {v}"),
+            None => r.to_string(),
+        };
+        match self {
+            PlayerFileName::TunedPerSide { rules: r } => {
+                format!("fitted per side for {}", rules(r))
+            }
+            PlayerFileName::Tuned { rules: r } => format!("fitted for {}", rules(r)),
+            PlayerFileName::SearchBase { rules: r } => {
+                format!("fitted for search under {}", rules(r))
+            }
+            PlayerFileName::Other(name) => name.to_string(),
+        }
+    }
+}
+
+/// The name (without `.ron`) a player tuned for `rule_set` is saved under.
+pub fn tuned_file_stem(rule_set: &str) -> String {
+    format!("{TUNED}{rule_set}")
+}
+
 impl FromStr for AiSpec {
     type Err = NotAPlayer;
 
@@ -937,9 +1027,50 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering};
 
-    use super::AiSpec;
+    use super::{AiSpec, PlayerFileName, tuned_file_stem};
     use crate::ai::{Player, decide};
     use crate::engine::{Action, State};
+
+    #[test]
+    fn a_player_files_name_reads_as_the_shipped_files_are_named() {
+        let words = |path: &str| PlayerFileName::of(path).words();
+        assert_eq!(
+            words("variants/players/tuned-rules-2.0.ron"),
+            "fitted for rules 2.0"
+        );
+        assert_eq!(
+            words("tuned-sides-rules-1.1.ron"),
+            "fitted per side for rules 1.1"
+        );
+        assert_eq!(
+            words("a/search-base-rules-2.0.ron"),
+            "fitted for search under rules 2.0"
+        );
+        assert_eq!(words("tuned-house-2.0.ron"), "fitted for house-2.0");
+        assert_eq!(words("folder/mine.ron"), "mine.ron");
+        assert!(PlayerFileName::of("tuned-sides-rules-1.1.ron").is_tuned());
+        assert!(!PlayerFileName::of("search-base-rules-2.0.ron").is_tuned());
+        assert_eq!(
+            PlayerFileName::of(&format!("{}.ron", tuned_file_stem("rules-2.0"))),
+            PlayerFileName::Tuned { rules: "rules-2.0" }
+        );
+    }
+
+    #[test]
+    fn a_spec_with_file_names_leaves_out_the_folders_only() {
+        let file = "variants/players/tuned-rules-2.0.ron";
+        let tuned: AiSpec = format!("heuristic:{file}").parse().unwrap();
+        assert_eq!(
+            tuned.text_with_file_names(),
+            "heuristic:tuned-rules-2.0.ron"
+        );
+        let on: AiSpec = format!("mcts:64@{file}").parse().unwrap();
+        assert_eq!(on.text_with_file_names(), "mcts:64@tuned-rules-2.0.ron");
+        assert_eq!(
+            AiSpec::Mcts { playouts: 8 }.text_with_file_names(),
+            "mcts:8"
+        );
+    }
 
     #[test]
     fn a_players_text_splits_into_its_head_and_files_by_the_grammar() {

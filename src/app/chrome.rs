@@ -53,113 +53,135 @@ pub(super) fn top_bar(ui: &mut Ui, state: &AppState, tab: Tab, map: &MapPanel) -
     let mut actions = Vec::new();
     ui.horizontal(|ui| {
         ui.menu_button("File", |ui| file_menu(ui, state, &mut actions));
-        let history = state.history();
-        // Undo and Redo: the step each would take, or that there is none.
-        for (can, word, step, keys, none, request) in [
-            (
-                history.can_undo(),
-                "Undo",
-                history.undo_label(),
-                "Ctrl+Z",
-                "Nothing to undo",
-                Request::Undo,
-            ),
-            (
-                history.can_redo(),
-                "Redo",
-                history.redo_label(),
-                "Ctrl+Shift+Z",
-                "Nothing to redo",
-                Request::Redo,
-            ),
-        ] {
-            let tip = step.map_or(none.to_string(), |l| format!("{word} {l} ({keys})"));
-            if ui
-                .add_enabled(can, egui::Button::new(word))
-                .on_hover_text(tip)
-                .on_disabled_hover_text(none)
-                .clicked()
-            {
-                actions.push(request);
-            }
-        }
+        undo_redo(ui, state, &mut actions);
         ui.separator();
-        for (t, label) in [
-            (Tab::Map, "Map"),
-            (Tab::Deployment, "Deployment"),
-            (Tab::Setup, "Setup"),
-            (Tab::Rules, "Rules"),
-            (Tab::Simulation, "Simulate"),
-            (Tab::Balance, "Balance"),
-            (Tab::Play, "Play"),
-            (Tab::Replay, "Replay"),
-        ] {
-            if ui.selectable_label(tab == t, label).clicked() {
-                actions.push(Request::SetTab(t));
-            }
-        }
+        tab_buttons(ui, tab, &mut actions);
         ui.separator();
-        // In a narrow window (1000 px) the title gives way, not the Variant
-        // box: it is cut with "…" and whole on hover.
-        let room = (ui.available_width() - 230.0).clamp(80.0, 420.0);
-        ui.scope(|ui| {
-            ui.set_max_width(room);
-            ui.add(
-                egui::Label::new(
-                    RichText::new(state.scenario_name())
-                        .strong()
-                        .size(theme::TITLE_SIZE),
-                )
-                .truncate(),
-            );
-        });
-        if state.dirty() {
-            ui.label(RichText::new("unsaved").color(theme::WARNING))
-                .on_hover_text("The scenario has changes that are not saved");
-        }
+        title(ui, state);
         ui.separator();
-        let label = ui.label("Variant");
-        let variant = state.variant();
-        let mut chosen = variant.to_string();
-        let combo = egui::ComboBox::from_id_salt("variant")
-            .selected_text(state.rules_label())
-            // Narrower in a narrow window (1000 px): whole, never clipped.
-            .width((ui.available_width() - 12.0).clamp(110.0, 240.0))
-            .truncate()
-            .show_ui(ui, |ui| {
-                let builtin = BUILTIN_VARIANTS.iter().any(|(n, _)| *n == variant);
-                if !builtin {
-                    // A variant file given on the command line stays selectable.
-                    ui.selectable_value(&mut chosen, variant.to_string(), variant);
-                }
-                for (name, _) in BUILTIN_VARIANTS {
-                    ui.selectable_value(&mut chosen, (*name).to_string(), *name);
-                }
-            });
-        // Screen readers (and the GUI tests) find the selector as "Variant".
-        let _ = combo.response.labelled_by(label.id);
-        if chosen != variant {
-            actions.push(Request::SetVariant(chosen));
-        }
+        variant_menu(ui, state, &mut actions);
         if matches!(tab, Tab::Map | Tab::Deployment) {
-            ui.separator();
-            if ui
-                .button("Fit")
-                .on_hover_text("Show the whole map (the wheel zooms, dragging pans)")
-                .clicked()
-            {
-                actions.push(Request::FitMap);
-            }
-            if map.has_model() {
-                ui.label(
-                    RichText::new(format!("zoom {:.0}%", map.view.zoom() * 100.0))
-                        .weak()
-                        .small(),
-                );
-            }
+            map_buttons(ui, map, &mut actions);
         }
     });
     actions
+}
+
+/// Undo and Redo: the step each would take, or that there is none.
+fn undo_redo(ui: &mut Ui, state: &AppState, actions: &mut Vec<Request>) {
+    let history = state.history();
+    for (can, word, step, keys, none, request) in [
+        (
+            history.can_undo(),
+            "Undo",
+            history.undo_label(),
+            "Ctrl+Z",
+            "Nothing to undo",
+            Request::Undo,
+        ),
+        (
+            history.can_redo(),
+            "Redo",
+            history.redo_label(),
+            "Ctrl+Shift+Z",
+            "Nothing to redo",
+            Request::Redo,
+        ),
+    ] {
+        let tip = step.map_or(none.to_string(), |l| format!("{word} {l} ({keys})"));
+        if ui
+            .add_enabled(can, egui::Button::new(word))
+            .on_hover_text(tip)
+            .on_disabled_hover_text(none)
+            .clicked()
+        {
+            actions.push(request);
+        }
+    }
+}
+
+fn tab_buttons(ui: &mut Ui, tab: Tab, actions: &mut Vec<Request>) {
+    for (t, label) in [
+        (Tab::Map, "Map"),
+        (Tab::Deployment, "Deployment"),
+        (Tab::Setup, "Setup"),
+        (Tab::Rules, "Rules"),
+        (Tab::Simulation, "Simulate"),
+        (Tab::Balance, "Balance"),
+        (Tab::Play, "Play"),
+        (Tab::Replay, "Replay"),
+    ] {
+        if ui.selectable_label(tab == t, label).clicked() {
+            actions.push(Request::SetTab(t));
+        }
+    }
+}
+
+/// The scenario's name, and whether it has unsaved changes.
+fn title(ui: &mut Ui, state: &AppState) {
+    // In a narrow window (1000 px) the title gives way, not the Variant
+    // box: it is cut with "…" and whole on hover.
+    let room = (ui.available_width() - 230.0).clamp(80.0, 420.0);
+    ui.scope(|ui| {
+        ui.set_max_width(room);
+        ui.add(
+            egui::Label::new(
+                RichText::new(state.scenario_name())
+                    .strong()
+                    .size(theme::TITLE_SIZE),
+            )
+            .truncate(),
+        );
+    });
+    if state.dirty() {
+        ui.label(RichText::new("unsaved").color(theme::WARNING))
+            .on_hover_text("The scenario has changes that are not saved");
+    }
+}
+
+fn variant_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Request>) {
+    let label = ui.label("Variant");
+    let variant = state.variant();
+    let mut chosen = variant.to_string();
+    let combo = egui::ComboBox::from_id_salt("variant")
+        .selected_text(state.rules_label())
+        // Narrower in a narrow window (1000 px): whole, never clipped.
+        .width((ui.available_width() - 12.0).clamp(110.0, 240.0))
+        .truncate()
+        .show_ui(ui, |ui| {
+            let builtin = BUILTIN_VARIANTS.iter().any(|(n, _)| *n == variant);
+            if !builtin {
+                // A variant file given on the command line stays selectable.
+                ui.selectable_value(&mut chosen, variant.to_string(), variant);
+            }
+            for (name, _) in BUILTIN_VARIANTS {
+                ui.selectable_value(&mut chosen, (*name).to_string(), *name);
+            }
+        });
+    // Screen readers (and the GUI tests) find the selector as "Variant".
+    let _ = combo.response.labelled_by(label.id);
+    if chosen != variant {
+        actions.push(Request::SetVariant(chosen));
+    }
+}
+
+/// Fit and the zoom, on the tabs that show the map.
+fn map_buttons(ui: &mut Ui, map: &MapPanel, actions: &mut Vec<Request>) {
+    ui.separator();
+    if ui
+        .button("Fit")
+        .on_hover_text("Show the whole map (the wheel zooms, dragging pans)")
+        .clicked()
+    {
+        actions.push(Request::FitMap);
+    }
+    if map.has_model() {
+        ui.label(
+            RichText::new(format!("zoom {:.0}%", map.view.zoom() * 100.0))
+                .weak()
+                .small(),
+        );
+    }
 }
 
 fn file_menu(ui: &mut Ui, state: &AppState, actions: &mut Vec<Request>) {

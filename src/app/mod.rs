@@ -385,7 +385,7 @@ impl WorkbenchApp {
                     Some(ext) if ext == "ron" => variant.file_stem().unwrap_or_default(),
                     _ => variant.as_os_str(),
                 };
-                format!("tuned-{}", rule_set.to_string_lossy())
+                crate::ai::tuned_file_stem(&rule_set.to_string_lossy())
             }
             // Saving again suggests the file's own name.
             FilePurpose::SaveScenario { .. } => match self.state.path().and_then(Path::file_stem) {

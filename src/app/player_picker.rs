@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 
 use egui::{Response, RichText, Ui};
 
-use crate::ai::AiSpec;
 use crate::ai::KINDS;
+use crate::ai::{AiSpec, PlayerFileName};
 use crate::sim::ratings::{self, Rating};
 
 /// What was picked in a player menu.
@@ -320,13 +320,15 @@ pub(super) fn label(spec: &AiSpec) -> String {
     let word = spec.kind().word;
     match spec {
         AiSpec::Random | AiSpec::Heuristic => word.to_string(),
-        AiSpec::TunedHeuristic(t) => format!("{word} ({})", file_words(&t.path)),
+        AiSpec::TunedHeuristic(t) => {
+            format!("{word} ({})", PlayerFileName::of(&t.path).words())
+        }
         AiSpec::Search { .. }
         | AiSpec::SearchTimed { .. }
         | AiSpec::Mcts { .. }
         | AiSpec::MctsTimed { .. } => format!("{word} ({})", budget(spec)),
         AiSpec::SearchOn(s) => {
-            let mut parts = vec![budget(&s.search), file_words(&s.on.path)];
+            let mut parts = vec![budget(&s.search), PlayerFileName::of(&s.on.path).words()];
             if s.value.is_some() {
                 parts.push("learned value".to_string());
             }
@@ -336,41 +338,10 @@ pub(super) fn label(spec: &AiSpec) -> String {
     }
 }
 
-/// A player's spec as the command line and the files write it, with a
-/// player file by its name only: the hover text of [`label`]'s words.
+/// A player's spec as the command line writes it, with a player file by
+/// its name only: the hover text of [`label`]'s words.
 pub(super) fn spec_text(spec: &AiSpec) -> String {
-    match spec {
-        AiSpec::TunedHeuristic(t) => format!("heuristic: {}", file_name(&t.path)),
-        AiSpec::SearchOn(s) => {
-            let on = format!("{}@{}", s.search, file_name(&s.on.path));
-            match &s.value {
-                Some(value) => format!("{on}+{}", file_name(&value.path)),
-                None => on,
-            }
-        }
-        other => other.to_string(),
-    }
-}
-
-/// What a shipped player file's name says, in words: `tuned-rules-2.0.ron`
-/// is "fitted for rules 2.0", `tuned-sides-rules-1.1.ron` "fitted per side
-/// for rules 1.1"; any other file goes by its name.
-fn file_words(path: &str) -> String {
-    let name = file_name(path);
-    let stem = name.strip_suffix(".ron").unwrap_or(&name);
-    let rules = |r: &str| match r.strip_prefix("rules-") {
-        Some(v) => format!("rules {v}"),
-        None => r.to_string(),
-    };
-    if let Some(r) = stem.strip_prefix("tuned-sides-") {
-        format!("fitted per side for {}", rules(r))
-    } else if let Some(r) = stem.strip_prefix("tuned-") {
-        format!("fitted for {}", rules(r))
-    } else if let Some(r) = stem.strip_prefix("search-base-") {
-        format!("fitted for search under {}", rules(r))
-    } else {
-        name
-    }
+    spec.text_with_file_names()
 }
 
 fn file_name(path: &str) -> String {
