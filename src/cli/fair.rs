@@ -89,32 +89,7 @@ pub struct FairArgs {
 }
 
 pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
-    let budget = session::budget(args.budget)
-        .map_err(|e| CliError::Usage(format!("--{}", e.to_string().trim_start_matches("the "))))?;
-    let options = FairOptions {
-        target: args.target / 100.0,
-        tolerance: args.tolerance / 100.0,
-        balance: BalanceOptions {
-            seed: args.seed,
-            first_games: args.first_games.min(args.games),
-            games: args.games,
-            rounds: args.rounds,
-            oracles: args.oracles.clone(),
-            tune_games: args.tune_games,
-            response_games: args.response_games,
-            ..BalanceOptions::default()
-        },
-        check_rounds: args.check_rounds,
-    };
-    options
-        .check()
-        .map_err(|e| CliError::Usage(with_flag(&e.to_string())))?;
-    let trains = args.rounds > 0 || args.check_rounds > 0;
-    if trains && args.out.is_none() {
-        return Err(CliError::Usage(
-            "fair keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 --check-rounds 0)".to_string(),
-        ));
-    }
+    let (options, budget) = options_of(&args)?;
     let variant = args.setup.variant().to_string();
     let loaded = args.setup.load()?;
     let game = loaded.game;
@@ -204,6 +179,38 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
     }
     print_report(out, &report, args.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run's options and budget from the command line, each refused in
+/// words before anything is read.
+fn options_of(args: &FairArgs) -> Result<(FairOptions, std::time::Duration), CliError> {
+    let budget = session::budget(args.budget)
+        .map_err(|e| CliError::Usage(format!("--{}", e.to_string().trim_start_matches("the "))))?;
+    let options = FairOptions {
+        target: args.target / 100.0,
+        tolerance: args.tolerance / 100.0,
+        balance: BalanceOptions {
+            seed: args.seed,
+            first_games: args.first_games.min(args.games),
+            games: args.games,
+            rounds: args.rounds,
+            oracles: args.oracles.clone(),
+            tune_games: args.tune_games,
+            response_games: args.response_games,
+            ..BalanceOptions::default()
+        },
+        check_rounds: args.check_rounds,
+    };
+    options
+        .check()
+        .map_err(|e| CliError::Usage(with_flag(&e.to_string())))?;
+    let trains = args.rounds > 0 || args.check_rounds > 0;
+    if trains && args.out.is_none() {
+        return Err(CliError::Usage(
+            "fair keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 --check-rounds 0)".to_string(),
+        ));
+    }
+    Ok((options, budget))
 }
 
 /// The library's words for the command line: the target and tolerance

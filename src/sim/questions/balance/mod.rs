@@ -479,6 +479,13 @@ pub struct BalanceReport {
     pub elapsed_seconds: f64,
 }
 
+/// A report's field that is not as a report's can be.
+fn bad(field: &str, expected: String) -> Result<(), MalformedReport> {
+    Err(MalformedReport(format!(
+        "its field `{field}` is not as a report's can be: expected {expected}"
+    )))
+}
+
 /// What is wrong with a balance report read from a file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -1795,11 +1802,14 @@ impl BalanceReport {
     /// Checks a report read from a file: a table of the population's shape
     /// holding only game results, and mixes that are mixes.
     pub fn check(&self) -> Result<(), MalformedReport> {
-        let bad = |field: &str, expected: String| {
-            Err(MalformedReport(format!(
-                "its field `{field}` is not as a report's can be: expected {expected}"
-            )))
-        };
+        self.check_counts()?;
+        self.check_figures()?;
+        self.check_table_and_mixes()
+    }
+
+    /// The options, the shard, the players, the cells' games, the stage
+    /// and the rounds: what sizes anything, checked first.
+    fn check_counts(&self) -> Result<(), MalformedReport> {
         let o = &self.options;
         o.check_limits().map_err(|e| {
             MalformedReport(format!("its field `options` is not as a run's can be: {e}"))
@@ -1860,6 +1870,11 @@ impl BalanceReport {
                 format!("at most {most_rounds} rounds, numbered from 1"),
             );
         }
+        Ok(())
+    }
+
+    /// The figures solved from the table: within the players and in range.
+    fn check_figures(&self) -> Result<(), MalformedReport> {
         if self.caesar_regret.len() > self.caesar.len()
             || self.pompey_regret.len() > self.pompey.len()
         {
@@ -1884,6 +1899,12 @@ impl BalanceReport {
         if !self.caesar_mix.is_empty() && !a_share {
             return bad("value", "Caesar's share from 0 to 1".to_string());
         }
+        Ok(())
+    }
+
+    /// A table of the population's shape holding only game results, and
+    /// mixes that are mixes of the side's players.
+    fn check_table_and_mixes(&self) -> Result<(), MalformedReport> {
         if self.table.rows() != self.caesar.len()
             || self
                 .table
