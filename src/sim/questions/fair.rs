@@ -103,6 +103,16 @@ pub struct PlannedKnob {
     pub base: Option<usize>,
 }
 
+impl PlannedKnob {
+    /// The knob's value at its candidate `i`.
+    fn value_at(&self, i: usize) -> &Value {
+        self.points[i]
+            .settings
+            .get(&self.axis.key)
+            .unwrap_or(&Value::Null)
+    }
+}
+
 /// The knobs as given (`--vary`), or by default the bid of `side`, each
 /// candidate's rule set and scenario checked by the validator before any
 /// game; a knob of one value is refused.
@@ -262,27 +272,9 @@ pub fn run(
     let deadline = setup.budget.map(|b| started + b);
     let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
     // 1. The base.
-    watch.say("the setup as it is: its balance at equilibrium".to_string());
-    let mut base = session::prepare(
-        setup.game,
-        session::Begin::Fresh {
-            variant: setup.variant.to_string(),
-            options: options.balance.clone(),
-            players: setup.players.clone(),
-        },
-    )?
-    .report;
-    let base_plan = Plan {
-        budget: setup.budget.map(|b| b.mul_f64(BASE_SHARE)),
-        checkpoint: None,
-        players_dir: setup.players_dir.clone(),
-    };
-    // Its own watch: the base's deadline must not stop the knobs.
-    let own = Watch::new();
-    session::run_plan(setup.game, &mut base, &base_plan, &own, &mut |_| {})?;
-    watch.progress.add(own.progress.done());
+    let base = base_balance(&setup, options, watch)?;
     let mut games_played = base.games_played;
-    let Some(coverage) = base.coverage.filter(|c| c.solved[0] > 0 && c.solved[1] > 0) else {
+    let Some(population) = population_of(&base) else {
         return Ok(unanswered(
             &setup,
             options,
@@ -291,29 +283,6 @@ pub fn run(
             "the budget ended before the setup's first table was solved",
         ));
     };
-    // The population every candidate is judged by: of the players the
-    // base's equilibrium is solved over, those in either side's mix and
-    // the heuristic family (a game of theirs costs a millisecond). A search
-    // outside both mixes would cost every candidate a hundred times its
-    // games and decide nothing there; the check at the change trains new
-    // players against the changed setup.
-    let in_mix = |m: &Member| {
-        base.caesar_mix
-            .iter()
-            .chain(&base.pompey_mix)
-            .any(|w| w.player == m.player)
-    };
-    let kept = |members: &[Member], solved: usize| -> Vec<Member> {
-        members[..solved]
-            .iter()
-            .filter(|m| in_mix(m) || m.spec.as_ref().is_some_and(|s| balance::cost_rank(s) == 0))
-            .cloned()
-            .collect()
-    };
-    let population = [
-        kept(&base.caesar, coverage.solved[0]),
-        kept(&base.pompey, coverage.solved[1]),
-    ];
     // 2. Along each knob, a share of what is left before the check.
     let mut knobs = Vec::new();
     let search_end =
@@ -379,6 +348,63 @@ pub fn run(
         games_played,
         elapsed_seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The balance of the setup as it is, within the base's share of the budget.
+fn base_balance(
+    setup: &FairSetup<'_>,
+    options: &FairOptions,
+    watch: &Watch,
+) -> Result<BalanceReport, BalanceError> {
+    watch.say("the setup as it is: its balance at equilibrium".to_string());
+    let mut base = session::prepare(
+        setup.game,
+        session::Begin::Fresh {
+            variant: setup.variant.to_string(),
+            options: options.balance.clone(),
+            players: setup.players.clone(),
+        },
+    )?
+    .report;
+    let base_plan = Plan {
+        budget: setup.budget.map(|b| b.mul_f64(BASE_SHARE)),
+        checkpoint: None,
+        players_dir: setup.players_dir.clone(),
+    };
+    // Its own watch: the base's deadline must not stop the knobs.
+    let own = Watch::new();
+    session::run_plan(setup.game, &mut base, &base_plan, &own, &mut |_| {})?;
+    watch.progress.add(own.progress.done());
+    Ok(base)
+}
+
+/// The population every candidate is judged by: of the players the
+/// base's equilibrium is solved over, those in either side's mix and the
+/// heuristic family (a game of theirs costs a millisecond). A search
+/// outside both mixes would cost every candidate a hundred times its games
+/// and decide nothing there; the check at the change trains new players
+/// against the changed setup. `None` before the base's first table.
+fn population_of(base: &BalanceReport) -> Option<[Vec<Member>; 2]> {
+    let coverage = base
+        .coverage
+        .filter(|c| c.solved[0] > 0 && c.solved[1] > 0)?;
+    let in_mix = |m: &Member| {
+        base.caesar_mix
+            .iter()
+            .chain(&base.pompey_mix)
+            .any(|w| w.player == m.player)
+    };
+    let kept = |members: &[Member], solved: usize| -> Vec<Member> {
+        members[..solved]
+            .iter()
+            .filter(|m| in_mix(m) || m.spec.as_ref().is_some_and(|s| balance::cost_rank(s) == 0))
+            .cloned()
+            .collect()
+    };
+    Some([
+        kept(&base.caesar, coverage.solved[0]),
+        kept(&base.pompey, coverage.solved[1]),
+    ])
 }
 
 /// The report of a run whose base had no answer.
@@ -530,7 +556,7 @@ fn along(
         watch.say(format!(
             "{}={}: the population's table",
             knob.axis.key,
-            value_text(point.settings.get(&knob.axis.key).unwrap_or(&Value::Null))
+            value_text(knob.value_at(i))
         ));
         let before = reports[i].as_ref().map_or(0, |r| r.games_played);
         let judged_by = JudgedBy {
@@ -580,24 +606,25 @@ fn along(
     for i in [lo, hi] {
         at(i, games * 2, &mut reports, &mut done)?;
     }
+    Ok((knob_result(knob, &reports, options), played))
+}
+
+/// What one knob can do, from the candidates played along it: the
+/// curve's crossing, the change nearest the setup's own value within the
+/// tolerance, else the candidate nearest the target.
+fn knob_result(
+    knob: &PlannedKnob,
+    reports: &[Option<BalanceReport>],
+    options: &FairOptions,
+) -> KnobResult {
+    let target = options.target;
     let candidates: Vec<(usize, Candidate)> = reports
         .iter()
         .enumerate()
         .filter_map(|(i, r)| {
             r.as_ref()
                 .filter(|r| r.value.estimate.is_finite())
-                .map(|r| {
-                    (
-                        i,
-                        candidate_of(
-                            knob.points[i]
-                                .settings
-                                .get(&knob.axis.key)
-                                .unwrap_or(&Value::Null),
-                            r,
-                        ),
-                    )
-                })
+                .map(|r| (i, candidate_of(knob.value_at(i), r)))
         })
         .collect();
     let crossing = crossing_of(
@@ -617,23 +644,18 @@ fn along(
             .abs()
             .total_cmp(&(candidates[b].share.estimate - target).abs())
     });
-    Ok((
-        KnobResult {
-            key: knob.axis.key.clone(),
-            base_value: knob
-                .base
-                .and_then(|b| knob.points[b].settings.get(&knob.axis.key).cloned()),
-            steps: change.map(|c| indices[c].abs_diff(from)),
-            crossing: crossing.map(|c| Crossing {
-                at: in_values(knob, c.at),
-                ci95: [in_values(knob, c.ci95[0]), in_values(knob, c.ci95[1])],
-            }),
-            candidates,
-            change,
-            nearest: if change.is_none() { nearest } else { None },
-        },
-        played,
-    ))
+    KnobResult {
+        key: knob.axis.key.clone(),
+        base_value: knob.base.map(|b| knob.value_at(b).clone()),
+        steps: change.map(|c| indices[c].abs_diff(from)),
+        crossing: crossing.map(|c| Crossing {
+            at: in_values(knob, c.at),
+            ci95: [in_values(knob, c.ci95[0]), in_values(knob, c.ci95[1])],
+        }),
+        candidates,
+        change,
+        nearest: if change.is_none() { nearest } else { None },
+    }
 }
 
 /// A position along the knob's values (an index, fractional between two)

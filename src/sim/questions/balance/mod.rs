@@ -2373,8 +2373,6 @@ pub fn merge(reports: Vec<(String, BalanceReport)>) -> Result<BalanceReport, Bal
             .options
             .shard
             .ok_or_else(|| BalanceMergeError::NotAShard(name.clone()))?;
-        r.check()
-            .map_err(|_| BalanceMergeError::Damaged(name.clone()))?;
         let other = |why| BalanceMergeError::OtherRun {
             first: first_name.clone(),
             other: name.clone(),
