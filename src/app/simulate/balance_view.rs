@@ -545,11 +545,17 @@ fn heatmap(ui: &mut Ui, report: &BalanceReport) {
                 egui::pos2(origin.x + cell * j as f32, y),
                 vec2(cell, cell),
             );
-            painter.rect_filled(r.shrink(0.5), 0.0, share_colour(c.share()));
+            // A pairing not played yet (a budget cut the table) is no 50%.
+            let (fill, text) = if c.games() == 0 {
+                (Color32::from_gray(90), "–".to_string())
+            } else {
+                (share_colour(c.share()), format!("{:.0}", c.share() * 100.0))
+            };
+            painter.rect_filled(r.shrink(0.5), 0.0, fill);
             painter.text(
                 r.center(),
                 egui::Align2::CENTER_CENTER,
-                format!("{:.0}", c.share() * 100.0),
+                text,
                 font.clone(),
                 Color32::BLACK,
             );
