@@ -515,3 +515,11 @@ pub fn one_or_two_variants(given: &[String], command: &str) -> Result<Vec<String
         given.to_vec()
     })
 }
+
+/// Whether two paths name one file (the same path where either is not there yet).
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}

@@ -16,7 +16,7 @@ use caesar_workbench::sim::balance::{self as lib, BalanceOptions, BalanceReport,
 
 use super::args::{
     SetupArgs, bundle_ratings, check_outputs, load_game, one_or_two_variants,
-    one_or_two_variants_arg, out_path, parse_side, parse_threads, pool, resolve_shard,
+    one_or_two_variants_arg, out_path, parse_side, parse_threads, pool, resolve_shard, same_file,
 };
 use super::output::warn;
 use super::simulate::{emit_report, print_report, with_progress};
@@ -615,11 +615,4 @@ fn variant_tags(variants: &[String]) -> Vec<String> {
         })
         .collect();
     distinct(tags)
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
 }

@@ -6,14 +6,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::balance::session::{self, Players};
 use caesar_workbench::sim::balance::{BalanceOptions, Oracle, Watch};
 use caesar_workbench::sim::fair::{self, FairOptions, FairSetup};
 use caesar_workbench::sim::sweep::Axis;
 
-use super::args::{SetupArgs, bundle_ratings, check_outputs, parse_threads, pool};
+use super::args::{SetupArgs, bundle_ratings, check_outputs, parse_threads, pool, same_file};
 use super::balance::watching;
 use super::output::warn;
 use super::simulate::{emit_report, print_report};
@@ -83,6 +82,14 @@ pub struct FairArgs {
     /// change found (a rule field's).
     #[arg(long, value_name = "FILE")]
     write_variant: Option<PathBuf>,
+    /// Go on with the run of this report (`fair --out`), cut short by its
+    /// budget or a cancel: its knobs and options, on the same setup, to
+    /// the report an uninterrupted run makes. Give --out another file.
+    #[arg(long, value_name = "REPORT", conflicts_with_all = [
+        "vary", "target", "tolerance", "seed", "games", "first_games", "rounds",
+        "check_rounds", "oracles", "tune_games", "response_games",
+    ])]
+    resume: Option<PathBuf>,
     /// Read every input and check every output, then stop before the first game.
     #[arg(long)]
     dry_run: bool,
@@ -102,6 +109,14 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
             "--out and --write-variant name the same file: give two".to_string(),
         ));
     }
+    if let (Some(r), Some(o)) = (&args.resume, &args.out)
+        && same_file(r, o)
+    {
+        return Err(CliError::Usage(format!(
+            "refusing to write the report over the report it resumes ({}): give another --out",
+            r.display()
+        )));
+    }
     check_outputs(&outputs)?;
     let lineage = RuleSet::lineage(&variant)?;
     let players = Players {
@@ -114,18 +129,53 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
         named: args.players.clone(),
         shipped: !args.only_named,
     };
-    // The default knob is the bid of the side below even; which side that
-    // is, the base balance says (the built-in or measured one if there is
-    // one, else both sides' bids are tried).
-    let axes = if args.vary.is_empty() {
-        default_axes(&game, args.setup.scenario(), &variant, options.target)
-    } else {
-        args.vary.clone()
+    let players_dir = args.out.as_deref().map(session::players_dir_of);
+    let (setup, options) = match &args.resume {
+        Some(path) => {
+            let report = fair::read_report(path).map_err(|e| CliError::Usage(e.to_string()))?;
+            fair::resuming(
+                report,
+                &loaded.doc,
+                &game,
+                &variant,
+                players,
+                Some(budget),
+                players_dir,
+            )
+            .map_err(|e| CliError::Usage(e.to_string()))?
+        }
+        None => {
+            // The default knob is the bid of the side below even, as the
+            // setup's measured balance says (both sides' where none is).
+            let axes = if args.vary.is_empty() {
+                fair::default_axes(&game, args.setup.scenario(), &variant, options.target)
+            } else {
+                args.vary.clone()
+            };
+            let knobs = fair::plan_knobs(&loaded.doc, &game, &axes)
+                .map_err(|e| CliError::Usage(e.to_string()))?;
+            let setup = FairSetup {
+                game: &game,
+                variant: &variant,
+                knobs,
+                players,
+                budget: Some(budget),
+                players_dir,
+                progress: Default::default(),
+                earlier_games: 0,
+                earlier_seconds: 0.0,
+            };
+            (setup, options)
+        }
     };
-    let knobs =
-        fair::plan_knobs(&loaded.doc, &game, &axes).map_err(|e| CliError::Usage(e.to_string()))?;
+    let trains = options.balance.rounds > 0 || options.check_rounds > 0;
+    if trains && args.out.is_none() {
+        return Err(CliError::Usage(
+            "fair keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 --check-rounds 0)".to_string(),
+        ));
+    }
     if let Some(path) = &args.write_variant
-        && let Some(k) = knobs.iter().find(|k| k.axis.key.contains(':'))
+        && let Some(k) = setup.knobs.iter().find(|k| k.axis.key.contains(':'))
     {
         return Err(CliError::Usage(format!(
             "--write-variant {} writes a rule set, and {} changes the setup: vary rule fields only, or leave it out",
@@ -136,49 +186,64 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
     if args.dry_run {
         out.line(format_args!(
             "dry run: every input read and every output checked; knobs {}, {} candidate setups, within {} minutes",
-            knobs.iter().map(|k| k.axis.key.as_str()).collect::<Vec<_>>().join(", "),
-            knobs.iter().map(|k| k.points.len()).sum::<usize>(),
+            setup.knobs.iter().map(|k| k.axis.key.as_str()).collect::<Vec<_>>().join(", "),
+            setup.knobs.iter().map(|k| k.points.len()).sum::<usize>(),
             args.budget
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
     let pool = pool(args.threads)?;
     let watch = Arc::new(Watch::new());
-    let setup = FairSetup {
-        game: &game,
-        variant: &variant,
-        knobs,
-        players,
-        budget: Some(budget),
-        players_dir: args.out.as_deref().map(session::players_dir_of),
+    // The report after every table, atomically: a killed run resumes from it.
+    let mut checkpoint_failed = None;
+    let mut on_step = |so_far: &fair::FairReport| {
+        if let Some(p) = &args.out {
+            checkpoint_failed = session::write_json(p, so_far).err();
+        }
     };
     let report = watching(&watch, || {
-        pool.install(|| fair::run(setup, &options, &watch))
+        pool.install(|| fair::run(setup, &options, &watch, &mut on_step))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
+    if let Some(e) = checkpoint_failed {
+        warn(format_args!(
+            "the last checkpoint could not be written: {e}"
+        ));
+    }
     if let Some(p) = &args.out {
         emit_report(out, &report, true, Some(p))?;
     }
     if let Some(path) = &args.write_variant {
-        match &report.answer {
-            Some(a) => {
-                let text = fair::variant_text(
-                    &variant_reference(&variant, path),
-                    &game.rules,
-                    &a.key,
-                    &a.value,
-                );
-                caesar_workbench::files::write_output(path, &text)
-                    .map_err(|e| CliError::Usage(format!("writing {}: {e}", path.display())))?;
-            }
-            None => warn(format_args!(
-                "no change found: {} was not written",
-                path.display()
-            )),
-        }
+        write_variant(path, &variant, &game, &report)?;
     }
     print_report(out, &report, args.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The change found as a variant file at `path`, if there is one.
+fn write_variant(
+    path: &Path,
+    variant: &str,
+    game: &caesar_workbench::engine::Game,
+    report: &fair::FairReport,
+) -> Result<(), CliError> {
+    match &report.answer {
+        Some(a) => {
+            let text = fair::variant_text(
+                &variant_reference(variant, path),
+                &game.rules,
+                &a.key,
+                &a.value,
+            );
+            caesar_workbench::files::write_output(path, &text)
+                .map_err(|e| CliError::Usage(format!("writing {}: {e}", path.display())))?;
+        }
+        None => warn(format_args!(
+            "no change found: {} was not written",
+            path.display()
+        )),
+    }
+    Ok(())
 }
 
 /// The run's options and budget from the command line, each refused in
@@ -204,12 +269,6 @@ fn options_of(args: &FairArgs) -> Result<(FairOptions, std::time::Duration), Cli
     options
         .check()
         .map_err(|e| CliError::Usage(with_flag(&e.to_string())))?;
-    let trains = args.rounds > 0 || args.check_rounds > 0;
-    if trains && args.out.is_none() {
-        return Err(CliError::Usage(
-            "fair keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 --check-rounds 0)".to_string(),
-        ));
-    }
     Ok((options, budget))
 }
 
@@ -219,21 +278,6 @@ fn with_flag(message: &str) -> String {
     message
         .replace("the target is", "--target is")
         .replace("the tolerance is", "--tolerance is")
-}
-
-/// The bid of the side the measured balance puts below `target`; both
-/// sides' bids where none is measured.
-fn default_axes(
-    game: &caesar_workbench::engine::Game,
-    scenario: Option<&Path>,
-    variant: &str,
-    target: f64,
-) -> Vec<Axis> {
-    match caesar_workbench::sim::players::measured_for(game, scenario, variant) {
-        Ok(Some(m)) if m.report.value.estimate < target => vec![fair::bid_axis(Side::Caesar)],
-        Ok(Some(_)) => vec![fair::bid_axis(Side::Pompey)],
-        _ => vec![fair::bid_axis(Side::Caesar), fair::bid_axis(Side::Pompey)],
-    }
 }
 
 /// How the written variant names the rule set it extends: a built-in by

@@ -63,8 +63,24 @@ fn a_variant_is_never_written_over_an_input() {
     );
 }
 
+/// The report without its clock: every `elapsed_seconds`, the tables' too.
 fn without_time(mut report: Value) -> Value {
-    report["elapsed_seconds"] = Value::Null;
+    fn clear(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map.iter_mut() {
+                    if k == "elapsed_seconds" {
+                        *v = Value::Null;
+                    } else {
+                        clear(v);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(clear),
+            _ => {}
+        }
+    }
+    clear(&mut report);
     report
 }
 
@@ -141,4 +157,38 @@ fn the_change_found_is_written_as_a_variant_that_sets_only_it() {
         "--pompey-ai",
         "heuristic",
     ]);
+}
+
+#[test]
+fn a_run_cut_short_resumes_to_the_report_of_an_uninterrupted_one_and_never_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (whole, cut, resumed) = (path("whole.json"), path("cut.json"), path("resumed.json"));
+    let knob = ["--vary", "vp_to_win=8..12", "--seed", "4"];
+    let mut args = tiny(&knob);
+    args.extend(["--out", &whole]);
+    stdout_of_success(&args);
+    let whole: Value = serde_json::from_str(&std::fs::read_to_string(&whole).unwrap()).unwrap();
+    // As the checkpoint stood two tables before the end: the last two
+    // visits not made, the run paused.
+    let mut at_cut = whole.clone();
+    let visits = at_cut["progress"]["knobs"][0]["visits"]
+        .as_array_mut()
+        .unwrap();
+    assert!(visits.len() >= 4, "{whole}");
+    visits.truncate(visits.len() - 2);
+    at_cut["paused"] = Value::Bool(true);
+    std::fs::write(&cut, at_cut.to_string()).unwrap();
+    stdout_of_success(&["fair", "--resume", &cut, "--out", &resumed]);
+    let resumed: Value =
+        serde_json::from_str(&std::fs::read_to_string(&resumed).unwrap()).unwrap();
+    assert_eq!(without_time(resumed), without_time(whole));
+    // Never written over the report it resumes; never on another setup.
+    let err = refusal(&["fair", "--resume", &cut, "--out", &cut]);
+    assert!(err.contains("over the report it resumes"), "{err}");
+    let err = refusal(&["fair", "--resume", &cut, "--variant", "rules-1.1"]);
+    assert!(err.contains("not on this setup"), "{err}");
+    // Its knobs and options are the report's: a new one is refused.
+    let err = refusal(&["fair", "--resume", &cut, "--target", "40"]);
+    assert!(err.contains("--target"), "{err}");
 }

@@ -197,6 +197,11 @@ pub fn run_plan(
 
 /// Writes a report as JSON, atomically, making its folder if need be.
 pub fn write_report(path: &Path, report: &BalanceReport) -> Result<(), String> {
+    write_json(path, report)
+}
+
+/// Writes any report as JSON, atomically, making its folder if need be.
+pub fn write_json(path: &Path, report: &impl serde::Serialize) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     }

@@ -1,0 +1,839 @@
+//! A `fair` run: the base, the walk along each knob, the check at the
+//! change, each on the library's balance run, and every table kept in the
+//! report's [`FairProgress`] so that a run cut by its budget or a cancel
+//! resumes to the report an uninterrupted one makes.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::crossing::crossing_of;
+use super::{
+    Candidate, Checked, Crossing, FairOptions, FairProgress, FairReport, FairSetup, KnobProgress,
+    KnobResult, PlannedKnob, Visit, value_text,
+};
+use crate::engine::Game;
+use crate::sim::balance::session::{self, Plan};
+use crate::sim::balance::{
+    self, BalanceError, BalanceOptions, BalanceReport, Member, Stage, Watch,
+};
+use crate::sim::report::PlayedOn;
+
+/// The base run's share of the budget, and the check's.
+const BASE_SHARE: f64 = 0.3;
+const CHECK_SHARE: f64 = 0.25;
+
+/// Runs `fair`: the base, each knob, the check at the best change, going
+/// on from `setup.progress` (empty for a new run). `on_step` sees the
+/// report after every table (a checkpoint, the window's "so far"). Cut by
+/// the budget or a cancel, the report says how far it got and is paused.
+pub fn run(
+    setup: FairSetup<'_>,
+    options: &FairOptions,
+    watch: &Watch,
+    on_step: &mut dyn FnMut(&FairReport),
+) -> Result<FairReport, BalanceError> {
+    options
+        .check()
+        .map_err(|e| BalanceError::Resume(e.to_string()))?;
+    let mut walk = Walk::new(setup, options, watch);
+    let Some(population) = walk.base()? else {
+        return Ok(walk.report(
+            None,
+            "the budget ended before the setup's first table was solved",
+        ));
+    };
+    on_step(&walk.report(Some(&population), ""));
+    let search_end = walk
+        .left()
+        .map(|l| Instant::now() + l.mul_f64(1.0 - CHECK_SHARE / (1.0 - BASE_SHARE)));
+    let count = walk.setup.knobs.len();
+    for k in 0..count {
+        let share = search_end
+            .map(|end| end.saturating_duration_since(Instant::now()) / (count - k) as u32);
+        if !walk.along(k, &population, share, on_step)? {
+            let why = if walk.cancelled() {
+                "the run was cancelled"
+            } else {
+                "the budget ended"
+            };
+            return Ok(walk.report(Some(&population), why));
+        }
+    }
+    let stopped = walk.check(&population)?;
+    Ok(walk.report(Some(&population), &stopped))
+}
+
+/// A run under way: its setup, what it has played, how far it got.
+struct Walk<'a> {
+    setup: FairSetup<'a>,
+    options: &'a FairOptions,
+    watch: &'a Watch,
+    started: Instant,
+    deadline: Option<Instant>,
+    /// Games played in this process (a resume adds them to the report's).
+    games_played: u64,
+    /// A stage was cut by the budget or a cancel: the report is paused.
+    cut: bool,
+    /// Per knob, the candidates visited by this pass (a resumed walk may
+    /// hold tables its earlier pass played that this one does not visit).
+    seen: Vec<Vec<bool>>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(mut setup: FairSetup<'a>, options: &'a FairOptions, watch: &'a Watch) -> Walk<'a> {
+        let started = Instant::now();
+        // A resume's progress is matched to the knobs by key; a knob it
+        // does not know starts empty.
+        let knobs = setup
+            .knobs
+            .iter()
+            .map(|k| {
+                let mut earlier = setup
+                    .progress
+                    .knobs
+                    .iter()
+                    .position(|p| p.key == k.axis.key)
+                    .map(|i| setup.progress.knobs[i].clone())
+                    .unwrap_or_else(|| KnobProgress {
+                        key: k.axis.key.clone(),
+                        ..KnobProgress::default()
+                    });
+                earlier.tables.resize(k.points.len(), None);
+                earlier
+            })
+            .collect();
+        setup.progress.knobs = knobs;
+        let seen = setup
+            .knobs
+            .iter()
+            .map(|k| vec![false; k.points.len()])
+            .collect();
+        Walk {
+            deadline: setup.budget.map(|b| started + b),
+            setup,
+            options,
+            watch,
+            started,
+            games_played: 0,
+            cut: false,
+            seen,
+        }
+    }
+
+    fn left(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    fn cancelled(&self) -> bool {
+        self.watch.progress.is_cancelled()
+    }
+
+    /// The balance of the setup as it is, within the base's share of the
+    /// budget (or the earlier pass's, gone on with); the population every
+    /// candidate is judged by, `None` before its first table is solved.
+    fn base(&mut self) -> Result<Option<[Vec<Member>; 2]>, BalanceError> {
+        self.watch
+            .say("the setup as it is: its balance at equilibrium".to_string());
+        let mut base = match self.setup.progress.base.take() {
+            Some(earlier) => earlier,
+            None => {
+                session::prepare(
+                    self.setup.game,
+                    session::Begin::Fresh {
+                        variant: self.setup.variant.to_string(),
+                        options: self.options.balance.clone(),
+                        players: self.setup.players.clone(),
+                    },
+                )?
+                .report
+            }
+        };
+        // A finished base is paused too (its rounds are done): not cut.
+        if !base.is_done() {
+            let before = base.games_played;
+            let plan = Plan {
+                budget: self.setup.budget.map(|b| b.mul_f64(BASE_SHARE)),
+                checkpoint: None,
+                players_dir: self.setup.players_dir.clone(),
+            };
+            in_own_watch(self.watch, |own| {
+                session::run_plan(self.setup.game, &mut base, &plan, own, &mut |_| {})
+            })?;
+            self.games_played += base.games_played - before;
+        }
+        self.cut |= !base.is_done();
+        let population = population_of(&base);
+        self.setup.progress.base = Some(base);
+        Ok(population)
+    }
+
+    /// Walks knob `k`: its ends, bisection to the target, more games at
+    /// the two values around it. False if a cancel stopped it.
+    fn along(
+        &mut self,
+        k: usize,
+        population: &[Vec<Member>; 2],
+        budget: Option<Duration>,
+        on_step: &mut dyn FnMut(&FairReport),
+    ) -> Result<bool, BalanceError> {
+        let n = self.setup.knobs[k].points.len();
+        let target = self.options.target;
+        let games = self.options.balance.games;
+        let mut step = Step {
+            k,
+            population,
+            end: budget.map(|b| Instant::now() + b),
+            // About as many evaluations as bisection needs, and two refinements.
+            planned: 3 + (n as f64).log2().ceil() as u32 + 2,
+            visit: 0,
+        };
+        let mut at =
+            |walk: &mut Walk<'_>, i: usize, games: u64| -> Result<Option<f64>, BalanceError> {
+                let value = walk.visit(&mut step, i, games)?;
+                on_step(&walk.report(Some(population), ""));
+                Ok(value)
+            };
+        // The setup's own value first: where it is fair already, no change is.
+        if let Some(b) = self.setup.knobs[k].base
+            && b != 0
+            && b != n - 1
+            && at(self, b, games)?.is_none()
+        {
+            return Ok(false);
+        }
+        let (mut lo, mut hi) = (0, n - 1);
+        let (Some(v_lo), Some(v_hi)) = (at(self, lo, games)?, at(self, hi, games)?) else {
+            return Ok(false);
+        };
+        let rising = v_hi >= v_lo;
+        let below = |v: f64| if rising { v < target } else { v > target };
+        if below(v_lo) && !below(v_hi) {
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                let Some(v) = at(self, mid, games)? else {
+                    return Ok(false);
+                };
+                if below(v) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+        }
+        // The answer is decided between the two around the target (or,
+        // where the knob does not reach it, at its ends): more games there.
+        for i in [lo, hi] {
+            if at(self, i, games * 2)?.is_none() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Candidate `i` of the step's knob played to `games` a deciding
+    /// pairing: the earlier pass's value where it made this same visit in
+    /// full, else its table played on (or anew). `None` once cancelled.
+    fn visit(
+        &mut self,
+        step: &mut Step<'_>,
+        i: usize,
+        games: u64,
+    ) -> Result<Option<f64>, BalanceError> {
+        if self.cancelled() {
+            return Ok(None);
+        }
+        let k = step.k;
+        self.seen[k][i] = true;
+        let number = step.visit;
+        step.visit += 1;
+        let knob = &self.setup.knobs[k];
+        let progress = &mut self.setup.progress.knobs[k];
+        if let Some(v) = progress.visits.get(number)
+            && v.point == i
+            && v.games == games
+            && progress.tables[i].is_some()
+        {
+            return Ok(Some(v.value));
+        }
+        // From here this pass goes its own way: the earlier pass's later
+        // visits decided nothing it will.
+        progress.visits.truncate(number);
+        let slice = step.end.map(|e| {
+            e.saturating_duration_since(Instant::now())
+                / step.planned.saturating_sub(step.visit as u32 - 1).max(1)
+        });
+        let point = &knob.points[i];
+        self.watch.say(format!(
+            "{}={}: the population's table",
+            knob.axis.key,
+            value_text(knob.value_at(i))
+        ));
+        // A table played further than this visit asks would not give this
+        // visit's value: played again from its first game.
+        let earlier = progress.tables[i].take().filter(|r| {
+            r.options.games <= games
+                && r.caesar == step.population[0]
+                && r.pompey == step.population[1]
+                && r.played_on == PlayedOn::of(&point.game)
+        });
+        let before = earlier.as_ref().map_or(0, |r| r.games_played);
+        let report = evaluate(
+            &point.game,
+            self.setup.variant,
+            step.population,
+            self.options,
+            games,
+            slice,
+            earlier,
+            self.watch,
+        )?;
+        self.games_played += report.games_played - before;
+        let value = report.value.estimate;
+        let progress = &mut self.setup.progress.knobs[k];
+        if !report.is_done() {
+            self.cut = true;
+        } else {
+            progress.visits.push(Visit {
+                point: i,
+                games,
+                value,
+            });
+        }
+        progress.tables[i] = Some(report);
+        Ok((!self.cancelled()).then_some(value))
+    }
+
+    /// Rounds of best responses at the best change (its game): the base's
+    /// population solved again there, then trained against; what stopped
+    /// the run, in words.
+    fn check(&mut self, population: &[Vec<Member>; 2]) -> Result<String, BalanceError> {
+        let knobs = self.knob_results();
+        let Some(k) = best_knob(&knobs, self.options.target) else {
+            self.setup.progress.check = None;
+            return Ok("no knob reached the target within the tolerance".to_string());
+        };
+        let c = knobs[k].change.expect("the best knob has a change");
+        let knob = &self.setup.knobs[k];
+        let point = &knob.points[candidate_point(knob, &knobs[k].candidates[c])];
+        self.watch.say(format!(
+            "checking {}={} with best responses trained against it",
+            knobs[k].key,
+            value_text(&knobs[k].candidates[c].value)
+        ));
+        let options = check_options(self.options);
+        let mut report = match self.setup.progress.check.take() {
+            Some(earlier)
+                if earlier.played_on == PlayedOn::of(&point.game)
+                    && earlier.options == options
+                    && earlier.caesar.starts_with(&population[0])
+                    && earlier.pompey.starts_with(&population[1]) =>
+            {
+                earlier
+            }
+            _ => BalanceReport::start(
+                &point.game,
+                self.setup.variant,
+                options,
+                population[0].clone(),
+                population[1].clone(),
+            )?,
+        };
+        let before = report.games_played;
+        let plan = Plan {
+            budget: self.left(),
+            checkpoint: None,
+            players_dir: self.setup.players_dir.clone(),
+        };
+        in_own_watch(self.watch, |own| {
+            session::run_plan(&point.game, &mut report, &plan, own, &mut |_| {})
+        })?;
+        self.games_played += report.games_played - before;
+        self.cut |= !report.is_done();
+        let share = report.value.estimate;
+        let stopped = report.stopped.clone();
+        self.setup.progress.check = Some(report);
+        Ok(
+            if (share - self.options.target).abs() > self.options.tolerance {
+                format!(
+                    "the check moved the change's value outside the target's tolerance ({stopped})"
+                )
+            } else {
+                format!("the change found and checked ({stopped})")
+            },
+        )
+    }
+
+    /// Each knob's result over the candidates this pass visited.
+    fn knob_results(&self) -> Vec<KnobResult> {
+        self.setup
+            .knobs
+            .iter()
+            .zip(&self.setup.progress.knobs)
+            .zip(&self.seen)
+            .map(|((knob, progress), seen)| {
+                let tables: Vec<Option<&BalanceReport>> = progress
+                    .tables
+                    .iter()
+                    .zip(seen)
+                    .map(|(t, &seen)| t.as_ref().filter(|_| seen))
+                    .collect();
+                knob_result(knob, &tables, self.options)
+            })
+            .collect()
+    }
+
+    /// The report as far as the run got; `stopped` empty while it runs on.
+    fn report(&self, population: Option<&[Vec<Member>; 2]>, stopped: &str) -> FairReport {
+        let progress = &self.setup.progress;
+        let base = progress.base.as_ref().expect("the base is played first");
+        let knobs = if population.is_some() {
+            self.knob_results()
+        } else {
+            Vec::new()
+        };
+        let answer = progress.check.as_ref().and_then(|check| {
+            let k = best_knob(&knobs, self.options.target)?;
+            let c = &knobs[k].candidates[knobs[k].change?];
+            let knob = &self.setup.knobs[k];
+            // A check an earlier pass made at another change answers nothing.
+            let at = &knob.points[candidate_point(knob, c)].game;
+            (check.played_on == PlayedOn::of(at))
+                .then(|| checked_of(&knobs[k].key, &c.value, check))
+        });
+        let paused = self.cut || self.cancelled();
+        let mut stopped = stopped.to_string();
+        if paused && !stopped.is_empty() {
+            stopped.push_str("; a stage was cut short: resume the run to go on");
+        }
+        FairReport {
+            variant: self.setup.variant.to_string(),
+            played_on: PlayedOn::of(self.setup.game),
+            options: self.options.clone(),
+            base: base.value,
+            population: population.map_or([0, 0], |p| [p[0].len(), p[1].len()]),
+            knobs,
+            answer,
+            stopped,
+            games_played: self.setup.earlier_games + self.games_played,
+            elapsed_seconds: self.setup.earlier_seconds + self.started.elapsed().as_secs_f64(),
+            paused,
+            axes: self.setup.knobs.iter().map(|k| k.axis.clone()).collect(),
+            progress: progress.clone(),
+        }
+    }
+}
+
+/// The walk along one knob: which knob, judged by whom, and its clock.
+struct Step<'p> {
+    k: usize,
+    population: &'p [Vec<Member>; 2],
+    end: Option<Instant>,
+    planned: u32,
+    /// Visits made so far along this knob.
+    visit: usize,
+}
+
+/// Runs `f` with a watch of its own, whose deadline cancels only what `f`
+/// runs; the run's cancel still reaches it, and its games count in the
+/// run's progress as they are played.
+fn in_own_watch<T>(watch: &Watch, f: impl FnOnce(&Watch) -> T) -> T {
+    let own = Watch::new();
+    let finished = AtomicBool::new(false);
+    let counted = std::sync::atomic::AtomicU64::new(0);
+    let forward = || {
+        let done = own.progress.done();
+        let before = counted.swap(done, Ordering::Relaxed);
+        watch.progress.add(done.saturating_sub(before));
+    };
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                if watch.progress.is_cancelled() {
+                    own.progress.cancel();
+                }
+                forward();
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        let out = f(&own);
+        finished.store(true, Ordering::Relaxed);
+        forward();
+        out
+    })
+}
+
+/// The population every candidate is judged by: of the players the
+/// base's equilibrium is solved over, those in either side's mix and the
+/// heuristic family (a game of theirs costs a millisecond). A search
+/// outside both mixes would cost every candidate a hundred times its games
+/// and decide nothing there; the check at the change trains new players
+/// against the changed setup. `None` before the base's first table.
+fn population_of(base: &BalanceReport) -> Option<[Vec<Member>; 2]> {
+    let coverage = base
+        .coverage
+        .filter(|c| c.solved[0] > 0 && c.solved[1] > 0)?;
+    let in_mix = |m: &Member| {
+        base.caesar_mix
+            .iter()
+            .chain(&base.pompey_mix)
+            .any(|w| w.player == m.player)
+    };
+    let kept = |members: &[Member], solved: usize| -> Vec<Member> {
+        members[..solved]
+            .iter()
+            .filter(|m| in_mix(m) || m.spec.as_ref().is_some_and(|s| balance::cost_rank(s) == 0))
+            .cloned()
+            .collect()
+    };
+    Some([
+        kept(&base.caesar, coverage.solved[0]),
+        kept(&base.pompey, coverage.solved[1]),
+    ])
+}
+
+/// The knob whose change is the answer: reaching the target, the fewest
+/// steps from the setup's own value, then the nearest the target.
+pub(super) fn best_knob(knobs: &[KnobResult], target: f64) -> Option<usize> {
+    (0..knobs.len())
+        .filter(|&k| knobs[k].change.is_some())
+        .min_by(|&a, &b| {
+            let key = |k: usize| {
+                let c = &knobs[k].candidates[knobs[k].change.expect("filtered")];
+                (knobs[k].steps.unwrap_or(usize::MAX), c.share.estimate)
+            };
+            let (sa, va) = key(a);
+            let (sb, vb) = key(b);
+            sa.cmp(&sb)
+                .then((va - target).abs().total_cmp(&(vb - target).abs()))
+        })
+}
+
+fn candidate_point(knob: &PlannedKnob, candidate: &Candidate) -> usize {
+    knob.points
+        .iter()
+        .position(|p| p.settings.get(&knob.axis.key) == Some(&candidate.value))
+        .expect("every candidate is one of its knob's points")
+}
+
+/// One candidate's table: the population at the candidate's setup, over
+/// the base run's seeds, to `games` games a deciding pairing.
+#[allow(clippy::too_many_arguments)]
+fn evaluate(
+    game: &Game,
+    variant: &str,
+    population: &[Vec<Member>; 2],
+    options: &FairOptions,
+    games: u64,
+    budget: Option<Duration>,
+    earlier: Option<BalanceReport>,
+    watch: &Watch,
+) -> Result<BalanceReport, BalanceError> {
+    let mut report = match earlier {
+        Some(mut report) => {
+            report.options.games = games.max(report.options.games);
+            report.stage = Stage::Table(1);
+            report.stopped.clear();
+            report.paused = false;
+            report
+        }
+        None => BalanceReport::start(
+            game,
+            variant,
+            BalanceOptions {
+                rounds: 0,
+                oracles: Vec::new(),
+                games,
+                first_games: options.balance.first_games.min(games),
+                ..options.balance.clone()
+            },
+            population[0].clone(),
+            population[1].clone(),
+        )?,
+    };
+    let plan = Plan {
+        budget,
+        checkpoint: None,
+        players_dir: None,
+    };
+    in_own_watch(watch, |own| {
+        session::run_plan(game, &mut report, &plan, own, &mut |_| {})
+    })?;
+    Ok(report)
+}
+
+/// The check's options: the base's, with its own rounds and seeds.
+fn check_options(options: &FairOptions) -> BalanceOptions {
+    BalanceOptions {
+        rounds: options.check_rounds,
+        oracles: if options.check_rounds == 0 {
+            Vec::new()
+        } else {
+            options.balance.oracles.clone()
+        },
+        // The check's responses are its own: not the base's seeds.
+        seed: options.balance.seed ^ 0xC4EC,
+        ..options.balance.clone()
+    }
+}
+
+fn checked_of(key: &str, value: &Value, report: &BalanceReport) -> Checked {
+    let responses: Vec<&balance::Response> =
+        report.rounds.iter().flat_map(|r| &r.responses).collect();
+    Checked {
+        key: key.to_string(),
+        value: value.clone(),
+        share: report.value,
+        best_gain: responses
+            .iter()
+            .map(|r| r.counted_gain())
+            .fold(0.0f64, f64::max),
+        responses: responses.len(),
+        joined: responses.iter().filter(|r| r.joined).count(),
+        stopped: report.stopped.clone(),
+    }
+}
+
+fn candidate_of(value: &Value, report: &BalanceReport) -> Candidate {
+    let [rows, columns] = report.coverage.map_or([0, 0], |c| c.solved);
+    Candidate {
+        value: value.clone(),
+        share: report.value,
+        games: report.table.games(),
+        coverage: report.coverage,
+        table: Some(report.table.corner(rows, columns)),
+    }
+}
+
+/// What one knob can do, from the candidates played along it: the
+/// curve's crossing, the change nearest the setup's own value within the
+/// tolerance, else the candidate nearest the target.
+fn knob_result(
+    knob: &PlannedKnob,
+    reports: &[Option<&BalanceReport>],
+    options: &FairOptions,
+) -> KnobResult {
+    let target = options.target;
+    let candidates: Vec<(usize, Candidate)> = reports
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            r.filter(|r| r.value.estimate.is_finite())
+                .map(|r| (i, candidate_of(knob.value_at(i), r)))
+        })
+        .collect();
+    let crossing = crossing_of(
+        &candidates,
+        target,
+        options.balance.replicates,
+        options.balance.seed,
+    );
+    let indices: Vec<usize> = candidates.iter().map(|(i, _)| *i).collect();
+    let candidates: Vec<Candidate> = candidates.into_iter().map(|(_, c)| c).collect();
+    let from = knob.base.unwrap_or(0);
+    let change = (0..candidates.len())
+        .filter(|&c| candidates[c].within(target, options.tolerance))
+        .min_by_key(|&c| indices[c].abs_diff(from));
+    let nearest = (0..candidates.len()).min_by(|&a, &b| {
+        (candidates[a].share.estimate - target)
+            .abs()
+            .total_cmp(&(candidates[b].share.estimate - target).abs())
+    });
+    KnobResult {
+        key: knob.axis.key.clone(),
+        base_value: knob.base.map(|b| knob.value_at(b).clone()),
+        steps: change.map(|c| indices[c].abs_diff(from)),
+        crossing: crossing.map(|c| Crossing {
+            at: in_values(knob, c.at),
+            ci95: [in_values(knob, c.ci95[0]), in_values(knob, c.ci95[1])],
+        }),
+        candidates,
+        change,
+        nearest: if change.is_none() { nearest } else { None },
+    }
+}
+
+/// A position along the knob's values (an index, fractional between two)
+/// as the knob's own number where its values are numbers.
+fn in_values(knob: &PlannedKnob, index: f64) -> f64 {
+    let numbers: Option<Vec<f64>> = knob
+        .points
+        .iter()
+        .map(|p| p.settings.get(&knob.axis.key).and_then(Value::as_f64))
+        .collect();
+    match numbers {
+        Some(v) if !v.is_empty() => {
+            let i = index.clamp(0.0, (v.len() - 1) as f64);
+            let (a, b) = (i.floor() as usize, i.ceil() as usize);
+            v[a] + (v[b] - v[a]) * (i - a as f64)
+        }
+        _ => index,
+    }
+}
+
+/// Every stored table of `progress` made ready to go on with in this
+/// process (its players read again, its table solved again, as a balance
+/// resume does), each against the setup it was played on; a table whose
+/// setup is none of the knobs' points is left out.
+pub fn reload(
+    mut progress: FairProgress,
+    game: &Game,
+    knobs: &[PlannedKnob],
+) -> Result<FairProgress, BalanceError> {
+    let ready = |report: BalanceReport, game: &Game| -> Result<BalanceReport, BalanceError> {
+        let paused = report.paused;
+        let mut report = session::prepare(
+            game,
+            session::Begin::Resume {
+                report: Box::new(report),
+                rounds: None,
+            },
+        )?
+        .report;
+        // prepare sets a paused report going; the walk decides that.
+        report.paused = paused;
+        Ok(report)
+    };
+    if let Some(base) = progress.base.take() {
+        progress.base = Some(ready(base, game)?);
+    }
+    let games_of = |played_on: &PlayedOn| {
+        knobs
+            .iter()
+            .flat_map(|k| &k.points)
+            .find(|p| PlayedOn::of(&p.game) == *played_on)
+            .map(|p| &p.game)
+    };
+    for knob in &mut progress.knobs {
+        for table in &mut knob.tables {
+            *table = match table.take() {
+                Some(t) => match games_of(&t.played_on) {
+                    Some(g) => Some(ready(t, g)?),
+                    None => None,
+                },
+                None => None,
+            };
+        }
+    }
+    if let Some(check) = progress.check.take() {
+        progress.check = match games_of(&check.played_on) {
+            Some(g) => Some(ready(check, g)?),
+            None => None,
+        };
+    }
+    Ok(progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::AiSpec;
+    use crate::scenario::rules::RuleSet;
+    use crate::sim::fair::plan_knobs;
+    use crate::sim::sweep::Axis;
+
+    fn options() -> FairOptions {
+        FairOptions {
+            target: 0.5,
+            tolerance: 0.1,
+            balance: BalanceOptions {
+                seed: 17,
+                first_games: 4,
+                games: 6,
+                rounds: 0,
+                oracles: Vec::new(),
+                replicates: 20,
+                ..BalanceOptions::default()
+            },
+            check_rounds: 0,
+        }
+    }
+
+    fn setup<'a>(game: &'a Game, knobs: Vec<PlannedKnob>) -> FairSetup<'a> {
+        FairSetup {
+            game,
+            variant: "rules-2.0",
+            knobs,
+            players: session::Players {
+                lineage: vec![RuleSet::builtin("rules-2.0")],
+                bundle: Vec::new(),
+                named: vec![AiSpec::Random, AiSpec::Heuristic],
+                shipped: false,
+            },
+            budget: None,
+            players_dir: None,
+            progress: FairProgress::default(),
+            earlier_games: 0,
+            earlier_seconds: 0.0,
+        }
+    }
+
+    fn knobs(game: &Game) -> Vec<PlannedKnob> {
+        let axis = Axis {
+            key: "vp_to_win".to_string(),
+            values: ["8", "9", "10", "11", "12"].map(String::from).to_vec(),
+        };
+        plan_knobs(&crate::scenario::historical(), game, &[axis]).unwrap()
+    }
+
+    /// What a resume must reach: everything but the clock.
+    fn timeless(mut report: FairReport) -> FairReport {
+        report.elapsed_seconds = 0.0;
+        let tables = report.progress.base.iter_mut().chain(
+            report
+                .progress
+                .knobs
+                .iter_mut()
+                .flat_map(|k| k.tables.iter_mut().flatten()),
+        );
+        for t in tables {
+            t.elapsed_seconds = 0.0;
+        }
+        report
+    }
+
+    #[test]
+    fn a_cancelled_run_resumes_to_the_report_of_an_uninterrupted_one() {
+        let game = crate::test_support::published("rules-2.0");
+        let whole = run(
+            setup(&game, knobs(&game)),
+            &options(),
+            &Watch::new(),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(!whole.paused, "{}", whole.stopped);
+        assert!(whole.knobs[0].candidates.len() >= 2);
+        // Cancelled after every number of tables it plays, each cut run
+        // resumed (through its JSON, as a file would carry it) reaches
+        // the uninterrupted report.
+        let steps = whole.progress.knobs[0].visits.len();
+        for cut_after in 1..=steps {
+            let watch = Watch::new();
+            let mut seen = 0;
+            let cut = run(setup(&game, knobs(&game)), &options(), &watch, &mut |_| {
+                seen += 1;
+                if seen == cut_after {
+                    watch.progress.cancel();
+                }
+            })
+            .unwrap();
+            assert!(cut.paused, "cut after {cut_after}: {}", cut.stopped);
+            assert!(cut.stopped.contains("cancelled"), "{}", cut.stopped);
+            let text = serde_json::to_string(&cut).unwrap();
+            let cut: FairReport = serde_json::from_str(&text).unwrap();
+            cut.check().unwrap();
+            let mut again = setup(&game, knobs(&game));
+            again.earlier_games = cut.games_played;
+            again.progress = reload(cut.progress, &game, &again.knobs).unwrap();
+            let resumed = run(again, &options(), &Watch::new(), &mut |_| {}).unwrap();
+            assert_eq!(
+                timeless(resumed),
+                timeless(whole.clone()),
+                "cut after {cut_after} tables"
+            );
+        }
+    }
+}
