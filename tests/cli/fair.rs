@@ -180,8 +180,7 @@ fn a_run_cut_short_resumes_to_the_report_of_an_uninterrupted_one_and_never_over_
     at_cut["paused"] = Value::Bool(true);
     std::fs::write(&cut, at_cut.to_string()).unwrap();
     stdout_of_success(&["fair", "--resume", &cut, "--out", &resumed]);
-    let resumed: Value =
-        serde_json::from_str(&std::fs::read_to_string(&resumed).unwrap()).unwrap();
+    let resumed: Value = serde_json::from_str(&std::fs::read_to_string(&resumed).unwrap()).unwrap();
     assert_eq!(without_time(resumed), without_time(whole));
     // Never written over the report it resumes; never on another setup.
     let err = refusal(&["fair", "--resume", &cut, "--out", &cut]);

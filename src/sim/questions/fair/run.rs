@@ -205,30 +205,42 @@ impl<'a> Walk<'a> {
             return Ok(false);
         }
         let (mut lo, mut hi) = (0, n - 1);
-        let (Some(v_lo), Some(v_hi)) = (at(self, lo, games)?, at(self, hi, games)?) else {
+        let (Some(mut v_lo), Some(mut v_hi)) = (at(self, lo, games)?, at(self, hi, games)?) else {
             return Ok(false);
         };
-        let rising = v_hi >= v_lo;
-        let below = |v: f64| if rising { v < target } else { v > target };
-        if below(v_lo) && !below(v_hi) {
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2;
-                let Some(v) = at(self, mid, games)? else {
-                    return Ok(false);
-                };
-                if below(v) {
-                    lo = mid;
-                } else {
-                    hi = mid;
+        let mut g = games;
+        loop {
+            let rising = v_hi >= v_lo;
+            let below = |v: f64| if rising { v < target } else { v > target };
+            if below(v_lo) && !below(v_hi) {
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2;
+                    let Some(v) = at(self, mid, g)? else {
+                        return Ok(false);
+                    };
+                    if below(v) {
+                        (lo, v_lo) = (mid, v);
+                    } else {
+                        (hi, v_hi) = (mid, v);
+                    }
                 }
             }
-        }
-        // The answer is decided between the two around the target (or,
-        // where the knob does not reach it, at its ends): more games there.
-        for i in [lo, hi] {
-            if at(self, i, games * 2)?.is_none() {
+            // The answer is decided between the two around the target (or,
+            // where the knob does not reach it, at its ends): more games there.
+            let bracketed = below(v_lo) && !below(v_hi);
+            let (Some(l), Some(h)) = (at(self, lo, g * 2)?, at(self, hi, g * 2)?) else {
                 return Ok(false);
+            };
+            (v_lo, v_hi) = (l, h);
+            let rising = v_hi >= v_lo;
+            let below = |v: f64| if rising { v < target } else { v > target };
+            // Ends that the first games left short of the target but that
+            // bracket it with more: bisected between them, at those games.
+            if !bracketed && hi - lo > 1 && below(v_lo) && !below(v_hi) && g == games {
+                g *= 2;
+                continue;
             }
+            break;
         }
         Ok(true)
     }
