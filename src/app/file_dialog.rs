@@ -110,6 +110,8 @@ pub enum ExportKind {
     Record,
     /// A chart as an SVG image (the Rules tab's explanation).
     Svg,
+    /// A variant file (the Balance tab's change that makes it fair).
+    Variant,
 }
 
 /// One question for a file.
@@ -162,6 +164,7 @@ impl FileRequest {
                 ExportKind::Json => ("Export JSON", "JSON", "json", true, "report"),
                 ExportKind::Csv => ("Export CSV", "CSV", "csv", true, "games"),
                 ExportKind::Svg => ("Export chart", "SVG image", "svg", true, "chart"),
+                ExportKind::Variant => ("Save variant", "Variant (RON)", "ron", true, "fair-variant"),
             },
         };
         // "Julius Caesar, 705 (49 BC)" → "Julius-Caesar-705-49-BC".

@@ -575,7 +575,7 @@ impl WorkbenchApp {
         self.close_request(ui);
         self.map.sync(&self.state);
         self.setup_players
-            .refresh(&self.state, self.balance.kept_count);
+            .refresh(&self.state, self.balance.reports_kept());
         let state = &self.state;
         egui::Panel::top("top_bar").show(ui, |ui| {
             actions.extend(chrome::top_bar(ui, state, self.tab, &self.map));
@@ -631,6 +631,7 @@ impl WorkbenchApp {
                         actions.extend(self.balance.show(
                             ui,
                             &make,
+                            doc,
                             rules,
                             variant,
                             bundle.as_deref(),

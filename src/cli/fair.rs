@@ -148,7 +148,12 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
             // The default knob is the bid of the side below even, as the
             // setup's measured balance says (both sides' where none is).
             let axes = if args.vary.is_empty() {
-                fair::default_axes(&game, args.setup.scenario(), &variant, options.target)
+                fair::default_axes(
+                    &game,
+                    caesar_workbench::sim::players::bundle_folder(args.setup.scenario(), &variant)
+                        .as_deref(),
+                    options.target,
+                )
             } else {
                 args.vary.clone()
             };
@@ -230,7 +235,7 @@ fn write_variant(
     match &report.answer {
         Some(a) => {
             let text = fair::variant_text(
-                &variant_reference(variant, path),
+                &fair::variant_reference(variant, Some(path)),
                 &game.rules,
                 &a.key,
                 &a.value,
@@ -278,20 +283,4 @@ fn with_flag(message: &str) -> String {
     message
         .replace("the target is", "--target is")
         .replace("the tolerance is", "--tolerance is")
-}
-
-/// How the written variant names the rule set it extends: a built-in by
-/// name, a file by its path from the variant's folder where it can be.
-fn variant_reference(variant: &str, written: &Path) -> String {
-    if caesar_workbench::scenario::rules::is_bare_name(variant) {
-        return variant.to_string();
-    }
-    let base = std::path::absolute(variant).unwrap_or_else(|_| PathBuf::from(variant));
-    let folder = std::path::absolute(written)
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf));
-    match folder.and_then(|f| base.strip_prefix(&f).ok().map(Path::to_path_buf)) {
-        Some(relative) => relative.display().to_string(),
-        None => base.display().to_string(),
-    }
 }

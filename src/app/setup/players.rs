@@ -295,6 +295,14 @@ fn measured_balance(state: &AppState) -> Option<Result<(String, String), String>
             if let Some(first) = line.get(..1) {
                 line = first.to_uppercase() + &line[1..];
             }
+            // The change the Balance tab kept for this very setup, if any.
+            if let Some(even) = crate::sim::fair::kept_for(&game, bundle_folder(state).as_deref())
+                .ok()
+                .flatten()
+                .and_then(|r| r.even_words())
+            {
+                line = format!("{line}; {even}");
+            }
             Some(Ok((line, mixes)))
         }
         Ok(None) => None,

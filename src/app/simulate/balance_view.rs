@@ -22,8 +22,8 @@ use crate::scenario::rules::RuleSet;
 use crate::sim::balance::session::{Begin, Plan, Players};
 use crate::sim::balance::{self, BalanceOptions, BalanceReport, Interval, Oracle, Round, Watch};
 
-/// "The budget …" as a sentence's start: "The budget …".
-fn capitalised(text: &str) -> String {
+/// "the budget …" as a sentence's start: "The budget …".
+pub(super) fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |c| {
         c.to_uppercase().collect::<String>() + chars.as_str()
@@ -61,6 +61,8 @@ pub struct BalancePanel {
     /// Reports kept so far: the Setup tab reads the setup's balance again
     /// when it changes.
     pub(crate) kept_count: u64,
+    /// *Make it fair*, on this tab's population.
+    pub fair: super::fair_view::FairPanel,
 }
 
 impl Default for BalancePanel {
@@ -80,13 +82,20 @@ impl Default for BalancePanel {
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             kept: None,
             kept_count: 0,
+            fair: Default::default(),
         }
     }
 }
 
 impl BalancePanel {
     pub fn is_running(&self) -> bool {
-        self.running.is_some()
+        self.running.is_some() || self.fair.is_running()
+    }
+
+    /// Reports kept so far, the balance's and the fair answer's: the Setup
+    /// tab reads its line again after each.
+    pub(crate) fn reports_kept(&self) -> u64 {
+        self.kept_count + self.fair.kept_count
     }
 
     fn options(&self) -> BalanceOptions {
@@ -195,27 +204,7 @@ impl BalancePanel {
                 rounds: None,
             }
         } else {
-            let named: Vec<AiSpec> = self
-                .players
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse::<AiSpec>().map_err(|e| format!("Players: {e}")))
-                .collect::<Result<_, _>>()?;
-            // The rules in force (perhaps edited), then the files they extend.
-            let mut lineage = vec![rules.clone()];
-            lineage.extend(RuleSet::lineage(variant).unwrap_or_default());
-            let players = Players {
-                lineage,
-                bundle: Vec::new(),
-                named,
-                shipped: !self.only_named,
-            };
-            let players = if self.only_named {
-                players
-            } else {
-                players.with_bundle_in(bundle).map_err(|e| e.to_string())?
-            };
+            let players = self.players(rules, variant, bundle)?;
             Begin::Fresh {
                 variant: variant.to_string(),
                 options: self.options(),
@@ -225,6 +214,17 @@ impl BalancePanel {
         balance::session::prepare(game, begin)
             .map(|p| p.report)
             .map_err(|e| e.to_string())
+    }
+
+    /// The population the settings describe: the players named, and
+    /// unless only those, the shipped ones and the setup's fitted ones.
+    fn players(
+        &self,
+        rules: &RuleSet,
+        variant: &str,
+        bundle: Option<&std::path::Path>,
+    ) -> Result<Players, String> {
+        players_of(&self.players, self.only_named, rules, variant, bundle)
     }
 
     /// Waits for the run in the background to end (tests, scripts).
@@ -250,6 +250,7 @@ impl BalancePanel {
         &mut self,
         ui: &mut Ui,
         make_game: &dyn Fn() -> Result<Game, String>,
+        doc: &crate::scenario::format::ResolvedScenario,
         rules: &RuleSet,
         variant: &str,
         bundle: Option<&std::path::Path>,
@@ -316,6 +317,23 @@ impl BalancePanel {
                 }
                 None => {}
             }
+            ui.separator();
+            let folder = PathBuf::from(&self.folder);
+            let (named, only_named) = (&self.players, self.only_named);
+            let players = || players_of(named, only_named, rules, variant, bundle);
+            let inputs = super::fair_view::FairInputs {
+                make_game,
+                doc,
+                rules,
+                variant,
+                bundle,
+                players: &players,
+                balance: self.options(),
+                folder: &folder,
+                threads: self.threads,
+            };
+            let fair = &mut self.fair;
+            requests.extend(fair.show(ui, &inputs));
         });
         requests
     }
@@ -366,6 +384,40 @@ impl BalancePanel {
             );
         });
     }
+}
+
+
+/// The population a balance's settings describe: the players named
+/// (comma-separated), and unless `only_named`, the shipped ones and the
+/// setup's fitted ones in `bundle`.
+fn players_of(
+    text: &str,
+    only_named: bool,
+    rules: &RuleSet,
+    variant: &str,
+    bundle: Option<&std::path::Path>,
+) -> Result<Players, String> {
+    let named: Vec<AiSpec> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse::<AiSpec>().map_err(|e| format!("Players: {e}")))
+        .collect::<Result<_, _>>()?;
+    // The rules in force (perhaps edited), then the files they extend.
+    let mut lineage = vec![rules.clone()];
+    lineage.extend(RuleSet::lineage(variant).unwrap_or_default());
+    let players = Players {
+        lineage,
+        bundle: Vec::new(),
+        named,
+        shipped: !only_named,
+    };
+    let players = if only_named {
+        players
+    } else {
+        players.with_bundle_in(bundle).map_err(|e| e.to_string())?
+    };
+    Ok(players)
 }
 
 /// The verdict, the heatmap with the mixes, the convergence chart.

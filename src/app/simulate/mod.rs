@@ -3,13 +3,15 @@
 //! of a report (`charts`, with the band geometry `bands` it shares with the
 //! sweep), the battle calculator (`battle_calculator`), the strength ladder
 //! (`ladder_view`), the balance sweep (`sweep_view`), tuning a player
-//! (`tune_view`), and the Balance tab's equilibrium (`balance_view`). The
+//! (`tune_view`), and the Balance tab's equilibrium (`balance_view`) and its
+//! smallest change that makes it fair (`fair_view`). The
 //! figures are the library's reports, drawn.
 
 pub(super) mod balance_view;
 mod bands;
 mod battle_calculator;
 mod charts;
+pub(super) mod fair_view;
 mod ladder_view;
 pub(super) mod panel;
 mod sweep_view;

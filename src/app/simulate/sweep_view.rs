@@ -46,14 +46,35 @@ impl SweepSettings {
 
 /// The axis rows (a field from the rule table, its values) and the games per point.
 pub(super) fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSet>) {
+    axis_rows(ui, &mut s.axes, rules, "Field", "sweep_field");
+    ui.horizontal(|ui| {
+        if ui.button("Add field").clicked() {
+            s.axes.push(("hand_size".to_string(), "5,6,7".to_string()));
+        }
+        let l = ui.label("Games per point");
+        ui.add(egui::DragValue::new(&mut s.games).range(1..=1_000_000))
+            .labelled_by(l.id)
+            .on_hover_text("Every point plays these games, over the same seeds");
+    });
+}
+
+/// One row per axis: a field from the rule table (labelled `label` and
+/// its number), its values, and a button that removes it.
+pub(super) fn axis_rows(
+    ui: &mut Ui,
+    axes: &mut Vec<(String, String)>,
+    rules: Option<&RuleSet>,
+    label: &str,
+    id: &str,
+) {
     let fields = rules.map(sweep::settable_fields).unwrap_or_default();
     let mut remove = None;
-    for (i, (field, values)) in s.axes.iter_mut().enumerate() {
+    for (i, (field, values)) in axes.iter_mut().enumerate() {
         ui.horizontal(|ui| {
-            let l = ui.label(format!("Field {}", i + 1));
-            egui::ComboBox::from_id_salt(("sweep_field", i))
+            let l = ui.label(format!("{label} {}", i + 1));
+            egui::ComboBox::from_id_salt((id, i))
                 .selected_text(field.as_str())
-                .width(170.0)
+                .width(190.0)
                 .show_ui(ui, |ui| {
                     for (path, current) in &fields {
                         let name = path.text();
@@ -67,10 +88,13 @@ pub(super) fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSe
             let l = ui.label("Values");
             ui.add(egui::TextEdit::singleline(values).desired_width(90.0))
                 .labelled_by(l.id)
-                .on_hover_text("A..B (both ends), or a list: 5,6,7 or true,false");
+                .on_hover_text(
+                    "A..B (both ends), or a list: 5,6,7 or true,false; in the field's place, \
+                     strength:SIDE:BLOCK or deploy:SIDE:BLOCK moves a block's strength or city",
+                );
             if ui
                 .small_button("Remove")
-                .on_hover_text("Remove this field")
+                .on_hover_text("Remove this one")
                 .clicked()
             {
                 remove = Some(i);
@@ -78,17 +102,8 @@ pub(super) fn settings(ui: &mut Ui, s: &mut SweepSettings, rules: Option<&RuleSe
         });
     }
     if let Some(i) = remove {
-        s.axes.remove(i);
+        axes.remove(i);
     }
-    ui.horizontal(|ui| {
-        if ui.button("Add field").clicked() {
-            s.axes.push(("hand_size".to_string(), "5,6,7".to_string()));
-        }
-        let l = ui.label("Games per point");
-        ui.add(egui::DragValue::new(&mut s.games).range(1..=1_000_000))
-            .labelled_by(l.id)
-            .on_hover_text("Every point plays these games, over the same seeds");
-    });
 }
 
 /// The finished sweep: the curve, the balance point and the points' table.

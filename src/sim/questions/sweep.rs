@@ -359,6 +359,54 @@ pub fn apply_rule_settings(
     Ok(out)
 }
 
+/// What setting one knob to one value changes, for a shell to carry out
+/// as its own edit (the window's undoable ones).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingChange {
+    /// The rule set with the field set.
+    Rules(RuleSet),
+    /// A deployed block's starting strength.
+    Strength {
+        side: Side,
+        block: String,
+        strength: u8,
+    },
+    /// The city a block is deployed in.
+    Deploy {
+        side: Side,
+        block: String,
+        city: String,
+    },
+}
+
+/// `key` set to `value` (as a sweep or `fair` typed it) on `rules`.
+pub fn setting_change(rules: &RuleSet, key: &str, value: &Value) -> Result<SettingChange, AxisError> {
+    Ok(match knob(key)? {
+        Knob::Rule(path) => SettingChange::Rules(path.set(rules, value).map_err(|error| {
+            AxisError::Field {
+                key: key.to_string(),
+                error,
+            }
+        })?),
+        Knob::Strength { side, block } => SettingChange::Strength {
+            side,
+            block,
+            strength: value
+                .as_u64()
+                .and_then(|n| u8::try_from(n).ok())
+                .ok_or_else(|| AxisError::NotAStrength {
+                    key: key.to_string(),
+                    text: value.to_string(),
+                })?,
+        },
+        Knob::Deploy { side, block } => SettingChange::Deploy {
+            side,
+            block,
+            city: value.as_str().unwrap_or_default().to_string(),
+        },
+    })
+}
+
 /// Why a sweep cannot be planned.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PlanError {

@@ -309,13 +309,8 @@ pub struct FairSetup<'a> {
 /// The bid of the side the setup's measured balance (its kept or
 /// built-in one) puts below `target`; both sides' bids where none is
 /// measured. What both shells offer when no knob is named.
-pub fn default_axes(
-    game: &Game,
-    scenario: Option<&std::path::Path>,
-    variant: &str,
-    target: f64,
-) -> Vec<Axis> {
-    match crate::sim::players::measured_for(game, scenario, variant) {
+pub fn default_axes(game: &Game, bundle: Option<&std::path::Path>, target: f64) -> Vec<Axis> {
+    match balance::measured::measured(game, bundle) {
         Ok(Some(m)) if m.report.value.estimate < target => vec![bid_axis(Side::Caesar)],
         Ok(Some(_)) => vec![bid_axis(Side::Pompey)],
         _ => vec![bid_axis(Side::Caesar), bid_axis(Side::Pompey)],
@@ -438,6 +433,40 @@ impl FairReport {
     }
 }
 
+/// The file in a setup's players folder that holds its kept `fair`
+/// report, beside its balance.
+pub const BUNDLE_FAIR: &str = "fair.json";
+
+/// The `fair` report kept for `game` in its players folder `bundle`, if
+/// one is and was made on this very setup; why it does not hold otherwise.
+pub fn kept_for(game: &Game, bundle: Option<&std::path::Path>) -> Result<Option<FairReport>, FairResumeError> {
+    let Some(path) = bundle.map(|b| b.join(BUNDLE_FAIR)).filter(|p| p.is_file()) else {
+        return Ok(None);
+    };
+    let report = read_report(&path)?;
+    // Made on another setup (the scenario or rules edited since), it
+    // answers nothing about this one.
+    Ok((report.played_on == PlayedOn::of(game)).then_some(report))
+}
+
+/// How a written variant names the rule set it extends: a built-in by
+/// name, a file by its path from the written file's folder where it can
+/// be (`written` none: by its whole path).
+pub fn variant_reference(variant: &str, written: Option<&std::path::Path>) -> String {
+    use std::path::{Path, PathBuf};
+    if crate::scenario::rules::is_bare_name(variant) {
+        return variant.to_string();
+    }
+    let base = std::path::absolute(variant).unwrap_or_else(|_| PathBuf::from(variant));
+    let folder = written
+        .and_then(|w| std::path::absolute(w).ok())
+        .and_then(|p| p.parent().map(Path::to_path_buf));
+    match folder.and_then(|f| base.strip_prefix(&f).ok().map(Path::to_path_buf)) {
+        Some(relative) => relative.display().to_string(),
+        None => base.display().to_string(),
+    }
+}
+
 /// A knob's value as a designer writes it.
 pub fn value_text(value: &Value) -> String {
     match value {
@@ -462,7 +491,8 @@ pub fn change_words(key: &str, value: &Value) -> String {
     format!("Set {key} to {text}")
 }
 
-fn percent(i: &Interval) -> String {
+/// A share and its interval in percent: "49.6% (47.2–51.9)".
+pub fn percent(i: &Interval) -> String {
     format!(
         "{:.1}% ({:.1}–{:.1})",
         i.estimate * 100.0,
@@ -519,6 +549,48 @@ impl FairReport {
             text.push_str(&format!(" Next best: {}.", others.join("; ")));
         }
         text
+    }
+}
+
+impl FairReport {
+    /// Every change that reaches the target, best first (the answer's
+    /// knob, then the fewest steps, then the nearest the target): (knob,
+    /// candidate) indices.
+    pub fn ranked_changes(&self) -> Vec<(usize, usize)> {
+        let target = self.options.target;
+        let mut ranked: Vec<(usize, usize)> = self
+            .knobs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, r)| r.change.map(|c| (k, c)))
+            .collect();
+        let answer = self.answer.as_ref().map(|a| a.key.as_str());
+        ranked.sort_by(|&(ka, ca), &(kb, cb)| {
+            let key = |k: usize, c: usize| {
+                let r = &self.knobs[k];
+                (
+                    Some(r.key.as_str()) != answer,
+                    r.steps.unwrap_or(usize::MAX),
+                    (r.candidates[c].share.estimate - target).abs(),
+                )
+            };
+            let (a, b) = (key(ka, ca), key(kb, cb));
+            a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2))
+        });
+        ranked
+    }
+
+    /// The Setup tab's "to make it even: …", where the run found a change.
+    pub fn even_words(&self) -> Option<String> {
+        let a = self.answer.as_ref()?;
+        let mut first = change_words(&a.key, &a.value);
+        if let Some(c) = first.get(..1) {
+            first = c.to_lowercase() + &first[1..];
+        }
+        Some(format!(
+            "to make it even: {first} (Caesar then wins {} at equilibrium)",
+            percent(&a.share)
+        ))
     }
 }
 
