@@ -164,7 +164,9 @@ impl FileRequest {
                 ExportKind::Json => ("Export JSON", "JSON", "json", true, "report"),
                 ExportKind::Csv => ("Export CSV", "CSV", "csv", true, "games"),
                 ExportKind::Svg => ("Export chart", "SVG image", "svg", true, "chart"),
-                ExportKind::Variant => ("Save variant", "Variant (RON)", "ron", true, "fair-variant"),
+                ExportKind::Variant => {
+                    ("Save variant", "Variant (RON)", "ron", true, "fair-variant")
+                }
             },
         };
         // "Julius Caesar, 705 (49 BC)" → "Julius-Caesar-705-49-BC".

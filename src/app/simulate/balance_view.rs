@@ -63,6 +63,18 @@ pub struct BalancePanel {
     pub(crate) kept_count: u64,
     /// *Make it fair*, on this tab's population.
     pub fair: super::fair_view::FairPanel,
+    /// Which question the tab shows.
+    pub question: Question,
+}
+
+/// The Balance tab's two questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Question {
+    /// Caesar's share at equilibrium, as the setup is.
+    #[default]
+    IsItFair,
+    /// The smallest change that brings it to even.
+    MakeItFair,
 }
 
 impl Default for BalancePanel {
@@ -83,6 +95,7 @@ impl Default for BalancePanel {
             kept: None,
             kept_count: 0,
             fair: Default::default(),
+            question: Question::IsItFair,
         }
     }
 }
@@ -257,94 +270,133 @@ impl BalancePanel {
     ) -> Vec<Request> {
         self.poll();
         let mut requests = Vec::new();
-        egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
-            ui.heading("Is this setup fair? Balance at equilibrium");
-            ui.label(
-                "Each side plays its best mix of every player we have against the other side doing the same; \
-                 then players are trained as best responses to each mix and added until none moves the answer.",
-            );
-            ui.add_space(4.0);
-            self.settings(ui);
-            ui.horizontal(|ui| {
-                let idle = self.running.is_none();
-                let run = ui.add_enabled(idle, egui::Button::new("Run balance")).clicked();
-                let can_resume = idle && self.checkpoint_path().exists();
-                let resume = ui
-                    .add_enabled(can_resume, egui::Button::new("Resume"))
-                    .on_hover_text("Go on with the run whose checkpoint is in the folder")
-                    .clicked();
-                if run || resume {
-                    match make_game() {
-                        Ok(game) => self.start(game, rules, variant, bundle, resume),
-                        Err(e) => self.result = Some(Err(e)),
+        egui::ScrollArea::vertical()
+            .auto_shrink(false)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.question, Question::IsItFair, "Is it fair?")
+                        .on_hover_text("Caesar's share at equilibrium, as the setup is");
+                    ui.selectable_value(&mut self.question, Question::MakeItFair, "Make it fair")
+                        .on_hover_text("The smallest change that brings it to even");
+                });
+                ui.separator();
+                match self.question {
+                    Question::IsItFair => {
+                        requests.extend(self.is_it_fair(ui, make_game, rules, variant, bundle));
                     }
-                }
-                if let Some(r) = &self.running
-                    && ui.button("Cancel").clicked()
-                {
-                    r.watch.progress.cancel();
+                    Question::MakeItFair => {
+                        ui.label(
+                            RichText::new("The population (shared with Is it fair?)").strong(),
+                        );
+                        self.settings(ui, false);
+                        ui.separator();
+                        let folder = PathBuf::from(&self.folder);
+                        let (named, only_named) = (&self.players, self.only_named);
+                        let players = || players_of(named, only_named, rules, variant, bundle);
+                        let inputs = super::fair_view::FairInputs {
+                            make_game,
+                            doc,
+                            rules,
+                            variant,
+                            bundle,
+                            players: &players,
+                            balance: self.options(),
+                            folder: &folder,
+                            threads: self.threads,
+                        };
+                        let fair = &mut self.fair;
+                        requests.extend(fair.show(ui, &inputs));
+                    }
                 }
             });
-            if let Some(r) = &self.running {
-                let elapsed = r.started.elapsed().as_secs_f64();
-                ui.label(format!(
-                    "{} — {} games, {:.0} s of {:.0} min",
-                    r.watch.stage(),
-                    r.watch.progress.done(),
-                    elapsed,
-                    self.budget_minutes
-                ));
-                ui.ctx().request_repaint_after(Duration::from_millis(200));
-                let so_far = r.so_far.lock().ok().and_then(|s| s.clone());
-                if let Some(report) = so_far {
-                    ui.separator();
-                    ui.label(RichText::new("So far").strong());
-                    requests.extend(report_view(ui, &report, None));
-                }
-            }
-            match &self.result {
-                Some(Ok(report)) => {
-                    ui.separator();
-                    let saved = std::path::absolute(self.checkpoint_path()).ok();
-                    requests.extend(report_view(ui, report, saved.as_deref()));
-                    requests.extend(exports(ui, report));
-                    if keep(ui, report, bundle, &mut self.kept) {
-                        self.kept_count += 1;
-                    }
-                }
-                Some(Err(e)) => {
-                    ui.colored_label(theme::ERROR, e);
-                }
-                None => {}
-            }
-            ui.separator();
-            let folder = PathBuf::from(&self.folder);
-            let (named, only_named) = (&self.players, self.only_named);
-            let players = || players_of(named, only_named, rules, variant, bundle);
-            let inputs = super::fair_view::FairInputs {
-                make_game,
-                doc,
-                rules,
-                variant,
-                bundle,
-                players: &players,
-                balance: self.options(),
-                folder: &folder,
-                threads: self.threads,
-            };
-            let fair = &mut self.fair;
-            requests.extend(fair.show(ui, &inputs));
-        });
         requests
     }
 
-    fn settings(&mut self, ui: &mut Ui) {
+    /// "Is it fair?": the settings, the run's buttons and progress, the report.
+    fn is_it_fair(
+        &mut self,
+        ui: &mut Ui,
+        make_game: &dyn Fn() -> Result<Game, String>,
+        rules: &RuleSet,
+        variant: &str,
+        bundle: Option<&std::path::Path>,
+    ) -> Vec<Request> {
+        let mut requests = Vec::new();
+        ui.heading("Is this setup fair? Balance at equilibrium");
+        ui.label(
+            "Each side plays its best mix of every player we have against the other side doing the same; \
+             then players are trained as best responses to each mix and added until none moves the answer.",
+        );
+        ui.add_space(4.0);
+        self.settings(ui, true);
+        ui.horizontal(|ui| {
+            let idle = self.running.is_none();
+            let run = ui
+                .add_enabled(idle, egui::Button::new("Run balance"))
+                .clicked();
+            let can_resume = idle && self.checkpoint_path().exists();
+            let resume = ui
+                .add_enabled(can_resume, egui::Button::new("Resume"))
+                .on_hover_text("Go on with the run whose checkpoint is in the folder")
+                .clicked();
+            if run || resume {
+                match make_game() {
+                    Ok(game) => self.start(game, rules, variant, bundle, resume),
+                    Err(e) => self.result = Some(Err(e)),
+                }
+            }
+            if let Some(r) = &self.running
+                && ui.button("Cancel").clicked()
+            {
+                r.watch.progress.cancel();
+            }
+        });
+        if let Some(r) = &self.running {
+            let elapsed = r.started.elapsed().as_secs_f64();
+            ui.label(format!(
+                "{} — {} games, {:.0} s of {:.0} min",
+                r.watch.stage(),
+                r.watch.progress.done(),
+                elapsed,
+                self.budget_minutes
+            ));
+            ui.ctx().request_repaint_after(Duration::from_millis(200));
+            let so_far = r.so_far.lock().ok().and_then(|s| s.clone());
+            if let Some(report) = so_far {
+                ui.separator();
+                ui.label(RichText::new("So far").strong());
+                requests.extend(report_view(ui, &report, None));
+            }
+        }
+        match &self.result {
+            Some(Ok(report)) => {
+                ui.separator();
+                let saved = std::path::absolute(self.checkpoint_path()).ok();
+                requests.extend(report_view(ui, report, saved.as_deref()));
+                requests.extend(exports(ui, report));
+                if keep(ui, report, bundle, &mut self.kept) {
+                    self.kept_count += 1;
+                }
+            }
+            Some(Err(e)) => {
+                ui.colored_label(theme::ERROR, e);
+            }
+            None => {}
+        }
+        requests
+    }
+
+    /// The run's settings; `with_budget` false leaves out the balance's
+    /// own budget (Make it fair has its own).
+    fn settings(&mut self, ui: &mut Ui, with_budget: bool) {
         egui::Grid::new("balance_settings").num_columns(2).show(ui, |ui| {
-            form::row(
-                ui,
-                "Budget (wall minutes)",
-                egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5),
-            );
+            if with_budget {
+                form::row(
+                    ui,
+                    "Budget (wall minutes)",
+                    egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5),
+                );
+            }
             form::row(ui, "Seed", egui::DragValue::new(&mut self.seed));
             form::row(
                 ui,
@@ -385,7 +437,6 @@ impl BalancePanel {
         });
     }
 }
-
 
 /// The population a balance's settings describe: the players named
 /// (comma-separated), and unless `only_named`, the shipped ones and the

@@ -126,7 +126,10 @@ impl FairPanel {
     /// says (the library's default, as `fair` without `--vary`), once for
     /// each setup.
     fn pick_default_knobs(&mut self, inputs: &FairInputs<'_>) {
-        let key = (inputs.variant.to_string(), inputs.bundle.map(Path::to_path_buf));
+        let key = (
+            inputs.variant.to_string(),
+            inputs.bundle.map(Path::to_path_buf),
+        );
         if !self.knobs.is_empty() || self.defaults_for.as_ref() == Some(&key) {
             return;
         }
@@ -145,7 +148,8 @@ impl FairPanel {
             return;
         }
         let prepared = (|| -> Result<_, String> {
-            let budget = session::budget(self.budget_minutes).map_err(|e| capitalised(&e.to_string()))?;
+            let budget =
+                session::budget(self.budget_minutes).map_err(|e| capitalised(&e.to_string()))?;
             let options = self.options(inputs.balance.clone())?;
             let axes = self.axes()?;
             let game = (inputs.make_game)()?;
@@ -267,30 +271,39 @@ impl FairPanel {
     fn settings(&mut self, ui: &mut Ui, rules: &RuleSet) {
         super::sweep_view::axis_rows(ui, &mut self.knobs, Some(rules), "Knob", "fair_knob");
         if ui.button("Add knob").clicked() {
-            self.knobs.push(("vp_to_win".to_string(), "8..12".to_string()));
+            self.knobs
+                .push(("vp_to_win".to_string(), "8..12".to_string()));
         }
-        egui::Grid::new("fair_settings").num_columns(2).show(ui, |ui| {
-            form::row(
-                ui,
-                "Target (Caesar's share, %)",
-                egui::DragValue::new(&mut self.target_percent).range(5.0..=95.0).speed(0.5),
-            );
-            form::row(
-                ui,
-                "Tolerance (points)",
-                egui::DragValue::new(&mut self.tolerance_points).range(0.1..=44.0).speed(0.1),
-            );
-            form::row(
-                ui,
-                "Budget (wall minutes)",
-                egui::DragValue::new(&mut self.budget_minutes).range(0.1..=10_080.0).speed(0.5),
-            );
-            form::row(
-                ui,
-                "Rounds of best responses at the change",
-                egui::DragValue::new(&mut self.check_rounds).range(0..=50),
-            );
-        });
+        egui::Grid::new("fair_settings")
+            .num_columns(2)
+            .show(ui, |ui| {
+                form::row(
+                    ui,
+                    "Target (Caesar's share, %)",
+                    egui::DragValue::new(&mut self.target_percent)
+                        .range(5.0..=95.0)
+                        .speed(0.5),
+                );
+                form::row(
+                    ui,
+                    "Tolerance (points)",
+                    egui::DragValue::new(&mut self.tolerance_points)
+                        .range(0.1..=44.0)
+                        .speed(0.1),
+                );
+                form::row(
+                    ui,
+                    "Budget (wall minutes)",
+                    egui::DragValue::new(&mut self.budget_minutes)
+                        .range(0.1..=10_080.0)
+                        .speed(0.5),
+                );
+                form::row(
+                    ui,
+                    "Rounds of best responses at the change",
+                    egui::DragValue::new(&mut self.check_rounds).range(0..=50),
+                );
+            });
     }
 
     fn buttons(&mut self, ui: &mut Ui, inputs: &FairInputs<'_>) {
@@ -349,7 +362,8 @@ impl Job {
             )
             .map_err(|e| e.to_string())?,
             None => {
-                let knobs = fair::plan_knobs(&self.doc, &self.game, &self.axes).map_err(|e| e.to_string())?;
+                let knobs = fair::plan_knobs(&self.doc, &self.game, &self.axes)
+                    .map_err(|e| e.to_string())?;
                 let setup = FairSetup {
                     game: &self.game,
                     variant: &self.variant,
@@ -482,7 +496,13 @@ fn knob_charts(ui: &mut Ui, report: &FairReport) {
         if knob.candidates.is_empty() {
             continue;
         }
-        ui.label(RichText::new(format!("Caesar's share at equilibrium against {}", knob.key)).strong());
+        ui.label(
+            RichText::new(format!(
+                "Caesar's share at equilibrium against {}",
+                knob.key
+            ))
+            .strong(),
+        );
         let (xs, labels) = positions(knob);
         Plot::new(("fair_knob_chart", k))
             .height(theme::CHART_HEIGHT * 0.8)
@@ -505,8 +525,11 @@ fn knob_charts(ui: &mut Ui, report: &FairReport) {
                 // Each candidate's interval as a bar, the values as a line.
                 for (x, c) in xs.iter().zip(&knob.candidates) {
                     p.line(
-                        Line::new("95% interval", vec![[*x, c.share.ci95[0] * 100.0], [*x, c.share.ci95[1] * 100.0]])
-                            .stroke(Stroke::new(6.0, theme::CAESAR.gamma_multiply(0.35))),
+                        Line::new(
+                            "95% interval",
+                            vec![[*x, c.share.ci95[0] * 100.0], [*x, c.share.ci95[1] * 100.0]],
+                        )
+                        .stroke(Stroke::new(6.0, theme::CAESAR.gamma_multiply(0.35))),
                     );
                 }
                 let line = xs
@@ -519,7 +542,12 @@ fn knob_charts(ui: &mut Ui, report: &FairReport) {
                 p.polygon(
                     Polygon::new(
                         "target ± tolerance",
-                        vec![[lo, target - tolerance], [hi, target - tolerance], [hi, target + tolerance], [lo, target + tolerance]],
+                        vec![
+                            [lo, target - tolerance],
+                            [hi, target - tolerance],
+                            [hi, target + tolerance],
+                            [lo, target + tolerance],
+                        ],
                     )
                     .fill_color(theme::GOOD.gamma_multiply(0.15))
                     .stroke(Stroke::NONE)
@@ -532,9 +560,12 @@ fn knob_charts(ui: &mut Ui, report: &FairReport) {
                 );
                 if let Some(crossing) = knob.crossing {
                     p.vline(
-                        VLine::new(format!("crosses at {:.2}", crossing.at), crossing_x(knob, &xs, crossing.at))
-                            .color(theme::GOOD)
-                            .style(LineStyle::dashed_dense()),
+                        VLine::new(
+                            format!("crosses at {:.2}", crossing.at),
+                            crossing_x(knob, &xs, crossing.at),
+                        )
+                        .color(theme::GOOD)
+                        .style(LineStyle::dashed_dense()),
                     );
                 }
             });
@@ -604,7 +635,9 @@ fn keep(
 fn values_text(values: &[String]) -> String {
     let numbers: Option<Vec<i64>> = values.iter().map(|v| v.parse().ok()).collect();
     match numbers.as_deref() {
-        Some([first, .., last]) if (last - first) as usize + 1 == values.len() && values.len() > 2 => {
+        Some([first, .., last])
+            if (last - first) as usize + 1 == values.len() && values.len() > 2 =>
+        {
             format!("{first}..{last}")
         }
         _ => values.join(","),

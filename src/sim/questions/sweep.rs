@@ -380,14 +380,18 @@ pub enum SettingChange {
 }
 
 /// `key` set to `value` (as a sweep or `fair` typed it) on `rules`.
-pub fn setting_change(rules: &RuleSet, key: &str, value: &Value) -> Result<SettingChange, AxisError> {
+pub fn setting_change(
+    rules: &RuleSet,
+    key: &str,
+    value: &Value,
+) -> Result<SettingChange, AxisError> {
     Ok(match knob(key)? {
-        Knob::Rule(path) => SettingChange::Rules(path.set(rules, value).map_err(|error| {
-            AxisError::Field {
+        Knob::Rule(path) => {
+            SettingChange::Rules(path.set(rules, value).map_err(|error| AxisError::Field {
                 key: key.to_string(),
                 error,
-            }
-        })?),
+            })?)
+        }
         Knob::Strength { side, block } => SettingChange::Strength {
             side,
             block,

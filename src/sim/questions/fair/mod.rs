@@ -439,7 +439,10 @@ pub const BUNDLE_FAIR: &str = "fair.json";
 
 /// The `fair` report kept for `game` in its players folder `bundle`, if
 /// one is and was made on this very setup; why it does not hold otherwise.
-pub fn kept_for(game: &Game, bundle: Option<&std::path::Path>) -> Result<Option<FairReport>, FairResumeError> {
+pub fn kept_for(
+    game: &Game,
+    bundle: Option<&std::path::Path>,
+) -> Result<Option<FairReport>, FairResumeError> {
     let Some(path) = bundle.map(|b| b.join(BUNDLE_FAIR)).filter(|p| p.is_file()) else {
         return Ok(None);
     };

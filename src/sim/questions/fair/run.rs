@@ -3,6 +3,7 @@
 //! report's [`FairProgress`] so that a run cut by its budget or a cancel
 //! resumes to the report an uninterrupted one makes.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -182,17 +183,19 @@ impl<'a> Walk<'a> {
         let n = self.setup.knobs[k].points.len();
         let target = self.options.target;
         let games = self.options.balance.games;
-        let mut step = Step {
+        let step = Step {
             k,
             population,
             end: budget.map(|b| Instant::now() + b),
             // About as many evaluations as bisection needs, and two refinements.
-            planned: 3 + (n as f64).log2().ceil() as u32 + 2,
-            visit: 0,
+            planned: Cell::new(3 + (n as f64).log2().ceil() as u32 + 2),
+            visit: Cell::new(0),
         };
+        // The visits left share what is left of the knob's time.
+        let last = |more: u32| step.planned.set(step.visit.get() as u32 + more);
         let mut at =
             |walk: &mut Walk<'_>, i: usize, games: u64| -> Result<Option<f64>, BalanceError> {
-                let value = walk.visit(&mut step, i, games)?;
+                let value = walk.visit(&step, i, games)?;
                 on_step(&walk.report(Some(population), ""));
                 Ok(value)
             };
@@ -228,6 +231,12 @@ impl<'a> Walk<'a> {
             // The answer is decided between the two around the target (or,
             // where the knob does not reach it, at its ends): more games there.
             let bracketed = below(v_lo) && !below(v_hi);
+            // Two refinements, and two more where none is within the tolerance.
+            last(if self.knob_results()[k].change.is_some() {
+                2
+            } else {
+                4
+            });
             let (Some(l), Some(h)) = (at(self, lo, g * 2)?, at(self, hi, g * 2)?) else {
                 return Ok(false);
             };
@@ -237,10 +246,21 @@ impl<'a> Walk<'a> {
             // Ends that the first games left short of the target but that
             // bracket it with more: bisected between them, at those games.
             if !bracketed && hi - lo > 1 && below(v_lo) && !below(v_hi) && g == games {
+                last(2 + (hi - lo).ilog2() + 2);
                 g *= 2;
                 continue;
             }
             break;
+        }
+        // No value within the tolerance yet: the two nearest it get twice
+        // the games again (what the knob can reach is decided there).
+        if self.knob_results()[k].change.is_none() {
+            last(2);
+            for i in [lo, hi] {
+                if at(self, i, g * 4)?.is_none() {
+                    return Ok(false);
+                }
+            }
         }
         Ok(true)
     }
@@ -250,7 +270,7 @@ impl<'a> Walk<'a> {
     /// full, else its table played on (or anew). `None` once cancelled.
     fn visit(
         &mut self,
-        step: &mut Step<'_>,
+        step: &Step<'_>,
         i: usize,
         games: u64,
     ) -> Result<Option<f64>, BalanceError> {
@@ -259,8 +279,8 @@ impl<'a> Walk<'a> {
         }
         let k = step.k;
         self.seen[k][i] = true;
-        let number = step.visit;
-        step.visit += 1;
+        let number = step.visit.get();
+        step.visit.set(number + 1);
         let knob = &self.setup.knobs[k];
         let progress = &mut self.setup.progress.knobs[k];
         if let Some(v) = progress.visits.get(number)
@@ -275,7 +295,11 @@ impl<'a> Walk<'a> {
         progress.visits.truncate(number);
         let slice = step.end.map(|e| {
             e.saturating_duration_since(Instant::now())
-                / step.planned.saturating_sub(step.visit as u32 - 1).max(1)
+                / step
+                    .planned
+                    .get()
+                    .saturating_sub(step.visit.get() as u32 - 1)
+                    .max(1)
         });
         let point = &knob.points[i];
         self.watch.say(format!(
@@ -443,9 +467,10 @@ struct Step<'p> {
     k: usize,
     population: &'p [Vec<Member>; 2],
     end: Option<Instant>,
-    planned: u32,
+    /// Visits this walk expects to make in all (its clock's share).
+    planned: Cell<u32>,
     /// Visits made so far along this knob.
-    visit: usize,
+    visit: Cell<usize>,
 }
 
 /// Runs `f` with a watch of its own, whose deadline cancels only what `f`
