@@ -8,6 +8,7 @@ mod balance;
 mod board;
 mod edit;
 mod explain;
+mod fair;
 mod heatmap;
 mod ladder;
 mod play;
