@@ -100,39 +100,12 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
     let variant = args.setup.variant().to_string();
     let loaded = args.setup.load()?;
     let game = loaded.game;
-    let mut outputs: Vec<&Path> = args.out.as_deref().into_iter().collect();
-    outputs.extend(args.write_variant.as_deref());
-    if let (Some(a), Some(b)) = (&args.out, &args.write_variant)
-        && a == b
-    {
-        return Err(CliError::Usage(
-            "--out and --write-variant name the same file: give two".to_string(),
-        ));
-    }
-    if let (Some(r), Some(o)) = (&args.resume, &args.out)
-        && same_file(r, o)
-    {
-        return Err(CliError::Usage(format!(
-            "refusing to write the report over the report it resumes ({}): give another --out",
-            r.display()
-        )));
-    }
-    check_outputs(&outputs)?;
-    let lineage = RuleSet::lineage(&variant)?;
-    let players = Players {
-        lineage,
-        bundle: if args.only_named {
-            Vec::new()
-        } else {
-            bundle_ratings(None, args.setup.scenario(), &variant)?
-        },
-        named: args.players.clone(),
-        shipped: !args.only_named,
-    };
-    let players_dir = args.out.as_deref().map(session::players_dir_of);
+    check_files(&args)?;
+    let players = players_of(&args, &variant)?;
     let (setup, options) = match &args.resume {
         Some(path) => {
             let report = fair::read_report(path).map_err(|e| CliError::Usage(e.to_string()))?;
+            let players_dir = args.out.as_deref().map(session::players_dir_of);
             fair::resuming(
                 report,
                 &loaded.doc,
@@ -145,49 +118,19 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError::Usage(e.to_string()))?
         }
         None => {
-            // The default knob is the bid of the side below even, as the
-            // setup's measured balance says (both sides' where none is).
-            let axes = if args.vary.is_empty() {
-                fair::default_axes(
-                    &game,
-                    caesar_workbench::sim::players::bundle_folder(args.setup.scenario(), &variant)
-                        .as_deref(),
-                    options.target,
-                )
-            } else {
-                args.vary.clone()
-            };
-            let knobs = fair::plan_knobs(&loaded.doc, &game, &axes)
-                .map_err(|e| CliError::Usage(e.to_string()))?;
-            let setup = FairSetup {
-                game: &game,
-                variant: &variant,
-                knobs,
+            let setup = new_setup(
+                &args,
+                &loaded.doc,
+                &game,
+                &variant,
                 players,
-                budget: Some(budget),
-                players_dir,
-                progress: Default::default(),
-                earlier_games: 0,
-                earlier_seconds: 0.0,
-            };
+                options.target,
+                budget,
+            )?;
             (setup, options)
         }
     };
-    let trains = options.balance.rounds > 0 || options.check_rounds > 0;
-    if trains && args.out.is_none() {
-        return Err(CliError::Usage(
-            "fair keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 --check-rounds 0)".to_string(),
-        ));
-    }
-    if let Some(path) = &args.write_variant
-        && let Some(k) = setup.knobs.iter().find(|k| k.axis.key.contains(':'))
-    {
-        return Err(CliError::Usage(format!(
-            "--write-variant {} writes a rule set, and {} changes the setup: vary rule fields only, or leave it out",
-            path.display(),
-            k.axis.key
-        )));
-    }
+    check_plan(&args, &setup, &options)?;
     if args.dry_run {
         out.line(format_args!(
             "dry run: every input read and every output checked; knobs {}, {} candidate setups, within {} minutes",
@@ -223,6 +166,100 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
     }
     print_report(out, &report, args.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Outputs refused before anything is played: two outputs on one file,
+/// the report over the report it resumes, an output over an input.
+fn check_files(args: &FairArgs) -> Result<(), CliError> {
+    let mut outputs: Vec<&Path> = args.out.as_deref().into_iter().collect();
+    outputs.extend(args.write_variant.as_deref());
+    if let (Some(a), Some(b)) = (&args.out, &args.write_variant)
+        && a == b
+    {
+        return Err(CliError::Usage(
+            "--out and --write-variant name the same file: give two".to_string(),
+        ));
+    }
+    if let (Some(r), Some(o)) = (&args.resume, &args.out)
+        && same_file(r, o)
+    {
+        return Err(CliError::Usage(format!(
+            "refusing to write the report over the report it resumes ({}): give another --out",
+            r.display()
+        )));
+    }
+    check_outputs(&outputs)
+}
+
+/// The population's players: the named, and unless only those, the
+/// shipped and the setup's fitted ones.
+fn players_of(args: &FairArgs, variant: &str) -> Result<Players, CliError> {
+    Ok(Players {
+        lineage: RuleSet::lineage(variant)?,
+        bundle: if args.only_named {
+            Vec::new()
+        } else {
+            bundle_ratings(None, args.setup.scenario(), variant)?
+        },
+        named: args.players.clone(),
+        shipped: !args.only_named,
+    })
+}
+
+/// A new run's setup: the knobs given, or by default the bid of the side
+/// below even as the setup's measured balance says (both sides' where none is).
+fn new_setup<'a>(
+    args: &FairArgs,
+    doc: &caesar_workbench::scenario::format::ResolvedScenario,
+    game: &'a caesar_workbench::engine::Game,
+    variant: &'a str,
+    players: Players,
+    target: f64,
+    budget: std::time::Duration,
+) -> Result<FairSetup<'a>, CliError> {
+    let axes = if args.vary.is_empty() {
+        let bundle = caesar_workbench::sim::players::bundle_folder(args.setup.scenario(), variant);
+        fair::default_axes(game, bundle.as_deref(), target)
+    } else {
+        args.vary.clone()
+    };
+    let knobs = fair::plan_knobs(doc, game, &axes).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(FairSetup {
+        game,
+        variant,
+        knobs,
+        players,
+        budget: Some(budget),
+        players_dir: args.out.as_deref().map(session::players_dir_of),
+        progress: Default::default(),
+        earlier_games: 0,
+        earlier_seconds: 0.0,
+    })
+}
+
+/// What the run's plan asks that its outputs cannot hold: trained players
+/// without a folder, a setup's change as a variant.
+fn check_plan(
+    args: &FairArgs,
+    setup: &FairSetup<'_>,
+    options: &FairOptions,
+) -> Result<(), CliError> {
+    let trains = options.balance.rounds > 0 || options.check_rounds > 0;
+    if trains && args.out.is_none() {
+        return Err(CliError::Usage(
+            "fair keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 --check-rounds 0)".to_string(),
+        ));
+    }
+    if let Some(path) = &args.write_variant
+        && let Some(k) = setup.knobs.iter().find(|k| k.axis.key.contains(':'))
+    {
+        return Err(CliError::Usage(format!(
+            "--write-variant {} writes a rule set, and {} changes the setup: vary rule fields only, or leave it out",
+            path.display(),
+            k.axis.key
+        )));
+    }
+    Ok(())
 }
 
 /// The change found as a variant file at `path`, if there is one.

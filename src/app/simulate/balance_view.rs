@@ -643,33 +643,14 @@ fn heatmap(ui: &mut Ui, report: &BalanceReport) {
             theme::side(Side::Caesar),
         );
         for j in 0..columns {
-            let c = &report.table.cells[i][j];
             let r = egui::Rect::from_min_size(
                 egui::pos2(origin.x + cell * j as f32, y),
                 vec2(cell, cell),
             );
-            // A pairing not played yet (a budget cut the table) is no 50%.
-            let (fill, text) = if c.games() == 0 {
-                (Color32::from_gray(90), "–".to_string())
-            } else {
-                (share_colour(c.share()), format!("{:.0}", c.share() * 100.0))
-            };
-            painter.rect_filled(r.shrink(0.5), 0.0, fill);
-            painter.text(
-                r.center(),
-                egui::Align2::CENTER_CENTER,
-                text,
-                font.clone(),
-                Color32::BLACK,
-            );
-            if response.hover_pos().is_some_and(|p| r.contains(p)) {
+            let hover = response.hover_pos().is_some_and(|p| r.contains(p));
+            paint_cell(&painter, r, &report.table.cells[i][j], &font, hover);
+            if hover {
                 hovered = Some((i, j));
-                painter.rect_stroke(
-                    r,
-                    0.0,
-                    Stroke::new(2.0, Color32::BLACK),
-                    egui::StrokeKind::Inside,
-                );
             }
         }
         let x = origin.x + cell * columns as f32 + 4.0;
@@ -683,17 +664,7 @@ fn heatmap(ui: &mut Ui, report: &BalanceReport) {
         );
     }
     if let Some((i, j)) = hovered {
-        let c = &report.table.cells[i][j];
-        let [lo, hi] = c.interval();
-        response.on_hover_text(format!(
-            "Caesar: {}\nPompey: {}\nCaesar's share {:.1}% ({:.1}–{:.1}) over {} games",
-            report.caesar[i].words,
-            report.pompey[j].words,
-            c.share() * 100.0,
-            lo * 100.0,
-            hi * 100.0,
-            c.games()
-        ));
+        response.on_hover_text(cell_words(report, i, j));
     }
     ui.horizontal_wrapped(|ui| {
         for (j, m) in report.pompey.iter().enumerate() {
@@ -704,6 +675,53 @@ fn heatmap(ui: &mut Ui, report: &BalanceReport) {
         RichText::new("Bars: each player's weight in its side's mix (Caesar right of the rows, Pompey below the columns).")
             .small(),
     );
+}
+
+/// One pairing's square: its share in colour and figures, or a dash for
+/// one not played yet (a budget cut the table: no 50%).
+fn paint_cell(
+    painter: &egui::Painter,
+    r: egui::Rect,
+    c: &balance::Cell,
+    font: &egui::FontId,
+    hovered: bool,
+) {
+    let (fill, text) = if c.games() == 0 {
+        (Color32::from_gray(90), "–".to_string())
+    } else {
+        (share_colour(c.share()), format!("{:.0}", c.share() * 100.0))
+    };
+    painter.rect_filled(r.shrink(0.5), 0.0, fill);
+    painter.text(
+        r.center(),
+        egui::Align2::CENTER_CENTER,
+        text,
+        font.clone(),
+        Color32::BLACK,
+    );
+    if hovered {
+        painter.rect_stroke(
+            r,
+            0.0,
+            Stroke::new(2.0, Color32::BLACK),
+            egui::StrokeKind::Inside,
+        );
+    }
+}
+
+/// A pairing in words, for its hover.
+fn cell_words(report: &BalanceReport, i: usize, j: usize) -> String {
+    let c = &report.table.cells[i][j];
+    let [lo, hi] = c.interval();
+    format!(
+        "Caesar: {}\nPompey: {}\nCaesar's share {:.1}% ({:.1}–{:.1}) over {} games",
+        report.caesar[i].words,
+        report.pompey[j].words,
+        c.share() * 100.0,
+        lo * 100.0,
+        hi * 100.0,
+        c.games()
+    )
 }
 
 /// White at an even share, toward Caesar's colour as his share rises and
