@@ -955,18 +955,50 @@ mod tests {
     }
     const KINDS: usize = 42;
 
+    /// The blocks, sides and spaces the sample events name.
+    #[derive(Clone, Copy)]
+    struct Sample {
+        c: Side,
+        p: Side,
+        legio: BlockId,
+        pompey: BlockId,
+        cleo: BlockId,
+        roma: SpaceId,
+        genua: SpaceId,
+        sea: SpaceId,
+    }
+
     /// One event of every kind (some kinds twice, in their other forms).
     fn every_kind(game: &Game) -> Vec<GameEvent> {
-        use GameEvent as E;
         let named = |name: &str| {
             game.roster()
                 .ids()
                 .find(|b| game.block_name(*b) == name)
                 .expect("in the roster")
         };
-        let (c, p) = (Side::Caesar, Side::Pompey);
-        let (legio, pompey, cleo) = (named("Legio 13"), named("Pompey"), named("Cleopatra"));
-        let (roma, genua, sea) = (SpaceId(0), SpaceId(1), SpaceId(2));
+        let s = Sample {
+            c: Side::Caesar,
+            p: Side::Pompey,
+            legio: named("Legio 13"),
+            pompey: named("Pompey"),
+            cleo: named("Cleopatra"),
+            roma: SpaceId(0),
+            genua: SpaceId(1),
+            sea: SpaceId(2),
+        };
+        [
+            card_and_order_kinds(&s),
+            move_and_event_kinds(&s),
+            battle_kinds(&s),
+            winter_and_end_kinds(&s),
+        ]
+        .concat()
+    }
+
+    /// The cards and orders of a turn.
+    fn card_and_order_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample { c, p, .. } = *s;
         vec![
             E::Dealt {
                 year: 1,
@@ -1000,6 +1032,23 @@ mod tests {
                 player: 2,
                 orders: Orders::Nothing,
             },
+        ]
+    }
+
+    /// A turn's moves, levies and events.
+    fn move_and_event_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            roma,
+            genua,
+            sea,
+            ..
+        } = *s;
+        vec![
             E::GroupMoves {
                 side: c,
                 from: roma,
@@ -1066,6 +1115,22 @@ mod tests {
                 city: roma,
             },
             E::EventWithoutEffect { side: p },
+        ]
+    }
+
+    /// A battle's events, from its start to its losses.
+    fn battle_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            roma,
+            genua,
+            ..
+        } = *s;
+        vec![
             E::BattleBegins {
                 space: roma,
                 attacker: c,
@@ -1139,6 +1204,22 @@ mod tests {
                 side: p,
                 block: pompey,
             },
+        ]
+    }
+
+    /// Winter's events and the game's end.
+    fn winter_and_end_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            cleo,
+            genua,
+            ..
+        } = *s;
+        vec![
             E::CleopatraChangesSides { to: c },
             E::WinterBegins { year: 2 },
             E::CleopatraReturns {
