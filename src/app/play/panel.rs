@@ -1144,33 +1144,18 @@ impl PlayPanel {
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
         }
-        // 2.1: a card clicked in the discard step is only chosen; it goes
-        // when the confirmation below the hand says so.
-        self.discard_pick = self
-            .discard_pick
-            .filter(|c| legal.contains(&Action::Discard(*c)));
-        if let Some(Action::Discard(card)) = picked {
-            self.discard_pick = Some(card);
-            picked = None;
-        }
-        if let Some(card) = self.discard_pick {
-            match confirm_discard(ui, s, card, &mut self.guard) {
-                Some(DiscardAnswer::Discard) => picked = Some(Action::Discard(card)),
-                Some(DiscardAnswer::Keep) => self.discard_pick = None,
-                None => {}
-            }
-        }
+        let picked = discard_step(
+            ui,
+            s,
+            &legal,
+            picked,
+            &mut self.discard_pick,
+            &mut self.guard,
+        );
         // The battle and its story below the decisions, which they never move.
         ui.separator();
         info::battle(ui, &s.game, &state, viewer);
-        let turns = self
-            .log
-            .get(&s.game, &s.trace, s.trace.len(), viewer, s.generation);
-        if let Some(story) = super::game_log::battle_story(turns)
-            && let Some(space) = super::game_log::show_battle(ui, story).and_then(|c| c.space)
-        {
-            self.board.point_at(space);
-        }
+        battle_story(ui, s, viewer, &mut self.log, &mut self.board);
         let legal = if my_turn { legal } else { Vec::new() };
         if let Some(a) = confirmed(&mut self.ask, ui, (&s.game, &state), &legal, picked) {
             s.decide(a, pace);
@@ -1770,6 +1755,48 @@ fn hand(
 enum DiscardAnswer {
     Discard,
     Keep,
+}
+
+/// 2.1: a card clicked in the discard step is only chosen (`pick`); it goes
+/// when the confirmation below the hand says so. The action decided, if any.
+fn discard_step(
+    ui: &mut Ui,
+    s: &mut Session,
+    legal: &[Action],
+    mut picked: Option<Action>,
+    pick: &mut Option<u8>,
+    guard: &mut ClickGuard,
+) -> Option<Action> {
+    *pick = pick.filter(|c| legal.contains(&Action::Discard(*c)));
+    if let Some(Action::Discard(card)) = picked {
+        *pick = Some(card);
+        picked = None;
+    }
+    if let Some(card) = *pick {
+        match confirm_discard(ui, s, card, guard) {
+            Some(DiscardAnswer::Discard) => picked = Some(Action::Discard(card)),
+            Some(DiscardAnswer::Keep) => *pick = None,
+            None => {}
+        }
+    }
+    picked
+}
+
+/// The battle being fought, told as the log tells it; a space clicked in
+/// it is pointed at on the board.
+fn battle_story(
+    ui: &mut Ui,
+    s: &Session,
+    viewer: Option<Side>,
+    log: &mut super::game_log::Cache,
+    board: &mut PlayBoard,
+) {
+    let turns = log.get(&s.game, &s.trace, s.trace.len(), viewer, s.generation);
+    if let Some(story) = super::game_log::battle_story(turns)
+        && let Some(space) = super::game_log::show_battle(ui, story).and_then(|c| c.space)
+    {
+        board.point_at(space);
+    }
 }
 
 /// 2.1: the discard chosen, asked about under the hand: discarded only by
