@@ -989,8 +989,12 @@ mod tests {
         [
             card_and_order_kinds(&s),
             move_and_event_kinds(&s),
+            levy_and_event_kinds(&s),
             battle_kinds(&s),
+            fire_and_loss_kinds(&s),
+            retreat_kinds(&s),
             winter_and_end_kinds(&s),
+            victory_and_end_kinds(&s),
         ]
         .concat()
     }
@@ -1035,14 +1039,12 @@ mod tests {
         ]
     }
 
-    /// A turn's moves, levies and events.
+    /// A turn's moves.
     fn move_and_event_kinds(s: &Sample) -> Vec<GameEvent> {
         use GameEvent as E;
         let Sample {
             c,
-            p,
             legio,
-            pompey,
             roma,
             genua,
             sea,
@@ -1080,6 +1082,21 @@ mod tests {
                 side: c,
                 space: None,
             },
+        ]
+    }
+
+    /// A turn's levies and events.
+    fn levy_and_event_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            roma,
+            ..
+        } = *s;
+        vec![
             E::Levied {
                 side: c,
                 block: legio,
@@ -1118,7 +1135,7 @@ mod tests {
         ]
     }
 
-    /// A battle's events, from its start to its losses.
+    /// A battle's start and its turns.
     fn battle_kinds(s: &Sample) -> Vec<GameEvent> {
         use GameEvent as E;
         let Sample {
@@ -1127,7 +1144,6 @@ mod tests {
             legio,
             pompey,
             roma,
-            genua,
             ..
         } = *s;
         vec![
@@ -1148,6 +1164,14 @@ mod tests {
                 side: p,
                 block: pompey,
             },
+        ]
+    }
+
+    /// A battle's fire and losses.
+    fn fire_and_loss_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample { c, p, legio, .. } = *s;
+        vec![
             E::Fire {
                 side: c,
                 block: legio,
@@ -1174,6 +1198,22 @@ mod tests {
             },
             E::ReservesDisrupted { side: p },
             E::BecomesAttacker { side: p },
+        ]
+    }
+
+    /// A battle's retreats, its end and regroups.
+    fn retreat_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            roma,
+            genua,
+            ..
+        } = *s;
+        vec![
             E::Retreats {
                 side: c,
                 block: legio,
@@ -1207,18 +1247,10 @@ mod tests {
         ]
     }
 
-    /// Winter's events and the game's end.
+    /// Winter's start and Cleopatra.
     fn winter_and_end_kinds(s: &Sample) -> Vec<GameEvent> {
         use GameEvent as E;
-        let Sample {
-            c,
-            p,
-            legio,
-            pompey,
-            cleo,
-            genua,
-            ..
-        } = *s;
+        let Sample { c, p, cleo, .. } = *s;
         vec![
             E::CleopatraChangesSides { to: c },
             E::WinterBegins { year: 2 },
@@ -1232,6 +1264,21 @@ mod tests {
                 side: p,
                 joins: None,
             },
+        ]
+    }
+
+    /// The victory check, the navis and disbanding of winter, and the game's end.
+    fn victory_and_end_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            genua,
+            ..
+        } = *s;
+        vec![
             E::VictoryCheck {
                 year: 2,
                 vp: [4, 6],
