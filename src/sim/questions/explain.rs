@@ -464,16 +464,14 @@ fn fields_to_explain(setup: &ExplainSetup<'_>) -> (Vec<FieldCounts>, Vec<Option<
     (fields, switched_games)
 }
 
-/// Plays the explanation, ready for [`Explained::measure_pairs`].
-pub fn explain_keeping_games(
-    setup: &ExplainSetup<'_>,
-    options: &SimOptions,
-    progress: &Progress,
-) -> Result<Explained, Cancelled> {
-    let (a, b) = (setup.a, setup.b);
-    let (mut fields, switched_games) = fields_to_explain(setup);
-    // Every rule set played: A, B, then each field's two switches.
-    let mut played: Vec<(&Game, bool)> = vec![(a, true), (b, true)];
+/// Every rule set played: A, B, then each field's two switches (its
+/// places among them, or `None` when it cannot be switched alone), then each
+/// setup change's two.
+fn games_to_play<'g>(
+    setup: &'g ExplainSetup<'g>,
+    switched_games: &'g [Option<[Game; 2]>],
+) -> (Vec<(&'g Game, bool)>, Vec<Option<[usize; 2]>>) {
+    let mut played: Vec<(&Game, bool)> = vec![(setup.a, true), (setup.b, true)];
     let mut slots: Vec<Option<[usize; 2]>> = Vec::new();
     let pairs_of_games = switched_games
         .iter()
@@ -490,6 +488,18 @@ pub fn explain_keeping_games(
             [played.len() - 2, played.len() - 1]
         }));
     }
+    (played, slots)
+}
+
+/// Plays the explanation, ready for [`Explained::measure_pairs`].
+pub fn explain_keeping_games(
+    setup: &ExplainSetup<'_>,
+    options: &SimOptions,
+    progress: &Progress,
+) -> Result<Explained, Cancelled> {
+    let (a, b) = (setup.a, setup.b);
+    let (mut fields, switched_games) = fields_to_explain(setup);
+    let (played, slots) = games_to_play(setup, &switched_games);
     let mut total = PairCounts::default();
     let (mut sum_at_a, mut parts_less_whole) = (Moments::default(), Moments::default());
     play_in_chunks(&played, options, progress, |chunk| {
@@ -1127,14 +1137,9 @@ pub enum SetupChangeError {
     Plan(#[from] PlanError),
 }
 
-/// B's game on the setup with every change, and each change as a field,
-/// every setup checked by the validator as a sweep's points are.
-pub fn plan_setup_changes(
-    doc: &ResolvedScenario,
-    a: &Game,
-    b_rules: &RuleSet,
-    changes: &[Axis],
-) -> Result<(Game, Vec<SetupChange>), SetupChangeError> {
+/// Refuses a rule field among setup changes (those are explained as
+/// fields already) and a change with other than one value.
+fn one_setup_value_each(changes: &[Axis]) -> Result<(), SetupChangeError> {
     for axis in changes {
         if let Knob::Rule(_) = knob(&axis.key)? {
             return Err(SetupChangeError::RuleField {
@@ -1148,6 +1153,18 @@ pub fn plan_setup_changes(
             });
         }
     }
+    Ok(())
+}
+
+/// B's game on the setup with every change, and each change as a field,
+/// every setup checked by the validator as a sweep's points are.
+pub fn plan_setup_changes(
+    doc: &ResolvedScenario,
+    a: &Game,
+    b_rules: &RuleSet,
+    changes: &[Axis],
+) -> Result<(Game, Vec<SetupChange>), SetupChangeError> {
+    one_setup_value_each(changes)?;
     let one_game = |rules: &RuleSet, axes: &[Axis]| -> Result<Game, SetupChangeError> {
         let mut points = crate::sim::sweep::plan(doc, rules, axes)?;
         Ok(points.remove(0).game)
