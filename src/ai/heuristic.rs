@@ -1135,27 +1135,32 @@ impl HeuristicPlayer {
         self.any_legal(d.legal)
     }
 
+    /// 7.7: take a vacant VP city next to the battlefield, if it is safe;
+    /// else end the regroup.
+    fn best_regroup_of(d: &Decision<'_>) -> Action {
+        let mut best = (0.0f32, Action::EndRegroup);
+        for &a in d.legal {
+            if let Action::Regroup { block, to } = a {
+                let space = d.game.board().space(to);
+                let i = to.index();
+                if d.p.vacant(to) && space.vp > 0 {
+                    let str = own_strength(d.game, d.view, block);
+                    let score = space.vp as f32 * 2.0 + str - d.p.threat[i] * 0.5;
+                    if score > best.0 {
+                        best = (score, a);
+                    }
+                }
+            }
+        }
+        best.1
+    }
+
     /// After a battle (regroup, 7.7) and in winter (8.3 navis to port, 8.4
     /// disbanding), if the decision is one of those.
     fn choose_regroup_or_winter(&self, d: &Decision<'_>, kinds: Kinds) -> Option<Action> {
         let first = d.legal[0];
         if kinds.any(Kinds::REGROUP) {
-            // Take a vacant VP city next to the battlefield, if it is safe.
-            let mut best = (0.0f32, Action::EndRegroup);
-            for &a in d.legal {
-                if let Action::Regroup { block, to } = a {
-                    let space = d.game.board().space(to);
-                    let i = to.index();
-                    if d.p.vacant(to) && space.vp > 0 {
-                        let str = own_strength(d.game, d.view, block);
-                        let score = space.vp as f32 * 2.0 + str - d.p.threat[i] * 0.5;
-                        if score > best.0 {
-                            best = (score, a);
-                        }
-                    }
-                }
-            }
-            return Some(best.1);
+            return Some(Self::best_regroup_of(d));
         }
         if kinds.any(Kinds::NAVIS_TO_PORT) {
             return d

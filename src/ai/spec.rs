@@ -50,6 +50,26 @@ pub struct EquilibriumMix {
     pub pompey: Vec<(u32, AiSpec)>,
 }
 
+/// What [`EquilibriumMix::load`] reads of a balance report: the players
+/// with their digests, and the mixes.
+#[derive(Deserialize)]
+struct SavedMixes {
+    caesar: Vec<SavedMember>,
+    pompey: Vec<SavedMember>,
+    caesar_mix: Vec<SavedWeight>,
+    pompey_mix: Vec<SavedWeight>,
+}
+#[derive(Deserialize)]
+struct SavedMember {
+    player: String,
+    digest: String,
+}
+#[derive(Deserialize)]
+struct SavedWeight {
+    player: String,
+    weight: f64,
+}
+
 impl EquilibriumMix {
     /// Reads the mixes of the balance report at `path` (the built-in copy
     /// for a shipped name), each player checked to play as it did when the
@@ -59,26 +79,9 @@ impl EquilibriumMix {
             given: format!("{}:{path}", EQUILIBRIUM.name),
             why,
         };
-        #[derive(Deserialize)]
-        struct Saved {
-            caesar: Vec<Member>,
-            pompey: Vec<Member>,
-            caesar_mix: Vec<Weight>,
-            pompey_mix: Vec<Weight>,
-        }
-        #[derive(Deserialize)]
-        struct Member {
-            player: String,
-            digest: String,
-        }
-        #[derive(Deserialize)]
-        struct Weight {
-            player: String,
-            weight: f64,
-        }
         let text = super::shipped::read_text(std::path::Path::new(path))
             .map_err(|e| refused(e.to_string()))?;
-        let saved: Saved = serde_json::from_str(&text).map_err(|e| {
+        let saved: SavedMixes = serde_json::from_str(&text).map_err(|e| {
             refused(format!(
                 "not a balance report (line {}, column {}): {e}",
                 e.line(),
@@ -86,7 +89,9 @@ impl EquilibriumMix {
             ))
         })?;
         let mix =
-            |members: &[Member], mix: &[Weight]| -> Result<Vec<(u32, AiSpec)>, NotAPlayer> {
+            |members: &[SavedMember],
+             mix: &[SavedWeight]|
+             -> Result<Vec<(u32, AiSpec)>, NotAPlayer> {
                 if mix.is_empty() {
                     return Err(refused(
                         "holds no equilibrium yet (its first table was not solved)".into(),

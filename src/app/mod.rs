@@ -594,54 +594,8 @@ impl WorkbenchApp {
             }
             Tab::Play => actions.extend(self.play_tab(ui)),
             Tab::Replay => actions.extend(self.replay.show(ui)),
-            Tab::Simulation => match state.report() {
-                Some(report) => actions.extend(self.sim.show(
-                    ui,
-                    state.resolved(),
-                    report.errors(),
-                    state.rules(),
-                    state.variant(),
-                    state.scenario_revision(),
-                )),
-                None => {
-                    egui::CentralPanel::default().show(ui, |ui| {
-                        ui.label("Open a scenario to simulate it.");
-                    });
-                }
-            },
-            Tab::Balance => {
-                let (doc, rules, variant) = (state.resolved(), state.rules(), state.variant());
-                egui::CentralPanel::default().show(ui, |ui| match (doc, rules) {
-                    (Some(doc), Some(rules)) => {
-                        let make = || {
-                            crate::scenario::checked::CheckedScenario::from_document(
-                                doc,
-                                rules.clone(),
-                                Some(variant),
-                            )
-                            .map(crate::engine::Game::from_checked)
-                            .map_err(|refused| {
-                                format!(
-                                    "{variant} cannot be played on this scenario:\n{}",
-                                    refused.messages().join("\n")
-                                )
-                            })
-                        };
-                        let bundle = setup::players::bundle_folder(state);
-                        actions.extend(self.balance.show(
-                            ui,
-                            &make,
-                            doc,
-                            rules,
-                            variant,
-                            bundle.as_deref(),
-                        ));
-                    }
-                    _ => {
-                        ui.label("Open a scenario and a rule set to measure its balance.");
-                    }
-                });
-            }
+            Tab::Simulation => actions.extend(self.simulation_tab(ui)),
+            Tab::Balance => actions.extend(self.balance_tab(ui)),
             Tab::Map | Tab::Deployment => actions.extend(self.map_tab(ui)),
         }
         if let Some(pending) = &self.pending {
@@ -669,6 +623,60 @@ impl WorkbenchApp {
                 .send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.shown_title = title;
         }
+    }
+
+    /// The Simulation tab, once a scenario is open.
+    fn simulation_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
+        let state = &self.state;
+        match state.report() {
+            Some(report) => self.sim.show(
+                ui,
+                state.resolved(),
+                report.errors(),
+                state.rules(),
+                state.variant(),
+                state.scenario_revision(),
+            ),
+            None => {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    ui.label("Open a scenario to simulate it.");
+                });
+                Vec::new()
+            }
+        }
+    }
+
+    /// The Balance tab, once a scenario and a rule set are open.
+    fn balance_tab(&mut self, ui: &mut Ui) -> Vec<Request> {
+        let state = &self.state;
+        let mut actions = Vec::new();
+        let (doc, rules, variant) = (state.resolved(), state.rules(), state.variant());
+        egui::CentralPanel::default().show(ui, |ui| match (doc, rules) {
+            (Some(doc), Some(rules)) => {
+                let make = || {
+                    crate::scenario::checked::CheckedScenario::from_document(
+                        doc,
+                        rules.clone(),
+                        Some(variant),
+                    )
+                    .map(crate::engine::Game::from_checked)
+                    .map_err(|refused| {
+                        format!(
+                            "{variant} cannot be played on this scenario:\n{}",
+                            refused.messages().join("\n")
+                        )
+                    })
+                };
+                let bundle = setup::players::bundle_folder(state);
+                actions = self
+                    .balance
+                    .show(ui, &make, doc, rules, variant, bundle.as_deref());
+            }
+            _ => {
+                ui.label("Open a scenario and a rule set to measure its balance.");
+            }
+        });
+        actions
     }
 
     /// The Setup tab: the findings beside the roster, deck and settings.

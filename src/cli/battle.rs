@@ -2,8 +2,9 @@
 
 use std::process::ExitCode;
 
+use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
+use caesar_workbench::sim::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 
 use super::args::{SetupArgs, parse_side};
 use super::output::check_stdout;
@@ -59,6 +60,19 @@ pub fn battle(out: &mut Output, args: BattleArgs) -> Result<ExitCode, CliError> 
         out.json(&odds)?;
         return Ok(ExitCode::SUCCESS);
     }
+    print_odds(out, &game, &spec, &odds)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The odds in words: who wins, the steps lost, when the battle ends and
+/// each block's chance of elimination.
+fn print_odds(
+    out: &mut Output,
+    game: &Game,
+    spec: &BattleSpec,
+    odds: &BattleOdds,
+) -> Result<(), CliError> {
+    let attacker = spec.attacker;
     out.line(format_args!(
         "{} attacks under {}{}",
         attacker,
@@ -98,5 +112,5 @@ pub fn battle(out: &mut Output, args: BattleArgs) -> Result<ExitCode, CliError> 
             b.eliminated * 100.0
         ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

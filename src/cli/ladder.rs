@@ -52,8 +52,9 @@ pub struct LadderArgs {
     dry_run: bool,
 }
 
-pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> {
-    let variants = one_or_two_variants(args.setup.variant.all(), "ladder")?;
+/// The options of the rungs played first, and of every rung (with
+/// `--then`'s), checked; `--then` with a shard refused.
+fn ladder_options(args: &LadderArgs) -> Result<(LadderOptions, LadderOptions), CliError> {
     let options = LadderOptions {
         players: args.players.clone(),
         games: args.games,
@@ -72,6 +73,12 @@ pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> 
                 .to_string(),
         ));
     }
+    Ok((options, every_rung))
+}
+
+pub fn ladder(out: &mut Output, args: LadderArgs) -> Result<ExitCode, CliError> {
+    let variants = one_or_two_variants(args.setup.variant.all(), "ladder")?;
+    let (options, every_rung) = ladder_options(&args)?;
     let mut loaded = Vec::new();
     for v in &variants {
         loaded.push(load_game(args.setup.scenario(), v)?);

@@ -204,6 +204,34 @@ fn place_rank(at: &str) -> u8 {
     }
 }
 
+/// A side's blocks (and hidden blocks) by place, the map first.
+fn print_places(out: &mut Output, r: &Report, side: Side) -> Result<(), CliError> {
+    let mut places: Vec<(String, Vec<String>)> = Vec::new();
+    let mut add = |at: &str, text: String| match places.iter_mut().find(|(p, _)| p == at) {
+        Some((_, v)) => v.push(text),
+        None => places.push((at.to_string(), vec![text])),
+    };
+    for b in r.blocks.iter().filter(|b| b.side == side) {
+        let reserve = if b.reserve { " (reserve)" } else { "" };
+        let strength = if b.at == "pool" || b.at == "eliminated" || b.at == "trophy" {
+            String::new()
+        } else {
+            format!(" {}", b.strength)
+        };
+        add(&b.at, format!("{}{strength}{reserve}", b.block));
+    }
+    for h in r.hidden.iter().filter(|h| h.side == side) {
+        let blocks = if h.count == 1 { "block" } else { "blocks" };
+        add(&h.at, format!("{} hidden {blocks}", h.count));
+    }
+    places.sort_by_key(|(at, _)| place_rank(at));
+    out.line(format_args!("{side}:"))?;
+    for (at, list) in places {
+        out.line(format_args!("  {at}: {}", list.join(", ")))?;
+    }
+    Ok(())
+}
+
 fn print(out: &mut Output, r: &Report) -> Result<(), CliError> {
     out.line(format_args!(
         "{} under {}: year {}, turn {}{}",
@@ -224,29 +252,7 @@ fn print(out: &mut Output, r: &Report) -> Result<(), CliError> {
         r.vp[0], r.vp[1], r.player1
     ))?;
     for side in Side::BOTH {
-        let mut places: Vec<(String, Vec<String>)> = Vec::new();
-        let mut add = |at: &str, text: String| match places.iter_mut().find(|(p, _)| p == at) {
-            Some((_, v)) => v.push(text),
-            None => places.push((at.to_string(), vec![text])),
-        };
-        for b in r.blocks.iter().filter(|b| b.side == side) {
-            let reserve = if b.reserve { " (reserve)" } else { "" };
-            let strength = if b.at == "pool" || b.at == "eliminated" || b.at == "trophy" {
-                String::new()
-            } else {
-                format!(" {}", b.strength)
-            };
-            add(&b.at, format!("{}{strength}{reserve}", b.block));
-        }
-        for h in r.hidden.iter().filter(|h| h.side == side) {
-            let blocks = if h.count == 1 { "block" } else { "blocks" };
-            add(&h.at, format!("{} hidden {blocks}", h.count));
-        }
-        places.sort_by_key(|(at, _)| place_rank(at));
-        out.line(format_args!("{side}:"))?;
-        for (at, list) in places {
-            out.line(format_args!("  {at}: {}", list.join(", ")))?;
-        }
+        print_places(out, r, side)?;
     }
     for h in &r.hands {
         match &h.cards {

@@ -955,18 +955,54 @@ mod tests {
     }
     const KINDS: usize = 42;
 
+    /// The blocks, sides and spaces the sample events name.
+    #[derive(Clone, Copy)]
+    struct Sample {
+        c: Side,
+        p: Side,
+        legio: BlockId,
+        pompey: BlockId,
+        cleo: BlockId,
+        roma: SpaceId,
+        genua: SpaceId,
+        sea: SpaceId,
+    }
+
     /// One event of every kind (some kinds twice, in their other forms).
     fn every_kind(game: &Game) -> Vec<GameEvent> {
-        use GameEvent as E;
         let named = |name: &str| {
             game.roster()
                 .ids()
                 .find(|b| game.block_name(*b) == name)
                 .expect("in the roster")
         };
-        let (c, p) = (Side::Caesar, Side::Pompey);
-        let (legio, pompey, cleo) = (named("Legio 13"), named("Pompey"), named("Cleopatra"));
-        let (roma, genua, sea) = (SpaceId(0), SpaceId(1), SpaceId(2));
+        let s = Sample {
+            c: Side::Caesar,
+            p: Side::Pompey,
+            legio: named("Legio 13"),
+            pompey: named("Pompey"),
+            cleo: named("Cleopatra"),
+            roma: SpaceId(0),
+            genua: SpaceId(1),
+            sea: SpaceId(2),
+        };
+        [
+            card_and_order_kinds(&s),
+            move_and_event_kinds(&s),
+            levy_and_event_kinds(&s),
+            battle_kinds(&s),
+            fire_and_loss_kinds(&s),
+            retreat_kinds(&s),
+            winter_and_end_kinds(&s),
+            victory_and_end_kinds(&s),
+        ]
+        .concat()
+    }
+
+    /// The cards and orders of a turn.
+    fn card_and_order_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample { c, p, .. } = *s;
         vec![
             E::Dealt {
                 year: 1,
@@ -1000,6 +1036,21 @@ mod tests {
                 player: 2,
                 orders: Orders::Nothing,
             },
+        ]
+    }
+
+    /// A turn's moves.
+    fn move_and_event_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            legio,
+            roma,
+            genua,
+            sea,
+            ..
+        } = *s;
+        vec![
             E::GroupMoves {
                 side: c,
                 from: roma,
@@ -1031,6 +1082,21 @@ mod tests {
                 side: c,
                 space: None,
             },
+        ]
+    }
+
+    /// A turn's levies and events.
+    fn levy_and_event_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            roma,
+            ..
+        } = *s;
+        vec![
             E::Levied {
                 side: c,
                 block: legio,
@@ -1066,6 +1132,21 @@ mod tests {
                 city: roma,
             },
             E::EventWithoutEffect { side: p },
+        ]
+    }
+
+    /// A battle's start and its turns.
+    fn battle_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            roma,
+            ..
+        } = *s;
+        vec![
             E::BattleBegins {
                 space: roma,
                 attacker: c,
@@ -1083,6 +1164,14 @@ mod tests {
                 side: p,
                 block: pompey,
             },
+        ]
+    }
+
+    /// A battle's fire and losses.
+    fn fire_and_loss_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample { c, p, legio, .. } = *s;
+        vec![
             E::Fire {
                 side: c,
                 block: legio,
@@ -1109,6 +1198,22 @@ mod tests {
             },
             E::ReservesDisrupted { side: p },
             E::BecomesAttacker { side: p },
+        ]
+    }
+
+    /// A battle's retreats, its end and regroups.
+    fn retreat_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            roma,
+            genua,
+            ..
+        } = *s;
+        vec![
             E::Retreats {
                 side: c,
                 block: legio,
@@ -1139,6 +1244,14 @@ mod tests {
                 side: p,
                 block: pompey,
             },
+        ]
+    }
+
+    /// Winter's start and Cleopatra.
+    fn winter_and_end_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample { c, p, cleo, .. } = *s;
+        vec![
             E::CleopatraChangesSides { to: c },
             E::WinterBegins { year: 2 },
             E::CleopatraReturns {
@@ -1151,6 +1264,21 @@ mod tests {
                 side: p,
                 joins: None,
             },
+        ]
+    }
+
+    /// The victory check, the navis and disbanding of winter, and the game's end.
+    fn victory_and_end_kinds(s: &Sample) -> Vec<GameEvent> {
+        use GameEvent as E;
+        let Sample {
+            c,
+            p,
+            legio,
+            pompey,
+            genua,
+            ..
+        } = *s;
+        vec![
             E::VictoryCheck {
                 year: 2,
                 vp: [4, 6],

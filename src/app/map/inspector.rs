@@ -21,6 +21,29 @@ pub(in crate::app) struct Inspector {
     link_class: Option<LinkClass>,
 }
 
+/// A new inland city at `centre`, named "New space" (numbered past the
+/// names taken).
+fn new_space(w: &Working, centre: Pos2) -> SpaceDoc {
+    let name = (1..)
+        .map(|k| {
+            if k == 1 {
+                "New space".to_string()
+            } else {
+                format!("New space {k}")
+            }
+        })
+        .find(|n| w.space_index(n).is_none())
+        .unwrap_or_default();
+    SpaceDoc {
+        name,
+        kind: SpaceKind::City,
+        vp: 0,
+        at: (centre.x.round(), centre.y.round()),
+        island: None,
+        aliases: Vec::new(),
+    }
+}
+
 impl Inspector {
     /// The class a new link gets ("Link to", shift+click).
     pub(in crate::app) fn link_class(&self) -> LinkClass {
@@ -92,24 +115,8 @@ impl Inspector {
                 .on_hover_text("A new inland city in the middle of the map view")
                 .clicked()
             {
-                let name = (1..)
-                    .map(|k| {
-                        if k == 1 {
-                            "New space".to_string()
-                        } else {
-                            format!("New space {k}")
-                        }
-                    })
-                    .find(|n| w.space_index(n).is_none())
-                    .unwrap_or_default();
-                let space = SpaceDoc {
-                    name: name.clone(),
-                    kind: SpaceKind::City,
-                    vp: 0,
-                    at: (centre.x.round(), centre.y.round()),
-                    island: None,
-                    aliases: Vec::new(),
-                };
+                let space = new_space(w, centre);
+                let name = space.name.clone();
                 actions.push(Request::EditAndSelect(
                     Edit::AddSpace(space),
                     Item::Space(name),

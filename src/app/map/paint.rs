@@ -52,10 +52,14 @@ impl MapModel {
                 StrokeKind::Outside,
             );
         }
+        self.paint_sea_areas(painter, view);
+    }
+
+    /// Each sea area's ellipse; without a coastline the only water drawn.
+    fn paint_sea_areas(&self, painter: &Painter, view: &MapView) {
         for (i, sea) in self.seas.iter().enumerate() {
             if let Some(sea) = sea {
                 let radius = sea.radius * view.zoom();
-                // Without a coastline the sea area is the only water drawn.
                 let fill = if self.backdrop.is_some() {
                     SEA_AREA
                 } else {
@@ -122,23 +126,37 @@ impl MapModel {
             }
         }
         if let Some(h) = hovered {
-            let glow = Stroke::new(5.0 * u, HIGHLIGHT.gamma_multiply(0.55));
-            let lit = |to: SpaceId| reachable.is_none_or(|r| r.contains(&to));
-            for adj in board.neighbours(h).iter().filter(|a| lit(a.to)) {
-                match &self.sea_paths[adj.link.index()] {
-                    Some(path) => {
-                        shapes.push(Shape::line(path.iter().map(|p| t * *p).collect(), glow));
-                    }
-                    None if adj.class == LinkClass::Sea => {}
-                    None => shapes.push(Shape::line_segment(
-                        [self.screen[h.index()], self.screen[adj.to.index()]],
-                        glow,
-                    )),
-                }
-            }
+            self.glow_links(&mut shapes, board, h, u, reachable);
         }
         painter.extend(shapes.drain(..));
         self.shapes = shapes;
+    }
+
+    /// The links from the hovered space `h` lit (only to the spaces
+    /// `reachable`, when given).
+    fn glow_links(
+        &self,
+        shapes: &mut Vec<Shape>,
+        board: &Board,
+        h: SpaceId,
+        u: f32,
+        reachable: Option<&[SpaceId]>,
+    ) {
+        let t = self.frame;
+        let glow = Stroke::new(5.0 * u, HIGHLIGHT.gamma_multiply(0.55));
+        let lit = |to: SpaceId| reachable.is_none_or(|r| r.contains(&to));
+        for adj in board.neighbours(h).iter().filter(|a| lit(a.to)) {
+            match &self.sea_paths[adj.link.index()] {
+                Some(path) => {
+                    shapes.push(Shape::line(path.iter().map(|p| t * *p).collect(), glow));
+                }
+                None if adj.class == LinkClass::Sea => {}
+                None => shapes.push(Shape::line_segment(
+                    [self.screen[h.index()], self.screen[adj.to.index()]],
+                    glow,
+                )),
+            }
+        }
     }
 
     pub(super) fn paint_spaces(

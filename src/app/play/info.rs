@@ -9,7 +9,7 @@ use egui::{RichText, Ui};
 use crate::app::theme;
 use crate::engine::{EndReason, Game, Period, State};
 use crate::games::narrate::side_words;
-use crate::scenario::model::{BlockId, Side};
+use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// A hand-over screen's words and button: `heading` as an alert, who
 /// takes the seat and who looks away, then `button`; true when clicked.
@@ -160,35 +160,7 @@ pub(in crate::app) fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Op
         .color(theme::ERROR),
     );
     for side in [b.attacker, b.attacker.other()] {
-        let mut known = Vec::new();
-        let mut hidden = 0;
-        for blk in state.blocks_at(b.space, side) {
-            if knows(blk) {
-                let block = game.roster().block(blk);
-                let mut text = format!(
-                    "{} {} {}",
-                    block.name,
-                    crate::app::map::short_rating(block),
-                    crate::app::map::roman(state.strength(game, blk))
-                );
-                if state.is_reserve(blk) {
-                    text.push_str(" (reserve)");
-                }
-                if b.acting == Some(blk) {
-                    text = format!("> {text}");
-                }
-                known.push(text);
-            } else {
-                hidden += 1;
-            }
-        }
-        let mut line = format!("{side}: {}", known.join(", "));
-        if hidden > 0 {
-            line.push_str(&format!(
-                "{}{hidden} hidden",
-                if known.is_empty() { "" } else { ", " }
-            ));
-        }
+        let line = battle_side_line(game, state, side, b.space, b.acting, &knows);
         ui.label(RichText::new(line).color(theme::side(side)));
     }
     if let Some(a) = b.acting
@@ -196,4 +168,46 @@ pub(in crate::app) fn battle(ui: &mut Ui, game: &Game, state: &State, viewer: Op
     {
         ui.label(format!("{} acts", game.block_name(a)));
     }
+}
+
+/// A side's blocks in the battle as the viewer knows them (strength and
+/// reserve; the acting one marked), then how many are hidden.
+fn battle_side_line(
+    game: &Game,
+    state: &State,
+    side: Side,
+    space: SpaceId,
+    acting: Option<BlockId>,
+    knows: &dyn Fn(BlockId) -> bool,
+) -> String {
+    let mut known = Vec::new();
+    let mut hidden = 0;
+    for blk in state.blocks_at(space, side) {
+        if knows(blk) {
+            let block = game.roster().block(blk);
+            let mut text = format!(
+                "{} {} {}",
+                block.name,
+                crate::app::map::short_rating(block),
+                crate::app::map::roman(state.strength(game, blk))
+            );
+            if state.is_reserve(blk) {
+                text.push_str(" (reserve)");
+            }
+            if acting == Some(blk) {
+                text = format!("> {text}");
+            }
+            known.push(text);
+        } else {
+            hidden += 1;
+        }
+    }
+    let mut line = format!("{side}: {}", known.join(", "));
+    if hidden > 0 {
+        line.push_str(&format!(
+            "{}{hidden} hidden",
+            if known.is_empty() { "" } else { ", " }
+        ));
+    }
+    line
 }

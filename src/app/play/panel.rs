@@ -323,17 +323,7 @@ impl PlayPanel {
         self.discard_pick = None;
         // The last game's ring and zoom are not this game's.
         self.board.reset();
-        let mut counters = [None, None];
-        let players = Side::BOTH.map(|side| match &seats[side.index()] {
-            Seat::Human => None,
-            // Every AI gets a counter: a search fills it in ("thinking: N
-            // playouts"), any other player leaves it at nought.
-            Seat::Ai(spec) => {
-                let counter = Arc::new(AtomicU64::new(0));
-                counters[side.index()] = Some(counter.clone());
-                Some(spec.player_counting(side, player_seeds[side.index()], false, Some(counter)))
-            }
-        });
+        let (players, counters) = seated_players(&seats, player_seeds);
         let humans: Vec<Side> = Side::BOTH
             .into_iter()
             .filter(|s| seats[s.index()] == Seat::Human)
@@ -708,46 +698,7 @@ impl PlayPanel {
             .show(ui, |ui| {
                 for side in Side::BOTH {
                     let seat = &mut self.settings.seats[side.index()];
-                    let l = ui.label(format!("{side}"));
-                    let current = match &*seat {
-                        Seat::Ai(spec) => Some(spec.clone()),
-                        Seat::Human => None,
-                    };
-                    let menu = crate::app::player_picker::Menu {
-                        variant,
-                        current: current.as_ref(),
-                        offer: crate::app::player_picker::Offer::Players,
-                    };
-                    let mut human = false;
-                    let (combo, picked) = crate::app::player_picker::combo(
-                        ui,
-                        ("play_seat", side.index()),
-                        seat.label(),
-                        &menu,
-                        |ui| human = ui.selectable_label(current.is_none(), "human").clicked(),
-                    );
-                    combo.labelled_by(l.id);
-                    match picked {
-                        _ if human => *seat = Seat::Human,
-                        Some(crate::app::player_picker::Picked::Player(spec)) => {
-                            *seat = Seat::Ai(spec)
-                        }
-                        Some(crate::app::player_picker::Picked::FromFile) => {
-                            actions.push(Request::Choose(FilePurpose::OpenPlayer(
-                                side,
-                                crate::app::PlayerUse::Play,
-                            )));
-                        }
-                        None => {}
-                    }
-                    ui.end_row();
-                    if let Seat::Ai(spec) = seat {
-                        crate::app::player_picker::budget_row(
-                            ui,
-                            &format!("{side} playouts"),
-                            spec,
-                        );
-                    }
+                    seat_row(ui, side, seat, actions, variant);
                 }
                 let l = ui.label("Seed");
                 ui.horizontal(|ui| {
@@ -1144,33 +1095,18 @@ impl PlayPanel {
         } else if let Some(side) = to_play {
             ui.label(format!("{side} (AI) to play."));
         }
-        // 2.1: a card clicked in the discard step is only chosen; it goes
-        // when the confirmation below the hand says so.
-        self.discard_pick = self
-            .discard_pick
-            .filter(|c| legal.contains(&Action::Discard(*c)));
-        if let Some(Action::Discard(card)) = picked {
-            self.discard_pick = Some(card);
-            picked = None;
-        }
-        if let Some(card) = self.discard_pick {
-            match confirm_discard(ui, s, card, &mut self.guard) {
-                Some(DiscardAnswer::Discard) => picked = Some(Action::Discard(card)),
-                Some(DiscardAnswer::Keep) => self.discard_pick = None,
-                None => {}
-            }
-        }
+        let picked = discard_step(
+            ui,
+            s,
+            &legal,
+            picked,
+            &mut self.discard_pick,
+            &mut self.guard,
+        );
         // The battle and its story below the decisions, which they never move.
         ui.separator();
         info::battle(ui, &s.game, &state, viewer);
-        let turns = self
-            .log
-            .get(&s.game, &s.trace, s.trace.len(), viewer, s.generation);
-        if let Some(story) = super::game_log::battle_story(turns)
-            && let Some(space) = super::game_log::show_battle(ui, story).and_then(|c| c.space)
-        {
-            self.board.point_at(space);
-        }
+        battle_story(ui, s, viewer, &mut self.log, &mut self.board);
         let legal = if my_turn { legal } else { Vec::new() };
         if let Some(a) = confirmed(&mut self.ask, ui, (&s.game, &state), &legal, picked) {
             s.decide(a, pace);
@@ -1770,6 +1706,105 @@ fn hand(
 enum DiscardAnswer {
     Discard,
     Keep,
+}
+
+/// A side's seat: human or a player from the menu (a file asked for by a
+/// request), and a search's playouts below it.
+fn seat_row(ui: &mut Ui, side: Side, seat: &mut Seat, actions: &mut Vec<Request>, variant: &str) {
+    let l = ui.label(format!("{side}"));
+    let current = match &*seat {
+        Seat::Ai(spec) => Some(spec.clone()),
+        Seat::Human => None,
+    };
+    let menu = crate::app::player_picker::Menu {
+        variant,
+        current: current.as_ref(),
+        offer: crate::app::player_picker::Offer::Players,
+    };
+    let mut human = false;
+    let (combo, picked) = crate::app::player_picker::combo(
+        ui,
+        ("play_seat", side.index()),
+        seat.label(),
+        &menu,
+        |ui| human = ui.selectable_label(current.is_none(), "human").clicked(),
+    );
+    combo.labelled_by(l.id);
+    match picked {
+        _ if human => *seat = Seat::Human,
+        Some(crate::app::player_picker::Picked::Player(spec)) => *seat = Seat::Ai(spec),
+        Some(crate::app::player_picker::Picked::FromFile) => {
+            actions.push(Request::Choose(FilePurpose::OpenPlayer(
+                side,
+                crate::app::PlayerUse::Play,
+            )));
+        }
+        None => {}
+    }
+    ui.end_row();
+    if let Seat::Ai(spec) = seat {
+        crate::app::player_picker::budget_row(ui, &format!("{side} playouts"), spec);
+    }
+}
+
+/// The AI seats' players, each with a counter of its playouts: a search
+/// fills it in ("thinking: N playouts"), any other player leaves it at
+/// nought.
+type Seated = ([Option<Box<dyn Player>>; 2], [Option<Arc<AtomicU64>>; 2]);
+
+fn seated_players(seats: &[Seat; 2], player_seeds: [u64; 2]) -> Seated {
+    let mut counters = [None, None];
+    let players = Side::BOTH.map(|side| match &seats[side.index()] {
+        Seat::Human => None,
+        Seat::Ai(spec) => {
+            let counter = Arc::new(AtomicU64::new(0));
+            counters[side.index()] = Some(counter.clone());
+            Some(spec.player_counting(side, player_seeds[side.index()], false, Some(counter)))
+        }
+    });
+    (players, counters)
+}
+
+/// 2.1: a card clicked in the discard step is only chosen (`pick`); it goes
+/// when the confirmation below the hand says so. The action decided, if any.
+fn discard_step(
+    ui: &mut Ui,
+    s: &mut Session,
+    legal: &[Action],
+    mut picked: Option<Action>,
+    pick: &mut Option<u8>,
+    guard: &mut ClickGuard,
+) -> Option<Action> {
+    *pick = pick.filter(|c| legal.contains(&Action::Discard(*c)));
+    if let Some(Action::Discard(card)) = picked {
+        *pick = Some(card);
+        picked = None;
+    }
+    if let Some(card) = *pick {
+        match confirm_discard(ui, s, card, guard) {
+            Some(DiscardAnswer::Discard) => picked = Some(Action::Discard(card)),
+            Some(DiscardAnswer::Keep) => *pick = None,
+            None => {}
+        }
+    }
+    picked
+}
+
+/// The battle being fought, told as the log tells it; a space clicked in
+/// it is pointed at on the board.
+fn battle_story(
+    ui: &mut Ui,
+    s: &Session,
+    viewer: Option<Side>,
+    log: &mut super::game_log::Cache,
+    board: &mut PlayBoard,
+) {
+    let turns = log.get(&s.game, &s.trace, s.trace.len(), viewer, s.generation);
+    if let Some(story) = super::game_log::battle_story(turns)
+        && let Some(space) = super::game_log::show_battle(ui, story).and_then(|c| c.space)
+    {
+        board.point_at(space);
+    }
 }
 
 /// 2.1: the discard chosen, asked about under the hand: discarded only by

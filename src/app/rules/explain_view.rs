@@ -894,18 +894,7 @@ fn effect_chart(
     );
     let rows = chart_rows(r, ranked);
     let n = rows.len();
-    // The key in a row of its own above the bars: never over them.
-    let kinds: Vec<RowKind> = RowKind::ALL
-        .into_iter()
-        .filter(|k| rows.iter().any(|row| row.kind == *k))
-        .collect();
-    crate::app::chart_key::row(
-        ui,
-        &kinds
-            .iter()
-            .map(|k| crate::app::chart_key::Key::new(k.legend(), k.colour()))
-            .collect::<Vec<_>>(),
-    );
+    effect_key(ui, &rows);
     // Row i is drawn at y = n − 1 − i, so the whole difference is on top.
     let y_of = move |i: usize| (n - 1 - i) as f64;
     let labels: Vec<String> = rows.iter().map(|row| row.label.clone()).collect();
@@ -932,67 +921,13 @@ fn effect_chart(
         .x_grid_spacer(egui_plot::uniform_grid_spacer(move |_| {
             [step, 5.0 * step, 10.0 * step]
         }))
-        .custom_x_axes(vec![
-            egui_plot::AxisHints::new_x()
-                .label("Caesar's share, in points (B against A)")
-                .label_spacing(24.0..=40.0)
-                .formatter(|mark, _| {
-                    let v = mark.value;
-                    if v.abs() < 1e-9 {
-                        "0".to_string()
-                    } else {
-                        format!("{v:+} pt")
-                    }
-                }),
-        ])
+        .custom_x_axes(vec![points_axis()])
         .include_y(-0.6)
         .include_y(n as f64 - 0.4)
         .y_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
-        // The rows are closer than the plot's default spacing for full
-        // labels, which it would fade to near invisible: every row's name is
-        // drawn at full strength.
-        .custom_y_axes(vec![
-            egui_plot::AxisHints::new_y()
-                .min_thickness(190.0)
-                .label_spacing(8.0..=12.0)
-                .formatter(move |mark, _| {
-                    let v = mark.value;
-                    if (v - v.round()).abs() > 1e-6 || v < 0.0 {
-                        return String::new();
-                    }
-                    let i = n as i64 - 1 - v.round() as i64;
-                    usize::try_from(i)
-                        .ok()
-                        .and_then(|i| labels.get(i).cloned())
-                        .unwrap_or_default()
-                }),
-        ])
+        .custom_y_axes(vec![row_names_axis(labels)])
         .show(ui, |p| {
-            for kind in RowKind::ALL {
-                let bars: Vec<Bar> = rows
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, row)| row.kind == kind)
-                    .map(|(i, row)| {
-                        let mark = highlighted == Some(row.label.as_str());
-                        Bar::new(y_of(i), row.points[0])
-                            .name(format!(
-                                "{}: {:+.1} ({:+.1} to {:+.1})",
-                                row.label, row.points[0], row.points[1], row.points[2]
-                            ))
-                            .fill(kind.colour().gamma_multiply(if mark { 0.9 } else { 0.5 }))
-                            .stroke(Stroke::new(if mark { 2.5 } else { 1.0 }, kind.colour()))
-                            .width(0.6)
-                    })
-                    .collect();
-                if !bars.is_empty() {
-                    p.bar_chart(
-                        BarChart::new(kind.legend(), bars)
-                            .color(kind.colour())
-                            .horizontal(),
-                    );
-                }
-            }
+            effect_bars(p, &rows, highlighted, y_of);
             for (i, row) in rows.iter().enumerate() {
                 whisker(p, row, y_of(i));
             }
@@ -1008,6 +943,93 @@ fn effect_chart(
     rows.get(i)
         .filter(|row| row.rule_field)
         .map(|row| Clicked::Field(row.label.clone()))
+}
+
+/// The key of the kinds of row the chart has, in a row of its own above the
+/// bars: never over them.
+fn effect_key(ui: &mut Ui, rows: &[ChartRow]) {
+    let kinds: Vec<RowKind> = RowKind::ALL
+        .into_iter()
+        .filter(|k| rows.iter().any(|row| row.kind == *k))
+        .collect();
+    crate::app::chart_key::row(
+        ui,
+        &kinds
+            .iter()
+            .map(|k| crate::app::chart_key::Key::new(k.legend(), k.colour()))
+            .collect::<Vec<_>>(),
+    );
+}
+
+/// The effect chart's x axis: points of Caesar's share, signed.
+fn points_axis() -> egui_plot::AxisHints<'static> {
+    egui_plot::AxisHints::new_x()
+        .label("Caesar's share, in points (B against A)")
+        .label_spacing(24.0..=40.0)
+        .formatter(|mark, _| {
+            let v = mark.value;
+            if v.abs() < 1e-9 {
+                "0".to_string()
+            } else {
+                format!("{v:+} pt")
+            }
+        })
+}
+
+/// The effect chart's y axis: each row's name at its whole y. The rows are
+/// closer than the plot's default spacing for full labels, which it would
+/// fade to near invisible: every row's name is drawn at full strength.
+fn row_names_axis(labels: Vec<String>) -> egui_plot::AxisHints<'static> {
+    let n = labels.len();
+    egui_plot::AxisHints::new_y()
+        .min_thickness(190.0)
+        .label_spacing(8.0..=12.0)
+        .formatter(move |mark, _| {
+            let v = mark.value;
+            if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+                return String::new();
+            }
+            let i = n as i64 - 1 - v.round() as i64;
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| labels.get(i).cloned())
+                .unwrap_or_default()
+        })
+}
+
+/// One bar chart per kind of row (so each kind has its legend entry), the
+/// highlighted field's bar drawn stronger.
+fn effect_bars(
+    p: &mut egui_plot::PlotUi<'_>,
+    rows: &[ChartRow],
+    highlighted: Option<&str>,
+    y_of: impl Fn(usize) -> f64,
+) {
+    for kind in RowKind::ALL {
+        let bars: Vec<Bar> = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, row)| row.kind == kind)
+            .map(|(i, row)| {
+                let mark = highlighted == Some(row.label.as_str());
+                Bar::new(y_of(i), row.points[0])
+                    .name(format!(
+                        "{}: {:+.1} ({:+.1} to {:+.1})",
+                        row.label, row.points[0], row.points[1], row.points[2]
+                    ))
+                    .fill(kind.colour().gamma_multiply(if mark { 0.9 } else { 0.5 }))
+                    .stroke(Stroke::new(if mark { 2.5 } else { 1.0 }, kind.colour()))
+                    .width(0.6)
+            })
+            .collect();
+        if !bars.is_empty() {
+            p.bar_chart(
+                BarChart::new(kind.legend(), bars)
+                    .color(kind.colour())
+                    .horizontal(),
+            );
+        }
+    }
 }
 
 /// The axis's tick in points for a chart `range` points wide: the

@@ -276,47 +276,9 @@ impl RulesPanel {
         deck: Option<&Deck>,
         rules: &mut RuleSet,
     ) -> Switches {
-        let mut action = Switches::None;
+        let changed_count = self.changed.as_ref().map_or(0, |(_, d)| d.len());
+        let mut action = self.switches_heading(ui, variant, &rules.name, changed_count);
         let changed_fields = self.changed.as_ref().map_or(&[][..], |(_, d)| d.as_slice());
-        ui.horizontal(|ui| {
-            ui.heading(&rules.name);
-            ui.label(RichText::new(format!("from {variant}")).weak());
-        });
-        ui.horizontal(|ui| {
-            if changed_fields.is_empty() {
-                ui.label(format!("As in {variant}."));
-            } else {
-                ui.colored_label(
-                    theme::WARNING,
-                    format!(
-                        "{} changed from {variant}",
-                        if changed_fields.len() == 1 {
-                            "1 field".to_string()
-                        } else {
-                            format!("{} fields", changed_fields.len())
-                        }
-                    ),
-                );
-                if ui.button("Reset").clicked() {
-                    action = Switches::Reset;
-                }
-            }
-            ui.separator();
-            let l = ui.label("New variant name");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.new_name).desired_width(theme::FIELD_WIDTH),
-            )
-            .labelled_by(l.id);
-            if ui
-                .button("Save as variant…")
-                .on_hover_text(format!(
-                    "Write a variant file that extends {variant} and sets only what differs"
-                ))
-                .clicked()
-            {
-                action = Switches::SaveVariant;
-            }
-        });
         if let Some(refused) = &self.refused {
             ui.colored_label(theme::ERROR, refused);
         }
@@ -374,6 +336,58 @@ impl RulesPanel {
                         }
                     });
             });
+        action
+    }
+
+    /// The rule set's name, what changed from `variant` (with Reset), and
+    /// the variant name and its Save button.
+    fn switches_heading(
+        &mut self,
+        ui: &mut Ui,
+        variant: &str,
+        name: &str,
+        changed_count: usize,
+    ) -> Switches {
+        let mut action = Switches::None;
+        ui.horizontal(|ui| {
+            ui.heading(name);
+            ui.label(RichText::new(format!("from {variant}")).weak());
+        });
+        ui.horizontal(|ui| {
+            if changed_count == 0 {
+                ui.label(format!("As in {variant}."));
+            } else {
+                ui.colored_label(
+                    theme::WARNING,
+                    format!(
+                        "{} changed from {variant}",
+                        if changed_count == 1 {
+                            "1 field".to_string()
+                        } else {
+                            format!("{changed_count} fields")
+                        }
+                    ),
+                );
+                if ui.button("Reset").clicked() {
+                    action = Switches::Reset;
+                }
+            }
+            ui.separator();
+            let l = ui.label("New variant name");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.new_name).desired_width(theme::FIELD_WIDTH),
+            )
+            .labelled_by(l.id);
+            if ui
+                .button("Save as variant…")
+                .on_hover_text(format!(
+                    "Write a variant file that extends {variant} and sets only what differs"
+                ))
+                .clicked()
+            {
+                action = Switches::SaveVariant;
+            }
+        });
         action
     }
 }

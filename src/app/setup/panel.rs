@@ -130,6 +130,44 @@ struct Editing<'a> {
     actions: Vec<Request>,
 }
 
+/// The differences from the published game under their part's heading.
+fn differences_by_part(ui: &mut Ui, diffs: &[Difference]) {
+    egui::ScrollArea::vertical()
+        .id_salt("compare")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for part in Part::ALL {
+                let lines: Vec<&Difference> = diffs.iter().filter(|d| d.part == part).collect();
+                if lines.is_empty() {
+                    continue;
+                }
+                ui.add_space(4.0);
+                ui.label(RichText::new(part.label()).strong());
+                for d in lines {
+                    ui.label(format!("• {}", d.text));
+                }
+            }
+        });
+}
+
+/// A button per side adding a new legion to its levy pool (5.2), selected.
+fn add_block_buttons(ui: &mut Ui, ed: &mut Editing<'_>) {
+    ui.horizontal(|ui| {
+        for side in Side::BOTH {
+            if ui
+                .button(format!("Add {side} block"))
+                .on_hover_text("A new legion in the side's levy pool (5.2)")
+                .clicked()
+            {
+                let b = new_block(ed.w, side);
+                let item = Item::Block(side, b.name.clone());
+                ed.actions
+                    .push(Request::EditAndSelect(Edit::AddBlock(b), item));
+            }
+        }
+    });
+}
+
 impl SetupPanel {
     pub(in crate::app) fn show(&mut self, ui: &mut Ui, state: &AppState) -> Vec<Request> {
         let Some(doc) = state.document() else {
@@ -184,21 +222,7 @@ impl SetupPanel {
             });
 
         self.roster_filters(ui);
-        ui.horizontal(|ui| {
-            for side in Side::BOTH {
-                if ui
-                    .button(format!("Add {side} block"))
-                    .on_hover_text("A new legion in the side's levy pool (5.2)")
-                    .clicked()
-                {
-                    let b = new_block(ed.w, side);
-                    let item = Item::Block(side, b.name.clone());
-                    ed.actions
-                        .push(Request::EditAndSelect(Edit::AddBlock(b), item));
-                }
-            }
-        });
-
+        add_block_buttons(ui, ed);
         let rows = self.shown_blocks(ed.w);
         let count = |s: Side| ed.w.roster.blocks.iter().filter(|b| b.side == s).count();
         ui.label(format!(
@@ -621,22 +645,7 @@ impl SetupPanel {
             ui.label("This setup is the published game: nothing differs.");
             return;
         }
-        egui::ScrollArea::vertical()
-            .id_salt("compare")
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                for part in Part::ALL {
-                    let lines: Vec<&Difference> = diffs.iter().filter(|d| d.part == part).collect();
-                    if lines.is_empty() {
-                        continue;
-                    }
-                    ui.add_space(4.0);
-                    ui.label(RichText::new(part.label()).strong());
-                    for d in lines {
-                        ui.label(format!("• {}", d.text));
-                    }
-                }
-            });
+        differences_by_part(ui, diffs);
     }
 }
 

@@ -418,15 +418,12 @@ pub fn explain(
     explain_keeping_games(setup, options, progress).map(|e| e.report)
 }
 
-/// Plays the explanation, ready for [`Explained::measure_pairs`].
-pub fn explain_keeping_games(
-    setup: &ExplainSetup<'_>,
-    options: &SimOptions,
-    progress: &Progress,
-) -> Result<Explained, Cancelled> {
+/// The explanation's rows, empty: each rule field that differs, then each
+/// setup change; and per field A with B's value and B with A's value, when
+/// both play.
+fn fields_to_explain(setup: &ExplainSetup<'_>) -> (Vec<FieldCounts>, Vec<Option<[Game; 2]>>) {
     let (a, b) = (setup.a, setup.b);
     let mut fields = Vec::new();
-    // Per field: A with B's value and B with A's value, when both play.
     let mut switched_games: Vec<Option<[Game; 2]>> = Vec::new();
     for (field, a_value, b_value) in rule_differences(&a.rules, &b.rules) {
         let mut counts = FieldCounts {
@@ -464,8 +461,17 @@ pub fn explain_keeping_games(
             not_alone: None,
         });
     }
-    // Every rule set played: A, B, then each field's two switches.
-    let mut played: Vec<(&Game, bool)> = vec![(a, true), (b, true)];
+    (fields, switched_games)
+}
+
+/// Every rule set played: A, B, then each field's two switches (its
+/// places among them, or `None` when it cannot be switched alone), then each
+/// setup change's two.
+fn games_to_play<'g>(
+    setup: &'g ExplainSetup<'g>,
+    switched_games: &'g [Option<[Game; 2]>],
+) -> (Vec<(&'g Game, bool)>, Vec<Option<[usize; 2]>>) {
+    let mut played: Vec<(&Game, bool)> = vec![(setup.a, true), (setup.b, true)];
     let mut slots: Vec<Option<[usize; 2]>> = Vec::new();
     let pairs_of_games = switched_games
         .iter()
@@ -482,6 +488,18 @@ pub fn explain_keeping_games(
             [played.len() - 2, played.len() - 1]
         }));
     }
+    (played, slots)
+}
+
+/// Plays the explanation, ready for [`Explained::measure_pairs`].
+pub fn explain_keeping_games(
+    setup: &ExplainSetup<'_>,
+    options: &SimOptions,
+    progress: &Progress,
+) -> Result<Explained, Cancelled> {
+    let (a, b) = (setup.a, setup.b);
+    let (mut fields, switched_games) = fields_to_explain(setup);
+    let (played, slots) = games_to_play(setup, &switched_games);
     let mut total = PairCounts::default();
     let (mut sum_at_a, mut parts_less_whole) = (Moments::default(), Moments::default());
     play_in_chunks(&played, options, progress, |chunk| {
@@ -1119,14 +1137,9 @@ pub enum SetupChangeError {
     Plan(#[from] PlanError),
 }
 
-/// B's game on the setup with every change, and each change as a field,
-/// every setup checked by the validator as a sweep's points are.
-pub fn plan_setup_changes(
-    doc: &ResolvedScenario,
-    a: &Game,
-    b_rules: &RuleSet,
-    changes: &[Axis],
-) -> Result<(Game, Vec<SetupChange>), SetupChangeError> {
+/// Refuses a rule field among setup changes (those are explained as
+/// fields already) and a change with other than one value.
+fn one_setup_value_each(changes: &[Axis]) -> Result<(), SetupChangeError> {
     for axis in changes {
         if let Knob::Rule(_) = knob(&axis.key)? {
             return Err(SetupChangeError::RuleField {
@@ -1140,6 +1153,18 @@ pub fn plan_setup_changes(
             });
         }
     }
+    Ok(())
+}
+
+/// B's game on the setup with every change, and each change as a field,
+/// every setup checked by the validator as a sweep's points are.
+pub fn plan_setup_changes(
+    doc: &ResolvedScenario,
+    a: &Game,
+    b_rules: &RuleSet,
+    changes: &[Axis],
+) -> Result<(Game, Vec<SetupChange>), SetupChangeError> {
+    one_setup_value_each(changes)?;
     let one_game = |rules: &RuleSet, axes: &[Axis]| -> Result<Game, SetupChangeError> {
         let mut points = crate::sim::sweep::plan(doc, rules, axes)?;
         Ok(points.remove(0).game)
@@ -1438,11 +1463,55 @@ impl Explained {
         options: &SimOptions,
         progress: &Progress,
     ) -> Result<(), Cancelled> {
+        let (alone, planned) = self.plan_pairs(setup, pairs);
+        // Every rule set played: A, B, each field alone (again, uncounted),
+        // then each pair's two (counted).
+        let mut played: Vec<(&Game, bool)> = vec![(setup.a, false), (setup.b, false)];
+        for (_, [x, y]) in &alone {
+            played.extend([(x, false), (y, false)]);
+        }
+        let mut measured: Vec<PairInteraction> = pairs
+            .iter()
+            .zip(&planned)
+            .map(|([x, y], plan)| PairInteraction {
+                fields: [x.clone(), y.clone()],
+                together_at_a: PairCounts::default(),
+                together_at_b: PairCounts::default(),
+                interaction_at_a: Moments::default(),
+                interaction_at_b: Moments::default(),
+                together_cross: 0,
+                interaction_cross: 0,
+                not_together: plan.as_ref().err().map(ToString::to_string),
+            })
+            .collect();
+        let mut slots: Vec<Option<(usize, [usize; 2])>> = Vec::new();
+        for plan in &planned {
+            slots.push(plan.as_ref().ok().map(|([a_both, b_neither], fields)| {
+                played.extend([(a_both, true), (b_neither, true)]);
+                (played.len() - 2, *fields)
+            }));
+        }
+        play_in_chunks(&played, options, progress, |chunk| {
+            for (pair, slot) in measured.iter_mut().zip(&slots) {
+                if let Some((both, fields)) = *slot {
+                    pair.add_chunk(chunk, both, fields);
+                }
+            }
+        })?;
+        self.report.pairs.extend(measured);
+        Ok(())
+    }
+
+    /// Each field of a pair alone at A and at B, once for all pairs, and per
+    /// pair its games (A with both of B's values, B with both of A's) and
+    /// its fields' places among those alone, or why not.
+    fn plan_pairs(
+        &self,
+        setup: &ExplainSetup<'_>,
+        pairs: &[[String; 2]],
+    ) -> (Vec<(String, [Game; 2])>, Vec<PlannedPair>) {
         let differences = rule_differences(&setup.a.rules, &setup.b.rules);
-        // Each field of a pair alone at A and at B, played once for all pairs.
         let mut alone: Vec<(String, [Game; 2])> = Vec::new();
-        // Per pair: the pair's games (A with both of B's values, B with
-        // both of A's) and its fields' places in `alone`, or why not.
         let mut planned: Vec<PlannedPair> = Vec::new();
         for [x, y] in pairs {
             let find = |name: &str| {
@@ -1481,72 +1550,40 @@ impl Explained {
                 };
             planned.push(place(fx).and_then(|i| Ok((games, [i, place(fy)?]))));
         }
-        // Every rule set played: A, B, each field alone (again, uncounted),
-        // then each pair's two (counted).
-        let mut played: Vec<(&Game, bool)> = vec![(setup.a, false), (setup.b, false)];
-        for (_, [x, y]) in &alone {
-            played.extend([(x, false), (y, false)]);
-        }
-        let mut measured: Vec<PairInteraction> = pairs
-            .iter()
-            .zip(&planned)
-            .map(|([x, y], plan)| PairInteraction {
-                fields: [x.clone(), y.clone()],
-                together_at_a: PairCounts::default(),
-                together_at_b: PairCounts::default(),
-                interaction_at_a: Moments::default(),
-                interaction_at_b: Moments::default(),
-                together_cross: 0,
-                interaction_cross: 0,
-                not_together: plan.as_ref().err().map(ToString::to_string),
-            })
+        (alone, planned)
+    }
+}
+
+impl PairInteraction {
+    /// Adds a chunk of games: `chunk[0]` and `chunk[1]` are A's and B's,
+    /// `chunk[both]` and the next the pair's two, and the fields alone at
+    /// `2 + 2 * i` (A's side) and the next (B's side).
+    fn add_chunk(&mut self, chunk: &[Vec<Outcome>], both: usize, [i, j]: [usize; 2]) {
+        let (at_a, at_b) = (&chunk[0], &chunk[1]);
+        let (a_both, b_neither) = (&chunk[both], &chunk[both + 1]);
+        let alone_x = [&chunk[2 + 2 * i], &chunk[3 + 2 * i]];
+        let alone_y = [&chunk[2 + 2 * j], &chunk[3 + 2 * j]];
+        self.together_at_a.add(&PairCounts::of(a_both, at_a));
+        self.together_at_b.add(&PairCounts::of(at_b, b_neither));
+        let n = at_a.len();
+        // Per game: both fields switched, less each alone, plus neither;
+        // from A's side, and the same from B's side (B has both, B with A's
+        // value of one has only the other).
+        let at_a_side: Vec<i64> = (0..n)
+            .map(|g| won(&a_both[g]) - won(&alone_x[0][g]) - won(&alone_y[0][g]) + won(&at_a[g]))
             .collect();
-        let mut slots: Vec<Option<(usize, [usize; 2])>> = Vec::new();
-        for plan in &planned {
-            slots.push(plan.as_ref().ok().map(|([a_both, b_neither], fields)| {
-                played.extend([(a_both, true), (b_neither, true)]);
-                (played.len() - 2, *fields)
-            }));
+        let at_b_side: Vec<i64> = (0..n)
+            .map(|g| won(&at_b[g]) - won(&alone_x[1][g]) - won(&alone_y[1][g]) + won(&b_neither[g]))
+            .collect();
+        self.interaction_at_a
+            .add(&Moments::of(at_a_side.iter().copied()));
+        self.interaction_at_b
+            .add(&Moments::of(at_b_side.iter().copied()));
+        for g in 0..n {
+            self.interaction_cross += at_a_side[g] * at_b_side[g];
+            self.together_cross +=
+                (won(&a_both[g]) - won(&at_a[g])) * (won(&at_b[g]) - won(&b_neither[g]));
         }
-        play_in_chunks(&played, options, progress, |chunk| {
-            let (at_a, at_b) = (&chunk[0], &chunk[1]);
-            for (pair, slot) in measured.iter_mut().zip(&slots) {
-                let Some((both, [i, j])) = *slot else {
-                    continue;
-                };
-                let (a_both, b_neither) = (&chunk[both], &chunk[both + 1]);
-                let alone_x = [&chunk[2 + 2 * i], &chunk[3 + 2 * i]];
-                let alone_y = [&chunk[2 + 2 * j], &chunk[3 + 2 * j]];
-                pair.together_at_a.add(&PairCounts::of(a_both, at_a));
-                pair.together_at_b.add(&PairCounts::of(at_b, b_neither));
-                let n = at_a.len();
-                // Per game: both fields switched, less each alone, plus
-                // neither; from A's side, and the same from B's side (B
-                // has both, B with A's value of one has only the other).
-                let at_a_side: Vec<i64> = (0..n)
-                    .map(|g| {
-                        won(&a_both[g]) - won(&alone_x[0][g]) - won(&alone_y[0][g]) + won(&at_a[g])
-                    })
-                    .collect();
-                let at_b_side: Vec<i64> = (0..n)
-                    .map(|g| {
-                        won(&at_b[g]) - won(&alone_x[1][g]) - won(&alone_y[1][g])
-                            + won(&b_neither[g])
-                    })
-                    .collect();
-                pair.interaction_at_a
-                    .add(&Moments::of(at_a_side.iter().copied()));
-                pair.interaction_at_b
-                    .add(&Moments::of(at_b_side.iter().copied()));
-                for g in 0..n {
-                    pair.interaction_cross += at_a_side[g] * at_b_side[g];
-                    pair.together_cross +=
-                        (won(&a_both[g]) - won(&at_a[g])) * (won(&at_b[g]) - won(&b_neither[g]));
-                }
-            }
-        })?;
-        self.report.pairs.extend(measured);
-        Ok(())
     }
 }
 

@@ -359,22 +359,8 @@ fn fighters(game: &Game, spec: &BattleSpec) -> Result<Fighters, OddsError> {
     for (list, side, attacking, reserve) in groups {
         for &(id, strength) in list.iter() {
             let block = roster.block(id);
-            if block.side != side {
-                return Err(OddsError::WrongSide {
-                    block: block.name.clone(),
-                    owner: block.side,
-                    wanted: side,
-                });
-            }
-            if blocks.iter().any(|x| x.0 == id) {
-                return Err(OddsError::Duplicate(block.name.clone()));
-            }
-            if block.kind == BlockKind::Cleopatra {
-                return Err(OddsError::Cleopatra);
-            }
-            let per_step = block.kind.strength_per_step();
-            check_strength(block, strength, per_step)?;
-            let steps = strength / per_step;
+            let twice = blocks.iter().any(|x| x.0 == id);
+            let steps = fighter_steps(block, side, twice, strength)?;
             blocks.push((id, steps, attacking));
             let placed = BattleBlock {
                 block: id,
@@ -400,6 +386,33 @@ fn fighters(game: &Game, spec: &BattleSpec) -> Result<Fighters, OddsError> {
         return Err(OddsError::Empty("defending"));
     }
     Ok(Fighters { blocks, start })
+}
+
+/// A block's steps at `strength`, refused when it is not `side`'s, is
+/// named `twice`, is Cleopatra (who never fights), or its strength is not
+/// whole steps within its limits.
+fn fighter_steps(
+    block: &crate::scenario::model::Block,
+    side: Side,
+    twice: bool,
+    strength: u8,
+) -> Result<u8, OddsError> {
+    if block.side != side {
+        return Err(OddsError::WrongSide {
+            block: block.name.clone(),
+            owner: block.side,
+            wanted: side,
+        });
+    }
+    if twice {
+        return Err(OddsError::Duplicate(block.name.clone()));
+    }
+    if block.kind == BlockKind::Cleopatra {
+        return Err(OddsError::Cleopatra);
+    }
+    let per_step = block.kind.strength_per_step();
+    check_strength(block, strength, per_step)?;
+    Ok(strength / per_step)
 }
 
 fn check_strength(
