@@ -52,3 +52,11 @@ pub(super) fn choice<'a, T: Copy + PartialEq, S: Into<WidgetText>>(
             .response
     }
 }
+
+/// A library message as the start of a sentence: "the budget …" → "The budget …".
+pub(super) fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().collect::<String>() + chars.as_str()
+    })
+}

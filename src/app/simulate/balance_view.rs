@@ -15,20 +15,13 @@ use egui_plot::{Legend, LineStyle, Plot, Polygon};
 use super::bands::marked_line;
 
 use crate::ai::AiSpec;
+use crate::app::form::capitalised;
 use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
 use crate::sim::balance::session::{Begin, Plan, Players};
 use crate::sim::balance::{self, BalanceOptions, BalanceReport, Interval, Oracle, Round, Watch};
-
-/// "the budget …" as a sentence's start: "The budget …".
-pub(super) fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().collect::<String>() + chars.as_str()
-    })
-}
 
 /// A run in the background.
 struct Running {

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use egui::{RichText, Stroke, Ui};
 use egui_plot::{HLine, Line, LineStyle, Plot, Polygon, VLine};
 
-use super::balance_view::capitalised;
 use super::bands::marked_line;
+use crate::app::form::capitalised;
 use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::edit::Edit;

@@ -2,7 +2,7 @@
 //! candidates' values (pool-adjacent-violators) and a paired bootstrap of
 //! their tables for the crossing's interval.
 
-use super::{CROSSING_TAG, Candidate, Crossing};
+use super::model::{CROSSING_TAG, Candidate, Crossing};
 use crate::sim::balance;
 
 /// Where the monotone curve through `points` (knob index, share) crosses

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::crossing::crossing_of;
-use super::{
+use super::model::{
     Candidate, Checked, Crossing, FairOptions, FairProgress, FairReport, FairSetup, KnobProgress,
     KnobResult, PlannedKnob, Visit, value_text,
 };

@@ -1,0 +1,473 @@
+//! What a `fair` run is asked and what it answers: its options, the knobs
+//! planned, each candidate's value, the report and its words, and the
+//! progress a resume goes on from.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::Game;
+use crate::scenario::model::Side;
+use crate::sim::balance::session;
+use crate::sim::balance::{self, BalanceOptions, BalanceReport, Coverage, Interval};
+use crate::sim::report::PlayedOn;
+use crate::sim::sweep::{self, Axis, PlanError};
+
+/// Mixed into the run's seed for the crossing's bootstrap.
+pub(super) const CROSSING_TAG: u64 = 0x4641_4952_4352_4f53; // "FAIRCROS"
+
+/// A target outside this many percent is no question of fairness.
+pub const TARGET_PERCENT: std::ops::RangeInclusive<f64> = 5.0..=95.0;
+
+/// What a `fair` run is asked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FairOptions {
+    /// Caesar's share that counts as fair (0.5).
+    pub target: f64,
+    /// How far from the target the answer may be (a share: 0.02 is 2 points).
+    pub tolerance: f64,
+    /// The base run's options (its seed is every stream's).
+    pub balance: BalanceOptions,
+    /// Rounds of best responses at the change found.
+    pub check_rounds: u32,
+}
+
+/// Options that ask nothing a run could answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FairOptionsError {
+    #[error("the target is Caesar's share in percent between 5 and 95 (got {0})")]
+    Target(String),
+    #[error("the tolerance is in points above 0 and below 45 (got {0})")]
+    Tolerance(String),
+    #[error(
+        "{key} has one value ({value}): a knob needs at least two to move along (A..B or A,B,…)"
+    )]
+    OneValue { key: String, value: String },
+    #[error("{0}")]
+    Knob(#[from] PlanError),
+    #[error("{0}")]
+    Balance(String),
+}
+
+impl FairOptions {
+    pub fn check(&self) -> Result<(), FairOptionsError> {
+        let percent = self.target * 100.0;
+        if !(percent.is_finite() && TARGET_PERCENT.contains(&percent)) {
+            return Err(FairOptionsError::Target(session::short_number(percent)));
+        }
+        let points = self.tolerance * 100.0;
+        if !(points.is_finite() && points > 0.0 && points < 45.0) {
+            return Err(FairOptionsError::Tolerance(session::short_number(points)));
+        }
+        self.balance
+            .check()
+            .map_err(|e| FairOptionsError::Balance(e.to_string()))
+    }
+}
+
+/// One knob's candidate values, planned: each value's game, checked.
+pub struct PlannedKnob {
+    pub axis: Axis,
+    pub points: Vec<sweep::PlannedPoint>,
+    /// The value the setup has now, where it is among the values.
+    pub base: Option<usize>,
+}
+
+impl PlannedKnob {
+    /// The knob's value at its candidate `i`.
+    pub(super) fn value_at(&self, i: usize) -> &Value {
+        self.points[i]
+            .settings
+            .get(&self.axis.key)
+            .unwrap_or(&Value::Null)
+    }
+}
+
+pub(super) fn bid_field(side: Side) -> &'static str {
+    match side {
+        Side::Caesar => "caesar_first_levy_bonus",
+        Side::Pompey => "pompey_first_levy_bonus",
+    }
+}
+
+/// Caesar's share at equilibrium at one candidate value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// The knob's value, as the sweep types it.
+    pub value: Value,
+    pub share: Interval,
+    /// Games of its table.
+    pub games: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
+    /// Its table, for the paired bootstrap (not written).
+    #[serde(skip)]
+    pub(super) table: Option<balance::Table>,
+}
+
+impl Candidate {
+    pub(super) fn within(&self, target: f64, tolerance: f64) -> bool {
+        (self.share.estimate - target).abs() <= tolerance + 1e-12
+    }
+}
+
+/// Where a knob's monotone curve crosses the target, in the knob's values
+/// (an index between two candidates for a knob that is not a number).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Crossing {
+    pub at: f64,
+    /// 95% interval over bootstrap resamples of every candidate's games
+    /// (resamples whose curve does not cross count at the knob's ends).
+    pub ci95: [f64; 2],
+}
+
+/// What one knob can do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KnobResult {
+    pub key: String,
+    /// The setup's own value, where it is among the knob's values.
+    pub base_value: Option<Value>,
+    /// Every candidate played, in the knob's order.
+    pub candidates: Vec<Candidate>,
+    pub crossing: Option<Crossing>,
+    /// The value within the tolerance nearest the setup's own (its index
+    /// in `candidates`), if any.
+    pub change: Option<usize>,
+    /// The candidate nearest the target, when none is within it.
+    pub nearest: Option<usize>,
+    /// Steps along the knob's values from the setup's own to the change.
+    pub steps: Option<usize>,
+}
+
+/// The change found, after rounds of best responses at it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checked {
+    pub key: String,
+    pub value: Value,
+    /// Caesar's share at equilibrium after the check's rounds.
+    pub share: Interval,
+    /// The most a new player trained against the changed setup gained.
+    pub best_gain: f64,
+    pub responses: usize,
+    pub joined: usize,
+    pub stopped: String,
+}
+
+/// The smallest change that makes a setup fair, as far as the run got.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FairReport {
+    pub variant: String,
+    pub played_on: PlayedOn,
+    pub options: FairOptions,
+    /// Caesar's share at equilibrium as the setup is.
+    pub base: Interval,
+    pub population: [usize; 2],
+    pub knobs: Vec<KnobResult>,
+    /// The knob and value of the answer (the best of `knobs`), checked.
+    pub answer: Option<Checked>,
+    /// Why it stopped, and what was left.
+    pub stopped: String,
+    pub games_played: u64,
+    pub elapsed_seconds: f64,
+    /// Cut short by the budget or a cancel: a resume goes on from here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
+    /// The knobs as asked: a resume plans them again.
+    #[serde(default)]
+    pub axes: Vec<Axis>,
+    /// Every table played, for a resume.
+    #[serde(default)]
+    pub progress: FairProgress,
+}
+
+/// Every table a run played, as far as it got: what a resume goes on from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FairProgress {
+    /// The setup as it is: its balance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<BalanceReport>,
+    /// Each knob's walk, in the knobs' order.
+    #[serde(default)]
+    pub knobs: Vec<KnobProgress>,
+    /// The balance at the change, with the check's rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<BalanceReport>,
+}
+
+/// One knob's walk so far.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct KnobProgress {
+    pub key: String,
+    /// The visits made in full, in order: a resume replays them and plays
+    /// on from the first it does not make the same.
+    pub visits: Vec<Visit>,
+    /// Each candidate's table as far as it was played (one per value).
+    pub tables: Vec<Option<BalanceReport>>,
+}
+
+/// A candidate played to `games` a deciding pairing, and its value then.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Visit {
+    pub point: usize,
+    pub games: u64,
+    pub value: f64,
+}
+
+/// What the run is given besides its options.
+pub struct FairSetup<'a> {
+    pub game: &'a Game,
+    pub variant: &'a str,
+    pub knobs: Vec<PlannedKnob>,
+    pub players: session::Players,
+    /// Wall-clock time for the whole run.
+    pub budget: Option<Duration>,
+    /// Where trained players go (the base's and the check's).
+    pub players_dir: Option<std::path::PathBuf>,
+    /// What an earlier pass played ([`reload`]ed), empty for a new run.
+    pub progress: FairProgress,
+    /// The earlier pass's games and seconds, counted on.
+    pub earlier_games: u64,
+    pub earlier_seconds: f64,
+}
+
+impl FairReport {
+    /// Every field a resume uses, checked against the others.
+    pub fn check(&self) -> Result<(), String> {
+        self.options.check().map_err(|e| format!("options: {e}"))?;
+        let p = &self.progress;
+        if p.knobs.len() > self.axes.len() {
+            return Err(format!(
+                "progress.knobs: {} walks for {} knobs",
+                p.knobs.len(),
+                self.axes.len()
+            ));
+        }
+        let tables = p
+            .base
+            .iter()
+            .chain(&p.check)
+            .chain(p.knobs.iter().flat_map(|k| k.tables.iter().flatten()));
+        for t in tables {
+            t.check().map_err(|e| format!("progress: a table: {e}"))?;
+        }
+        for (k, knob) in p.knobs.iter().enumerate() {
+            if self.axes[k].key != knob.key {
+                return Err(format!(
+                    "progress.knobs[{k}].key: {} where the knob is {}",
+                    knob.key, self.axes[k].key
+                ));
+            }
+            if knob.tables.len() > self.axes[k].values.len() {
+                return Err(format!(
+                    "progress.knobs[{k}].tables: more than the knob's {} values",
+                    self.axes[k].values.len()
+                ));
+            }
+            for v in &knob.visits {
+                if v.point >= knob.tables.len() || !(0.0..=1.0).contains(&v.value) || v.games < 1 {
+                    return Err(format!(
+                        "progress.knobs[{k}].visits: {v:?} is no visit of this walk"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A knob's value as a designer writes it.
+pub fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The change in words: "Give Caesar 3 extra levy points at his first
+/// levy", "Set vp_to_win to 9".
+pub fn change_words(key: &str, value: &Value) -> String {
+    let text = value_text(value);
+    for side in Side::BOTH {
+        if key == bid_field(side) {
+            let (name, his) = match side {
+                Side::Caesar => ("Caesar", "his"),
+                Side::Pompey => ("Pompey", "his"),
+            };
+            return format!("Give {name} {text} extra levy points at {his} first levy");
+        }
+    }
+    format!("Set {key} to {text}")
+}
+
+/// A share and its interval in percent: "49.6% (47.2–51.9)".
+pub fn percent(i: &Interval) -> String {
+    format!(
+        "{:.1}% ({:.1}–{:.1})",
+        i.estimate * 100.0,
+        i.ci95[0] * 100.0,
+        i.ci95[1] * 100.0
+    )
+}
+
+impl FairReport {
+    /// The answer in words first.
+    pub fn verdict(&self) -> String {
+        let target = self.options.target * 100.0;
+        let mut text = match &self.answer {
+            Some(a) => format!(
+                "{}: at equilibrium Caesar wins {}; {}.",
+                change_words(&a.key, &a.value),
+                percent(&a.share),
+                if a.responses == 0 {
+                    "no best response was trained against it".to_string()
+                } else {
+                    format!(
+                        "no new player trained against it moved it by more than {:.1} points",
+                        a.best_gain * 100.0
+                    )
+                }
+            ),
+            None => format!(
+                "No change found brings Caesar to {target:.0}% ± {:.0} at equilibrium (he wins {} as the setup is).",
+                self.options.tolerance * 100.0,
+                percent(&self.base)
+            ),
+        };
+        let answer_key = self.answer.as_ref().map(|a| a.key.as_str());
+        let others: Vec<String> = self
+            .knobs
+            .iter()
+            .filter(|k| Some(k.key.as_str()) != answer_key)
+            .map(|k| match (k.change, k.nearest) {
+                (Some(c), _) => format!(
+                    "{} ({})",
+                    change_words(&k.key, &k.candidates[c].value),
+                    percent(&k.candidates[c].share)
+                ),
+                (None, Some(n)) => format!(
+                    "{} cannot reach {target:.0}%: its nearest point is {} at {}",
+                    k.key,
+                    value_text(&k.candidates[n].value),
+                    percent(&k.candidates[n].share)
+                ),
+                (None, None) => format!("{} was not played (the budget ended)", k.key),
+            })
+            .collect();
+        if !others.is_empty() {
+            text.push_str(&format!(" Next best: {}.", others.join("; ")));
+        }
+        text
+    }
+}
+
+impl FairReport {
+    /// Every change that reaches the target, best first (the answer's
+    /// knob, then the fewest steps, then the nearest the target): (knob,
+    /// candidate) indices.
+    pub fn ranked_changes(&self) -> Vec<(usize, usize)> {
+        let target = self.options.target;
+        let mut ranked: Vec<(usize, usize)> = self
+            .knobs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, r)| r.change.map(|c| (k, c)))
+            .collect();
+        let answer = self.answer.as_ref().map(|a| a.key.as_str());
+        ranked.sort_by(|&(ka, ca), &(kb, cb)| {
+            let key = |k: usize, c: usize| {
+                let r = &self.knobs[k];
+                (
+                    Some(r.key.as_str()) != answer,
+                    r.steps.unwrap_or(usize::MAX),
+                    (r.candidates[c].share.estimate - target).abs(),
+                )
+            };
+            let (a, b) = (key(ka, ca), key(kb, cb));
+            a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2))
+        });
+        ranked
+    }
+
+    /// The Setup tab's "to make it even: …", where the run found a change.
+    pub fn even_words(&self) -> Option<String> {
+        let a = self.answer.as_ref()?;
+        let mut first = change_words(&a.key, &a.value);
+        if let Some(c) = first.get(..1) {
+            first = c.to_lowercase() + &first[1..];
+        }
+        Some(format!(
+            "to make it even: {first} (Caesar then wins {} at equilibrium)",
+            percent(&a.share)
+        ))
+    }
+}
+
+impl fmt::Display for FairReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Make it fair: {} on {} ({} games, {:.0} s)",
+            self.variant, self.played_on.scenario, self.games_played, self.elapsed_seconds
+        )?;
+        writeln!(f, "{}", self.verdict())?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "As the setup is: Caesar wins {} at equilibrium, over {} Caesar and {} Pompey players",
+            percent(&self.base),
+            self.population[0],
+            self.population[1]
+        )?;
+        for k in &self.knobs {
+            writeln!(f)?;
+            writeln!(
+                f,
+                "{} (the setup's own: {}):",
+                k.key,
+                k.base_value
+                    .as_ref()
+                    .map_or("none of these".to_string(), value_text)
+            )?;
+            for (i, c) in k.candidates.iter().enumerate() {
+                writeln!(
+                    f,
+                    "  {:>6}  {}  {} games{}",
+                    value_text(&c.value),
+                    percent(&c.share),
+                    c.games,
+                    if Some(i) == k.change {
+                        "  ← the change"
+                    } else {
+                        ""
+                    }
+                )?;
+            }
+            match k.crossing {
+                Some(c) => writeln!(
+                    f,
+                    "  crosses {:.0}% at {:.2} ({:.2} to {:.2})",
+                    self.options.target * 100.0,
+                    c.at,
+                    c.ci95[0],
+                    c.ci95[1]
+                )?,
+                None => writeln!(f, "  does not cross {:.0}%", self.options.target * 100.0)?,
+            }
+        }
+        if let Some(a) = &self.answer {
+            writeln!(f)?;
+            writeln!(
+                f,
+                "Checked at {}={}: {} best responses, {} joined; {}",
+                a.key,
+                value_text(&a.value),
+                a.responses,
+                a.joined,
+                a.stopped
+            )?;
+        }
+        writeln!(f, "Stopped: {}", self.stopped)
+    }
+}
