@@ -653,20 +653,8 @@ impl WorkbenchApp {
         let (doc, rules, variant) = (state.resolved(), state.rules(), state.variant());
         egui::CentralPanel::default().show(ui, |ui| match (doc, rules) {
             (Some(doc), Some(rules)) => {
-                let make = || {
-                    crate::scenario::checked::CheckedScenario::from_document(
-                        doc,
-                        rules.clone(),
-                        Some(variant),
-                    )
-                    .map(crate::engine::Game::from_checked)
-                    .map_err(|refused| {
-                        format!(
-                            "{variant} cannot be played on this scenario:\n{}",
-                            refused.messages().join("\n")
-                        )
-                    })
-                };
+                let make =
+                    || state::game_of(Some(doc), rules.clone(), variant).map_err(|e| e.to_string());
                 let bundle = setup::players::bundle_folder(state);
                 actions = self
                     .balance

@@ -8,6 +8,8 @@
 
 use std::path::Path;
 
+use crate::engine::Game;
+use crate::scenario::checked::NotPlayable;
 use crate::scenario::edit::{CityBalance, Document, Edit, Item, free_deployment_balance};
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Scenario;
@@ -55,6 +57,33 @@ struct Derived {
     resolved: Option<ResolvedScenario>,
     /// 5.3: cities whose count of a side's blocks is off.
     balance: Vec<CityBalance>,
+}
+
+/// Why the window could not start a game from its document.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NoGame {
+    #[error("No scenario or rule set is loaded.")]
+    NothingLoaded,
+    #[error("{variant} cannot be played on this scenario:\n{}", refused.messages().join("\n"))]
+    NotPlayable {
+        variant: String,
+        refused: NotPlayable,
+    },
+}
+
+/// The game of `doc` under `rules` (named `variant`), validated and refused
+/// with the validator's and the engine's words, as the library starts every
+/// game ([`Game::from_document`]). Every tab starts its games through here.
+pub(crate) fn game_of(
+    doc: Option<&ResolvedScenario>,
+    rules: RuleSet,
+    variant: &str,
+) -> Result<Game, NoGame> {
+    let doc = doc.ok_or(NoGame::NothingLoaded)?;
+    Game::from_document(doc, rules, Some(variant)).map_err(|refused| NoGame::NotPlayable {
+        variant: variant.to_string(),
+        refused,
+    })
 }
 
 impl AppState {
@@ -144,6 +173,18 @@ impl AppState {
     /// The scenario as validated (its findings point into it).
     pub(crate) fn resolved(&self) -> Option<&ResolvedScenario> {
         self.derived.resolved.as_ref()
+    }
+
+    /// The game of the window's document under its rule set: the window's
+    /// one way to start a game (see [`game_of`]).
+    pub(crate) fn game(&self) -> Result<Game, NoGame> {
+        let rules = self.rules().ok_or(NoGame::NothingLoaded)?;
+        self.game_under(rules.clone(), self.variant())
+    }
+
+    /// The game of the window's document under `rules`, named `variant`.
+    pub(crate) fn game_under(&self, rules: RuleSet, variant: &str) -> Result<Game, NoGame> {
+        game_of(self.resolved(), rules, variant)
     }
 
     /// The built scenario, when it loaded.

@@ -132,21 +132,7 @@ impl State {
                 played,
             }
         );
-        for side in Side::BOTH {
-            let i = side.index();
-            if apollo[i] && effect[i] != CardFace::Event(Event::Apollo) {
-                emit!(
-                    log,
-                    GameEvent::ApolloCopies {
-                        side,
-                        copied: effect[i]
-                    }
-                );
-            }
-            if let CardFace::Event(e) = game.card(played[i]) {
-                self.stats.events_played[e as usize] += 1;
-            }
-        }
+        self.note_events_played(game, played, (effect, apollo), log);
         self.last_played = [Some(effect[0]), Some(effect[1])];
         self.year_played.insert(played[0]);
         self.year_played.insert(played[1]);
@@ -174,6 +160,31 @@ impl State {
             };
         }
         self.begin_command(game, 0, log);
+    }
+
+    /// Apollo's copy told, and each event card played counted.
+    fn note_events_played(
+        &mut self,
+        game: &Game,
+        played: [u8; 2],
+        (effect, apollo): ([CardFace; 2], [bool; 2]),
+        log: &mut impl Log,
+    ) {
+        for side in Side::BOTH {
+            let i = side.index();
+            if apollo[i] && effect[i] != CardFace::Event(Event::Apollo) {
+                emit!(
+                    log,
+                    GameEvent::ApolloCopies {
+                        side,
+                        copied: effect[i]
+                    }
+                );
+            }
+            if let CardFace::Event(e) = game.card(played[i]) {
+                self.stats.events_played[e as usize] += 1;
+            }
+        }
     }
 
     /// After the battles: next turn, or winter.
@@ -248,25 +259,7 @@ pub(super) fn deal_capped(
         .iter()
         .partition(|c| matches!(game.card(**c), CardFace::Event(_)));
     let (e, m) = (events.len(), commands.len());
-    // ln n! for n up to the deck size (at most 256 cards).
-    let mut ln_fact = vec![0.0f64; e + m + 1];
-    for n in 1..ln_fact.len() {
-        ln_fact[n] = ln_fact[n - 1] + (n as f64).ln();
-    }
-    let ln_choose = |n: usize, k: usize| ln_fact[n] - ln_fact[k] - ln_fact[n - k];
-    // Deals with e1 events in the first hand and e2 in the second.
-    let mut counts: Vec<((usize, usize), f64)> = Vec::new();
-    for e1 in 0..=cap.min(e) {
-        for e2 in 0..=cap.min(e - e1) {
-            let (c1, c2) = (hand - e1, hand - e2);
-            if c1 + c2 > m {
-                continue;
-            }
-            let ln =
-                ln_choose(e, e1) + ln_choose(e - e1, e2) + ln_choose(m, c1) + ln_choose(m - c1, c2);
-            counts.push(((e1, e2), ln));
-        }
-    }
+    let counts = capped_deal_counts(e, m, hand, cap);
     let top = counts.iter().map(|c| c.1).fold(f64::NEG_INFINITY, f64::max);
     let weights: Vec<f64> = counts.iter().map(|c| (c.1 - top).exp()).collect();
     let mut pick = rng.random::<f64>() * weights.iter().sum::<f64>();
@@ -297,6 +290,32 @@ pub(super) fn deal_capped(
     first.shuffle(rng);
     second.shuffle(rng);
     [first, second]
+}
+
+/// Per pair (events in the first hand, in the second) within the cap, the
+/// natural log of the number of deals giving it, from `e` events and `m`
+/// commands in the deck.
+fn capped_deal_counts(e: usize, m: usize, hand: usize, cap: usize) -> Vec<((usize, usize), f64)> {
+    // ln n! for n up to the deck size (at most 256 cards).
+    let mut ln_fact = vec![0.0f64; e + m + 1];
+    for n in 1..ln_fact.len() {
+        ln_fact[n] = ln_fact[n - 1] + (n as f64).ln();
+    }
+    let ln_choose = |n: usize, k: usize| ln_fact[n] - ln_fact[k] - ln_fact[n - k];
+    // Deals with e1 events in the first hand and e2 in the second.
+    let mut counts: Vec<((usize, usize), f64)> = Vec::new();
+    for e1 in 0..=cap.min(e) {
+        for e2 in 0..=cap.min(e - e1) {
+            let (c1, c2) = (hand - e1, hand - e2);
+            if c1 + c2 > m {
+                continue;
+            }
+            let ln =
+                ln_choose(e, e1) + ln_choose(e - e1, e2) + ln_choose(m, c1) + ln_choose(m - c1, c2);
+            counts.push(((e1, e2), ln));
+        }
+    }
+    counts
 }
 
 /// Who is Player 1 (2.1) given what each card does: Caesar on the game's

@@ -856,6 +856,26 @@ fn find_parent<D>(
     ))
 }
 
+/// The `.ron` files in `folder` (`files`), or its folders: the names a
+/// missing part of a path may have been meant as.
+fn entries_named(folder: &Path, files: bool) -> Vec<String> {
+    std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let is_dir = entry.file_type().ok()?.is_dir();
+            let name = entry.file_name().into_string().ok()?;
+            let fits = if files {
+                !is_dir && name.ends_with(".ron")
+            } else {
+                is_dir
+            };
+            fits.then_some(name)
+        })
+        .collect()
+}
+
 /// Which part of `candidate` is missing, in words, with the nearest name
 /// that does exist there; `None` when every part exists.
 fn missing_part(
@@ -879,21 +899,7 @@ fn missing_part(
             existing.clone()
         };
         let wanted = part.as_os_str().to_string_lossy().into_owned();
-        let mut known: Vec<String> = std::fs::read_dir(&folder)
-            .into_iter()
-            .flatten()
-            .filter_map(|entry| {
-                let entry = entry.ok()?;
-                let is_dir = entry.file_type().ok()?.is_dir();
-                let name = entry.file_name().into_string().ok()?;
-                let fits = if is_last {
-                    !is_dir && name.ends_with(".ron")
-                } else {
-                    is_dir
-                };
-                fits.then_some(name)
-            })
-            .collect();
+        let mut known = entries_named(&folder, is_last);
         if is_last && bare {
             known.extend(builtins.files.iter().map(|(n, _)| n.to_string()));
         }

@@ -110,6 +110,23 @@ pub struct UnknownName {
     pub suggestion: String,
 }
 
+/// Each space's normalised name and aliases to its id; map names win over
+/// aliases, the first space over later ones for an alias.
+fn spaces_by_name(spaces: &[Space]) -> HashMap<String, SpaceId> {
+    let mut by_name = HashMap::new();
+    for (i, space) in spaces.iter().enumerate() {
+        for alias in &space.aliases {
+            by_name
+                .entry(names::normalise(alias))
+                .or_insert(SpaceId(i as u16));
+        }
+    }
+    for (i, space) in spaces.iter().enumerate() {
+        by_name.insert(names::normalise(&space.name), SpaceId(i as u16));
+    }
+    by_name
+}
+
 impl Board {
     /// Builds a board from spaces and (already resolved) links.
     pub fn new(spaces: Vec<Space>, links: Vec<Link>) -> Board {
@@ -150,18 +167,7 @@ impl Board {
             adjacency.extend_from_slice(list);
         }
         adjacency_start.push(adjacency.len() as u32);
-        let mut by_name = HashMap::new();
-        for (i, space) in spaces.iter().enumerate() {
-            for alias in &space.aliases {
-                by_name
-                    .entry(names::normalise(alias))
-                    .or_insert(SpaceId(i as u16));
-            }
-        }
-        // Map names win over aliases.
-        for (i, space) in spaces.iter().enumerate() {
-            by_name.insert(names::normalise(&space.name), SpaceId(i as u16));
-        }
+        let by_name = spaces_by_name(&spaces);
         let mut board = Board {
             spaces,
             links,

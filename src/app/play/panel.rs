@@ -28,6 +28,7 @@ use super::info;
 use crate::ai::AiSpec;
 use crate::ai::Player;
 use crate::app::Replayed;
+use crate::app::state::{NoGame, game_of};
 use crate::app::{ExportKind, FilePurpose, RecordUse, Request, theme};
 use crate::engine::{Action, Game, Period, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
@@ -791,14 +792,11 @@ impl PlayPanel {
         resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
     ) {
-        // The library's one way to start a game from a document (validated,
-        // refused with the validator's errors).
-        let (Some(doc), Some(rules)) = (resolved, rules) else {
-            self.error = Some("No scenario or rule set is loaded.".to_string());
+        let Some(rules) = rules else {
+            self.error = Some(NoGame::NothingLoaded.to_string());
             return;
         };
-        let game = Game::from_document(doc, rules.clone(), Some(variant));
-        match game {
+        match game_of(resolved, rules.clone(), variant) {
             Ok(game) => {
                 let setup = resolved.map(|doc| {
                     let (scenario, variant) = RecordSetup::sources(path, doc, variant, rules);

@@ -15,10 +15,9 @@ use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 use crate::ai::AiSpec;
 use crate::app::player_picker::{self, Chosen, Offer, Ranked};
 use crate::app::simulate::panel::{ExplainRequest, ExplainRun, SimPanel};
+use crate::app::state::game_of;
 use crate::app::state::{AppState, load_rules};
 use crate::app::{ExportKind, FilePurpose, PlayerUse, Request, theme};
-use crate::engine::Game;
-use crate::scenario::checked::CheckedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
 use crate::sim::SimOptions;
@@ -386,16 +385,8 @@ impl ExplainPanel {
                 "{a_name} and {b_name} play the same game: there is no difference to explain"
             ));
         }
-        let game = |name: &str, rules: RuleSet| {
-            CheckedScenario::from_document(doc, rules, Some(name))
-                .map(Game::from_checked)
-                .map_err(|refused| {
-                    format!(
-                        "{name} cannot be played on this scenario:\n{}",
-                        refused.messages().join("\n")
-                    )
-                })
-        };
+        let game =
+            |name: &str, rules: RuleSet| game_of(Some(doc), rules, name).map_err(|e| e.to_string());
         let a_game = game(&a_name, a_rules)?;
         let b_game = game(&b_name, b_rules)?;
         let axes = self
@@ -729,7 +720,7 @@ fn json_file(report: &impl serde::Serialize) -> Result<String, String> {
 /// not hold: the Setup tab says why).
 fn equilibrium_of_a(a: &RuleChoice, state: &AppState) -> Option<AiSpec> {
     let (name, rules) = rules_of(a, state).ok()?;
-    let game = Game::from_document(state.resolved()?, rules, Some(&name)).ok()?;
+    let game = state.game_under(rules, &name).ok()?;
     let folder = crate::sim::players::bundle_folder(state.path(), &name);
     let measured = crate::sim::balance::measured::measured(&game, folder.as_deref()).ok()??;
     // As `explain`'s default: a mix of searches is too slow, `fast` stands.

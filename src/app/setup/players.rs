@@ -15,7 +15,6 @@ use crate::app::player_picker::SetupRatings;
 use crate::app::state::AppState;
 use crate::app::theme;
 use crate::engine::Game;
-use crate::scenario::checked::CheckedScenario;
 use crate::sim::fit::{self, Fit, FitRequest, Transferred, Verdict};
 use crate::sim::{Progress, players};
 
@@ -213,13 +212,11 @@ impl SetupPlayers {
     }
 
     fn start(&mut self, state: &AppState, folder: &Path) {
-        let (Some(doc), Some(rules)) = (state.resolved(), state.rules()) else {
+        if state.resolved().is_none() || state.rules().is_none() {
             return;
-        };
+        }
         let variant = state.variant().to_string();
-        let game = match CheckedScenario::from_document(doc, rules.clone(), Some(&variant))
-            .map(Game::from_checked)
-        {
+        let game = match state.game() {
             Ok(game) => game,
             Err(e) => {
                 self.outcome = Some(Err(e.to_string()));
@@ -275,8 +272,7 @@ impl SetupPlayers {
 /// ([`crate::sim::balance::measured`]): its line and each side's mix, or
 /// why the setup's own report does not hold; `None` when none is measured.
 fn measured_balance(state: &AppState) -> Option<Result<(String, String), String>> {
-    let (doc, rules) = (state.resolved()?, state.rules()?);
-    let game = Game::from_document(doc, rules.clone(), Some(state.variant())).ok()?;
+    let game = state.game().ok()?;
     match crate::sim::balance::measured::measured(&game, bundle_folder(state).as_deref()) {
         Ok(Some(m)) => {
             let mixes = crate::scenario::model::Side::BOTH

@@ -464,15 +464,19 @@ fn fields_to_explain(setup: &ExplainSetup<'_>) -> (Vec<FieldCounts>, Vec<Option<
     (fields, switched_games)
 }
 
+/// A field's two switched games' places among those played, or `None`
+/// when it cannot be switched alone.
+type Slot = Option<[usize; 2]>;
+
 /// Every rule set played: A, B, then each field's two switches (its
 /// places among them, or `None` when it cannot be switched alone), then each
 /// setup change's two.
 fn games_to_play<'g>(
     setup: &'g ExplainSetup<'g>,
     switched_games: &'g [Option<[Game; 2]>],
-) -> (Vec<(&'g Game, bool)>, Vec<Option<[usize; 2]>>) {
+) -> (Vec<(&'g Game, bool)>, Vec<Slot>) {
     let mut played: Vec<(&Game, bool)> = vec![(setup.a, true), (setup.b, true)];
-    let mut slots: Vec<Option<[usize; 2]>> = Vec::new();
+    let mut slots: Vec<Slot> = Vec::new();
     let pairs_of_games = switched_games
         .iter()
         .map(|g| g.as_ref().map(|[x, y]| [x, y]))

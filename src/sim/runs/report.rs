@@ -500,6 +500,22 @@ impl Accumulator {
         self.map.add(&r.map);
     }
 
+    /// The event cards' counts of `o` added: played, games and wins with
+    /// each, and turns cancelled (2.1).
+    fn merge_events(&mut self, o: &Accumulator) -> Result<(), MergeError> {
+        for (a, b) in self.events_played.iter_mut().zip(o.events_played) {
+            add_to(a, b)?;
+        }
+        for i in 0..2 {
+            for e in 0..Event::COUNT {
+                add_to(&mut self.event_games[i][e], o.event_games[i][e])?;
+                add_to(&mut self.event_wins[i][e], o.event_wins[i][e])?;
+            }
+        }
+        add_to(&mut self.events_cancelled, o.events_cancelled)?;
+        Ok(())
+    }
+
     /// Adds another run's counts (a shard of the same run). Fails, leaving
     /// `self` partly added, when a count would overflow.
     pub fn merge(&mut self, o: &Accumulator) -> Result<(), MergeError> {
@@ -546,16 +562,7 @@ impl Accumulator {
             a[0].merge(&b[0]);
             a[1].merge(&b[1]);
         }
-        for (a, b) in self.events_played.iter_mut().zip(o.events_played) {
-            add_to(a, b)?;
-        }
-        for i in 0..2 {
-            for e in 0..Event::COUNT {
-                add_to(&mut self.event_games[i][e], o.event_games[i][e])?;
-                add_to(&mut self.event_wins[i][e], o.event_wins[i][e])?;
-            }
-        }
-        add_to(&mut self.events_cancelled, o.events_cancelled)?;
+        self.merge_events(o)?;
         add_to(
             &mut self.first_turn_player1_caesar,
             o.first_turn_player1_caesar,
