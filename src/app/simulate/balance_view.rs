@@ -473,43 +473,22 @@ fn keep(
     bundle: Option<&std::path::Path>,
     kept: &mut Option<Result<String, String>>,
 ) -> bool {
-    let can = bundle.is_some() && !report.caesar_mix.is_empty();
-    let keep = ui
-        .add_enabled(can, egui::Button::new("Keep as this setup's balance"))
-        .on_hover_text(
-            "Writes the report into the setup's players folder, where the Setup tab, \
-             ladder and explain read the setup's balance",
-        )
-        .on_disabled_hover_text(
-            "Save the setup (or a variant) to a file first: its balance is kept beside it",
-        )
-        .clicked();
-    let mut written = false;
-    if keep && let Some(dir) = bundle {
-        let path = dir.join(balance::measured::BUNDLE_BALANCE);
-        *kept = Some(
-            std::fs::create_dir_all(dir)
-                .map_err(|e| e.to_string())
-                .and_then(|()| serde_json::to_string_pretty(report).map_err(|e| e.to_string()))
-                .and_then(|text| {
-                    crate::files::write_output(&path, &format!("{text}\n"))
-                        .map_err(|e| e.to_string())
-                })
-                .map(|()| format!("Kept as this setup's balance: {}", path.display()))
-                .map_err(|e| format!("Could not keep {}: {e}", path.display())),
-        );
-        written = matches!(kept, Some(Ok(_)));
-    }
-    match &*kept {
-        Some(Ok(words)) => {
-            ui.label(words);
-        }
-        Some(Err(e)) => {
-            ui.colored_label(theme::ERROR, e);
-        }
-        None => {}
-    }
-    written
+    let keep = super::keep::Keep {
+        button: "Keep as this setup's balance",
+        hover: "Writes the report into the setup's players folder, where the Setup tab, \
+                ladder and explain read the setup's balance",
+        disabled_hover: "Save the setup (or a variant) to a file first: its balance is kept beside it",
+        file: balance::measured::BUNDLE_BALANCE,
+        what: "balance",
+    };
+    super::keep::keep_button(
+        ui,
+        &keep,
+        !report.caesar_mix.is_empty(),
+        report,
+        bundle,
+        kept,
+    )
 }
 
 /// The report's verdict, heatmap, mixes, mirrors and convergence; with

@@ -97,14 +97,7 @@ impl FairPanel {
         if self.knobs.is_empty() {
             return Err("Make it fair needs a knob to move: add one".to_string());
         }
-        self.knobs
-            .iter()
-            .map(|(field, values)| {
-                format!("{field}={values}")
-                    .parse::<Axis>()
-                    .map_err(|e| e.to_string())
-            })
-            .collect()
+        super::sweep_view::parse_axes(&self.knobs)
     }
 
     fn options(&self, balance: BalanceOptions) -> Result<FairOptions, String> {
@@ -603,32 +596,14 @@ fn keep(
     bundle: Option<&Path>,
     kept: &mut Option<Result<String, String>>,
 ) -> bool {
-    let can = bundle.is_some() && report.answer.is_some();
-    let clicked = ui
-        .add_enabled(can, egui::Button::new("Keep as this setup's answer"))
-        .on_hover_text("Writes the report into the setup's players folder: the Setup tab says the change beside its balance")
-        .on_disabled_hover_text("A change found, and the setup (or a variant) saved to a file: the answer is kept beside it")
-        .clicked();
-    let mut written = false;
-    if clicked && let Some(dir) = bundle {
-        let path = dir.join(fair::BUNDLE_FAIR);
-        *kept = Some(
-            session::write_json(&path, report)
-                .map(|()| format!("Kept as this setup's answer: {}", path.display()))
-                .map_err(|e| format!("Could not keep {}: {e}", path.display())),
-        );
-        written = matches!(kept, Some(Ok(_)));
-    }
-    match &*kept {
-        Some(Ok(words)) => {
-            ui.label(words);
-        }
-        Some(Err(e)) => {
-            ui.colored_label(theme::ERROR, e);
-        }
-        None => {}
-    }
-    written
+    let keep = super::keep::Keep {
+        button: "Keep as this setup's answer",
+        hover: "Writes the report into the setup's players folder: the Setup tab says the change beside its balance",
+        disabled_hover: "A change found, and the setup (or a variant) saved to a file: the answer is kept beside it",
+        file: fair::BUNDLE_FAIR,
+        what: "answer",
+    };
+    super::keep::keep_button(ui, &keep, report.answer.is_some(), report, bundle, kept)
 }
 
 /// A knob's values as typed: `0..10` for a run of whole numbers, else a list.

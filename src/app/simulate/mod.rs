@@ -12,6 +12,7 @@ mod bands;
 mod battle_calculator;
 mod charts;
 pub(super) mod fair_view;
+mod keep;
 mod ladder_view;
 pub(super) mod panel;
 mod sweep_view;

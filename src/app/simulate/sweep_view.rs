@@ -33,15 +33,20 @@ impl Default for SweepSettings {
 impl SweepSettings {
     /// The axes as the library reads them, or what is wrong with one.
     pub(crate) fn parsed(&self) -> Result<Vec<Axis>, String> {
-        self.axes
-            .iter()
-            .map(|(field, values)| {
-                format!("{field}={values}")
-                    .parse::<Axis>()
-                    .map_err(|e| e.to_string())
-            })
-            .collect()
+        parse_axes(&self.axes)
     }
+}
+
+/// Axis rows (field, values as typed) as the library reads them, or what
+/// is wrong with one.
+pub(super) fn parse_axes(axes: &[(String, String)]) -> Result<Vec<Axis>, String> {
+    axes.iter()
+        .map(|(field, values)| {
+            format!("{field}={values}")
+                .parse::<Axis>()
+                .map_err(|e| e.to_string())
+        })
+        .collect()
 }
 
 /// The axis rows (a field from the rule table, its values) and the games per point.
