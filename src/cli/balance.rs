@@ -250,6 +250,7 @@ fn options_of(
         replicates: 200,
         omniscient: false,
         shard,
+        training_seed: None,
     };
     options
         .check()

@@ -411,12 +411,14 @@ fn answer_view(ui: &mut Ui, report: &FairReport, inputs: &FairInputs<'_>) -> Vec
         for (rank, &(k, c)) in ranked.iter().enumerate() {
             let knob = &report.knobs[k];
             let candidate = &knob.candidates[c];
+            let share = match &report.answer {
+                Some(a) if rank == 0 => format!("{} (checked)", percent(&a.share)),
+                _ => percent(&candidate.share),
+            };
             ui.label(format!(
-                "{}. {}: {}{}",
+                "{}. {}: {share}",
                 rank + 1,
                 fair::change_words(&knob.key, &candidate.value),
-                percent(&candidate.share),
-                if rank == 0 && report.answer.is_some() { " (checked)" } else { "" }
             ));
             match sweep::setting_change(inputs.rules, &knob.key, &candidate.value) {
                 Ok(change) => {

@@ -100,6 +100,20 @@ pub struct BalanceOptions {
     /// of one table, merged by [`merge`], make the whole table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Seeds the rounds' training and the measures of its responses apart
+    /// from the table's games (`seed`): `fair`'s check goes on from a
+    /// candidate's table, played on the run's seed, with responses of its
+    /// own. `None`: `seed` seeds both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training_seed: Option<u64>,
+}
+
+impl BalanceOptions {
+    /// The seed of the rounds' training and of the measures of their
+    /// responses.
+    pub fn training_seed(&self) -> u64 {
+        self.training_seed.unwrap_or(self.seed)
+    }
 }
 
 fn one_tuning() -> u32 {
@@ -124,6 +138,7 @@ impl Default for BalanceOptions {
             replicates: 200,
             omniscient: false,
             shard: None,
+            training_seed: None,
         }
     }
 }

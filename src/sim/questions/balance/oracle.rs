@@ -400,7 +400,7 @@ impl Training<'_> {
     /// Seeds a stream of the round's training for this side.
     fn seed(&self, tag: u64) -> u64 {
         game_seed(
-            self.report.options.seed ^ tag,
+            self.report.options.training_seed() ^ tag,
             u64::from(self.round) * 2 + self.side.index() as u64,
         )
     }
@@ -582,7 +582,7 @@ impl Training<'_> {
             &format!("{}-tuned.ron", self.tag),
             &numbers.to_ron(&format!(
                 "{side}'s best response of round {round} of `caesar-workbench balance` (seed {}): {how}.",
-                o.seed
+                o.training_seed()
             )),
         )?;
         let spec = AiSpec::TunedHeuristic(Box::new(TunedHeuristic {
@@ -614,7 +614,7 @@ impl Training<'_> {
             &format!("{}-search.ron", self.tag),
             &numbers.to_ron(&format!(
                 "{side}'s searched best response of round {} of `caesar-workbench balance` (seed {}): its playouts meet the other side's equilibrium mix.",
-                self.round, self.report.options.seed
+                self.round, self.report.options.training_seed()
             )),
         )?;
         Ok(TunedHeuristic {
@@ -680,7 +680,7 @@ fn measure(
     round: u32,
     watch: &Watch,
 ) -> Result<Interval, BalanceError> {
-    let seed = game_seed(report.options.seed ^ EVAL_TAG, u64::from(round));
+    let seed = game_seed(report.options.training_seed() ^ EVAL_TAG, u64::from(round));
     Ok(super::against_mix(
         game,
         report,

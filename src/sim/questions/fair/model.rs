@@ -165,8 +165,13 @@ pub struct FairReport {
     pub base: Interval,
     pub population: [usize; 2],
     pub knobs: Vec<KnobResult>,
-    /// The knob and value of the answer (the best of `knobs`), checked.
+    /// The knob and value of the answer, checked: of `checks`, the one
+    /// within the tolerance, else the nearest the target.
     pub answer: Option<Checked>,
+    /// Every check made, in order: where a check moves the value out of
+    /// the tolerance, the next is one step along the knob toward the target.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<Checked>,
     /// Why it stopped, and what was left.
     pub stopped: String,
     pub games_played: u64,
@@ -194,6 +199,17 @@ pub struct FairProgress {
     /// The balance at the change, with the check's rounds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<BalanceReport>,
+    /// The checks after it, in order: each one step along the knob from
+    /// the one before, toward the target it moved away from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rechecks: Vec<BalanceReport>,
+}
+
+impl FairProgress {
+    /// Every check made, in order.
+    pub fn checks(&self) -> impl Iterator<Item = &BalanceReport> {
+        self.check.iter().chain(&self.rechecks)
+    }
 }
 
 /// One knob's walk so far.
@@ -247,7 +263,7 @@ impl FairReport {
         let tables = p
             .base
             .iter()
-            .chain(&p.check)
+            .chain(p.checks())
             .chain(p.knobs.iter().flat_map(|k| k.tables.iter().flatten()));
         for t in tables {
             t.check().map_err(|e| format!("progress: a table: {e}"))?;
@@ -317,7 +333,7 @@ impl FairReport {
         let target = self.options.target * 100.0;
         let mut text = match &self.answer {
             Some(a) => format!(
-                "{}: at equilibrium Caesar wins {}; {}.",
+                "{}: at equilibrium Caesar wins {}; {}.{}",
                 change_words(&a.key, &a.value),
                 percent(&a.share),
                 if a.responses == 0 {
@@ -327,6 +343,14 @@ impl FairReport {
                         "no new player trained against it moved it by more than {:.1} points",
                         a.best_gain * 100.0
                     )
+                },
+                if self.answer_within() {
+                    String::new()
+                } else {
+                    format!(
+                        " That is outside {target:.0}% ± {:.0}: the nearest the checks came.",
+                        self.options.tolerance * 100.0
+                    )
                 }
             ),
             None => format!(
@@ -335,6 +359,17 @@ impl FairReport {
                 percent(&self.base)
             ),
         };
+        if self.checks.len() > 1 {
+            let checks: Vec<String> = self
+                .checks
+                .iter()
+                .map(|c| format!("{} gave {}", value_text(&c.value), percent(&c.share)))
+                .collect();
+            text.push_str(&format!(
+                " Checked in turn, each a step toward the target from the one before: {}.",
+                checks.join(", then ")
+            ));
+        }
         let answer_key = self.answer.as_ref().map(|a| a.key.as_str());
         let others: Vec<String> = self
             .knobs
@@ -363,31 +398,49 @@ impl FairReport {
 }
 
 impl FairReport {
-    /// Every change that reaches the target, best first (the answer's
-    /// knob, then the fewest steps, then the nearest the target): (knob,
+    /// The checked answer is within the target's tolerance.
+    pub fn answer_within(&self) -> bool {
+        self.answer.as_ref().is_some_and(|a| {
+            (a.share.estimate - self.options.target).abs() <= self.options.tolerance + 1e-12
+        })
+    }
+
+    /// The answer's candidate among its knob's: (knob, candidate) indices.
+    pub fn answer_candidate(&self) -> Option<(usize, usize)> {
+        let a = self.answer.as_ref()?;
+        let k = self.knobs.iter().position(|r| r.key == a.key)?;
+        let c = self.knobs[k]
+            .candidates
+            .iter()
+            .position(|c| c.value == a.value)?;
+        Some((k, c))
+    }
+
+    /// The checked answer first, then every other change that reaches
+    /// the target (the fewest steps, then the nearest the target): (knob,
     /// candidate) indices.
     pub fn ranked_changes(&self) -> Vec<(usize, usize)> {
         let target = self.options.target;
+        let answer = self.answer_candidate();
         let mut ranked: Vec<(usize, usize)> = self
             .knobs
             .iter()
             .enumerate()
             .filter_map(|(k, r)| r.change.map(|c| (k, c)))
+            .filter(|&kc| Some(kc) != answer)
             .collect();
-        let answer = self.answer.as_ref().map(|a| a.key.as_str());
         ranked.sort_by(|&(ka, ca), &(kb, cb)| {
             let key = |k: usize, c: usize| {
                 let r = &self.knobs[k];
                 (
-                    Some(r.key.as_str()) != answer,
                     r.steps.unwrap_or(usize::MAX),
                     (r.candidates[c].share.estimate - target).abs(),
                 )
             };
             let (a, b) = (key(ka, ca), key(kb, cb));
-            a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2))
+            a.0.cmp(&b.0).then(a.1.total_cmp(&b.1))
         });
-        ranked
+        answer.into_iter().chain(ranked).collect()
     }
 
     /// The Setup tab's "to make it even: …", where the run found a change.
@@ -398,7 +451,12 @@ impl FairReport {
             first = c.to_lowercase() + &first[1..];
         }
         Some(format!(
-            "to make it even: {first} (Caesar then wins {} at equilibrium)",
+            "{}: {first} (Caesar then wins {} at equilibrium)",
+            if self.answer_within() {
+                "to make it even"
+            } else {
+                "nearest to even"
+            },
             percent(&a.share)
         ))
     }
@@ -456,16 +514,19 @@ impl fmt::Display for FairReport {
                 None => writeln!(f, "  does not cross {:.0}%", self.options.target * 100.0)?,
             }
         }
-        if let Some(a) = &self.answer {
+        if !self.checks.is_empty() {
             writeln!(f)?;
+        }
+        for c in &self.checks {
             writeln!(
                 f,
-                "Checked at {}={}: {} best responses, {} joined; {}",
-                a.key,
-                value_text(&a.value),
-                a.responses,
-                a.joined,
-                a.stopped
+                "Checked at {}={}: {}; {} best responses, {} joined; {}",
+                c.key,
+                value_text(&c.value),
+                percent(&c.share),
+                c.responses,
+                c.joined,
+                c.stopped
             )?;
         }
         writeln!(f, "Stopped: {}", self.stopped)

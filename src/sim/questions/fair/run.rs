@@ -25,6 +25,9 @@ use crate::sim::report::PlayedOn;
 const BASE_SHARE: f64 = 0.3;
 const CHECK_SHARE: f64 = 0.25;
 
+/// Mixed into the run's seed for the checks' training.
+const CHECK_TAG: u64 = 0x4641_4952_4348_4543; // "FAIRCHEC"
+
 /// Runs `fair`: the base, each knob, the check at the best change, going
 /// on from `setup.progress` (empty for a new run). `on_step` sees the
 /// report after every table (a checkpoint, the window's "so far"). Cut by
@@ -62,7 +65,10 @@ pub fn run(
             return Ok(walk.report(Some(&population), why));
         }
     }
-    let stopped = walk.check(&population)?;
+    if walk.cancelled() {
+        return Ok(walk.report(Some(&population), "the run was cancelled"));
+    }
+    let stopped = walk.checks(&population, on_step)?;
     Ok(walk.report(Some(&population), &stopped))
 }
 
@@ -342,64 +348,185 @@ impl<'a> Walk<'a> {
         Ok((!self.cancelled()).then_some(value))
     }
 
-    /// Rounds of best responses at the best change (its game): the base's
-    /// population solved again there, then trained against; what stopped
-    /// the run, in words.
-    fn check(&mut self, population: &[Vec<Member>; 2]) -> Result<String, BalanceError> {
+    /// Where the checks start: the best knob's change, or, where no
+    /// candidate is within the tolerance, the one nearest the target of a
+    /// knob whose curve crosses it. (knob, point)
+    fn first_checked(&self, knobs: &[KnobResult]) -> Option<(usize, usize)> {
+        let target = self.options.target;
+        let (k, c) = match best_knob(knobs, target) {
+            Some(k) => (k, knobs[k].change?),
+            None => (0..knobs.len())
+                .filter(|&k| knobs[k].crossing.is_some())
+                .filter_map(|k| knobs[k].nearest.map(|n| (k, n)))
+                .min_by(|&(ka, ca), &(kb, cb)| {
+                    let off =
+                        |k: usize, c: usize| (knobs[k].candidates[c].share.estimate - target).abs();
+                    off(ka, ca).total_cmp(&off(kb, cb))
+                })?,
+        };
+        Some((
+            k,
+            candidate_point(&self.setup.knobs[k], &knobs[k].candidates[c]),
+        ))
+    }
+
+    /// Rounds of best responses at the change (its game), on from its
+    /// candidate's table; where they move the value out of the tolerance,
+    /// the next value along the knob toward the target is checked, until
+    /// one holds, the knob's values run out or one would be checked twice,
+    /// or the budget ends. What stopped the run, in words.
+    fn checks(
+        &mut self,
+        population: &[Vec<Member>; 2],
+        on_step: &mut dyn FnMut(&FairReport),
+    ) -> Result<String, BalanceError> {
         let knobs = self.knob_results();
-        let Some(k) = best_knob(&knobs, self.options.target) else {
+        let Some((k, mut i)) = self.first_checked(&knobs) else {
             self.setup.progress.check = None;
+            self.setup.progress.rechecks.clear();
             return Ok("no knob reached the target within the tolerance".to_string());
         };
-        let c = knobs[k].change.expect("the best knob has a change");
+        let rising = match (knobs[k].candidates.first(), knobs[k].candidates.last()) {
+            (Some(a), Some(b)) => b.share.estimate >= a.share.estimate,
+            _ => true,
+        };
+        let (target, tolerance) = (self.options.target, self.options.tolerance);
+        let mut earlier: Vec<BalanceReport> =
+            self.setup.progress.check.take().into_iter().collect();
+        earlier.append(&mut self.setup.progress.rechecks);
+        let mut earlier = earlier.into_iter();
+        let mut checked = Vec::new();
+        loop {
+            let Some(report) = self.check_at(k, i, checked.len(), population, earlier.next())?
+            else {
+                return Ok("the run was cancelled".to_string());
+            };
+            let share = report.value.estimate;
+            let held = (share - target).abs() <= tolerance + 1e-12;
+            let finished = report.is_done();
+            let stopped = report.stopped.clone();
+            checked.push(i);
+            match self.setup.progress.check {
+                None => self.setup.progress.check = Some(report),
+                Some(_) => self.setup.progress.rechecks.push(report),
+            }
+            on_step(&self.report(Some(population), ""));
+            if self.cancelled() {
+                return Ok("the run was cancelled".to_string());
+            }
+            if held {
+                return Ok(format!("the change found and checked ({stopped})"));
+            }
+            if !finished || self.left() == Some(Duration::ZERO) {
+                return Ok(format!(
+                    "the check moved the change's value outside the target's tolerance, and the budget ended before the next value was checked ({stopped})"
+                ));
+            }
+            let next = if (share > target) == rising {
+                i.checked_sub(1)
+            } else {
+                Some(i + 1).filter(|&n| n < self.setup.knobs[k].points.len())
+            };
+            match next {
+                Some(n) if !checked.contains(&n) => i = n,
+                _ => {
+                    return Ok(format!(
+                        "the checks moved every value near the target outside its tolerance ({stopped})"
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Check `number` of the run: knob `k`'s point `i` solved on its
+    /// candidate's table (played first where the walk did not), then
+    /// trained against; `earlier` the pass before's check, gone on with
+    /// where it was this same one. `None` once cancelled.
+    fn check_at(
+        &mut self,
+        k: usize,
+        i: usize,
+        number: usize,
+        population: &[Vec<Member>; 2],
+        earlier: Option<BalanceReport>,
+    ) -> Result<Option<BalanceReport>, BalanceError> {
         let knob = &self.setup.knobs[k];
-        let point = &knob.points[candidate_point(knob, &knobs[k].candidates[c])];
+        let key = knob.axis.key.clone();
+        let value = value_text(knob.value_at(i));
+        let game = knob.points[i].game.clone();
+        let table = match self.setup.progress.knobs[k].tables[i].take() {
+            Some(t) if t.is_done() && t.caesar == population[0] && t.pompey == population[1] => t,
+            cut => {
+                self.watch.say(format!(
+                    "{key}={value}: the population's table, to check it"
+                ));
+                let before = cut.as_ref().map_or(0, |r| r.games_played);
+                let cut = cut.filter(|r| r.caesar == population[0] && r.pompey == population[1]);
+                let t = evaluate(
+                    &game,
+                    self.setup.variant,
+                    population,
+                    self.options,
+                    self.options.balance.games,
+                    self.left(),
+                    cut,
+                    self.watch,
+                )?;
+                self.games_played += t.games_played - before;
+                t
+            }
+        };
+        self.seen[k][i] = true;
+        let table_done = table.is_done();
+        self.setup.progress.knobs[k].tables[i] = Some(table.clone());
+        if self.cancelled() {
+            return Ok(None);
+        }
+        if !table_done {
+            self.cut = true;
+            return Ok(Some(table));
+        }
         self.watch.say(format!(
-            "checking {}={} with best responses trained against it",
-            knobs[k].key,
-            value_text(&knobs[k].candidates[c].value)
+            "checking {key}={value} with best responses trained against it"
         ));
-        let options = check_options(self.options);
-        let mut report = match self.setup.progress.check.take() {
+        let options = check_options(self.options, number, table.options.games);
+        let mut report = match earlier {
             Some(earlier)
-                if earlier.played_on == PlayedOn::of(&point.game)
+                if earlier.played_on == table.played_on
                     && earlier.options == options
                     && earlier.caesar.starts_with(&population[0])
                     && earlier.pompey.starts_with(&population[1]) =>
             {
                 earlier
             }
-            _ => BalanceReport::start(
-                &point.game,
-                self.setup.variant,
-                options,
-                population[0].clone(),
-                population[1].clone(),
-            )?,
+            _ => {
+                let mut report = table;
+                report.options = options;
+                report.stage = Stage::Table(1);
+                report.rounds.clear();
+                report.stopped.clear();
+                report.paused = false;
+                report
+            }
         };
         let before = report.games_played;
+        // Each check's players in a folder of their own: the base's and
+        // the other checks' files of the same rounds stay.
         let plan = Plan {
             budget: self.left(),
             checkpoint: None,
-            players_dir: self.setup.players_dir.clone(),
+            players_dir: self
+                .setup
+                .players_dir
+                .as_ref()
+                .map(|d| d.join(format!("check-{key}={value}"))),
         };
         in_own_watch(self.watch, |own| {
-            session::run_plan(&point.game, &mut report, &plan, own, &mut |_| {})
+            session::run_plan(&game, &mut report, &plan, own, &mut |_| {})
         })?;
         self.games_played += report.games_played - before;
         self.cut |= !report.is_done();
-        let share = report.value.estimate;
-        let stopped = report.stopped.clone();
-        self.setup.progress.check = Some(report);
-        Ok(
-            if (share - self.options.target).abs() > self.options.tolerance {
-                format!(
-                    "the check moved the change's value outside the target's tolerance ({stopped})"
-                )
-            } else {
-                format!("the change found and checked ({stopped})")
-            },
-        )
+        Ok((!self.cancelled()).then_some(report))
     }
 
     /// Each knob's result over the candidates this pass visited.
@@ -430,15 +557,29 @@ impl<'a> Walk<'a> {
         } else {
             Vec::new()
         };
-        let answer = progress.check.as_ref().and_then(|check| {
-            let k = best_knob(&knobs, self.options.target)?;
-            let c = &knobs[k].candidates[knobs[k].change?];
-            let knob = &self.setup.knobs[k];
-            // A check an earlier pass made at another change answers nothing.
-            let at = &knob.points[candidate_point(knob, c)].game;
-            (check.played_on == PlayedOn::of(at))
-                .then(|| checked_of(&knobs[k].key, &c.value, check))
-        });
+        let checks: Vec<Checked> = match self.first_checked(&knobs) {
+            Some((k, _)) => {
+                let knob = &self.setup.knobs[k];
+                // A check an earlier pass made along another knob answers nothing.
+                progress
+                    .checks()
+                    .map_while(|check| {
+                        let i = knob
+                            .points
+                            .iter()
+                            .position(|p| PlayedOn::of(&p.game) == check.played_on)?;
+                        Some(checked_of(&knob.axis.key, knob.value_at(i), check))
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        let off = |c: &Checked| (c.share.estimate - self.options.target).abs();
+        let answer = checks
+            .iter()
+            .find(|c| off(c) <= self.options.tolerance + 1e-12)
+            .or_else(|| checks.iter().min_by(|a, b| off(a).total_cmp(&off(b))))
+            .cloned();
         let paused = self.cut || self.cancelled();
         let mut stopped = stopped.to_string();
         if paused && !stopped.is_empty() {
@@ -452,6 +593,7 @@ impl<'a> Walk<'a> {
             population: population.map_or([0, 0], |p| [p[0].len(), p[1].len()]),
             knobs,
             answer,
+            checks,
             stopped,
             games_played: self.setup.earlier_games + self.games_played,
             elapsed_seconds: self.setup.earlier_seconds + self.started.elapsed().as_secs_f64(),
@@ -601,8 +743,10 @@ fn evaluate(
     Ok(report)
 }
 
-/// The check's options: the base's, with its own rounds and seeds.
-fn check_options(options: &FairOptions) -> BalanceOptions {
+/// Check `number`'s options: the base's, on from a candidate's table of
+/// `games` a deciding pairing (its seed), with its own rounds and
+/// training seeds.
+fn check_options(options: &FairOptions, number: usize, games: u64) -> BalanceOptions {
     BalanceOptions {
         rounds: options.check_rounds,
         oracles: if options.check_rounds == 0 {
@@ -610,8 +754,13 @@ fn check_options(options: &FairOptions) -> BalanceOptions {
         } else {
             options.balance.oracles.clone()
         },
-        // The check's responses are its own: not the base's seeds.
-        seed: options.balance.seed ^ 0xC4EC,
+        games: games.max(options.balance.games),
+        // Each check's responses are its own: neither the base's nor
+        // another check's seeds.
+        training_seed: Some(crate::sim::game_seed(
+            options.balance.seed ^ CHECK_TAG,
+            number as u64,
+        )),
         ..options.balance.clone()
     }
 }
@@ -754,12 +903,22 @@ pub fn reload(
             };
         }
     }
-    if let Some(check) = progress.check.take() {
-        progress.check = match games_of(&check.played_on) {
-            Some(g) => Some(ready(check, g)?),
-            None => None,
-        };
+    // The checks in order, up to the first whose setup is no knob's point.
+    let mut checks = Vec::new();
+    for check in progress
+        .check
+        .take()
+        .into_iter()
+        .chain(progress.rechecks.drain(..))
+    {
+        match games_of(&check.played_on) {
+            Some(g) => checks.push(ready(check, g)?),
+            None => break,
+        }
     }
+    let mut checks = checks.into_iter();
+    progress.check = checks.next();
+    progress.rechecks = checks.collect();
     Ok(progress)
 }
 
@@ -818,13 +977,18 @@ mod tests {
     /// What a resume must reach: everything but the clock.
     fn timeless(mut report: FairReport) -> FairReport {
         report.elapsed_seconds = 0.0;
-        let tables = report.progress.base.iter_mut().chain(
-            report
-                .progress
-                .knobs
-                .iter_mut()
-                .flat_map(|k| k.tables.iter_mut().flatten()),
-        );
+        let progress = &mut report.progress;
+        let tables = progress
+            .base
+            .iter_mut()
+            .chain(progress.check.iter_mut())
+            .chain(progress.rechecks.iter_mut())
+            .chain(
+                progress
+                    .knobs
+                    .iter_mut()
+                    .flat_map(|k| k.tables.iter_mut().flatten()),
+            );
         for t in tables {
             t.elapsed_seconds = 0.0;
         }
@@ -834,43 +998,107 @@ mod tests {
     #[test]
     fn a_cancelled_run_resumes_to_the_report_of_an_uninterrupted_one() {
         let game = crate::test_support::published("rules-2.0");
-        let whole = run(
+        // With no change found, and with checks that step along the knob.
+        for options in [options(), missing_checks()] {
+            let mut steps = 0;
+            let whole = run(
+                setup(&game, knobs(&game)),
+                &options,
+                &Watch::new(),
+                &mut |_| steps += 1,
+            )
+            .unwrap();
+            assert!(!whole.paused, "{}", whole.stopped);
+            assert!(whole.knobs[0].candidates.len() >= 2);
+            // Cancelled after every number of tables it plays, each cut
+            // run resumed (through its JSON, as a file would carry it)
+            // reaches the uninterrupted report.
+            for cut_after in 1..=steps {
+                let watch = Watch::new();
+                let mut seen = 0;
+                let cut = run(setup(&game, knobs(&game)), &options, &watch, &mut |_| {
+                    seen += 1;
+                    if seen == cut_after {
+                        watch.progress.cancel();
+                    }
+                })
+                .unwrap();
+                assert!(cut.paused, "cut after {cut_after}: {}", cut.stopped);
+                assert!(cut.stopped.contains("cancelled"), "{}", cut.stopped);
+                let text = serde_json::to_string(&cut).unwrap();
+                let cut: FairReport = serde_json::from_str(&text).unwrap();
+                cut.check().unwrap();
+                let mut again = setup(&game, knobs(&game));
+                again.earlier_games = cut.games_played;
+                again.progress = reload(cut.progress, &game, &again.knobs).unwrap();
+                let resumed = run(again, &options, &Watch::new(), &mut |_| {}).unwrap();
+                assert_eq!(
+                    timeless(resumed),
+                    timeless(whole.clone()),
+                    "cut after {cut_after} tables"
+                );
+            }
+        }
+    }
+
+    /// No value of the test's tables is within a tenth of a point of
+    /// this target: every check misses.
+    fn missing_checks() -> FairOptions {
+        FairOptions {
+            target: 0.25,
+            tolerance: 0.001,
+            ..options()
+        }
+    }
+
+    #[test]
+    fn checks_that_miss_the_tolerance_step_toward_the_target_and_never_twice() {
+        let game = crate::test_support::published("rules-2.0");
+        // Every check misses: they walk on from the nearest the target.
+        let options = missing_checks();
+        let report = run(
             setup(&game, knobs(&game)),
-            &options(),
+            &options,
             &Watch::new(),
             &mut |_| {},
         )
         .unwrap();
-        assert!(!whole.paused, "{}", whole.stopped);
-        assert!(whole.knobs[0].candidates.len() >= 2);
-        // Cancelled after every number of tables it plays, each cut run
-        // resumed (through its JSON, as a file would carry it) reaches
-        // the uninterrupted report.
-        let steps = whole.progress.knobs[0].visits.len();
-        for cut_after in 1..=steps {
-            let watch = Watch::new();
-            let mut seen = 0;
-            let cut = run(setup(&game, knobs(&game)), &options(), &watch, &mut |_| {
-                seen += 1;
-                if seen == cut_after {
-                    watch.progress.cancel();
-                }
-            })
-            .unwrap();
-            assert!(cut.paused, "cut after {cut_after}: {}", cut.stopped);
-            assert!(cut.stopped.contains("cancelled"), "{}", cut.stopped);
-            let text = serde_json::to_string(&cut).unwrap();
-            let cut: FairReport = serde_json::from_str(&text).unwrap();
-            cut.check().unwrap();
-            let mut again = setup(&game, knobs(&game));
-            again.earlier_games = cut.games_played;
-            again.progress = reload(cut.progress, &game, &again.knobs).unwrap();
-            let resumed = run(again, &options(), &Watch::new(), &mut |_| {}).unwrap();
+        let knob = &report.knobs[0];
+        assert!(knob.crossing.is_some(), "{report}");
+        assert!(report.checks.len() >= 2, "{report}");
+        let index = |v: &Value| {
+            ["8", "9", "10", "11", "12"]
+                .iter()
+                .position(|s| v.as_u64() == s.parse().ok())
+                .unwrap()
+        };
+        let rising =
+            knob.candidates.last().unwrap().share.estimate >= knob.candidates[0].share.estimate;
+        for pair in report.checks.windows(2) {
+            let (from, to) = (index(&pair[0].value), index(&pair[1].value));
+            let above = pair[0].share.estimate > options.target;
             assert_eq!(
-                timeless(resumed),
-                timeless(whole.clone()),
-                "cut after {cut_after} tables"
+                to as i64 - from as i64,
+                if above == rising { -1 } else { 1 }
             );
         }
+        let mut values: Vec<usize> = report.checks.iter().map(|c| index(&c.value)).collect();
+        values.sort();
+        values.dedup();
+        assert_eq!(values.len(), report.checks.len(), "a value checked twice");
+        let off = |c: &Checked| (c.share.estimate - options.target).abs();
+        let answer = report.answer.as_ref().unwrap();
+        assert!(report.checks.iter().all(|c| off(answer) <= off(c)));
+        assert!(!report.answer_within());
+        assert!(
+            report.verdict().contains("the nearest the checks came"),
+            "{}",
+            report.verdict()
+        );
+        assert!(
+            report.stopped.contains("outside its tolerance"),
+            "{}",
+            report.stopped
+        );
     }
 }
