@@ -7,12 +7,16 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::sim::ShardArg;
 use caesar_workbench::sim::balance::session::{self, Players};
 use caesar_workbench::sim::balance::{BalanceOptions, Oracle, Watch};
 use caesar_workbench::sim::fair::{self, FairOptions, FairSetup};
 use caesar_workbench::sim::sweep::Axis;
 
-use super::args::{SetupArgs, bundle_ratings, check_outputs, parse_threads, pool, same_file};
+use super::args::{
+    SetupArgs, bundle_ratings, check_outputs, out_path, parse_threads, pool, resolve_shard,
+    same_file,
+};
 use super::balance::watching;
 use super::output::warn;
 use super::simulate::{emit_report, print_report};
@@ -90,6 +94,20 @@ pub struct FairArgs {
         "check_rounds", "oracles", "tune_games", "response_games",
     ])]
     resume: Option<PathBuf>,
+    /// Play only part i of n of every table's games (1-based; `auto` from a
+    /// Slurm array or Kubernetes Indexed Job): the base and every value of
+    /// every knob at --games a cell from the first, no walk and no
+    /// training, for `fair --merge` later. `{shard}` in --out becomes i-of-n.
+    #[arg(long, conflicts_with_all = ["resume", "write_variant"])]
+    shard: Option<ShardArg>,
+    /// Join the reports of a sharded run (`fair --shard … --out`) and go on
+    /// with its walk and checks here, as --resume does; the setup's
+    /// --variant and --scenario as the shards had them.
+    #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = [
+        "resume", "shard", "vary", "target", "tolerance", "seed", "games", "first_games",
+        "rounds", "check_rounds", "oracles", "tune_games", "response_games",
+    ])]
+    merge: Vec<PathBuf>,
     /// Read every input and check every output, then stop before the first game.
     #[arg(long)]
     dry_run: bool,
@@ -102,9 +120,15 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
     let game = loaded.game;
     check_files(&args)?;
     let players = players_of(&args, &variant)?;
-    let (setup, options) = match &args.resume {
-        Some(path) => {
-            let report = fair::read_report(path).map_err(|e| CliError::Usage(e.to_string()))?;
+    let earlier = match (&args.resume, args.merge.as_slice()) {
+        (Some(path), _) => {
+            Some(fair::read_report(path).map_err(|e| CliError::Usage(e.to_string()))?)
+        }
+        (None, []) => None,
+        (None, shards) => Some(merged(shards)?),
+    };
+    let (setup, options) = match earlier {
+        Some(report) => {
             let players_dir = args.out.as_deref().map(session::players_dir_of);
             fair::resuming(
                 report,
@@ -144,8 +168,9 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
     let watch = Arc::new(Watch::new());
     // The report after every table, atomically: a killed run resumes from it.
     let mut checkpoint_failed = None;
+    let out_path = args.out.as_deref().map(|p| out_path(p, options.shard));
     let mut on_step = |so_far: &fair::FairReport| {
-        if let Some(p) = &args.out {
+        if let Some(p) = &out_path {
             checkpoint_failed = session::write_json(p, so_far).err();
         }
     };
@@ -158,7 +183,7 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
             "the last checkpoint could not be written: {e}"
         ));
     }
-    if let Some(p) = &args.out {
+    if let Some(p) = &out_path {
         emit_report(out, &report, true, Some(p))?;
     }
     if let Some(path) = &args.write_variant {
@@ -168,9 +193,28 @@ pub fn fair(out: &mut Output, args: FairArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The shards' reports joined into one to go on from, each read and
+/// checked first; a report given twice or of another run refused.
+fn merged(paths: &[PathBuf]) -> Result<fair::FairReport, CliError> {
+    let mut reports = Vec::new();
+    for path in paths {
+        let report = fair::read_report(path).map_err(|e| CliError::Usage(e.to_string()))?;
+        reports.push((path.display().to_string(), report));
+    }
+    fair::merge(reports).map_err(|e| CliError::Usage(e.to_string()))
+}
+
 /// Outputs refused before anything is played: two outputs on one file,
 /// the report over the report it resumes, an output over an input.
 fn check_files(args: &FairArgs) -> Result<(), CliError> {
+    if let Some(o) = &args.out
+        && let Some(shard) = args.merge.iter().find(|s| same_file(s, o))
+    {
+        return Err(CliError::Usage(format!(
+            "refusing to write the report over a shard it merges ({}): give another --out",
+            shard.display()
+        )));
+    }
     let mut outputs: Vec<&Path> = args.out.as_deref().into_iter().collect();
     outputs.extend(args.write_variant.as_deref());
     if let (Some(a), Some(b)) = (&args.out, &args.write_variant)
@@ -244,7 +288,9 @@ fn check_plan(
     setup: &FairSetup<'_>,
     options: &FairOptions,
 ) -> Result<(), CliError> {
-    let trains = options.balance.rounds > 0 || options.check_rounds > 0;
+    // A shard trains nothing: the driver that merges it does.
+    let trains =
+        options.shard.is_none() && (options.balance.rounds > 0 || options.check_rounds > 0);
     if trains && args.out.is_none() {
         return Err(CliError::Usage(
             "fair keeps the players it trains in a folder beside its report: give --out REPORT (or --rounds 0 --check-rounds 0)".to_string(),
@@ -274,8 +320,7 @@ fn write_variant(
             let text = fair::variant_text(
                 &fair::variant_reference(variant, Some(path)),
                 &game.rules,
-                &a.key,
-                &a.value,
+                &a.settings(),
             );
             caesar_workbench::files::write_output(path, &text)
                 .map_err(|e| CliError::Usage(format!("writing {}: {e}", path.display())))?;
@@ -307,6 +352,7 @@ fn options_of(args: &FairArgs) -> Result<(FairOptions, std::time::Duration), Cli
             ..BalanceOptions::default()
         },
         check_rounds: args.check_rounds,
+        shard: resolve_shard(args.shard)?,
     };
     options
         .check()

@@ -106,6 +106,7 @@ impl FairPanel {
             tolerance: self.tolerance_points / 100.0,
             balance,
             check_rounds: self.check_rounds,
+            shard: None,
         };
         options.check().map_err(|e| capitalised(&e.to_string()))?;
         Ok(options)
@@ -415,26 +416,27 @@ fn answer_view(ui: &mut Ui, report: &FairReport, inputs: &FairInputs<'_>) -> Vec
                 Some(a) if rank == 0 => format!("{} (checked)", percent(&a.share)),
                 _ => percent(&candidate.share),
             };
+            let settings = knob.settings_at(c);
             ui.label(format!(
                 "{}. {}: {share}",
                 rank + 1,
-                fair::change_words(&knob.key, &candidate.value),
+                fair::settings_words(&settings),
             ));
-            match sweep::setting_change(inputs.rules, &knob.key, &candidate.value) {
+            match requests_of(inputs.rules, &settings) {
                 Ok(change) => {
                     if ui
                         .button("Use this change")
                         .on_hover_text("Makes it the setup in force (Undo takes it back)")
                         .clicked()
                     {
-                        requests.push(request_of(change));
+                        requests.extend(change);
                     }
                 }
                 Err(e) => {
                     ui.colored_label(theme::ERROR, e.to_string());
                 }
             }
-            let is_rule = !knob.key.contains(':');
+            let is_rule = settings.iter().all(|s| !s.key.contains(':'));
             if ui
                 .add_enabled(is_rule, egui::Button::new("Save as variant…"))
                 .on_hover_text(format!(
@@ -447,8 +449,7 @@ fn answer_view(ui: &mut Ui, report: &FairReport, inputs: &FairInputs<'_>) -> Vec
                 let text = fair::variant_text(
                     &fair::variant_reference(inputs.variant, None),
                     inputs.rules,
-                    &knob.key,
-                    &candidate.value,
+                    &settings,
                 );
                 requests.push(Request::Choose(FilePurpose::Export {
                     kind: ExportKind::Variant,
@@ -459,6 +460,28 @@ fn answer_view(ui: &mut Ui, report: &FairReport, inputs: &FairInputs<'_>) -> Vec
         }
     });
     requests
+}
+
+/// The window's undoable edits for a change of one or two settings: the
+/// rule fields together as one rule set, each block's as its own edit.
+fn requests_of(
+    rules: &RuleSet,
+    settings: &[fair::Setting],
+) -> Result<Vec<Request>, sweep::AxisError> {
+    let mut changed_rules = None;
+    let mut edits = Vec::new();
+    for s in settings {
+        let now = changed_rules.as_ref().unwrap_or(rules);
+        match sweep::setting_change(now, &s.key, &s.value)? {
+            SettingChange::Rules(r) => changed_rules = Some(r),
+            other => edits.push(request_of(other)),
+        }
+    }
+    Ok(changed_rules
+        .map(Request::SetRules)
+        .into_iter()
+        .chain(edits)
+        .collect())
 }
 
 /// The window's own undoable edit for a change.
@@ -493,8 +516,13 @@ fn knob_charts(ui: &mut Ui, report: &FairReport) {
         }
         ui.label(
             RichText::new(format!(
-                "Caesar's share at equilibrium against {}",
-                knob.key
+                "Caesar's share at equilibrium against {}{}",
+                knob.key,
+                knob.with.as_ref().map_or(String::new(), |w| format!(
+                    ", with {}={}",
+                    w.key,
+                    fair::value_text(&w.value)
+                ))
             ))
             .strong(),
         );

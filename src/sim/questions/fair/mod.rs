@@ -24,7 +24,13 @@
 //!
 //! Knobs are tried one at a time (the fewest changed first); the answer is
 //! the knob that reaches the target within the tolerance by the smallest
-//! step from the setup's own value.
+//! step from the setup's own value. Where none reaches alone, each is
+//! walked again with another held at whichever end of its own came nearer
+//! the target: two knobs changed together.
+//!
+//! On a cluster, each task plays its part of the base's and every
+//! candidate's table (`fair --shard`); [`merge`] joins them and the driver
+//! goes on with the walk and the checks on one machine.
 
 use std::time::Duration;
 
@@ -42,19 +48,31 @@ use crate::sim::sweep::{self, Axis};
 mod crossing;
 mod model;
 mod run;
+mod shards;
 
 pub use crossing::monotone_crossing;
 pub use model::*;
 pub use run::{reload, run};
+pub use shards::{FairMergeError, merge};
 
 /// The knobs as given (`--vary`), or by default the bid of `side`, each
 /// candidate's rule set and scenario checked by the validator before any
-/// game; a knob of one value is refused.
+/// game; a knob of one value is refused. After them, where there are two
+/// or more, each knob again with another held at either of its ends: the
+/// walks a run makes where no knob reaches the target alone.
 pub fn plan_knobs(
     doc: &ResolvedScenario,
     base: &Game,
     axes: &[Axis],
 ) -> Result<Vec<PlannedKnob>, FairOptionsError> {
+    let here = PlayedOn::of(base);
+    let base_index = |points: &[sweep::PlannedPoint]| {
+        points.iter().position(|p| {
+            let there = PlayedOn::of(&p.game);
+            there.scenario_digest == here.scenario_digest
+                && there.variant_digest == here.variant_digest
+        })
+    };
     let mut knobs = Vec::new();
     for axis in axes {
         if let [value] = axis.values.as_slice() {
@@ -64,17 +82,43 @@ pub fn plan_knobs(
             });
         }
         let points = sweep::plan(doc, &base.rules, std::slice::from_ref(axis))?;
-        let here = PlayedOn::of(base);
-        let base_index = points.iter().position(|p| {
-            let there = PlayedOn::of(&p.game);
-            there.scenario_digest == here.scenario_digest
-                && there.variant_digest == here.variant_digest
-        });
         knobs.push(PlannedKnob {
             axis: axis.clone(),
+            base: base_index(&points),
             points,
-            base: base_index,
+            with: None,
+            held_steps: 0,
         });
+    }
+    let singles = knobs.len();
+    for h in 0..singles {
+        let held = &axes[h];
+        let last = held.values.len() - 1;
+        for (end_index, end) in [(0, &held.values[0]), (last, &held.values[last])] {
+            let one = Axis {
+                key: held.key.clone(),
+                values: vec![end.clone()],
+            };
+            for (m, axis) in axes.iter().enumerate().filter(|(m, _)| *m != h) {
+                let points = sweep::plan(doc, &base.rules, &[one.clone(), axis.clone()])?;
+                let value = points[0]
+                    .settings
+                    .get(&held.key)
+                    .cloned()
+                    .unwrap_or_default();
+                knobs.push(PlannedKnob {
+                    axis: axis.clone(),
+                    // The moved knob's own value, as it is alone.
+                    base: knobs[m].base,
+                    points,
+                    with: Some(Setting {
+                        key: held.key.clone(),
+                        value,
+                    }),
+                    held_steps: knobs[h].base.map_or(end_index, |b| b.abs_diff(end_index)),
+                });
+            }
+        }
     }
     Ok(knobs)
 }
@@ -209,20 +253,28 @@ pub fn variant_reference(variant: &str, written: Option<&std::path::Path>) -> St
 }
 
 /// A variant that extends `base` (a built-in name or a file, as `--variant`
-/// took it) and sets only the change.
-pub fn variant_text(base: &str, rules: &RuleSet, key: &str, value: &Value) -> String {
+/// took it) and sets only the change (its settings, rule fields).
+pub fn variant_text(base: &str, rules: &RuleSet, settings: &[Setting]) -> String {
+    let named: Vec<String> = settings
+        .iter()
+        .map(|s| format!("{}={}", s.key, value_text(&s.value)))
+        .collect();
+    let fields: String = settings
+        .iter()
+        .map(|s| {
+            let value = match &s.value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            format!("    {}: {value},\n", s.key)
+        })
+        .collect();
     format!(
-        "// Written by `caesar-workbench fair`: {}.\n(\n    name: \"{} [{}={}]\",\n    extends: {:?},\n    {}: {},\n)\n",
-        change_words(key, value),
+        "// Written by `caesar-workbench fair`: {}.\n(\n    name: \"{} [{}]\",\n    extends: {:?},\n{fields})\n",
+        settings_words(settings),
         rules.name,
-        key,
-        value_text(value),
+        named.join(", "),
         base,
-        key,
-        match value {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        }
     )
 }
 

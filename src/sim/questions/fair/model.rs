@@ -32,6 +32,11 @@ pub struct FairOptions {
     pub balance: BalanceOptions,
     /// Rounds of best responses at the change found.
     pub check_rounds: u32,
+    /// Play only this part of every table's games (`fair --shard`): the
+    /// base and every candidate of every knob at `balance.games` a cell,
+    /// no walk, no training; `fair --merge` joins the parts and goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::sim::Shard>,
 }
 
 /// Options that ask nothing a run could answer.
@@ -63,7 +68,31 @@ impl FairOptions {
         }
         self.balance
             .check()
-            .map_err(|e| FairOptionsError::Balance(e.to_string()))
+            .map_err(|e| FairOptionsError::Balance(e.to_string()))?;
+        if let Some(shard) = self.shard {
+            // The tables' own options say the rest when they are made.
+            self.grid_table(&self.balance)
+                .check()
+                .map_err(|e| FairOptionsError::Balance(format!("shard {shard}: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// A table's options in a shard: `table`'s at the deciding games from
+    /// the first, only this part of them, nothing trained. As they are
+    /// where the run is not sharded.
+    pub(super) fn grid_table(&self, table: &BalanceOptions) -> BalanceOptions {
+        match self.shard {
+            Some(shard) => BalanceOptions {
+                rounds: 0,
+                oracles: Vec::new(),
+                first_games: self.balance.games,
+                games: self.balance.games,
+                shard: Some(shard),
+                ..table.clone()
+            },
+            None => table.clone(),
+        }
     }
 }
 
@@ -73,15 +102,40 @@ pub struct PlannedKnob {
     pub points: Vec<sweep::PlannedPoint>,
     /// The value the setup has now, where it is among the values.
     pub base: Option<usize>,
+    /// Another knob held at one of its ends while this one moves: two
+    /// knobs changed together, walked where neither reaches alone.
+    pub with: Option<Setting>,
+    /// The held knob's steps from the setup's own value (0 alone).
+    pub held_steps: usize,
+}
+
+/// One knob at one value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Setting {
+    pub key: String,
+    pub value: Value,
 }
 
 impl PlannedKnob {
+    /// The walk's name in a report's progress: the knob's key, or
+    /// `HELD=VALUE+KEY` for two knobs changed together.
+    pub fn label(&self) -> String {
+        label_of(self.with.as_ref(), &self.axis.key)
+    }
+
     /// The knob's value at its candidate `i`.
     pub(super) fn value_at(&self, i: usize) -> &Value {
         self.points[i]
             .settings
             .get(&self.axis.key)
             .unwrap_or(&Value::Null)
+    }
+}
+
+pub(super) fn label_of(with: Option<&Setting>, key: &str) -> String {
+    match with {
+        Some(w) => format!("{}={}+{key}", w.key, value_text(&w.value)),
+        None => key.to_string(),
     }
 }
 
@@ -127,6 +181,9 @@ pub struct Crossing {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KnobResult {
     pub key: String,
+    /// The knob held at one value while this one moved, if two changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<Setting>,
     /// The setup's own value, where it is among the knob's values.
     pub base_value: Option<Value>,
     /// Every candidate played, in the knob's order.
@@ -146,6 +203,9 @@ pub struct KnobResult {
 pub struct Checked {
     pub key: String,
     pub value: Value,
+    /// The other knob changed with it, if two are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<Setting>,
     /// Caesar's share at equilibrium after the check's rounds.
     pub share: Interval,
     /// The most a new player trained against the changed setup gained.
@@ -203,6 +263,10 @@ pub struct FairProgress {
     /// the one before, toward the target it moved away from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rechecks: Vec<BalanceReport>,
+    /// Who judges every candidate, where the base's mix does not decide
+    /// it: a sharded run's heuristic family, the same in every shard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub population: Option<[Vec<balance::Member>; 2]>,
 }
 
 impl FairProgress {
@@ -253,13 +317,6 @@ impl FairReport {
     pub fn check(&self) -> Result<(), String> {
         self.options.check().map_err(|e| format!("options: {e}"))?;
         let p = &self.progress;
-        if p.knobs.len() > self.axes.len() {
-            return Err(format!(
-                "progress.knobs: {} walks for {} knobs",
-                p.knobs.len(),
-                self.axes.len()
-            ));
-        }
         let tables = p
             .base
             .iter()
@@ -269,16 +326,28 @@ impl FairReport {
             t.check().map_err(|e| format!("progress: a table: {e}"))?;
         }
         for (k, knob) in p.knobs.iter().enumerate() {
-            if self.axes[k].key != knob.key {
+            // A knob's own walk, or (after them) two knobs' together:
+            // `HELD=VALUE+KEY`, both among the knobs asked.
+            let moved = match k.cmp(&self.axes.len()) {
+                std::cmp::Ordering::Less if self.axes[k].key == knob.key => Some(&self.axes[k]),
+                std::cmp::Ordering::Less => None,
+                _ => knob.key.split_once('+').and_then(|(held, key)| {
+                    let held = held.split_once('=')?.0;
+                    (held != key && self.axes.iter().any(|a| a.key == held))
+                        .then_some(())
+                        .and_then(|_| self.axes.iter().find(|a| a.key == key))
+                }),
+            };
+            let Some(axis) = moved else {
                 return Err(format!(
-                    "progress.knobs[{k}].key: {} where the knob is {}",
-                    knob.key, self.axes[k].key
+                    "progress.knobs[{k}].key: {} is none of the knobs asked",
+                    knob.key
                 ));
-            }
-            if knob.tables.len() > self.axes[k].values.len() {
+            };
+            if knob.tables.len() > axis.values.len() {
                 return Err(format!(
                     "progress.knobs[{k}].tables: more than the knob's {} values",
-                    self.axes[k].values.len()
+                    axis.values.len()
                 ));
             }
             for v in &knob.visits {
@@ -317,6 +386,60 @@ pub fn change_words(key: &str, value: &Value) -> String {
     format!("Set {key} to {text}")
 }
 
+/// Two changes made together in words: "Give Caesar 10 extra levy points
+/// at his first levy and set vp_to_win to 9".
+pub fn settings_words(settings: &[Setting]) -> String {
+    let words: Vec<String> = settings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let w = change_words(&s.key, &s.value);
+            if i == 0 { w } else { lower_first(&w) }
+        })
+        .collect();
+    words.join(" and ")
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
+}
+
+impl KnobResult {
+    /// The settings of candidate `c`: the held knob's, then this one's.
+    pub fn settings_at(&self, c: usize) -> Vec<Setting> {
+        self.with
+            .iter()
+            .cloned()
+            .chain([Setting {
+                key: self.key.clone(),
+                value: self.candidates[c].value.clone(),
+            }])
+            .collect()
+    }
+
+    /// The walk's name, as its progress has it.
+    pub fn label(&self) -> String {
+        label_of(self.with.as_ref(), &self.key)
+    }
+}
+
+impl Checked {
+    /// The change checked: the held knob's setting, then this one's.
+    pub fn settings(&self) -> Vec<Setting> {
+        self.with
+            .iter()
+            .cloned()
+            .chain([Setting {
+                key: self.key.clone(),
+                value: self.value.clone(),
+            }])
+            .collect()
+    }
+}
+
 /// A share and its interval in percent: "49.6% (47.2–51.9)".
 pub fn percent(i: &Interval) -> String {
     format!(
@@ -334,7 +457,7 @@ impl FairReport {
         let mut text = match &self.answer {
             Some(a) => format!(
                 "{}: at equilibrium Caesar wins {}; {}.{}",
-                change_words(&a.key, &a.value),
+                settings_words(&a.settings()),
                 percent(&a.share),
                 if a.responses == 0 {
                     "no best response was trained against it".to_string()
@@ -370,20 +493,24 @@ impl FairReport {
                 checks.join(", then ")
             ));
         }
-        let answer_key = self.answer.as_ref().map(|a| a.key.as_str());
+        let answer_knob = self.answer_candidate().map(|(k, _)| k);
         let others: Vec<String> = self
             .knobs
             .iter()
-            .filter(|k| Some(k.key.as_str()) != answer_key)
-            .map(|k| match (k.change, k.nearest) {
+            .enumerate()
+            .filter(|&(k, _)| Some(k) != answer_knob)
+            .map(|(_, k)| match (k.change, k.nearest) {
                 (Some(c), _) => format!(
                     "{} ({})",
-                    change_words(&k.key, &k.candidates[c].value),
+                    settings_words(&k.settings_at(c)),
                     percent(&k.candidates[c].share)
                 ),
                 (None, Some(n)) => format!(
                     "{} cannot reach {target:.0}%: its nearest point is {} at {}",
-                    k.key,
+                    match &k.with {
+                        Some(w) => format!("{} with {}={}", k.key, w.key, value_text(&w.value)),
+                        None => k.key.clone(),
+                    },
                     value_text(&k.candidates[n].value),
                     percent(&k.candidates[n].share)
                 ),
@@ -408,7 +535,10 @@ impl FairReport {
     /// The answer's candidate among its knob's: (knob, candidate) indices.
     pub fn answer_candidate(&self) -> Option<(usize, usize)> {
         let a = self.answer.as_ref()?;
-        let k = self.knobs.iter().position(|r| r.key == a.key)?;
+        let k = self
+            .knobs
+            .iter()
+            .position(|r| r.key == a.key && r.with == a.with)?;
         let c = self.knobs[k]
             .candidates
             .iter()
@@ -433,12 +563,13 @@ impl FairReport {
             let key = |k: usize, c: usize| {
                 let r = &self.knobs[k];
                 (
+                    r.with.is_some(),
                     r.steps.unwrap_or(usize::MAX),
                     (r.candidates[c].share.estimate - target).abs(),
                 )
             };
             let (a, b) = (key(ka, ca), key(kb, cb));
-            a.0.cmp(&b.0).then(a.1.total_cmp(&b.1))
+            a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2))
         });
         answer.into_iter().chain(ranked).collect()
     }
@@ -446,10 +577,7 @@ impl FairReport {
     /// The Setup tab's "to make it even: …", where the run found a change.
     pub fn even_words(&self) -> Option<String> {
         let a = self.answer.as_ref()?;
-        let mut first = change_words(&a.key, &a.value);
-        if let Some(c) = first.get(..1) {
-            first = c.to_lowercase() + &first[1..];
-        }
+        let first = lower_first(&settings_words(&a.settings()));
         Some(format!(
             "{}: {first} (Caesar then wins {} at equilibrium)",
             if self.answer_within() {
@@ -482,8 +610,13 @@ impl fmt::Display for FairReport {
             writeln!(f)?;
             writeln!(
                 f,
-                "{} (the setup's own: {}):",
+                "{}{} (the setup's own: {}):",
                 k.key,
+                k.with.as_ref().map_or(String::new(), |w| format!(
+                    ", with {}={}",
+                    w.key,
+                    value_text(&w.value)
+                )),
                 k.base_value
                     .as_ref()
                     .map_or("none of these".to_string(), value_text)
@@ -520,9 +653,12 @@ impl fmt::Display for FairReport {
         for c in &self.checks {
             writeln!(
                 f,
-                "Checked at {}={}: {}; {} best responses, {} joined; {}",
-                c.key,
-                value_text(&c.value),
+                "Checked at {}: {}; {} best responses, {} joined; {}",
+                c.settings()
+                    .iter()
+                    .map(|s| format!("{}={}", s.key, value_text(&s.value)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 percent(&c.share),
                 c.responses,
                 c.joined,

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::crossing::crossing_of;
+#[cfg(test)]
+use super::model::Setting;
 use super::model::{
     Candidate, Checked, Crossing, FairOptions, FairProgress, FairReport, FairSetup, KnobProgress,
     KnobResult, PlannedKnob, Visit, value_text,
@@ -49,14 +51,30 @@ pub fn run(
         ));
     };
     on_step(&walk.report(Some(&population), ""));
+    if let Some(shard) = options.shard {
+        return walk.grid(shard, &population, on_step);
+    }
     let search_end = walk
         .left()
         .map(|l| Instant::now() + l.mul_f64(1.0 - CHECK_SHARE / (1.0 - BASE_SHARE)));
-    let count = walk.setup.knobs.len();
-    for k in 0..count {
+    // Each knob alone, then, where none reaches the target, each with
+    // another held at its end nearest the target (the pairs' time is
+    // planned from the start; unused, the checks have it).
+    let singles = walk.setup.knobs.iter().filter(|k| k.with.is_none()).count();
+    let walks = singles + singles * singles.saturating_sub(1);
+    for n in 0..walks {
+        let k = if n < singles {
+            Some(n)
+        } else if walk.reaches() {
+            break;
+        } else {
+            walk.pair(n - singles, singles)
+        };
         let share = search_end
-            .map(|end| end.saturating_duration_since(Instant::now()) / (count - k) as u32);
-        if !walk.along(k, &population, share, on_step)? {
+            .map(|end| end.saturating_duration_since(Instant::now()) / (walks - n) as u32);
+        if let Some(k) = k
+            && !walk.along(k, &population, share, on_step)?
+        {
             let why = if walk.cancelled() {
                 "the run was cancelled"
             } else {
@@ -97,14 +115,15 @@ impl<'a> Walk<'a> {
             .knobs
             .iter()
             .map(|k| {
+                let label = k.label();
                 let mut earlier = setup
                     .progress
                     .knobs
                     .iter()
-                    .position(|p| p.key == k.axis.key)
+                    .position(|p| p.key == label)
                     .map(|i| setup.progress.knobs[i].clone())
                     .unwrap_or_else(|| KnobProgress {
-                        key: k.axis.key.clone(),
+                        key: label,
                         ..KnobProgress::default()
                     });
                 earlier.tables.resize(k.points.len(), None);
@@ -151,7 +170,7 @@ impl<'a> Walk<'a> {
                     self.setup.game,
                     session::Begin::Fresh {
                         variant: self.setup.variant.to_string(),
-                        options: self.options.balance.clone(),
+                        options: self.options.grid_table(&self.options.balance),
                         players: self.setup.players.clone(),
                     },
                 )?
@@ -172,9 +191,87 @@ impl<'a> Walk<'a> {
             self.games_played += base.games_played - before;
         }
         self.cut |= !base.is_done();
-        let population = population_of(&base);
+        let population = match &self.setup.progress.population {
+            Some(p) => Some(p.clone()),
+            // Each shard's part of the base solves to its own mix: the
+            // population is one no mix decides, the same in every shard.
+            None if self.options.shard.is_some() && base.is_done() => {
+                let family = |members: &[Member]| -> Vec<Member> {
+                    members
+                        .iter()
+                        .filter(|m| m.spec.as_ref().is_some_and(|s| balance::cost_rank(s) == 0))
+                        .cloned()
+                        .collect()
+                };
+                let p = [family(&base.caesar), family(&base.pompey)];
+                self.setup.progress.population = Some(p.clone());
+                Some(p)
+            }
+            None if self.options.shard.is_some() => None,
+            None => population_of(&base),
+        };
         self.setup.progress.base = Some(base);
         Ok(population)
+    }
+
+    /// A shard's part of every candidate's table, each knob's every value
+    /// at the deciding games (no walk: where it goes depends on values no
+    /// shard has whole). What stopped it, as the report says.
+    fn grid(
+        &mut self,
+        shard: crate::sim::Shard,
+        population: &[Vec<Member>; 2],
+        on_step: &mut dyn FnMut(&FairReport),
+    ) -> Result<FairReport, BalanceError> {
+        let games = self.options.balance.games;
+        let singles: Vec<usize> = (0..self.setup.knobs.len())
+            .filter(|&k| self.setup.knobs[k].with.is_none())
+            .collect();
+        let tables: usize = singles
+            .iter()
+            .map(|&k| self.setup.knobs[k].points.len())
+            .sum();
+        let mut played = 0;
+        for &k in &singles {
+            for i in 0..self.setup.knobs[k].points.len() {
+                if self.cancelled() {
+                    return Ok(self.report(Some(population), "the run was cancelled"));
+                }
+                let knob = &self.setup.knobs[k];
+                self.watch.say(format!(
+                    "shard {shard}: {}={}: its part of the population's table",
+                    knob.axis.key,
+                    value_text(knob.value_at(i))
+                ));
+                let earlier = self.setup.progress.knobs[k].tables[i].take();
+                let before = earlier.as_ref().map_or(0, |r| r.games_played);
+                let slice = self.left().map(|l| l / (tables - played).max(1) as u32);
+                let report = evaluate(
+                    &knob.points[i].game,
+                    self.setup.variant,
+                    population,
+                    self.options,
+                    games,
+                    slice,
+                    earlier,
+                    self.watch,
+                )?;
+                self.games_played += report.games_played - before;
+                self.cut |= !report.is_done();
+                self.seen[k][i] = true;
+                self.setup.progress.knobs[k].tables[i] = Some(report);
+                played += 1;
+                on_step(&self.report(Some(population), ""));
+            }
+        }
+        let why = if self.cut {
+            format!("shard {shard}: the budget ended before its part of every table was played")
+        } else {
+            format!(
+                "shard {shard} played: its part of the base's and every candidate's table; `fair --merge` joins the shards and goes on with the walk and the checks"
+            )
+        };
+        Ok(self.report(Some(population), &why))
     }
 
     /// Walks knob `k`: its ends, bisection to the target, more games at
@@ -207,6 +304,7 @@ impl<'a> Walk<'a> {
             };
         // The setup's own value first: where it is fair already, no change is.
         if let Some(b) = self.setup.knobs[k].base
+            && self.setup.knobs[k].with.is_none()
             && b != 0
             && b != n - 1
             && at(self, b, games)?.is_none()
@@ -222,16 +320,28 @@ impl<'a> Walk<'a> {
             let rising = v_hi >= v_lo;
             let below = |v: f64| if rising { v < target } else { v > target };
             if below(v_lo) && !below(v_hi) {
+                // Interpolated between the ends (the curve's crossing if it
+                // were straight); where the same end moves twice running,
+                // the curve bends there and the midpoint goes faster.
+                let mut last_moved: Option<bool> = None;
+                let mut repeated = false;
                 while hi - lo > 1 {
-                    let mid = (lo + hi) / 2;
-                    let Some(v) = at(self, mid, g)? else {
+                    let next = if repeated {
+                        (lo + hi) / 2
+                    } else {
+                        interpolated([lo, hi], [v_lo, v_hi], target)
+                    };
+                    let Some(v) = at(self, next, g)? else {
                         return Ok(false);
                     };
-                    if below(v) {
-                        (lo, v_lo) = (mid, v);
+                    let low = below(v);
+                    if low {
+                        (lo, v_lo) = (next, v);
                     } else {
-                        (hi, v_hi) = (mid, v);
+                        (hi, v_hi) = (next, v);
                     }
+                    repeated = last_moved == Some(low);
+                    last_moved = Some(low);
                 }
             }
             // The answer is decided between the two around the target (or,
@@ -348,6 +458,47 @@ impl<'a> Walk<'a> {
         Ok((!self.cancelled()).then_some(value))
     }
 
+    /// Some knob walked so far brings the target within reach: a value
+    /// within the tolerance, or a curve that crosses it.
+    fn reaches(&self) -> bool {
+        self.knob_results().iter().zip(&self.seen).any(|(r, seen)| {
+            seen.iter().any(|&s| s) && (r.change.is_some() || r.crossing.is_some())
+        })
+    }
+
+    /// The `n`th pair's walk (knob `n / (singles - 1)` held, the others
+    /// in order): the held knob at whichever of its ends came nearer the
+    /// target. `None` where the held knob's ends were not both played.
+    fn pair(&self, n: usize, singles: usize) -> Option<usize> {
+        let held = n / (singles - 1);
+        let moved = (0..singles).filter(|&m| m != held).nth(n % (singles - 1))?;
+        let knob = &self.setup.knobs[held];
+        let table = |i: usize| {
+            self.setup.progress.knobs[held].tables[i]
+                .as_ref()
+                .filter(|_| self.seen[held][i])
+                .map(|t| (t.value.estimate - self.options.target).abs())
+        };
+        let last = knob.points.len() - 1;
+        let end = match (table(0), table(last)) {
+            (Some(a), Some(b)) => {
+                if a <= b {
+                    0
+                } else {
+                    last
+                }
+            }
+            _ => return None,
+        };
+        let value = knob.value_at(end);
+        self.setup.knobs.iter().position(|k| {
+            k.axis.key == self.setup.knobs[moved].axis.key
+                && k.with
+                    .as_ref()
+                    .is_some_and(|w| w.key == knob.axis.key && w.value == *value)
+        })
+    }
+
     /// Where the checks start: the best knob's change, or, where no
     /// candidate is within the tolerance, the one nearest the target of a
     /// knob whose curve crosses it. (knob, point)
@@ -452,6 +603,7 @@ impl<'a> Walk<'a> {
     ) -> Result<Option<BalanceReport>, BalanceError> {
         let knob = &self.setup.knobs[k];
         let key = knob.axis.key.clone();
+        let label = knob.label();
         let value = value_text(knob.value_at(i));
         let game = knob.points[i].game.clone();
         let table = match self.setup.progress.knobs[k].tables[i].take() {
@@ -519,7 +671,7 @@ impl<'a> Walk<'a> {
                 .setup
                 .players_dir
                 .as_ref()
-                .map(|d| d.join(format!("check-{key}={value}"))),
+                .map(|d| d.join(format!("check-{label}={value}"))),
         };
         in_own_watch(self.watch, |own| {
             session::run_plan(&game, &mut report, &plan, own, &mut |_| {})
@@ -568,7 +720,7 @@ impl<'a> Walk<'a> {
                             .points
                             .iter()
                             .position(|p| PlayedOn::of(&p.game) == check.played_on)?;
-                        Some(checked_of(&knob.axis.key, knob.value_at(i), check))
+                        Some(checked_of(knob, i, check))
                     })
                     .collect()
             }
@@ -580,6 +732,9 @@ impl<'a> Walk<'a> {
             .find(|c| off(c) <= self.options.tolerance + 1e-12)
             .or_else(|| checks.iter().min_by(|a, b| off(a).total_cmp(&off(b))))
             .cloned();
+        // Two knobs' walks not made (one knob reached alone) say nothing.
+        let mut knobs = knobs;
+        knobs.retain(|k| k.with.is_none() || !k.candidates.is_empty());
         let paused = self.cut || self.cancelled();
         let mut stopped = stopped.to_string();
         if paused && !stopped.is_empty() {
@@ -679,15 +834,34 @@ pub(super) fn best_knob(knobs: &[KnobResult], target: f64) -> Option<usize> {
     (0..knobs.len())
         .filter(|&k| knobs[k].change.is_some())
         .min_by(|&a, &b| {
+            // The fewest knobs changed, then the fewest steps.
             let key = |k: usize| {
                 let c = &knobs[k].candidates[knobs[k].change.expect("filtered")];
-                (knobs[k].steps.unwrap_or(usize::MAX), c.share.estimate)
+                (
+                    knobs[k].with.is_some(),
+                    knobs[k].steps.unwrap_or(usize::MAX),
+                    c.share.estimate,
+                )
             };
-            let (sa, va) = key(a);
-            let (sb, vb) = key(b);
-            sa.cmp(&sb)
+            let (pa, sa, va) = key(a);
+            let (pb, sb, vb) = key(b);
+            pa.cmp(&pb)
+                .then(sa.cmp(&sb))
                 .then((va - target).abs().total_cmp(&(vb - target).abs()))
         })
+}
+
+/// The value strictly between `ends` where a straight line through their
+/// values meets `target` (the midpoint where the values are level).
+fn interpolated(ends: [usize; 2], values: [f64; 2], target: f64) -> usize {
+    let [lo, hi] = ends;
+    let span = values[1] - values[0];
+    let at = if span.abs() < 1e-12 {
+        (lo + hi) as f64 / 2.0
+    } else {
+        lo as f64 + (target - values[0]) / span * (hi - lo) as f64
+    };
+    (at.round().max(0.0) as usize).clamp(lo + 1, hi - 1)
 }
 
 fn candidate_point(knob: &PlannedKnob, candidate: &Candidate) -> usize {
@@ -721,13 +895,13 @@ fn evaluate(
         None => BalanceReport::start(
             game,
             variant,
-            BalanceOptions {
+            options.grid_table(&BalanceOptions {
                 rounds: 0,
                 oracles: Vec::new(),
                 games,
                 first_games: options.balance.first_games.min(games),
                 ..options.balance.clone()
-            },
+            }),
             population[0].clone(),
             population[1].clone(),
         )?,
@@ -765,12 +939,13 @@ fn check_options(options: &FairOptions, number: usize, games: u64) -> BalanceOpt
     }
 }
 
-fn checked_of(key: &str, value: &Value, report: &BalanceReport) -> Checked {
+fn checked_of(knob: &PlannedKnob, i: usize, report: &BalanceReport) -> Checked {
     let responses: Vec<&balance::Response> =
         report.rounds.iter().flat_map(|r| &r.responses).collect();
     Checked {
-        key: key.to_string(),
-        value: value.clone(),
+        key: knob.axis.key.clone(),
+        value: knob.value_at(i).clone(),
+        with: knob.with.clone(),
         share: report.value,
         best_gain: responses
             .iter()
@@ -829,8 +1004,9 @@ fn knob_result(
     });
     KnobResult {
         key: knob.axis.key.clone(),
+        with: knob.with.clone(),
         base_value: knob.base.map(|b| knob.value_at(b).clone()),
-        steps: change.map(|c| indices[c].abs_diff(from)),
+        steps: change.map(|c| indices[c].abs_diff(from) + knob.held_steps),
         crossing: crossing.map(|c| Crossing {
             at: in_values(knob, c.at),
             ci95: [in_values(knob, c.ci95[0]), in_values(knob, c.ci95[1])],
@@ -944,6 +1120,7 @@ mod tests {
                 ..BalanceOptions::default()
             },
             check_rounds: 0,
+            shard: None,
         }
     }
 
@@ -1100,5 +1277,157 @@ mod tests {
             "{}",
             report.stopped
         );
+    }
+
+    #[test]
+    fn where_no_knob_reaches_alone_each_is_walked_with_the_other_held_at_its_nearer_end() {
+        let game = crate::test_support::published("rules-2.0");
+        let axes = [
+            Axis {
+                key: "vp_to_win".to_string(),
+                values: ["8", "10", "12"].map(String::from).to_vec(),
+            },
+            Axis {
+                key: "caesar_first_levy_bonus".to_string(),
+                values: ["0", "5", "10"].map(String::from).to_vec(),
+            },
+        ];
+        let planned = plan_knobs(&crate::scenario::historical(), &game, &axes).unwrap();
+        // Two alone, then each with the other at either end.
+        assert_eq!(planned.len(), 2 + 2 * 2);
+        assert!(planned[..2].iter().all(|k| k.with.is_none()));
+        assert_eq!(planned[2].label(), "vp_to_win=8+caesar_first_levy_bonus");
+        // Far below anything these players reach: no knob gets there alone.
+        let options = FairOptions {
+            target: 0.06,
+            tolerance: 0.001,
+            ..options()
+        };
+        let report = run(setup(&game, planned), &options, &Watch::new(), &mut |_| {}).unwrap();
+        assert!(!report.paused, "{}", report.stopped);
+        let (singles, pairs): (Vec<&KnobResult>, Vec<&KnobResult>) =
+            report.knobs.iter().partition(|k| k.with.is_none());
+        assert_eq!(singles.len(), 2);
+        assert!(singles.iter().all(|k| k.crossing.is_none()), "{report}");
+        // One walk per moved knob: the held one at the end nearer the target.
+        assert_eq!(pairs.len(), 2, "{report}");
+        for pair in pairs {
+            let held = pair.with.as_ref().unwrap();
+            let alone = singles.iter().find(|k| k.key == held.key).unwrap();
+            let off = |v: &Value| {
+                let c = alone.candidates.iter().find(|c| c.value == *v).unwrap();
+                (c.share.estimate - options.target).abs()
+            };
+            let (first, last) = (
+                &alone.candidates.first().unwrap().value,
+                &alone.candidates.last().unwrap().value,
+            );
+            let nearer = if off(first) <= off(last) { first } else { last };
+            assert_eq!(held.value, *nearer, "{report}");
+            assert!(!pair.candidates.is_empty());
+            assert_ne!(pair.key, held.key);
+        }
+        // Every walk's words name both of its knobs.
+        let text = report.to_string();
+        assert!(text.contains(", with "), "{text}");
+    }
+
+    #[test]
+    fn one_knob_changed_comes_before_two_whatever_their_steps() {
+        let candidate = |value: u64, share: f64| Candidate {
+            value: Value::from(value),
+            share: crate::sim::balance::Interval {
+                estimate: share,
+                ci95: [share - 0.01, share + 0.01],
+            },
+            games: 6,
+            coverage: None,
+            table: None,
+        };
+        let result = |with: Option<Setting>, steps: usize| KnobResult {
+            key: "vp_to_win".to_string(),
+            with,
+            base_value: Some(Value::from(10)),
+            candidates: vec![candidate(9, 0.40), candidate(8, 0.50)],
+            crossing: None,
+            change: Some(1),
+            nearest: Some(1),
+            steps: Some(steps),
+        };
+        let held = Setting {
+            key: "caesar_first_levy_bonus".to_string(),
+            value: Value::from(1),
+        };
+        let knobs = [result(Some(held), 1), result(None, 3)];
+        assert_eq!(best_knob(&knobs, 0.5), Some(1));
+    }
+
+    #[test]
+    fn shards_merge_to_the_run_one_machine_makes_and_go_on_from_it() {
+        let game = crate::test_support::published("rules-2.0");
+        let sharded = |shard: &str| FairOptions {
+            shard: Some(shard.parse().unwrap()),
+            ..options()
+        };
+        let play = |options: &FairOptions| {
+            run(
+                setup(&game, knobs(&game)),
+                options,
+                &Watch::new(),
+                &mut |_| {},
+            )
+            .unwrap()
+        };
+        let parts: Vec<(String, FairReport)> = ["1/2", "2/2"]
+            .iter()
+            .map(|s| (s.to_string(), play(&sharded(s))))
+            .collect();
+        assert!(parts.iter().all(|(_, r)| r.stopped.contains("played")));
+        let one = super::super::merge(vec![("1/1".to_string(), play(&sharded("1/1")))]).unwrap();
+        let merged = super::super::merge(parts.clone()).unwrap();
+        // The same tables and words but for how many shards they came in.
+        let shards_aside = |r: &FairReport| {
+            serde_json::to_string(&timeless(r.clone()))
+                .unwrap()
+                .replace("2 shards merged", "merged")
+                .replace("1 shards merged", "merged")
+                .replace("1 shard merged", "merged")
+        };
+        assert_eq!(shards_aside(&merged), shards_aside(&one));
+        assert!(merged.options.shard.is_none());
+        // The driver goes on from the merged tables: the walk and the checks.
+        let go_on = |report: FairReport| {
+            let mut again = setup(&game, knobs(&game));
+            again.earlier_games = report.games_played;
+            again.progress = reload(report.progress, &game, &again.knobs).unwrap();
+            run(again, &report.options, &Watch::new(), &mut |_| {}).unwrap()
+        };
+        let (from_merged, from_one) = (go_on(merged), go_on(one));
+        assert!(!from_merged.paused, "{}", from_merged.stopped);
+        assert!(!from_merged.knobs[0].candidates.is_empty());
+        assert_eq!(shards_aside(&from_merged), shards_aside(&from_one));
+        // Parts that do not make the whole are refused, in words.
+        let missing = super::super::merge(parts[..1].to_vec()).unwrap_err();
+        assert!(missing.to_string().contains("missing"), "{missing}");
+        let twice = super::super::merge(vec![parts[0].clone(), parts[0].clone()]).unwrap_err();
+        assert!(twice.to_string().contains("twice"), "{twice}");
+        let whole = play(&options());
+        let not_a_shard = super::super::merge(vec![("whole".to_string(), whole)]).unwrap_err();
+        assert!(matches!(
+            not_a_shard,
+            super::super::FairMergeError::NotAShard(_)
+        ));
+    }
+
+    #[test]
+    fn the_next_value_is_where_a_line_through_the_ends_meets_the_target() {
+        // 30.7% at 0 and 54.6% at 10: a straight line meets 50% at 8.1.
+        assert_eq!(interpolated([0, 10], [0.307, 0.546], 0.5), 8);
+        // Never an end itself, and the midpoint where the ends are level.
+        assert_eq!(interpolated([0, 10], [0.1, 0.9], 0.1), 1);
+        assert_eq!(interpolated([0, 10], [0.1, 0.9], 0.9), 9);
+        assert_eq!(interpolated([2, 6], [0.4, 0.4], 0.5), 4);
+        // Falling curves too.
+        assert_eq!(interpolated([0, 4], [0.8, 0.4], 0.5), 3);
     }
 }
