@@ -191,3 +191,50 @@ fn a_run_cut_short_resumes_to_the_report_of_an_uninterrupted_one_and_never_over_
     let err = refusal(&["fair", "--resume", &cut, "--target", "40"]);
     assert!(err.contains("--target"), "{err}");
 }
+
+#[test]
+fn shards_merge_and_go_on_to_the_report_of_one_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let knob = ["--vary", "vp_to_win=9..11", "--seed", "6"];
+    let template = path("part-{shard}.json");
+    for shard in ["1/2", "2/2", "1/1"] {
+        let mut args = tiny(&knob);
+        args.extend(["--shard", shard, "--out", &template]);
+        stdout_of_success(&args);
+    }
+    let merged = |parts: &[&str], out: &str| {
+        let mut args = vec!["fair", "--merge"];
+        args.extend_from_slice(parts);
+        args.extend(["--out", out]);
+        stdout_of_success(&args);
+        let text = std::fs::read_to_string(out).unwrap();
+        // The same tables and words but for how many shards they came in.
+        let text = text
+            .replace("2 shards merged", "merged")
+            .replace("1 shards merged", "merged")
+            .replace("1 shard merged", "merged");
+        without_time(serde_json::from_str(&text).unwrap())
+    };
+    let (a, b, one) = (
+        path("part-1-of-2.json"),
+        path("part-2-of-2.json"),
+        path("part-1-of-1.json"),
+    );
+    let from_shards = merged(&[&a, &b], &path("merged.json"));
+    let from_one = merged(&[&one], &path("one.json"));
+    assert_eq!(from_shards, from_one);
+    assert!(
+        !from_shards["knobs"][0]["candidates"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // A part missing, or given twice, is refused before any game.
+    let err = refusal(&["fair", "--merge", &a, "--out", &path("x.json")]);
+    assert!(err.contains("missing"), "{err}");
+    let err = refusal(&["fair", "--merge", &a, &a, "--out", &path("x.json")]);
+    assert!(err.contains("twice"), "{err}");
+    let err = refusal(&["fair", "--merge", &a, &b, "--out", &a]);
+    assert!(err.contains("over a shard it merges"), "{err}");
+}

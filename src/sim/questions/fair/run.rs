@@ -1061,6 +1061,24 @@ pub fn reload(
     if let Some(base) = progress.base.take() {
         progress.base = Some(ready(base, game)?);
     }
+    // A sharded run's population is of the base's players: each read as
+    // the base read it.
+    if let (Some(population), Some(base)) = (progress.population.as_mut(), &progress.base) {
+        for member in population.iter_mut().flatten() {
+            member.spec = base
+                .caesar
+                .iter()
+                .chain(&base.pompey)
+                .find(|b| b.digest == member.digest && b.player == member.player)
+                .and_then(|b| b.spec.clone());
+            if member.spec.is_none() {
+                return Err(BalanceError::Resume(format!(
+                    "progress.population: {} is none of the base's players",
+                    member.player
+                )));
+            }
+        }
+    }
     let games_of = |played_on: &PlayedOn| {
         knobs
             .iter()
