@@ -146,6 +146,15 @@ fn the_change_found_is_written_as_a_variant_that_sets_only_it() {
         text.contains("extends: \"rules-2.0\"") && text.contains("vp_to_win: 10"),
         "{text}"
     );
+    // The file is the setup the run measured, by the digest its reports
+    // know a rule set by.
+    let rules =
+        caesar_workbench::scenario::rules::RuleSet::load(written.to_str().unwrap()).unwrap();
+    assert_eq!(
+        report["played_on"]["variant_digest"],
+        rules.digest().as_str(),
+        "{text}"
+    );
     stdout_of_success(&[
         "simulate",
         "--variant",

@@ -253,7 +253,11 @@ pub fn variant_reference(variant: &str, written: Option<&std::path::Path>) -> St
 }
 
 /// A variant that extends `base` (a built-in name or a file, as `--variant`
-/// took it) and sets only the change (its settings, rule fields).
+/// took it) and sets only the change (its settings, rule fields). It keeps
+/// the rule set's name: a run's reports know a rule set by a digest that
+/// takes in its name, so the file is the very setup the run measured (its
+/// check's equilibrium, `balance --equilibrium`, reads on it). The change
+/// is said in the first line.
 pub fn variant_text(base: &str, rules: &RuleSet, settings: &[Setting]) -> String {
     let named: Vec<String> = settings
         .iter()
@@ -270,10 +274,10 @@ pub fn variant_text(base: &str, rules: &RuleSet, settings: &[Setting]) -> String
         })
         .collect();
     format!(
-        "// Written by `caesar-workbench fair`: {}.\n(\n    name: \"{} [{}]\",\n    extends: {:?},\n{fields})\n",
+        "// Written by `caesar-workbench fair`: {} ({}).\n(\n    name: {:?},\n    extends: {:?},\n{fields})\n",
         settings_words(settings),
-        rules.name,
         named.join(", "),
+        rules.name,
         base,
     )
 }
