@@ -468,7 +468,8 @@ impl<'a> Walk<'a> {
 
     /// The `n`th pair's walk (knob `n / (singles - 1)` held, the others
     /// in order): the held knob at whichever of its ends came nearer the
-    /// target. `None` where the held knob's ends were not both played.
+    /// target. `None` where the held knob's ends were not both played, or
+    /// the nearer is the setup's own value (nothing changed with it).
     fn pair(&self, n: usize, singles: usize) -> Option<usize> {
         let held = n / (singles - 1);
         let moved = (0..singles).filter(|&m| m != held).nth(n % (singles - 1))?;
@@ -490,6 +491,10 @@ impl<'a> Walk<'a> {
             }
             _ => return None,
         };
+        // Held at the setup's own value, the other knob's walk is its own.
+        if knob.base == Some(end) {
+            return None;
+        }
         let value = knob.value_at(end);
         self.setup.knobs.iter().position(|k| {
             k.axis.key == self.setup.knobs[moved].axis.key
@@ -1327,8 +1332,26 @@ mod tests {
             report.knobs.iter().partition(|k| k.with.is_none());
         assert_eq!(singles.len(), 2);
         assert!(singles.iter().all(|k| k.crossing.is_none()), "{report}");
-        // One walk per moved knob: the held one at the end nearer the target.
-        assert_eq!(pairs.len(), 2, "{report}");
+        // One walk per moved knob: the held one at the end nearer the
+        // target, where that is not the setup's own value.
+        let nearer_end = |alone: &KnobResult| {
+            let off = |c: &Candidate| (c.share.estimate - options.target).abs();
+            let (first, last) = (
+                alone.candidates.first().unwrap(),
+                alone.candidates.last().unwrap(),
+            );
+            if off(first) <= off(last) {
+                first.value.clone()
+            } else {
+                last.value.clone()
+            }
+        };
+        let expected = singles
+            .iter()
+            .filter(|k| k.base_value.as_ref() != Some(&nearer_end(k)))
+            .count();
+        assert_eq!(pairs.len(), expected, "{report}");
+        assert!(expected >= 1, "vp_to_win's own value is no end: {report}");
         for pair in pairs {
             let held = pair.with.as_ref().unwrap();
             let alone = singles.iter().find(|k| k.key == held.key).unwrap();
