@@ -42,48 +42,7 @@ pub fn merge(reports: Vec<(String, FairReport)>) -> Result<FairReport, FairMerge
         shard: None,
         ..o.clone()
     };
-    for (name, r) in &reports {
-        let other = |why| FairMergeError::OtherRun {
-            first: first_name.clone(),
-            other: name.clone(),
-            why,
-        };
-        let shard: Shard = r
-            .options
-            .shard
-            .ok_or_else(|| FairMergeError::NotAShard(name.clone()))?;
-        if shard.count != first.options.shard.map_or(0, |s| s.count) {
-            return Err(other(
-                "they split the games into different numbers of shards",
-            ));
-        }
-        if unsharded(&r.options) != unsharded(&first.options) {
-            return Err(other("their options differ"));
-        }
-        if r.played_on != first.played_on || r.variant != first.variant {
-            return Err(other("they were played on different setups or rule sets"));
-        }
-        if r.axes != first.axes {
-            return Err(other("they move different knobs"));
-        }
-        if r.progress.population != first.progress.population {
-            return Err(other("their players differ"));
-        }
-        let whole = |p: &FairProgress| {
-            p.base.as_ref().is_some_and(BalanceReport::is_done)
-                && p.population.is_some()
-                && p.knobs.iter().zip(&r.axes).all(|(k, axis)| {
-                    k.tables.len() == axis.values.len()
-                        && k.tables
-                            .iter()
-                            .all(|t| t.as_ref().is_some_and(|t| t.is_done()))
-                })
-                && p.knobs.len() >= r.axes.len()
-        };
-        if r.paused || !whole(&r.progress) {
-            return Err(FairMergeError::Unfinished(name.clone()));
-        }
-    }
+    check_parts(first_name, first, &reports)?;
     // The base (`None`), or knob k's table i.
     let table = |what: String, at: Option<(usize, usize)>| {
         let parts = reports
@@ -141,4 +100,59 @@ fn table_at(progress: &FairProgress, at: Option<(usize, usize)>) -> Option<&Bala
         None => progress.base.as_ref(),
         Some((k, i)) => progress.knobs.get(k)?.tables.get(i)?.as_ref(),
     }
+}
+
+/// Every part is a shard of the first's run and played its part whole.
+fn check_parts(
+    first_name: &str,
+    first: &FairReport,
+    reports: &[(String, FairReport)],
+) -> Result<(), FairMergeError> {
+    let unsharded = |o: &FairOptions| FairOptions {
+        shard: None,
+        ..o.clone()
+    };
+    for (name, r) in reports {
+        let other = |why| FairMergeError::OtherRun {
+            first: first_name.to_string(),
+            other: name.clone(),
+            why,
+        };
+        let shard: Shard = r
+            .options
+            .shard
+            .ok_or_else(|| FairMergeError::NotAShard(name.clone()))?;
+        if shard.count != first.options.shard.map_or(0, |s| s.count) {
+            return Err(other(
+                "they split the games into different numbers of shards",
+            ));
+        }
+        if unsharded(&r.options) != unsharded(&first.options) {
+            return Err(other("their options differ"));
+        }
+        if r.played_on != first.played_on || r.variant != first.variant {
+            return Err(other("they were played on different setups or rule sets"));
+        }
+        if r.axes != first.axes {
+            return Err(other("they move different knobs"));
+        }
+        if r.progress.population != first.progress.population {
+            return Err(other("their players differ"));
+        }
+        let whole = |p: &FairProgress| {
+            p.base.as_ref().is_some_and(BalanceReport::is_done)
+                && p.population.is_some()
+                && p.knobs.iter().zip(&r.axes).all(|(k, axis)| {
+                    k.tables.len() == axis.values.len()
+                        && k.tables
+                            .iter()
+                            .all(|t| t.as_ref().is_some_and(|t| t.is_done()))
+                })
+                && p.knobs.len() >= r.axes.len()
+        };
+        if r.paused || !whole(&r.progress) {
+            return Err(FairMergeError::Unfinished(name.clone()));
+        }
+    }
+    Ok(())
 }
