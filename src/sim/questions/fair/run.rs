@@ -320,29 +320,13 @@ impl<'a> Walk<'a> {
             let rising = v_hi >= v_lo;
             let below = |v: f64| if rising { v < target } else { v > target };
             if below(v_lo) && !below(v_hi) {
-                // Interpolated between the ends (the curve's crossing if it
-                // were straight); where the same end moves twice running,
-                // the curve bends there and the midpoint goes faster.
-                let mut last_moved: Option<bool> = None;
-                let mut repeated = false;
-                while hi - lo > 1 {
-                    let next = if repeated {
-                        (lo + hi) / 2
-                    } else {
-                        interpolated([lo, hi], [v_lo, v_hi], target)
-                    };
-                    let Some(v) = at(self, next, g)? else {
-                        return Ok(false);
-                    };
-                    let low = below(v);
-                    if low {
-                        (lo, v_lo) = (next, v);
-                    } else {
-                        (hi, v_hi) = (next, v);
-                    }
-                    repeated = last_moved == Some(low);
-                    last_moved = Some(low);
-                }
+                let narrowed = narrowed(([lo, hi], [v_lo, v_hi]), &below, target, &mut |i| {
+                    at(self, i, g)
+                })?;
+                let Some(([l, h], [a, b])) = narrowed else {
+                    return Ok(false);
+                };
+                (lo, hi, v_lo, v_hi) = (l, h, a, b);
             }
             // The answer is decided between the two around the target (or,
             // where the knob does not reach it, at its ends): more games there.
@@ -854,6 +838,42 @@ pub(super) fn best_knob(knobs: &[KnobResult], target: f64) -> Option<usize> {
                 .then(sa.cmp(&sb))
                 .then((va - target).abs().total_cmp(&(vb - target).abs()))
         })
+}
+
+/// The bracket `[lo, hi]` around the target (their values), narrowed to
+/// two neighbours: each next value where a straight line through the ends
+/// meets the target; where the same end moves twice running, the curve
+/// bends there and the midpoint goes faster. `None` once a visit is
+/// cancelled.
+#[allow(clippy::type_complexity)]
+fn narrowed(
+    bracket: ([usize; 2], [f64; 2]),
+    below: &dyn Fn(f64) -> bool,
+    target: f64,
+    visit: &mut dyn FnMut(usize) -> Result<Option<f64>, BalanceError>,
+) -> Result<Option<([usize; 2], [f64; 2])>, BalanceError> {
+    let ([mut lo, mut hi], [mut v_lo, mut v_hi]) = bracket;
+    let mut last_moved: Option<bool> = None;
+    let mut repeated = false;
+    while hi - lo > 1 {
+        let next = if repeated {
+            (lo + hi) / 2
+        } else {
+            interpolated([lo, hi], [v_lo, v_hi], target)
+        };
+        let Some(v) = visit(next)? else {
+            return Ok(None);
+        };
+        let low = below(v);
+        if low {
+            (lo, v_lo) = (next, v);
+        } else {
+            (hi, v_hi) = (next, v);
+        }
+        repeated = last_moved == Some(low);
+        last_moved = Some(low);
+    }
+    Ok(Some(([lo, hi], [v_lo, v_hi])))
 }
 
 /// The value strictly between `ends` where a straight line through their
