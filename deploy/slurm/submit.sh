@@ -8,6 +8,9 @@
 #   deploy/slurm/submit.sh --cpus 8 --mem 2G 16 results/run-7 simulate --games 100000 --seed 7
 #   deploy/slurm/submit.sh --partition short 8 results/sweep-vp sweep --set vp_to_win=8..12 --games 20000
 #   deploy/slurm/submit.sh --resume results/run-7      # after a task failed or was cancelled
+#   deploy/slurm/submit.sh --cpus 4 --merge-cpus 8 --merge-time 02:00:00 16 results/fair-1 \
+#       fair --variant rules-2.0 --seed 5 --budget 90 --write-variant results/fair-1.ron
+#   deploy/slurm/submit.sh 8 results/eq-1 balance --rounds 0 --games 2000 --first-games 2000
 #
 # OPTIONS (each also as --name=value):
 #   --cpus N         CPUs per task (default 1); the task plays with N threads
@@ -15,6 +18,10 @@
 #                    optional unit K, M, G or T (default 1G; 1536M, not 1.5G)
 #   --time T         time limit per task, as sbatch --time (default 04:00:00)
 #   --merge-mem SIZE memory of the merge step (default 1G)
+#   --merge-cpus N   CPUs of the merge step (default 1); fair's driver plays
+#                    and trains with N threads
+#   --merge-time T   time limit of the merge step (default: --time for fair
+#                    and balance, 00:20:00 for the others)
 #   --account A, --partition P, --qos Q   passed to both sbatch calls
 # With --resume they default to the ones the run was submitted with.
 #
@@ -38,6 +45,22 @@
 # missing shards (an array of their indices, each task playing its shard
 # I/SHARDS) and a new merge step: the command, shard count, options, binary
 # and directory are read from RESULTS_DIR/run.args.
+#
+# COMMAND is simulate, compare, ladder, sweep, explain, balance or fair.
+# balance: the tasks play a fixed table (--first-games as many as --games;
+# a shard plays no rounds of best responses), the merge step is `balance
+# --merge` of the shards.
+# fair: the tasks play their part of the base's and every knob value's
+# table (`fair --shard`, which trains nothing), and the merge step is the
+# run's driver: `fair --merge SHARDS... --out RESULTS_DIR/merged.json` with
+# the command's options but those --merge refuses (the knobs, target,
+# tolerance, seed, games and training options, which the shards carry) goes
+# on with the walk and the checks, training there with --merge-cpus threads
+# within --budget; its players land in RESULTS_DIR/merged.players/, and
+# --write-variant is the driver's (the tasks do not get it). Refused for
+# both: --shard, --merge, --resume, --out, --threads, --json, --dry-run
+# (submit.sh gives those), and for balance two --variant, --compare-scenario
+# and --challenge (not a table of one setup).
 
 # `sh submit.sh` (dash has no arrays and no pipefail): run again under bash.
 if [ -z "${BASH_VERSION:-}" ] || case ":${SHELLOPTS:-}:" in *:posix:*) true ;; *) false ;; esac; then
@@ -51,17 +74,17 @@ unset CAESAR_SUBMIT_REEXEC
 set -euo pipefail
 me=$0
 usage() {
-    echo "usage: $me [--cpus N] [--mem SIZE] [--time T] [--merge-mem SIZE] [--account A] [--partition P] [--qos Q] SHARDS RESULTS_DIR COMMAND [ARGS...]" >&2
+    echo "usage: $me [--cpus N] [--mem SIZE] [--time T] [--merge-mem SIZE] [--merge-cpus N] [--merge-time T] [--account A] [--partition P] [--qos Q] SHARDS RESULTS_DIR COMMAND [ARGS...]" >&2
     echo "       $me [OPTIONS] --resume RESULTS_DIR" >&2
     exit 2
 }
 refuse() { echo "$me: $*" >&2; exit 2; }
-cpus='' mem='' time='' merge_mem='' resume=''
+cpus='' mem='' time='' merge_mem='' merge_cpus='' merge_time='' resume=''
 site=()    # --account, --partition, --qos for both jobs
 site_given=0
 while [ $# -gt 0 ]; do
     case $1 in
-        --cpus | --mem | --time | --merge-mem | --account | --partition | --qos | --resume)
+        --cpus | --mem | --time | --merge-mem | --merge-cpus | --merge-time | --account | --partition | --qos | --resume)
             [ $# -ge 2 ] || usage
             set -- "$1=$2" "${@:3}"
             ;;
@@ -69,6 +92,8 @@ while [ $# -gt 0 ]; do
         --mem=*) mem=${1#*=}; shift ;;
         --time=*) time=${1#*=}; shift ;;
         --merge-mem=*) merge_mem=${1#*=}; shift ;;
+        --merge-cpus=*) merge_cpus=${1#*=}; shift ;;
+        --merge-time=*) merge_time=${1#*=}; shift ;;
         --account=* | --partition=* | --qos=*)
             [ -n "${1#*=}" ] || refuse "${1%%=*} needs a value"
             site+=("$1"); site_given=1; shift ;;
@@ -82,6 +107,8 @@ done
 # --- the run: given, or read back from RESULTS_DIR/run.args ---------------------
 # run.args holds NUL-separated name=value fields, then `--` and the command
 # line: every field is read back as it was given, whatever characters it has.
+# merge_cpus and merge_time came later: a record without them takes their
+# defaults.
 record_fields=(dir bin shards cpus mem time merge_mem)
 if [ -n "$resume" ]; then
     [ $# -eq 0 ] || { echo "$me: --resume RESULTS_DIR takes no SHARDS or COMMAND (they are in RESULTS_DIR/run.args): $*" >&2; usage; }
@@ -107,6 +134,7 @@ if [ -n "$resume" ]; then
     [ ${#args[@]} -gt 0 ] || refuse "--resume: $results/run.args has no command"
     workdir=${rec[dir]} bin=${rec[bin]} shards=${rec[shards]}
     : "${cpus:=${rec[cpus]}}" "${mem:=${rec[mem]}}" "${time:=${rec[time]}}" "${merge_mem:=${rec[merge_mem]}}"
+    : "${merge_cpus:=${rec[merge_cpus]:-}}" "${merge_time:=${rec[merge_time]:-}}"
     [ "$site_given" = 1 ] || site=("${rec_site[@]}")
     set -- "${args[@]}"
 else
@@ -116,23 +144,100 @@ else
     shift 2
     workdir=$PWD
 fi
-: "${cpus:=1}" "${mem:=1G}" "${time:=04:00:00}" "${merge_mem:=1G}"
+: "${cpus:=1}" "${mem:=1G}" "${time:=04:00:00}" "${merge_mem:=1G}" "${merge_cpus:=1}"
 
 # --- the options, before anything is queued or written ----------------------------
 count_ok() { [[ $1 =~ ^[1-9][0-9]{0,5}$ ]]; }
 count_ok "$shards" || refuse "SHARDS must be a positive number, not '$shards'"
 count_ok "$cpus" || refuse "--cpus must be a positive number, not '$cpus'"
+count_ok "$merge_cpus" || refuse "--merge-cpus must be a positive number, not '$merge_cpus'"
 # Slurm's memory sizes: a whole number, then K, M (the default), G or T.
 mem_ok() { [[ $1 =~ ^[0-9]{1,12}([KkMmGgTt][Bb]?)?$ ]]; }
 mem_ok "$mem" || refuse "--mem $mem: not a Slurm memory size: a whole number with an optional unit K, M, G or T (e.g. 1536M, not 1.5G)"
 mem_ok "$merge_mem" || refuse "--merge-mem $merge_mem: not a Slurm memory size: a whole number with an optional unit K, M, G or T (e.g. 1536M, not 1.5G)"
 # Slurm's time limits: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, or UNLIMITED.
-[[ $time =~ ^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$|^([Uu][Nn][Ll][Ii][Mm][Ii][Tt][Ee][Dd]|[Ii][Nn][Ff][Ii][Nn][Ii][Tt][Ee])$ ]] ||
-    refuse "--time $time: not a Slurm time limit (minutes, H:M:S or D-H:M:S, e.g. 04:00:00 or 1-12:00:00)"
+time_ok() { [[ $1 =~ ^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$|^([Uu][Nn][Ll][Ii][Mm][Ii][Tt][Ee][Dd]|[Ii][Nn][Ff][Ii][Nn][Ii][Tt][Ee])$ ]]; }
+time_ok "$time" || refuse "--time $time: not a Slurm time limit (minutes, H:M:S or D-H:M:S, e.g. 04:00:00 or 1-12:00:00)"
 case $1 in
-    simulate | compare | ladder | sweep | explain) ;;
-    *) refuse "COMMAND must be simulate, compare, ladder, sweep or explain, not '$1'" ;;
+    simulate | compare | ladder | sweep | explain) : "${merge_time:=00:20:00}" ;;
+    fair | balance) : "${merge_time:=$time}" ;;
+    *) refuse "COMMAND must be simulate, compare, ladder, sweep, explain, balance or fair, not '$1'" ;;
 esac
+time_ok "$merge_time" || refuse "--merge-time $merge_time: not a Slurm time limit (minutes, H:M:S or D-H:M:S, e.g. 04:00:00 or 1-12:00:00)"
+
+# --- what the tasks and the merge step run --------------------------------------
+command=$1
+has_opt() { # NAME ARGS...: whether ARGS hold NAME or NAME=VALUE
+    local name=$1 a
+    shift
+    for a in "$@"; do [[ $a == "$name" || $a == "$name="* ]] && return 0; done
+    return 1
+}
+# What submit.sh gives the tasks and the merge step itself.
+! has_opt --shard "${@:2}" || refuse "--shard: submit.sh gives each task its shard (--shard auto/$shards): leave it out"
+! has_opt --out "${@:2}" || refuse "--out: the reports land in RESULTS_DIR (shard-I-of-$shards.json, merged.json, merged.txt): leave it out"
+! has_opt --threads "${@:2}" || refuse "--threads: a task plays with --cpus threads (the merge step with --merge-cpus): leave it out"
+! has_opt --json "${@:2}" || refuse "--json: the shard reports and merged.json are JSON, merged.txt the text: leave it out"
+! has_opt --dry-run "${@:2}" || refuse "--dry-run: submit.sh runs the tasks' dry run itself before queueing: leave it out"
+if [ "$command" = fair ] || [ "$command" = balance ]; then
+    ! has_opt --merge "${@:2}" ||
+        refuse "$command --merge: the merge step runs $command --merge of the shards itself, once they are played: leave it out (shards played elsewhere: $command --merge by hand)"
+    ! has_opt --resume "${@:2}" ||
+        refuse "$command --resume goes on with one machine's run and is not sharded: run it by hand (a submitted run: $me --resume RESULTS_DIR)"
+fi
+task_args=("$@")    # every task's command line, before --shard, --threads, --json, --out
+driver_args=()      # fair: the merge step's options (fair --merge SHARDS... then these)
+if [ "$command" = balance ]; then
+    ! has_opt --challenge "${@:2}" || refuse "balance --challenge plays one player against a saved equilibrium, not a table: run it on one machine"
+    ! has_opt --compare-scenario "${@:2}" || refuse "balance --compare-scenario compares two tables, which one sharded table is not: submit one run a scenario"
+    variants=0
+    for a in "${@:2}"; do [[ $a == --variant || $a == --variant=* ]] && variants=$((variants + 1)); done
+    [ "$variants" -le 1 ] || refuse "balance with $variants --variant compares two tables, which one sharded table is not: submit one run a rule set"
+elif [ "$command" = fair ]; then
+    # fair's options that take a value (the others are flags), and of them
+    # the ones the shards carry, which fair --merge refuses
+    # (`conflicts_with_all` of `merge` in src/cli/fair.rs).
+    valued=" --variant --scenario --vary --target --tolerance --budget --seed --games --first-games --rounds --check-rounds --oracles --tune-games --response-games --players --write-variant "
+    shards_only=" --vary --target --tolerance --seed --games --first-games --rounds --check-rounds --oracles --tune-games --response-games "
+    task_args=(fair)
+    budget=30    # fair's default, in minutes
+    given=("${@:2}")
+    for ((k = 0; k < ${#given[@]}; k++)); do
+        opt=("${given[k]}")
+        name=${given[k]%%=*}
+        if [[ ${given[k]} != *=* && $valued == *" $name "* ]] && [ $((k + 1)) -lt ${#given[@]} ]; then
+            k=$((k + 1))
+            opt+=("${given[k]}")
+        fi
+        [ "$name" != --budget ] || budget=${opt[${#opt[@]} - 1]#--budget=}
+        if [ "$name" = --write-variant ]; then
+            driver_args+=("${opt[@]}")    # the answer is the driver's (--shard refuses it)
+        elif [[ $shards_only == *" $name "* ]]; then
+            task_args+=("${opt[@]}")
+        else
+            task_args+=("${opt[@]}")
+            driver_args+=("${opt[@]}")
+        fi
+    done
+    # A driver that Slurm stops before its budget ends leaves no report.
+    slurm_minutes() { # a checked Slurm time limit in whole minutes (nothing for UNLIMITED)
+        local t=${1,,} d=0 a b c
+        case $t in unlimited | infinite) return ;; esac
+        if [[ $t == *-* ]]; then
+            d=${t%%-*}
+            IFS=: read -r a b c <<<"${t#*-}"
+            echo $((10#$d * 1440 + 10#$a * 60 + 10#${b:-0} + (10#${c:-0} + 59) / 60))
+        else
+            IFS=: read -r a b c <<<"$t"
+            if [ -n "$c" ]; then echo $((10#$a * 60 + 10#$b + (10#$c + 59) / 60))
+            else echo $((10#$a + (10#${b:-0} + 59) / 60)); fi
+        fi
+    }
+    limit=$(slurm_minutes "$merge_time")
+    if [ -n "$limit" ] && awk -v b="$budget" -v m="$limit" 'BEGIN { exit !(b + 0 > m) }'; then
+        refuse "--merge-time $merge_time is shorter than fair's --budget $budget minutes: Slurm would stop the driver before it writes its report (give --merge-time longer than the budget)"
+    fi
+fi
 
 # The binary, by absolute path: the tasks run it from other nodes.
 if [ -n "$resume" ]; then
@@ -213,16 +318,22 @@ if largest=$(sinfo -h "${partition[@]}" -o '%c %m' 2>/dev/null | tr -d + |
     if [ "$cpus" -gt "$node_cpus" ] || [ "$(to_mb "$mem")" -gt "$node_mb" ]; then
         refuse "--cpus $cpus --mem $mem: no node has that much (the largest: $node_cpus CPUs, ${node_mb}M; sinfo -o '%c %m'), the tasks would pend for ever"
     fi
-    if [ "$(to_mb "$merge_mem")" -gt "$node_mb" ]; then
-        refuse "--merge-mem $merge_mem: no node has that much (the largest: ${node_mb}M; sinfo -o '%c %m'), the merge would pend for ever"
+    if [ "$merge_cpus" -gt "$node_cpus" ] || [ "$(to_mb "$merge_mem")" -gt "$node_mb" ]; then
+        refuse "--merge-cpus $merge_cpus --merge-mem $merge_mem: no node has that much (the largest: $node_cpus CPUs, ${node_mb}M; sinfo -o '%c %m'), the merge would pend for ever"
     fi
 fi
 task_opts=("${site[@]}" --job-name=caesar-shards --chdir="$workdir"
     --cpus-per-task="$cpus" --mem="$mem" --time="$time"
     --output="$results/logs/%x-%A_%a.out" --open-mode=append --export=ALL)
 merge_opts=("${site[@]}" --job-name=caesar-merge --chdir="$workdir"
-    --cpus-per-task=1 --mem="$merge_mem" --time=00:20:00
+    --cpus-per-task="$merge_cpus" --mem="$merge_mem" --time="$merge_time"
     --output="$results/logs/%x-%j.out" --export=ALL)
+# The merge step's command line (merge.sbatch): none for a plain merge.
+case $command in
+    fair) merge_args=(fair "${driver_args[@]}") ;;
+    balance) merge_args=(balance) ;;
+    *) merge_args=() ;;
+esac
 # Slurm's own word on both jobs (the account, partition, QOS, limits), with
 # nothing queued: sbatch --test-only.
 test_job() { # WHAT SBATCH-OPTIONS...
@@ -233,7 +344,8 @@ test_job() { # WHAT SBATCH-OPTIONS...
 }
 [ ${#todo[@]} -eq 0 ] || test_job "tasks (--cpus $cpus --mem $mem --time $time ${site[*]})" \
     "${task_opts[@]}" --array="$spec" "$here/shards.sbatch"
-test_job "merge step (--merge-mem $merge_mem ${site[*]})" "${merge_opts[@]}" "$here/merge.sbatch"
+test_job "merge step (--merge-cpus $merge_cpus --merge-mem $merge_mem --merge-time $merge_time ${site[*]})" \
+    "${merge_opts[@]}" "$here/merge.sbatch"
 
 # --- RESULTS_DIR, the record, the command's own check ----------------------------
 made=()    # what this submit created, removed again if it fails before queueing
@@ -260,7 +372,7 @@ if [ -z "$resume" ]; then
     mkdir "$results/logs"
     {
         printf '%s\0' version=1 "dir=$workdir" "bin=$bin" "shards=$shards" "cpus=$cpus" \
-            "mem=$mem" "time=$time" "merge_mem=$merge_mem"
+            "mem=$mem" "time=$time" "merge_mem=$merge_mem" "merge_cpus=$merge_cpus" "merge_time=$merge_time"
         for s in "${site[@]}"; do printf 'site=%s\0' "$s"; done
         printf '%s\0' -- "$@"
     } >"$results/run.args"
@@ -277,10 +389,19 @@ if [ ${#todo[@]} -gt 0 ]; then
     # it reads every input and checks every output, and plays no game.
     dry=$(cd "$workdir" && SLURM_ARRAY_TASK_ID=$first SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_STEP=1 \
         SLURM_ARRAY_TASK_MAX=$((shards - 1)) SLURM_ARRAY_TASK_COUNT=$shards \
-        "$bin" "$@" --shard "$shard" --threads "$cpus" --json \
+        "$bin" "${task_args[@]}" --shard "$shard" --threads "$cpus" --json \
         --out "$results/shard-{shard}.json" --dry-run 2>&1) || {
         while IFS= read -r line; do echo "    $line"; done <<<"$dry" >&2
-        refuse "the command's own check failed (above: $(basename "$bin") $* --shard $shard ... --dry-run, run in $workdir as the tasks will be); nothing was queued"
+        refuse "the command's own check failed (above: $(basename "$bin") ${task_args[*]} --shard $shard ... --dry-run, run in $workdir as the tasks will be); nothing was queued"
+    }
+fi
+# fair's driver cannot be dry-run before its shards are there: its options
+# and outputs (--write-variant against the knobs, merged.json) are checked
+# as the same run on one machine checks them.
+if [ "$command" = fair ]; then
+    drive=$(cd "$workdir" && "$bin" "$@" --threads "$merge_cpus" --out "$results/merged.json" --dry-run 2>&1) || {
+        while IFS= read -r line; do echo "    $line"; done <<<"$drive" >&2
+        refuse "the merge step's check failed (above: $(basename "$bin") $* --out $results/merged.json --dry-run, run in $workdir as the driver will be); nothing was queued"
     }
 fi
 
@@ -289,7 +410,7 @@ fi
 export RESULTS=$results SHARDS=$shards CAESAR_BIN=$bin SHARD_FROM=$shard_from SUBMIT_SH=$here/submit.sh
 array=
 if [ ${#todo[@]} -gt 0 ]; then
-    array=$(sbatch --parsable --hold "${task_opts[@]}" --array="$spec" "$here/shards.sbatch" "$@") ||
+    array=$(sbatch --parsable --hold "${task_opts[@]}" --array="$spec" "$here/shards.sbatch" "${task_args[@]}") ||
         refuse "sbatch refused the array (above); nothing was queued"
     array=${array%%;*}
     queued=1
@@ -297,7 +418,7 @@ if [ ${#todo[@]} -gt 0 ]; then
 else
     dep=()
 fi
-if ! merge=$(sbatch --parsable "${merge_opts[@]}" "${dep[@]}" "$here/merge.sbatch"); then
+if ! merge=$(sbatch --parsable "${merge_opts[@]}" "${dep[@]}" "$here/merge.sbatch" "${merge_args[@]}"); then
     if [ -n "$array" ]; then
         if scancel "$array"; then
             queued=0
@@ -325,7 +446,9 @@ fi
     fi
     [ -z "${dry:-}" ] || echo "checked: $(tail -n 1 <<<"$dry")"
     echo "logs: $results/logs; the merged report: $results/merged.txt and merged.json"
-    echo "the run (in $results/run.args): cd $workdir && $(basename "$bin") $* --shard ${shard_from/task-id/I}/$shards"
+    echo "the run (in $results/run.args): cd $workdir && $(basename "$bin") ${task_args[*]} --shard ${shard_from/task-id/I}/$shards"
+    [ ${#merge_args[@]} -eq 0 ] ||
+        echo "the merge step ($merge_cpus CPUs, $merge_time): $(basename "$bin") ${merge_args[0]} --merge SHARDS ${merge_args[*]:1} --threads $merge_cpus --out $results/merged.json"
     echo "if a task fails or is cancelled, the merge job fails, its log naming the missing shards:"
     echo "  squeue -j ${array:+$array,}$merge; cat $results/logs/caesar-merge-$merge.out"
     echo "then, once no job of the run is left in squeue, submit only the missing shards and a new merge:"
