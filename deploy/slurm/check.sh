@@ -13,7 +13,15 @@
 # (a re-run as an array of another size, a non-empty results directory,
 # resources no node has, a merge over missing shards); and compares every
 # merged report field by field with the same run on one machine, timing
-# fields apart.
+# fields apart. Then a fair run (2 tasks; its merge step the driver, with
+# --merge-cpus 2 and the run's --write-variant) and a balance table (2
+# tasks), submitted together: fair's report and variant file against a
+# one-shard run merged, balance's against the table on one machine, fair's
+# run.args and a --resume that has nothing to do; and ten submits of theirs
+# refused before queueing (--merge-cpus 0 or 64, --merge-time 1h or shorter
+# than the budget, --merge or --shard given, a --write-variant the driver
+# could not write, balance with two --variant, --resume, or a table the
+# tasks' check refuses).
 #
 #   deploy/slurm/check.sh            # CAESAR_BIN, else target/release, else target/debug
 #   deploy/slurm/check.sh --prepare  # only install the packages (CI, while it builds)
@@ -182,17 +190,18 @@ wait_jobs() {
     return 1
 }
 state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
-# The report without its wall-clock figures, as one line per leaf: path value.
-leaves() {
-    jq -c 'walk(if type == "object" then del(.elapsed_seconds, .games_per_second) else . end)
-           | paths(scalars) as $p | [($p | map(tostring) | join(".")), getpath($p)]' "$1"
+# The report without its wall-clock figures, as one line per leaf: path value
+# (FILTER, a jq filter, first: what the two runs may say differently).
+leaves() { # REPORT [FILTER]
+    jq -c "${2:-.} | walk(if type == \"object\" then del(.elapsed_seconds, .games_per_second) else . end)
+           | paths(scalars) as \$p | [(\$p | map(tostring) | join(\".\")), getpath(\$p)]" "$1"
 }
 # Compares a merged report with the single-machine one, field by field.
-same_report() {
-    local name=$1 merged=$2 single=$3
+same_report() { # NAME MERGED SINGLE [FILTER]
+    local name=$1 merged=$2 single=$3 filter=${4:-.}
     if [ ! -s "$merged" ]; then fail "$name: no merged report $merged"; return; fi
     local d
-    d=$(diff <(leaves "$merged") <(leaves "$single")) || true
+    d=$(diff <(leaves "$merged" "$filter") <(leaves "$single" "$filter")) || true
     if [ -n "$d" ]; then
         fail "$name: the merged report differs from the single-machine run (< merged, > single):"
         echo "$d" | head -n 40 >&2
@@ -202,7 +211,7 @@ same_report() {
         say "$name: merged report = single-machine report ($(leaves "$merged" | wc -l) fields, timing apart)"
     fi
 }
-submit() { # SHARDS RESULTS COMMAND ARGS...: prints "array merge"
+submit() { # [OPTIONS] SHARDS RESULTS COMMAND ARGS...: prints "array merge"
     local out
     out=$("$slurm_dir/submit.sh" --mem 200M --merge-mem 200M "$@") || { echo "$out" >&2; return 1; }
     echo "$out" | sed -n 's/^array job \([0-9]*\) .*merge job \([0-9]*\);.*/\1 \2/p'
@@ -385,6 +394,88 @@ elif [ -e "$work/partial/merged.txt" ] || [ -e "$work/partial/merged.json" ]; th
 else
     say "refused: a merge over 2 of 4 shards ($(grep -m1 '^error' "$work/partial.out" | cut -c1-90)...)"
 fi
+
+# --- fair and balance: the merge step is the run's driver -------------------------
+# Both submitted at once (their Slurm latencies overlap), the one-machine runs
+# made while they wait. fair: 2 tasks, the driver with --merge-cpus 2 and the
+# --write-variant only it gets (given between the shards' options); its
+# report must equal a one-shard run merged (`--shard 1/1`, then `fair
+# --merge`), the shard count in words apart, and so must its variant file.
+# balance: 2 tasks of a fixed table and `balance --merge`; the report must
+# equal the table played on one machine, its `stopped` line apart.
+fair_setup=(--only-named --players "heuristic,random" --budget 2)
+fair_shards=(--vary caesar_first_levy_bonus=0..4 --target 30 --tolerance 10 --games "$(g 8)" --first-games "$(g 8)"
+    --rounds 0 --check-rounds 0 --seed 5)
+fair_run=(fair "${fair_shards[@]:0:6}" "${fair_setup[@]:0:1}" --write-variant="$work/fair-answer.ron"
+    "${fair_setup[@]:1}" "${fair_shards[@]:6}")
+balance_run=(balance --only-named --players "heuristic,random" --rounds 0 --games "$(g 16)" --first-games "$(g 16)"
+    --seed 3 --budget 2)
+t0=$(now)
+fair_jobs=$(submit --merge-cpus 2 --merge-time 10 2 "$work/fair" "${fair_run[@]}") || fail "fair: submit.sh failed"
+balance_jobs=$(submit 2 "$work/balance" "${balance_run[@]}") || fail "balance: submit.sh failed"
+mkdir -p "$work/fair.single"
+"$bin" fair "${fair_setup[@]}" "${fair_shards[@]}" --shard 1/1 --threads 1 --json \
+    --out "$work/fair.single/shard-{shard}.json" >/dev/null
+"$bin" fair "${fair_setup[@]}" --merge "$work/fair.single/shard-1-of-1.json" --threads 2 \
+    --out "$work/fair.single/merged.json" --write-variant "$work/fair.single/answer.ron" >/dev/null
+"$bin" "${balance_run[@]}" --threads 2 --json --out "$work/balance.single.json" >/dev/null
+for jobs in "$fair_jobs" "$balance_jobs"; do
+    [ -z "$jobs" ] || wait_jobs "$(tr ' ' , <<<"$jobs")" || true
+done
+t1=$(now)
+if [ -n "$fair_jobs" ]; then
+    read -r array merge <<<"$fair_jobs"
+    [ "$(state "$merge")" = COMPLETED ] || fail "fair: the driver, merge job $merge, is $(state "$merge"), not COMPLETED"
+    scontrol show job "$merge" | grep -q 'NumCPUs=2 ' || fail "fair: the driver did not get --merge-cpus 2: $(scontrol show job "$merge" | grep -o 'NumCPUs=[0-9]*')"
+    grep -q "the driver, 2 threads" "$work/fair/logs/caesar-merge-$merge.out" || fail "fair: the driver did not play with 2 threads"
+    same_report fair "$work/fair/merged.json" "$work/fair.single/merged.json" \
+        'walk(if type == "string" then sub("^[0-9]+ shards merged"; "N shards merged") else . end)'
+    if [ ! -s "$work/fair/merged.txt" ] || [ -e "$work/fair/merged.txt.tmp" ]; then
+        fail "fair: no merged.txt (or a merged.txt.tmp left)"
+    fi
+    fields=$(tr '\0' '\n' <"$work/fair/run.args")
+    if ! grep -qx merge_cpus=2 <<<"$fields" || ! grep -qx merge_time=10 <<<"$fields"; then
+        fail "fair: run.args does not record --merge-cpus 2 --merge-time 10 for --resume"
+    fi
+    if ! out=$("$slurm_dir/submit.sh" --resume "$work/fair" 2>&1) || [[ $out != *"nothing to resume"* ]]; then
+        fail "fair: --resume of a complete run: $out"
+    fi
+    if cmp -s "$work/fair-answer.ron" "$work/fair.single/answer.ron"; then
+        say "fair: the driver's --write-variant = the one-machine run's ($(grep -o '(caesar_first_levy_bonus=[0-9]*)' "$work/fair-answer.ron"))"
+    else
+        fail "fair: the driver's variant file differs from the one-machine run's (or is missing)"
+    fi
+fi
+if [ -n "$balance_jobs" ]; then
+    read -r array merge <<<"$balance_jobs"
+    [ "$(state "$merge")" = COMPLETED ] || fail "balance: merge job $merge is $(state "$merge"), not COMPLETED"
+    same_report balance "$work/balance/merged.json" "$work/balance.single.json" 'del(.stopped)'
+    [ "$(jq -r .stopped "$work/balance/merged.json" 2>/dev/null)" = "2 shards merged; no rounds of best responses" ] ||
+        fail "balance: merged.json does not say it merged 2 shards"
+    [ -s "$work/balance/merged.txt" ] || fail "balance: no merged.txt"
+fi
+report_figures+=("fair (2 tasks, driver 2 CPUs) and balance (2 tasks) submitted together: submit to both merged $(secs "$t0" "$t1") s")
+
+# Their refusals: exit 2, nothing queued, nothing left in the results directory.
+name=fair-balance
+res=$work/refused
+t0=$(now)
+fair_small=(fair "${fair_setup[@]}" "${fair_shards[@]}")
+refused "--merge-cpus 0" "--merge-cpus must be a positive number" "${sub[@]}" --merge-cpus 0 2 "$res" "${fair_small[@]}"
+refused "--merge-time 1h" "not a Slurm time limit" "${sub[@]}" --merge-time 1h 2 "$res" "${fair_small[@]}"
+refused "--merge-cpus 64" "no node has" "${sub[@]}" --merge-cpus 64 2 "$res" "${fair_small[@]}"
+refused "fair with --merge-time shorter than its --budget" "shorter than fair's --budget" \
+    "${sub[@]}" --merge-time 1 2 "$res" "${fair_small[@]}"
+refused "fair --merge given" "leave it out" "${sub[@]}" 2 "$res" "${fair_small[@]}" --merge "$work/fair/shard-1-of-2.json"
+refused "fair --shard given" "leave it out" "${sub[@]}" 2 "$res" "${fair_small[@]}" --shard 1/2
+refused "fair --write-variant into no folder (the driver's check)" "the merge step's check failed" \
+    "${sub[@]}" 2 "$res" "${fair_small[@]}" --write-variant "$work/no-such-folder/answer.ron"
+refused "balance with two --variant" "compares two tables" "${sub[@]}" 2 "$res" "${balance_run[@]}" --variant rules-1.1 --variant rules-2.0
+refused "balance --resume" "is not sharded" "${sub[@]}" 2 "$res" "${balance_run[@]}" --resume "$work/balance.single.json"
+refused "balance with --first-games below --games (the tasks' check)" "the command's own check failed" \
+    "${sub[@]}" 2 "$res" balance --only-named --players "heuristic,random" --rounds 0 --games 16 --budget 2
+report_figures+=("$name: 10 submits refused before queueing in $(secs "$t0" "$(now)") s")
+
 for f in "${report_figures[@]}"; do say "$f"; done
 say "$(secs "$started" "$(now)") s in all"
 if [ "$failed" != 0 ]; then
