@@ -338,7 +338,7 @@ impl MctsPlayer {
         let mut horizon = self
             .value
             .as_deref()
-            .map(|v| super::value::Horizon::new(&world, v.horizon_turns));
+            .map(|v| super::value::Horizon::for_value(&world, v));
         let seeds: [u64; 2] = [rng.random(), rng.random()];
         let mut players = Side::BOTH.map(|side| {
             HeuristicPlayer::new(side, seeds[side.index()], self.omniscient)

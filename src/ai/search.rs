@@ -149,9 +149,10 @@ impl SearchPlayer {
         self
     }
 
-    /// Plays `world` to the end (or to the learned evaluation's horizon)
-    /// with heuristic players (Caesar's and Pompey's seeds given; this
-    /// side's player in `style` for this turn) and scores it for this side.
+    /// Plays `world` to the end (or to where the learned evaluation stops
+    /// its playouts) with heuristic players
+    /// (Caesar's and Pompey's seeds given; this side's player in `style` for
+    /// this turn) and scores it for this side.
     fn playout_value(
         &self,
         game: &Game,
@@ -168,10 +169,7 @@ impl SearchPlayer {
             }
             Box::new(player) as Box<dyn Player>
         });
-        let mut horizon = self
-            .value
-            .as_deref()
-            .map(|v| Horizon::new(&world, v.horizon_turns));
+        let mut horizon = self.value.as_deref().map(|v| Horizon::for_value(&world, v));
         let end = play_until(game, world, &mut players, |state| {
             horizon.as_mut().is_some_and(|h| h.reached(state))
         });

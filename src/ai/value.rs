@@ -123,6 +123,25 @@ pub fn features(game: &Game, view: &SideView<'_>) -> Features {
     f
 }
 
+/// Where the playouts scored by a value stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum PlayoutStop {
+    /// Every playout plays `horizon_turns` game turns.
+    #[default]
+    Horizon,
+    /// A playout stops at the start of the next year (after the winter and
+    /// its victory check, 9.0), or at the horizon if that comes first: a
+    /// search's playouts then cost about two thirds of the horizon's at no
+    /// loss of strength we could measure (docs/simulation.md).
+    YearEnd,
+}
+
+impl PlayoutStop {
+    pub fn is_horizon(&self) -> bool {
+        *self == PlayoutStop::Horizon
+    }
+}
+
 /// A fitted evaluation, as a value file holds it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -131,6 +150,10 @@ pub struct ValueModel {
     /// (it stops at the start of a game turn, where the positions were
     /// taken; a game that ends sooner is scored by its result).
     pub horizon_turns: u8,
+    /// Where the playouts it scores stop: a file without the field stops
+    /// them at the horizon.
+    #[serde(default, skip_serializing_if = "PlayoutStop::is_horizon")]
+    pub playouts_stop: PlayoutStop,
     /// The features the weights belong to, by name ([`FEATURES`]).
     pub features: Vec<String>,
     /// Each feature's mean and spread in the fit's positions: a feature
@@ -150,6 +173,7 @@ pub struct ValueModel {
 impl PartialEq for ValueModel {
     fn eq(&self, other: &ValueModel) -> bool {
         self.horizon_turns == other.horizon_turns
+            && self.playouts_stop == other.playouts_stop
             && self.features == other.features
             && self.mean == other.mean
             && self.scale == other.scale
@@ -256,8 +280,12 @@ impl ValueModel {
         let list = |xs: &[f64]| ron_weights(xs, &self.features, "        ");
         let names = ron_names(&self.features, "        ");
         format!(
-            "{comment}(\n    horizon_turns: {},\n    features: [\n{names}    ],\n    mean: [\n{}    ],\n    scale: [\n{}    ],\n    caesar: [\n{}    ],\n    pompey: [\n{}    ],\n{})\n",
+            "{comment}(\n    horizon_turns: {},\n{}    features: [\n{names}    ],\n    mean: [\n{}    ],\n    scale: [\n{}    ],\n    caesar: [\n{}    ],\n    pompey: [\n{}    ],\n{})\n",
             self.horizon_turns,
+            match self.playouts_stop {
+                PlayoutStop::Horizon => String::new(),
+                stop => format!("    playouts_stop: {stop:?},\n"),
+            },
             list(&self.mean),
             list(&self.scale),
             list(&self.caesar),
@@ -316,6 +344,8 @@ fn locate(path: &Path, text: &str, field: &str) -> Location {
 pub(crate) struct Horizon {
     at: (u8, u8),
     left: u8,
+    /// Stops also where a new year begins (after the winter).
+    within_year: bool,
 }
 
 impl Horizon {
@@ -323,6 +353,15 @@ impl Horizon {
         Horizon {
             at: (start.year(), start.turn()),
             left: turns,
+            within_year: false,
+        }
+    }
+
+    /// Where a playout scored by `value` and starting at `start` stops.
+    pub(crate) fn for_value(start: &State, value: &ValueModel) -> Horizon {
+        Horizon {
+            within_year: value.playouts_stop == PlayoutStop::YearEnd,
+            ..Horizon::new(start, value.horizon_turns)
         }
     }
 
@@ -331,6 +370,9 @@ impl Horizon {
     pub(crate) fn reached(&mut self, state: &State) -> bool {
         let now = (state.year(), state.turn());
         if now != self.at {
+            if self.within_year && now.0 != self.at.0 {
+                self.left = 0;
+            }
             self.at = now;
             self.left = self.left.saturating_sub(1);
         }
@@ -414,6 +456,7 @@ mod tests {
         caesar[2] = -2.0; // enemy VP
         ValueModel {
             horizon_turns: 5,
+            playouts_stop: PlayoutStop::Horizon,
             features: FEATURES.iter().map(|s| s.to_string()).collect(),
             mean: vec![0.0; n],
             scale: vec![1.0; n],
@@ -425,10 +468,14 @@ mod tests {
 
     #[test]
     fn a_value_file_reads_back_as_written() {
-        let model = small_model();
-        let (_dir, path) =
-            crate::test_support::temp_file("value.ron", model.to_ron("test model\nsecond line"));
-        assert_eq!(ValueModel::load(&path).unwrap(), model);
+        let mut model = small_model();
+        for stop in [PlayoutStop::Horizon, PlayoutStop::YearEnd] {
+            model.playouts_stop = stop;
+            let text = model.to_ron("test model\nsecond line");
+            assert_eq!(text.contains("playouts_stop"), stop == PlayoutStop::YearEnd);
+            let (_dir, path) = crate::test_support::temp_file("value.ron", text);
+            assert_eq!(ValueModel::load(&path).unwrap(), model);
+        }
     }
 
     #[test]
@@ -453,6 +500,34 @@ mod tests {
         x[2] = 0.9;
         let behind = model.predict(Side::Caesar, &x);
         assert!(ahead > 0.5 && behind < 0.5 && behind > 0.0 && ahead < 1.0);
+    }
+
+    /// How many of `starts` after the first a horizon lets pass before it
+    /// stops (the index of the turn start where it is reached).
+    fn stops_at(mut horizon: Horizon, starts: &[State]) -> Option<usize> {
+        starts.iter().position(|s| horizon.reached(s))
+    }
+
+    /// A year-end stop ends a playout at the first turn of the next year,
+    /// or at the horizon if that comes first; a horizon stop only there.
+    #[test]
+    fn a_year_end_stop_ends_a_playout_at_the_next_year_or_the_horizon() {
+        let (game, starts) = turn_starts(6);
+        let per_year = usize::from(game.rules.turns_per_year);
+        assert!(starts.len() > 2 * per_year, "two years of turn starts");
+        let second_turn = &starts[1..];
+        let mut model = small_model();
+        model.horizon_turns = 10;
+        let horizon = Horizon::for_value(&second_turn[0], &model);
+        assert_eq!(stops_at(horizon, second_turn), Some(10));
+        model.playouts_stop = PlayoutStop::YearEnd;
+        let year_end = Horizon::for_value(&second_turn[0], &model);
+        let next_year = stops_at(year_end, second_turn).unwrap();
+        assert_eq!(second_turn[next_year].year(), second_turn[0].year() + 1);
+        assert_eq!(second_turn[next_year - 1].year(), second_turn[0].year());
+        model.horizon_turns = 2;
+        let sooner = Horizon::for_value(&second_turn[0], &model);
+        assert_eq!(stops_at(sooner, second_turn), Some(2), "the horizon first");
     }
 
     #[test]

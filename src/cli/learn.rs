@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caesar_workbench::ai::value::PlayoutStop;
 use caesar_workbench::sim::learn::{self as lib, LearnOptions};
 
 use super::args::{SelfPlayArgs, SetupArgs, SidesArgs, check_outputs, heuristic_default};
@@ -30,10 +31,20 @@ pub struct LearnArgs {
     /// Game turns a playout scored by the model plays before it stops.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..))]
     horizon: u8,
+    /// Where the playouts the model scores stop: at the horizon, or at the
+    /// start of the next year if that comes first.
+    #[arg(long, value_enum, default_value_t = Stop::Horizon)]
+    playouts_stop: Stop,
     #[command(flatten)]
     sides: SidesArgs,
     #[command(flatten)]
     run: SelfPlayArgs,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Stop {
+    Horizon,
+    YearEnd,
 }
 
 pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
@@ -45,6 +56,10 @@ pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
         seed: args.run.seed,
         players: args.sides.specs(&variants, args.setup.scenario())?,
         horizon_turns: args.horizon,
+        playouts_stop: match args.playouts_stop {
+            Stop::Horizon => PlayoutStop::Horizon,
+            Stop::YearEnd => PlayoutStop::YearEnd,
+        },
     };
     options.check()?;
     // After the players are made: `best` reads its player and value files,

@@ -672,6 +672,7 @@ impl Fit<'_> {
             seed: self.state.request.seed + 2,
             players: [fitted.clone(), fitted],
             horizon_turns: 5,
+            playouts_stop: crate::ai::value::PlayoutStop::Horizon,
         };
         options.check()?;
         say(format!("learning a value ({} games)", options.games));

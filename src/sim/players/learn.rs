@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::ai::value::{FEATURES, Features, ValueModel, features};
+use crate::ai::value::{FEATURES, Features, PlayoutStop, ValueModel, features};
 use crate::ai::{AiSpec, Player, play_watched};
 use crate::engine::{Game, NoLog, State};
 use crate::scenario::model::Side;
@@ -37,6 +37,10 @@ pub struct LearnOptions {
     pub players: [AiSpec; 2],
     /// Game turns a playout scored by the model plays before it stops.
     pub horizon_turns: u8,
+    /// Where the playouts the model scores stop: at the horizon, or at the
+    /// next year's start if that comes first.
+    #[serde(default, skip_serializing_if = "PlayoutStop::is_horizon")]
+    pub playouts_stop: PlayoutStop,
 }
 
 impl LearnOptions {
@@ -184,6 +188,7 @@ pub fn learn(
     let [caesar, pompey] = weights;
     let model = ValueModel {
         horizon_turns: options.horizon_turns,
+        playouts_stop: options.playouts_stop,
         features: FEATURES.iter().map(|f| f.to_string()).collect(),
         mean,
         scale,
@@ -332,7 +337,7 @@ impl LearnReport {
         let o = &self.options;
         let mut header = format!(
             "A learned evaluation for {}: the chance a side wins from the start of a game turn.\n\
-             Fitted by `caesar-workbench learn --variant {0} --games {} --seed {} --caesar-ai {} --pompey-ai {} --horizon {} --held-out {}`\n\
+             Fitted by `caesar-workbench learn --variant {0} --games {} --seed {} --caesar-ai {} --pompey-ai {} --horizon {}{} --held-out {}`\n\
              on the positions of {} games; {} more games held out.",
             self.variant,
             o.games,
@@ -340,6 +345,10 @@ impl LearnReport {
             o.players[0],
             o.players[1],
             o.horizon_turns,
+            match o.playouts_stop {
+                PlayoutStop::Horizon => "",
+                PlayoutStop::YearEnd => " --playouts-stop year-end",
+            },
             o.held_out,
             o.fitted_games(),
             o.games - o.fitted_games(),
@@ -438,6 +447,7 @@ mod tests {
             seed,
             players: [AiSpec::Heuristic, AiSpec::Heuristic],
             horizon_turns: 5,
+            playouts_stop: PlayoutStop::Horizon,
         }
     }
 

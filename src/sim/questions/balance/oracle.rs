@@ -656,6 +656,9 @@ impl Training<'_> {
             seed: self.seed(LEARN_TAG),
             players,
             horizon_turns: 5,
+            // About two thirds of a horizon playout's cost, no weaker
+            // (docs/simulation.md, "Playouts that stop at the year's end").
+            playouts_stop: crate::ai::value::PlayoutStop::YearEnd,
         };
         let learnt = self.fit("learning", &options, LearnOptions::check, learn)?;
         let path = write(
