@@ -198,7 +198,7 @@ elif [ "$command" = fair ]; then
     # the ones the shards carry, which fair --merge refuses
     # (`conflicts_with_all` of `merge` in src/cli/fair.rs).
     valued=" --variant --scenario --vary --target --tolerance --budget --seed --games --first-games --rounds --check-rounds --oracles --tune-games --response-games --players --write-variant "
-    shards_only=" --vary --target --tolerance --seed --games --first-games --rounds --check-rounds --oracles --tune-games --response-games "
+    shards_only=" --vary --target --tolerance --seed --games --first-games --rounds --check-rounds --oracles --tune-games --response-games --players --only-named "
     task_args=(fair)
     budget=30    # fair's default, in minutes
     given=("${@:2}")

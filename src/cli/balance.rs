@@ -119,11 +119,19 @@ pub struct BalanceArgs {
     equilibrium: Option<PathBuf>,
     /// Play only part i of n of every cell's games (1-based; `auto` from a
     /// Slurm array or Kubernetes Indexed Job), for `balance --merge` later:
-    /// a fixed table of --games a cell, no rounds of best responses.
-    #[arg(long)]
+    /// a fixed table of --games a cell, no rounds of best responses. A
+    /// shard is played whole or again, never resumed; a challenge is
+    /// played on one machine.
+    #[arg(long, conflicts_with_all = ["resume", "challenge"])]
     shard: Option<ShardArg>,
-    /// Merge the reports of a sharded table (JSON) into the whole table's report.
-    #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = ["challenge", "resume", "shard"])]
+    /// Merge the reports of a sharded table (JSON) into the whole table's
+    /// report: the table is the shards', so no option that plays refuses
+    /// nothing silently.
+    #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = [
+        "challenge", "resume", "shard", "compare_scenario", "players", "only_named", "bundle",
+        "budget", "seed", "games", "first_games", "rounds", "threshold", "oracles",
+        "response_games", "tune_games", "start_games", "tune_restarts", "learn_games", "playouts",
+    ])]
     merge: Vec<PathBuf>,
     /// Read every input and check every output, then stop before the first game.
     #[arg(long)]
@@ -168,8 +176,10 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
     } else if variants.len() == 2 {
         super::args::refuse_same_rules(&variants, &games.iter().collect::<Vec<_>>())?;
     }
-    let report_paths: Vec<PathBuf> = match (&args.out, runs.len()) {
-        (Some(p), 1) => vec![out_path(p, shard)],
+    // `{shard}` named once for every file the run writes.
+    let out_file = args.out.as_deref().map(|p| out_path(p, shard));
+    let report_paths: Vec<PathBuf> = match (&out_file, runs.len()) {
+        (Some(p), 1) => vec![p.clone()],
         (Some(p), _) => run_tags(&runs, args.compare_scenario.is_some())
             .iter()
             .map(|tag| suffixed(p, tag))
@@ -177,11 +187,9 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
         (None, n) => vec![PathBuf::new(); n],
     };
     let mut outputs: Vec<&Path> = Vec::new();
-    if args.out.is_some() {
+    if let Some(p) = &out_file {
         outputs.extend(report_paths.iter().map(PathBuf::as_path));
-        if runs.len() == 2
-            && let Some(p) = &args.out
-        {
+        if runs.len() == 2 {
             outputs.push(p);
         }
     }
@@ -383,8 +391,8 @@ fn emit_done(
         let b = done.pop().expect("two runs");
         let a = done.pop().expect("two runs");
         let comparison = lib::compare(a, b).map_err(|e| CliError::Usage(e.to_string()))?;
-        if let Some(p) = &args.out {
-            emit_report(out, &comparison, true, Some(p))?;
+        if let Some(p) = args.out.as_deref().map(|p| out_path(p, shard)) {
+            emit_report(out, &comparison, true, Some(&p))?;
         }
         print_report(out, &comparison, args.json)?;
     } else {
@@ -475,10 +483,18 @@ fn merge(out: &mut Output, args: &BalanceArgs) -> Result<ExitCode, CliError> {
         let report: BalanceReport = read_report(path)?;
         reports.push((path.display().to_string(), report));
     }
-    let out_paths: Vec<&Path> = args.out.as_deref().into_iter().collect();
-    check_outputs(&out_paths)?;
+    let out_file = args.out.as_deref().map(|p| out_path(p, None));
+    if let Some(o) = &out_file
+        && let Some(shard) = args.merge.iter().find(|s| same_file(s, o))
+    {
+        return Err(CliError::Usage(format!(
+            "refusing to write the report over a shard it merges ({}): give another --out",
+            shard.display()
+        )));
+    }
+    check_outputs(&out_file.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
     let merged = lib::merge(reports).map_err(|e| CliError::Usage(e.to_string()))?;
-    if let Some(p) = &args.out {
+    if let Some(p) = &out_file {
         emit_report(out, &merged, true, Some(p))?;
     }
     print_report(out, &merged, args.json)?;

@@ -102,10 +102,11 @@ pub struct FairArgs {
     shard: Option<ShardArg>,
     /// Join the reports of a sharded run (`fair --shard … --out`) and go on
     /// with its walk and checks here, as --resume does; the setup's
-    /// --variant and --scenario as the shards had them.
+    /// --variant and --scenario as the shards had them, and their population.
     #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = [
         "resume", "shard", "vary", "target", "tolerance", "seed", "games", "first_games",
-        "rounds", "check_rounds", "oracles", "tune_games", "response_games",
+        "rounds", "check_rounds", "oracles", "tune_games", "response_games", "players",
+        "only_named",
     ])]
     merge: Vec<PathBuf>,
     /// Read every input and check every output, then stop before the first game.

@@ -179,6 +179,77 @@ fn sharded_cells_merge_to_the_single_machine_report() {
     assert!(err.contains("shard 2 of 3 is missing"), "{err}");
     let err = refusal(&["balance", "--merge", names[0], names[0], names[1], names[2]]);
     assert!(err.contains("given twice"), "{err}");
+    // The table is the shards': an option that would play is refused, as
+    // is a report over a shard; `{shard}` names the whole run.
+    let err = refusal(&[
+        "balance", "--merge", names[0], names[1], names[2], "--rounds", "3",
+    ]);
+    assert!(err.contains("--rounds"), "{err}");
+    let mut over = vec!["balance", "--merge"];
+    over.extend(names.iter().copied());
+    over.extend(["--out", names[1]]);
+    let err = refusal(&over);
+    assert!(err.contains("over a shard it merges"), "{err}");
+    let template = dir.path().join("merged-{shard}.json");
+    let mut named = vec!["balance", "--merge"];
+    named.extend(names.iter().copied());
+    named.extend(["--out", template.to_str().unwrap()]);
+    stdout_of_success(&named);
+    assert!(dir.path().join("merged-1-of-1.json").exists());
+}
+
+/// A shard of a two-rule-set run names both its files by the shard, as a
+/// one-rule-set run does; a shard is never resumed, nor a challenge sharded.
+#[test]
+fn a_two_rule_set_shard_names_its_files_by_the_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("part-{shard}.json");
+    let mut args = vec![
+        "balance",
+        "--variant",
+        "rules-1.1",
+        "--variant",
+        "rules-2.0",
+    ];
+    args.extend(SMALL_TABLE);
+    args.extend(["--shard", "2/3", "--out", out.to_str().unwrap()]);
+    stdout_of_success(&args);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names.len(),
+        3,
+        "each rule set's and their comparison: {names:?}"
+    );
+    assert!(
+        names
+            .iter()
+            .all(|n| n.contains("2-of-3") && !n.contains("{shard}")),
+        "{names:?}"
+    );
+    let report = dir.path().join("part-2-of-3-rules-2.0.json");
+    let report = report.to_str().unwrap();
+    let err = refusal(&["balance", "--resume", report, "--shard", "1/3"]);
+    assert!(err.contains("--shard") && err.contains("--resume"), "{err}");
+    let err = refusal(&[
+        "balance",
+        "--challenge",
+        "heuristic",
+        "--side",
+        "caesar",
+        "--equilibrium",
+        report,
+        "--shard",
+        "1/3",
+    ]);
+    assert!(
+        err.contains("--shard") && err.contains("--challenge"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -221,7 +221,6 @@ fn shards_merge_and_go_on_to_the_report_of_one_machine() {
         // The same tables and words but for how many shards they came in.
         let text = text
             .replace("2 shards merged", "merged")
-            .replace("1 shards merged", "merged")
             .replace("1 shard merged", "merged");
         without_time(serde_json::from_str(&text).unwrap())
     };
@@ -246,4 +245,7 @@ fn shards_merge_and_go_on_to_the_report_of_one_machine() {
     assert!(err.contains("twice"), "{err}");
     let err = refusal(&["fair", "--merge", &a, &b, "--out", &a]);
     assert!(err.contains("over a shard it merges"), "{err}");
+    // The population is the shards': another is refused, not ignored.
+    let err = refusal(&["fair", "--merge", &a, &b, "--players", "random"]);
+    assert!(err.contains("--players"), "{err}");
 }

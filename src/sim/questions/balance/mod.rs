@@ -2350,7 +2350,7 @@ pub enum BalanceMergeError {
     },
     #[error("shard {0} is given twice")]
     Twice(Shard),
-    #[error("shard {shard} of {count} is missing: the games {games} of every cell would be lost")]
+    #[error("shard {shard} of {count} is missing: {games} of every cell would be lost")]
     Missing {
         shard: u32,
         count: u32,
@@ -2460,7 +2460,8 @@ pub fn merge(reports: Vec<(String, BalanceReport)>) -> Result<BalanceReport, Bal
         exploitability: None,
         responses: Vec::new(),
     }];
-    merged.stopped = format!("{count} shards merged; no rounds of best responses");
+    let shards = if count == 1 { "shard" } else { "shards" };
+    merged.stopped = format!("{count} {shards} merged; no rounds of best responses");
     merged.stage = Stage::Done;
     Ok(merged)
 }

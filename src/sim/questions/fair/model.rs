@@ -380,7 +380,8 @@ pub fn change_words(key: &str, value: &Value) -> String {
                 Side::Caesar => ("Caesar", "his"),
                 Side::Pompey => ("Pompey", "his"),
             };
-            return format!("Give {name} {text} extra levy points at {his} first levy");
+            let points = if text == "1" { "point" } else { "points" };
+            return format!("Give {name} {text} extra levy {points} at {his} first levy");
         }
     }
     format!("Set {key} to {text}")
