@@ -24,7 +24,9 @@ use serde::{Deserialize, Serialize};
 use super::{
     BalanceError, BalanceReport, EVAL_TAG, Interval, Limits, Member, Origin, Response, Watch, gain,
 };
-use crate::ai::{AiSpec, LearnedValue, OpponentMix, PlayerNumbers, SearchOn, TunedHeuristic};
+use crate::ai::{
+    AiSpec, LearnedValue, OpponentMix, PlayerFileName, PlayerNumbers, SearchOn, TunedHeuristic,
+};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::sim::learn::{LearnOptions, learn};
@@ -477,7 +479,7 @@ impl Training<'_> {
         // Tuned files first: a search's file that plays by a tuned file's
         // numbers is named by the tuned file.
         let mut files: Vec<&str> = crate::ai::shipped::FILES.iter().map(|f| f.0).collect();
-        files.sort_by_key(|name| !name.starts_with("tuned"));
+        files.sort_by_key(|name| !PlayerFileName::of(name).is_tuned());
         let shipped = files.into_iter().filter_map(|name| {
             let path = crate::ai::shipped::path_of(name);
             let numbers = PlayerNumbers::load(Path::new(&path)).ok()?;
