@@ -490,19 +490,26 @@ impl<'a> Walk<'a> {
 
     /// Where the checks start: the best knob's change, or, where no
     /// candidate is within the tolerance, the one nearest the target of a
-    /// knob whose curve crosses it. (knob, point)
+    /// knob whose curve crosses it; where none crosses either, and the
+    /// checks train, of any knob: players trained where no bid existed
+    /// may leave a knob's reach unused (docs/simulation.md, "What the bid
+    /// buys"), and only responses trained there can say. (knob, point)
     fn first_checked(&self, knobs: &[KnobResult]) -> Option<(usize, usize)> {
         let target = self.options.target;
-        let (k, c) = match best_knob(knobs, target) {
-            Some(k) => (k, knobs[k].change?),
-            None => (0..knobs.len())
-                .filter(|&k| knobs[k].crossing.is_some())
+        let nearest_of = |crossing_only: bool| {
+            (0..knobs.len())
+                .filter(|&k| !crossing_only || knobs[k].crossing.is_some())
                 .filter_map(|k| knobs[k].nearest.map(|n| (k, n)))
                 .min_by(|&(ka, ca), &(kb, cb)| {
                     let off =
                         |k: usize, c: usize| (knobs[k].candidates[c].share.estimate - target).abs();
                     off(ka, ca).total_cmp(&off(kb, cb))
-                })?,
+                })
+        };
+        let (k, c) = match best_knob(knobs, target) {
+            Some(k) => (k, knobs[k].change?),
+            None => nearest_of(true)
+                .or_else(|| nearest_of(false).filter(|_| self.options.check_rounds > 0))?,
         };
         Some((
             k,
@@ -530,6 +537,9 @@ impl<'a> Walk<'a> {
             (Some(a), Some(b)) => b.share.estimate >= a.share.estimate,
             _ => true,
         };
+        // A knob that neither crosses nor comes within the tolerance is
+        // checked at its nearest point alone: there is no value beyond it.
+        let reaches = knobs[k].crossing.is_some() || knobs[k].change.is_some();
         let (target, tolerance) = (self.options.target, self.options.tolerance);
         let mut earlier: Vec<BalanceReport> =
             self.setup.progress.check.take().into_iter().collect();
@@ -556,6 +566,11 @@ impl<'a> Walk<'a> {
             }
             if held {
                 return Ok(format!("the change found and checked ({stopped})"));
+            }
+            if !reaches {
+                return Ok(format!(
+                    "no knob reached the target within the tolerance, nor its nearest point with best responses trained at it ({stopped})"
+                ));
             }
             if !finished || self.left() == Some(Duration::ZERO) {
                 return Ok(format!(
@@ -1323,6 +1338,58 @@ mod tests {
         );
         assert!(
             report.stopped.contains("outside its tolerance"),
+            "{}",
+            report.stopped
+        );
+    }
+
+    /// A knob that cannot reach the target is checked at its nearest point
+    /// when the checks train (players fitted where the knob was never
+    /// moved may leave its reach unused), and only there; with no training
+    /// it is not checked at all.
+    #[test]
+    fn a_knob_that_cannot_reach_is_checked_at_its_nearest_point_when_the_checks_train() {
+        let game = crate::test_support::published("rules-2.0");
+        let unreachable = FairOptions {
+            target: 0.95,
+            tolerance: 0.01,
+            ..options()
+        };
+        let untrained = run(
+            setup(&game, knobs(&game)),
+            &unreachable,
+            &Watch::new(),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(untrained.knobs[0].crossing.is_none(), "{untrained}");
+        assert!(untrained.checks.is_empty() && untrained.answer.is_none());
+        let training = FairOptions {
+            check_rounds: 1,
+            balance: BalanceOptions {
+                oracles: vec![balance::Oracle::Tune],
+                response_games: 20,
+                tune_games: balance::oracle::tune_generation_games(),
+                start_games: 0,
+                tune_restarts: 1,
+                ..unreachable.balance.clone()
+            },
+            ..unreachable.clone()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let trained = FairSetup {
+            players_dir: Some(dir.path().to_path_buf()),
+            ..setup(&game, knobs(&game))
+        };
+        let report = run(trained, &training, &Watch::new(), &mut |_| {}).unwrap();
+        let knob = &report.knobs[0];
+        let nearest = &knob.candidates[knob.nearest.unwrap()];
+        assert_eq!(report.checks.len(), 1, "{report}");
+        assert_eq!(report.checks[0].value, nearest.value);
+        assert!(report.checks[0].responses > 0, "{report}");
+        assert!(!report.answer_within());
+        assert!(
+            report.stopped.contains("nor its nearest point"),
             "{}",
             report.stopped
         );
