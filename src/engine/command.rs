@@ -901,34 +901,10 @@ impl Field<'_> {
     fn command_apply(&mut self, game: &Game, action: Action, log: &mut impl Log) {
         let side = self.side;
         match action {
-            Action::Group(at) => {
-                self.cmd.now.mp -= 1;
-                self.stats.quality.mp_spent[side.index()] += 1;
-                self.cmd.now.group = Some(at);
-                self.cmd.now.moved_by_land = true;
-                let joining = self.look().group_joining(game, side, at);
-                self.cmd.now.members = self.cmd.now.members.or(joining);
-                for id in joining.iter() {
-                    self.board.marks_mut(id).moved_steps = 0;
-                }
-                emit!(log, GameEvent::GroupMoves { side, from: at });
-            }
+            Action::Group(at) => self.group_moves(game, side, at, log),
             Action::Step { block, to } => self.step(game, side, block, to, log),
             Action::SeaMove { block, to } => self.sea_move(game, side, block, to, log),
-            Action::EndGroup => {
-                let moved = self
-                    .cmd
-                    .now
-                    .members
-                    .iter()
-                    .any(|b| self.board.block(b).moved_steps > 0);
-                if !moved {
-                    self.stats.quality.mp_wasted[side.index()] += 1;
-                }
-                self.cmd.now.group = None;
-                self.cmd.now.members = BlockSet::default();
-                self.skip_empty_command_steps(game);
-            }
+            Action::EndGroup => self.end_group(game, side),
             Action::EndMoves => {
                 self.stats.quality.mp_unused[side.index()] += self.cmd.now.mp as u32;
                 self.cmd.now.group = None;
@@ -960,6 +936,38 @@ impl Field<'_> {
             }
             _ => {}
         }
+    }
+
+    /// 6.1: a move point spent on the group at `at`; its blocks start
+    /// their move afresh.
+    fn group_moves(&mut self, game: &Game, side: Side, at: SpaceId, log: &mut impl Log) {
+        self.cmd.now.mp -= 1;
+        self.stats.quality.mp_spent[side.index()] += 1;
+        self.cmd.now.group = Some(at);
+        self.cmd.now.moved_by_land = true;
+        let joining = self.look().group_joining(game, side, at);
+        self.cmd.now.members = self.cmd.now.members.or(joining);
+        for id in joining.iter() {
+            self.board.marks_mut(id).moved_steps = 0;
+        }
+        emit!(log, GameEvent::GroupMoves { side, from: at });
+    }
+
+    /// The group's move ends: its move point counted wasted when no block
+    /// of it stepped (a figure of play quality).
+    fn end_group(&mut self, game: &Game, side: Side) {
+        let moved = self
+            .cmd
+            .now
+            .members
+            .iter()
+            .any(|b| self.board.block(b).moved_steps > 0);
+        if !moved {
+            self.stats.quality.mp_wasted[side.index()] += 1;
+        }
+        self.cmd.now.group = None;
+        self.cmd.now.members = BlockSet::default();
+        self.skip_empty_command_steps(game);
     }
 
     /// 6.4: levies, and the end of them.

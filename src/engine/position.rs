@@ -6,7 +6,7 @@
 
 use super::{BlockState, ELIMINATED, Game, NoLog, Orders, POOL, Phase, Place, State, TROPHY};
 use crate::scenario::model::{
-    BlockId, BlockKind, CardFace, Event, Side, SpaceKind, held_by_both_sides,
+    BlockId, BlockKind, CardFace, Event, Side, SpaceId, SpaceKind, held_by_both_sides,
 };
 
 /// Where a turn stands when the position begins.
@@ -410,30 +410,7 @@ fn check_blocks(game: &Game, p: &Position, errors: &mut Vec<PositionError>) {
         }
         match placed.place {
             Place::Map(space) => {
-                if !(1..=block.max_steps).contains(&placed.steps) {
-                    errors.push(PositionError::Steps {
-                        block: b,
-                        name: name.clone(),
-                        steps: placed.steps,
-                        max: block.max_steps,
-                    });
-                }
-                let kind = board.space(space).kind;
-                let why = if block.kind.is_land() && kind == SpaceKind::Sea {
-                    Some("land blocks never stand at sea (6.2)")
-                } else if block.kind == BlockKind::Navis && kind == SpaceKind::City {
-                    Some("a navis stands in a port or at sea (6.2)")
-                } else {
-                    None
-                };
-                if let Some(why) = why {
-                    errors.push(PositionError::Terrain {
-                        block: b,
-                        name,
-                        space: board.name(space).to_string(),
-                        why,
-                    });
-                }
+                check_on_map(game, placed, space, name, errors);
                 on_map.push((placed.side, space));
             }
             Place::Trophy if block.kind != BlockKind::Leader => {
@@ -445,6 +422,44 @@ fn check_blocks(game: &Game, p: &Position, errors: &mut Vec<PositionError>) {
     for space in held_by_both_sides(board, on_map) {
         errors.push(PositionError::BothSides {
             space: board.name(space).to_string(),
+        });
+    }
+}
+
+/// A block on the map at `space`: at steps it has, on terrain it may
+/// stand on (`name` is the block's, for the errors).
+fn check_on_map(
+    game: &Game,
+    placed: &PlacedBlock,
+    space: SpaceId,
+    name: String,
+    errors: &mut Vec<PositionError>,
+) {
+    let b = placed.block;
+    let block = game.roster().block(b);
+    let board = game.board();
+    if !(1..=block.max_steps).contains(&placed.steps) {
+        errors.push(PositionError::Steps {
+            block: b,
+            name: name.clone(),
+            steps: placed.steps,
+            max: block.max_steps,
+        });
+    }
+    let kind = board.space(space).kind;
+    let why = if block.kind.is_land() && kind == SpaceKind::Sea {
+        Some("land blocks never stand at sea (6.2)")
+    } else if block.kind == BlockKind::Navis && kind == SpaceKind::City {
+        Some("a navis stands in a port or at sea (6.2)")
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        errors.push(PositionError::Terrain {
+            block: b,
+            name,
+            space: board.name(space).to_string(),
+            why,
         });
     }
 }

@@ -10,33 +10,7 @@ use crate::scenario::rules::ApolloFirstTurn;
 impl State {
     pub(super) fn begin_winter(&mut self, game: &Game, log: &mut impl Log) {
         emit!(log, GameEvent::WinterBegins { year: self.year });
-        // 8.1: Cleopatra goes home; she joins whoever holds Alexandria.
-        if let (Some(cleo), Some(alex)) = (game.cleopatra, game.alexandria)
-            && self.board.block(cleo).on_map()
-        {
-            let side = self.board.block(cleo).side;
-            if self.is_friendly(alex, side.other()) {
-                self.set_side(game, cleo, side.other());
-                emit!(
-                    log,
-                    GameEvent::CleopatraReturns {
-                        block: cleo,
-                        side,
-                        joins: Some(side.other())
-                    }
-                );
-            } else if self.board.block(cleo).loc != alex.0 {
-                emit!(
-                    log,
-                    GameEvent::CleopatraReturns {
-                        block: cleo,
-                        side,
-                        joins: None
-                    }
-                );
-            }
-            self.set_loc(game, cleo, alex.0);
-        }
+        self.cleopatra_goes_home(game, log);
         // 8.2 / 1.2: victory.
         let vp = self.vp(game);
         self.stats.vp_by_year.push(vp);
@@ -76,6 +50,37 @@ impl State {
         }
         self.phase = Phase::WinterNavis(Side::Caesar);
         self.settle_winter_navis(game, log);
+    }
+
+    /// 8.1: Cleopatra, on the map, goes home to Alexandria; she joins
+    /// whoever holds it.
+    fn cleopatra_goes_home(&mut self, game: &Game, log: &mut impl Log) {
+        if let (Some(cleo), Some(alex)) = (game.cleopatra, game.alexandria)
+            && self.board.block(cleo).on_map()
+        {
+            let side = self.board.block(cleo).side;
+            if self.is_friendly(alex, side.other()) {
+                self.set_side(game, cleo, side.other());
+                emit!(
+                    log,
+                    GameEvent::CleopatraReturns {
+                        block: cleo,
+                        side,
+                        joins: Some(side.other())
+                    }
+                );
+            } else if self.board.block(cleo).loc != alex.0 {
+                emit!(
+                    log,
+                    GameEvent::CleopatraReturns {
+                        block: cleo,
+                        side,
+                        joins: None
+                    }
+                );
+            }
+            self.set_loc(game, cleo, alex.0);
+        }
     }
 
     fn end_game(&mut self, winner: Option<Side>, how: EndReason, vp: [u32; 2], log: &mut impl Log) {

@@ -316,38 +316,10 @@ impl PositionDoc {
             let key = side_key(side);
             for (n, entry) in self.blocks.side(side).iter().enumerate() {
                 let path = format!("blocks.{key}.{n}");
-                let block = find_block(game, side, &entry.block, true).map_err(|e| {
-                    problems.push(Problem::new(format!("{path}.block"), e.to_string()))
-                });
-                let at = game
-                    .board()
-                    .resolve(&entry.at)
-                    .map_err(|e| problems.push(Problem::new(format!("{path}.at"), e.to_string())));
-                let (Ok(block), Ok(at)) = (block, at) else {
-                    continue;
-                };
-                let per_step = game.roster().block(block).kind.strength_per_step();
-                let steps = match entry.strength {
-                    None => game.roster().block(block).max_steps,
-                    Some(s) if s % per_step != 0 => {
-                        problems.push(Problem::new(
-                            format!("{path}.strength"),
-                            format!(
-                                "{} shows {per_step} strength a step (7.41): {s} is no strength it can have",
-                                entry.block
-                            ),
-                        ));
-                        continue;
-                    }
-                    Some(s) => s / per_step,
-                };
-                position.blocks.push(PlacedBlock {
-                    block,
-                    side,
-                    place: Place::Map(at),
-                    steps,
-                });
-                fields.push(format!("{path}.block"));
+                if let Some(placed) = on_map(game, side, &path, entry, problems) {
+                    position.blocks.push(placed);
+                    fields.push(format!("{path}.block"));
+                }
             }
             for (list, place, what) in [
                 (&self.eliminated, Place::Eliminated, "eliminated"),
@@ -433,6 +405,48 @@ impl PositionDoc {
         };
         Problem::new(path, error.to_string())
     }
+}
+
+/// The block of `entry` (at `path` in the file) on the map, at its space
+/// and strength in steps; none when a name or the strength is wrong, each
+/// problem at its field.
+fn on_map(
+    game: &Game,
+    side: Side,
+    path: &str,
+    entry: &BlockEntry,
+    problems: &mut Vec<Problem>,
+) -> Option<PlacedBlock> {
+    let block = find_block(game, side, &entry.block, true)
+        .map_err(|e| problems.push(Problem::new(format!("{path}.block"), e.to_string())));
+    let at = game
+        .board()
+        .resolve(&entry.at)
+        .map_err(|e| problems.push(Problem::new(format!("{path}.at"), e.to_string())));
+    let (Ok(block), Ok(at)) = (block, at) else {
+        return None;
+    };
+    let per_step = game.roster().block(block).kind.strength_per_step();
+    let steps = match entry.strength {
+        None => game.roster().block(block).max_steps,
+        Some(s) if s % per_step != 0 => {
+            problems.push(Problem::new(
+                format!("{path}.strength"),
+                format!(
+                    "{} shows {per_step} strength a step (7.41): {s} is no strength it can have",
+                    entry.block
+                ),
+            ));
+            return None;
+        }
+        Some(s) => s / per_step,
+    };
+    Some(PlacedBlock {
+        block,
+        side,
+        place: Place::Map(at),
+        steps,
+    })
 }
 
 fn side_key(side: Side) -> &'static str {
@@ -578,24 +592,7 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
     let doc: PositionDoc = crate::scenario::format::parse_ron(path, &text)?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let index = SourceIndex::new(&text);
-    let locate = |field: &str| {
-        let mut at = field;
-        let offset = loop {
-            if let Some(o) = index.label(at) {
-                break o;
-            }
-            match at.rfind('.') {
-                Some(dot) => at = &at[..dot],
-                None => break 0,
-            }
-        };
-        let (line, column) = index.line_column(&text, offset);
-        Location {
-            file: path.to_path_buf(),
-            line,
-            column,
-        }
-    };
+    let locate = |field: &str| field_location(path, &text, &index, field);
     let mut inputs = vec![path.to_path_buf()];
     let variant = relative(dir, &doc.variant);
     if Path::new(&variant).is_file() {
@@ -637,6 +634,28 @@ pub fn load_position(path: &Path) -> Result<LoadedPosition, PositionFileError> {
         state,
         inputs,
     })
+}
+
+/// Where `field` (`blocks.caesar.2.at`) is written in the file `path`
+/// holding `text`: at its label, else at its nearest enclosing field's,
+/// else at the file's start.
+fn field_location(path: &Path, text: &str, index: &SourceIndex, field: &str) -> Location {
+    let mut at = field;
+    let offset = loop {
+        if let Some(o) = index.label(at) {
+            break o;
+        }
+        match at.rfind('.') {
+            Some(dot) => at = &at[..dot],
+            None => break 0,
+        }
+    };
+    let (line, column) = index.line_column(text, offset);
+    Location {
+        file: path.to_path_buf(),
+        line,
+        column,
+    }
 }
 
 /// A variant named in a file: a path relative to the file when one exists

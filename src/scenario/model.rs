@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::scenario::diagnostics::{Code, Deployment, Finding, Severity, Subject};
 use crate::scenario::format::Location;
-use crate::scenario::format::{DeploymentDoc, ResolvedScenario, SourceFile, SourceIndex};
+use crate::scenario::format::{DeploymentDoc, LinkDoc, ResolvedScenario, SourceFile, SourceIndex};
 use crate::scenario::names;
 
 pub use crate::scenario::kinds::{BlockKind, Event, Initiative, LinkClass, Side, SpaceKind};
@@ -1022,7 +1022,21 @@ fn build_spaces(
             aliases: s.aliases.clone(),
         });
     }
-    for (s, &i) in spaces.iter().zip(&space_origin) {
+    check_aliases(&spaces, &space_origin, &mut seen, at, findings);
+    (spaces, space_origin)
+}
+
+/// Each alias of `spaces` names one space: an error for one that is
+/// already a name or another space's alias in `seen` (normalised name to
+/// space), which gets the rest.
+fn check_aliases(
+    spaces: &[Space],
+    space_origin: &[usize],
+    seen: &mut HashMap<String, String>,
+    at: &Locator,
+    findings: &mut Vec<Finding>,
+) {
+    for (s, &i) in spaces.iter().zip(space_origin) {
         for (k, alias) in s.aliases.iter().enumerate() {
             let key = names::normalise(alias);
             match seen.get(&key) {
@@ -1041,7 +1055,6 @@ fn build_spaces(
             }
         }
     }
-    (spaces, space_origin)
 }
 
 /// The links between known spaces, each pair once and none to itself,
@@ -1056,23 +1069,9 @@ fn build_links(
     let mut link_origin = Vec::new();
     let mut link_seen: HashMap<(SpaceId, SpaceId), usize> = HashMap::new();
     for (i, link) in doc.map.links.iter().enumerate() {
-        let (a_name, b_name) = link.ends();
-        let mut ends = [None, None];
-        for (slot, name) in [a_name, b_name].into_iter().enumerate() {
-            match space_board.resolve(name) {
-                Ok(id) => ends[slot] = Some(id),
-                Err(e) => findings.push(error(
-                    Code::UnknownName,
-                    format!("{} {a_name} - {b_name}: {e}", link.class().label()),
-                    at.link(i),
-                    Subject::Link {
-                        a: a_name.to_string(),
-                        b: b_name.to_string(),
-                    },
-                )),
-            }
-        }
-        let [Some(a), Some(b)] = ends else { continue };
+        let Some((a, b)) = link_ends(link, i, at, space_board, findings) else {
+            continue;
+        };
         let subject = Subject::Link {
             a: space_board.name(a).to_string(),
             b: space_board.name(b).to_string(),
@@ -1117,6 +1116,37 @@ fn build_links(
         });
     }
     (links, link_origin)
+}
+
+/// The spaces the `i`th link joins, if both are known; an error for each
+/// that is not.
+fn link_ends(
+    link: &LinkDoc,
+    i: usize,
+    at: &Locator,
+    space_board: &Board,
+    findings: &mut Vec<Finding>,
+) -> Option<(SpaceId, SpaceId)> {
+    let (a_name, b_name) = link.ends();
+    let mut ends = [None, None];
+    for (slot, name) in [a_name, b_name].into_iter().enumerate() {
+        match space_board.resolve(name) {
+            Ok(id) => ends[slot] = Some(id),
+            Err(e) => findings.push(error(
+                Code::UnknownName,
+                format!("{} {a_name} - {b_name}: {e}", link.class().label()),
+                at.link(i),
+                Subject::Link {
+                    a: a_name.to_string(),
+                    b: b_name.to_string(),
+                },
+            )),
+        }
+    }
+    let [Some(a), Some(b)] = ends else {
+        return None;
+    };
+    Some((a, b))
 }
 
 fn build_roster(
@@ -1304,6 +1334,29 @@ fn build_setup(
     )
 }
 
+/// Why `block` cannot start at `strength`, if it cannot: it must be
+/// `deployed`, at a strength it has, not already `given` one.
+fn strength_problem(
+    roster: &Roster,
+    block: BlockId,
+    strength: u8,
+    deployed: bool,
+    given: bool,
+) -> Option<String> {
+    let b = roster.block(block);
+    if !deployed {
+        Some("it is not deployed (blocks in the pool have no strength yet, 6.4)".to_string())
+    } else if strength == 0 || strength > b.max_strength() {
+        Some(format!("its strength is 1 to {}", b.max_strength()))
+    } else if !b.kind.strengths(b.max_steps).any(|v| v == strength) {
+        Some("the elephant fights at IV or II (7.41)".to_string())
+    } else if given {
+        Some("its strength is given twice".to_string())
+    } else {
+        None
+    }
+}
+
 /// The starting strengths the deployment sets: each for a deployed block,
 /// once, and one the block can have (6.4, 7.41).
 fn build_strengths(
@@ -1338,26 +1391,14 @@ fn build_strengths(
                     continue;
                 }
             };
-            let b = roster.block(block);
-            let problem = if !placed.contains_key(&block) {
-                Some(
-                    "it is not deployed (blocks in the pool have no strength yet, 6.4)".to_string(),
-                )
-            } else if *strength == 0 || *strength > b.max_strength() {
-                Some(format!("its strength is 1 to {}", b.max_strength()))
-            } else if !b.kind.strengths(b.max_steps).any(|v| v == *strength) {
-                Some("the elephant fights at IV or II (7.41)".to_string())
-            } else if strengths.iter().any(|(id, _)| *id == block) {
-                Some("its strength is given twice".to_string())
-            } else {
-                None
-            };
-            match problem {
+            let given = strengths.iter().any(|(id, _)| *id == block);
+            let deployed = placed.contains_key(&block);
+            match strength_problem(roster, block, *strength, deployed, given) {
                 Some(why) => findings.push(error(
                     Code::BadStrength,
                     format!(
                         "{section}: {side} block \"{}\" cannot start at strength {strength}: {why}",
-                        b.name
+                        roster.block(block).name
                     ),
                     location,
                     subject,

@@ -453,28 +453,7 @@ impl Ctx<'_> {
                 "a card gives at most {MAX_CARD_POINTS} of each (the published cards 1 to 4 moves, 1 to 3 levies: 6.1, 6.4)"
             ),
         ));
-        // House rules: every removed card must name a card of this deck.
-        let (_, unmatched) = deck.without(&self.rules.removed_cards);
-        let names: Vec<String> = deck.cards.iter().map(|c| c.face.name()).collect();
-        for name in unmatched {
-            let why = if names.iter().any(|n| n.eq_ignore_ascii_case(name.trim())) {
-                "more mentions than the deck has copies".to_string()
-            } else {
-                format!(
-                    "no card is named so{}",
-                    crate::scenario::names::did_you_mean(name, names.iter().map(String::as_str))
-                )
-            };
-            out.push(finding(
-                Code::BadRemovedCard,
-                format!(
-                    "{}: removed_cards names \"{name}\": {why} (cards are named \"Jupiter\" or \"3/1\")",
-                    self.rules.name
-                ),
-                None,
-                rule_set(),
-            ));
-        }
+        self.check_removed_cards(out);
         let mut seen = BTreeSet::new();
         for e in deck.events() {
             if !seen.insert(e) {
@@ -493,6 +472,35 @@ impl Ctx<'_> {
             |c| c.moves == 0 && c.levy == 0,
             "it does nothing",
         ));
+    }
+
+    /// House rules: every removed card names a card of this deck, once
+    /// for each copy it removes.
+    fn check_removed_cards(&self, out: &mut Vec<Finding>) {
+        let deck = &self.scenario.deck;
+        let (_, unmatched) = deck.without(&self.rules.removed_cards);
+        let names: Vec<String> = deck.cards.iter().map(|c| c.face.name()).collect();
+        for name in unmatched {
+            let why = if names.iter().any(|n| n.eq_ignore_ascii_case(name.trim())) {
+                "more mentions than the deck has copies".to_string()
+            } else {
+                format!(
+                    "no card is named so{}",
+                    crate::scenario::names::did_you_mean(name, names.iter().map(String::as_str))
+                )
+            };
+            out.push(finding(
+                Code::BadRemovedCard,
+                format!(
+                    "{}: removed_cards names \"{name}\": {why} (cards are named \"Jupiter\" or \"3/1\")",
+                    self.rules.name
+                ),
+                None,
+                Subject::RuleSet {
+                    name: self.rules.name.clone(),
+                },
+            ));
+        }
     }
 
     /// A finding of `code` at the first command card `bad` holds for,

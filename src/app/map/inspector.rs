@@ -267,7 +267,27 @@ impl Inspector {
             }));
         }
         ui.end_row();
+        self.aliases_row(ui, space, actions);
 
+        if let Some(island) = &space.island {
+            ui.label("Island");
+            ui.label(format!("{island} (4.41: reached only by sea)"));
+            ui.end_row();
+        }
+        if space.kind.is_city() {
+            ui.label("Winter supply");
+            ui.label(format!(
+                "{} blocks ({winter} + {} VP, 8.4)",
+                winter.saturating_add(space.vp),
+                space.vp
+            ));
+            ui.end_row();
+        }
+    }
+
+    /// The aliases as one comma-separated field, as a grid row: edited
+    /// there and applied when it loses focus (not at every key).
+    fn aliases_row(&mut self, ui: &mut Ui, space: &SpaceDoc, actions: &mut Vec<Request>) {
         let r = form::labelled(
             ui,
             "Aliases",
@@ -290,21 +310,6 @@ impl Inspector {
             }
         }
         ui.end_row();
-
-        if let Some(island) = &space.island {
-            ui.label("Island");
-            ui.label(format!("{island} (4.41: reached only by sea)"));
-            ui.end_row();
-        }
-        if space.kind.is_city() {
-            ui.label("Winter supply");
-            ui.label(format!(
-                "{} blocks ({winter} + {} VP, 8.4)",
-                winter.saturating_add(space.vp),
-                space.vp
-            ));
-            ui.end_row();
-        }
     }
 
     /// "Link to … as … Add link".
@@ -350,42 +355,10 @@ impl Inspector {
                 }
             }
         });
-        let buf = self;
         egui::Grid::new("link_inspector")
             .num_columns(2)
             .spacing([10.0, 4.0])
-            .show(ui, |ui| {
-                let mut class = link.class();
-                form::labelled(
-                    ui,
-                    "Class",
-                    form::choice("link_class", &mut class, CLASSES, LinkClass::label),
-                );
-                if class != link.class() {
-                    actions.push(Request::Edit(Edit::SetLinkClass {
-                        a: x.to_string(),
-                        b: y.to_string(),
-                        class,
-                        name: None,
-                    }));
-                }
-                ui.end_row();
-                if link.class() == LinkClass::Strait {
-                    let l = ui.label("Strait name");
-                    let r = ui
-                        .text_edit_singleline(&mut buf.strait_name)
-                        .labelled_by(l.id);
-                    if r.lost_focus() && Some(buf.strait_name.as_str()) != link.name() {
-                        actions.push(Request::Edit(Edit::SetLinkClass {
-                            a: x.to_string(),
-                            b: y.to_string(),
-                            class: LinkClass::Strait,
-                            name: Some(buf.strait_name.trim().to_string()),
-                        }));
-                    }
-                    ui.end_row();
-                }
-            });
+            .show(ui, |ui| self.link_class_rows(ui, link, actions));
         let rule = match link.class() {
             LinkClass::Major => "4.31: four blocks per player per turn",
             LinkClass::Minor => "4.31: two blocks per player per turn",
@@ -400,6 +373,42 @@ impl Inspector {
                 a: x.to_string(),
                 b: y.to_string(),
             }));
+        }
+    }
+
+    /// The link's class, and a strait's name, as grid rows: a strait's
+    /// name is applied when its field loses focus (not at every key).
+    fn link_class_rows(&mut self, ui: &mut Ui, link: &LinkDoc, actions: &mut Vec<Request>) {
+        let (x, y) = link.ends();
+        let mut class = link.class();
+        form::labelled(
+            ui,
+            "Class",
+            form::choice("link_class", &mut class, CLASSES, LinkClass::label),
+        );
+        if class != link.class() {
+            actions.push(Request::Edit(Edit::SetLinkClass {
+                a: x.to_string(),
+                b: y.to_string(),
+                class,
+                name: None,
+            }));
+        }
+        ui.end_row();
+        if link.class() == LinkClass::Strait {
+            let l = ui.label("Strait name");
+            let r = ui
+                .text_edit_singleline(&mut self.strait_name)
+                .labelled_by(l.id);
+            if r.lost_focus() && Some(self.strait_name.as_str()) != link.name() {
+                actions.push(Request::Edit(Edit::SetLinkClass {
+                    a: x.to_string(),
+                    b: y.to_string(),
+                    class: LinkClass::Strait,
+                    name: Some(self.strait_name.trim().to_string()),
+                }));
+            }
+            ui.end_row();
         }
     }
 }

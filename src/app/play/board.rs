@@ -555,7 +555,23 @@ fn paint_block(
         font,
         theme::BLOCK_TEXT,
     );
-    // The pips: one per step, on the lower edge, as the block is turned.
+    paint_pips(painter, rect, strength, most);
+    if state.is_reserve(b) {
+        painter.rect_stroke(
+            rect,
+            2.0,
+            Stroke::new(1.5, Color32::WHITE),
+            StrokeKind::Inside,
+        );
+    }
+    Some((format!("{words} {}", roman(strength)), at))
+}
+
+/// A face-up block's pips, one per step of its `most`, on the lower edge
+/// of its square `rect` as the block is turned: filled up to `strength`,
+/// hollow for the steps it lost.
+fn paint_pips(painter: &egui::Painter, rect: Rect, strength: u8, most: u8) {
+    let cell = rect.width();
     let steps = most.max(1);
     let r = (0.075 * cell).max(1.2);
     let step = ((cell - 4.0 * r) / f32::from(steps)).min(3.0 * r);
@@ -569,15 +585,6 @@ fn paint_block(
             painter.circle_stroke(c, r, Stroke::new(1.0, theme::BLOCK_REDUCED));
         }
     }
-    if state.is_reserve(b) {
-        painter.rect_stroke(
-            rect,
-            2.0,
-            Stroke::new(1.5, Color32::WHITE),
-            StrokeKind::Inside,
-        );
-    }
-    Some((format!("{words} {}", roman(strength)), at))
 }
 
 /// One accessibility node per block drawn: a face-up block by name,

@@ -1380,7 +1380,6 @@ impl Session {
     }
 }
 
-/// Following the AI: its last action's place brought into view and ringed.
 /// The game's title, its seats, and saving, replaying and undoing it.
 fn game_header(
     ui: &mut Ui,
@@ -1437,22 +1436,30 @@ fn game_header(
         {
             actions.push(replay_action(s, viewer));
         }
-        // On the hand-over screen the person at the window may be either
-        // side: the screen's own button says whose decision it takes back.
-        let undoable = s.handover.is_none()
-            && s.undoer()
-                .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
-        if ui
-            .add_enabled(undoable, egui::Button::new(RichText::new("Undo my decision").small()))
-            .on_hover_text("Take back your last decision (Ctrl+Z)")
-            .on_disabled_hover_text(
-                "Only your own decisions since the last one that showed you something or rolled dice",
-            )
-            .clicked()
-        {
-            s.undo_now();
-        }
+        undo_button(ui, s);
     });
+}
+
+/// "Undo my decision", when the person has one to take back. On the
+/// hand-over screen the person at the window may be either side: the
+/// screen's own button says whose decision it takes back.
+fn undo_button(ui: &mut Ui, s: &mut Session) {
+    let undoable = s.handover.is_none()
+        && s.undoer()
+            .is_some_and(|side| s.trace.undo_point(&s.game, side).is_some());
+    if ui
+        .add_enabled(
+            undoable,
+            egui::Button::new(RichText::new("Undo my decision").small()),
+        )
+        .on_hover_text("Take back your last decision (Ctrl+Z)")
+        .on_disabled_hover_text(
+            "Only your own decisions since the last one that showed you something or rolled dice",
+        )
+        .clicked()
+    {
+        s.undo_now();
+    }
 }
 
 /// Rows the AI's controls hold: the pace, pause and follow, what the AI
@@ -1486,6 +1493,7 @@ fn fixed_area(ui: &mut Ui, id: &str, rows: f32, add: impl FnOnce(&mut Ui)) {
         .show(ui, add);
 }
 
+/// Following the AI: its last action's place brought into view and ringed.
 fn follow(on: bool, s: &Session, board: &mut PlayBoard) {
     if on && let Some(space) = s.trace.len().checked_sub(1).and_then(|i| s.acted_at(i)) {
         board.follow(space);
@@ -1998,21 +2006,24 @@ fn placed_actions(
     };
     ui.label(RichText::new(heading).strong());
     if listed.is_empty() {
-        let cards = legal
-            .iter()
-            .any(|a| matches!(a, Action::Play(_) | Action::Discard(_)));
-        ui.label(
-            RichText::new(if legal.iter().any(|a| matches!(a, Action::Discard(_))) {
-                "Discard (2.1): click the card to give up in your hand above, then confirm it here."
-            } else if cards {
-                "Click a card of your hand above."
-            } else {
-                "Nothing else to do: use the buttons above."
-            })
-            .weak(),
-        );
+        ui.label(RichText::new(elsewhere_hint(legal)).weak());
     }
     picked.or(headed_list(ui, guard, &listed, text, &mut places.list))
+}
+
+/// Where the decision is made when no action is listed: a discard or a
+/// card in the hand, else the slots' buttons.
+fn elsewhere_hint(legal: &[Action]) -> &'static str {
+    let cards = legal
+        .iter()
+        .any(|a| matches!(a, Action::Play(_) | Action::Discard(_)));
+    if legal.iter().any(|a| matches!(a, Action::Discard(_))) {
+        "Discard (2.1): click the card to give up in your hand above, then confirm it here."
+    } else if cards {
+        "Click a card of your hand above."
+    } else {
+        "Nothing else to do: use the buttons above."
+    }
 }
 
 /// VP of each side, turn by turn (egui_plot).

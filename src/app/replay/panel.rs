@@ -275,6 +275,13 @@ impl ReplayPanel {
                 });
             }
         });
+        self.arrow_keys(ui);
+        actions
+    }
+
+    /// The arrow keys step a replay back and on by one action, unless a
+    /// text field has the keyboard.
+    fn arrow_keys(&mut self, ui: &Ui) {
         if self.replayed.is_some() && !ui.ctx().egui_wants_keyboard_input() {
             let (left, right) = ui.input(|i| {
                 (
@@ -289,7 +296,6 @@ impl ReplayPanel {
                 self.step(Stride::Action, true);
             }
         }
-        actions
     }
 
     /// A hot-seat replay's question, then its hand-over: nothing of the

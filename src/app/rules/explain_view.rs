@@ -263,7 +263,15 @@ impl ExplainPanel {
                 ui.add(egui::DragValue::new(&mut self.seed)).labelled_by(l.id);
                 ui.end_row();
             });
-        // Its own row: in the grid it would widen the columns beside it.
+        self.setup_changes_row(ui);
+        clicks.extend(self.other_player_row(ui, state.variant()));
+        self.run_buttons(ui, state, sim);
+        clicks
+    }
+
+    /// B's setup changes and whether pairs are measured, in a row of its
+    /// own: in the settings' grid it would widen the columns beside it.
+    fn setup_changes_row(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let l = ui.label("Setup changes (B)").on_hover_text(
                 "B is played on the setup with these changes, A on the setup as it is; each change is explained as one more field (as `explain --set`)",
@@ -279,9 +287,6 @@ impl ExplainPanel {
                     "Then switch the fields marked as interacting together, pair by pair, against the sum of each alone (as `explain --pairs`)",
                 );
         });
-        clicks.extend(self.other_player_row(ui, state.variant()));
-        self.run_buttons(ui, state, sim);
-        clicks
     }
 
     /// "Check with another player": the player that plays the explanation
@@ -889,13 +894,37 @@ fn effect_chart(
     // Row i is drawn at y = n − 1 − i, so the whole difference is on top.
     let y_of = move |i: usize| (n - 1 - i) as f64;
     let labels: Vec<String> = rows.iter().map(|row| row.label.clone()).collect();
-    // The axis in points, a tick every `step` (1, 2, 5, 10 ... points), so
-    // every bar's length can be read off it.
+    // The axis spans every whisker, and 0.
     let (lo, hi) = rows.iter().fold((0.0f64, 0.0f64), |(lo, hi), row| {
         (lo.min(row.points[1]), hi.max(row.points[2]))
     });
+    let response = effect_plot(n, (lo, hi), labels).show(ui, |p| {
+        effect_bars(p, &rows, highlighted, y_of);
+        for (i, row) in rows.iter().enumerate() {
+            whisker(p, row, y_of(i));
+        }
+        p.vline(VLine::new("", 0.0).color(theme::DRAW));
+    });
+    let clicked = response.response.clicked();
+    let pos = response.response.interact_pointer_pos()?;
+    if !clicked {
+        return None;
+    }
+    let y = response.transform.value_from_position(pos).y.round();
+    let i = usize::try_from(n as i64 - 1 - y as i64).ok()?;
+    rows.get(i)
+        .filter(|row| row.rule_field)
+        .map(|row| Clicked::Field(row.label.clone()))
+}
+
+/// The chart's frame for `n` rows spanning `lo..hi` points: fixed (no
+/// zoom, drag or scroll), the points axis with a tick every round step,
+/// the rows' names on the left.
+fn effect_plot(n: usize, (lo, hi): (f64, f64), labels: Vec<String>) -> Plot<'static> {
+    // A tick every `step` (1, 2, 5, 10 ... points), so every bar's length
+    // can be read off the axis.
     let step = tick_step(hi - lo);
-    let response = Plot::new("explain_effects")
+    Plot::new("explain_effects")
         .height(ROW_HEIGHT * n as f32 + 60.0)
         .allow_zoom(false)
         .allow_drag(false)
@@ -917,23 +946,6 @@ fn effect_chart(
         .include_y(n as f64 - 0.4)
         .y_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
         .custom_y_axes(vec![row_names_axis(labels)])
-        .show(ui, |p| {
-            effect_bars(p, &rows, highlighted, y_of);
-            for (i, row) in rows.iter().enumerate() {
-                whisker(p, row, y_of(i));
-            }
-            p.vline(VLine::new("", 0.0).color(theme::DRAW));
-        });
-    let clicked = response.response.clicked();
-    let pos = response.response.interact_pointer_pos()?;
-    if !clicked {
-        return None;
-    }
-    let y = response.transform.value_from_position(pos).y.round();
-    let i = usize::try_from(n as i64 - 1 - y as i64).ok()?;
-    rows.get(i)
-        .filter(|row| row.rule_field)
-        .map(|row| Clicked::Field(row.label.clone()))
 }
 
 /// The key of the kinds of row the chart has, in a row of its own above the
@@ -1108,11 +1120,21 @@ pub(crate) fn chart_svg(r: &ExplainReport) -> String {
         ));
     }
     let bottom = top + row_h * rows.len() as f64;
-    // Grid lines at round numbers of points, about six across.
+    svg.push_str(&svg_grid((lo, hi), (top, bottom), x));
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The SVG chart's grid lines from `top` to `bottom`, at round numbers of
+/// points across `lo..hi` (about six), each with its number under it;
+/// `x` places a value.
+fn svg_grid((lo, hi): (f64, f64), (top, bottom): (f64, f64), x: impl Fn(f64) -> f64) -> String {
+    let span = (hi - lo).max(1.0);
     let step = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
         .into_iter()
         .find(|s| span / s <= 8.0)
         .unwrap_or(100.0);
+    let mut grid = String::new();
     let mut tick = (lo / step).ceil() * step;
     while tick <= hi + 1e-9 {
         let dash = if tick == 0.0 {
@@ -1120,7 +1142,7 @@ pub(crate) fn chart_svg(r: &ExplainReport) -> String {
         } else {
             " stroke-dasharray=\"2 4\""
         };
-        svg.push_str(&format!(
+        grid.push_str(&format!(
             "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{top:.1}\" y2=\"{bottom:.1}\" stroke=\"gray\"{dash}/>\n\
              <text x=\"{0:.1}\" y=\"{1:.1}\" text-anchor=\"middle\" font-size=\"11\">{tick:+}</text>\n",
             x(tick),
@@ -1130,8 +1152,7 @@ pub(crate) fn chart_svg(r: &ExplainReport) -> String {
         ));
         tick += step;
     }
-    svg.push_str("</svg>\n");
-    svg
+    grid
 }
 
 /// The report's words as the window's font can draw them: it has no arrow

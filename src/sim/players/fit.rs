@@ -384,13 +384,9 @@ fn relative_to(path: &Path, dir: &Path) -> PathBuf {
     relative
 }
 
-/// Starts a fit in `dir` (made if missing; refused unless new or empty):
-/// checks every output, times a game on this machine (on the current rayon
-/// pool) and writes the plan.
-pub fn start(dir: &Path, request: FitRequest, game: &Game) -> Result<FitState, FitError> {
-    if !BUDGET_MINUTES.contains(&request.budget_minutes) {
-        return Err(FitError::Budget(request.budget_minutes));
-    }
+/// `dir` made ready for a new fit: made if missing, refused when a fit is
+/// there already or it holds anything but scratch files.
+fn new_fit_folder(dir: &Path) -> Result<(), FitError> {
     if dir.join(STATE).exists() {
         return Err(FitError::AlreadyThere(dir.to_path_buf()));
     }
@@ -406,7 +402,17 @@ pub fn start(dir: &Path, request: FitRequest, game: &Game) -> Result<FitState, F
     std::fs::create_dir_all(dir).map_err(|source| FitError::Folder {
         path: dir.to_path_buf(),
         source,
-    })?;
+    })
+}
+
+/// Starts a fit in `dir` (made if missing; refused unless new or empty):
+/// checks every output, times a game on this machine (on the current rayon
+/// pool) and writes the plan.
+pub fn start(dir: &Path, request: FitRequest, game: &Game) -> Result<FitState, FitError> {
+    if !BUDGET_MINUTES.contains(&request.budget_minutes) {
+        return Err(FitError::Budget(request.budget_minutes));
+    }
+    new_fit_folder(dir)?;
     check_bundle_outputs(dir)?;
     let threads = rayon::current_num_threads();
     let cpu_seconds = request.budget_minutes * 60.0 * threads as f64;

@@ -448,6 +448,21 @@ pub(crate) struct Maximised {
     pub(crate) stopped_early: Option<String>,
 }
 
+/// CMA-ES maximising from the origin in `dims` dimensions, `lambda`
+/// candidates a generation for the generations `effort` pays for, and no
+/// stop on the score's tolerances: they would stop on its noise.
+fn noisy_options(effort: &Effort, dims: usize, lambda: usize) -> CMAESOptions {
+    CMAESOptions::new(vec![0.0; dims], effort.step)
+        .mode(Mode::Maximize)
+        .seed(effort.seed)
+        .population_size(lambda)
+        .max_generations(effort.generations(lambda) as usize)
+        .tol_fun(0.0)
+        .tol_fun_rel(0.0)
+        .tol_fun_hist(0.0)
+        .tol_stagnation(usize::MAX)
+}
+
 /// Maximises a noisy score by CMA-ES (the heuristic's tuning and the
 /// search's) in `dims` dimensions from the origin, with `effort`'s first
 /// step and seed, `lambda` candidates a generation for the generations its
@@ -480,16 +495,7 @@ pub(crate) fn maximise(
             }
         }
     };
-    let mut search = CMAESOptions::new(vec![0.0; dims], effort.step)
-        .mode(Mode::Maximize)
-        .seed(effort.seed)
-        .population_size(lambda)
-        .max_generations(effort.generations(lambda) as usize)
-        // A noisy score: the defaults' tolerances would stop on noise.
-        .tol_fun(0.0)
-        .tol_fun_rel(0.0)
-        .tol_fun_hist(0.0)
-        .tol_stagnation(usize::MAX)
+    let mut search = noisy_options(effort, dims, lambda)
         .build(objective)
         .expect("the options are checked and the start is finite");
     let mut generations = Vec::new();

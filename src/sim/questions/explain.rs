@@ -827,19 +827,7 @@ impl ExplainReport {
             ranges.extend(own.into_iter().map(|g| (g, *label)));
         }
         ranges.sort();
-        for pair in ranges.windows(2) {
-            let ((a, la), (b, lb)) = (pair[0], pair[1]);
-            if b.start < a.end {
-                return Err(MergeError::Overlap {
-                    first_label: la.to_string(),
-                    first: a,
-                    second_label: lb.to_string(),
-                    second: b,
-                    common: GameRange::from(b.start..a.end.min(b.end)),
-                }
-                .into());
-            }
-        }
+        MergeError::refuse_overlaps(&ranges)?;
         let mut merged = (*first).clone();
         for (label, r) in &reports[1..] {
             for ((field, mine), (_, theirs)) in first.identity().into_iter().zip(r.identity()) {

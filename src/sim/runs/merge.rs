@@ -54,6 +54,24 @@ pub struct RunDifference {
 }
 
 impl MergeError {
+    /// Refuses two of the labelled `ranges` (sorted by start) that hold
+    /// the same games: sorted so, two overlap only if two neighbours do.
+    pub(crate) fn refuse_overlaps(ranges: &[(GameRange, &str)]) -> Result<(), MergeError> {
+        for pair in ranges.windows(2) {
+            let ((a, la), (b, lb)) = (pair[0], pair[1]);
+            if b.start < a.end {
+                return Err(MergeError::Overlap {
+                    first_label: la.to_string(),
+                    first: a,
+                    second_label: lb.to_string(),
+                    second: b,
+                    common: GameRange::from(b.start..a.end.min(b.end)),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// This error, said of the report (or part) called `label`.
     pub(crate) fn in_report(self, label: impl fmt::Display) -> MergeError {
         MergeError::In {

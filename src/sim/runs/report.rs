@@ -1240,23 +1240,7 @@ impl Merge for SimReport {
             acc.merge(&r.raw).map_err(|e| e.in_report(label))?;
         }
         ranges.sort();
-        // Sorted by start, two ranges overlap only if two neighbours do.
-        for pair in ranges.windows(2) {
-            let ((a, la), (b, lb)) = (pair[0], pair[1]);
-            if b.start < a.end {
-                let common = GameRange {
-                    start: b.start,
-                    end: a.end.min(b.end),
-                };
-                return Err(MergeError::Overlap {
-                    first_label: la.to_string(),
-                    first: a,
-                    second_label: lb.to_string(),
-                    second: b,
-                    common,
-                });
-            }
-        }
+        MergeError::refuse_overlaps(&ranges)?;
         let covered = coalesce(ranges.iter().map(|(g, _)| *g));
         // Disjoint ranges of one run: the counts add up to at most run_games,
         // but sums of values may still overflow.
