@@ -416,7 +416,8 @@ balance_jobs=$(submit 2 "$work/balance" "${balance_run[@]}") || fail "balance: s
 mkdir -p "$work/fair.single"
 "$bin" fair "${fair_setup[@]}" "${fair_shards[@]}" --shard 1/1 --threads 1 --json \
     --out "$work/fair.single/shard-{shard}.json" >/dev/null
-"$bin" fair "${fair_setup[@]}" --merge "$work/fair.single/shard-1-of-1.json" --threads 2 \
+# The merge takes the shards' population: only the budget is its own.
+"$bin" fair "${fair_setup[@]:3}" --merge "$work/fair.single/shard-1-of-1.json" --threads 2 \
     --out "$work/fair.single/merged.json" --write-variant "$work/fair.single/answer.ron" >/dev/null
 "$bin" "${balance_run[@]}" --threads 2 --json --out "$work/balance.single.json" >/dev/null
 for jobs in "$fair_jobs" "$balance_jobs"; do
