@@ -125,8 +125,8 @@ pub struct BalanceArgs {
     #[arg(long, conflicts_with_all = ["resume", "challenge"])]
     shard: Option<ShardArg>,
     /// Merge the reports of a sharded table (JSON) into the whole table's
-    /// report: the table is the shards', so no option that plays refuses
-    /// nothing silently.
+    /// report: the table is the shards', so an option that would play is
+    /// refused rather than ignored.
     #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = [
         "challenge", "resume", "shard", "compare_scenario", "players", "only_named", "bundle",
         "budget", "seed", "games", "first_games", "rounds", "threshold", "oracles",
