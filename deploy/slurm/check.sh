@@ -17,7 +17,9 @@
 # --merge-cpus 2 and the run's --write-variant) and a balance table (2
 # tasks), submitted together: fair's report and variant file against a
 # one-shard run merged, balance's against the table on one machine, fair's
-# run.args and a --resume that has nothing to do; and ten submits of theirs
+# run.args and a --resume that has nothing to do, a driver killed at its
+# first checkpoint and the next merge step going on from it to the same
+# report; and ten submits of theirs
 # refused before queueing (--merge-cpus 0 or 64, --merge-time 1h or shorter
 # than the budget, --merge or --shard given, a --write-variant the driver
 # could not write, balance with two --variant, --resume, or a table the
@@ -445,6 +447,35 @@ if [ -n "$fair_jobs" ]; then
         say "fair: the driver's --write-variant = the one-machine run's ($(grep -o '(caesar_first_levy_bonus=[0-9]*)' "$work/fair-answer.ron"))"
     else
         fail "fair: the driver's variant file differs from the one-machine run's (or is missing)"
+    fi
+    # A driver that dies (its time limit, a lost node) after its first
+    # checkpoint: the next merge step goes on from that checkpoint, to the
+    # report of a driver that never died. By hand (merge.sbatch runs without
+    # Slurm), on the run's own shards; the killer waits for merged.json.
+    killed=$work/fair.killed
+    mkdir -p "$killed"
+    cp "$work"/fair/shard-*-of-2.json "$killed/"
+    cat >"$work/killer" <<KILLER
+#!/bin/bash
+"$bin" "\$@" & pid=\$!
+while kill -0 \$pid 2>/dev/null && [ ! -s "$killed/merged.json" ]; do sleep 0.02; done
+kill -9 \$pid 2>/dev/null && exit 137
+wait \$pid
+KILLER
+    chmod +x "$work/killer"
+    if (cd "$work" && RESULTS=$killed SHARDS=2 CAESAR_BIN=$work/killer "$slurm_dir/merge.sbatch" fair \
+        "${fair_setup[@]:3}" --write-variant "$killed/answer.ron") >"$killed/first.log" 2>&1; then
+        fail "fair: the driver meant to be killed at its first checkpoint ended first (the check proves nothing)"
+    elif [ ! -s "$killed/merged.json" ] || [ -e "$killed/merged.txt" ]; then
+        fail "fair: the killed driver left no checkpoint (or a merged.txt): $(tail -n 3 "$killed/first.log")"
+    elif ! (cd "$work" && RESULTS=$killed SHARDS=2 CAESAR_BIN=$bin "$slurm_dir/merge.sbatch" fair \
+        "${fair_setup[@]:3}" --write-variant "$killed/answer.ron") >"$killed/second.log" 2>&1; then
+        fail "fair: the merge step after a killed driver failed: $(tail -n 3 "$killed/second.log")"
+    elif ! grep -q "fair --resume $killed/driver-checkpoint.json" "$killed/second.log"; then
+        fail "fair: the merge step after a killed driver did not go on from its checkpoint: $(head -n 3 "$killed/second.log")"
+    else
+        same_report "fair (its driver killed, then resumed)" "$killed/merged.json" "$work/fair.single/merged.json" \
+            'walk(if type == "string" then sub("^[0-9]+ shards? merged"; "N shards merged") else . end)'
     fi
 fi
 if [ -n "$balance_jobs" ]; then
