@@ -317,7 +317,7 @@ fn write_variant(
     report: &fair::FairReport,
 ) -> Result<(), CliError> {
     match &report.answer {
-        Some(a) => {
+        Some(a) if report.answer_within() => {
             let text = fair::variant_text(
                 &fair::variant_reference(variant, Some(path)),
                 &game.rules,
@@ -326,6 +326,10 @@ fn write_variant(
             caesar_workbench::files::write_output(path, &text)
                 .map_err(|e| CliError::Usage(format!("writing {}: {e}", path.display())))?;
         }
+        Some(_) => warn(format_args!(
+            "no change within the tolerance, only a nearest point: {} was not written",
+            path.display()
+        )),
         None => warn(format_args!(
             "no change found: {} was not written",
             path.display()

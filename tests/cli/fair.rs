@@ -122,6 +122,53 @@ fn a_knob_that_cannot_reach_the_target_says_so_with_its_nearest_point_the_same_f
 }
 
 #[test]
+fn a_nearest_point_that_misses_after_its_checks_is_said_as_no_change_and_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("fair.ron");
+    let out = dir.path().join("fair.json");
+    let mut args = tiny(&[
+        "--vary",
+        "max_events_per_hand=6,7",
+        "--target",
+        "95",
+        "--oracles",
+        "search",
+        "--response-games",
+        "20",
+        "--write-variant",
+        written.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Best responses (searches: nothing to train, the cheapest) at the
+    // nearest point, tiny's 0 check rounds replaced: it is checked, and
+    // still far from 95%.
+    let at = args.iter().position(|a| *a == "--check-rounds").unwrap();
+    args[at + 1] = "1";
+    let run = cli().args(&args).assert().success().get_output().clone();
+    let (text, warned) = (
+        String::from_utf8(run.stdout).unwrap(),
+        String::from_utf8(run.stderr).unwrap(),
+    );
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(
+        !report["answer"].is_null(),
+        "the nearest point was checked: {report}"
+    );
+    assert!(
+        text.contains("No change found brings Caesar to 95% ± 2")
+            && text.contains("the nearest the checks came is max_events_per_hand="),
+        "{text}"
+    );
+    assert!(!text.contains("Give "), "advised as a change: {text}");
+    assert!(
+        !written.exists(),
+        "a point that misses was written as the change"
+    );
+    assert!(warned.contains("only a nearest point"), "{warned}");
+}
+
+#[test]
 fn the_change_found_is_written_as_a_variant_that_sets_only_it() {
     let dir = tempfile::tempdir().unwrap();
     let written = dir.path().join("fair.ron");

@@ -455,27 +455,36 @@ impl FairReport {
     /// The answer in words first.
     pub fn verdict(&self) -> String {
         let target = self.options.target * 100.0;
+        let moved = |a: &Checked| {
+            if a.responses == 0 {
+                "no best response was trained against it".to_string()
+            } else {
+                format!(
+                    "no new player trained against it moved it by more than {:.1} points",
+                    a.best_gain * 100.0
+                )
+            }
+        };
         let mut text = match &self.answer {
-            Some(a) => format!(
-                "{}: at equilibrium Caesar wins {}; {}.{}",
+            Some(a) if self.answer_within() => format!(
+                "{}: at equilibrium Caesar wins {}; {}.",
                 settings_words(&a.settings()),
                 percent(&a.share),
-                if a.responses == 0 {
-                    "no best response was trained against it".to_string()
+                moved(a)
+            ),
+            // The nearest point checked is no answer: said as what it is,
+            // never in the words of a change to make.
+            Some(a) => format!(
+                "No change found brings Caesar to {target:.0}% ± {:.0} at equilibrium, even against players trained at the nearest point: the nearest the checks came is {}{}, where he wins {}; {}.",
+                self.options.tolerance * 100.0,
+                setting_list(&a.settings()),
+                if self.is_setup_as_it_is(a) {
+                    " (the setup as it is)"
                 } else {
-                    format!(
-                        "no new player trained against it moved it by more than {:.1} points",
-                        a.best_gain * 100.0
-                    )
+                    ""
                 },
-                if self.answer_within() {
-                    String::new()
-                } else {
-                    format!(
-                        " That is outside {target:.0}% ± {:.0}: the nearest the checks came.",
-                        self.options.tolerance * 100.0
-                    )
-                }
+                percent(&a.share),
+                moved(a)
             ),
             None => format!(
                 "No change found brings Caesar to {target:.0}% ± {:.0} at equilibrium (he wins {} as the setup is).",
@@ -525,7 +534,27 @@ impl FairReport {
     }
 }
 
+/// Settings as `key=value`, comma-separated: a point named, not advised.
+fn setting_list(settings: &[Setting]) -> String {
+    settings
+        .iter()
+        .map(|s| format!("{}={}", s.key, value_text(&s.value)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl FairReport {
+    /// The checked point is the setup's own value of its knob (and of the
+    /// knob held with it): no change at all.
+    fn is_setup_as_it_is(&self, checked: &Checked) -> bool {
+        checked.with.is_none()
+            && self.knobs.iter().any(|k| {
+                k.key == checked.key
+                    && k.with.is_none()
+                    && k.base_value.as_ref() == Some(&checked.value)
+            })
+    }
+
     /// The checked answer is within the target's tolerance.
     pub fn answer_within(&self) -> bool {
         self.answer.as_ref().is_some_and(|a| {
@@ -547,12 +576,12 @@ impl FairReport {
         Some((k, c))
     }
 
-    /// The checked answer first, then every other change that reaches
-    /// the target (the fewest steps, then the nearest the target): (knob,
+    /// The checked answer first (when it is within the tolerance), then
+    /// every other change that reaches the target (the fewest steps, then the nearest the target): (knob,
     /// candidate) indices.
     pub fn ranked_changes(&self) -> Vec<(usize, usize)> {
         let target = self.options.target;
-        let answer = self.answer_candidate();
+        let answer = self.answer_candidate().filter(|_| self.answer_within());
         let mut ranked: Vec<(usize, usize)> = self
             .knobs
             .iter()
