@@ -220,7 +220,7 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
         return Ok(ExitCode::SUCCESS);
     }
     let done = run_all(out, &args, reports, &games, &report_paths)?;
-    emit_done(out, &args, done, shard)?;
+    emit_done(out, &args, done, out_file.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -385,26 +385,25 @@ fn emit_done(
     out: &mut Output,
     args: &BalanceArgs,
     mut done: Vec<BalanceReport>,
-    shard: Option<caesar_workbench::sim::Shard>,
+    out_file: Option<&Path>,
 ) -> Result<(), CliError> {
     if done.len() == 2 {
         let b = done.pop().expect("two runs");
         let a = done.pop().expect("two runs");
         let comparison = lib::compare(a, b).map_err(|e| CliError::Usage(e.to_string()))?;
-        if let Some(p) = args.out.as_deref().map(|p| out_path(p, shard)) {
-            emit_report(out, &comparison, true, Some(&p))?;
+        if let Some(p) = out_file {
+            emit_report(out, &comparison, true, Some(p))?;
         }
         print_report(out, &comparison, args.json)?;
     } else {
         let report = done.pop().expect("one run");
         // The file is always JSON: it is the run's checkpoint, what
         // --resume, --challenge and --merge read.
-        let path = args.out.as_deref().map(|p| out_path(p, shard));
-        if let Some(p) = &path {
+        if let Some(p) = out_file {
             emit_report(out, &report, true, Some(p))?;
         }
         print_report(out, &report, args.json)?;
-        if let Some(p) = &path
+        if let Some(p) = out_file
             && !args.json
         {
             out.line(format_args!(

@@ -831,8 +831,11 @@ fn table_stage(
             // Past round 1, the last round's responses joined: a run that
             // finds none stops there.
             format!(
-                "{} rounds of best responses done{} (resume with more --rounds to go on)",
-                o.rounds,
+                "{} of best responses done{} (resume with more --rounds to go on)",
+                match o.rounds {
+                    1 => "1 round".to_string(),
+                    n => format!("{n} rounds"),
+                },
                 if round > 1 {
                     "; the last round's responses joined, and the table was solved with them"
                 } else {
