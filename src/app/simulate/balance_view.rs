@@ -505,7 +505,7 @@ fn report_view(
     }
     ui.add(egui::Label::new(RichText::new(report.verdict()).strong()).wrap());
     ui.label(format!(
-        "Caesar's share at equilibrium: {:.1}% ({:.1}–{:.1}). Stable in {:.0}% of the bootstrap's resamples. {} games. Stopped: {}",
+        "Caesar's share at equilibrium: {:.1}% ({:.1}–{:.1}: this table's dice, not other seeds' players). Stable in {:.0}% of the bootstrap's resamples. {} games. Stopped: {}",
         report.value.estimate * 100.0,
         report.value.ci95[0] * 100.0,
         report.value.ci95[1] * 100.0,
@@ -715,7 +715,7 @@ fn convergence(ui: &mut Ui, report: &BalanceReport) {
         return;
     }
     ui.label(
-        RichText::new("By round: Caesar's share at equilibrium and the exploitability (points)")
+        RichText::new("By round: Caesar's share at equilibrium and the exploitability (points; a lower bound: the best gains of the responses trained)")
             .strong(),
     );
     Plot::new("balance_convergence")

@@ -1605,15 +1605,17 @@ impl fmt::Display for BalanceReport {
         )?;
         writeln!(f, "{}", self.verdict())?;
         writeln!(f)?;
+        // The interval is the table's dice; another seed trains other
+        // responses, and only pooling runs says how far that moves it.
         writeln!(
             f,
-            "Caesar's share at equilibrium: {} %",
+            "Caesar's share at equilibrium: {} % (the interval: this table's dice, not other seeds' players)",
             self.value.points()
         )?;
         if let Some(e) = self.exploitability {
             writeln!(
                 f,
-                "Exploitability (both sides' best gains): {} points",
+                "Exploitability, a lower bound (both sides' best gains among the responses trained; a stronger player may gain more): {} points",
                 e.points()
             )?;
         }
