@@ -113,13 +113,28 @@ impl BalancePanel {
             oracles: if self.rounds == 0 {
                 Vec::new()
             } else {
-                Oracle::ALL
-                    .into_iter()
-                    .zip(self.oracles)
-                    .filter_map(|(o, on)| on.then_some(o))
-                    .collect()
+                self.chosen_oracles()
             },
             ..BalanceOptions::default()
+        }
+    }
+
+    /// The trainings ticked, whatever the rounds.
+    fn chosen_oracles(&self) -> Vec<Oracle> {
+        Oracle::ALL
+            .into_iter()
+            .zip(self.oracles)
+            .filter_map(|(o, on)| on.then_some(o))
+            .collect()
+    }
+
+    /// Make it fair's population options: the trainings ticked stay with
+    /// no rounds of the population's own, since its checks train with
+    /// them (as `fair --rounds 0` keeps its --oracles).
+    fn fair_options(&self) -> BalanceOptions {
+        BalanceOptions {
+            oracles: self.chosen_oracles(),
+            ..self.options()
         }
     }
 
@@ -293,7 +308,7 @@ impl BalancePanel {
                             variant,
                             bundle,
                             players: &players,
-                            balance: self.options(),
+                            balance: self.fair_options(),
                             folder: &folder,
                             threads: self.threads,
                         };
@@ -805,4 +820,28 @@ fn exports(ui: &mut Ui, report: &BalanceReport) -> Vec<Request> {
         }
     });
     requests
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn make_it_fair_keeps_the_trainings_ticked_when_the_population_plays_no_rounds() {
+        let panel = BalancePanel {
+            rounds: 0,
+            oracles: [true, false, true],
+            ..BalancePanel::default()
+        };
+        assert!(
+            panel.options().oracles.is_empty(),
+            "no rounds: nothing to train"
+        );
+        // fair's checks train with them, as `fair --rounds 0 --oracles tune,value`.
+        assert_eq!(
+            panel.fair_options().oracles,
+            vec![Oracle::Tune, Oracle::Value]
+        );
+        assert_eq!(panel.fair_options().rounds, 0);
+    }
 }

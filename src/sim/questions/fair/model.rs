@@ -475,8 +475,13 @@ impl FairReport {
             // The nearest point checked is no answer: said as what it is,
             // never in the words of a change to make.
             Some(a) => format!(
-                "No change found brings Caesar to {target:.0}% ± {:.0} at equilibrium, even against players trained at the nearest point: the nearest the checks came is {}{}, where he wins {}; {}.",
+                "No change found brings Caesar to {target:.0}% ± {:.0} at equilibrium{}: the nearest the checks came is {}{}, where he wins {}; {}.",
                 self.options.tolerance * 100.0,
+                if a.responses > 0 {
+                    ", even against players trained at the nearest point"
+                } else {
+                    ""
+                },
                 setting_list(&a.settings()),
                 if self.is_setup_as_it_is(a) {
                     " (the setup as it is)"
