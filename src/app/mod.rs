@@ -188,7 +188,7 @@ impl WorkbenchApp {
     }
 
     /// Why the rule set could not be loaded.
-    pub fn rules_error(&self) -> Option<&str> {
+    pub fn rules_error(&self) -> Option<&crate::scenario::format::LoadError> {
         self.state.rules_error()
     }
 

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::engine::Game;
 use crate::scenario::checked::NotPlayable;
 use crate::scenario::edit::{CityBalance, Document, Edit, Item, free_deployment_balance};
-use crate::scenario::format::ResolvedScenario;
+use crate::scenario::format::{LoadError, ResolvedScenario};
 use crate::scenario::model::Scenario;
 use crate::scenario::rule_fields::variant_file;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
@@ -148,8 +148,8 @@ impl AppState {
         self.base_rules.as_ref()
     }
 
-    pub(crate) fn rules_error(&self) -> Option<&str> {
-        self.history.rules().as_ref().err().map(String::as_str)
+    pub(crate) fn rules_error(&self) -> Option<&LoadError> {
+        self.history.rules().as_ref().err()
     }
 
     /// Whether the switches differ from the variant's.
@@ -506,6 +506,6 @@ impl AppState {
 }
 
 /// Loads a rule set by name or path.
-pub(super) fn load_rules(variant: &str) -> Result<RuleSet, String> {
-    RuleSet::load(variant).map_err(|e| e.to_string())
+pub(super) fn load_rules(variant: &str) -> Result<RuleSet, LoadError> {
+    RuleSet::load(variant)
 }
