@@ -289,7 +289,7 @@ impl WorkbenchApp {
 
     /// Applies an edit to the document and validates again. A refused edit
     /// changes nothing; its reason is shown in the status line and returned.
-    pub fn apply(&mut self, edit: Edit) -> Result<(), String> {
+    pub fn apply(&mut self, edit: Edit) -> Result<(), crate::scenario::edit::EditError> {
         self.state.apply(edit)
     }
 

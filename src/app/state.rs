@@ -10,7 +10,9 @@ use std::path::Path;
 
 use crate::engine::Game;
 use crate::scenario::checked::NotPlayable;
-use crate::scenario::edit::{CityBalance, Document, Edit, Item, free_deployment_balance};
+use crate::scenario::edit::{
+    CityBalance, Document, Edit, EditError, Item, free_deployment_balance,
+};
 use crate::scenario::format::{LoadError, ResolvedScenario};
 use crate::scenario::model::Scenario;
 use crate::scenario::rule_fields::variant_file;
@@ -282,9 +284,9 @@ impl AppState {
 
     /// Applies an edit to the document and validates again. A refused edit
     /// changes nothing; its reason is shown in the status line and returned.
-    pub(crate) fn apply(&mut self, edit: Edit) -> Result<(), String> {
+    pub(crate) fn apply(&mut self, edit: Edit) -> Result<(), EditError> {
         if self.document().is_none() {
-            return Err("no scenario is open".into());
+            return Err(EditError("no scenario is open".into()));
         }
         let label = edit.label();
         // A deletion clears the selection (a rename keeps it: see `Selection`).
@@ -292,7 +294,7 @@ impl AppState {
             edit,
             Edit::DeleteSpace { .. } | Edit::DeleteLink { .. } | Edit::DeleteBlock { .. }
         );
-        let result = self.history.apply(edit).map_err(|e| e.to_string());
+        let result = self.history.apply(edit);
         match &result {
             Ok(()) => {
                 self.status = None;
