@@ -331,7 +331,11 @@ impl WorkbenchApp {
 
     /// Writes the current switches as a variant file that extends the
     /// variant they started from, setting only what differs.
-    pub fn save_variant_to(&mut self, path: &Path, name: &str) -> Result<(), String> {
+    pub fn save_variant_to(
+        &mut self,
+        path: &Path,
+        name: &str,
+    ) -> Result<(), state::SaveVariantError> {
         self.state.save_variant_to(path, name)
     }
 
@@ -423,7 +427,7 @@ impl WorkbenchApp {
             FilePurpose::SaveVariant => {
                 let name = self.rules_panel.new_name.clone();
                 if let Err(e) = self.state.save_variant_to(&path, &name) {
-                    self.state.set_file_error(e);
+                    self.state.set_file_error(e.to_string());
                 }
             }
             FilePurpose::Export { text, .. } => {

@@ -6,7 +6,7 @@
 //! Panels never change this directly: they return [`super::Request`]s, which
 //! [`super::WorkbenchApp`] applies here in one place.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::engine::Game;
 use crate::scenario::checked::NotPlayable;
@@ -70,6 +70,18 @@ pub(crate) enum NoGame {
     NotPlayable {
         variant: String,
         refused: NotPlayable,
+    },
+}
+
+/// Why the switches could not be saved as a variant file.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveVariantError {
+    #[error("no rule set is loaded")]
+    NoRules,
+    #[error("{}: cannot save: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
     },
 }
 
@@ -416,9 +428,13 @@ impl AppState {
 
     /// Writes the current switches as a variant file that extends the
     /// variant they started from, setting only what differs.
-    pub(crate) fn save_variant_to(&mut self, path: &Path, name: &str) -> Result<(), String> {
+    pub(crate) fn save_variant_to(
+        &mut self,
+        path: &Path,
+        name: &str,
+    ) -> Result<(), SaveVariantError> {
         let (Some(rules), Some(base)) = (self.rules(), &self.base_rules) else {
-            return Err("no rule set is loaded".into());
+            return Err(SaveVariantError::NoRules);
         };
         let extends = self.extends_spec(path);
         let name = if name.trim().is_empty() {
@@ -427,8 +443,10 @@ impl AppState {
             name.trim().to_string()
         };
         let text = variant_file(rules, &name, &extends, base);
-        crate::files::save_atomically(path, &text)
-            .map_err(|e| format!("{}: cannot save: {e}", path.display()))?;
+        crate::files::save_atomically(path, &text).map_err(|source| SaveVariantError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
         self.note(format!("Saved variant {}", path.display()));
         Ok(())
     }
