@@ -743,6 +743,36 @@ impl<'a> SpecText<'a> {
         }
     }
 
+    /// The heuristic on a player file's numbers, `heuristic:FILE`, with the
+    /// file unread: for who names a file before it is written (a fit's
+    /// bundle).
+    pub fn heuristic_on(file: &'a str) -> SpecText<'a> {
+        SpecText {
+            head: AiSpec::Heuristic.kind().name,
+            player_file: Some(file),
+            value_file: None,
+            on_search: false,
+        }
+    }
+
+    /// A search (`search:16`, as [`AiSpec`]'s `Display` writes it) on a
+    /// player file's numbers and maybe a value file's, `SEARCH@FILE+VALUE`,
+    /// with no file read.
+    pub fn search_on(search: &'a str, file: &'a str, value: Option<&'a str>) -> SpecText<'a> {
+        SpecText {
+            head: search,
+            player_file: Some(file),
+            value_file: value,
+            on_search: true,
+        }
+    }
+
+    /// The text itself, files and all: what [`SpecText::of`] reads back.
+    pub fn text(&self) -> String {
+        self.with_files(|file, _| Ok::<_, std::convert::Infallible>(file.to_string()))
+            .unwrap_or_else(|never| match never {})
+    }
+
     /// The text with its files' paths left out (`heuristic:FILE`,
     /// `mcts:64@FILE+VALUE`).
     pub fn without_paths(&self) -> String {
@@ -1032,9 +1062,28 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering};
 
-    use super::{AiSpec, PlayerFileName, tuned_file_stem};
+    use super::{AiSpec, PlayerFileName, SpecText, tuned_file_stem};
     use crate::ai::{Player, decide};
     use crate::engine::{Action, State};
+
+    #[test]
+    fn a_spec_built_from_its_parts_reads_back_as_those_parts() {
+        let on = SpecText::heuristic_on("fitted.ron");
+        assert_eq!(on.text(), "heuristic:fitted.ron");
+        assert_eq!(SpecText::of(&on.text()), on);
+        let search = AiSpec::Search { playouts: 16 }.to_string();
+        let both = SpecText::search_on(&search, "fitted.ron", Some("value.ron"));
+        assert_eq!(both.text(), "search:16@fitted.ron+value.ron");
+        assert_eq!(SpecText::of(&both.text()), both);
+        let numbers = SpecText::search_on("mcts:64", "fitted.ron", None);
+        assert_eq!(numbers.text(), "mcts:64@fitted.ron");
+        assert_eq!(SpecText::of(&numbers.text()), numbers);
+        // The parser reads the same grammar (the files are read, so a
+        // shipped one).
+        let shipped = "variants/players/tuned-rules-2.0.ron";
+        let parsed: AiSpec = SpecText::heuristic_on(shipped).text().parse().unwrap();
+        assert_eq!(parsed.to_string(), format!("heuristic:{shipped}"));
+    }
 
     #[test]
     fn a_player_files_name_reads_as_the_shipped_files_are_named() {

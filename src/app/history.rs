@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use crate::scenario::edit::{Document, Edit, EditError};
+use crate::scenario::format::LoadError;
 use crate::scenario::rule_fields::rule_differences;
 use crate::scenario::rules::RuleSet;
 
@@ -39,13 +40,13 @@ pub(crate) enum Changed {
 #[derive(Debug)]
 pub struct History {
     doc: Option<Document>,
-    rules: Result<RuleSet, String>,
+    rules: Result<RuleSet, LoadError>,
     undo: Vec<Entry>,
     redo: Vec<Entry>,
 }
 
 impl History {
-    pub(crate) fn new(doc: Option<Document>, rules: Result<RuleSet, String>) -> History {
+    pub(crate) fn new(doc: Option<Document>, rules: Result<RuleSet, LoadError>) -> History {
         History {
             doc,
             rules,
@@ -58,7 +59,7 @@ impl History {
         self.doc.as_ref()
     }
 
-    pub(crate) fn rules(&self) -> &Result<RuleSet, String> {
+    pub(crate) fn rules(&self) -> &Result<RuleSet, LoadError> {
         &self.rules
     }
 
@@ -124,7 +125,7 @@ impl History {
 
     /// Another variant's rules: the switch changes belong to the variant they
     /// were made to, so they leave the history.
-    pub(crate) fn replace_rules(&mut self, rules: Result<RuleSet, String>) {
+    pub(crate) fn replace_rules(&mut self, rules: Result<RuleSet, LoadError>) {
         self.rules = rules;
         self.forget(|c| matches!(c, Change::Rules(_)));
     }

@@ -188,7 +188,7 @@ impl WorkbenchApp {
     }
 
     /// Why the rule set could not be loaded.
-    pub fn rules_error(&self) -> Option<&str> {
+    pub fn rules_error(&self) -> Option<&crate::scenario::format::LoadError> {
         self.state.rules_error()
     }
 
@@ -289,7 +289,7 @@ impl WorkbenchApp {
 
     /// Applies an edit to the document and validates again. A refused edit
     /// changes nothing; its reason is shown in the status line and returned.
-    pub fn apply(&mut self, edit: Edit) -> Result<(), String> {
+    pub fn apply(&mut self, edit: Edit) -> Result<(), crate::scenario::edit::EditError> {
         self.state.apply(edit)
     }
 
@@ -331,7 +331,11 @@ impl WorkbenchApp {
 
     /// Writes the current switches as a variant file that extends the
     /// variant they started from, setting only what differs.
-    pub fn save_variant_to(&mut self, path: &Path, name: &str) -> Result<(), String> {
+    pub fn save_variant_to(
+        &mut self,
+        path: &Path,
+        name: &str,
+    ) -> Result<(), state::SaveVariantError> {
         self.state.save_variant_to(path, name)
     }
 
@@ -423,7 +427,7 @@ impl WorkbenchApp {
             FilePurpose::SaveVariant => {
                 let name = self.rules_panel.new_name.clone();
                 if let Err(e) = self.state.save_variant_to(&path, &name) {
-                    self.state.set_file_error(e);
+                    self.state.set_file_error(e.to_string());
                 }
             }
             FilePurpose::Export { text, .. } => {

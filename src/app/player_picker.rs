@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use egui::{Response, RichText, Ui};
 
 use crate::ai::KINDS;
-use crate::ai::{AiSpec, PlayerFileName};
+use crate::ai::{AiSpec, PlayerFileName, SpecText};
 use crate::sim::ratings::{self, Rating};
 
 /// What was picked in a player menu.
@@ -443,8 +443,10 @@ pub(super) fn shipped_files() -> &'static [AiSpec] {
         names
             .iter()
             .filter_map(|n| {
-                ratings::shipped_player(&format!("heuristic:{}", crate::ai::shipped::path_of(n)))
-                    .ok()
+                ratings::shipped_player(
+                    &SpecText::heuristic_on(&crate::ai::shipped::path_of(n)).text(),
+                )
+                .ok()
             })
             .collect()
     })

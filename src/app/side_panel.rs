@@ -31,7 +31,7 @@ pub(super) fn header(ui: &mut Ui, state: &AppState) -> bool {
             format!(
                 "Variant {} could not be loaded: {}",
                 state.variant(),
-                e.unwrap_or_default()
+                e.map(ToString::to_string).unwrap_or_default()
             ),
         ),
     };

@@ -6,12 +6,14 @@
 //! Panels never change this directly: they return [`super::Request`]s, which
 //! [`super::WorkbenchApp`] applies here in one place.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::engine::Game;
 use crate::scenario::checked::NotPlayable;
-use crate::scenario::edit::{CityBalance, Document, Edit, Item, free_deployment_balance};
-use crate::scenario::format::ResolvedScenario;
+use crate::scenario::edit::{
+    CityBalance, Document, Edit, EditError, Item, free_deployment_balance,
+};
+use crate::scenario::format::{LoadError, ResolvedScenario};
 use crate::scenario::model::Scenario;
 use crate::scenario::rule_fields::variant_file;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
@@ -68,6 +70,18 @@ pub(crate) enum NoGame {
     NotPlayable {
         variant: String,
         refused: NotPlayable,
+    },
+}
+
+/// Why the switches could not be saved as a variant file.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveVariantError {
+    #[error("no rule set is loaded")]
+    NoRules,
+    #[error("{}: cannot save: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
     },
 }
 
@@ -148,8 +162,8 @@ impl AppState {
         self.base_rules.as_ref()
     }
 
-    pub(crate) fn rules_error(&self) -> Option<&str> {
-        self.history.rules().as_ref().err().map(String::as_str)
+    pub(crate) fn rules_error(&self) -> Option<&LoadError> {
+        self.history.rules().as_ref().err()
     }
 
     /// Whether the switches differ from the variant's.
@@ -282,9 +296,9 @@ impl AppState {
 
     /// Applies an edit to the document and validates again. A refused edit
     /// changes nothing; its reason is shown in the status line and returned.
-    pub(crate) fn apply(&mut self, edit: Edit) -> Result<(), String> {
+    pub(crate) fn apply(&mut self, edit: Edit) -> Result<(), EditError> {
         if self.document().is_none() {
-            return Err("no scenario is open".into());
+            return Err(EditError("no scenario is open".into()));
         }
         let label = edit.label();
         // A deletion clears the selection (a rename keeps it: see `Selection`).
@@ -292,7 +306,7 @@ impl AppState {
             edit,
             Edit::DeleteSpace { .. } | Edit::DeleteLink { .. } | Edit::DeleteBlock { .. }
         );
-        let result = self.history.apply(edit).map_err(|e| e.to_string());
+        let result = self.history.apply(edit);
         match &result {
             Ok(()) => {
                 self.status = None;
@@ -414,9 +428,13 @@ impl AppState {
 
     /// Writes the current switches as a variant file that extends the
     /// variant they started from, setting only what differs.
-    pub(crate) fn save_variant_to(&mut self, path: &Path, name: &str) -> Result<(), String> {
+    pub(crate) fn save_variant_to(
+        &mut self,
+        path: &Path,
+        name: &str,
+    ) -> Result<(), SaveVariantError> {
         let (Some(rules), Some(base)) = (self.rules(), &self.base_rules) else {
-            return Err("no rule set is loaded".into());
+            return Err(SaveVariantError::NoRules);
         };
         let extends = self.extends_spec(path);
         let name = if name.trim().is_empty() {
@@ -425,8 +443,10 @@ impl AppState {
             name.trim().to_string()
         };
         let text = variant_file(rules, &name, &extends, base);
-        crate::files::save_atomically(path, &text)
-            .map_err(|e| format!("{}: cannot save: {e}", path.display()))?;
+        crate::files::save_atomically(path, &text).map_err(|source| SaveVariantError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
         self.note(format!("Saved variant {}", path.display()));
         Ok(())
     }
@@ -506,6 +526,6 @@ impl AppState {
 }
 
 /// Loads a rule set by name or path.
-pub(super) fn load_rules(variant: &str) -> Result<RuleSet, String> {
-    RuleSet::load(variant).map_err(|e| e.to_string())
+pub(super) fn load_rules(variant: &str) -> Result<RuleSet, LoadError> {
+    RuleSet::load(variant)
 }

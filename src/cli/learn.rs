@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caesar_workbench::ai::SpecText;
 use caesar_workbench::ai::value::PlayoutStop;
 use caesar_workbench::sim::learn::{self as lib, LearnOptions};
 
@@ -70,10 +71,9 @@ pub fn learn(out: &mut Output, args: LearnArgs) -> Result<ExitCode, CliError> {
         pool.install(|| lib::learn(&loaded.game, args.setup.variant(), &options, progress))
     })
     .map_err(|e| CliError::Usage(e.to_string()))?;
-    let hint = format!(
-        "search with it: --caesar-ai search:16@PLAYER_FILE+{}",
-        args.out.display()
-    );
+    let written = args.out.display().to_string();
+    let search = SpecText::search_on("search:16", "PLAYER_FILE", Some(&written)).text();
+    let hint = format!("search with it: --caesar-ai {search}");
     let text = report.value_file();
     write_file_and_report(out, (&args.out, &text), &report, args.run.json, &hint)
 }

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use caesar_workbench::ai::SpecText;
 use caesar_workbench::ai::policy::PolicyTarget;
 use caesar_workbench::sim::policy_fit;
 
@@ -79,10 +80,9 @@ pub fn learn_policy(out: &mut Output, args: LearnPolicyArgs) -> Result<ExitCode,
         }
     );
     let text = learned.value.to_ron(&header);
-    let hint = format!(
-        "search with it: --caesar-ai mcts:64@PLAYER_FILE+{}",
-        args.out.display()
-    );
+    let written = args.out.display().to_string();
+    let search = SpecText::search_on("mcts:64", "PLAYER_FILE", Some(&written)).text();
+    let hint = format!("search with it: --caesar-ai {search}");
     write_file_and_report(out, (&args.out, &text), &Shown(learned), false, &hint)
 }
 

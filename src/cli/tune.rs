@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::PlayerNumbers;
+use caesar_workbench::ai::SpecText;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::sim::tune::{self as lib, Effort, TuneOptions};
 use caesar_workbench::sim::tune_search::{self, SearchTuneOptions};
@@ -159,10 +160,9 @@ fn tune_search(out: &mut Output, args: TuneArgs) -> Result<ExitCode, CliError> {
         effort: args.effort(7),
     };
     options.check()?;
-    let hint = format!(
-        "search by it with --caesar-ai mcts:N@{}",
-        args.out.display()
-    );
+    let written = args.out.display().to_string();
+    let search = SpecText::search_on("mcts:N", &written, None).text();
+    let hint = format!("search by it with --caesar-ai {search}");
     run_and_write(
         out,
         &args,

@@ -2,7 +2,14 @@
 //! face (side colour, kind, rating, strength) as the map, the levy pools
 //! and the game board draw it.
 
-use super::*;
+use egui::epaint::{CornerRadius, StrokeKind};
+use egui::{FontId, Painter, Rect, Stroke, vec2};
+
+use super::model::{MapHit, MapInput, MapModel, Metrics};
+use crate::app::theme::{SELECTED, VP_FILL};
+use crate::scenario::kinds::roman;
+use crate::scenario::model::Scenario;
+use crate::scenario::model::{BlockKind, Side};
 
 impl MapModel {
     /// The first `rows` blocks that start in space `i` (a dragged block as
@@ -107,5 +114,18 @@ pub(super) fn block(painter: &Painter, rect: Rect, side: Side, kind: BlockKind, 
     if kind == BlockKind::Leader && !m.big_blocks {
         // Leaders carry a gold pip so the commanders stand out.
         painter.circle_filled(rect.center(), rect.width() * 0.18, VP_FILL);
+    }
+}
+
+/// A short name that fits on a block: "L13" for Legio 13, "N2" for Navis 2,
+/// the first letters otherwise.
+pub(in crate::app) fn short_name(name: &str) -> String {
+    let mut words = name.split_whitespace();
+    let first = words.next().unwrap_or("");
+    match words.last() {
+        Some(n) if n.chars().all(|c| c.is_ascii_digit()) => {
+            format!("{}{n}", first.chars().next().unwrap_or('?'))
+        }
+        _ => first.chars().take(3).collect(),
     }
 }

@@ -2,7 +2,14 @@
 //! link, a marker), the hover-sensing widgets that carry the hover cards
 //! and the accessibility nodes, the hover card's place, and zoom by wheel.
 
-use super::*;
+use egui::{Pos2, Rect, RectAlign, Response, Role, Sense, Ui, Vec2, WidgetInfo};
+
+use super::blocks::{short_rating, strength_text};
+use super::model::{MapHit, MapMode, MapModel, Metrics};
+use super::view::MapView;
+use crate::scenario::model::SpaceKind;
+use crate::scenario::model::{BlockId, LinkId, Scenario, SpaceId};
+use crate::scenario::rules::RuleSet;
 
 impl MapModel {
     /// The space whose marker (or whose label) is at a screen point, as of

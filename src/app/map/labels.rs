@@ -2,7 +2,13 @@
 //! where it covers the fewest markers, stacks and roads at this zoom, and
 //! the names drawn there.
 
-use super::*;
+use egui::text::{LayoutJob, TextFormat};
+use egui::{Align, FontId, Painter, Pos2, Rect, Vec2, pos2, vec2};
+
+use super::model::{MapModel, Metrics};
+use crate::app::theme::{HALO, LABEL, SEA_TEXT, STRAIT};
+use crate::scenario::model::{Board, Scenario};
+use crate::scenario::model::{LinkClass, SpaceKind};
 
 impl MapModel {
     pub(super) fn layout_labels(&mut self, painter: &Painter, scenario: &Scenario, m: Metrics) {

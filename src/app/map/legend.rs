@@ -1,6 +1,13 @@
 //! The map's legend: a sample of each mark with its meaning.
 
-use super::*;
+use egui::emath::TSTransform;
+use egui::{Painter, Rect, Sense, Shape, Stroke, Ui, Vec2, vec2};
+
+use super::blocks::block;
+use super::model::Metrics;
+use super::paint::{dotted, major_port, strait_arrow, vp_badge};
+use crate::app::theme::{CITY_EDGE, CITY_FILL, MAJOR, MINOR, PORT_RING, SEA_LINK};
+use crate::scenario::model::{BlockKind, Side};
 
 /// The map's symbols, for the side panel.
 pub(in crate::app) fn legend(ui: &mut Ui) {

@@ -1,7 +1,8 @@
 //! The map, and the Map tab around it. The map widget every tab draws a
-//! board with is this file (`MapModel`: backdrop, links, spaces, starting
-//! blocks, labels, hover) and its parts by concern (`blocks`, `hit`,
-//! `labels`, `legend`, `paint`, `seas`), over the Mediterranean backdrop
+//! board with is `MapModel` (backdrop, links, spaces, starting blocks,
+//! labels, hover): its data and geometry (`model`), built and shown by this
+//! file, and its parts by concern (`blocks`, `hit`, `labels`, `legend`,
+//! `paint`, `seas`), over the Mediterranean backdrop
 //! (`geo`), the pan and zoom (`view`) and a space's hover card (`tooltip`).
 //! The Map tab adds the panel in the middle of the Map and Deployment tabs
 //! (`panel`), the inspector of the selected space or link (`inspector`) and
@@ -12,32 +13,21 @@
 //! egui) and shapes are made. Label placement is redone only when the zoom
 //! changes, since panning moves every label together.
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use egui::emath::TSTransform;
-use egui::epaint::{CornerRadius, Galley, Mesh, StrokeKind};
-use egui::text::{LayoutJob, TextFormat};
-use egui::{
-    Align, Color32, FontId, Painter, Pos2, Rect, RectAlign, Response, Role, Sense, Shape, Stroke,
-    Ui, Vec2, WidgetInfo, pos2, vec2,
-};
+use egui::{Painter, Pos2, Rect, Sense, Ui, Vec2, pos2, vec2};
 
-use crate::scenario::model::{BlockId, Board, LinkId, Scenario, SpaceId};
-use crate::scenario::model::{BlockKind, LinkClass, Side, SpaceKind};
+use crate::scenario::model::{BlockId, Scenario, SpaceId, SpaceKind};
 use crate::scenario::rules::RuleSet;
 use geo::Backdrop;
 use view::MapView;
 
-// ------------------------------------------------------------------ colours
+use super::theme::{LAND, WATER};
 
-use super::theme::{
-    CITY_EDGE, CITY_FILL, COAST, HALO, HIGHLIGHT, LABEL, LAND, MAJOR, MINOR, OUTSIDE, PORT_RING,
-    SEA_AREA, SEA_AREA_EDGE, SEA_LINK, SEA_TEXT, SELECTED, STRAIT, VP_EDGE, VP_FILL, WATER,
-};
-use super::theme::{ERROR as OVER, WARNING as UNDER};
+// The map's model, which its parts share and import; none of them imports
+// this file, so the map's imports run one way.
+mod model;
 
-// The map's parts, by concern; `MapModel`'s fields are theirs too.
+// The map's parts, by concern; each adds methods to `MapModel`.
 mod blocks;
 mod hit;
 mod labels;
@@ -55,185 +45,12 @@ pub mod heatmap_view;
 pub(super) mod inspector;
 pub(super) mod panel;
 
-pub(super) use blocks::{pool_block, short_rating, strength_text};
+pub(super) use blocks::{pool_block, short_name, short_rating, strength_text};
+use hit::handle_zoom;
 pub(super) use legend::legend;
-// Each part's items, to the others and to this file alike.
-use blocks::*;
-use hit::*;
-use labels::*;
-use paint::*;
-use seas::*;
-
-// ------------------------------------------------------------------- model
-
-/// A sea's drawn area, in canvas units; small seas get small areas so they
-/// do not cover their ports.
-#[derive(Clone, Copy)]
-struct SeaArea {
-    radius: Vec2,
-}
-
-/// How the map answers the pointer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum MapMode {
-    /// Look only: dragging pans.
-    View,
-    /// Clicks select spaces and links; dragging a space moves it.
-    EditMap,
-    /// Blocks are drawn large; dragging one moves it (the app drops it).
-    Deploy,
-    /// A game in play or replay: the caller sets the rows of blocks
-    /// ([`MapModel::set_rows`]) and paints them; dragging pans; a click on
-    /// a row picks its space.
-    Board,
-}
-
-/// Something on the map, by model id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum MapHit {
-    Space(SpaceId),
-    Link(LinkId),
-    Block(BlockId),
-}
-
-/// What the app tells the map each frame.
-pub(super) struct MapInput<'a> {
-    pub mode: MapMode,
-    pub selected: Option<MapHit>,
-    /// 8.4: the winter supply base, when supply is shown.
-    pub supply: Option<u8>,
-    /// 5.3: a side's surplus (+) or shortfall (-) of blocks per city.
-    pub balance: &'a [(SpaceId, Side, i64)],
-    /// A block being dragged is drawn at the pointer, not in its city.
-    pub dragging: Option<BlockId>,
-    /// The game board: the only neighbours a hovered space lights up (the
-    /// legal destinations); `None` lights every neighbour (the editor).
-    pub reachable: Option<&'a [SpaceId]>,
-}
-
-/// What the pointer did on the map this frame.
-#[derive(Debug, Default, Clone, Copy, PartialEq)]
-pub(super) struct MapOutput {
-    pub hovered: Option<SpaceId>,
-    /// A click: on something, or (`Some(None)`) on empty ground.
-    pub clicked: Option<Option<MapHit>>,
-    /// A space was dragged and dropped here (canvas units).
-    pub moved_space: Option<(SpaceId, Pos2)>,
-    /// A block was picked up.
-    pub block_grabbed: Option<BlockId>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Drag {
-    None,
-    Pan,
-    Space { id: SpaceId, grab: Vec2 },
-    Block,
-}
-
-/// Per-scenario drawing data, built once.
-pub(super) struct MapModel {
-    /// Water routes between two canvas points, kept across edits.
-    routes: HashMap<[u32; 4], Option<Vec<Pos2>>>,
-    /// Sea area radii by centre and starting radius, kept across edits.
-    sea_radii: HashMap<[u32; 4], f32>,
-    drag: Drag,
-    /// The last frame's sizes, for hit tests between frames.
-    metrics: Option<Metrics>,
-    backdrop: Option<Backdrop>,
-    bounds: Rect,
-    positions: Vec<Pos2>,
-    seas: Vec<Option<SeaArea>>,
-    /// Sea borders as canvas polylines routed over water, per link; `None`
-    /// for other links and when nothing sensible can be drawn.
-    sea_paths: Vec<Option<Vec<Pos2>>>,
-    /// Starting blocks per space, Caesar's first.
-    blocks: Vec<Vec<BlockId>>,
-    placement: Placement,
-    /// This frame's canvas → screen transform.
-    frame: TSTransform,
-    /// Per-frame scratch, kept to avoid reallocating.
-    screen: Vec<Pos2>,
-    galleys: Vec<Arc<Galley>>,
-    strait_galleys: Vec<(usize, Arc<Galley>)>,
-    shapes: Vec<Shape>,
-    /// The board's block tiles as last drawn, with their spaces: a hover
-    /// card keeps off them, and a click on one is on its space.
-    tiles: Vec<(SpaceId, Rect)>,
-    /// The spaces lit up around the hovered one, as last drawn.
-    lit: Vec<SpaceId>,
-    /// The board's stacks in words, by space, as the viewer may know
-    /// them: the space's card lists them.
-    stack_words: Vec<Vec<String>>,
-}
-
-/// Label offsets (screen points from the anchor to the label's top-left) for
-/// one zoom level.
-#[derive(Default)]
-struct Placement {
-    key: Option<(f32, f32, bool)>,
-    spaces: Vec<Vec2>,
-    /// Indexed like `MapModel::strait_galleys`. `None` hides a name that has no free spot at this zoom (the tooltip
-    /// and a closer zoom still show it).
-    straits: Vec<Option<Vec2>>,
-}
-
-/// Sizes in screen points at a zoom: markers grow slower than the map so the
-/// fitted map stays tidy and a zoomed-in one stays readable.
-#[derive(Clone, Copy)]
-struct Metrics {
-    u: f32,
-    /// The deployment editor draws blocks large enough to read and grab.
-    big_blocks: bool,
-    /// The Play and Replay board: blocks sized for their words (at least
-    /// [`BOARD_FONT`] at any zoom) and a space's blocks stacked overlapping.
-    board: bool,
-}
-
-/// The smallest text on a block of the Play and Replay board.
-pub(super) const BOARD_FONT: f32 = 11.0;
-
-impl Metrics {
-    fn new(zoom: f32) -> Metrics {
-        Metrics {
-            u: (zoom / 0.5).sqrt().clamp(0.7, 2.6),
-            big_blocks: false,
-            board: false,
-        }
-    }
-    /// Cities that score are drawn a little larger.
-    fn radius(self, vp: u8) -> f32 {
-        5.0 * self.u * if vp > 0 { 1.15 } else { 1.0 }
-    }
-    fn label_font(self, vp: u8) -> FontId {
-        let size = if vp > 0 { 12.0 } else { 11.0 } * self.u;
-        // Half-point steps keep egui's galley cache warm while zooming.
-        FontId::proportional((size * 2.0).round() / 2.0)
-    }
-    /// Small seas (the Propontis) get smaller letters.
-    fn sea_font(self, sea: SeaArea) -> FontId {
-        let size = if sea.radius.x < 60.0 { 10.0 } else { 12.5 };
-        FontId::proportional(((size * self.u) * 2.0).round() / 2.0)
-    }
-    /// The text size on a board block: grows with the zoom, never below
-    /// [`BOARD_FONT`].
-    pub(crate) fn board_font(self) -> f32 {
-        ((BOARD_FONT * self.u.max(1.0)) * 2.0).round() / 2.0
-    }
-    fn block(self) -> f32 {
-        if self.board {
-            // Two lines of words and a margin.
-            2.7 * self.board_font()
-        } else if self.big_blocks {
-            14.0 * self.u
-        } else {
-            6.5 * self.u
-        }
-    }
-    fn vp_radius(self) -> f32 {
-        4.6 * self.u
-    }
-}
+pub(super) use model::{BOARD_FONT, MapHit, MapInput, MapMode, MapModel, MapOutput};
+use model::{Drag, Metrics, Placement};
+use seas::{sea_areas, sea_paths};
 
 impl MapModel {
     /// Builds the drawing of an edited scenario, reusing the previous one's
@@ -484,72 +301,11 @@ impl MapModel {
         Some(self.sea_label_rect(i))
     }
 
-    // ----------------------------------------------------------- geometry
-
-    fn marker_rect(&self, board_kind: SpaceKind, vp: u8, i: usize, m: Metrics) -> Rect {
-        let r = m.radius(vp)
-            + if board_kind == SpaceKind::MajorPort {
-                2.5 * m.u
-            } else {
-                0.0
-            };
-        Rect::from_center_size(self.screen[i], Vec2::splat(2.0 * r))
-    }
-
-    fn vp_centre(&self, i: usize, r: f32) -> Pos2 {
-        self.screen[i] + vec2(0.95 * r, -0.95 * r)
-    }
-
-    /// The row of starting blocks above a city; none on the board, whose
-    /// stacks are its own to place (`play_stacks`), around names that stay
-    /// put whatever the stacks do.
-    fn block_rects(
-        &self,
-        scenario: &Scenario,
-        i: usize,
-        m: Metrics,
-    ) -> impl Iterator<Item = Rect> + '_ {
-        let s = &scenario.board.spaces[i];
-        let r = m.radius(s.vp);
-        let (b, gap) = (m.block(), 1.5 * m.u);
-        let n = if m.board { 0 } else { self.blocks[i].len() };
-        let bottom = self.screen[i].y - r - if s.vp > 0 { 6.0 * m.u } else { 2.5 * m.u };
-        let (size, step) = (vec2(b, b), vec2(b + gap, 0.0));
-        let width = size.x + (n as f32 - 1.0).max(0.0) * step.x;
-        let first = pos2(self.screen[i].x - width / 2.0, bottom - size.y);
-        (0..n).map(move |k| Rect::from_min_size(first + step * k as f32, size))
-    }
-
-    fn sea_label_rect(&self, i: usize) -> Rect {
-        let g = &self.galleys[i];
-        Rect::from_center_size(self.screen[i], g.size())
-    }
-
-    fn label_rect(&self, i: usize) -> Rect {
-        Rect::from_min_size(
-            self.screen[i] + self.placement.spaces[i],
-            self.galleys[i].size(),
-        )
-    }
-
     // ------------------------------------------------------------- labels
 
     // -------------------------------------------------------------- hover
 
     // ----------------------------------------------------------- painting
-}
-
-/// A short name that fits on a block: "L13" for Legio 13, "N2" for Navis 2,
-/// the first letters otherwise.
-pub(super) fn short_name(name: &str) -> String {
-    let mut words = name.split_whitespace();
-    let first = words.next().unwrap_or("");
-    match words.last() {
-        Some(n) if n.chars().all(|c| c.is_ascii_digit()) => {
-            format!("{}{n}", first.chars().next().unwrap_or('?'))
-        }
-        _ => first.chars().take(3).collect(),
-    }
 }
 
 pub(super) use crate::scenario::kinds::roman;
@@ -570,7 +326,14 @@ fn blocks_by_space(scenario: &Scenario) -> Vec<Vec<BlockId>> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use egui::emath::TSTransform;
+    use egui::{Pos2, Rect, pos2};
+
+    use super::labels::segment_hits_rect;
+    use super::paint::dotted;
+    use super::{MapModel, geo};
+    use crate::app::theme::SEA_LINK;
+    use crate::scenario::model::{LinkClass, Scenario};
 
     #[test]
     fn dots_are_evenly_spaced_and_clipped() {

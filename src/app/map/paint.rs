@@ -1,7 +1,21 @@
 //! The map's drawing: backdrop, roads and sea lanes, straits, spaces
 //! and their markers, supply and balance overlays.
 
-use super::*;
+use egui::emath::TSTransform;
+use egui::epaint::{Mesh, StrokeKind};
+use egui::{Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, pos2, vec2};
+
+use super::geo;
+use super::labels::visible_span;
+use super::model::{MapHit, MapInput, MapMode, MapModel, Metrics};
+use super::view::MapView;
+use crate::app::theme::{
+    CITY_EDGE, CITY_FILL, COAST, HIGHLIGHT, LABEL, LAND, MAJOR, MINOR, OUTSIDE, PORT_RING,
+    SEA_AREA, SEA_AREA_EDGE, SEA_LINK, SELECTED, STRAIT, VP_EDGE, VP_FILL, WATER,
+};
+use crate::app::theme::{ERROR as OVER, WARNING as UNDER};
+use crate::scenario::model::{Board, Scenario, SpaceId};
+use crate::scenario::model::{LinkClass, Side, SpaceKind};
 
 impl MapModel {
     pub(super) fn paint_backdrop(&self, painter: &Painter, view: &MapView) {

@@ -1,7 +1,14 @@
 //! Sea areas and the sea borders routed over water, computed once per
 //! scenario.
 
-use super::*;
+use std::collections::HashMap;
+
+use egui::{Pos2, pos2, vec2};
+
+use super::geo;
+use super::model::SeaArea;
+use crate::scenario::model::Board;
+use crate::scenario::model::{LinkClass, SpaceKind};
 
 /// Each sea's area (`None` for land), as large as its nearest city allows and,
 /// over the coastline, shrunk until it is all water. Radii are cached by

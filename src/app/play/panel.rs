@@ -30,7 +30,7 @@ use crate::ai::Player;
 use crate::app::Replayed;
 use crate::app::state::{NoGame, game_of};
 use crate::app::{ExportKind, FilePurpose, RecordUse, Request, theme};
-use crate::engine::{Action, Game, Period, State};
+use crate::engine::{Action, Game, IllegalAction, Period, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move};
 use crate::scenario::model::{BlockId, Side, SpaceId};
@@ -200,6 +200,20 @@ pub struct PlayPanel {
     panel_height: f32,
 }
 
+/// Why a person's decision was not taken ([`PlayPanel::act`]).
+#[derive(Debug, thiserror::Error)]
+pub enum NotTaken {
+    #[error("no game")]
+    NoGame,
+    #[error("the game is over")]
+    Over,
+    #[error("{0} is played by the AI")]
+    AiSeat(Side),
+    #[error("hand the seat over first")]
+    HandOver,
+    #[error("{0}")]
+    Illegal(IllegalAction),
+}
 impl PlayPanel {
     /// Seats the heuristic player of the file at `path` at `side` for the
     /// next game.
@@ -421,18 +435,18 @@ impl PlayPanel {
     // ------------------------------------------------------------ deciding
 
     /// Takes a legal action for the side to play (a person's decision).
-    pub fn act(&mut self, action: Action) -> Result<(), String> {
+    pub fn act(&mut self, action: Action) -> Result<(), NotTaken> {
         let Some(s) = &mut self.session else {
-            return Err("no game".into());
+            return Err(NotTaken::NoGame);
         };
-        let side = s.trace.last().current_player().ok_or("the game is over")?;
+        let side = s.trace.last().current_player().ok_or(NotTaken::Over)?;
         if s.seats[side.index()] != Seat::Human {
-            return Err(format!("{side} is played by the AI"));
+            return Err(NotTaken::AiSeat(side));
         }
         if s.handover.is_some() {
-            return Err("hand the seat over first".into());
+            return Err(NotTaken::HandOver);
         }
-        s.trace.push(&s.game, action).map_err(|e| format!("{e}"))?;
+        s.trace.push(&s.game, action).map_err(NotTaken::Illegal)?;
         s.after_decision(self.settings.pace);
         Ok(())
     }

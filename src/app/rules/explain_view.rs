@@ -743,10 +743,15 @@ fn rules_of(choice: &RuleChoice, state: &AppState) -> Result<(String, RuleSet), 
             .ok_or_else(|| {
                 format!(
                     "the rule set in force could not be loaded: {}",
-                    state.rules_error().unwrap_or_default()
+                    state
+                        .rules_error()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
                 )
             }),
-        RuleChoice::Named(name) => load_rules(name).map(|r| (name.clone(), r)),
+        RuleChoice::Named(name) => load_rules(name)
+            .map(|r| (name.clone(), r))
+            .map_err(|e| e.to_string()),
     }
 }
 

@@ -10,6 +10,7 @@ use super::explain_view::{Clicked, ExplainPanel};
 use crate::app::simulate::panel::SimPanel;
 use crate::app::state::{AppState, load_rules};
 use crate::app::{FilePurpose, Request, theme};
+use crate::scenario::format::LoadError;
 use crate::scenario::model::Deck;
 use crate::scenario::playable;
 use crate::scenario::rule_fields::{
@@ -125,7 +126,7 @@ pub(in crate::app) struct RulesPanel {
     /// The fields changed from the variant, for the rules revision it was made for.
     changed: Option<(u64, Differences)>,
     /// The rule set compared with, by name.
-    other: Option<(String, Result<RuleSet, String>)>,
+    other: Option<(String, Result<RuleSet, LoadError>)>,
     /// What the two rule sets set differently, for the rules revision and
     /// the rule set compared with.
     diff: Option<((u64, String), Differences)>,
@@ -166,7 +167,10 @@ impl RulesPanel {
                 format!(
                     "Variant {} could not be loaded: {}",
                     state.variant(),
-                    state.rules_error().unwrap_or_default()
+                    state
+                        .rules_error()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
                 ),
             );
             return actions;
@@ -253,7 +257,7 @@ impl RulesPanel {
         let other = match &self.other {
             Some((_, Ok(other))) => other,
             Some((_, Err(e))) => {
-                ui.colored_label(theme::ERROR, e);
+                ui.colored_label(theme::ERROR, e.to_string());
                 return;
             }
             None => return,

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::ai::{AiSpec, PlayerNumbers};
+use crate::ai::{AiSpec, PlayerNumbers, SpecText};
 use crate::engine::Game;
 use crate::scenario::format::LoadError;
 use crate::scenario::model::Side;
@@ -288,6 +288,13 @@ pub const FITTED_FILE: &str = "fitted.ron";
 /// The learned value of a bundle.
 pub const VALUE_FILE: &str = "value.ron";
 const MEASURED_FILE: &str = "measured.ron";
+
+/// The fitted search a bundle's ratings name, `search:16@fitted.ron+value.ron`
+/// (the grammar is `ai::spec`'s).
+fn fitted_search() -> String {
+    let search = AiSpec::Search { playouts: 16 }.to_string();
+    SpecText::search_on(&search, FITTED_FILE, Some(VALUE_FILE)).text()
+}
 /// The report of a bundle, in Markdown.
 pub const REPORT_FILE: &str = "report.md";
 
@@ -527,8 +534,8 @@ impl Fit<'_> {
     /// The pairings measured, by name: the same pairing twice (the
     /// transferred best is the fast player, or the default heuristic) once.
     fn pairing_names(&self) -> Vec<(String, String)> {
-        let fitted = format!("heuristic:{FITTED_FILE}");
-        let search = format!("search:16@{FITTED_FILE}+{VALUE_FILE}");
+        let fitted = SpecText::heuristic_on(FITTED_FILE).text();
+        let search = fitted_search();
         let (best, fast) = (
             self.transferred.best.spec.to_string(),
             self.transferred.fast.to_string(),
@@ -671,7 +678,7 @@ impl Fit<'_> {
             say(format!("the value already learned ({VALUE_FILE})"));
             return Ok(());
         }
-        let fitted = self.own(&format!("heuristic:{FITTED_FILE}"))?;
+        let fitted = self.own(&SpecText::heuristic_on(FITTED_FILE).text())?;
         let options = crate::sim::learn::LearnOptions {
             games: self.state.plan.learn_games,
             held_out: 0.2,
@@ -724,8 +731,8 @@ impl Fit<'_> {
         progress: &crate::sim::Progress,
         say: &mut dyn FnMut(String),
     ) -> Result<Measured, FitError> {
-        let fitted = self.own(&format!("heuristic:{FITTED_FILE}"))?;
-        let search = self.own(&format!("search:16@{FITTED_FILE}+{VALUE_FILE}"))?;
+        let fitted = self.own(&SpecText::heuristic_on(FITTED_FILE).text())?;
+        let search = self.own(&fitted_search())?;
         let best = self.transferred.best.spec.clone();
         let fast = self.transferred.fast.clone();
         let pairings: [(&AiSpec, &AiSpec); PAIRINGS] = [
@@ -847,7 +854,7 @@ impl Fit<'_> {
              | player | against the default heuristic |\n|---|---|\n\
              | fitted heuristic (`{FITTED_FILE}`) | {} |\n\
              | transferred fast player | {} |\n\
-             | fitted search (`search:16@{FITTED_FILE}+{VALUE_FILE}`) | {} |\n\
+             | fitted search (`{}`) | {} |\n\
              | transferred best player | {} |\n\n\
              Fitted search against the transferred best, head to head: {}\n\n\
              Fitted heuristic against the transferred fast player, head to head: {}\n\n",
@@ -860,6 +867,7 @@ impl Fit<'_> {
             self.transferred.fast,
             pct(&m.fitted),
             pct(&m.transferred_fast),
+            fitted_search(),
             pct(&m.search),
             pct(&m.transferred_best),
             pct(&m.head_to_head),
