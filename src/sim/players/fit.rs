@@ -288,6 +288,8 @@ pub const FITTED_FILE: &str = "fitted.ron";
 /// The learned value of a bundle.
 pub const VALUE_FILE: &str = "value.ron";
 const MEASURED_FILE: &str = "measured.ron";
+/// The report of a bundle, in Markdown.
+pub const REPORT_FILE: &str = "report.md";
 
 /// The fitted search a bundle's ratings name, `search:16@fitted.ron+value.ron`
 /// (the grammar is `ai::spec`'s).
@@ -295,8 +297,6 @@ fn fitted_search() -> String {
     let search = AiSpec::Search { playouts: 16 }.to_string();
     SpecText::search_on(&search, FITTED_FILE, Some(VALUE_FILE)).text()
 }
-/// The report of a bundle, in Markdown.
-pub const REPORT_FILE: &str = "report.md";
 
 /// Every file a fit writes in its bundle.
 const BUNDLE_FILES: [&str; 7] = [

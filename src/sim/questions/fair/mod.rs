@@ -259,10 +259,6 @@ pub fn variant_reference(variant: &str, written: Option<&std::path::Path>) -> St
 /// check's equilibrium, `balance --equilibrium`, reads on it). The change
 /// is said in the first line.
 pub fn variant_text(base: &str, rules: &RuleSet, settings: &[Setting]) -> String {
-    let named: Vec<String> = settings
-        .iter()
-        .map(|s| format!("{}={}", s.key, value_text(&s.value)))
-        .collect();
     let fields: String = settings
         .iter()
         .map(|s| {
@@ -276,7 +272,7 @@ pub fn variant_text(base: &str, rules: &RuleSet, settings: &[Setting]) -> String
     format!(
         "// Written by `caesar-workbench fair`: {} ({}).\n(\n    name: {:?},\n    extends: {:?},\n{fields})\n",
         settings_words(settings),
-        named.join(", "),
+        setting_list(settings),
         rules.name,
         base,
     )

@@ -540,7 +540,7 @@ impl FairReport {
 }
 
 /// Settings as `key=value`, comma-separated: a point named, not advised.
-fn setting_list(settings: &[Setting]) -> String {
+pub(super) fn setting_list(settings: &[Setting]) -> String {
     settings
         .iter()
         .map(|s| format!("{}={}", s.key, value_text(&s.value)))
@@ -689,11 +689,7 @@ impl fmt::Display for FairReport {
             writeln!(
                 f,
                 "Checked at {}: {}; {} best responses, {} joined; {}",
-                c.settings()
-                    .iter()
-                    .map(|s| format!("{}={}", s.key, value_text(&s.value)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                setting_list(&c.settings()),
                 percent(&c.share),
                 c.responses,
                 c.joined,
