@@ -593,7 +593,12 @@ impl WorkbenchApp {
                 egui::CentralPanel::default().show(ui, |ui| {
                     self.setup_players.show(ui, state);
                     ui.separator();
-                    actions.extend(self.rules_panel.show(ui, state, &mut self.sim));
+                    actions.extend(self.rules_panel.show(
+                        ui,
+                        state,
+                        self.setup_players.ratings(),
+                        &mut self.sim,
+                    ));
                 });
             }
             Tab::Play => actions.extend(self.play_tab(ui)),
@@ -639,6 +644,7 @@ impl WorkbenchApp {
                 report.errors(),
                 state.rules(),
                 state.variant(),
+                self.setup_players.ratings(),
                 state.scenario_revision(),
             ),
             None => {
@@ -702,7 +708,7 @@ impl WorkbenchApp {
             report.map(|r| &r.scenario),
             report.map_or(0, |r| r.errors()),
             state.rules(),
-            state.variant(),
+            self.setup_players.ranked_for(state.variant()),
             state.resolved(),
             state.path(),
         )

@@ -36,9 +36,19 @@ pub(super) enum Offer {
     Heuristics,
 }
 
-/// A player menu: the rule set it ranks players for and what is chosen now.
+/// What a menu ranks players for: the rule set and the setup in the window
+/// (its digest and bundle, as [`SetupPlayers::refresh`] last read them).
+///
+/// [`SetupPlayers::refresh`]: crate::app::setup::players::SetupPlayers::refresh
+#[derive(Clone, Copy)]
+pub(crate) struct RankedFor<'a> {
+    pub(crate) variant: &'a str,
+    pub(crate) setup: &'a SetupRatings,
+}
+
+/// A player menu: what it ranks players for and what is chosen now.
 pub(super) struct Menu<'a> {
-    pub(super) variant: &'a str,
+    pub(super) ranked_for: RankedFor<'a>,
     pub(super) current: Option<&'a AiSpec>,
     pub(super) offer: Offer,
 }
@@ -53,17 +63,17 @@ pub(super) enum Chosen {
 }
 
 /// The menu of one place's player `ai` (what it offers: `offer`, ranked
-/// for `variant`), showing the player's words: a player picked replaces
+/// for `ranked_for`), showing the player's words: a player picked replaces
 /// `ai`. Returns the combo's response (to label it) and what was chosen.
 pub(super) fn pick_player(
     ui: &mut Ui,
     id_salt: impl egui::AsIdSalt,
     ai: &mut AiSpec,
-    variant: &str,
+    ranked_for: RankedFor<'_>,
     offer: Offer,
 ) -> (Response, Option<Chosen>) {
     let menu = Menu {
-        variant,
+        ranked_for,
         current: Some(ai),
         offer,
     };
@@ -183,16 +193,19 @@ fn entries(ui: &mut Ui, menu: &Menu<'_>, extra: impl FnOnce(&mut Ui)) -> Option<
 /// them: `best` and `fast`.
 pub(super) use crate::sim::players::Rank as Ranked;
 
-/// The player `ranked` stands for under `variant` on the setup in the
+/// The player `ranked` stands for under the rule set on the setup in the
 /// window: the library's resolution ([`Ranked::measured`]) on the setup's
-/// bundle as [`set_setup`] last read it.
+/// bundle.
 pub(super) fn here(
     ranked: Ranked,
-    variant: &str,
+    on: RankedFor<'_>,
 ) -> Result<ratings::BestPlayer, crate::ai::NotAPlayer> {
-    let setup = current_setup();
-    let lineage = crate::sim::players::lineage(variant).unwrap_or_default();
-    ranked.measured(&lineage, setup.scenario_digest.as_deref(), &setup.bundle)
+    let lineage = crate::sim::players::lineage(on.variant).unwrap_or_default();
+    ranked.measured(
+        &lineage,
+        on.setup.scenario_digest.as_deref(),
+        &on.setup.bundle,
+    )
 }
 
 /// "Strongest for rules-2.0", "Fast for rules-2.0".
@@ -207,8 +220,8 @@ fn ranked_heading(ranked: Ranked, variant: &str) -> String {
 /// 82.0%" (or "Fast for rules-2.0: …"): the strongest shipped player for the
 /// rule set (under the fast budget), resolved to the player itself.
 fn ranked_entry(ui: &mut Ui, menu: &Menu<'_>, ranked: Ranked) -> Option<Picked> {
-    let heading = ranked_heading(ranked, menu.variant);
-    let found = match here(ranked, menu.variant) {
+    let heading = ranked_heading(ranked, menu.ranked_for.variant);
+    let found = match here(ranked, menu.ranked_for) {
         Ok(found) => found,
         Err(e) => {
             ui.label(RichText::new(format!("{heading}: {e}")).weak());
@@ -267,7 +280,7 @@ fn ranked_entry(ui: &mut Ui, menu: &Menu<'_>, ranked: Ranked) -> Option<Picked> 
 /// Picking the kind already chosen keeps it (and its budget) as it is.
 fn entry(ui: &mut Ui, spec: &AiSpec, menu: &Menu<'_>) -> Option<Picked> {
     let chosen = menu.current.is_some_and(|c| same_kind(c, spec));
-    let rating = rating_of(menu.variant, spec);
+    let rating = rating_of(menu.ranked_for.variant, spec);
     let text = match rating {
         Some(r) => format!("{}   {:.1}%", label(spec), r.score.estimate * 100.0),
         None => label(spec),
@@ -458,19 +471,4 @@ pub(super) fn shipped_files() -> &'static [AiSpec] {
 pub(crate) struct SetupRatings {
     pub(crate) scenario_digest: Option<String>,
     pub(crate) bundle: Vec<Rating>,
-}
-
-thread_local! {
-    /// The setup the window shows now, for the player menus (which are
-    /// drawn from many panels): set once a frame by [`SetupPlayers::refresh`].
-    static SETUP: std::cell::RefCell<SetupRatings> = std::cell::RefCell::default();
-}
-
-/// The setup the window shows now, for the menus (set once a frame).
-pub(crate) fn set_setup(setup: SetupRatings) {
-    SETUP.with(|s| *s.borrow_mut() = setup);
-}
-
-fn current_setup() -> SetupRatings {
-    SETUP.with(|s| s.borrow().clone())
 }

@@ -28,6 +28,7 @@ use super::info;
 use crate::ai::AiSpec;
 use crate::ai::Player;
 use crate::app::Replayed;
+use crate::app::player_picker::RankedFor;
 use crate::app::state::{NoGame, game_of};
 use crate::app::{ExportKind, FilePurpose, RecordUse, Request, theme};
 use crate::engine::{Action, Game, IllegalAction, Period, State};
@@ -135,7 +136,11 @@ fn next_generation() -> u64 {
 /// and variant, its document and file.
 type Setup<'a> = (
     Option<&'a crate::scenario::model::Scenario>,
-    (usize, Option<&'a crate::scenario::rules::RuleSet>, &'a str),
+    (
+        usize,
+        Option<&'a crate::scenario::rules::RuleSet>,
+        RankedFor<'a>,
+    ),
     Option<&'a crate::scenario::format::ResolvedScenario>,
     Option<&'a Path>,
 );
@@ -523,13 +528,13 @@ impl PlayPanel {
     // ------------------------------------------------------------ drawing
 
     #[allow(clippy::too_many_arguments)]
-    pub fn show(
+    pub(crate) fn show(
         &mut self,
         ui: &mut Ui,
         scenario: Option<&crate::scenario::model::Scenario>,
         errors: usize,
         rules: Option<&crate::scenario::rules::RuleSet>,
-        variant: &str,
+        ranked_for: RankedFor<'_>,
         resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
     ) -> Vec<Request> {
@@ -560,7 +565,7 @@ impl PlayPanel {
                 theme::PLAY_PANEL_RANGE,
             ))
             .show(ui, |ui| {
-                let setup = (scenario, (errors, rules, variant), resolved, path);
+                let setup = (scenario, (errors, rules, ranked_for), resolved, path);
                 self.side_panel(ui, &mut actions, setup);
             });
         let below = self.log_below(ui.available_rect_before_wrap().size(), total);
@@ -706,14 +711,14 @@ impl PlayPanel {
 
     /// Who sits at each side (the best player for the rule set first),
     /// their playouts, and the seed.
-    fn seats_grid(&mut self, ui: &mut Ui, actions: &mut Vec<Request>, variant: &str) {
+    fn seats_grid(&mut self, ui: &mut Ui, actions: &mut Vec<Request>, ranked_for: RankedFor<'_>) {
         egui::Grid::new("play_seats")
             .num_columns(2)
             .spacing([10.0, 4.0])
             .show(ui, |ui| {
                 for side in Side::BOTH {
                     let seat = &mut self.settings.seats[side.index()];
-                    seat_row(ui, side, seat, actions, variant);
+                    seat_row(ui, side, seat, actions, ranked_for);
                 }
                 let l = ui.label("Seed");
                 ui.horizontal(|ui| {
@@ -750,17 +755,22 @@ impl PlayPanel {
         ui: &mut Ui,
         actions: &mut Vec<Request>,
         scenario: Option<&crate::scenario::model::Scenario>,
-        (errors, rules, variant): (usize, Option<&crate::scenario::rules::RuleSet>, &str),
+        (errors, rules, ranked_for): (
+            usize,
+            Option<&crate::scenario::rules::RuleSet>,
+            RankedFor<'_>,
+        ),
         resolved: Option<&crate::scenario::format::ResolvedScenario>,
         path: Option<&Path>,
     ) {
+        let variant = ranked_for.variant;
         let open = self.session.is_none();
         let mut header = egui::CollapsingHeader::new("New game").default_open(open);
         if std::mem::take(&mut self.fold_setup) {
             header = header.open(Some(false));
         }
         header.show(ui, |ui| {
-            self.seats_grid(ui, actions, variant);
+            self.seats_grid(ui, actions, ranked_for);
             // The rule set the game is played under, changes included.
             let label = if self.rules_label.is_empty() {
                 variant
@@ -1730,14 +1740,20 @@ enum DiscardAnswer {
 
 /// A side's seat: human or a player from the menu (a file asked for by a
 /// request), and a search's playouts below it.
-fn seat_row(ui: &mut Ui, side: Side, seat: &mut Seat, actions: &mut Vec<Request>, variant: &str) {
+fn seat_row(
+    ui: &mut Ui,
+    side: Side,
+    seat: &mut Seat,
+    actions: &mut Vec<Request>,
+    ranked_for: RankedFor<'_>,
+) {
     let l = ui.label(format!("{side}"));
     let current = match &*seat {
         Seat::Ai(spec) => Some(spec.clone()),
         Seat::Human => None,
     };
     let menu = crate::app::player_picker::Menu {
-        variant,
+        ranked_for,
         current: current.as_ref(),
         offer: crate::app::player_picker::Offer::Players,
     };

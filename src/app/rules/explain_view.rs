@@ -13,7 +13,7 @@ use egui::{RichText, Stroke, Ui};
 use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 
 use crate::ai::AiSpec;
-use crate::app::player_picker::{self, Chosen, Offer, Ranked};
+use crate::app::player_picker::{self, Chosen, Offer, Ranked, RankedFor, SetupRatings};
 use crate::app::simulate::panel::{ExplainRequest, ExplainRun, SimPanel};
 use crate::app::state::game_of;
 use crate::app::state::{AppState, load_rules};
@@ -190,7 +190,7 @@ impl ExplainPanel {
     /// member a game), else `fast` for A: the command line's default players,
     /// so the same question gets the same answer in the window and at the
     /// command line.
-    fn follow_default(&mut self, state: &AppState) {
+    fn follow_default(&mut self, state: &AppState, setup: &SetupRatings) {
         if self.players_picked {
             return;
         }
@@ -203,7 +203,11 @@ impl ExplainPanel {
             return;
         }
         let spec = equilibrium_of_a(&self.rule_sets[0], state).unwrap_or_else(|| {
-            player_picker::here(Ranked::Fast, &key.0).map_or(AiSpec::Heuristic, |fast| fast.spec)
+            let a = RankedFor {
+                variant: &key.0,
+                setup,
+            };
+            player_picker::here(Ranked::Fast, a).map_or(AiSpec::Heuristic, |fast| fast.spec)
         });
         self.caesar = spec.clone();
         self.pompey = spec;
@@ -217,6 +221,7 @@ impl ExplainPanel {
         &mut self,
         ui: &mut Ui,
         state: &AppState,
+        setup: &SetupRatings,
         sim: &mut SimPanel,
         compare_with: &str,
     ) -> Vec<Clicked> {
@@ -227,7 +232,11 @@ impl ExplainPanel {
         if let Some(result) = sim.take_explain() {
             self.finished = Some(result.map(Finished::of));
         }
-        self.follow_default(state);
+        self.follow_default(state, setup);
+        let ranked_for = RankedFor {
+            variant: state.variant(),
+            setup,
+        };
         ui.label(RichText::new("Explain the differences").strong())
             .on_hover_text(
                 "Why B differs from A for Caesar, rule by rule: every field in which they differ is switched alone, at A and at B, over the same seeds (as `caesar-workbench explain`)",
@@ -244,7 +253,7 @@ impl ExplainPanel {
                 }
                 ui.end_row();
                 for side in [Side::Caesar, Side::Pompey] {
-                    clicks.extend(self.player_cells(ui, side, state.variant()));
+                    clicks.extend(self.player_cells(ui, side, ranked_for));
                 }
                 ui.end_row();
                 for side in [Side::Caesar, Side::Pompey] {
@@ -264,7 +273,7 @@ impl ExplainPanel {
                 ui.end_row();
             });
         self.setup_changes_row(ui);
-        clicks.extend(self.other_player_row(ui, state.variant()));
+        clicks.extend(self.other_player_row(ui, ranked_for));
         self.run_buttons(ui, state, sim);
         clicks
     }
@@ -291,7 +300,7 @@ impl ExplainPanel {
 
     /// "Check with another player": the player that plays the explanation
     /// again on both sides.
-    fn other_player_row(&mut self, ui: &mut Ui, variant: &str) -> Option<Clicked> {
+    fn other_player_row(&mut self, ui: &mut Ui, ranked_for: RankedFor<'_>) -> Option<Clicked> {
         let mut clicked = None;
         ui.horizontal(|ui| {
             ui.checkbox(&mut self.check_with_other, "Check with another player")
@@ -303,7 +312,7 @@ impl ExplainPanel {
                     ui,
                     "explain_other_player",
                     &mut self.other_player,
-                    variant,
+                    ranked_for,
                     Offer::Players,
                 );
                 if chosen == Some(Chosen::FromFile) {
@@ -319,7 +328,12 @@ impl ExplainPanel {
     }
 
     /// A side's player: its label and the menu every tab uses, two cells.
-    fn player_cells(&mut self, ui: &mut Ui, side: Side, variant: &str) -> Option<Clicked> {
+    fn player_cells(
+        &mut self,
+        ui: &mut Ui,
+        side: Side,
+        ranked_for: RankedFor<'_>,
+    ) -> Option<Clicked> {
         let ai = match side {
             Side::Caesar => &mut self.caesar,
             Side::Pompey => &mut self.pompey,
@@ -331,7 +345,7 @@ impl ExplainPanel {
             ui,
             ("explain_ai", side.index()),
             ai,
-            variant,
+            ranked_for,
             Offer::Players,
         );
         combo.labelled_by(l.id);

@@ -7,6 +7,7 @@
 use egui::{RichText, Ui};
 
 use super::explain_view::{Clicked, ExplainPanel};
+use crate::app::player_picker::SetupRatings;
 use crate::app::simulate::panel::SimPanel;
 use crate::app::state::{AppState, load_rules};
 use crate::app::{FilePurpose, Request, theme};
@@ -158,6 +159,7 @@ impl RulesPanel {
         &mut self,
         ui: &mut Ui,
         state: &AppState,
+        setup: &SetupRatings,
         sim: &mut SimPanel,
     ) -> Vec<Request> {
         let mut actions = Vec::new();
@@ -196,7 +198,10 @@ impl RulesPanel {
         ui.columns(2, |columns| {
             let [left, right] = columns else { return };
             self.differences_section(left, state, revision, rules);
-            clicks.extend(self.explain.controls(right, state, sim, &self.compare_with));
+            clicks.extend(
+                self.explain
+                    .controls(right, state, setup, sim, &self.compare_with),
+            );
             right.separator();
             egui::ScrollArea::vertical()
                 .id_salt("explain_results")

@@ -2,7 +2,7 @@
 //! in the window, and what that was measured on; "Fit players…" runs `fit`
 //! ([`crate::sim::fit`]) on its own thread with progress and cancel, and the
 //! bundle it writes beside the setup file is what the player menus then
-//! offer first ([`crate::app::player_picker::set_setup`]).
+//! offer first ([`SetupPlayers::ranked_for`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use egui::{RichText, Ui};
 
-use crate::app::player_picker::SetupRatings;
+use crate::app::player_picker::{RankedFor, SetupRatings};
 use crate::app::state::AppState;
 use crate::app::theme;
 use crate::engine::Game;
@@ -33,6 +33,9 @@ pub(crate) struct SetupPlayers {
     /// The balance at equilibrium measured for the setup, in words (each
     /// side's mix for the hover), read with the ratings.
     balance_line: Option<Result<(String, String), String>>,
+    /// The setup's digest and bundle, as the player menus rank players for
+    /// it (read with the ratings).
+    ratings: SetupRatings,
 }
 
 impl Default for SetupPlayers {
@@ -45,6 +48,7 @@ impl Default for SetupPlayers {
             fits_finished: 0,
             best_line: Ok(Default::default()),
             balance_line: None,
+            ratings: SetupRatings::default(),
         }
     }
 }
@@ -69,8 +73,24 @@ pub(crate) fn bundle_folder(state: &AppState) -> Option<PathBuf> {
 }
 
 impl SetupPlayers {
+    /// The setup's digest and bundle as [`SetupPlayers::refresh`] last
+    /// read them.
+    pub(crate) fn ratings(&self) -> &SetupRatings {
+        &self.ratings
+    }
+
+    /// What the player menus rank players for under `variant`: this setup
+    /// as [`SetupPlayers::refresh`] last read it.
+    pub(crate) fn ranked_for<'a>(&'a self, variant: &'a str) -> RankedFor<'a> {
+        RankedFor {
+            variant,
+            setup: &self.ratings,
+        }
+    }
+
     /// Reads the setup's digest and bundle again when the scenario, the
-    /// rules or a fit changed them, and hands them to the player menus.
+    /// rules or a fit changed them, and keeps them for the player menus
+    /// ([`SetupPlayers::ranked_for`]).
     /// `balances_kept` counts the reports the Balance tab kept into the
     /// setup's folder: the balance is read anew after each.
     pub(crate) fn refresh(&mut self, state: &AppState, balances_kept: u64) {
@@ -91,10 +111,10 @@ impl SetupPlayers {
             Err(e) => (Vec::new(), Some(e.to_string())),
         };
         self.balance_line = measured_balance(state);
-        crate::app::player_picker::set_setup(SetupRatings {
+        self.ratings = SetupRatings {
             scenario_digest: scenario_digest.clone(),
             bundle,
-        });
+        };
         // What `best` stands for, as the command line says it.
         let setup = players::Setup {
             scenario_file: state.path().map(Path::to_path_buf),

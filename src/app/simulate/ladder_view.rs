@@ -7,7 +7,7 @@ use egui::{RichText, Stroke, Ui};
 use egui_plot::{Legend, Line, LineStyle, Plot, PlotUi, uniform_grid_spacer};
 
 use crate::ai::AiSpec;
-use crate::app::player_picker::{self, Menu, Offer, Picked};
+use crate::app::player_picker::{self, Menu, Offer, Picked, RankedFor};
 use crate::app::{FilePurpose, PlayerUse, Request, theme};
 use crate::scenario::model::Side;
 use crate::sim::ladder::{LadderReport, Ratings, VerdictKind};
@@ -75,7 +75,11 @@ impl LadderSettings {
 /// The rung checkboxes, the rungs added from the player menu (each with
 /// its remove button), the menu to add one, and the games per rung. A
 /// request when a rung is to be read from a player file.
-pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings, variant: &str) -> Option<Request> {
+pub(super) fn settings(
+    ui: &mut Ui,
+    s: &mut LadderSettings,
+    ranked_for: RankedFor<'_>,
+) -> Option<Request> {
     ui.horizontal_wrapped(|ui| {
         ui.label("Rungs");
         for p in LADDER_PLAYERS {
@@ -90,7 +94,7 @@ pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings, variant: &str) -> Op
             }
         }
     });
-    let request = added_rungs(ui, s, variant);
+    let request = added_rungs(ui, s, ranked_for);
     ui.horizontal(|ui| {
         let l = ui.label("Games per rung");
         ui.add(egui::DragValue::new(&mut s.games).range(1..=100_000))
@@ -103,7 +107,7 @@ pub(super) fn settings(ui: &mut Ui, s: &mut LadderSettings, variant: &str) -> Op
 }
 
 /// The rungs beyond the fixed four, and the player menu that adds one.
-fn added_rungs(ui: &mut Ui, s: &mut LadderSettings, variant: &str) -> Option<Request> {
+fn added_rungs(ui: &mut Ui, s: &mut LadderSettings, ranked_for: RankedFor<'_>) -> Option<Request> {
     let mut request = None;
     let mut removed = None;
     ui.horizontal_wrapped(|ui| {
@@ -121,7 +125,7 @@ fn added_rungs(ui: &mut Ui, s: &mut LadderSettings, variant: &str) -> Option<Req
         }
         let l = ui.label("Add a rung");
         let menu = Menu {
-            variant,
+            ranked_for,
             current: None,
             offer: Offer::Players,
         };

@@ -15,7 +15,7 @@ use super::sweep_view::{self, SweepSettings};
 use super::tune_view::{self, TuneSettings, TuneUse};
 use crate::ai::AiSpec;
 use crate::app::map::heatmap_view::HeatSource;
-use crate::app::player_picker::{self, Chosen, Offer};
+use crate::app::player_picker::{self, Chosen, Offer, RankedFor, SetupRatings};
 use crate::app::replay::games::{GameRow, RunGames};
 use crate::app::theme;
 use crate::app::{ExportKind, FilePurpose, Request};
@@ -38,6 +38,17 @@ struct Setup<'a> {
     errors: usize,
     rules: Option<&'a RuleSet>,
     variant: &'a str,
+    /// The setup's digest and bundle, which the player menus rank for.
+    ratings: &'a SetupRatings,
+}
+
+impl<'a> Setup<'a> {
+    fn ranked_for(&self) -> RankedFor<'a> {
+        RankedFor {
+            variant: self.variant,
+            setup: self.ratings,
+        }
+    }
 }
 
 /// The runs the Simulate tab starts.
@@ -613,6 +624,7 @@ impl SimPanel {
         errors: usize,
         rules: Option<&RuleSet>,
         variant: &str,
+        ratings: &SetupRatings,
         revision: u64,
     ) -> Vec<Request> {
         if self.poll() {
@@ -624,6 +636,7 @@ impl SimPanel {
             errors,
             rules,
             variant,
+            ratings,
         };
         egui::Panel::left("sim_controls")
             .default_size(theme::SIM_CONTROLS_WIDTH)
@@ -654,7 +667,7 @@ impl SimPanel {
                     (Side::Caesar, &mut self.caesar),
                     (Side::Pompey, &mut self.pompey),
                 ] {
-                    actions.extend(ai_rows(ui, side, ai, variant));
+                    actions.extend(ai_rows(ui, side, ai, on.ranked_for()));
                 }
                 self.run_rows(ui);
             });
@@ -730,12 +743,12 @@ impl SimPanel {
     }
 
     fn ladder_controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Option<Request> {
-        let Setup { rules, variant, .. } = on;
+        let Setup { rules, .. } = on;
         ui.label(RichText::new("Strength ladder").strong())
             .on_hover_text(
                 "A mirror match at every rung (both sides played by that player), cross-play between the rungs for ratings, and whether the rule sets' difference for Caesar holds at every strength. Uses the seed, threads and compare setting above.",
             );
-        let request = ladder_view::settings(ui, &mut self.ladder, variant);
+        let request = ladder_view::settings(ui, &mut self.ladder, on.ranked_for());
         let can_run = rules.is_some() && self.running.is_none() && !self.ladder.players.is_empty();
         if ui
             .add_enabled(can_run, egui::Button::new("Run ladder"))
@@ -749,7 +762,7 @@ impl SimPanel {
 
     /// Tune's settings, its Run and Cancel, and its progress by generation.
     fn tune_controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Option<Request> {
-        let Setup { rules, variant, .. } = on;
+        let Setup { rules, .. } = on;
         let mut request = None;
         egui::CollapsingHeader::new(RichText::new("Tune a player").strong())
             .id_salt("tune_panel")
@@ -760,7 +773,7 @@ impl SimPanel {
                     )
                     .weak(),
                 );
-                request = tune_view::settings(ui, &mut self.tune, variant);
+                request = tune_view::settings(ui, &mut self.tune, on.ranked_for());
                 ui.horizontal(|ui| {
                     let can_run = rules.is_some() && self.running.is_none();
                     if ui.add_enabled(can_run, egui::Button::new("Run tune")).clicked()
@@ -969,13 +982,13 @@ impl SimPanel {
 /// A side's AI chooser (the best player for the rule set first) and a
 /// searching player's playouts, as grid rows; choosing a player file asks
 /// for the file.
-fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec, variant: &str) -> Option<Request> {
+fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec, ranked_for: RankedFor<'_>) -> Option<Request> {
     let mut request = None;
     let l = ui.label(format!("{side} AI"));
     // The file of the player shown (before this frame's pick, if any).
     let file = ai.numbers_file().map(|t| format!("Player file {}", t.path));
     let (combo, chosen) =
-        player_picker::pick_player(ui, ("ai", side.index()), ai, variant, Offer::Players);
+        player_picker::pick_player(ui, ("ai", side.index()), ai, ranked_for, Offer::Players);
     let combo = combo.labelled_by(l.id);
     if let Some(file) = file {
         combo.on_hover_text(file);

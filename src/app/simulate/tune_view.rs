@@ -9,7 +9,7 @@ use std::path::Path;
 use egui::{RichText, Ui};
 
 use crate::ai::{AiSpec, PlayerNumbers, TunedHeuristic};
-use crate::app::player_picker::{self, Chosen, Offer};
+use crate::app::player_picker::{self, Chosen, Offer, RankedFor};
 use crate::app::{FilePurpose, PlayerUse, Request, form};
 use crate::scenario::model::Side;
 use crate::sim::OptionsError;
@@ -98,7 +98,11 @@ impl TuneSettings {
 
 /// The settings as a grid; a request when the opponent is to be read
 /// from a file.
-pub(super) fn settings(ui: &mut Ui, s: &mut TuneSettings, variant: &str) -> Option<Request> {
+pub(super) fn settings(
+    ui: &mut Ui,
+    s: &mut TuneSettings,
+    ranked_for: RankedFor<'_>,
+) -> Option<Request> {
     let mut request = None;
     egui::Grid::new("tune_options")
         .num_columns(2)
@@ -109,7 +113,7 @@ pub(super) fn settings(ui: &mut Ui, s: &mut TuneSettings, variant: &str) -> Opti
                 ui,
                 "tune_opponent",
                 &mut s.opponent,
-                variant,
+                ranked_for,
                 Offer::Heuristics,
             );
             combo.labelled_by(l.id).on_hover_text(
@@ -128,7 +132,8 @@ pub(super) fn settings(ui: &mut Ui, s: &mut TuneSettings, variant: &str) -> Opti
         });
     ui.label(
         RichText::new(format!(
-            "Rule set: {variant}; seed and threads as set above. {} games in all.",
+            "Rule set: {}; seed and threads as set above. {} games in all.",
+            ranked_for.variant,
             s.options(0).map_or(0, |o| o.total_games())
         ))
         .weak(),
