@@ -643,8 +643,7 @@ impl WorkbenchApp {
                 state.resolved(),
                 report.errors(),
                 state.rules(),
-                state.variant(),
-                self.setup_players.ratings(),
+                self.setup_players.ranked_for(state.variant()),
                 state.scenario_revision(),
             ),
             None => {

@@ -623,10 +623,13 @@ impl SimPanel {
         doc: Option<&ResolvedScenario>,
         errors: usize,
         rules: Option<&RuleSet>,
-        variant: &str,
-        ratings: &SetupRatings,
+        ranked_for: RankedFor<'_>,
         revision: u64,
     ) -> Vec<Request> {
+        let RankedFor {
+            variant,
+            setup: ratings,
+        } = ranked_for;
         if self.poll() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
