@@ -68,8 +68,13 @@ pub use simulate::balance_view::BalancePanel;
 pub use simulate::panel::{RunOutcome, SimPanel};
 pub use state::AppState;
 
+/// Why the workbench window could not open.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open the window: {0}")]
+pub struct WindowError(#[from] eframe::Error);
+
 /// Opens the workbench window.
-pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), String> {
+pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), WindowError> {
     let mut app = WorkbenchApp::new(scenario, variant);
     if let Some(store) = Recent::default_store() {
         app.state.set_recent(Recent::load(store));
@@ -86,7 +91,7 @@ pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), String> {
         options,
         Box::new(|_cc| Ok(Box::new(app))),
     )
-    .map_err(|e| format!("cannot open the window: {e}"))
+    .map_err(WindowError)
 }
 
 /// The workbench: the state it works on, and the panels that draw it.
@@ -451,13 +456,22 @@ impl WorkbenchApp {
                 self.tab = Tab::Play;
             }
             FilePurpose::OpenPlayer(side, to) => {
+                // The Simulate tab's panels say their errors in words.
+                let explain = &mut self.rules_panel.explain;
                 let loaded = match to {
                     PlayerUse::Simulate => self.sim.load_player(side, &path),
-                    PlayerUse::Play => self.play.load_player(side, &path),
                     PlayerUse::LadderRung => self.sim.add_rung_from(&path),
                     PlayerUse::TuneOpponent => self.sim.tune.play_against(&path),
-                    PlayerUse::Explain => self.rules_panel.explain.load_player(side, &path),
-                    PlayerUse::ExplainOther => self.rules_panel.explain.load_other_player(&path),
+                    PlayerUse::Play => self
+                        .play
+                        .load_player(side, &path)
+                        .map_err(|e| e.to_string()),
+                    PlayerUse::Explain => {
+                        explain.load_player(side, &path).map_err(|e| e.to_string())
+                    }
+                    PlayerUse::ExplainOther => {
+                        explain.load_other_player(&path).map_err(|e| e.to_string())
+                    }
                 };
                 if let Err(e) = loaded {
                     self.state.set_file_error(e);

@@ -366,7 +366,11 @@ fn a_setup_change_naming_no_block_is_refused_with_the_nearest_name() {
     h.get_by_role_and_label(Role::Button, "Explain the differences")
         .click();
     h.run();
-    let error = h.state_mut().explain_panel().error().map(str::to_string);
+    let error = h
+        .state_mut()
+        .explain_panel()
+        .error()
+        .map(ToString::to_string);
     let error = error.expect("refused before any game");
     assert!(error.contains("Legio 33"), "{error}");
     assert!(error.contains("did you mean \"Legio 3\""), "{error}");
