@@ -17,7 +17,7 @@ use egui::{Response, RichText, Ui};
 use crate::ai::KINDS;
 use crate::ai::{AiSpec, PlayerFileName, SpecText};
 use crate::scenario::format::LoadError;
-use crate::sim::ratings::{self, Rating};
+use crate::sim::players::ratings::{self, Rating};
 
 /// What was picked in a player menu.
 #[derive(Debug, Clone, PartialEq)]

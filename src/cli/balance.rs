@@ -11,8 +11,10 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::ShardArg;
-use caesar_workbench::sim::balance::session::{Begin, Plan, Players};
-use caesar_workbench::sim::balance::{self as lib, BalanceOptions, BalanceReport, Oracle, Watch};
+use caesar_workbench::sim::questions::balance::session::{Begin, Plan, Players};
+use caesar_workbench::sim::questions::balance::{
+    self as lib, BalanceOptions, BalanceReport, Oracle, Watch,
+};
 
 use super::args::{
     SetupArgs, bundle_ratings, check_outputs, load_game, one_or_two_variants,

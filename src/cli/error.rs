@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::scenario::format::LoadError;
-use caesar_workbench::sim::sweep::PlanError;
+use caesar_workbench::sim::questions::sweep::PlanError;
 use caesar_workbench::sim::{Cancelled, Setting};
 
 /// Everything that ends a command early. `main` prints it as
@@ -44,7 +44,7 @@ pub enum CliError {
     /// A sweep that cannot be planned: axes that make no sweep (2), or a
     /// point the validator refuses (1, as `validate` exits on errors).
     #[error(transparent)]
-    Sweep(#[from] caesar_workbench::sim::sweep::PlanError),
+    Sweep(#[from] caesar_workbench::sim::questions::sweep::PlanError),
     #[error("cannot read {path}: {source}")]
     Read { path: PathBuf, source: io::Error },
     /// A report file that is not a report.

@@ -1,5 +1,5 @@
 //! `explain`: why two rule sets differ for Caesar, field by field
-//! ([`caesar_workbench::sim::explain`]), with changes to the setup as more
+//! ([`caesar_workbench::sim::questions::explain`]), with changes to the setup as more
 //! fields (`--set`), pairs switched together (`--pairs`) and the same at
 //! the ladder's two strongest rungs (`--ladder`).
 
@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::sim::explain::{
+use caesar_workbench::sim::questions::explain::{
     self, ExplainReport, ExplainSetup, Pairs, RungOrder, RungStrength,
 };
-use caesar_workbench::sim::sweep::Axis;
+use caesar_workbench::sim::questions::sweep::Axis;
 use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
 
 use super::args::{

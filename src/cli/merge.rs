@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::sim::explain::ExplainReport;
+use caesar_workbench::sim::questions::explain::ExplainReport;
 use caesar_workbench::sim::{
     CompareReport, GameRange, LadderReport, Merge, SimReport, SweepReport,
 };

@@ -9,8 +9,8 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{
     FileDialogs, FileRequest, NativeDialog, RuleChoice, Tab, WorkbenchApp, plain_sentence,
 };
-use caesar_workbench::sim::explain::ExplainReport;
 use caesar_workbench::sim::players::{PlayerChoice, Setup};
+use caesar_workbench::sim::questions::explain::ExplainReport;
 use egui::accesskit::{Role, Toggled};
 use egui::vec2;
 use egui_kittest::Harness;
@@ -262,7 +262,7 @@ fn the_players_are_the_balance_measured_for_rule_set_a_if_fast_until_one_is_pick
     };
     let fast = |variant: &str| {
         let lineage = caesar_workbench::scenario::rules::RuleSet::lineage(variant).unwrap();
-        caesar_workbench::sim::ratings::fast_for(&lineage, None, &[])
+        caesar_workbench::sim::players::ratings::fast_for(&lineage, None, &[])
             .unwrap()
             .spec
     };

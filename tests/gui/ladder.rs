@@ -3,7 +3,7 @@
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{RunOutcome, Tab, WorkbenchApp};
-use caesar_workbench::sim::ladder::ladder;
+use caesar_workbench::sim::questions::ladder::ladder;
 use caesar_workbench::sim::{LadderOptions, Progress};
 use egui::accesskit::Role;
 use egui::vec2;

@@ -9,7 +9,7 @@ use super::view::MapView;
 use crate::app::{form, theme};
 use crate::scenario::model::{Scenario, SpaceId};
 use crate::sim::SimReport;
-use crate::sim::heatmap::{HeldShare, SpaceFigures};
+use crate::sim::runs::heatmap::{HeldShare, SpaceFigures};
 
 /// Which figure the overlay shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,6 +1,6 @@
 //! "Explain the differences" in the Rules tab: two rule sets picked (the
 //! one in force, the built-in ones, the variant file the window has open),
-//! then [`crate::sim::explain`] run on the Simulate tab's background runner
+//! then [`crate::sim::questions::explain`] run on the Simulate tab's background runner
 //! with progress and cancel. The finished explanation is a bar chart of each
 //! field's effect on Caesar's share with its 95% interval, the whole
 //! difference beside the sum of the fields one at a time, and the report's
@@ -21,10 +21,10 @@ use crate::scenario::format::LoadError;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
 use crate::sim::SimOptions;
-use crate::sim::explain::{
+use crate::sim::questions::explain::{
     ExplainLadder, ExplainReport, FieldEffect, SetupChangeError, plan_setup_changes,
 };
-use crate::sim::sweep::{Axis, AxisError};
+use crate::sim::questions::sweep::{Axis, AxisError};
 
 /// A rule set the explanation can be asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -579,7 +579,10 @@ pub(crate) fn value_words(value: &str) -> String {
 
 /// A field's sentence of the report in the rule table's plain words: its
 /// plain name for `field_name`, its values in words ("off → on").
-pub fn plain_sentence(field: &crate::sim::explain::FieldCounts, sentence: String) -> String {
+pub fn plain_sentence(
+    field: &crate::sim::questions::explain::FieldCounts,
+    sentence: String,
+) -> String {
     let name = plain_name(&field.field, &field.explain);
     let coded = format!(
         "{} ({}: {} → {})",
@@ -748,7 +751,8 @@ fn equilibrium_of_a(a: &RuleChoice, state: &AppState) -> Option<AiSpec> {
     let (name, rules) = rules_of(a, state).ok()?;
     let game = state.game_under(rules, &name).ok()?;
     let folder = crate::sim::players::bundle_folder(state.path(), &name);
-    let measured = crate::sim::balance::measured::measured(&game, folder.as_deref()).ok()??;
+    let measured =
+        crate::sim::questions::balance::measured::measured(&game, folder.as_deref()).ok()??;
     // As `explain`'s default: a mix of searches is too slow, `fast` stands.
     measured
         .mix_is_fast()
@@ -809,9 +813,9 @@ fn rule_set_combo(
 /// points with the interval, and whether it interacts.
 fn chart_rows(
     r: &ExplainReport,
-    ranked: &[(&crate::sim::explain::FieldCounts, FieldEffect)],
+    ranked: &[(&crate::sim::questions::explain::FieldCounts, FieldEffect)],
 ) -> Vec<ChartRow> {
-    let pts = |d: &crate::sim::stats::PairedDifference| {
+    let pts = |d: &crate::sim::runs::stats::PairedDifference| {
         [d.estimate, d.ci95[0], d.ci95[1]].map(|v| 100.0 * v)
     };
     let mut rows = vec![
@@ -901,7 +905,7 @@ const ROW_HEIGHT: f32 = 20.0;
 fn effect_chart(
     ui: &mut Ui,
     r: &ExplainReport,
-    ranked: &[(&crate::sim::explain::FieldCounts, FieldEffect)],
+    ranked: &[(&crate::sim::questions::explain::FieldCounts, FieldEffect)],
     highlighted: Option<&str>,
 ) -> Option<Clicked> {
     ui.label(

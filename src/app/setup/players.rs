@@ -1,6 +1,6 @@
 //! "Players for this setup": which player `best` stands for on the setup
 //! in the window, and what that was measured on; "Fit players…" runs `fit`
-//! ([`crate::sim::fit`]) on its own thread with progress and cancel, and the
+//! ([`crate::sim::players::fit`]) on its own thread with progress and cancel, and the
 //! bundle it writes beside the setup file is what the player menus then
 //! offer first ([`crate::app::player_picker::set_setup`]).
 
@@ -17,9 +17,9 @@ use crate::app::state::NoGame;
 use crate::app::theme;
 use crate::engine::Game;
 use crate::scenario::format::LoadError;
-use crate::sim::balance::measured::MeasuredError;
-use crate::sim::fit::{self, Fit, FitError, FitRequest, Transferred, Verdict};
 use crate::sim::players::RankError;
+use crate::sim::players::fit::{self, Fit, FitError, FitRequest, Transferred, Verdict};
+use crate::sim::questions::balance::measured::MeasuredError;
 use crate::sim::{Progress, players};
 
 /// The Setup and Rules tabs' line about the setup's players, and its fit.
@@ -294,11 +294,12 @@ impl SetupPlayers {
 }
 
 /// The balance measured for the setup in the window
-/// ([`crate::sim::balance::measured`]): its line and each side's mix, or
+/// ([`crate::sim::questions::balance::measured`]): its line and each side's mix, or
 /// why the setup's own report does not hold; `None` when none is measured.
 fn measured_balance(state: &AppState) -> Option<Result<(String, String), MeasuredError>> {
     let game = state.game().ok()?;
-    match crate::sim::balance::measured::measured(&game, bundle_folder(state).as_deref()) {
+    match crate::sim::questions::balance::measured::measured(&game, bundle_folder(state).as_deref())
+    {
         Ok(Some(m)) => {
             let mixes = crate::scenario::model::Side::BOTH
                 .iter()
@@ -317,10 +318,11 @@ fn measured_balance(state: &AppState) -> Option<Result<(String, String), Measure
                 line = first.to_uppercase() + &line[1..];
             }
             // The change the Balance tab kept for this very setup, if any.
-            if let Some(even) = crate::sim::fair::kept_for(&game, bundle_folder(state).as_deref())
-                .ok()
-                .flatten()
-                .and_then(|r| r.even_words())
+            if let Some(even) =
+                crate::sim::questions::fair::kept_for(&game, bundle_folder(state).as_deref())
+                    .ok()
+                    .flatten()
+                    .and_then(|r| r.even_words())
             {
                 line = format!("{line}; {even}");
             }

@@ -20,8 +20,8 @@ use crate::ai::{AiSpec, NotAPlayer};
 use crate::scenario::format::LoadError;
 use crate::scenario::rule_fields::{nearest_lineage, rule_distance};
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
-use crate::sim::balance::measured::{Measured, MeasuredError, measured};
-use crate::sim::fit::{BUNDLE_RATINGS, bundle_beside, bundle_ratings};
+use crate::sim::players::fit::{BUNDLE_RATINGS, bundle_beside, bundle_ratings};
+use crate::sim::questions::balance::measured::{Measured, MeasuredError, measured};
 use ratings::{BestPlayer, Rating};
 
 /// A player named by its rank for the setup rather than by its kind.
@@ -175,7 +175,7 @@ impl Rank {
 pub enum PlayerChoice {
     Ranked(Rank),
     /// Each side's mix at the balance measured for the setup
-    /// ([`crate::sim::balance::measured`]), one member a game; `fast`
+    /// ([`crate::sim::questions::balance::measured`]), one member a game; `fast`
     /// where none is measured.
     Equilibrium,
     Spec(AiSpec),
@@ -257,7 +257,7 @@ impl std::str::FromStr for PlayerChoice {
 
 /// The balance measured for the setup of a scenario file (the published
 /// game when `None`) under `variant`, read from its bundle folder
-/// ([`bundle_folder`]) or built in ([`crate::sim::balance::measured`]).
+/// ([`bundle_folder`]) or built in ([`crate::sim::questions::balance::measured`]).
 pub fn measured_for(
     game: &crate::engine::Game,
     scenario: Option<&Path>,

@@ -16,7 +16,7 @@ use crate::ai::{AiSpec, NotAPlayer};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::stats::Estimate;
+use crate::sim::runs::stats::Estimate;
 use crate::sim::{Progress, SimOptions, simulate};
 
 /// One player's measured strength under one rule set.

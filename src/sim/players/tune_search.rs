@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{AiSpec, MctsParams, Player, play_game};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
-use crate::sim::stats::{PairedDifference, paired_mean_difference};
-use crate::sim::tune::{Effort, Generation, maximise};
+use crate::sim::players::tune::{Effort, Generation, maximise};
+use crate::sim::runs::stats::{PairedDifference, paired_mean_difference};
 use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
 
 /// Salt of the check games' seeds: a stream the search never plays.

@@ -29,8 +29,8 @@ use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
 use crate::sim::MergeError;
-use crate::sim::report::{Merge, first_of_one_run, merge_picked, shards_note};
-use crate::sim::stats::Estimate;
+use crate::sim::runs::report::{Merge, first_of_one_run, merge_picked, shards_note};
+use crate::sim::runs::stats::Estimate;
 use crate::sim::{Cancelled, GameRange, Progress, SimOptions, SimReport};
 
 /// At most this many points in one sweep: beyond it a typo in a range
@@ -820,7 +820,7 @@ impl Merge for SweepReport {
 impl SweepReport {
     /// The sweep's own settings; each point's run names what it played on
     /// (digests, player files) and is compared when the points merge.
-    fn identity(&self) -> crate::sim::report::Identity {
+    fn identity(&self) -> crate::sim::runs::report::Identity {
         let axes: Vec<String> = self
             .axes
             .iter()

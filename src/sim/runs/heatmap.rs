@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{EndReason, Game, MapEvent, State};
 use crate::scenario::model::{Board, Side, SpaceId};
 use crate::sim::MergeError;
-use crate::sim::stats::share;
+use crate::sim::runs::stats::share;
 
 /// Who holds a space: 0 nobody (vacant or contested), 1 Caesar, 2 Pompey.
 fn holder(state: &State, space: SpaceId) -> u8 {
