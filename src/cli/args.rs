@@ -9,7 +9,8 @@ use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::{DEFAULT_VARIANT, RuleSet};
 use caesar_workbench::sim::players::ratings::FAST_GAME_CPU;
 use caesar_workbench::sim::players::{RankError, Setup, find_bundle};
-use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
+use caesar_workbench::sim::runs::cluster::{Shard, ShardArg};
+use caesar_workbench::sim::runs::options::SimOptions;
 
 use std::process::ExitCode;
 

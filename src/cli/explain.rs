@@ -10,8 +10,10 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::sim::questions::explain::{
     self, ExplainReport, ExplainSetup, Pairs, RungOrder, RungStrength,
 };
+use caesar_workbench::sim::questions::ladder::LadderOptions;
 use caesar_workbench::sim::questions::sweep::Axis;
-use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
+use caesar_workbench::sim::runs::cluster::ShardArg;
+use caesar_workbench::sim::runs::options::SimOptions;
 
 use super::args::{
     ReportArgs, SetupArgs, SidesArgs, ThreadsArg, check_outputs, dry_run_done, equilibrium_default,

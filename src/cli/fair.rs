@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::rules::RuleSet;
-use caesar_workbench::sim::ShardArg;
 use caesar_workbench::sim::questions::balance::session::{self, Players};
 use caesar_workbench::sim::questions::balance::{BalanceOptions, Oracle, Watch};
 use caesar_workbench::sim::questions::fair::{self, FairOptions, FairSetup};
 use caesar_workbench::sim::questions::sweep::Axis;
+use caesar_workbench::sim::runs::cluster::ShardArg;
 
 use super::args::{
     SetupArgs, bundle_ratings, check_outputs, out_path, parse_threads, pool, resolve_shard,

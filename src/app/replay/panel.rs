@@ -20,7 +20,8 @@ use crate::games::narrate;
 use crate::games::record::{HUMAN, RecordFile};
 use crate::games::trace::{Stride, Trace};
 use crate::scenario::model::Side;
-use crate::sim::{SimOptions, game_and_player_seeds};
+use crate::sim::game_and_player_seeds;
+use crate::sim::runs::options::SimOptions;
 
 /// Whose eyes an unfinished game's record is replayed through: its one
 /// person's; in hot-seat nobody's until asked (either person may have

@@ -20,11 +20,11 @@ use crate::app::{ExportKind, FilePurpose, PlayerUse, Request, theme};
 use crate::scenario::format::LoadError;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
-use crate::sim::SimOptions;
 use crate::sim::questions::explain::{
     ExplainLadder, ExplainReport, FieldEffect, SetupChangeError, plan_setup_changes,
 };
 use crate::sim::questions::sweep::{Axis, AxisError};
+use crate::sim::runs::options::SimOptions;
 
 /// A rule set the explanation can be asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -192,7 +192,7 @@ pub enum FitError {
     #[error(transparent)]
     Write(#[from] crate::files::WriteError),
     #[error(transparent)]
-    Options(#[from] crate::sim::OptionsError),
+    Options(#[from] crate::sim::runs::options::OptionsError),
     #[error(transparent)]
     Player(#[from] crate::ai::NotAPlayer),
     #[error("the setup cannot be played: {0}")]

@@ -29,8 +29,9 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player, PlayerNumbers};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
+use crate::sim::runs::options::OptionsError;
 use crate::sim::runs::stats::{Estimate, PairedDifference, paired_mean_difference};
-use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
+use crate::sim::{Cancelled, Progress, game_and_player_seeds, game_seed};
 
 /// Salt of the check games' seeds: a stream the search never plays.
 const CHECK_SALT: u64 = 0xC4EC_4ED0_0D5E_ED5A;

@@ -35,8 +35,10 @@ use crate::scenario::rule_fields::{FieldValue, RuleField, rule_differences};
 use crate::scenario::rules::RuleSet;
 use crate::sim::merge::MergeError;
 use crate::sim::questions::sweep::{Axis, AxisError, Knob, PlanError, knob};
+use crate::sim::runs::cluster::Shard;
+use crate::sim::runs::options::{GameRange, SimOptions};
 use crate::sim::runs::stats::{PairedDifference, adjusted_paired_mean};
-use crate::sim::{Cancelled, GameRange, Progress, Shard, SimOptions, play_one};
+use crate::sim::{Cancelled, Progress, play_one};
 use rayon::prelude::*;
 
 /// Paired games of two rule sets over the same seeds: Caesar's wins that

@@ -23,12 +23,13 @@ use serde::{Deserialize, Serialize};
 use crate::ai::AiSpec;
 use crate::engine::Game;
 use crate::sim::MergeError;
-use crate::sim::OptionsError;
+use crate::sim::runs::cluster::Shard;
+use crate::sim::runs::options::OptionsError;
+use crate::sim::runs::options::{GameRange, SimOptions};
+use crate::sim::runs::report::{CompareReport, SimReport};
 use crate::sim::runs::report::{Merge, first_of_one_run, merge_picked, shards_note};
 use crate::sim::runs::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
-use crate::sim::{
-    Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
-};
+use crate::sim::{Cancelled, Progress, game_seed};
 
 /// What a ladder plays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -460,7 +460,9 @@ impl MapCounts {
 mod tests {
     use super::*;
     use crate::ai::AiSpec;
-    use crate::sim::{Merge, Progress, SimOptions, SimReport, simulate};
+    use crate::sim::runs::options::SimOptions;
+    use crate::sim::runs::report::{Merge, SimReport};
+    use crate::sim::{Progress, simulate};
 
     fn run(shard: Option<&str>) -> SimReport {
         let game = crate::test_support::published("rules-2.0");

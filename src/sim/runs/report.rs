@@ -8,12 +8,13 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{EndReason, GameStats, PlayQuality};
 use crate::scenario::model::{Event, Side};
 use crate::sim::merge::{MergeError, RunDifference};
+use crate::sim::runs::cluster::Shard;
 use crate::sim::runs::heatmap;
+use crate::sim::runs::options::{GameRange, SimOptions};
 use crate::sim::runs::stats::{
     Estimate, Histogram, PairedDifference, Summary, paired_mean_difference, paired_proportion_test,
     share, two_proportion_test,
 };
-use crate::sim::{GameRange, Shard, SimOptions};
 
 /// One finished game, as reports and CSV rows see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1859,8 +1860,8 @@ impl CompareReport {
     pub fn new(
         variants: [&str; 2],
         options: &SimOptions,
-        a: crate::sim::Accumulator,
-        b: crate::sim::Accumulator,
+        a: crate::sim::runs::report::Accumulator,
+        b: crate::sim::runs::report::Accumulator,
         paired: PairedAccumulator,
     ) -> CompareReport {
         let a = SimReport::new(variants[0], options, a);
