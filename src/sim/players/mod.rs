@@ -17,6 +17,7 @@ pub mod tune_search;
 use std::path::{Path, PathBuf};
 
 use crate::ai::{AiSpec, NotAPlayer};
+use crate::scenario::checked::CheckedScenario;
 use crate::scenario::format::LoadError;
 use crate::scenario::rule_fields::{nearest_lineage, rule_distance};
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
@@ -201,7 +202,9 @@ impl PlayerChoice {
                 let variant = variants.first().copied().unwrap_or("rules-2.0");
                 let doc = crate::scenario::load_scenario(setup.scenario_file.as_deref())?;
                 let rules = RuleSet::load(variant)?;
-                let game = crate::engine::Game::from_document(&doc, rules, Some(variant))?;
+                // sim stands below games, whose door is `Game::from_document`.
+                let checked = CheckedScenario::from_document(&doc, rules, Some(variant))?;
+                let game = crate::engine::Game::from_checked(checked);
                 let scenario = setup.scenario_file.as_deref();
                 // `fast` where no balance is measured or its mix searches
                 // (a hundred heuristic games a game: runs of thousands
