@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::AiSpec;
 use crate::engine::Game;
-use crate::sim::MergeError;
 use crate::sim::runs::cluster::Shard;
+use crate::sim::runs::merge::MergeError;
 use crate::sim::runs::options::OptionsError;
 use crate::sim::runs::options::{GameRange, SimOptions};
 use crate::sim::runs::report::{CompareReport, SimReport};

@@ -28,7 +28,7 @@ use crate::scenario::format::{DeploymentDoc, ResolvedScenario};
 use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
-use crate::sim::MergeError;
+use crate::sim::runs::merge::MergeError;
 use crate::sim::runs::options::{GameRange, SimOptions};
 use crate::sim::runs::report::SimReport;
 use crate::sim::runs::report::{Merge, first_of_one_run, merge_picked, shards_note};

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Game, MapEvent, State};
 use crate::scenario::model::{Board, Side, SpaceId};
-use crate::sim::MergeError;
+use crate::sim::runs::merge::MergeError;
 use crate::sim::runs::stats::share;
 
 /// Who holds a space: 0 nobody (vacant or contested), 1 Caesar, 2 Pompey.

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, GameStats, PlayQuality};
 use crate::scenario::model::{Event, Side};
-use crate::sim::merge::{MergeError, RunDifference};
 use crate::sim::runs::cluster::Shard;
 use crate::sim::runs::heatmap;
+use crate::sim::runs::merge::{MergeError, RunDifference};
 use crate::sim::runs::options::{GameRange, SimOptions};
 use crate::sim::runs::stats::{
     Estimate, Histogram, PairedDifference, Summary, paired_mean_difference, paired_proportion_test,
