@@ -7,8 +7,9 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::{Budget, HeuristicPlayer, MctsPlayer, Player, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
-use caesar_workbench::sim::{self, SimOptions};
+use caesar_workbench::sim;
+use caesar_workbench::sim::questions::odds::{BattleSpec, battle_odds, parse_blocks};
+use caesar_workbench::sim::runs::options::SimOptions;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn games(c: &mut Criterion) {

@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 use egui::Ui;
 
 use crate::scenario::edit::{Document, Edit, Item};
-use crate::scenario::model::SpaceId;
+use crate::scenario::model::{Side, SpaceId};
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::{Finding, Report};
 
@@ -68,8 +68,23 @@ pub use simulate::balance_view::BalancePanel;
 pub use simulate::panel::{RunOutcome, SimPanel};
 pub use state::AppState;
 
+/// Why the workbench window could not open.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open the window: {0}")]
+pub struct WindowError(#[from] eframe::Error);
+
+/// Why a player file was not seated ([`WorkbenchApp::open_player`]).
+#[derive(Debug, thiserror::Error)]
+enum NotSeated {
+    #[error(transparent)]
+    File(#[from] crate::scenario::format::LoadError),
+    /// The Simulate tab's panels say their errors in words.
+    #[error("{0}")]
+    Simulate(String),
+}
+
 /// Opens the workbench window.
-pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), String> {
+pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), WindowError> {
     let mut app = WorkbenchApp::new(scenario, variant);
     if let Some(store) = Recent::default_store() {
         app.state.set_recent(Recent::load(store));
@@ -86,7 +101,7 @@ pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), String> {
         options,
         Box::new(|_cc| Ok(Box::new(app))),
     )
-    .map_err(|e| format!("cannot open the window: {e}"))
+    .map_err(WindowError)
 }
 
 /// The workbench: the state it works on, and the panels that draw it.
@@ -451,18 +466,31 @@ impl WorkbenchApp {
                 self.tab = Tab::Play;
             }
             FilePurpose::OpenPlayer(side, to) => {
-                let loaded = match to {
-                    PlayerUse::Simulate => self.sim.load_player(side, &path),
-                    PlayerUse::Play => self.play.load_player(side, &path),
-                    PlayerUse::LadderRung => self.sim.add_rung_from(&path),
-                    PlayerUse::TuneOpponent => self.sim.tune.play_against(&path),
-                    PlayerUse::Explain => self.rules_panel.explain.load_player(side, &path),
-                    PlayerUse::ExplainOther => self.rules_panel.explain.load_other_player(&path),
-                };
-                if let Err(e) = loaded {
-                    self.state.set_file_error(e);
+                if let Err(e) = self.open_player(side, to, &path) {
+                    self.state.set_file_error(e.to_string());
                 }
             }
+        }
+    }
+
+    /// Seats the player of the file at `path` where it was asked for, or
+    /// says why not.
+    fn open_player(&mut self, side: Side, to: PlayerUse, path: &Path) -> Result<(), NotSeated> {
+        let explain = &mut self.rules_panel.explain;
+        match to {
+            PlayerUse::Simulate => self
+                .sim
+                .load_player(side, path)
+                .map_err(NotSeated::Simulate),
+            PlayerUse::LadderRung => self.sim.add_rung_from(path).map_err(NotSeated::Simulate),
+            PlayerUse::TuneOpponent => self
+                .sim
+                .tune
+                .play_against(path)
+                .map_err(NotSeated::Simulate),
+            PlayerUse::Play => Ok(self.play.load_player(side, path)?),
+            PlayerUse::Explain => Ok(explain.load_player(side, path)?),
+            PlayerUse::ExplainOther => Ok(explain.load_other_player(path)?),
         }
     }
 

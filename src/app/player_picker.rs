@@ -16,7 +16,8 @@ use egui::{Response, RichText, Ui};
 
 use crate::ai::KINDS;
 use crate::ai::{AiSpec, PlayerFileName, SpecText};
-use crate::sim::ratings::{self, Rating};
+use crate::scenario::format::LoadError;
+use crate::sim::players::ratings::{self, Rating};
 
 /// What was picked in a player menu.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,18 +124,28 @@ const SELECTED_CHARS: usize = 34;
 
 /// Plays `side` with the heuristic player of the file at `path`, in a
 /// panel's players `[caesar, pompey]`.
-pub(crate) fn load_player_file(
+pub(crate) fn pick_player_file(
     players: [&mut AiSpec; 2],
     side: crate::scenario::model::Side,
     path: &Path,
-) -> Result<(), String> {
+) -> Result<(), LoadError> {
     let [caesar, pompey] = players;
     let chosen = match side {
         crate::scenario::model::Side::Caesar => caesar,
         crate::scenario::model::Side::Pompey => pompey,
     };
-    *chosen = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+    *chosen = AiSpec::player_file(path)?;
     Ok(())
+}
+
+/// [`pick_player_file`] in words, for the Simulate tab, whose panel still
+/// returns its errors as text.
+pub(crate) fn load_player_file(
+    players: [&mut AiSpec; 2],
+    side: crate::scenario::model::Side,
+    path: &Path,
+) -> Result<(), String> {
+    pick_player_file(players, side, path).map_err(|e| e.to_string())
 }
 
 /// `text` cut to `max` characters, an ellipsis marking the cut.

@@ -14,7 +14,7 @@ use crate::scenario::edit::{Edit, Item};
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
 use crate::scenario::validate::Finding;
-use crate::sim::SimOptions;
+use crate::sim::runs::options::SimOptions;
 
 /// The parts of the window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

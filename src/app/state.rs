@@ -63,7 +63,7 @@ struct Derived {
 
 /// Why the window could not start a game from its document.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum NoGame {
+pub enum NoGame {
     #[error("No scenario or rule set is loaded.")]
     NothingLoaded,
     #[error("{variant} cannot be played on this scenario:\n{}", refused.messages().join("\n"))]

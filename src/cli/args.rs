@@ -7,9 +7,10 @@ use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::checked::CheckedScenario;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::{DEFAULT_VARIANT, RuleSet};
+use caesar_workbench::sim::players::ratings::FAST_GAME_CPU;
 use caesar_workbench::sim::players::{RankError, Setup, find_bundle};
-use caesar_workbench::sim::ratings::FAST_GAME_CPU;
-use caesar_workbench::sim::{Shard, ShardArg, SimOptions};
+use caesar_workbench::sim::runs::cluster::{Shard, ShardArg};
+use caesar_workbench::sim::runs::options::SimOptions;
 
 use std::process::ExitCode;
 
@@ -275,7 +276,7 @@ pub fn bundle_ratings(
     given: Option<&Path>,
     scenario: Option<&Path>,
     variant: &str,
-) -> Result<Vec<caesar_workbench::sim::ratings::Rating>, CliError> {
+) -> Result<Vec<caesar_workbench::sim::players::ratings::Rating>, CliError> {
     Ok(find_bundle(given, scenario, variant)?.map_or_else(Vec::new, |(_, ratings)| ratings))
 }
 

@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
-use caesar_workbench::sim::ShardArg;
-use caesar_workbench::sim::balance::session::{Begin, Plan, Players};
-use caesar_workbench::sim::balance::{self as lib, BalanceOptions, BalanceReport, Oracle, Watch};
+use caesar_workbench::sim::questions::balance::session::{Begin, Plan, Players};
+use caesar_workbench::sim::questions::balance::{
+    self as lib, BalanceOptions, BalanceReport, Oracle, Watch,
+};
+use caesar_workbench::sim::runs::cluster::ShardArg;
 
 use super::args::{
     SetupArgs, bundle_ratings, check_outputs, load_game, one_or_two_variants,
@@ -227,7 +229,7 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
 /// The run's options from the command line, each refused in words.
 fn options_of(
     args: &BalanceArgs,
-    shard: Option<caesar_workbench::sim::Shard>,
+    shard: Option<caesar_workbench::sim::runs::cluster::Shard>,
 ) -> Result<BalanceOptions, CliError> {
     lib::session::budget(args.budget)
         .map_err(|e| CliError::Usage(format!("--{}", e.to_string().trim_start_matches("the "))))?;

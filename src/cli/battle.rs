@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::sim::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
+use caesar_workbench::sim::questions::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 
 use super::args::{SetupArgs, parse_side};
 use super::output::check_stdout;

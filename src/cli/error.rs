@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::scenario::format::LoadError;
-use caesar_workbench::sim::sweep::PlanError;
-use caesar_workbench::sim::{Cancelled, Setting};
+use caesar_workbench::sim::Cancelled;
+use caesar_workbench::sim::questions::sweep::PlanError;
+use caesar_workbench::sim::runs::options::Setting;
 
 /// Everything that ends a command early. `main` prints it as
 /// `error: <message>` on stderr and exits with [`CliError::exit_code`],
@@ -18,7 +19,7 @@ pub enum CliError {
     Usage(String),
     /// Options that would play nothing, named by their flag.
     #[error("{flag}: {error}", flag = flag(.0.setting()), error = .0)]
-    Options(#[from] caesar_workbench::sim::OptionsError),
+    Options(#[from] caesar_workbench::sim::runs::options::OptionsError),
     /// A scenario or variant file that cannot be read or parsed.
     #[error(transparent)]
     Load(#[from] LoadError),
@@ -44,7 +45,7 @@ pub enum CliError {
     /// A sweep that cannot be planned: axes that make no sweep (2), or a
     /// point the validator refuses (1, as `validate` exits on errors).
     #[error(transparent)]
-    Sweep(#[from] caesar_workbench::sim::sweep::PlanError),
+    Sweep(#[from] caesar_workbench::sim::questions::sweep::PlanError),
     #[error("cannot read {path}: {source}")]
     Read { path: PathBuf, source: io::Error },
     /// A report file that is not a report.

@@ -1,5 +1,5 @@
 //! `explain`: why two rule sets differ for Caesar, field by field
-//! ([`caesar_workbench::sim::explain`]), with changes to the setup as more
+//! ([`caesar_workbench::sim::questions::explain`]), with changes to the setup as more
 //! fields (`--set`), pairs switched together (`--pairs`) and the same at
 //! the ladder's two strongest rungs (`--ladder`).
 
@@ -7,11 +7,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::sim::explain::{
+use caesar_workbench::sim::questions::explain::{
     self, ExplainReport, ExplainSetup, Pairs, RungOrder, RungStrength,
 };
-use caesar_workbench::sim::sweep::Axis;
-use caesar_workbench::sim::{LadderOptions, ShardArg, SimOptions};
+use caesar_workbench::sim::questions::ladder::LadderOptions;
+use caesar_workbench::sim::questions::sweep::Axis;
+use caesar_workbench::sim::runs::cluster::ShardArg;
+use caesar_workbench::sim::runs::options::SimOptions;
 
 use super::args::{
     ReportArgs, SetupArgs, SidesArgs, ThreadsArg, check_outputs, dry_run_done, equilibrium_default,

@@ -1,5 +1,5 @@
 //! `fair`: the smallest change that brings a setup to even at equilibrium
-//! (the library's [`caesar_workbench::sim::fair`], on its balance run).
+//! (the library's [`caesar_workbench::sim::questions::fair`], on its balance run).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::rules::RuleSet;
-use caesar_workbench::sim::ShardArg;
-use caesar_workbench::sim::balance::session::{self, Players};
-use caesar_workbench::sim::balance::{BalanceOptions, Oracle, Watch};
-use caesar_workbench::sim::fair::{self, FairOptions, FairSetup};
-use caesar_workbench::sim::sweep::Axis;
+use caesar_workbench::sim::questions::balance::session::{self, Players};
+use caesar_workbench::sim::questions::balance::{BalanceOptions, Oracle, Watch};
+use caesar_workbench::sim::questions::fair::{self, FairOptions, FairSetup};
+use caesar_workbench::sim::questions::sweep::Axis;
+use caesar_workbench::sim::runs::cluster::ShardArg;
 
 use super::args::{
     SetupArgs, bundle_ratings, check_outputs, out_path, parse_threads, pool, resolve_shard,

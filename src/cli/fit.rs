@@ -1,4 +1,4 @@
-//! `fit`: players for a new setup in one command ([`caesar_workbench::sim::fit`]).
+//! `fit`: players for a new setup in one command ([`caesar_workbench::sim::players::fit`]).
 //! Each stage writes its file into the bundle folder as it ends, so an
 //! interrupted fit keeps what is finished and `fit --resume DIR` goes on.
 
@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use caesar_workbench::sim::fit::{self, Fit, FitError, FitRequest, Transferred, Verdict};
 use caesar_workbench::sim::players;
+use caesar_workbench::sim::players::fit::{self, Fit, FitError, FitRequest, Transferred, Verdict};
 
 use super::args::{SetupArgs, ThreadsArg, load_game};
 use super::output::warn;

@@ -8,7 +8,7 @@ use super::CliError;
 
 #[cfg(feature = "gui")]
 pub fn open(scenario: Option<PathBuf>, variant: &str) -> Result<ExitCode, CliError> {
-    caesar_workbench::app::run(scenario, variant).map_err(CliError::Gui)?;
+    caesar_workbench::app::run(scenario, variant).map_err(|e| CliError::Gui(e.to_string()))?;
     Ok(ExitCode::SUCCESS)
 }
 

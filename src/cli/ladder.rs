@@ -4,7 +4,9 @@
 use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
-use caesar_workbench::sim::{LadderOptions, ShardArg, ladder as lib};
+use caesar_workbench::sim::questions::ladder as lib;
+use caesar_workbench::sim::questions::ladder::LadderOptions;
+use caesar_workbench::sim::runs::cluster::ShardArg;
 
 use super::args::{
     ReportArgs, SetupArgs, ThreadsArg, check_outputs, dry_run_done, load_game, one_or_two_variants,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use caesar_workbench::ai::SpecText;
 use caesar_workbench::ai::value::PlayoutStop;
-use caesar_workbench::sim::learn::{self as lib, LearnOptions};
+use caesar_workbench::sim::players::learn::{self as lib, LearnOptions};
 
 use super::args::{SelfPlayArgs, SetupArgs, SidesArgs, check_outputs, heuristic_default};
 use super::simulate::{with_progress, write_file_and_report};

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use caesar_workbench::ai::SpecText;
 use caesar_workbench::ai::policy::PolicyTarget;
-use caesar_workbench::sim::policy_fit;
+use caesar_workbench::sim::players::policy_fit;
 
 use super::args::{PlayerArg, SetupArgs, ThreadsArg, check_outputs, resolve};
 use super::simulate::{with_progress, write_file_and_report};

@@ -3,10 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use caesar_workbench::sim::explain::ExplainReport;
-use caesar_workbench::sim::{
-    CompareReport, GameRange, LadderReport, Merge, SimReport, SweepReport,
-};
+use caesar_workbench::sim::questions::explain::ExplainReport;
+use caesar_workbench::sim::questions::ladder::LadderReport;
+use caesar_workbench::sim::questions::sweep::SweepReport;
+use caesar_workbench::sim::runs::options::GameRange;
+use caesar_workbench::sim::runs::report::{CompareReport, Merge, SimReport};
 
 use super::args::{check_outputs, report_output};
 use super::output::warn;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::rules::RuleSet;
-use caesar_workbench::sim::ratings::{self, Rating};
+use caesar_workbench::sim::players::ratings::{self, Rating};
 
 use super::args::{SetupArgs, ThreadsArg, check_outputs};
 use super::simulate::with_progress;

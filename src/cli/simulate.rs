@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use caesar_workbench::files::OutputFile;
-use caesar_workbench::sim::{self, GameSummary, Progress, Shard};
+use caesar_workbench::sim::runs::cluster::Shard;
+use caesar_workbench::sim::runs::report::GameSummary;
+use caesar_workbench::sim::{self, Progress};
 
 use super::args::{
     ReportArgs, RunArgs, check_outputs, dry_run_done, games_times, load_game, refuse_same_rules,
@@ -130,7 +132,7 @@ pub fn compare(out: &mut Output, args: CompareArgs) -> Result<ExitCode, CliError
 
 /// The per-space CSV of a run's report, when asked for (atomically).
 pub fn write_spaces_csv(
-    report: &caesar_workbench::sim::SimReport,
+    report: &caesar_workbench::sim::runs::report::SimReport,
     path: Option<&Path>,
 ) -> Result<(), CliError> {
     let Some(path) = path else {

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use caesar_workbench::sim::sweep::{self, Axis};
+use caesar_workbench::sim::questions::sweep::{self, Axis};
 
 use super::args::{RunArgs, check_outputs, dry_run_done, games_times};
 use super::simulate::with_progress;

@@ -8,8 +8,8 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::ai::PlayerNumbers;
 use caesar_workbench::ai::SpecText;
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::sim::tune::{self as lib, Effort, TuneOptions};
-use caesar_workbench::sim::tune_search::{self, SearchTuneOptions};
+use caesar_workbench::sim::players::tune::{self as lib, Effort, TuneOptions};
+use caesar_workbench::sim::players::tune_search::{self, SearchTuneOptions};
 use caesar_workbench::sim::{Cancelled, Progress};
 
 use super::args::{SelfPlayArgs, SetupArgs, check_outputs, parse_side};

@@ -1,6 +1,6 @@
 //! A battle stated outright: the blocks of both sides in one space, how
 //! they came there, and the engine's own battle start (7.1) from there. Exact
-//! odds (`sim::odds`) and the tests that sample battles begin here, so every
+//! odds (`sim::questions::odds`) and the tests that sample battles begin here, so every
 //! rule of 7.x they meet is the engine's, under the game's rule set.
 
 use super::battle::Battle;

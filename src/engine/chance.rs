@@ -6,7 +6,7 @@
 //! with its probability and the dice that produce it. So three sources
 //! answer the engine the same way: the seeded stream (games), a script
 //! (tests and positions state their dice), and an enumerator (exact odds
-//! walk the engine's own code over every outcome, `sim::odds`).
+//! walk the engine's own code over every outcome, `sim::questions::odds`).
 //!
 //! Card shuffles are drawn from the seeded stream only: no caller
 //! enumerates deals.

@@ -1,11 +1,10 @@
-//! A game from a checked scenario ([`CheckedScenario`]), as every front end
-//! starts one: validation and reading documents stay above the engine, in
-//! [`crate::scenario::checked`].
+//! A game from a checked scenario ([`CheckedScenario`]): the engine knows
+//! no file format. Validation stays above it, in
+//! [`crate::scenario::checked`]; the door from a document to a game is
+//! [`crate::games::start`].
 
 use super::Game;
 use crate::scenario::checked::CheckedScenario;
-use crate::scenario::format::ResolvedScenario;
-use crate::scenario::rules::RuleSet;
 // Re-exported so `engine::NotPlayable` keeps naming why no game starts.
 pub use crate::scenario::checked::NotPlayable;
 
@@ -16,19 +15,6 @@ impl Game {
     pub fn from_checked(checked: CheckedScenario) -> Game {
         let (scenario, rules) = checked.into_parts();
         Game::new(scenario, rules)
-    }
-
-    /// The one door from a document to a game, for every front end:
-    /// [`CheckedScenario::from_document`] (the validator's errors and what
-    /// the engine cannot play refuse it, with the findings), then
-    /// [`Game::from_checked`]. `variant` as the user named it points the
-    /// findings at its file.
-    pub fn from_document(
-        doc: &ResolvedScenario,
-        rules: RuleSet,
-        variant: Option<&str>,
-    ) -> Result<Game, NotPlayable> {
-        CheckedScenario::from_document(doc, rules, variant).map(Game::from_checked)
     }
 }
 

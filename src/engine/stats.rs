@@ -6,8 +6,8 @@ use crate::scenario::model::{Event, LinkId, Side, SpaceId};
 
 /// What happened in a game, for simulation reports: the one record of a
 /// game's counts. A simulated game's summary holds it whole
-/// (`sim::GameSummary::stats`), and the reports' per-game counts read it
-/// (`sim::report::GAME_COUNTS`), so a new count is a field here, its bump
+/// (`sim::runs::report::GameSummary::stats`), and the reports' per-game counts read it
+/// (`sim::runs::report::GAME_COUNTS`), so a new count is a field here, its bump
 /// where it happens, and its line in that table (with the accumulator's
 /// field it fills).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]

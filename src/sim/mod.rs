@@ -13,7 +13,7 @@
 //! `best` and `fast` stand for); and [`questions`], answering the
 //! designer's questions (balance, ladder, sweep, explain, odds).
 //! Their modules are re-exported here under their old names
-//! (`sim::report`, `sim::tune`, `sim::balance`, …).
+//! (`sim::runs::report`, `sim::players::tune`, `sim::questions::balance`, …).
 
 pub mod players;
 pub mod questions;

@@ -14,7 +14,7 @@ use caesar_workbench::engine::{
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::model::{BlockId, CardFace, Setup, SpaceId};
 use caesar_workbench::scenario::rules::RuleSet;
-use caesar_workbench::sim::odds::{BattleSpec, parse_blocks};
+use caesar_workbench::sim::questions::odds::{BattleSpec, parse_blocks};
 
 /// The published game under a built-in rule set.
 pub fn published(variant: &str) -> Game {

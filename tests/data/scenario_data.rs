@@ -440,7 +440,7 @@ fn road_and_sea_neighbours_split_every_space_s_links() {
 /// The tuned players shipped in `variants/players/` read, and differ from the
 /// defaults (`tune` wrote them; docs/simulation.md has their figures). The
 /// folder's `ratings.ron` is the players' measured strengths, not a player
-/// (`sim::ratings` reads it); its `value-*.ron` files are learned evaluations
+/// (`sim::players::ratings` reads it); its `value-*.ron` files are learned evaluations
 /// (`learn` wrote them), which must fit this build's features.
 #[test]
 fn the_shipped_tuned_players_load() {

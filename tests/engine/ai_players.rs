@@ -6,7 +6,8 @@ use caesar_workbench::ai::{AiSpec, NotAPlayer};
 use caesar_workbench::ai::{HeuristicPlayer, Player, SearchPlayer, decide};
 use caesar_workbench::engine::{Action, Game, State};
 use caesar_workbench::scenario::model::{BlockKind, Side};
-use caesar_workbench::sim::{self, SimOptions};
+use caesar_workbench::sim;
+use caesar_workbench::sim::runs::options::SimOptions;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -4,7 +4,7 @@
 //! assumptions (fire always, retreat only when forced, hits by the default
 //! policy).
 
-use caesar_workbench::sim::odds::battle_odds;
+use caesar_workbench::sim::questions::odds::battle_odds;
 
 use crate::common;
 use common::{field, fight};
@@ -94,7 +94,7 @@ fn seeds() -> u64 {
 use caesar_workbench::engine::Game;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
-use caesar_workbench::sim::odds::{BattleOdds, BattleSpec, parse_blocks, sample_battle};
+use caesar_workbench::sim::questions::odds::{BattleOdds, BattleSpec, parse_blocks, sample_battle};
 
 /// The published game under a variant file extending rules-2.0 with `fields`.
 fn variant(fields: &str) -> Game {
@@ -130,7 +130,7 @@ fn spec(game: &Game, blocks: [&str; 4]) -> BattleSpec {
 
 /// Exact odds of `spec` under `game`, checked against `samples` battles.
 fn exact_matches_sampled(game: &Game, spec: &BattleSpec, samples: u64) -> BattleOdds {
-    let exact = caesar_workbench::sim::odds::battle_odds(game, spec).unwrap();
+    let exact = caesar_workbench::sim::questions::odds::battle_odds(game, spec).unwrap();
     let total = exact.attacker_wins + exact.defender_holds + exact.both_eliminated;
     assert!((total - 1.0).abs() < 1e-9, "{total}");
     let runs: Vec<BattleOdds> = (0..samples)
@@ -199,7 +199,8 @@ fn rule_7_2_three_battle_rounds_exact_odds_match_the_engine() {
     assert_eq!(odds.ends_in_round.len(), 3);
     // The attacker retreats in round 3 now: fewer rounds, fewer wins.
     let base = common::published("rules-2.0");
-    let four = caesar_workbench::sim::odds::battle_odds(&base, &spec(&base, blocks)).unwrap();
+    let four =
+        caesar_workbench::sim::questions::odds::battle_odds(&base, &spec(&base, blocks)).unwrap();
     assert!(odds.attacker_wins < four.attacker_wins - 0.01);
 }
 
@@ -211,7 +212,8 @@ fn rule_7_31_undisrupted_defending_reserves_exact_odds_match_the_engine() {
     let off = variant("disrupt_defending_reserves: false");
     let odds = exact_matches_sampled(&off, &spec(&off, blocks), 3000);
     let base = common::published("rules-2.0");
-    let on = caesar_workbench::sim::odds::battle_odds(&base, &spec(&base, blocks)).unwrap();
+    let on =
+        caesar_workbench::sim::questions::odds::battle_odds(&base, &spec(&base, blocks)).unwrap();
     assert!(
         odds.expected_steps_lost.defender < on.expected_steps_lost.defender - 0.1,
         "{} vs {}",
@@ -236,7 +238,7 @@ fn rule_7_62_attackers_retreating_to_one_city_exact_odds_match_the_engine() {
     let odds = exact_matches_sampled(&one_city, &spec(&one_city, blocks), 3000);
     let split = variant(limits);
     let split_odds =
-        caesar_workbench::sim::odds::battle_odds(&split, &spec(&split, blocks)).unwrap();
+        caesar_workbench::sim::questions::odds::battle_odds(&split, &spec(&split, blocks)).unwrap();
     assert!(
         odds.expected_steps_lost.attacker > split_odds.expected_steps_lost.attacker + 0.05,
         "{} vs {}",
@@ -250,7 +252,7 @@ fn rule_7_4_a_stated_battle_with_stated_dice_goes_as_the_dice_say() {
     // Legio 13 (C, firepower 3) at I attacks Legio 1 (C, firepower 2) at I:
     // the defender fires first on equal letters (7.2) and misses with a 6;
     // Legio 13 hits with a 3 (7.4) and wins in round 1.
-    use caesar_workbench::sim::odds::{battle_start, policy};
+    use caesar_workbench::sim::questions::odds::{battle_start, policy};
     let game = common::published("rules-2.0");
     let s = spec(&game, ["Legio 13=1", "", "Legio 1=1", ""]);
     let mut state = battle_start(&game, &s, 0).unwrap();

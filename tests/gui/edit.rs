@@ -519,7 +519,7 @@ fn a_simulation_can_be_cancelled() {
 
 /// The calculator's headline for a battle, computed by the library.
 fn odds_line(defending: &str) -> String {
-    use caesar_workbench::sim::odds::{BattleSpec, battle_odds, parse_blocks};
+    use caesar_workbench::sim::questions::odds::{BattleSpec, battle_odds, parse_blocks};
     let (scenario, _) = caesar_workbench::scenario::model::Scenario::build(
         &caesar_workbench::scenario::historical(),
     );

@@ -9,8 +9,8 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{
     FileDialogs, FileRequest, NativeDialog, RuleChoice, Tab, WorkbenchApp, plain_sentence,
 };
-use caesar_workbench::sim::explain::ExplainReport;
 use caesar_workbench::sim::players::{PlayerChoice, Setup};
+use caesar_workbench::sim::questions::explain::ExplainReport;
 use egui::accesskit::{Role, Toggled};
 use egui::vec2;
 use egui_kittest::Harness;
@@ -262,7 +262,7 @@ fn the_players_are_the_balance_measured_for_rule_set_a_if_fast_until_one_is_pick
     };
     let fast = |variant: &str| {
         let lineage = caesar_workbench::scenario::rules::RuleSet::lineage(variant).unwrap();
-        caesar_workbench::sim::ratings::fast_for(&lineage, None, &[])
+        caesar_workbench::sim::players::ratings::fast_for(&lineage, None, &[])
             .unwrap()
             .spec
     };
@@ -366,7 +366,11 @@ fn a_setup_change_naming_no_block_is_refused_with_the_nearest_name() {
     h.get_by_role_and_label(Role::Button, "Explain the differences")
         .click();
     h.run();
-    let error = h.state_mut().explain_panel().error().map(str::to_string);
+    let error = h
+        .state_mut()
+        .explain_panel()
+        .error()
+        .map(ToString::to_string);
     let error = error.expect("refused before any game");
     assert!(error.contains("Legio 33"), "{error}");
     assert!(error.contains("did you mean \"Legio 3\""), "{error}");

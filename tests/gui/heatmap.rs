@@ -4,7 +4,8 @@
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::heatmap_view::Layer;
 use caesar_workbench::app::{RunGames, RunOutcome, Tab, WorkbenchApp};
-use caesar_workbench::sim::{self, Progress, SimOptions};
+use caesar_workbench::sim::runs::options::SimOptions;
+use caesar_workbench::sim::{self, Progress};
 use egui::vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

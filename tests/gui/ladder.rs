@@ -3,8 +3,9 @@
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::app::{RunOutcome, Tab, WorkbenchApp};
-use caesar_workbench::sim::ladder::ladder;
-use caesar_workbench::sim::{LadderOptions, Progress};
+use caesar_workbench::sim::Progress;
+use caesar_workbench::sim::questions::ladder::LadderOptions;
+use caesar_workbench::sim::questions::ladder::ladder;
 use egui::accesskit::Role;
 use egui::vec2;
 use egui_kittest::Harness;

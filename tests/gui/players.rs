@@ -9,7 +9,7 @@ use caesar_workbench::app::{
     FileDialogs, FileRequest, NativeDialog, RunOutcome, Seat, Tab, WorkbenchApp,
 };
 use caesar_workbench::scenario::model::Side;
-use caesar_workbench::sim::ratings;
+use caesar_workbench::sim::players::ratings;
 use egui::accesskit::Role;
 use egui::vec2;
 use egui_kittest::Harness;

@@ -373,7 +373,7 @@ fn a_custom_setup_saves_reopens_as_the_same_scenario_and_plays_to_the_end() {
     let game =
         caesar_workbench::engine::Game::try_new(Arc::new(report.scenario.clone()), Arc::new(rules))
             .expect("playable");
-    let options = caesar_workbench::sim::SimOptions {
+    let options = caesar_workbench::sim::runs::options::SimOptions {
         games: 1,
         seed: 5,
         caesar: "random".parse().unwrap(),

@@ -8,8 +8,8 @@ use egui::{Color32, Painter, Rect, RichText, Stroke, Ui, pos2, vec2};
 use super::view::MapView;
 use crate::app::{form, theme};
 use crate::scenario::model::{Scenario, SpaceId};
-use crate::sim::SimReport;
-use crate::sim::heatmap::{HeldShare, SpaceFigures};
+use crate::sim::runs::heatmap::{HeldShare, SpaceFigures};
+use crate::sim::runs::report::SimReport;
 
 /// Which figure the overlay shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

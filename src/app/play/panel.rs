@@ -25,8 +25,8 @@ use egui_plot::{Line, Plot};
 use super::board::{BoardClick, Marks, PlayBoard};
 use super::controls::{ClickGuard, ListPlaces, decision_button, headed_list, keep_places};
 use super::info;
-use crate::ai::AiSpec;
 use crate::ai::Player;
+use crate::ai::{AiSpec, NotAPlayer};
 use crate::app::Replayed;
 use crate::app::player_picker::RankedFor;
 use crate::app::state::{NoGame, game_of};
@@ -34,6 +34,7 @@ use crate::app::{ExportKind, FilePurpose, RecordUse, Request, theme};
 use crate::engine::{Action, Game, IllegalAction, Period, State};
 use crate::games::record::{HUMAN, PlayerEntry, RecordSetup};
 use crate::games::trace::{Trace, action_block, action_space, is_move};
+use crate::scenario::format::LoadError;
 use crate::scenario::model::{BlockId, Side, SpaceId};
 
 /// The most of the window's width the side panel and the log may take:
@@ -222,8 +223,8 @@ pub enum NotTaken {
 impl PlayPanel {
     /// Seats the heuristic player of the file at `path` at `side` for the
     /// next game.
-    pub fn load_player(&mut self, side: Side, path: &Path) -> Result<(), String> {
-        let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+    pub fn load_player(&mut self, side: Side, path: &Path) -> Result<(), LoadError> {
+        let spec = AiSpec::player_file(path)?;
         self.settings.seats[side.index()] = Seat::Ai(spec);
         Ok(())
     }
@@ -284,15 +285,11 @@ impl PlayPanel {
                 return;
             }
         };
-        let seat = |entry: &PlayerEntry| -> Result<Seat, String> {
+        let seat = |entry: &PlayerEntry| -> Result<Seat, NotAPlayer> {
             if entry.player == HUMAN {
                 Ok(Seat::Human)
             } else {
-                entry
-                    .player
-                    .parse::<AiSpec>()
-                    .map(Seat::Ai)
-                    .map_err(|e| e.to_string())
+                entry.player.parse::<AiSpec>().map(Seat::Ai)
             }
         };
         let seats = match (seat(&record.caesar), seat(&record.pompey)) {

@@ -9,7 +9,8 @@ use egui::{RichText, Ui};
 use crate::app::{ReplaySource, Request, theme};
 use crate::engine::{EndReason, Game};
 use crate::scenario::model::Side;
-use crate::sim::{GameSummary, SimOptions};
+use crate::sim::runs::options::SimOptions;
+use crate::sim::runs::report::GameSummary;
 
 /// One game of a run, as the table shows it.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -20,7 +20,8 @@ use crate::games::narrate;
 use crate::games::record::{HUMAN, RecordFile};
 use crate::games::trace::{Stride, Trace};
 use crate::scenario::model::Side;
-use crate::sim::{SimOptions, game_and_player_seeds};
+use crate::sim::game_and_player_seeds;
+use crate::sim::runs::options::SimOptions;
 
 /// Whose eyes an unfinished game's record is replayed through: its one
 /// person's; in hot-seat nobody's until asked (either person may have
@@ -57,7 +58,7 @@ enum Gate {
 pub struct ReplayPanel {
     replayed: Option<Replayed>,
     /// A simulated game being re-played in the background.
-    loading: Option<(String, Receiver<Result<Replayed, String>>)>,
+    loading: Option<(String, Receiver<Replayed>)>,
     error: Option<String>,
     /// The position shown: after this many actions.
     at: usize,
@@ -135,7 +136,7 @@ impl ReplayPanel {
             ];
             let trace = Trace::play(&game, seed, &mut players);
             let (c, p) = (options.caesar.to_string(), options.pompey.to_string());
-            let _ = tx.send(Ok(Replayed::new(game, trace, name, [&c, &p])));
+            let _ = tx.send(Replayed::new(game, trace, name, [&c, &p]));
         });
         self.loading = Some((title, rx));
         self.error = None;
@@ -147,13 +148,8 @@ impl ReplayPanel {
             return false;
         };
         match rx.try_recv() {
-            Ok(Ok(r)) => {
+            Ok(r) => {
                 self.open(r);
-                false
-            }
-            Ok(Err(e)) => {
-                self.error = Some(e);
-                self.loading = None;
                 false
             }
             Err(TryRecvError::Empty) => true,

@@ -1,6 +1,6 @@
 //! "Explain the differences" in the Rules tab: two rule sets picked (the
 //! one in force, the built-in ones, the variant file the window has open),
-//! then [`crate::sim::explain`] run on the Simulate tab's background runner
+//! then [`crate::sim::questions::explain`] run on the Simulate tab's background runner
 //! with progress and cancel. The finished explanation is a bar chart of each
 //! field's effect on Caesar's share with its 95% interval, the whole
 //! difference beside the sum of the fields one at a time, and the report's
@@ -15,14 +15,16 @@ use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 use crate::ai::AiSpec;
 use crate::app::player_picker::{self, Chosen, Offer, Ranked, RankedFor, SetupRatings};
 use crate::app::simulate::panel::{ExplainRequest, ExplainRun, SimPanel};
-use crate::app::state::game_of;
-use crate::app::state::{AppState, load_rules};
+use crate::app::state::{AppState, NoGame, game_of, load_rules};
 use crate::app::{ExportKind, FilePurpose, PlayerUse, Request, theme};
+use crate::scenario::format::LoadError;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
-use crate::sim::SimOptions;
-use crate::sim::explain::{ExplainLadder, ExplainReport, FieldEffect, plan_setup_changes};
-use crate::sim::sweep::Axis;
+use crate::sim::questions::explain::{
+    ExplainLadder, ExplainReport, FieldEffect, SetupChangeError, plan_setup_changes,
+};
+use crate::sim::questions::sweep::{Axis, AxisError};
+use crate::sim::runs::options::SimOptions;
 
 /// A rule set the explanation can be asked about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +72,30 @@ pub struct ExplainPanel {
     /// frame).
     default_for: Option<(String, u64, u64)>,
     /// The last explanation (with its exports), or why it could not run.
-    finished: Option<Result<Finished, String>>,
+    finished: Option<Result<Finished, ExplainError>>,
+}
+
+/// Why an explanation could not start, or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ExplainError {
+    #[error("Open a scenario first: the explanation plays it")]
+    NoScenario,
+    #[error("{a} and {b} play the same game: there is no difference to explain")]
+    SameGame { a: String, b: String },
+    /// The rule set in force did not load: the loader's words.
+    #[error("the rule set in force could not be loaded: {0}")]
+    RulesInForce(String),
+    #[error(transparent)]
+    Rules(#[from] LoadError),
+    #[error(transparent)]
+    Game(#[from] NoGame),
+    #[error("Setup changes: {0}")]
+    SetupLine(#[from] AxisError),
+    #[error("Setup changes: {0}")]
+    SetupChanges(#[from] SetupChangeError),
+    /// The Simulate tab's runner refused the run or the run failed.
+    #[error("{0}")]
+    Runner(String),
 }
 
 /// A finished explanation and its files, made once when it arrives.
@@ -79,11 +104,11 @@ struct Finished {
     /// The same with the other player, and the agreement; and that report
     /// as `explain --ladder --json` writes it.
     ladder: Option<ExplainLadder>,
-    ladder_json: Option<Result<String, String>>,
+    ladder_json: Option<Result<String, serde_json::Error>>,
     /// Its question, a sentence per field (whether it differs between the
     /// players) and whether all agree: worked out once, not every frame.
     agreement: Option<Agreement>,
-    json: Result<String, String>,
+    json: Result<String, serde_json::Error>,
     csv: String,
     svg: String,
 }
@@ -140,7 +165,7 @@ impl ExplainPanel {
     }
 
     /// Why the last explanation could not run or stopped.
-    pub fn error(&self) -> Option<&str> {
+    pub fn error(&self) -> Option<&ExplainError> {
         match &self.finished {
             Some(Err(e)) => Some(e),
             _ => None,
@@ -168,9 +193,13 @@ impl ExplainPanel {
     }
 
     /// Plays `side` with the heuristic player of the file at `path`.
-    pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
+    pub(crate) fn load_player(
+        &mut self,
+        side: Side,
+        path: &std::path::Path,
+    ) -> Result<(), LoadError> {
         self.players_picked = true;
-        crate::app::player_picker::load_player_file(
+        crate::app::player_picker::pick_player_file(
             [&mut self.caesar, &mut self.pompey],
             side,
             path,
@@ -179,8 +208,8 @@ impl ExplainPanel {
 
     /// Checks the explanation with the heuristic player of the file at
     /// `path`.
-    pub(crate) fn load_other_player(&mut self, path: &std::path::Path) -> Result<(), String> {
-        self.other_player = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+    pub(crate) fn load_other_player(&mut self, path: &std::path::Path) -> Result<(), LoadError> {
+        self.other_player = AiSpec::player_file(path)?;
         self.check_with_other = true;
         Ok(())
     }
@@ -230,7 +259,7 @@ impl ExplainPanel {
             self.rule_sets[0] = RuleChoice::Named(compare_with.to_string());
         }
         if let Some(result) = sim.take_explain() {
-            self.finished = Some(result.map(Finished::of));
+            self.finished = Some(result.map(Finished::of).map_err(ExplainError::Runner));
         }
         self.follow_default(state, setup);
         let ranked_for = RankedFor {
@@ -393,36 +422,29 @@ impl ExplainPanel {
     }
 
     /// Starts the explanation on the Simulate tab's runner, or says why not.
-    fn start(&mut self, state: &AppState, sim: &mut SimPanel) -> Result<(), String> {
-        let doc = state
-            .resolved()
-            .ok_or("Open a scenario first: the explanation plays it")?;
+    fn start(&mut self, state: &AppState, sim: &mut SimPanel) -> Result<(), ExplainError> {
+        let doc = state.resolved().ok_or(ExplainError::NoScenario)?;
         let [a, b] = [0, 1].map(|k| rules_of(&self.rule_sets[k], state));
         let ((a_name, a_rules), (b_name, b_rules)) = (a?, b?);
         if a_rules.play_digest() == b_rules.play_digest() {
-            return Err(format!(
-                "{a_name} and {b_name} play the same game: there is no difference to explain"
-            ));
+            return Err(ExplainError::SameGame {
+                a: a_name,
+                b: b_name,
+            });
         }
-        let game =
-            |name: &str, rules: RuleSet| game_of(Some(doc), rules, name).map_err(|e| e.to_string());
-        let a_game = game(&a_name, a_rules)?;
-        let b_game = game(&b_name, b_rules)?;
+        let a_game = game_of(Some(doc), a_rules, &a_name)?;
+        let b_game = game_of(Some(doc), b_rules, &b_name)?;
         let axes = self
             .setup_changes
             .lines()
             .map(str::trim)
             .filter(|line| !line.is_empty())
-            .map(|line| {
-                line.parse::<Axis>()
-                    .map_err(|e| format!("Setup changes: {e}"))
-            })
-            .collect::<Result<Vec<Axis>, String>>()?;
+            .map(str::parse::<Axis>)
+            .collect::<Result<Vec<Axis>, AxisError>>()?;
         let (b_game, changes) = if axes.is_empty() {
             (b_game, Vec::new())
         } else {
-            plan_setup_changes(doc, &a_game, &b_game.rules, &axes)
-                .map_err(|e| format!("Setup changes: {e}"))?
+            plan_setup_changes(doc, &a_game, &b_game.rules, &axes)?
         };
         let options = SimOptions::new(
             self.games.max(1),
@@ -437,7 +459,8 @@ impl ExplainPanel {
             changes,
             pairs: self.measure_pairs,
             check_with: self.check_with_other.then(|| self.other_player.clone()),
-        })?;
+        })
+        .map_err(ExplainError::Runner)?;
         self.pairs_asked = self.measure_pairs;
         Ok(())
     }
@@ -570,7 +593,10 @@ pub(crate) fn value_words(value: &str) -> String {
 
 /// A field's sentence of the report in the rule table's plain words: its
 /// plain name for `field_name`, its values in words ("off → on").
-pub fn plain_sentence(field: &crate::sim::explain::FieldCounts, sentence: String) -> String {
+pub fn plain_sentence(
+    field: &crate::sim::questions::explain::FieldCounts,
+    sentence: String,
+) -> String {
     let name = plain_name(&field.field, &field.explain);
     let coded = format!(
         "{} ({}: {} → {})",
@@ -682,7 +708,7 @@ impl Finished {
     /// Export JSON, CSV and the chart (SVG): each asks where, then writes
     /// atomically (a failure is shown in the status line).
     fn export_buttons(&self, ui: &mut Ui) -> Vec<Clicked> {
-        let exportable = |json: &Result<String, String>| json.as_ref().ok().cloned();
+        let exportable = |json: &Result<String, serde_json::Error>| json.as_ref().ok().cloned();
         let mut clicks = Vec::new();
         let mut export = |kind, text: &String| {
             clicks.push(Clicked::Request(Request::Choose(FilePurpose::Export {
@@ -723,13 +749,11 @@ impl Finished {
 }
 
 /// A report as `explain --json --out` writes it.
-fn json_file(report: &impl serde::Serialize) -> Result<String, String> {
-    serde_json::to_string_pretty(report)
-        .map(|mut json| {
-            json.push('\n');
-            json
-        })
-        .map_err(|e| e.to_string())
+fn json_file(report: &impl serde::Serialize) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(report).map(|mut json| {
+        json.push('\n');
+        json
+    })
 }
 
 /// The rule set a choice names, with the name the report gives it.
@@ -741,7 +765,8 @@ fn equilibrium_of_a(a: &RuleChoice, state: &AppState) -> Option<AiSpec> {
     let (name, rules) = rules_of(a, state).ok()?;
     let game = state.game_under(rules, &name).ok()?;
     let folder = crate::sim::players::bundle_folder(state.path(), &name);
-    let measured = crate::sim::balance::measured::measured(&game, folder.as_deref()).ok()??;
+    let measured =
+        crate::sim::questions::balance::measured::measured(&game, folder.as_deref()).ok()??;
     // As `explain`'s default: a mix of searches is too slow, `fast` stands.
     measured
         .mix_is_fast()
@@ -749,23 +774,20 @@ fn equilibrium_of_a(a: &RuleChoice, state: &AppState) -> Option<AiSpec> {
         .flatten()
 }
 
-fn rules_of(choice: &RuleChoice, state: &AppState) -> Result<(String, RuleSet), String> {
+fn rules_of(choice: &RuleChoice, state: &AppState) -> Result<(String, RuleSet), ExplainError> {
     match choice {
         RuleChoice::InForce => state
             .rules()
             .map(|r| (state.rules_label(), r.clone()))
             .ok_or_else(|| {
-                format!(
-                    "the rule set in force could not be loaded: {}",
+                ExplainError::RulesInForce(
                     state
                         .rules_error()
                         .map(ToString::to_string)
-                        .unwrap_or_default()
+                        .unwrap_or_default(),
                 )
             }),
-        RuleChoice::Named(name) => load_rules(name)
-            .map(|r| (name.clone(), r))
-            .map_err(|e| e.to_string()),
+        RuleChoice::Named(name) => Ok((name.clone(), load_rules(name)?)),
     }
 }
 
@@ -805,9 +827,9 @@ fn rule_set_combo(
 /// points with the interval, and whether it interacts.
 fn chart_rows(
     r: &ExplainReport,
-    ranked: &[(&crate::sim::explain::FieldCounts, FieldEffect)],
+    ranked: &[(&crate::sim::questions::explain::FieldCounts, FieldEffect)],
 ) -> Vec<ChartRow> {
-    let pts = |d: &crate::sim::stats::PairedDifference| {
+    let pts = |d: &crate::sim::runs::stats::PairedDifference| {
         [d.estimate, d.ci95[0], d.ci95[1]].map(|v| 100.0 * v)
     };
     let mut rows = vec![
@@ -897,7 +919,7 @@ const ROW_HEIGHT: f32 = 20.0;
 fn effect_chart(
     ui: &mut Ui,
     r: &ExplainReport,
-    ranked: &[(&crate::sim::explain::FieldCounts, FieldEffect)],
+    ranked: &[(&crate::sim::questions::explain::FieldCounts, FieldEffect)],
     highlighted: Option<&str>,
 ) -> Option<Clicked> {
     ui.label(

@@ -1,6 +1,6 @@
 //! "Players for this setup": which player `best` stands for on the setup
 //! in the window, and what that was measured on; "Fit players…" runs `fit`
-//! ([`crate::sim::fit`]) on its own thread with progress and cancel, and the
+//! ([`crate::sim::players::fit`]) on its own thread with progress and cancel, and the
 //! bundle it writes beside the setup file is what the player menus then
 //! offer first ([`SetupPlayers::ranked_for`]).
 
@@ -13,9 +13,13 @@ use egui::{RichText, Ui};
 
 use crate::app::player_picker::{RankedFor, SetupRatings};
 use crate::app::state::AppState;
+use crate::app::state::NoGame;
 use crate::app::theme;
 use crate::engine::Game;
-use crate::sim::fit::{self, Fit, FitRequest, Transferred, Verdict};
+use crate::scenario::format::LoadError;
+use crate::sim::players::RankError;
+use crate::sim::players::fit::{self, Fit, FitError, FitRequest, Transferred, Verdict};
+use crate::sim::questions::balance::measured::MeasuredError;
 use crate::sim::{Progress, players};
 
 /// The Setup and Rules tabs' line about the setup's players, and its fit.
@@ -23,19 +27,40 @@ pub(crate) struct SetupPlayers {
     budget_minutes: f64,
     running: Option<Running>,
     /// The last fit's report, or why it failed.
-    outcome: Option<Result<String, String>>,
+    outcome: Option<Result<String, FitStopped>>,
     /// What the ratings were read for (revisions, and fits finished).
     read_for: Option<(u64, u64, u64, u64)>,
     fits_finished: u64,
     /// What `best` stands for here, in words (its spec for the hover), as
     /// read with the ratings: not worked out again every frame.
-    best_line: Result<(String, String), String>,
+    best_line: Result<(String, String), BestUnread>,
     /// The balance at equilibrium measured for the setup, in words (each
     /// side's mix for the hover), read with the ratings.
-    balance_line: Option<Result<(String, String), String>>,
+    balance_line: Option<Result<(String, String), MeasuredError>>,
     /// The setup's digest and bundle, as the player menus rank players for
     /// it (read with the ratings).
     ratings: SetupRatings,
+}
+
+/// Why the setup's `best` player could not be said.
+#[derive(Debug, thiserror::Error)]
+enum BestUnread {
+    /// The setup's bundle does not read: said, not passed over.
+    #[error(transparent)]
+    Bundle(#[from] LoadError),
+    #[error(transparent)]
+    Rank(#[from] RankError),
+}
+
+/// Why a fit could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+enum FitStopped {
+    #[error(transparent)]
+    Game(#[from] NoGame),
+    #[error(transparent)]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+    #[error(transparent)]
+    Fit(#[from] FitError),
 }
 
 impl Default for SetupPlayers {
@@ -63,7 +88,7 @@ struct Running {
     progress: Arc<Progress>,
     total: Arc<Mutex<u64>>,
     stage: Arc<Mutex<String>>,
-    result: Receiver<Result<String, String>>,
+    result: Receiver<Result<String, FitStopped>>,
 }
 
 /// Where the setup's bundle is and a fit writes it: the library's
@@ -108,7 +133,7 @@ impl SetupPlayers {
         let scenario_digest = state.resolved().map(|doc| doc.digest());
         let (bundle, unread) = match players::find_bundle(None, state.path(), state.variant()) {
             Ok(found) => (found.map(|(_, ratings)| ratings).unwrap_or_default(), None),
-            Err(e) => (Vec::new(), Some(e.to_string())),
+            Err(e) => (Vec::new(), Some(e)),
         };
         self.balance_line = measured_balance(state);
         self.ratings = SetupRatings {
@@ -122,7 +147,7 @@ impl SetupPlayers {
             bundle: None,
         };
         self.best_line = match unread {
-            Some(e) => Err(e),
+            Some(e) => Err(e.into()),
             None => players::Rank::Best
                 .resolve(&[state.variant()], &setup)
                 .map(|best| {
@@ -134,7 +159,7 @@ impl SetupPlayers {
                     );
                     (words, spec.to_string())
                 })
-                .map_err(|e| e.to_string()),
+                .map_err(BestUnread::from),
         };
     }
 
@@ -149,7 +174,7 @@ impl SetupPlayers {
                     ui.label(words).on_hover_text(spec);
                 }
                 Err(e) => {
-                    ui.colored_label(theme::ERROR, e);
+                    ui.colored_label(theme::ERROR, e.to_string());
                 }
             }
         });
@@ -158,9 +183,9 @@ impl SetupPlayers {
         ui.horizontal(|ui| {
             ui.label(RichText::new("Balance:").strong());
             let (text, hover, colour) = match &self.balance_line {
-                Some(Ok((words, mixes))) => (words.as_str(), format!("{words}\n\n{mixes}"), None),
-                Some(Err(e)) => (e.as_str(), e.clone(), Some(theme::ERROR)),
-                None => (NO_BALANCE, NO_BALANCE.to_string(), None),
+                Some(Ok((words, mixes))) => (words.clone(), format!("{words}\n\n{mixes}"), None),
+                Some(Err(e)) => (e.to_string(), e.to_string(), Some(theme::ERROR)),
+                None => (NO_BALANCE.to_string(), NO_BALANCE.to_string(), None),
             };
             let mut text = RichText::new(text);
             if let Some(c) = colour {
@@ -239,7 +264,7 @@ impl SetupPlayers {
         let game = match state.game() {
             Ok(game) => game,
             Err(e) => {
-                self.outcome = Some(Err(e.to_string()));
+                self.outcome = Some(Err(e.into()));
                 return;
             }
         };
@@ -289,11 +314,12 @@ impl SetupPlayers {
 }
 
 /// The balance measured for the setup in the window
-/// ([`crate::sim::balance::measured`]): its line and each side's mix, or
+/// ([`crate::sim::questions::balance::measured`]): its line and each side's mix, or
 /// why the setup's own report does not hold; `None` when none is measured.
-fn measured_balance(state: &AppState) -> Option<Result<(String, String), String>> {
+fn measured_balance(state: &AppState) -> Option<Result<(String, String), MeasuredError>> {
     let game = state.game().ok()?;
-    match crate::sim::balance::measured::measured(&game, bundle_folder(state).as_deref()) {
+    match crate::sim::questions::balance::measured::measured(&game, bundle_folder(state).as_deref())
+    {
         Ok(Some(m)) => {
             let mixes = crate::scenario::model::Side::BOTH
                 .iter()
@@ -312,17 +338,18 @@ fn measured_balance(state: &AppState) -> Option<Result<(String, String), String>
                 line = first.to_uppercase() + &line[1..];
             }
             // The change the Balance tab kept for this very setup, if any.
-            if let Some(even) = crate::sim::fair::kept_for(&game, bundle_folder(state).as_deref())
-                .ok()
-                .flatten()
-                .and_then(|r| r.even_words())
+            if let Some(even) =
+                crate::sim::questions::fair::kept_for(&game, bundle_folder(state).as_deref())
+                    .ok()
+                    .flatten()
+                    .and_then(|r| r.even_words())
             {
                 line = format!("{line}; {even}");
             }
             Some(Ok((line, mixes)))
         }
         Ok(None) => None,
-        Err(e) => Some(Err(e.to_string())),
+        Err(e) => Some(Err(e)),
     }
 }
 
@@ -436,19 +463,16 @@ fn run_fit(
     progress: &Progress,
     total: &Mutex<u64>,
     stage: &Mutex<String>,
-) -> Result<String, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .build()
-        .map_err(|e| e.to_string())?;
+) -> Result<String, FitStopped> {
+    let pool = rayon::ThreadPoolBuilder::new().build()?;
     pool.install(|| {
         // A fit already in the folder goes on (it refuses another setup).
         let state = if folder.join("fit.ron").exists() {
-            fit::resume(folder).map_err(|e| e.to_string())?
+            fit::resume(folder)?
         } else {
-            fit::start(folder, request, game).map_err(|e| e.to_string())?
+            fit::start(folder, request, game)?
         };
-        let transferred =
-            Transferred::of(&state.variant_spec(folder), game).map_err(|e| e.to_string())?;
+        let transferred = Transferred::of(&state.variant_spec(folder), game)?;
         let fit = Fit {
             dir: folder,
             state: &state,
@@ -457,7 +481,7 @@ fn run_fit(
         };
         *total.lock().unwrap_or_else(|e| e.into_inner()) = fit.games_left();
         let mut say = |what: String| *stage.lock().unwrap_or_else(|e| e.into_inner()) = what;
-        let outcome = fit.run(progress, &mut say).map_err(|e| e.to_string())?;
+        let outcome = fit.run(progress, &mut say)?;
         let verdict = match outcome.verdict {
             Verdict::FittedIsBest => "The fitted search is best here.",
             Verdict::TransferredStays => "The transferred player stays best.",

@@ -22,9 +22,9 @@ use crate::engine::Game;
 use crate::scenario::format::LoadError;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::ratings::{self, BestPlayer, Rating};
-use crate::sim::stats::Estimate;
-use crate::sim::tune::{Effort, TuneOptions};
+use crate::sim::players::ratings::{self, BestPlayer, Rating};
+use crate::sim::players::tune::{Effort, TuneOptions};
+use crate::sim::runs::stats::Estimate;
 
 /// The file of a bundle that `best` reads.
 pub const BUNDLE_RATINGS: &str = "ratings.ron";
@@ -192,7 +192,7 @@ pub enum FitError {
     #[error(transparent)]
     Write(#[from] crate::files::WriteError),
     #[error(transparent)]
-    Options(#[from] crate::sim::OptionsError),
+    Options(#[from] crate::sim::runs::options::OptionsError),
     #[error(transparent)]
     Player(#[from] crate::ai::NotAPlayer),
     #[error("the setup cannot be played: {0}")]
@@ -663,7 +663,7 @@ impl Fit<'_> {
             options.total_games()
         ));
         let name = format!("{} ({})", self.state.request.variant, self.game.rules.name);
-        let report = crate::sim::tune::tune(self.game, &name, &options, progress)?;
+        let report = crate::sim::players::tune::tune(self.game, &name, &options, progress)?;
         crate::files::write_own(&self.dir.join(file), &report.player_file())?;
         Ok(())
     }
@@ -679,7 +679,7 @@ impl Fit<'_> {
             return Ok(());
         }
         let fitted = self.own(&SpecText::heuristic_on(FITTED_FILE).text())?;
-        let options = crate::sim::learn::LearnOptions {
+        let options = crate::sim::players::learn::LearnOptions {
             games: self.state.plan.learn_games,
             held_out: 0.2,
             seed: self.state.request.seed + 2,
@@ -689,8 +689,12 @@ impl Fit<'_> {
         };
         options.check()?;
         say(format!("learning a value ({} games)", options.games));
-        let report =
-            crate::sim::learn::learn(self.game, &self.state.request.variant, &options, progress)?;
+        let report = crate::sim::players::learn::learn(
+            self.game,
+            &self.state.request.variant,
+            &options,
+            progress,
+        )?;
         crate::files::write_own(&self.dir.join(VALUE_FILE), &report.value_file())?;
         Ok(())
     }

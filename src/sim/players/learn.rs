@@ -23,7 +23,8 @@ use crate::ai::value::{FEATURES, Features, PlayoutStop, ValueModel, features};
 use crate::ai::{AiSpec, Player, play_watched};
 use crate::engine::{Game, NoLog, State};
 use crate::scenario::model::Side;
-use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds};
+use crate::sim::runs::options::OptionsError;
+use crate::sim::{Cancelled, Progress, game_and_player_seeds};
 
 /// What to fit on, and how.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

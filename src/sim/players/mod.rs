@@ -17,11 +17,12 @@ pub mod tune_search;
 use std::path::{Path, PathBuf};
 
 use crate::ai::{AiSpec, NotAPlayer};
+use crate::scenario::checked::CheckedScenario;
 use crate::scenario::format::LoadError;
 use crate::scenario::rule_fields::{nearest_lineage, rule_distance};
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet, is_bare_name};
-use crate::sim::balance::measured::{Measured, MeasuredError, measured};
-use crate::sim::fit::{BUNDLE_RATINGS, bundle_beside, bundle_ratings};
+use crate::sim::players::fit::{BUNDLE_RATINGS, bundle_beside, bundle_ratings};
+use crate::sim::questions::balance::measured::{Measured, MeasuredError, measured};
 use ratings::{BestPlayer, Rating};
 
 /// A player named by its rank for the setup rather than by its kind.
@@ -175,7 +176,7 @@ impl Rank {
 pub enum PlayerChoice {
     Ranked(Rank),
     /// Each side's mix at the balance measured for the setup
-    /// ([`crate::sim::balance::measured`]), one member a game; `fast`
+    /// ([`crate::sim::questions::balance::measured`]), one member a game; `fast`
     /// where none is measured.
     Equilibrium,
     Spec(AiSpec),
@@ -201,7 +202,9 @@ impl PlayerChoice {
                 let variant = variants.first().copied().unwrap_or("rules-2.0");
                 let doc = crate::scenario::load_scenario(setup.scenario_file.as_deref())?;
                 let rules = RuleSet::load(variant)?;
-                let game = crate::engine::Game::from_document(&doc, rules, Some(variant))?;
+                // sim stands below games, whose door is `Game::from_document`.
+                let checked = CheckedScenario::from_document(&doc, rules, Some(variant))?;
+                let game = crate::engine::Game::from_checked(checked);
                 let scenario = setup.scenario_file.as_deref();
                 // `fast` where no balance is measured or its mix searches
                 // (a hundred heuristic games a game: runs of thousands
@@ -257,7 +260,7 @@ impl std::str::FromStr for PlayerChoice {
 
 /// The balance measured for the setup of a scenario file (the published
 /// game when `None`) under `variant`, read from its bundle folder
-/// ([`bundle_folder`]) or built in ([`crate::sim::balance::measured`]).
+/// ([`bundle_folder`]) or built in ([`crate::sim::questions::balance::measured`]).
 pub fn measured_for(
     game: &crate::engine::Game,
     scenario: Option<&Path>,

@@ -16,8 +16,9 @@ use crate::ai::{AiSpec, NotAPlayer};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::stats::Estimate;
-use crate::sim::{Progress, SimOptions, simulate};
+use crate::sim::runs::options::SimOptions;
+use crate::sim::runs::stats::Estimate;
+use crate::sim::{Progress, simulate};
 
 /// One player's measured strength under one rule set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

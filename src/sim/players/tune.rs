@@ -29,8 +29,9 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{self, HeuristicParams, HeuristicPlayer, Player, PlayerNumbers};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
-use crate::sim::stats::{Estimate, PairedDifference, paired_mean_difference};
-use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
+use crate::sim::runs::options::OptionsError;
+use crate::sim::runs::stats::{Estimate, PairedDifference, paired_mean_difference};
+use crate::sim::{Cancelled, Progress, game_and_player_seeds, game_seed};
 
 /// Salt of the check games' seeds: a stream the search never plays.
 const CHECK_SALT: u64 = 0xC4EC_4ED0_0D5E_ED5A;
@@ -604,7 +605,7 @@ fn check(
     let n = per_seed.len() as f64;
     let mean = per_seed.iter().sum::<f64>() / n;
     let var = per_seed.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    let half_width = crate::sim::stats::Z95 * (var / n).sqrt();
+    let half_width = crate::sim::runs::stats::Z95 * (var / n).sqrt();
     let wins = |col: usize, of: &[[u32; 2]]| of.iter().filter(|r| r[col] == 2).count() as u64;
     let (mut sum, mut sum_sq) = (0.0, 0.0);
     for m in &mirrors {

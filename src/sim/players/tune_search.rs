@@ -21,9 +21,10 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{AiSpec, MctsParams, Player, play_game};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
-use crate::sim::stats::{PairedDifference, paired_mean_difference};
-use crate::sim::tune::{Effort, Generation, maximise};
-use crate::sim::{Cancelled, OptionsError, Progress, game_and_player_seeds, game_seed};
+use crate::sim::players::tune::{Effort, Generation, maximise};
+use crate::sim::runs::options::OptionsError;
+use crate::sim::runs::stats::{PairedDifference, paired_mean_difference};
+use crate::sim::{Cancelled, Progress, game_and_player_seeds, game_seed};
 
 /// Salt of the check games' seeds: a stream the search never plays.
 const CHECK_SALT: u64 = 0x5EA2_C4EC_0000_5EED;

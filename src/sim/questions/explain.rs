@@ -33,10 +33,12 @@ use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldValue, RuleField, rule_differences};
 use crate::scenario::rules::RuleSet;
-use crate::sim::merge::MergeError;
-use crate::sim::stats::{PairedDifference, adjusted_paired_mean};
-use crate::sim::sweep::{Axis, AxisError, Knob, PlanError, knob};
-use crate::sim::{Cancelled, GameRange, Progress, Shard, SimOptions, play_one};
+use crate::sim::questions::sweep::{Axis, AxisError, Knob, PlanError, knob};
+use crate::sim::runs::cluster::Shard;
+use crate::sim::runs::merge::MergeError;
+use crate::sim::runs::options::{GameRange, SimOptions};
+use crate::sim::runs::stats::{PairedDifference, adjusted_paired_mean};
+use crate::sim::{Cancelled, Progress, play_one};
 use rayon::prelude::*;
 
 /// Paired games of two rule sets over the same seeds: Caesar's wins that
@@ -1158,7 +1160,7 @@ pub fn plan_setup_changes(
 ) -> Result<(Game, Vec<SetupChange>), SetupChangeError> {
     one_setup_value_each(changes)?;
     let one_game = |rules: &RuleSet, axes: &[Axis]| -> Result<Game, SetupChangeError> {
-        let mut points = crate::sim::sweep::plan(doc, rules, axes)?;
+        let mut points = crate::sim::questions::sweep::plan(doc, rules, axes)?;
         Ok(points.remove(0).game)
     };
     let b = one_game(b_rules, changes)?;
@@ -1619,8 +1621,8 @@ pub enum RungOrder {
 
 impl RungStrength {
     /// The strongest rung's share of the games with its 95% interval.
-    pub fn share(&self) -> crate::sim::stats::Estimate {
-        crate::sim::stats::Estimate::of(self.top_wins, self.games)
+    pub fn share(&self) -> crate::sim::runs::stats::Estimate {
+        crate::sim::runs::stats::Estimate::of(self.top_wins, self.games)
     }
 
     pub fn order(&self) -> RungOrder {

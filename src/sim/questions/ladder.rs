@@ -22,13 +22,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::AiSpec;
 use crate::engine::Game;
-use crate::sim::MergeError;
-use crate::sim::OptionsError;
-use crate::sim::report::{Merge, first_of_one_run, merge_picked, shards_note};
-use crate::sim::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
-use crate::sim::{
-    Cancelled, CompareReport, GameRange, Progress, Shard, SimOptions, SimReport, game_seed,
-};
+use crate::sim::runs::cluster::Shard;
+use crate::sim::runs::merge::MergeError;
+use crate::sim::runs::options::OptionsError;
+use crate::sim::runs::options::{GameRange, SimOptions};
+use crate::sim::runs::report::{CompareReport, SimReport};
+use crate::sim::runs::report::{Merge, first_of_one_run, merge_picked, shards_note};
+use crate::sim::runs::stats::{Estimate, PairedDifference, Z95, two_proportion_test};
+use crate::sim::{Cancelled, Progress, game_seed};
 
 /// What a ladder plays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -195,7 +196,7 @@ pub enum VerdictKind {
     /// One rule set and one rung: nothing to compare.
     OneRung,
     /// One rule set: Caesar's share at equilibrium between the rungs (the
-    /// mirrors and the cross-play as one meta-game, [`crate::sim::balance`]).
+    /// mirrors and the cross-play as one meta-game, [`crate::sim::questions::balance`]).
     AtEquilibrium,
 }
 
@@ -435,16 +436,16 @@ pub(crate) fn equilibrium_verdict(
             .iter()
             .map(|row| {
                 row.iter()
-                    .map(|&(p, g)| pick(crate::sim::balance::table::wilson(p, g), p))
+                    .map(|&(p, g)| pick(crate::sim::questions::balance::table::wilson(p, g), p))
                     .collect()
             })
             .collect()
     };
-    let eq = crate::sim::balance::solve::solve(&at(|_, p| p)).ok()?;
-    let lo = crate::sim::balance::solve::solve(&at(|ci, _| ci[0]))
+    let eq = crate::sim::questions::balance::solve::solve(&at(|_, p| p)).ok()?;
+    let lo = crate::sim::questions::balance::solve::solve(&at(|ci, _| ci[0]))
         .ok()?
         .value;
-    let hi = crate::sim::balance::solve::solve(&at(|ci, _| ci[1]))
+    let hi = crate::sim::questions::balance::solve::solve(&at(|ci, _| ci[1]))
         .ok()?
         .value;
     let mix = |weights: &[f64]| {
@@ -1087,7 +1088,7 @@ impl Merge for LadderReport {
 impl LadderReport {
     /// The ladder's own settings; each match's run names what it played
     /// on (digests, player files) and is compared when the matches merge.
-    fn identity(&self) -> crate::sim::report::Identity {
+    fn identity(&self) -> crate::sim::runs::report::Identity {
         [
             ("variants", self.variants.join(", ")),
             ("players", self.players.join(", ")),

@@ -28,10 +28,12 @@ use crate::scenario::format::{DeploymentDoc, ResolvedScenario};
 use crate::scenario::model::Side;
 use crate::scenario::rule_fields::{FieldError, FieldPath, settable_paths};
 use crate::scenario::rules::RuleSet;
-use crate::sim::MergeError;
-use crate::sim::report::{Merge, first_of_one_run, merge_picked, shards_note};
-use crate::sim::stats::Estimate;
-use crate::sim::{Cancelled, GameRange, Progress, SimOptions, SimReport};
+use crate::sim::runs::merge::MergeError;
+use crate::sim::runs::options::{GameRange, SimOptions};
+use crate::sim::runs::report::SimReport;
+use crate::sim::runs::report::{Merge, first_of_one_run, merge_picked, shards_note};
+use crate::sim::runs::stats::Estimate;
+use crate::sim::{Cancelled, Progress};
 
 /// At most this many points in one sweep: beyond it a typo in a range
 /// (`1..1000`) would start days of games.
@@ -820,7 +822,7 @@ impl Merge for SweepReport {
 impl SweepReport {
     /// The sweep's own settings; each point's run names what it played on
     /// (digests, player files) and is compared when the points merge.
-    fn identity(&self) -> crate::sim::report::Identity {
+    fn identity(&self) -> crate::sim::runs::report::Identity {
         let axes: Vec<String> = self
             .axes
             .iter()
@@ -1047,7 +1049,7 @@ mod tests {
             omniscient: false,
             shard: None,
         };
-        let mut acc = crate::sim::Accumulator::new(5);
+        let mut acc = crate::sim::runs::report::Accumulator::new(5);
         acc.games = games;
         acc.caesar_wins = wins;
         acc.pompey_wins = pompey;

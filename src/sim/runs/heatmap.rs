@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, Game, MapEvent, State};
 use crate::scenario::model::{Board, Side, SpaceId};
-use crate::sim::MergeError;
-use crate::sim::stats::share;
+use crate::sim::runs::merge::MergeError;
+use crate::sim::runs::stats::share;
 
 /// Who holds a space: 0 nobody (vacant or contested), 1 Caesar, 2 Pompey.
 fn holder(state: &State, space: SpaceId) -> u8 {
@@ -460,7 +460,9 @@ impl MapCounts {
 mod tests {
     use super::*;
     use crate::ai::AiSpec;
-    use crate::sim::{Merge, Progress, SimOptions, SimReport, simulate};
+    use crate::sim::runs::options::SimOptions;
+    use crate::sim::runs::report::{Merge, SimReport};
+    use crate::sim::{Progress, simulate};
 
     fn run(shard: Option<&str>) -> SimReport {
         let game = crate::test_support::published("rules-2.0");

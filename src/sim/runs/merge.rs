@@ -1,9 +1,9 @@
 //! Why reports do not merge: the one error type of every report kind's
-//! check and merge ([`crate::sim::Merge`]).
+//! check and merge ([`crate::sim::runs::report::Merge`]).
 
 use std::fmt;
 
-use crate::sim::GameRange;
+use crate::sim::runs::options::GameRange;
 
 /// Why reports do not merge (or a report does not pass its own check).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -7,13 +7,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{EndReason, GameStats, PlayQuality};
 use crate::scenario::model::{Event, Side};
-use crate::sim::heatmap;
-use crate::sim::merge::{MergeError, RunDifference};
-use crate::sim::stats::{
+use crate::sim::runs::cluster::Shard;
+use crate::sim::runs::heatmap;
+use crate::sim::runs::merge::{MergeError, RunDifference};
+use crate::sim::runs::options::{GameRange, SimOptions};
+use crate::sim::runs::stats::{
     Estimate, Histogram, PairedDifference, Summary, paired_mean_difference, paired_proportion_test,
     share, two_proportion_test,
 };
-use crate::sim::{GameRange, Shard, SimOptions};
 
 /// One finished game, as reports and CSV rows see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -149,7 +150,7 @@ pub struct Accumulator {
     /// Per space and link: who held what, battles, losses, sudden deaths,
     /// attacks and retreats (reports written before them have none).
     #[serde(default)]
-    pub map: crate::sim::heatmap::MapCounts,
+    pub map: crate::sim::runs::heatmap::MapCounts,
 }
 
 /// A count of one game that a run keeps as a histogram of games: the one
@@ -1026,10 +1027,10 @@ pub struct SimReport {
     pub play_quality: QualityFigures,
     /// Where the game is decided, per space (docs/simulation.md, *Map heatmaps*).
     #[serde(default)]
-    pub spaces: Vec<crate::sim::heatmap::SpaceFigures>,
+    pub spaces: Vec<crate::sim::runs::heatmap::SpaceFigures>,
     /// How often each link was used to attack and to retreat.
     #[serde(default)]
-    pub links: Vec<crate::sim::heatmap::LinkFigures>,
+    pub links: Vec<crate::sim::runs::heatmap::LinkFigures>,
     pub elapsed_seconds: f64,
     pub games_per_second: f64,
     /// The counts behind every figure, for `merge`.
@@ -1618,7 +1619,8 @@ impl SimReport {
             f,
             "Where the game is decided (every space in --json and --spaces-csv)"
         )?;
-        let mut by_battles: Vec<&crate::sim::heatmap::SpaceFigures> = self.spaces.iter().collect();
+        let mut by_battles: Vec<&crate::sim::runs::heatmap::SpaceFigures> =
+            self.spaces.iter().collect();
         by_battles.sort_by_key(|s| std::cmp::Reverse(s.battles));
         let top: Vec<String> = by_battles
             .iter()
@@ -1632,7 +1634,8 @@ impl SimReport {
             })
             .collect();
         writeln!(f, "  battles per game: {}", top.join("; "))?;
-        let mut by_loss: Vec<&crate::sim::heatmap::SpaceFigures> = self.spaces.iter().collect();
+        let mut by_loss: Vec<&crate::sim::runs::heatmap::SpaceFigures> =
+            self.spaces.iter().collect();
         by_loss.sort_by_key(|s| std::cmp::Reverse(s.steps_lost_caesar + s.steps_lost_pompey));
         let top: Vec<String> = by_loss
             .iter()
@@ -1646,7 +1649,7 @@ impl SimReport {
             })
             .collect();
         writeln!(f, "  steps lost (Caesar/Pompey): {}", top.join("; "))?;
-        let mut decisive: Vec<&crate::sim::heatmap::SpaceFigures> = self
+        let mut decisive: Vec<&crate::sim::runs::heatmap::SpaceFigures> = self
             .spaces
             .iter()
             .filter(|s| s.sudden_death_decisive > 0)
@@ -1857,8 +1860,8 @@ impl CompareReport {
     pub fn new(
         variants: [&str; 2],
         options: &SimOptions,
-        a: crate::sim::Accumulator,
-        b: crate::sim::Accumulator,
+        a: crate::sim::runs::report::Accumulator,
+        b: crate::sim::runs::report::Accumulator,
         paired: PairedAccumulator,
     ) -> CompareReport {
         let a = SimReport::new(variants[0], options, a);
