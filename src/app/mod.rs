@@ -73,16 +73,6 @@ pub use state::AppState;
 #[error("cannot open the window: {0}")]
 pub struct WindowError(#[from] eframe::Error);
 
-/// Why a player file was not seated ([`WorkbenchApp::open_player`]).
-#[derive(Debug, thiserror::Error)]
-enum NotSeated {
-    #[error(transparent)]
-    File(#[from] crate::scenario::format::LoadError),
-    /// The Simulate tab's panels say their errors in words.
-    #[error("{0}")]
-    Simulate(String),
-}
-
 /// Opens the workbench window.
 pub fn run(scenario: Option<PathBuf>, variant: &str) -> Result<(), WindowError> {
     let mut app = WorkbenchApp::new(scenario, variant);
@@ -475,22 +465,20 @@ impl WorkbenchApp {
 
     /// Seats the player of the file at `path` where it was asked for, or
     /// says why not.
-    fn open_player(&mut self, side: Side, to: PlayerUse, path: &Path) -> Result<(), NotSeated> {
+    fn open_player(
+        &mut self,
+        side: Side,
+        to: PlayerUse,
+        path: &Path,
+    ) -> Result<(), crate::scenario::format::LoadError> {
         let explain = &mut self.rules_panel.explain;
         match to {
-            PlayerUse::Simulate => self
-                .sim
-                .load_player(side, path)
-                .map_err(NotSeated::Simulate),
-            PlayerUse::LadderRung => self.sim.add_rung_from(path).map_err(NotSeated::Simulate),
-            PlayerUse::TuneOpponent => self
-                .sim
-                .tune
-                .play_against(path)
-                .map_err(NotSeated::Simulate),
-            PlayerUse::Play => Ok(self.play.load_player(side, path)?),
-            PlayerUse::Explain => Ok(explain.load_player(side, path)?),
-            PlayerUse::ExplainOther => Ok(explain.load_other_player(path)?),
+            PlayerUse::Simulate => self.sim.load_player(side, path),
+            PlayerUse::LadderRung => self.sim.add_rung_from(path),
+            PlayerUse::TuneOpponent => self.sim.tune.play_against(path),
+            PlayerUse::Play => self.play.load_player(side, path),
+            PlayerUse::Explain => explain.load_player(side, path),
+            PlayerUse::ExplainOther => explain.load_other_player(path),
         }
     }
 

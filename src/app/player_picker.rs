@@ -138,16 +138,6 @@ pub(crate) fn pick_player_file(
     Ok(())
 }
 
-/// [`pick_player_file`] in words, for the Simulate tab, whose panel still
-/// returns its errors as text.
-pub(crate) fn load_player_file(
-    players: [&mut AiSpec; 2],
-    side: crate::scenario::model::Side,
-    path: &Path,
-) -> Result<(), String> {
-    pick_player_file(players, side, path).map_err(|e| e.to_string())
-}
-
 /// `text` cut to `max` characters, an ellipsis marking the cut.
 fn elided(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

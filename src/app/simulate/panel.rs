@@ -847,8 +847,12 @@ impl SimPanel {
     }
 
     /// Plays `side` with the heuristic player of the file at `path`.
-    pub(crate) fn load_player(&mut self, side: Side, path: &std::path::Path) -> Result<(), String> {
-        crate::app::player_picker::load_player_file(
+    pub(crate) fn load_player(
+        &mut self,
+        side: Side,
+        path: &std::path::Path,
+    ) -> Result<(), crate::scenario::format::LoadError> {
+        crate::app::player_picker::pick_player_file(
             [&mut self.caesar, &mut self.pompey],
             side,
             path,
@@ -856,8 +860,11 @@ impl SimPanel {
     }
 
     /// Adds the heuristic player of the file at `path` as a ladder rung.
-    pub(crate) fn add_rung_from(&mut self, path: &std::path::Path) -> Result<(), String> {
-        let spec = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+    pub(crate) fn add_rung_from(
+        &mut self,
+        path: &std::path::Path,
+    ) -> Result<(), crate::scenario::format::LoadError> {
+        let spec = AiSpec::player_file(path)?;
         self.ladder.add(spec);
         Ok(())
     }

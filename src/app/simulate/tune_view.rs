@@ -90,8 +90,11 @@ impl TuneSettings {
     }
 
     /// Plays against (and starts from) the player file at `path`.
-    pub(crate) fn play_against(&mut self, path: &Path) -> Result<(), String> {
-        self.opponent = AiSpec::player_file(path).map_err(|e| e.to_string())?;
+    pub(crate) fn play_against(
+        &mut self,
+        path: &Path,
+    ) -> Result<(), crate::scenario::format::LoadError> {
+        self.opponent = AiSpec::player_file(path)?;
         Ok(())
     }
 }
