@@ -144,7 +144,7 @@ pub const BALANCE_FILES: &[(&str, &str)] = &[
 /// The balance at equilibrium measured for the published game under each
 /// built-in rule set (`balance --out`, its trained players in
 /// [`BALANCE_FILES`]): what the Setup tab and `explain` read when the setup
-/// has none of its own ([`crate::sim::balance::measured`]).
+/// has none of its own ([`crate::sim::questions::balance::measured`]).
 pub const BALANCES: &[(&str, &str)] = &[
     (
         "balance-rules-1.1.json",

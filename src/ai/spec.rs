@@ -334,7 +334,7 @@ impl AiSpec {
 
     /// The digest of what this player plays by: its kind and budget and the
     /// content of its player and value files, not their paths. A rating
-    /// records it ([`crate::sim::ratings::Rating::player_digest`]), so a
+    /// records it ([`crate::sim::players::ratings::Rating::player_digest`]), so a
     /// file replaced in place is not taken for the one that was measured.
     pub fn play_digest(&self) -> String {
         let mut unnamed = self.clone();

@@ -20,8 +20,10 @@ use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::balance::session::{Begin, Plan, Players};
-use crate::sim::balance::{self, BalanceOptions, BalanceReport, Interval, Oracle, Round, Watch};
+use crate::sim::questions::balance::session::{Begin, Plan, Players};
+use crate::sim::questions::balance::{
+    self, BalanceOptions, BalanceReport, Interval, Oracle, Round, Watch,
+};
 
 /// A run in the background.
 struct Running {

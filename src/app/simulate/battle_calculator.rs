@@ -9,7 +9,7 @@ use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
+use crate::sim::questions::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
 
 /// The battle calculator's inputs, as typed, and the odds they give.
 pub(super) struct BattleCalculator {

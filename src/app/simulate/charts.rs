@@ -13,8 +13,8 @@ use crate::app::chart_key;
 use crate::app::replay::games::{Ending, RunGames};
 use crate::app::theme::{self, CAESAR, DRAW, POMPEY};
 use crate::scenario::model::Side;
-use crate::sim::report::{Endings, SideCounts, YearVp};
-use crate::sim::{self, SimReport};
+use crate::sim::runs::report::{Endings, SideCounts, YearVp};
+use crate::sim::{self, runs::report::SimReport};
 
 /// The run's charts. With the games of a single run, a click on a bar of
 /// "how and when games end" opens an example game of that ending in Replay.
@@ -294,7 +294,7 @@ fn battles(ui: &mut Ui, reports: &[&SimReport]) {
         });
 }
 
-fn boxed(s: &sim::stats::Summary) -> BoxSpread {
+fn boxed(s: &sim::runs::stats::Summary) -> BoxSpread {
     BoxSpread::new(
         s.min as f64,
         s.q1 as f64,
@@ -372,7 +372,7 @@ mod tests {
     fn a_click_on_an_endings_bar_names_its_ending() {
         use crate::app::replay::games::Ending;
         use crate::scenario::model::Side;
-        use crate::sim::report::{Endings, SideCounts};
+        use crate::sim::runs::report::{Endings, SideCounts};
         let counts = |caesar, pompey| SideCounts { caesar, pompey };
         let endings = Endings {
             sudden_death_by_year: vec![counts(0, 2), counts(3, 5)],

@@ -1,6 +1,6 @@
 //! The Balance tab's *Make it fair*: the smallest change that brings the
 //! setup to even at equilibrium. Runs the library's `fair`
-//! ([`crate::sim::fair`], as the command line runs it) in the background
+//! ([`crate::sim::questions::fair`], as the command line runs it) in the background
 //! on the population the balance settings above describe; shows the value
 //! against each knob with its band and the target, the changes ranked, and
 //! carries one out as an undoable edit or writes it as a variant.
@@ -20,10 +20,10 @@ use crate::engine::Game;
 use crate::scenario::edit::Edit;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::rules::RuleSet;
-use crate::sim::balance::session::{self, Players};
-use crate::sim::balance::{BalanceOptions, Watch};
-use crate::sim::fair::{self, FairOptions, FairReport, FairSetup, KnobResult, percent};
-use crate::sim::sweep::{self, Axis, SettingChange};
+use crate::sim::questions::balance::session::{self, Players};
+use crate::sim::questions::balance::{BalanceOptions, Watch};
+use crate::sim::questions::fair::{self, FairOptions, FairReport, FairSetup, KnobResult, percent};
+use crate::sim::questions::sweep::{self, Axis, SettingChange};
 
 /// Where in the balance folder the run's report (its checkpoint) goes.
 const REPORT_FILE: &str = "fair.json";

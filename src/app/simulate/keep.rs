@@ -38,7 +38,7 @@ pub(super) fn keep_button(
     if clicked && let Some(dir) = bundle {
         let path = dir.join(keep.file);
         *kept = Some(
-            crate::sim::balance::session::write_json(&path, report)
+            crate::sim::questions::balance::session::write_json(&path, report)
                 .map(|()| format!("Kept as this setup's {}: {}", keep.what, path.display()))
                 .map_err(|e| format!("Could not keep {}: {e}", path.display())),
         );

@@ -10,8 +10,8 @@ use crate::ai::AiSpec;
 use crate::app::player_picker::{self, Menu, Offer, Picked, RankedFor};
 use crate::app::{FilePurpose, PlayerUse, Request, theme};
 use crate::scenario::model::Side;
-use crate::sim::ladder::{LadderReport, Ratings, VerdictKind};
-use crate::sim::stats::Estimate;
+use crate::sim::questions::ladder::{LadderReport, Ratings, VerdictKind};
+use crate::sim::runs::stats::Estimate;
 
 use super::bands::marked_line;
 

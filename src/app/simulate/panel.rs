@@ -23,11 +23,15 @@ use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::{BUILTIN_VARIANTS, RuleSet};
-use crate::sim::explain::{ExplainLadder, ExplainReport, ExplainSetup, Pairs, SetupChange};
-use crate::sim::{
-    self, CompareReport, GameSummary, LadderOptions, LadderReport, Progress, SimOptions, SimReport,
-    SweepReport, tune::TuneReport,
+use crate::sim::players::tune::TuneReport;
+use crate::sim::questions::explain::{
+    ExplainLadder, ExplainReport, ExplainSetup, Pairs, SetupChange,
 };
+use crate::sim::questions::ladder::{LadderOptions, LadderReport};
+use crate::sim::questions::sweep::SweepReport;
+use crate::sim::runs::options::SimOptions;
+use crate::sim::runs::report::{CompareReport, GameSummary, SimReport};
+use crate::sim::{self, Progress};
 
 /// What the Simulate tab runs on: the scenario in the window and its
 /// error count, the rule set in force (none when it did not load) and its
@@ -275,10 +279,13 @@ impl SimPanel {
         let variant = variant.to_string();
         self.launch(total, move |shared| {
             match other {
-                None => sim::ladder::ladder(&[&game], &[&variant], &options, shared),
-                Some((name, game_b)) => {
-                    sim::ladder::ladder(&[&game, &game_b], &[&variant, &name], &options, shared)
-                }
+                None => sim::questions::ladder::ladder(&[&game], &[&variant], &options, shared),
+                Some((name, game_b)) => sim::questions::ladder::ladder(
+                    &[&game, &game_b],
+                    &[&variant, &name],
+                    &options,
+                    shared,
+                ),
             }
             .map(|r| RunOutcome::Ladder(Box::new(r)))
             .map_err(|_| "cancelled".to_string())
@@ -312,8 +319,9 @@ impl SimPanel {
         let rules = rules.clone();
         let variant = variant.to_string();
         self.launch(total, move |shared| {
-            let planned = sim::sweep::plan(&doc, &rules, &axes).map_err(|e| e.to_string())?;
-            sim::sweep::sweep(&planned, &variant, &axes, &options, shared)
+            let planned =
+                sim::questions::sweep::plan(&doc, &rules, &axes).map_err(|e| e.to_string())?;
+            sim::questions::sweep::sweep(&planned, &variant, &axes, &options, shared)
                 .map(|r| RunOutcome::Sweep(Box::new(r)))
                 .map_err(|_| "cancelled".to_string())
         });
@@ -342,7 +350,7 @@ impl SimPanel {
         // Named as the CLI names it: the variant and the rule set's title.
         let name = format!("{variant} ({})", rules.name);
         self.launch(options.total_games(), move |shared| {
-            sim::tune::tune(&game, &name, &options, shared)
+            sim::players::tune::tune(&game, &name, &options, shared)
                 .map(|r| RunOutcome::Tune(Box::new(r)))
                 .map_err(|_| "cancelled".to_string())
         });
@@ -1048,7 +1056,7 @@ fn export_buttons(
     actions
 }
 
-fn pct(e: &sim::stats::Estimate) -> String {
+fn pct(e: &sim::runs::stats::Estimate) -> String {
     format!(
         "{:.1}% ({:.1}–{:.1}%)",
         e.estimate * 100.0,

@@ -11,7 +11,7 @@ use super::bands::{band_quads, marked_line};
 use crate::app::Request;
 use crate::app::theme;
 use crate::scenario::rules::RuleSet;
-use crate::sim::sweep::{self, Axis, SweepReport};
+use crate::sim::questions::sweep::{self, Axis, SweepReport};
 
 /// The sweep's settings: its axes as typed, and games per point.
 #[derive(Debug, Clone, PartialEq)]

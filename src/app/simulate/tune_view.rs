@@ -12,8 +12,8 @@ use crate::ai::{AiSpec, PlayerNumbers, TunedHeuristic};
 use crate::app::player_picker::{self, Chosen, Offer, RankedFor};
 use crate::app::{FilePurpose, PlayerUse, Request, form};
 use crate::scenario::model::Side;
-use crate::sim::OptionsError;
-use crate::sim::tune::{Effort, TuneOptions, TuneReport};
+use crate::sim::players::tune::{Effort, TuneOptions, TuneReport};
+use crate::sim::runs::options::OptionsError;
 
 /// The tune panel's settings; the rule set is the one in play, the seed
 /// and threads are the Simulate tab's.

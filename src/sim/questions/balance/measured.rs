@@ -198,7 +198,7 @@ impl BalanceReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::balance::tests::solved_report;
+    use crate::sim::questions::balance::tests::solved_report;
 
     #[test]
     fn a_bundles_balance_is_read_for_its_setup_and_refused_for_another() {

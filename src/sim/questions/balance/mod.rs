@@ -44,8 +44,9 @@ use serde::{Deserialize, Serialize};
 use crate::ai::{self, AiSpec, Player};
 use crate::engine::{Game, NoLog};
 use crate::scenario::model::Side;
-use crate::sim::report::PlayedOn;
-use crate::sim::{Cancelled, Progress, Shard, game_and_player_seeds, game_seed};
+use crate::sim::runs::cluster::Shard;
+use crate::sim::runs::report::PlayedOn;
+use crate::sim::{Cancelled, Progress, game_and_player_seeds, game_seed};
 pub use oracle::Oracle;
 pub use solve::{Equilibrium, SolveError};
 pub use table::{Cell, Table};
@@ -1775,7 +1776,7 @@ impl fmt::Display for BalanceComparison {
 /// is left out: it loses every game, so it is never in a mix.
 pub fn population(
     lineage: &[crate::scenario::rules::RuleSet],
-    bundle: &[crate::sim::ratings::Rating],
+    bundle: &[crate::sim::players::ratings::Rating],
     named: &[AiSpec],
     shipped: bool,
 ) -> Result<Vec<Member>, crate::ai::NotAPlayer> {
@@ -1788,14 +1789,14 @@ pub fn population(
     };
     if shipped {
         add(AiSpec::Heuristic, Origin::Shipped);
-        let ratings = crate::sim::ratings::shipped();
+        let ratings = crate::sim::players::ratings::shipped();
         for rules in lineage {
-            let ranked = crate::sim::ratings::ranked_for(&ratings, &rules.play_digest());
+            let ranked = crate::sim::players::ratings::ranked_for(&ratings, &rules.play_digest());
             if ranked.is_empty() {
                 continue;
             }
             for r in ranked {
-                let spec = crate::sim::ratings::shipped_player(&r.player)?;
+                let spec = crate::sim::players::ratings::shipped_player(&r.player)?;
                 if spec != AiSpec::Random {
                     add(spec, Origin::Shipped);
                 }
@@ -1804,7 +1805,7 @@ pub fn population(
         }
         for r in bundle {
             add(
-                crate::sim::ratings::shipped_player(&r.player)?,
+                crate::sim::players::ratings::shipped_player(&r.player)?,
                 Origin::Fitted,
             );
         }
@@ -1980,7 +1981,7 @@ pub fn reload_players(report: &mut BalanceReport) -> Result<(), BalanceError> {
         .check()
         .map_err(|e| BalanceError::Resume(e.to_string()))?;
     for m in report.caesar.iter_mut().chain(report.pompey.iter_mut()) {
-        let spec = crate::sim::ratings::shipped_player(&m.player)
+        let spec = crate::sim::players::ratings::shipped_player(&m.player)
             .map_err(|e| BalanceError::Resume(format!("the report's player {}: {e}", m.player)))?;
         if spec_digest(&spec) != m.digest {
             return Err(BalanceError::Resume(format!(
@@ -2359,7 +2360,7 @@ pub enum BalanceMergeError {
     Missing {
         shard: u32,
         count: u32,
-        games: crate::sim::GameRange,
+        games: crate::sim::runs::options::GameRange,
     },
     #[error("{0} holds a cell of the wrong number of games for its shard: it was cut or edited")]
     Damaged(String),

@@ -29,9 +29,10 @@ use crate::ai::{
 };
 use crate::engine::Game;
 use crate::scenario::model::Side;
-use crate::sim::learn::{LearnOptions, learn};
-use crate::sim::tune::{Effort, TuneOptions, side_score, tune};
-use crate::sim::{Cancelled, OptionsError, Progress, game_seed};
+use crate::sim::players::learn::{LearnOptions, learn};
+use crate::sim::players::tune::{Effort, TuneOptions, side_score, tune};
+use crate::sim::runs::options::OptionsError;
+use crate::sim::{Cancelled, Progress, game_seed};
 
 const TUNE_TAG: u64 = 0x4241_4C41_4E43_4554; // "BALANCET"
 const LEARN_TAG: u64 = 0x4241_4C41_4E43_454C; // "BALANCEL"
@@ -700,7 +701,7 @@ fn measure(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::balance::tests::solved_report;
+    use crate::sim::questions::balance::tests::solved_report;
 
     #[test]
     fn a_response_with_a_members_numbers_is_that_member_again() {

@@ -11,7 +11,7 @@ use super::{BalanceError, BalanceOptions, BalanceReport, Limits, Watch, check_se
 use crate::ai::AiSpec;
 use crate::engine::Game;
 use crate::scenario::rules::RuleSet;
-use crate::sim::ratings::Rating;
+use crate::sim::players::ratings::Rating;
 
 /// A budget outside this many wall-clock minutes is refused (a week at most).
 pub const BUDGET_MINUTES: std::ops::RangeInclusive<f64> = 0.1..=10_080.0;
@@ -256,8 +256,9 @@ mod tests {
 
     use super::*;
     use crate::scenario::model::Side;
-    use crate::sim::balance::{Member, Origin, challenge, merge};
-    use crate::sim::{Progress, Shard};
+    use crate::sim::Progress;
+    use crate::sim::questions::balance::{Member, Origin, challenge, merge};
+    use crate::sim::runs::cluster::Shard;
 
     /// Every leaf and list of `value`, by path.
     fn paths(value: &Value, at: Vec<String>, out: &mut Vec<Vec<String>>) {
@@ -426,7 +427,7 @@ mod tests {
                 }
                 // A challenger against its mix, as `--challenge` plays it.
                 let mut loaded = report;
-                if crate::sim::balance::reload_players(&mut loaded).is_ok()
+                if crate::sim::questions::balance::reload_players(&mut loaded).is_ok()
                     && !loaded.caesar_mix.is_empty()
                     && !loaded.pompey_mix.is_empty()
                 {

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::solve::{Equilibrium, SolveError, solve};
-use crate::sim::stats::Z95;
+use crate::sim::runs::stats::Z95;
 
 /// One pairing's games: Caesar's points doubled, one digit a game.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 //! their tables for the crossing's interval.
 
 use super::model::{CROSSING_TAG, Candidate, Crossing};
-use crate::sim::balance;
+use crate::sim::questions::balance;
 
 /// Where the monotone curve through `points` (knob index, share) crosses
 /// `target`, in knob indices; `None` if it does not.

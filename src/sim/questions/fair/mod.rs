@@ -1,10 +1,10 @@
 //! `fair`: the smallest change that brings a setup to even at equilibrium.
 //!
 //! A designer's second question, once `balance` has said the setup is not
-//! fair. A knob is any sweep axis ([`crate::sim::sweep`]: a rule field such
+//! fair. A knob is any sweep axis ([`crate::sim::questions::sweep`]: a rule field such
 //! as the tournament bid, a block's strength, its city); by default the bid
 //! of the side below even. The run, all on the library's balance run
-//! ([`crate::sim::balance::session`]):
+//! ([`crate::sim::questions::balance::session`]):
 //!
 //! 1. **The base**: a balance at the setup as it is, with rounds of best
 //!    responses: the population every candidate is judged by.
@@ -40,10 +40,10 @@ use crate::engine::Game;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::balance;
-use crate::sim::balance::session;
-use crate::sim::report::PlayedOn;
-use crate::sim::sweep::{self, Axis};
+use crate::sim::questions::balance;
+use crate::sim::questions::balance::session;
+use crate::sim::questions::sweep::{self, Axis};
+use crate::sim::runs::report::PlayedOn;
 
 mod crossing;
 mod model;

@@ -10,10 +10,10 @@ use serde_json::Value;
 
 use crate::engine::Game;
 use crate::scenario::model::Side;
-use crate::sim::balance::session;
-use crate::sim::balance::{self, BalanceOptions, BalanceReport, Coverage, Interval};
-use crate::sim::report::PlayedOn;
-use crate::sim::sweep::{self, Axis, PlanError};
+use crate::sim::questions::balance::session;
+use crate::sim::questions::balance::{self, BalanceOptions, BalanceReport, Coverage, Interval};
+use crate::sim::questions::sweep::{self, Axis, PlanError};
+use crate::sim::runs::report::PlayedOn;
 
 /// Mixed into the run's seed for the crossing's bootstrap.
 pub(super) const CROSSING_TAG: u64 = 0x4641_4952_4352_4f53; // "FAIRCROS"
@@ -36,7 +36,7 @@ pub struct FairOptions {
     /// base and every candidate of every knob at `balance.games` a cell,
     /// no walk, no training; `fair --merge` joins the parts and goes on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::sim::Shard>,
+    pub shard: Option<crate::sim::runs::cluster::Shard>,
 }
 
 /// Options that ask nothing a run could answer.

@@ -17,11 +17,11 @@ use super::model::{
     KnobResult, PlannedKnob, Visit, value_text,
 };
 use crate::engine::Game;
-use crate::sim::balance::session::{self, Plan};
-use crate::sim::balance::{
+use crate::sim::questions::balance::session::{self, Plan};
+use crate::sim::questions::balance::{
     self, BalanceError, BalanceOptions, BalanceReport, Member, Stage, Watch,
 };
-use crate::sim::report::PlayedOn;
+use crate::sim::runs::report::PlayedOn;
 
 /// The base run's share of the budget, and the check's.
 const BASE_SHARE: f64 = 0.3;
@@ -219,7 +219,7 @@ impl<'a> Walk<'a> {
     /// shard has whole). What stopped it, as the report says.
     fn grid(
         &mut self,
-        shard: crate::sim::Shard,
+        shard: crate::sim::runs::cluster::Shard,
         population: &[Vec<Member>; 2],
         on_step: &mut dyn FnMut(&FairReport),
     ) -> Result<FairReport, BalanceError> {
@@ -1161,8 +1161,8 @@ mod tests {
     use super::*;
     use crate::ai::AiSpec;
     use crate::scenario::rules::RuleSet;
-    use crate::sim::fair::plan_knobs;
-    use crate::sim::sweep::Axis;
+    use crate::sim::questions::fair::plan_knobs;
+    use crate::sim::questions::sweep::Axis;
 
     fn options() -> FairOptions {
         FairOptions {
@@ -1470,7 +1470,7 @@ mod tests {
     fn one_knob_changed_comes_before_two_whatever_their_steps() {
         let candidate = |value: u64, share: f64| Candidate {
             value: Value::from(value),
-            share: crate::sim::balance::Interval {
+            share: crate::sim::questions::balance::Interval {
                 estimate: share,
                 ci95: [share - 0.01, share + 0.01],
             },

@@ -4,8 +4,8 @@
 //! it ([`super::resuming`]) with the walk and the checks.
 
 use super::model::{FairOptions, FairProgress, FairReport, KnobProgress};
-use crate::sim::Shard;
-use crate::sim::balance::{self, BalanceMergeError, BalanceReport};
+use crate::sim::questions::balance::{self, BalanceMergeError, BalanceReport};
+use crate::sim::runs::cluster::Shard;
 
 /// Why the shards of a `fair` run do not make one.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
