@@ -15,7 +15,7 @@ use super::sweep_view::{self, SweepSettings};
 use super::tune_view::{self, TuneSettings, TuneUse};
 use crate::ai::AiSpec;
 use crate::app::map::heatmap_view::HeatSource;
-use crate::app::player_picker::{self, Chosen, Offer, RankedFor, SetupRatings};
+use crate::app::player_picker::{self, Chosen, Offer, RankedFor};
 use crate::app::replay::games::{GameRow, RunGames};
 use crate::app::theme;
 use crate::app::{ExportKind, FilePurpose, Request};
@@ -41,17 +41,13 @@ struct Setup<'a> {
     doc: Option<&'a ResolvedScenario>,
     errors: usize,
     rules: Option<&'a RuleSet>,
-    variant: &'a str,
-    /// The setup's digest and bundle, which the player menus rank for.
-    ratings: &'a SetupRatings,
+    /// The rule set's name, and the setup the player menus rank for.
+    ranked_for: RankedFor<'a>,
 }
 
 impl<'a> Setup<'a> {
-    fn ranked_for(&self) -> RankedFor<'a> {
-        RankedFor {
-            variant: self.variant,
-            setup: self.ratings,
-        }
+    fn variant(&self) -> &'a str {
+        self.ranked_for.variant
     }
 }
 
@@ -214,7 +210,7 @@ impl SimPanel {
     /// Starts a run of games: the rule set in force and, when comparing,
     /// the other one too, on the same seeds.
     fn start_games(&mut self, on: Setup<'_>, rules: &RuleSet) {
-        let (doc, variant) = (on.doc, on.variant);
+        let (doc, variant) = (on.doc, on.variant());
         let options = SimOptions::new(
             self.games.max(1),
             self.seed,
@@ -260,7 +256,7 @@ impl SimPanel {
     /// seeds). Refused like [`SimPanel::start`], and when the rungs are
     /// not a ladder (none chosen).
     fn start_ladder(&mut self, on: Setup<'_>, rules: &RuleSet) {
-        let (doc, variant) = (on.doc, on.variant);
+        let (doc, variant) = (on.doc, on.variant());
         let options = LadderOptions {
             players: self.ladder.players.clone(),
             games: self.ladder.games.max(1),
@@ -297,7 +293,7 @@ impl SimPanel {
     /// same seeds, each point's rule set checked by the validator (whose
     /// error is shown). Refused like [`SimPanel::start`].
     fn start_sweep(&mut self, on: Setup<'_>, rules: &RuleSet) {
-        let (Some(doc), variant) = (on.doc, on.variant) else {
+        let (Some(doc), variant) = (on.doc, on.variant()) else {
             return;
         };
         let axes = match self.sweep.parsed() {
@@ -332,7 +328,7 @@ impl SimPanel {
     /// force. Refused like [`SimPanel::start`], and when the settings are
     /// not a run (the reason is shown).
     fn start_tune(&mut self, on: Setup<'_>, rules: &RuleSet) {
-        let (doc, variant) = (on.doc, on.variant);
+        let (doc, variant) = (on.doc, on.variant());
         let options = match self.tune.options(self.seed) {
             Ok(o) => o,
             Err(e) => {
@@ -634,10 +630,6 @@ impl SimPanel {
         ranked_for: RankedFor<'_>,
         revision: u64,
     ) -> Vec<Request> {
-        let RankedFor {
-            variant,
-            setup: ratings,
-        } = ranked_for;
         if self.poll() {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
@@ -646,8 +638,7 @@ impl SimPanel {
             doc,
             errors,
             rules,
-            variant,
-            ratings,
+            ranked_for,
         };
         egui::Panel::left("sim_controls")
             .default_size(theme::SIM_CONTROLS_WIDTH)
@@ -657,7 +648,8 @@ impl SimPanel {
                     ui.separator();
                     self.sweep_controls(ui, on);
                     ui.separator();
-                    self.battle.show(ui, (doc, revision), rules, variant);
+                    self.battle
+                        .show(ui, (doc, revision), rules, ranked_for.variant);
                 });
             });
         egui::CentralPanel::default().show(ui, |ui| {
@@ -667,7 +659,7 @@ impl SimPanel {
     }
 
     fn controls(&mut self, ui: &mut Ui, on: Setup<'_>) -> Vec<Request> {
-        let Setup { rules, variant, .. } = on;
+        let (rules, variant) = (on.rules, on.variant());
         let mut actions = Vec::new();
         ui.heading("Simulate");
         egui::Grid::new("sim_options")
@@ -678,7 +670,7 @@ impl SimPanel {
                     (Side::Caesar, &mut self.caesar),
                     (Side::Pompey, &mut self.pompey),
                 ] {
-                    actions.extend(ai_rows(ui, side, ai, on.ranked_for()));
+                    actions.extend(ai_rows(ui, side, ai, on.ranked_for));
                 }
                 self.run_rows(ui);
             });
@@ -759,7 +751,7 @@ impl SimPanel {
             .on_hover_text(
                 "A mirror match at every rung (both sides played by that player), cross-play between the rungs for ratings, and whether the rule sets' difference for Caesar holds at every strength. Uses the seed, threads and compare setting above.",
             );
-        let request = ladder_view::settings(ui, &mut self.ladder, on.ranked_for());
+        let request = ladder_view::settings(ui, &mut self.ladder, on.ranked_for);
         let can_run = rules.is_some() && self.running.is_none() && !self.ladder.players.is_empty();
         if ui
             .add_enabled(can_run, egui::Button::new("Run ladder"))
@@ -784,7 +776,7 @@ impl SimPanel {
                     )
                     .weak(),
                 );
-                request = tune_view::settings(ui, &mut self.tune, on.ranked_for());
+                request = tune_view::settings(ui, &mut self.tune, on.ranked_for);
                 ui.horizontal(|ui| {
                     let can_run = rules.is_some() && self.running.is_none();
                     if ui.add_enabled(can_run, egui::Button::new("Run tune")).clicked()
