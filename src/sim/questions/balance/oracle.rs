@@ -19,10 +19,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-use super::{
-    BalanceError, BalanceReport, EVAL_TAG, Interval, Limits, Member, Origin, Response, Watch, gain,
+use super::options::{GAMES_PER_CANDIDATE, Oracle, TUNE_SLOTS};
+use super::play::{EVAL_TAG, against_mix, gain};
+use super::report::{
+    BalanceError, BalanceReport, Interval, Limits, Member, Origin, Response, Watch,
 };
 use crate::ai::{
     AiSpec, LearnedValue, OpponentMix, PlayerFileName, PlayerNumbers, SearchOn, TunedHeuristic,
@@ -39,82 +39,9 @@ const LEARN_TAG: u64 = 0x4241_4C41_4E43_454C; // "BALANCEL"
 const START_TAG: u64 = 0x4241_4C41_4E43_4553; // "BALANCES"
 const KEEP_TAG: u64 = 0x4241_4C41_4E43_454B; // "BALANCEK"
 
-/// Slots of a tuning's opponent list: each mix member gets a share of them
-/// by weight.
-const TUNE_SLOTS: usize = 20;
-
-/// Games each candidate of a tuning plays: every slot of the opponents'
-/// list twice.
-const GAMES_PER_CANDIDATE: u64 = 2 * TUNE_SLOTS as u64;
-
 /// About how many distinct starts a tuning screens (the shipped numbers,
 /// the default and a few members), for a wall-time guess before any round.
 pub(super) const STARTS_GUESS: usize = 10;
-
-/// The fewest tuning games that make one CMA-ES generation.
-pub fn tune_generation_games() -> u64 {
-    let n = crate::ai::HeuristicParams::NAMES.len() as f64;
-    (4 + (3.0 * n.ln()).floor() as u64) * GAMES_PER_CANDIDATE
-}
-
-/// How a best response is trained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Oracle {
-    /// (a) the heuristic's numbers tuned against the mix.
-    Tune,
-    /// (b) a search whose playouts play the opponent by the mix.
-    Search,
-    /// (c) that search scored by a value learned against the mix.
-    Value,
-}
-
-impl Oracle {
-    pub const ALL: [Oracle; 3] = [Oracle::Tune, Oracle::Search, Oracle::Value];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Oracle::Tune => "tune",
-            Oracle::Search => "search",
-            Oracle::Value => "value",
-        }
-    }
-
-    /// How this oracle finds a player, for a verdict.
-    pub fn words(self) -> &'static str {
-        match self {
-            Oracle::Tune => "tuning",
-            Oracle::Search => "a search that plans against the mix",
-            Oracle::Value => "that search with a learned value",
-        }
-    }
-
-    /// What was left out when this oracle was not run, for a verdict.
-    pub fn untried(self) -> &'static str {
-        match self {
-            Oracle::Tune => "tuned players",
-            Oracle::Search => "searches",
-            Oracle::Value => "learned values",
-        }
-    }
-}
-
-display_as!(Oracle, name);
-
-/// A name that is no oracle.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is no oracle: expected tune, search or value")]
-pub struct NotAnOracle(pub String);
-
-impl std::str::FromStr for Oracle {
-    type Err = NotAnOracle;
-    fn from_str(text: &str) -> Result<Oracle, NotAnOracle> {
-        Oracle::ALL
-            .into_iter()
-            .find(|o| o.name() == text.trim())
-            .ok_or_else(|| NotAnOracle(text.to_string()))
-    }
-}
 
 /// The numbers a member plays by (a search's: the heuristic it searches on).
 fn numbers_of(member: &Member) -> PlayerNumbers {
@@ -192,7 +119,7 @@ pub(super) fn respond(
                 side,
                 oracle,
                 player: spec.to_string(),
-                words: super::words(&spec),
+                words: super::report::words(&spec),
                 share,
                 gain: gain(share, value),
                 games: o.response_games,
@@ -687,7 +614,7 @@ fn measure(
     watch: &Watch,
 ) -> Result<Interval, BalanceError> {
     let seed = game_seed(report.options.training_seed() ^ EVAL_TAG, u64::from(round));
-    Ok(super::against_mix(
+    Ok(against_mix(
         game,
         report,
         spec,
@@ -701,6 +628,7 @@ fn measure(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::questions::balance::options::tune_generation_games;
     use crate::sim::questions::balance::tests::solved_report;
 
     #[test]

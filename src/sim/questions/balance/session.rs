@@ -128,7 +128,7 @@ pub fn prepare(game: &Game, begin: Begin) -> Result<Prepared, BalanceError> {
             // What a file says its table solves to is not trusted: the
             // table is solved again (the same answer for a report as
             // written; an edited mix cannot send a run after no one).
-            super::solve_report(&mut report)?;
+            super::run::solve_report(&mut report)?;
             if matches!(report.stage, super::Stage::Responses(_)) && report.caesar_mix.is_empty() {
                 return Err(BalanceError::Resume(
                     "the report's stage is a round's best responses, but its table holds no equilibrium to train them against".to_string(),

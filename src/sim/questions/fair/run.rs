@@ -1369,7 +1369,7 @@ mod tests {
             balance: BalanceOptions {
                 oracles: vec![balance::Oracle::Tune],
                 response_games: 20,
-                tune_games: balance::oracle::tune_generation_games(),
+                tune_games: balance::options::tune_generation_games(),
                 start_games: 0,
                 tune_restarts: 1,
                 ..unreachable.balance.clone()
