@@ -678,8 +678,7 @@ impl WorkbenchApp {
         let (doc, rules, variant) = (state.resolved(), state.rules(), state.variant());
         egui::CentralPanel::default().show(ui, |ui| match (doc, rules) {
             (Some(doc), Some(rules)) => {
-                let make =
-                    || state::game_of(Some(doc), rules.clone(), variant).map_err(|e| e.to_string());
+                let make = || state::game_of(Some(doc), rules.clone(), variant);
                 let bundle = setup::players::bundle_folder(state);
                 actions = self
                     .balance

@@ -513,7 +513,9 @@ fn a_simulation_can_be_cancelled() {
     h.step();
     h.state_mut().sim_panel().wait();
     h.run();
-    assert!(matches!(&h.state_mut().sim_panel().result, Some(Err(e)) if e == "cancelled"));
+    assert!(
+        matches!(&h.state_mut().sim_panel().result, Some(Err(e)) if e.to_string() == "cancelled")
+    );
     h.get_by_label("The run stopped: cancelled");
 }
 
@@ -1277,6 +1279,7 @@ fn a_compared_rule_set_the_scenario_cannot_play_is_refused_with_the_validators_f
     h.run();
     match &h.state_mut().sim_panel().result {
         Some(Err(e)) => {
+            let e = e.to_string();
             assert!(e.contains("cannot be played on this scenario"), "{e}");
             assert!(e.contains("deck-too-small"), "the validator's finding: {e}");
         }

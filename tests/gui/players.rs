@@ -253,7 +253,7 @@ fn cancel_stops_a_tune() {
     h.run();
     assert!(matches!(
         &h.state_mut().sim_panel().result,
-        Some(Err(e)) if e == "cancelled"
+        Some(Err(e)) if e.to_string() == "cancelled"
     ));
     h.get_by_label("The run stopped: cancelled");
 }

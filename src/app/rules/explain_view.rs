@@ -14,6 +14,7 @@ use egui_plot::{Bar, BarChart, Line, Plot, VLine};
 
 use crate::ai::AiSpec;
 use crate::app::player_picker::{self, Chosen, Offer, Ranked, RankedFor, SetupRatings};
+use crate::app::simulate::error::RunError;
 use crate::app::simulate::panel::{ExplainRequest, ExplainRun, SimPanel};
 use crate::app::state::{AppState, NoGame, game_of, load_rules};
 use crate::app::{ExportKind, FilePurpose, PlayerUse, Request, theme};
@@ -94,8 +95,8 @@ pub enum ExplainError {
     #[error("Setup changes: {0}")]
     SetupChanges(#[from] SetupChangeError),
     /// The Simulate tab's runner refused the run or the run failed.
-    #[error("{0}")]
-    Runner(String),
+    #[error(transparent)]
+    Runner(#[from] RunError),
 }
 
 /// A finished explanation and its files, made once when it arrives.

@@ -14,8 +14,9 @@ use egui_plot::{Legend, LineStyle, Plot, Polygon};
 
 use super::bands::marked_line;
 
+use super::error::{NotKept, RunError};
 use crate::ai::AiSpec;
-use crate::app::form::capitalised;
+use crate::app::state::NoGame;
 use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::model::Side;
@@ -29,7 +30,7 @@ use crate::sim::questions::balance::{
 struct Running {
     watch: Arc<Watch>,
     started: Instant,
-    rx: Receiver<Result<BalanceReport, String>>,
+    rx: Receiver<Result<BalanceReport, RunError>>,
     /// The report as of the last finished stage (rounds so far).
     so_far: Arc<Mutex<Option<BalanceReport>>>,
 }
@@ -49,10 +50,10 @@ pub struct BalancePanel {
     /// Where trained players and the checkpoint go.
     pub folder: String,
     running: Option<Running>,
-    pub result: Option<Result<BalanceReport, String>>,
+    pub result: Option<Result<BalanceReport, RunError>>,
     threads: usize,
     /// Where "Keep as this setup's balance" wrote the report, or why not.
-    kept: Option<Result<String, String>>,
+    kept: Option<Result<String, NotKept>>,
     /// Reports kept so far: the Setup tab reads the setup's balance again
     /// when it changes.
     pub(crate) kept_count: u64,
@@ -187,7 +188,7 @@ impl BalancePanel {
                 let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
                     Ok(p) => p,
                     Err(e) => {
-                        let _ = tx.send(Err(format!("cannot start {threads} threads: {e}")));
+                        let _ = tx.send(Err(RunError::Threads { threads, source: e }));
                         return;
                     }
                 };
@@ -198,7 +199,7 @@ impl BalancePanel {
                         }
                     })
                 });
-                let _ = tx.send(result.map(|_| report).map_err(|e| e.to_string()));
+                let _ = tx.send(result.map(|_| report).map_err(RunError::Balance));
             });
         }
         self.result = None;
@@ -217,11 +218,11 @@ impl BalancePanel {
         variant: &str,
         bundle: Option<&std::path::Path>,
         resume: bool,
-    ) -> Result<BalanceReport, String> {
-        balance::session::budget(self.budget_minutes).map_err(|e| capitalised(&e.to_string()))?;
+    ) -> Result<BalanceReport, RunError> {
+        balance::session::budget(self.budget_minutes).map_err(RunError::Budget)?;
         let begin = if resume {
             let report = balance::session::read_report(&self.checkpoint_path())
-                .map_err(|e| format!("No run to resume: {e}"))?;
+                .map_err(RunError::NoBalanceToResume)?;
             Begin::Resume {
                 report: Box::new(report),
                 rounds: None,
@@ -234,9 +235,7 @@ impl BalancePanel {
                 players,
             }
         };
-        balance::session::prepare(game, begin)
-            .map(|p| p.report)
-            .map_err(|e| e.to_string())
+        Ok(balance::session::prepare(game, begin)?.report)
     }
 
     /// The population the settings describe: the players named, and
@@ -246,7 +245,7 @@ impl BalancePanel {
         rules: &RuleSet,
         variant: &str,
         bundle: Option<&std::path::Path>,
-    ) -> Result<Players, String> {
+    ) -> Result<Players, RunError> {
         players_of(&self.players, self.only_named, rules, variant, bundle)
     }
 
@@ -272,7 +271,7 @@ impl BalancePanel {
     pub(crate) fn show(
         &mut self,
         ui: &mut Ui,
-        make_game: &dyn Fn() -> Result<Game, String>,
+        make_game: &dyn Fn() -> Result<Game, NoGame>,
         doc: &crate::scenario::format::ResolvedScenario,
         rules: &RuleSet,
         variant: &str,
@@ -326,7 +325,7 @@ impl BalancePanel {
     fn is_it_fair(
         &mut self,
         ui: &mut Ui,
-        make_game: &dyn Fn() -> Result<Game, String>,
+        make_game: &dyn Fn() -> Result<Game, NoGame>,
         rules: &RuleSet,
         variant: &str,
         bundle: Option<&std::path::Path>,
@@ -352,7 +351,7 @@ impl BalancePanel {
             if run || resume {
                 match make_game() {
                     Ok(game) => self.start(game, rules, variant, bundle, resume),
-                    Err(e) => self.result = Some(Err(e)),
+                    Err(e) => self.result = Some(Err(e.into())),
                 }
             }
             if let Some(r) = &self.running
@@ -389,7 +388,7 @@ impl BalancePanel {
                 }
             }
             Some(Err(e)) => {
-                ui.colored_label(theme::ERROR, e);
+                ui.colored_label(theme::ERROR, e.to_string());
             }
             None => {}
         }
@@ -457,12 +456,12 @@ fn players_of(
     rules: &RuleSet,
     variant: &str,
     bundle: Option<&std::path::Path>,
-) -> Result<Players, String> {
+) -> Result<Players, RunError> {
     let named: Vec<AiSpec> = text
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<AiSpec>().map_err(|e| format!("Players: {e}")))
+        .map(|s| s.parse::<AiSpec>().map_err(RunError::Players))
         .collect::<Result<_, _>>()?;
     // The rules in force (perhaps edited), then the files they extend.
     let mut lineage = vec![rules.clone()];
@@ -476,7 +475,7 @@ fn players_of(
     let players = if only_named {
         players
     } else {
-        players.with_bundle_in(bundle).map_err(|e| e.to_string())?
+        players.with_bundle_in(bundle)?
     };
     Ok(players)
 }
@@ -488,7 +487,7 @@ fn keep(
     ui: &mut Ui,
     report: &BalanceReport,
     bundle: Option<&std::path::Path>,
-    kept: &mut Option<Result<String, String>>,
+    kept: &mut Option<Result<String, NotKept>>,
 ) -> bool {
     let keep = super::keep::Keep {
         button: "Keep as this setup's balance",

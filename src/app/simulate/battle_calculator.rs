@@ -5,11 +5,13 @@ use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, Plot};
 
 use crate::app::theme::{self, DRAW};
-use crate::engine::Game;
+use crate::engine::{Game, NotPlayable};
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
-use crate::sim::questions::odds::{BattleOdds, BattleSpec, battle_odds, parse_blocks};
+use crate::sim::questions::odds::{
+    BattleOdds, BattleSpec, BlocksError, OddsError, battle_odds, parse_blocks,
+};
 
 /// The battle calculator's inputs, as typed, and the odds they give.
 pub(super) struct BattleCalculator {
@@ -21,7 +23,7 @@ pub(super) struct BattleCalculator {
     surprise: bool,
     /// The inputs the cached odds belong to.
     key: String,
-    odds: Option<Result<BattleOdds, String>>,
+    odds: Option<Result<BattleOdds, NoOdds>>,
 }
 
 impl Default for BattleCalculator {
@@ -57,7 +59,7 @@ impl BattleCalculator {
                 ui.label("No rule set is loaded.");
             }
             Some(Err(e)) => {
-                ui.colored_label(theme::ERROR, e);
+                ui.colored_label(theme::ERROR, e.to_string());
             }
             Some(Ok(o)) => show_odds(ui, o, self.attacker),
         }
@@ -114,27 +116,35 @@ impl BattleCalculator {
             // The one door, as the command line's: a scenario or rule set the
             // validator refuses (a variant file, a field set outside the
             // Rules tab) is said with its findings, not played.
-            let game = Game::from_document(doc, rules.clone(), Some(variant))
-                .map_err(|refused| refused_words(&refused))?;
+            let game =
+                Game::from_document(doc, rules.clone(), Some(variant)).map_err(NoOdds::Refused)?;
             let (att, def) = (b.attacker, b.attacker.other());
             let spec = BattleSpec {
                 attacker: att,
-                attacking: parse_blocks(&game, att, &b.attacking).map_err(|e| e.to_string())?,
-                attacking_reserves: parse_blocks(&game, att, &b.attacking_reserves)
-                    .map_err(|e| e.to_string())?,
-                defending: parse_blocks(&game, def, &b.defending).map_err(|e| e.to_string())?,
-                defending_reserves: parse_blocks(&game, def, &b.defending_reserves)
-                    .map_err(|e| e.to_string())?,
+                attacking: parse_blocks(&game, att, &b.attacking)?,
+                attacking_reserves: parse_blocks(&game, att, &b.attacking_reserves)?,
+                defending: parse_blocks(&game, def, &b.defending)?,
+                defending_reserves: parse_blocks(&game, def, &b.defending_reserves)?,
                 surprise: b.surprise,
             };
-            battle_odds(&game, &spec).map_err(|e| e.to_string())
+            Ok(battle_odds(&game, &spec)?)
         });
     }
 }
 
-/// Why no odds can be worked out: the validator's findings (or what the
-/// engine cannot play), one a line.
-fn refused_words(refused: &crate::engine::NotPlayable) -> String {
+/// Why no odds can be worked out.
+#[derive(Debug, thiserror::Error)]
+enum NoOdds {
+    #[error("{}", refused_words(.0))]
+    Refused(NotPlayable),
+    #[error(transparent)]
+    Blocks(#[from] BlocksError),
+    #[error(transparent)]
+    Odds(#[from] OddsError),
+}
+
+/// The validator's findings (or what the engine cannot play), one a line.
+fn refused_words(refused: &NotPlayable) -> String {
     let reasons: Vec<String> = refused
         .messages()
         .iter()

@@ -14,7 +14,8 @@ use egui::{RichText, Stroke, Ui};
 use egui_plot::{HLine, Line, LineStyle, Plot, Polygon, VLine};
 
 use super::bands::marked_line;
-use crate::app::form::capitalised;
+use super::error::{NotKept, RunError};
+use crate::app::state::NoGame;
 use crate::app::{ExportKind, FilePurpose, Request, form, theme};
 use crate::engine::Game;
 use crate::scenario::edit::Edit;
@@ -32,7 +33,7 @@ const REPORT_FILE: &str = "fair.json";
 struct Running {
     watch: Arc<Watch>,
     started: Instant,
-    rx: Receiver<Result<FairReport, String>>,
+    rx: Receiver<Result<FairReport, RunError>>,
     /// The report after the last table.
     so_far: Arc<Mutex<Option<FairReport>>>,
 }
@@ -48,9 +49,9 @@ pub struct FairPanel {
     /// The setup the default knobs were picked for: picked again for another.
     defaults_for: Option<(String, Option<PathBuf>)>,
     running: Option<Running>,
-    pub result: Option<Result<FairReport, String>>,
+    pub result: Option<Result<FairReport, RunError>>,
     /// Where "Keep as this setup's answer" wrote the report, or why not.
-    kept: Option<Result<String, String>>,
+    kept: Option<Result<String, NotKept>>,
     /// Reports kept so far: the Setup tab reads its line again after each.
     pub(crate) kept_count: u64,
 }
@@ -75,12 +76,12 @@ impl Default for FairPanel {
 /// What *Make it fair* borrows from the tab: the setup in force and the
 /// population the balance settings describe.
 pub(crate) struct FairInputs<'a> {
-    pub make_game: &'a dyn Fn() -> Result<Game, String>,
+    pub make_game: &'a dyn Fn() -> Result<Game, NoGame>,
     pub doc: &'a ResolvedScenario,
     pub rules: &'a RuleSet,
     pub variant: &'a str,
     pub bundle: Option<&'a Path>,
-    pub players: &'a dyn Fn() -> Result<Players, String>,
+    pub players: &'a dyn Fn() -> Result<Players, RunError>,
     pub balance: BalanceOptions,
     /// The balance's folder: the run's report and trained players go in it.
     pub folder: &'a Path,
@@ -93,14 +94,14 @@ impl FairPanel {
     }
 
     /// The knobs as the library reads them, or what is wrong with one.
-    fn axes(&self) -> Result<Vec<Axis>, String> {
+    fn axes(&self) -> Result<Vec<Axis>, RunError> {
         if self.knobs.is_empty() {
-            return Err("Make it fair needs a knob to move: add one".to_string());
+            return Err(RunError::NoKnob);
         }
-        super::sweep_view::parse_axes(&self.knobs)
+        Ok(super::sweep_view::parse_axes(&self.knobs)?)
     }
 
-    fn options(&self, balance: BalanceOptions) -> Result<FairOptions, String> {
+    fn options(&self, balance: BalanceOptions) -> Result<FairOptions, RunError> {
         let options = FairOptions {
             target: self.target_percent / 100.0,
             tolerance: self.tolerance_points / 100.0,
@@ -108,7 +109,7 @@ impl FairPanel {
             check_rounds: self.check_rounds,
             shard: None,
         };
-        options.check().map_err(|e| capitalised(&e.to_string()))?;
+        options.check().map_err(RunError::FairOptions)?;
         Ok(options)
     }
 
@@ -141,9 +142,8 @@ impl FairPanel {
         if self.running.is_some() {
             return;
         }
-        let prepared = (|| -> Result<_, String> {
-            let budget =
-                session::budget(self.budget_minutes).map_err(|e| capitalised(&e.to_string()))?;
+        let prepared = (|| -> Result<_, RunError> {
+            let budget = session::budget(self.budget_minutes).map_err(RunError::Budget)?;
             let options = self.options(inputs.balance.clone())?;
             let axes = self.axes()?;
             let game = (inputs.make_game)()?;
@@ -151,7 +151,7 @@ impl FairPanel {
             let earlier = if resume {
                 Some(
                     fair::read_report(&Self::report_path(inputs.folder))
-                        .map_err(|e| format!("No run to resume: {e}"))?,
+                        .map_err(RunError::NoFairToResume)?,
                 )
             } else {
                 None
@@ -255,7 +255,7 @@ impl FairPanel {
                 }
             }
             Some(Err(e)) => {
-                ui.colored_label(theme::ERROR, e);
+                ui.colored_label(theme::ERROR, e.to_string());
             }
             None => {}
         }
@@ -338,11 +338,18 @@ struct Job {
 }
 
 impl Job {
-    fn run(self, watch: &Watch, so_far: &Mutex<Option<FairReport>>) -> Result<FairReport, String> {
+    fn run(
+        self,
+        watch: &Watch,
+        so_far: &Mutex<Option<FairReport>>,
+    ) -> Result<FairReport, RunError> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .build()
-            .map_err(|e| format!("cannot start {} threads: {e}", self.threads))?;
+            .map_err(|source| RunError::Threads {
+                threads: self.threads,
+                source,
+            })?;
         let players_dir = Some(self.folder.join("fair.players"));
         let (setup, options) = match self.earlier {
             Some(report) => fair::resuming(
@@ -353,11 +360,9 @@ impl Job {
                 self.players,
                 Some(self.budget),
                 players_dir,
-            )
-            .map_err(|e| e.to_string())?,
+            )?,
             None => {
-                let knobs = fair::plan_knobs(&self.doc, &self.game, &self.axes)
-                    .map_err(|e| e.to_string())?;
+                let knobs = fair::plan_knobs(&self.doc, &self.game, &self.axes)?;
                 let setup = FairSetup {
                     game: &self.game,
                     variant: &self.variant,
@@ -380,11 +385,8 @@ impl Job {
                 *s = Some(report.clone());
             }
         };
-        let report = pool
-            .install(|| fair::run(setup, &options, watch, &mut on_step))
-            .map_err(|e| e.to_string())?;
-        session::write_json(&checkpoint, &report)
-            .map_err(|e| format!("the run ended but its report could not be written: {e}"))?;
+        let report = pool.install(|| fair::run(setup, &options, watch, &mut on_step))?;
+        session::write_json(&checkpoint, &report).map_err(RunError::Unwritten)?;
         Ok(report)
     }
 }
@@ -624,7 +626,7 @@ fn keep(
     ui: &mut Ui,
     report: &FairReport,
     bundle: Option<&Path>,
-    kept: &mut Option<Result<String, String>>,
+    kept: &mut Option<Result<String, NotKept>>,
 ) -> bool {
     let keep = super::keep::Keep {
         button: "Keep as this setup's answer",

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use egui::Ui;
 
+use super::error::NotKept;
 use crate::app::theme;
 
 /// What a keep button writes and says.
@@ -27,7 +28,7 @@ pub(super) fn keep_button(
     can: bool,
     report: &impl serde::Serialize,
     bundle: Option<&Path>,
-    kept: &mut Option<Result<String, String>>,
+    kept: &mut Option<Result<String, NotKept>>,
 ) -> bool {
     let clicked = ui
         .add_enabled(can && bundle.is_some(), egui::Button::new(keep.button))
@@ -38,9 +39,14 @@ pub(super) fn keep_button(
     if clicked && let Some(dir) = bundle {
         let path = dir.join(keep.file);
         *kept = Some(
-            crate::sim::questions::balance::session::write_json(&path, report)
-                .map(|()| format!("Kept as this setup's {}: {}", keep.what, path.display()))
-                .map_err(|e| format!("Could not keep {}: {e}", path.display())),
+            match crate::sim::questions::balance::session::write_json(&path, report) {
+                Ok(()) => Ok(format!(
+                    "Kept as this setup's {}: {}",
+                    keep.what,
+                    path.display()
+                )),
+                Err(reason) => Err(NotKept { path, reason }),
+            },
         );
         written = matches!(kept, Some(Ok(_)));
     }
@@ -49,7 +55,7 @@ pub(super) fn keep_button(
             ui.label(words);
         }
         Some(Err(e)) => {
-            ui.colored_label(theme::ERROR, e);
+            ui.colored_label(theme::ERROR, e.to_string());
         }
         None => {}
     }

@@ -11,6 +11,7 @@ pub(super) mod balance_view;
 mod bands;
 mod battle_calculator;
 mod charts;
+pub(super) mod error;
 pub(super) mod fair_view;
 mod keep;
 mod ladder_view;

@@ -10,6 +10,7 @@ use egui::{RichText, Ui};
 
 use super::battle_calculator::BattleCalculator;
 use super::charts::charts;
+use super::error::RunError;
 use super::ladder_view::{self, LadderSettings};
 use super::sweep_view::{self, SweepSettings};
 use super::tune_view::{self, TuneSettings, TuneUse};
@@ -17,6 +18,7 @@ use crate::ai::AiSpec;
 use crate::app::map::heatmap_view::HeatSource;
 use crate::app::player_picker::{self, Chosen, Offer, RankedFor};
 use crate::app::replay::games::{GameRow, RunGames};
+use crate::app::state::game_of;
 use crate::app::theme;
 use crate::app::{ExportKind, FilePurpose, Request};
 use crate::engine::Game;
@@ -107,7 +109,7 @@ struct Running {
     progress: Arc<Progress>,
     total: u64,
     started: Instant,
-    rx: Receiver<Result<RunOutcome, String>>,
+    rx: Receiver<Result<RunOutcome, RunError>>,
     /// A tune's games per generation and generations, for its progress.
     tune: Option<(u64, u64)>,
     /// Whether it is the Rules tab's explanation (whose pairs add their
@@ -139,9 +141,9 @@ pub struct SimPanel {
     /// or its failure, belongs to the Rules tab).
     last_run_explained: bool,
     running: Option<Running>,
-    pub result: Option<Result<RunOutcome, String>>,
+    pub result: Option<Result<RunOutcome, RunError>>,
     /// The result as JSON, made once when the run ends (for export).
-    json: Option<Result<String, String>>,
+    json: Option<Result<String, serde_json::Error>>,
     battle: BattleCalculator,
     /// The longest the window took to build a frame while the last run went
     /// on: the run must never make the window stutter.
@@ -247,7 +249,7 @@ impl SimPanel {
                         .map(|r| RunOutcome::Compare(Box::new(r)))
                 }
             }
-            .map_err(|_| "cancelled".to_string())
+            .map_err(|_| RunError::Cancelled)
         });
     }
 
@@ -265,7 +267,7 @@ impl SimPanel {
             shard: None,
         };
         if let Err(e) = options.check() {
-            self.result = Some(Err(format!("The ladder: {e}")));
+            self.result = Some(Err(RunError::Ladder(e)));
             return;
         }
         let Some((game, other)) = self.checked_games(doc, rules, variant) else {
@@ -284,7 +286,7 @@ impl SimPanel {
                 ),
             }
             .map(|r| RunOutcome::Ladder(Box::new(r)))
-            .map_err(|_| "cancelled".to_string())
+            .map_err(|_| RunError::Cancelled)
         });
     }
 
@@ -299,7 +301,7 @@ impl SimPanel {
         let axes = match self.sweep.parsed() {
             Ok(a) => a,
             Err(e) => {
-                self.result = Some(Err(e));
+                self.result = Some(Err(e.into()));
                 return;
             }
         };
@@ -315,11 +317,10 @@ impl SimPanel {
         let rules = rules.clone();
         let variant = variant.to_string();
         self.launch(total, move |shared| {
-            let planned =
-                sim::questions::sweep::plan(&doc, &rules, &axes).map_err(|e| e.to_string())?;
+            let planned = sim::questions::sweep::plan(&doc, &rules, &axes)?;
             sim::questions::sweep::sweep(&planned, &variant, &axes, &options, shared)
                 .map(|r| RunOutcome::Sweep(Box::new(r)))
-                .map_err(|_| "cancelled".to_string())
+                .map_err(|_| RunError::Cancelled)
         });
     }
 
@@ -332,7 +333,7 @@ impl SimPanel {
         let options = match self.tune.options(self.seed) {
             Ok(o) => o,
             Err(e) => {
-                self.result = Some(Err(format!("Tune: {e}")));
+                self.result = Some(Err(RunError::Tune(e)));
                 return;
             }
         };
@@ -348,7 +349,7 @@ impl SimPanel {
         self.launch(options.total_games(), move |shared| {
             sim::players::tune::tune(&game, &name, &options, shared)
                 .map(|r| RunOutcome::Tune(Box::new(r)))
-                .map_err(|_| "cancelled".to_string())
+                .map_err(|_| RunError::Cancelled)
         });
         self.tuned_saved = None;
         self.last_run_tuned = true;
@@ -364,9 +365,7 @@ impl SimPanel {
             return false;
         }
         if errors > 0 {
-            self.result = Some(Err(format!(
-                "The scenario has {errors} error(s); fix them before simulating."
-            )));
+            self.result = Some(Err(RunError::ScenarioErrors(errors)));
             return false;
         }
         true
@@ -383,18 +382,10 @@ impl SimPanel {
         rules: &RuleSet,
         variant: &str,
     ) -> Option<Game> {
-        let started = match doc {
-            Some(doc) => Game::from_document(doc, rules.clone(), Some(variant))
-                .map_err(|refused| refused.messages()),
-            None => Err(vec!["no scenario is open".to_string()]),
-        };
-        match started {
+        match game_of(doc, rules.clone(), variant) {
             Ok(game) => Some(game),
-            Err(messages) => {
-                self.result = Some(Err(format!(
-                    "{variant} cannot be played on this scenario:\n{}",
-                    messages.join("\n")
-                )));
+            Err(refused) => {
+                self.result = Some(Err(refused.into()));
                 None
             }
         }
@@ -422,7 +413,7 @@ impl SimPanel {
             Some(v) => match RuleSet::load(v) {
                 Ok(r) => Some(Some((v.clone(), r))),
                 Err(e) => {
-                    self.result = Some(Err(e.to_string()));
+                    self.result = Some(Err(e.into()));
                     None
                 }
             },
@@ -435,7 +426,7 @@ impl SimPanel {
     fn launch(
         &mut self,
         total: u64,
-        work: impl FnOnce(&Progress) -> Result<RunOutcome, String> + Send + 'static,
+        work: impl FnOnce(&Progress) -> Result<RunOutcome, RunError> + Send + 'static,
     ) {
         let progress = Arc::new(Progress::new());
         let (tx, rx) = channel();
@@ -445,7 +436,7 @@ impl SimPanel {
             let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
                 Ok(p) => p,
                 Err(e) => {
-                    let _ = tx.send(Err(format!("cannot start {threads} threads: {e}")));
+                    let _ = tx.send(Err(RunError::Threads { threads, source: e }));
                     return;
                 }
             };
@@ -469,11 +460,11 @@ impl SimPanel {
 
     /// Starts the Rules tab's explanation (see [`ExplainRequest`]): the
     /// library's one run ([`ExplainSetup::play`]), as `explain` plays it.
-    pub(crate) fn start_explain(&mut self, request: ExplainRequest) -> Result<(), String> {
+    pub(crate) fn start_explain(&mut self, request: ExplainRequest) -> Result<(), RunError> {
         if self.running.is_some() {
-            return Err("a run is going on (Simulate tab): wait for it or cancel it".to_string());
+            return Err(RunError::Busy);
         }
-        request.options.check().map_err(|e| e.to_string())?;
+        request.options.check()?;
         let [a, b] = &request.games;
         let fields = ExplainSetup {
             a,
@@ -481,8 +472,7 @@ impl SimPanel {
             variants: [&request.variants[0], &request.variants[1]],
             setup_changes: &request.changes,
         }
-        .games(&request.options)
-        .map_err(|e| e.to_string())?;
+        .games(&request.options)?;
         let runs = 1 + u64::from(request.check_with.is_some());
         self.launch(runs * fields, move |shared| {
             let ExplainRequest {
@@ -500,7 +490,7 @@ impl SimPanel {
                 setup_changes: &changes,
             };
             let pairs = if pairs { Pairs::Flagged } else { Pairs::None };
-            let cancelled = |_| "cancelled".to_string();
+            let cancelled = |_| RunError::Cancelled;
             let run = match check_with {
                 None => ExplainRun {
                     report: setup.play(&pairs, &options, shared).map_err(cancelled)?,
@@ -547,7 +537,7 @@ impl SimPanel {
 
     /// The finished explanation, or why it stopped, handed over once to
     /// the Rules tab that shows it.
-    pub(crate) fn take_explain(&mut self) -> Option<Result<ExplainRun, String>> {
+    pub(crate) fn take_explain(&mut self) -> Option<Result<ExplainRun, RunError>> {
         self.poll();
         if !self.last_run_explained || self.running.is_some() {
             return None;
@@ -599,15 +589,14 @@ impl SimPanel {
                     // The Rules tab makes the explanation's files.
                     Ok(RunOutcome::Explain(_)) => None,
                     Err(_) => None,
-                }
-                .map(|j| j.map_err(|e| e.to_string()));
+                };
                 self.result = Some(result);
                 self.running = None;
                 false
             }
             Err(TryRecvError::Empty) => true,
             Err(TryRecvError::Disconnected) => {
-                self.result = Some(Err("the simulation thread stopped unexpectedly".into()));
+                self.result = Some(Err(RunError::ThreadStopped));
                 self.running = None;
                 false
             }
@@ -1018,7 +1007,7 @@ fn ai_rows(ui: &mut Ui, side: Side, ai: &mut AiSpec, ranked_for: RankedFor<'_>) 
 /// shown in the status line).
 fn export_buttons(
     ui: &mut Ui,
-    json: Option<&Result<String, String>>,
+    json: Option<&Result<String, serde_json::Error>>,
     csv: Option<&String>,
 ) -> Vec<Request> {
     let mut actions = Vec::new();

@@ -11,7 +11,7 @@ use super::bands::{band_quads, marked_line};
 use crate::app::Request;
 use crate::app::theme;
 use crate::scenario::rules::RuleSet;
-use crate::sim::questions::sweep::{self, Axis, SweepReport};
+use crate::sim::questions::sweep::{self, Axis, AxisError, SweepReport};
 
 /// The sweep's settings: its axes as typed, and games per point.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,20 +32,16 @@ impl Default for SweepSettings {
 
 impl SweepSettings {
     /// The axes as the library reads them, or what is wrong with one.
-    pub(crate) fn parsed(&self) -> Result<Vec<Axis>, String> {
+    pub(crate) fn parsed(&self) -> Result<Vec<Axis>, AxisError> {
         parse_axes(&self.axes)
     }
 }
 
 /// Axis rows (field, values as typed) as the library reads them, or what
 /// is wrong with one.
-pub(super) fn parse_axes(axes: &[(String, String)]) -> Result<Vec<Axis>, String> {
+pub(super) fn parse_axes(axes: &[(String, String)]) -> Result<Vec<Axis>, AxisError> {
     axes.iter()
-        .map(|(field, values)| {
-            format!("{field}={values}")
-                .parse::<Axis>()
-                .map_err(|e| e.to_string())
-        })
+        .map(|(field, values)| format!("{field}={values}").parse::<Axis>())
         .collect()
 }
 

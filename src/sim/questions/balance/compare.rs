@@ -5,6 +5,7 @@ use super::run::BOOT_TAG;
 use super::table;
 use serde::{Deserialize, Serialize};
 
+/// The balance at equilibrium of two rule sets (or setups), and their
 /// difference over the same game seeds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceComparison {

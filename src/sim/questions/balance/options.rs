@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::scenario::model::Side;
 use crate::sim::runs::cluster::Shard;
 
+/// How a run spends its games.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BalanceOptions {
     pub seed: u64,
@@ -211,8 +212,6 @@ impl BalanceOptions {
         self.check()
     }
 }
-
-/// Where a player of the population came from.
 
 /// How a best response is trained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -35,8 +35,6 @@ pub fn doubled_points(
     }
 }
 
-/// Runs (or resumes) `report` until it is done, handing every finished
-
 /// The opponent a game of an evaluation meets: drawn from `mix` by weight
 /// with the game's seed.
 pub fn draw_member(mix: &[(f64, &Member)], seed: u64, k: u64) -> usize {

@@ -9,6 +9,9 @@ use crate::engine::Game;
 use crate::scenario::model::Side;
 use crate::sim::runs::report::PlayedOn;
 
+/// The players a balance starts from for a setup: the default heuristic,
+/// every player shipped with a rating under the rule set (or the nearest
+/// rule set it extends that has some), the setup's fitted players (its
 /// bundle), then the players named; each once, by what it plays. Random
 /// is left out: it loses every game, so it is never in a mix.
 pub fn population(

@@ -14,6 +14,7 @@ use crate::scenario::model::Side;
 use crate::sim::runs::report::PlayedOn;
 use crate::sim::{Cancelled, Progress};
 
+/// Where a player of the population came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Origin {
     /// Named by the user.

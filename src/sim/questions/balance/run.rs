@@ -23,6 +23,7 @@ pub(super) const BOOT_TAG: u64 = 0x4241_4C41_4E43_4542; // "BALANCEB"
 /// A mix weight below this is not part of a side's mix.
 pub(super) const IN_MIX: f64 = 1e-6;
 
+/// Runs (or resumes) `report` until it is done, handing every finished
 /// stage (and the table's first answer, the heuristic family's) to
 /// `checkpoint`.
 ///
