@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::sim::players::bundle_folder;
+use caesar_workbench::sim::questions::balance::library::library_dir;
 use caesar_workbench::sim::questions::balance::session::{Begin, Plan, Players};
 use caesar_workbench::sim::questions::balance::{
     self as lib, BalanceOptions, BalanceReport, Oracle, Watch,
@@ -45,6 +47,13 @@ pub struct BalanceArgs {
     /// `NAME.players/` folder beside the scenario or variant file.
     #[arg(long, value_name = "DIR")]
     bundle: Option<PathBuf>,
+    /// The setup's population library: every player a run trains is kept
+    /// there, and the kept players of this setup and rule set join the next
+    /// run's population; by default `library/` in the bundle's folder (the
+    /// one given, or beside the scenario or variant file). The built-in
+    /// setup has none unless given.
+    #[arg(long, value_name = "DIR", conflicts_with = "only_named")]
+    library: Option<PathBuf>,
     /// Wall-clock minutes on this machine: no stage starts that would not
     /// end within them (the report says where it stopped).
     #[arg(long, default_value_t = 30.0)]
@@ -221,7 +230,11 @@ pub fn balance(out: &mut Output, args: BalanceArgs) -> Result<ExitCode, CliError
         ))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let done = run_all(out, &args, reports, &games, &report_paths)?;
+    let libraries: Vec<Option<PathBuf>> = runs
+        .iter()
+        .map(|(v, scenario)| library_of(&args, scenario.as_deref(), v))
+        .collect();
+    let done = run_all(out, &args, reports, &games, &report_paths, &libraries)?;
     emit_done(out, &args, done, out_file.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -312,6 +325,7 @@ fn start_report(
                 },
                 named: args.players.clone(),
                 shipped: !args.only_named,
+                library: library_of(args, scenario, v),
             },
         },
     };
@@ -343,6 +357,7 @@ fn run_all(
     reports: Vec<BalanceReport>,
     games: &[caesar_workbench::engine::Game],
     report_paths: &[PathBuf],
+    libraries: &[Option<PathBuf>],
 ) -> Result<Vec<BalanceReport>, CliError> {
     let pool = pool(args.threads)?;
     let started = Instant::now();
@@ -356,6 +371,7 @@ fn run_all(
             budget: Some(left / (runs - k as u32)),
             checkpoint: args.out.as_ref().map(|_| report_paths[k].clone()),
             players_dir: None,
+            library: libraries[k].clone(),
         };
         let watch = Arc::new(Watch::new());
         let result = watching(&watch, || {
@@ -371,7 +387,17 @@ fn run_all(
         {
             warn(format_args!("{failed}"));
         }
-        result.map_err(|e| CliError::Usage(e.to_string()))?;
+        let ended = result.map_err(|e| CliError::Usage(e.to_string()))?;
+        if let Some(failed) = &ended.keep_failed {
+            warn(format_args!("{failed}"));
+        }
+        if let Some(dir) = plan.library.as_ref().filter(|_| ended.kept > 0) {
+            warn(format_args!(
+                "kept {} player(s) this run trained in the setup's library {}: the next run starts from them",
+                ended.kept,
+                dir.display()
+            ));
+        }
         if let Some(p) = &path
             && runs == 2
         {
@@ -633,4 +659,20 @@ fn variant_tags(variants: &[String]) -> Vec<String> {
         })
         .collect();
     distinct(tags)
+}
+
+/// Where a run's trained players are kept and its population's kept
+/// players come from: `--library`, else `library/` in the setup's players
+/// folder (the bundle given, or beside the scenario or variant file);
+/// none for a run of only the players named, or on the built-in setup.
+fn library_of(args: &BalanceArgs, scenario: Option<&Path>, variant: &str) -> Option<PathBuf> {
+    if args.only_named {
+        return None;
+    }
+    args.library.clone().or_else(|| {
+        args.bundle
+            .clone()
+            .or_else(|| bundle_folder(scenario, variant))
+            .map(|dir| library_dir(&dir))
+    })
 }

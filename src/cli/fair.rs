@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::rules::RuleSet;
+use caesar_workbench::sim::players::bundle_folder;
+use caesar_workbench::sim::questions::balance::library::library_dir;
 use caesar_workbench::sim::questions::balance::session::{self, Players};
 use caesar_workbench::sim::questions::balance::{BalanceOptions, Oracle, Watch};
 use caesar_workbench::sim::questions::fair::{self, FairOptions, FairSetup};
@@ -248,6 +250,11 @@ fn players_of(args: &FairArgs, variant: &str) -> Result<Players, CliError> {
         },
         named: args.players.clone(),
         shipped: !args.only_named,
+        // The setup's kept players join the base's population.
+        library: (!args.only_named)
+            .then(|| bundle_folder(args.setup.scenario(), variant))
+            .flatten()
+            .map(|dir| library_dir(&dir)),
     })
 }
 
@@ -263,7 +270,7 @@ fn new_setup<'a>(
     budget: std::time::Duration,
 ) -> Result<FairSetup<'a>, CliError> {
     let axes = if args.vary.is_empty() {
-        let bundle = caesar_workbench::sim::players::bundle_folder(args.setup.scenario(), variant);
+        let bundle = bundle_folder(args.setup.scenario(), variant);
         fair::default_axes(game, bundle.as_deref(), target)
     } else {
         args.vary.clone()

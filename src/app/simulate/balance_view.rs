@@ -178,6 +178,9 @@ impl BalancePanel {
             budget: balance::session::budget(self.budget_minutes).ok(),
             checkpoint: Some(folder.join("checkpoint.json")),
             players_dir: Some(folder),
+            library: bundle
+                .filter(|_| !self.only_named)
+                .map(balance::library::library_dir),
         };
         let threads = self.threads.max(1);
         {
@@ -471,6 +474,7 @@ fn players_of(
         bundle: Vec::new(),
         named,
         shipped: !only_named,
+        library: None,
     };
     let players = if only_named {
         players

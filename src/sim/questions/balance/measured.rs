@@ -173,6 +173,10 @@ impl BalanceReport {
                     count(&|o| matches!(o, Origin::Trained { .. })),
                     "trained as best responses",
                 ),
+                (
+                    count(&|o| matches!(o, Origin::Kept { .. })),
+                    "kept from earlier runs",
+                ),
             ]
             .into_iter()
             .filter(|(n, _)| *n > 0)

@@ -29,6 +29,7 @@
 
 mod compare;
 mod export;
+pub mod library;
 pub mod measured;
 mod merge;
 pub mod options;

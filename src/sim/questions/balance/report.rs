@@ -25,6 +25,9 @@ pub enum Origin {
     Fitted,
     /// A best response trained during this run.
     Trained { round: u32, oracle: Oracle },
+    /// A best response an earlier run trained for this setup and rule set,
+    /// kept in the setup's library ([`super::library`]).
+    Kept { trained_by: String },
 }
 
 /// A player of one side's population.
@@ -229,6 +232,10 @@ pub struct BalanceReport {
     pub coverage: Option<Coverage>,
     pub mirrors: Vec<MirrorShare>,
     pub rounds: Vec<Round>,
+    /// Players of the setup's library left out of the population, each
+    /// with why (its files changed since it was kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
     /// Why the run stopped.
     pub stopped: String,
     /// The run stopped with work left that a resume goes on with: the
@@ -353,6 +360,7 @@ impl BalanceReport {
             coverage: None,
             mirrors: Vec::new(),
             rounds: Vec::new(),
+            left_out: Vec::new(),
             stopped: String::new(),
             paused: false,
             games_played: 0,

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use super::{BalanceError, BalanceOptions, BalanceReport, Limits, Watch, check_setup};
 use crate::ai::AiSpec;
 use crate::engine::Game;
+use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
 use crate::sim::players::ratings::Rating;
 
@@ -55,11 +56,15 @@ pub struct Players {
     pub named: Vec<AiSpec>,
     /// Shipped and fitted players join; false: only the named.
     pub shipped: bool,
+    /// The setup's library folder, whose kept players join each its side
+    /// (those of this setup and rule set: [`super::library::shelf`]).
+    pub library: Option<PathBuf>,
 }
 
 impl Players {
     /// The setup's fitted players from its bundle folder `dir`, when it
     /// holds a fit (a folder without one adds none).
+    /// Its library too: `dir/library/`.
     pub fn with_bundle_in(mut self, dir: Option<&Path>) -> Result<Players, BalanceError> {
         if let Some(dir) = dir
             && dir.join(crate::sim::players::fit::BUNDLE_RATINGS).is_file()
@@ -67,6 +72,7 @@ impl Players {
             self.bundle = crate::sim::players::fit::bundle_ratings(dir)
                 .map_err(|e| BalanceError::Resume(format!("the setup's bundle: {e}")))?;
         }
+        self.library = dir.map(super::library::library_dir);
         Ok(self)
     }
 }
@@ -115,7 +121,15 @@ pub fn prepare(game: &Game, begin: Begin) -> Result<Prepared, BalanceError> {
                 players.shipped,
             )
             .map_err(|e| BalanceError::Resume(e.to_string()))?;
-            let report = BalanceReport::start(game, &variant, options, members.clone(), members)?;
+            let shelf = match &players.library {
+                Some(dir) if players.shipped => super::library::shelf(dir, game)
+                    .map_err(|e| BalanceError::Resume(e.to_string()))?,
+                _ => super::library::Shelf::default(),
+            };
+            let [caesar, pompey] =
+                Side::BOTH.map(|side| super::library::join(&members, shelf.side(side)));
+            let mut report = BalanceReport::start(game, &variant, options, caesar, pompey)?;
+            report.left_out = shelf.left_out;
             Ok(Prepared {
                 report,
                 finished: false,
@@ -150,6 +164,9 @@ pub struct Plan {
     /// Trained players go here; by default the folder beside the checkpoint
     /// ([`players_dir_of`]).
     pub players_dir: Option<PathBuf>,
+    /// The setup's library, which keeps every player the run trains (after
+    /// every stage: a run cut short keeps what it trained).
+    pub library: Option<PathBuf>,
 }
 
 /// How a run ended besides its report.
@@ -157,6 +174,10 @@ pub struct Plan {
 pub struct Ended {
     /// The last checkpoint that could not be written, and why.
     pub checkpoint_failed: Option<String>,
+    /// Players the run trained and the library now keeps.
+    pub kept: usize,
+    /// Why the library could not keep them (the run's report stands).
+    pub keep_failed: Option<String>,
 }
 
 impl Plan {
@@ -189,6 +210,13 @@ pub fn run_plan(
             ended.checkpoint_failed = write_report(path, so_far)
                 .err()
                 .map(|e| format!("could not write the checkpoint {}: {e}", path.display()));
+        }
+        if let Some(dir) = &plan.library {
+            let trained_by = format!("balance seed {}", so_far.options.seed);
+            match super::library::keep_trained(dir, so_far, &trained_by) {
+                Ok(added) => ended.kept += added,
+                Err(e) => ended.keep_failed = Some(e.to_string()),
+            }
         }
         on_stage(so_far);
     })?;

@@ -144,6 +144,13 @@ impl fmt::Display for BalanceReport {
             self.variant, self.played_on.scenario, self.games_played, self.elapsed_seconds
         )?;
         writeln!(f, "{}", self.verdict())?;
+        if !self.left_out.is_empty() {
+            writeln!(
+                f,
+                "Left out of the setup's library: {}",
+                self.left_out.join("; ")
+            )?;
+        }
         writeln!(f)?;
         // The interval is the table's dice; another seed trains other
         // responses, and only pooling runs says how far that moves it.

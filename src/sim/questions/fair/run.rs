@@ -184,6 +184,8 @@ impl<'a> Walk<'a> {
                 budget: self.setup.budget.map(|b| b.mul_f64(BASE_SHARE)),
                 checkpoint: None,
                 players_dir: self.setup.players_dir.clone(),
+                // The base is the setup as it is: what it trains is kept.
+                library: self.setup.players.library.clone(),
             };
             in_own_watch(self.watch, |own| {
                 session::run_plan(self.setup.game, &mut base, &plan, own, &mut |_| {})
@@ -676,6 +678,8 @@ impl<'a> Walk<'a> {
                 .players_dir
                 .as_ref()
                 .map(|d| d.join(format!("check-{label}={value}"))),
+            // Trained at a changed setup: not the setup's library's.
+            library: None,
         };
         in_own_watch(self.watch, |own| {
             session::run_plan(&game, &mut report, &plan, own, &mut |_| {})
@@ -950,6 +954,7 @@ fn evaluate(
         budget,
         checkpoint: None,
         players_dir: None,
+        library: None,
     };
     in_own_watch(watch, |own| {
         session::run_plan(game, &mut report, &plan, own, &mut |_| {})
@@ -1192,6 +1197,7 @@ mod tests {
                 bundle: Vec::new(),
                 named: vec![AiSpec::Random, AiSpec::Heuristic],
                 shipped: false,
+                library: None,
             },
             budget: None,
             players_dir: None,
