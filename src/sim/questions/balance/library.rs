@@ -170,8 +170,10 @@ fn member_of(dir: &Path, kept: &Kept) -> Result<Member, String> {
 }
 
 /// Keeps every player `report` trained in `dir`'s library (its files
-/// copied in), but those it already holds for the same setup, rule set and
-/// side; `trained_by` says which run it was. The index is written
+/// copied in), whether it joined the population or not (a response that
+/// lost to this mix may answer another), but those it already holds for the
+/// same setup, rule set and side, and a tuning that came back at a member's
+/// numbers; `trained_by` says which run it was. The index is written
 /// atomically, after the files it names. Returns how many were added.
 pub fn keep_trained(
     dir: &Path,
@@ -180,32 +182,40 @@ pub fn keep_trained(
 ) -> Result<usize, LibraryError> {
     let mut library = read(dir)?;
     let mut added = 0;
-    for side in Side::BOTH {
-        let members = match side {
-            Side::Caesar => &report.caesar,
-            Side::Pompey => &report.pompey,
-        };
-        for member in members {
-            let Origin::Trained { round, oracle } = &member.origin else {
-                continue;
-            };
-            let held = library.players.iter().any(|k| {
-                k.side == side && k.digest == member.digest && k.trained_on == report.played_on
-            });
-            if held {
-                continue;
-            }
-            let player = copy_files(dir, side, member)?;
-            library.players.push(Kept {
-                side,
-                player,
-                words: member.words.clone(),
-                digest: member.digest.clone(),
-                trained_on: report.played_on.clone(),
-                trained_by: format!("{trained_by}, round {round} ({oracle})"),
-            });
-            added += 1;
+    let responses = report
+        .rounds
+        .iter()
+        .flat_map(|r| r.responses.iter().map(move |p| (r.round, p)));
+    for (round, response) in responses {
+        if response.member_again {
+            continue;
         }
+        let failed = |reason: String| LibraryError::Write {
+            player: response.player.clone(),
+            dir: dir.to_path_buf(),
+            reason,
+        };
+        let spec: AiSpec = response
+            .player
+            .parse()
+            .map_err(|e| failed(format!("{e}")))?;
+        let digest = spec_digest(&spec);
+        let held = library.players.iter().any(|k| {
+            k.side == response.side && k.digest == digest && k.trained_on == report.played_on
+        });
+        if held {
+            continue;
+        }
+        let player = copy_files(dir, response.side, &response.player, &digest)?;
+        library.players.push(Kept {
+            side: response.side,
+            player,
+            words: response.words.clone(),
+            digest,
+            trained_on: report.played_on.clone(),
+            trained_by: format!("{trained_by}, round {round} ({})", response.oracle),
+        });
+        added += 1;
     }
     if added > 0 {
         let text = serde_json::to_string_pretty(&library).map_err(|e| LibraryError::Write {
@@ -224,18 +234,18 @@ pub fn keep_trained(
     Ok(added)
 }
 
-/// Copies each file `member` plays by into `dir` under a name of its own
+/// Copies each file `player` plays by into `dir` under a name of its own
 /// (side, content digest, the file's name), and returns its spec naming
 /// the copies relative to `dir`.
-fn copy_files(dir: &Path, side: Side, member: &Member) -> Result<String, LibraryError> {
+fn copy_files(dir: &Path, side: Side, player: &str, digest: &str) -> Result<String, LibraryError> {
     let failed = |reason: String| LibraryError::Write {
-        player: member.player.clone(),
+        player: player.to_string(),
         dir: dir.to_path_buf(),
         reason,
     };
     std::fs::create_dir_all(dir).map_err(|e| failed(e.to_string()))?;
-    let stamp: String = member.digest.chars().take(12).collect();
-    SpecText::of(&member.player).with_files(|file, _| {
+    let stamp: String = digest.chars().take(12).collect();
+    SpecText::of(player).with_files(|file, _| {
         if crate::ai::shipped::is_shipped(file) {
             return Ok(file.to_string());
         }
@@ -283,7 +293,30 @@ mod tests {
             round: 1,
             oracle: Oracle::Tune,
         };
-        report.caesar.push(Member::new(spec, trained));
+        let member = Member::new(spec, trained);
+        let share = crate::sim::questions::balance::Interval {
+            estimate: 0.6,
+            ci95: [0.5, 0.7],
+        };
+        report.rounds.push(crate::sim::questions::balance::Round {
+            round: 1,
+            caesar_players: report.caesar.len(),
+            pompey_players: report.pompey.len(),
+            value: report.value,
+            exploitability: None,
+            responses: vec![crate::sim::questions::balance::Response {
+                side: Side::Caesar,
+                oracle: Oracle::Tune,
+                player: member.player.clone(),
+                words: member.words.clone(),
+                share,
+                gain: share,
+                games: 10,
+                joined: true,
+                member_again: false,
+            }],
+        });
+        report.caesar.push(member);
         report
     }
 
