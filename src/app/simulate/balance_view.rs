@@ -524,6 +524,15 @@ fn report_view(
         return requests;
     }
     ui.add(egui::Label::new(RichText::new(report.verdict()).strong()).wrap());
+    if !report.left_out.is_empty() {
+        ui.colored_label(
+            theme::WARNING,
+            format!(
+                "Left out of the setup's library: {}",
+                report.left_out.join("; ")
+            ),
+        );
+    }
     ui.label(format!(
         "Caesar's share at equilibrium: {:.1}% ({:.1}–{:.1}: this table's dice, not other seeds' players). Stable in {:.0}% of the bootstrap's resamples. {} games. Stopped: {}",
         report.value.estimate * 100.0,
