@@ -273,7 +273,7 @@ impl Battle {
     }
 
     fn in_battle(&self, look: Look<'_>, b: BlockId) -> bool {
-        look.board.block(b).loc == self.space.0
+        look.board.block(b).loc() == self.space.0
     }
 
     fn is_reserve(&self, look: Look<'_>, b: BlockId) -> bool {
@@ -287,8 +287,8 @@ impl Battle {
 
     fn set_main_attack(&self, field: &mut Field<'_>, link: LinkId) {
         let space = self.space.0;
-        for s in field.board.all_marks_mut() {
-            if s.loc == space && s.side == self.attacker && !s.has(flag::RESPONDED) {
+        for (at, s) in field.board.all_marks_mut() {
+            if at.loc() == space && at.side() == self.attacker && !s.has(flag::RESPONDED) {
                 if s.entered_via == link.0 {
                     s.flags &= !flag::RESERVE;
                 } else if s.entered_via != NO_LINK {
@@ -424,8 +424,8 @@ impl Battle {
                 }
             }
         }
-        for s in field.board.all_marks_mut() {
-            if s.loc == self.space.0 {
+        for (at, s) in field.board.all_marks_mut() {
+            if at.loc() == self.space.0 {
                 s.flags &= !flag::RESERVE;
             }
         }
@@ -511,8 +511,8 @@ impl Battle {
             [false, true] => Some(Side::Pompey),
             _ => None,
         };
-        for s in field.board.all_marks_mut() {
-            if s.loc == self.space.0 {
+        for (at, s) in field.board.all_marks_mut() {
+            if at.loc() == self.space.0 {
                 s.flags &= !flag::RESERVE;
             }
         }
@@ -664,7 +664,7 @@ impl Battle {
         let free = |to: SpaceId| !look.has_enemy(to, side);
         if kind == BlockKind::Navis {
             // 7.82.
-            let came_from = look.board.block(b).entered_via;
+            let came_from = look.board.block(b).marks.entered_via;
             for adj in board.neighbours(self.space) {
                 if adj.class != LinkClass::Sea || !free(adj.to) {
                     continue;
@@ -793,8 +793,8 @@ impl Battles {
             return Begun::NoContest;
         };
         stats.battles += 1;
-        for b in board.all_marks_mut() {
-            if b.loc == space.0 {
+        for (at, b) in board.all_marks_mut() {
+            if at.loc() == space.0 {
                 b.flags |= flag::FOUGHT;
             }
         }
@@ -983,8 +983,8 @@ impl Battles {
     pub(super) fn declare_main_attack(&mut self, board: &mut Board, contest: usize, link: LinkId) {
         let c = &mut self.contests[contest];
         let mut pinning = 0;
-        for s in board.all_marks_mut() {
-            if s.loc == c.space.0 && s.side == c.attacker && !s.has(flag::RESPONDED) {
+        for (at, s) in board.all_marks_mut() {
+            if at.loc() == c.space.0 && at.side() == c.attacker && !s.has(flag::RESPONDED) {
                 if s.entered_via == link.0 {
                     s.flags &= !flag::RESERVE;
                     pinning += 1;
@@ -1128,7 +1128,7 @@ impl Battles {
         let Some(space) = self.regroup_space else {
             return;
         };
-        if board.block(b).loc != space.0 {
+        if board.block(b).loc() != space.0 {
             return;
         }
         let side = board.side(b);
