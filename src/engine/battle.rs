@@ -5,6 +5,7 @@
 //! through the [`Board`] it is handed; the state goes on when a battle ends.
 
 use super::events::{GameEvent, Log, emit};
+use super::stats::record;
 use super::{Action, BlockSet, Board, Dice, Game, GameStats, MapEvent, NO_LINK, SpaceSet, flag};
 use crate::scenario::model::{Adjacent, BlockId, Event, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
@@ -516,19 +517,11 @@ impl Battle {
                 s.flags &= !flag::RESERVE;
             }
         }
-        emit!(
-            log,
-            GameEvent::BattleEnds {
-                space: self.space,
-                winner
-            }
-        );
-        if let Some(w) = winner {
-            field
-                .stats
-                .map_events
-                .push(MapEvent::BattleWon(self.space, w));
-        }
+        let ends = GameEvent::BattleEnds {
+            space: self.space,
+            winner,
+        };
+        record(field.stats, log, ends);
         field.battles.regroup_use.clear();
         field.battles.regroup_space = Some(self.space);
         self.sub = Sub::Turn;
@@ -735,10 +728,10 @@ impl Battle {
             .iter()
             .find(|a| a.to == to && self.road_retreat_allowed(field.look(), game, side, a));
         let navis = game.roster().block(b).kind == BlockKind::Navis;
+        let road = by_road.filter(|_| !navis).map(|adj| adj.link);
         match by_road {
             _ if navis => {}
             Some(adj) => {
-                field.stats.map_events.push(MapEvent::Retreat(adj.link));
                 match self.retreat_use.iter_mut().find(|(l, _)| *l == adj.link.0) {
                     Some((_, u)) => u[side.index()] += 1,
                     None => {
@@ -754,7 +747,13 @@ impl Battle {
             None => self.sea_retreats[side.index()] += 1,
         }
         field.set_loc(game, b, to.0);
-        emit!(log, GameEvent::Retreats { side, block: b, to });
+        let retreats = GameEvent::Retreats {
+            side,
+            block: b,
+            to,
+            road,
+        };
+        record(field.stats, log, retreats);
     }
 }
 
@@ -792,23 +791,21 @@ impl Battles {
         let Some(contest) = self.contests.iter().find(|c| c.space == space) else {
             return Begun::NoContest;
         };
-        stats.battles += 1;
         for (at, b) in board.all_marks_mut() {
             if at.loc() == space.0 {
                 b.flags |= flag::FOUGHT;
             }
         }
-        stats.map_events.push(MapEvent::Battle(space));
+        let begins = GameEvent::BattleBegins {
+            space,
+            attacker: contest.attacker,
+        };
+        record(stats, log, begins);
+        // The roads the attackers came by are no event of their own (their
+        // moves were): the heatmaps' attack roads are written here.
         for link in &contest.attack_links {
             stats.map_events.push(MapEvent::Attack(*link));
         }
-        emit!(
-            log,
-            GameEvent::BattleBegins {
-                space,
-                attacker: contest.attacker
-            }
-        );
         // 1.1: normally declared at the end of the attacker's moves already.
         let choose_main = game.rules.main_attack == MainAttack::AttackerChooses
             && contest.attack_links.len() > 1

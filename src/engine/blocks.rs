@@ -6,7 +6,8 @@
 //! phases' rooms and the state reach the blocks through its methods.
 
 use super::events::{GameEvent, Log, emit};
-use super::{BlockSet, Game, GameStats, MapEvent, SpaceSet};
+use super::stats::record;
+use super::{BlockSet, Game, GameStats, SpaceSet};
 use crate::scenario::model::{BlockId, BlockKind, Side, SpaceId};
 
 /// Where a block is. Spaces are their ids; the rest are off-map boxes.
@@ -432,27 +433,22 @@ impl Board {
     ) -> bool {
         let block = game.roster().block(b);
         let side = self.blocks[b.index()].side;
-        let at = self.blocks[b.index()].place();
         if block.kind == BlockKind::Cleopatra {
             self.set_side(game, b, side.other());
             self.set_steps(game, b, 1);
             emit!(log, GameEvent::CleopatraChangesSides { to: side.other() });
             return false;
         }
-        stats.blocks_eliminated[side.index()] += 1;
-        if let Place::Map(space) = at {
-            stats.map_events.push(MapEvent::BlockLost(space, side));
-        }
+        let at = self.on_the_map(b);
         if block.kind == BlockKind::Leader {
             self.set_loc(game, b, TROPHY);
             self.trophies[side.other().index()] += 1;
             self.leader_died[side.index()] = true;
-            stats.leaders_killed[side.index()] += 1;
-            emit!(log, GameEvent::LeaderKilled { side, block: b });
+            record(stats, log, GameEvent::LeaderKilled { side, block: b, at });
         } else {
             self.set_loc(game, b, ELIMINATED);
             self.set_steps(game, b, 0);
-            emit!(log, GameEvent::Eliminated { side, block: b });
+            record(stats, log, GameEvent::Eliminated { side, block: b, at });
         }
         self.blocks[b.index()].marks.flags = 0;
         // A block that dies returns to its printed owner's pool.
@@ -470,20 +466,16 @@ impl Board {
         stats: &mut GameStats,
         log: &mut impl Log,
     ) -> bool {
-        let side = self.blocks[b.index()].side;
-        stats.steps_lost[side.index()] += 1;
-        if let Place::Map(space) = self.blocks[b.index()].place() {
-            stats.map_events.push(MapEvent::StepLost(space, side));
-        }
-        let steps = self.blocks[b.index()].steps;
-        emit!(
-            log,
-            GameEvent::StepLost {
-                side,
-                block: b,
-                strength: (steps - 1) * game.strength_per_step[b.index()],
-            }
-        );
+        let BlockState { side, steps, .. } = self.blocks[b.index()];
+        let at = self.on_the_map(b);
+        let strength = (steps - 1) * game.strength_per_step[b.index()];
+        let lost = GameEvent::StepLost {
+            side,
+            block: b,
+            at,
+            strength,
+        };
+        record(stats, log, lost);
         if steps > 1 {
             self.set_steps(game, b, steps - 1);
             false
@@ -501,6 +493,11 @@ impl Board {
 
     pub(super) fn place(&self, b: BlockId) -> Place {
         self.blocks[b.index()].place()
+    }
+    /// Where a block that is lost stands: only a block on the map fights
+    /// (7), is struck (Vulcan) or refuses to defect (Jupiter).
+    fn on_the_map(&self, b: BlockId) -> SpaceId {
+        self.location(b).expect("only a block on the map is lost")
     }
     pub(super) fn location(&self, b: BlockId) -> Option<SpaceId> {
         match self.place(b) {
