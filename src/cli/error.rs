@@ -53,7 +53,7 @@ pub enum CliError {
     Report(String),
     /// Reports that do not merge.
     #[error(transparent)]
-    Merge(#[from] caesar_workbench::sim::MergeError),
+    Merge(#[from] caesar_workbench::sim::runs::merge::MergeError),
     /// Writing standard output failed.
     #[error("cannot write the output: {0}")]
     Output(io::Error),

@@ -5,6 +5,7 @@
 //! through the [`Board`] it is handed; the state goes on when a battle ends.
 
 use super::events::{GameEvent, Log, emit};
+use super::stats::record;
 use super::{Action, BlockSet, Board, Dice, Game, GameStats, MapEvent, NO_LINK, SpaceSet, flag};
 use crate::scenario::model::{Adjacent, BlockId, Event, LinkId, SpaceId};
 use crate::scenario::model::{BlockKind, Initiative, LinkClass, Side, SpaceKind};
@@ -273,7 +274,7 @@ impl Battle {
     }
 
     fn in_battle(&self, look: Look<'_>, b: BlockId) -> bool {
-        look.board.block(b).loc == self.space.0
+        look.board.block(b).loc() == self.space.0
     }
 
     fn is_reserve(&self, look: Look<'_>, b: BlockId) -> bool {
@@ -287,8 +288,8 @@ impl Battle {
 
     fn set_main_attack(&self, field: &mut Field<'_>, link: LinkId) {
         let space = self.space.0;
-        for s in field.board.all_marks_mut() {
-            if s.loc == space && s.side == self.attacker && !s.has(flag::RESPONDED) {
+        for (at, s) in field.board.all_marks_mut() {
+            if at.loc() == space && at.side() == self.attacker && !s.has(flag::RESPONDED) {
                 if s.entered_via == link.0 {
                     s.flags &= !flag::RESERVE;
                 } else if s.entered_via != NO_LINK {
@@ -424,8 +425,8 @@ impl Battle {
                 }
             }
         }
-        for s in field.board.all_marks_mut() {
-            if s.loc == self.space.0 {
+        for (at, s) in field.board.all_marks_mut() {
+            if at.loc() == self.space.0 {
                 s.flags &= !flag::RESERVE;
             }
         }
@@ -511,24 +512,16 @@ impl Battle {
             [false, true] => Some(Side::Pompey),
             _ => None,
         };
-        for s in field.board.all_marks_mut() {
-            if s.loc == self.space.0 {
+        for (at, s) in field.board.all_marks_mut() {
+            if at.loc() == self.space.0 {
                 s.flags &= !flag::RESERVE;
             }
         }
-        emit!(
-            log,
-            GameEvent::BattleEnds {
-                space: self.space,
-                winner
-            }
-        );
-        if let Some(w) = winner {
-            field
-                .stats
-                .map_events
-                .push(MapEvent::BattleWon(self.space, w));
-        }
+        let ends = GameEvent::BattleEnds {
+            space: self.space,
+            winner,
+        };
+        record(field.stats, log, ends);
         field.battles.regroup_use.clear();
         field.battles.regroup_space = Some(self.space);
         self.sub = Sub::Turn;
@@ -664,7 +657,7 @@ impl Battle {
         let free = |to: SpaceId| !look.has_enemy(to, side);
         if kind == BlockKind::Navis {
             // 7.82.
-            let came_from = look.board.block(b).entered_via;
+            let came_from = look.board.block(b).marks.entered_via;
             for adj in board.neighbours(self.space) {
                 if adj.class != LinkClass::Sea || !free(adj.to) {
                     continue;
@@ -735,10 +728,10 @@ impl Battle {
             .iter()
             .find(|a| a.to == to && self.road_retreat_allowed(field.look(), game, side, a));
         let navis = game.roster().block(b).kind == BlockKind::Navis;
+        let road = by_road.filter(|_| !navis).map(|adj| adj.link);
         match by_road {
             _ if navis => {}
             Some(adj) => {
-                field.stats.map_events.push(MapEvent::Retreat(adj.link));
                 match self.retreat_use.iter_mut().find(|(l, _)| *l == adj.link.0) {
                     Some((_, u)) => u[side.index()] += 1,
                     None => {
@@ -754,7 +747,13 @@ impl Battle {
             None => self.sea_retreats[side.index()] += 1,
         }
         field.set_loc(game, b, to.0);
-        emit!(log, GameEvent::Retreats { side, block: b, to });
+        let retreats = GameEvent::Retreats {
+            side,
+            block: b,
+            to,
+            road,
+        };
+        record(field.stats, log, retreats);
     }
 }
 
@@ -792,23 +791,21 @@ impl Battles {
         let Some(contest) = self.contests.iter().find(|c| c.space == space) else {
             return Begun::NoContest;
         };
-        stats.battles += 1;
-        for b in board.all_marks_mut() {
-            if b.loc == space.0 {
+        for (at, b) in board.all_marks_mut() {
+            if at.loc() == space.0 {
                 b.flags |= flag::FOUGHT;
             }
         }
-        stats.map_events.push(MapEvent::Battle(space));
+        let begins = GameEvent::BattleBegins {
+            space,
+            attacker: contest.attacker,
+        };
+        record(stats, log, begins);
+        // The roads the attackers came by are no event of their own (their
+        // moves were): the heatmaps' attack roads are written here.
         for link in &contest.attack_links {
             stats.map_events.push(MapEvent::Attack(*link));
         }
-        emit!(
-            log,
-            GameEvent::BattleBegins {
-                space,
-                attacker: contest.attacker
-            }
-        );
         // 1.1: normally declared at the end of the attacker's moves already.
         let choose_main = game.rules.main_attack == MainAttack::AttackerChooses
             && contest.attack_links.len() > 1
@@ -983,8 +980,8 @@ impl Battles {
     pub(super) fn declare_main_attack(&mut self, board: &mut Board, contest: usize, link: LinkId) {
         let c = &mut self.contests[contest];
         let mut pinning = 0;
-        for s in board.all_marks_mut() {
-            if s.loc == c.space.0 && s.side == c.attacker && !s.has(flag::RESPONDED) {
+        for (at, s) in board.all_marks_mut() {
+            if at.loc() == c.space.0 && at.side() == c.attacker && !s.has(flag::RESPONDED) {
                 if s.entered_via == link.0 {
                     s.flags &= !flag::RESERVE;
                     pinning += 1;
@@ -1128,7 +1125,7 @@ impl Battles {
         let Some(space) = self.regroup_space else {
             return;
         };
-        if board.block(b).loc != space.0 {
+        if board.block(b).loc() != space.0 {
             return;
         }
         let side = board.side(b);

@@ -105,21 +105,21 @@ impl State {
                     (false, false) => None,
                 };
                 let b = &mut blocks[placed.block.index()];
-                b.loc = space.0;
-                b.steps = placed.steps;
+                let mut marks = b.marks;
                 if placed.reserve {
-                    b.flags |= flag::RESERVE;
+                    marks.flags |= flag::RESERVE;
                 }
                 if !attacking && placed.reserve {
-                    b.flags |= flag::RESPONDED;
+                    marks.flags |= flag::RESPONDED;
                 }
                 if let Some(adj) = via {
-                    b.entered_via = adj.link.0;
-                    b.came_from = adj.to.0;
+                    marks.entered_via = adj.link.0;
+                    marks.came_from = adj.to.0;
                     if attacking && !used.contains(&adj.link) {
                         used.push(adj.link);
                     }
                 }
+                *b = BlockState::stated(space.0, placed.steps, b.side(), marks);
             }
         }
         let placed = blocks.into_iter().enumerate();
@@ -191,7 +191,7 @@ impl State {
                 .blocks()
                 .iter()
                 .enumerate()
-                .filter(|(_, b)| b.loc != POOL)
+                .filter(|(_, b)| b.loc() != POOL)
                 .map(|(i, b)| (i as u8, *b))
                 .collect(),
         }

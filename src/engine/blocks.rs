@@ -6,7 +6,8 @@
 //! phases' rooms and the state reach the blocks through its methods.
 
 use super::events::{GameEvent, Log, emit};
-use super::{BlockSet, Game, GameStats, MapEvent, SpaceSet};
+use super::stats::record;
+use super::{BlockSet, Game, GameStats, SpaceSet};
 use crate::scenario::model::{BlockId, BlockKind, Side, SpaceId};
 
 /// Where a block is. Spaces are their ids; the rest are off-map boxes.
@@ -44,11 +45,23 @@ pub(super) mod flag {
     pub(crate) const FOUGHT: u8 = 2;
 }
 
+/// A block as the board holds it: where it is, how strong and whose, which
+/// only the board changes (through [`Board::set_loc`], [`Board::set_steps`],
+/// [`Board::set_side`] and what is built on them, so the counts stay true),
+/// and its [`Marks`] for this turn, which the phases set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct BlockState {
-    pub(super) loc: u16,
-    pub(super) steps: u8,
-    pub(super) side: Side,
+    // The field order is the hash's (a battle's key is hashed whole): keep it.
+    loc: u16,
+    steps: u8,
+    side: Side,
+    pub(super) marks: Marks,
+}
+
+/// A block's marks for the current game turn: flags and how it moved. The
+/// phases set them through [`Board::marks_mut`]; they change no count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) struct Marks {
     pub(super) flags: u8,
     /// Steps taken in the current group move.
     pub(super) moved_steps: u8,
@@ -77,20 +90,50 @@ impl Hop {
     };
 }
 
+impl Marks {
+    /// No flags, not moved: it came from `came_from`.
+    pub(super) fn fresh(came_from: u16) -> Marks {
+        Marks {
+            flags: 0,
+            moved_steps: 0,
+            entered_via: NO_LINK,
+            came_from,
+            last_hop: Hop::NONE,
+        }
+    }
+    pub(super) fn has(&self, f: u8) -> bool {
+        self.flags & f != 0
+    }
+}
+
 impl BlockState {
     /// A block of `side` at `loc` with `steps`, as a game starts it: no
     /// flags, not moved (it came from where it is).
     pub(super) fn fresh(loc: u16, steps: u8, side: Side) -> BlockState {
+        BlockState::stated(loc, steps, side, Marks::fresh(loc))
+    }
+    /// A block stated outright (positions, battles, sampled worlds): it
+    /// reaches a board only through [`Board::new`] or [`Board::restate`],
+    /// which count it.
+    pub(super) fn stated(loc: u16, steps: u8, side: Side, marks: Marks) -> BlockState {
         BlockState {
             loc,
             steps,
             side,
-            flags: 0,
-            moved_steps: 0,
-            entered_via: NO_LINK,
-            came_from: loc,
-            last_hop: Hop::NONE,
+            marks,
         }
+    }
+    /// Where it is: a space's id, or [`POOL`], [`ELIMINATED`], [`TROPHY`].
+    pub(super) fn loc(&self) -> u16 {
+        self.loc
+    }
+    /// Its strength in steps.
+    pub(super) fn steps(&self) -> u8 {
+        self.steps
+    }
+    /// The side it fights for now.
+    pub(super) fn side(&self) -> Side {
+        self.side
     }
     pub(super) fn place(&self) -> Place {
         match self.loc {
@@ -104,7 +147,28 @@ impl BlockState {
         self.loc < TROPHY
     }
     pub(super) fn has(&self, f: u8) -> bool {
-        self.flags & f != 0
+        self.marks.has(f)
+    }
+}
+
+/// Where a block stands and for whom, read beside its marks
+/// ([`Board::all_marks_mut`]): a copy, so nothing can be set through it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Standing {
+    loc: u16,
+    side: Side,
+}
+
+impl Standing {
+    /// Where it is (as [`BlockState::loc`]).
+    pub(super) fn loc(&self) -> u16 {
+        self.loc
+    }
+    pub(super) fn side(&self) -> Side {
+        self.side
+    }
+    pub(super) fn on_map(&self) -> bool {
+        self.loc < TROPHY
     }
 }
 
@@ -225,12 +289,18 @@ impl Board {
     }
     /// A block's marks for this turn (flags, moves, the link it came by):
     /// never its place, steps or side.
-    pub(super) fn marks_mut(&mut self, b: BlockId) -> &mut BlockState {
-        &mut self.blocks[b.index()]
+    pub(super) fn marks_mut(&mut self, b: BlockId) -> &mut Marks {
+        &mut self.blocks[b.index()].marks
     }
-    /// Every block's marks (the same caveat as [`Board::marks_mut`]).
-    pub(super) fn all_marks_mut(&mut self) -> impl Iterator<Item = &mut BlockState> {
-        self.blocks.iter_mut()
+    /// Every block, to read, with its marks to change (in block order).
+    pub(super) fn all_marks_mut(&mut self) -> impl Iterator<Item = (Standing, &mut Marks)> {
+        self.blocks.iter_mut().map(|b| {
+            let standing = Standing {
+                loc: b.loc,
+                side: b.side,
+            };
+            (standing, &mut b.marks)
+        })
     }
     /// Blocks stated outright (positions, battles, sampled worlds), then
     /// counted afresh.
@@ -363,29 +433,24 @@ impl Board {
     ) -> bool {
         let block = game.roster().block(b);
         let side = self.blocks[b.index()].side;
-        let at = self.blocks[b.index()].place();
         if block.kind == BlockKind::Cleopatra {
             self.set_side(game, b, side.other());
             self.set_steps(game, b, 1);
             emit!(log, GameEvent::CleopatraChangesSides { to: side.other() });
             return false;
         }
-        stats.blocks_eliminated[side.index()] += 1;
-        if let Place::Map(space) = at {
-            stats.map_events.push(MapEvent::BlockLost(space, side));
-        }
+        let at = self.on_the_map(b);
         if block.kind == BlockKind::Leader {
             self.set_loc(game, b, TROPHY);
             self.trophies[side.other().index()] += 1;
             self.leader_died[side.index()] = true;
-            stats.leaders_killed[side.index()] += 1;
-            emit!(log, GameEvent::LeaderKilled { side, block: b });
+            record(stats, log, GameEvent::LeaderKilled { side, block: b, at });
         } else {
             self.set_loc(game, b, ELIMINATED);
             self.set_steps(game, b, 0);
-            emit!(log, GameEvent::Eliminated { side, block: b });
+            record(stats, log, GameEvent::Eliminated { side, block: b, at });
         }
-        self.blocks[b.index()].flags = 0;
+        self.blocks[b.index()].marks.flags = 0;
         // A block that dies returns to its printed owner's pool.
         if block.kind != BlockKind::Leader {
             self.set_side(game, b, block.side);
@@ -401,20 +466,16 @@ impl Board {
         stats: &mut GameStats,
         log: &mut impl Log,
     ) -> bool {
-        let side = self.blocks[b.index()].side;
-        stats.steps_lost[side.index()] += 1;
-        if let Place::Map(space) = self.blocks[b.index()].place() {
-            stats.map_events.push(MapEvent::StepLost(space, side));
-        }
-        let steps = self.blocks[b.index()].steps;
-        emit!(
-            log,
-            GameEvent::StepLost {
-                side,
-                block: b,
-                strength: (steps - 1) * game.strength_per_step[b.index()],
-            }
-        );
+        let BlockState { side, steps, .. } = self.blocks[b.index()];
+        let at = self.on_the_map(b);
+        let strength = (steps - 1) * game.strength_per_step[b.index()];
+        let lost = GameEvent::StepLost {
+            side,
+            block: b,
+            at,
+            strength,
+        };
+        record(stats, log, lost);
         if steps > 1 {
             self.set_steps(game, b, steps - 1);
             false
@@ -432,6 +493,11 @@ impl Board {
 
     pub(super) fn place(&self, b: BlockId) -> Place {
         self.blocks[b.index()].place()
+    }
+    /// Where a block that is lost stands: only a block on the map fights
+    /// (7), is struck (Vulcan) or refuses to defect (Jupiter).
+    fn on_the_map(&self, b: BlockId) -> SpaceId {
+        self.location(b).expect("only a block on the map is lost")
     }
     pub(super) fn location(&self, b: BlockId) -> Option<SpaceId> {
         match self.place(b) {

@@ -190,11 +190,11 @@ impl State {
     /// After the battles: next turn, or winter.
     pub(super) fn end_turn(&mut self, game: &Game, log: &mut impl Log) {
         self.count_moves_undone(game);
-        for b in self.board.all_marks_mut() {
+        for (at, b) in self.board.all_marks_mut() {
             b.flags = 0;
             b.moved_steps = 0;
             b.entered_via = NO_LINK;
-            b.came_from = b.loc;
+            b.came_from = at.loc();
         }
         self.command.end_turn();
         self.battles.end_turn();
@@ -214,17 +214,17 @@ impl State {
     pub(super) fn count_moves_undone(&mut self, game: &Game) {
         let turns = u16::from(game.rules.turns_per_year.max(1));
         let now = ((u16::from(self.year) - 1) * turns + u16::from(self.turn)).min(255) as u8;
-        for b in self.board.all_marks_mut() {
-            if b.has(flag::FOUGHT) || !b.on_map() {
+        for (at, b) in self.board.all_marks_mut() {
+            if b.has(flag::FOUGHT) || !at.on_map() {
                 b.last_hop = Hop::NONE;
                 continue;
             }
-            if !b.has(flag::MOVED) || b.came_from == b.loc {
+            if !b.has(flag::MOVED) || b.came_from == at.loc() {
                 continue;
             }
             let hop = Hop {
                 from: b.came_from,
-                to: b.loc,
+                to: at.loc(),
                 turn: now,
             };
             let last = b.last_hop;
@@ -232,7 +232,7 @@ impl State {
                 && now.saturating_sub(last.turn) <= 2
                 && (last.from, last.to) == (hop.to, hop.from)
             {
-                self.stats.quality.moves_undone[b.side.index()] += 1;
+                self.stats.quality.moves_undone[at.side().index()] += 1;
             }
             b.last_hop = hop;
         }
@@ -415,12 +415,13 @@ mod tests {
         let game = crate::test_support::published("rules-2.0");
         let mut state = State::new(&game, 1);
         let b = state.board.on_map(Side::Caesar).iter().next().unwrap();
-        let here = state.board.block(b).loc;
+        let here = state.board.block(b).loc();
         let there = game.board().neighbours(SpaceId(here))[0].to.0;
         let hop = |state: &mut State, turn: u8, from: u16, to: u16, flags: u8| {
             state.turn = turn;
+            state.set_loc(&game, b, to);
             let s = state.board.marks_mut(b);
-            (s.came_from, s.loc, s.flags) = (from, to, flag::MOVED | flags);
+            (s.came_from, s.flags) = (from, flag::MOVED | flags);
             state.count_moves_undone(&game);
             state.board.marks_mut(b).flags = 0;
             state.stats.quality.moves_undone[0]

@@ -328,12 +328,12 @@ impl Field<'_> {
 /// rules allow it.
 pub(super) fn may_add_step(board: &Board, game: &Game, id: BlockId) -> bool {
     let s = board.block(id);
-    s.steps < game.max_steps[id.index()]
+    s.steps() < game.max_steps[id.index()]
         && (game.rules.levy_on_moved_blocks || !s.has(flag::MOVED))
         && board
-            .friendly_spaces(s.side)
+            .friendly_spaces(s.side())
             .and(game.cities)
-            .contains(SpaceId(s.loc))
+            .contains(SpaceId(s.loc()))
 }
 
 /// The enemy blocks at `at` Jupiter may take (Cleopatra only where she
@@ -403,7 +403,7 @@ impl<'a> Look<'a> {
                 if b.has(flag::MOVED | flag::ANCHORED) {
                     continue;
                 }
-                let at = SpaceId(b.loc);
+                let at = SpaceId(b.loc());
                 let land = game.land_blocks.contains(id) as usize;
                 if offered.contains(at) || stuck[land].contains(at) {
                     continue;
@@ -456,7 +456,7 @@ impl<'a> Look<'a> {
         let mut joining = BlockSet::default();
         for id in self.board.on_map(side).iter() {
             let b = self.board.block(id);
-            if b.loc == at.0
+            if b.loc() == at.0
                 && !b.has(flag::MOVED | flag::ANCHORED)
                 && self.may_join_group(game, id)
             {
@@ -482,7 +482,7 @@ impl<'a> Look<'a> {
         for id in cmd.members.and(self.board.on_map(side)).iter() {
             let mut s = *self.board.block(id);
             if joining.contains(id) {
-                s.moved_steps = 0;
+                s.marks.moved_steps = 0;
             }
             let _ = self.block_steps_in(game, id, s, &cmd, |to| {
                 out.push(Action::Step { block: id, to });
@@ -523,7 +523,7 @@ impl<'a> Look<'a> {
                 .iter()
                 .map(|id| self.board.block(id))
                 .find(|b| b.has(flag::MOVED))
-                .map(|b| SpaceId(b.loc))
+                .map(|b| SpaceId(b.loc()))
         })
     }
 
@@ -578,12 +578,12 @@ impl<'a> Look<'a> {
         // 6.1: two spaces, attacking only on the first; Mercury one more.
         let max_steps = if mercury { 3 } else { 2 };
         let attack_until = if mercury { 2 } else { 1 };
-        let k = s.moved_steps;
+        let k = s.marks.moved_steps;
         if k >= max_steps {
             return ControlFlow::Continue(());
         }
-        let at = SpaceId(s.loc);
-        let side = s.side;
+        let at = SpaceId(s.loc());
+        let side = s.side();
         // 6.13: leaving a contested space needs an unpinned block, and not by a
         // road or border the enemy used.
         let contest = if k == 0 {
@@ -613,7 +613,7 @@ impl<'a> Look<'a> {
             }
             let to = adj.to;
             // 6.1: a block may not end its move where it started.
-            if k > 0 && to.0 == s.came_from {
+            if k > 0 && to.0 == s.marks.came_from {
                 continue;
             }
             if attacking && k >= attack_until {
@@ -644,7 +644,7 @@ impl<'a> Look<'a> {
             .on_map(side)
             .iter()
             .map(|id| self.board.block(id))
-            .filter(|b| b.loc == c.space().0 && !b.has(flag::MOVED))
+            .filter(|b| b.loc() == c.space().0 && !b.has(flag::MOVED))
             .count();
         staying > c.pinning() as usize
     }
@@ -698,7 +698,7 @@ impl<'a> Look<'a> {
                 continue;
             }
             // Land blocks stand in cities, so bordering a sea makes it a port.
-            let at = SpaceId(b.loc);
+            let at = SpaceId(b.loc());
             if friendly.and(game.sea_borders[at.index()]) == SpaceSet::default() {
                 continue;
             }
@@ -961,7 +961,7 @@ impl Field<'_> {
             .now
             .members
             .iter()
-            .any(|b| self.board.block(b).moved_steps > 0);
+            .any(|b| self.board.block(b).marks.moved_steps > 0);
         if !moved {
             self.stats.quality.mp_wasted[side.index()] += 1;
         }
@@ -984,7 +984,7 @@ impl Field<'_> {
             }
             Action::AddStep(block) => {
                 self.cmd.now.lp -= 1;
-                let steps = self.board.block(block).steps;
+                let steps = self.board.block(block).steps();
                 self.set_steps(game, block, steps + 1);
                 emit!(
                     log,
@@ -1051,7 +1051,7 @@ impl Field<'_> {
     }
 
     fn step(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
-        let from = SpaceId(self.board.block(b).loc);
+        let from = SpaceId(self.board.block(b).loc());
         let link = game
             .board()
             .link_between(from, to)
@@ -1090,7 +1090,7 @@ impl Field<'_> {
 
     fn sea_move(&mut self, game: &Game, side: Side, b: BlockId, to: SpaceId, log: &mut impl Log) {
         let board = game.board();
-        let from = SpaceId(self.board.block(b).loc);
+        let from = SpaceId(self.board.block(b).loc());
         let paths = self.look().friendly_sea_paths(game, side, from);
         // The shortest chain of seas ending at a sea of the destination port.
         let last = paths
@@ -1110,18 +1110,18 @@ impl Field<'_> {
                 .board
                 .blocks()
                 .iter()
-                .any(|x| x.loc == sea.0 && x.side == side && x.has(flag::ANCHORED));
+                .any(|x| x.loc() == sea.0 && x.side() == side && x.has(flag::ANCHORED));
             if !anchored
                 && let Some(i) = self
                     .board
                     .blocks()
                     .iter()
-                    .position(|x| x.loc == sea.0 && x.side == side && !x.has(flag::MOVED))
+                    .position(|x| x.loc() == sea.0 && x.side() == side && !x.has(flag::MOVED))
                     .or_else(|| {
                         self.board
                             .blocks()
                             .iter()
-                            .position(|x| x.loc == sea.0 && x.side == side)
+                            .position(|x| x.loc() == sea.0 && x.side() == side)
                     })
             {
                 self.board.marks_mut(BlockId(i as u8)).flags |= flag::ANCHORED;
@@ -1147,7 +1147,7 @@ impl Field<'_> {
     /// Jupiter: a leader or navis loses a step; any other block defects.
     fn jupiter_strike(&mut self, game: &Game, side: Side, b: BlockId, log: &mut impl Log) {
         let kind = game.roster().block(b).kind;
-        let at = SpaceId(self.board.block(b).loc);
+        let at = SpaceId(self.board.block(b).loc());
         if matches!(kind, BlockKind::Leader | BlockKind::Navis) {
             emit!(log, GameEvent::RefusesToDefect { block: b });
             self.reduce(game, b, log);
@@ -1178,7 +1178,7 @@ impl Field<'_> {
                 }
             }
         }
-        let at = SpaceId(self.board.block(b).loc);
+        let at = SpaceId(self.board.block(b).loc());
         self.battles.contest_after_event(self.board, side, at);
     }
 
@@ -1187,19 +1187,19 @@ impl Field<'_> {
         emit!(log, GameEvent::VulcanStrikes { side, city });
         let victims: Vec<BlockId> = (0..self.board.blocks().len() as u8)
             .map(BlockId)
-            .filter(|b| self.board.block(*b).loc == city.0)
+            .filter(|b| self.board.block(*b).loc() == city.0)
             .collect();
         // 1.1: Cleopatra at I changes sides; her new side attacks (even when
         // the city struck was the card player's own).
         let mut attacker = side;
         for b in victims {
             let cleopatra = game.roster().block(b).kind == BlockKind::Cleopatra;
-            if cleopatra && game.rules.vulcan_spares_cleopatra && self.board.block(b).steps == 1 {
+            if cleopatra && game.rules.vulcan_spares_cleopatra && self.board.block(b).steps() == 1 {
                 continue;
             }
             self.reduce(game, b, log);
             if cleopatra {
-                attacker = self.board.block(b).side;
+                attacker = self.board.block(b).side();
             }
         }
         self.battles.contest_after_event(self.board, attacker, city);
@@ -1228,7 +1228,7 @@ impl FriendlyCities {
             if left == SpaceSet::default() {
                 break;
             }
-            let s = SpaceId(board.block(id).loc);
+            let s = SpaceId(board.block(id).loc());
             if left.contains(s) {
                 left.remove(s);
                 list.cities[list.city_count] = s;

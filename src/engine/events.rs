@@ -7,7 +7,7 @@
 //! Events are built only when the receiver wants them ([`Log::enabled`]),
 //! so the simulation's fast path ([`NoLog`]) builds none.
 
-use crate::scenario::model::{BlockId, CardFace, Event, Side, SpaceId};
+use crate::scenario::model::{BlockId, CardFace, Event, LinkId, Side, SpaceId};
 
 use super::EndReason;
 
@@ -161,10 +161,13 @@ pub enum GameEvent {
         hit_max: u8,
         hits: u8,
     },
-    /// 7.4: a step lost; `strength` left (0 is followed by an elimination).
+    /// 7.4: a step lost at `at`; `strength` left (0 is followed by an
+    /// elimination). The game's one record of the loss: its counts and
+    /// heatmap are tallied from it (`GameStats::tally`).
     StepLost {
         side: Side,
         block: BlockId,
+        at: SpaceId,
         strength: u8,
     },
     /// 7.31: a side's reserves are disrupted.
@@ -175,11 +178,13 @@ pub enum GameEvent {
     BecomesAttacker {
         side: Side,
     },
-    /// 7.6: a block retreated.
+    /// 7.6: a block retreated; `road` the road it took, none by sea (7.64)
+    /// or for a navis (7.82).
     Retreats {
         side: Side,
         block: BlockId,
         to: SpaceId,
+        road: Option<LinkId>,
     },
     /// 7.6: a block that had to retreat found nowhere to go.
     CannotRetreat {
@@ -197,15 +202,17 @@ pub enum GameEvent {
         block: BlockId,
         to: SpaceId,
     },
-    /// 7.5: a block eliminated (to the levy pool).
+    /// 7.5: a block eliminated at `at` (to the levy pool).
     Eliminated {
         side: Side,
         block: BlockId,
+        at: SpaceId,
     },
-    /// 7.51: a leader killed: a trophy for the other side.
+    /// 7.51: a leader killed at `at`: a trophy for the other side.
     LeaderKilled {
         side: Side,
         block: BlockId,
+        at: SpaceId,
     },
     /// 7.52: Cleopatra eliminated changes sides at strength I.
     CleopatraChangesSides {

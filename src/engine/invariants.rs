@@ -18,8 +18,8 @@ impl State {
                 if space.index() >= game.board().len() {
                     return Err(BrokenInvariant::OffTheBoard { block: name() });
                 }
-                if !(1..=block.max_steps).contains(&s.steps) {
-                    let steps = s.steps;
+                if !(1..=block.max_steps).contains(&s.steps()) {
+                    let steps = s.steps();
                     return Err(BrokenInvariant::Steps {
                         block: name(),
                         steps,
@@ -53,7 +53,7 @@ impl State {
             .board
             .blocks()
             .iter()
-            .filter(|b| b.loc == TROPHY)
+            .filter(|b| b.loc() == TROPHY)
             .count();
         if trophies
             != (self.board.trophies(Side::Caesar) + self.board.trophies(Side::Pompey)) as usize

@@ -553,9 +553,7 @@ fn placed_blocks(game: &Game, position: &Position) -> (Vec<BlockState>, [u8; 2],
     let mut trophies = [0u8; 2];
     let mut leader_died = [false; 2];
     for placed in &position.blocks {
-        let s = &mut blocks[placed.block.index()];
-        s.side = placed.side;
-        (s.loc, s.steps) = match placed.place {
+        let (loc, steps) = match placed.place {
             Place::Map(space) => (space.0, placed.steps),
             Place::Pool => (POOL, roster.block(placed.block).max_steps),
             Place::Eliminated => (ELIMINATED, 0),
@@ -566,7 +564,7 @@ fn placed_blocks(game: &Game, position: &Position) -> (Vec<BlockState>, [u8; 2],
                 (TROPHY, 0)
             }
         };
-        s.came_from = s.loc;
+        blocks[placed.block.index()] = BlockState::fresh(loc, steps, placed.side);
     }
     (blocks, trophies, leader_died)
 }

@@ -82,13 +82,13 @@ impl State {
         at: SpaceId,
         legal: &mut Vec<Action>,
     ) -> bool {
-        let side = self.board.block(block).side;
+        let side = self.board.block(block).side();
         let lower_there = self
             .board
             .on_map(side)
             .iter()
             .take_while(|id| *id < block)
-            .any(|id| self.board.block(id).loc == at.0);
+            .any(|id| self.board.block(id).loc() == at.0);
         if !lower_there {
             return false;
         }

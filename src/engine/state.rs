@@ -348,7 +348,7 @@ impl State {
             let here: Vec<String> = game
                 .roster()
                 .ids()
-                .filter(|b| self.board.block(*b).loc == id.0)
+                .filter(|b| self.board.block(*b).loc() == id.0)
                 .map(|b| {
                     format!(
                         "{}{} {}",
@@ -537,7 +537,7 @@ impl State {
             .blocks()
             .iter()
             .enumerate()
-            .filter(move |(_, b)| b.place() == Place::Pool && b.side == side)
+            .filter(move |(_, b)| b.place() == Place::Pool && b.side() == side)
             .map(|(i, _)| BlockId(i as u8))
     }
 }

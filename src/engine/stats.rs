@@ -2,14 +2,17 @@
 //! battles and losses, events, VP by year, where on the map things happened,
 //! and how well each side used what it had.
 
+use super::events::{GameEvent, Log};
 use crate::scenario::model::{Event, LinkId, Side, SpaceId};
 
 /// What happened in a game, for simulation reports: the one record of a
 /// game's counts. A simulated game's summary holds it whole
 /// (`sim::runs::report::GameSummary::stats`), and the reports' per-game counts read it
 /// (`sim::runs::report::GAME_COUNTS`), so a new count is a field here, its bump
-/// where it happens, and its line in that table (with the accumulator's
-/// field it fills).
+/// (in [`GameStats::tally`] when a game event tells it, else where it
+/// happens), and its line in that table (with the accumulator's field it
+/// fills). Battles and losses are not bumped beside their events: each is
+/// one [`GameEvent`], and the counts and map events are tallied from it.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct GameStats {
@@ -28,9 +31,64 @@ pub struct GameStats {
     pub actions: u32,
     pub quality: PlayQuality,
     /// Where battles, losses, attacks and retreats happened, in order (the
-    /// simulation's map heatmaps count them). Pushed only when one happens.
+    /// simulation's map heatmaps count them): tallied from the game's
+    /// events ([`GameStats::tally`]), and the attack roads at a battle's
+    /// start. Pushed only when one happens.
     #[serde(skip)]
     pub map_events: Vec<MapEvent>,
+}
+
+impl GameStats {
+    /// What a counted event adds to the counts and the map events: the one
+    /// table of what the reports read from the game's events (written
+    /// through [`record`], whatever the log keeps).
+    #[inline]
+    pub(super) fn tally(&mut self, event: &GameEvent) {
+        let map = match *event {
+            // 7.1.
+            GameEvent::BattleBegins { space, .. } => {
+                self.battles += 1;
+                MapEvent::Battle(space)
+            }
+            // 7.5: the side left alone in the space won it.
+            GameEvent::BattleEnds {
+                space,
+                winner: Some(w),
+            } => MapEvent::BattleWon(space, w),
+            // 7.4.
+            GameEvent::StepLost { side, at, .. } => {
+                self.steps_lost[side.index()] += 1;
+                MapEvent::StepLost(at, side)
+            }
+            // 7.5.
+            GameEvent::Eliminated { side, at, .. } => {
+                self.blocks_eliminated[side.index()] += 1;
+                MapEvent::BlockLost(at, side)
+            }
+            // 7.51: a leader killed is a block eliminated too.
+            GameEvent::LeaderKilled { side, at, .. } => {
+                self.blocks_eliminated[side.index()] += 1;
+                self.leaders_killed[side.index()] += 1;
+                MapEvent::BlockLost(at, side)
+            }
+            // 7.6: a retreat by road (by sea the heatmaps do not count).
+            GameEvent::Retreats {
+                road: Some(link), ..
+            } => MapEvent::Retreat(link),
+            _ => return,
+        };
+        self.map_events.push(map);
+    }
+}
+
+/// Records an event the game counts ([`GameStats::tally`]): into the counts
+/// always, into the log when it keeps events. A loss, a battle and a
+/// retreat are written once, here; the counts and heatmaps read them.
+pub(super) fn record(stats: &mut GameStats, log: &mut impl Log, event: GameEvent) {
+    stats.tally(&event);
+    if log.enabled() {
+        log.event(event);
+    }
 }
 
 /// Something that happened at a place on the map (see [`GameStats::map_events`]).

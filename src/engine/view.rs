@@ -177,16 +177,16 @@ impl State {
     /// Whether `side` sees block `b` exactly (without omniscience).
     fn visible_to(&self, game: &Game, side: Side, b: BlockId) -> bool {
         let s = self.board.block(b);
-        match s.loc {
+        match s.loc() {
             ELIMINATED | TROPHY => true,
             POOL => {
-                s.side == side
-                    || (game.reserve_leaders.contains(b) && !self.board.leader_died(s.side))
+                s.side() == side
+                    || (game.reserve_leaders.contains(b) && !self.board.leader_died(s.side()))
             }
             // 7.1: "Reveal blocks (not Reserves)"; 7.3: reserves "are
             // revealed and arrive at the start of Round 2".
             loc => {
-                s.side == side
+                s.side() == side
                     || (self.revealed_space() == Some(SpaceId(loc)) && !s.has(super::flag::RESERVE))
             }
         }
@@ -199,7 +199,7 @@ impl State {
             .ids()
             .filter(|b| {
                 let s = self.board.block(*b);
-                s.side == enemy
+                s.side() == enemy
                     && roster.block(*b).side == enemy
                     && !self.visible_to(game, side, *b)
             })
@@ -219,8 +219,14 @@ impl State {
         slots.sort_by_key(|(s, member)| {
             // Membership sorts as the group flag bit (2) it replaced did, so
             // a seed samples the same worlds as before.
-            let flags = s.flags | (*member as u8) << 1;
-            (s.loc, flags, s.moved_steps, s.entered_via, s.came_from)
+            let flags = s.marks.flags | (*member as u8) << 1;
+            (
+                s.loc(),
+                flags,
+                s.marks.moved_steps,
+                s.marks.entered_via,
+                s.marks.came_from,
+            )
         });
         let (slots, slot_member): (Vec<BlockState>, Vec<bool>) = slots.into_iter().unzip();
         let Some(mut assigned) = assign_to_slots(game, &hidden, &slots, rng) else {
@@ -231,14 +237,14 @@ impl State {
         assigned.sort_by_key(|(b, _)| b.0);
         let mut redrawn = Vec::with_capacity(assigned.len());
         for (b, i) in assigned {
-            let mut s = slots[i];
+            let s = slots[i];
             let max = roster.block(b).max_steps.max(1);
-            s.steps = if s.on_map() {
+            let steps = if s.on_map() {
                 rng.random_range(1..=max)
             } else {
                 max
             };
-            redrawn.push((b, s));
+            redrawn.push((b, BlockState::stated(s.loc(), steps, s.side(), s.marks)));
             self.command.set_member(b, slot_member[i]);
         }
         self.board.restate(game, redrawn);
@@ -404,8 +410,8 @@ impl<'a> SideView<'a> {
             let s = &self.state.board.block(b);
             KnownBlock {
                 place: s.place(),
-                steps: s.steps,
-                side: s.side,
+                steps: s.steps(),
+                side: s.side(),
             }
         })
     }
@@ -418,14 +424,14 @@ impl<'a> SideView<'a> {
             .blocks()
             .iter()
             .enumerate()
-            .filter(move |(_, s)| s.side == side && s.loc != TROPHY)
+            .filter(move |(_, s)| s.side() == side && s.loc() != TROPHY)
             .map(|(i, s)| {
                 (
                     BlockId(i as u8),
                     KnownBlock {
                         place: s.place(),
-                        steps: s.steps,
-                        side: s.side,
+                        steps: s.steps(),
+                        side: s.side(),
                     },
                 )
             })
@@ -447,7 +453,7 @@ impl<'a> SideView<'a> {
     /// The strength of one of this side's own blocks (a side always knows
     /// its own: no visibility check); `None` for an enemy block.
     pub(crate) fn own_strength(&self, game: &Game, b: BlockId) -> Option<u8> {
-        (self.state.board.block(b).side == self.side).then(|| self.state.strength(game, b))
+        (self.state.board.block(b).side() == self.side).then(|| self.state.strength(game, b))
     }
 
     /// This side's blocks at `space`.
@@ -470,8 +476,8 @@ impl<'a> SideView<'a> {
         let omniscient = self.omniscient;
         state.board.on_map(enemy).iter().map(move |b| {
             let s = &state.board.block(b);
-            let known = omniscient || (Some(s.loc) == revealed && !s.has(super::flag::RESERVE));
-            (SpaceId(s.loc), known.then(|| state.strength(game, b)))
+            let known = omniscient || (Some(s.loc()) == revealed && !s.has(super::flag::RESERVE));
+            (SpaceId(s.loc()), known.then(|| state.strength(game, b)))
         })
     }
 
@@ -495,7 +501,7 @@ impl<'a> SideView<'a> {
     /// one off the map.
     pub(crate) fn own_location(&self, b: BlockId) -> Option<SpaceId> {
         let s = &self.state.board.block(b);
-        (s.side == self.side && s.on_map()).then_some(SpaceId(s.loc))
+        (s.side() == self.side && s.on_map()).then_some(SpaceId(s.loc()))
     }
 
     /// The moves this side would have after starting a group move from `at`
@@ -643,10 +649,19 @@ impl<'a> SideView<'a> {
             let known = self.omniscient || s.visible_to_side_only(self.side, i);
             let member = s.command.members().contains(BlockId(i as u8));
             if known || self.revealed(i) {
-                (i, b.loc, b.steps, b.side, b.flags, b.moved_steps, member).hash(h);
-                (b.entered_via, b.came_from).hash(h);
+                (
+                    i,
+                    b.loc(),
+                    b.steps(),
+                    b.side(),
+                    b.marks.flags,
+                    b.marks.moved_steps,
+                    member,
+                )
+                    .hash(h);
+                (b.marks.entered_via, b.marks.came_from).hash(h);
             } else {
-                hidden.push((b.side, b.loc, member));
+                hidden.push((b.side(), b.loc(), member));
             }
         }
         hidden.sort_unstable();
@@ -657,9 +672,9 @@ impl<'a> SideView<'a> {
     /// in a revealed battle and not a reserve yet to arrive).
     fn revealed(&self, i: usize) -> bool {
         let b = &self.state.board.blocks()[i];
-        matches!(b.loc, ELIMINATED | TROPHY)
+        matches!(b.loc(), ELIMINATED | TROPHY)
             || (b.on_map()
-                && self.state.revealed_space() == Some(SpaceId(b.loc))
+                && self.state.revealed_space() == Some(SpaceId(b.loc()))
                 && !b.has(super::flag::RESERVE))
     }
 
@@ -676,7 +691,7 @@ impl State {
     /// `visible_to` without the roster: own blocks (the locked third leader
     /// is public, but its place never differs between consistent states).
     fn visible_to_side_only(&self, side: Side, i: usize) -> bool {
-        self.board.blocks()[i].side == side
+        self.board.blocks()[i].side() == side
     }
 }
 

@@ -58,7 +58,7 @@ impl State {
         if let (Some(cleo), Some(alex)) = (game.cleopatra, game.alexandria)
             && self.board.block(cleo).on_map()
         {
-            let side = self.board.block(cleo).side;
+            let side = self.board.block(cleo).side();
             if self.is_friendly(alex, side.other()) {
                 self.set_side(game, cleo, side.other());
                 emit!(
@@ -69,7 +69,7 @@ impl State {
                         joins: Some(side.other())
                     }
                 );
-            } else if self.board.block(cleo).loc != alex.0 {
+            } else if self.board.block(cleo).loc() != alex.0 {
                 emit!(
                     log,
                     GameEvent::CleopatraReturns {
@@ -103,10 +103,10 @@ impl State {
             .board
             .on_map(side)
             .iter()
-            .find(|id| game.seas.contains(SpaceId(self.board.block(*id).loc)))?;
+            .find(|id| game.seas.contains(SpaceId(self.board.block(*id).loc())))?;
         let ports = game
             .board()
-            .ports_of(SpaceId(self.board.block(id).loc))
+            .ports_of(SpaceId(self.board.block(id).loc()))
             .filter(|p| self.is_friendly(*p, side))
             .collect();
         Some((id, ports))
@@ -207,7 +207,7 @@ impl State {
                 continue; // never disbanded
             }
             // 8.4 first; then 8.5 lets any block be disbanded.
-            if !any_over || over.contains(SpaceId(b.loc)) {
+            if !any_over || over.contains(SpaceId(b.loc())) {
                 out.push(Action::Disband(id));
             }
         }
@@ -239,7 +239,7 @@ impl State {
     /// 8.6: face-up blocks return to the pools; shuffle and deal.
     fn new_year(&mut self, game: &Game, log: &mut impl Log) {
         for i in 0..self.board.blocks().len() {
-            if self.board.blocks()[i].loc == ELIMINATED {
+            if self.board.blocks()[i].loc() == ELIMINATED {
                 self.set_loc(game, BlockId(i as u8), POOL);
             }
         }

@@ -341,11 +341,13 @@ fn battle_words(game: &Game, event: &GameEvent, reader: &Reader) -> Option<Strin
             side,
             block: b,
             strength: 0,
+            ..
         } => format!("{} loses its last step", block(*side, *b)),
         GameEvent::StepLost {
             side,
             block: b,
             strength,
+            ..
         } => format!(
             "{} loses a step, now {}",
             block(*side, *b),
@@ -357,7 +359,9 @@ fn battle_words(game: &Game, event: &GameEvent, reader: &Reader) -> Option<Strin
         GameEvent::BecomesAttacker { side } => {
             format!("{} becomes the attacker", side_words(*side))
         }
-        GameEvent::Retreats { side, block: b, to } => {
+        GameEvent::Retreats {
+            side, block: b, to, ..
+        } => {
             format!("{} retreats to {}", block(*side, *b), space(*to))
         }
         GameEvent::CannotRetreat { side, block: b } => {
@@ -373,11 +377,11 @@ fn battle_words(game: &Game, event: &GameEvent, reader: &Reader) -> Option<Strin
         GameEvent::Regroups { side, block: b, to } => {
             format!("{} regroups to {}", block(*side, *b), space(*to))
         }
-        GameEvent::Eliminated { side, block: b } => format!(
+        GameEvent::Eliminated { side, block: b, .. } => format!(
             "{} is eliminated",
             block_words(game, &Reader::ALL, *side, *b)
         ),
-        GameEvent::LeaderKilled { side, block: b } => format!(
+        GameEvent::LeaderKilled { side, block: b, .. } => format!(
             "{} is killed: a trophy for {}",
             block_words(game, &Reader::ALL, *side, *b),
             side_words(side.other())
@@ -1170,7 +1174,9 @@ mod tests {
     /// A battle's fire and losses.
     fn fire_and_loss_kinds(s: &Sample) -> Vec<GameEvent> {
         use GameEvent as E;
-        let Sample { c, p, legio, .. } = *s;
+        let Sample {
+            c, p, legio, roma, ..
+        } = *s;
         vec![
             E::Fire {
                 side: c,
@@ -1189,11 +1195,13 @@ mod tests {
             E::StepLost {
                 side: c,
                 block: legio,
+                at: roma,
                 strength: 2,
             },
             E::StepLost {
                 side: c,
                 block: legio,
+                at: roma,
                 strength: 0,
             },
             E::ReservesDisrupted { side: p },
@@ -1218,6 +1226,7 @@ mod tests {
                 side: c,
                 block: legio,
                 to: genua,
+                road: None,
             },
             E::CannotRetreat {
                 side: c,
@@ -1239,10 +1248,12 @@ mod tests {
             E::Eliminated {
                 side: c,
                 block: legio,
+                at: roma,
             },
             E::LeaderKilled {
                 side: p,
                 block: pompey,
+                at: roma,
             },
         ]
     }

@@ -12,17 +12,13 @@
 //! making players (tuning, learning, fitting, rating, and which player
 //! `best` and `fast` stand for); and [`questions`], answering the
 //! designer's questions (balance, ladder, sweep, explain, odds).
-//! Their modules are re-exported here under their old names
-//! (`sim::runs::report`, `sim::players::tune`, `sim::questions::balance`, …).
+//! Every path names its job's folder (`sim::runs::report`,
+//! `sim::players::tune`, `sim::questions::balance`, …): nothing of theirs
+//! is re-exported here.
 
 pub mod players;
 pub mod questions;
 pub mod runs;
-
-pub use players::{fit, learn, policy_fit, ratings, tune, tune_search};
-pub use questions::{balance, explain, fair, ladder, odds, sweep};
-use runs::merge;
-pub use runs::{cluster, heatmap, report, stats};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -34,12 +30,9 @@ use crate::engine::{Action, Game, State};
 use crate::scenario::model::Side;
 use crate::scenario::model::{CardFace, Event};
 
-pub use cluster::{Shard, ShardArg, ShardError};
-pub use ladder::{LadderOptions, LadderReport};
-pub use merge::{MergeError, RunDifference};
-pub use report::{Accumulator, CompareReport, GameSummary, Merge, PairedAccumulator, SimReport};
-pub use runs::options::{GameRange, OptionsError, Setting, SimOptions};
-pub use sweep::SweepReport;
+use runs::heatmap;
+use runs::options::SimOptions;
+use runs::report::{self, Accumulator, CompareReport, GameSummary, PairedAccumulator, SimReport};
 
 /// Shared with whoever watches a run: games done, games found to play
 /// while running, and a cancel switch.
@@ -257,6 +250,8 @@ pub fn compare(
 mod tests {
     use super::*;
     use crate::ai::AiSpec;
+    use crate::sim::runs::cluster::Shard;
+    use crate::sim::runs::options::OptionsError;
 
     #[test]
     fn the_csv_header_is_as_published_and_every_row_has_its_columns() {

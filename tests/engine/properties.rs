@@ -2,8 +2,9 @@
 //! games are audited (`engine::audit`): every shortcut the engine takes is
 //! checked against the slow way after every action.
 
-use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide};
-use caesar_workbench::engine::{Place, State, audit};
+use caesar_workbench::ai::{HeuristicPlayer, Player, RandomPlayer, decide, play_game};
+use caesar_workbench::engine::events::GameEvent;
+use caesar_workbench::engine::{MapEvent, NoLog, Place, State, audit};
 use caesar_workbench::scenario::model::Side;
 use proptest::prelude::*;
 
@@ -67,6 +68,64 @@ proptest! {
         let outcome = state.outcome().unwrap();
         prop_assert!(outcome.year >= 1 && outcome.year <= game.rules.years);
         prop_assert_eq!(outcome.vp, state.vp(&game));
+    }
+
+    /// Each battle, loss and retreat is written once, as its game event: the
+    /// game's counts and the heatmaps' map events are what its events say
+    /// (the attack roads apart: no event of their own), and a game that
+    /// keeps no events counts the same.
+    #[test]
+    fn the_counts_and_map_events_are_the_games_events(
+        seed in any::<u64>(),
+        v2 in any::<bool>(),
+        kinds in (any::<bool>(), any::<bool>()),
+    ) {
+        let variant = if v2 { "rules-2.0" } else { "rules-1.1" };
+        let game = crate::common::published(variant);
+        let mut events: Vec<GameEvent> = Vec::new();
+        let logged = play_game(&game, seed, &mut players(kinds, seed), &mut events);
+        let quiet = play_game(&game, seed, &mut players(kinds, seed), &mut NoLog);
+        prop_assert_eq!(&logged.stats, &quiet.stats);
+        let (mut battles, mut steps, mut blocks, mut leaders) = (0, [0; 2], [0; 2], [0; 2]);
+        let mut map = Vec::new();
+        for e in &events {
+            match *e {
+                GameEvent::BattleBegins { space, .. } => {
+                    battles += 1;
+                    map.push(MapEvent::Battle(space));
+                }
+                GameEvent::BattleEnds { space, winner: Some(w) } => {
+                    map.push(MapEvent::BattleWon(space, w));
+                }
+                GameEvent::StepLost { side, at, .. } => {
+                    steps[side.index()] += 1;
+                    map.push(MapEvent::StepLost(at, side));
+                }
+                GameEvent::Eliminated { side, at, .. } => {
+                    blocks[side.index()] += 1;
+                    map.push(MapEvent::BlockLost(at, side));
+                }
+                GameEvent::LeaderKilled { side, at, .. } => {
+                    blocks[side.index()] += 1;
+                    leaders[side.index()] += 1;
+                    map.push(MapEvent::BlockLost(at, side));
+                }
+                GameEvent::Retreats { road: Some(link), .. } => map.push(MapEvent::Retreat(link)),
+                _ => {}
+            }
+        }
+        let stats = &logged.stats;
+        prop_assert_eq!(battles, stats.battles);
+        prop_assert_eq!(steps, stats.steps_lost);
+        prop_assert_eq!(blocks, stats.blocks_eliminated);
+        prop_assert_eq!(leaders, stats.leaders_killed);
+        let placed: Vec<MapEvent> = stats
+            .map_events
+            .iter()
+            .copied()
+            .filter(|m| !matches!(m, MapEvent::Attack(_)))
+            .collect();
+        prop_assert_eq!(placed, map);
     }
 
     #[test]

@@ -4,9 +4,10 @@
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::engine::Game;
 use caesar_workbench::sim::runs::cluster::Shard;
+use caesar_workbench::sim::runs::merge::MergeError;
 use caesar_workbench::sim::runs::options::SimOptions;
 use caesar_workbench::sim::runs::report::{Merge, SimReport};
-use caesar_workbench::sim::{self, MergeError, Progress};
+use caesar_workbench::sim::{self, Progress};
 
 fn options(games: u64, caesar: AiSpec, pompey: AiSpec) -> SimOptions {
     SimOptions {

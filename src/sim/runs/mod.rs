@@ -10,7 +10,7 @@
 
 pub mod cluster;
 pub mod heatmap;
-pub(crate) mod merge;
+pub mod merge;
 pub mod options;
 pub mod report;
 pub mod stats;
