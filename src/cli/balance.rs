@@ -50,9 +50,9 @@ pub struct BalanceArgs {
     /// The setup's population library: every player a run trains is kept
     /// there, and the kept players of this setup and rule set join the next
     /// run's population; by default `library/` in the bundle's folder (the
-    /// one given, or beside the scenario or variant file). The built-in
-    /// setup has none unless given.
-    #[arg(long, value_name = "DIR", conflicts_with = "only_named")]
+    /// one given, or beside the scenario or variant file), unless
+    /// --only-named. The built-in setup has none unless given.
+    #[arg(long, value_name = "DIR")]
     library: Option<PathBuf>,
     /// Wall-clock minutes on this machine: no stage starts that would not
     /// end within them (the report says where it stopped).
@@ -662,17 +662,15 @@ fn variant_tags(variants: &[String]) -> Vec<String> {
 }
 
 /// Where a run's trained players are kept and its population's kept
-/// players come from: `--library`, else `library/` in the setup's players
-/// folder (the bundle given, or beside the scenario or variant file);
-/// none for a run of only the players named, or on the built-in setup.
+/// players come from: `--library`, else (unless only the players named
+/// play) `library/` in the setup's players folder, the bundle given or the
+/// one beside the scenario or variant file; none on the built-in setup.
 fn library_of(args: &BalanceArgs, scenario: Option<&Path>, variant: &str) -> Option<PathBuf> {
-    if args.only_named {
-        return None;
+    if args.library.is_some() || args.only_named {
+        return args.library.clone();
     }
-    args.library.clone().or_else(|| {
-        args.bundle
-            .clone()
-            .or_else(|| bundle_folder(scenario, variant))
-            .map(|dir| library_dir(&dir))
-    })
+    args.bundle
+        .clone()
+        .or_else(|| bundle_folder(scenario, variant))
+        .map(|dir| library_dir(&dir))
 }

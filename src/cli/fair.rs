@@ -74,6 +74,12 @@ pub struct FairArgs {
     /// Only the players named: leave out the shipped and fitted ones.
     #[arg(long)]
     only_named: bool,
+    /// The setup's population library, whose kept players join the base's
+    /// population and which keeps what the base trains (`balance
+    /// --library`); by default `library/` in the players folder beside the
+    /// scenario or variant file, unless --only-named.
+    #[arg(long, value_name = "DIR")]
+    library: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
@@ -251,10 +257,11 @@ fn players_of(args: &FairArgs, variant: &str) -> Result<Players, CliError> {
         named: args.players.clone(),
         shipped: !args.only_named,
         // The setup's kept players join the base's population.
-        library: (!args.only_named)
-            .then(|| bundle_folder(args.setup.scenario(), variant))
-            .flatten()
-            .map(|dir| library_dir(&dir)),
+        library: match (&args.library, args.only_named) {
+            (Some(dir), _) => Some(dir.clone()),
+            (None, true) => None,
+            (None, false) => bundle_folder(args.setup.scenario(), variant).map(|d| library_dir(&d)),
+        },
     })
 }
 

@@ -4,8 +4,9 @@
 use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, Plot};
 
+use crate::app::state::{NoGame, game_of};
 use crate::app::theme::{self, DRAW};
-use crate::engine::{Game, NotPlayable};
+use crate::engine::NotPlayable;
 use crate::scenario::format::ResolvedScenario;
 use crate::scenario::model::Side;
 use crate::scenario::rules::RuleSet;
@@ -116,8 +117,7 @@ impl BattleCalculator {
             // The one door, as the command line's: a scenario or rule set the
             // validator refuses (a variant file, a field set outside the
             // Rules tab) is said with its findings, not played.
-            let game =
-                Game::from_document(doc, rules.clone(), Some(variant)).map_err(NoOdds::Refused)?;
+            let game = game_of(Some(doc), rules.clone(), variant).map_err(NoOdds::Refused)?;
             let (att, def) = (b.attacker, b.attacker.other());
             let spec = BattleSpec {
                 attacker: att,
@@ -135,12 +135,20 @@ impl BattleCalculator {
 /// Why no odds can be worked out.
 #[derive(Debug, thiserror::Error)]
 enum NoOdds {
-    #[error("{}", refused_words(.0))]
-    Refused(NotPlayable),
+    #[error("{}", no_game_words(.0))]
+    Refused(NoGame),
     #[error(transparent)]
     Blocks(#[from] BlocksError),
     #[error(transparent)]
     Odds(#[from] OddsError),
+}
+
+/// Why the setup cannot be played, the validator's findings one a line.
+fn no_game_words(no_game: &NoGame) -> String {
+    match no_game {
+        NoGame::NotPlayable { refused, .. } => refused_words(refused),
+        other => other.to_string(),
+    }
 }
 
 /// The validator's findings (or what the engine cannot play), one a line.

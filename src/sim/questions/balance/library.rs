@@ -218,18 +218,14 @@ pub fn keep_trained(
         added += 1;
     }
     if added > 0 {
-        let text = serde_json::to_string_pretty(&library).map_err(|e| LibraryError::Write {
+        let unwritten = |reason: String| LibraryError::Write {
             player: "the index".to_string(),
             dir: dir.to_path_buf(),
-            reason: e.to_string(),
-        })?;
-        crate::files::write_output(&dir.join(LIBRARY_INDEX), &format!("{text}\n")).map_err(
-            |e| LibraryError::Write {
-                player: "the index".to_string(),
-                dir: dir.to_path_buf(),
-                reason: e.to_string(),
-            },
-        )?;
+            reason,
+        };
+        let text = serde_json::to_string_pretty(&library).map_err(|e| unwritten(e.to_string()))?;
+        crate::files::write_output(&dir.join(LIBRARY_INDEX), &format!("{text}\n"))
+            .map_err(|e| unwritten(e.to_string()))?;
     }
     Ok(added)
 }
@@ -389,8 +385,8 @@ mod tests {
         );
     }
 
-    /// A new run's population takes each side's kept players (and says
-    /// which it left out); a run of only the named players takes none.
+    /// A new run's population takes each side's kept players, whether the
+    /// shipped players join or not; a run given no library takes none.
     #[test]
     fn a_new_run_starts_from_the_kept_players() {
         use crate::sim::questions::balance::session::{Begin, Players, prepare};
@@ -400,7 +396,7 @@ mod tests {
         let dir = library_dir(bundle.path());
         let trained = trained_report(&game, run.path(), 0.25);
         keep_trained(&dir, &trained, "balance seed 1").unwrap();
-        let begin = |shipped: bool| Begin::Fresh {
+        let begin = |shipped: bool, library: Option<PathBuf>| Begin::Fresh {
             variant: "rules-2.0".to_string(),
             options: trained.options.clone(),
             players: Players {
@@ -408,10 +404,12 @@ mod tests {
                 bundle: Vec::new(),
                 named: vec![AiSpec::Random, AiSpec::Heuristic],
                 shipped,
-                library: Some(dir.clone()),
+                library,
             },
         };
-        let report = prepare(&game, begin(true)).unwrap().report;
+        let report = prepare(&game, begin(true, Some(dir.clone())))
+            .unwrap()
+            .report;
         let kept = |members: &[Member]| {
             members
                 .iter()
@@ -421,7 +419,12 @@ mod tests {
         assert_eq!(kept(&report.caesar), 1);
         assert_eq!(kept(&report.pompey), 0);
         assert_eq!(report.caesar.len(), report.pompey.len() + 1);
-        let named_only = prepare(&game, begin(false)).unwrap().report;
-        assert_eq!(kept(&named_only.caesar), 0, "only the players named");
+        let named_only = prepare(&game, begin(false, Some(dir.clone())))
+            .unwrap()
+            .report;
+        assert_eq!(kept(&named_only.caesar), 1);
+        assert_eq!(named_only.caesar.len(), 3, "the two named and the kept one");
+        let none = prepare(&game, begin(true, None)).unwrap().report;
+        assert_eq!(kept(&none.caesar), 0);
     }
 }

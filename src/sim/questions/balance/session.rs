@@ -57,7 +57,8 @@ pub struct Players {
     /// Shipped and fitted players join; false: only the named.
     pub shipped: bool,
     /// The setup's library folder, whose kept players join each its side
-    /// (those of this setup and rule set: [`super::library::shelf`]).
+    /// (those of this setup and rule set: [`super::library::shelf`]); the
+    /// shells give none for a run of only the players named unless asked.
     pub library: Option<PathBuf>,
 }
 
@@ -122,9 +123,9 @@ pub fn prepare(game: &Game, begin: Begin) -> Result<Prepared, BalanceError> {
             )
             .map_err(|e| BalanceError::Resume(e.to_string()))?;
             let shelf = match &players.library {
-                Some(dir) if players.shipped => super::library::shelf(dir, game)
+                Some(dir) => super::library::shelf(dir, game)
                     .map_err(|e| BalanceError::Resume(e.to_string()))?,
-                _ => super::library::Shelf::default(),
+                None => super::library::Shelf::default(),
             };
             let [caesar, pompey] =
                 Side::BOTH.map(|side| super::library::join(&members, shelf.side(side)));
