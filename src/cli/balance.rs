@@ -11,7 +11,7 @@ use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::model::Side;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::players::bundle_folder;
-use caesar_workbench::sim::questions::balance::library::library_dir;
+use caesar_workbench::sim::questions::balance::library;
 use caesar_workbench::sim::questions::balance::session::{Begin, Plan, Players};
 use caesar_workbench::sim::questions::balance::{
     self as lib, BalanceOptions, BalanceReport, Oracle, Watch,
@@ -666,11 +666,9 @@ fn variant_tags(variants: &[String]) -> Vec<String> {
 /// play) `library/` in the setup's players folder, the bundle given or the
 /// one beside the scenario or variant file; none on the built-in setup.
 fn library_of(args: &BalanceArgs, scenario: Option<&Path>, variant: &str) -> Option<PathBuf> {
-    if args.library.is_some() || args.only_named {
-        return args.library.clone();
-    }
-    args.bundle
+    let bundle = args
+        .bundle
         .clone()
-        .or_else(|| bundle_folder(scenario, variant))
-        .map(|dir| library_dir(&dir))
+        .or_else(|| bundle_folder(scenario, variant));
+    library::chosen(args.library.as_deref(), args.only_named, bundle.as_deref())
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use caesar_workbench::ai::AiSpec;
 use caesar_workbench::scenario::rules::RuleSet;
 use caesar_workbench::sim::players::bundle_folder;
-use caesar_workbench::sim::questions::balance::library::library_dir;
+use caesar_workbench::sim::questions::balance::library;
 use caesar_workbench::sim::questions::balance::session::{self, Players};
 use caesar_workbench::sim::questions::balance::{BalanceOptions, Oracle, Watch};
 use caesar_workbench::sim::questions::fair::{self, FairOptions, FairSetup};
@@ -257,11 +257,11 @@ fn players_of(args: &FairArgs, variant: &str) -> Result<Players, CliError> {
         named: args.players.clone(),
         shipped: !args.only_named,
         // The setup's kept players join the base's population.
-        library: match (&args.library, args.only_named) {
-            (Some(dir), _) => Some(dir.clone()),
-            (None, true) => None,
-            (None, false) => bundle_folder(args.setup.scenario(), variant).map(|d| library_dir(&d)),
-        },
+        library: library::chosen(
+            args.library.as_deref(),
+            args.only_named,
+            bundle_folder(args.setup.scenario(), variant).as_deref(),
+        ),
     })
 }
 

@@ -178,9 +178,7 @@ impl BalancePanel {
             budget: balance::session::budget(self.budget_minutes).ok(),
             checkpoint: Some(folder.join("checkpoint.json")),
             players_dir: Some(folder),
-            library: bundle
-                .filter(|_| !self.only_named)
-                .map(balance::library::library_dir),
+            library: balance::library::chosen(None, self.only_named, bundle),
         };
         let threads = self.threads.max(1);
         {

@@ -101,6 +101,17 @@ pub fn library_dir(bundle: &Path) -> PathBuf {
     bundle.join(LIBRARY_DIR)
 }
 
+/// The library a run uses, the same in every shell: the one `named`, else
+/// (unless only the players named play) the one in the setup's players
+/// folder `bundle`; none on a setup without a folder.
+pub fn chosen(named: Option<&Path>, only_named: bool, bundle: Option<&Path>) -> Option<PathBuf> {
+    match (named, only_named) {
+        (Some(dir), _) => Some(dir.to_path_buf()),
+        (None, true) => None,
+        (None, false) => bundle.map(library_dir),
+    }
+}
+
 /// The library in `dir` (an empty one when there is none yet).
 pub fn read(dir: &Path) -> Result<Library, LibraryError> {
     let path = dir.join(LIBRARY_INDEX);
@@ -348,6 +359,20 @@ mod tests {
         );
         let other_rules = crate::test_support::published("rules-1.1");
         assert!(super::shelf(&dir, &other_rules).unwrap().caesar.is_empty());
+    }
+
+    /// A library named is used whoever plays; else the setup's own, unless
+    /// only the players named play; a setup without a folder has none.
+    #[test]
+    fn the_library_named_wins_else_the_setups_own_unless_only_the_named_play() {
+        let (named, bundle) = (Path::new("/kept"), Path::new("/s.players"));
+        assert_eq!(chosen(Some(named), true, Some(bundle)), Some(named.into()));
+        assert_eq!(
+            chosen(None, false, Some(bundle)),
+            Some(bundle.join("library"))
+        );
+        assert_eq!(chosen(None, true, Some(bundle)), None);
+        assert_eq!(chosen(None, false, None), None);
     }
 
     /// A kept player whose copy changed is named and left out.

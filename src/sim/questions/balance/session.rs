@@ -64,8 +64,8 @@ pub struct Players {
 
 impl Players {
     /// The setup's fitted players from its bundle folder `dir`, when it
-    /// holds a fit (a folder without one adds none).
-    /// Its library too: `dir/library/`.
+    /// holds a fit (a folder without one adds none), and its library
+    /// ([`super::library::chosen`]).
     pub fn with_bundle_in(mut self, dir: Option<&Path>) -> Result<Players, BalanceError> {
         if let Some(dir) = dir
             && dir.join(crate::sim::players::fit::BUNDLE_RATINGS).is_file()
@@ -73,7 +73,7 @@ impl Players {
             self.bundle = crate::sim::players::fit::bundle_ratings(dir)
                 .map_err(|e| BalanceError::Resume(format!("the setup's bundle: {e}")))?;
         }
-        self.library = dir.map(super::library::library_dir);
+        self.library = super::library::chosen(None, !self.shipped, dir);
         Ok(self)
     }
 }
